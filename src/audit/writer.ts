@@ -1,0 +1,207 @@
+/**
+ * The one audit writer. Each event is one JSON line written with a single
+ * append (O_APPEND) so that several processes writing the same log neither
+ * lose nor interleave lines. The log rotates by size: audit.jsonl becomes
+ * audit.jsonl.1, .1 becomes .2, …, keeping `keep` old files. Rotation is
+ * serialised across processes by a lock file; a writer whose file was rotated
+ * away notices (the inode changed) and reopens.
+ *
+ * Listeners see every event in process, whether or not the log is enabled:
+ * receipts (`ran:`) count from them.
+ */
+import { dirname } from "node:path";
+import { AUDIT_CATALOGUE, type AuditEvent, type AuditFields, type AuditKind } from "./catalogue.ts";
+import { ensurePrivateDir } from "../config/home.ts";
+import { VERSION } from "../version.ts";
+
+export interface AuditOptions {
+  /** Path of audit.jsonl. */
+  path: string;
+  enabled: boolean;
+  /** Rotate when the file reaches this many bytes. */
+  maxBytes: number;
+  /** How many rotated files to keep. */
+  keep: number;
+  /** A session id to continue; a new one is made when absent. */
+  session?: string;
+  /** Validate fields against the catalogue (on by default). */
+  validate?: boolean;
+}
+
+export type AuditListener = (event: AuditEvent) => void;
+
+/** Anything that records audit events: the writer, or a face's view of it. */
+export interface AuditSink {
+  readonly session: string;
+  record<K extends AuditKind>(kind: K, fields: AuditFields<K>): AuditEvent;
+}
+
+export function newSessionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(4));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function newEventId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const encoder = new TextEncoder();
+/** How often (in events) a writer re-checks the real file against its estimate. */
+const RECHECK_EVERY = 512;
+
+export class AuditLog implements AuditSink {
+  readonly session: string;
+  #seq = 0;
+  #file: Deno.FsFile | undefined;
+  #ino: number | null = null;
+  #estimatedSize = 0;
+  #sinceCheck = 0;
+  #listeners = new Set<AuditListener>();
+  #closed = false;
+
+  constructor(readonly options: AuditOptions) {
+    this.session = options.session ?? newSessionId();
+  }
+
+  get enabled(): boolean {
+    return this.options.enabled;
+  }
+
+  /** Subscribe to every event this process records; returns the unsubscribe. */
+  onEvent(listener: AuditListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  record<K extends AuditKind>(kind: K, fields: AuditFields<K>): AuditEvent {
+    if (this.options.validate !== false) {
+      const result = AUDIT_CATALOGUE[kind].safeParse(fields);
+      if (!result.success) {
+        throw new Error(
+          `audit event ${kind} is missing or has a bad field: ${
+            result.error.issues.map((i) => `${i.path.join(".") || "(event)"}: ${i.message}`).join("; ")
+          }`,
+        );
+      }
+    }
+    const event: AuditEvent = {
+      ts: new Date().toISOString(),
+      session: this.session,
+      seq: ++this.#seq,
+      id: newEventId(),
+      kind,
+      version: VERSION,
+      ...(fields as Record<string, unknown>),
+    };
+    if (this.options.enabled && !this.#closed) this.#append(JSON.stringify(event) + "\n");
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch { /* a listener's failure never stops the record */ }
+    }
+    return event;
+  }
+
+  close(): void {
+    this.#closed = true;
+    try {
+      this.#file?.close();
+    } catch { /* already closed */ }
+    this.#file = undefined;
+  }
+
+  #open(): Deno.FsFile {
+    ensurePrivateDir(dirname(this.options.path));
+    const file = Deno.openSync(this.options.path, { append: true, create: true, mode: 0o600 });
+    const info = file.statSync();
+    this.#ino = info.ino;
+    this.#estimatedSize = info.size;
+    this.#sinceCheck = 0;
+    return file;
+  }
+
+  #append(line: string): void {
+    const bytes = encoder.encode(line);
+    if (!this.#file) this.#file = this.#open();
+    if (
+      this.#estimatedSize + bytes.length > this.options.maxBytes ||
+      ++this.#sinceCheck >= RECHECK_EVERY
+    ) {
+      this.#maybeRotate(bytes.length);
+    }
+    // One write call per event: with O_APPEND the kernel places it at the
+    // end atomically, so concurrent writers never interleave within a line.
+    const written = this.#file.writeSync(bytes);
+    if (written !== bytes.length) {
+      // A short write on a regular file means the disk is full; finish the
+      // line so that the next one starts clean.
+      let offset = written;
+      while (offset < bytes.length) offset += this.#file.writeSync(bytes.subarray(offset));
+    }
+    this.#estimatedSize += bytes.length;
+  }
+
+  /** Reopen when another process rotated the file; rotate when it is full. */
+  #maybeRotate(incoming: number): void {
+    this.#sinceCheck = 0;
+    let current: Deno.FileInfo | null = null;
+    try {
+      current = Deno.statSync(this.options.path);
+    } catch { /* gone: reopen creates it */ }
+    if (!current || current.ino !== this.#ino) {
+      this.#reopen();
+      return;
+    }
+    this.#estimatedSize = current.size;
+    if (current.size + incoming <= this.options.maxBytes || current.size === 0) return;
+    this.#rotate();
+    this.#reopen();
+  }
+
+  #reopen(): void {
+    try {
+      this.#file?.close();
+    } catch { /* already closed */ }
+    this.#file = this.#open();
+  }
+
+  #rotate(): void {
+    const path = this.options.path;
+    const lock = `${path}.lock`;
+    let lockFile: Deno.FsFile | undefined;
+    try {
+      lockFile = Deno.openSync(lock, { write: true, createNew: true, mode: 0o600 });
+    } catch (error) {
+      if (error instanceof Deno.errors.AlreadyExists) {
+        // Another process is rotating; a lock older than 10 s is stale.
+        try {
+          const age = Date.now() - (Deno.statSync(lock).mtime?.getTime() ?? Date.now());
+          if (age > 10_000) Deno.removeSync(lock);
+        } catch { /* it finished meanwhile */ }
+        return;
+      }
+      throw error;
+    }
+    try {
+      // Re-check under the lock: another process may have just rotated.
+      const info = Deno.statSync(path);
+      if (info.ino !== this.#ino || info.size < this.options.maxBytes / 2) return;
+      const keep = Math.max(1, this.options.keep);
+      try {
+        Deno.removeSync(`${path}.${keep}`);
+      } catch { /* fewer files so far */ }
+      for (let n = keep - 1; n >= 1; n--) {
+        try {
+          Deno.renameSync(`${path}.${n}`, `${path}.${n + 1}`);
+        } catch { /* fewer files so far */ }
+      }
+      Deno.renameSync(path, `${path}.1`);
+    } finally {
+      lockFile.close();
+      try {
+        Deno.removeSync(lock);
+      } catch { /* removed as stale by another process */ }
+    }
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * The command tree. Each subcommand lives in its own file under src/cli/ and
+ * exports `register(program)`; its heavy modules are imported inside its
+ * action, so `wisp --version` and `wisp --help` load almost nothing.
+ *
+ * To add a subcommand: write src/cli/<name>.ts with `register`, and add it to
+ * COMMANDS below (keep the order: it is the order of `wisp --help`).
+ */
+import { Command } from "commander";
+import { versionString } from "./version.ts";
+import * as config from "./config.ts";
+import * as logs from "./logs.ts";
+import * as doctor from "./doctor.ts";
+
+interface CommandModule {
+  register(program: Command): void;
+}
+
+export const COMMANDS: CommandModule[] = [
+  // (registered in order; later work adds respond, chat, tools, models, mcp, …)
+  logs,
+  config,
+  doctor,
+];
+
+export function buildProgram(): Command {
+  const program = new Command("wisp")
+    .description(
+      "A small AI agent that runs on your own machine: a local model with tools, behind a policy, a risk\n" +
+        "classifier, your approval, an OS sandbox and an audit log.",
+    )
+    .version(versionString(), "-V, --version", "print the version")
+    .helpOption("-h, --help", "show help")
+    .showSuggestionAfterError(true)
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: false });
+  for (const module of COMMANDS) module.register(program);
+  return program;
+}

@@ -1,0 +1,68 @@
+/**
+ * wisp's home: ~/.wisp, or $WISP_HOME. Every path wisp keeps is named here and
+ * nowhere else. Reading never creates the home; `ensureHome` does, 0700, and is
+ * called only by commands that write.
+ */
+import { join, resolve } from "node:path";
+
+export interface HomePaths {
+  root: string;
+  config: string;
+  logs: string;
+  auditLog: string;
+  output: string;
+  pending: string;
+  approvals: string;
+  facts: string;
+  transcripts: string;
+  classifiers: string;
+  models: string;
+}
+
+export function userHomeDir(env: (name: string) => string | undefined = Deno.env.get): string {
+  const home = env("HOME") ?? env("USERPROFILE");
+  if (!home) throw new Error("HOME is not set; set HOME or WISP_HOME");
+  return home;
+}
+
+/** Expand a leading `~` or `~/` to the user's home directory. */
+export function expandTilde(path: string, home = userHomeDir()): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/")) return join(home, path.slice(2));
+  return path;
+}
+
+export function homeRoot(env: (name: string) => string | undefined = Deno.env.get): string {
+  const override = env("WISP_HOME");
+  if (override && override.trim() !== "") return resolve(expandTilde(override, userHomeDir(env)));
+  return join(userHomeDir(env), ".wisp");
+}
+
+export function homePaths(root = homeRoot()): HomePaths {
+  const logs = join(root, "logs");
+  return {
+    root,
+    config: join(root, "config.json"),
+    logs,
+    auditLog: join(logs, "audit.jsonl"),
+    output: join(root, "output"),
+    pending: join(root, "pending"),
+    approvals: join(root, "approvals.json"),
+    facts: join(root, "facts.json"),
+    transcripts: join(root, "transcripts"),
+    classifiers: join(root, "classifiers"),
+    models: join(root, "models"),
+  };
+}
+
+/** Create a directory (and its parents) with mode 0700, tightening an existing one. */
+export function ensurePrivateDir(path: string): void {
+  Deno.mkdirSync(path, { recursive: true, mode: 0o700 });
+  if (Deno.build.os !== "windows") Deno.chmodSync(path, 0o700);
+}
+
+/** Create the home (0700) and, when given, subfolders of it. */
+export function ensureHome(paths: HomePaths, ...subdirs: string[]): void {
+  ensurePrivateDir(paths.root);
+  for (const dir of subdirs) ensurePrivateDir(dir);
+}
