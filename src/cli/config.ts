@@ -1,5 +1,132 @@
+/**
+ * `wisp config` — show, get, list, set and unset settings. Reading never
+ * creates wisp's home; set and unset create it, validate the change against
+ * the whole schema, keep the rest of the file as it was, and audit it.
+ */
 import type { Command } from "commander";
 
+function renderValue(value: unknown): string {
+  if (value === undefined) return "(unset)";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+async function show(): Promise<void> {
+  const { loadContext } = await import("./context.ts");
+  const { outLine } = await import("./io.ts");
+  const { loaded, paths } = loadContext();
+  outLine(JSON.stringify(
+    {
+      ...loaded.config,
+      configFile: { path: paths.config, exists: loaded.exists },
+      paths,
+    },
+    null,
+    2,
+  ));
+}
+
+async function get(key: string): Promise<void> {
+  const { loadContext } = await import("./context.ts");
+  const { outLine } = await import("./io.ts");
+  const { valueAtPath } = await import("../config/edit.ts");
+  const { keyPath } = await import("../config/schema.ts");
+  const { UsageError } = await import("../util/errors.ts");
+  const { loaded } = loadContext();
+  const path = keyPath(key);
+  const effective = valueAtPath(loaded.config, path);
+  const inFile = loaded.raw ? valueAtPath(loaded.raw, path) : undefined;
+  if (effective === undefined && inFile === undefined) {
+    const { findSetting } = await import("../config/schema.ts");
+    if (!findSetting(key)) {
+      throw new UsageError(`unknown setting '${key}'; wisp config list shows the settings you can change`);
+    }
+  }
+  outLine(`${renderValue(effective)}\t${inFile !== undefined ? "set in config.json" : "the default"}`);
+}
+
+async function list(): Promise<void> {
+  const { loadContext } = await import("./context.ts");
+  const { out } = await import("./io.ts");
+  const { SETTINGS, keyPath } = await import("../config/schema.ts");
+  const { valueAtPath } = await import("../config/edit.ts");
+  const { renderTable, terminalWidth } = await import("./table.ts");
+  const { loaded } = loadContext();
+  const rows: string[][] = [];
+  for (const setting of SETTINGS) {
+    if (setting.pattern) {
+      // One row per instance set in the file, then the pattern itself.
+      const prefix = setting.key.slice(0, setting.key.indexOf("<")).replace(/\.$/, "").split(".");
+      const suffix = setting.key.slice(setting.key.indexOf(">") + 1).replace(/^\./, "");
+      const entries = loaded.raw ? valueAtPath(loaded.raw, prefix) : undefined;
+      if (entries && typeof entries === "object") {
+        for (const name of Object.keys(entries as Record<string, unknown>)) {
+          const path = [...prefix, name, ...(suffix ? suffix.split(".") : [])];
+          const value = valueAtPath(loaded.raw, path);
+          if (value !== undefined) rows.push([path.join("."), renderValue(value), setting.description]);
+        }
+      }
+      rows.push([setting.key, "(default)", setting.description]);
+      continue;
+    }
+    const inFile = loaded.raw ? valueAtPath(loaded.raw, keyPath(setting.key)) : undefined;
+    rows.push([setting.key, inFile === undefined ? "(default)" : renderValue(inFile), setting.description]);
+  }
+  const width = terminalWidth();
+  out(renderTable({ headers: ["SETTING", "VALUE", "WHAT IT DOES"], rows, terminal: width !== undefined, width }));
+}
+
+async function change(key: string, words: string[] | undefined): Promise<void> {
+  const { homePaths, ensureHome } = await import("../config/home.ts");
+  const { planSet, planUnset, writeConfig } = await import("../config/edit.ts");
+  const { openAudit } = await import("./context.ts");
+  const { errLine } = await import("./io.ts");
+  const paths = homePaths();
+  const plan = words === undefined ? planUnset(paths.config, key) : planSet(paths.config, key, words);
+  if (!plan) {
+    errLine(`${key} is not set in config.json; its default applies`);
+    return;
+  }
+  ensureHome(paths);
+  writeConfig(paths.config, plan.text);
+  const audit = openAudit(paths, plan.config);
+  audit.record("config.change", {
+    key,
+    from: plan.from,
+    to: plan.to,
+    source: "cli",
+    ...(plan.weakens ? { weakens: true } : {}),
+  });
+  audit.close();
+  errLine(
+    words === undefined
+      ? `unset ${key}; its default applies (${renderValue(plan.to)}) from the next session`
+      : `set ${key} to ${renderValue(plan.to)}; it applies from the next session`,
+  );
+  if (plan.weakens) errLine(`note: ${plan.weakens}`);
+}
+
 export function register(program: Command): void {
-  program.command("config").description("(being written)").action(() => {});
+  const config = program
+    .command("config")
+    .description("show and change settings (config.json in wisp's home)");
+  config.command("show", { isDefault: true })
+    .description("print every setting in effect, defaults applied, with the paths wisp uses, as JSON")
+    .action(show);
+  config.command("get")
+    .description("print one setting's value and whether it is set in config.json or the default")
+    .argument("<key>", "the setting, e.g. approval.threshold")
+    .action(get);
+  config.command("list")
+    .description("list the settings set can change: each value or (default), and what it does")
+    .action(list);
+  config.command("set")
+    .description("change a setting (a list takes words or a JSON array); checked before it is written")
+    .argument("<key>", "the setting")
+    .argument("<value...>", "the value")
+    .allowUnknownOption()
+    .action((key: string, value: string[]) => change(key, value));
+  config.command("unset")
+    .description("remove a setting from config.json so its default applies")
+    .argument("<key>", "the setting")
+    .action((key: string) => change(key, undefined));
 }

@@ -1,5 +1,31 @@
+/**
+ * `wisp doctor` — one line per finding, ok or not ok, each with a detail that
+ * says what to do; exit 1 when any is not ok. Later work adds findings to
+ * `doctorChecks`.
+ */
 import type { Command } from "commander";
 
+async function doctor(): Promise<void> {
+  const { homePaths } = await import("../config/home.ts");
+  const checks = await import("../doctor/checks.ts");
+  const { renderFinding } = await import("../doctor/finding.ts");
+  const { outLine, cliState, colourEnabled, palette, stdoutIsTerminal } = await import("./io.ts");
+  const paths = homePaths();
+  const colour = palette(colourEnabled(stdoutIsTerminal()));
+  const findings = [
+    checks.osFinding(),
+    checks.launcherFinding(),
+    checks.configFinding(paths),
+    checks.homeFinding(paths),
+    checks.fenceFinding(),
+  ];
+  for (const finding of findings) outLine(renderFinding(finding, colour));
+  if (findings.some((f) => !f.ok)) cliState.exitCode = 1;
+}
+
 export function register(program: Command): void {
-  program.command("doctor").description("(being written)").action(() => {});
+  program
+    .command("doctor")
+    .description("check that this install can work; exits 1 when anything is not ok")
+    .action(doctor);
 }

@@ -76,7 +76,13 @@ export function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
   } else if (issue.code === "invalid_type") {
     problem = `must be ${issue.expected === "int" ? "a whole number" : `a ${issue.expected}`}`;
   } else if (issue.code === "too_small" || issue.code === "too_big") {
-    problem = issue.message.replace(/^Too (small|big): expected \w+ to (have|be) /, "must be ");
+    const bound = Number((issue as { minimum?: unknown; maximum?: unknown }).minimum ??
+      (issue as { maximum?: unknown }).maximum);
+    const inclusive = (issue as { inclusive?: boolean }).inclusive !== false;
+    const unit = issue.origin === "string" ? " characters" : issue.origin === "array" ? " items" : "";
+    problem = issue.code === "too_small"
+      ? (inclusive ? `must be at least ${bound}${unit}` : `must be more than ${bound}${unit}`)
+      : (inclusive ? `must be at most ${bound}${unit}` : `must be less than ${bound}${unit}`);
   }
   const got = value === undefined ? "" : ` (it is ${describeValue(value)})`;
   return `${field} ${problem}${got}`;

@@ -1,0 +1,141 @@
+/**
+ * The findings `wisp doctor` reports about the install itself: the OS, the
+ * sandbox launcher, config.json, wisp's home, and the permission fence.
+ */
+import { join } from "node:path";
+import type { Finding } from "./finding.ts";
+import { ensureHome, type HomePaths } from "../config/home.ts";
+import { loadConfig } from "../config/load.ts";
+import { writeFileAtomicSync } from "../util/atomic.ts";
+import { messageOf } from "../util/errors.ts";
+
+function readTextOr(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The OS name and version; macOS must be 27 or later for the on-device model. */
+export function osFinding(): Finding {
+  if (Deno.build.os === "darwin") {
+    const plist = readTextOr("/System/Library/CoreServices/SystemVersion.plist") ?? "";
+    const version = /<key>ProductVersion<\/key>\s*<string>([^<]+)<\/string>/.exec(plist)?.[1];
+    if (!version) return { ok: false, name: "macOS", detail: "cannot read the macOS version" };
+    const major = Number(version.split(".")[0]);
+    return major >= 27
+      ? { ok: true, name: "macOS", detail: version }
+      : { ok: false, name: "macOS", detail: `${version}; wisp needs macOS 27 or later for the on-device model` };
+  }
+  if (Deno.build.os === "linux") {
+    const release = readTextOr("/etc/os-release") ?? "";
+    const pretty = /^PRETTY_NAME="?([^"\n]+)"?/m.exec(release)?.[1] ?? "Linux";
+    return {
+      ok: true,
+      name: "os",
+      detail: `${pretty}, kernel ${Deno.osRelease()}; no on-device model here: use Ollama, llama.cpp or LM Studio`,
+    };
+  }
+  return { ok: false, name: "os", detail: `${Deno.build.os} is not supported; wisp runs on macOS and Linux` };
+}
+
+/** Where a program would be found on PATH, or undefined. */
+export function whichProgram(program: string, pathEnv = Deno.env.get("PATH") ?? ""): string | undefined {
+  for (const dir of pathEnv.split(":")) {
+    if (!dir) continue;
+    const candidate = join(dir, program);
+    try {
+      const info = Deno.statSync(candidate);
+      if (info.isFile && ((info.mode ?? 0o111) & 0o111)) return candidate;
+    } catch { /* not here */ }
+  }
+  return undefined;
+}
+
+export function launcherFinding(): Finding {
+  if (Deno.build.os === "darwin") {
+    try {
+      Deno.statSync("/usr/bin/sandbox-exec");
+      return { ok: true, name: "sandbox", detail: "/usr/bin/sandbox-exec present" };
+    } catch {
+      return { ok: false, name: "sandbox", detail: "/usr/bin/sandbox-exec is missing; commands cannot be confined" };
+    }
+  }
+  const bwrap = whichProgram("bwrap");
+  return bwrap
+    ? { ok: true, name: "sandbox", detail: `${bwrap} present` }
+    : {
+      ok: false,
+      name: "sandbox",
+      detail: "bwrap (bubblewrap) is not on PATH; install it (apt install bubblewrap) so commands can be confined",
+    };
+}
+
+export function configFinding(paths: HomePaths): Finding {
+  try {
+    const loaded = loadConfig(paths.config);
+    return loaded.exists
+      ? { ok: true, name: "config", detail: `${paths.config} parses` }
+      : { ok: true, name: "config", detail: `no ${paths.config}; defaults apply` };
+  } catch (error) {
+    return { ok: false, name: "config", detail: messageOf(error) };
+  }
+}
+
+/** The home exists (doctor creates it), is 0700, and takes a write. */
+export function homeFinding(paths: HomePaths): Finding {
+  try {
+    ensureHome(paths);
+    const probe = join(paths.root, ".doctor-probe");
+    writeFileAtomicSync(probe, "probe\n");
+    Deno.removeSync(probe);
+    const mode = (Deno.statSync(paths.root).mode ?? 0o700) & 0o777;
+    if (Deno.build.os !== "windows" && mode !== 0o700) {
+      return {
+        ok: false,
+        name: "home",
+        detail: `${paths.root} is mode ${mode.toString(8)}; run chmod 700 ${paths.root} so only you can read it`,
+      };
+    }
+    return { ok: true, name: "home", detail: `${paths.root} writable` };
+  } catch (error) {
+    return {
+      ok: false,
+      name: "home",
+      detail: `${paths.root} is not writable (${messageOf(error)}); fix its owner or set WISP_HOME`,
+    };
+  }
+}
+
+type RunDescriptor = Deno.PermissionDescriptor;
+
+function granted(descriptor: RunDescriptor): boolean {
+  return Deno.permissions.querySync(descriptor).state === "granted";
+}
+
+/**
+ * The permission fence (deno.json "permissions.wisp") is in force: wisp may
+ * start only the sandbox launchers, and reach only loopback servers.
+ */
+export function fenceFinding(): Finding {
+  const problems: string[] = [];
+  if (granted({ name: "run" })) problems.push("any program may be started");
+  else if (granted({ name: "run", command: "sh" })) problems.push("sh may be started directly");
+  if (granted({ name: "net" })) problems.push("any network host may be reached");
+  else if (granted({ name: "net", host: "example.com" })) problems.push("non-loopback hosts may be reached");
+  if (granted({ name: "ffi" })) problems.push("native libraries may be loaded");
+  if (problems.length > 0) {
+    return {
+      ok: false,
+      name: "permission fence",
+      detail: `not in force: ${problems.join(", ")}; run wisp as built (deno task compile) or with deno task wisp`,
+    };
+  }
+  const launchers = ["bwrap", "sandbox-exec"].filter((c) => granted({ name: "run", command: c }));
+  return {
+    ok: true,
+    name: "permission fence",
+    detail: `starts only ${launchers.join(" and ") || "no program"}; network to loopback only`,
+  };
+}
