@@ -4,9 +4,10 @@
  * "permissions.wisp"), started in a directory of the test's choosing, with a
  * scratch WISP_HOME.
  */
-import { fromFileUrl, join } from "node:path";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-export const PROJECT_ROOT = fromFileUrl(new URL("../..", import.meta.url));
+export const PROJECT_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const DENO_CONFIG = join(PROJECT_ROOT, "deno.json");
 export const MAIN = join(PROJECT_ROOT, "main.ts");
 
