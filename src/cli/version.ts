@@ -3,7 +3,7 @@
  * -dev, the commit it was built from, and " (modified)" when tracked files
  * differed. Running from source, "built from" is the working tree now.
  */
-import { fileURLToPath } from "node:url";
+
 import { BUILD, type BuildInfo } from "../build_info.ts";
 import { VERSION } from "../version.ts";
 import { readGitState } from "../util/gitstate.ts";
@@ -20,7 +20,7 @@ export function currentBuild(): BuildInfo {
   try {
     const url = new URL("../..", import.meta.url);
     if (url.protocol !== "file:") return { kind: "dev" };
-    const state = readGitState(fileURLToPath(url));
+    const state = readGitState(decodeURIComponent(url.pathname));
     return { kind: "dev", commit: state?.commit, modified: state?.modified };
   } catch {
     return { kind: "dev" };

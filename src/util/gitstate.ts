@@ -8,8 +8,30 @@
  * its index entry is taken as unchanged, as git does; one whose mtime alone
  * differs is hashed as a git blob and compared.
  */
-import { dirname, join, resolve } from "node:path";
-import { createHash } from "node:crypto";
+import { gitBlobId } from "./sha1.ts";
+
+// Plain string path helpers: node:path costs start-up time `--version` cannot spare.
+function join(...parts: string[]): string {
+  return parts.join("/").replace(/\/{2,}/g, "/");
+}
+
+function dirname(path: string): string {
+  const trimmed = path.replace(/\/+$/, "");
+  const index = trimmed.lastIndexOf("/");
+  return index <= 0 ? "/" : trimmed.slice(0, index);
+}
+
+function resolve(base: string, path?: string): string {
+  const joined = path === undefined ? base : path.startsWith("/") ? path : `${base}/${path}`;
+  const absolute = joined.startsWith("/") ? joined : `${Deno.cwd()}/${joined}`;
+  const out: string[] = [];
+  for (const part of absolute.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") out.pop();
+    else out.push(part);
+  }
+  return "/" + out.join("/");
+}
 
 export interface GitState {
   workTree: string;
@@ -140,15 +162,8 @@ export function parseIndex(bytes: Uint8Array): IndexEntry[] | undefined {
   return entries;
 }
 
-function blobHash(content: Uint8Array): string {
-  const hash = createHash("sha1");
-  hash.update(`blob ${content.length}\0`);
-  hash.update(content);
-  return hash.digest("hex");
-}
-
 /** Whether a tracked file differs from its index entry. */
-export function entryModified(workTree: string, entry: IndexEntry): boolean {
+export function entryModified(workTree: string, entry: IndexEntry, indexMtimeMs = Infinity): boolean {
   if (entry.skipWorktree || entry.assumeValid) return false;
   const kind = entry.mode >>> 12;
   if (kind === 0o16) return false; // a submodule: not ours to read
@@ -161,23 +176,20 @@ export function entryModified(workTree: string, entry: IndexEntry): boolean {
   }
   if (kind === 0o12) {
     if (!info.isSymlink) return true;
-    return blobHash(new TextEncoder().encode(Deno.readLinkSync(path))) !== entry.sha;
+    return gitBlobId(new TextEncoder().encode(Deno.readLinkSync(path))) !== entry.sha;
   }
   if (!info.isFile) return true;
   if (info.size % 2 ** 32 !== entry.size) return true;
   const executable = (info.mode ?? 0) & 0o100 ? 0o755 : 0o644;
   if (executable !== (entry.mode & 0o777)) return true;
-  const mtime = info.mtime?.getTime() ?? 0;
-  if (Math.floor(mtime / 1000) === entry.mtimeSeconds) {
-    // Same second: git trusts the stat data unless the file was written in
-    // the same second the index was (racy git); hashing settles both cases.
-    if (Math.floor(mtime / 1000) !== entry.mtimeSeconds || entry.mtimeNanoseconds === 0) {
-      return blobHash(Deno.readFileSync(path)) !== entry.sha;
-    }
-    const nanos = (mtime % 1000) * 1_000_000;
-    if (Math.abs(nanos - entry.mtimeNanoseconds) < 1_000_000) return false;
-  }
-  return blobHash(Deno.readFileSync(path)) !== entry.sha;
+  const mtimeMs = info.mtime?.getTime() ?? 0;
+  const sameMtime = Math.floor(mtimeMs / 1000) === entry.mtimeSeconds &&
+    Math.abs((mtimeMs % 1000) * 1e6 - entry.mtimeNanoseconds) < 1e6;
+  // As git does: matching stat data means unchanged, unless the file was
+  // written no earlier than the index itself ("racy git"), when only the
+  // content can tell.
+  if (sameMtime && mtimeMs < indexMtimeMs) return false;
+  return gitBlobId(Deno.readFileSync(path)) !== entry.sha;
 }
 
 export function readGitState(start: string): GitState | undefined {
@@ -186,8 +198,10 @@ export function readGitState(start: string): GitState | undefined {
   const head = readHead(found.gitDir);
   let modified: boolean | undefined;
   try {
-    const entries = parseIndex(Deno.readFileSync(join(found.gitDir, "index")));
-    if (entries) modified = entries.some((entry) => entryModified(found.workTree, entry));
+    const indexPath = join(found.gitDir, "index");
+    const entries = parseIndex(Deno.readFileSync(indexPath));
+    const indexMtimeMs = Deno.statSync(indexPath).mtime?.getTime() ?? Infinity;
+    if (entries) modified = entries.some((entry) => entryModified(found.workTree, entry, indexMtimeMs));
   } catch (error) {
     // No index yet (a fresh repository) means nothing tracked is modified.
     modified = error instanceof Deno.errors.NotFound ? false : undefined;
