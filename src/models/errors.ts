@@ -1,0 +1,68 @@
+/**
+ * Why a model cannot answer, as one sentence a person can act on. Every
+ * failure a backend meets (no server, a model not pulled, no tool calling, an
+ * HTTP error, a reply cut off mid-stream, the permission fence) becomes a
+ * `ModelError` whose `reason` is the part in parentheses of
+ * "ollama:x is unavailable (…)" and whose `kind` lets callers (doctor, chat's
+ * fallback) tell them apart without parsing text.
+ */
+import { EXIT, messageOf, WispError } from "../util/errors.ts";
+
+export type ModelErrorKind =
+  | "unreachable" // no server answers
+  | "not_found" // the server does not have the model
+  | "no_tools" // the model does not declare tool calling
+  | "unsupported" // the runtime does not exist here (system on Linux, mlx without MLX)
+  | "disabled" // models.disabled names it
+  | "refused" // the server refused the request (HTTP error, bad key)
+  | "broken" // the stream ended early or was malformed
+  | "fence"; // the server is not on this machine
+
+export class ModelError extends WispError {
+  constructor(readonly kind: ModelErrorKind, message: string, readonly reason: string = message) {
+    super(message, kind === "disabled" || kind === "unsupported" ? EXIT.usage : EXIT.failure);
+    this.name = "ModelError";
+  }
+}
+
+/** The request was stopped by its signal (Ctrl-C, an abort). */
+export class ModelStopped extends WispError {
+  constructor(model: string) {
+    super(`the request to ${model} was stopped`, EXIT.interrupted);
+    this.name = "ModelStopped";
+  }
+}
+
+/** "ollama:x is unavailable (reason); what to do". */
+export function unavailable(kind: ModelErrorKind, model: string, reason: string, advice?: string): ModelError {
+  return new ModelError(kind, `${model} is unavailable (${reason})${advice ? `; ${advice}` : ""}`, reason);
+}
+
+/**
+ * The short cause of a failed fetch, without Deno's request dump:
+ * "Connection refused", "connection reset", "timed out".
+ */
+export function connectionCause(error: unknown): string {
+  // Deno's fetch says "fetch failed" and puts what happened in the cause.
+  let text = messageOf(error);
+  let cause = (error as { cause?: unknown })?.cause;
+  for (let depth = 0; cause !== undefined && depth < 3; depth++) {
+    text = messageOf(cause);
+    cause = (cause as { cause?: unknown })?.cause;
+  }
+  if (error instanceof DOMException && error.name === "TimeoutError") return "no answer in time";
+  if (/Connection refused/i.test(text)) return "could not connect to the server";
+  if (/dns error|failed to lookup|Name or service not known/i.test(text)) return "its host name does not resolve";
+  if (/connection (reset|closed)|broken pipe|unexpected eof|error reading a body|IncompleteMessage/i.test(text)) {
+    return "the connection closed early";
+  }
+  if (/timed out/i.test(text)) return "no answer in time";
+  const short = text.replace(/^error sending request for url \([^)]*\):\s*/i, "").split("\n")[0];
+  return short.length > 160 ? short.slice(0, 157) + "..." : short;
+}
+
+/** Whether an error is the abort of a signal (ours or the caller's). */
+export function isAbortError(error: unknown): boolean {
+  return (error instanceof DOMException && error.name === "AbortError") ||
+    (error instanceof Error && error.name === "AbortError");
+}

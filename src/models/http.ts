@@ -1,0 +1,81 @@
+/**
+ * The one place model traffic leaves wisp: `fetch` with the caller's signal
+ * and a time limit combined, the permission fence's refusal turned into a
+ * sentence, and a bound on how much a server may send without a line break
+ * (both wire formats are line-based, so a server that streams one endless
+ * line is cut off rather than filling memory).
+ */
+import { ModelError } from "./errors.ts";
+
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+export interface GuardOptions {
+  /** The caller's signal (Ctrl-C); aborting it aborts the request and its body. */
+  signal?: AbortSignal;
+  /** A limit for the whole exchange (metadata requests; never a streamed chat). */
+  timeoutMs?: number;
+  maxLineBytes?: number;
+  /** Rewrite a non-JSON error body as {"error": text}, so ollama-js never logs to stdout about it. */
+  jsonErrors?: boolean;
+}
+
+export class LineTooLong extends Error {
+  constructor(limit: number) {
+    super(`the server sent more than ${limit} bytes without a line break`);
+    this.name = "LineTooLong";
+  }
+}
+
+/** A stream that passes bytes through and errors once a line grows past the limit. */
+export function boundLines(body: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
+  let sinceBreak = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        const last = chunk.lastIndexOf(10);
+        sinceBreak = last === -1 ? sinceBreak + chunk.length : chunk.length - last - 1;
+        if (sinceBreak > limit) {
+          controller.error(new LineTooLong(limit));
+          return;
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+/** A `fetch` for one exchange under the options. */
+export function guardedFetch(options: GuardOptions = {}): typeof fetch {
+  return async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    const signals = [options.signal, init.signal ?? undefined].filter((s): s is AbortSignal => s !== undefined);
+    if (options.timeoutMs !== undefined) signals.push(AbortSignal.timeout(options.timeoutMs));
+    const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    const url = input instanceof Request ? input.url : String(input);
+    let response: Response;
+    try {
+      response = await fetch(input, { ...init, signal });
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable) {
+        throw new ModelError(
+          "fence",
+          `wisp's permission fence refused a connection to ${new URL(url).origin}; wisp talks only to model servers on 127.0.0.1, localhost or [::1]`,
+        );
+      }
+      throw error;
+    }
+    if (!response.ok && options.jsonErrors && !(response.headers.get("content-type") ?? "").includes("json")) {
+      const text = (await response.text()).slice(0, 2000).trim();
+      return new Response(JSON.stringify({ error: text || `${response.status} ${response.statusText}` }), {
+        status: response.status,
+        statusText: response.statusText,
+        headers: { "content-type": "application/json" },
+      });
+    }
+    if (!response.body) return response;
+    return new Response(boundLines(response.body, options.maxLineBytes ?? MAX_LINE_BYTES), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}
