@@ -54,6 +54,14 @@ export const AUDIT_CATALOGUE = {
   "command.typed": z.looseObject({ command: z.string() }),
   "tool.call": z.looseObject({ tool: z.string(), arguments: z.unknown() }),
   "tool.result": z.looseObject({ tool: z.string(), ok: z.boolean().optional() }),
+  /** edit_file changed a file (the content is in the tool.call's arguments). */
+  "file.write": z.looseObject({
+    path: z.string(),
+    mode: z.enum(["write", "append", "replace"]),
+    created: z.boolean(),
+    bytesBefore: z.number().int(),
+    bytesAfter: z.number().int(),
+  }),
   prompt: z.looseObject({ text: z.string() }),
   response: z.looseObject({ text: z.string() }),
   "turn.stopped": z.looseObject({}),

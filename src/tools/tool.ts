@@ -1,0 +1,91 @@
+/**
+ * The shape every tool the model can call has. A tool is a description
+ * written for the model, zod arguments (offered as JSON Schema), limits
+ * rendered from the live options, an example prompt, and `run`, which never
+ * throws at the model: what went wrong comes back as `error: …` text.
+ */
+import type { z } from "zod";
+import type { Config } from "../config/schema.ts";
+import type { HomePaths } from "../config/home.ts";
+import type { AuditSink } from "../audit/writer.ts";
+
+/** The verdict of the approval gate on one line. */
+export interface GateVerdict {
+  allowed: boolean;
+  /** Why it was refused, one sentence, when it was. */
+  refusal?: string;
+}
+
+/** The part of the gate a tool needs: judge a line as if it were a command. */
+export interface ToolGate {
+  check(line: string, ctx: unknown): Promise<GateVerdict>;
+}
+
+export interface ToolContext {
+  /** Where relative paths start (a thread's working directory, else the launch directory). */
+  cwd: string;
+  /** The directory wisp was launched in: the sandbox's writable root. */
+  root: string;
+  config: Config;
+  home: HomePaths;
+  audit: AuditSink;
+  /** The tool-output budget in bytes (budgetBytes of the model's window). */
+  budgetBytes: number;
+  signal?: AbortSignal;
+  /** The audit session id. */
+  session: string;
+  /** The approval gate; a tool that needs one and finds none refuses (fail closed). */
+  gate?: ToolGate;
+  /** The conversation's output store, when there is one (src/tools/output_store.ts). */
+  outputStore?: unknown;
+  /** --unsafe: the sandbox and the policy are off for this session. */
+  unsafe?: boolean;
+  /**
+   * The sandbox's writable roots, realpath'd, when the session computed them
+   * already; otherwise edit_file computes them from the platform.
+   */
+  writableRoots?: string[];
+  /** The audit id of the tool call being run (names stored output). */
+  callId?: string;
+}
+
+export interface ToolResult {
+  /** What the model sees, bounded to the budget. */
+  text: string;
+  ok: boolean;
+  /** The stored output's id when something was held back. */
+  outputId?: string;
+  meta?: Record<string, unknown>;
+}
+
+export interface Tool<A = unknown> {
+  name: string;
+  /** Prompt text: written for the model. */
+  description: string;
+  schema: z.ZodType<A>;
+  /** Whether calls of this tool may run at the same time as other parallel-safe calls. */
+  parallelSafe: boolean;
+  /** Its limits as sentences, rendered from the live options. */
+  limits(config: Config): string[];
+  /** A prompt that makes a model call this tool. */
+  examplePrompt: string;
+  /** Custom tools (from config) are listed after the built-ins. */
+  custom?: boolean;
+  run(args: A, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A tool of any argument type, as the registry holds it. */
+// deno-lint-ignore no-explicit-any
+export type AnyTool = Tool<any>;
+
+/** The tool as offered to a model: name, description, JSON Schema of its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** An error result the model can react to. */
+export function errorResult(message: string, meta?: Record<string, unknown>): ToolResult {
+  return { text: `error: ${message}`, ok: false, ...(meta ? { meta } : {}) };
+}
