@@ -5,7 +5,7 @@
  * the text rather than re-serialising it); the file is replaced atomically,
  * mode 0600.
  */
-import { applyEdits, modify } from "jsonc-parser";
+import { applyEdits, modify, parse, type ParseError } from "jsonc-parser";
 import { findSetting, keyPath, SETTINGS } from "./schema.ts";
 import { parseConfigText, readConfigText, validateConfig } from "./load.ts";
 import { type Config, defaultConfig } from "./schema.ts";
@@ -77,11 +77,22 @@ export function candidateValues(path: string[], words: string[]): unknown[] {
   return candidates;
 }
 
+function parses(text: string): boolean {
+  const errors: ParseError[] = [];
+  parse(text, errors, { allowTrailingComma: true });
+  return errors.length === 0;
+}
+
 function editText(text: string, path: string[], value: unknown): string {
   const edits = modify(text, path, value, {
     formattingOptions: { insertSpaces: true, tabSize: 4, eol: "\n" },
   });
-  return applyEdits(text, edits);
+  const edited = applyEdits(text, edits);
+  if (parses(edited) || !parses(text)) return edited;
+  // jsonc-parser leaves a dangling comma when it removes the only member of
+  // an object that had a trailing comma ({ "a": 1, } → { , }); drop it.
+  const repaired = edited.replace(/([{[])(\s*),/g, "$1$2");
+  return parses(repaired) ? repaired : edited;
 }
 
 /** Plan a change without writing: returns the new text and config, or throws. */

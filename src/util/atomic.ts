@@ -5,6 +5,30 @@
  */
 import { basename, dirname, join } from "node:path";
 
+/** A temporary file this old was left by a process killed mid-write. */
+const STALE_TEMP_MS = 10 * 60 * 1000;
+
+/** Remove temporary files of `path` that a killed writer left behind. */
+export function removeStaleTemps(path: string, now = Date.now()): number {
+  const dir = dirname(path);
+  const prefix = `.${basename(path)}.`;
+  let removed = 0;
+  try {
+    for (const entry of Deno.readDirSync(dir)) {
+      if (!entry.isFile || !entry.name.startsWith(prefix) || !entry.name.endsWith(".tmp")) continue;
+      const full = join(dir, entry.name);
+      try {
+        const mtime = Deno.statSync(full).mtime?.getTime() ?? now;
+        if (now - mtime > STALE_TEMP_MS) {
+          Deno.removeSync(full);
+          removed++;
+        }
+      } catch { /* gone meanwhile */ }
+    }
+  } catch { /* folder unreadable: nothing to tidy */ }
+  return removed;
+}
+
 export function writeFileAtomicSync(path: string, data: string | Uint8Array, mode = 0o600): void {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   const dir = dirname(path);
@@ -22,6 +46,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, mod
     file = undefined;
     if (Deno.build.os !== "windows") Deno.chmodSync(temp, mode);
     Deno.renameSync(temp, path);
+    removeStaleTemps(path);
   } catch (error) {
     try {
       file?.close();

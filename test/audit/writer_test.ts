@@ -1,0 +1,151 @@
+import { assert, assertEquals, assertMatch, assertThrows } from "../support/assert.ts";
+import { AuditLog } from "../../src/audit/writer.ts";
+import { auditFiles, readAuditLog } from "../../src/audit/reader.ts";
+import { AuditTailer } from "../../src/audit/follow.ts";
+import type { AuditEvent } from "../../src/audit/catalogue.ts";
+
+const WORKER = new URL("../fixtures/audit/append_worker.ts", import.meta.url).pathname;
+
+function lines(path: string): string[] {
+  return Deno.readTextFileSync(path).split("\n").filter((l) => l !== "");
+}
+
+Deno.test("each event is one JSON line with the envelope and its own fields", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/logs/audit.jsonl`;
+  const log = new AuditLog({ path, enabled: true, maxBytes: 1 << 20, keep: 3 });
+  log.record("config.change", { key: "model", from: "system", to: "ollama:x", source: "cli" });
+  log.record("prompt", { text: "line one\nline two" });
+  log.close();
+  const [first, second] = lines(path).map((l) => JSON.parse(l));
+  assertEquals(first.kind, "config.change");
+  assertEquals(first.seq, 1);
+  assertEquals(second.seq, 2);
+  assertEquals(second.text, "line one\nline two");
+  assertEquals(first.session, log.session);
+  assertMatch(first.session, /^[0-9a-f]{8}$/);
+  assertMatch(first.ts, /^\d{4}-\d\d-\d\dT/);
+  assertEquals(typeof first.version, "string");
+  assertMatch(first.id, /^[0-9a-f]{16}$/);
+  assertEquals((Deno.statSync(path).mode ?? 0) & 0o777, 0o600);
+  assertEquals((Deno.statSync(`${dir}/logs`).mode ?? 0) & 0o777, 0o700);
+});
+
+Deno.test("a disabled log writes nothing but listeners still see every event", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/logs/audit.jsonl`;
+  const log = new AuditLog({ path, enabled: false, maxBytes: 1 << 20, keep: 3 });
+  const seen: AuditEvent[] = [];
+  log.onEvent((e) => seen.push(e));
+  log.record("prompt", { text: "hello" });
+  assertEquals(seen.length, 1);
+  assertEquals(seen[0].text, "hello");
+  let exists = true;
+  try {
+    Deno.statSync(`${dir}/logs`);
+  } catch {
+    exists = false;
+  }
+  assertEquals(exists, false);
+});
+
+Deno.test("an event missing a catalogue field is refused before anything is written", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/audit.jsonl`;
+  const log = new AuditLog({ path, enabled: true, maxBytes: 1 << 20, keep: 3 });
+  assertThrows(() => log.record("config.change", { key: "model" } as never), Error, "source");
+  assertEquals(auditFiles(path).length, 0);
+});
+
+Deno.test("the log rotates by size and keeps the configured number of files", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/audit.jsonl`;
+  const log = new AuditLog({ path, enabled: true, maxBytes: 4096, keep: 3 });
+  for (let i = 0; i < 400; i++) log.record("prompt", { text: `event ${i} ${"y".repeat(50)}` });
+  log.close();
+  const files = auditFiles(path);
+  assertEquals(files.map((f) => f.slice(dir.length + 1)), ["audit.jsonl.3", "audit.jsonl.2", "audit.jsonl.1", "audit.jsonl"]);
+  for (const file of files) assert(Deno.statSync(file).size <= 4096, `${file} is over the bound`);
+  // What is kept is the newest events, in order.
+  const { events } = readAuditLog(path);
+  const seqs = events.map((e) => e.seq);
+  assertEquals(seqs[seqs.length - 1], 400);
+  for (let i = 1; i < seqs.length; i++) assertEquals(seqs[i], seqs[i - 1] + 1);
+});
+
+async function appendConcurrently(path: string, processes: number, each: number, maxBytes: number, keep: number) {
+  const children = Array.from({ length: processes }, () =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", WORKER, path, String(each), String(maxBytes), String(keep)],
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn());
+  const outputs = await Promise.all(children.map((c) => c.output()));
+  for (const o of outputs) assert(o.success, "a writer process failed");
+  return outputs.map((o) => new TextDecoder().decode(o.stdout).trim());
+}
+
+function assertComplete(events: AuditEvent[], sessions: string[], each: number) {
+  for (const session of sessions) {
+    const seqs = events.filter((e) => e.session === session).map((e) => e.seq).sort((a, b) => a - b);
+    assertEquals(seqs.length, each, `session ${session} lost events`);
+    assertEquals(seqs[0], 1);
+    assertEquals(seqs[each - 1], each);
+  }
+}
+
+Deno.test("8 processes × 2,000 events appended at once: none lost, every line parses", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/audit.jsonl`;
+  const sessions = await appendConcurrently(path, 8, 2000, 1 << 30, 5);
+  const raw = lines(path);
+  assertEquals(raw.length, 16000);
+  for (const line of raw) JSON.parse(line); // throws on a torn or interleaved line
+  const { events, skipped } = readAuditLog(path);
+  assertEquals(skipped, []);
+  assertComplete(events, sessions, 2000);
+});
+
+Deno.test("concurrent appenders across rotation lose nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/audit.jsonl`;
+  const sessions = await appendConcurrently(path, 8, 2000, 256 * 1024, 100);
+  assert(auditFiles(path).length > 3, "expected the log to rotate");
+  const { events, skipped } = readAuditLog(path);
+  assertEquals(skipped, []);
+  assertEquals(events.length, 16000);
+  assertComplete(events, sessions, 2000);
+});
+
+Deno.test("the reader skips a torn or corrupt line and says where", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/audit.jsonl`;
+  const log = new AuditLog({ path, enabled: true, maxBytes: 1 << 20, keep: 3 });
+  log.record("prompt", { text: "a" });
+  Deno.writeTextFileSync(path, '{"ts":"2026-11-30T00:00:00Z","sess\nnot json at all\n', { append: true });
+  log.record("prompt", { text: "b" });
+  log.close();
+  const { events, skipped } = readAuditLog(path);
+  assertEquals(events.map((e) => e.text), ["a", "b"]);
+  assertEquals(skipped.length, 1);
+  assertEquals(skipped[0].lines, [2, 3]);
+});
+
+Deno.test("the tailer follows the log across rotation", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/audit.jsonl`;
+  const log = new AuditLog({ path, enabled: true, maxBytes: 2048, keep: 10 });
+  log.record("prompt", { text: "before" });
+  const tailer = new AuditTailer(path);
+  tailer.startAtEnd();
+  const seen: string[] = [];
+  for (let i = 0; i < 100; i++) {
+    log.record("prompt", { text: `t${i} ${"z".repeat(40)}` });
+    if (i % 7 === 0) seen.push(...tailer.poll().map((e) => String(e.text).split(" ")[0]));
+  }
+  seen.push(...tailer.poll().map((e) => String(e.text).split(" ")[0]));
+  log.close();
+  tailer.close();
+  assert(auditFiles(path).length > 2, "expected rotation");
+  assertEquals(seen, Array.from({ length: 100 }, (_, i) => `t${i}`));
+});
