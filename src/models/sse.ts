@@ -120,15 +120,19 @@ export async function* sseEvents(
   const parser = new SseParser(maxEventChars);
   const decoder = new TextDecoder();
   const reader = body.getReader();
+  let ended = false;
   try {
     while (true) {
       const { done, value } = await reader.read();
       if (done) break;
       for (const event of parser.push(decoder.decode(value, { stream: true }))) yield event;
     }
+    ended = true;
     for (const event of parser.push(decoder.decode())) yield event;
     for (const event of parser.end()) yield event;
   } finally {
+    // A consumer that stops early (at [DONE], on an error) releases the connection.
+    if (!ended) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
 }

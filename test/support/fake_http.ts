@@ -54,8 +54,8 @@ export function hangingBody(first: Uint8Array, closing: AbortSignal): ReadableSt
       return new Promise<void>((resolve) => {
         const stop = () => {
           try {
-            controller.error(new Error("fake server closed"));
-          } catch { /* already closed */ }
+            controller.close();
+          } catch { /* the client already left */ }
           resolve();
         };
         if (closing.aborted) stop();
