@@ -11,6 +11,7 @@ import { versionString } from "./version.ts";
 import * as config from "./config.ts";
 import * as logs from "./logs.ts";
 import * as doctor from "./doctor.ts";
+import * as tools from "./tools.ts";
 
 interface CommandModule {
   register(program: Command): void;
@@ -18,6 +19,7 @@ interface CommandModule {
 
 export const COMMANDS: CommandModule[] = [
   // (registered in order; later work adds respond, chat, tools, models, mcp, …)
+  tools,
   logs,
   config,
   doctor,

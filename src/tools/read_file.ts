@@ -25,7 +25,7 @@ export const readFileSchema = z.object({
     "The line to start at, from 1. Use the number the previous page's [more: …] line gave.",
   ),
   limit: z.number().int().min(1).max(READ_MAX_LIMIT).default(READ_DEFAULT_LIMIT).describe(
-    `How many lines to return at most (default ${READ_DEFAULT_LIMIT}).`,
+    "How many lines to return at most.",
   ),
 }).strict();
 

@@ -1,0 +1,16 @@
+/**
+ * The registry every face starts from: wisp's built-in tools, in the order
+ * `wisp tools` lists them. A new built-in tool is one import and one line
+ * here (run_command goes right after current_date).
+ */
+import { ToolRegistry } from "./registry.ts";
+import { currentDateTool } from "./current_date.ts";
+import { readFileTool } from "./read_file.ts";
+import { editFileTool } from "./edit_file.ts";
+
+export function builtinRegistry(): ToolRegistry {
+  return new ToolRegistry()
+    .register(currentDateTool)
+    .register(readFileTool)
+    .register(editFileTool);
+}
