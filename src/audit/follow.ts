@@ -4,7 +4,7 @@
  * changes) it drains the old file to its end and then starts on the new one
  * from its beginning. A partial last line waits for its newline.
  */
-import { parseEventLine } from "./reader.ts";
+import { auditFiles, parseEventLine } from "./reader.ts";
 import type { AuditEvent } from "./catalogue.ts";
 
 export class AuditTailer {
@@ -17,9 +17,18 @@ export class AuditTailer {
 
   constructor(readonly path: string) {}
 
-  /** Start at the end of the current file: only what is appended later is read. */
-  startAtEnd(): void {
+  /**
+   * Start at the end of the current file: only what is appended later is
+   * read. Returns the offset it starts from, so that a caller printing what
+   * was there before can stop exactly there.
+   */
+  startAtEnd(): number {
     this.#openCurrent(true);
+    try {
+      return this.#file?.seekSync(0, Deno.SeekMode.Current) ?? 0;
+    } catch {
+      return 0;
+    }
   }
 
   /** Read what has arrived since the last poll. */
@@ -34,9 +43,26 @@ export class AuditTailer {
       current = Deno.statSync(this.path);
     } catch { /* rotated and not yet recreated */ }
     if (current && current.ino !== this.#ino) {
-      // Rotated: what was left in the old file has been drained above.
+      // Rotated: what was left in the old file has been drained above. If it
+      // rotated more than once since the last poll, the files between ours
+      // and the current one are read whole.
       this.#flushPartial(events);
+      const files = auditFiles(this.path);
+      const ours = files.findIndex((file) => {
+        try {
+          return Deno.statSync(file).ino === this.#ino;
+        } catch {
+          return false;
+        }
+      });
       this.#close();
+      if (ours >= 0) {
+        for (const file of files.slice(ours + 1, -1)) {
+          try {
+            for (const line of Deno.readTextFileSync(file).split("\n")) this.#take(line, events);
+          } catch { /* rotated away meanwhile */ }
+        }
+      }
       if (this.#openCurrent(false)) this.#drain(events);
     }
     return events;

@@ -65,12 +65,19 @@ export function parseEventsText(text: string, file: string, into: ReadResult): v
   if (bad.length > 0) into.skipped.push({ file, lines: bad });
 }
 
-export function readAuditLog(path: string): ReadResult {
+/**
+ * Read every file of the log, oldest first. `currentLimit` stops the current
+ * file at that many bytes (where a follower took over).
+ */
+export function readAuditLog(path: string, currentLimit?: number): ReadResult {
   const result: ReadResult = { events: [], skipped: [] };
   for (const file of auditFiles(path)) {
     let text: string;
     try {
-      text = Deno.readTextFileSync(file);
+      const bytes = Deno.readFileSync(file);
+      text = new TextDecoder().decode(
+        file === path && currentLimit !== undefined ? bytes.subarray(0, currentLimit) : bytes,
+      );
     } catch {
       continue; // rotated away between listing and reading
     }

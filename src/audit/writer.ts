@@ -185,7 +185,12 @@ export class AuditLog implements AuditSink {
     }
     try {
       // Re-check under the lock: another process may have just rotated.
-      const info = Deno.statSync(path);
+      let info: Deno.FileInfo;
+      try {
+        info = Deno.statSync(path);
+      } catch {
+        return; // another process rotated it away and has not recreated it yet
+      }
       if (info.ino !== this.#ino || info.size < this.options.maxBytes / 2) return;
       const keep = Math.max(1, this.options.keep);
       try {

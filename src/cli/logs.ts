@@ -31,18 +31,20 @@ async function logs(options: LogsOptions): Promise<void> {
     outLine(options.json ? JSON.stringify(event) : summariseEvent(event as never, width));
   const filter = { kinds: options.kind, session: options.session, last: options.last };
 
-  const { events, skipped } = readAuditLog(paths.auditLog);
+  // A follower starts its tail first, so nothing appended while the history
+  // is printed falls between the two.
+  const { AuditTailer } = await import("../audit/follow.ts");
+  const tailer = options.follow ? new AuditTailer(paths.auditLog) : undefined;
+  const offset = tailer?.startAtEnd();
+  const { events, skipped } = readAuditLog(paths.auditLog, offset);
   const skippedNote = describeSkipped(skipped);
   if (skippedNote) errLine(`note: ${skippedNote}`);
   for (const event of filterEvents(events, filter)) print(event);
-  if (!options.follow) {
+  if (!tailer) {
     if (events.length === 0 && !skippedNote) errLine(`no audit events yet in ${paths.auditLog}`);
     return;
   }
 
-  const { AuditTailer } = await import("../audit/follow.ts");
-  const tailer = new AuditTailer(paths.auditLog);
-  tailer.startAtEnd();
   let stop: () => void = () => {};
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   const onSignal = () => stop();
