@@ -23,6 +23,9 @@ export function compileArgs(options: { target?: string; output: string }): strin
     "--config",
     join(ROOT, "deno.json"),
     "--no-check",
+    // main.ts imports the command tree through a computed specifier (ADR 0004).
+    "--include",
+    join(ROOT, "src/cli/run.ts"),
     "--include",
     join(ROOT, "node_modules/tree-sitter-bash/tree-sitter-bash.wasm"),
     "--include",
