@@ -12,15 +12,16 @@ export type ModelErrorKind =
   | "unreachable" // no server answers
   | "not_found" // the server does not have the model
   | "no_tools" // the model does not declare tool calling
+  | "invalid" // not a model name wisp knows (exit 64)
   | "unsupported" // the runtime does not exist here (system on Linux, mlx without MLX)
-  | "disabled" // models.disabled names it
+  | "disabled" // models.disabled names it (exit 64)
   | "refused" // the server refused the request (HTTP error, bad key)
   | "broken" // the stream ended early or was malformed
   | "fence"; // the server is not on this machine
 
 export class ModelError extends WispError {
   constructor(readonly kind: ModelErrorKind, message: string, readonly reason: string = message) {
-    super(message, kind === "disabled" || kind === "unsupported" ? EXIT.usage : EXIT.failure);
+    super(message, kind === "disabled" || kind === "invalid" ? EXIT.usage : EXIT.failure);
     this.name = "ModelError";
   }
 }

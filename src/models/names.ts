@@ -28,7 +28,7 @@ export function parseModelName(name: string): ModelName {
     return { runtime: prefix as RuntimePrefix, model, written };
   }
   throw new ModelError(
-    "unsupported",
+    "invalid",
     `'${name}' is not a model name wisp knows; use system, ollama:<name>, llamacpp:<name> or lmstudio:<name> (wisp models lists them)`,
   );
 }
