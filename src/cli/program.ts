@@ -11,6 +11,8 @@ import { versionString } from "./version.ts";
 import * as config from "./config.ts";
 import * as logs from "./logs.ts";
 import * as doctor from "./doctor.ts";
+import * as scan from "./scan.ts";
+import * as redact from "./redact.ts";
 import * as tools from "./tools.ts";
 
 interface CommandModule {
@@ -23,6 +25,8 @@ export const COMMANDS: CommandModule[] = [
   logs,
   config,
   doctor,
+  scan,
+  redact,
 ];
 
 export function buildProgram(): Command {

@@ -1,0 +1,156 @@
+/**
+ * What only looks like a secret: placeholders and documented examples,
+ * template variables, references to where the real value lives, hashes and
+ * ids. Each check is a pure predicate on a candidate value; the rules call
+ * the ones that apply to them (a git SHA is never a GitHub token, but it can
+ * sit where a generic `secret = …` value would).
+ */
+import { hasSequentialRun, isRepetitive } from "./entropy.ts";
+
+/** Values published in vendors' documentation as examples. */
+const DOCUMENTED_EXAMPLES = new Set([
+  "AKIAIOSFODNN7EXAMPLE",
+  "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+  "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+  "pk_test_TYooMQauvdEDq54NiTphI7jx",
+  // jwt.io's default token
+  "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+]);
+
+const PLACEHOLDER_WORDS = [
+  "example",
+  "xxxx",
+  "****",
+  "your_",
+  "your-",
+  "yourkey",
+  "yourtoken",
+  "yoursecret",
+  "yourpassword",
+  "placeholder",
+  "changeme",
+  "change_me",
+  "change-me",
+  "replace_me",
+  "replaceme",
+  "replace-me",
+  "dummy",
+  "redacted",
+  "sample",
+  "insert_",
+  "insert-",
+  "todo",
+  "fixme",
+  "notreal",
+  "not_real",
+  "not-a-real",
+  "secret_here",
+  "key_here",
+  "token_here",
+  "here>",
+  "...",
+  "\u2026",
+];
+
+/** Words that, as the whole value, are a stand-in rather than a secret. */
+const PLACEHOLDER_VALUES = new Set([
+  "password",
+  "passwd",
+  "pass",
+  "secret",
+  "token",
+  "apikey",
+  "api_key",
+  "api-key",
+  "key",
+  "null",
+  "none",
+  "nil",
+  "true",
+  "false",
+  "undefined",
+  "empty",
+  "test",
+  "testing",
+  "admin",
+  "root",
+  "user",
+  "username",
+  "default",
+  "string",
+  "required",
+  "optional",
+  "hidden",
+  "masked",
+  "secret123",
+  "password123",
+  "mysecretpassword",
+  "supersecret",
+]);
+
+export function isDocumentedExample(value: string): boolean {
+  return DOCUMENTED_EXAMPLES.has(value);
+}
+
+/** A template or variable reference: `${VAR}`, `{{ x }}`, `$(cmd)`, `<%= x %>`, `%VAR%`, `$VAR`. */
+export function isTemplateReference(value: string): boolean {
+  return /\$\{[^}]*\}?|\{\{|\}\}|\$\(|<%|%>|\{%|^%[A-Za-z_][A-Za-z0-9_]*%$|^\$[A-Za-z_][A-Za-z0-9_]*$|^@[A-Za-z_][A-Za-z0-9_.]*@$|^\{[A-Za-z_][A-Za-z0-9_.]*\}$|^#\{/
+    .test(value);
+}
+
+/** A value that only stands in for a secret: examples, `xxxx`, `<your-key>`, `changeme`, a template. */
+export function isPlaceholder(value: string): boolean {
+  if (isDocumentedExample(value)) return true;
+  const lower = value.toLowerCase();
+  if (PLACEHOLDER_VALUES.has(lower)) return true;
+  for (const word of PLACEHOLDER_WORDS) if (lower.includes(word)) return true;
+  if (/^<[^>]*>$|^\[[^\]]*\]$/.test(value)) return true;
+  if (isTemplateReference(value)) return true;
+  const core = value.replace(/^[a-z]+[_-]/i, "");
+  if (isRepetitive(core) || isRepetitive(value)) return true;
+  if (hasSequentialRun(value, 10)) return true;
+  return false;
+}
+
+/** A bare hex digest: a git SHA, MD5, SHA-1, SHA-256 or SHA-512. */
+export function isHexDigest(value: string): boolean {
+  return /^[0-9a-f]+$/i.test(value) &&
+    [7, 8, 10, 12, 32, 40, 56, 64, 96, 128].includes(value.length) &&
+    /[0-9]/.test(value);
+}
+
+export function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
+
+/** A subresource-integrity string as lockfiles hold them: `sha512-…`. */
+export function isIntegrityString(value: string): boolean {
+  return /^(?:sha1|sha256|sha384|sha512)-[A-Za-z0-9+/]+=*$/.test(value);
+}
+
+/** A data URL of an image or font: long, random-looking, and public. */
+export function isDataUrl(value: string): boolean {
+  return /^data:[a-z]+\/[a-z0-9.+-]+;base64,/i.test(value);
+}
+
+/**
+ * A value that names where the secret lives instead of holding it: an
+ * environment lookup, a secret manager path, a function call, a file path.
+ */
+export function isReference(value: string): boolean {
+  if (
+    /^(?:process\.env|os\.environ|os\.getenv|env\(|ENV\[|System\.getenv|Deno\.env|import\.meta\.env|getenv\(|secrets\.|vault:|arn:aws:|projects\/[^/]+\/secrets\/|ssm:|file:|keyring:|op:\/\/)/
+      .test(value)
+  ) return true;
+  if (/^(?:\/|\.\/|\.\.\/|~\/)[^\s]*$/.test(value)) return true;
+  if (/\.(?:pem|key|crt|cer|p12|pfx|json|ya?ml|txt|env|cfg|conf|ini|toml)$/i.test(value)) {
+    return true;
+  }
+  return false;
+}
+
+/** Everything the entropy-driven rules skip, whatever the name it is assigned to. */
+export function isAllowlistedValue(value: string): boolean {
+  return isPlaceholder(value) || isHexDigest(value) || isUuid(value) || isIntegrityString(value) ||
+    isDataUrl(value) || isReference(value);
+}

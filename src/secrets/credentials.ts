@@ -1,0 +1,302 @@
+/**
+ * Credential rules with a recognisable shape: a vendor prefix, a fixed
+ * length, a structure (JWT, connection string, URL userinfo). Each is a pure
+ * rule; the scanner runs only those whose keyword occurs in the text.
+ */
+import type { Candidate, Rule, RuleContext } from "./types.ts";
+import { PRIORITY, regexRule } from "./regex_rule.ts";
+import { isPlaceholder, isTemplateReference } from "./allowlist.ts";
+import { classCount, shannonEntropy } from "./entropy.ts";
+import { privateKeyRule } from "./private_key.ts";
+
+const notPlaceholder = (value: string) => !isPlaceholder(value);
+
+/** Random enough to be generated: `minBits` per character over the part after any prefix. */
+function randomPart(value: string, prefixLength: number, minBits = 3): boolean {
+  const rest = value.slice(prefixLength);
+  return !isPlaceholder(value) && shannonEntropy(rest) >= minBits;
+}
+
+/** AWS access key ids, and a 40-character secret that follows one closely without a name. */
+const awsAccessKeyRule: Rule = (() => {
+  const idRule = regexRule({
+    kind: "aws-access-key-id",
+    pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}(?![A-Za-z0-9])/g,
+    keywords: ["AKIA", "ASIA", "ABIA", "ACCA"],
+    visible: 4,
+    validate: (v) => randomPart(v, 4, 2.5),
+  });
+  const nearbySecret = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40}(?![A-Za-z0-9+/=])/g;
+  return {
+    ...idRule,
+    find(text: string, context: RuleContext): Candidate[] {
+      const ids = idRule.find(text, context);
+      const out = [...ids];
+      for (const id of ids) {
+        const windowEnd = Math.min(text.length, id.end + 400);
+        nearbySecret.lastIndex = id.end;
+        let match: RegExpExecArray | null;
+        while ((match = nearbySecret.exec(text)) !== null && match.index < windowEnd) {
+          const value = match[0];
+          if (classCount(value) >= 3 && shannonEntropy(value) >= 4 && !isPlaceholder(value)) {
+            out.push({
+              kind: "aws-secret-access-key",
+              category: "credential",
+              start: match.index,
+              end: match.index + value.length,
+              priority: PRIORITY.structured,
+              visible: 0,
+            });
+            break;
+          }
+        }
+      }
+      return out;
+    },
+  };
+})();
+
+const URL_DB_SCHEMES =
+  /^(?:postgres|postgresql|mysql|mariadb|mongodb|mongodb\+srv|redis|rediss|amqp|amqps|mssql|sqlserver|oracle|cockroachdb|clickhouse|couchdb|neo4j|neo4j\+s|bolt|cassandra|jdbc:[a-z]+|memcached|influxdb)$/i;
+
+const EXAMPLE_HOST = /(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid)$/i;
+
+/** `scheme://user:password@host`: the password is the value. */
+const urlCredentialRule: Rule = {
+  id: "url-credentials",
+  category: "credential",
+  keywords: ["://"],
+  find(text: string): Candidate[] {
+    const out: Candidate[] = [];
+    const pattern =
+      /([a-zA-Z][a-zA-Z0-9+.:-]{1,30}):\/\/([^\s:@/"'<>{}\\]{0,128}):([^\s@/"'<>\\]{1,256})@([^\s/"'<>:?#\\]+)/gd;
+    let match: RegExpExecArray | null;
+    while ((match = pattern.exec(text)) !== null) {
+      const [, scheme, , password, host] = match;
+      if (isPlaceholder(password) || isTemplateReference(password) || EXAMPLE_HOST.test(host)) {
+        continue;
+      }
+      if (/^\$|^%[A-Za-z_]/.test(password)) continue;
+      const [start, end] = match.indices![3]!;
+      out.push({
+        kind: URL_DB_SCHEMES.test(scheme) ? "database-connection-string" : "url-credentials",
+        category: "credential",
+        start,
+        end,
+        priority: PRIORITY.structured,
+        visible: 0,
+      });
+    }
+    return out;
+  },
+};
+
+/** A JWT: three base64url parts whose header decodes to JSON naming an algorithm. */
+export function isJwtHeader(part: string): boolean {
+  try {
+    const padded = part.replace(/-/g, "+").replace(/_/g, "/");
+    const json = JSON.parse(atob(padded + "=".repeat((4 - (padded.length % 4)) % 4)));
+    return typeof json === "object" && json !== null && typeof json.alg === "string";
+  } catch {
+    return false;
+  }
+}
+
+function azureSasContext(text: string, start: number): boolean {
+  const before = text.slice(Math.max(0, start - 600), start);
+  const token = before.slice(
+    Math.max(before.lastIndexOf(" "), before.lastIndexOf("\n"), before.lastIndexOf('"')) + 1,
+  );
+  return /(?:^|[?&;=])sv=\d{4}-\d{2}-\d{2}/.test(token) || /[?&](?:se|sp|spr|srt|ss)=/.test(token);
+}
+
+export const CREDENTIAL_RULES: Rule[] = [
+  awsAccessKeyRule,
+  regexRule({
+    kind: "gcp-api-key",
+    pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g,
+    keywords: ["AIza"],
+    visible: 4,
+    validate: (v) => randomPart(v, 4),
+  }),
+  regexRule({
+    kind: "azure-connection-string",
+    pattern: /(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{30,}={0,2})/gd,
+    group: 1,
+    keywords: ["AccountKey", "SharedAccessKey", "SharedSecretValue"],
+    validate: (v) => randomPart(v, 0, 3.5),
+  }),
+  regexRule({
+    kind: "azure-sas-token",
+    pattern: /[?&;]sig=([A-Za-z0-9%+/]{30,}(?:%3D|%3d|=){0,2})/gd,
+    group: 1,
+    keywords: ["sig="],
+    validate: (v, text, start) => randomPart(v, 0, 3.5) && azureSasContext(text, start),
+  }),
+  regexRule({
+    kind: "github-pat",
+    pattern: /(?<![A-Za-z0-9_])ghp_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g,
+    keywords: ["ghp_"],
+    visible: 4,
+    validate: (v) => randomPart(v, 4),
+  }),
+  regexRule({
+    kind: "github-fine-grained-pat",
+    pattern: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}(?![A-Za-z0-9])/g,
+    keywords: ["github_pat_"],
+    visible: 11,
+    validate: (v) => randomPart(v, 11),
+  }),
+  regexRule({
+    kind: "github-oauth-token",
+    pattern: /(?<![A-Za-z0-9_])gho_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g,
+    keywords: ["gho_"],
+    visible: 4,
+    validate: (v) => randomPart(v, 4),
+  }),
+  regexRule({
+    kind: "github-app-token",
+    pattern: /(?<![A-Za-z0-9_])(?:ghu|ghs|ghr)_[A-Za-z0-9]{36,76}(?![A-Za-z0-9])/g,
+    keywords: ["ghu_", "ghs_", "ghr_"],
+    visible: 4,
+    validate: (v) => randomPart(v, 4),
+  }),
+  regexRule({
+    kind: "gitlab-token",
+    pattern:
+      /(?<![A-Za-z0-9_-])(?:(?:glpat|gldt|glrt|glptt|glcbt|glft|glsoat|gloas|glimt|glagent|glffct|glwt)-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*|GR1348941[A-Za-z0-9_-]{20,})/g,
+    keywords: ["gl", "GR1348941"],
+    visible: 6,
+    validate: (v) => randomPart(v, v.indexOf("-") + 1),
+  }),
+  regexRule({
+    kind: "slack-token",
+    pattern:
+      /(?<![A-Za-z0-9])(?:xox[abposre]-[0-9A-Za-z-]{20,}|xoxe\.xox[bp]-\d-[A-Za-z0-9-]{20,}|xapp-\d-[A-Z0-9]+-\d+-[A-Za-z0-9]{20,})/g,
+    keywords: ["xox", "xapp-"],
+    visible: 5,
+    validate: (v) => randomPart(v, 5),
+  }),
+  regexRule({
+    kind: "slack-webhook",
+    pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/g,
+    keywords: ["hooks.slack.com"],
+    visible: "https://hooks.slack.com/".length,
+    validate: (v) => randomPart(v, v.indexOf("/", 24) + 1),
+  }),
+  regexRule({
+    kind: "stripe-key",
+    pattern: /(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,247}(?![A-Za-z0-9])/g,
+    keywords: ["k_live_", "k_test_"],
+    visible: 8,
+    validate: (v) => randomPart(v, 8),
+  }),
+  regexRule({
+    kind: "stripe-webhook-secret",
+    pattern: /(?<![A-Za-z0-9])whsec_[A-Za-z0-9+/]{32,}(?![A-Za-z0-9])/g,
+    keywords: ["whsec_"],
+    visible: 6,
+    validate: (v) => randomPart(v, 6),
+  }),
+  regexRule({
+    kind: "twilio-api-key",
+    pattern: /(?<![A-Za-z0-9])SK[0-9a-fA-F]{32}(?![A-Za-z0-9])/g,
+    keywords: ["SK"],
+    visible: 2,
+    validate: (v) => randomPart(v, 2, 3),
+  }),
+  regexRule({
+    kind: "sendgrid-api-key",
+    pattern: /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
+    keywords: ["SG."],
+    visible: 3,
+    validate: (v) => randomPart(v, 3),
+  }),
+  regexRule({
+    kind: "anthropic-api-key",
+    pattern: /(?<![A-Za-z0-9_-])sk-ant-[a-z]+\d*-[A-Za-z0-9_-]{32,}(?![A-Za-z0-9_-])/g,
+    keywords: ["sk-ant-"],
+    visible: 7,
+    validate: (v) => randomPart(v, 13),
+  }),
+  regexRule({
+    kind: "openai-api-key",
+    pattern:
+      /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,})(?![A-Za-z0-9_-])/g,
+    keywords: ["sk-"],
+    visible: 3,
+    validate: (v) => randomPart(v, 3),
+  }),
+  regexRule({
+    kind: "huggingface-token",
+    pattern: /(?<![A-Za-z0-9_])(?:hf_|api_org_)[A-Za-z0-9]{30,40}(?![A-Za-z0-9_])/g,
+    keywords: ["hf_", "api_org_"],
+    visible: 3,
+    validate: (v) => randomPart(v, 3, 3.5) && classCount(v.slice(3)) >= 2,
+  }),
+  regexRule({
+    kind: "npm-token",
+    pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g,
+    keywords: ["npm_"],
+    visible: 4,
+    validate: (v) => randomPart(v, 4),
+  }),
+  regexRule({
+    kind: "npm-token",
+    pattern: /(?:_authToken|_auth|_password)\s*=\s*["']?([^\s"'$]{8,})/gd,
+    group: 1,
+    keywords: ["_auth", "_password"],
+    validate: notPlaceholder,
+  }),
+  regexRule({
+    kind: "pypi-token",
+    pattern: /(?<![A-Za-z0-9_-])pypi-AgE[A-Za-z0-9_-]{50,}(?![A-Za-z0-9_-])/g,
+    keywords: ["pypi-AgE"],
+    visible: 5,
+    validate: (v) => randomPart(v, 5),
+  }),
+  privateKeyRule,
+  regexRule({
+    kind: "jwt",
+    pattern:
+      /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}(?![A-Za-z0-9_-])/g,
+    keywords: ["eyJ"],
+    visible: 3,
+    validate: (v) => !isPlaceholder(v) && isJwtHeader(v.slice(0, v.indexOf("."))),
+  }),
+  urlCredentialRule,
+  regexRule({
+    kind: "bearer-token",
+    pattern:
+      /\b(?:Authorization|authorization|AUTHORIZATION|X-Api-Key|x-api-key|X-API-Key)["']?\s*[:=]\s*["']?(?:(?:Bearer|bearer|Token|token)\s+)?([A-Za-z0-9._~+/-]{16,}=*)/gd,
+    group: 1,
+    keywords: ["uthorization", "UTHORIZATION", "pi-Key", "PI-Key", "pi-key"],
+    priority: PRIORITY.header,
+    validate: (v) => !isPlaceholder(v) && shannonEntropy(v) >= 3 && !/^Basic$/i.test(v),
+  }),
+  regexRule({
+    kind: "basic-auth",
+    pattern:
+      /\b(?:Authorization|authorization)["']?\s*[:=]\s*["']?Basic\s+([A-Za-z0-9+/]{8,}={0,2})/gd,
+    group: 1,
+    keywords: ["uthorization"],
+    priority: PRIORITY.header + 1,
+    validate: (v) => {
+      try {
+        const decoded = atob(v);
+        const colon = decoded.indexOf(":");
+        return colon > 0 && !isPlaceholder(decoded.slice(colon + 1));
+      } catch {
+        return false;
+      }
+    },
+  }),
+  regexRule({
+    kind: "basic-auth",
+    pattern: /(?:^|\s)(?:-u|--user)\s+["']?[^\s:"'$]+:([^\s"']{4,})/gd,
+    group: 1,
+    keywords: ["-u ", "--user"],
+    priority: PRIORITY.header,
+    validate: (v) => !isPlaceholder(v) && !isTemplateReference(v) && !v.startsWith("$"),
+  }),
+];

@@ -1,0 +1,518 @@
+/**
+ * Generic secrets: a value assigned to a secret-like name (`DB_PASSWORD=…`,
+ * `"client_secret": "…"`, `api_key: …`, `--token=…`, `<password>…</password>`).
+ * The name decides whether to look; the value decides whether to report:
+ * long and random enough, not a placeholder, not a reference to where the
+ * secret lives, not a code expression.
+ */
+import type { Candidate, Rule, RuleContext } from "./types.ts";
+import { PRIORITY } from "./regex_rule.ts";
+import {
+  isDataUrl,
+  isIntegrityString,
+  isPlaceholder,
+  isReference,
+  isTemplateReference,
+  isUuid,
+} from "./allowlist.ts";
+import { classCount, shannonEntropy } from "./entropy.ts";
+
+export type NameClass = "password" | "secret" | null;
+
+const EXCLUDED_TOKENS = new Set([
+  "hash",
+  "hashed",
+  "sha",
+  "sha1",
+  "sha256",
+  "sha512",
+  "md5",
+  "digest",
+  "checksum",
+  "fingerprint",
+  "commit",
+  "integrity",
+  "etag",
+  "public",
+  "publishable",
+  "pub",
+  "url",
+  "uri",
+  "endpoint",
+  "path",
+  "file",
+  "filename",
+  "dir",
+  "name",
+  "type",
+  "id",
+  "ids",
+  "length",
+  "len",
+  "size",
+  "count",
+  "max",
+  "min",
+  "limit",
+  "timeout",
+  "expiry",
+  "expires",
+  "expiration",
+  "expire",
+  "ttl",
+  "format",
+  "prefix",
+  "suffix",
+  "header",
+  "field",
+  "param",
+  "policy",
+  "mode",
+  "enabled",
+  "enable",
+  "disabled",
+  "required",
+  "rotation",
+  "version",
+  "tokenizer",
+  "tokens",
+  "primary",
+  "foreign",
+  "sort",
+  "cache",
+  "partition",
+  "idempotency",
+  "keyword",
+  "keywords",
+  "hint",
+  "label",
+  "placeholder",
+  "description",
+  "regex",
+  "pattern",
+  "validator",
+  "reset",
+  "forgot",
+  "env",
+  "var",
+  "ref",
+  "arn",
+  "store",
+  "manager",
+  "provider",
+  "strength",
+  "location",
+  "source",
+  "kind",
+  "class",
+  "schema",
+  "algorithm",
+  "alg",
+  "usage",
+  "usages",
+  "scope",
+  "scopes",
+  "audience",
+  "issuer",
+  "template",
+  "store",
+  "vault",
+  "lookup",
+  "map",
+  "list",
+  "keys",
+  "secrets",
+  "passwords",
+  "command",
+  "cmd",
+  "prompt",
+  "input",
+  "label",
+  "text",
+  "msg",
+  "message",
+  "error",
+  "ok",
+  "valid",
+  "validate",
+  "check",
+  "verify",
+  "verified",
+  "changed",
+  "updated",
+  "created",
+  "last",
+  "at",
+  "on",
+  "is",
+  "has",
+  "use",
+  "uses",
+  "show",
+  "hide",
+  "visible",
+  "toggle",
+  "button",
+  "icon",
+  "color",
+  "colour",
+  "style",
+  "width",
+  "height",
+  "bypass",
+  "compass",
+  "passport",
+  "passthrough",
+  "pass_through",
+  "monkey",
+  "turkey",
+  "hotkey",
+  "keyboard",
+  "keypress",
+  "keydown",
+  "keyup",
+  "keystore",
+  "keychain",
+  "keyring",
+  "keypair",
+  "kid",
+  "mapping",
+  "index",
+]);
+
+const PASSWORD_TOKENS = new Set([
+  "password",
+  "passwd",
+  "pwd",
+  "pass",
+  "passphrase",
+  "pw",
+  "passcode",
+]);
+const SECRET_TOKENS = new Set([
+  "secret",
+  "token",
+  "apikey",
+  "accesskey",
+  "authkey",
+  "privatekey",
+  "credential",
+  "credentials",
+  "auth",
+  "authtoken",
+  "accesstoken",
+  "refreshtoken",
+  "sas",
+  "bearer",
+  "signingkey",
+  "encryptionkey",
+  "masterkey",
+  "clientsecret",
+  "secretkey",
+  "sessionkey",
+  "webhooksecret",
+  "licensekey",
+  "license",
+]);
+
+/** Split `AWS_SECRET_ACCESS_KEY`, `apiKey`, `x-api-key`, `db.password` into lower-case words. */
+export function nameTokens(name: string): string[] {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[^a-z0-9]+/).filter((t) =>
+    t !== ""
+  );
+}
+
+/** Whether a name holds a password, another secret, or neither. */
+export function classifyName(name: string): NameClass {
+  const tokens = nameTokens(name);
+  if (tokens.length === 0) return null;
+  if (tokens.some((t) => EXCLUDED_TOKENS.has(t))) return null;
+  if (tokens.some((t) => PASSWORD_TOKENS.has(t))) return "password";
+  if (tokens.some((t) => SECRET_TOKENS.has(t))) return "secret";
+  // `api_key`, `STRIPE_KEY`, `privateKey`: "key" after another word (but not `key` alone).
+  const last = tokens[tokens.length - 1];
+  if (last === "key" && tokens.length >= 2) return "secret";
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    if (
+      tokens[i + 1] === "key" &&
+      ["api", "access", "auth", "private", "secret", "signing", "encryption", "master", "client"]
+        .includes(tokens[i])
+    ) {
+      return "secret";
+    }
+  }
+  return null;
+}
+
+/** The kind a name and value make: a few names pin a vendor. */
+export function kindFor(
+  name: string,
+  cls: Exclude<NameClass, null>,
+  value: string,
+): { kind: string; priority: number } {
+  const tokens = nameTokens(name);
+  if (tokens.includes("aws") && tokens.includes("secret") && /^[A-Za-z0-9/+]{40}$/.test(value)) {
+    return { kind: "aws-secret-access-key", priority: PRIORITY.structured };
+  }
+  if (tokens.includes("twilio") && /^[0-9a-f]{32}$/.test(value)) {
+    return { kind: "twilio-auth-token", priority: PRIORITY.structured };
+  }
+  return { kind: cls === "password" ? "password" : "generic-secret", priority: PRIORITY.generic };
+}
+
+const CODE_EXTENSIONS = new Set([
+  ".py",
+  ".js",
+  ".mjs",
+  ".cjs",
+  ".ts",
+  ".tsx",
+  ".jsx",
+  ".go",
+  ".java",
+  ".kt",
+  ".rb",
+  ".cs",
+  ".php",
+  ".rs",
+  ".swift",
+  ".scala",
+  ".c",
+  ".h",
+  ".cpp",
+  ".hpp",
+  ".m",
+  ".dart",
+  ".lua",
+  ".tf",
+  ".hcl",
+  ".groovy",
+  ".ipynb",
+]);
+
+/** A value that is code, not a literal: a call, an index, a member chain, a bare identifier. */
+export function looksLikeExpression(value: string, literalFile: boolean): boolean {
+  if (/[()[\]{}]/.test(value) || /^[$%@&*!]/.test(value)) return true;
+  if (/^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(value) && !/\d/.test(value)) {
+    return true;
+  }
+  if (!literalFile && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value) && !/\d/.test(value)) return true;
+  return false;
+}
+
+export interface ValueThresholds {
+  minLength: number;
+  minEntropy: number;
+}
+
+export function thresholds(cls: Exclude<NameClass, null>, thorough: boolean): ValueThresholds {
+  if (cls === "password") {
+    return thorough ? { minLength: 4, minEntropy: 1.5 } : { minLength: 6, minEntropy: 2 };
+  }
+  return thorough ? { minLength: 8, minEntropy: 2.5 } : { minLength: 12, minEntropy: 3 };
+}
+
+/** Whether `value`, assigned to a name of class `cls`, should be reported. */
+export function acceptValue(
+  value: string,
+  cls: Exclude<NameClass, null>,
+  options: { quoted: boolean; literalFile: boolean; thorough: boolean },
+): boolean {
+  const { minLength, minEntropy } = thresholds(cls, options.thorough);
+  if (value.length < minLength || value.length > 1024) return false;
+  if (/\s/.test(value) && !options.thorough) return false;
+  if (isPlaceholder(value) || isTemplateReference(value) || isReference(value)) return false;
+  if (isIntegrityString(value) || isDataUrl(value)) return false;
+  if (isUuid(value) && !options.thorough) return false;
+  if (/^https?:\/\//i.test(value)) return false;
+  if (/^[0-9.,_-]+$/.test(value)) return false;
+  if (!options.quoted && looksLikeExpression(value, options.literalFile)) return false;
+  if (shannonEntropy(value) < minEntropy) return false;
+  // A long lower-case word run (`correcthorse`) is a secret only in a password slot.
+  if (
+    cls === "secret" && classCount(value) < 2 && !/^[0-9a-f]+$/i.test(value) && !options.thorough
+  ) return false;
+  return true;
+}
+
+const NAME_CHAR = /[A-Za-z0-9_.-]/;
+const KEYWORD = /pass|pwd|secret|token|key|auth|credential|sas|bearer|license/gi;
+const LITERAL_EXTENSIONS = new Set([
+  ".env",
+  ".ini",
+  ".properties",
+  ".cfg",
+  ".conf",
+  ".yaml",
+  ".yml",
+  ".toml",
+  ".npmrc",
+  ".netrc",
+  "",
+]);
+
+interface Assignment {
+  name: string;
+  nameStart: number;
+  valueStart: number;
+  value: string;
+  quoted: boolean;
+  literal: boolean;
+}
+
+/** Read the value that follows an assignment operator at `i`, on the same line. */
+function readValue(
+  text: string,
+  i: number,
+  lineEnd: number,
+): { start: number; value: string; quoted: boolean } | null {
+  while (i < lineEnd && (text[i] === " " || text[i] === "\t")) i++;
+  if (i < lineEnd && /[brfuBRFU]/.test(text[i]) && (text[i + 1] === '"' || text[i + 1] === "'")) {
+    i++;
+  }
+  const quote = text[i];
+  if (quote === '"' || quote === "'" || quote === "`") {
+    let j = i + 1;
+    while (j < lineEnd && text[j] !== quote) {
+      if (text[j] === "\\") j++;
+      j++;
+    }
+    if (j >= lineEnd) return null;
+    return { start: i + 1, value: text.slice(i + 1, j), quoted: true };
+  }
+  let j = i;
+  while (j < lineEnd && !/[\s,;)}\]>"'`]/.test(text[j])) j++;
+  if (j === i) return null;
+  return { start: i, value: text.slice(i, j), quoted: false };
+}
+
+/** The assignment whose name contains the keyword at `at`, if there is one. */
+export function assignmentAt(text: string, at: number, extension: string): Assignment | null {
+  let nameStart = at;
+  while (nameStart > 0 && NAME_CHAR.test(text[nameStart - 1])) nameStart--;
+  let nameEnd = at;
+  while (nameEnd < text.length && NAME_CHAR.test(text[nameEnd])) nameEnd++;
+  // `$PASSWORD` and `${TOKEN}` use a variable; they do not assign one.
+  const before = text[nameStart - 1];
+  if (before === "$" || (before === "{" && text[nameStart - 2] === "$")) return null;
+  let lineEnd = text.indexOf("\n", nameEnd);
+  if (lineEnd === -1) lineEnd = text.length;
+  const name = text.slice(nameStart, nameEnd);
+  let i = nameEnd;
+  // XML: <password>value</password>
+  if (before === "<" && text[i] === ">") {
+    const close = text.indexOf(`</${name}>`, i + 1);
+    if (close === -1 || close > lineEnd) return null;
+    const value = text.slice(i + 1, close).trim();
+    return {
+      name,
+      nameStart,
+      valueStart: text.indexOf(value, i + 1),
+      value,
+      quoted: true,
+      literal: true,
+    };
+  }
+  if ((before === '"' || before === "'") && text[i] === before) i++;
+  if (text[i] === "]") i++;
+  const spaceStart = i;
+  while (i < lineEnd && (text[i] === " " || text[i] === "\t")) i++;
+  const spaced = i > spaceStart;
+  let literal = LITERAL_EXTENSIONS.has(extension);
+  const op = text.slice(i, i + 2);
+  if (op === ":=" || op === "=>" || op === "?=") i += 2;
+  else if (text[i] === "=" && text[i + 1] !== "=" && text[i + 1] !== "~") {
+    i++;
+    // `NAME=value` without spaces is the env/ini/shell form, whose values are literals.
+    if (!spaced) literal = literal || !CODE_EXTENSIONS.has(extension);
+  } else if (text[i] === ":" && text[i + 1] !== ":") {
+    i++;
+    if (!CODE_EXTENSIONS.has(extension)) literal = true;
+  } else if (name.startsWith("--") && spaced) {
+    i = spaceStart; // `--password value`
+    literal = true;
+  } else return null;
+  const read = readValue(text, i, lineEnd);
+  if (!read) return null;
+  return {
+    name,
+    nameStart,
+    valueStart: read.start,
+    value: read.value,
+    quoted: read.quoted,
+    literal,
+  };
+}
+
+export const genericRule: Rule = {
+  id: "generic-secret",
+  category: "credential",
+  find(text: string, context: RuleContext): Candidate[] {
+    const out: Candidate[] = [];
+    const keyword = new RegExp(KEYWORD.source, "gi");
+    let match: RegExpExecArray | null;
+    let lastNameStart = -1;
+    while ((match = keyword.exec(text)) !== null) {
+      const found = assignmentAt(text, match.index, context.extension);
+      if (!found || found.nameStart === lastNameStart) continue;
+      lastNameStart = found.nameStart;
+      keyword.lastIndex = Math.max(keyword.lastIndex, found.valueStart);
+      const cls = classifyName(found.name);
+      if (!cls) continue;
+      const value = found.value;
+      if (
+        !acceptValue(value, cls, {
+          quoted: found.quoted,
+          literalFile: found.literal,
+          thorough: context.thorough,
+        })
+      ) {
+        continue;
+      }
+      const { kind, priority } = kindFor(found.name, cls, value);
+      out.push({
+        kind,
+        category: "credential",
+        start: found.valueStart,
+        end: found.valueStart + value.length,
+        priority,
+        visible: 0,
+      });
+    }
+    return out;
+  },
+};
+
+/** Thorough mode only: long random strings with no name at all. */
+export const highEntropyRule: Rule = {
+  id: "high-entropy-string",
+  category: "credential",
+  thoroughOnly: true,
+  find(text: string): Candidate[] {
+    const out: Candidate[] = [];
+    const token = /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_=-])/g;
+    let match: RegExpExecArray | null;
+    while ((match = token.exec(text)) !== null) {
+      const value = match[0];
+      if (
+        /^[0-9a-f]+$/i.test(value) ||
+        value.includes("/") && /^[A-Za-z0-9_./-]+$/.test(value) && /[a-z]{4}/.test(value)
+      ) {
+        continue; // hashes, and paths
+      }
+      if (classCount(value) < 3 || shannonEntropy(value) < 4.2 || isPlaceholder(value)) continue;
+      if (isIntegrityString(value) || isDataUrl(value)) continue;
+      const before = text.slice(Math.max(0, match.index - 7), match.index);
+      if (/base64,$|sha\d+-$/.test(before)) continue;
+      out.push({
+        kind: "high-entropy-string",
+        category: "credential",
+        start: match.index,
+        end: match.index + value.length,
+        priority: PRIORITY.entropy,
+        visible: 0,
+      });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,100 @@
+/**
+ * Input plumbing for the front ends: peek at the start of a stream (is it a
+ * diff? is it binary?) without losing it, read a bounded whole, and walk the
+ * files under a directory.
+ */
+import { join } from "node:path";
+
+export interface Peeked {
+  head: Uint8Array;
+  /** The whole stream again, head included. */
+  stream: ReadableStream<Uint8Array>;
+  done: boolean;
+}
+
+/** Read at least `bytes` (or to the end) and return them with a stream that replays them. */
+export async function peek(stream: ReadableStream<Uint8Array>, bytes: number): Promise<Peeked> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  while (size < bytes) {
+    const next = await reader.read();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    chunks.push(next.value);
+    size += next.value.length;
+  }
+  const head = concat(chunks, size);
+  let replayed = false;
+  const replay = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!replayed) {
+        replayed = true;
+        if (head.length > 0) controller.enqueue(head);
+        if (done) controller.close();
+        return;
+      }
+      const next = await reader.read();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return { head, stream: replay, done };
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.length;
+  }
+  return out;
+}
+
+/** Read a whole stream as text, or null when it is longer than `maxBytes`. */
+export async function readBounded(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): Promise<string | null> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (true) {
+    const next = await reader.read();
+    if (next.done) break;
+    size += next.value.length;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(next.value);
+  }
+  return new TextDecoder().decode(concat(chunks, size));
+}
+
+/** Files under `root` (itself when a file), sorted, skipping `.git` folders and symlinks. */
+export async function* walkFiles(root: string): AsyncGenerator<string> {
+  const info = await Deno.lstat(root);
+  if (info.isFile) {
+    yield root;
+    return;
+  }
+  if (!info.isDirectory) return;
+  const entries: Deno.DirEntry[] = [];
+  for await (const entry of Deno.readDir(root)) entries.push(entry);
+  entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  for (const entry of entries) {
+    if (entry.isSymlink) continue;
+    if (entry.isDirectory && entry.name === ".git") continue;
+    const path = join(root, entry.name);
+    if (entry.isDirectory) yield* walkFiles(path);
+    else if (entry.isFile) yield path;
+  }
+}

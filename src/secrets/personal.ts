@@ -1,0 +1,234 @@
+/**
+ * Personal data (with --personal): email addresses, phone numbers, IBANs,
+ * payment cards, national identity numbers and IP addresses. Wherever the
+ * format has a check digit it is verified, which is what keeps order numbers,
+ * dates and version strings out.
+ */
+import type { Rule } from "./types.ts";
+import { regexRule } from "./regex_rule.ts";
+import {
+  aadhaarValid,
+  bsnValid,
+  cardNetwork,
+  ibanValid,
+  isTestCard,
+  ninoValid,
+  nirValid,
+  personnummerValid,
+  sinValid,
+  spanishIdValid,
+  ssnValid,
+} from "./checksums.ts";
+
+const P = { card: 27, iban: 27, nationalId: 26, email: 24, ip: 22, phone: 20 };
+
+const EXAMPLE_DOMAIN =
+  /(?:^|\.)(?:example\.(?:com|org|net|edu)|example|test|invalid|localhost|local)$/i;
+const FILE_TLDS =
+  /^(?:png|jpe?g|gif|svg|webp|ico|bmp|js|mjs|cjs|ts|tsx|jsx|css|scss|less|map|json|txt|md|html?|py|rb|lock|ya?ml|toml|xml|zip|gz|tgz|exe|dll|so|dylib|wasm|pdf|csv|log|sh|pem|key)$/i;
+
+export function emailAllowed(email: string, text: string, start: number, end: number): boolean {
+  const at = email.lastIndexOf("@");
+  const local = email.slice(0, at).toLowerCase();
+  const domain = email.slice(at + 1);
+  if (EXAMPLE_DOMAIN.test(domain)) return false;
+  if (FILE_TLDS.test(domain.slice(domain.lastIndexOf(".") + 1))) return false;
+  if (
+    /^(?:no-?reply|do-?not-?reply|git|user|username|name|email|someone|foo|bar|test)$/.test(local)
+  ) return false;
+  if (text[start - 1] === "/" || text[start - 1] === ":") return false; // URL userinfo, scp-style remotes
+  if (text[end] === ":" && /^[\w.-]+\//.test(text.slice(end + 1, end + 64))) return false; // git@host:org/repo
+  return true;
+}
+
+function digitsOf(value: string): string {
+  return value.replace(/\D/g, "");
+}
+
+function consistentSeparators(value: string): boolean {
+  const seps = new Set(value.replace(/\d/g, ""));
+  return seps.size <= 1;
+}
+
+/** IPv4 addresses that identify nobody: unspecified, loopback, link-local, broadcast, masks, docs ranges. */
+export function ipv4Personal(ip: string): boolean {
+  const o = ip.split(".").map(Number);
+  if (o[0] === 0 || o[0] === 127 || o[0] >= 224 || o[0] === 255) return false;
+  if (o[0] === 169 && o[1] === 254) return false;
+  if (
+    (o[0] === 192 && o[1] === 0 && o[2] === 2) || (o[0] === 198 && o[1] === 51 && o[2] === 100) ||
+    (o[0] === 203 && o[1] === 0 && o[2] === 113)
+  ) return false;
+  return true;
+}
+
+/** A full IPv6 address (not loopback, unspecified, link-local or the documentation prefix). */
+export function ipv6Personal(value: string): boolean {
+  const lower = value.toLowerCase();
+  const halves = lower.split("::");
+  if (halves.length > 2) return false;
+  const groups = halves.flatMap((h) => (h === "" ? [] : h.split(":")));
+  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return false;
+  if (halves.length === 1 ? groups.length !== 8 : groups.length > 7) return false;
+  if (groups.length < 3) return false;
+  if (
+    lower.startsWith("fe80:") || lower.startsWith("2001:db8:") || lower.startsWith("2001:0db8:")
+  ) return false;
+  return true;
+}
+
+function versionContext(text: string, start: number): boolean {
+  return /(?:\bv|version[ :=]*|ver\.? ?|@|\bnode[ -]?|python[ -]?)$/i.test(
+    text.slice(Math.max(0, start - 12), start),
+  );
+}
+
+function keywordBefore(text: string, start: number, keywords: RegExp, span = 40): boolean {
+  return keywords.test(text.slice(Math.max(0, start - span), start));
+}
+
+export const PERSONAL_RULES: Rule[] = [
+  regexRule({
+    kind: "email",
+    category: "personal",
+    pattern:
+      /(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![A-Za-z0-9-])/g,
+    keywords: ["@"],
+    priority: P.email,
+    validate: (v, text, start, end) => emailAllowed(v, text, start, end),
+  }),
+  regexRule({
+    kind: "credit-card",
+    category: "personal",
+    pattern: /(?<![\d.,-])(?:\d[ -]?){12,18}\d(?![\d-]|[.,]\d)/g,
+    priority: P.card,
+    validate: (v) => {
+      const d = digitsOf(v);
+      return consistentSeparators(v) && cardNetwork(d) !== null && !isTestCard(d);
+    },
+  }),
+  regexRule({
+    kind: "iban",
+    category: "personal",
+    pattern:
+      /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Za-z0-9])/g,
+    priority: P.iban,
+    validate: (v) => ibanValid(v),
+  }),
+  regexRule({
+    kind: "us-ssn",
+    category: "personal",
+    pattern: /(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])/g,
+    priority: P.nationalId,
+    validate: (v) => ssnValid(v),
+  }),
+  regexRule({
+    kind: "us-ssn",
+    category: "personal",
+    pattern: /(?:ssn|SSN|social security(?: number)?)[^\n\d]{0,20}(\d{9})(?!\d)/gd,
+    group: 1,
+    priority: P.nationalId,
+    validate: (v) => ssnValid(v),
+  }),
+  regexRule({
+    kind: "uk-nino",
+    category: "personal",
+    pattern:
+      /(?<![A-Za-z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])/g,
+    priority: P.nationalId,
+    validate: (v) => ninoValid(v),
+  }),
+  regexRule({
+    kind: "es-dni",
+    category: "personal",
+    pattern: /(?<![A-Za-z0-9])(?:\d{8}|[XYZ]\d{7})-?[A-Z](?![A-Za-z0-9])/g,
+    priority: P.nationalId,
+    validate: (v) => spanishIdValid(v),
+  }),
+  regexRule({
+    kind: "nl-bsn",
+    category: "personal",
+    pattern: /(?:bsn|BSN|burgerservicenummer)[^\n\d]{0,20}(\d{9}|\d{4}\.\d{2}\.\d{3})(?!\d)/gd,
+    group: 1,
+    priority: P.nationalId,
+    validate: (v) => bsnValid(digitsOf(v)),
+  }),
+  regexRule({
+    kind: "se-personnummer",
+    category: "personal",
+    pattern: /(?<![\d-])(?:19|20)?\d{6}[-+]\d{4}(?![\d-])/g,
+    priority: P.nationalId,
+    validate: (v) => personnummerValid(v),
+  }),
+  regexRule({
+    kind: "fr-nir",
+    category: "personal",
+    pattern:
+      /(?<![\d])[12] ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?(?:\d{2}|2A|2B) ?\d{3} ?\d{3} ?\d{2}(?!\d)/g,
+    priority: P.nationalId,
+    validate: (v) => nirValid(v),
+  }),
+  regexRule({
+    kind: "in-aadhaar",
+    category: "personal",
+    pattern: /(?<![\d-])[2-9]\d{3}[ -]\d{4}[ -]\d{4}(?![\d-])/g,
+    priority: P.nationalId,
+    validate: (v) => aadhaarValid(v) && consistentSeparators(v),
+  }),
+  regexRule({
+    kind: "ca-sin",
+    category: "personal",
+    pattern: /(?<![\d-])\d{3}[ -]\d{3}[ -]\d{3}(?![\d-])/g,
+    priority: P.nationalId,
+    validate: (v, text, start) =>
+      sinValid(v) && consistentSeparators(v) &&
+      keywordBefore(text, start, /sin|social insurance|nas\b/i),
+  }),
+  regexRule({
+    kind: "ip-address",
+    category: "personal",
+    pattern:
+      /(?<![\d.])(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}(?!\d|\.\d)/g,
+    keywords: ["."],
+    priority: P.ip,
+    validate: (v, text, start) => ipv4Personal(v) && !versionContext(text, start),
+  }),
+  regexRule({
+    kind: "ip-address",
+    category: "personal",
+    pattern: /(?<![A-Za-z0-9:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![A-Za-z0-9:])/g,
+    keywords: [":"],
+    priority: P.ip,
+    validate: (v) => ipv6Personal(v),
+  }),
+  regexRule({
+    kind: "phone",
+    category: "personal",
+    pattern: /(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,6}(?![\w-])/g,
+    keywords: ["+"],
+    priority: P.phone,
+    validate: (v) => {
+      const n = digitsOf(v).length;
+      return n >= 8 && n <= 15;
+    },
+  }),
+  regexRule({
+    kind: "phone",
+    category: "personal",
+    pattern: /(?<![\w-])(?:\([2-9]\d{2}\) ?|[2-9]\d{2}[ .-])\d{3}[ .-]\d{4}(?![\w-])/g,
+    priority: P.phone,
+    validate: (v) => !/^\(?\d{3}\)?[ .-]?555[ .-]?01\d\d$/.test(v), // 555-0100..0199: fiction's numbers
+  }),
+  regexRule({
+    kind: "phone",
+    category: "personal",
+    pattern:
+      /(?:tel|phone|mobile|cell|fax|telefon|telephone|t\u00e9l\u00e9phone|contact)[^\n\d+]{0,20}((?:\+|00)?\d[\d ()./-]{6,18}\d)(?!\d)/gdi,
+    group: 1,
+    priority: P.phone - 1,
+    validate: (v) => {
+      const n = digitsOf(v).length;
+      return n >= 8 && n <= 15 && !/^\d{4}-\d{2}-\d{2}/.test(v);
+    },
+  }),
+];

@@ -1,0 +1,155 @@
+/**
+ * The scanner: runs the rules that apply to a text (skipping those whose
+ * keywords do not occur), settles overlaps (a specific rule beats a generic
+ * one, a longer span beats a shorter), and locates each finding by line and
+ * column with a masked preview.
+ */
+import type { Candidate, Rule, ScanOptions, SecretFinding } from "./types.ts";
+import { CREDENTIAL_RULES } from "./credentials.ts";
+import { genericRule, highEntropyRule } from "./generic.ts";
+import { PERSONAL_RULES } from "./personal.ts";
+import { maskedPreview } from "./preview.ts";
+
+export const RULES: Rule[] = [...CREDENTIAL_RULES, genericRule, highEntropyRule, ...PERSONAL_RULES];
+
+/** The kinds wisp can report, for documentation and tests. */
+export const CREDENTIAL_KINDS = [
+  "aws-access-key-id",
+  "aws-secret-access-key",
+  "gcp-api-key",
+  "gcp-service-account",
+  "azure-connection-string",
+  "azure-sas-token",
+  "github-pat",
+  "github-fine-grained-pat",
+  "github-oauth-token",
+  "github-app-token",
+  "gitlab-token",
+  "slack-token",
+  "slack-webhook",
+  "stripe-key",
+  "stripe-webhook-secret",
+  "twilio-api-key",
+  "twilio-auth-token",
+  "sendgrid-api-key",
+  "openai-api-key",
+  "anthropic-api-key",
+  "huggingface-token",
+  "npm-token",
+  "pypi-token",
+  "private-key",
+  "openssh-private-key",
+  "pgp-private-key",
+  "jwt",
+  "url-credentials",
+  "database-connection-string",
+  "bearer-token",
+  "basic-auth",
+  "password",
+  "generic-secret",
+  "high-entropy-string",
+];
+export const PERSONAL_KINDS = [
+  "email",
+  "phone",
+  "iban",
+  "credit-card",
+  "us-ssn",
+  "uk-nino",
+  "es-dni",
+  "nl-bsn",
+  "se-personnummer",
+  "fr-nir",
+  "in-aadhaar",
+  "ca-sin",
+  "ip-address",
+];
+
+/** The lower-case extension that decides how literal unquoted values are (`.env`, `.py`), or "". */
+export function extensionOf(path: string | undefined): string {
+  if (!path) return "";
+  const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+  if (base.startsWith(".env") || base.endsWith(".env")) return ".env";
+  if (base === ".npmrc" || base === ".netrc" || base === ".pypirc") return base;
+  const dot = base.lastIndexOf(".");
+  if (dot <= 0) return "";
+  return base.slice(dot);
+}
+
+/** Every candidate the applicable rules propose, overlaps and all. */
+export function candidatesIn(text: string, options: ScanOptions = {}): Candidate[] {
+  const thorough = options.thorough === true;
+  const personal = options.personal === true || thorough;
+  const context = { thorough, extension: extensionOf(options.path) };
+  const out: Candidate[] = [];
+  for (const rule of RULES) {
+    if (rule.category === "personal" && !personal) continue;
+    if (rule.thoroughOnly && !thorough) continue;
+    if (rule.keywords && !rule.keywords.some((k) => text.includes(k))) continue;
+    for (const c of rule.find(text, context)) out.push(c);
+  }
+  return out;
+}
+
+/** Keep the best of overlapping candidates: higher priority, then longer, then earlier. */
+export function settleOverlaps(candidates: Candidate[]): Candidate[] {
+  const ranked = [...candidates].sort((a, b) =>
+    b.priority - a.priority || (b.end - b.start) - (a.end - a.start) || a.start - b.start
+  );
+  const kept: Candidate[] = []; // sorted by start
+  for (const c of ranked) {
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (kept[mid].start < c.start) lo = mid + 1;
+      else hi = mid;
+    }
+    const before = kept[lo - 1];
+    const after = kept[lo];
+    if (before && before.end > c.start) continue;
+    if (after && after.start < c.end) continue;
+    kept.splice(lo, 0, c);
+  }
+  return kept;
+}
+
+/** Turn settled candidates (sorted by start) into located findings. */
+export function locate(text: string, kept: Candidate[], path?: string): SecretFinding[] {
+  const findings: SecretFinding[] = [];
+  let line = 1;
+  let lineStart = 0;
+  let cursor = 0;
+  for (const c of kept) {
+    let nl = text.indexOf("\n", cursor);
+    while (nl !== -1 && nl < c.start) {
+      line++;
+      lineStart = nl + 1;
+      nl = text.indexOf("\n", nl + 1);
+    }
+    cursor = c.start;
+    const value = text.slice(c.start, c.end);
+    findings.push({
+      kind: c.kind,
+      line,
+      column: c.start - lineStart + 1,
+      ...(path !== undefined ? { path } : {}),
+      preview: maskedPreview(c.kind, value, c.visible),
+      start: c.start,
+      end: c.end,
+    });
+  }
+  return findings;
+}
+
+/** Scan a text held in memory. */
+export function scanText(text: string, options: ScanOptions = {}): SecretFinding[] {
+  return locate(text, settleOverlaps(candidatesIn(text, options)), options.path);
+}
+
+/** Findings counted per kind. */
+export function countByKind(findings: Iterable<{ kind: string }>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const f of findings) counts[f.kind] = (counts[f.kind] ?? 0) + 1;
+  return counts;
+}

@@ -1,0 +1,144 @@
+/**
+ * Scanning and redacting input of any size in bounded memory: the bytes are
+ * decoded into windows of about 4 MiB that end at a line break; each window
+ * is scanned whole, findings are reported up to a point 64 KiB before its end
+ * (moved past any finding that straddles it), and the rest is carried into
+ * the next window, so a value cut by a window edge is still seen whole.
+ * Binary input (a NUL byte in the first 8 KiB) is skipped, not scanned.
+ */
+import type { ScanOptions, SecretFinding } from "./types.ts";
+import { scanText } from "./scanner.ts";
+import { applyRedaction, RedactionNumbering } from "./redact.ts";
+
+export const WINDOW_CHARS = 4 * 1024 * 1024;
+export const OVERLAP_CHARS = 64 * 1024;
+const SNIFF_BYTES = 8 * 1024;
+
+export interface StreamOptions extends ScanOptions {
+  /** Window sizes (tests make them small to exercise the edges). */
+  windowChars?: number;
+  overlapChars?: number;
+}
+
+export interface StreamResult {
+  binary: boolean;
+  bytes: number;
+  counts: Record<string, number>;
+}
+
+/** Whether the first bytes look binary (a NUL byte, as git decides). */
+export function looksBinary(head: Uint8Array): boolean {
+  return head.subarray(0, SNIFF_BYTES).includes(0);
+}
+
+/**
+ * Feed decoded windows of a byte stream to `visit(text, isLast)`, which returns how many
+ * leading characters it is done with; the rest is carried into the next window.
+ */
+async function windows(
+  stream: ReadableStream<Uint8Array>,
+  windowChars: number,
+  visit: (text: string, last: boolean) => number,
+): Promise<{ binary: boolean; bytes: number }> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let bytes = 0;
+  let sniffed = false;
+  let head = new Uint8Array(0);
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (value) {
+        bytes += value.length;
+        if (!sniffed) {
+          const joined = new Uint8Array(head.length + value.length);
+          joined.set(head);
+          joined.set(value, head.length);
+          head = joined.subarray(0, SNIFF_BYTES);
+          if (looksBinary(head)) return { binary: true, bytes };
+          if (head.length >= SNIFF_BYTES) sniffed = true;
+        }
+        buffer += decoder.decode(value, { stream: true });
+      }
+      if (done) buffer += decoder.decode();
+      while (buffer.length >= windowChars || (done && buffer.length > 0)) {
+        const last = done && buffer.length < windowChars * 2;
+        const consumed = visit(last ? buffer : buffer.slice(0, windowChars), last);
+        buffer = buffer.slice(consumed);
+        if (last) buffer = "";
+      }
+      if (done) return { binary: false, bytes };
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** Where to cut a window that is not the last: at a line start about `overlap` before its end. */
+function cutPoint(text: string, overlap: number): number {
+  const target = Math.max(1, text.length - overlap);
+  const lineStart = text.lastIndexOf("\n", target) + 1;
+  return lineStart > 0 ? lineStart : target;
+}
+
+/**
+ * Scan a stream; `onFindings` receives each window's findings in order, located in the
+ * whole input (line numbers and offsets). Returns the counts per kind.
+ */
+export async function scanStream(
+  stream: ReadableStream<Uint8Array>,
+  options: StreamOptions,
+  onFindings: (findings: SecretFinding[]) => void,
+): Promise<StreamResult> {
+  const counts: Record<string, number> = {};
+  let offset = 0;
+  let lineBase = 0;
+  const overlap = options.overlapChars ?? OVERLAP_CHARS;
+  const result = await windows(stream, options.windowChars ?? WINDOW_CHARS, (text, last) => {
+    const found = scanText(text, options);
+    let cut = last ? text.length : cutPoint(text, overlap);
+    for (const f of found) if (f.start < cut && f.end > cut) cut = f.end;
+    const reported = found.filter((f) => f.start < cut).map((f) => ({
+      ...f,
+      line: f.line + lineBase,
+      start: f.start + offset,
+      end: f.end + offset,
+    }));
+    for (const f of reported) counts[f.kind] = (counts[f.kind] ?? 0) + 1;
+    if (reported.length > 0) onFindings(reported);
+    lineBase += countNewlines(text, cut);
+    offset += cut;
+    return cut;
+  });
+  return { ...result, counts };
+}
+
+/** Redact a stream, writing the redacted text window by window through `write`. */
+export async function redactStream(
+  stream: ReadableStream<Uint8Array>,
+  options: StreamOptions,
+  write: (text: string) => void,
+  numbering = new RedactionNumbering(),
+): Promise<StreamResult> {
+  const overlap = options.overlapChars ?? OVERLAP_CHARS;
+  const result = await windows(stream, options.windowChars ?? WINDOW_CHARS, (text, last) => {
+    const found = scanText(text, options);
+    let cut = last ? text.length : cutPoint(text, overlap);
+    for (const f of found) if (f.start < cut && f.end > cut) cut = f.end;
+    // The first window is visited only after the binary sniff, so binary input writes nothing.
+    write(applyRedaction(text.slice(0, cut), found.filter((f) => f.start < cut), numbering));
+    return cut;
+  });
+  return { ...result, counts: numbering.counts };
+}
+
+function countNewlines(text: string, end: number): number {
+  let n = 0;
+  let i = text.indexOf("\n");
+  while (i !== -1 && i < end) {
+    n++;
+    i = text.indexOf("\n", i + 1);
+  }
+  return n;
+}

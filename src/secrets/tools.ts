@@ -1,0 +1,223 @@
+/**
+ * The MCP tools scan_secrets and redact, as plain functions over the same
+ * module as `wisp scan` and `wisp redact`: each takes the tool's arguments
+ * (inline text, or a path on this machine) and returns its result text and
+ * structure, so the MCP server only has to wire them. The raw text stays on
+ * the machine; the audit gets kinds and counts, never values.
+ */
+import { z } from "zod";
+import { isAbsolute, resolve } from "node:path";
+import type { AuditSink } from "../audit/writer.ts";
+import type { SecretFinding } from "./types.ts";
+import { countByKind, scanText } from "./scanner.ts";
+import { looksLikeDiff, scanDiff } from "./diff.ts";
+import { RedactionNumbering, redactionSummary } from "./redact.ts";
+import { redactStream } from "./stream.ts";
+import { scanInput } from "./scan_input.ts";
+
+/** At most this many findings are listed in a result; the rest are counted and named as held back. */
+export const MAX_LISTED_FINDINGS = 200;
+/** Redacted text returned by the redact tool is at most this long (more is held back and said so). */
+export const MAX_REDACTED_CHARS = 256 * 1024;
+
+const common = {
+  text: z.string().optional().describe("The text to look at (give this or path)."),
+  path: z.string().optional().describe("A file on this machine to read instead of text."),
+  personal: z.boolean().optional().describe(
+    "Also look for personal data: emails, phones, IBANs, cards, ids, IPs.",
+  ),
+  thorough: z.boolean().optional().describe(
+    "Looser thresholds and nameless high-entropy strings; implies personal.",
+  ),
+};
+
+export const scanSecretsInput = z.object(common);
+export const redactInput = z.object({
+  ...common,
+  personal: z.boolean().optional().describe(
+    "Redact personal data as well as credentials (default true).",
+  ),
+});
+export type ScanSecretsArgs = z.input<typeof scanSecretsInput>;
+export type RedactArgs = z.input<typeof redactInput>;
+
+export interface ToolContext {
+  audit?: AuditSink;
+  /** Relative paths resolve against this (default: the process's cwd). */
+  cwd?: string;
+}
+
+export interface ListedFinding {
+  path?: string;
+  line: number;
+  column: number;
+  kind: string;
+  preview: string;
+}
+
+export interface ScanSecretsResult {
+  findings: ListedFinding[];
+  counts: Record<string, number>;
+  total: number;
+  heldBack: number;
+  binary: boolean;
+  /** The result as text, one finding a line, for the tool's content. */
+  text: string;
+}
+
+export interface RedactResult {
+  text: string;
+  counts: Record<string, number>;
+  summary: string;
+  /** Characters of redacted text not returned because of the size bound. */
+  heldBack: number;
+}
+
+export class ToolInputError extends Error {}
+
+function inputOf(
+  args: { text?: string; path?: string },
+  context: ToolContext,
+): { text?: string; path?: string } {
+  const hasText = typeof args.text === "string";
+  const hasPath = typeof args.path === "string" && args.path !== "";
+  if (hasText === hasPath) {
+    throw new ToolInputError("give either text or path, not both and not neither");
+  }
+  if (hasPath) {
+    const path = isAbsolute(args.path!)
+      ? args.path!
+      : resolve(context.cwd ?? Deno.cwd(), args.path!);
+    return { path };
+  }
+  return { text: args.text };
+}
+
+function fileStream(path: string): Promise<ReadableStream<Uint8Array>> {
+  return Deno.open(path, { read: true }).then((f) => f.readable).catch((error) => {
+    if (error instanceof Deno.errors.NotFound) throw new ToolInputError(`${path} does not exist`);
+    if (error instanceof Deno.errors.PermissionDenied) {
+      throw new ToolInputError(`${path} cannot be read`);
+    }
+    throw error;
+  });
+}
+
+export function listFinding(f: SecretFinding): ListedFinding {
+  return {
+    ...(f.path !== undefined ? { path: f.path } : {}),
+    line: f.line,
+    column: f.column,
+    kind: f.kind,
+    preview: f.preview,
+  };
+}
+
+export function renderFinding(f: ListedFinding, fallbackPath = "-"): string {
+  return `${f.path ?? fallbackPath}:${f.line}:${f.column}  ${f.kind}  ${f.preview}`;
+}
+
+export function scanSummary(counts: Record<string, number>): string {
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  if (total === 0) return "no secrets found";
+  const parts = Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([kind, n]) => `${n} ${kind}`);
+  return `${total} ${total === 1 ? "finding" : "findings"}: ${parts.join(", ")}`;
+}
+
+/** scan_secrets: findings with location, kind and masked preview. */
+export async function scanSecretsTool(
+  args: ScanSecretsArgs,
+  context: ToolContext = {},
+): Promise<ScanSecretsResult> {
+  const parsed = scanSecretsInput.parse(args);
+  const input = inputOf(parsed, context);
+  const options = { personal: parsed.personal, thorough: parsed.thorough };
+  const listed: ListedFinding[] = [];
+  let counts: Record<string, number>;
+  let binary = false;
+  if (input.text !== undefined) {
+    const found = looksLikeDiff(input.text)
+      ? scanDiff(input.text, options)
+      : scanText(input.text, options);
+    counts = countByKind(found);
+    for (const f of found.slice(0, MAX_LISTED_FINDINGS)) listed.push(listFinding(f));
+  } else {
+    const result = await scanInput(
+      await fileStream(input.path!),
+      { ...options, path: input.path },
+      (batch) => {
+        for (const f of batch) if (listed.length < MAX_LISTED_FINDINGS) listed.push(listFinding(f));
+      },
+    );
+    counts = result.counts;
+    binary = result.binary;
+  }
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  context.audit?.record("secrets.scan", {
+    counts,
+    total,
+    source: "mcp",
+    input: input.path !== undefined ? "file" : "text",
+    ...(input.path !== undefined ? { path: input.path } : {}),
+    personal: parsed.personal === true || parsed.thorough === true,
+    ...(binary ? { binary: true } : {}),
+  });
+  const lines = listed.map((f) => renderFinding(f, input.path ?? "-"));
+  const heldBack = total - listed.length;
+  if (heldBack > 0) lines.push(`${heldBack} more held back (counted above, not listed)`);
+  const summary = binary ? `${input.path}: binary file, not scanned` : scanSummary(counts);
+  return {
+    findings: listed,
+    counts,
+    total,
+    heldBack,
+    binary,
+    text: [summary, ...lines].join("\n"),
+  };
+}
+
+/** redact: the text with each value replaced by [REDACTED:kind#n]. */
+export async function redactTool(
+  args: RedactArgs,
+  context: ToolContext = {},
+): Promise<RedactResult> {
+  const parsed = redactInput.parse(args);
+  const input = inputOf(parsed, context);
+  const options = { personal: parsed.personal !== false, thorough: parsed.thorough };
+  const stream = input.text !== undefined
+    ? new Blob([input.text]).stream() as ReadableStream<Uint8Array>
+    : await fileStream(input.path!);
+  let out = "";
+  let heldBack = 0;
+  const result = await redactStream(stream, { ...options, path: input.path }, (chunk) => {
+    const room = MAX_REDACTED_CHARS - out.length;
+    if (room >= chunk.length) out += chunk;
+    else {
+      out += chunk.slice(0, Math.max(0, room));
+      heldBack += chunk.length - Math.max(0, room);
+    }
+  }, new RedactionNumbering());
+  context.audit?.record("redaction", {
+    counts: result.counts,
+    source: "mcp",
+    input: input.path !== undefined ? "file" : "text",
+    ...(input.path !== undefined ? { path: input.path } : {}),
+    personal: options.personal || parsed.thorough === true,
+    ...(result.binary ? { binary: true } : {}),
+  });
+  if (result.binary) {
+    return {
+      text: "",
+      counts: {},
+      summary: `${input.path ?? "input"}: binary, not redacted`,
+      heldBack: 0,
+    };
+  }
+  let summary = redactionSummary(result.counts);
+  if (heldBack > 0) {
+    summary +=
+      ` (${heldBack} characters held back: the result is bounded to ${MAX_REDACTED_CHARS})`;
+  }
+  return { text: out, counts: result.counts, summary, heldBack };
+}
