@@ -23,7 +23,12 @@ async function timeCommand(args: string[], env: Record<string, string>): Promise
   const samples: number[] = [];
   for (let i = 0; i < RUNS + 2; i++) {
     const start = performance.now();
-    const out = await new Deno.Command(Deno.execPath(), { args, env, stdout: "null", stderr: "piped" }).output();
+    const out = await new Deno.Command(Deno.execPath(), {
+      args,
+      env,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
     const elapsed = performance.now() - start;
     if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
     if (i >= 2) samples.push(elapsed); // two warm-up runs
@@ -43,15 +48,25 @@ const configMs = await timeCommand([...base, join(ROOT, "main.ts"), "config"], e
 
 console.log("start-up (median of %d runs)", RUNS);
 console.log("  deno run empty module   %s ms   1.00×", emptyMs.toFixed(1));
-console.log("  wisp --version          %s ms   %s×  (goal ≤ 1.3×)", versionMs.toFixed(1), (versionMs / emptyMs).toFixed(2));
-console.log("  wisp config             %s ms   %s×  (goal ≤ 1.3×)", configMs.toFixed(1), (configMs / emptyMs).toFixed(2));
+console.log(
+  "  wisp --version          %s ms   %s×  (goal ≤ 1.3×)",
+  versionMs.toFixed(1),
+  (versionMs / emptyMs).toFixed(2),
+);
+console.log(
+  "  wisp config             %s ms   %s×  (goal ≤ 1.3×)",
+  configMs.toFixed(1),
+  (configMs / emptyMs).toFixed(2),
+);
 
 // Audit appends from one process.
 const EVENTS = 100_000;
 const auditPath = join(home, "one", "audit.jsonl");
 const log = new AuditLog({ path: auditPath, enabled: true, maxBytes: 1 << 30, keep: 5 });
 let start = performance.now();
-for (let i = 0; i < EVENTS; i++) log.record("command.outcome", { command: `git status ${i}`, exitStatus: 0, origin: "model" });
+for (let i = 0; i < EVENTS; i++) {
+  log.record("command.outcome", { command: `git status ${i}`, exitStatus: 0, origin: "model" });
+}
 const auditSeconds = (performance.now() - start) / 1000;
 log.close();
 const sample = Deno.readTextFileSync(auditPath).split("\n")[0] + "\n";
@@ -78,7 +93,10 @@ const eightSeconds = (performance.now() - start) / 1000;
 const eightLines = Deno.readTextFileSync(eightPath).split("\n").filter(Boolean).length;
 
 console.log("audit appends");
-console.log("  plain writeSync of the same line  %s /s", Math.round(EVENTS / rawSeconds).toLocaleString("en"));
+console.log(
+  "  plain writeSync of the same line  %s /s",
+  Math.round(EVENTS / rawSeconds).toLocaleString("en"),
+);
 console.log(
   "  AuditLog.record, 1 process        %s /s   %s× the plain write  (goal ≥ 50,000/s)",
   Math.round(EVENTS / auditSeconds).toLocaleString("en"),

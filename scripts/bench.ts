@@ -13,7 +13,10 @@ let failed = 0;
 for (const name of names) {
   const path = name.includes("/") ? name : join(dir, name);
   console.log(`\n== ${name}`);
-  const status = await new Deno.Command(Deno.execPath(), { args: ["run", "-A", path], stdin: "null" }).spawn()
+  const status = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", path],
+    stdin: "null",
+  }).spawn()
     .status;
   if (!status.success) failed++;
 }

@@ -27,7 +27,8 @@ function has(program: string): boolean {
 }
 
 async function run(cmd: string[]): Promise<boolean> {
-  const status = await new Deno.Command(cmd[0], { args: cmd.slice(1), stdin: "null" }).spawn().status;
+  const status = await new Deno.Command(cmd[0], { args: cmd.slice(1), stdin: "null" }).spawn()
+    .status;
   return status.success;
 }
 

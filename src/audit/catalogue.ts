@@ -6,7 +6,16 @@
  */
 import { z } from "zod";
 
-const origin = z.enum(["model", "person", "custom_tool", "triage", "watch", "draft", "sandbox", "system"]);
+const origin = z.enum([
+  "model",
+  "person",
+  "custom_tool",
+  "triage",
+  "watch",
+  "draft",
+  "sandbox",
+  "system",
+]);
 const level = z.enum(["safe", "moderate", "dangerous"]);
 
 export const AUDIT_CATALOGUE = {

@@ -23,7 +23,9 @@ export function auditFiles(path: string): string[] {
   const rotated: Array<{ n: number; file: string }> = [];
   try {
     for (const entry of Deno.readDirSync(dir)) {
-      const match = entry.isFile && entry.name.startsWith(base + ".") ? /^\d+$/.exec(entry.name.slice(base.length + 1)) : null;
+      const match = entry.isFile && entry.name.startsWith(base + ".")
+        ? /^\d+$/.exec(entry.name.slice(base.length + 1))
+        : null;
       if (match) rotated.push({ n: Number(match[0]), file: join(dir, entry.name) });
     }
   } catch {
@@ -43,7 +45,8 @@ export function parseEventLine(line: string): AuditEvent | undefined {
   try {
     const value = JSON.parse(line);
     if (
-      value && typeof value === "object" && !Array.isArray(value) && typeof value.kind === "string" &&
+      value && typeof value === "object" && !Array.isArray(value) &&
+      typeof value.kind === "string" &&
       typeof value.ts === "string" && typeof value.session === "string"
     ) {
       return value as AuditEvent;
@@ -106,6 +109,12 @@ export function filterEvents(events: AuditEvent[], filter: EventFilter): AuditEv
 export function describeSkipped(skipped: SkippedLines[]): string | undefined {
   if (skipped.length === 0) return undefined;
   const total = skipped.reduce((n, s) => n + s.lines.length, 0);
-  const where = skipped.map((s) => `${basename(s.file)} line${s.lines.length > 1 ? "s" : ""} ${s.lines.slice(0, 5).join(", ")}${s.lines.length > 5 ? ", …" : ""}`).join("; ");
-  return `skipped ${total} line${total > 1 ? "s" : ""} that ${total > 1 ? "are" : "is"} not a whole audit event (${where})`;
+  const where = skipped.map((s) =>
+    `${basename(s.file)} line${s.lines.length > 1 ? "s" : ""} ${s.lines.slice(0, 5).join(", ")}${
+      s.lines.length > 5 ? ", …" : ""
+    }`
+  ).join("; ");
+  return `skipped ${total} line${total > 1 ? "s" : ""} that ${
+    total > 1 ? "are" : "is"
+  } not a whole audit event (${where})`;
 }

@@ -35,19 +35,30 @@ export function shortTime(ts: string): string {
 export function summariseEvent(event: AuditEvent, width = 200): string {
   const parts: string[] = [];
   if (event.kind === "config.change") {
-    parts.push(`${event.key}: ${short(event.from ?? "(default)", 40)} → ${short(event.to ?? "(default)", 40)}`);
+    parts.push(
+      `${event.key}: ${short(event.from ?? "(default)", 40)} → ${
+        short(event.to ?? "(default)", 40)
+      }`,
+    );
     if (event.source) parts.push(`by ${event.source}`);
   } else {
     for (const key of LEADING) {
       if (event[key] === undefined || event[key] === null) continue;
-      parts.push(key === "tool" || key === "command" || key === "text" ? short(event[key]) : `${key}=${short(event[key], 40)}`);
+      parts.push(
+        key === "tool" || key === "command" || key === "text"
+          ? short(event[key])
+          : `${key}=${short(event[key], 40)}`,
+      );
     }
     for (const [key, value] of Object.entries(event)) {
-      if (ENVELOPE.has(key) || LEADING.includes(key) || value === undefined || value === null) continue;
+      if (ENVELOPE.has(key) || LEADING.includes(key) || value === undefined || value === null) {
+        continue;
+      }
       if (typeof value === "object") continue;
       parts.push(`${key}=${short(value, 40)}`);
     }
   }
-  const line = `${shortTime(event.ts)}  ${event.session}  ${event.kind}  ${parts.join("  ")}`.trimEnd();
+  const line = `${shortTime(event.ts)}  ${event.session}  ${event.kind}  ${parts.join("  ")}`
+    .trimEnd();
   return line.length > width ? line.slice(0, width - 1) + "…" : line;
 }

@@ -80,7 +80,9 @@ export class AuditLog implements AuditSink {
       if (!result.success) {
         throw new Error(
           `audit event ${kind} is missing or has a bad field: ${
-            result.error.issues.map((i) => `${i.path.join(".") || "(event)"}: ${i.message}`).join("; ")
+            result.error.issues.map((i) => `${i.path.join(".") || "(event)"}: ${i.message}`).join(
+              "; ",
+            )
           }`,
         );
       }

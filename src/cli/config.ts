@@ -38,10 +38,14 @@ async function get(key: string): Promise<void> {
   if (effective === undefined && inFile === undefined) {
     const { findSetting } = await import("../config/schema.ts");
     if (!findSetting(key)) {
-      throw new UsageError(`unknown setting '${key}'; wisp config list shows the settings you can change`);
+      throw new UsageError(
+        `unknown setting '${key}'; wisp config list shows the settings you can change`,
+      );
     }
   }
-  outLine(`${renderValue(effective)}\t${inFile !== undefined ? "set in config.json" : "the default"}`);
+  outLine(
+    `${renderValue(effective)}\t${inFile !== undefined ? "set in config.json" : "the default"}`,
+  );
 }
 
 async function list(): Promise<void> {
@@ -62,17 +66,30 @@ async function list(): Promise<void> {
         for (const name of Object.keys(entries as Record<string, unknown>)) {
           const path = [...prefix, name, ...(suffix ? suffix.split(".") : [])];
           const value = valueAtPath(loaded.raw, path);
-          if (value !== undefined) rows.push([path.join("."), renderValue(value), setting.description]);
+          if (value !== undefined) {
+            rows.push([path.join("."), renderValue(value), setting.description]);
+          }
         }
       }
       rows.push([setting.key, "(default)", setting.description]);
       continue;
     }
     const inFile = loaded.raw ? valueAtPath(loaded.raw, keyPath(setting.key)) : undefined;
-    rows.push([setting.key, inFile === undefined ? "(default)" : renderValue(inFile), setting.description]);
+    rows.push([
+      setting.key,
+      inFile === undefined ? "(default)" : renderValue(inFile),
+      setting.description,
+    ]);
   }
   const width = terminalWidth();
-  out(renderTable({ headers: ["SETTING", "VALUE", "WHAT IT DOES"], rows, terminal: width !== undefined, width }));
+  out(
+    renderTable({
+      headers: ["SETTING", "VALUE", "WHAT IT DOES"],
+      rows,
+      terminal: width !== undefined,
+      width,
+    }),
+  );
 }
 
 async function change(key: string, words: string[] | undefined): Promise<void> {
@@ -81,7 +98,9 @@ async function change(key: string, words: string[] | undefined): Promise<void> {
   const { openAudit } = await import("./context.ts");
   const { errLine } = await import("./io.ts");
   const paths = homePaths();
-  const plan = words === undefined ? planUnset(paths.config, key) : planSet(paths.config, key, words);
+  const plan = words === undefined
+    ? planUnset(paths.config, key)
+    : planSet(paths.config, key, words);
   if (!plan) {
     errLine(`${key} is not set in config.json; its default applies`);
     return;
@@ -110,7 +129,9 @@ export function register(program: Command): void {
     .command("config")
     .description("show and change settings (config.json in wisp's home)");
   config.command("show", { isDefault: true })
-    .description("print every setting in effect, defaults applied, with the paths wisp uses, as JSON")
+    .description(
+      "print every setting in effect, defaults applied, with the paths wisp uses, as JSON",
+    )
     .action(show);
   config.command("get")
     .description("print one setting's value and whether it is set in config.json or the default")
@@ -120,7 +141,9 @@ export function register(program: Command): void {
     .description("list the settings set can change: each value or (default), and what it does")
     .action(list);
   config.command("set")
-    .description("change a setting (a list takes words or a JSON array); checked before it is written")
+    .description(
+      "change a setting (a list takes words or a JSON array); checked before it is written",
+    )
     .argument("<key>", "the setting")
     .argument("<value...>", "the value")
     .allowUnknownOption()

@@ -3,7 +3,7 @@
  * (for commands that write) the audit log. Reading never creates the home.
  */
 import { ensureHome, type HomePaths, homePaths } from "../config/home.ts";
-import { type LoadedConfig, loadConfig } from "../config/load.ts";
+import { loadConfig, type LoadedConfig } from "../config/load.ts";
 import { AuditLog } from "../audit/writer.ts";
 import type { Config } from "../config/schema.ts";
 

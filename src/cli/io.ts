@@ -42,7 +42,10 @@ export function stdinIsTerminal(): boolean {
 }
 
 /** Colour is used when the stream is a terminal and neither NO_COLOR nor TERM=dumb says otherwise. */
-export function colourEnabled(isTerminal: boolean, env: (n: string) => string | undefined = Deno.env.get): boolean {
+export function colourEnabled(
+  isTerminal: boolean,
+  env: (n: string) => string | undefined = Deno.env.get,
+): boolean {
   if (!isTerminal) return false;
   const noColor = env("NO_COLOR");
   if (noColor !== undefined && noColor !== "") return false;
@@ -58,7 +61,13 @@ export interface Palette {
   bold(s: string): string;
 }
 
-const plain: Palette = { ok: (s) => s, bad: (s) => s, warn: (s) => s, dim: (s) => s, bold: (s) => s };
+const plain: Palette = {
+  ok: (s) => s,
+  bad: (s) => s,
+  warn: (s) => s,
+  dim: (s) => s,
+  bold: (s) => s,
+};
 const sgr = (code: string) => (s: string) => `\x1b[${code}m${s}\x1b[0m`;
 const coloured: Palette = {
   ok: sgr("38;2;64;176;170"),

@@ -21,7 +21,9 @@ function parseLast(value: string): number {
 
 async function logs(options: LogsOptions): Promise<void> {
   const { homePaths } = await import("../config/home.ts");
-  const { readAuditLog, filterEvents, describeSkipped, matchesFilter } = await import("../audit/reader.ts");
+  const { readAuditLog, filterEvents, describeSkipped, matchesFilter } = await import(
+    "../audit/reader.ts"
+  );
   const { summariseEvent } = await import("../audit/summary.ts");
   const { outLine, errLine } = await import("./io.ts");
   const { terminalWidth } = await import("./table.ts");
@@ -68,7 +70,11 @@ export function register(program: Command): void {
     .command("logs")
     .description("show the audit log as one-line summaries, oldest first")
     .option("--last <n>", "only the last N events (after the other filters)", parseLast)
-    .option("--kind <kind>", "only events of this kind (repeatable)", (v: string, all: string[] = []) => [...all, v])
+    .option(
+      "--kind <kind>",
+      "only events of this kind (repeatable)",
+      (v: string, all: string[] = []) => [...all, v],
+    )
     .option("--session <id>", "only events of this audit session (a prefix is enough)")
     .option("-f, --follow", "keep printing new events, across rotation, until interrupted")
     .option("--json", "print each event as its JSON line")

@@ -43,10 +43,15 @@ export function renderTable(options: TableOptions): string {
   const gap = " ".repeat(options.gap ?? 2);
   const all = [headers, ...rows];
   const columns = headers.length;
-  const widths = Array.from({ length: columns }, (_, c) => Math.max(...all.map((r) => displayWidth(r[c] ?? ""))));
+  const widths = Array.from(
+    { length: columns },
+    (_, c) => Math.max(...all.map((r) => displayWidth(r[c] ?? ""))),
+  );
   const lines = all.map((row) => {
     const cells = row.slice(0, columns).map((cell, c) =>
-      c === columns - 1 ? (cell ?? "") : (cell ?? "") + " ".repeat(widths[c] - displayWidth(cell ?? ""))
+      c === columns - 1
+        ? (cell ?? "")
+        : (cell ?? "") + " ".repeat(widths[c] - displayWidth(cell ?? ""))
     );
     let line = cells.join(gap).trimEnd();
     if (options.width && options.width > 0) line = truncate(line, options.width);

@@ -27,7 +27,9 @@ export interface ConfigChange {
 export function valueAtPath(object: unknown, path: string[]): unknown {
   let current = object;
   for (const key of path) {
-    if (current === null || typeof current !== "object" || !Object.hasOwn(current, key)) return undefined;
+    if (current === null || typeof current !== "object" || !Object.hasOwn(current, key)) {
+      return undefined;
+    }
     current = (current as Record<string, unknown>)[key];
   }
   return current;
@@ -36,7 +38,8 @@ export function valueAtPath(object: unknown, path: string[]): unknown {
 /** A key `config set|unset` accepts, or a UsageError that says where the list is. */
 export function requireSettableKey(key: string): string[] {
   if (!findSetting(key)) {
-    const byHand = /^(commandPolicy\.(deny|allow|sandbox\.writablePaths)|tools\.custom|facts\.kinds)/.test(key);
+    const byHand =
+      /^(commandPolicy\.(deny|allow|sandbox\.writablePaths)|tools\.custom|facts\.kinds)/.test(key);
     throw new UsageError(
       byHand
         ? `${key} is edited by hand in config.json, not with wisp config set`
@@ -57,7 +60,9 @@ export function isListSetting(path: string[]): boolean {
  * true/false, null, quoted strings) and then the words as one string.
  */
 export function candidateValues(path: string[], words: string[]): unknown[] {
-  if (words.length === 0) throw new UsageError("config set needs a value: wisp config set KEY VALUE");
+  if (words.length === 0) {
+    throw new UsageError("config set needs a value: wisp config set KEY VALUE");
+  }
   if (isListSetting(path)) {
     if (words.length === 1 && words[0].trim().startsWith("[")) {
       try {

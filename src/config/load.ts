@@ -46,7 +46,9 @@ export function parseConfigText(text: string, path: string): Record<string, unkn
     );
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new ConfigError(`${path} must hold a JSON object; fix it by hand, or move it aside to use the defaults`);
+    throw new ConfigError(
+      `${path} must hold a JSON object; fix it by hand, or move it aside to use the defaults`,
+    );
   }
   return value as Record<string, unknown>;
 }
@@ -76,10 +78,16 @@ export function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
   } else if (issue.code === "invalid_type") {
     problem = `must be ${issue.expected === "int" ? "a whole number" : `a ${issue.expected}`}`;
   } else if (issue.code === "too_small" || issue.code === "too_big") {
-    const bound = Number((issue as { minimum?: unknown; maximum?: unknown }).minimum ??
-      (issue as { maximum?: unknown }).maximum);
+    const bound = Number(
+      (issue as { minimum?: unknown; maximum?: unknown }).minimum ??
+        (issue as { maximum?: unknown }).maximum,
+    );
     const inclusive = (issue as { inclusive?: boolean }).inclusive !== false;
-    const unit = issue.origin === "string" ? " characters" : issue.origin === "array" ? " items" : "";
+    const unit = issue.origin === "string"
+      ? " characters"
+      : issue.origin === "array"
+      ? " items"
+      : "";
     problem = issue.code === "too_small"
       ? (inclusive ? `must be at least ${bound}${unit}` : `must be more than ${bound}${unit}`)
       : (inclusive ? `must be at most ${bound}${unit}` : `must be less than ${bound}${unit}`);
@@ -93,7 +101,9 @@ export function validateConfig(raw: Record<string, unknown>, path: string): Conf
   const result = configSchema.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw new ConfigError(`${path}: ${describeIssue(issue, raw)}; fix it with wisp config set or by hand`);
+    throw new ConfigError(
+      `${path}: ${describeIssue(issue, raw)}; fix it with wisp config set or by hand`,
+    );
   }
   return result.data;
 }

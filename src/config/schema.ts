@@ -166,12 +166,32 @@ export interface SettingInfo {
 }
 
 export const SETTINGS: SettingInfo[] = [
-  { key: "model", description: "the model respond, chat and mcp use (system, ollama:<name>, llamacpp:<name>, lmstudio:<name>)" },
-  { key: "systemPromptExtension", description: "instructions added to wisp's own for every session" },
-  { key: "commandTimeoutSeconds", description: "seconds a model's command may run unless the call or thread says otherwise (0: no limit)" },
-  { key: "commandTimeoutCapSeconds", description: "the operator's cap on any model command's time limit (0: no cap)" },
-  { key: "shownOutputLines", description: "lines of a tool's output shown under each call in chat" },
-  { key: "maxThreads", description: "threads an MCP server holds before dropping the least recently used" },
+  {
+    key: "model",
+    description:
+      "the model respond, chat and mcp use (system, ollama:<name>, llamacpp:<name>, lmstudio:<name>)",
+  },
+  {
+    key: "systemPromptExtension",
+    description: "instructions added to wisp's own for every session",
+  },
+  {
+    key: "commandTimeoutSeconds",
+    description:
+      "seconds a model's command may run unless the call or thread says otherwise (0: no limit)",
+  },
+  {
+    key: "commandTimeoutCapSeconds",
+    description: "the operator's cap on any model command's time limit (0: no cap)",
+  },
+  {
+    key: "shownOutputLines",
+    description: "lines of a tool's output shown under each call in chat",
+  },
+  {
+    key: "maxThreads",
+    description: "threads an MCP server holds before dropping the least recently used",
+  },
   {
     key: "approval.threshold",
     description: "the level at which you are asked (safe, moderate, dangerous, never)",
@@ -185,16 +205,31 @@ export const SETTINGS: SettingInfo[] = [
   {
     key: "approval.classifier",
     description: "the classifier beside the rules (coreml, system-model, rules)",
-    weakens: (v) => v === "rules" ? "with the classifier at rules, no model can raise a command's rating" : undefined,
+    weakens: (v) =>
+      v === "rules"
+        ? "with the classifier at rules, no model can raise a command's rating"
+        : undefined,
   },
   { key: "approval.coremlModel", description: "the Core ML classifier version to use (macOS)" },
-  { key: "approval.timeoutSeconds", description: "seconds a question waits for your answer before it is refused" },
-  { key: "approval.bannerDelaySeconds", description: "seconds an MCP dialog waits before a notification names the request" },
-  { key: "approval.outOfBand", description: "also file MCP approvals for wisp approvals approve|deny" },
+  {
+    key: "approval.timeoutSeconds",
+    description: "seconds a question waits for your answer before it is refused",
+  },
+  {
+    key: "approval.bannerDelaySeconds",
+    description: "seconds an MCP dialog waits before a notification names the request",
+  },
+  {
+    key: "approval.outOfBand",
+    description: "also file MCP approvals for wisp approvals approve|deny",
+  },
   {
     key: "commandPolicy.sandbox.enabled",
     description: "run every command in the OS sandbox",
-    weakens: (v) => v === false ? "with the sandbox off, commands can write anywhere you can, wisp's home included" : undefined,
+    weakens: (v) =>
+      v === false
+        ? "with the sandbox off, commands can write anywhere you can, wisp's home included"
+        : undefined,
   },
   {
     key: "commandPolicy.sandbox.allowNetwork",
@@ -211,7 +246,10 @@ export const SETTINGS: SettingInfo[] = [
   { key: "tools.models", description: "give the model the models tool" },
   { key: "notifications.enabled", description: "let wisp post notifications" },
   { key: "notifications.perMinute", description: "notifications allowed per minute" },
-  { key: "notifications.viaTerminalApp", description: "post notifications as the terminal app (macOS)" },
+  {
+    key: "notifications.viaTerminalApp",
+    description: "post notifications as the terminal app (macOS)",
+  },
   {
     key: "audit.enabled",
     description: "write the audit log",
@@ -219,7 +257,10 @@ export const SETTINGS: SettingInfo[] = [
   },
   { key: "audit.maxBytes", description: "bytes the audit log reaches before it rotates" },
   { key: "audit.keep", description: "rotated audit files kept" },
-  { key: "ollama.host", description: "the Ollama server (default OLLAMA_HOST or http://127.0.0.1:11434)" },
+  {
+    key: "ollama.host",
+    description: "the Ollama server (default OLLAMA_HOST or http://127.0.0.1:11434)",
+  },
   { key: "ollama.contextLength", description: "the window for every Ollama model" },
   {
     key: "ollama.models.<name>.contextLength",
@@ -232,14 +273,26 @@ export const SETTINGS: SettingInfo[] = [
     pattern: /^ollama\.models\.(.+)\.think$/,
   },
   { key: "llamacpp.baseURL", description: "the llama.cpp server's OpenAI-compatible base URL" },
-  { key: "llamacpp.apiKey", description: "the llama.cpp server's key (WISP_LLAMACPP_API_KEY wins)" },
+  {
+    key: "llamacpp.apiKey",
+    description: "the llama.cpp server's key (WISP_LLAMACPP_API_KEY wins)",
+  },
   { key: "lmstudio.baseURL", description: "the LM Studio server's OpenAI-compatible base URL" },
-  { key: "lmstudio.apiKey", description: "the LM Studio server's key (WISP_LMSTUDIO_API_KEY wins)" },
+  {
+    key: "lmstudio.apiKey",
+    description: "the LM Studio server's key (WISP_LMSTUDIO_API_KEY wins)",
+  },
   { key: "mlx.baseURL", description: "the MLX server's OpenAI-compatible base URL" },
   { key: "mlx.contextLength", description: "the window for every MLX model" },
   { key: "mlx.modelsDirectory", description: "where MLX models are linked" },
-  { key: "mlx.trustedPublishers", description: "Hugging Face publishers pulled from without asking (a list)" },
-  { key: "models.disabled", description: "models hidden and refused wherever a model is chosen (a list)" },
+  {
+    key: "mlx.trustedPublishers",
+    description: "Hugging Face publishers pulled from without asking (a list)",
+  },
+  {
+    key: "models.disabled",
+    description: "models hidden and refused wherever a model is chosen (a list)",
+  },
   { key: "routing.ladder", description: "models tried in order for routed tasks (a list)" },
   {
     key: "routing.tasks.<task>",
@@ -247,8 +300,14 @@ export const SETTINGS: SettingInfo[] = [
     pattern: /^routing\.tasks\.([A-Za-z0-9_-]+)$/,
   },
   { key: "facts.enabled", description: "keep facts from conversations" },
-  { key: "verification.mode", description: "how replies are checked against what ran (readers, model, off)" },
-  { key: "inquiry.timeoutSeconds", description: "seconds a model's question waits for your answer" },
+  {
+    key: "verification.mode",
+    description: "how replies are checked against what ran (readers, model, off)",
+  },
+  {
+    key: "inquiry.timeoutSeconds",
+    description: "seconds a model's question waits for your answer",
+  },
 ];
 
 /** The setting a key names, or undefined when it is not settable from the command line. */

@@ -24,9 +24,11 @@ export function osFinding(): Finding {
     const version = /<key>ProductVersion<\/key>\s*<string>([^<]+)<\/string>/.exec(plist)?.[1];
     if (!version) return { ok: false, name: "macOS", detail: "cannot read the macOS version" };
     const major = Number(version.split(".")[0]);
-    return major >= 27
-      ? { ok: true, name: "macOS", detail: version }
-      : { ok: false, name: "macOS", detail: `${version}; wisp needs macOS 27 or later for the on-device model` };
+    return major >= 27 ? { ok: true, name: "macOS", detail: version } : {
+      ok: false,
+      name: "macOS",
+      detail: `${version}; wisp needs macOS 27 or later for the on-device model`,
+    };
   }
   if (Deno.build.os === "linux") {
     const release = readTextOr("/etc/os-release") ?? "";
@@ -34,14 +36,22 @@ export function osFinding(): Finding {
     return {
       ok: true,
       name: "os",
-      detail: `${pretty}, kernel ${Deno.osRelease()}; no on-device model here: use Ollama, llama.cpp or LM Studio`,
+      detail:
+        `${pretty}, kernel ${Deno.osRelease()}; no on-device model here: use Ollama, llama.cpp or LM Studio`,
     };
   }
-  return { ok: false, name: "os", detail: `${Deno.build.os} is not supported; wisp runs on macOS and Linux` };
+  return {
+    ok: false,
+    name: "os",
+    detail: `${Deno.build.os} is not supported; wisp runs on macOS and Linux`,
+  };
 }
 
 /** Where a program would be found on PATH, or undefined. */
-export function whichProgram(program: string, pathEnv = Deno.env.get("PATH") ?? ""): string | undefined {
+export function whichProgram(
+  program: string,
+  pathEnv = Deno.env.get("PATH") ?? "",
+): string | undefined {
   for (const dir of pathEnv.split(":")) {
     if (!dir) continue;
     const candidate = join(dir, program);
@@ -59,17 +69,20 @@ export function launcherFinding(): Finding {
       Deno.statSync("/usr/bin/sandbox-exec");
       return { ok: true, name: "sandbox", detail: "/usr/bin/sandbox-exec present" };
     } catch {
-      return { ok: false, name: "sandbox", detail: "/usr/bin/sandbox-exec is missing; commands cannot be confined" };
+      return {
+        ok: false,
+        name: "sandbox",
+        detail: "/usr/bin/sandbox-exec is missing; commands cannot be confined",
+      };
     }
   }
   const bwrap = whichProgram("bwrap");
-  return bwrap
-    ? { ok: true, name: "sandbox", detail: `${bwrap} present` }
-    : {
-      ok: false,
-      name: "sandbox",
-      detail: "bwrap (bubblewrap) is not on PATH; install it (apt install bubblewrap) so commands can be confined",
-    };
+  return bwrap ? { ok: true, name: "sandbox", detail: `${bwrap} present` } : {
+    ok: false,
+    name: "sandbox",
+    detail:
+      "bwrap (bubblewrap) is not on PATH; install it (apt install bubblewrap) so commands can be confined",
+  };
 }
 
 export function configFinding(paths: HomePaths): Finding {
@@ -95,7 +108,9 @@ export function homeFinding(paths: HomePaths): Finding {
       return {
         ok: false,
         name: "home",
-        detail: `${paths.root} is mode ${mode.toString(8)}; run chmod 700 ${paths.root} so only you can read it`,
+        detail: `${paths.root} is mode ${
+          mode.toString(8)
+        }; run chmod 700 ${paths.root} so only you can read it`,
       };
     }
     return { ok: true, name: "home", detail: `${paths.root} writable` };
@@ -123,13 +138,17 @@ export function fenceFinding(): Finding {
   if (granted({ name: "run" })) problems.push("any program may be started");
   else if (granted({ name: "run", command: "sh" })) problems.push("sh may be started directly");
   if (granted({ name: "net" })) problems.push("any network host may be reached");
-  else if (granted({ name: "net", host: "example.com" })) problems.push("non-loopback hosts may be reached");
+  else if (granted({ name: "net", host: "example.com" })) {
+    problems.push("non-loopback hosts may be reached");
+  }
   if (granted({ name: "ffi" })) problems.push("native libraries may be loaded");
   if (problems.length > 0) {
     return {
       ok: false,
       name: "permission fence",
-      detail: `not in force: ${problems.join(", ")}; run wisp as built (deno task compile) or with deno task wisp`,
+      detail: `not in force: ${
+        problems.join(", ")
+      }; run wisp as built (deno task compile) or with deno task wisp`,
     };
   }
   const launchers = ["bwrap", "sandbox-exec"].filter((c) => granted({ name: "run", command: c }));

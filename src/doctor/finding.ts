@@ -9,7 +9,10 @@ export interface Finding {
   detail: string;
 }
 
-export function renderFinding(finding: Finding, colour: { ok(s: string): string; bad(s: string): string }): string {
+export function renderFinding(
+  finding: Finding,
+  colour: { ok(s: string): string; bad(s: string): string },
+): string {
   // "ok" and "not ok" as the spec prints them: ok   name / not ok name.
   const status = finding.ok ? colour.ok("ok") + "  " : colour.bad("not ok");
   return `${status} ${finding.name}: ${finding.detail}`;

@@ -132,7 +132,10 @@ export function parseIndex(bytes: Uint8Array): IndexEntry[] | undefined {
     const mtimeNanoseconds = view.getUint32(offset + 12);
     const mode = view.getUint32(offset + 24);
     const size = view.getUint32(offset + 36);
-    const sha = Array.from(bytes.subarray(offset + 40, offset + 60), (b) => b.toString(16).padStart(2, "0"))
+    const sha = Array.from(
+      bytes.subarray(offset + 40, offset + 60),
+      (b) => b.toString(16).padStart(2, "0"),
+    )
       .join("");
     const flags = view.getUint16(offset + 60);
     offset += 62;
@@ -163,7 +166,11 @@ export function parseIndex(bytes: Uint8Array): IndexEntry[] | undefined {
 }
 
 /** Whether a tracked file differs from its index entry. */
-export function entryModified(workTree: string, entry: IndexEntry, indexMtimeMs = Infinity): boolean {
+export function entryModified(
+  workTree: string,
+  entry: IndexEntry,
+  indexMtimeMs = Infinity,
+): boolean {
   if (entry.skipWorktree || entry.assumeValid) return false;
   const kind = entry.mode >>> 12;
   if (kind === 0o16) return false; // a submodule: not ours to read
@@ -201,7 +208,9 @@ export function readGitState(start: string): GitState | undefined {
     const indexPath = join(found.gitDir, "index");
     const entries = parseIndex(Deno.readFileSync(indexPath));
     const indexMtimeMs = Deno.statSync(indexPath).mtime?.getTime() ?? Infinity;
-    if (entries) modified = entries.some((entry) => entryModified(found.workTree, entry, indexMtimeMs));
+    if (entries) {
+      modified = entries.some((entry) => entryModified(found.workTree, entry, indexMtimeMs));
+    }
   } catch (error) {
     // No index yet (a fresh repository) means nothing tracked is modified.
     modified = error instanceof Deno.errors.NotFound ? false : undefined;

@@ -64,7 +64,12 @@ Deno.test("the log rotates by size and keeps the configured number of files", as
   for (let i = 0; i < 400; i++) log.record("prompt", { text: `event ${i} ${"y".repeat(50)}` });
   log.close();
   const files = auditFiles(path);
-  assertEquals(files.map((f) => f.slice(dir.length + 1)), ["audit.jsonl.3", "audit.jsonl.2", "audit.jsonl.1", "audit.jsonl"]);
+  assertEquals(files.map((f) => f.slice(dir.length + 1)), [
+    "audit.jsonl.3",
+    "audit.jsonl.2",
+    "audit.jsonl.1",
+    "audit.jsonl",
+  ]);
   for (const file of files) assert(Deno.statSync(file).size <= 4096, `${file} is over the bound`);
   // What is kept is the newest events, in order.
   const { events } = readAuditLog(path);
@@ -73,7 +78,13 @@ Deno.test("the log rotates by size and keeps the configured number of files", as
   for (let i = 1; i < seqs.length; i++) assertEquals(seqs[i], seqs[i - 1] + 1);
 });
 
-async function appendConcurrently(path: string, processes: number, each: number, maxBytes: number, keep: number) {
+async function appendConcurrently(
+  path: string,
+  processes: number,
+  each: number,
+  maxBytes: number,
+  keep: number,
+) {
   const children = Array.from({ length: processes }, () =>
     new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", WORKER, path, String(each), String(maxBytes), String(keep)],
@@ -87,7 +98,9 @@ async function appendConcurrently(path: string, processes: number, each: number,
 
 function assertComplete(events: AuditEvent[], sessions: string[], each: number) {
   for (const session of sessions) {
-    const seqs = events.filter((e) => e.session === session).map((e) => e.seq).sort((a, b) => a - b);
+    const seqs = events.filter((e) => e.session === session).map((e) => e.seq).sort((a, b) =>
+      a - b
+    );
     assertEquals(seqs.length, each, `session ${session} lost events`);
     assertEquals(seqs[0], 1);
     assertEquals(seqs[each - 1], each);
@@ -122,7 +135,9 @@ Deno.test("the reader skips a torn or corrupt line and says where", async () => 
   const path = `${dir}/audit.jsonl`;
   const log = new AuditLog({ path, enabled: true, maxBytes: 1 << 20, keep: 3 });
   log.record("prompt", { text: "a" });
-  Deno.writeTextFileSync(path, '{"ts":"2026-11-30T00:00:00Z","sess\nnot json at all\n', { append: true });
+  Deno.writeTextFileSync(path, '{"ts":"2026-11-30T00:00:00Z","sess\nnot json at all\n', {
+    append: true,
+  });
   log.record("prompt", { text: "b" });
   log.close();
   const { events, skipped } = readAuditLog(path);

@@ -52,11 +52,20 @@ Deno.test("config set on a commented JSONC file keeps every comment, writes 0600
   assertEquals(run.code, 0, run.stderr);
   assertStringIncludes(run.stderr, "note: with the threshold at never");
   const text = Deno.readTextFileSync(`${home}/config.json`);
-  for (const comment of ["// my wisp settings", "// the model", "/* block comment */", "// why: slow reader"]) {
+  for (
+    const comment of [
+      "// my wisp settings",
+      "// the model",
+      "/* block comment */",
+      "// why: slow reader",
+    ]
+  ) {
     assertStringIncludes(text, comment);
   }
   assertEquals((Deno.statSync(`${home}/config.json`).mode ?? 0) & 0o777, 0o600);
-  const audit = Deno.readTextFileSync(`${home}/logs/audit.jsonl`).trim().split("\n").map((l) => JSON.parse(l));
+  const audit = Deno.readTextFileSync(`${home}/logs/audit.jsonl`).trim().split("\n").map((l) =>
+    JSON.parse(l)
+  );
   assertEquals(audit.length, 1);
   assertEquals(audit[0].kind, "config.change");
   assertEquals(audit[0].key, "approval.threshold");
@@ -64,10 +73,16 @@ Deno.test("config set on a commented JSONC file keeps every comment, writes 0600
   assertEquals(audit[0].to, "never");
   assertEquals(audit[0].weakens, true);
   // And it took effect.
-  assertEquals((await runWisp(["config", "get", "approval.threshold"], { home })).stdout, "never\tset in config.json\n");
+  assertEquals(
+    (await runWisp(["config", "get", "approval.threshold"], { home })).stdout,
+    "never\tset in config.json\n",
+  );
   const unset = await runWisp(["config", "unset", "approval.threshold"], { home });
   assertEquals(unset.code, 0);
-  assertEquals((await runWisp(["config", "get", "approval.threshold"], { home })).stdout, "moderate\tthe default\n");
+  assertEquals(
+    (await runWisp(["config", "get", "approval.threshold"], { home })).stdout,
+    "moderate\tthe default\n",
+  );
 });
 
 Deno.test("config set creates the home 0700 when it does not exist", async () => {
@@ -75,7 +90,10 @@ Deno.test("config set creates the home 0700 when it does not exist", async () =>
   const run = await runWisp(["config", "set", "model", "ollama:granite4.1:8b"], { home });
   assertEquals(run.code, 0, run.stderr);
   assertEquals((Deno.statSync(home).mode ?? 0) & 0o777, 0o700);
-  assertEquals(JSON.parse(Deno.readTextFileSync(`${home}/config.json`)).model, "ollama:granite4.1:8b");
+  assertEquals(
+    JSON.parse(Deno.readTextFileSync(`${home}/config.json`)).model,
+    "ollama:granite4.1:8b",
+  );
 });
 
 Deno.test("a refused change writes nothing", async () => {
@@ -153,8 +171,13 @@ Deno.test("config set killed with SIGKILL at random moments never leaves a corru
       await child.status;
     }));
     const text = Deno.readTextFileSync(`${home}/config.json`);
-    const run = await import("../../src/config/load.ts").then((m) => m.validateConfig(m.parseConfigText(text, "c"), "c"));
-    assert(values.has(String(run.approval.timeoutSeconds)), `unexpected value ${run.approval.timeoutSeconds}`);
+    const run = await import("../../src/config/load.ts").then((m) =>
+      m.validateConfig(m.parseConfigText(text, "c"), "c")
+    );
+    assert(
+      values.has(String(run.approval.timeoutSeconds)),
+      `unexpected value ${run.approval.timeoutSeconds}`,
+    );
     assertStringIncludes(text, "// my wisp settings");
   }
   assert(killedMidway > 100, `only ${killedMidway} of 200 runs were killed before they finished`);

@@ -30,7 +30,10 @@ Deno.test("logs: one-line summaries oldest first, --last, --kind (repeatable), -
   assertEquals(run.code, 0);
   const lines = run.stdout.trim().split("\n");
   assertEquals(lines.length, 4);
-  assertMatch(lines[0], new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  ${a.session}  prompt  first`));
+  assertMatch(
+    lines[0],
+    new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  ${a.session}  prompt  first`),
+  );
   assertStringIncludes(lines[1], "git push");
   assertStringIncludes(lines[1], "decision=deny");
 
@@ -59,7 +62,10 @@ Deno.test("logs never creates the home, and says a torn line was skipped", async
   run = await runWisp(["logs"], { home });
   assertEquals(run.code, 0);
   assertEquals(run.stdout.trim().split("\n").length, 1);
-  assertStringIncludes(run.stderr, "skipped 1 line that is not a whole audit event (audit.jsonl line 2)");
+  assertStringIncludes(
+    run.stderr,
+    "skipped 1 line that is not a whole audit event (audit.jsonl line 2)",
+  );
 });
 
 Deno.test("logs --follow keeps printing across rotation until interrupted", async () => {
@@ -107,7 +113,7 @@ Deno.test("doctor: every finding ok here, the home created 0700", async () => {
   const run = await runWisp(["doctor"], { home });
   assertEquals(run.code, 0, run.stdout + run.stderr);
   const lines = run.stdout.trim().split("\n");
-  for (const line of lines) assertMatch(line, /^ok   [a-z ]+: \S/);
+  for (const line of lines) assertMatch(line, /^ok {3}[a-z ]+: \S/);
   for (const name of ["os", "sandbox", "config", "home", "permission fence"]) {
     assert(lines.some((l) => l.startsWith(`ok   ${name}: `)), `no ${name} finding`);
   }
@@ -119,7 +125,10 @@ Deno.test("doctor: a malformed config is not ok, says what is wrong, and exits 1
   Deno.writeTextFileSync(`${home}/config.json`, '{ "commandPolicy": { "deny": ["(oops"] } }');
   const run = await runWisp(["doctor"], { home });
   assertEquals(run.code, 1);
-  assertMatch(run.stdout, /^not ok config: .*commandPolicy\.deny\.0 is not a valid regular expression/m);
+  assertMatch(
+    run.stdout,
+    /^not ok config: .*commandPolicy\.deny\.0 is not a valid regular expression/m,
+  );
 });
 
 Deno.test("doctor: run without the permission fence says so", async () => {
@@ -131,5 +140,8 @@ Deno.test("doctor: run without the permission fence says so", async () => {
     stderr: "piped",
   }).output();
   assertEquals(out.code, 1);
-  assertMatch(new TextDecoder().decode(out.stdout), /^not ok permission fence: not in force: any program may be started/m);
+  assertMatch(
+    new TextDecoder().decode(out.stdout),
+    /^not ok permission fence: not in force: any program may be started/m,
+  );
 });

@@ -6,7 +6,10 @@ import { VERSION } from "../../src/version.ts";
 
 Deno.test("--version: bare for a release, -dev+commit and (modified) otherwise", () => {
   assertEquals(formatVersion("0.16.0", { kind: "release" }), "0.16.0");
-  assertEquals(formatVersion("0.16.0", { kind: "dev", commit: "4ab6eec0123456789", modified: false }), "0.16.0-dev+4ab6eec");
+  assertEquals(
+    formatVersion("0.16.0", { kind: "dev", commit: "4ab6eec0123456789", modified: false }),
+    "0.16.0-dev+4ab6eec",
+  );
   assertEquals(
     formatVersion("0.16.0", { kind: "dev", commit: "4ab6eec0123456789", modified: true }),
     "0.16.0-dev+4ab6eec (modified)",
@@ -17,7 +20,10 @@ Deno.test("--version: bare for a release, -dev+commit and (modified) otherwise",
 Deno.test("wisp --version from source names this checkout's commit", async () => {
   const run = await runWisp(["--version"]);
   assertEquals(run.code, 0);
-  assertMatch(run.stdout, new RegExp(`^${VERSION.replaceAll(".", "\\.")}-dev(\\+[0-9a-f]{7}( \\(modified\\))?)?\\n$`));
+  assertMatch(
+    run.stdout,
+    new RegExp(`^${VERSION.replaceAll(".", "\\.")}-dev(\\+[0-9a-f]{7}( \\(modified\\))?)?\\n$`),
+  );
   assertEquals(run.stderr, "");
 });
 
@@ -42,7 +48,12 @@ Deno.test("--help works on every command and subcommand", async () => {
 });
 
 Deno.test("usage errors: one sentence on stderr, exit 64", async () => {
-  for (const args of [["no-such-command"], ["config", "--bogus"], ["logs", "--last", "many"], ["config", "get"]]) {
+  for (
+    const args of [["no-such-command"], ["config", "--bogus"], ["logs", "--last", "many"], [
+      "config",
+      "get",
+    ]]
+  ) {
     const run = await runWisp(args);
     assertEquals(run.code, 64, `wisp ${args.join(" ")}`);
     assertMatch(run.stderr, /^error: /);

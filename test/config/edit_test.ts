@@ -24,7 +24,15 @@ async function withFile(text: string | undefined): Promise<string> {
 Deno.test("set keeps every comment, trailing comma and unknown field", async () => {
   const path = await withFile(COMMENTED);
   const plan = planSet(path, "approval.threshold", ["dangerous"]);
-  for (const piece of ["// wisp settings, kept by hand", "/* the model I use */", "// trailing note", "// ask me less often", '"unknownField": true']) {
+  for (
+    const piece of [
+      "// wisp settings, kept by hand",
+      "/* the model I use */",
+      "// trailing note",
+      "// ask me less often",
+      '"unknownField": true',
+    ]
+  ) {
     assertStringIncludes(plan.text, piece);
   }
   assertEquals(plan.config.approval.threshold, "dangerous");
@@ -36,8 +44,15 @@ Deno.test("values: numbers, booleans, strings, and lists as words or a JSON arra
   const path = await withFile(undefined);
   assertEquals(planSet(path, "approval.timeoutSeconds", ["45"]).config.approval.timeoutSeconds, 45);
   assertEquals(planSet(path, "audit.enabled", ["false"]).config.audit.enabled, false);
-  assertEquals(planSet(path, "systemPromptExtension", ["Prefer", "British", "spelling."]).config.systemPromptExtension, "Prefer British spelling.");
-  assertEquals(planSet(path, "routing.ladder", ["system", "ollama:qwen3.8:27b"]).config.routing.ladder, ["system", "ollama:qwen3.8:27b"]);
+  assertEquals(
+    planSet(path, "systemPromptExtension", ["Prefer", "British", "spelling."]).config
+      .systemPromptExtension,
+    "Prefer British spelling.",
+  );
+  assertEquals(
+    planSet(path, "routing.ladder", ["system", "ollama:qwen3.8:27b"]).config.routing.ladder,
+    ["system", "ollama:qwen3.8:27b"],
+  );
   assertEquals(planSet(path, "routing.ladder", ['["a","b"]']).config.routing.ladder, ["a", "b"]);
   assertEquals(planSet(path, "model", ["123"]).config.model, "123");
   const plan = planSet(path, "ollama.models.granite4.2:8b.think", ["false"]);

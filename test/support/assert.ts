@@ -27,15 +27,22 @@ export function assertNotMatch(actual: string, expected: RegExp, message?: strin
 export function assertStringIncludes(actual: string, expected: string, message?: string): void {
   assertNode.ok(
     actual.includes(expected),
-    message ?? `expected ${JSON.stringify(actual.slice(0, 2000))} to include ${JSON.stringify(expected)}`,
+    message ??
+      `expected ${JSON.stringify(actual.slice(0, 2000))} to include ${JSON.stringify(expected)}`,
   );
 }
 
-export function assertThrows(fn: () => unknown, errorClass?: new (...args: never[]) => Error, includes?: string): Error {
+export function assertThrows(
+  fn: () => unknown,
+  errorClass?: new (...args: never[]) => Error,
+  includes?: string,
+): Error {
   try {
     fn();
   } catch (error) {
-    if (errorClass) assertNode.ok(error instanceof errorClass, `expected ${errorClass.name}, got ${error}`);
+    if (errorClass) {
+      assertNode.ok(error instanceof errorClass, `expected ${errorClass.name}, got ${error}`);
+    }
     if (includes) assertStringIncludes((error as Error).message, includes);
     return error as Error;
   }
@@ -50,7 +57,9 @@ export async function assertRejects(
   try {
     await fn();
   } catch (error) {
-    if (errorClass) assertNode.ok(error instanceof errorClass, `expected ${errorClass.name}, got ${error}`);
+    if (errorClass) {
+      assertNode.ok(error instanceof errorClass, `expected ${errorClass.name}, got ${error}`);
+    }
     if (includes) assertStringIncludes((error as Error).message, includes);
     return error as Error;
   }

@@ -14,7 +14,10 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
 }
 
 Deno.test("sha1 and git blob ids match the reference values", async () => {
-  assertEquals(sha1Hex(new TextEncoder().encode("abc")), "a9993e364706816aba3e25717850c26c9cd0d89d");
+  assertEquals(
+    sha1Hex(new TextEncoder().encode("abc")),
+    "a9993e364706816aba3e25717850c26c9cd0d89d",
+  );
   assertEquals(sha1Hex(new Uint8Array(0)), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
   const dir = await Deno.makeTempDir();
   const content = new TextEncoder().encode("x".repeat(1000) + "\n");
