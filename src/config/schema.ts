@@ -90,7 +90,7 @@ export const configSchema = z.object({
   }).prefault({}),
   context: z.object({
     target: z.number().gt(0).lt(1).default(0.6),
-    memory: z.boolean().default(true),
+    memory: z.boolean().default(false),
   }).prefault({}),
   tools: z.object({
     disabled: z.array(z.string()).default([]),
