@@ -33,7 +33,10 @@ export function wrapText(text: string, width: number): string[] {
 }
 
 /** The terminal listing: TOOLS:, the names in a column, the descriptions wrapped beside them. */
-export function renderToolList(tools: { name: string; description: string }[], width: number): string {
+export function renderToolList(
+  tools: { name: string; description: string }[],
+  width: number,
+): string {
   const nameWidth = Math.max(0, ...tools.map((t) => t.name.length));
   const indent = 2;
   const descColumn = indent + nameWidth + 2;

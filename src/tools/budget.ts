@@ -103,7 +103,9 @@ export function heldBackNote(
   const kept = options.kept;
   if (!kept) return `held back: ${range}; they were not kept (no output store here)`;
   const cut = kept.truncated ? " (cut at the store's limit: the rest was not kept)" : "";
-  const whole = `the whole output is kept as output ${kept.id} (${formatCount(kept.lines)} lines)${cut}`;
+  const whole = `the whole output is kept as output ${kept.id} (${
+    formatCount(kept.lines)
+  } lines)${cut}`;
   if (options.memory) {
     return `held back: ${range}; ${whole}; memory "recall output ${kept.id} from line ${from}" pages it, ` +
       `"recall output ${kept.id} matching PATTERN" filters it, "summarise output ${kept.id}" gives the ` +
@@ -156,7 +158,9 @@ export function fitText(text: string, budget: number, options: FitOptions = {}):
     `(${formatBytes(heldBytes)}) held back …]\n`;
   const tailText = lines.slice(lines.length - tail).join("");
   const body = (headText.endsWith("\n") || headText === "" ? headText : headText + "\n") + marker +
-    (tailText === "" || tailText.endsWith("\n") || tailText.endsWith("\r") ? tailText : tailText + "\n");
+    (tailText === "" || tailText.endsWith("\n") || tailText.endsWith("\r")
+      ? tailText
+      : tailText + "\n");
   const note = heldBackNote(label, from, to, heldBytes, options);
   let fitted = body + note;
   if (byteLength(fitted) > budget) fitted = cutToBytes(fitted, budget);
@@ -169,7 +173,10 @@ export function fitText(text: string, budget: number, options: FitOptions = {}):
 
 /** What the output store must offer for `fitted` to keep a whole output (src/tools/output_store.ts). */
 export interface OutputKeeper {
-  keep(text: string, about: { session: string; callId?: string; tool: string }): Promise<KeptOutput>;
+  keep(
+    text: string,
+    about: { session: string; callId?: string; tool: string },
+  ): Promise<KeptOutput>;
 }
 
 function isOutputKeeper(value: unknown): value is OutputKeeper {

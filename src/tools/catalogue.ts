@@ -56,7 +56,9 @@ export function describeType(schema: PropertySchema): string {
   if (type === "array" && schema.items) type = `array of ${describeType(schema.items)}`;
   const bounds: string[] = [];
   if (schema.minimum !== undefined) bounds.push(`≥ ${schema.minimum}`);
-  if (schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER) bounds.push(`≤ ${schema.maximum}`);
+  if (schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER) {
+    bounds.push(`≤ ${schema.maximum}`);
+  }
   return bounds.length > 0 ? `${type} ${bounds.join(", ")}` : type;
 }
 
@@ -79,14 +81,22 @@ export function markdownSection(entry: CatalogueEntry): string {
       const fallback = p.default !== undefined ? ` (default ${JSON.stringify(p.default)})` : "";
       const type = p.enum ? describeType(p) : cell(describeType(p));
       out.push(
-        `| ${name} | ${type} | ${required.has(name) ? "yes" : "no"} | ${cell((p.description ?? "") + fallback)} |`,
+        `| ${name} | ${type} | ${required.has(name) ? "yes" : "no"} | ${
+          cell((p.description ?? "") + fallback)
+        } |`,
       );
     }
     out.push("");
   }
   out.push("### Limits", "");
   for (const limit of entry.limits) out.push(`- ${limit}`);
-  out.push("", "### Example prompt", "", ...entry.examplePrompt.split("\n").map((l) => `> ${l}`), "");
+  out.push(
+    "",
+    "### Example prompt",
+    "",
+    ...entry.examplePrompt.split("\n").map((l) => `> ${l}`),
+    "",
+  );
   if (entry.custom) out.push("A custom tool, from your config.", "");
   return out.join("\n");
 }

@@ -51,7 +51,9 @@ export const EDIT_MAX_BYTES = 8 * 1024 * 1024;
 const SHOWN_CHARS = 200;
 
 export const editFileSchema = z.object({
-  path: z.string().min(1).describe("The file to write: an absolute path, or relative to the working directory."),
+  path: z.string().min(1).describe(
+    "The file to write: an absolute path, or relative to the working directory.",
+  ),
   mode: z.enum(["write", "append", "replace"]).describe(
     "write: the whole file becomes content (created if missing). append: content is added at the end. " +
       "replace: one exact replacement, by line and/or find.",
@@ -109,8 +111,11 @@ export function describeIndentation(indent: string): string {
 export function quoteShown(text: string): string {
   const chars = Array.from(text);
   const cut = chars.length > SHOWN_CHARS ? chars.slice(0, SHOWN_CHARS).join("") : text;
-  const escaped = cut.replace(/[\\"\t\n\r]/g, (c) =>
-    c === "\\" ? "\\\\" : c === '"' ? '\\"' : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r");
+  const escaped = cut.replace(
+    /[\\"\t\n\r]/g,
+    (c) =>
+      c === "\\" ? "\\\\" : c === '"' ? '\\"' : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r",
+  );
   return `"${escaped}"${chars.length > SHOWN_CHARS ? "…" : ""}`;
 }
 
@@ -162,7 +167,11 @@ function planLineEdit(lines: TextLine[], n: number, content: string): PlannedEdi
     written = indent + content;
     indentation = indent;
   }
-  const edited = [...lines.slice(0, n - 1), { text: written, ending: original.ending }, ...lines.slice(n)];
+  const edited = [
+    ...lines.slice(0, n - 1),
+    { text: written, ending: original.ending },
+    ...lines.slice(n),
+  ];
   // `written` may hold breaks: re-split what is joined so that lines stay honest.
   return {
     text: joinLines(edited),
@@ -176,7 +185,13 @@ function planLineEdit(lines: TextLine[], n: number, content: string): PlannedEdi
 }
 
 /** Replace the one occurrence of `find` that starts at `offset`. */
-function planFindEdit(text: string, starts: number[], offset: number, find: string, content: string): PlannedEdit {
+function planFindEdit(
+  text: string,
+  starts: number[],
+  offset: number,
+  find: string,
+  content: string,
+): PlannedEdit {
   const endOffset = offset + find.length;
   const from = lineOfOffset(starts, offset);
   // The last line the found text reaches (a find ending right after a break ends on that break's line).
@@ -203,14 +218,20 @@ export function planReplace(
   const lines = splitLines(original);
   const { find, line, content } = args;
   if (find === undefined && line === undefined) {
-    return { ok: false, error: "replace needs line (the number read_file showed) or find (the exact text); nothing changed" };
+    return {
+      ok: false,
+      error:
+        "replace needs line (the number read_file showed) or find (the exact text); nothing changed",
+    };
   }
   if (find === undefined) {
     const n = line!;
     if (n > lines.length) {
       return {
         ok: false,
-        error: `line ${formatCount(n)} is past the end of the file (it has ${lineCountText(lines.length)}); nothing changed`,
+        error: `line ${formatCount(n)} is past the end of the file (it has ${
+          lineCountText(lines.length)
+        }); nothing changed`,
       };
     }
     return { ok: true, edit: planLineEdit(lines, n, content) };
@@ -218,27 +239,34 @@ export function planReplace(
   const starts = lineStarts(lines);
   if (line === undefined) {
     const found = occurrences(original, find);
-    if (found.length === 0) return { ok: false, error: `text to replace not found: ${quoteShown(find)}` };
+    if (found.length === 0) {
+      return { ok: false, error: `text to replace not found: ${quoteShown(find)}` };
+    }
     if (found.length > 1) {
       return {
         ok: false,
-        error: `text to replace occurs ${found.length} times, include more surrounding text: ${quoteShown(find)}`,
+        error: `text to replace occurs ${found.length} times, include more surrounding text: ${
+          quoteShown(find)
+        }`,
       };
     }
     return { ok: true, edit: planFindEdit(original, starts, found[0], find, content) };
   }
   // Both: find names text on the numbered line.
   if (countBreaks(find) > 0) {
-    return { ok: false, error: "with line, find must be text on that one line (no line breaks); nothing changed" };
+    return {
+      ok: false,
+      error: "with line, find must be text on that one line (no line breaks); nothing changed",
+    };
   }
   const onLine = (n: number) => n <= lines.length ? occurrences(lines[n - 1].text, find) : [];
   const named = onLine(line);
   if (named.length > 1) {
     return {
       ok: false,
-      error: `text to replace occurs ${named.length} times on line ${formatCount(line)}, include more surrounding text: ${
-        quoteShown(find)
-      }`,
+      error: `text to replace occurs ${named.length} times on line ${
+        formatCount(line)
+      }, include more surrounding text: ${quoteShown(find)}`,
     };
   }
   let used = line;
@@ -247,9 +275,16 @@ export function planReplace(
     // Slip 2: a stale line number. Only when exactly one line holds find, once.
     const holders: number[] = [];
     for (let n = 1; n <= lines.length; n++) if (lines[n - 1].text.includes(find)) holders.push(n);
-    const where = line <= lines.length ? `line ${formatCount(line)} did not contain` : `line ${formatCount(line)} is past the end, and`;
+    const where = line <= lines.length
+      ? `line ${formatCount(line)} did not contain`
+      : `line ${formatCount(line)} is past the end, and`;
     if (holders.length === 0) {
-      return { ok: false, error: `text to replace not found: ${quoteShown(find)} (${where} it, nor does any other line); nothing changed` };
+      return {
+        ok: false,
+        error: `text to replace not found: ${
+          quoteShown(find)
+        } (${where} it, nor does any other line); nothing changed`,
+      };
     }
     if (holders.length > 1) {
       return {
@@ -263,9 +298,9 @@ export function planReplace(
     if (onLine(used).length > 1) {
       return {
         ok: false,
-        error: `text to replace occurs ${onLine(used).length} times on line ${used}, include more surrounding text: ${
-          quoteShown(find)
-        }`,
+        error: `text to replace occurs ${
+          onLine(used).length
+        } times on line ${used}, include more surrounding text: ${quoteShown(find)}`,
       };
     }
     reconciled = { named: line, used, find };
@@ -290,9 +325,9 @@ export function guardEdit(original: string, edit: PlannedEdit): string | null {
   const expectedBreaks = countBreaks(original) - edit.breaksRemoved + edit.breaksAdded;
   const actualBreaks = countBreaks(edit.text);
   if (actualBreaks !== expectedBreaks) {
-    return `the file would have ${formatCount(actualBreaks)} line break${actualBreaks === 1 ? "" : "s"}, not ${
-      formatCount(expectedBreaks)
-    }, more than the edit names`;
+    return `the file would have ${formatCount(actualBreaks)} line break${
+      actualBreaks === 1 ? "" : "s"
+    }, not ${formatCount(expectedBreaks)}, more than the edit names`;
   }
   for (let i = 0; i < edit.from - 1; i++) {
     if (i >= after.length || !sameLine(before[i], after[i])) {
@@ -329,21 +364,34 @@ function editedLinesShown(original: string, edit: PlannedEdit): string {
   const count = Math.max(0, after.length - suffix - (edit.from - 1));
   const first = edit.from;
   if (count === 0) return `line ${formatCount(first)} removed`;
-  const shown = after.slice(first - 1, first - 1 + Math.min(3, count)).map((l) => quoteShown(l.text));
+  const shown = after.slice(first - 1, first - 1 + Math.min(3, count)).map((l) =>
+    quoteShown(l.text)
+  );
   if (count === 1) return `line ${formatCount(first)} now: ${shown[0]}`;
   const more = count > 3 ? ` and ${formatCount(count - 3)} more` : "";
-  return `lines ${formatCount(first)}–${formatCount(first + count - 1)} now: ${shown.join(", ")}${more}`;
+  return `lines ${formatCount(first)}–${formatCount(first + count - 1)} now: ${
+    shown.join(", ")
+  }${more}`;
 }
 
-export function describeReplacement(path: string, original: string, edit: PlannedEdit, bytesAfter: number): string {
+export function describeReplacement(
+  path: string,
+  original: string,
+  edit: PlannedEdit,
+  bytesAfter: number,
+): string {
   const shown = editedLinesShown(original, edit);
   const size = `now ${formatCount(bytesAfter)} bytes`;
   if (edit.reconciled) {
-    return `line ${formatCount(edit.reconciled.named)} did not contain ${quoteShown(edit.reconciled.find)}; replaced line ${
+    return `line ${formatCount(edit.reconciled.named)} did not contain ${
+      quoteShown(edit.reconciled.find)
+    }; replaced line ${
       formatCount(edit.reconciled.used)
     } of ${path}, the one line that does; ${size}; ${shown}`;
   }
-  const where = edit.to > edit.from ? `lines ${formatCount(edit.from)}–${formatCount(edit.to)}` : `line ${formatCount(edit.from)}`;
+  const where = edit.to > edit.from
+    ? `lines ${formatCount(edit.from)}–${formatCount(edit.to)}`
+    : `line ${formatCount(edit.from)}`;
   const kept = edit.indentation !== undefined
     ? `, keeping the line's indentation (${describeIndentation(edit.indentation)})`
     : "";
@@ -370,7 +418,9 @@ function confinementError(given: string, result: Confinement): ToolResult {
   if (result.reason === "home") {
     return errorResult(`cannot write ${given}: it is in wisp's own home, which edits never change`);
   }
-  return errorResult(`cannot write ${given}: outside the writable directories (${(result.roots ?? []).join(", ")})`);
+  return errorResult(
+    `cannot write ${given}: outside the writable directories (${(result.roots ?? []).join(", ")})`,
+  );
 }
 
 function sandboxOff(ctx: ToolContext): boolean {
@@ -394,14 +444,22 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export async function editFile(args: EditFileArgs, ctx: ToolContext, options: EditOptions = {}): Promise<ToolResult> {
+export async function editFile(
+  args: EditFileArgs,
+  ctx: ToolContext,
+  options: EditOptions = {},
+): Promise<ToolResult> {
   const given = args.path;
   const mode = args.mode;
   if (mode !== "replace" && (args.find !== undefined || args.line !== undefined)) {
-    return errorResult(`find and line belong to mode replace; ${mode} takes only content; nothing changed`);
+    return errorResult(
+      `find and line belong to mode replace; ${mode} takes only content; nothing changed`,
+    );
   }
   if (encoder.encode(args.content).length > EDIT_MAX_BYTES) {
-    return errorResult(`content is larger than ${formatBytes(EDIT_MAX_BYTES)}; write it in parts with append`);
+    return errorResult(
+      `content is larger than ${formatBytes(EDIT_MAX_BYTES)}; write it in parts with append`,
+    );
   }
   const absolute = resolve(ctx.cwd, expandTilde(given));
   // Where the write lands, every symlink resolved; checked before any file is touched.
@@ -413,12 +471,18 @@ export async function editFile(args: EditFileArgs, ctx: ToolContext, options: Ed
   } catch (error) {
     return errorResult(`cannot write ${given}: ${describeError(error)}`);
   }
-  if (homes.some((home) => isWithin(absolute, home))) return confinementError(given, { ok: false, reason: "home" });
-  const roots = sandboxOff(ctx) ? null : (ctx.writableRoots ?? platformWritableRoots(ctx.config, ctx.root));
+  if (homes.some((home) => isWithin(absolute, home))) {
+    return confinementError(given, { ok: false, reason: "home" });
+  }
+  const roots = sandboxOff(ctx)
+    ? null
+    : (ctx.writableRoots ?? platformWritableRoots(ctx.config, ctx.root));
   const confined = confine(canonical, homes, roots);
   if (!confined.ok) return confinementError(given, confined);
 
-  if (!ctx.gate) return errorResult("edit not approved: no approval gate is set up for this session");
+  if (!ctx.gate) {
+    return errorResult("edit not approved: no approval gate is set up for this session");
+  }
   const verdict = await ctx.gate.check(`edit_file ${mode} ${shellQuote(absolute)}`, {
     origin: "model",
     tool: "edit_file",
@@ -427,8 +491,12 @@ export async function editFile(args: EditFileArgs, ctx: ToolContext, options: Ed
     realPath: canonical,
     signal: ctx.signal,
   });
-  if (!verdict.allowed) return errorResult(`edit not approved: ${verdict.refusal ?? "the gate refused it"}`);
-  if (ctx.signal?.aborted) return errorResult("the edit was stopped before it was made; nothing changed");
+  if (!verdict.allowed) {
+    return errorResult(`edit not approved: ${verdict.refusal ?? "the gate refused it"}`);
+  }
+  if (ctx.signal?.aborted) {
+    return errorResult("the edit was stopped before it was made; nothing changed");
+  }
 
   let target: WriteTarget;
   try {
@@ -438,12 +506,16 @@ export async function editFile(args: EditFileArgs, ctx: ToolContext, options: Ed
     const again = confine(target.path, homes, roots);
     if (!again.ok) return confinementError(given, again);
   } catch (error) {
-    if (error instanceof UnsafePath) return errorResult(`cannot write ${given}: ${error.message.slice(error.path.length + 1)}`);
+    if (error instanceof UnsafePath) {
+      return errorResult(`cannot write ${given}: ${error.message.slice(error.path.length + 1)}`);
+    }
     return errorResult(`cannot write ${given}: ${describeError(error)}`);
   }
 
   try {
-    const result = mode === "replace" ? runReplace(target, args, options) : runWriteOrAppend(target, args, options);
+    const result = mode === "replace"
+      ? runReplace(target, args, options)
+      : runWriteOrAppend(target, args, options);
     if (result.ok && result.meta) {
       ctx.audit.record("file.write", {
         path: target.path,
@@ -459,12 +531,18 @@ export async function editFile(args: EditFileArgs, ctx: ToolContext, options: Ed
     if (error instanceof ConcurrentChange) {
       return errorResult(`${error.message}; nothing changed: read it again and redo the edit`);
     }
-    if (error instanceof UnsafePath) return errorResult(`cannot write ${given}: ${error.message.slice(error.path.length + 1)}`);
+    if (error instanceof UnsafePath) {
+      return errorResult(`cannot write ${given}: ${error.message.slice(error.path.length + 1)}`);
+    }
     return errorResult(`cannot write ${given}: ${describeError(error)}`);
   }
 }
 
-function runWriteOrAppend(target: WriteTarget, args: EditFileArgs, options: EditOptions): ToolResult {
+function runWriteOrAppend(
+  target: WriteTarget,
+  args: EditFileArgs,
+  options: EditOptions,
+): ToolResult {
   const bytes = encoder.encode(args.content);
   const hooks = options.hooks ?? {};
   const before = target.existing?.size ?? 0;
@@ -478,17 +556,26 @@ function runWriteOrAppend(target: WriteTarget, args: EditFileArgs, options: Edit
     ? `created ${target.path}; ${size}`
     : args.mode === "append"
     ? `appended to ${target.path}; ${size}`
-    : `wrote ${target.path}; ${size} (was ${formatCount(before)} bytes${outcome.how === "in place" ? ", written in place" : ""})`;
+    : `wrote ${target.path}; ${size} (was ${formatCount(before)} bytes${
+      outcome.how === "in place" ? ", written in place" : ""
+    })`;
   return {
     text,
     ok: true,
-    meta: { created, bytesBefore: created ? 0 : before, bytesAfter: outcome.bytesAfter, how: outcome.how },
+    meta: {
+      created,
+      bytesBefore: created ? 0 : before,
+      bytesAfter: outcome.bytesAfter,
+      how: outcome.how,
+    },
   };
 }
 
 function runReplace(target: WriteTarget, args: EditFileArgs, options: EditOptions): ToolResult {
   if (target.existing === null) {
-    return errorResult(`cannot replace in ${target.path}: no such file (use mode write to create it)`);
+    return errorResult(
+      `cannot replace in ${target.path}: no such file (use mode write to create it)`,
+    );
   }
   const opened = openForRead(target.path);
   let bytes: Uint8Array;
@@ -512,7 +599,9 @@ function runReplace(target: WriteTarget, args: EditFileArgs, options: EditOption
   } finally {
     opened.file.close();
   }
-  if (bytes.includes(0)) return errorResult(`cannot edit ${target.path}: it is binary (it holds NUL bytes)`);
+  if (bytes.includes(0)) {
+    return errorResult(`cannot edit ${target.path}: it is binary (it holds NUL bytes)`);
+  }
   let original: string;
   try {
     original = decoder.decode(bytes);
@@ -523,7 +612,9 @@ function runReplace(target: WriteTarget, args: EditFileArgs, options: EditOption
   const plan = planReplace(original, args);
   if (!plan.ok) return errorResult(plan.error);
   const refusal = guardEdit(original, plan.edit);
-  if (refusal) return errorResult(`edit at line ${plan.edit.from} refused: ${refusal}; nothing changed`);
+  if (refusal) {
+    return errorResult(`edit at line ${plan.edit.from} refused: ${refusal}; nothing changed`);
+  }
   const newBytes = encoder.encode(plan.edit.text);
   const hooks: WriteHooks = {
     beforeCommit: () => {
@@ -547,7 +638,12 @@ function runReplace(target: WriteTarget, args: EditFileArgs, options: EditOption
   return {
     text: describeReplacement(target.path, original, plan.edit, outcome.bytesAfter),
     ok: true,
-    meta: { created: false, bytesBefore: bytes.length, bytesAfter: outcome.bytesAfter, how: outcome.how },
+    meta: {
+      created: false,
+      bytesBefore: bytes.length,
+      bytesAfter: outcome.bytesAfter,
+      how: outcome.how,
+    },
   };
 }
 
@@ -566,7 +662,9 @@ function editLimits(config: Config): string[] {
         `the user cache directory${extra}; symlinks are resolved before the check.`
       : "The sandbox is off here, so writes are not confined to the writable directories.",
     "Never writes wisp's own home, sandbox or not.",
-    `replace reads files up to ${formatBytes(EDIT_MAX_BYTES)}; content is at most ${formatBytes(EDIT_MAX_BYTES)}.`,
+    `replace reads files up to ${formatBytes(EDIT_MAX_BYTES)}; content is at most ${
+      formatBytes(EDIT_MAX_BYTES)
+    }.`,
     "Every edit is judged by the approval gate as edit_file <mode> '<path>' (at least moderate; credential paths " +
     "dangerous); where nobody can answer, it is refused and the file is untouched.",
     "A file that changes while an edit is prepared is left alone and the edit refused; a file with several hard " +
@@ -576,13 +674,15 @@ function editLimits(config: Config): string[] {
 
 export const editFileTool: Tool<EditFileArgs> = {
   name: "edit_file",
-  description: "Writes a text file: the whole file (mode write), an addition at the end (mode append), or one " +
+  description:
+    "Writes a text file: the whole file (mode write), an addition at the end (mode append), or one " +
     "exact replacement (mode replace). For replace, read the file with read_file first, then give line (the " +
     "number read_file showed) with content as the new text of that line, or find with the exact text to replace.",
   schema: editFileSchema,
   parallelSafe: false,
   limits: editLimits,
-  examplePrompt: "Use read_file to read notes.md. Then use edit_file with mode replace on notes.md, with line set " +
+  examplePrompt:
+    "Use read_file to read notes.md. Then use edit_file with mode replace on notes.md, with line set " +
     "to the number read_file showed for the title and content `# Notes`. Report the tool results verbatim.",
   run: (args, ctx) => editFile(args, ctx),
 };

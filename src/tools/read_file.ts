@@ -20,7 +20,9 @@ export const READ_MAX_LIMIT = 2000;
 const MARKER_ROOM = 200;
 
 export const readFileSchema = z.object({
-  path: z.string().min(1).describe("The file to read: an absolute path, or relative to the working directory."),
+  path: z.string().min(1).describe(
+    "The file to read: an absolute path, or relative to the working directory.",
+  ),
   offset: z.number().int().min(1).default(1).describe(
     "The line to start at, from 1. Use the number the previous page's [more: …] line gave.",
   ),
@@ -46,11 +48,15 @@ export function readApprovalLine(given: string, realPath: string | null, absolut
 export function renderPage(page: Page): string {
   const out: string[] = [];
   if (page.lines.length === 0) out.push("(no lines in range)");
-  for (const line of page.lines) out.push(line.text === "" ? String(line.number) : `${line.number}\t${line.text}`);
+  for (const line of page.lines) {
+    out.push(line.text === "" ? String(line.number) : `${line.number}\t${line.text}`);
+  }
   const cut = page.lines.find((line) => line.cut);
   if (cut) {
     out.push(
-      `[line ${formatCount(cut.number)} is ${formatBytes(cut.bytes)} long; only its start is shown: ` +
+      `[line ${formatCount(cut.number)} is ${
+        formatBytes(cut.bytes)
+      } long; only its start is shown: ` +
         `use run_command with cut, fold or grep -o to see more of it]`,
     );
   }
@@ -79,13 +85,19 @@ export async function readFile(args: ReadFileArgs, ctx: ToolContext): Promise<To
   try {
     realPath = Deno.realPathSync(absolute);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return errorResult(`cannot read ${given}: no such file`);
+    if (error instanceof Deno.errors.NotFound) {
+      return errorResult(`cannot read ${given}: no such file`);
+    }
     if (!(error instanceof Deno.errors.NotADirectory)) {
-      return errorResult(`cannot read ${given}: ${error instanceof Error ? error.message : String(error)}`);
+      return errorResult(
+        `cannot read ${given}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return errorResult(`cannot read ${given}: no such file`);
   }
-  if (!ctx.gate) return errorResult("read not approved: no approval gate is set up for this session");
+  if (!ctx.gate) {
+    return errorResult("read not approved: no approval gate is set up for this session");
+  }
   const verdict = await ctx.gate.check(readApprovalLine(given, realPath, absolute), {
     origin: "model",
     tool: "read_file",
@@ -93,15 +105,23 @@ export async function readFile(args: ReadFileArgs, ctx: ToolContext): Promise<To
     realPath,
     signal: ctx.signal,
   });
-  if (!verdict.allowed) return errorResult(`read not approved: ${verdict.refusal ?? "the gate refused it"}`);
+  if (!verdict.allowed) {
+    return errorResult(`read not approved: ${verdict.refusal ?? "the gate refused it"}`);
+  }
 
   let opened;
   try {
     opened = openForRead(realPath);
   } catch (error) {
-    if (error instanceof UnsafePath) return errorResult(`cannot read ${given}: ${error.message.slice(realPath.length + 1)}`);
-    if (error instanceof Deno.errors.PermissionDenied) return errorResult(`cannot read ${given}: permission denied`);
-    return errorResult(`cannot read ${given}: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof UnsafePath) {
+      return errorResult(`cannot read ${given}: ${error.message.slice(realPath.length + 1)}`);
+    }
+    if (error instanceof Deno.errors.PermissionDenied) {
+      return errorResult(`cannot read ${given}: permission denied`);
+    }
+    return errorResult(
+      `cannot read ${given}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   try {
     const room = Math.max(256, ctx.budgetBytes - MARKER_ROOM);
@@ -111,12 +131,19 @@ export async function readFile(args: ReadFileArgs, ctx: ToolContext): Promise<To
       room,
     });
     if (page.binary) {
-      return errorResult(`cannot read ${given}: it is binary (it holds NUL bytes); read_file reads text only`);
+      return errorResult(
+        `cannot read ${given}: it is binary (it holds NUL bytes); read_file reads text only`,
+      );
     }
     return {
       text: renderPage(page),
       ok: true,
-      meta: { path: realPath, lines: page.lines.length, next: page.next, bytesRead: page.bytesRead },
+      meta: {
+        path: realPath,
+        lines: page.lines.length,
+        next: page.next,
+        bytesRead: page.bytesRead,
+      },
     };
   } finally {
     opened.file.close();
@@ -125,11 +152,13 @@ export async function readFile(args: ReadFileArgs, ctx: ToolContext): Promise<To
 
 export const readFileTool: Tool<ReadFileArgs> = {
   name: "read_file",
-  description: "Reads a page of numbered lines from a text file. Each line starts with its number and a tab; " +
+  description:
+    "Reads a page of numbered lines from a text file. Each line starts with its number and a tab; " +
     "the page ends with [more: call again with offset N] or [end of file]. Use the numbers with edit_file's line.",
   schema: readFileSchema,
   parallelSafe: true,
   limits: readLimits,
-  examplePrompt: "Use read_file to read README.md from line 1. Report the first three lines verbatim.",
+  examplePrompt:
+    "Use read_file to read README.md from line 1. Report the first three lines verbatim.",
   run: readFile,
 };

@@ -11,7 +11,13 @@
 import { z } from "zod";
 import type { Config } from "../config/schema.ts";
 import { UsageError } from "../util/errors.ts";
-import { type AnyTool, errorResult, type ToolContext, type ToolResult, type ToolSpec } from "./tool.ts";
+import {
+  type AnyTool,
+  errorResult,
+  type ToolContext,
+  type ToolResult,
+  type ToolSpec,
+} from "./tool.ts";
 
 export { budgetBytes } from "./budget.ts";
 
@@ -35,7 +41,9 @@ export class ToolRegistry {
 
   register(tool: AnyTool): this {
     if (!/^[a-z][a-z0-9_]*$/.test(tool.name)) {
-      throw new Error(`tool name '${tool.name}' must be lower-case letters, digits and underscores`);
+      throw new Error(
+        `tool name '${tool.name}' must be lower-case letters, digits and underscores`,
+      );
     }
     if (this.#tools.has(tool.name)) throw new Error(`tool '${tool.name}' is registered twice`);
     this.#tools.set(tool.name, tool);
@@ -67,7 +75,9 @@ export class ToolRegistry {
       for (const name of options.only) {
         if (!this.#tools.has(name)) {
           const known = this.all().map((t) => t.name).join(", ");
-          throw new UsageError(`there is no tool named '${name}' (known: ${known}); wisp tools lists them`);
+          throw new UsageError(
+            `there is no tool named '${name}' (known: ${known}); wisp tools lists them`,
+          );
         }
         wanted.add(name);
       }
@@ -106,15 +116,21 @@ export class ToolRegistry {
   async #run(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
     const tool = this.#tools.get(name);
     if (!tool) {
-      return errorResult(`there is no tool named ${name}; the tools you have are listed in this request`);
+      return errorResult(
+        `there is no tool named ${name}; the tools you have are listed in this request`,
+      );
     }
     const parsed = tool.schema.safeParse(normaliseArguments(args));
-    if (!parsed.success) return errorResult(`bad arguments for ${name}: ${describeIssues(parsed.error)}`);
+    if (!parsed.success) {
+      return errorResult(`bad arguments for ${name}: ${describeIssues(parsed.error)}`);
+    }
     if (ctx.signal?.aborted) return errorResult(`${name} was stopped before it ran`);
     try {
       return await tool.run(parsed.data, ctx);
     } catch (error) {
-      return errorResult(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return errorResult(
+        `${name} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }

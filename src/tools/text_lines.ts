@@ -190,14 +190,19 @@ export function readPage(read: ByteReader, options: PageOptions): Page {
       skipLF = false;
       if (chunk[0] === 10) i = 1;
     }
+    let lf = chunk.indexOf(10, i);
+    let cr = chunk.indexOf(13, i);
     while (i < n) {
       // Early stop: a line already too long to join a non-empty page.
-      if (wanted() && lines.length > 0 && used + renderedLineBytes(lineNo, lineBytes) > options.room) {
+      if (
+        wanted() && lines.length > 0 && used + renderedLineBytes(lineNo, lineBytes) > options.room
+      ) {
         next = lineNo;
         return { lines, next, binary, bytesRead };
       }
-      const lf = chunk.indexOf(10, i);
-      const cr = chunk.indexOf(13, i);
+      // Each search runs again only once passed, so a chunk is scanned about twice, not once per line.
+      if (lf !== -1 && lf < i) lf = chunk.indexOf(10, i);
+      if (cr !== -1 && cr < i) cr = chunk.indexOf(13, i);
       const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
       if (end === -1) {
         keep(chunk.subarray(i));

@@ -81,7 +81,9 @@ export function lstatOrNull(path: string): FileStamp | null {
   try {
     return stampOf(Deno.lstatSync(path));
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) return null;
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return null;
+    }
     throw error;
   }
 }
@@ -100,7 +102,9 @@ export function canonicalPath(path: string, cwd = Deno.cwd()): string {
       const real = Deno.realPathSync(existing);
       return rest.length === 0 ? real : join(real, ...rest.reverse());
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory)) throw error;
+      if (!(error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory)) {
+        throw error;
+      }
       const parent = dirname(existing);
       if (parent === existing) return absolute;
       rest.push(basename(existing));
@@ -201,7 +205,10 @@ export function resolveWriteTarget(path: string, cwd: string): WriteTarget {
     try {
       real = Deno.realPathSync(join(dir, name));
     } catch {
-      throw new UnsafePath(path, "is a symlink to a file that does not exist; write the real path instead");
+      throw new UnsafePath(
+        path,
+        "is a symlink to a file that does not exist; write the real path instead",
+      );
     }
     dir = dirname(real);
     name = basename(real);
@@ -211,7 +218,9 @@ export function resolveWriteTarget(path: string, cwd: string): WriteTarget {
   if (existing && !existing.isFile) throw new UnsafePath(path, "is not a regular file");
   const dirStamp = lstatOrNull(dir);
   if (!dirStamp) throw new UnsafePath(path, `cannot be written: its folder ${dir} does not exist`);
-  if (!dirStamp.isDirectory) throw new UnsafePath(path, `cannot be written: ${dir} is not a folder`);
+  if (!dirStamp.isDirectory) {
+    throw new UnsafePath(path, `cannot be written: ${dir} is not a folder`);
+  }
   return { dir, name, path: join(dir, name), dirStamp, existing };
 }
 
@@ -237,7 +246,10 @@ export function makeFolders(canonicalDir: string): void {
     }
     const made = lstatOrNull(dir);
     if (!made || !made.isDirectory || made.isSymlink) {
-      throw new UnsafePath(dir, "was replaced by something other than a folder while it was being made");
+      throw new UnsafePath(
+        dir,
+        "was replaced by something other than a folder while it was being made",
+      );
     }
   }
 }
@@ -263,7 +275,9 @@ function checkFileUnchanged(target: WriteTarget, expected: FileStamp | null): vo
   }
   if (now === null) throw new ConcurrentChange(target.path, "it was removed");
   if (now.isSymlink) throw new ConcurrentChange(target.path, "it was replaced by a symlink");
-  if (!sameVersion(now, expected)) throw new ConcurrentChange(target.path, "it was written by something else");
+  if (!sameVersion(now, expected)) {
+    throw new ConcurrentChange(target.path, "it was written by something else");
+  }
 }
 
 function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
@@ -286,7 +300,11 @@ export interface WriteHooks {
  * Create a new file with O_EXCL (a name that appeared meanwhile, symlink or
  * not, is refused rather than followed).
  */
-export function createNewFile(target: WriteTarget, bytes: Uint8Array, hooks: WriteHooks = {}): WriteOutcome {
+export function createNewFile(
+  target: WriteTarget,
+  bytes: Uint8Array,
+  hooks: WriteHooks = {},
+): WriteOutcome {
   hooks.beforeCommit?.();
   checkFolderUnchanged(target);
   let file: Deno.FsFile;
@@ -321,7 +339,8 @@ export function replaceFile(
   hooks: WriteHooks = {},
 ): WriteOutcome {
   const myUid = safeUid();
-  const inPlace = expected.nlink > 1 || (myUid !== null && expected.uid !== null && expected.uid !== myUid);
+  const inPlace = expected.nlink > 1 ||
+    (myUid !== null && expected.uid !== null && expected.uid !== myUid);
   if (!inPlace) {
     const temp = join(target.dir, `.${target.name}.wisp-${crypto.randomUUID().slice(0, 8)}.tmp`);
     let file: Deno.FsFile | undefined;
@@ -363,7 +382,12 @@ export function replaceFile(
   return writeInPlace(target, expected, bytes, hooks);
 }
 
-function writeInPlace(target: WriteTarget, expected: FileStamp, bytes: Uint8Array, hooks: WriteHooks): WriteOutcome {
+function writeInPlace(
+  target: WriteTarget,
+  expected: FileStamp,
+  bytes: Uint8Array,
+  hooks: WriteHooks,
+): WriteOutcome {
   hooks.beforeCommit?.();
   checkFolderUnchanged(target);
   checkFileUnchanged(target, expected);
@@ -386,7 +410,11 @@ function writeInPlace(target: WriteTarget, expected: FileStamp, bytes: Uint8Arra
  * Add bytes at the end of a file with O_APPEND, creating it (O_EXCL) when it
  * does not exist. The descriptor is checked to be the file that was checked.
  */
-export function appendToFile(target: WriteTarget, bytes: Uint8Array, hooks: WriteHooks = {}): WriteOutcome {
+export function appendToFile(
+  target: WriteTarget,
+  bytes: Uint8Array,
+  hooks: WriteHooks = {},
+): WriteOutcome {
   if (target.existing === null) {
     const created = createNewFile(target, bytes, hooks);
     return { how: "created", bytesAfter: created.bytesAfter };

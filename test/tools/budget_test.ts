@@ -30,7 +30,10 @@ Deno.test("fitText: first and last lines, a marker, and a note naming the held-b
   assertStringIncludes(result.text, `line ${held.toLine + 1} `);
   assertStringIncludes(result.text, "line 1000 ");
   assertMatch(result.text, /\[… [\d,]+ lines \([\d,]+ KiB\) held back …\]/);
-  assertStringIncludes(result.text, `held back: output lines ${held.fromLine}–${held.toLine.toLocaleString("en-US")}`);
+  assertStringIncludes(
+    result.text,
+    `held back: output lines ${held.fromLine}–${held.toLine.toLocaleString("en-US")}`,
+  );
   assertStringIncludes(result.text, "the whole output is kept as output 3f9a2c1b (1,000 lines)");
   assertStringIncludes(result.text, `"recall output 3f9a2c1b from line ${held.fromLine}"`);
   assertEquals(held.lines, held.toLine - held.fromLine + 1);
@@ -61,11 +64,22 @@ Deno.test("fitted: keeps the whole in the output store and names it", async () =
   };
   const config = configSchema.parse({ context: { memory: false } });
   const text = "q\n".repeat(10_000);
-  const result = await fitted(text, { budgetBytes: 4096, outputStore: store, session: "s1", callId: "c1", config }, "x");
+  const result = await fitted(text, {
+    budgetBytes: 4096,
+    outputStore: store,
+    session: "s1",
+    callId: "c1",
+    config,
+  }, "x");
   assertEquals(kept, [text]);
   assertEquals(result.outputId, "abcd1234");
   assertStringIncludes(result.text, "kept as output abcd1234 (10,000 lines); do not run it again");
-  const small = await fitted("short", { budgetBytes: 4096, outputStore: store, session: "s1", config }, "x");
+  const small = await fitted("short", {
+    budgetBytes: 4096,
+    outputStore: store,
+    session: "s1",
+    config,
+  }, "x");
   assertEquals(small, { text: "short" });
   assertEquals(kept.length, 1, "nothing is stored when everything fits");
 });

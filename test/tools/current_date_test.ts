@@ -4,8 +4,14 @@ import { registry, scratch } from "./support.ts";
 
 Deno.test("current_date: ISO 8601 with the offset, then the zone", () => {
   const instant = new Date("2026-09-17T12:41:02Z");
-  assertEquals(formatCurrentDate(instant, 60, "Europe/London"), "2026-09-17T13:41:02+01:00 (Europe/London)");
-  assertEquals(formatCurrentDate(instant, -150, "America/St_Johns"), "2026-09-17T10:11:02-02:30 (America/St_Johns)");
+  assertEquals(
+    formatCurrentDate(instant, 60, "Europe/London"),
+    "2026-09-17T13:41:02+01:00 (Europe/London)",
+  );
+  assertEquals(
+    formatCurrentDate(instant, -150, "America/St_Johns"),
+    "2026-09-17T10:11:02-02:30 (America/St_Johns)",
+  );
   assertEquals(formatCurrentDate(instant, 0, "UTC"), "2026-09-17T12:41:02+00:00 (UTC)");
   // Crossing midnight and a year boundary.
   assertEquals(
@@ -23,7 +29,11 @@ Deno.test("current_date through the registry: one line naming now", async () => 
     assertMatch(result.text, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d \(.+\)$/);
     const stamp = Date.parse(result.text.split(" ")[0]);
     // Second precision: the stamp is within the second the call ran in.
-    assertEquals(Math.abs(stamp - before) < 2000, true, `${result.text} vs ${new Date(before).toISOString()}`);
+    assertEquals(
+      Math.abs(stamp - before) < 2000,
+      true,
+      `${result.text} vs ${new Date(before).toISOString()}`,
+    );
     const bad = await registry.call("current_date", { when: "now" }, s.ctx);
     assertEquals(bad.ok, false);
     assertMatch(bad.text, /^error: bad arguments for current_date: unknown argument when/);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { assert, assertEquals, assertMatch, assertThrows } from "../support/assert.ts";
 import { configSchema } from "../../src/config/schema.ts";
-import { ToolRegistry } from "../../src/tools/registry.ts";
+import type { ToolRegistry } from "../../src/tools/registry.ts";
 import { builtinRegistry } from "../../src/tools/builtins.ts";
 import type { Tool } from "../../src/tools/tool.ts";
 import { UsageError } from "../../src/util/errors.ts";
@@ -26,14 +26,23 @@ Deno.test("registry: the default list, tools.disabled, --tool and --no-tools", (
   const names = (opts: Parameters<ToolRegistry["list"]>[0]) => r.list(opts).map((t) => t.name);
   const defaults = configSchema.parse({});
   // memory is on by default (context.memory), ask is not (tools.ask); custom tools come last.
-  assertEquals(names({ config: defaults }), ["current_date", "read_file", "edit_file", "memory", "mine"]);
-  assertEquals(names({ config: configSchema.parse({ tools: { ask: true }, context: { memory: false } }) }), [
+  assertEquals(names({ config: defaults }), [
     "current_date",
     "read_file",
     "edit_file",
-    "ask",
+    "memory",
     "mine",
   ]);
+  assertEquals(
+    names({ config: configSchema.parse({ tools: { ask: true }, context: { memory: false } }) }),
+    [
+      "current_date",
+      "read_file",
+      "edit_file",
+      "ask",
+      "mine",
+    ],
+  );
   const disabled = configSchema.parse({ tools: { disabled: ["read_file", "edit_file"] } });
   assertEquals(names({ config: disabled }), ["current_date", "memory", "mine"]);
   // A named list is exactly that list (opt-in tools too), less tools.disabled.
@@ -54,7 +63,11 @@ Deno.test("registry: specs carry input JSON Schema (defaulted arguments are opti
   assertEquals(props.offset.default, 1);
   const edit = specs.find((s) => s.name === "edit_file")!;
   assertEquals(edit.parameters.required, ["path", "mode", "content"]);
-  assertEquals((edit.parameters.properties as Record<string, { enum?: string[] }>).mode.enum, ["write", "append", "replace"]);
+  assertEquals((edit.parameters.properties as Record<string, { enum?: string[] }>).mode.enum, [
+    "write",
+    "append",
+    "replace",
+  ]);
   const date = specs.find((s) => s.name === "current_date")!;
   assertEquals(date.parameters.properties, {});
   assert(!("$schema" in date.parameters));
@@ -67,7 +80,9 @@ Deno.test("registry: registering a name twice is a programming error", () => {
 Deno.test("registry.call: validates, audits tool.call and tool.result verbatim, never throws", async () => {
   const s = await scratch();
   try {
-    const r = builtinRegistry().register(fakeTool("boom", { run: () => Promise.reject(new Error("kaput")) }));
+    const r = builtinRegistry().register(
+      fakeTool("boom", { run: () => Promise.reject(new Error("kaput")) }),
+    );
     const bad = await r.call("read_file", { path: 3 }, s.ctx);
     assertEquals(bad.ok, false);
     assertEquals(bad.text, "error: bad arguments for read_file: path must be a string");
@@ -79,10 +94,15 @@ Deno.test("registry.call: validates, audits tool.call and tool.result verbatim, 
     const results = s.events.filter((e) => e.kind === "tool.result");
     assertEquals(calls.map((e) => e.tool), ["read_file", "nope", "boom"]);
     assertEquals(calls[0].arguments, { path: 3 });
-    assertEquals(results.map((e) => [e.tool, e.ok, e.callId]), calls.map((c) => [c.tool, false, c.id]));
+    assertEquals(
+      results.map((e) => [e.tool, e.ok, e.callId]),
+      calls.map((c) => [c.tool, false, c.id]),
+    );
     assertEquals(results[2].text, "error: boom failed: kaput");
     // And the events reached the audit file.
-    const lines = Deno.readTextFileSync(s.ctx.home.auditLog).trim().split("\n").map((l) => JSON.parse(l));
+    const lines = Deno.readTextFileSync(s.ctx.home.auditLog).trim().split("\n").map((l) =>
+      JSON.parse(l)
+    );
     assertEquals(lines.filter((e) => e.kind === "tool.call").length, 3);
   } finally {
     await s.cleanup();

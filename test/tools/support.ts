@@ -27,7 +27,9 @@ export function recordingGate(refuse?: RegExp): RecordingGate {
     check(line, ctx) {
       gate.lines.push(line);
       gate.contexts.push(ctx);
-      if (gate.refuse?.test(line)) return Promise.resolve({ allowed: false, refusal: "the person said no" });
+      if (gate.refuse?.test(line)) {
+        return Promise.resolve({ allowed: false, refusal: "the person said no" });
+      }
       return Promise.resolve({ allowed: true });
     },
   };
@@ -48,7 +50,8 @@ export interface Scratch {
 }
 
 export async function scratch(
-  options: { config?: Record<string, unknown>; budgetBytes?: number; writableRoots?: string[] } = {},
+  options: { config?: Record<string, unknown>; budgetBytes?: number; writableRoots?: string[] } =
+    {},
 ): Promise<Scratch> {
   const base = Deno.realPathSync(await Deno.makeTempDir({ prefix: "wisp-tools-" }));
   const root = join(base, "project");
@@ -56,7 +59,12 @@ export async function scratch(
   await Deno.mkdir(root, { recursive: true });
   await Deno.mkdir(home, { recursive: true });
   const config: Config = configSchema.parse(options.config ?? {});
-  const audit = new AuditLog({ path: join(home, "logs", "audit.jsonl"), enabled: true, maxBytes: 1 << 20, keep: 1 });
+  const audit = new AuditLog({
+    path: join(home, "logs", "audit.jsonl"),
+    enabled: true,
+    maxBytes: 1 << 20,
+    keep: 1,
+  });
   const events: AuditEvent[] = [];
   audit.onEvent((e) => events.push(e));
   const gate = recordingGate();

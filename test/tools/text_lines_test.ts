@@ -4,7 +4,10 @@ import { type ByteReader, countBreaks, readPage, splitLines } from "../../src/to
 const enc = new TextEncoder();
 
 /** A reader over bytes that hands out at most `step` bytes a call, counting what it gave. */
-function source(text: string | Uint8Array, step = 1 << 16): { read: ByteReader; given: () => number } {
+function source(
+  text: string | Uint8Array,
+  step = 1 << 16,
+): { read: ByteReader; given: () => number } {
   const bytes = typeof text === "string" ? enc.encode(text) : text;
   let at = 0;
   return {
@@ -53,7 +56,11 @@ Deno.test("readPage: numbers lines exactly as splitLines, whatever the chunk bou
       for (const step of [1, 2, 7, 1 << 16]) {
         const { read } = source(sample, step);
         const page = readPage(read, { offset: 1, limit: 1000, room: 10_000, chunkSize: chunk });
-        assertEquals(page.lines.map((l) => l.text), expected, `${JSON.stringify(sample)} chunk ${chunk} step ${step}`);
+        assertEquals(
+          page.lines.map((l) => l.text),
+          expected,
+          `${JSON.stringify(sample)} chunk ${chunk} step ${step}`,
+        );
         assertEquals(page.lines.map((l) => l.number), expected.map((_, i) => i + 1));
         assertEquals(page.next, null);
       }
@@ -87,7 +94,8 @@ Deno.test("readPage: stops reading once the page is full (early stop)", () => {
 });
 
 Deno.test("readPage: the page stays within its room and continues where it stopped", () => {
-  const text = Array.from({ length: 50 }, (_, i) => `line ${i + 1} ${"y".repeat(30)}`).join("\n") + "\n";
+  const text = Array.from({ length: 50 }, (_, i) => `line ${i + 1} ${"y".repeat(30)}`).join("\n") +
+    "\n";
   const page = readPage(source(text).read, { offset: 1, limit: 1000, room: 200, chunkSize: 16 });
   const rendered = page.lines.map((l) => `${l.number}\t${l.text}\n`).join("");
   assert(enc.encode(rendered).length <= 200);
@@ -97,7 +105,12 @@ Deno.test("readPage: the page stays within its room and continues where it stopp
 
 Deno.test("readPage: a line longer than the room is cut, its length counted, memory bounded", () => {
   const text = "z".repeat(1_000_000) + "\nafter\n";
-  const page = readPage(source(text, 8192).read, { offset: 1, limit: 10, room: 500, chunkSize: 8192 });
+  const page = readPage(source(text, 8192).read, {
+    offset: 1,
+    limit: 10,
+    room: 500,
+    chunkSize: 8192,
+  });
   assertEquals(page.lines.length, 1);
   assert(page.lines[0].cut);
   assertEquals(page.lines[0].bytes, 1_000_000);
