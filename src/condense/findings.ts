@@ -1,0 +1,70 @@
+/**
+ * What a condensing reader reports: one problem a build, a linter or a test
+ * run printed, in a shape small enough to hand to a person or another agent.
+ */
+export interface Finding {
+  kind: "error" | "warning" | "test_failure";
+  /** `file:line[:col]`, as the tool printed the path. */
+  location?: string;
+  /** The test's full name, where the failure belongs to a test. */
+  test?: string;
+  message: string;
+  /** The few lines that belong to it (assertion values, a code frame), at most DETAIL_LINES. */
+  detail?: string[];
+}
+
+export const DETAIL_LINES = 8;
+/** Longest message kept; longer ones are cut with an ellipsis. */
+export const MESSAGE_CHARS = 400;
+
+export function location(file: string, line?: string | number, col?: string | number): string {
+  if (line === undefined || line === "") return file;
+  if (col === undefined || col === "") return `${file}:${line}`;
+  return `${file}:${line}:${col}`;
+}
+
+export function clip(text: string, max = MESSAGE_CHARS): string {
+  const trimmed = text.trim();
+  return trimmed.length <= max ? trimmed : trimmed.slice(0, max - 1) + "…";
+}
+
+/** A finding with empty optional fields left out and the message clipped. */
+export function finding(
+  kind: Finding["kind"],
+  message: string,
+  extra: { location?: string; test?: string; detail?: string[] } = {},
+): Finding {
+  const f: Finding = { kind, message: clip(message) };
+  if (extra.location) f.location = extra.location;
+  if (extra.test) f.test = extra.test;
+  const detail = (extra.detail ?? []).filter((l) => l.trim() !== "").slice(0, DETAIL_LINES);
+  if (detail.length > 0) f.detail = detail.map((l) => clip(l, 200));
+  return f;
+}
+
+/**
+ * The identity two reports of one failure share: a test failure is its test
+ * (or, without a name, its place); anything else is its place and message.
+ */
+export function findingKey(f: Finding): string {
+  if (f.kind === "test_failure" && f.test) return `t|${f.test}`;
+  return `${f.kind}|${f.location ?? ""}|${f.test ?? ""}|${f.message.replace(/\s+/g, " ").toLowerCase()}`;
+}
+
+/** Drops later duplicates, keeping the first report (and its detail). */
+export function dedupe(findings: Finding[]): Finding[] {
+  const seen = new Map<string, Finding>();
+  const out: Finding[] = [];
+  for (const f of findings) {
+    const key = findingKey(f);
+    const earlier = seen.get(key);
+    if (earlier) {
+      if (!earlier.location && f.location) earlier.location = f.location;
+      if (!earlier.detail && f.detail) earlier.detail = f.detail;
+      continue;
+    }
+    seen.set(key, f);
+    out.push(f);
+  }
+  return out;
+}

@@ -1,0 +1,145 @@
+/**
+ * Compiler diagnostics in the form gcc, clang, swiftc, javac, rustc's short
+ * format and many others share: `file:line[:col]: error|warning: message`,
+ * with the code frame, caret and notes that follow them as detail; plus the
+ * linker's undefined symbols. This is also the generic reader: it runs after
+ * the format-specific ones and skips lines they already accounted for.
+ */
+import { type Finding, finding, location } from "../findings.ts";
+import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+
+const DIAGNOSTIC =
+  /^([^\s:][^\s:]*):(\d+):(?:(\d+):)? (fatal error|error|warning|note|remark)(?:\[([^\]]+)\])?: (.*)$/;
+/** Lines that belong to the diagnostic above: code frames, carets, notes, javac's symbol lines. */
+const FRAME = /^(?:\s*\d*\s*\|.*|\s+[\^~][\^~\s]*|\s+(?:symbol|location|required|found|reason):.*|\s+\S.*)$/;
+const CONTEXT =
+  /^(?:In file included from .*|\s+from .*[:,]|[^\s:][^:]*: (?:In (?:function|member function|static member function|constructor|destructor|instantiation of|substitution of|lambda function)|At (?:global|top level)).*:|\S+: note: .*|\d+ (?:errors?|warnings?)(?: generated)?\.?|cc1\w*: all warnings being treated as errors)$/;
+const UNDEFINED_REF = /^(?:(.*?):(?:\([^)]*\)|\d+)?: )?undefined reference to [`'‘](.+?)['’]$/;
+const LLD_ERROR = /^(?:[\w./-]*\bld(?:\.\w+)?|ld64(?:\.lld)?|lld-link|wasm-ld): error: (.*)$/;
+const DRIVER_ERROR = /^(?:[\w./-]*\/)?(?:gcc|cc|clang|g\+\+|c\+\+|clang\+\+|swiftc|collect2)(?:-\d+)?: (?:fatal )?error: (.*)$/;
+const MAC_UNDEFINED = /^Undefined symbols for architecture (\S+):$/;
+const LINKER_SUMMARY = /(?:ld returned \d+ exit status|linker command failed with exit code)/;
+
+function isPath(file: string): boolean {
+  return /[A-Za-z]/.test(file) && !/^(?:https?|ftp|file)$/.test(file);
+}
+
+export function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const out: Finding[] = [];
+  let linkerSummary: string | undefined;
+  let linkerFound = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (ctx.explained(i)) continue;
+    const line = lines[i];
+    if (line.length === 0) continue;
+    const c = line.charCodeAt(0);
+    if (c === 32 || c === 9) continue; // diagnostics start at the margin
+    if (line.includes(": ")) {
+      const m = DIAGNOSTIC.exec(line);
+      if (m && isPath(m[1])) {
+        const sev = m[4];
+        ctx.explain(i);
+        if (sev === "note" || sev === "remark") {
+          // A note's own code frame belongs to it.
+          while (i + 1 < lines.length && /^\s*\d*\s*\|/.test(lines[i + 1])) ctx.explain(++i);
+          continue;
+        }
+        const detail: string[] = [];
+        let j = i + 1;
+        while (j < lines.length && !ctx.explained(j)) {
+          const next = lines[j];
+          const note = DIAGNOSTIC.exec(next);
+          if (note && (note[4] === "note" || note[4] === "remark") && !/\[SC\d+\]$/.test(next)) {
+            detail.push(next);
+          } else if (!note && FRAME.test(next) && next.trim() !== "") {
+            detail.push(next);
+          } else break;
+          ctx.explain(j);
+          j++;
+        }
+        i = j - 1;
+        const message = m[5] ? `${m[5]}: ${m[6]}` : m[6];
+        out.push(
+          finding(sev === "warning" ? "warning" : "error", message, {
+            location: location(m[1], m[2], m[3]),
+            detail,
+          }),
+        );
+        continue;
+      }
+    }
+    if (CONTEXT.test(line)) {
+      ctx.explain(i);
+      continue;
+    }
+    if (line.includes("undefined reference")) {
+      const u = UNDEFINED_REF.exec(line.replace(/^\/\S*ld: /, ""));
+      if (u) {
+        ctx.explain(i);
+        linkerFound = true;
+        out.push(finding("error", `undefined reference to ${u[2]}`, { location: u[1] || undefined }));
+        continue;
+      }
+      if (/: in function [`'‘].*['’]:$/.test(line)) ctx.explain(i);
+    }
+    if (/^\/\S*ld: .*: in function /.test(line)) {
+      ctx.explain(i);
+      continue;
+    }
+    const mac = MAC_UNDEFINED.exec(line);
+    if (mac) {
+      ctx.explain(i);
+      const symbols: string[] = [];
+      let j = i + 1;
+      while (j < lines.length && /^\s+(?:"|referenced from|\S+ in )/.test(lines[j])) {
+        const s = /^\s+"([^"]+)", referenced from:/.exec(lines[j]);
+        if (s) symbols.push(s[1]);
+        ctx.explain(j);
+        j++;
+      }
+      i = j - 1;
+      linkerFound = true;
+      for (const s of symbols) out.push(finding("error", `undefined symbol ${s} (${mac[1]})`));
+      continue;
+    }
+    const lld = LLD_ERROR.exec(line);
+    if (lld) {
+      ctx.explain(i);
+      if (/^symbol\(s\) not found/.test(lld[1])) {
+        linkerSummary ??= line;
+        continue;
+      }
+      const detail: string[] = [];
+      let j = i + 1;
+      while (j < lines.length && /^>>> /.test(lines[j])) {
+        detail.push(lines[j]);
+        ctx.explain(j);
+        j++;
+      }
+      i = j - 1;
+      const ref = detail.map((d) => /^>>> referenced by (\S+:\d+)/.exec(d)?.[1]).find(Boolean);
+      linkerFound = true;
+      out.push(finding("error", lld[1], { location: ref, detail }));
+      continue;
+    }
+    if (/^ld: symbol\(s\) not found/.test(line)) {
+      ctx.explain(i);
+      linkerSummary ??= line;
+      continue;
+    }
+    const driver = DRIVER_ERROR.exec(line);
+    if (driver) {
+      ctx.explain(i);
+      if (LINKER_SUMMARY.test(driver[1])) linkerSummary ??= line;
+      else out.push(finding("error", line));
+    }
+  }
+  if (linkerSummary && !linkerFound) out.push(finding("error", linkerSummary));
+  return out;
+}
+
+export const compiler: Reader = {
+  name: "compiler",
+  signals: ["error", "warning", "undefined reference", "Undefined symbols"],
+  read: readCompiler,
+};

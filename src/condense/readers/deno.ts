@@ -1,0 +1,119 @@
+/**
+ * deno test and deno check. deno test prints ` ERRORS ` with each failure as
+ * `name => ./file_test.ts:15:6` and its `error:` and stack, then ` FAILURES `
+ * repeating the names (the same failures). deno check prints
+ * `TS2339 [ERROR]: message` with `at file:///…:4:17` below; other deno
+ * errors are `error: message` with an `at file:///…` place.
+ */
+import { type Finding, finding } from "../findings.ts";
+import { type Frame, jsFrame, pickFrame } from "../text.ts";
+import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+
+const HEADING = /^\s?(ERRORS|FAILURES)\s?$/;
+const FAILURE = /^(.+?) => (\.{0,2}\/?\S+?):(\d+):(\d+)$/;
+const UNCAUGHT = /^(\.{0,2}\/?\S+) \(uncaught error\)$/;
+const RESULT = /^(?:ok|FAILED) \| \d+ passed.*\| \d+ failed/;
+const INLINE = /^\s*.+ \.\.\. (?:ok|FAILED|ignored|cancelled)(?: .*)?$/;
+const CHECK = /^(TS\d+) \[(ERROR|WARN|WARNING)\]: (.*)$/;
+const ERROR = /^error: (.*)$/;
+const AT = /^\s+at (?:file:\/\/)?(\S+?):(\d+):(\d+)$/;
+
+export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const out: Finding[] = [];
+  let part = "";
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const h = HEADING.exec(line);
+    if (h) {
+      part = h[1];
+      ctx.explain(i);
+      continue;
+    }
+    if (RESULT.test(line) || /^running \d+ tests? from /.test(line) || /^(?:Check|Download) /.test(line) || /^Found \d+ errors?\.$/.test(line)) {
+      ctx.explain(i);
+      if (RESULT.test(line)) part = "";
+      continue;
+    }
+    if (/^(?:Stack backtrace:|\s+\d+: <unknown>|------- (?:output|pre-test output|post-test output) -------|----- (?:output|pre-test output|post-test output) end -----)$/.test(line)) {
+      ctx.explain(i);
+      continue;
+    }
+    if (part === "" && INLINE.test(line) && line.includes(" ... ")) {
+      ctx.explain(i);
+      continue;
+    }
+    if (part === "FAILURES") {
+      if (FAILURE.test(line) || UNCAUGHT.test(line)) ctx.explain(i);
+      continue;
+    }
+    if (part === "ERRORS") {
+      const f = FAILURE.exec(line);
+      const u = f ? null : UNCAUGHT.exec(line);
+      if (!f && !u) continue;
+      let j = i + 1;
+      while (j < lines.length && !FAILURE.test(lines[j]) && !UNCAUGHT.test(lines[j]) && !HEADING.test(lines[j])) j++;
+      ctx.explain(i, j - 1);
+      const body = lines.slice(i + 1, j);
+      const frames = body.map(jsFrame).filter((x): x is Frame => x !== undefined);
+      const file = f ? f[2] : u![1];
+      // The frame in the test's body: in its file, at or after the line the test is defined on.
+      const defined = f ? Number(f[3]) : 0;
+      const base = file.replace(/^\.\//, "");
+      const inBody = frames
+        .filter((fr) => (fr.file === base || fr.file.endsWith("/" + base)) && Number(fr.line) >= defined)
+        .sort((a, b) => Number(a.line) - Number(b.line))[0];
+      const frame = inBody ?? pickFrame(frames, file);
+      const text = body.filter((l) => l.trim() !== "" && !jsFrame(l)).map((l) => l.trim());
+      const message = (text[0] ?? "failed").replace(/^error: /, "");
+      const loc = frame ? `${frame.file}:${frame.line}:${frame.col}` : f ? `${f[2]}:${f[3]}:${f[4]}` : u![1];
+      if (f) {
+        const name = f[1].replace(/ \.\.\. /g, " > ");
+        out.push(finding("test_failure", message, { test: name, location: loc, detail: text.slice(1, 4).filter((l) => !/^\^|~/.test(l) && !l.startsWith("throw ")) }));
+      } else {
+        out.push(finding("error", message, { location: loc }));
+      }
+      i = j - 1;
+      continue;
+    }
+    const c = CHECK.exec(line);
+    const e = c ? null : ERROR.exec(line);
+    if (!c && !e) continue;
+    // The place is the first `at file:…` within the next few lines.
+    let at: RegExpExecArray | null = null;
+    let j = i + 1;
+    for (; j < lines.length && j <= i + 4; j++) {
+      at = AT.exec(lines[j]);
+      if (at || CHECK.test(lines[j]) || ERROR.test(lines[j])) break;
+    }
+    if (!at) {
+      if (c) {
+        ctx.explain(i);
+        out.push(finding(c[2] === "ERROR" ? "error" : "warning", `${c[1]}: ${c[3]}`));
+      } else if (/^(?:Type checking failed|Test failed|Uncaught .*|Module not found .*|Import .* not a dependency.*)$/.test(e![1])) {
+        ctx.explain(i);
+        if (/^(?:Uncaught|Module not found|Import )/.test(e![1])) out.push(finding("error", e![1]));
+      }
+      continue;
+    }
+    // Related information (indented "The expected type comes from …") belongs to this one.
+    let k = j + 1;
+    while (k < lines.length && lines[k].trim() !== "" && /^\s/.test(lines[k])) k++;
+    while (k + 1 < lines.length && lines[k].trim() === "" && /^\s{4}\S/.test(lines[k + 1])) {
+      k++;
+      while (k < lines.length && lines[k].trim() !== "" && /^\s/.test(lines[k])) k++;
+    }
+    ctx.explain(i, k - 1);
+    const kind = c ? (c[2] === "ERROR" ? "error" : "warning") : "error";
+    const message = c ? `${c[1]}: ${c[3]}` : e![1];
+    const detail = lines.slice(j + 1, k).map((l) => l.trim()).filter((l) => l !== "" && !/^at /.test(l));
+    out.push(finding(kind, message, { location: `${at[1]}:${at[2]}:${at[3]}`, detail }));
+    i = k - 1;
+  }
+  return out;
+}
+
+export const deno: Reader = {
+  name: "deno",
+  signals: [" ERRORS", "[ERROR]", "[WARN", "(uncaught error)", "\n    at file://"],
+  read: readDeno,
+};

@@ -1,0 +1,63 @@
+/**
+ * ESLint's formatters: stylish (a file's path alone on a line, then
+ * `  4:22  error  message  rule` rows), unix (`file:4:22: message [Error/rule]`)
+ * and compact (`file: line 4, col 22, Error - message (rule)`).
+ */
+import { type Finding, finding } from "../findings.ts";
+import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+
+const PATH_ALONE = /^(?:[A-Za-z]:\\|\/|\.{1,2}\/)?[^\s:]+\.[A-Za-z0-9]+$|^\/\S.*\.[A-Za-z0-9]+$/;
+const ROW = /^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?\s*$/;
+const UNIX = /^([^\s:][^:]*):(\d+):(\d+): (.*) \[(Error|Warning)(?:\/([^\]]+))?\]$/;
+const COMPACT = /^([^\s:][^:]*): line (\d+), col (\d+), (Error|Warning) - (.*?)(?: \(([\w@/-]+)\))?$/;
+const SUMMARY = /^(?:✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)|\s+\d+ errors? and \d+ warnings? potentially fixable.*|\d+ problems?)$/;
+
+export function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const out: Finding[] = [];
+  let file: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (SUMMARY.test(line)) {
+      ctx.explain(i);
+      continue;
+    }
+    if (file !== undefined) {
+      const r = ROW.exec(line);
+      if (r) {
+        ctx.explain(i);
+        const msg = r[5] ? `${r[4].trim()} (${r[5]})` : r[4].trim();
+        out.push(finding(r[3] === "error" ? "error" : "warning", msg, { location: `${file}:${r[1]}:${r[2]}` }));
+        continue;
+      }
+      if (line.trim() !== "") file = undefined;
+    }
+    if (line.length > 0 && line.charCodeAt(0) !== 32 && PATH_ALONE.test(line)) {
+      // Only a heading when a stylish row follows it.
+      if (ROW.test(lines[i + 1] ?? "")) {
+        file = line;
+        ctx.explain(i);
+        continue;
+      }
+    }
+    const u = UNIX.exec(line);
+    if (u) {
+      ctx.explain(i);
+      const msg = u[6] ? `${u[4]} (${u[6]})` : u[4];
+      out.push(finding(u[5] === "Error" ? "error" : "warning", msg, { location: `${u[1]}:${u[2]}:${u[3]}` }));
+      continue;
+    }
+    const c = COMPACT.exec(line);
+    if (c) {
+      ctx.explain(i);
+      const msg = c[6] ? `${c[5]} (${c[6]})` : c[5];
+      out.push(finding(c[4] === "Error" ? "error" : "warning", msg, { location: `${c[1]}:${c[2]}:${c[3]}` }));
+    }
+  }
+  return out;
+}
+
+export const eslint: Reader = {
+  name: "eslint",
+  signals: ["  error  ", "  warning  ", "[Error", "[Warning", ", Error - ", ", Warning - "],
+  read: readEslint,
+};

@@ -1,0 +1,135 @@
+/**
+ * Java builds: javac (`Calc.java:7: error: …` with the source line, caret and
+ * symbol lines), Maven's compiler plugin (`[ERROR] /…/Calc.java:[7,26] …`,
+ * printed twice: the two are one finding), Surefire/Failsafe (per-test
+ * `<<< FAILURE!` blocks and the `Failures:`/`Errors:` summary, one finding
+ * per test), Gradle's `Class > method() FAILED` lines, and the build's own
+ * failure when nothing more exact explains it.
+ */
+import { type Finding, finding } from "../findings.ts";
+import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+
+const JAVAC = /^([^\s:][^:]*\.(?:java|kt|scala|groovy)):(\d+): (error|warning): (.*)$/;
+const MVN_COMPILE = /^\[(ERROR|WARNING)\] (\S+\.(?:java|kt|scala|groovy)):\[(\d+),(\d+)\] (.*)$/;
+const SUREFIRE_3 = /^\[ERROR\] ([\w.$]+)\.([\w$]+)(?:\(\))?(?:\[\d+\])?\s+(?:--|Time elapsed:).*<<< (FAILURE|ERROR)!$/;
+const SUREFIRE_2 = /^([\w$]+)\(([\w.$]+)\)\s+Time elapsed: .*<<< (FAILURE|ERROR)!$/;
+const SUMMARY_ENTRY = /^\[ERROR\]\s{2,}([\w$]+)\.([\w$]+):(\d+)(?:->\S+)? (.*)$/;
+const SUMMARY_ENTRY_NO_LINE = /^\[ERROR\]\s{2,}([\w.$]+)\.([\w$]+)(?:\(\))? (.*)$/;
+const GRADLE = /^([\w.$]+) > (.+?) FAILED$/;
+const GOAL = /^\[ERROR\] Failed to execute goal (.*)$/;
+const STACK = /^\s+at ([\w.$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
+const MVN_NOISE = /^\[(?:INFO|WARNING|ERROR)\]\s*(?:$|-> \[Help|To see the full|Re-run Maven|For more information|\[Help \d\]|Please refer to|Tests run:|T E S T S|Results:|Failures:\s*$|Errors:\s*$|COMPILATION ERROR|BUILD (?:FAILURE|SUCCESS)|Total time|Finished at|-{10,}|\d+ errors?\s*$)/;
+
+function simple(cls: string): string {
+  return cls.split(".").pop()!.split("$")[0];
+}
+
+export function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const out: Finding[] = [];
+  const tests = new Map<string, Finding>();
+  let goal: string | undefined;
+  const addTest = (cls: string, method: string, f: Finding) => {
+    const key = `${simple(cls)}.${method}`;
+    const earlier = tests.get(key);
+    if (!earlier) {
+      tests.set(key, f);
+      return;
+    }
+    earlier.location ??= f.location;
+    if (earlier.test && f.test && f.test.length > earlier.test.length) earlier.test = f.test;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const j1 = JAVAC.exec(line);
+    if (j1) {
+      const detail: string[] = [];
+      let j = i + 1;
+      while (j < lines.length && /^\s/.test(lines[j]) && !JAVAC.test(lines[j])) {
+        if (/^\s+(?:symbol|location|required|found|reason):/.test(lines[j])) detail.push(lines[j].trim());
+        j++;
+      }
+      ctx.explain(i, j - 1);
+      out.push(finding(j1[3] === "error" ? "error" : "warning", j1[4], { location: `${j1[1]}:${j1[2]}`, detail }));
+      i = j - 1;
+      continue;
+    }
+    if (!line.startsWith("[") && !line.includes(" > ") && !line.includes("<<<")) continue;
+    const mc = MVN_COMPILE.exec(line);
+    if (mc) {
+      const detail: string[] = [];
+      let j = i + 1;
+      while (j < lines.length && /^(?:\[ERROR\])?\s+(?:symbol|location|required|found|reason):/.test(lines[j])) {
+        detail.push(lines[j].replace(/^\[ERROR\]/, "").trim());
+        j++;
+      }
+      ctx.explain(i, j - 1);
+      out.push(finding(mc[1] === "ERROR" ? "error" : "warning", mc[5], { location: `${mc[2]}:${mc[3]}:${mc[4]}`, detail }));
+      i = j - 1;
+      continue;
+    }
+    const s3 = SUREFIRE_3.exec(line);
+    const s2 = s3 ? null : SUREFIRE_2.exec(line);
+    if (s3 || s2) {
+      const [cls, method] = s3 ? [s3[1], s3[2]] : [s2![2], s2![1]];
+      let j = i + 1;
+      while (j < lines.length && lines[j].trim() !== "" && !lines[j].startsWith("[")) j++;
+      ctx.explain(i, j - 1);
+      const body = lines.slice(i + 1, j);
+      const frame = body.map((l) => STACK.exec(l)).find((m) => m && m[1].startsWith(`${cls}.`)) ??
+        body.map((l) => STACK.exec(l)).find((m) => m && !/^(?:java|javax|jdk|sun|org\.junit|org\.opentest4j|junit)\./.test(m[1]));
+      const message = body.find((l) => !/^\s+at /.test(l) && l.trim() !== "")?.trim() ?? "failed";
+      addTest(cls, method, finding("test_failure", message, { test: `${cls}.${method}`, location: frame ? `${frame[2]}:${frame[3]}` : undefined }));
+      i = j - 1;
+      continue;
+    }
+    const se = SUMMARY_ENTRY.exec(line);
+    if (se) {
+      ctx.explain(i);
+      let j = i + 1;
+      while (j < lines.length && /^\[ERROR\]\s{3,}\S/.test(lines[j]) && !SUMMARY_ENTRY.test(lines[j])) j++;
+      ctx.explain(i, j - 1);
+      addTest(se[1], se[2], finding("test_failure", se[4], { test: `${se[1]}.${se[2]}`, location: `${simple(se[1])}.java:${se[3]}` }));
+      i = j - 1;
+      continue;
+    }
+    const sn = SUMMARY_ENTRY_NO_LINE.exec(line);
+    if (sn && !/^\[ERROR\]\s+(?:Run \d|Tests run)/.test(line) && /[a-z]/.test(sn[2]) && tests.size > 0) {
+      ctx.explain(i);
+      addTest(sn[1], sn[2], finding("test_failure", sn[3], { test: `${sn[1]}.${sn[2]}` }));
+      continue;
+    }
+    const g = GRADLE.exec(line);
+    if (g) {
+      let j = i + 1;
+      const body: string[] = [];
+      while (j < lines.length && /^\s{4}\S/.test(lines[j])) body.push(lines[j++].trim());
+      ctx.explain(i, j - 1);
+      const at = body.map((l) => / at (\S+\.(?:java|kt|groovy|scala)):(\d+)$/.exec(l)).find(Boolean);
+      const method = g[2].replace(/\(\)$/, "");
+      addTest(g[1], method, finding("test_failure", body[0]?.replace(/ at \S+:\d+$/, "") ?? "failed", {
+        test: `${g[1]}.${method}`,
+        location: at ? `${at[1]}:${at[2]}` : undefined,
+      }));
+      i = j - 1;
+      continue;
+    }
+    const gl = GOAL.exec(line);
+    if (gl) {
+      ctx.explain(i);
+      goal ??= gl[1];
+      continue;
+    }
+    if (MVN_NOISE.test(line)) ctx.explain(i);
+  }
+  out.push(...tests.values());
+  if (out.every((f) => f.kind !== "error" && f.kind !== "test_failure") && goal) {
+    out.push(finding("error", `Failed to execute goal ${goal}`));
+  }
+  return out;
+}
+
+export const java: Reader = {
+  name: "java",
+  signals: [".java:", "<<< FAILURE!", "<<< ERROR!", "[ERROR]", " FAILED\n"],
+  read: readJava,
+};

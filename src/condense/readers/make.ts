@@ -1,0 +1,51 @@
+/**
+ * make's own failures: `make: *** [Makefile:4: main.o] Error 1`, missing
+ * rules, and makefile syntax errors. A failure that bubbles up through
+ * recursive makes (`make[1]: … Error 1` then `make: … Error 2`) is one finding.
+ */
+import { type Finding, finding } from "../findings.ts";
+import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+
+const MAKE = /^(?:[\w./-]*\/)?(?:g?make|gmake|mingw32-make)(?:\[(\d+)\])?: (?:\*\*\* )?(.*)$/;
+const ERROR_N = /^\[(?:([^\]:]+:\d+): )?([^\]]+)\] Error (\d+)(?: \(ignored\))?$/;
+const STOP = /^(.*?)\.?\s+Stop\.$/;
+const MAKEFILE_ERROR = /^([^\s:]+):(\d+): \*\*\* (.*?)\.?\s+Stop\.$/;
+
+export function readMake(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const out: Finding[] = [];
+  let deepest = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (!line.includes("make") && !line.includes("***")) continue;
+    const mf = MAKEFILE_ERROR.exec(line);
+    if (mf) {
+      ctx.explain(i);
+      out.push(finding("error", mf[3], { location: `${mf[1]}:${mf[2]}` }));
+      continue;
+    }
+    const m = MAKE.exec(line);
+    if (!m) continue;
+    const level = m[1] === undefined ? 0 : Number(m[1]);
+    const rest = m[2];
+    if (/^(?:Entering|Leaving) directory|^Nothing to be done|is up to date\.$|^Target .* not remade because of errors\.$/.test(rest)) {
+      ctx.explain(i);
+      continue;
+    }
+    if (!line.includes("***")) continue;
+    ctx.explain(i);
+    const e = ERROR_N.exec(rest);
+    if (e) {
+      if (rest.endsWith("(ignored)")) continue;
+      // A parent make reporting its child's failure is the same failure.
+      if (deepest > level && e[3] === "2") continue;
+      deepest = Math.max(deepest, level);
+      out.push(finding("error", `make: target ${e[2]} failed (Error ${e[3]})`, { location: e[1] }));
+      continue;
+    }
+    const stop = STOP.exec(rest);
+    out.push(finding("error", `make: ${stop ? stop[1] : rest}`));
+  }
+  return out;
+}
+
+export const make: Reader = { name: "make", signals: ["make", "***"], read: readMake };

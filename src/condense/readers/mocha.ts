@@ -1,0 +1,57 @@
+/**
+ * Mocha's default (spec) reporter: after `N failing`, numbered blocks whose
+ * title runs over one line per describe level and ends with `:`, then the
+ * error and a stack.
+ */
+import { type Finding, finding } from "../findings.ts";
+import { type Frame, jsFrame, pickFrame } from "../text.ts";
+import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+
+const FAILING = /^\s+(\d+) failing$/;
+const COUNTS = /^\s+\d+ (?:passing|pending)(?: \(.*\))?$/;
+const ENTRY = /^\s+(\d+)\) (.*)$/;
+
+export function readMocha(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const out: Finding[] = [];
+  let start = -1;
+  for (let i = 0; i < lines.length; i++) {
+    if (COUNTS.test(lines[i])) ctx.explain(i);
+    if (FAILING.test(lines[i])) {
+      ctx.explain(i);
+      start = i + 1;
+      break;
+    }
+  }
+  if (start < 0) return out;
+  for (let i = start; i < lines.length; i++) {
+    const e = ENTRY.exec(lines[i]);
+    if (!e) continue;
+    // The title: this line and the deeper-indented ones after it, up to the one ending in ':'.
+    const title: string[] = [e[2]];
+    let j = i;
+    while (!title[title.length - 1].endsWith(":") && j + 1 < lines.length && lines[j + 1].trim() !== "") {
+      j++;
+      title.push(lines[j].trim());
+    }
+    const name = title.join(" ").replace(/:$/, "").trim();
+    let k = j + 1;
+    while (k < lines.length && !ENTRY.test(lines[k])) k++;
+    ctx.explain(i, k - 1);
+    const body = lines.slice(j + 1, k);
+    const frames = body.map(jsFrame).filter((x): x is Frame => x !== undefined);
+    const frame = pickFrame(frames);
+    const text = body.filter((l) => l.trim() !== "" && !jsFrame(l)).map((l) => l.trim());
+    const detail = text.slice(1).filter((l) => /^[-+]|!==|===/.test(l)).slice(0, 6);
+    out.push(
+      finding("test_failure", text[0] ?? "failed", {
+        test: name,
+        location: frame ? `${frame.file}:${frame.line}:${frame.col}` : undefined,
+        detail,
+      }),
+    );
+    i = k - 1;
+  }
+  return out;
+}
+
+export const mocha: Reader = { name: "mocha", signals: [" failing"], read: readMocha };

@@ -1,0 +1,157 @@
+/**
+ * pytest: the `short test summary info` lines (`FAILED id - message`,
+ * `ERROR id`), the FAILURES and ERRORS sections they summarise (place and
+ * `E` lines), and `-v` result lines. One finding per test id.
+ */
+import { type Finding, finding } from "../findings.ts";
+import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+
+const SUMMARY = /^(FAILED|ERROR|XPASS\(strict\)) (\S+?)(?: - (.*))?$/;
+const VERBOSE = /^(\S+::\S+?) (FAILED|ERROR)(?:\s+\[\s*\d+%\])?$/;
+const SECTION = /^={3,} (FAILURES|ERRORS|short test summary info|warnings summary|PASSES|.*(?:passed|failed|error|errors|skipped|deselected|no tests ran).*) ={3,}$/;
+const TITLE = /^_{3,} (.+?) _{3,}$/;
+const PLACE = /^([^\s:]+\.py):(\d+): ?(.*)$/;
+const COLLECT = /^(?:ERROR collecting|ERROR at (?:setup|teardown) of) (.+)$/;
+
+interface Section {
+  location?: string;
+  message?: string;
+  detail: string[];
+}
+
+function readSection(lines: string[], from: number, to: number, testFile: string | undefined): Section {
+  const places: { file: string; line: string; rest: string }[] = [];
+  const eLines: string[] = [];
+  for (let i = from; i < to; i++) {
+    const line = lines[i];
+    if (line.startsWith("E ")) {
+      const text = line.slice(1).trim();
+      eLines.push(text);
+      // A SyntaxError names its place as `File "x.py", line N`.
+      const f = /^File "([^"]+)", line (\d+)/.exec(text);
+      if (f) places.push({ file: f[1], line: f[2], rest: "" });
+      continue;
+    }
+    const p = PLACE.exec(line);
+    if (p) places.push({ file: p[1], line: p[2], rest: p[3] });
+  }
+  const base = testFile?.split("/").pop();
+  const inTest = base ? places.find((p) => p.file === testFile || p.file.endsWith("/" + base) || p.file === base) : undefined;
+  const place = inTest ?? places[places.length - 1];
+  const meaningful = eLines.filter((l) => l !== "");
+  // The exception line (or the assertion) is the message; the rest is detail.
+  const at = meaningful.findIndex((l) => /^(?:[\w.]+(?:Error|Exception|Exit|Interrupt|Failed|Warning)\b|assert\b|Failed:)/.test(l));
+  if (at > 0) meaningful.unshift(...meaningful.splice(at, 1));
+  const lastPlace = places[places.length - 1];
+  return {
+    location: place ? `${place.file}:${place.line}` : undefined,
+    message: meaningful[0] ?? (lastPlace?.rest || undefined),
+    detail: meaningful.slice(1),
+  };
+}
+
+/** The section title pytest prints for a test id: `Class.test_name[param]` for `file.py::Class::test_name[param]`. */
+function titleOf(id: string): string {
+  const parts = id.split("::");
+  return parts.length > 1 ? parts.slice(1).join(".") : id;
+}
+
+export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const summary: { kind: string; id: string; message?: string }[] = [];
+  const verbose: { kind: string; id: string }[] = [];
+  const sections = new Map<string, { from: number; to: number; error: boolean }>();
+  let part = "";
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const c = line.charCodeAt(0);
+    if (c === 61 /* = */) {
+      const s = SECTION.exec(line);
+      if (s) {
+        part = s[1];
+        ctx.explain(i);
+        continue;
+      }
+    }
+    if ((part === "FAILURES" || part === "ERRORS") && c === 95 /* _ */) {
+      const t = TITLE.exec(line);
+      if (t) {
+        let j = i + 1;
+        while (j < lines.length && !TITLE.test(lines[j]) && !SECTION.test(lines[j])) j++;
+        ctx.explain(i, j - 1);
+        sections.set(t[1], { from: i + 1, to: j, error: part === "ERRORS" });
+        i = j - 1;
+        continue;
+      }
+    }
+    if (c === 70 /* F */ || c === 69 /* E */ || c === 88 /* X */) {
+      const m = SUMMARY.exec(line);
+      if (m && (part === "short test summary info" || m[2].includes("::") || m[2].endsWith(".py"))) {
+        ctx.explain(i);
+        // The message may go on over the following lines, until the next entry.
+        let j = i + 1;
+        while (j < lines.length && part === "short test summary info" && !SUMMARY.test(lines[j]) && !SECTION.test(lines[j]) && !/^!{3,}/.test(lines[j])) {
+          ctx.explain(j);
+          j++;
+        }
+        summary.push({ kind: m[1], id: m[2], message: m[3] });
+        i = j - 1;
+        continue;
+      }
+    }
+    if (line.includes("::")) {
+      const v = VERBOSE.exec(line);
+      if (v) {
+        ctx.explain(i);
+        verbose.push({ kind: v[2], id: v[1] });
+        continue;
+      }
+      if (/^\S+::\S+ (PASSED|SKIPPED|XFAIL|XPASS)/.test(line) || /^(PASSED|SKIPPED|XFAIL) \S+::/.test(line)) ctx.explain(i);
+    }
+    if (/^!{3,} .* !{3,}$/.test(line)) ctx.explain(i);
+  }
+  // Entries in the summary come first; -v lines and lone sections fill in what it lacks.
+  const entries = [...summary];
+  for (const v of verbose) if (!entries.some((e) => e.id === v.id)) entries.push(v);
+  const used = new Set<string>();
+  const out: Finding[] = [];
+  for (const e of entries) {
+    const title = [...sections.keys()].find((t) => {
+      if (used.has(t)) return false;
+      const collected = COLLECT.exec(t);
+      const name = collected ? collected[1] : t;
+      return name === titleOf(e.id) || name === e.id || e.id.endsWith("::" + name.replace(/\./g, "::"));
+    });
+    const testFile = e.id.split("::")[0];
+    const section = title !== undefined ? sections.get(title)! : undefined;
+    if (title !== undefined) used.add(title);
+    const read = section ? readSection(lines, section.from, section.to, testFile) : undefined;
+    const message = e.message?.trim() || read?.message || (e.kind === "ERROR" ? "error" : "failed");
+    const isTest = e.id.includes("::");
+    out.push(
+      finding(e.kind === "ERROR" && !isTest ? "error" : e.kind === "ERROR" ? "error" : "test_failure", message, {
+        test: isTest ? e.id : undefined,
+        location: read?.location ?? (isTest ? undefined : e.id),
+        detail: read?.detail,
+      }),
+    );
+  }
+  for (const [title, section] of sections) {
+    if (used.has(title)) continue;
+    const collected = COLLECT.exec(title);
+    const read = readSection(lines, section.from, section.to, collected?.[1]);
+    out.push(
+      finding(section.error ? "error" : "test_failure", read.message ?? title, {
+        test: collected ? undefined : title,
+        location: read.location ?? (collected ? collected[1] : undefined),
+        detail: read.detail,
+      }),
+    );
+  }
+  return out;
+}
+
+export const pytest: Reader = {
+  name: "pytest",
+  signals: ["short test summary info", "= FAILURES =", "= ERRORS =", " FAILED", " ERROR"],
+  read: readPytest,
+};

@@ -1,0 +1,113 @@
+/**
+ * RSpec (`Failures:` then `  1) Description` blocks with `Failure/Error:`,
+ * the message and `# ./spec/…:19:in` frames; `Failed examples:` repeats them)
+ * and minitest (`  1) Failure:` / `  1) Error:` with `Class#test [file:line]:`).
+ */
+import { type Finding, finding } from "../findings.ts";
+import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+
+const RSPEC_ENTRY = /^\s+(\d+)\) (.+)$/;
+const RSPEC_FRAME = /^\s+# (\S+?):(\d+)(?::in .*)?$/;
+const RSPEC_FAILED = /^rspec (\S+?):(\d+) # (.+)$/;
+const RSPEC_SUMMARY = /^\d+ examples?, \d+ failures?(?:, \d+ pending)?(?:, \d+ errors? occurred outside of examples)?$/;
+const MINI_ENTRY = /^\s+\d+\) (Failure|Error):$/;
+const MINI_NAME = /^(\S+#\S+?)(?: \[([^\]]+)\])?:$/;
+const MINI_SUMMARY = /^\d+ runs, \d+ assertions, \d+ failures, \d+ errors, \d+ skips$/;
+const LOAD_ERROR = /^An error occurred while loading (\S+)\.$/;
+
+function readRspec(lines: string[], ctx: ReadContext, out: Finding[]): void {
+  const start = lines.indexOf("Failures:");
+  const byName = new Map<string, Finding>();
+  if (start >= 0) {
+    ctx.explain(start);
+    for (let i = start + 1; i < lines.length; i++) {
+      const line = lines[i];
+      if (/^(?:Finished in |Failed examples:|Pending:)/.test(line)) break;
+      const e = RSPEC_ENTRY.exec(line);
+      if (!e) continue;
+      let j = i + 1;
+      while (j < lines.length && !RSPEC_ENTRY.test(lines[j]) && !/^(?:Finished in |Failed examples:)/.test(lines[j])) j++;
+      ctx.explain(i, j - 1);
+      const body = lines.slice(i + 1, j).map((l) => l.trim()).filter((l) => l !== "");
+      const frames = lines.slice(i + 1, j).map((l) => RSPEC_FRAME.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+      const frame = frames.find((f) => /_spec\.rb$/.test(f[1])) ?? frames[0];
+      const text = body.filter((l) => !l.startsWith("# ") && !l.startsWith("Failure/Error:") && l !== "(compared using ==)");
+      // `ArgumentError:` with the message on the next line reads as one line.
+      if (text.length > 1 && /^[\w:]+:$/.test(text[0])) text.splice(0, 2, `${text[0]} ${text[1]}`);
+      const f = finding("test_failure", text[0] ?? body[0] ?? "failed", {
+        test: e[2],
+        location: frame ? `${frame[1]}:${frame[2]}` : undefined,
+        detail: [...body.filter((l) => l.startsWith("Failure/Error:")), ...text.slice(1, 4)],
+      });
+      byName.set(e[2], f);
+      out.push(f);
+      i = j - 1;
+    }
+  }
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (RSPEC_SUMMARY.test(line) || line === "Failed examples:") {
+      ctx.explain(i);
+      continue;
+    }
+    const r = RSPEC_FAILED.exec(line);
+    if (r) {
+      ctx.explain(i);
+      if (!byName.has(r[3])) {
+        const f = finding("test_failure", "failed", { test: r[3], location: `${r[1]}:${r[2]}` });
+        byName.set(r[3], f);
+        out.push(f);
+      }
+      continue;
+    }
+    const l = LOAD_ERROR.exec(line);
+    if (l) {
+      let j = i + 1;
+      while (j < lines.length && lines[j].trim() !== "") j++;
+      ctx.explain(i, j - 1);
+      const body = lines.slice(i + 1, j).map((x) => x.trim()).filter((x) => !x.startsWith("#"));
+      const frame = lines.slice(i + 1, j).map((x) => RSPEC_FRAME.exec(x)).find(Boolean);
+      out.push(finding("error", body.join(" ") || `error while loading ${l[1]}`, { location: frame ? `${frame[1]}:${frame[2]}` : l[1] }));
+      i = j - 1;
+    }
+  }
+}
+
+function readMinitest(lines: string[], ctx: ReadContext, out: Finding[]): void {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (MINI_SUMMARY.test(line) || /^(?:Run options: |# Running:|Finished in [\d.]+s, )/.test(line)) {
+      ctx.explain(i);
+      continue;
+    }
+    const e = MINI_ENTRY.exec(line);
+    if (!e) continue;
+    const n = MINI_NAME.exec(lines[i + 1] ?? "");
+    if (!n) continue;
+    let j = i + 2;
+    while (j < lines.length && lines[j].trim() !== "" && !MINI_ENTRY.test(lines[j])) j++;
+    ctx.explain(i, j - 1);
+    const body = lines.slice(i + 2, j);
+    const frames = body.map((l) => /^\s+(\S+?):(\d+):in /.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+    const frame = frames.find((f) => /_test\.rb$|test_\w+\.rb$/.test(f[1])) ?? frames[0];
+    const text = body.filter((l) => !/^\s+\S+?:\d+:in /.test(l)).map((l) => l.trim()).filter((l) => l !== "");
+    const loc = n[2] ?? (frame ? `${frame[1]}:${frame[2]}` : undefined);
+    out.push(
+      finding("test_failure", text[0] ?? e[1], { test: n[1], location: loc, detail: text.slice(1, 5) }),
+    );
+    i = j - 1;
+  }
+}
+
+export function readRuby(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const out: Finding[] = [];
+  readRspec(lines, ctx, out);
+  readMinitest(lines, ctx, out);
+  return out;
+}
+
+export const ruby: Reader = {
+  name: "ruby",
+  signals: ["Failures:", "Failed examples:", ") Failure:", ") Error:", "An error occurred while loading"],
+  read: readRuby,
+};

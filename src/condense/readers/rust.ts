@@ -1,0 +1,85 @@
+/**
+ * rustc and cargo build diagnostics: `error[E0308]: mismatched types` with its
+ * ` --> src/lib.rs:3:18` place and the annotated code below it. The short
+ * message format (`src/lib.rs:3:18: error[E0308]: …`) is the generic
+ * compiler form and is read there.
+ */
+import { type Finding, finding } from "../findings.ts";
+import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+
+const HEADER = /^(error|warning)(?:\[([\w:-]+)\])?: (.+)$/;
+const SHORT = /^([^\s:][^\s:]*\.rs):(\d+):(\d+): (error|warning)(?:\[([\w:-]+)\])?: (.*)$/;
+const ARROW = /^\s*(?:-->|╭▸|┌─) (\S+?):(\d+):(\d+)$/;
+const SUMMARY =
+  /^(?:could not compile|aborting due to|test failed, to rerun|\d+ targets? failed|build failed|unused manifest key|.*generated \d+ warnings?|.*\d+ warnings? emitted|some errors have detailed|for more information about)/i;
+
+export function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const out: Finding[] = [];
+  const loose: Finding[] = [];
+  let compileSummary: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.includes(".rs:")) {
+      const s = SHORT.exec(line);
+      if (s) {
+        ctx.explain(i);
+        out.push(finding(s[4] === "error" ? "error" : "warning", s[5] ? `${s[5]}: ${s[6]}` : s[6], { location: `${s[1]}:${s[2]}:${s[3]}` }));
+        continue;
+      }
+    }
+    const first = line.charCodeAt(0);
+    if (first !== 101 /* e */ && first !== 119 /* w */ && first !== 83 /* S */ && first !== 70 /* F */) continue;
+    if (/^(?:Some errors have detailed|For more information about)/.test(line)) {
+      ctx.explain(i);
+      continue;
+    }
+    const h = HEADER.exec(line);
+    if (!h) continue;
+    // Look for the place within the next lines (a multi-line message may come first).
+    let arrow: RegExpExecArray | null = null;
+    let j = i + 1;
+    for (; j < lines.length && j <= i + 4; j++) {
+      arrow = ARROW.exec(lines[j]);
+      if (arrow || lines[j].trim() === "" || HEADER.test(lines[j])) break;
+    }
+    if (arrow) {
+      const messageLines = lines.slice(i + 1, j).map((l) => l.trim());
+      const detail: string[] = [];
+      let k = j + 1;
+      while (k < lines.length && lines[k].trim() !== "" && !HEADER.test(lines[k])) {
+        if (detail.length < 12) detail.push(lines[k]);
+        k++;
+      }
+      ctx.explain(i, k - 1);
+      const message = [h[3], ...messageLines].join(" ");
+      out.push(
+        finding(h[1] === "error" ? "error" : "warning", h[2] ? `${h[2]}: ${message}` : message, {
+          location: `${arrow[1]}:${arrow[2]}:${arrow[3]}`,
+          detail: detail.filter((d) => !/^\s*\|\s*$/.test(d)),
+        }),
+      );
+      i = k - 1;
+      continue;
+    }
+    if (SUMMARY.test(h[3])) {
+      ctx.explain(i);
+      if (h[1] === "error" && /^could not compile/.test(h[3])) compileSummary ??= line;
+      continue;
+    }
+    if (h[1] === "error" && h[2]) {
+      // error[E0601] and the like without a place: still rustc's own.
+      ctx.explain(i);
+      loose.push(finding("error", `${h[2]}: ${h[3]}`));
+    }
+  }
+  const errors = out.filter((f) => f.kind === "error").length;
+  if (errors === 0) out.push(...loose);
+  if (errors === 0 && loose.length === 0 && compileSummary) out.push(finding("error", compileSummary));
+  return out;
+}
+
+export const rust: Reader = {
+  name: "rust",
+  signals: [" --> ", "could not compile", "error[E", "warning: unused"],
+  read: readRust,
+};

@@ -1,0 +1,42 @@
+/**
+ * ShellCheck's default (tty) format: `In file line N:`, the source line, and
+ * caret lines `^-- SC2086 (warning): message` whose caret column is the
+ * column. Its gcc format (`file:3:12: warning: … [SC2086]`) is the generic
+ * compiler form; there, as here, info and style notes are not findings.
+ */
+import { type Finding, finding } from "../findings.ts";
+import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+
+const IN = /^In (.+) line (\d+):$/;
+const CARET = /^(\s*)\^[-^]*\s+(SC\d+) \((error|warning|info|style)\): (.*)$/;
+
+export function readShellcheck(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const out: Finding[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const h = IN.exec(lines[i]);
+    if (!h) {
+      if (/^(?:For more information:|\s+https:\/\/www\.shellcheck\.net\/wiki\/SC\d+ -- .*|Did you mean: ?)$/.test(lines[i])) ctx.explain(i);
+      continue;
+    }
+    let j = i + 1;
+    while (j < lines.length && !IN.test(lines[j]) && !/^For more information:/.test(lines[j]) && !/^Did you mean:/.test(lines[j])) {
+      const c = CARET.exec(lines[j]);
+      if (c && (c[3] === "error" || c[3] === "warning")) {
+        out.push(
+          finding(c[3], `${c[4]} [${c[2]}]`, { location: `${h[1]}:${h[2]}:${c[1].length + 1}` }),
+        );
+      }
+      j++;
+    }
+    // "Did you mean:" and its fixed line belong to this block too.
+    if (/^Did you mean:/.test(lines[j] ?? "")) {
+      j++;
+      while (j < lines.length && lines[j].trim() !== "") j++;
+    }
+    ctx.explain(i, j - 1);
+    i = j - 1;
+  }
+  return out;
+}
+
+export const shellcheck: Reader = { name: "shellcheck", signals: [" (error): ", " (warning): ", "\nIn "], read: readShellcheck };

@@ -1,0 +1,93 @@
+/**
+ * TAP (node --test's tap reporter, tape, prove, bats): `not ok N - name`
+ * with its YAML block (`location`, `error`, `stack`). Subtests are indented;
+ * their names are joined with " > ". A suite that failed only through its
+ * subtests, and TODO/SKIP lines, are not findings.
+ */
+import { type Finding, finding } from "../findings.ts";
+import { type Frame, indentOf, jsFrame, pickFrame } from "../text.ts";
+import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+
+const NOT_OK = /^(\s*)not ok \d+(?: -)? ?(.*?)(?:\s+#\s*(TODO|SKIP)\b.*)?$/i;
+const OK = /^\s*ok \d+\b/;
+const SUBTEST = /^(\s*)# Subtest: (.*)$/;
+const YAML_START = /^\s*---$/;
+const YAML_END = /^\s*\.\.\.$/;
+
+function unquote(s: string): string {
+  const t = s.trim();
+  if ((t.startsWith("'") && t.endsWith("'")) || (t.startsWith('"') && t.endsWith('"'))) return t.slice(1, -1).replace(/''/g, "'");
+  return t;
+}
+
+export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const out: Finding[] = [];
+  const names: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const s = SUBTEST.exec(line);
+    if (s) {
+      const level = Math.floor(s[1].length / 4);
+      names.length = level;
+      names[level] = s[2];
+      ctx.explain(i);
+      continue;
+    }
+    if (OK.test(line) || /^\s*(?:TAP version \d+|\d+\.\.\d+|# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) )/.test(line)) {
+      ctx.explain(i);
+      if (OK.test(line) && YAML_START.test(lines[i + 1] ?? "")) {
+        let j = i + 2;
+        while (j < lines.length && !YAML_END.test(lines[j])) j++;
+        ctx.explain(i, j);
+        i = j;
+      }
+      continue;
+    }
+    const n = NOT_OK.exec(line);
+    if (!n) continue;
+    const level = Math.floor(n[1].length / 4);
+    const path = [...names.slice(0, level), n[2]].filter((x) => x !== undefined && x !== "").join(" > ") || n[2];
+    let j = i + 1;
+    const yaml: Record<string, string[]> = {};
+    if (YAML_START.test(lines[j] ?? "")) {
+      const base = indentOf(lines[j]);
+      j++;
+      let key = "";
+      while (j < lines.length && !YAML_END.test(lines[j])) {
+        const l = lines[j];
+        const kv = /^\s*([\w-]+):\s?(.*)$/.exec(l);
+        if (kv && indentOf(l) === base) {
+          key = kv[1];
+          yaml[key] = kv[2] === "|-" || kv[2] === "|" || kv[2] === ">-" || kv[2] === "" ? [] : [unquote(kv[2])];
+        } else if (key) {
+          yaml[key].push(l.trim());
+        }
+        j++;
+      }
+    } else j--;
+    ctx.explain(i, j);
+    i = j;
+    if (n[3]) continue; // TODO and SKIP do not fail the run
+    if (yaml.failureType?.[0] === "subtestsFailed") continue;
+    const stack = (yaml.stack ?? []).map((l) => jsFrame("at " + l.replace(/^at /, ""))).filter((x): x is Frame => x !== undefined);
+    const loc = yaml.location?.[0];
+    const testFile = loc ? /^(.*?):\d+:\d+$/.exec(loc)?.[1] : undefined;
+    const frame = pickFrame(stack, testFile);
+    const errorLines = (yaml.error ?? yaml.message ?? []).filter((l) => l !== "");
+    const detail = [
+      ...errorLines.slice(1, 4),
+      ...(yaml.expected ? [`expected: ${yaml.expected.join(" ")}`] : []),
+      ...(yaml.actual ? [`actual: ${yaml.actual.join(" ")}`] : []),
+    ];
+    out.push(
+      finding("test_failure", errorLines[0] ?? "failed", {
+        test: path,
+        location: frame ? `${frame.file}:${frame.line}:${frame.col}` : loc,
+        detail,
+      }),
+    );
+  }
+  return out;
+}
+
+export const tap: Reader = { name: "tap", signals: ["not ok "], read: readTap };

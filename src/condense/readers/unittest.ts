@@ -1,0 +1,59 @@
+/**
+ * Python's unittest: blocks opened by a line of `=` and `FAIL: test (id)` or
+ * `ERROR: test (id)`, a traceback, and the exception on its last line.
+ */
+import { type Finding, finding } from "../findings.ts";
+import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+
+const HEAD = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([^)]+)\)(?:\s+\((.*)\))?$/;
+const FRAME = /^\s+File "([^"]+)", line (\d+), in (\S+)$/;
+const RESULT = /^(?:test\w* \(.*\)(?: \.\.\.)? (?:ok|FAIL|ERROR|skipped.*|expected failure)$|Ran \d+ tests? in .*|FAILED \((?:failures|errors|skipped|expected|unexpected)=.*\)|OK(?: \(.*\))?)$/;
+
+export function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const out: Finding[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (RESULT.test(line)) {
+      ctx.explain(i);
+      continue;
+    }
+    if (!line.startsWith("======")) continue;
+    const h = HEAD.exec(lines[i + 1] ?? "");
+    if (!h) continue;
+    let j = i + 2;
+    while (j < lines.length && !lines[j].startsWith("======") && !/^-{20,}$/.test(lines[j] ?? "")) j++;
+    // skip the dashed rule under the heading, then read to the next block
+    if (/^-{20,}$/.test(lines[j] ?? "")) j++;
+    let end = j;
+    while (end < lines.length && !lines[end].startsWith("======") && !/^-{20,}$/.test(lines[end])) end++;
+    ctx.explain(i, end - 1);
+    const method = h[2];
+    // Python 3.11+ gives the full id in the parentheses; older ones the class.
+    const id = h[3].endsWith("." + method) ? h[3] : `${h[3]}.${method}`;
+    const frames: { file: string; line: string; fn: string }[] = [];
+    let message = "";
+    const body = lines.slice(j, end);
+    for (const l of body) {
+      const f = FRAME.exec(l);
+      if (f) frames.push({ file: f[1], line: f[2], fn: f[3] });
+    }
+    const tail = body.filter((l) => l.trim() !== "" && !/^\s/.test(l) && !l.startsWith("Traceback"));
+    message = tail[0] ?? h[1];
+    const frame = frames.find((f) => f.fn === method) ?? frames[frames.length - 1];
+    out.push(
+      finding(h[1] === "ERROR" && !frame ? "error" : "test_failure", message, {
+        test: id,
+        location: frame ? `${frame.file}:${frame.line}` : undefined,
+        detail: tail.slice(1),
+      }),
+    );
+    i = end - 1;
+  }
+  return out;
+}
+
+export const unittest: Reader = {
+  name: "unittest",
+  signals: ["\nFAIL: ", "\nERROR: ", "Ran "],
+  read: readUnittest,
+};

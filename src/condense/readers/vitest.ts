@@ -1,0 +1,58 @@
+/**
+ * Vitest: the `Failed Tests` and `Failed Suites` sections, where each failure
+ * is ` FAIL  file > suite > test`, the error's first line, and ` ❯ file:line:col`
+ * places; the run's tree of ✓/× lines is accounted for without findings.
+ */
+import { type Finding, finding } from "../findings.ts";
+import { type Frame, jsFrame, pickFrame } from "../text.ts";
+import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+
+const FAIL = /^\s?FAIL\s+(\S+?)(?: > (.+?))?(?: \[ (.+) \])?\s*$/;
+const RULE = /^⎯{3,}/;
+const TREE = /^\s*(?:[✓×↓❯]|✔|✖|√)\s/;
+const SUMMARY = /^\s*(?:Test Files|Tests|Start at|Duration|RUN)\s/;
+const CAUGHT_TITLE = /^⎯+ (?:Unhandled Errors?|Uncaught Exception) ⎯+$/;
+
+export function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const out: Finding[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (RULE.test(line) || SUMMARY.test(line) || TREE.test(line)) {
+      ctx.explain(i);
+      if (CAUGHT_TITLE.test(line)) {
+        let j = i + 1;
+        while (j < lines.length && !RULE.test(lines[j])) j++;
+        const body = lines.slice(i + 1, j).filter((l) => l.trim() !== "");
+        const frames = body.map(jsFrame).filter((x): x is Frame => x !== undefined);
+        const frame = pickFrame(frames);
+        if (body[0]) {
+          out.push(finding("error", body[0].trim(), { location: frame ? `${frame.file}:${frame.line}:${frame.col}` : undefined }));
+        }
+        ctx.explain(i, j - 1);
+        i = j - 1;
+      }
+      continue;
+    }
+    if (!line.includes("FAIL")) continue;
+    const f = FAIL.exec(line);
+    if (!f) continue;
+    let j = i + 1;
+    while (j < lines.length && !RULE.test(lines[j]) && !FAIL.test(lines[j])) j++;
+    ctx.explain(i, j - 1);
+    const body = lines.slice(i + 1, j);
+    const frames = body.map((l) => jsFrame(l.replace(/^(\s*❯ )\S+ (\S+:\d+:\d+)$/, "$1$2"))).filter((x): x is Frame => x !== undefined);
+    const frame = pickFrame(frames, f[1]);
+    const loc = frame ? `${frame.file}:${frame.line}:${frame.col}` : undefined;
+    const text = body.filter((l) => l.trim() !== "" && !/^\s*❯ |^\s+\d*\|/.test(l)).map((l) => l.trim());
+    const detail = text.slice(1).filter((l) => /^[-+] /.test(l)).slice(0, 6);
+    if (f[2]) {
+      out.push(finding("test_failure", text[0] ?? "failed", { test: `${f[1]} > ${f[2]}`, location: loc, detail }));
+    } else {
+      out.push(finding("error", text[0] ?? "test file failed", { location: loc ?? f[1] }));
+    }
+    i = j - 1;
+  }
+  return out;
+}
+
+export const vitest: Reader = { name: "vitest", signals: [" FAIL ", "⎯⎯⎯"], read: readVitest };

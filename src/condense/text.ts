@@ -1,0 +1,69 @@
+/** Text helpers shared by the readers: terminal escapes out, lines split once. */
+
+// CSI sequences (colours, cursor moves), OSC sequences (hyperlinks, titles), and lone ESC codes.
+// deno-lint-ignore no-control-regex
+const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+
+export function stripAnsi(text: string): string {
+  return text.includes("\x1b") ? text.replace(ANSI, "") : text;
+}
+
+/** The lines of an output, escapes stripped and CR line ends removed (a progress line keeps its last state). */
+export function toLines(text: string): string[] {
+  const clean = stripAnsi(text);
+  const lines = clean.split("\n");
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  if (clean.includes("\r")) {
+    for (let i = 0; i < lines.length; i++) {
+      let line = lines[i];
+      if (line.endsWith("\r")) line = line.slice(0, -1);
+      const cr = line.lastIndexOf("\r");
+      lines[i] = cr >= 0 ? line.slice(cr + 1) : line;
+    }
+  }
+  return lines;
+}
+
+/** Leading spaces (a tab counts as four). */
+export function indentOf(line: string): number {
+  let n = 0;
+  for (const ch of line) {
+    if (ch === " ") n++;
+    else if (ch === "\t") n += 4;
+    else break;
+  }
+  return n;
+}
+
+/** A JavaScript stack frame's place: `at fn (file:line:col)` or `at file:line:col`. */
+const JS_FRAME = /^\s*(?:at |❯ )(?:(.*?) \()?(?:file:\/\/)?([^\s()]+?):(\d+):(\d+)\)?\s*$/;
+
+export interface Frame {
+  fn?: string;
+  file: string;
+  line: string;
+  col: string;
+}
+
+export function jsFrame(line: string): Frame | undefined {
+  const m = JS_FRAME.exec(line);
+  if (!m) return undefined;
+  return { fn: m[1], file: m[2], line: m[3], col: m[4] };
+}
+
+/** A frame in the project's own code (not a dependency or the runtime). */
+export function ownFrame(f: Frame): boolean {
+  return !f.file.startsWith("node:") && !f.file.includes("node_modules/") &&
+    !f.file.startsWith("ext:") && !f.file.startsWith("internal/") && f.file !== "<anonymous>";
+}
+
+/** Which frame names a test failure's place: one in a test file, else the first of the project's own. */
+export function pickFrame(frames: Frame[], testFile?: string): Frame | undefined {
+  const own = frames.filter(ownFrame);
+  if (testFile) {
+    const base = testFile.replace(/^\.\//, "");
+    const inTest = own.find((f) => f.file === base || f.file.endsWith("/" + base));
+    if (inTest) return inTest;
+  }
+  return own.find((f) => /(^|[/._-])(test|tests|spec|__tests__)([/._-]|$)/i.test(f.file)) ?? own[0];
+}
