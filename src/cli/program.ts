@@ -14,6 +14,7 @@ import * as doctor from "./doctor.ts";
 import * as scan from "./scan.ts";
 import * as redact from "./redact.ts";
 import * as tools from "./tools.ts";
+import * as models from "./models.ts";
 
 interface CommandModule {
   register(program: Command): void;
@@ -22,6 +23,7 @@ interface CommandModule {
 export const COMMANDS: CommandModule[] = [
   // (registered in order; later work adds respond, chat, tools, models, mcp, …)
   tools,
+  models,
   logs,
   config,
   doctor,
