@@ -43,7 +43,7 @@ import { formatBytes, formatCount } from "./budget.ts";
 import { shellQuote } from "./read_file.ts";
 import { countBreaks, joinLines, splitLines, type TextLine } from "./text_lines.ts";
 import { errorResult, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
-import { writableRoots as platformWritableRoots } from "./writable_roots.ts";
+import { writableSet } from "../platform/paths.ts";
 
 /** The largest file replace reads, and the largest content any mode writes. */
 export const EDIT_MAX_BYTES = 8 * 1024 * 1024;
@@ -474,9 +474,9 @@ export async function editFile(
   if (homes.some((home) => isWithin(absolute, home))) {
     return confinementError(given, { ok: false, reason: "home" });
   }
-  const roots = sandboxOff(ctx)
-    ? null
-    : (ctx.writableRoots ?? platformWritableRoots(ctx.config, ctx.root));
+  // The very set the sandbox profile is built from, so an edit and a command agree.
+  const roots = sandboxOff(ctx) ? null : (ctx.writableRoots ??
+    writableSet({ config: ctx.config, root: ctx.root, home: ctx.home.root }).roots);
   const confined = confine(canonical, homes, roots);
   if (!confined.ok) return confinementError(given, confined);
 

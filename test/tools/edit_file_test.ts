@@ -455,3 +455,24 @@ Deno.test("approval: the gate's refusal leaves the file untouched; no gate refus
     await s.cleanup();
   }
 });
+
+Deno.test("confinement uses the platform's writable set when the session gives none", async () => {
+  const s = await scratch();
+  try {
+    s.ctx.writableRoots = undefined;
+    const inside = await callTool(s, "edit_file", { path: "in.txt", mode: "write", content: "ok" });
+    assertEquals(inside.ok, true, inside.text);
+    const outside = await callTool(s, "edit_file", {
+      path: "/etc/wisp-edit-test.txt",
+      mode: "write",
+      content: "x",
+    });
+    assertMatch(
+      outside.text,
+      /^error: cannot write \/etc\/wisp-edit-test\.txt: outside the writable directories \(.*\)$/,
+    );
+    assertStringIncludes(outside.text, s.root.startsWith("/tmp/") ? "/tmp" : s.root);
+  } finally {
+    await s.cleanup();
+  }
+});
