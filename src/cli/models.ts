@@ -83,9 +83,14 @@ async function setDisabled(names: string[], disable: boolean): Promise<void> {
       else {
         disabled = disabled.filter((entry) => !sameModel(entry, name));
         messages.push(`enabled ${name}`);
-        if (parseModelName(name).runtime === "llamacpp" && !config.llamacpp.models[parseModelName(name).model]?.capabilities) {
+        if (
+          parseModelName(name).runtime === "llamacpp" &&
+          !config.llamacpp.models[parseModelName(name).model]?.capabilities
+        ) {
           messages.push(
-            `note: llama.cpp does not say which models call tools; declare llamacpp.models.${parseModelName(name).model}.capabilities in config.json`,
+            `note: llama.cpp does not say which models call tools; declare llamacpp.models.${
+              parseModelName(name).model
+            }.capabilities in config.json`,
           );
         }
       }
@@ -96,7 +101,12 @@ async function setDisabled(names: string[], disable: boolean): Promise<void> {
     ensureHome(paths);
     writeConfig(paths.config, plan.text);
     const audit = openAudit(paths, plan.config);
-    audit.record("config.change", { key: "models.disabled", from: plan.from, to: plan.to, source: "cli" });
+    audit.record("config.change", {
+      key: "models.disabled",
+      from: plan.from,
+      to: plan.to,
+      source: "cli",
+    });
     audit.close();
   }
   for (const message of messages) errLine(message);

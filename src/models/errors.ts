@@ -35,8 +35,17 @@ export class ModelStopped extends WispError {
 }
 
 /** "ollama:x is unavailable (reason); what to do". */
-export function unavailable(kind: ModelErrorKind, model: string, reason: string, advice?: string): ModelError {
-  return new ModelError(kind, `${model} is unavailable (${reason})${advice ? `; ${advice}` : ""}`, reason);
+export function unavailable(
+  kind: ModelErrorKind,
+  model: string,
+  reason: string,
+  advice?: string,
+): ModelError {
+  return new ModelError(
+    kind,
+    `${model} is unavailable (${reason})${advice ? `; ${advice}` : ""}`,
+    reason,
+  );
 }
 
 /**
@@ -53,8 +62,13 @@ export function connectionCause(error: unknown): string {
   }
   if (error instanceof DOMException && error.name === "TimeoutError") return "no answer in time";
   if (/Connection refused/i.test(text)) return "could not connect to the server";
-  if (/dns error|failed to lookup|Name or service not known/i.test(text)) return "its host name does not resolve";
-  if (/connection (reset|closed)|broken pipe|unexpected eof|error reading a body|IncompleteMessage/i.test(text)) {
+  if (/dns error|failed to lookup|Name or service not known/i.test(text)) {
+    return "its host name does not resolve";
+  }
+  if (
+    /connection (reset|closed)|broken pipe|unexpected eof|error reading a body|IncompleteMessage/i
+      .test(text)
+  ) {
     return "the connection closed early";
   }
   if (/timed out/i.test(text)) return "no answer in time";

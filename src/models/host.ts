@@ -27,7 +27,10 @@ export function normaliseOllamaHost(raw: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new ModelError("refused", `the Ollama host '${raw}' is not a URL; set ollama.host to one like ${DEFAULT_OLLAMA_HOST}`);
+    throw new ModelError(
+      "refused",
+      `the Ollama host '${raw}' is not a URL; set ollama.host to one like ${DEFAULT_OLLAMA_HOST}`,
+    );
   }
   // OLLAMA_HOST=0.0.0.0 means "listen everywhere" to the server; a client reaches it on loopback.
   if (url.hostname === "0.0.0.0") url.hostname = "127.0.0.1";
@@ -57,7 +60,11 @@ export function requireLoopback(url: string, setting: string): void {
 }
 
 /** Base URL and key of an OpenAI-compatible runtime; the environment's key wins over config's. */
-export function openAIEndpoint(runtime: "llamacpp" | "lmstudio", config: Config, env: Env): { baseURL: string; apiKey?: string } {
+export function openAIEndpoint(
+  runtime: "llamacpp" | "lmstudio",
+  config: Config,
+  env: Env,
+): { baseURL: string; apiKey?: string } {
   const section = config[runtime];
   const envKey = env(runtime === "llamacpp" ? "WISP_LLAMACPP_API_KEY" : "WISP_LMSTUDIO_API_KEY");
   const apiKey = envKey && envKey !== "" ? envKey : section.apiKey;

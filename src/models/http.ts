@@ -27,7 +27,10 @@ export class LineTooLong extends Error {
 }
 
 /** A stream that passes bytes through and errors once a line grows past the limit. */
-export function boundLines(body: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
+export function boundLines(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+): ReadableStream<Uint8Array> {
   let sinceBreak = 0;
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -47,9 +50,15 @@ export function boundLines(body: ReadableStream<Uint8Array>, limit: number): Rea
 /** A `fetch` for one exchange under the options. */
 export function guardedFetch(options: GuardOptions = {}): typeof fetch {
   return async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
-    const signals = [options.signal, init.signal ?? undefined].filter((s): s is AbortSignal => s !== undefined);
+    const signals = [options.signal, init.signal ?? undefined].filter((s): s is AbortSignal =>
+      s !== undefined
+    );
     if (options.timeoutMs !== undefined) signals.push(AbortSignal.timeout(options.timeoutMs));
-    const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    const signal = signals.length === 0
+      ? undefined
+      : signals.length === 1
+      ? signals[0]
+      : AbortSignal.any(signals);
     const url = input instanceof Request ? input.url : String(input);
     let response: Response;
     try {
@@ -58,18 +67,26 @@ export function guardedFetch(options: GuardOptions = {}): typeof fetch {
       if (error instanceof Deno.errors.NotCapable) {
         throw new ModelError(
           "fence",
-          `wisp's permission fence refused a connection to ${new URL(url).origin}; wisp talks only to model servers on 127.0.0.1, localhost or [::1]`,
+          `wisp's permission fence refused a connection to ${
+            new URL(url).origin
+          }; wisp talks only to model servers on 127.0.0.1, localhost or [::1]`,
         );
       }
       throw error;
     }
-    if (!response.ok && options.jsonErrors && !(response.headers.get("content-type") ?? "").includes("json")) {
+    if (
+      !response.ok && options.jsonErrors &&
+      !(response.headers.get("content-type") ?? "").includes("json")
+    ) {
       const text = (await response.text()).slice(0, 2000).trim();
-      return new Response(JSON.stringify({ error: text || `${response.status} ${response.statusText}` }), {
-        status: response.status,
-        statusText: response.statusText,
-        headers: { "content-type": "application/json" },
-      });
+      return new Response(
+        JSON.stringify({ error: text || `${response.status} ${response.statusText}` }),
+        {
+          status: response.status,
+          statusText: response.statusText,
+          headers: { "content-type": "application/json" },
+        },
+      );
     }
     if (!response.body) return response;
     return new Response(boundLines(response.body, options.maxLineBytes ?? MAX_LINE_BYTES), {

@@ -5,7 +5,14 @@
  */
 import { ModelError } from "./errors.ts";
 
-export type RuntimePrefix = "system" | "ollama" | "llamacpp" | "lmstudio" | "mlx" | "coreai" | "private-cloud";
+export type RuntimePrefix =
+  | "system"
+  | "ollama"
+  | "llamacpp"
+  | "lmstudio"
+  | "mlx"
+  | "coreai"
+  | "private-cloud";
 
 export interface ModelName {
   runtime: RuntimePrefix;
@@ -20,7 +27,9 @@ const PREFIXED = ["ollama", "llamacpp", "lmstudio", "mlx", "coreai"] as const;
 /** Parse a model name, or throw a ModelError (exit 64) that lists the spellings wisp takes. */
 export function parseModelName(name: string): ModelName {
   const written = name.trim();
-  if (written === "system" || written === "private-cloud") return { runtime: written, model: "", written };
+  if (written === "system" || written === "private-cloud") {
+    return { runtime: written, model: "", written };
+  }
   const colon = written.indexOf(":");
   const prefix = colon > 0 ? written.slice(0, colon) : "";
   const model = colon > 0 ? written.slice(colon + 1) : "";

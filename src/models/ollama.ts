@@ -7,7 +7,15 @@
  */
 import { Ollama } from "ollama";
 import type { Config } from "../config/schema.ts";
-import type { Backend, Capabilities, ChatMessage, ChatRequest, StreamEvent, ToolCall, WindowDecision } from "./backend.ts";
+import type {
+  Backend,
+  Capabilities,
+  ChatMessage,
+  ChatRequest,
+  StreamEvent,
+  ToolCall,
+  WindowDecision,
+} from "./backend.ts";
 import { connectionCause, isAbortError, ModelError, ModelStopped, unavailable } from "./errors.ts";
 import { guardedFetch } from "./http.ts";
 import { requireLoopback } from "./host.ts";
@@ -22,13 +30,23 @@ export interface OllamaShow {
   capabilities: string[];
   modelInfo: Record<string, unknown>;
   template: string;
-  details: { parameter_size?: string; format?: string; family?: string; quantization_level?: string };
+  details: {
+    parameter_size?: string;
+    format?: string;
+    family?: string;
+    quantization_level?: string;
+  };
 }
 
 export interface OllamaTag {
   name: string;
   size: number;
-  details?: { parameter_size?: string; format?: string; family?: string; quantization_level?: string };
+  details?: {
+    parameter_size?: string;
+    format?: string;
+    family?: string;
+    quantization_level?: string;
+  };
 }
 
 export interface OllamaDeps {
@@ -71,21 +89,49 @@ export function ollamaError(error: unknown, host: string, name: string, model: s
   const status = (error as { status_code?: number }).status_code;
   if (status !== undefined) {
     if (status === 404 || /not found/i.test(message)) {
-      return unavailable("not_found", name, `the Ollama server at ${host} has no model ${model}`, `pull it with ollama pull ${model}`);
+      return unavailable(
+        "not_found",
+        name,
+        `the Ollama server at ${host} has no model ${model}`,
+        `pull it with ollama pull ${model}`,
+      );
     }
     if (/does not support tools/i.test(message)) {
-      return unavailable("no_tools", name, "it does not support tool calling", "choose another model from wisp models");
+      return unavailable(
+        "no_tools",
+        name,
+        "it does not support tool calling",
+        "choose another model from wisp models",
+      );
     }
-    return new ModelError("refused", `the Ollama server at ${host} refused the request to ${name} (${status}: ${message})`);
+    return new ModelError(
+      "refused",
+      `the Ollama server at ${host} refused the request to ${name} (${status}: ${message})`,
+    );
   }
   if (/Did not receive done/i.test(message) || /LineTooLong/.test((error as Error)?.name ?? "")) {
-    return new ModelError("broken", `the Ollama server at ${host} ended the reply of ${name} before it was done (${message.replace(/\.$/, "")})`);
+    return new ModelError(
+      "broken",
+      `the Ollama server at ${host} ended the reply of ${name} before it was done (${
+        message.replace(/\.$/, "")
+      })`,
+    );
   }
-  if (error instanceof TypeError || (error instanceof DOMException && error.name === "TimeoutError")) {
+  if (
+    error instanceof TypeError || (error instanceof DOMException && error.name === "TimeoutError")
+  ) {
     // fetch failed: nothing listening, a reset, a timeout.
-    return unavailable("unreachable", name, `no Ollama server at ${host}: ${connectionCause(error)}`, "start it with ollama serve");
+    return unavailable(
+      "unreachable",
+      name,
+      `no Ollama server at ${host}: ${connectionCause(error)}`,
+      "start it with ollama serve",
+    );
   }
-  return new ModelError("broken", `the Ollama server at ${host} failed the request to ${name} (${message})`);
+  return new ModelError(
+    "broken",
+    `the Ollama server at ${host} failed the request to ${name} (${message})`,
+  );
 }
 
 function toOllamaMessage(message: ChatMessage) {
@@ -96,21 +142,29 @@ function toOllamaMessage(message: ChatMessage) {
     tool_name?: string;
   } = { role: message.role, content: message.content };
   if (message.toolCalls?.length) {
-    out.tool_calls = message.toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } }));
+    out.tool_calls = message.toolCalls.map((call) => ({
+      function: { name: call.name, arguments: call.arguments },
+    }));
   }
   if (message.role === "tool" && message.toolName) out.tool_name = message.toolName;
   return out;
 }
 
 /** Arguments as an object; a string is parsed, anything else kept raw beside {}. */
-export function argumentsObject(value: unknown): { arguments: Record<string, unknown>; rawArguments?: string } {
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) return { arguments: value as Record<string, unknown> };
+export function argumentsObject(
+  value: unknown,
+): { arguments: Record<string, unknown>; rawArguments?: string } {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    return { arguments: value as Record<string, unknown> };
+  }
   const text = typeof value === "string" ? value : JSON.stringify(value ?? null);
   if (typeof value === "string") {
     if (value.trim() === "") return { arguments: {} };
     try {
       const parsed = JSON.parse(value);
-      if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return { arguments: parsed };
+      if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
+        return { arguments: parsed };
+      }
     } catch { /* kept raw below */ }
   }
   return { arguments: {}, rawArguments: text };
@@ -139,7 +193,9 @@ export class OllamaBackend implements Backend {
     this.#show ??= (async () => {
       requireLoopback(this.deps.host, "ollama.host");
       try {
-        const shown = await client(this.deps.host, { timeoutMs: METADATA_TIMEOUT_MS }).show({ model: this.model });
+        const shown = await client(this.deps.host, { timeoutMs: METADATA_TIMEOUT_MS }).show({
+          model: this.model,
+        });
         return {
           capabilities: Array.isArray(shown.capabilities) ? shown.capabilities : [],
           modelInfo: (shown.model_info ?? {}) as unknown as Record<string, unknown>,
@@ -165,7 +221,10 @@ export class OllamaBackend implements Backend {
       const configured = configuredWindow(this.deps.config, "ollama", this.model);
       if (configured) return configured;
       const show = await this.show();
-      const [tags, loaded] = await Promise.all([listOllama(this.deps.host), loadedOllama(this.deps.host)]);
+      const [tags, loaded] = await Promise.all([
+        listOllama(this.deps.host),
+        loadedOllama(this.deps.host),
+      ]);
       const wanted = canonicalOllama(this.model);
       const tag = tags.find((t) => canonicalOllama(t.name) === wanted);
       return sizeWindow({
@@ -187,7 +246,8 @@ export class OllamaBackend implements Backend {
   async #think(request: ChatRequest): Promise<boolean | undefined> {
     const caps = await this.capabilities();
     if (!caps.thinking) return undefined;
-    return request.think ?? perModelSettings(this.deps.config.ollama.models, "ollama", this.model)?.think;
+    return request.think ??
+      perModelSettings(this.deps.config.ollama.models, "ollama", this.model)?.think;
   }
 
   async *chat(request: ChatRequest): AsyncGenerator<StreamEvent> {
@@ -214,7 +274,11 @@ export class OllamaBackend implements Backend {
           ? {
             tools: request.tools.map((tool) => ({
               type: "function",
-              function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+              function: {
+                name: tool.name,
+                description: tool.description,
+                parameters: tool.parameters,
+              },
             })),
           }
           : {}),
@@ -228,7 +292,9 @@ export class OllamaBackend implements Backend {
         if (message.thinking) yield { type: "thinking", text: message.thinking };
         if (message.content) yield { type: "text", text: message.content };
         for (const raw of message.tool_calls ?? []) {
-          const fn = (raw as { function?: { name?: string; arguments?: unknown }; id?: string }).function ?? {};
+          const fn =
+            (raw as { function?: { name?: string; arguments?: unknown }; id?: string }).function ??
+              {};
           const id = (raw as { id?: string }).id ?? `call_${calls + 1}`;
           calls++;
           const call: ToolCall = { id, name: fn.name ?? "", ...argumentsObject(fn.arguments) };
@@ -236,7 +302,11 @@ export class OllamaBackend implements Backend {
         }
         if (chunk.done) {
           finished = true;
-          const finishReason = chunk.done_reason === "length" ? "length" : calls > 0 ? "tool_calls" : "stop";
+          const finishReason = chunk.done_reason === "length"
+            ? "length"
+            : calls > 0
+            ? "tool_calls"
+            : "stop";
           yield {
             type: "done",
             finishReason,
@@ -250,13 +320,18 @@ export class OllamaBackend implements Backend {
         // The server answered and then the stream failed: a reply cut off, not a missing server.
         throw new ModelError(
           "broken",
-          `the Ollama server at ${this.deps.host} ended the reply of ${this.name} before it was done (${connectionCause(error)})`,
+          `the Ollama server at ${this.deps.host} ended the reply of ${this.name} before it was done (${
+            connectionCause(error)
+          })`,
         );
       }
       throw this.#fail(error);
     }
     if (!finished) {
-      throw new ModelError("broken", `the Ollama server at ${this.deps.host} ended the reply of ${this.name} before it was done`);
+      throw new ModelError(
+        "broken",
+        `the Ollama server at ${this.deps.host} ended the reply of ${this.name} before it was done`,
+      );
     }
   }
 }
@@ -266,7 +341,11 @@ export async function listOllama(host: string, signal?: AbortSignal): Promise<Ol
   requireLoopback(host, "ollama.host");
   try {
     const { models } = await client(host, { signal, timeoutMs: METADATA_TIMEOUT_MS }).list();
-    return (models ?? []).map((m) => ({ name: m.name ?? m.model, size: m.size ?? 0, details: m.details ?? undefined }));
+    return (models ?? []).map((m) => ({
+      name: m.name ?? m.model,
+      size: m.size ?? 0,
+      details: m.details ?? undefined,
+    }));
   } catch (error) {
     throw ollamaError(error, host, "ollama", "");
   }

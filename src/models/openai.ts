@@ -31,7 +31,10 @@ export type OpenAIRuntime = "llamacpp" | "lmstudio";
 export const METADATA_TIMEOUT_MS = 10_000;
 
 const SERVER_NAME: Record<OpenAIRuntime, string> = { llamacpp: "llama.cpp", lmstudio: "LM Studio" };
-const KEY_ENV: Record<OpenAIRuntime, string> = { llamacpp: "WISP_LLAMACPP_API_KEY", lmstudio: "WISP_LMSTUDIO_API_KEY" };
+const KEY_ENV: Record<OpenAIRuntime, string> = {
+  llamacpp: "WISP_LLAMACPP_API_KEY",
+  lmstudio: "WISP_LMSTUDIO_API_KEY",
+};
 
 export interface OpenAIDeps {
   runtime: OpenAIRuntime;
@@ -54,7 +57,9 @@ export interface ServedModel {
 }
 
 /** Capabilities as config.json declares them (toolCalling, guidedGeneration, reasoning, vision; or tools, structured, thinking). */
-export function declaredCapabilities(names: readonly string[] | undefined): Capabilities | undefined {
+export function declaredCapabilities(
+  names: readonly string[] | undefined,
+): Capabilities | undefined {
   if (!names) return undefined;
   const has = (...aliases: string[]) => aliases.some((a) => names.includes(a));
   return {
@@ -72,8 +77,10 @@ export function servesModel(runtime: OpenAIRuntime, listedId: string, model: str
 }
 
 type Fields = Record<string, unknown>;
-const isObject = (v: unknown): v is Fields => v !== null && typeof v === "object" && !Array.isArray(v);
-const positive = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v > 0 ? v : undefined;
+const isObject = (v: unknown): v is Fields =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+const positive = (v: unknown) =>
+  typeof v === "number" && Number.isFinite(v) && v > 0 ? v : undefined;
 
 /** LM Studio's /api/v1/models (0.4) or /api/v0/models (0.3) entries, as ServedModel. */
 export function parseLmStudioModels(body: unknown): ServedModel[] | undefined {
@@ -107,7 +114,13 @@ export function parseLmStudioModels(body: unknown): ServedModel[] | undefined {
       const caps = Array.isArray(m.capabilities) ? m.capabilities : [];
       return {
         id: String(m.id ?? ""),
-        capabilities: { completion: llm, tools: llm && caps.includes("tool_use"), structured: llm, thinking: false, vision: m.type === "vlm" },
+        capabilities: {
+          completion: llm,
+          tools: llm && caps.includes("tool_use"),
+          structured: llm,
+          thinking: false,
+          vision: m.type === "vlm",
+        },
         loadedContext: m.state === "loaded" ? positive(m.loaded_context_length) : undefined,
         maxContext: positive(m.max_context_length),
         format: typeof m.compatibility_type === "string" ? m.compatibility_type : undefined,
@@ -126,7 +139,9 @@ export function parseOpenAIModels(body: unknown): ServedModel[] {
       id: String(m.id ?? ""),
       maxContext: positive(meta.n_ctx_train),
       sizeBytes: positive(meta.size),
-      parameters: positive(meta.n_params) ? `${((meta.n_params as number) / 1e9).toFixed(1)}B` : undefined,
+      parameters: positive(meta.n_params)
+        ? `${((meta.n_params as number) / 1e9).toFixed(1)}B`
+        : undefined,
     };
   });
 }
@@ -134,12 +149,16 @@ export function parseOpenAIModels(body: unknown): ServedModel[] {
 /** The window llama.cpp's /props reports. */
 export function parseLlamacppProps(body: unknown): number | undefined {
   if (!isObject(body)) return undefined;
-  const settings = isObject(body.default_generation_settings) ? body.default_generation_settings : {};
+  const settings = isObject(body.default_generation_settings)
+    ? body.default_generation_settings
+    : {};
   return positive(settings.n_ctx) ?? positive(body.n_ctx);
 }
 
 function toOpenAIMessage(message: ChatMessage): Fields {
-  if (message.role === "tool") return { role: "tool", tool_call_id: message.toolCallId ?? "", content: message.content };
+  if (message.role === "tool") {
+    return { role: "tool", tool_call_id: message.toolCallId ?? "", content: message.content };
+  }
   const out: Fields = { role: message.role, content: message.content };
   if (message.role === "assistant" && message.toolCalls?.length) {
     out.tool_calls = message.toolCalls.map((call) => ({
@@ -152,7 +171,12 @@ function toOpenAIMessage(message: ChatMessage): Fields {
 }
 
 /** The body of a chat completions request. */
-export function chatBody(model: string, request: ChatRequest, think: boolean | undefined, runtime: OpenAIRuntime): Fields {
+export function chatBody(
+  model: string,
+  request: ChatRequest,
+  think: boolean | undefined,
+  runtime: OpenAIRuntime,
+): Fields {
   const body: Fields = {
     model,
     messages: request.messages.map(toOpenAIMessage),
@@ -166,10 +190,15 @@ export function chatBody(model: string, request: ChatRequest, think: boolean | u
     }));
   }
   if (request.schema) {
-    body.response_format = { type: "json_schema", json_schema: { name: "reply", strict: true, schema: request.schema } };
+    body.response_format = {
+      type: "json_schema",
+      json_schema: { name: "reply", strict: true, schema: request.schema },
+    };
   }
   // llama.cpp passes these to the chat template, where thinking models read enable_thinking.
-  if (think !== undefined && runtime === "llamacpp") body.chat_template_kwargs = { enable_thinking: think };
+  if (think !== undefined && runtime === "llamacpp") {
+    body.chat_template_kwargs = { enable_thinking: think };
+  }
   return body;
 }
 
@@ -198,21 +227,33 @@ export class CompletionAssembler {
     if (!isObject(value)) throw new Error("a chunk that is not a JSON object");
     if (value.error !== undefined) {
       const error = value.error;
-      throw new Error(isObject(error) ? String(error.message ?? JSON.stringify(error)) : String(error));
+      throw new Error(
+        isObject(error) ? String(error.message ?? JSON.stringify(error)) : String(error),
+      );
     }
     const events: StreamEvent[] = [];
     if (isObject(value.usage)) {
       this.#usage = {
-        inputTokens: positive(value.usage.prompt_tokens) ?? (value.usage.prompt_tokens === 0 ? 0 : undefined),
-        outputTokens: positive(value.usage.completion_tokens) ?? (value.usage.completion_tokens === 0 ? 0 : undefined),
+        inputTokens: positive(value.usage.prompt_tokens) ??
+          (value.usage.prompt_tokens === 0 ? 0 : undefined),
+        outputTokens: positive(value.usage.completion_tokens) ??
+          (value.usage.completion_tokens === 0 ? 0 : undefined),
       };
     }
     const choices = Array.isArray(value.choices) ? value.choices.filter(isObject) : [];
     for (const choice of choices) {
-      const delta = isObject(choice.delta) ? choice.delta : isObject(choice.message) ? choice.message : {};
+      const delta = isObject(choice.delta)
+        ? choice.delta
+        : isObject(choice.message)
+        ? choice.message
+        : {};
       const thinking = delta.reasoning_content ?? delta.reasoning;
-      if (typeof thinking === "string" && thinking !== "") events.push({ type: "thinking", text: thinking });
-      if (typeof delta.content === "string" && delta.content !== "") events.push({ type: "text", text: delta.content });
+      if (typeof thinking === "string" && thinking !== "") {
+        events.push({ type: "thinking", text: thinking });
+      }
+      if (typeof delta.content === "string" && delta.content !== "") {
+        events.push({ type: "text", text: delta.content });
+      }
       const calls = Array.isArray(delta.tool_calls) ? delta.tool_calls.filter(isObject) : [];
       for (const [position, call] of calls.entries()) {
         const index = typeof call.index === "number" ? call.index : position;
@@ -236,7 +277,11 @@ export class CompletionAssembler {
     const indexes = [...this.#calls.keys()].sort((a, b) => a - b);
     for (const [n, index] of indexes.entries()) {
       const partial = this.#calls.get(index)!;
-      const call: ToolCall = { id: partial.id ?? `call_${n + 1}`, name: partial.name, ...argumentsObject(partial.arguments) };
+      const call: ToolCall = {
+        id: partial.id ?? `call_${n + 1}`,
+        name: partial.name,
+        ...argumentsObject(partial.arguments),
+      };
       events.push({ type: "tool_call", call });
     }
     const finishReason: FinishReason = this.#finish === "length"
@@ -278,10 +323,17 @@ export class OpenAICompatibleBackend implements Backend {
     requireLoopback(url, `${this.runtime}.baseURL`);
     let response: Response;
     try {
-      response = await guardedFetch({ timeoutMs: METADATA_TIMEOUT_MS })(url, { headers: this.#headers() });
+      response = await guardedFetch({ timeoutMs: METADATA_TIMEOUT_MS })(url, {
+        headers: this.#headers(),
+      });
     } catch (error) {
       if (error instanceof ModelError) throw error;
-      throw unavailable("unreachable", this.name, `no ${this.server} server at ${this.deps.baseURL}: ${connectionCause(error)}`, `start it, or set ${this.runtime}.baseURL`);
+      throw unavailable(
+        "unreachable",
+        this.name,
+        `no ${this.server} server at ${this.deps.baseURL}: ${connectionCause(error)}`,
+        `start it, or set ${this.runtime}.baseURL`,
+      );
     }
     if (response.status === 401 || response.status === 403) {
       await response.body?.cancel();
@@ -290,19 +342,32 @@ export class OpenAICompatibleBackend implements Backend {
     if (!response.ok) {
       await response.body?.cancel();
       if (optional) return undefined;
-      throw new ModelError("refused", `the ${this.server} server at ${this.deps.baseURL} answered ${url} with ${response.status}`);
+      throw new ModelError(
+        "refused",
+        `the ${this.server} server at ${this.deps.baseURL} answered ${url} with ${response.status}`,
+      );
     }
     try {
       return await response.json();
     } catch (error) {
       if (optional) return undefined;
-      throw new ModelError("broken", `the ${this.server} server at ${this.deps.baseURL} sent ${url} something that is not JSON (${messageOf(error)})`);
+      throw new ModelError(
+        "broken",
+        `the ${this.server} server at ${this.deps.baseURL} sent ${url} something that is not JSON (${
+          messageOf(error)
+        })`,
+      );
     }
   }
 
   #keyRefused(status: number): ModelError {
     const reason = `the ${this.server} server at ${this.deps.baseURL} refused the key (${status})`;
-    return unavailable("refused", this.name, reason, `set ${KEY_ENV[this.runtime]} or ${this.runtime}.apiKey to the server's key`);
+    return unavailable(
+      "refused",
+      this.name,
+      reason,
+      `set ${KEY_ENV[this.runtime]} or ${this.runtime}.apiKey to the server's key`,
+    );
   }
 
   /** Every model the server serves, with what it says about each. Throws when it does not answer. */
@@ -322,7 +387,9 @@ export class OpenAICompatibleBackend implements Backend {
 
   /** What the server says about this model; undefined when it does not serve it. Asked once. */
   served(): Promise<ServedModel | undefined> {
-    this.#served ??= this.listServed().then((all) => all.find((m) => servesModel(this.runtime, m.id, this.model)));
+    this.#served ??= this.listServed().then((all) =>
+      all.find((m) => servesModel(this.runtime, m.id, this.model))
+    );
     this.#served.catch(() => this.#served = undefined);
     return this.#served;
   }
@@ -330,7 +397,8 @@ export class OpenAICompatibleBackend implements Backend {
   /** Capabilities: config.json's declaration first, then what the server reports. */
   async capabilities(): Promise<Capabilities> {
     const declared = declaredCapabilities(
-      perModelSettings(this.deps.config[this.runtime].models, this.runtime, this.model)?.capabilities,
+      perModelSettings(this.deps.config[this.runtime].models, this.runtime, this.model)
+        ?.capabilities,
     );
     if (declared) return declared;
     if (this.runtime === "lmstudio") {
@@ -346,7 +414,11 @@ export class OpenAICompatibleBackend implements Backend {
 
   /** Where capabilities come from, for the listing. */
   capabilitiesFrom(): "config" | "runtime" | undefined {
-    const declared = perModelSettings(this.deps.config[this.runtime].models, this.runtime, this.model)?.capabilities;
+    const declared = perModelSettings(
+      this.deps.config[this.runtime].models,
+      this.runtime,
+      this.model,
+    )?.capabilities;
     return declared ? "config" : this.runtime === "lmstudio" ? "runtime" : undefined;
   }
 
@@ -357,21 +429,31 @@ export class OpenAICompatibleBackend implements Backend {
       if (this.runtime === "llamacpp") {
         const root = serverRoot(this.deps.baseURL);
         held = parseLlamacppProps(
-          await this.#getJSON(`${root}/props?model=${encodeURIComponent(this.model)}`, true).catch((error) => {
-            if (error instanceof ModelError && error.kind === "refused") throw error;
-            return undefined;
-          }),
+          await this.#getJSON(`${root}/props?model=${encodeURIComponent(this.model)}`, true).catch(
+            (error) => {
+              if (error instanceof ModelError && error.kind === "refused") throw error;
+              return undefined;
+            },
+          ),
         );
       } else {
         held = (await this.served())?.loadedContext;
       }
-      if (held) return { tokens: held, from: "server" as const, note: `the window the ${this.server} server holds it at` };
+      if (held) {
+        return {
+          tokens: held,
+          from: "server" as const,
+          note: `the window the ${this.server} server holds it at`,
+        };
+      }
       const configured = configuredWindow(this.deps.config, this.runtime, this.model);
       if (configured) return configured;
       return {
         tokens: FALLBACK_WINDOW,
         from: "default" as const,
-        note: this.runtime === "lmstudio" ? "LM Studio has not loaded it, so wisp assumes 8,192" : "the server does not say, so wisp assumes 8,192",
+        note: this.runtime === "lmstudio"
+          ? "LM Studio has not loaded it, so wisp assumes 8,192"
+          : "the server does not say, so wisp assumes 8,192",
       };
     })();
     this.#window.catch(() => this.#window = undefined);
@@ -387,15 +469,25 @@ export class OpenAICompatibleBackend implements Backend {
     try {
       const parsed = JSON.parse(text);
       if (isObject(parsed) && parsed.error !== undefined) {
-        message = isObject(parsed.error) ? String(parsed.error.message ?? JSON.stringify(parsed.error)) : String(parsed.error);
+        message = isObject(parsed.error)
+          ? String(parsed.error.message ?? JSON.stringify(parsed.error))
+          : String(parsed.error);
       }
     } catch { /* plain text */ }
     message = message.slice(0, 500) || String(status);
     if (status === 401 || status === 403) return this.#keyRefused(status);
     if (status === 404 || /model.*not (found|loaded)|no such model|unknown model/i.test(message)) {
-      return unavailable("not_found", this.name, `the ${this.server} server at ${this.deps.baseURL} does not serve ${this.model}: ${message}`, `load it in ${this.server}, or check the name with wisp models`);
+      return unavailable(
+        "not_found",
+        this.name,
+        `the ${this.server} server at ${this.deps.baseURL} does not serve ${this.model}: ${message}`,
+        `load it in ${this.server}, or check the name with wisp models`,
+      );
     }
-    return new ModelError("refused", `the ${this.server} server at ${this.deps.baseURL} refused the request to ${this.name} (${status}: ${message})`);
+    return new ModelError(
+      "refused",
+      `the ${this.server} server at ${this.deps.baseURL} refused the request to ${this.name} (${status}: ${message})`,
+    );
   }
 
   async *chat(request: ChatRequest): AsyncGenerator<StreamEvent> {
@@ -403,7 +495,8 @@ export class OpenAICompatibleBackend implements Backend {
     if (signal?.aborted) throw new ModelStopped(this.name);
     const url = `${this.deps.baseURL}/chat/completions`;
     requireLoopback(url, `${this.runtime}.baseURL`);
-    const think = request.think ?? perModelSettings(this.deps.config[this.runtime].models, this.runtime, this.model)?.think;
+    const think = request.think ??
+      perModelSettings(this.deps.config[this.runtime].models, this.runtime, this.model)?.think;
     let response: Response;
     try {
       response = await guardedFetch({ signal })(url, {
@@ -414,12 +507,25 @@ export class OpenAICompatibleBackend implements Backend {
     } catch (error) {
       if (signal?.aborted || isAbortError(error)) throw new ModelStopped(this.name);
       if (error instanceof ModelError) throw error;
-      throw unavailable("unreachable", this.name, `no ${this.server} server at ${this.deps.baseURL}: ${connectionCause(error)}`, `start it, or set ${this.runtime}.baseURL`);
+      throw unavailable(
+        "unreachable",
+        this.name,
+        `no ${this.server} server at ${this.deps.baseURL}: ${connectionCause(error)}`,
+        `start it, or set ${this.runtime}.baseURL`,
+      );
     }
-    if (!response.ok) throw this.#failure(response.status, (await response.text().catch(() => "")).slice(0, 4000));
+    if (!response.ok) {
+      throw this.#failure(
+        response.status,
+        (await response.text().catch(() => "")).slice(0, 4000),
+      );
+    }
     const assembler = new CompletionAssembler();
     const broken = (why: string) =>
-      new ModelError("broken", `the ${this.server} server at ${this.deps.baseURL} ended the reply of ${this.name} before it was done (${why})`);
+      new ModelError(
+        "broken",
+        `the ${this.server} server at ${this.deps.baseURL} ended the reply of ${this.name} before it was done (${why})`,
+      );
     try {
       if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
         // A server that ignored stream: true answers with the whole completion at once.
@@ -428,7 +534,14 @@ export class OpenAICompatibleBackend implements Backend {
         return;
       }
       for await (const event of sseEvents(response.body!)) {
-        if (event.event === "error") throw new ModelError("refused", `the ${this.server} server at ${this.deps.baseURL} failed the request to ${this.name} (${event.data.slice(0, 500)})`);
+        if (event.event === "error") {
+          throw new ModelError(
+            "refused",
+            `the ${this.server} server at ${this.deps.baseURL} failed the request to ${this.name} (${
+              event.data.slice(0, 500)
+            })`,
+          );
+        }
         if (event.data.trim() === "[DONE]") {
           yield* assembler.end();
           return;
@@ -442,7 +555,12 @@ export class OpenAICompatibleBackend implements Backend {
         try {
           yield* assembler.chunk(value);
         } catch (error) {
-          throw new ModelError("refused", `the ${this.server} server at ${this.deps.baseURL} failed the request to ${this.name} (${messageOf(error)})`);
+          throw new ModelError(
+            "refused",
+            `the ${this.server} server at ${this.deps.baseURL} failed the request to ${this.name} (${
+              messageOf(error)
+            })`,
+          );
         }
       }
     } catch (error) {

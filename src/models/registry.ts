@@ -9,7 +9,13 @@ import type { Backend, Capabilities } from "./backend.ts";
 import { ModelError, unavailable } from "./errors.ts";
 import { type Env, ollamaHost, openAIEndpoint, requireLoopback } from "./host.ts";
 import { canonicalName, disabledMessage, isDisabled, parseModelName, sameModel } from "./names.ts";
-import { freeMemoryNow, listOllama, loadedOllama, ollamaCapabilities, OllamaBackend } from "./ollama.ts";
+import {
+  freeMemoryNow,
+  listOllama,
+  loadedOllama,
+  OllamaBackend,
+  ollamaCapabilities,
+} from "./ollama.ts";
 import { OpenAICompatibleBackend, type OpenAIRuntime } from "./openai.ts";
 import { macRuntimeError, systemModelError, systemModelReason } from "./system.ts";
 import { canonicalOllama } from "./names.ts";
@@ -29,7 +35,12 @@ export interface ResolveOptions {
  * this system does not have, a server that is not on this machine.
  * Makes no request: `checkAvailable` asks the server.
  */
-export function resolveModel(name: string, config: Config, env: Env = Deno.env.get, options: ResolveOptions = {}): Backend {
+export function resolveModel(
+  name: string,
+  config: Config,
+  env: Env = Deno.env.get,
+  options: ResolveOptions = {},
+): Backend {
   const parsed = parseModelName(name);
   if (isDisabled(parsed.written, config.models.disabled)) {
     throw new ModelError("disabled", disabledMessage(parsed.written));
@@ -40,13 +51,21 @@ export function resolveModel(name: string, config: Config, env: Env = Deno.env.g
     case "ollama": {
       const host = ollamaHost(config, env);
       requireLoopback(host, "ollama.host");
-      return new OllamaBackend(parsed.model, { host, config, freeMemory: options.freeMemory ?? freeMemoryNow });
+      return new OllamaBackend(parsed.model, {
+        host,
+        config,
+        freeMemory: options.freeMemory ?? freeMemoryNow,
+      });
     }
     case "llamacpp":
     case "lmstudio": {
       const endpoint = openAIEndpoint(parsed.runtime, config, env);
       requireLoopback(endpoint.baseURL, `${parsed.runtime}.baseURL`);
-      return new OpenAICompatibleBackend(parsed.model, { runtime: parsed.runtime, ...endpoint, config });
+      return new OpenAICompatibleBackend(parsed.model, {
+        runtime: parsed.runtime,
+        ...endpoint,
+        config,
+      });
     }
     default:
       throw macRuntimeError(parsed.written, parsed.runtime);
@@ -63,20 +82,42 @@ export interface CheckOptions {
  * the model not there (not pulled, not loaded), not able to converse, no tool
  * calling when tools are offered. Returns what the model can do.
  */
-export async function checkAvailable(backend: Backend, options: CheckOptions = {}): Promise<Capabilities> {
+export async function checkAvailable(
+  backend: Backend,
+  options: CheckOptions = {},
+): Promise<Capabilities> {
   const needTools = options.tools ?? true;
   if (backend instanceof OllamaBackend) {
     const tags = await listOllama(backend.host).catch((error) => {
-      throw error instanceof ModelError ? unavailable(error.kind, backend.name, error.reason, "start it with ollama serve") : error;
+      throw error instanceof ModelError
+        ? unavailable(error.kind, backend.name, error.reason, "start it with ollama serve")
+        : error;
     });
     const wanted = canonicalOllama(backend.model);
     if (!tags.some((t) => canonicalOllama(t.name) === wanted)) {
-      throw unavailable("not_found", backend.name, `the Ollama server at ${backend.host} has no model ${backend.model}`, `pull it with ollama pull ${backend.model}`);
+      throw unavailable(
+        "not_found",
+        backend.name,
+        `the Ollama server at ${backend.host} has no model ${backend.model}`,
+        `pull it with ollama pull ${backend.model}`,
+      );
     }
     const caps = ollamaCapabilities(await backend.show());
-    if (!caps.completion) throw unavailable("unsupported", backend.name, "it cannot hold a conversation", "choose another model from wisp models");
+    if (!caps.completion) {
+      throw unavailable(
+        "unsupported",
+        backend.name,
+        "it cannot hold a conversation",
+        "choose another model from wisp models",
+      );
+    }
     if (needTools && !caps.tools) {
-      throw unavailable("no_tools", backend.name, "it does not declare tool calling, and a conversation has tools", "choose another model from wisp models, or pass --no-tools");
+      throw unavailable(
+        "no_tools",
+        backend.name,
+        "it does not declare tool calling, and a conversation has tools",
+        "choose another model from wisp models, or pass --no-tools",
+      );
     }
     const { completion: _, ...rest } = caps;
     return rest;
@@ -88,18 +129,30 @@ export async function checkAvailable(backend: Backend, options: CheckOptions = {
         "not_found",
         backend.name,
         `the ${backend.server} server at ${backend.baseURL} does not serve ${backend.model}`,
-        backend.runtime === "lmstudio" ? "download it in LM Studio, or check the name with wisp models" : "start llama-server with that model, or check the name with wisp models",
+        backend.runtime === "lmstudio"
+          ? "download it in LM Studio, or check the name with wisp models"
+          : "start llama-server with that model, or check the name with wisp models",
       );
     }
     if (served.capabilities && !served.capabilities.completion) {
-      throw unavailable("unsupported", backend.name, "it cannot hold a conversation", "choose another model from wisp models");
+      throw unavailable(
+        "unsupported",
+        backend.name,
+        "it cannot hold a conversation",
+        "choose another model from wisp models",
+      );
     }
     const caps = await backend.capabilities();
     if (needTools && !caps.tools) {
       const advice = backend.runtime === "llamacpp"
         ? `llama.cpp does not say which models call tools: declare it in config.json under llamacpp.models.${backend.model}.capabilities (["toolCalling"]), or pass --no-tools`
         : "LM Studio says it was not trained for tool use; choose another model, or pass --no-tools";
-      throw unavailable("no_tools", backend.name, "it does not declare tool calling, and a conversation has tools", advice);
+      throw unavailable(
+        "no_tools",
+        backend.name,
+        "it does not declare tool calling, and a conversation has tools",
+        advice,
+      );
     }
     return caps;
   }
@@ -157,7 +210,12 @@ export function capabilityLabels(caps: Capabilities): string[] {
   ];
 }
 
-function entry(model: string, runtime: string, config: Config, fields: Partial<ModelEntry>): ModelEntry {
+function entry(
+  model: string,
+  runtime: string,
+  config: Config,
+  fields: Partial<ModelEntry>,
+): ModelEntry {
   return {
     model,
     runtime,
@@ -181,7 +239,11 @@ function entry(model: string, runtime: string, config: Config, fields: Partial<M
 }
 
 /** Run `fn` over items, at most `limit` at a time, keeping order. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+async function mapLimit<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
@@ -195,10 +257,20 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
 }
 
 function systemEntries(config: Config, os: string): ModelEntry[] {
-  return [entry("system", "system", config, { usable: false, problem: systemModelReason(os), capabilitiesFrom: "framework" })];
+  return [
+    entry("system", "system", config, {
+      usable: false,
+      problem: systemModelReason(os),
+      capabilitiesFrom: "framework",
+    }),
+  ];
 }
 
-async function ollamaEntries(config: Config, env: Env, freeMemory: () => number): Promise<ModelEntry[]> {
+async function ollamaEntries(
+  config: Config,
+  env: Env,
+  freeMemory: () => number,
+): Promise<ModelEntry[]> {
   const host = ollamaHost(config, env);
   requireLoopback(host, "ollama.host");
   const [tags, loaded] = await Promise.all([listOllama(host), loadedOllama(host)]);
@@ -236,12 +308,20 @@ async function ollamaEntries(config: Config, env: Env, freeMemory: () => number)
         problem,
       });
     } catch (error) {
-      return entry(name, "ollama", config, { ...base, usable: false, problem: error instanceof ModelError ? error.reason : messageOf(error) });
+      return entry(name, "ollama", config, {
+        ...base,
+        usable: false,
+        problem: error instanceof ModelError ? error.reason : messageOf(error),
+      });
     }
   });
 }
 
-async function openAIEntries(runtime: OpenAIRuntime, config: Config, env: Env): Promise<ModelEntry[]> {
+async function openAIEntries(
+  runtime: OpenAIRuntime,
+  config: Config,
+  env: Env,
+): Promise<ModelEntry[]> {
   const endpoint = openAIEndpoint(runtime, config, env);
   requireLoopback(endpoint.baseURL, `${runtime}.baseURL`);
   const lister = new OpenAICompatibleBackend("", { runtime, ...endpoint, config });
@@ -256,7 +336,11 @@ async function openAIEntries(runtime: OpenAIRuntime, config: Config, env: Env): 
       capabilitiesFrom: backend.capabilitiesFrom() ?? null,
     };
     if (model.capabilities && !model.capabilities.completion) {
-      return entry(name, runtime, config, { ...base, usable: false, problem: "it cannot hold a conversation" });
+      return entry(name, runtime, config, {
+        ...base,
+        usable: false,
+        problem: "it cannot hold a conversation",
+      });
     }
     try {
       const caps = await backend.capabilities();
@@ -276,12 +360,20 @@ async function openAIEntries(runtime: OpenAIRuntime, config: Config, env: Env): 
         problem,
       });
     } catch (error) {
-      return entry(name, runtime, config, { ...base, usable: false, problem: error instanceof ModelError ? error.reason : messageOf(error) });
+      return entry(name, runtime, config, {
+        ...base,
+        usable: false,
+        problem: error instanceof ModelError ? error.reason : messageOf(error),
+      });
     }
   });
 }
 
-const RUNTIME_LABEL: Record<string, string> = { ollama: "Ollama", llamacpp: "llama.cpp", lmstudio: "LM Studio" };
+const RUNTIME_LABEL: Record<string, string> = {
+  ollama: "Ollama",
+  llamacpp: "llama.cpp",
+  lmstudio: "LM Studio",
+};
 
 /**
  * Every model the runtimes serve, asked all at once: Apple's model where it
@@ -309,9 +401,15 @@ export async function listModels(config: Config, options: ListOptions = {}): Pro
     }
   }));
   // Apple's model is listed where it exists (macOS); elsewhere only with --all, with its reason.
-  const all = [...(os === "darwin" || options.all ? systemEntries(config, os) : []), ...results.flat()];
+  const all = [
+    ...(os === "darwin" || options.all ? systemEntries(config, os) : []),
+    ...results.flat(),
+  ];
   const shown = options.all ? all : all.filter((m) => m.usable || !m.enabled);
-  unreachable.sort((a, b) => Object.values(RUNTIME_LABEL).indexOf(a.runtime) - Object.values(RUNTIME_LABEL).indexOf(b.runtime));
+  unreachable.sort((a, b) =>
+    Object.values(RUNTIME_LABEL).indexOf(a.runtime) -
+    Object.values(RUNTIME_LABEL).indexOf(b.runtime)
+  );
   return { models: shown, unreachable, defaultModel: config.model };
 }
 

@@ -37,9 +37,17 @@ export const COLUMNS: Column[] = [
   { key: "format", title: "FORMAT", cell: (e) => e.format ?? "" },
   { key: "params", title: "PARAMS", cell: (e) => e.parameters ?? "" },
   { key: "size", title: "SIZE", cell: (e) => e.size ?? "" },
-  { key: "context", title: "CONTEXT", cell: (e) => e.context === null ? "" : formatCount(e.context) },
+  {
+    key: "context",
+    title: "CONTEXT",
+    cell: (e) => e.context === null ? "" : formatCount(e.context),
+  },
   { key: "from", title: "FROM", cell: (e) => e.contextFrom ?? "" },
-  { key: "where", title: "WHERE", cell: (e) => e.location ? LOCATION_LABEL[e.location] ?? e.location : "" },
+  {
+    key: "where",
+    title: "WHERE",
+    cell: (e) => e.location ? LOCATION_LABEL[e.location] ?? e.location : "",
+  },
   { key: "enabled", title: "ENABLED", cell: (e) => e.enabled ? "yes" : "no" },
 ];
 
@@ -80,7 +88,8 @@ export function fitColumns(entries: ModelEntry[], width: number): Column[] {
   let columns = COLUMNS.filter((c) => c.key === "enabled" || entries.some((e) => c.cell(e) !== ""));
   const modelWidth = Math.max("MODEL".length, ...entries.map((e) => e.model.length));
   const usable = width - 1;
-  const start = (cols: Column[]) => MARK + modelWidth + GAP + cols.reduce((sum, c) => sum + widthOf(c, entries) + GAP, 0);
+  const start = (cols: Column[]) =>
+    MARK + modelWidth + GAP + cols.reduce((sum, c) => sum + widthOf(c, entries) + GAP, 0);
   for (const key of DROP_ORDER) {
     if (usable - start(columns) >= MIN_CAPABILITY_CELLS) break;
     columns = columns.filter((c) => c.key !== key);
@@ -99,14 +108,20 @@ export function renderTable(listing: ModelListing, width: number): string[] {
     const capStart = MARK + modelWidth + GAP + widths.reduce((sum, w) => sum + w + GAP, 0);
     const capWidth = Math.max(MIN_CAPABILITY_CELLS, width - 1 - capStart);
     const row = (mark: string, model: string, cells: string[], caps: string) =>
-      (mark + model.padEnd(modelWidth + GAP) + cells.map((cell, i) => cell.padEnd(widths[i] + GAP)).join("") + caps).trimEnd();
+      (mark + model.padEnd(modelWidth + GAP) + cells.map((cell, i) =>
+        cell.padEnd(widths[i] + GAP)
+      ).join("") + caps).trimEnd();
     lines.push(row("  ", "MODEL", columns.map((c) => c.title), "CAPABILITIES"));
     for (const entry of entries) {
       const caps = entry.usable ? wrapList(capabilitiesText(entry), capWidth) : [""];
-      lines.push(row(entry.default ? "* " : "  ", entry.model, columns.map((c) => c.cell(entry)), caps[0]));
+      lines.push(
+        row(entry.default ? "* " : "  ", entry.model, columns.map((c) => c.cell(entry)), caps[0]),
+      );
       for (const more of caps.slice(1)) lines.push(" ".repeat(capStart) + more);
       if (!entry.usable && entry.problem) {
-        for (const reason of wrapList(`not usable: ${entry.problem}`, Math.max(20, width - 1 - 4))) lines.push("    " + reason);
+        for (
+          const reason of wrapList(`not usable: ${entry.problem}`, Math.max(20, width - 1 - 4))
+        ) lines.push("    " + reason);
       }
     }
   }

@@ -23,12 +23,19 @@ export interface ScriptedOptions {
   window?: number;
 }
 
-export function textReply(text: string, usage = { inputTokens: 10, outputTokens: 5 }): StreamEvent[] {
+export function textReply(
+  text: string,
+  usage = { inputTokens: 10, outputTokens: 5 },
+): StreamEvent[] {
   return [{ type: "text", text }, { type: "done", finishReason: "stop", usage }];
 }
 
 let callCounter = 0;
-export function toolCallEvent(name: string, args: Record<string, unknown>, id?: string): StreamEvent {
+export function toolCallEvent(
+  name: string,
+  args: Record<string, unknown>,
+  id?: string,
+): StreamEvent {
   const call: ToolCall = { id: id ?? `scripted_${++callCounter}`, name, arguments: args };
   return { type: "tool_call", call };
 }
@@ -47,7 +54,12 @@ export class ScriptedBackend implements Backend {
     this.#script = [...script];
     this.model = options.name ?? "test";
     this.name = `scripted:${this.model}`;
-    this.#capabilities = { tools: true, structured: true, thinking: false, ...options.capabilities };
+    this.#capabilities = {
+      tools: true,
+      structured: true,
+      thinking: false,
+      ...options.capabilities,
+    };
     this.#window = options.window ?? 32768;
   }
 
@@ -72,7 +84,11 @@ export class ScriptedBackend implements Backend {
   async *chat(request: ChatRequest): AsyncGenerator<StreamEvent> {
     this.requests.push(request);
     const step = this.#script.shift();
-    if (step === undefined) throw new Error(`${this.name}: the script has no step left for request ${this.requests.length}`);
+    if (step === undefined) {
+      throw new Error(
+        `${this.name}: the script has no step left for request ${this.requests.length}`,
+      );
+    }
     if (!Array.isArray(step) && typeof step !== "function") throw step.error;
     const events = typeof step === "function" ? step(request) : step;
     let calls = 0;

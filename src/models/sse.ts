@@ -63,7 +63,9 @@ export class SseParser {
       }
     }
     this.#line += text.slice(start);
-    if (this.#line.length + this.#dataChars > this.maxEventChars) throw new SseTooLarge(this.maxEventChars);
+    if (this.#line.length + this.#dataChars > this.maxEventChars) {
+      throw new SseTooLarge(this.maxEventChars);
+    }
     return events;
   }
 
@@ -82,7 +84,11 @@ export class SseParser {
   #endLine(line: string, events: SseEvent[]): void {
     if (line === "") {
       if (this.#data.length > 0) {
-        events.push({ event: this.#event || "message", data: this.#data.join("\n"), ...(this.#id !== undefined ? { id: this.#id } : {}) });
+        events.push({
+          event: this.#event || "message",
+          data: this.#data.join("\n"),
+          ...(this.#id !== undefined ? { id: this.#id } : {}),
+        });
       }
       this.#data = [];
       this.#dataChars = 0;

@@ -6,7 +6,8 @@
  */
 import { ModelError } from "./errors.ts";
 
-const OLLAMA_HINT = "use Ollama instead: ollama pull granite4.1:8b, then wisp config set model ollama:granite4.1:8b (or --model ollama:granite4.1:8b)";
+const OLLAMA_HINT =
+  "use Ollama instead: ollama pull granite4.1:8b, then wisp config set model ollama:granite4.1:8b (or --model ollama:granite4.1:8b)";
 
 /** Why the on-device model cannot be used on this system. */
 export function systemModelReason(os: string = Deno.build.os): string {
@@ -22,7 +23,16 @@ export function systemModelError(os: string = Deno.build.os): ModelError {
 
 /** Why a macOS-only runtime (mlx, coreai, private-cloud) cannot be used by this build. */
 export function macRuntimeError(name: string, runtime: string): ModelError {
-  const what = runtime === "mlx" ? "MLX models run" : runtime === "coreai" ? "Core AI models run" : "Private Cloud Compute runs";
-  const reason = `${what} only in a signed macOS build with wisp's native library, which this build is not`;
-  return new ModelError("unsupported", `${name} is unavailable (${reason}); ${OLLAMA_HINT}`, reason);
+  const what = runtime === "mlx"
+    ? "MLX models run"
+    : runtime === "coreai"
+    ? "Core AI models run"
+    : "Private Cloud Compute runs";
+  const reason =
+    `${what} only in a signed macOS build with wisp's native library, which this build is not`;
+  return new ModelError(
+    "unsupported",
+    `${name} is unavailable (${reason}); ${OLLAMA_HINT}`,
+    reason,
+  );
 }

@@ -36,7 +36,9 @@ function positive(value: unknown): number | undefined {
 /** Read the shape from model_info (keys prefixed by the architecture: `llama.block_count`, …). */
 export function shapeFromModelInfo(info: Record<string, unknown> | undefined): ModelShape {
   if (!info) return {};
-  const arch = typeof info["general.architecture"] === "string" ? info["general.architecture"] as string : undefined;
+  const arch = typeof info["general.architecture"] === "string"
+    ? info["general.architecture"] as string
+    : undefined;
   const get = (suffix: string): unknown => {
     if (arch && info[`${arch}.${suffix}`] !== undefined) return info[`${arch}.${suffix}`];
     // Some architectures are reported under another prefix; take the first key that ends so.
@@ -55,7 +57,8 @@ export function shapeFromModelInfo(info: Record<string, unknown> | undefined): M
     layers: positive(get("block_count")),
     kvHeads,
     keyLength: positive(get("attention.key_length")) ?? derivedHeadDim,
-    valueLength: positive(get("attention.value_length")) ?? positive(get("attention.key_length")) ?? derivedHeadDim,
+    valueLength: positive(get("attention.value_length")) ?? positive(get("attention.key_length")) ??
+      derivedHeadDim,
   };
 }
 
@@ -92,13 +95,21 @@ export function sizeWindow(input: SizingInput): WindowDecision {
   const max = shape.maxContext;
   if (!perToken) {
     const tokens = Math.min(max ?? FALLBACK_WINDOW, FALLBACK_WINDOW);
-    return { tokens, from: "default", note: "the model does not report its shape, so wisp keeps to a safe size" };
+    return {
+      tokens,
+      from: "default",
+      note: "the model does not report its shape, so wisp keeps to a safe size",
+    };
   }
   const spare = Math.max(0, input.freeBytes - (input.loaded ? 0 : input.weightsBytes));
   const budget = spare * MEMORY_SHARE;
   const fits = Math.floor(budget / perToken);
   if (max !== undefined && fits >= max) {
-    return { tokens: max, from: "model", note: `the model's maximum; ${formatBytes(input.freeBytes)} free holds it` };
+    return {
+      tokens: max,
+      from: "model",
+      note: `the model's maximum; ${formatBytes(input.freeBytes)} free holds it`,
+    };
   }
   const sized = Math.max(MIN_WINDOW, largestPowerOfTwoAtMost(fits));
   const tokens = max !== undefined ? Math.min(sized, max) : sized;
@@ -106,7 +117,9 @@ export function sizeWindow(input: SizingInput): WindowDecision {
   return {
     tokens,
     from: "memory",
-    note: `sized to ${formatBytes(input.freeBytes)} free${tight}${max !== undefined ? `; the model allows ${formatCount(max)}` : ""}`,
+    note: `sized to ${formatBytes(input.freeBytes)} free${tight}${
+      max !== undefined ? `; the model allows ${formatCount(max)}` : ""
+    }`,
   };
 }
 
@@ -116,17 +129,30 @@ export function configuredWindow(
   runtime: "ollama" | "llamacpp" | "lmstudio",
   model: string,
 ): WindowDecision | undefined {
-  const section = config[runtime] as { contextLength?: number; models: Record<string, { contextLength?: number }> };
+  const section = config[runtime] as {
+    contextLength?: number;
+    models: Record<string, { contextLength?: number }>;
+  };
   const own = perModelSettings(section.models, runtime, model)?.contextLength;
   if (own !== undefined) return configDecision(own, `${runtime}.models.${model}.contextLength`);
-  if (section.contextLength !== undefined) return configDecision(section.contextLength, `${runtime}.contextLength`);
+  if (section.contextLength !== undefined) {
+    return configDecision(section.contextLength, `${runtime}.contextLength`);
+  }
   return undefined;
 }
 
 /** The per-model settings entry for a model, however either is spelled (x and x:latest, a file and its path). */
-export function perModelSettings<T>(models: Record<string, T>, runtime: string, model: string): T | undefined {
+export function perModelSettings<T>(
+  models: Record<string, T>,
+  runtime: string,
+  model: string,
+): T | undefined {
   if (Object.hasOwn(models, model)) return models[model];
-  const canonical = runtime === "ollama" ? canonicalOllama : runtime === "llamacpp" ? canonicalLlamacpp : (m: string) => m;
+  const canonical = runtime === "ollama"
+    ? canonicalOllama
+    : runtime === "llamacpp"
+    ? canonicalLlamacpp
+    : (m: string) => m;
   const wanted = canonical(model);
   const key = Object.keys(models).find((k) => canonical(k) === wanted);
   return key === undefined ? undefined : models[key];

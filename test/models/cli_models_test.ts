@@ -8,7 +8,7 @@ import { startFakeOllama } from "../support/fake_ollama.ts";
 import { startFakeOpenAI } from "../support/fake_openai.ts";
 import { join } from "node:path";
 
-async function deadURL(): Promise<string> {
+function deadURL(): string {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
@@ -25,12 +25,19 @@ Deno.test("wisp models: piped lines, JSON, the default marked, unreachable runti
   const ollama = startFakeOllama({
     models: [
       { name: "granite4.1:8b", parameterSize: "8.8B", size: 5_350_000_000, contextLength: 65536 },
-      { name: "qwen3.8:27b", capabilities: ["completion", "tools", "thinking"], parameterSize: "27.3B" },
+      {
+        name: "qwen3.8:27b",
+        capabilities: ["completion", "tools", "thinking"],
+        parameterSize: "27.3B",
+      },
       { name: "nomic-embed-text", capabilities: ["embedding"], size: 274_300_000 },
     ],
   });
-  const lm = startFakeOpenAI({ flavour: "lmstudio", models: [{ id: "qwen3-8b", loadedContext: 16384 }] });
-  const dead = await deadURL();
+  const lm = startFakeOpenAI({
+    flavour: "lmstudio",
+    models: [{ id: "qwen3-8b", loadedContext: 16384 }],
+  });
+  const dead = deadURL();
   const dir = await home({
     model: "ollama:granite4.1:8b",
     lmstudio: { baseURL: lm.baseURL },
@@ -44,11 +51,17 @@ Deno.test("wisp models: piped lines, JSON, the default marked, unreachable runti
     assertEquals(piped.code, 0, piped.stderr);
     const lines = piped.stdout.trimEnd().split("\n");
     assertEquals(lines.length, 3);
-    assertEquals(lines[0], "* ollama:granite4.1:8b\tOllama\tgguf\t8.8B\t5.35 GB\t32,768\tconfig\t\tyes\ttools, structured replies");
+    assertEquals(
+      lines[0],
+      "* ollama:granite4.1:8b\tOllama\tgguf\t8.8B\t5.35 GB\t32,768\tconfig\t\tyes\ttools, structured replies",
+    );
     assert(lines[1].startsWith("  ollama:qwen3.8:27b\t"), lines[1]);
     assertEquals(lines[1].split("\t")[8], "no");
     assert(lines[2].startsWith("  lmstudio:qwen3-8b\t"), lines[2]);
-    assertEquals(piped.stderr.trim(), `(no llama.cpp server at ${dead}/v1: could not connect to the server)`);
+    assertEquals(
+      piped.stderr.trim(),
+      `(no llama.cpp server at ${dead}/v1: could not connect to the server)`,
+    );
 
     const all = await runWisp(["models", "list", "--all"], { home: dir, env });
     const embed = all.stdout.split("\n").find((l) => l.includes("nomic-embed-text"))!;
@@ -56,10 +69,17 @@ Deno.test("wisp models: piped lines, JSON, the default marked, unreachable runti
 
     const json = await runWisp(["models", "--json"], { home: dir, env });
     const parsed = JSON.parse(json.stdout);
-    assertEquals(parsed.models.map((m: { model: string }) => m.model), ["ollama:granite4.1:8b", "ollama:qwen3.8:27b", "lmstudio:qwen3-8b"]);
+    assertEquals(parsed.models.map((m: { model: string }) => m.model), [
+      "ollama:granite4.1:8b",
+      "ollama:qwen3.8:27b",
+      "lmstudio:qwen3-8b",
+    ]);
     assertEquals(parsed.models[0].default, true);
     assertEquals(parsed.models[0].context, 32768);
-    assertEquals(parsed.unreachable, [{ runtime: "llama.cpp", reason: `no llama.cpp server at ${dead}/v1: could not connect to the server` }]);
+    assertEquals(parsed.unreachable, [{
+      runtime: "llama.cpp",
+      reason: `no llama.cpp server at ${dead}/v1: could not connect to the server`,
+    }]);
   } finally {
     await ollama.close();
     await lm.close();
@@ -68,13 +88,19 @@ Deno.test("wisp models: piped lines, JSON, the default marked, unreachable runti
 });
 
 Deno.test("wisp models: with nothing running, each runtime is one line and the Linux default is explained", async () => {
-  const dead = await deadURL();
-  const dir = await home({ llamacpp: { baseURL: `${dead}/v1` }, lmstudio: { baseURL: `${dead}/v1` } });
+  const dead = deadURL();
+  const dir = await home({
+    llamacpp: { baseURL: `${dead}/v1` },
+    lmstudio: { baseURL: `${dead}/v1` },
+  });
   try {
     const result = await runWisp(["models"], { home: dir, env: { OLLAMA_HOST: dead } });
     assertEquals(result.code, 0);
     assertEquals(result.stdout, "");
-    assertStringIncludes(result.stderr, `(no Ollama server at ${dead}: could not connect to the server)`);
+    assertStringIncludes(
+      result.stderr,
+      `(no Ollama server at ${dead}: could not connect to the server)`,
+    );
     assertStringIncludes(result.stderr, "the default model, system, cannot run here");
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -82,8 +108,12 @@ Deno.test("wisp models: with nothing running, each runtime is one line and the L
 });
 
 Deno.test("wisp models: a server not on this machine is one sentence, not a stack trace", async () => {
-  const dead = await deadURL();
-  const dir = await home({ ollama: { host: "http://192.0.2.1:11434" }, llamacpp: { baseURL: `${dead}/v1` }, lmstudio: { baseURL: `${dead}/v1` } });
+  const dead = deadURL();
+  const dir = await home({
+    ollama: { host: "http://192.0.2.1:11434" },
+    llamacpp: { baseURL: `${dead}/v1` },
+    lmstudio: { baseURL: `${dead}/v1` },
+  });
   try {
     const result = await runWisp(["models", "--json"], { home: dir });
     assertEquals(result.code, 0, result.stderr);
@@ -101,12 +131,23 @@ Deno.test("wisp models disable|enable: edits models.disabled in place, keeps com
   const path = join(dir, "config.json");
   await Deno.writeTextFile(path, '{\n  // my model\n  "model": "ollama:granite4.1:8b"\n}\n');
   try {
-    const disabled = await runWisp(["models", "disable", "ollama:nomic-embed-text:latest", "lmstudio:tiny"], { home: dir });
+    const disabled = await runWisp([
+      "models",
+      "disable",
+      "ollama:nomic-embed-text:latest",
+      "lmstudio:tiny",
+    ], { home: dir });
     assertEquals(disabled.code, 0, disabled.stderr);
-    assertStringIncludes(disabled.stderr, "disabled ollama:nomic-embed-text:latest: hidden from /model and refused until enabled");
+    assertStringIncludes(
+      disabled.stderr,
+      "disabled ollama:nomic-embed-text:latest: hidden from /model and refused until enabled",
+    );
     let text = await Deno.readTextFile(path);
     assertStringIncludes(text, "// my model");
-    assertEquals(JSON.parse(text.replace(/\/\/.*\n/, "\n")).models.disabled, ["ollama:nomic-embed-text:latest", "lmstudio:tiny"]);
+    assertEquals(JSON.parse(text.replace(/\/\/.*\n/, "\n")).models.disabled, [
+      "ollama:nomic-embed-text:latest",
+      "lmstudio:tiny",
+    ]);
     assertEquals((await Deno.stat(path)).mode! & 0o777, 0o600);
 
     // One spelling enables the other.
@@ -115,14 +156,18 @@ Deno.test("wisp models disable|enable: edits models.disabled in place, keeps com
     text = await Deno.readTextFile(path);
     assertEquals(JSON.parse(text.replace(/\/\/.*\n/, "\n")).models.disabled, ["lmstudio:tiny"]);
 
-    const refused = await runWisp(["models", "disable", "ollama:granite4.1:8b:latest"], { home: dir });
+    const refused = await runWisp(["models", "disable", "ollama:granite4.1:8b:latest"], {
+      home: dir,
+    });
     assertEquals(refused.code, 64);
     assertStringIncludes(refused.stderr, "is the default model, so it cannot be disabled");
     const bad = await runWisp(["models", "disable", "gpt-4o"], { home: dir });
     assertEquals(bad.code, 64);
 
     const audit = await Deno.readTextFile(join(dir, "logs", "audit.jsonl"));
-    const changes = audit.trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.kind === "config.change");
+    const changes = audit.trim().split("\n").map((l) => JSON.parse(l)).filter((e) =>
+      e.kind === "config.change"
+    );
     assertEquals(changes.length, 2);
     assertEquals(changes[1].to, ["lmstudio:tiny"]);
     assertEquals(changes[1].source, "cli");

@@ -1,11 +1,26 @@
 import { assertEquals, assertThrows } from "../support/assert.ts";
-import { canonicalName, disabledMessage, isDisabled, parseModelName, sameModel } from "../../src/models/names.ts";
-import { isLoopbackUrl, normaliseOllamaHost, ollamaHost, openAIEndpoint } from "../../src/models/host.ts";
+import {
+  canonicalName,
+  disabledMessage,
+  isDisabled,
+  parseModelName,
+  sameModel,
+} from "../../src/models/names.ts";
+import {
+  isLoopbackUrl,
+  normaliseOllamaHost,
+  ollamaHost,
+  openAIEndpoint,
+} from "../../src/models/host.ts";
 import { ModelError } from "../../src/models/errors.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 
 Deno.test("names: each runtime's prefix, and names wisp does not know", () => {
-  assertEquals(parseModelName("ollama:granite4.1:8b"), { runtime: "ollama", model: "granite4.1:8b", written: "ollama:granite4.1:8b" });
+  assertEquals(parseModelName("ollama:granite4.1:8b"), {
+    runtime: "ollama",
+    model: "granite4.1:8b",
+    written: "ollama:granite4.1:8b",
+  });
   assertEquals(parseModelName("llamacpp:/m/x.gguf").model, "/m/x.gguf");
   assertEquals(parseModelName("system").runtime, "system");
   for (const bad of ["granite", "ollama:", "openai:gpt", "scripted:test", ""]) {
@@ -31,7 +46,10 @@ Deno.test("names: x and x:latest are one model; a .gguf path and its file name a
 Deno.test("host: config's ollama.host, else OLLAMA_HOST, else the default; spelled as ollama reads them", () => {
   const config = defaultConfig();
   assertEquals(ollamaHost(config, () => undefined), "http://127.0.0.1:11434");
-  assertEquals(ollamaHost(config, (n) => n === "OLLAMA_HOST" ? "0.0.0.0:9999" : undefined), "http://127.0.0.1:9999");
+  assertEquals(
+    ollamaHost(config, (n) => n === "OLLAMA_HOST" ? "0.0.0.0:9999" : undefined),
+    "http://127.0.0.1:9999",
+  );
   config.ollama.host = "localhost";
   assertEquals(ollamaHost(config, () => "http://127.0.0.1:1"), "http://localhost:11434");
   assertEquals(normaliseOllamaHost(":7000"), "http://127.0.0.1:7000");
@@ -44,7 +62,21 @@ Deno.test("host: config's ollama.host, else OLLAMA_HOST, else the default; spell
 Deno.test("host: the environment's key wins over config's", () => {
   const config = defaultConfig();
   config.llamacpp.apiKey = "from-config";
-  assertEquals(openAIEndpoint("llamacpp", config, () => undefined), { baseURL: "http://127.0.0.1:8080/v1", apiKey: "from-config" });
-  assertEquals(openAIEndpoint("llamacpp", config, (n) => n === "WISP_LLAMACPP_API_KEY" ? "from-env" : undefined).apiKey, "from-env");
-  assertEquals(openAIEndpoint("lmstudio", config, (n) => n === "WISP_LLAMACPP_API_KEY" ? "x" : undefined).apiKey, undefined);
+  assertEquals(openAIEndpoint("llamacpp", config, () => undefined), {
+    baseURL: "http://127.0.0.1:8080/v1",
+    apiKey: "from-config",
+  });
+  assertEquals(
+    openAIEndpoint(
+      "llamacpp",
+      config,
+      (n) => n === "WISP_LLAMACPP_API_KEY" ? "from-env" : undefined,
+    ).apiKey,
+    "from-env",
+  );
+  assertEquals(
+    openAIEndpoint("lmstudio", config, (n) => n === "WISP_LLAMACPP_API_KEY" ? "x" : undefined)
+      .apiKey,
+    undefined,
+  );
 });

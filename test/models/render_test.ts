@@ -28,7 +28,12 @@ const listing: ModelListing = {
   defaultModel: "ollama:granite4.1:8b",
   unreachable: [],
   models: [
-    model({ model: "system", context: 8192, contextFrom: "model", capabilities: ["tools", "structured replies", "vision"] }),
+    model({
+      model: "system",
+      context: 8192,
+      contextFrom: "model",
+      capabilities: ["tools", "structured replies", "vision"],
+    }),
     model({
       model: "ollama:granite4.1:8b",
       parameters: "8.8B",
@@ -47,8 +52,20 @@ const listing: ModelListing = {
       enabled: false,
       capabilities: ["tools", "structured replies", "thinking"],
     }),
-    model({ model: "mlx:Qwen3-1.7B-4bit", size: "984 MB", context: 40960, contextFrom: "memory", location: "hubCache", capabilities: ["tools", "structured replies"] }),
-    model({ model: "mlx:Qwen3-4B-4bit", size: "2.26 GB", location: "hubCacheNotLinked", enabled: false }),
+    model({
+      model: "mlx:Qwen3-1.7B-4bit",
+      size: "984 MB",
+      context: 40960,
+      contextFrom: "memory",
+      location: "hubCache",
+      capabilities: ["tools", "structured replies"],
+    }),
+    model({
+      model: "mlx:Qwen3-4B-4bit",
+      size: "2.26 GB",
+      location: "hubCacheNotLinked",
+      enabled: false,
+    }),
   ],
 };
 
@@ -88,8 +105,19 @@ Deno.test("render: very narrow keeps MODEL, ENABLED and CAPABILITIES", () => {
 Deno.test("render: a model that cannot be used shows its reason under it; an unreachable runtime is one line", () => {
   const lines = renderTable({
     defaultModel: "system",
-    unreachable: [{ runtime: "LM Studio", reason: "no LM Studio server at http://127.0.0.1:1234/v1: could not connect to the server" }],
-    models: [model({ model: "ollama:embed", runtime: "ollama", size: "274.3 MB", usable: false, problem: "it cannot hold a conversation" })],
+    unreachable: [{
+      runtime: "LM Studio",
+      reason: "no LM Studio server at http://127.0.0.1:1234/v1: could not connect to the server",
+    }],
+    models: [
+      model({
+        model: "ollama:embed",
+        runtime: "ollama",
+        size: "274.3 MB",
+        usable: false,
+        problem: "it cannot hold a conversation",
+      }),
+    ],
   }, 80);
   assertEquals(lines, [
     "  MODEL         RUNTIME  SIZE      ENABLED  CAPABILITIES",
@@ -102,7 +130,15 @@ Deno.test("render: a model that cannot be used shows its reason under it; an unr
 Deno.test("render: piped, every column on every line, the reason last for an unusable model", () => {
   const lines = renderTsv({
     ...listing,
-    models: [listing.models[1], model({ model: "ollama:embed", size: "274.3 MB", usable: false, problem: "it cannot hold a conversation" })],
+    models: [
+      listing.models[1],
+      model({
+        model: "ollama:embed",
+        size: "274.3 MB",
+        usable: false,
+        problem: "it cannot hold a conversation",
+      }),
+    ],
   });
   assertEquals(lines, [
     "* ollama:granite4.1:8b\tOllama\t\t8.8B\t5.35 GB\t65,536\tmemory\t\tyes\ttools, structured replies",
@@ -121,7 +157,10 @@ Deno.test("render: --json carries every field, absent facts null", () => {
 });
 
 Deno.test("render: wrapList breaks after words and keeps a long word whole", () => {
-  assertEquals(wrapList("tools, structured replies, thinking", 27), ["tools, structured replies,", "thinking"]);
+  assertEquals(wrapList("tools, structured replies, thinking", 27), [
+    "tools, structured replies,",
+    "thinking",
+  ]);
   assertEquals(wrapList("supercalifragilistic", 5), ["supercalifragilistic"]);
   assertEquals(wrapList("", 5), [""]);
 });

@@ -33,5 +33,8 @@ Deno.test("scripted: an error step throws, an abort stops the replay", async () 
   await assertRejects(() => collect(model.chat({ messages: [] })), Error, "server fell over");
   const controller = new AbortController();
   controller.abort();
-  await assertRejects(() => collect(model.chat({ messages: [], signal: controller.signal })), ModelStopped);
+  await assertRejects(
+    () => collect(model.chat({ messages: [], signal: controller.signal })),
+    ModelStopped,
+  );
 });

@@ -1,5 +1,5 @@
 import { assertEquals, assertThrows } from "../support/assert.ts";
-import { SseParser, sseEvents, SseTooLarge } from "../../src/models/sse.ts";
+import { sseEvents, SseParser, SseTooLarge } from "../../src/models/sse.ts";
 
 function parseAll(parts: string[]): { event: string; data: string; id?: string }[] {
   const parser = new SseParser();
@@ -8,7 +8,8 @@ function parseAll(parts: string[]): { event: string; data: string; id?: string }
 }
 
 Deno.test("sse: data lines, events, ids and comments", () => {
-  const text = ": keep-alive\n\ndata: one\n\nevent: error\ndata: {\"a\":1}\nid: 7\n\ndata:two\ndata:  three\n\n";
+  const text =
+    ': keep-alive\n\ndata: one\n\nevent: error\ndata: {"a":1}\nid: 7\n\ndata:two\ndata:  three\n\n';
   assertEquals(parseAll([text]), [
     { event: "message", data: "one" },
     { event: "error", data: '{"a":1}', id: "7" },
@@ -31,12 +32,16 @@ Deno.test("sse: a \\r\\n split between reads is one line end, not two", () => {
 });
 
 Deno.test("sse: every way of splitting a stream gives the same events", () => {
-  const text = "data: {\"x\":\"é🌍\"}\r\n\r\nevent: e\rdata: 2\r\rdata: [DONE]\n\n";
+  const text = 'data: {"x":"é🌍"}\r\n\r\nevent: e\rdata: 2\r\rdata: [DONE]\n\n';
   const whole = parseAll([text]);
   assertEquals(whole.length, 3);
   for (let a = 0; a <= text.length; a++) {
     for (let b = a; b <= text.length; b += 3) {
-      assertEquals(parseAll([text.slice(0, a), text.slice(a, b), text.slice(b)]), whole, `split at ${a},${b}`);
+      assertEquals(
+        parseAll([text.slice(0, a), text.slice(a, b), text.slice(b)]),
+        whole,
+        `split at ${a},${b}`,
+      );
     }
   }
 });

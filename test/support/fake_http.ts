@@ -22,18 +22,26 @@ export interface Piecewise {
   dieAfterBytes?: number;
 }
 
-export function piecewiseBody(bytes: Uint8Array, options: Piecewise = {}): ReadableStream<Uint8Array> {
+export function piecewiseBody(
+  bytes: Uint8Array,
+  options: Piecewise = {},
+): ReadableStream<Uint8Array> {
   const size = Math.max(1, options.chunkBytes ?? 7);
-  const end = options.dieAfterBytes !== undefined ? Math.min(options.dieAfterBytes, bytes.length) : bytes.length;
+  const end = options.dieAfterBytes !== undefined
+    ? Math.min(options.dieAfterBytes, bytes.length)
+    : bytes.length;
   let offset = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (offset >= end) {
-        if (options.dieAfterBytes !== undefined) controller.error(new Error("fake server died mid-reply"));
-        else controller.close();
+        if (options.dieAfterBytes !== undefined) {
+          controller.error(new Error("fake server died mid-reply"));
+        } else controller.close();
         return;
       }
-      if (offset > 0 && options.chunkDelayMs) await new Promise((r) => setTimeout(r, options.chunkDelayMs));
+      if (offset > 0 && options.chunkDelayMs) {
+        await new Promise((r) => setTimeout(r, options.chunkDelayMs));
+      }
       const next = Math.min(end, offset + size);
       controller.enqueue(bytes.slice(offset, next));
       offset = next;
@@ -82,7 +90,10 @@ export async function recordRequest(request: Request): Promise<RecordedRequest> 
 }
 
 export function json(value: unknown, status = 200): Response {
-  return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json; charset=utf-8" } });
+  return new Response(JSON.stringify(value), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8" },
+  });
 }
 
 export interface Served {

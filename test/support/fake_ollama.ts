@@ -22,8 +22,8 @@ import {
   json,
   type Piecewise,
   piecewiseBody,
-  recordRequest,
   type RecordedRequest,
+  recordRequest,
   serveLoopback,
 } from "./fake_http.ts";
 
@@ -133,15 +133,20 @@ export function startFakeOllama(options: FakeOllamaOptions = {}): FakeOllama {
   const requests: RecordedRequest[] = [];
   const closing = new AbortController();
 
-  const find = (name: unknown) => typeof name === "string" ? models.find((m) => withTag(m.name) === withTag(name)) : undefined;
+  const find = (name: unknown) =>
+    typeof name === "string" ? models.find((m) => withTag(m.name) === withTag(name)) : undefined;
   const caps = (m: FakeOllamaModel) => m.capabilities ?? ["completion", "tools"];
   const created = () => new Date().toISOString();
 
   function chat(body: Record<string, unknown>): Response {
     const model = find(body.model);
-    if (!model) return json({ error: `model "${body.model}" not found, try pulling it first` }, 404);
+    if (!model) {
+      return json({ error: `model "${body.model}" not found, try pulling it first` }, 404);
+    }
     if (Array.isArray(body.tools) && body.tools.length > 0 && !caps(model).includes("tools")) {
-      return json({ error: `registry.ollama.ai/library/${withTag(model.name)} does not support tools` }, 400);
+      return json({
+        error: `registry.ollama.ai/library/${withTag(model.name)} does not support tools`,
+      }, 400);
     }
     if (body.think === true && !caps(model).includes("thinking")) {
       return json({ error: `"${model.name}" does not support thinking` }, 400);
@@ -155,10 +160,18 @@ export function startFakeOllama(options: FakeOllamaOptions = {}): FakeOllama {
     };
     if ("error" in reply) return json({ error: reply.error }, reply.status ?? 500);
     const line = (message: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-      JSON.stringify({ model: body.model, created_at: created(), message: { role: "assistant", content: "", ...message }, done: false, ...extra }) + "\n";
+      JSON.stringify({
+        model: body.model,
+        created_at: created(),
+        message: { role: "assistant", content: "", ...message },
+        done: false,
+        ...extra,
+      }) + "\n";
     const headers = { "content-type": "application/x-ndjson" };
     if ("hang" in reply) {
-      return new Response(hangingBody(encoder.encode(line({ content: "" })), closing.signal), { headers });
+      return new Response(hangingBody(encoder.encode(line({ content: "" })), closing.signal), {
+        headers,
+      });
     }
     let text = "";
     if ("streamError" in reply) {
@@ -168,7 +181,11 @@ export function startFakeOllama(options: FakeOllamaOptions = {}): FakeOllama {
       for (const chunk of asList(reply.thinking)) text += line({ thinking: chunk });
       for (const chunk of asList(reply.text)) text += line({ content: chunk });
       if (reply.toolCalls?.length) {
-        text += line({ tool_calls: reply.toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) });
+        text += line({
+          tool_calls: reply.toolCalls.map((call) => ({
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        });
       }
       if (!reply.noDone) {
         text += JSON.stringify({
@@ -228,7 +245,9 @@ export function startFakeOllama(options: FakeOllamaOptions = {}): FakeOllama {
           license: "",
           modelfile: "",
           parameters: "",
-          template: caps(model).includes("tools") ? "{{ if .Tools }}tools{{ end }}{{ .Prompt }}" : "{{ .Prompt }}",
+          template: caps(model).includes("tools")
+            ? "{{ if .Tools }}tools{{ end }}{{ .Prompt }}"
+            : "{{ .Prompt }}",
           details: details(model),
           model_info: modelInfo(model),
           capabilities: caps(model),
@@ -238,14 +257,18 @@ export function startFakeOllama(options: FakeOllamaOptions = {}): FakeOllama {
       case "POST /api/chat":
         return chat(body);
       default:
-        return new Response("404 page not found", { status: 404, headers: { "content-type": "text/plain" } });
+        return new Response("404 page not found", {
+          status: 404,
+          headers: { "content-type": "text/plain" },
+        });
     }
   }, closing);
 
   return {
     url: served.url,
     requests,
-    chats: () => requests.filter((r) => r.path === "/api/chat").map((r) => r.body as Record<string, unknown>),
+    chats: () =>
+      requests.filter((r) => r.path === "/api/chat").map((r) => r.body as Record<string, unknown>),
     reply: (...replies) => queue.push(...replies),
     pending: () => queue.length,
     models,

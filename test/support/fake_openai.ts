@@ -21,8 +21,8 @@ import {
   json,
   type Piecewise,
   piecewiseBody,
-  recordRequest,
   type RecordedRequest,
+  recordRequest,
   serveLoopback,
 } from "./fake_http.ts";
 
@@ -106,7 +106,8 @@ function pieces(text: string, n: number): string[] {
 
 export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
   const flavour = options.flavour ?? "llamacpp";
-  const models = options.models ?? [{ id: flavour === "llamacpp" ? "granite-4.1-8b-Q4_K_M.gguf" : "qwen3-8b" }];
+  const models = options.models ??
+    [{ id: flavour === "llamacpp" ? "granite-4.1-8b-Q4_K_M.gguf" : "qwen3-8b" }];
   const queue: FakeOpenAIReply[] = [...(options.replies ?? [])];
   const requests: RecordedRequest[] = [];
   const closing = new AbortController();
@@ -114,12 +115,26 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 
   function chat(body: Record<string, unknown>): Response {
     if (flavour === "lmstudio" && !models.some((m) => m.id === body.model)) {
-      return json({ error: { message: `Model "${body.model}" not found. Please load it first.`, type: "invalid_request_error" } }, 404);
+      return json({
+        error: {
+          message: `Model "${body.model}" not found. Please load it first.`,
+          type: "invalid_request_error",
+        },
+      }, 404);
     }
     const reply = queue.shift();
-    if (!reply) return json({ error: { message: "fake server: no scripted reply left for this chat", type: "server_error" } }, 500);
+    if (!reply) {
+      return json({
+        error: {
+          message: "fake server: no scripted reply left for this chat",
+          type: "server_error",
+        },
+      }, 500);
+    }
     if ("error" in reply) {
-      return json({ error: { code: reply.status ?? 500, message: reply.error, type: "server_error" } }, reply.status ?? 500);
+      return json({
+        error: { code: reply.status ?? 500, message: reply.error, type: "server_error" },
+      }, reply.status ?? 500);
     }
     const id = `chatcmpl-${++completionId}`;
     const created = Math.floor(Date.now() / 1000);
@@ -130,18 +145,37 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
       dieAfterBytes: reply.dieAfterBytes,
     };
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}${eol}${eol}`;
+      `data: ${
+        JSON.stringify({
+          id,
+          object: "chat.completion.chunk",
+          created,
+          model: body.model,
+          choices: [{ index: 0, delta, finish_reason: finish }],
+        })
+      }${eol}${eol}`;
     const sse = { "content-type": "text/event-stream", "cache-control": "no-cache" };
-    if ("hang" in reply) return new Response(hangingBody(encoder.encode(chunk({ role: "assistant", content: "" })), closing.signal), { headers: sse });
+    if ("hang" in reply) {
+      return new Response(
+        hangingBody(encoder.encode(chunk({ role: "assistant", content: "" })), closing.signal),
+        { headers: sse },
+      );
+    }
     if ("streamError" in reply) {
       let text = chunk({ role: "assistant", content: "" });
       for (const t of reply.after ?? []) text += chunk({ content: t });
-      text += `data: ${JSON.stringify({ error: { code: 500, message: reply.streamError, type: "server_error" } })}${eol}${eol}`;
+      text += `data: ${
+        JSON.stringify({ error: { code: 500, message: reply.streamError, type: "server_error" } })
+      }${eol}${eol}`;
       return new Response(piecewiseBody(encoder.encode(text), piecewise), { headers: sse });
     }
     const calls = reply.toolCalls ?? [];
     const finish = reply.finishReason ?? (calls.length > 0 ? "tool_calls" : "stop");
-    const usage = { prompt_tokens: reply.usage?.input ?? 12, completion_tokens: reply.usage?.output ?? 7, total_tokens: (reply.usage?.input ?? 12) + (reply.usage?.output ?? 7) };
+    const usage = {
+      prompt_tokens: reply.usage?.input ?? 12,
+      completion_tokens: reply.usage?.output ?? 7,
+      total_tokens: (reply.usage?.input ?? 12) + (reply.usage?.output ?? 7),
+    };
     if (reply.whole) {
       return json({
         id,
@@ -155,7 +189,13 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
             role: "assistant",
             content: asList(reply.text).join(""),
             ...(calls.length
-              ? { tool_calls: calls.map((c, i) => ({ id: c.id ?? `call_w${i}`, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) }
+              ? {
+                tool_calls: calls.map((c, i) => ({
+                  id: c.id ?? `call_w${i}`,
+                  type: "function",
+                  function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+                })),
+              }
               : {}),
           },
         }],
@@ -166,12 +206,30 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
     for (const t of asList(reply.thinking)) text += chunk({ reasoning_content: t });
     for (const t of asList(reply.text)) text += chunk({ content: t });
     calls.forEach((call, index) => {
-      text += chunk({ tool_calls: [{ index, id: call.id ?? `call_${index}_${completionId}`, type: "function", function: { name: call.name, arguments: "" } }] });
-      for (const part of pieces(JSON.stringify(call.arguments), 5)) text += chunk({ tool_calls: [{ index, function: { arguments: part } }] });
+      text += chunk({
+        tool_calls: [{
+          index,
+          id: call.id ?? `call_${index}_${completionId}`,
+          type: "function",
+          function: { name: call.name, arguments: "" },
+        }],
+      });
+      for (const part of pieces(JSON.stringify(call.arguments), 5)) {
+        text += chunk({ tool_calls: [{ index, function: { arguments: part } }] });
+      }
     });
     if (!reply.noDone) {
       text += chunk({}, finish);
-      text += `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage })}${eol}${eol}`;
+      text += `data: ${
+        JSON.stringify({
+          id,
+          object: "chat.completion.chunk",
+          created,
+          model: body.model,
+          choices: [],
+          usage,
+        })
+      }${eol}${eol}`;
       text += `data: [DONE]${eol}${eol}`;
     }
     return new Response(piecewiseBody(encoder.encode(text), piecewise), { headers: sse });
@@ -181,7 +239,9 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
     const recorded = await recordRequest(request);
     requests.push(recorded);
     if (options.apiKey && recorded.headers["authorization"] !== `Bearer ${options.apiKey}`) {
-      return json({ error: { code: 401, message: "Invalid API Key", type: "authentication_error" } }, 401);
+      return json({
+        error: { code: 401, message: "Invalid API Key", type: "authentication_error" },
+      }, 401);
     }
     const body = (recorded.body ?? {}) as Record<string, unknown>;
     const route = `${request.method} ${recorded.path}`;
@@ -193,7 +253,15 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
           object: "model",
           created: 1_760_000_000,
           owned_by: flavour === "llamacpp" ? "llamacpp" : "organization_owner",
-          ...(flavour === "llamacpp" ? { meta: { n_ctx_train: m.maxContext ?? 131072, n_params: 8_800_000_000, size: m.sizeBytes ?? 5_350_000_000 } } : {}),
+          ...(flavour === "llamacpp"
+            ? {
+              meta: {
+                n_ctx_train: m.maxContext ?? 131072,
+                n_params: 8_800_000_000,
+                size: m.sizeBytes ?? 5_350_000_000,
+              },
+            }
+            : {}),
         })),
       });
     }
@@ -217,10 +285,14 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
           display_name: m.id,
           size_bytes: m.sizeBytes ?? 4_680_000_000,
           params_string: m.params ?? "8B",
-          loaded_instances: m.loadedContext ? [{ id: m.id, config: { context_length: m.loadedContext } }] : [],
+          loaded_instances: m.loadedContext
+            ? [{ id: m.id, config: { context_length: m.loadedContext } }]
+            : [],
           max_context_length: m.maxContext ?? 32768,
           format: "gguf",
-          ...(m.type === "embedding" ? {} : { capabilities: { vision: m.type === "vlm", trained_for_tool_use: m.toolUse ?? true } }),
+          ...(m.type === "embedding" ? {} : {
+            capabilities: { vision: m.type === "vlm", trained_for_tool_use: m.toolUse ?? true },
+          }),
         })),
       });
     }
@@ -249,7 +321,10 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
     url: served.url,
     baseURL: `${served.url}/v1`,
     requests,
-    chats: () => requests.filter((r) => r.path === "/v1/chat/completions").map((r) => r.body as Record<string, unknown>),
+    chats: () =>
+      requests.filter((r) => r.path === "/v1/chat/completions").map((r) =>
+        r.body as Record<string, unknown>
+      ),
     reply: (...replies) => queue.push(...replies),
     pending: () => queue.length,
     models,
