@@ -1,0 +1,684 @@
+/**
+ * From parsed simple commands to the parts the gate rates: each command with
+ * its wrappers unwrapped to the program that really runs (env, timeout,
+ * xargs, find -exec, sudo, …), the payloads of `sh -c`, `eval`, here-docs and
+ * literal text piped into a shell parsed as lines of their own, and what the
+ * line itself tells about variables and the working directory at that point.
+ */
+import { basename } from "node:path";
+import { type ParsedLine, parseLine, type SimpleCommand } from "./parse.ts";
+import { display, isDynamic, literal, litWord, resolveWord, type Vars, type Word } from "./words.ts";
+
+export interface Part {
+  /** The simple command this part comes from. */
+  cmd: SimpleCommand;
+  /** The text a person is asked about: the simple command as written. */
+  text: string;
+  /** The program that really runs and its arguments, wrappers removed. */
+  words: Word[];
+  argv: string[];
+  /** Basename of the program ("" when it is only known at run time). */
+  program: string;
+  /** The program word as written, resolved (may be a path). */
+  programPath: string;
+  /** Wrappers removed, outermost first (env, timeout, sudo, …). */
+  wrappers: string[];
+  /** The program is chosen when the line runs ($X, $(…), "${CMD}"). */
+  dynamicProgram: boolean;
+  /** Values of variables the line set before this part, and the environment's. */
+  vars: Vars;
+  /** Working directories this part may run in (the first is the most likely). */
+  cwds: string[];
+  /** Payload nesting: 0 for the line itself, 1 inside `sh -c '…'`, … */
+  depth: number;
+  /** The part whose payload this is. */
+  carrier: Part | null;
+  /** Parts earlier in the same pipeline. */
+  upstream: Part[];
+  /** Parts that run inside this part's substitutions. */
+  substitutions: Part[];
+  /** xargs, find -exec, parallel: more arguments arrive at run time. */
+  argsAtRunTime: boolean;
+  /** How the part got its own payload parts ("sh -c", "eval", "here-doc", …). */
+  payloadKind: string | null;
+  /** The payload text, when it could be known. */
+  payload: string | null;
+  /** The payload could not be known before the line runs. */
+  payloadDynamic: boolean;
+  /** Parser error of the payload. */
+  payloadError: string | null;
+  /** The part reads a shell script from stdin. */
+  readsScriptFromStdin: boolean;
+}
+
+export interface Analysis {
+  line: string;
+  ok: boolean;
+  error?: string;
+  parts: Part[];
+  parsed: ParsedLine;
+  /** Functions the line defines, with the parts of their bodies. */
+  functions: Array<{ name: string; parts: Part[] }>;
+  userHome: string;
+  tooDeep: boolean;
+}
+
+export interface AnalyseOptions {
+  cwd: string;
+  userHome: string;
+  /** Variables from the environment the command inherits (HOME, PWD, WISP_HOME, TMPDIR, …). */
+  env?: Record<string, string>;
+}
+
+export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "busybox"]);
+
+/** How deep payloads nest before the gate stops looking and calls it dangerous. */
+export const MAX_PAYLOAD_DEPTH = 6;
+
+export function analyse(parsed: ParsedLine, options: AnalyseOptions): Analysis {
+  const vars: Vars = new Map();
+  for (const [k, v] of Object.entries(options.env ?? {})) vars.set(k, { value: v });
+  vars.set("HOME", { value: options.userHome });
+  vars.set("PWD", { value: options.cwd });
+  const state = { tooDeep: false };
+  const parts = analyseParsed(parsed, vars, [options.cwd], 0, null, options, state);
+  const functions = parsed.functions.map((f) => ({
+    name: f.name,
+    parts: parts.filter((p) => p.depth === 0 && f.body.includes(p.cmd.id)),
+  }));
+  return {
+    line: parsed.line,
+    ok: parsed.ok,
+    error: parsed.error,
+    parts,
+    parsed,
+    functions,
+    userHome: options.userHome,
+    tooDeep: state.tooDeep,
+  };
+}
+
+function analyseParsed(
+  parsed: ParsedLine,
+  vars: Vars,
+  cwds: string[],
+  depth: number,
+  carrier: Part | null,
+  options: AnalyseOptions,
+  state: { tooDeep: boolean },
+): Part[] {
+  const out: Part[] = [];
+  const byCmd = new Map<number, Part[]>();
+  const order = [...parsed.commands].sort((a, b) => a.start - b.start || a.id - b.id);
+  for (const cmd of order) {
+    const snapshot: Vars = new Map(vars);
+    const here = [...cwds];
+    // Assignments: a standalone one changes the line's variables from here on.
+    if (cmd.standaloneAssignments || cmd.words.length === 0) {
+      for (const a of cmd.assignments) {
+        if (!a.value) {
+          vars.set(a.name, { value: "" });
+          continue;
+        }
+        const r = resolveWord(a.value, vars, options.userHome);
+        if (!r.unknown && !r.globRegex) vars.set(a.name, { value: r.value });
+        else if (r.tainted) vars.set(a.name, { tainted: r.tainted });
+        else if (a.value.segs.some((s) => s.kind === "sub")) {
+          const subs = parsed.commands.filter((c) => c.substitutionOf === cmd.id);
+          const feeder = subs.map((c) => feederKind(c.words)).find((k) => k);
+          if (feeder) vars.set(a.name, { tainted: feeder });
+          else vars.delete(a.name);
+        } else vars.delete(a.name);
+      }
+    }
+    const prefixVars: Vars = new Map(snapshot);
+    for (const a of cmd.assignments) {
+      if (cmd.standaloneAssignments) continue;
+      const r = a.value ? resolveWord(a.value, snapshot, options.userHome) : { value: "", unknown: false };
+      if (!r.unknown) prefixVars.set(a.name, { value: r.value });
+      else prefixVars.delete(a.name);
+    }
+    const made = partsOf(cmd, cmd.words, prefixVars, here, depth, carrier, parsed, byCmd, options, state);
+    for (const p of made) out.push(p);
+    byCmd.set(cmd.id, made);
+    // cd/pushd change where later relative paths land; keep every candidate.
+    const first = made[0];
+    if (first && (first.program === "cd" || first.program === "pushd") && cmd.substitutionOf === null) {
+      const target = first.words.slice(1).find((w) => !(literal(w) ?? "").startsWith("-"));
+      if (!target) cwds.push(options.userHome);
+      else {
+        const r = resolveWord(target, snapshot, options.userHome);
+        if (!r.unknown && !r.globRegex) {
+          const base = cwds[cwds.length - 1];
+          const next = r.value.startsWith("/") ? r.value : `${base}/${r.value}`;
+          cwds.push(normalisePath(next));
+        }
+      }
+    }
+    // Loop variables and `read` targets are unknown from here on.
+    if (first && (first.program === "read" || first.program === "mapfile")) {
+      for (const w of first.words.slice(1)) {
+        const l = literal(w);
+        if (l && !l.startsWith("-")) vars.delete(l);
+      }
+    }
+  }
+  // Link pipelines and substitutions now that every part exists.
+  for (const p of out) {
+    if (p.depth !== depth) continue;
+    p.upstream = p.cmd.upstream.flatMap((id) => byCmd.get(id) ?? []);
+    p.substitutions = parsed.commands
+      .filter((c) => isInside(parsed, c, p.cmd.id))
+      .flatMap((c) => byCmd.get(c.id) ?? []);
+  }
+  // Payloads parsed as lines of their own.
+  const withPayloads: Part[] = [];
+  for (const p of out) {
+    withPayloads.push(p);
+    if (p.depth !== depth || p.payload === null) continue;
+    if (depth + 1 > MAX_PAYLOAD_DEPTH) {
+      state.tooDeep = true;
+      p.payloadError = "it nests shell code too deeply to check";
+      continue;
+    }
+    const inner = parseLine(p.payload);
+    if (!inner.ok) {
+      p.payloadError = inner.error ?? "the shell parser could not read it";
+    }
+    const innerParts = analyseParsed(inner, new Map(p.vars), [...p.cwds], depth + 1, p, options, state);
+    withPayloads.push(...innerParts);
+  }
+  return withPayloads;
+}
+
+function isInside(parsed: ParsedLine, c: SimpleCommand, owner: number): boolean {
+  let cur: SimpleCommand | undefined = c;
+  for (let i = 0; cur && i < 64; i++) {
+    if (cur.substitutionOf === owner) return true;
+    if (cur.substitutionOf === null || cur.substitutionOf < 0) return false;
+    cur = parsed.commands[cur.substitutionOf];
+  }
+  return false;
+}
+
+export function normalisePath(path: string): string {
+  const parts: string[] = [];
+  for (const seg of path.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") parts.pop();
+    else parts.push(seg);
+  }
+  return "/" + parts.join("/");
+}
+
+/** Downloaders and decoders: what feeds code into a shell from elsewhere. */
+export function feederKind(words: Word[]): string | undefined {
+  const argv = words.map((w) => literal(w) ?? display(w));
+  const unwrapped = unwrapWords(words);
+  const a = unwrapped.words.map((w) => literal(w) ?? display(w));
+  for (const v of [a, argv]) {
+    const prog = basename(v[0] ?? "");
+    if (DOWNLOADERS.has(prog)) return "downloaded";
+    if (prog === "base64" || prog === "base32" || prog === "basenc") {
+      if (v.some((x) => /^-[a-zA-Z]*[dD]/.test(x) || x === "--decode")) return "decoded";
+    }
+    if (prog === "xxd" && v.some((x) => /^-[a-z]*r/.test(x))) return "decoded";
+    if (prog === "openssl" && v.some((x) => x === "-d" || x === "-base64" || x === "base64" || x === "enc")) return "decoded";
+    if (prog === "uudecode" || prog === "rev" && v.length === 1) return "decoded";
+    if (/^(gunzip|zcat|bzcat|xzcat|zstdcat)$/.test(prog) || (prog === "gzip" && v.includes("-d"))) return "decoded";
+  }
+  return undefined;
+}
+
+export const DOWNLOADERS = new Set([
+  "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-request", "GET", "lynx", "links",
+  "nc", "ncat", "netcat", "socat", "ftp", "tftp", "scp", "sftp", "rsync", "ssh", "git-remote-http",
+]);
+
+// -- unwrapping ---------------------------------------------------------------
+
+interface Unwrapped {
+  words: Word[];
+  wrappers: string[];
+  argsAtRunTime: boolean;
+  payload: { kind: string; words: Word[] } | null;
+  readsStdin: boolean;
+  /** find -exec and the like: more commands that run. */
+  extra: Word[][];
+}
+
+const lit = (w: Word | undefined) => (w ? literal(w) : undefined);
+const base = (w: Word | undefined) => {
+  const l = lit(w);
+  return l === undefined ? "" : basename(l);
+};
+
+/** Skip options: `withValue` options take the next word (or an attached value). */
+function skipOptions(
+  words: Word[],
+  start: number,
+  withValue: Set<string>,
+  opts: { stopAtFirst?: boolean; valueAttachedShort?: boolean } = {},
+): number {
+  let i = start;
+  while (i < words.length) {
+    const l = lit(words[i]);
+    if (l === undefined) return i;
+    if (l === "--") return i + 1;
+    if (!l.startsWith("-") || l === "-") return i;
+    if (l.startsWith("--")) {
+      const name = l.split("=")[0];
+      if (!l.includes("=") && withValue.has(name)) i += 2;
+      else i += 1;
+      continue;
+    }
+    // short option cluster: -n5, -n 5, -xvf
+    const flag = l.slice(0, 2);
+    if (withValue.has(flag)) i += l.length > 2 ? 1 : 2;
+    else i += 1;
+  }
+  return i;
+}
+
+function set(...items: string[]): Set<string> {
+  return new Set(items);
+}
+
+const SIMPLE_WRAPPERS: Record<string, Set<string>> = {
+  nohup: set(),
+  time: set(),
+  builtin: set(),
+  setsid: set(),
+  unbuffer: set(),
+  caffeinate: set("-t", "-w"),
+  nice: set("-n", "--adjustment"),
+  ionice: set("-c", "-n", "--class", "--classdata"),
+  stdbuf: set("-i", "-o", "-e", "--input", "--output", "--error"),
+  exec: set("-a"),
+  sudo: set("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U", "--user", "--group", "--chdir", "--host", "--prompt", "--role", "--type", "--close-from", "--other-user"),
+  doas: set("-u", "-C"),
+  pkexec: set("--user"),
+  run0: set("--user", "-u"),
+  strace: set("-o", "-p", "-e", "-s", "-E", "-u", "-a", "-b", "-I", "-O", "-P", "-S", "-X"),
+  ltrace: set("-o", "-p", "-e", "-s", "-u", "-n", "-a", "-l"),
+  chroot: set("--userspec", "--groups"),
+  firejail: set(),
+  "cross-env": set(),
+  uvx: set("--from", "--with", "-p", "--python"),
+  bunx: set("-p", "--package"),
+  pnpx: set(),
+  npx: set("-p", "--package", "-c", "--call"),
+  arch: set(),
+};
+
+/** Unwrap wrappers to the program that really runs. */
+export function unwrapWords(input: Word[]): Unwrapped {
+  let words = input;
+  const wrappers: string[] = [];
+  let argsAtRunTime = false;
+  const extra: Word[][] = [];
+  for (let guard = 0; guard < 24 && words.length > 0; guard++) {
+    const prog = base(words[0]);
+    const rest = (i: number) => words.slice(i);
+    if (prog === "env") {
+      wrappers.push("env");
+      let i = 1;
+      while (i < words.length) {
+        const l = lit(words[i]);
+        if (l === undefined) break;
+        if (l === "--") {
+          i++;
+          break;
+        }
+        if (l === "-S" || l === "--split-string" || l.startsWith("--split-string=") || (l.startsWith("-S") && l.length > 2)) {
+          const value = l === "-S" || l === "--split-string" ? words[i + 1] : litWord(l.replace(/^-S|^--split-string=/, ""));
+          const after = words.slice(l === "-S" || l === "--split-string" ? i + 2 : i + 1);
+          return { words, wrappers, argsAtRunTime, payload: { kind: "env -S", words: [value ?? litWord(""), ...after] }, readsStdin: false, extra };
+        }
+        if (["-u", "--unset", "-C", "--chdir", "-P"].includes(l)) i += 2;
+        else if (l.startsWith("-")) i += 1;
+        else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(l)) i += 1;
+        else break;
+      }
+      if (i >= words.length) return done(words.slice(0, 1));
+      words = rest(i);
+      continue;
+    }
+    if (prog === "command") {
+      const i = skipOptions(words, 1, set());
+      const flags = words.slice(1, i).map((w) => lit(w) ?? "");
+      if (flags.some((f) => /^-[a-zA-Z]*[vV]/.test(f))) return done(words);
+      if (i >= words.length) return done(words);
+      wrappers.push("command");
+      words = rest(i);
+      continue;
+    }
+    if (Object.hasOwn(SIMPLE_WRAPPERS, prog)) {
+      const i = skipOptions(words, 1, SIMPLE_WRAPPERS[prog]);
+      if (i >= words.length) return done(words);
+      if (prog === "arch" && /^-/.test(lit(words[i]) ?? "")) {
+        words = rest(i + 1);
+      } else if (prog === "chroot") {
+        wrappers.push(prog);
+        words = rest(i + 1);
+        if (words.length === 0) return done(input);
+        continue;
+      }
+      wrappers.push(prog);
+      words = rest(i);
+      continue;
+    }
+    if (prog === "timeout" || prog === "gtimeout") {
+      let i = skipOptions(words, 1, set("-s", "-k", "--signal", "--kill-after"));
+      i += 1; // the duration
+      if (i >= words.length) return done(words);
+      wrappers.push(prog);
+      words = rest(i);
+      continue;
+    }
+    if (prog === "chrt" || prog === "taskset") {
+      let i = skipOptions(words, 1, set());
+      const flags = words.slice(1, i).map((w) => lit(w) ?? "");
+      if (flags.some((f) => f === "-p" || f === "--pid")) return done(words);
+      i += 1;
+      if (i >= words.length) return done(words);
+      wrappers.push(prog);
+      words = rest(i);
+      continue;
+    }
+    if (prog === "flock") {
+      const i = skipOptions(words, 1, set("-w", "--timeout", "-E", "--conflict-exit-code"));
+      const cIdx = words.findIndex((w, k) => k > 0 && (lit(w) === "-c" || lit(w) === "--command"));
+      if (cIdx > 0 && words[cIdx + 1]) return { ...done(words), payload: { kind: "flock -c", words: [words[cIdx + 1]] } };
+      if (i + 1 >= words.length) return done(words);
+      wrappers.push(prog);
+      words = rest(i + 1);
+      continue;
+    }
+    if (prog === "xargs") {
+      const i = skipOptions(
+        words,
+        1,
+        set("-I", "-n", "-P", "-L", "-d", "-a", "-E", "-s", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-lines", "--max-chars", "--eof", "--replace", "--process-slot-var"),
+      );
+      wrappers.push("xargs");
+      argsAtRunTime = true;
+      words = i >= words.length ? [litWord("echo")] : rest(i);
+      continue;
+    }
+    if (prog === "su") {
+      const cIdx = words.findIndex((w, k) => k > 0 && (lit(w) === "-c" || lit(w) === "--command"));
+      if (cIdx > 0 && words[cIdx + 1]) {
+        return { words, wrappers, argsAtRunTime, payload: { kind: "su -c", words: [words[cIdx + 1]] }, readsStdin: false, extra };
+      }
+      return done(words);
+    }
+    if (prog === "watch") {
+      const i = skipOptions(words, 1, set("-n", "--interval", "-q", "--equexit"));
+      if (i >= words.length) return done(words);
+      const flags = words.slice(1, i).map((w) => lit(w) ?? "");
+      wrappers.push("watch");
+      if (flags.some((f) => f === "-x" || f === "--exec")) {
+        words = rest(i);
+        continue;
+      }
+      return { words: input, wrappers, argsAtRunTime, payload: { kind: "watch", words: rest(i) }, readsStdin: false, extra };
+    }
+    if (prog === "parallel") {
+      const i = skipOptions(words, 1, set("-j", "--jobs", "-S", "--sshlogin", "--joblog", "-a", "--arg-file", "--delay", "--timeout", "-n", "--max-args", "-d", "--delimiter", "-I", "--results"));
+      const end = words.findIndex((w, k) => k >= i && /^:::+$/.test(lit(w) ?? ""));
+      const cmdWords = words.slice(i, end < 0 ? words.length : end);
+      wrappers.push("parallel");
+      argsAtRunTime = true;
+      if (cmdWords.length === 0) return { words: input, wrappers, argsAtRunTime, payload: null, readsStdin: true, extra };
+      return { words: input, wrappers, argsAtRunTime, payload: { kind: "parallel", words: cmdWords }, readsStdin: false, extra };
+    }
+    if (prog === "find") {
+      // find itself runs; each -exec … ; is a command of its own.
+      for (let i = 1; i < words.length; i++) {
+        const l = lit(words[i]);
+        if (l === "-exec" || l === "-execdir" || l === "-ok" || l === "-okdir") {
+          let j = i + 1;
+          while (j < words.length && !/^(;|\+|\\;)$/.test(lit(words[j]) ?? "")) j++;
+          extra.push(words.slice(i + 1, j));
+          i = j;
+        }
+      }
+      return done(words);
+    }
+    if (["npm", "pnpm", "yarn", "bun"].includes(prog)) {
+      const verbIdx = skipOptions(words, 1, set("--prefix", "-C", "--dir", "--cwd", "--filter", "-w", "--workspace"));
+      const verb = lit(words[verbIdx]);
+      if (verb === "exec" || verb === "dlx" || verb === "x") {
+        const i = skipOptions(words, verbIdx + 1, set("-p", "--package", "-c", "--call"));
+        const cIdx = words.findIndex((w, k) => k > verbIdx && (lit(w) === "-c" || lit(w) === "--call"));
+        if (cIdx > 0 && words[cIdx + 1]) return { words, wrappers, argsAtRunTime, payload: { kind: `${prog} exec -c`, words: [words[cIdx + 1]] }, readsStdin: false, extra };
+        if (i >= words.length) return done(words);
+        wrappers.push(`${prog} ${verb}`);
+        words = rest(i);
+        continue;
+      }
+      return done(words);
+    }
+    if (prog === "npx" || prog === "pnpx" || prog === "bunx") {
+      const cIdx = words.findIndex((w, k) => k > 0 && (lit(w) === "-c" || lit(w) === "--call"));
+      if (cIdx > 0 && words[cIdx + 1]) return { words, wrappers, argsAtRunTime, payload: { kind: "npx -c", words: [words[cIdx + 1]] }, readsStdin: false, extra };
+    }
+    if (["uv", "poetry", "pdm", "hatch", "rye", "pipx", "bundle", "pyenv", "rbenv", "mise", "asdf", "devbox", "direnv"].includes(prog)) {
+      const verb = lit(words[1]);
+      const runVerb = (prog === "bundle" || prog === "pyenv" || prog === "rbenv" || prog === "asdf") ? "exec" : prog === "mise" ? (verb === "x" ? "x" : "exec") : "run";
+      if (verb === runVerb || (prog === "direnv" && verb === "exec")) {
+        let i = skipOptions(words, 2, set("--with", "--python", "-p", "--from", "--env-file", "--group", "--extra", "--package", "--directory"));
+        if (prog === "direnv") i += 1;
+        if (i >= words.length) return done(words);
+        wrappers.push(`${prog} ${verb}`);
+        words = rest(i);
+        continue;
+      }
+      return done(words);
+    }
+    if (prog === "nix-shell" || prog === "nix") {
+      const rIdx = words.findIndex((w) => lit(w) === "--run" || lit(w) === "--command" || lit(w) === "-c");
+      if (rIdx > 0 && words[rIdx + 1]) return { words, wrappers, argsAtRunTime, payload: { kind: `${prog} --run`, words: [words[rIdx + 1]] }, readsStdin: false, extra };
+      return done(words);
+    }
+    if (prog === "script") {
+      const cIdx = words.findIndex((w, k) => k > 0 && (lit(w) === "-c" || lit(w) === "--command"));
+      if (cIdx > 0 && words[cIdx + 1]) return { words, wrappers, argsAtRunTime, payload: { kind: "script -c", words: [words[cIdx + 1]] }, readsStdin: false, extra };
+      return done(words);
+    }
+    if (prog === "dotenv") {
+      const dd = words.findIndex((w) => lit(w) === "--");
+      if (dd > 0 && dd + 1 < words.length) {
+        wrappers.push("dotenv");
+        words = rest(dd + 1);
+        continue;
+      }
+      return done(words);
+    }
+    if (prog === "busybox" && words.length > 1) {
+      wrappers.push("busybox");
+      words = rest(1);
+      continue;
+    }
+    if (SHELLS.has(prog)) {
+      return shellInvocation(words);
+    }
+    if (prog === "eval") {
+      return { words, wrappers, argsAtRunTime, payload: { kind: "eval", words: words.slice(1) }, readsStdin: false, extra };
+    }
+    if (prog === "source" || prog === ".") {
+      const target = lit(words[1]);
+      const readsStdin = target === "/dev/stdin" || target === "-" || target === "/proc/self/fd/0";
+      return { words, wrappers, argsAtRunTime, payload: null, readsStdin, extra };
+    }
+    return done(words);
+  }
+  return done(words);
+
+  function done(w: Word[]): Unwrapped {
+    return { words: w, wrappers, argsAtRunTime, payload: null, readsStdin: false, extra };
+  }
+
+  function shellInvocation(w: Word[]): Unwrapped {
+    let i = 1;
+    let command: Word | null = null;
+    let readsStdin = false;
+    let sawC = false;
+    while (i < w.length) {
+      const l = lit(w[i]);
+      if (l === undefined) break;
+      if (l === "--" || l === "-") {
+        i++;
+        if (l === "-") readsStdin = true;
+        break;
+      }
+      if (/^--(rcfile|init-file)$/.test(l) || l === "-o" || l === "+o" || l === "-O" || l === "+O") {
+        i += 2;
+        continue;
+      }
+      if (l === "-c" || l === "--command" || (/^-[a-zA-Z]+$/.test(l) && l.includes("c"))) {
+        sawC = true;
+        i++;
+        continue;
+      }
+      if (/^-[a-zA-Z]*s[a-zA-Z]*$/.test(l)) readsStdin = true;
+      if (l.startsWith("-") || l.startsWith("+")) {
+        i++;
+        continue;
+      }
+      break;
+    }
+    if (sawC) {
+      command = w[i] ?? null;
+      return { words: w, wrappers, argsAtRunTime, payload: { kind: `${base(w[0])} -c`, words: command ? [command] : [] }, readsStdin: false, extra };
+    }
+    if (i >= w.length) readsStdin = true;
+    return { words: w, wrappers, argsAtRunTime, payload: null, readsStdin, extra };
+  }
+}
+
+function partsOf(
+  cmd: SimpleCommand,
+  words: Word[],
+  vars: Vars,
+  cwds: string[],
+  depth: number,
+  carrier: Part | null,
+  parsed: ParsedLine,
+  _byCmd: Map<number, Part[]>,
+  options: AnalyseOptions,
+  _state: { tooDeep: boolean },
+): Part[] {
+  const u = unwrapWords(words);
+  // A program named by a variable the line set to a literal is that program.
+  let effective = u.words;
+  let dynamicProgram = false;
+  if (effective.length > 0 && isDynamic(effective[0])) {
+    dynamicProgram = true;
+    const r = resolveWord(effective[0], vars, options.userHome);
+    if (!r.unknown) {
+      const again = unwrapWords([litWord(r.value), ...effective.slice(1)]);
+      effective = again.words;
+      u.wrappers.push(...again.wrappers);
+      if (again.payload && !u.payload) u.payload = again.payload;
+      u.readsStdin ||= again.readsStdin;
+    }
+  }
+  const make = (w: Word[], extraWrappers: string[] = [], runTime = u.argsAtRunTime): Part => {
+    const programPath = w[0] ? (literal(w[0]) ?? display(w[0])) : "";
+    return {
+      cmd,
+      text: cmd.text,
+      words: w,
+      argv: w.map((x) => literal(x) ?? display(x)),
+      program: w[0] && (!isDynamic(w[0]) || literalOf(w[0], vars, options.userHome) !== undefined)
+        ? basename(literalOf(w[0], vars, options.userHome) ?? programPath)
+        : "",
+      programPath,
+      wrappers: [...u.wrappers, ...extraWrappers],
+      dynamicProgram: dynamicProgram || (w[0] ? isDynamic(w[0]) : false),
+      vars,
+      cwds,
+      depth,
+      carrier,
+      upstream: [],
+      substitutions: [],
+      argsAtRunTime: runTime,
+      payloadKind: null,
+      payload: null,
+      payloadDynamic: false,
+      payloadError: null,
+      readsScriptFromStdin: false,
+    };
+  };
+  const main = make(effective);
+  // The payload this part carries.
+  let payloadWords: Word[] | null = u.payload ? u.payload.words : null;
+  let payloadKind = u.payload?.kind ?? null;
+  const isShellReader = u.readsStdin || (main.program !== "" && SHELLS.has(main.program) && effective.length === 1);
+  if (isShellReader && !payloadWords) {
+    if (cmd.heredoc) {
+      payloadKind = "here-doc";
+      payloadWords = [litWord(cmd.heredoc.body)];
+      if (cmd.heredoc.expands && /[$`]/.test(cmd.heredoc.body)) main.payloadDynamic = true;
+    } else if (cmd.herestring) {
+      payloadKind = "here-string";
+      payloadWords = [cmd.herestring];
+    } else if (cmd.pipeIn) {
+      const feeders = cmd.upstream.map((id) => parsed.commands[id]);
+      const lastFeeder = feeders[feeders.length - 1];
+      const echoed = lastFeeder && feeders.length === 1 ? echoedText(lastFeeder.words) : undefined;
+      if (echoed !== undefined) {
+        payloadKind = "echo |";
+        payloadWords = [litWord(echoed)];
+      } else main.readsScriptFromStdin = true;
+    } else if (cmd.redirects.some((r) => r.op === "<" && r.target)) {
+      main.readsScriptFromStdin = true;
+    } else if (main.program !== "" && SHELLS.has(main.program)) {
+      // A bare shell with stdin closed does nothing; reading from the terminal is not possible here.
+    }
+  }
+  if (payloadWords) {
+    main.payloadKind = payloadKind;
+    const texts = payloadWords.map((w) => literalOf(w, vars, options.userHome));
+    if (payloadWords.length === 0) main.payload = "";
+    else if (texts.every((t) => t !== undefined)) main.payload = texts.join(" ");
+    else main.payloadDynamic = true;
+  }
+  const parts = [main];
+  for (const e of u.extra) {
+    if (e.length === 0) continue;
+    const inner = unwrapWords(e);
+    const p = make(inner.words, ["find -exec", ...inner.wrappers], true);
+    if (inner.payload) {
+      p.payloadKind = inner.payload.kind;
+      const texts = inner.payload.words.map((w) => literal(w));
+      if (texts.every((t) => t !== undefined)) p.payload = texts.join(" ");
+      else p.payloadDynamic = true;
+    }
+    parts.push(p);
+  }
+  return parts;
+}
+
+function literalOf(w: Word, vars: Vars, userHome: string): string | undefined {
+  const l = literal(w);
+  if (l !== undefined) return l;
+  const r = resolveWord(w, vars, userHome);
+  return r.unknown || r.globRegex ? undefined : r.value;
+}
+
+/** The text `echo …` or `printf …` writes, when it is all literal. */
+function echoedText(words: Word[]): string | undefined {
+  const prog = base(words[0]);
+  if (prog !== "echo" && prog !== "printf") return undefined;
+  const args = words.slice(1).map((w) => literal(w));
+  if (args.some((a) => a === undefined)) return undefined;
+  let list = args as string[];
+  if (prog === "echo") {
+    while (list.length && /^-[neE]+$/.test(list[0])) list = list.slice(1);
+    return list.join(" ");
+  }
+  return list.join(" ").replace(/\\n/g, "\n").replace(/%s/g, "");
+}

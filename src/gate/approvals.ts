@@ -1,0 +1,274 @@
+/**
+ * Remembered approvals. "once" (the rest of the turn) and "session" live in
+ * the memory of the process; "project" (30 days, one folder) and "always"
+ * (30 days, anywhere) in <home>/approvals.json, written whole through a temp
+ * file and a rename. An approval covers a part only when the part's pattern
+ * is the approval's and the part's level is at or below the level it was
+ * given at; a dangerous part is never remembered beyond the session.
+ *
+ * The matching and the scope rules are pure functions; `ApprovalStore` does
+ * the file work. Requests waiting for an answer from another process
+ * (`wisp approvals pending|approve|deny`) are kept apart, in <home>/pending,
+ * and end up here through `remember()` like any other answer.
+ */
+import { dirname } from "node:path";
+import type { Level } from "../config/schema.ts";
+import { ensurePrivateDir, type HomePaths } from "../config/home.ts";
+import { writeFileAtomicSync } from "../util/atomic.ts";
+import { WispError } from "../util/errors.ts";
+
+export type Scope = "once" | "session" | "project" | "always";
+
+export const APPROVAL_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The most approvals kept on disk; the oldest go first past this. */
+export const MAX_STORED_APPROVALS = 2000;
+
+const RANK: Record<Level, number> = { safe: 0, moderate: 1, dangerous: 2 };
+
+export interface Approval {
+  id: string;
+  scope: Scope;
+  /** `head *`, `git commit *`, or a command's exact text. */
+  pattern: string;
+  /** The highest level this approval covers. */
+  level: Level;
+  /** The folder a project approval is for; null otherwise. */
+  directory: string | null;
+  created: string;
+  /** When it stops covering anything (project and always); null for once and session. */
+  expires: string | null;
+  /** The turn a once approval belongs to. */
+  turnId?: string;
+}
+
+export interface ApprovalQuery {
+  pattern: string;
+  level: Level;
+  /** The folder wisp works in (the project). */
+  root: string;
+  cwd: string;
+  turnId?: string;
+  now?: Date;
+}
+
+export function newApprovalId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(4));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The approval an answer makes. A dangerous part is never remembered beyond
+ * the session, so project and always become session for it.
+ */
+export function makeApproval(input: {
+  scope: Scope;
+  pattern: string;
+  level: Level;
+  root: string;
+  turnId?: string;
+  now?: Date;
+}): Approval {
+  const now = input.now ?? new Date();
+  let scope = input.scope;
+  if (input.level === "dangerous" && (scope === "project" || scope === "always")) scope = "session";
+  const lasting = scope === "project" || scope === "always";
+  return {
+    id: newApprovalId(),
+    scope,
+    pattern: input.pattern,
+    level: input.level,
+    directory: scope === "project" ? input.root : null,
+    created: now.toISOString(),
+    expires: lasting ? new Date(now.getTime() + APPROVAL_DAYS * DAY_MS).toISOString() : null,
+    ...(scope === "once" && input.turnId ? { turnId: input.turnId } : {}),
+  };
+}
+
+export function isExpired(approval: Approval, now = new Date()): boolean {
+  return approval.expires !== null && Date.parse(approval.expires) <= now.getTime();
+}
+
+function within(path: string, dir: string): boolean {
+  const d = dir.replace(/\/+$/, "");
+  return path === d || path.startsWith(d + "/");
+}
+
+/** Does this approval cover the part asked about? */
+export function covers(approval: Approval, query: ApprovalQuery): boolean {
+  const now = query.now ?? new Date();
+  if (approval.pattern !== query.pattern) return false;
+  if (RANK[query.level] > RANK[approval.level]) return false;
+  if (isExpired(approval, now)) return false;
+  switch (approval.scope) {
+    case "once":
+      return approval.turnId !== undefined && approval.turnId === query.turnId;
+    case "session":
+      return true;
+    case "project":
+      return approval.directory !== null && (query.root === approval.directory || within(query.cwd, approval.directory));
+    case "always":
+      return approval.level !== "dangerous";
+  }
+}
+
+/** A project approval whose folder no longer exists can never match again. */
+export function isGone(approval: Approval, exists: (dir: string) => boolean): boolean {
+  return approval.scope === "project" && approval.directory !== null && !exists(approval.directory);
+}
+
+export function directoryExists(dir: string): boolean {
+  try {
+    return Deno.statSync(dir).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+interface ApprovalsFile {
+  version: 1;
+  approvals: Approval[];
+}
+
+function validApproval(value: unknown): value is Approval {
+  if (!value || typeof value !== "object") return false;
+  const a = value as Record<string, unknown>;
+  return typeof a.id === "string" && (a.scope === "project" || a.scope === "always") &&
+    typeof a.pattern === "string" && (a.level === "safe" || a.level === "moderate" || a.level === "dangerous") &&
+    (a.directory === null || typeof a.directory === "string") && typeof a.created === "string" &&
+    (a.expires === null || typeof a.expires === "string");
+}
+
+/** Read the stored approvals; a missing file is none, a malformed one an error. */
+export function readApprovals(path: string): Approval[] {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw new WispError(`${path} cannot be read (${(error as Error).message}); check its owner and mode`);
+  }
+  if (text.trim() === "") return [];
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new WispError(`${path} is not valid JSON; move it aside to start with no remembered approvals`);
+  }
+  const list = (data as ApprovalsFile | null)?.approvals;
+  if (!Array.isArray(list)) {
+    throw new WispError(`${path} has no approvals list; move it aside to start with no remembered approvals`);
+  }
+  // An entry that is not a valid approval is ignored rather than trusted.
+  return list.filter(validApproval).map((a) => ({
+    id: a.id,
+    scope: a.scope,
+    pattern: a.pattern,
+    level: a.scope === "always" && a.level === "dangerous" ? "moderate" : a.level,
+    directory: a.directory,
+    created: a.created,
+    expires: a.expires,
+  }));
+}
+
+export function writeApprovals(path: string, approvals: Approval[]): void {
+  ensurePrivateDir(dirname(path));
+  const kept = approvals.filter((a) => a.scope === "project" || a.scope === "always")
+    .slice(-MAX_STORED_APPROVALS);
+  const file: ApprovalsFile = { version: 1, approvals: kept };
+  writeFileAtomicSync(path, JSON.stringify(file, null, 2) + "\n");
+}
+
+/** The approvals of one session, with the lasting ones from the home. */
+export class ApprovalStore {
+  #memory: Approval[] = [];
+  #cache: { mtime: number; size: number; list: Approval[] } | undefined;
+
+  constructor(readonly path: string) {}
+
+  static forHome(home: HomePaths): ApprovalStore {
+    return new ApprovalStore(home.approvals);
+  }
+
+  /** The stored approvals (read again when the file changed). */
+  stored(): Approval[] {
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.statSync(this.path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) {
+        this.#cache = undefined;
+        return [];
+      }
+      throw error;
+    }
+    const mtime = info.mtime?.getTime() ?? 0;
+    if (this.#cache && this.#cache.mtime === mtime && this.#cache.size === info.size) return this.#cache.list;
+    const list = readApprovals(this.path);
+    this.#cache = { mtime, size: info.size, list };
+    return list;
+  }
+
+  /** Session and once approvals held in memory. */
+  inMemory(): Approval[] {
+    return [...this.#memory];
+  }
+
+  /** The first approval that covers the query, if any. */
+  find(query: ApprovalQuery): Approval | undefined {
+    const now = query.now ?? new Date();
+    const q = { ...query, now };
+    return this.#memory.find((a) => covers(a, q)) ?? this.stored().find((a) => covers(a, q));
+  }
+
+  /** Remember an answer; returns the approval made (after the scope rules). */
+  remember(input: { scope: Scope; pattern: string; level: Level; root: string; turnId?: string; now?: Date }): Approval {
+    const approval = makeApproval(input);
+    if (approval.scope === "once" || approval.scope === "session") {
+      if (approval.scope === "once" && !approval.turnId) return approval;
+      this.#memory.push(approval);
+      if (this.#memory.length > 4096) this.#memory.splice(0, this.#memory.length - 4096);
+      return approval;
+    }
+    const now = input.now ?? new Date();
+    const current = readApprovals(this.path).filter((a) => !isExpired(a, now));
+    // The same pattern in the same place replaces the older approval.
+    const rest = current.filter((a) => !(a.pattern === approval.pattern && a.scope === approval.scope && a.directory === approval.directory));
+    writeApprovals(this.path, [...rest, approval]);
+    this.#cache = undefined;
+    return approval;
+  }
+
+  /** Forget the once approvals of a turn that ended. */
+  endTurn(turnId: string): void {
+    this.#memory = this.#memory.filter((a) => !(a.scope === "once" && a.turnId === turnId));
+  }
+
+  /** Remove one stored approval by id; false when there is none. */
+  revoke(id: string): boolean {
+    const memIndex = this.#memory.findIndex((a) => a.id === id);
+    if (memIndex >= 0) {
+      this.#memory.splice(memIndex, 1);
+      return true;
+    }
+    const current = readApprovals(this.path);
+    const rest = current.filter((a) => a.id !== id);
+    if (rest.length === current.length) return false;
+    writeApprovals(this.path, rest);
+    this.#cache = undefined;
+    return true;
+  }
+
+  /**
+   * Remove the stored approvals `which` picks, deciding again for each as it
+   * goes (a folder made again since a listing keeps its approvals).
+   */
+  clear(which: (a: Approval) => boolean = () => true): Approval[] {
+    const current = readApprovals(this.path);
+    const removed = current.filter((a) => which(a));
+    if (removed.length === 0) return [];
+    writeApprovals(this.path, current.filter((a) => !removed.includes(a)));
+    this.#cache = undefined;
+    return removed;
+  }
+}

@@ -1,0 +1,407 @@
+/**
+ * The gate every command line passes before it runs: parse → policy →
+ * classify (the rules set the floor, a model classifier may only raise it) →
+ * a remembered approval → ask the person through the face's host effect.
+ * No host, no answer, or the timeout is a refusal. Every step is audited.
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Config, Level } from "../config/schema.ts";
+import type { HomePaths } from "../config/home.ts";
+import type { AuditSink } from "../audit/writer.ts";
+import { initShellParser, parseLine } from "./parse.ts";
+import { analyse, type Analysis } from "./analyse.ts";
+import { evaluatePolicy, type PolicyDecision } from "./policy.ts";
+import { classify, LEVEL_RANK, maxLevel, type PartVerdict } from "./rules.ts";
+import { ApprovalStore } from "./approvals.ts";
+import { applyModelClassifier, type ModelClassifier } from "./classifier.ts";
+import { realPathPrefix } from "./paths.ts";
+
+export type { Level };
+export type { ModelClassifier };
+export type ApprovalAnswer = "once" | "session" | "project" | "always" | "no";
+
+export interface ApprovalRequest {
+  line: string;
+  /** The part asked about. */
+  command: string;
+  level: Level;
+  reasons: string[];
+  cwd: string;
+  /** What the answer would be remembered as. */
+  pattern: string;
+  outsideSandbox: boolean;
+  /** The scopes offered. */
+  rememberable: ApprovalAnswer[];
+  /** An id for this request (audit, pending files). */
+  id: string;
+}
+
+export interface ApprovalHost {
+  approve(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer>;
+}
+
+export type Origin = "model" | "person" | "custom_tool" | "triage" | "watch" | "draft" | "sandbox";
+
+export interface GateContext {
+  cwd: string;
+  /** The launch directory (the project). */
+  root: string;
+  origin: Origin;
+  outsideSandbox?: boolean;
+  /** Absent: no one can be asked. */
+  host?: ApprovalHost;
+  /** --yes: approve what would be asked, never outsideSandbox. */
+  yes?: boolean;
+  turnId?: string;
+  signal?: AbortSignal;
+}
+
+export interface GatePart {
+  command: string;
+  argv: string[];
+  level: Level;
+  reasons: string[];
+  pattern: string;
+}
+
+export interface GateDecision {
+  allowed: boolean;
+  /** "error: command denied by policy: <reason>" | "error: command not approved: <reason>" */
+  refusal?: string;
+  level: Level;
+  parts: GatePart[];
+  approvedBy?: "rules" | "remembered" | "person" | "yes" | "person-typed";
+  scope?: ApprovalAnswer;
+  /** The policy rule that refused the line, when one did. */
+  policyRule?: string;
+}
+
+export interface GateOptions {
+  config: Config;
+  home: HomePaths;
+  audit: AuditSink;
+  classifier?: ModelClassifier;
+  /** Environment variables the command inherits, for resolving $HOME, $WISP_HOME, $TMPDIR… */
+  env?: Record<string, string>;
+  /** The user's home folder (default: $HOME). */
+  userHome?: string;
+  /** Approvals store (default: the home's approvals.json). */
+  approvals?: ApprovalStore;
+}
+
+const OUTSIDE_REASON = "runs OUTSIDE the sandbox: it may write anywhere you can, ~/.wisp included; this one run only";
+
+const ENV_NAMES = ["HOME", "WISP_HOME", "TMPDIR", "TMP", "TEMP", "USER", "LOGNAME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "SHELL"];
+
+function readEnv(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ENV_NAMES) {
+    try {
+      const v = Deno.env.get(name);
+      if (v !== undefined) out[name] = v;
+    } catch { /* not allowed: unknown */ }
+  }
+  return out;
+}
+
+/** The entry points that start wisp from source, for spotting `deno run …/main.ts`. */
+function wispScripts(): string[] {
+  try {
+    const main = join(dirname(dirname(dirname(fileURLToPath(import.meta.url)))), "main.ts");
+    return [main];
+  } catch {
+    return [];
+  }
+}
+
+function toParts(verdicts: PartVerdict[]): GatePart[] {
+  return verdicts.map((v) => ({ command: v.command, argv: v.argv, level: v.level, reasons: v.reasons, pattern: v.pattern }));
+}
+
+export class Gate {
+  readonly approvals: ApprovalStore;
+  readonly #env: Record<string, string>;
+  readonly #userHome: string;
+  readonly #scripts = wispScripts();
+
+  constructor(readonly opts: GateOptions) {
+    this.approvals = opts.approvals ?? ApprovalStore.forHome(opts.home);
+    this.#env = opts.env ?? readEnv();
+    this.#userHome = opts.userHome ?? this.#env.HOME ?? "/";
+  }
+
+  /** Parse, policy and rules only: what the line is, without asking or auditing. */
+  async assess(line: string, ctx: Pick<GateContext, "cwd" | "origin" | "outsideSandbox">): Promise<{ analysis: Analysis; policy: PolicyDecision; parts: PartVerdict[]; level: Level }> {
+    await initShellParser();
+    const cache = new Map<string, string | undefined>();
+    const realPath = (p: string) => {
+      if (cache.has(p)) return cache.get(p);
+      const r = realPathPrefix(p);
+      if (cache.size < 256) cache.set(p, r);
+      return r;
+    };
+    const analysis = analyse(parseLine(line), { cwd: ctx.cwd, userHome: this.#userHome, env: this.#env });
+    const policy = evaluatePolicy(analysis, this.opts.config.commandPolicy, this.opts.home, {
+      origin: ctx.origin,
+      outsideSandbox: ctx.outsideSandbox,
+      realPath,
+      wispScripts: this.#scripts,
+    });
+    const c = classify(analysis, { realPath });
+    return { analysis, policy, parts: c.parts, level: c.level };
+  }
+
+  async check(line: string, ctx: GateContext): Promise<GateDecision> {
+    const audit = this.opts.audit;
+    const outsideSandbox = ctx.outsideSandbox === true;
+    const { policy, parts: ruleParts, level: rulesLevel } = await this.assess(line, ctx);
+    audit.record("policy.decision", {
+      command: line,
+      decision: policy.allowed ? "allow" : "deny",
+      ...(policy.reason ? { reason: policy.reason } : {}),
+      ...(policy.rule ? { rule: policy.rule } : {}),
+      origin: ctx.origin,
+      outsideSandbox,
+      cwd: ctx.cwd,
+    });
+    if (!policy.allowed) {
+      return {
+        allowed: false,
+        refusal: `error: command denied by policy: ${policy.reason}`,
+        level: rulesLevel,
+        parts: toParts(ruleParts),
+        policyRule: policy.rule,
+      };
+    }
+
+    if (ctx.origin === "person") {
+      // Typing it is the approval: not classified, never asked.
+      return {
+        allowed: true,
+        level: "safe",
+        parts: ruleParts.map((p) => ({ command: p.command, argv: p.argv, level: "safe", reasons: ["typed by the person"], pattern: p.pattern })),
+        approvedBy: "person-typed",
+      };
+    }
+
+    // The model classifier may only raise the rules' level; read-only parts skip it.
+    const parts = this.opts.classifier && this.opts.config.approval.classifier !== "rules"
+      ? await applyModelClassifier(this.opts.classifier, ruleParts, { line, cwd: ctx.cwd, signal: ctx.signal })
+      : ruleParts.map((p) => ({ ...p, classifier: "rules", seconds: 0 }));
+    let level: Level = "safe";
+    for (const p of parts) {
+      level = maxLevel(level, p.level);
+      audit.record("classifier.verdict", {
+        command: p.command,
+        level: p.level,
+        classifier: p.classifier,
+        reasons: p.reasons,
+        line,
+        pattern: p.pattern,
+        readOnly: p.readOnly,
+        seconds: p.seconds,
+      });
+    }
+    const gateParts = toParts(parts);
+
+    if (outsideSandbox) return await this.#askOutside(line, ctx, parts, level, gateParts);
+
+    const threshold = this.opts.config.approval.threshold;
+    const needs = threshold === "never" ? [] : parts.filter((p) => LEVEL_RANK[p.level] >= LEVEL_RANK[threshold as Level]);
+    if (needs.length === 0) return { allowed: true, level, parts: gateParts, approvedBy: "rules" };
+
+    let approvedBy: GateDecision["approvedBy"] = "remembered";
+    let scope: ApprovalAnswer | undefined;
+    const seen = new Set<string>();
+    for (const part of needs) {
+      const key = `${part.pattern}\u0000${part.level}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const remembered = this.approvals.find({ pattern: part.pattern, level: part.level, root: ctx.root, cwd: ctx.cwd, turnId: ctx.turnId });
+      if (remembered) {
+        audit.record("approval.decided", {
+          command: part.command,
+          decision: "approved",
+          scope: remembered.scope,
+          pattern: part.pattern,
+          level: part.level,
+          by: "remembered",
+          approvalId: remembered.id,
+          line,
+        });
+        continue;
+      }
+      if (ctx.yes) {
+        approvedBy = "yes";
+        audit.record("approval.decided", { command: part.command, decision: "approved", scope: "once", pattern: part.pattern, level: part.level, by: "yes", line });
+        continue;
+      }
+      if (!ctx.host) {
+        const reason = `${part.command} is ${part.level} (${part.reasons[0] ?? "needs approval"}), and no one can be asked here`;
+        audit.record("approval.decided", { command: part.command, decision: "refused", pattern: part.pattern, level: part.level, by: "no-host", reason, line });
+        return { allowed: false, refusal: `error: command not approved: ${reason}`, level, parts: gateParts };
+      }
+      const rememberable: ApprovalAnswer[] = part.level === "dangerous"
+        ? ["once", "session", "no"]
+        : ["once", "session", "project", "always", "no"];
+      const request: ApprovalRequest = {
+        id: newRequestId(),
+        line,
+        command: part.command,
+        level: part.level,
+        reasons: part.reasons,
+        cwd: ctx.cwd,
+        pattern: part.pattern,
+        outsideSandbox: false,
+        rememberable,
+      };
+      const answer = await this.#ask(request, ctx);
+      if (answer.answer === "no") {
+        return { allowed: false, refusal: `error: command not approved: ${answer.why}`, level, parts: gateParts };
+      }
+      let given = answer.answer;
+      if (!rememberable.includes(given)) given = "session";
+      const approval = this.approvals.remember({ scope: given, pattern: part.pattern, level: part.level, root: ctx.root, turnId: ctx.turnId });
+      approvedBy = approvedBy === "yes" ? "yes" : "person";
+      scope = approval.scope;
+      audit.record("approval.decided", {
+        command: part.command,
+        decision: "approved",
+        scope: approval.scope,
+        pattern: part.pattern,
+        level: part.level,
+        by: "person",
+        requestId: request.id,
+        approvalId: approval.id,
+        line,
+      });
+    }
+    return { allowed: true, level, parts: gateParts, approvedBy, ...(scope ? { scope } : {}) };
+  }
+
+  async #askOutside(
+    line: string,
+    ctx: GateContext,
+    parts: PartVerdict[],
+    level: Level,
+    gateParts: GatePart[],
+  ): Promise<GateDecision> {
+    const askedLevel = maxLevel(level, "moderate");
+    const reasons = [OUTSIDE_REASON, ...new Set(parts.filter((p) => p.level !== "safe").flatMap((p) => p.reasons))];
+    if (!ctx.host) {
+      const reason = "running outside the sandbox is asked of a person every time, and no one can be asked here; run it in the sandbox, or ask the person to type it after !!";
+      this.opts.audit.record("approval.decided", { command: line, decision: "refused", level: askedLevel, by: "no-host", reason, outsideSandbox: true, line });
+      return { allowed: false, refusal: `error: command not approved: ${reason}`, level: askedLevel, parts: gateParts };
+    }
+    const request: ApprovalRequest = {
+      id: newRequestId(),
+      line,
+      command: line,
+      level: askedLevel,
+      reasons,
+      cwd: ctx.cwd,
+      pattern: line,
+      outsideSandbox: true,
+      rememberable: ["once", "no"],
+    };
+    const answer = await this.#ask(request, ctx);
+    if (answer.answer === "no") {
+      return { allowed: false, refusal: `error: command not approved: ${answer.why}`, level: askedLevel, parts: gateParts };
+    }
+    // Approved once or not at all: nothing is remembered.
+    this.opts.audit.record("approval.decided", {
+      command: line,
+      decision: "approved",
+      scope: "once",
+      pattern: line,
+      level: askedLevel,
+      by: "person",
+      requestId: request.id,
+      outsideSandbox: true,
+      line,
+      ...(answer.answer !== "once" ? { note: `${answer.answer} is taken as once outside the sandbox` } : {}),
+    });
+    return { allowed: true, level: askedLevel, parts: gateParts, approvedBy: "person", scope: "once" };
+  }
+
+  /** Ask through the host, bounded by approval.timeoutSeconds; silence is no. */
+  async #ask(request: ApprovalRequest, ctx: GateContext): Promise<{ answer: ApprovalAnswer; why: string }> {
+    const audit = this.opts.audit;
+    audit.record("approval.requested", {
+      command: request.command,
+      level: request.level,
+      line: request.line,
+      cwd: request.cwd,
+      pattern: request.pattern,
+      reasons: request.reasons,
+      outsideSandbox: request.outsideSandbox,
+      requestId: request.id,
+      rememberable: request.rememberable,
+    });
+    const seconds = this.opts.config.approval.timeoutSeconds;
+    const controller = new AbortController();
+    const onOuterAbort = () => controller.abort(ctx.signal?.reason);
+    ctx.signal?.addEventListener("abort", onOuterAbort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), seconds * 1000);
+    });
+    const aborted = new Promise<"aborted">((resolve) => {
+      if (ctx.signal?.aborted) resolve("aborted");
+      ctx.signal?.addEventListener("abort", () => resolve("aborted"), { once: true });
+    });
+    let result: ApprovalAnswer | "timeout" | "aborted" | "error";
+    try {
+      result = await Promise.race([
+        ctx.host!.approve(request, controller.signal).catch(() => "error" as const),
+        timeout,
+        aborted,
+      ]);
+    } finally {
+      clearTimeout(timer);
+      ctx.signal?.removeEventListener("abort", onOuterAbort);
+      controller.abort();
+    }
+    const valid: ApprovalAnswer[] = ["once", "session", "project", "always", "no"];
+    let answer: ApprovalAnswer;
+    let why: string;
+    let by: string;
+    if (result === "timeout") {
+      answer = "no";
+      why = `no answer within ${seconds} s (approval.timeoutSeconds) for ${request.command}`;
+      by = "timeout";
+    } else if (result === "aborted") {
+      answer = "no";
+      why = `the turn was stopped while ${request.command} waited for an answer`;
+      by = "aborted";
+    } else if (result === "error" || !valid.includes(result)) {
+      answer = "no";
+      why = `the question about ${request.command} could not be answered`;
+      by = "error";
+    } else {
+      answer = result;
+      why = answer === "no" ? `the person refused ${request.command}` : "";
+      by = "person";
+    }
+    if (answer === "no") {
+      audit.record("approval.decided", {
+        command: request.command,
+        decision: "refused",
+        pattern: request.pattern,
+        level: request.level,
+        by,
+        requestId: request.id,
+        outsideSandbox: request.outsideSandbox,
+        line: request.line,
+        reason: why,
+      });
+    }
+    return { answer, why };
+  }
+}
+
+function newRequestId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(4));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}

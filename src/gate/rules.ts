@@ -1,0 +1,780 @@
+/**
+ * The rules classifier: safe, moderate or dangerous for each part of a line,
+ * with the reasons a person reads in the dialog, and the pattern an answer is
+ * remembered under. The rules set the floor; a model classifier may only
+ * raise it (src/gate/classifier.ts).
+ */
+import { basename } from "node:path";
+import type { Level } from "../config/schema.ts";
+import { type Analysis, type Part, SHELLS } from "./analyse.ts";
+import {
+  CREDENTIAL_PATH,
+  credentialExamples,
+  dangerous,
+  INLINE_CODE_OPTIONS,
+  INTERPRETERS,
+  moderate,
+  type Rating,
+  READ_ONLY,
+  RELATIVE_CREDENTIALS,
+  RISKY_CODE,
+  safe,
+  VERB_PROGRAMS,
+  WRITING_CODE,
+} from "./programs.ts";
+import { absolutePath, display, isDynamic, literal, resolveWord, type Word } from "./words.ts";
+
+export const LEVEL_RANK: Record<Level, number> = { safe: 0, moderate: 1, dangerous: 2 };
+
+export function maxLevel(a: Level, b: Level): Level {
+  return LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b;
+}
+
+export interface PartVerdict {
+  /** The command a person is asked about. */
+  command: string;
+  argv: string[];
+  level: Level;
+  reasons: string[];
+  /** On the rules' read-only list: no model classifier is asked. */
+  readOnly: boolean;
+  /** What an answer is remembered as: `head *`, `git commit *`, or the exact text. */
+  pattern: string;
+  /** Remembered only by exact text (interpreters, programs named by a variable, dangerous parts). */
+  exact: boolean;
+  part: Part | null;
+}
+
+export interface Classification {
+  level: Level;
+  parts: PartVerdict[];
+}
+
+export interface RulesOptions {
+  /** Resolve a path through links; undefined when it does not exist. Optional I/O. */
+  realPath?: (path: string) => string | undefined;
+}
+
+/** Classify every part of an analysed line. */
+export function classify(analysis: Analysis, options: RulesOptions = {}): Classification {
+  if (!analysis.ok) {
+    const v: PartVerdict = {
+      command: analysis.line,
+      argv: [],
+      level: "dangerous",
+      reasons: [`the line does not parse cleanly as shell (${analysis.error ?? "unknown error"}), so it cannot be checked`],
+      readOnly: false,
+      pattern: analysis.line,
+      exact: true,
+      part: null,
+    };
+    return { level: "dangerous", parts: [v] };
+  }
+  const parts: PartVerdict[] = [];
+  for (const part of analysis.parts) {
+    if (part.words.length === 0 && part.cmd.redirects.length === 0 && part.cmd.assignments.length > 0) {
+      const v = classifyAssignment(part, analysis);
+      if (v) parts.push(v);
+      continue;
+    }
+    parts.push(classifyPart(part, analysis, options));
+  }
+  if (parts.length === 0) {
+    return { level: "safe", parts: [] };
+  }
+  let level: Level = "safe";
+  for (const p of parts) level = maxLevel(level, p.level);
+  return { level, parts };
+}
+
+function classifyAssignment(part: Part, analysis: Analysis): PartVerdict | undefined {
+  const reasons: string[] = [];
+  let level: Level = "safe";
+  for (const a of part.cmd.assignments) {
+    if (/^(PATH|LD_PRELOAD|LD_LIBRARY_PATH|DYLD_\w+|PROMPT_COMMAND|BASH_ENV|ENV|IFS|PS4|SHELLOPTS|BASHOPTS|GIT_\w+|HOME)$/.test(a.name)) {
+      level = "moderate";
+      reasons.push(`sets ${a.name}, which changes what later commands run`);
+    }
+    if (a.value) {
+      const r = resolveWord(a.value, part.vars, analysis.userHome);
+      if (CREDENTIAL_PATH.test(r.value)) {
+        level = "dangerous";
+        reasons.push(`names a credential file (${display(a.value)})`);
+      }
+    }
+  }
+  if (level === "safe" && part.substitutions.length > 0) return undefined;
+  return {
+    command: part.text,
+    argv: [],
+    level,
+    reasons: reasons.length ? reasons : ["sets a shell variable"],
+    readOnly: level === "safe",
+    pattern: level === "safe" ? "(assignment)" : part.text,
+    exact: level !== "safe",
+    part,
+  };
+}
+
+interface Acc {
+  level: Level;
+  reasons: string[];
+  readOnly: boolean;
+  exact: boolean;
+}
+
+function raise(acc: Acc, r: Rating | undefined): void {
+  if (!r) return;
+  if (LEVEL_RANK[r.level] > LEVEL_RANK[acc.level]) {
+    // A rise replaces the reasons that only explained the lower level.
+    if (acc.level === "safe") acc.reasons = [];
+    acc.level = r.level;
+  }
+  if (!acc.reasons.includes(r.reason)) acc.reasons.push(r.reason);
+  if (r.level !== "safe") acc.readOnly = false;
+}
+
+export function classifyPart(part: Part, analysis: Analysis, options: RulesOptions = {}): PartVerdict {
+  const acc: Acc = { level: "safe", reasons: [], readOnly: false, exact: false };
+  const args = part.argv.slice(1);
+  const prog = part.program;
+  let verb: string | undefined;
+
+  if (part.words.length === 0) {
+    // Only redirections (`> file`): judged by them below.
+    acc.readOnly = true;
+  } else if (part.dynamicProgram) {
+    raise(acc, dangerous(`the program is chosen when the line runs (${part.argv[0]}), so the rules cannot know what it does`));
+    acc.exact = true;
+  } else {
+    const r = rateProgram(part, args, analysis);
+    raise(acc, r.rating);
+    acc.readOnly = r.readOnly && acc.level === "safe";
+    acc.exact = r.exact;
+    verb = r.verb;
+  }
+
+  // Payloads: sh -c, eval, here-docs, echo | sh.
+  if (part.payloadKind) {
+    acc.exact = true;
+    acc.readOnly = false;
+    if (part.payloadDynamic) {
+      raise(acc, dangerous(`runs shell code that is only known when the line runs (${part.payloadKind})`));
+    } else if (part.payloadError) {
+      raise(acc, dangerous(`runs shell code that cannot be checked (${part.payloadError})`));
+    } else raise(acc, moderate(`runs a shell command line (${part.payloadKind}); its commands are rated on their own`));
+  }
+  if (part.readsScriptFromStdin) {
+    acc.exact = true;
+    raise(acc, dangerous("runs whatever comes down the pipe as a script"));
+  }
+  if (part.depth > 0 && part.carrier) {
+    // A part of a payload is judged like any other; its pattern is still exact.
+    acc.exact = true;
+  }
+  if (part.argsAtRunTime && part.wrappers.some((w) => w === "xargs" || w === "parallel" || w === "find -exec")) {
+    acc.readOnly = acc.readOnly && prog !== "";
+    if (acc.level === "safe" && !READ_ONLY.has(prog)) raise(acc, moderate("takes its arguments from input at run time"));
+  }
+  if (part.wrappers.includes("chroot")) raise(acc, dangerous("runs a program in another root file system"));
+  if (part.wrappers.some((w) => w === "nohup" || w === "setsid")) raise(acc, moderate("keeps running after the line ends"));
+  if (part.cmd.functionName) {
+    // The body of a function runs when the function is called; rate it the same.
+  }
+
+  // Writes by redirection.
+  for (const redirect of part.cmd.redirects) {
+    if (!redirect.target) continue;
+    const op = redirect.op;
+    const isWrite = op.includes(">") && op !== "<";
+    const r = resolveWord(redirect.target, part.vars, analysis.userHome);
+    const shown = display(redirect.target);
+    if (credentialName(r, part, analysis, options)) {
+      raise(acc, dangerous(`${isWrite ? "writes" : "reads"} a credential file (${shown})`));
+      continue;
+    }
+    if (!isWrite) continue;
+    if (!r.unknown && /^\/dev\/(null|stdout|stderr|tty|fd\/[12])$/.test(r.value)) continue;
+    if (r.unknown) raise(acc, moderate(`writes to a file named only when the line runs (${shown})`));
+    else if (/^\/dev\//.test(r.value)) raise(acc, dangerous(`writes to a device (${shown})`));
+    else raise(acc, moderate(`${op.includes(">>") ? "appends to" : "writes"} ${shown}`));
+    acc.readOnly = false;
+  }
+  if (part.cmd.herestring && part.words.length > 0) {
+    const r = resolveWord(part.cmd.herestring, part.vars, analysis.userHome);
+    if (CREDENTIAL_PATH.test(r.value) && /[/~]/.test(r.value)) raise(acc, dangerous("passes a credential path on its input"));
+  }
+
+  // Credential paths among the arguments, by name or by where a link leads.
+  for (const w of part.words.slice(1)) {
+    const r = resolveWord(w, part.vars, analysis.userHome);
+    if (credentialName(r, part, analysis, options)) {
+      raise(acc, dangerous(`touches a credential file or folder (${display(w)})`));
+      break;
+    }
+  }
+  for (const a of part.cmd.assignments) {
+    if (!a.value) continue;
+    if (/^(LD_PRELOAD|DYLD_INSERT_LIBRARIES|LD_LIBRARY_PATH|DYLD_LIBRARY_PATH)$/.test(a.name)) {
+      raise(acc, dangerous(`loads other code into the program (${a.name})`));
+    } else if (/^(PATH|BASH_ENV|ENV|PROMPT_COMMAND|GIT_SSH_COMMAND|GIT_EXTERNAL_DIFF|GIT_PAGER|PAGER|EDITOR|GIT_EDITOR|VISUAL|GIT_ASKPASS|SSH_ASKPASS)$/.test(a.name)) {
+      raise(acc, moderate(`sets ${a.name}, which changes what the program runs`));
+    }
+  }
+
+  const exact = acc.exact || acc.level === "dangerous" || part.dynamicProgram;
+  const pattern = exact ? part.text : patternFor(part, verb);
+  if (acc.reasons.length === 0) acc.reasons.push(acc.readOnly ? "only reads" : "runs a program");
+  return {
+    command: part.text,
+    argv: part.argv,
+    level: acc.level,
+    reasons: acc.reasons,
+    readOnly: acc.readOnly && acc.level === "safe",
+    pattern,
+    exact,
+    part,
+  };
+}
+
+export function patternFor(part: Part, verb: string | undefined): string {
+  const prog = part.programPath.includes("/") && !/^\/(usr\/)?(local\/)?s?bin\//.test(part.programPath) && !part.programPath.startsWith("/opt/homebrew/bin/")
+    ? part.programPath
+    : part.program;
+  return verb ? `${prog} ${verb} *` : `${prog} *`;
+}
+
+function credentialName(
+  r: { value: string; unknown: boolean; globRegex?: string },
+  part: Part,
+  analysis: Analysis,
+  options: RulesOptions,
+): boolean {
+  if (r.value === "") return false;
+  if (r.globRegex) {
+    let re: RegExp;
+    try {
+      re = new RegExp(`^${r.globRegex}$`, "i");
+    } catch {
+      return false;
+    }
+    const isAbs = r.value.startsWith("/");
+    const candidates = isAbs ? credentialExamples(analysis.userHome) : RELATIVE_CREDENTIALS;
+    if (candidates.some((c) => re.test(c))) return true;
+    if (!isAbs) {
+      // A relative glob in the working directory: try the examples relative to cwd.
+      const cwd = part.cwds[0];
+      for (const c of credentialExamples(analysis.userHome)) {
+        if (c.startsWith(cwd + "/") && re.test(c.slice(cwd.length + 1))) return true;
+      }
+    }
+    return CREDENTIAL_PATH.test(r.value.replace(/\*/g, "x"));
+  }
+  if (CREDENTIAL_PATH.test(r.value)) return true;
+  // Options like --identity=~/.ssh/id_rsa or -i~/.ssh/x
+  const eq = r.value.indexOf("=");
+  if (eq > 0 && CREDENTIAL_PATH.test(r.value.slice(eq + 1))) return true;
+  if (options.realPath && !r.unknown && !r.value.startsWith("-") && r.value.length < 4096 && !r.value.includes("\n")) {
+    for (const cwd of part.cwds.slice(0, 4)) {
+      const real = options.realPath(absolutePath(r.value, cwd));
+      if (real && CREDENTIAL_PATH.test(real)) return true;
+    }
+  }
+  return false;
+}
+
+interface ProgramRating {
+  rating: Rating;
+  readOnly: boolean;
+  exact: boolean;
+  verb?: string;
+}
+
+const INTERPRETER_RE = /^(python(\d(\.\d+)?)?|pypy3?|node(js)?|perl\d*(\.\d+)*|ruby\d*(\.\d+)?|php\d*(\.\d+)?|lua(jit|\d(\.\d)?)?|osascript|Rscript|tclsh\d*(\.\d)?|julia|groovy|jshell|irb|pwsh|powershell|expect|ts-node|tsx|wish)$/;
+
+export function isInterpreter(prog: string): boolean {
+  return INTERPRETERS.has(prog) || INTERPRETER_RE.test(prog);
+}
+
+/** Rate the program itself with its arguments. */
+function rateProgram(part: Part, args: string[], analysis: Analysis): ProgramRating {
+  const prog = part.program;
+  const words = part.words.slice(1);
+  const out = (rating: Rating, readOnly = false, exact = false, verb?: string): ProgramRating => ({ rating, readOnly, exact, verb });
+
+  if (SHELLS.has(prog)) {
+    if (part.payloadKind) return out(moderate(`runs a shell (${prog})`), false, true);
+    const script = args.find((a) => !a.startsWith("-"));
+    if (script) return out(moderate(`runs the script ${script}, whose commands are not checked`), false, true);
+    if (args.some((a) => /^--?(version|help)$/.test(a))) return out(safe("prints the shell's version"), true);
+    return out(moderate(`starts a shell (${prog})`), false, true);
+  }
+  if (prog === "eval") return out(moderate("evaluates its arguments as a shell command line"), false, true);
+  if (prog === "source" || prog === ".") {
+    if (part.readsScriptFromStdin || words.some((w) => w.segs.some((s) => s.kind === "sub"))) return out(dangerous("runs shell code produced at run time"), false, true);
+    return out(moderate(`runs the commands in ${args[0] ?? "a file"} in this shell`), false, true);
+  }
+  if (isInterpreter(prog)) return rateInterpreter(part, prog, args, words);
+  if (prog === "awk" || prog === "gawk" || prog === "mawk" || prog === "nawk") {
+    const program = args.find((a) => !a.startsWith("-")) ?? "";
+    if (/system\s*\(|\|\s*getline|\|&|print[^;}]*\|\s*"/.test(program)) return out(dangerous("its program runs shell commands (system or a pipe)"), false, true);
+    if (/print[^;}]*>\s*"?|printf[^;}]*>|fflush|close\(/.test(program) || args.some((a) => a === "-i" || a.startsWith("-i") && a.includes("inplace"))) return out(moderate("its program writes files"), false, true);
+    return out(safe("reads and prints text"), true);
+  }
+  if (prog === "sed" || prog === "gsed") {
+    if (args.some((a) => a === "-i" || /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"))) return out(moderate("edits files in place (sed -i)"));
+    const script = args.filter((a) => !a.startsWith("-")).join(" ");
+    if (/(^|[;}\s/])e(\s|$)|\/e\b|s(.).*\1.*\1[gip0-9]*e/.test(script)) return out(dangerous("its script runs shell commands (the e command)"), false, true);
+    if (/(^|[;}\s])[wW]\s+\S|s(.).*\1.*\1[gip0-9]*w\s/.test(script)) return out(moderate("its script writes a file (the w command)"));
+    return out(safe("reads and prints text"), true);
+  }
+  if (prog === "find" || prog === "gfind" || prog === "fd" || prog === "fdfind") {
+    if (args.includes("-delete")) return out(dangerous("deletes every file it finds"));
+    if (prog.startsWith("fd") && args.some((a) => a === "-x" || a === "-X" || a === "--exec" || a === "--exec-batch")) return out(moderate("runs a command on what it finds"));
+    if (args.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a))) return out(moderate("runs a command on every file it finds"));
+    if (args.some((a) => /^-f(print|print0|printf|ls)$/.test(a))) return out(moderate("writes its list to a file"));
+    return out(safe("lists files"), true);
+  }
+  if (prog === "sort") {
+    if (args.some((a) => a === "-o" || /^-[a-zA-Z]*o/.test(a) || a.startsWith("--output"))) return out(moderate("writes its output to a file (sort -o)"));
+    return out(safe("sorts text"), true);
+  }
+  if (prog === "uniq") {
+    const pos = args.filter((a) => !a.startsWith("-") || a === "-");
+    if (pos.length >= 2) return out(moderate(`writes ${pos[1]}`));
+    return out(safe("filters text"), true);
+  }
+  if (prog === "xxd") {
+    const pos = args.filter((a) => !a.startsWith("-"));
+    if (pos.length >= 2) return out(moderate(`writes ${pos[1]}`));
+    return out(safe("prints a hex dump"), true);
+  }
+  if (prog === "tee") {
+    const files = args.filter((a) => !a.startsWith("-"));
+    if (files.length === 0 || files.every((f) => /^\/dev\/(null|stdout|stderr|tty)$/.test(f))) return out(safe("copies its input to its output"), true);
+    return out(moderate(`writes ${files.join(", ")}`));
+  }
+  if (prog === "env" || prog === "printenv") return out(safe("prints the environment"), true);
+  if (prog === "command" || prog === "type" || prog === "which" || prog === "hash") return out(safe("looks up a program"), true);
+  if (prog === "date" && args.some((a) => a === "-s" || a.startsWith("--set"))) return out(dangerous("sets the system clock"));
+  if (prog === "hostname" && args.some((a) => !a.startsWith("-"))) return out(dangerous("changes the machine's name"));
+  if (prog === "history" && args.some((a) => /^-[a-zA-Z]*[cdw]/.test(a))) return out(moderate("changes the shell history"));
+  if (prog === "base64" || prog === "base32") {
+    if (args.some((a) => a === "-o" || a.startsWith("--output"))) return out(moderate("writes its output to a file"));
+    return out(safe("encodes or decodes text"), true);
+  }
+  if ((prog === "ip" || prog === "ifconfig" || prog === "route" || prog === "arp") && args.some((a) => /^(add|del|delete|set|flush|change|replace|up|down|link|-d|-s)$/.test(a))) {
+    return out(dangerous("changes the network configuration"));
+  }
+  if (prog === "sysctl" && args.some((a) => a === "-w" || a.includes("="))) return out(dangerous("changes kernel settings"));
+  if (prog === "less" || prog === "more" || prog === "man") return out(safe("shows text"), true);
+
+  const verbProgram = Object.hasOwn(VERB_PROGRAMS, prog) ? VERB_PROGRAMS[prog] : undefined;
+  if (verbProgram) return rateVerbProgram(part, prog, args, verbProgram);
+
+  const special = rateSingle(part, prog, args, analysis);
+  if (special) return special;
+
+  if (READ_ONLY.has(prog)) return out(safe("only reads"), true);
+  if (part.programPath.includes("/") && !part.programPath.startsWith("/")) {
+    return out(moderate(`runs a program from this folder (${part.programPath})`));
+  }
+  return out(moderate(`runs ${prog}, a program the rules do not know`));
+}
+
+function rateInterpreter(part: Part, prog: string, args: string[], words: Word[]): ProgramRating {
+  const family = prog.replace(/\d+(\.\d+)*$/, "") || prog;
+  const options = INLINE_CODE_OPTIONS[prog] ?? INLINE_CODE_OPTIONS[family] ?? ["-c", "-e"];
+  const codeIndex = args.findIndex((a) => options.includes(a) || options.some((o) => o.length === 2 && a.startsWith(o) && a.length > 2 && /^-[a-zA-Z]+$/.test(a) && a.endsWith(o[1])));
+  if (args.length > 0 && args.every((a) => /^(-V|--version|-v|--help|-h|-version)$/.test(a))) {
+    return { rating: safe("prints its version"), readOnly: true, exact: false };
+  }
+  if (codeIndex >= 0 || (prog === "deno" && args[0] === "eval")) {
+    const codeWords = words.slice(codeIndex + 1);
+    const code = codeWords.map((w) => literal(w) ?? display(w)).join(" ");
+    if (codeWords.some((w) => isDynamic(w))) {
+      return { rating: dangerous(`runs ${prog} code that is only known when the line runs`), readOnly: false, exact: true };
+    }
+    if (prog === "osascript" && /do shell script|administrator privileges|keystroke|System Events/i.test(code)) {
+      return { rating: dangerous("its AppleScript runs shell commands or drives other apps"), readOnly: false, exact: true };
+    }
+    if (RISKY_CODE.test(code)) return { rating: dangerous(`runs inline ${prog} code that runs commands, deletes files or reaches the network`), readOnly: false, exact: true };
+    if (CREDENTIAL_PATH.test(code) || /\.(ssh|aws|gnupg)\b|id_rsa|\.netrc|keychain/i.test(code)) {
+      return { rating: dangerous(`runs inline ${prog} code that names credential files`), readOnly: false, exact: true };
+    }
+    if (/\.wisp\b|WISP_HOME/.test(code)) return { rating: dangerous(`runs inline ${prog} code that names wisp's own home`), readOnly: false, exact: true };
+    if (WRITING_CODE.test(code)) return { rating: moderate(`runs inline ${prog} code that writes files`), readOnly: false, exact: true };
+    return { rating: moderate(`runs inline ${prog} code`), readOnly: false, exact: true };
+  }
+  if (args.some((a) => a === "-m")) {
+    const mod = args[args.indexOf("-m") + 1] ?? "";
+    if (/^(pip|ensurepip)$/.test(mod)) {
+      const sub = args[args.indexOf("-m") + 2] ?? "";
+      if (/^(list|show|freeze|check|--version)$/.test(sub)) return { rating: safe("lists Python packages"), readOnly: true, exact: false };
+      return { rating: moderate("installs or removes Python packages"), readOnly: false, exact: true };
+    }
+    if (mod === "http.server" || mod === "SimpleHTTPServer") return { rating: moderate("serves files over HTTP"), readOnly: false, exact: true };
+    if (mod === "json.tool" || mod === "tabnanny" || mod === "py_compile_dry") return { rating: safe("reads and prints"), readOnly: false, exact: true };
+    return { rating: moderate(`runs the ${prog} module ${mod}`), readOnly: false, exact: true };
+  }
+  const script = args.find((a) => !a.startsWith("-"));
+  if (part.readsScriptFromStdin || (!script && part.cmd.pipeIn)) {
+    return { rating: dangerous(`runs ${prog} code that comes down the pipe`), readOnly: false, exact: true };
+  }
+  if (script) return { rating: moderate(`runs the ${prog} script ${script}, whose code is not checked`), readOnly: false, exact: true };
+  return { rating: moderate(`starts ${prog}`), readOnly: false, exact: true };
+}
+
+function rateVerbProgram(part: Part, prog: string, args: string[], spec: (typeof VERB_PROGRAMS)[string]): ProgramRating {
+  const withValue = new Set(spec.globalsWithValue ?? []);
+  let i = 0;
+  const globals: string[] = [];
+  while (i < args.length && args[i].startsWith("-") && args[i] !== "-" && args[i] !== "--") {
+    const a = args[i];
+    const name = a.split("=")[0];
+    globals.push(a);
+    if (withValue.has(name) && !a.includes("=") && !(name.length === 2 && a.length > 2)) {
+      globals.push(args[i + 1] ?? "");
+      i += 2;
+    } else i += 1;
+    if (spec.safe?.includes(a)) break;
+  }
+  if (args[i] === "--") i++;
+  // git -c with a command in it runs that command.
+  if (prog === "git") {
+    for (let k = 0; k < globals.length; k++) {
+      if (globals[k] === "-c" || globals[k].startsWith("-c")) {
+        const setting = globals[k] === "-c" ? globals[k + 1] ?? "" : globals[k].slice(2);
+        if (/^(alias\.[^=]*=\s*!|core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy)|credential\.|diff\.[^=]*\.(command|textconv)|filter\.|protocol\.ext|uploadpack\.|receivepack\.|sequence\.editor|gpg\.program|merge\.[^=]*\.driver)/i.test(setting)) {
+          return { rating: dangerous(`git -c ${setting.split("=")[0]} makes git run a command of its choosing`), readOnly: false, exact: true };
+        }
+      }
+    }
+  }
+  let verb = args[i];
+  const rest = args.slice(i + 1);
+  if (verb === undefined) {
+    const flagVerb = globals.find((g) => spec.safe?.includes(g));
+    if (flagVerb) return { rating: safe(`prints ${prog}'s information`), readOnly: true, exact: false };
+    if (prog === "make") return { rating: moderate("runs the Makefile's default recipe"), readOnly: false, exact: false, verb: undefined };
+    return { rating: moderate(`runs ${prog}`), readOnly: false, exact: false };
+  }
+  if (spec.groups?.includes(verb) && rest.length > 0 && !rest[0].startsWith("-")) verb = `${verb} ${rest[0]}`;
+  const restArgs = spec.groups?.includes(verb.split(" ")[0]) && verb.includes(" ") ? rest.slice(1) : rest;
+  const first = verb.split(" ")[0];
+  const special = spec.special?.(verb, [...globals, ...restArgs]);
+  if (special) return { rating: special, readOnly: special.level === "safe", exact: false, verb };
+  if (spec.dangerous?.includes(verb) || spec.dangerous?.includes(first)) {
+    return { rating: dangerous(`${prog} ${verb}: ${dangerVerbReason(prog, verb)}`), readOnly: false, exact: true, verb };
+  }
+  if (spec.safe?.includes(verb) || spec.safe?.includes(first)) {
+    return { rating: safe(`${prog} ${verb} only reads`), readOnly: true, exact: false, verb };
+  }
+  return { rating: moderate(`${prog} ${verb} ${spec.moderateReason ?? "changes things"}`), readOnly: false, exact: false, verb };
+}
+
+function dangerVerbReason(prog: string, verb: string): string {
+  if (/publish|push|deploy|release/.test(verb)) return "publishes beyond this machine, which cannot be taken back";
+  if (/login|token|owner|access|adduser|logout|signin/.test(verb)) return "handles your credentials or account";
+  if (/delete|destroy|purge|prune|drain|uninstall|yank|unpublish|mask|kill|taint|replace/.test(verb)) return "deletes or replaces something that cannot be restored";
+  return `is a risky ${prog} operation`;
+}
+
+const RM_RECURSIVE = (args: string[]) => args.some((a) => a === "--recursive" || (/^-[a-zA-Z]+$/.test(a) && /[rR]/.test(a)));
+
+/** Programs rated by their options, not on the verb tables. */
+function rateSingle(part: Part, prog: string, args: string[], analysis: Analysis): ProgramRating | undefined {
+  const out = (rating: Rating, readOnly = false, exact = false): ProgramRating => ({ rating, readOnly, exact });
+  const positional = args.filter((a) => !a.startsWith("-"));
+  switch (prog) {
+    case "rm":
+    case "grm": {
+      if (RM_RECURSIVE(args)) return out(dangerous(`deletes ${positional.length ? positional.join(" ") : "files"} recursively`));
+      if (part.words.slice(1).some((w) => w.segs.some((s) => s.kind === "glob"))) return out(moderate(`deletes files matching ${positional.join(" ")}`));
+      if (part.argsAtRunTime) return out(moderate("deletes files named at run time"));
+      return out(moderate(`deletes ${positional.join(" ") || "files"}`));
+    }
+    case "rmdir":
+    case "unlink":
+      return out(moderate(`deletes ${positional.join(" ")}`));
+    case "shred":
+    case "srm":
+    case "wipe":
+      return out(dangerous("destroys file contents beyond recovery"));
+    case "cp":
+    case "mv":
+    case "install":
+    case "ln":
+    case "rsync":
+    case "ditto":
+    case "scp": {
+      if (prog === "scp" || (prog === "rsync" && positional.some((p) => /^[^/]*:/.test(p)))) {
+        return out(dangerous("copies files to or from another machine"));
+      }
+      if (prog === "rsync" && args.some((a) => a.startsWith("--delete"))) return out(dangerous("deletes files at the destination that are not in the source"));
+      if ((prog === "cp" || prog === "mv") && (args.some((a) => /^-[a-zA-Z]*f/.test(a) || a === "--force") && RM_RECURSIVE(args))) return out(moderate(`${prog === "cp" ? "copies" : "moves"} folders over existing files`));
+      return out(moderate(`${prog === "cp" ? "copies" : prog === "mv" ? "moves" : prog === "ln" ? "links" : "copies"} files (${positional.slice(-1)[0] ?? ""})`));
+    }
+    case "touch":
+    case "mkdir":
+    case "mktemp":
+    case "mkfifo":
+    case "truncate":
+    case "patch":
+    case "split":
+    case "csplit":
+      return out(moderate(prog === "mktemp" ? "creates a temporary file" : `changes files (${prog})`));
+    case "chmod":
+    case "chown":
+    case "chgrp":
+    case "chflags":
+    case "setfacl":
+    case "xattr": {
+      if (prog === "xattr" && args.every((a) => a === "-l" || !a.startsWith("-")) && !args.includes("-d") && !args.includes("-c") && !args.includes("-w")) return out(safe("reads extended attributes"), true);
+      if (prog === "xattr" && args.join(" ").includes("quarantine")) return out(dangerous("removes the quarantine mark that makes macOS check downloaded programs"));
+      if (RM_RECURSIVE(args)) return out(dangerous(`changes permissions or owners recursively (${prog} -R)`));
+      if (args.some((a) => /^([ugoa]*\+[rwxXst]*s|[0-7]?[4-7][0-7]{3})$/.test(a))) return out(dangerous("sets the setuid or setgid bit"));
+      if (prog === "chmod" && args.some((a) => /^0?777$|^a\+rwx$|^o\+w/.test(a))) return out(moderate("makes files writable by everyone"));
+      return out(moderate(`changes permissions or owners (${prog})`));
+    }
+    case "dd":
+      if (args.some((a) => /^of=\/dev\//.test(a))) return out(dangerous("writes raw data to a device"));
+      if (args.some((a) => a.startsWith("of="))) return out(moderate(`writes ${args.find((a) => a.startsWith("of="))!.slice(3)}`));
+      return out(moderate("copies raw data"));
+    case "tar":
+    case "gtar":
+    case "bsdtar": {
+      const mode = (args[0] ?? "").replace(/^-/, "");
+      if (/^[a-zA-Z]*t/.test(mode) && !/[cxru]/.test(mode) || args.includes("--list") || args.includes("-t")) return out(safe("lists an archive"), true);
+      if (/[x]/.test(mode) || args.includes("--extract") || args.includes("-x")) return out(moderate("unpacks an archive here"));
+      return out(moderate("writes an archive"));
+    }
+    case "unzip":
+      if (args.some((a) => a === "-l" || a === "-v" || a === "-t" || a === "-Z")) return out(safe("lists an archive"), true);
+      return out(moderate("unpacks an archive"));
+    case "zip":
+    case "gzip":
+    case "gunzip":
+    case "bzip2":
+    case "bunzip2":
+    case "xz":
+    case "unxz":
+    case "zstd":
+    case "7z":
+      if (args.some((a) => a === "-l" || a === "-t" || a === "--list" || a === "-c" || a === "--stdout") && prog !== "zip") return out(safe("reads a compressed file"), true);
+      return out(moderate(`compresses or unpacks files (${prog})`));
+    case "curl":
+    case "wget":
+    case "http":
+    case "https":
+    case "xh":
+    case "aria2c":
+    case "fetch":
+      return rateDownloader(part, prog, args);
+    case "ssh":
+    case "sftp":
+    case "telnet":
+    case "mosh":
+      if (args.some((a) => /^-[a-zA-Z]*[VGQ]$/.test(a))) return out(safe("prints ssh's settings"), true);
+      return out(dangerous(`connects to another machine (${prog})`));
+    case "nc":
+    case "ncat":
+    case "netcat":
+    case "socat":
+      return out(dangerous("opens raw network connections"));
+    case "ssh-keygen":
+    case "ssh-add":
+    case "ssh-copy-id":
+    case "gpg":
+    case "gpg2":
+      if (prog === "gpg" && args.some((a) => /--(list-keys|list-public-keys|verify|fingerprint)$/.test(a)) && !args.some((a) => /secret/.test(a))) return out(safe("lists or verifies keys"), true);
+      return out(dangerous(`handles keys (${prog})`));
+    case "kill":
+    case "killall":
+    case "pkill":
+    case "skill":
+      if (args.some((a) => a === "-l" || a === "-L")) return out(safe("lists signals"), true);
+      if (positional.some((p) => p === "-1" || p === "1") || args.includes("-1")) return out(dangerous("signals every process you own, or init"));
+      if (prog !== "kill") return out(dangerous(`stops every process matching a name (${prog})`));
+      return out(moderate("stops a process"));
+    case "open":
+    case "xdg-open":
+      if (args.some((a) => a === "-a" || a.startsWith("-b"))) return out(moderate("opens an application"));
+      return out(moderate(`opens ${positional[0] ?? "something"} in another application`));
+    case "code":
+    case "vim":
+    case "vi":
+    case "nvim":
+    case "nano":
+    case "emacs":
+    case "subl":
+      return out(moderate(`opens an editor (${prog})`));
+    case "crontab":
+    case "at":
+    case "batch":
+      return out(moderate("schedules commands"));
+    case "mount":
+    case "umount":
+    case "losetup":
+    case "swapon":
+    case "swapoff":
+      if (prog === "mount" && args.length === 0) return out(safe("lists mounts"), true);
+      return out(dangerous(`changes mounted file systems (${prog})`));
+    case "iptables":
+    case "ip6tables":
+    case "nft":
+    case "ufw":
+    case "pfctl":
+    case "firewall-cmd":
+      return out(dangerous("changes the firewall"));
+    case "chattr":
+      return out(dangerous("changes file attributes that protect files"));
+    case "useradd":
+    case "userdel":
+    case "usermod":
+    case "passwd":
+    case "chpasswd":
+    case "groupadd":
+    case "dscl":
+    case "sysadminctl":
+    case "visudo":
+      if (prog === "dscl" && args.some((a) => /^-(read|list|search)$/.test(a))) return out(safe("reads the directory service"), true);
+      return out(dangerous("changes user accounts or passwords"));
+    case "spctl":
+    case "csrutil":
+    case "nvram":
+    case "tccutil":
+    case "bless":
+    case "kextload":
+    case "kextunload":
+    case "insmod":
+    case "rmmod":
+    case "modprobe":
+      if (args.some((a) => /^--?(status|assess|list|print|p)$/.test(a)) || (prog === "nvram" && args.includes("-p"))) return out(safe("reads system security state"), true);
+      return out(dangerous("changes system security or boot settings"));
+    case "networksetup":
+    case "scutil":
+    case "pmset":
+    case "systemsetup":
+    case "softwareupdate":
+      if (args.some((a) => /^-?(get|list|show|-get|-list|-g|--get|-l)/.test(a) || /^--(dns|proxy|nwi)$/.test(a))) return out(safe("reads system settings"), true);
+      return out(moderate(`changes system settings (${prog})`));
+    case "sqlite3":
+    case "psql":
+    case "mysql":
+    case "redis-cli":
+    case "mongo":
+    case "mongosh": {
+      const sql = args.join(" ");
+      if (/\b(drop|delete|truncate|flushall|flushdb|dropDatabase)\b/i.test(sql)) return out(dangerous("deletes data from a database"), false, true);
+      if (/\b(insert|update|create|alter|replace|set|del)\b/i.test(sql)) return out(moderate("changes a database"), false, true);
+      return out(moderate(`queries a database (${prog})`), false, true);
+    }
+    case "yes":
+      return out(safe("prints a line over and over"), true);
+    case "pip-audit":
+    case "shellcheck":
+    case "eslint":
+    case "tsc":
+    case "mypy":
+    case "ruff":
+    case "black":
+    case "prettier":
+    case "rustfmt":
+    case "gofmt":
+    case "clang-format":
+    case "swiftformat":
+    case "swiftlint": {
+      const writes = args.some((a) => /^(--write|-w|--fix|--in-place|-i|format|--inplace)$/.test(a)) || (prog === "black" && !args.includes("--check") && !args.includes("--diff")) || (prog === "ruff" && args[0] === "format");
+      if (writes) return out(moderate(`rewrites files (${prog})`));
+      if (prog === "tsc" && !args.includes("--noEmit")) return out(moderate("compiles and writes output files"));
+      return out(safe(`checks code (${prog})`), true);
+    }
+    case "pytest":
+    case "jest":
+    case "vitest":
+    case "mocha":
+    case "rspec":
+    case "ctest":
+    case "tox":
+    case "nox":
+      return out(moderate(`runs the project's tests (${prog})`));
+    case "cmake":
+    case "ninja":
+    case "meson":
+    case "bazel":
+    case "buck":
+    case "gcc":
+    case "g++":
+    case "clang":
+    case "clang++":
+    case "cc":
+    case "c++":
+    case "rustc":
+    case "javac":
+    case "swiftc":
+    case "ld":
+    case "ar":
+      if (args.length > 0 && args.every((a) => /^--?(version|help|v)$/.test(a))) return out(safe("prints its version"), true);
+      return out(moderate(`builds code (${prog})`));
+    case "docker-compose":
+      return out(moderate("changes containers"));
+    case "shutdown":
+    case "reboot":
+    case "halt":
+    case "poweroff":
+      return out(dangerous("shuts down or restarts the machine"));
+    case "mkfs":
+    case "fdisk":
+    case "sfdisk":
+    case "gdisk":
+    case "cfdisk":
+    case "parted":
+    case "wipefs":
+    case "blkdiscard":
+      return out(dangerous("changes disks or partitions"));
+    case "sudo":
+    case "doas":
+    case "su":
+    case "pkexec":
+      return out(dangerous("runs with elevated privileges"));
+    case "wisp":
+    case "wisp-tui": {
+      const sub = positional.join(" ");
+      if (args.length === 0 || /^(doctor|logs|tools|models|completions|approvals( list| pending)?|classifier (list|measure)|config (get|list|path)|facts( list)?|questions( list)?)\b/.test(sub) || args.every((a) => /^(-V|--version|-h|--help)$/.test(a))) {
+        return out(safe("shows wisp's own information"), true);
+      }
+      return out(moderate("runs wisp"));
+    }
+    case "cd":
+    case "pushd":
+    case "popd":
+      return out(safe("changes the working directory"), true);
+    case "trap":
+      return out(moderate("sets a command the shell runs on a signal"));
+  }
+  if (/^mkfs(\.\w+)?$|^newfs(_\w+)?$|^mke2fs$|^mkswap$/.test(prog)) return out(dangerous("formats a disk"));
+  void analysis;
+  void basename;
+  return undefined;
+}
+
+function rateDownloader(part: Part, prog: string, args: string[]): ProgramRating {
+  const out = (rating: Rating): ProgramRating => ({ rating, readOnly: false, exact: false });
+  const joined = args.join(" ");
+  if (prog === "curl" && (args.some((a) => /^(-d|--data(-\w+)?|-F|--form|-T|--upload-file|--json)$/.test(a)) || /(^|\s)(-d|--data\S*|-F|--form)\s*=?@|-T\s/.test(joined))) {
+    if (/@|-T|--upload-file/.test(joined)) return out(dangerous("sends a file's contents over the network"));
+    return out(moderate("sends data over the network"));
+  }
+  if (prog === "curl" && args.some((a) => /^-X$|^--request$/.test(a)) && /\b(DELETE|PUT|PATCH|POST)\b/i.test(joined)) return out(moderate("changes something on a server"));
+  if (prog === "wget" && args.some((a) => /^--(post-file|body-file)/.test(a))) return out(dangerous("sends a file's contents over the network"));
+  if (prog === "wget" && !args.some((a) => a === "-O-" || a === "-O" && args[args.indexOf(a) + 1] === "-" || a === "-qO-" || a === "--output-document=-" || /^-\w*O-$/.test(a) || a === "--spider")) {
+    return out(moderate("downloads files here"));
+  }
+  if (prog === "curl" && args.some((a) => /^(-o|--output|-O|--remote-name|--remote-name-all|-J|--output-dir)$/.test(a) || /^-[a-zA-Z]*[oO]$/.test(a))) {
+    return out(moderate("downloads a file here"));
+  }
+  if (args.some((a) => /^(-h|--help|-V|--version)$/.test(a))) return { rating: safe("prints its version"), readOnly: true, exact: false };
+  return out(moderate(`fetches from the network (${prog})`));
+}
+
