@@ -45,6 +45,25 @@ function readBlock(lines: string[], from: number, to: number): Block {
       block.message ??= o[2];
       continue;
     }
+    // Before Rust 1.73 the message was quoted and could run over lines: `panicked at 'assertion failed: …\n  left: `4`,\n right: `5`', src/lib.rs:8:9`.
+    const open = /^thread '([^']*)'(?: \(\d+\))? panicked at '(.*)$/.exec(line);
+    if (open) {
+      let j = i + 1;
+      const parts = [open[2]];
+      let end: RegExpExecArray | null = null;
+      while (j < to && !(end = /^(.*)', (\S+?:\d+:\d+)$/.exec(lines[j]))) parts.push(lines[j++]);
+      if (end) {
+        parts.push(end[1]);
+        block.location ??= end[2];
+        block.message ??= parts[0];
+        for (const p of parts.slice(1)) {
+          const lr = LEFT_RIGHT.exec(p);
+          if (lr) block.detail.push(`${lr[1]}: ${lr[2].replace(/,$/, "").replace(/^`(.*)`$/, "$1")}`);
+        }
+        i = j;
+      }
+      continue;
+    }
     const lr = LEFT_RIGHT.exec(line);
     if (lr && block.message !== undefined) {
       block.detail.push(`${lr[1]}: ${lr[2].replace(/,$/, "")}`);

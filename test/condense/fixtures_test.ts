@@ -1,0 +1,322 @@
+/**
+ * Every reader against the real output of the real tool (test/fixtures/condense,
+ * produced by scripts/fixtures/condense.sh; swift's by hand, see its README).
+ * Each failing log must give exactly the failures its small project was
+ * written to have, each once; each passing log must give none, though they
+ * all print "error" in harmless text.
+ */
+import { assert, assertEquals } from "../support/assert.ts";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readAll } from "../../src/condense/readers/index.ts";
+import type { Finding } from "../../src/condense/findings.ts";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/condense/", import.meta.url));
+
+function read(name: string): Finding[] {
+  return readAll(Deno.readTextFileSync(join(FIXTURES, name))).findings;
+}
+
+/** [kind, location, test, a piece of the message] — location and test exactly as the tool printed them. */
+type Want = [Finding["kind"], string | undefined, string | undefined, string];
+
+function expectFindings(name: string, want: Want[]): void {
+  const got = read(name);
+  const brief = got.map((f) => `${f.kind} ${f.location ?? "-"} ${f.test ?? "-"} ${f.message}`).join("\n");
+  assertEquals(got.length, want.length, `${name}: expected ${want.length} findings, got:\n${brief}`);
+  for (const [kind, location, test, piece] of want) {
+    const here = got.filter((f) => f.kind === kind && f.location === location && f.test === test);
+    assert(here.length > 0, `${name}: no ${kind} at ${location} for ${test}; got:\n${brief}`);
+    assert(
+      here.some((f) => f.message.includes(piece)),
+      `${name}: ${kind} at ${location}: message "${here.map((f) => f.message).join(" / ")}" lacks "${piece}"`,
+    );
+  }
+}
+
+const PASSING = [
+  "gcc/pass.log",
+  "cargo/pass.log",
+  "pytest/pass.log",
+  "pytest/unittest_pass.log",
+  "go/pass.log",
+  "tsc/pass.log",
+  "eslint/pass.log",
+  "jest/pass.log",
+  "vitest/pass.log",
+  "mocha/pass.log",
+  "node_test/pass_spec.log",
+  "node_test/pass_tap.log",
+  "deno/pass.log",
+  "maven/pass.log",
+  "ruby/rspec_pass.log",
+  "ruby/minitest_pass.log",
+  "shellcheck/pass.log",
+  "swift/xctest_pass.log",
+  "swift/swift_testing_pass.log",
+];
+
+Deno.test("a passing run yields no findings, whatever harmless 'error' text it prints", () => {
+  for (const name of PASSING) {
+    const text = Deno.readTextFileSync(join(FIXTURES, name));
+    const findings = readAll(text).findings;
+    assertEquals(findings, [], `${name} gave findings`);
+  }
+});
+
+Deno.test("the passing fixtures do print 'error' (so the test above means something)", () => {
+  const withError = PASSING.filter((n) => /error/i.test(Deno.readTextFileSync(join(FIXTURES, n))));
+  assert(withError.length >= 15, `only ${withError.length} passing fixtures mention error`);
+});
+
+Deno.test("gcc through make: errors, warnings, the header's error, make's Error 1", () => {
+  expectFindings("gcc/fail.log", [
+    ["error", "util.h:3:45", undefined, "‘undefined_factor’ undeclared"],
+    ["error", "main.c:8:12", undefined, "‘missing_value’ undeclared"],
+    ["warning", "main.c:6:17", undefined, "makes integer from pointer"],
+    ["warning", "main.c:5:9", undefined, "unused variable ‘unused’"],
+    ["warning", "util.h:3:63", undefined, "control reaches end"],
+    ["error", "Makefile:4", undefined, "main.o"],
+  ]);
+  const first = read("gcc/fail.log")[0];
+  assert(first.detail?.some((d) => d.includes("^~~~")), "the caret line is detail");
+});
+
+Deno.test("gcc: linker's undefined reference and a C++ overload error with its notes folded in", () => {
+  expectFindings("gcc/link.log", [
+    ["error", "link.c", undefined, "undefined reference to helper"],
+    ["error", "Makefile:6", undefined, "target link failed (Error 1)"],
+  ]);
+  expectFindings("gcc/cxx_template.log", [
+    ["error", "tmpl.cpp:6:21", undefined, "no matching function for call"],
+    ["error", "Makefile:8", undefined, "tmpl"],
+  ]);
+});
+
+Deno.test("gcc: a long noisy build keeps its one error among 120 warnings", () => {
+  const got = read("gcc/noisy.log");
+  const errors = got.filter((f) => f.kind === "error");
+  assertEquals(errors.map((f) => f.location), ["unit_77.c:1:27", "Makefile:4"]);
+  assert(errors[1].message.includes("unit_77.o"), errors[1].message);
+  assertEquals(got.filter((f) => f.kind === "warning").length, 120);
+});
+
+Deno.test("rustc via cargo build: each error with its place, in both message formats", () => {
+  expectFindings("cargo/build_fail.log", [
+    ["error", "src/lib.rs:8:25", undefined, "E0425: cannot find value `nme`"],
+    ["error", "src/lib.rs:3:18", undefined, "E0308: mismatched types"],
+  ]);
+  expectFindings("cargo/build_fail_short.log", [
+    ["error", "src/lib.rs:8:25", undefined, "E0425"],
+    ["error", "src/lib.rs:3:18", undefined, "E0308"],
+  ]);
+});
+
+Deno.test("cargo test: one finding per failing test with the panic's place and left/right", () => {
+  for (const name of ["cargo/test_fail.log", "cargo/test_fail_color.log"]) {
+    expectFindings(name, [
+      ["test_failure", "src/lib.rs:20:9", "tests::adds_large_numbers", "assertion `left == right` failed"],
+      ["test_failure", "src/lib.rs:37:9", "tests::compares_strings", "assertion `left != right` failed"],
+      ["test_failure", "src/lib.rs:31:40", "tests::parses_level", "called `Result::unwrap()`"],
+    ]);
+    const large = read(name).find((f) => f.test === "tests::adds_large_numbers")!;
+    assertEquals(large.detail, ["left: 43", "right: 42"]);
+  }
+});
+
+Deno.test("pytest: failures and the fixture error, summary and sections merged, in every traceback style", () => {
+  const want: Want[] = [
+    ["test_failure", "test_calc.py:10", "test_calc.py::test_divide_rounding", "assert 3.5 == 3"],
+    ["test_failure", "test_calc.py:14", "test_calc.py::test_divide_by_zero", "ZeroDivisionError"],
+    ["test_failure", "test_calc.py:24", "test_calc.py::TestParse::test_parse_list", "assert [1, 2] == [1, 2, 3]"],
+    ["test_failure", "test_calc.py:28", "test_calc.py::TestParse::test_parse_param[2-3]", "assert 2 == 3"],
+    ["error", "test_calc.py:33", "test_calc.py::test_uses_broken", "fixture could not start"],
+  ];
+  expectFindings("pytest/fail.log", want);
+  expectFindings("pytest/fail_verbose.log", want);
+  // --tb=line prints no sections to take places from; the tests are still all there.
+  expectFindings("pytest/fail_line.log", want.map(([k, , t, m]) => [k, undefined, t, m] as Want));
+});
+
+Deno.test("pytest: collection errors name the module and the exception", () => {
+  expectFindings("pytest/collect_error.log", [
+    ["error", "test_broken.py:1", undefined, "ModuleNotFoundError"],
+    ["error", "/home/dev/project/test_syntax.py:1", undefined, "SyntaxError: invalid syntax"],
+  ]);
+});
+
+Deno.test("pytest: a long noisy run (400 tests, logs, warnings) gives its one failure", () => {
+  expectFindings("pytest/noisy.log", [
+    ["test_failure", "test_noisy.py:14", "test_noisy.py::test_many[313]", "item 313 was rejected"],
+  ]);
+});
+
+Deno.test("unittest: FAIL and ERROR blocks with the test's own frame", () => {
+  expectFindings("pytest/unittest_fail.log", [
+    ["test_failure", "/home/dev/project/test_unit.py:7", "test_unit.CalcTest.test_divide", "AssertionError: 3.0 != 4"],
+    ["test_failure", "/home/dev/project/test_unit.py:10", "test_unit.CalcTest.test_parse", "ValueError"],
+  ]);
+});
+
+Deno.test("go: build and vet diagnostics, test failures with subtests and a panic", () => {
+  const build: Want[] = [
+    ["error", "./calc.go:6:21", undefined, "cannot use a + b"],
+    ["error", "./calc.go:7:9", undefined, "cannot use total"],
+    ["error", "./calc.go:11:27", undefined, "undefined: undefinedValue"],
+  ];
+  expectFindings("go/build_fail.log", build);
+  expectFindings("go/test_compile_fail.log", build);
+  expectFindings("go/vet_fail.log", [["error", "./calc.go:20:2", undefined, "fmt.Printf format %s"]]);
+  const tests: Want[] = [
+    ["test_failure", "calc_test.go:13", "TestAddLarge", "Add(20, 22) = 43, want 42"],
+    ["test_failure", "calc_test.go:30", "TestTable/two", 'Parse("2") = 2, want 3'],
+    ["test_failure", "/home/dev/project/calc_test.go:38", "TestPanics", "panic: assignment to entry in nil map"],
+  ];
+  expectFindings("go/test_fail.log", tests);
+  expectFindings("go/test_fail_verbose.log", tests);
+});
+
+Deno.test("tsc: plain and --pretty output give the same five errors", () => {
+  const want: Want[] = [
+    ["error", "src/app.ts:4:28", undefined, "TS2367"],
+    ["error", "src/app.ts:7:7", undefined, "TS2322"],
+    ["error", "src/app.ts:8:22", undefined, "TS2532"],
+    ["error", "src/util.ts:1:23", undefined, "TS7006"],
+    ["error", "src/util.ts:2:31", undefined, "TS2304: Cannot find name 'missing'"],
+  ];
+  expectFindings("tsc/fail.log", want);
+  expectFindings("tsc/fail_pretty.log", want);
+});
+
+Deno.test("eslint: stylish and unix formatters, errors and the warning, with rule names", () => {
+  for (const name of ["eslint/fail_stylish.log", "eslint/fail_unix.log"]) {
+    expectFindings(name, [
+      ["error", "/home/dev/project/helper.js:1:37", undefined, "no-unused-vars"],
+      ["error", "/home/dev/project/helper.js:2:3", undefined, "no-debugger"],
+      ["error", "/home/dev/project/server.js:1:7", undefined, "'unusedHelper' is assigned"],
+      ["error", "/home/dev/project/server.js:4:22", undefined, "eqeqeq"],
+      ["warning", "/home/dev/project/server.js:5:5", undefined, "no-console"],
+      ["error", "/home/dev/project/server.js:7:10", undefined, "'undefinedThing' is not defined"],
+    ]);
+  }
+});
+
+Deno.test("jest: failing tests by full name, the suite that failed to run as an error; colour changes nothing", () => {
+  for (const name of ["jest/fail.log", "jest/fail_color.log"]) {
+    expectFindings(name, [
+      ["test_failure", "sum.test.js:8:25", "sum › adds large numbers", "toBe"],
+      ["test_failure", "sum.test.js:12:50", "sum › objects › builds a record", "toEqual"],
+      ["test_failure", "sum.test.js:22:10", "parses text", "not a number: abc"],
+      ["error", "broken.test.js:1:21", undefined, "Cannot find module './does-not-exist'"],
+    ]);
+  }
+});
+
+Deno.test("vitest: Failed Tests and Failed Suites, once each (the ✓/× tree repeats them)", () => {
+  expectFindings("vitest/fail.log", [
+    ["test_failure", "sum.test.js:9:25", "sum.test.js > sum > adds large numbers", "expected 43 to be 42"],
+    ["test_failure", "sum.test.js:13:50", "sum.test.js > sum > objects > builds a record", "deeply equal"],
+    ["test_failure", "sum.test.js:23:10", "sum.test.js > parses text", "not a number: abc"],
+    ["error", "broken.test.js:2:1", undefined, "Cannot find module"],
+  ]);
+});
+
+Deno.test("mocha: numbered failures with multi-line titles, a failing hook included", () => {
+  expectFindings("mocha/fail.log", [
+    ["test_failure", "test/sum.test.js:27:22", "parses text", "not a number: abc"],
+    ["test_failure", "test/sum.test.js:9:12", "sum adds large numbers", "strictly equal"],
+    ["test_failure", "test/sum.test.js:13:14", "sum objects builds a record", "deep-equal"],
+    ["test_failure", "test/sum.test.js:17:32", 'sum hooks "before all" hook for "is skipped by the hook"', "setup failed"],
+  ]);
+});
+
+Deno.test("node --test: spec and TAP reporters give the same three failures, suites not counted", () => {
+  const want: Want[] = [
+    ["test_failure", "/home/dev/project/sum.test.js:10:12", "sum > adds large numbers", "strictly equal"],
+    ["test_failure", "/home/dev/project/sum.test.js:14:14", "sum > objects > builds a record", "deep-equal"],
+    ["test_failure", "/home/dev/project/sum.test.js:24:22", "parses text", "not a number: abc"],
+  ];
+  expectFindings("node_test/fail_spec.log", want);
+  expectFindings("node_test/fail_tap.log", want);
+});
+
+Deno.test("deno test: ERRORS and FAILURES are the same failures; steps are named under their test", () => {
+  expectFindings("deno/test_fail.log", [
+    ["test_failure", "/home/dev/project/calc_test.ts:16:3", "adds large numbers", "actual 43, expected 42"],
+    ["test_failure", "/home/dev/project/calc_test.ts:25:11", "steps > second step fails", "actual [1,2]"],
+  ]);
+});
+
+Deno.test("deno check: TS errors at the file:// place, related information as detail", () => {
+  expectFindings("deno/check_fail.log", [
+    ["error", "/home/dev/project/main.ts:4:17", undefined, "TS2339: Property 'hostname'"],
+    ["error", "/home/dev/project/main.ts:7:7", undefined, "TS2322"],
+    ["error", "/home/dev/project/main.ts:8:15", undefined, "TS2322"],
+  ]);
+});
+
+Deno.test("javac and Maven's compiler: each error once though Maven prints it twice", () => {
+  expectFindings("maven/javac_fail.log", [
+    ["error", "src/main/java/demo/Calc.java:7", undefined, "incompatible types"],
+    ["error", "src/main/java/demo/Calc.java:8", undefined, "incompatible types"],
+    ["error", "src/main/java/demo/Calc.java:12", undefined, "cannot find symbol"],
+  ]);
+  expectFindings("maven/compile_fail.log", [
+    ["error", "/home/dev/project/src/main/java/demo/Calc.java:7:26", undefined, "incompatible types"],
+    ["error", "/home/dev/project/src/main/java/demo/Calc.java:8:16", undefined, "incompatible types"],
+    ["error", "/home/dev/project/src/main/java/demo/Calc.java:12:21", undefined, "cannot find symbol"],
+  ]);
+});
+
+Deno.test("Surefire: one finding per test though the block and the summary both report it", () => {
+  expectFindings("maven/test_fail.log", [
+    ["test_failure", "CalcTest.java:16", "demo.CalcTest.addsLargeNumbers", "expected: <42> but was: <43>"],
+    ["test_failure", "CalcTest.java:26", "demo.CalcTest.parsesText", "NumberFormatException"],
+  ]);
+});
+
+Deno.test("RSpec and minitest: failures and errors with the spec's own line", () => {
+  expectFindings("ruby/rspec_fail.log", [
+    ["test_failure", "./spec/calc_spec.rb:19", "Calc parses text", "ArgumentError"],
+    ["test_failure", "./spec/calc_spec.rb:10", "Calc.add adds large numbers", "expected: 42"],
+  ]);
+  expectFindings("ruby/minitest_fail.log", [
+    ["test_failure", "calc_test.rb:18", "CalcTest#test_parses", "ArgumentError"],
+    ["test_failure", "calc_test.rb:10", "CalcTest#test_adds_large", "Expected: 42"],
+  ]);
+});
+
+Deno.test("shellcheck: tty and gcc formats give the same warnings (info notes are not findings)", () => {
+  const want: Want[] = [
+    ["warning", "deploy.sh:7:14", undefined, "SC3014"],
+    ["warning", "deploy.sh:8:3", undefined, "SC2164"],
+    ["warning", "deploy.sh:9:10", undefined, "SC2115"],
+    ["warning", "deploy.sh:11:7", undefined, "SC2154"],
+    ["warning", "deploy.sh:11:7", undefined, "SC3054"],
+  ];
+  expectFindings("shellcheck/fail_tty.log", want);
+  expectFindings("shellcheck/fail_gcc.log", want);
+});
+
+Deno.test("swift (hand-written fixtures): build errors, XCTest on Linux and macOS, swift-testing", () => {
+  expectFindings("swift/build_fail.log", [
+    ["error", "/home/dev/project/Sources/Calc/Calc.swift:4:16", undefined, "cannot convert return expression"],
+    ["warning", "/home/dev/project/Sources/Calc/Calc.swift:8:9", undefined, "never used"],
+    ["error", "/home/dev/project/Sources/Calc/Calc.swift:9:16", undefined, "cannot find 'txt'"],
+  ]);
+  expectFindings("swift/xctest_linux_fail.log", [
+    ["test_failure", "/home/dev/project/Tests/CalcTests/CalcTests.swift:12", "CalcTests.testAddsLargeNumbers", "XCTAssertEqual failed"],
+    ["test_failure", "/home/dev/project/Tests/CalcTests/CalcTests.swift:24", "CalcTests.testParsesText", "XCTAssertNotNil failed"],
+  ]);
+  expectFindings("swift/xctest_macos_fail.log", [
+    ["test_failure", "/Users/dev/project/Tests/CalcTests/CalcTests.swift:12", "CalcTests.CalcTests.testAddsLargeNumbers", "XCTAssertEqual"],
+    ["test_failure", undefined, "CalcTests.CalcTests.testCrashes", "failed"],
+  ]);
+  expectFindings("swift/swift_testing_fail.log", [
+    ["test_failure", "CalcTests.swift:10:5", "addsLargeNumbers()", "Expectation failed"],
+    ["test_failure", "CalcTests.swift:20:5", "parsesText()", "Caught error"],
+  ]);
+  expectFindings("swift/swift_testing_macos_fail.log", [
+    ["test_failure", "CalcTests.swift:10:5", "addsLargeNumbers()", "Expectation failed"],
+  ]);
+});
