@@ -485,6 +485,7 @@ export async function editFile(
   }
   const verdict = await ctx.gate.check(`edit_file ${mode} ${shellQuote(absolute)}`, {
     origin: "model",
+    cwd: ctx.cwd,
     tool: "edit_file",
     mode,
     path: absolute,

@@ -100,6 +100,7 @@ export async function readFile(args: ReadFileArgs, ctx: ToolContext): Promise<To
   }
   const verdict = await ctx.gate.check(readApprovalLine(given, realPath, absolute), {
     origin: "model",
+    cwd: ctx.cwd,
     tool: "read_file",
     path: absolute,
     realPath,

@@ -24,8 +24,8 @@ Deno.test("registry: the default list, tools.disabled, --tool and --no-tools", (
   const r = builtinRegistry().register(fakeTool("memory")).register(fakeTool("ask"))
     .register(fakeTool("mine", { custom: true }));
   const names = (opts: Parameters<ToolRegistry["list"]>[0]) => r.list(opts).map((t) => t.name);
-  const defaults = configSchema.parse({});
-  // memory is on by default (context.memory), ask is not (tools.ask); custom tools come last.
+  const defaults = configSchema.parse({ context: { memory: true } });
+  // memory is on with context.memory, ask is off without tools.ask; custom tools come last.
   assertEquals(names({ config: defaults }), [
     "current_date",
     "read_file",
@@ -43,7 +43,10 @@ Deno.test("registry: the default list, tools.disabled, --tool and --no-tools", (
       "mine",
     ],
   );
-  const disabled = configSchema.parse({ tools: { disabled: ["read_file", "edit_file"] } });
+  const disabled = configSchema.parse({
+    tools: { disabled: ["read_file", "edit_file"] },
+    context: { memory: true },
+  });
   assertEquals(names({ config: disabled }), ["current_date", "memory", "mine"]);
   // A named list is exactly that list (opt-in tools too), less tools.disabled.
   assertEquals(names({ config: defaults, only: ["ask", "read_file"] }), ["read_file", "ask"]);
