@@ -7,10 +7,12 @@ import { ToolRegistry } from "./registry.ts";
 import { currentDateTool } from "./current_date.ts";
 import { readFileTool } from "./read_file.ts";
 import { editFileTool } from "./edit_file.ts";
+import { systemInfoTool } from "./system_info.ts";
 
 export function builtinRegistry(): ToolRegistry {
   return new ToolRegistry()
     .register(currentDateTool)
     .register(readFileTool)
-    .register(editFileTool);
+    .register(editFileTool)
+    .register(systemInfoTool);
 }

@@ -1,0 +1,123 @@
+/**
+ * system_info: answers questions about this machine — what is on a port, free
+ * disk, what fills a folder, the busiest processes, memory, one process,
+ * battery, the OS, the network — from fixed read-only reads, parsed into
+ * short tables. The model never composes the command; nothing here runs a
+ * shell.
+ */
+import { resolve as resolvePath } from "node:path";
+import { z } from "zod";
+import { errorResult, type Tool } from "./tool.ts";
+import { fitted } from "./budget.ts";
+import * as linux from "./system_info/linux.ts";
+
+export const TOPICS = [
+  "port",
+  "disk",
+  "folder",
+  "processes",
+  "memory",
+  "process",
+  "battery",
+  "os",
+  "network",
+] as const;
+
+export const systemInfoSchema = z.object({
+  topic: z.enum(TOPICS).describe(
+    "port: what uses a port; disk: free space; folder: what fills a folder; processes: your busiest processes; " +
+      "memory: RAM and swap; process: one program by name; battery; os: system and hardware; network: interfaces",
+  ),
+  port: z.number().int().optional().describe("for topic port: the port number, 1 to 65535"),
+  path: z.string().optional().describe("for disk (optional) and folder (required): a path"),
+  name: z.string().optional().describe("for topic process: part of the program's name"),
+  sort: z.enum(["cpu", "memory"]).optional().describe(
+    "for topic processes: order by cpu (default) or memory",
+  ),
+  limit: z.number().int().min(1).max(50).optional().describe(
+    "for processes and folder: how many rows (default 10)",
+  ),
+}).strict();
+
+type Args = z.infer<typeof systemInfoSchema>;
+
+/** One topic's report, or an `error: …` sentence that says how to call again. */
+export function systemInfoReport(args: Args, cwd: string): { ok: boolean; text: string } {
+  if (Deno.build.os !== "linux") {
+    return {
+      ok: false,
+      text:
+        `error: system_info reads this machine through the native library on ${Deno.build.os}, which this build does not have`,
+    };
+  }
+  const resolve = (p: string) => resolvePath(cwd, p);
+  try {
+    switch (args.topic) {
+      case "port": {
+        if (args.port === undefined || args.port < 1 || args.port > 65535) {
+          return {
+            ok: false,
+            text: "error: topic port needs port, a number from 1 to 65535: call again with it",
+          };
+        }
+        return { ok: true, text: linux.portReport(args.port) };
+      }
+      case "disk":
+        return { ok: true, text: linux.diskReport(args.path ? resolve(args.path) : undefined) };
+      case "folder": {
+        if (!args.path) {
+          return {
+            ok: false,
+            text: "error: topic folder needs path, the folder to measure: call again with it",
+          };
+        }
+        return { ok: true, text: linux.folderReport(resolve(args.path), args.limit ?? 10) };
+      }
+      case "processes":
+        return { ok: true, text: linux.processesReport(args.sort ?? "cpu", args.limit ?? 10) };
+      case "memory":
+        return { ok: true, text: linux.memoryReport() };
+      case "process": {
+        if (!args.name || args.name.trim() === "") {
+          return {
+            ok: false,
+            text: "error: topic process needs name, part of the program's name: call again with it",
+          };
+        }
+        return { ok: true, text: linux.processReport(args.name.trim()) };
+      }
+      case "battery":
+        return { ok: true, text: linux.batteryReport() };
+      case "os":
+        return { ok: true, text: linux.osReport() };
+      case "network":
+        return { ok: true, text: linux.networkReport() };
+    }
+  } catch (error) {
+    if (error instanceof linux.TopicError) return { ok: false, text: `error: ${error.message}` };
+    return { ok: false, text: `error: could not read ${args.topic} (${(error as Error).message})` };
+  }
+}
+
+export const systemInfoTool: Tool<Args> = {
+  name: "system_info",
+  description:
+    "Answers questions about this machine without running shell: which process uses a port, free disk space, " +
+    "what fills a folder, your busiest processes, RAM (memory), one program by name (process), battery, " +
+    "the operating system and hardware (os), and network interfaces. Pick a topic and give its argument.",
+  schema: systemInfoSchema,
+  parallelSafe: true,
+  limits: () => [
+    "Read-only: fixed reads of the process table, sockets, memory and file systems; it never runs a command the model wrote.",
+    "folder stops after 200,000 entries or 5 seconds and says so; processes and folder show 10 rows unless limit says otherwise (at most 50).",
+    "Output is bounded to the tool-output budget.",
+  ],
+  examplePrompt:
+    "Use system_info with topic port and port 8080 to tell me what is listening on port 8080.",
+  async run(args, ctx) {
+    const report = systemInfoReport(args, ctx.cwd);
+    if (!report.ok) return errorResult(report.text.replace(/^error: /, ""));
+    const out = await fitted(report.text, ctx, "system_info");
+    return { text: out.text, ok: true, ...(out.outputId ? { outputId: out.outputId } : {}) };
+  },
+};

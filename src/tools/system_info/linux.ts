@@ -1,0 +1,307 @@
+/**
+ * system_info's topics on Linux: fixed, read-only reads of /proc, /sys and
+ * the file system, never a command the model composed. Each returns a short
+ * report (a heading line and a table) or throws a TopicError the tool turns
+ * into `error: …`.
+ */
+import { statfsSync } from "node:fs";
+import {
+  listPids,
+  parseDefaultRoute,
+  parseMeminfo,
+  type ProcessInfo,
+  readProcess,
+  readSockets,
+  readText,
+  socketOwners,
+} from "./procfs.ts";
+import { renderTable } from "../../cli/table.ts";
+import { formatBytes } from "../budget.ts";
+
+export class TopicError extends Error {}
+
+/** Linux's clock ticks per second for /proc times (USER_HZ); 100 on every mainstream build. */
+const TICKS = 100;
+const PAGE = 4096;
+
+const table = (headers: string[], rows: string[][]) =>
+  renderTable({ headers, rows, terminal: true }).trimEnd();
+
+function uptimeSeconds(): number {
+  return Number((readText("/proc/uptime") ?? "0").split(/\s+/)[0]);
+}
+
+function shortCommand(command: string, max = 60): string {
+  return command.length > max ? command.slice(0, max - 1) + "…" : command;
+}
+
+function duration(seconds: number): string {
+  const s = Math.floor(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+  if (s < 86400) {
+    return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+  }
+  return `${Math.floor(s / 86400)}d${String(Math.floor((s % 86400) / 3600)).padStart(2, "0")}h`;
+}
+
+export function portReport(port: number): string {
+  const sockets = readSockets().filter((s) => s.localPort === port || s.remotePort === port);
+  if (sockets.length === 0) return `nothing is listening on or connected to port ${port}`;
+  const owners = socketOwners(new Set(sockets.map((s) => s.inode)));
+  const rows = sockets.map((s) => {
+    const pids = owners.get(s.inode) ?? [];
+    const process = pids.map((pid) => {
+      const info = readProcess(pid);
+      return info ? `${pid} ${info.comm}` : String(pid);
+    }).join(", ") || "(another user's, or gone)";
+    const remote = s.remotePort === 0 ? "" : `${s.remoteAddress}:${s.remotePort}`;
+    return [s.proto, `${s.localAddress}:${s.localPort}`, remote, s.state, process];
+  });
+  const listening = sockets.filter((s) =>
+    s.localPort === port && (s.state === "LISTEN" || s.state === "UNCONN")
+  );
+  const heading = listening.length > 0
+    ? `port ${port}: ${listening.length} listening socket${listening.length > 1 ? "s" : ""}`
+    : `port ${port}: no listener; ${sockets.length} connection${sockets.length > 1 ? "s" : ""}`;
+  return `${heading}\n${table(["PROTO", "LOCAL", "REMOTE", "STATE", "PROCESS"], rows)}`;
+}
+
+const REAL_FS =
+  /^(ext[234]|xfs|btrfs|zfs|f2fs|vfat|exfat|ntfs3?|fuseblk|apfs|hfsplus|overlay|tmpfs)$/;
+
+export function diskReport(path?: string): string {
+  const rows: string[][] = [];
+  const describe = (mount: string, fsType: string) => {
+    const s = statfsSync(mount);
+    const size = s.blocks * s.bsize;
+    const free = s.bavail * s.bsize;
+    const used = size - s.bfree * s.bsize;
+    const pct = size > 0 ? Math.round((used / size) * 100) : 0;
+    rows.push([mount, fsType, formatBytes(size), formatBytes(used), formatBytes(free), `${pct}%`]);
+  };
+  if (path) {
+    try {
+      describe(path, "");
+    } catch (error) {
+      throw new TopicError(
+        `cannot read the disk of ${path} (${(error as Error).message}); give an existing path`,
+      );
+    }
+    return `the file system holding ${path}\n${
+      table(["PATH", "", "SIZE", "USED", "FREE", "USE%"], rows)
+    }`;
+  }
+  const seen = new Set<string>();
+  for (const line of (readText("/proc/mounts") ?? "").split("\n")) {
+    const [, mount, fsType] = line.split(" ");
+    if (!mount || !REAL_FS.test(fsType ?? "") || seen.has(mount)) continue;
+    if (fsType === "tmpfs" && !/^\/(tmp|dev\/shm)$/.test(mount)) continue;
+    seen.add(mount);
+    try {
+      describe(mount.replace(/\\040/g, " "), fsType);
+    } catch { /* unreadable mount */ }
+    if (rows.length >= 20) break;
+  }
+  return `mounted file systems\n${table(["MOUNT", "TYPE", "SIZE", "USED", "FREE", "USE%"], rows)}`;
+}
+
+/** Bounded walk: what fills a folder, by its immediate entries. */
+export function folderReport(
+  path: string,
+  limit = 10,
+  maxEntries = 200_000,
+  maxMs = 5_000,
+): string {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch {
+    throw new TopicError(`${path} does not exist; give the path of a folder`);
+  }
+  if (!info.isDirectory) throw new TopicError(`${path} is not a folder; give the path of a folder`);
+  const started = Date.now();
+  let visited = 0;
+  let cut = false;
+  const sizeOf = (dir: string): number => {
+    let total = 0;
+    const stack = [dir];
+    while (stack.length > 0) {
+      const current = stack.pop()!;
+      let entries: Iterable<Deno.DirEntry>;
+      try {
+        entries = Deno.readDirSync(current);
+      } catch {
+        continue;
+      }
+      for (const entry of entries) {
+        if (++visited > maxEntries || Date.now() - started > maxMs) {
+          cut = true;
+          return total;
+        }
+        const full = `${current}/${entry.name}`;
+        if (entry.isSymlink) continue;
+        if (entry.isDirectory) stack.push(full);
+        else {
+          try {
+            total += Deno.lstatSync(full).size;
+          } catch { /* gone */ }
+        }
+      }
+    }
+    return total;
+  };
+  const children: Array<{ name: string; bytes: number; dir: boolean }> = [];
+  for (const entry of Deno.readDirSync(path)) {
+    const full = `${path.replace(/\/$/, "")}/${entry.name}`;
+    if (entry.isSymlink) continue;
+    const bytes = entry.isDirectory ? sizeOf(full) : (() => {
+      try {
+        return Deno.lstatSync(full).size;
+      } catch {
+        return 0;
+      }
+    })();
+    children.push({
+      name: entry.name + (entry.isDirectory ? "/" : ""),
+      bytes,
+      dir: entry.isDirectory,
+    });
+    if (cut) break;
+  }
+  children.sort((a, b) => b.bytes - a.bytes);
+  const total = children.reduce((n, c) => n + c.bytes, 0);
+  const rows = children.slice(0, limit).map((c) => [formatBytes(c.bytes), c.name]);
+  const more = children.length > limit ? `\n(+${children.length - limit} more entries)` : "";
+  const note = cut
+    ? `\nstopped early (${visited.toLocaleString("en")} entries or ${
+      maxMs / 1000
+    } s): sizes are at least these`
+    : "";
+  return `${path}: ${formatBytes(total)} in ${children.length} entries\n${
+    table(["SIZE", "ENTRY"], rows)
+  }${more}${note}`;
+}
+
+function allProcesses(): ProcessInfo[] {
+  return listPids().map(readProcess).filter((p): p is ProcessInfo => p !== undefined);
+}
+
+export function processesReport(sort: "cpu" | "memory" = "cpu", limit = 10): string {
+  const uid = Deno.uid();
+  const now = uptimeSeconds();
+  const mine = allProcesses().filter((p) => uid === null || p.uid === uid);
+  const cpuPercent = (p: ProcessInfo) => {
+    const age = now - p.startTicks / TICKS;
+    return age > 0 ? (p.cpuTicks / TICKS / age) * 100 : 0;
+  };
+  mine.sort((a, b) => sort === "memory" ? b.rssPages - a.rssPages : cpuPercent(b) - cpuPercent(a));
+  const rows = mine.slice(0, limit).map((p) => [
+    String(p.pid),
+    cpuPercent(p).toFixed(1),
+    formatBytes(p.rssPages * PAGE),
+    duration(p.cpuTicks / TICKS),
+    shortCommand(p.commandLine),
+  ]);
+  return `your ${
+    Math.min(limit, mine.length)
+  } busiest processes by ${sort} (of ${mine.length}; CPU% averaged over each one's life)\n` +
+    table(["PID", "CPU%", "MEMORY", "CPU TIME", "COMMAND"], rows);
+}
+
+export function processReport(name: string): string {
+  const needle = name.toLowerCase();
+  const now = uptimeSeconds();
+  const matches = allProcesses().filter((p) =>
+    p.comm.toLowerCase().includes(needle) || p.commandLine.toLowerCase().includes(needle)
+  ).filter((p) => p.pid !== Deno.pid);
+  if (matches.length === 0) return `no process matches '${name}'`;
+  const rows = matches.slice(0, 20).map((p) => [
+    String(p.pid),
+    String(p.ppid),
+    p.state,
+    formatBytes(p.rssPages * PAGE),
+    duration(p.cpuTicks / TICKS),
+    duration(now - p.startTicks / TICKS),
+    shortCommand(p.commandLine, 80),
+  ]);
+  const more = matches.length > 20 ? `\n(+${matches.length - 20} more)` : "";
+  return `${matches.length} process${matches.length > 1 ? "es" : ""} matching '${name}'\n` +
+    table(["PID", "PPID", "STATE", "MEMORY", "CPU TIME", "RUNNING", "COMMAND"], rows) + more;
+}
+
+export function memoryReport(): string {
+  const m = parseMeminfo(readText("/proc/meminfo") ?? "");
+  if (!m.MemTotal) throw new TopicError("cannot read /proc/meminfo");
+  const available = m.MemAvailable ?? m.MemFree ?? 0;
+  const rows = [
+    [
+      "memory",
+      formatBytes(m.MemTotal),
+      formatBytes(m.MemTotal - available),
+      formatBytes(available),
+    ],
+    [
+      "swap",
+      formatBytes(m.SwapTotal ?? 0),
+      formatBytes((m.SwapTotal ?? 0) - (m.SwapFree ?? 0)),
+      formatBytes(m.SwapFree ?? 0),
+    ],
+  ];
+  const pct = Math.round(((m.MemTotal - available) / m.MemTotal) * 100);
+  return `memory: ${pct}% in use\n${table(["", "TOTAL", "USED", "AVAILABLE"], rows)}`;
+}
+
+export function batteryReport(): string {
+  let entries: Deno.DirEntry[] = [];
+  try {
+    entries = [...Deno.readDirSync("/sys/class/power_supply")];
+  } catch { /* none */ }
+  const rows: string[][] = [];
+  for (const entry of entries) {
+    const base = `/sys/class/power_supply/${entry.name}`;
+    if ((readText(`${base}/type`) ?? "").trim() !== "Battery") continue;
+    rows.push([
+      entry.name,
+      `${(readText(`${base}/capacity`) ?? "?").trim()}%`,
+      (readText(`${base}/status`) ?? "unknown").trim(),
+    ]);
+  }
+  if (rows.length === 0) return "no battery: this machine runs on mains power";
+  return table(["BATTERY", "CHARGE", "STATUS"], rows);
+}
+
+export function osReport(): string {
+  const release = readText("/etc/os-release") ?? "";
+  const pretty = /^PRETTY_NAME="?([^"\n]+)"?/m.exec(release)?.[1] ?? "Linux";
+  const cpuinfo = readText("/proc/cpuinfo") ?? "";
+  const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? Deno.build.arch;
+  const cores = (cpuinfo.match(/^processor\s*:/gm) ?? []).length || navigator.hardwareConcurrency;
+  const mem = parseMeminfo(readText("/proc/meminfo") ?? "").MemTotal ?? 0;
+  const load = (readText("/proc/loadavg") ?? "").split(" ").slice(0, 3).join(" ");
+  const rows = [
+    ["system", pretty],
+    ["kernel", `Linux ${Deno.osRelease()} (${Deno.build.arch})`],
+    ["host", Deno.hostname()],
+    ["processor", `${model}, ${cores} cores`],
+    ["memory", formatBytes(mem)],
+    ["up", duration(uptimeSeconds())],
+    ["load", load],
+  ];
+  return table(["", ""], rows).split("\n").slice(1).join("\n");
+}
+
+export function networkReport(): string {
+  const interfaces = Deno.networkInterfaces();
+  const route = parseDefaultRoute(readText("/proc/net/route") ?? "");
+  const rows = interfaces.map((i) => [
+    i.name + (route?.iface === i.name ? " *" : ""),
+    i.family,
+    `${i.address}${i.cidr ? "/" + i.cidr.split("/")[1] : ""}`,
+    i.mac === "00:00:00:00:00:00" ? "" : i.mac,
+  ]);
+  const heading = route
+    ? `default route via ${route.gateway} on ${route.iface} (*)`
+    : "no default route";
+  return `${heading}\n${table(["INTERFACE", "FAMILY", "ADDRESS", "MAC"], rows)}`;
+}

@@ -1,0 +1,171 @@
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
+import {
+  decodeAddress,
+  parseMeminfo,
+  parseNetTable,
+  parseProcStat,
+} from "../../src/tools/system_info/procfs.ts";
+import { systemInfoReport, systemInfoTool } from "../../src/tools/system_info.ts";
+import { builtinRegistry } from "../../src/tools/builtins.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { homePaths } from "../../src/config/home.ts";
+import { AuditLog } from "../../src/audit/writer.ts";
+
+const TCP =
+  `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 4242 1 0000000000000000 100 0 0 10 0
+   1: 0100007F:9C40 0100007F:1F90 01 00000000:00000000 00:00000000 00000000  1000        0 4343 1 0000000000000000 20 4 30 10 -1
+`;
+const TCP6 =
+  `  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+   0: 00000000000000000000000001000000:0050 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 777 1 0000000000000000 100 0 0 10 0
+   1: 0000000000000000FFFF00000100007F:0051 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 778 1 0000000000000000 100 0 0 10 0
+`;
+
+Deno.test("parsers: /proc/net tables, addresses in both families", () => {
+  const v4 = parseNetTable(TCP, "tcp");
+  assertEquals(v4[0], {
+    proto: "tcp",
+    localAddress: "127.0.0.1",
+    localPort: 8080,
+    remoteAddress: "0.0.0.0",
+    remotePort: 0,
+    state: "LISTEN",
+    uid: 1000,
+    inode: 4242,
+  });
+  assertEquals(v4[1].state, "ESTABLISHED");
+  assertEquals(v4[1].remotePort, 8080);
+  const v6 = parseNetTable(TCP6, "tcp6");
+  assertEquals(v6[0].localAddress, "::1");
+  assertEquals(v6[0].localPort, 80);
+  assertEquals(v6[1].localAddress, "::ffff:127.0.0.1");
+  assertEquals(decodeAddress("00000000"), "0.0.0.0");
+});
+
+Deno.test("parsers: a command name with spaces and parentheses in /proc/PID/stat", () => {
+  const stat =
+    "4321 (my (odd) prog) S 1 4321 4321 0 -1 4194304 100 0 0 0 250 50 0 0 20 0 1 0 12345 1000000 512 18446744073709551615";
+  const parsed = parseProcStat(stat)!;
+  assertEquals(parsed.pid, 4321);
+  assertEquals(parsed.comm, "my (odd) prog");
+  assertEquals(parsed.state, "S");
+  assertEquals(parsed.ppid, 1);
+  assertEquals(parsed.cpuTicks, 300);
+  assertEquals(parsed.startTicks, 12345);
+  assertEquals(parsed.rssPages, 512);
+  assertEquals(
+    parseMeminfo("MemTotal:       16000 kB\nMemAvailable:    8000 kB\nHugePages_Total:       0\n"),
+    {
+      MemTotal: 16000 * 1024,
+      MemAvailable: 8000 * 1024,
+      HugePages_Total: 0,
+    },
+  );
+});
+
+Deno.test("port: names the process listening on a real port", async () => {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("x"),
+  );
+  try {
+    const report = systemInfoReport({ topic: "port", port: server.addr.port }, "/");
+    assert(report.ok);
+    assertStringIncludes(report.text, `127.0.0.1:${server.addr.port}`);
+    assertStringIncludes(report.text, "LISTEN");
+    assertStringIncludes(report.text, `${Deno.pid} deno`);
+  } finally {
+    await server.shutdown();
+  }
+  const free = systemInfoReport({ topic: "port", port: 1 }, "/");
+  assertEquals(free.text, "nothing is listening on or connected to port 1");
+});
+
+Deno.test("folder: sizes a folder's entries, largest first, bounded", async () => {
+  const dir = await Deno.makeTempDir();
+  Deno.mkdirSync(`${dir}/big/deeper`, { recursive: true });
+  Deno.writeFileSync(`${dir}/big/deeper/blob`, new Uint8Array(300_000));
+  Deno.writeFileSync(`${dir}/small.txt`, new Uint8Array(10));
+  Deno.symlinkSync("/usr", `${dir}/link-not-followed`);
+  const report = systemInfoReport({ topic: "folder", path: dir }, "/");
+  assert(report.ok);
+  const lines = report.text.split("\n");
+  assertMatch(lines[2], /^293 KiB\s+big\/$/);
+  assertMatch(lines[3], /^10 bytes\s+small\.txt$/);
+  assertEquals(report.text.includes("link-not-followed"), false);
+  const relative = systemInfoReport({ topic: "folder", path: "big" }, dir);
+  assertStringIncludes(relative.text, `${dir}/big: 293 KiB`);
+});
+
+Deno.test("process and processes find a real child process", async () => {
+  const child = new Deno.Command("sleep", { args: ["7.25"], stdin: "null" }).spawn();
+  try {
+    const report = systemInfoReport({ topic: "process", name: "sleep" }, "/");
+    assert(report.ok);
+    assertMatch(
+      report.text,
+      new RegExp(`^${child.pid}\\s+${Deno.pid}\\s+S\\s.*sleep 7\\.25$`, "m"),
+    );
+    const top = systemInfoReport({ topic: "processes", sort: "memory", limit: 50 }, "/");
+    assertStringIncludes(top.text, "busiest processes by memory");
+  } finally {
+    child.kill();
+    await child.status;
+  }
+});
+
+Deno.test("memory, disk, os, network, battery answer with short tables", () => {
+  for (const topic of ["memory", "disk", "os", "network", "battery"] as const) {
+    const report = systemInfoReport({ topic }, "/");
+    assert(report.ok, `${topic}: ${report.text}`);
+    assert(report.text.split("\n").length <= 40, `${topic} is not short`);
+  }
+  assertMatch(systemInfoReport({ topic: "memory" }, "/").text, /^memory: \d+% in use/);
+  assertStringIncludes(systemInfoReport({ topic: "os" }, "/").text, "kernel");
+  assertStringIncludes(systemInfoReport({ topic: "network" }, "/").text, "127.0.0.1/8");
+  assertStringIncludes(
+    systemInfoReport({ topic: "disk", path: "/" }, "/").text,
+    "the file system holding /",
+  );
+});
+
+Deno.test("errors say how to call again; called through the registry as the model would", async () => {
+  assertEquals(
+    systemInfoReport({ topic: "port", port: 70000 }, "/").text,
+    "error: topic port needs port, a number from 1 to 65535: call again with it",
+  );
+  assertStringIncludes(systemInfoReport({ topic: "folder" }, "/").text, "topic folder needs path");
+  assertStringIncludes(
+    systemInfoReport({ topic: "folder", path: "/etc/hostname" }, "/").text,
+    "is not a folder",
+  );
+  assertStringIncludes(
+    systemInfoReport({ topic: "process", name: " " }, "/").text,
+    "topic process needs name",
+  );
+  const dir = await Deno.makeTempDir();
+  const audit = new AuditLog({
+    path: `${dir}/audit.jsonl`,
+    enabled: true,
+    maxBytes: 1 << 20,
+    keep: 1,
+  });
+  const registry = builtinRegistry();
+  assert(registry.get("system_info") === systemInfoTool, "system_info is a built-in");
+  const ctx = {
+    cwd: dir,
+    root: dir,
+    config: defaultConfig(),
+    home: homePaths(dir),
+    audit,
+    budgetBytes: 4096,
+    session: audit.session,
+  };
+  const bad = await registry.call("system_info", { topic: "weather" }, ctx);
+  assertEquals(bad.ok, false);
+  assertStringIncludes(bad.text, "topic must be one of port, disk");
+  const good = await registry.call("system_info", '{"topic":"memory"}', ctx);
+  assert(good.ok);
+  assertMatch(good.text, /^memory:/);
+});
