@@ -14,7 +14,10 @@ interface ListFlags {
 /** The width to fit: the terminal's, else COLUMNS, else 80. */
 function terminalWidth(): number {
   try {
-    if (Deno.stdout.isTerminal()) return Deno.consoleSize().columns;
+    if (Deno.stdout.isTerminal()) {
+      const { columns } = Deno.consoleSize();
+      if (columns > 0) return columns;
+    }
   } catch { /* not a terminal after all */ }
   const columns = Number(Deno.env.get("COLUMNS"));
   return Number.isInteger(columns) && columns > 0 ? columns : 80;

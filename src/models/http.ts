@@ -17,6 +17,54 @@ export interface GuardOptions {
   maxLineBytes?: number;
   /** Rewrite a non-JSON error body as {"error": text}, so ollama-js never logs to stdout about it. */
   jsonErrors?: boolean;
+  /** Check that a successful body is NDJSON: a line that is not JSON fails the stream (ollama-js would skip it). */
+  ndjson?: boolean;
+}
+
+export class MalformedLine extends Error {
+  constructor(line: string) {
+    super(
+      `the server sent a line that is not JSON: ${
+        line.length > 80 ? line.slice(0, 77) + "..." : line
+      }`,
+    );
+    this.name = "MalformedLine";
+  }
+}
+
+/** A stream that passes bytes through and errors at the first complete line that is not JSON. */
+export function checkNdjson(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  let partial = "";
+  const check = (line: string) => {
+    if (line.trim() === "") return;
+    JSON.parse(line);
+  };
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        const lines = (partial + decoder.decode(chunk, { stream: true })).split("\n");
+        partial = lines.pop() ?? "";
+        for (const line of lines) {
+          try {
+            check(line);
+          } catch {
+            controller.error(new MalformedLine(line));
+            return;
+          }
+        }
+        controller.enqueue(chunk);
+      },
+      flush(controller) {
+        const rest = partial + decoder.decode();
+        try {
+          check(rest);
+        } catch {
+          controller.error(new MalformedLine(rest));
+        }
+      },
+    }),
+  );
 }
 
 export class LineTooLong extends Error {
@@ -89,7 +137,9 @@ export function guardedFetch(options: GuardOptions = {}): typeof fetch {
       );
     }
     if (!response.body) return response;
-    return new Response(boundLines(response.body, options.maxLineBytes ?? MAX_LINE_BYTES), {
+    let body = boundLines(response.body, options.maxLineBytes ?? MAX_LINE_BYTES);
+    if (options.ndjson && response.ok) body = checkNdjson(body);
+    return new Response(body, {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,

@@ -78,7 +78,10 @@ export function ollamaCapabilities(show: OllamaShow): Capabilities & { completio
 }
 
 /** The client for one exchange. */
-function client(host: string, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Ollama {
+function client(
+  host: string,
+  options: { signal?: AbortSignal; timeoutMs?: number; ndjson?: boolean } = {},
+): Ollama {
   return new Ollama({ host, fetch: guardedFetch({ ...options, jsonErrors: true }) });
 }
 
@@ -109,7 +112,10 @@ export function ollamaError(error: unknown, host: string, name: string, model: s
       `the Ollama server at ${host} refused the request to ${name} (${status}: ${message})`,
     );
   }
-  if (/Did not receive done/i.test(message) || /LineTooLong/.test((error as Error)?.name ?? "")) {
+  if (
+    /Did not receive done/i.test(message) ||
+    /LineTooLong|MalformedLine/.test((error as Error)?.name ?? "")
+  ) {
     return new ModelError(
       "broken",
       `the Ollama server at ${host} ended the reply of ${name} before it was done (${
@@ -266,7 +272,7 @@ export class OllamaBackend implements Backend {
     let finished = false;
     let answered = false;
     try {
-      const stream = await client(this.deps.host, { signal }).chat({
+      const stream = await client(this.deps.host, { signal, ndjson: true }).chat({
         model: this.model,
         messages: request.messages.map(toOllamaMessage),
         stream: true,

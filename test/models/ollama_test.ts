@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "../support/assert.ts";
+import { assert, assertEquals, assertRejects, assertStringIncludes } from "../support/assert.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 import type { Config } from "../../src/config/schema.ts";
 import type { ChatRequest, StreamEvent } from "../../src/models/backend.ts";
@@ -318,4 +318,28 @@ Deno.test("ollama: a host not on this machine is refused before any request", as
   const error = await assertRejects(() => collect(b.chat(ask("x"))), ModelError) as ModelError;
   assertEquals(error.kind, "fence");
   assert(error.message.includes("set ollama.host to a local address"), error.message);
+});
+
+Deno.test("ollama: a line that is not JSON fails the reply instead of being skipped", async () => {
+  const server = startFakeOllama();
+  try {
+    const good = JSON.stringify({
+      model: "m",
+      message: { role: "assistant", content: "a" },
+      done: false,
+    });
+    const done = JSON.stringify({
+      model: "m",
+      message: { role: "assistant", content: "" },
+      done: true,
+      done_reason: "stop",
+    });
+    server.reply({ raw: `${good}\n{"model": "m", "message": {\n${done}\n` });
+    const error = (await assertRejects(() =>
+      collect(backend("granite4.1:8b", server.url).chat(ask("x"))), ModelError)) as ModelError;
+    assertEquals(error.kind, "broken");
+    assertStringIncludes(error.message, "not JSON");
+  } finally {
+    await server.close();
+  }
 });

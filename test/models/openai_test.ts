@@ -298,3 +298,16 @@ Deno.test("openai assembler: a chunk that is not an object or carries an error t
   }
   assert(threw);
 });
+
+Deno.test("openai: a chunk that is not JSON fails the reply", async () => {
+  await withServer({}, async (server) => {
+    server.reply({
+      raw:
+        'data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"choices": [\n\ndata: [DONE]\n\n',
+    });
+    const error = (await assertRejects(() =>
+      collect(backend("llamacpp", "m", server.baseURL).chat(ask("x"))), ModelError)) as ModelError;
+    assertEquals(error.kind, "broken");
+    assertStringIncludes(error.message, "not JSON");
+  });
+});

@@ -70,6 +70,8 @@ export type FakeOllamaReply =
     | { streamError: string; after?: string[] }
     /** Send the first line and then nothing, until the client gives up. */
     | { hang: true }
+    /** Send exactly these bytes as the NDJSON body. */
+    | { raw: string }
   );
 
 export interface FakeOllama {
@@ -168,6 +170,9 @@ export function startFakeOllama(options: FakeOllamaOptions = {}): FakeOllama {
         ...extra,
       }) + "\n";
     const headers = { "content-type": "application/x-ndjson" };
+    if ("raw" in reply) {
+      return new Response(piecewiseBody(encoder.encode(reply.raw), piecewise), { headers });
+    }
     if ("hang" in reply) {
       return new Response(hangingBody(encoder.encode(line({ content: "" })), closing.signal), {
         headers,

@@ -64,6 +64,8 @@ export type FakeOpenAIReply =
     | { error: string; status?: number }
     | { streamError: string; after?: string[] }
     | { hang: true }
+    /** Send exactly these bytes as the event-stream body. */
+    | { raw: string }
   );
 
 export interface FakeOpenAI {
@@ -155,6 +157,9 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
         })
       }${eol}${eol}`;
     const sse = { "content-type": "text/event-stream", "cache-control": "no-cache" };
+    if ("raw" in reply) {
+      return new Response(piecewiseBody(encoder.encode(reply.raw), piecewise), { headers: sse });
+    }
     if ("hang" in reply) {
       return new Response(
         hangingBody(encoder.encode(chunk({ role: "assistant", content: "" })), closing.signal),
