@@ -16,7 +16,7 @@ Deno.test("wisp tools piped: one name<TAB>description line per tool", async () =
     const run = await runWisp(["tools"], { home });
     assertEquals(run.code, 0, run.stderr);
     const lines = run.stdout.trimEnd().split("\n");
-    assertEquals(lines.map((l) => l.split("\t")[0]), ["current_date", "read_file", "edit_file"]);
+    assertEquals(lines.map((l) => l.split("\t")[0]), ["current_date", "read_file", "edit_file", "system_info"]);
     assertEquals(lines[0], "current_date\tReturns the current local date and time.");
     assert(lines.every((l) => l.split("\t").length === 2));
     assertEquals(run.stderr, "");
@@ -36,9 +36,10 @@ Deno.test("wisp tools honours tools.disabled from config.json", async () => {
     assertEquals(run.stdout.trimEnd().split("\n").map((l) => l.split("\t")[0]), [
       "current_date",
       "read_file",
+      "system_info",
     ]);
     const json = JSON.parse((await runWisp(["tools", "--json"], { home })).stdout);
-    assertEquals(json.tools.map((t: { name: string }) => t.name), ["current_date", "read_file"]);
+    assertEquals(json.tools.map((t: { name: string }) => t.name), ["current_date", "read_file", "system_info"]);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

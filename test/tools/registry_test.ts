@@ -1,11 +1,19 @@
 import { z } from "zod";
 import { assert, assertEquals, assertMatch, assertThrows } from "../support/assert.ts";
 import { configSchema } from "../../src/config/schema.ts";
-import type { ToolRegistry } from "../../src/tools/registry.ts";
+import { ToolRegistry } from "../../src/tools/registry.ts";
+import { currentDateTool } from "../../src/tools/current_date.ts";
+import { readFileTool } from "../../src/tools/read_file.ts";
+import { editFileTool } from "../../src/tools/edit_file.ts";
 import { builtinRegistry } from "../../src/tools/builtins.ts";
 import type { Tool } from "../../src/tools/tool.ts";
 import { UsageError } from "../../src/util/errors.ts";
 import { scratch } from "./support.ts";
+
+/** The three tools of this area, apart from whatever else builtins registers. */
+function fileTools(): ToolRegistry {
+  return new ToolRegistry().register(currentDateTool).register(readFileTool).register(editFileTool);
+}
 
 function fakeTool(name: string, extra: Partial<Tool> = {}): Tool {
   return {
@@ -21,7 +29,7 @@ function fakeTool(name: string, extra: Partial<Tool> = {}): Tool {
 }
 
 Deno.test("registry: the default list, tools.disabled, --tool and --no-tools", () => {
-  const r = builtinRegistry().register(fakeTool("memory")).register(fakeTool("ask"))
+  const r = fileTools().register(fakeTool("memory")).register(fakeTool("ask"))
     .register(fakeTool("mine", { custom: true }));
   const names = (opts: Parameters<ToolRegistry["list"]>[0]) => r.list(opts).map((t) => t.name);
   const defaults = configSchema.parse({ context: { memory: true } });
@@ -30,6 +38,7 @@ Deno.test("registry: the default list, tools.disabled, --tool and --no-tools", (
     "current_date",
     "read_file",
     "edit_file",
+    "system_info",
     "memory",
     "mine",
   ]);
@@ -39,6 +48,7 @@ Deno.test("registry: the default list, tools.disabled, --tool and --no-tools", (
       "current_date",
       "read_file",
       "edit_file",
+      "system_info",
       "ask",
       "mine",
     ],
@@ -47,7 +57,7 @@ Deno.test("registry: the default list, tools.disabled, --tool and --no-tools", (
     tools: { disabled: ["read_file", "edit_file"] },
     context: { memory: true },
   });
-  assertEquals(names({ config: disabled }), ["current_date", "memory", "mine"]);
+  assertEquals(names({ config: disabled }), ["current_date", "system_info", "memory", "mine"]);
   // A named list is exactly that list (opt-in tools too), less tools.disabled.
   assertEquals(names({ config: defaults, only: ["ask", "read_file"] }), ["read_file", "ask"]);
   assertEquals(names({ config: disabled, only: ["read_file", "current_date"] }), ["current_date"]);
