@@ -98,6 +98,22 @@ export const IBAN_LENGTHS: Record<string, number> = {
   XK: 20,
 };
 
+/** IBANs printed in banks' and standards' documentation as examples. */
+const EXAMPLE_IBANS = new Set([
+  "DE89370400440532013000",
+  "GB82WEST12345698765432",
+  "GB29NWBK60161331926819",
+  "FR1420041010050500013M02606",
+  "NL91ABNA0417164300",
+  "ES9121000418450200051332",
+  "BE68539007547034",
+  "CH9300762011623852957",
+]);
+
+export function isExampleIban(iban: string): boolean {
+  return EXAMPLE_IBANS.has(iban.replace(/ /g, "").toUpperCase());
+}
+
 /** ISO 7064 mod 97-10 over an IBAN (spaces removed): the country's length and a remainder of 1. */
 export function ibanValid(iban: string): boolean {
   const compact = iban.replace(/ /g, "").toUpperCase();

@@ -72,7 +72,8 @@ const urlCredentialRule: Rule = {
       /([a-zA-Z][a-zA-Z0-9+.:-]{1,30}):\/\/([^\s:@/"'<>{}\\]{0,128}):([^\s@/"'<>\\]{1,256})@([^\s/"'<>:?#\\]+)/gd;
     let match: RegExpExecArray | null;
     while ((match = pattern.exec(text)) !== null) {
-      const [, scheme, , password, host] = match;
+      const [, scheme, user, password, host] = match;
+      if (password === user) continue; // guest:guest, postgres:postgres: a default, not a secret
       if (isPlaceholder(password) || isTemplateReference(password) || EXAMPLE_HOST.test(host)) {
         continue;
       }
@@ -243,7 +244,8 @@ export const CREDENTIAL_RULES: Rule[] = [
   }),
   regexRule({
     kind: "npm-token",
-    pattern: /(?:_authToken|_auth|_password)\s*=\s*["']?([^\s"'$]{8,})/gd,
+    // .npmrc: `//registry/:_authToken=…` or `_auth=…` at the start of a line.
+    pattern: /(?:^|:)(?:_authToken|_auth|_password)\s*=\s*["']?([^\s"'$]{8,})/gmd,
     group: 1,
     keywords: ["_auth", "_password"],
     validate: notPlaceholder,

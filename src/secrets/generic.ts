@@ -178,6 +178,17 @@ const EXCLUDED_TOKENS = new Set([
   "kid",
   "mapping",
   "index",
+  "domain",
+  "host",
+  "hostname",
+  "server",
+  "user",
+  "username",
+  "login",
+  "email",
+  "method",
+  "realm",
+  "region",
 ]);
 
 const PASSWORD_TOKENS = new Set([
@@ -325,6 +336,7 @@ export function acceptValue(
   if (isIntegrityString(value) || isDataUrl(value)) return false;
   if (isUuid(value) && !options.thorough) return false;
   if (/^https?:\/\//i.test(value)) return false;
+  if (/^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$/.test(value)) return false; // a host name
   if (/^[0-9.,_-]+$/.test(value)) return false;
   if (!options.quoted && looksLikeExpression(value, options.literalFile)) return false;
   if (shannonEntropy(value) < minEntropy) return false;

@@ -11,6 +11,7 @@ import {
   bsnValid,
   cardNetwork,
   ibanValid,
+  isExampleIban,
   isTestCard,
   ninoValid,
   nirValid,
@@ -100,7 +101,7 @@ export const PERSONAL_RULES: Rule[] = [
   regexRule({
     kind: "credit-card",
     category: "personal",
-    pattern: /(?<![\d.,-])(?:\d[ -]?){12,18}\d(?![\d-]|[.,]\d)/g,
+    pattern: /(?<![\d.])(?:\d[ -]?){12,18}\d(?!\d|-\d|\.\d)/g,
     priority: P.card,
     validate: (v) => {
       const d = digitsOf(v);
@@ -113,7 +114,7 @@ export const PERSONAL_RULES: Rule[] = [
     pattern:
       /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Za-z0-9])/g,
     priority: P.iban,
-    validate: (v) => ibanValid(v),
+    validate: (v) => ibanValid(v) && !isExampleIban(v),
   }),
   regexRule({
     kind: "us-ssn",
