@@ -15,6 +15,8 @@ import * as scan from "./scan.ts";
 import * as redact from "./redact.ts";
 import * as tools from "./tools.ts";
 import * as models from "./models.ts";
+import * as approvals from "./approvals.ts";
+import * as classifier from "./classifier.ts";
 
 interface CommandModule {
   register(program: Command): void;
@@ -27,6 +29,8 @@ export const COMMANDS: CommandModule[] = [
   logs,
   config,
   doctor,
+  approvals,
+  classifier,
   scan,
   redact,
 ];

@@ -402,10 +402,13 @@ function insideHome(path: string, homeRoot: string): boolean {
 }
 
 function homeWrite(part: Part, analysis: Analysis, home: { root: string }, context: PolicyContext): Refusal | undefined {
-  const roots = [home.root];
+  // The configured home, and the default one too: writing there is never needed.
+  const roots = [...new Set([home.root, `${analysis.userHome.replace(/\/+$/, "")}/.wisp`])];
   if (context.realPath) {
-    const real = context.realPath(home.root);
-    if (real && real !== home.root) roots.push(real);
+    for (const root of [...roots]) {
+      const real = context.realPath(root);
+      if (real && !roots.includes(real)) roots.push(real);
+    }
   }
   const targets = writeTargets(part);
   // Changing directory into the home and writing there is the same thing.

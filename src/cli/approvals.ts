@@ -1,0 +1,157 @@
+/**
+ * `wisp approvals` (= `approvals list`), `approvals revoke ID`,
+ * `approvals clear [--gone] [-y]`: the approvals remembered for project and
+ * always in <home>/approvals.json. Session and once approvals live only in
+ * the process that made them. (pending, approve and deny come with the MCP
+ * server; they answer requests filed in <home>/pending and end in the same
+ * store.)
+ */
+import type { Command } from "commander";
+import type { Approval } from "../gate/approvals.ts";
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** "31 Oct 2026", in local time. */
+export function shortDate(iso: string | null): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()}`;
+}
+
+/** Rows for the table: ID, SCOPE, EXPIRES, WHERE, PATTERN (+ gone when piped). */
+export function approvalRows(list: Approval[], gone: (a: Approval) => boolean, terminal: boolean): string[][] {
+  return list.map((a) => {
+    const isGone = gone(a);
+    const where = a.directory ?? (terminal ? "any directory" : "");
+    if (terminal) {
+      return [a.id, a.scope, shortDate(a.expires), isGone ? `${where} (gone)` : where, a.pattern];
+    }
+    return [a.id, a.scope, a.expires ?? "", where, a.pattern, ...(isGone ? ["gone"] : [])];
+  });
+}
+
+/** Wrap the last column of aligned rows to the width, continuing under itself. */
+export function wrapLastColumn(lines: string[], indent: number, width: number): string[] {
+  const out: string[] = [];
+  const room = Math.max(20, width - indent);
+  for (const line of lines) {
+    if (line.length <= width || indent >= width - 10) {
+      out.push(line);
+      continue;
+    }
+    const head = line.slice(0, indent);
+    let rest = line.slice(indent);
+    let first = true;
+    while (rest.length > 0) {
+      out.push((first ? head : " ".repeat(indent)) + rest.slice(0, room));
+      rest = rest.slice(room);
+      first = false;
+    }
+  }
+  return out;
+}
+
+function terminalWidth(): number {
+  try {
+    if (Deno.stdout.isTerminal()) {
+      const { columns } = Deno.consoleSize();
+      if (columns > 0) return columns;
+    }
+  } catch { /* not a terminal */ }
+  const columns = Number(Deno.env.get("COLUMNS"));
+  return Number.isInteger(columns) && columns > 0 ? columns : 80;
+}
+
+async function list(): Promise<void> {
+  const { outLine, errLine, stdoutIsTerminal } = await import("./io.ts");
+  const { homePaths } = await import("../config/home.ts");
+  const { ApprovalStore, isExpired, isGone, directoryExists } = await import("../gate/approvals.ts");
+  const { renderTable } = await import("./table.ts");
+  const store = ApprovalStore.forHome(homePaths());
+  const approvals = store.stored().filter((a) => !isExpired(a));
+  const terminal = stdoutIsTerminal();
+  const gone = (a: Approval) => isGone(a, directoryExists);
+  if (approvals.length === 0) {
+    if (terminal) errLine("no remembered approvals");
+    return;
+  }
+  const rows = approvalRows(approvals, gone, terminal);
+  const text = renderTable({ headers: ["ID", "SCOPE", "EXPIRES", "WHERE", "PATTERN"], rows, terminal });
+  if (!terminal) {
+    Deno.stdout.writeSync(new TextEncoder().encode(text));
+    return;
+  }
+  const lines = text.replace(/\n$/, "").split("\n");
+  const indent = lines[0].indexOf("PATTERN");
+  for (const line of wrapLastColumn(lines, indent, terminalWidth())) outLine(line);
+  const goneCount = approvals.filter(gone).length;
+  if (goneCount > 0) {
+    outLine();
+    outLine(
+      `${goneCount} approval${goneCount === 1 ? " is" : "s are"} for a folder that is gone and can never match again; 'wisp approvals clear --gone' removes ${goneCount === 1 ? "it" : "them"}.`,
+    );
+  }
+}
+
+async function revoke(id: string): Promise<void> {
+  const { outLine } = await import("./io.ts");
+  const { homePaths } = await import("../config/home.ts");
+  const { ApprovalStore } = await import("../gate/approvals.ts");
+  const { WispError } = await import("../util/errors.ts");
+  const store = ApprovalStore.forHome(homePaths());
+  const found = store.stored().find((a) => a.id === id);
+  if (!found || !store.revoke(id)) {
+    throw new WispError(`no remembered approval has the id ${id}; 'wisp approvals' lists them`);
+  }
+  outLine(`revoked ${found.id}: ${found.pattern}`);
+}
+
+async function clear(flags: { gone?: boolean; yes?: boolean }): Promise<void> {
+  const { outLine, errLine, stdinIsTerminal } = await import("./io.ts");
+  const { homePaths } = await import("../config/home.ts");
+  const { ApprovalStore, isGone, directoryExists } = await import("../gate/approvals.ts");
+  const store = ApprovalStore.forHome(homePaths());
+  if (!flags.gone) {
+    const removed = store.clear();
+    outLine(removed.length === 0 ? "no remembered approvals to remove" : `removed ${removed.length} approval${removed.length === 1 ? "" : "s"}`);
+    return;
+  }
+  const candidates = store.stored().filter((a) => isGone(a, directoryExists));
+  if (candidates.length === 0) {
+    outLine("no approval is for a folder that is gone");
+    return;
+  }
+  if (stdinIsTerminal() && !flags.yes) {
+    for (const a of candidates) errLine(`  ${a.id}  ${a.directory} (gone)  ${a.pattern}`);
+    const { confirm, isCancel } = await import("@clack/prompts");
+    const answer = await confirm({
+      message: `Remove ${candidates.length === 1 ? "this approval" : `these ${candidates.length} approvals`}?`,
+      initialValue: false,
+    });
+    if (isCancel(answer) || answer !== true) {
+      errLine("nothing removed");
+      return;
+    }
+  }
+  // Decide again as we remove: a folder made again since the listing keeps its approvals.
+  const ids = new Set(candidates.map((a) => a.id));
+  const removed = store.clear((a) => ids.has(a.id) && isGone(a, directoryExists));
+  for (const a of removed) outLine(`removed ${a.id}: ${a.directory} ${a.pattern}`);
+  if (removed.length === 0) outLine("nothing removed: the folders exist again");
+}
+
+export function register(program: Command): void {
+  const approvals = program
+    .command("approvals")
+    .description("the approvals wisp remembers: list, revoke, clear")
+    .action(() => list());
+  approvals.command("list").description("list remembered approvals: id, scope, expiry, directory, pattern").action(() => list());
+  approvals.command("revoke").description("forget one remembered approval").argument("<id>", "the approval's id").action((id: string) => revoke(id));
+  approvals
+    .command("clear")
+    .description("forget every remembered approval, or with --gone those for folders that no longer exist")
+    .option("--gone", "only approvals for folders that no longer exist")
+    .option("-y, --yes", "do not ask first")
+    .action((flags: { gone?: boolean; yes?: boolean }) => clear(flags));
+}
