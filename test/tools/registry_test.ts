@@ -38,7 +38,6 @@ Deno.test("registry: the default list, tools.disabled, --tool and --no-tools", (
     "current_date",
     "read_file",
     "edit_file",
-    "system_info",
     "memory",
     "mine",
   ]);
@@ -48,7 +47,6 @@ Deno.test("registry: the default list, tools.disabled, --tool and --no-tools", (
       "current_date",
       "read_file",
       "edit_file",
-      "system_info",
       "ask",
       "mine",
     ],
@@ -57,7 +55,7 @@ Deno.test("registry: the default list, tools.disabled, --tool and --no-tools", (
     tools: { disabled: ["read_file", "edit_file"] },
     context: { memory: true },
   });
-  assertEquals(names({ config: disabled }), ["current_date", "system_info", "memory", "mine"]);
+  assertEquals(names({ config: disabled }), ["current_date", "memory", "mine"]);
   // A named list is exactly that list (opt-in tools too), less tools.disabled.
   assertEquals(names({ config: defaults, only: ["ask", "read_file"] }), ["read_file", "ask"]);
   assertEquals(names({ config: disabled, only: ["read_file", "current_date"] }), ["current_date"]);
