@@ -47,7 +47,7 @@ export function finding(
  * (or, without a name, its place); anything else is its place and message.
  */
 export function findingKey(f: Finding): string {
-  if (f.kind === "test_failure" && f.test) return `t|${f.test}`;
+  if (f.test) return `t|${f.kind === "warning" ? "w" : "f"}|${f.test}`;
   return `${f.kind}|${f.location ?? ""}|${f.test ?? ""}|${f.message.replace(/\s+/g, " ").toLowerCase()}`;
 }
 

@@ -110,7 +110,8 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
     if (/^!{3,} .* !{3,}$/.test(line)) ctx.explain(i);
   }
   // Entries in the summary come first; -v lines and lone sections fill in what it lacks.
-  const entries = [...summary];
+  const entries: { kind: string; id: string; message?: string }[] = [];
+  for (const s of summary) if (!entries.some((e) => e.id === s.id)) entries.push(s);
   for (const v of verbose) if (!entries.some((e) => e.id === v.id)) entries.push(v);
   const used = new Set<string>();
   const out: Finding[] = [];

@@ -1,0 +1,257 @@
+/**
+ * triage: an output in, a headline and a capped list of findings out.
+ * The exact readers go first; what no reader accounted for is cut into 4 KiB
+ * chunks at line ends, and, when a model is configured, each chunk is judged
+ * in a fresh tool-less turn (judge.ts). Findings are merged, duplicates
+ * dropped, the list ranked (errors and failed tests before warnings) and
+ * capped, with the number held back named.
+ */
+import { dedupe, type Finding } from "./findings.ts";
+import { readAll } from "./readers/index.ts";
+import type { ChunkJudge } from "./judge.ts";
+
+/** Output read whole up to this many bytes; a longer one keeps its head and tail halves. */
+export const CAPTURE_LIMIT = 1024 * 1024;
+/** Chunks handed to the model are at most this long, cut at line ends. */
+export const CHUNK_CHARS = 4096;
+/** Findings listed unless the caller asks for another cap. */
+export const DEFAULT_CAP = 25;
+/** Chunks judged at most in one triage; the rest are counted as not judged. */
+export const MAX_JUDGED_CHUNKS = 64;
+
+export interface TriageOptions {
+  /** The command that produced the output, for the headline. */
+  command?: string;
+  /** Its exit status (null: ended by a signal; undefined: not known, as for a file). */
+  exitStatus?: number | null;
+  /** At most this many findings are listed. */
+  cap?: number;
+  /** What was read when there was no command: a path, or "stdin". */
+  source?: string;
+  /** Bytes of the output dropped before triage saw it (the middle of an over-long output). */
+  droppedBytes?: number;
+}
+
+export interface TriageResult {
+  headline: string;
+  findings: Finding[];
+  /** The text no reader accounted for, in chunks of at most CHUNK_CHARS cut at line ends. */
+  unexplained: string[];
+  /** Findings beyond the cap. */
+  heldBack: number;
+  counts: Counts;
+  /** The readers whose format appeared. */
+  readers: string[];
+  /** Sentences the headline carries after the counts. */
+  notes: string[];
+}
+
+export interface Counts {
+  errors: number;
+  test_failures: number;
+  warnings: number;
+}
+
+/** Keeps an over-long output's first and last halves of `limit` (build errors come early, test summaries late). */
+export function boundBytes(bytes: Uint8Array, limit = CAPTURE_LIMIT): { text: string; droppedBytes: number } {
+  const decoder = new TextDecoder();
+  if (bytes.length <= limit) return { text: decoder.decode(bytes), droppedBytes: 0 };
+  const half = Math.floor(limit / 2);
+  const head = decoder.decode(bytes.subarray(0, half));
+  const tail = decoder.decode(bytes.subarray(bytes.length - half));
+  return { text: `${head}\n${tail}`, droppedBytes: bytes.length - 2 * half };
+}
+
+function boundText(text: string, limit = CAPTURE_LIMIT): { text: string; droppedChars: number } {
+  if (text.length <= limit) return { text, droppedChars: 0 };
+  const half = Math.floor(limit / 2);
+  return { text: `${text.slice(0, half)}\n${text.slice(text.length - half)}`, droppedChars: text.length - 2 * half };
+}
+
+/**
+ * The lines no reader explained, as chunks of at most `size` characters cut at
+ * line ends (a single longer line is cut where it must be). Runs of explained
+ * lines between them are left out; a chunk never spans such a gap silently —
+ * a line `…` marks where explained lines were skipped.
+ */
+export function unexplainedChunks(lines: string[], explained: Set<number>, size = CHUNK_CHARS): string[] {
+  const chunks: string[] = [];
+  let current = "";
+  let gap = false;
+  const flush = () => {
+    if (current.trim() !== "") chunks.push(current.replace(/\n$/, ""));
+    current = "";
+  };
+  for (let i = 0; i < lines.length; i++) {
+    if (explained.has(i)) {
+      gap = current !== "";
+      continue;
+    }
+    let line = lines[i] + "\n";
+    if (gap) {
+      line = "…\n" + line;
+      gap = false;
+    }
+    while (line.length > size) {
+      flush();
+      chunks.push(line.slice(0, size));
+      line = line.slice(size);
+    }
+    if (current.length + line.length > size) flush();
+    current += line;
+  }
+  flush();
+  return chunks;
+}
+
+const RANK: Record<Finding["kind"], number> = { error: 0, test_failure: 0, warning: 1 };
+
+/** Errors and failed tests first, warnings after, each in the order the output gave them. */
+export function rankFindings(findings: Finding[]): Finding[] {
+  return findings.map((f, i) => ({ f, i })).sort((a, b) => RANK[a.f.kind] - RANK[b.f.kind] || a.i - b.i).map((x) => x.f);
+}
+
+export function countFindings(findings: Finding[]): Counts {
+  const counts: Counts = { errors: 0, test_failures: 0, warnings: 0 };
+  for (const f of findings) {
+    if (f.kind === "error") counts.errors++;
+    else if (f.kind === "test_failure") counts.test_failures++;
+    else counts.warnings++;
+  }
+  return counts;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export interface HeadlineInput {
+  command?: string;
+  source?: string;
+  exitStatus?: number | null;
+  counts: Counts;
+  heldBack: number;
+  shown: number;
+  notes?: string[];
+}
+
+/** `cargo test: exit 101; 3 failed tests, 1 error (showing 25 of 40); <notes>` */
+export function headline(input: HeadlineInput): string {
+  const subject = input.command ?? input.source ?? "output";
+  const status = input.exitStatus === undefined
+    ? ""
+    : input.exitStatus === null
+    ? "ended without an exit status"
+    : `exit ${input.exitStatus}`;
+  const { errors, test_failures, warnings } = input.counts;
+  const parts: string[] = [];
+  if (test_failures) parts.push(plural(test_failures, "failed test", "failed tests"));
+  if (errors) parts.push(plural(errors, "error", "errors"));
+  if (warnings) parts.push(plural(warnings, "warning", "warnings"));
+  let counts = parts.length > 0 ? parts.join(", ") : "no failures found";
+  if (input.heldBack > 0) counts += ` (showing ${input.shown} of ${input.shown + input.heldBack})`;
+  const head = [subject + ":", status && status + ";", counts].filter(Boolean).join(" ");
+  const notes = (input.notes ?? []).filter(Boolean);
+  return notes.length > 0 ? `${head}; ${notes.join("; ")}` : head;
+}
+
+function kib(chars: number): string {
+  return chars < 1024 ? `${chars} B` : `${Math.round(chars / 1024)} KiB`;
+}
+
+interface ExactPart {
+  all: Finding[];
+  unexplained: string[];
+  readers: string[];
+  notes: string[];
+}
+
+function exactPart(text: string, opts: TriageOptions): ExactPart {
+  const bounded = boundText(text);
+  const read = readAll(bounded.text);
+  const notes: string[] = [];
+  const dropped = (opts.droppedBytes ?? 0) + bounded.droppedChars;
+  if (dropped > 0) notes.push(`${kib(dropped)} in the middle of the output not read`);
+  return { all: read.findings, unexplained: unexplainedChunks(read.lines, read.explained), readers: read.readers, notes };
+}
+
+/** Readers only: the exact part of triage, pure and synchronous. */
+export function triageText(text: string, opts: TriageOptions = {}): TriageResult {
+  const exact = exactPart(text, opts);
+  return finish(exact.all, exact.unexplained, exact.readers, opts, exact.notes);
+}
+
+function finish(all: Finding[], unexplained: string[], readers: string[], opts: TriageOptions, notes: string[]): TriageResult {
+  const merged = rankFindings(dedupe(all));
+  const cap = Math.max(1, opts.cap ?? DEFAULT_CAP);
+  const findings = merged.slice(0, cap);
+  const heldBack = merged.length - findings.length;
+  const counts = countFindings(merged);
+  return {
+    headline: headline({ command: opts.command, source: opts.source, exitStatus: opts.exitStatus, counts, heldBack, shown: findings.length, notes }),
+    findings,
+    unexplained,
+    heldBack,
+    counts,
+    readers,
+    notes,
+  };
+}
+
+export interface JudgedTriage extends TriageResult {
+  /** Chunks the model judged, failed on, and did not reach (over MAX_JUDGED_CHUNKS). */
+  judged: { chunks: number; failed: number; skipped: number; model?: string };
+}
+
+export interface TriageRun extends TriageOptions {
+  /** The model step; absent when no model is configured. */
+  judge?: ChunkJudge;
+  /** Why there is no judge, for the headline ("no model configured"). */
+  noJudgeReason?: string;
+  signal?: AbortSignal;
+  maxChunks?: number;
+}
+
+/**
+ * The whole triage: readers, then the model on the chunks they left (when a
+ * judge is given), merged. Without a judge it reports from the readers and
+ * says so when something was left unexplained.
+ */
+export async function triage(text: string, run: TriageRun = {}): Promise<JudgedTriage> {
+  const exact = exactPart(text, run);
+  const notes = [...exact.notes];
+  const judged = { chunks: 0, failed: 0, skipped: 0, model: run.judge?.model };
+  const extra: Finding[] = [];
+  const unexplainedChars = exact.unexplained.reduce((n, c) => n + c.length, 0);
+  if (exact.unexplained.length > 0 && run.judge) {
+    const max = run.maxChunks ?? MAX_JUDGED_CHUNKS;
+    const todo = exact.unexplained.slice(0, max);
+    judged.skipped = exact.unexplained.length - todo.length;
+    for (const [index, chunk] of todo.entries()) {
+      if (run.signal?.aborted) {
+        judged.skipped += todo.length - index;
+        break;
+      }
+      try {
+        const found = await run.judge.judge(chunk, {
+          command: run.command,
+          exitStatus: run.exitStatus,
+          index,
+          total: exact.unexplained.length,
+          signal: run.signal,
+        });
+        extra.push(...found);
+        judged.chunks++;
+      } catch {
+        judged.failed++;
+      }
+    }
+    notes.push(`the model (${run.judge.model}) judged ${judged.chunks} of ${exact.unexplained.length} unexplained chunks`);
+    if (judged.failed > 0) notes.push(`${judged.failed} chunks failed`);
+    if (judged.skipped > 0) notes.push(`${judged.skipped} chunks not judged`);
+  } else if (exact.unexplained.length > 0) {
+    notes.push(`exact readers only (${run.noJudgeReason ?? "no model configured"}); ${kib(unexplainedChars)} no reader explained`);
+  }
+  const result = finish([...exact.all, ...extra], exact.unexplained, exact.readers, run, notes);
+  return { ...result, judged };
+}
