@@ -37,30 +37,25 @@ export class SseParser {
   push(text: string): SseEvent[] {
     const events: SseEvent[] = [];
     let start = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10 /* \n */) {
-        if (this.#afterCR && i === start && this.#line === "") {
-          // The \n of a \r\n split across reads: the line already ended.
-          this.#afterCR = false;
-          start = i + 1;
-          continue;
-        }
-        this.#endLine(this.#line + text.slice(start, i), events);
-        this.#line = "";
-        this.#afterCR = false;
-        start = i + 1;
-      } else if (c === 13 /* \r */) {
-        this.#endLine(this.#line + text.slice(start, i), events);
-        this.#line = "";
-        if (text.charCodeAt(i + 1) === 10) {
-          i++;
-          this.#afterCR = false;
-        } else this.#afterCR = i + 1 === text.length;
-        start = i + 1;
-      } else if (this.#afterCR) {
-        this.#afterCR = false;
+    if (this.#afterCR) {
+      // The \n of a \r\n split across reads: the line already ended.
+      this.#afterCR = false;
+      if (text.charCodeAt(0) === 10) start = 1;
+    }
+    const breaks = /[\r\n]/g;
+    breaks.lastIndex = start;
+    for (let match = breaks.exec(text); match !== null; match = breaks.exec(text)) {
+      const i = match.index;
+      this.#endLine(
+        this.#line === "" ? text.slice(start, i) : this.#line + text.slice(start, i),
+        events,
+      );
+      this.#line = "";
+      if (text.charCodeAt(i) === 13) {
+        if (i + 1 === text.length) this.#afterCR = true;
+        else if (text.charCodeAt(i + 1) === 10) breaks.lastIndex = i + 2;
       }
+      start = breaks.lastIndex;
     }
     this.#line += text.slice(start);
     if (this.#line.length + this.#dataChars > this.maxEventChars) {
