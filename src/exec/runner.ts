@@ -1,0 +1,608 @@
+/**
+ * THE runner: every command wisp starts — the model's, the person's (`!`,
+ * `!!`), a custom tool's, triage's, watch's, draft's, `wisp sandbox`'s — goes
+ * through `runCommand`. It starts the command under the platform's launcher
+ * (confined, or with the allow-all profile when it runs outside the sandbox),
+ * under the supervisor that owns its lifetime (src/exec/supervisor.ts),
+ * captures each stream within bounds (spilling the whole to the output store
+ * the moment a byte would be dropped), enforces the time limit, renders the
+ * result as run_command's, and records command.outcome.
+ */
+import { join } from "node:path";
+import type { Config } from "../config/schema.ts";
+import { ensureHome, type HomePaths } from "../config/home.ts";
+import type { AuditSink } from "../audit/writer.ts";
+import { currentPlatform, nestedSandboxProbe, type Platform, type ProbeResult } from "../platform/index.ts";
+import { realpathLongest, writableSet } from "../platform/paths.ts";
+import type { WritableSet } from "../platform/types.ts";
+import { newOutputId, OutputStore, type OutputWriter } from "../tools/output_store.ts";
+import { type CapturedStream, StreamCapture } from "./capture.ts";
+import { diagnoseRefusal, type Refusal } from "./refusal.ts";
+import { exitLine, fitsWhole, type KeptWhole, renderResult } from "./render.ts";
+import { splitTrailer, supervisorArgv, type Trailer, TRAILER_MAX_BYTES } from "./supervisor.ts";
+import { timedOutLine, type TimeoutSource } from "./timeouts.ts";
+
+export type Origin = "model" | "person" | "custom_tool" | "triage" | "watch" | "draft" | "sandbox";
+export type SandboxMode = "confined" | "off" | "outside" | "nested";
+
+export interface RunRequest {
+  /** A shell line, run as `sh -c`. */
+  command: string;
+  /** Where it runs (never widens the writable set). */
+  cwd: string;
+  /** The launch directory: the writable root. */
+  root: string;
+  origin: Origin;
+  /** undefined/0: no timeout (a command the person typed). */
+  timeoutSeconds?: number;
+  timeoutSource?: TimeoutSource;
+  timeoutClamped?: boolean;
+  /** The tool-output budget (an eighth of the window, 4–64 KiB). */
+  budgetBytes: number;
+  /** Already approved by a person (or typed after `!!`). */
+  outsideSandbox?: boolean;
+  /** Abort = stop: SIGTERM to everything the command runs, SIGKILL two seconds later. */
+  signal?: AbortSignal;
+  /** Abort = kill at once (a second interrupt). */
+  killSignal?: AbortSignal;
+  config: Config;
+  home: HomePaths;
+  audit: AuditSink;
+  /** wisp sandbox: inherit stdio instead of capturing. */
+  passthrough?: boolean;
+  /** --unsafe: the sandbox is off for this session. */
+  unsafe?: boolean;
+  /** The stored output's id (the audit call id of the tool call); a new one when absent. */
+  outputId?: string;
+  /** The output store; undefined: the home's store for the audit session; null: none (nothing is kept). */
+  outputStore?: OutputStore | null;
+  /** The conversation has the memory tool (the held-back note names its recalls). Default true. */
+  memory?: boolean;
+  /** Extra network setting for `wisp sandbox --no-network`; default the config's. */
+  allowNetwork?: boolean;
+  /** Extra writable paths for `wisp sandbox --writable`. */
+  extraWritable?: string[];
+}
+
+export interface RunResult {
+  /** The exit status; a killed command reports its signal negated (-15); null when it could not start. */
+  exitStatus: number | null;
+  /** The signal's name when it was killed by one. */
+  signal?: string;
+  timedOut: boolean;
+  stopped: boolean;
+  durationMs: number;
+  stdout: CapturedStream;
+  stderr: CapturedStream;
+  outputId?: string;
+  sandbox: { mode: SandboxMode; refusal?: string; verdict?: Refusal["verdict"]; nested: boolean };
+  /** Exactly the run_command result text. */
+  rendered: string;
+  /** Why it could not start, when it could not. */
+  error?: string;
+}
+
+/** A running command: stop() once to stop it (TERM, KILL 2 s later), twice to kill it at once. */
+export interface RunningCommand {
+  stop(): void;
+  kill(): void;
+  readonly result: Promise<RunResult>;
+}
+
+/** What a sandbox-off run says on stderr (the face prints it). */
+export const SANDBOX_OFF_WARNING =
+  "warning: the sandbox is off: commands can write anywhere you can, wisp's home included";
+
+const SIGNALS: Record<number, string> = {
+  1: "SIGHUP",
+  2: "SIGINT",
+  3: "SIGQUIT",
+  4: "SIGILL",
+  5: "SIGTRAP",
+  6: "SIGABRT",
+  7: "SIGBUS",
+  8: "SIGFPE",
+  9: "SIGKILL",
+  10: "SIGUSR1",
+  11: "SIGSEGV",
+  12: "SIGUSR2",
+  13: "SIGPIPE",
+  14: "SIGALRM",
+  15: "SIGTERM",
+};
+const SIGNAL_NUMBERS: Record<string, number> = Object.fromEntries(
+  Object.entries(SIGNALS).map(([n, name]) => [name, Number(n)]),
+);
+
+/**
+ * The exit status as the result reports it. A status of 128+N from the
+ * shell means it (or the command it ran) was killed by signal N: shells
+ * report a signal that way, and the launcher passes it on the same way, so
+ * the two cannot be told apart (docs/adr/0111-supervisor-inside-the-sandbox.md).
+ */
+export function statusOf(code: number, signal: string | null): { exitStatus: number; signal?: string } {
+  if (signal) {
+    const n = SIGNAL_NUMBERS[signal];
+    return { exitStatus: n ? -n : -1, signal };
+  }
+  if (code > 128 && code < 128 + 32) {
+    const n = code - 128;
+    return { exitStatus: -n, signal: SIGNALS[n] ?? `signal ${n}` };
+  }
+  return { exitStatus: code };
+}
+
+function emptyStream(): CapturedStream {
+  return { bytes: 0, lines: 0, head: new Uint8Array(), tail: new Uint8Array(), complete: true };
+}
+
+interface ModeDecision {
+  mode: SandboxMode;
+  /** The launcher's profile: confined, or open (allow-all). */
+  launch: "confined" | "open" | "plain";
+  notes: string[];
+  error?: string;
+}
+
+/** Decide how a command runs (pure). */
+export function decideMode(input: {
+  origin: Origin;
+  outsideSandbox: boolean;
+  sandboxEnabled: boolean;
+  unsafe: boolean;
+  allowOutsideSandbox: boolean;
+  probe: ProbeResult;
+  plainAllowed: boolean;
+}): ModeDecision {
+  if (input.probe.state === "missing") {
+    return {
+      mode: "confined",
+      launch: "confined",
+      notes: [],
+      error: `the sandbox launcher cannot start (${input.probe.detail}); install bubblewrap (Linux) or run on macOS`,
+    };
+  }
+  const off = input.origin !== "sandbox" && (input.unsafe || !input.sandboxEnabled);
+  if (input.outsideSandbox && !off && input.probe.state !== "nested" && !input.allowOutsideSandbox) {
+    return {
+      mode: "outside",
+      launch: "open",
+      notes: [],
+      error: "command denied by policy: running outside the sandbox is turned off here " +
+        "(commandPolicy.sandbox.allowOutsideSandbox is false)",
+    };
+  }
+  if (input.probe.state === "nested") {
+    const notes = input.outsideSandbox
+      ? ["sandbox: outsideSandbox changed nothing: wisp runs inside another sandbox, which confined this command"]
+      : [];
+    if (!input.plainAllowed) {
+      return {
+        mode: "nested",
+        launch: "plain",
+        notes,
+        error: `wisp runs inside another sandbox, where its launcher cannot start (${input.probe.detail}), ` +
+          "and wisp's permission fence lets it start no other program; run wisp outside that sandbox",
+      };
+    }
+    return { mode: "nested", launch: "plain", notes };
+  }
+  if (off) {
+    const notes = input.outsideSandbox ? ["sandbox: outsideSandbox changed nothing: the sandbox is off here"] : [];
+    return { mode: "off", launch: "open", notes };
+  }
+  if (input.outsideSandbox) {
+    return { mode: "outside", launch: "open", notes: ["sandbox: ran outside the sandbox, as the person approved, this once"] };
+  }
+  return { mode: "confined", launch: "confined", notes: [] };
+}
+
+function plainShellAllowed(): boolean {
+  try {
+    return Deno.permissions.querySync({ name: "run", command: "/bin/bash" }).state === "granted";
+  } catch {
+    return false;
+  }
+}
+
+function bytesOfStreams(stream: CapturedStream): string {
+  const decoder = new TextDecoder();
+  return stream.complete ? decoder.decode(stream.head) : decoder.decode(stream.head) + "\n" + decoder.decode(stream.tail);
+}
+
+/** Copy a spill file into the stored output. */
+function copyInto(writer: OutputWriter, path: string): void {
+  const file = Deno.openSync(path, { read: true });
+  try {
+    const buffer = new Uint8Array(256 * 1024);
+    for (;;) {
+      const n = file.readSync(buffer);
+      if (n === null || n === 0) break;
+      writer.append(buffer.subarray(0, n));
+      if (writer.truncated) break;
+    }
+  } finally {
+    file.close();
+  }
+}
+
+/** Write the whole rendering (header, stdout:, stream, stderr:, stream) to the store. */
+function keepWhole(
+  store: OutputStore,
+  id: string,
+  exitStatus: number | null,
+  stdout: CapturedStream,
+  stderr: CapturedStream,
+): KeptWhole {
+  const writer = store.create(id);
+  writer.appendText(exitLine(exitStatus) + "\n");
+  let truncated = false;
+  for (const [label, stream] of [["stdout", stdout], ["stderr", stderr]] as const) {
+    if (stream.bytes === 0) continue;
+    writer.appendText(`${label}:\n`);
+    if (stream.spill) {
+      copyInto(writer, stream.spill.path);
+      truncated ||= stream.spill.truncated;
+    } else {
+      writer.append(stream.head);
+    }
+    const last = stream.spill ? undefined : stream.head[stream.head.length - 1];
+    if (stream.spill ? !stream.tail.length || stream.tail[stream.tail.length - 1] !== 10 : last !== 10) {
+      writer.appendText("\n");
+    }
+  }
+  const kept = writer.close();
+  return { id, lines: kept.lines, truncated: truncated || !!kept.truncated };
+}
+
+function removeQuietly(path: string | undefined): void {
+  if (!path) return;
+  try {
+    Deno.removeSync(path);
+  } catch { /* already gone */ }
+}
+
+async function drain(
+  stream: ReadableStream<Uint8Array>,
+  capture: StreamCapture,
+  cancelled: Promise<void>,
+): Promise<void> {
+  const reader = stream.getReader();
+  let done = false;
+  cancelled.then(() => {
+    if (!done) reader.cancel().catch(() => {});
+  });
+  try {
+    for (;;) {
+      const { value, done: end } = await reader.read();
+      if (end) break;
+      capture.push(value);
+    }
+  } catch { /* cancelled after the command ended */ } finally {
+    done = true;
+    try {
+      reader.releaseLock();
+    } catch { /* released */ }
+  }
+}
+
+/** Start a command; the handle stops it, and `result` says how it ended. */
+export function startCommand(req: RunRequest, platform: Platform = currentPlatform()): RunningCommand {
+  let stopRequested = 0;
+  let onStop: (() => void) | undefined;
+  let onKill: (() => void) | undefined;
+  const handle: RunningCommand = {
+    stop() {
+      stopRequested++;
+      if (stopRequested >= 2) onKill?.();
+      else onStop?.();
+    },
+    kill() {
+      stopRequested = Math.max(stopRequested, 2);
+      onKill?.();
+    },
+    result: undefined as unknown as Promise<RunResult>,
+  };
+  req.signal?.addEventListener("abort", () => handle.stop(), { once: true });
+  req.killSignal?.addEventListener("abort", () => handle.kill(), { once: true });
+  const result = run(req, platform, {
+    register(stop, kill) {
+      onStop = stop;
+      onKill = kill;
+      // A stop that came before the command started.
+      if (stopRequested >= 2 || req.killSignal?.aborted) kill();
+      else if (stopRequested === 1 || req.signal?.aborted) stop();
+    },
+  });
+  (handle as { result: Promise<RunResult> }).result = result;
+  return handle;
+}
+
+export function runCommand(req: RunRequest): Promise<RunResult> {
+  return startCommand(req).result;
+}
+
+interface Hooks {
+  register(stop: () => void, kill: () => void): void;
+}
+
+async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<RunResult> {
+  const started = performance.now();
+  const sandboxConfig = req.config.commandPolicy.sandbox;
+  const probe = await nestedSandboxProbe(platform);
+  const decision = decideMode({
+    origin: req.origin,
+    outsideSandbox: !!req.outsideSandbox,
+    sandboxEnabled: sandboxConfig.enabled,
+    unsafe: !!req.unsafe,
+    allowOutsideSandbox: sandboxConfig.allowOutsideSandbox,
+    probe,
+    plainAllowed: plainShellAllowed(),
+  });
+  const nested = probe.state === "nested";
+  const fail = (message: string): RunResult => {
+    const result: RunResult = {
+      exitStatus: null,
+      timedOut: false,
+      stopped: false,
+      durationMs: Math.round(performance.now() - started),
+      stdout: emptyStream(),
+      stderr: emptyStream(),
+      sandbox: { mode: decision.mode, nested },
+      rendered: `error: ${message}`,
+      error: message,
+    };
+    record(req, result, decision.mode, nested);
+    return result;
+  };
+  if (decision.error) return fail(decision.error);
+
+  let cwd: string;
+  try {
+    cwd = Deno.realPathSync(req.cwd);
+    if (!Deno.statSync(cwd).isDirectory) return fail(`the working directory ${req.cwd} is not a directory`);
+  } catch {
+    return fail(`the working directory ${req.cwd} does not exist`);
+  }
+  let root: string;
+  try {
+    root = Deno.realPathSync(req.root);
+  } catch {
+    return fail(`the launch directory ${req.root} does not exist`);
+  }
+  // The home must exist before a confined command starts: bound read-only, it
+  // cannot be created (and planted) by the command.
+  try {
+    ensureHome(req.home);
+  } catch (error) {
+    return fail(`wisp's home ${req.home.root} cannot be created (${(error as Error).message})`);
+  }
+  const config: Config = req.extraWritable?.length
+    ? {
+      ...req.config,
+      commandPolicy: {
+        ...req.config.commandPolicy,
+        sandbox: { ...sandboxConfig, writablePaths: [...sandboxConfig.writablePaths, ...req.extraWritable] },
+      },
+    }
+    : req.config;
+  const set: WritableSet = writableSet({ config, root, home: req.home.root, os: platform.os });
+  const allowNetwork = req.allowNetwork ?? sandboxConfig.allowNetwork;
+  const timeout = req.timeoutSeconds && req.timeoutSeconds > 0 ? req.timeoutSeconds : 0;
+  const capture = !req.passthrough;
+
+  let program: string;
+  let args: string[];
+  if (decision.launch === "plain") {
+    const inner = supervisorArgv("pgroup", req.command, timeout, capture);
+    program = inner[0];
+    args = inner.slice(1);
+  } else {
+    const inner = supervisorArgv(platform.supervisorFlavour, req.command, timeout, capture);
+    const launch = platform.launch({ mode: decision.launch, writable: set, allowNetwork, cwd, inner });
+    program = launch.program;
+    args = launch.args;
+  }
+
+  // The output store and the spill files of each stream.
+  const outputId = req.outputId ?? newOutputId();
+  let store: OutputStore | null = null;
+  if (req.outputStore !== null) {
+    try {
+      store = req.outputStore ?? new OutputStore(req.home, req.audit.session);
+    } catch {
+      store = null;
+    }
+  }
+  const keep = Math.max(1024, req.budgetBytes);
+  const spillOpener = (label: string) => () => store?.create(`${outputId}-${label}`);
+  const out = new StreamCapture(keep, spillOpener("stdout"));
+  const err = new StreamCapture(keep, spillOpener("stderr"), TRAILER_MAX_BYTES);
+
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(program, {
+      args,
+      cwd,
+      stdin: capture ? "piped" : "inherit",
+      stdout: capture ? "piped" : "inherit",
+      stderr: capture ? "piped" : "inherit",
+      // Its own session: a Ctrl-C at wisp's terminal reaches wisp, which stops
+      // the command (TERM, then KILL), not the launcher directly. Passthrough
+      // keeps the terminal's group, so Ctrl-C ends it at once.
+      detached: capture,
+    }).spawn();
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) {
+      return fail(`wisp's permission fence refused to start ${program} (${(error as Error).message})`);
+    }
+    return fail(`${program} could not start (${(error as Error).message})`);
+  }
+
+  let stopped = false;
+  let timedOutHere = false;
+  let killedHere = false;
+  let exited = false;
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const control = capture ? child.stdin.getWriter() : undefined;
+  const send = (message: string) => {
+    control?.write(new TextEncoder().encode(message + "\n")).catch(() => {});
+  };
+  const killNow = () => {
+    if (exited) return;
+    killedHere = true;
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+  };
+  const stopGracefully = () => {
+    if (exited) return;
+    if (capture) {
+      send("stop");
+      // Backstop: the supervisor kills at 2 s; the launcher is killed at 2.5 s.
+      timers.push(setTimeout(killNow, 2500));
+    } else {
+      // Passthrough has no control pipe: ending the launcher ends everything inside.
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      timers.push(setTimeout(killNow, 2000));
+    }
+  };
+  hooks.register(() => {
+    stopped = true;
+    stopGracefully();
+  }, () => {
+    stopped = true;
+    killNow();
+  });
+  if (timeout > 0) {
+    // The supervisor's own timer fires first; this one is the backstop for a
+    // supervisor whose timer a command managed to kill.
+    timers.push(setTimeout(() => {
+      if (exited) return;
+      timedOutHere = true;
+      stopGracefully();
+    }, timeout * 1000 + 500));
+  }
+
+  let cancel: () => void = () => {};
+  const cancelled = new Promise<void>((resolve) => (cancel = resolve));
+  const readers = capture
+    ? Promise.all([drain(child.stdout, out, cancelled), drain(child.stderr, err, cancelled)])
+    : Promise.resolve([]);
+  const status = await child.status;
+  exited = true;
+  const endedAt = performance.now();
+  for (const t of timers) clearTimeout(t);
+  // Whatever still holds a pipe after the launcher exits is given one second.
+  let capTimer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([readers, new Promise<void>((resolve) => (capTimer = setTimeout(resolve, 1000)))]);
+  clearTimeout(capTimer);
+  cancel();
+  await readers.catch(() => {});
+  try {
+    await control?.close();
+  } catch { /* the supervisor is gone */ }
+
+  let trailer: Trailer | undefined;
+  const stdout = out.finish();
+  const stderr = err.finish((tail) => {
+    const split = splitTrailer(tail);
+    trailer = split.trailer;
+    return split.rest;
+  });
+  const code = trailer?.status ?? status.code;
+  const { exitStatus, signal } = statusOf(code, killedHere ? "SIGKILL" : status.signal);
+  const timedOut = !stopped && (trailer?.reason === "timeout" || timedOutHere);
+  const durationMs = Math.round(endedAt - started);
+
+  const notes: string[] = [];
+  if (timedOut) {
+    notes.push(timedOutLine(timeout, req.config.commandTimeoutCapSeconds, req.origin === "model"));
+  }
+  if (stopped) notes.push("stopped: the person stopped the command");
+  notes.push(...decision.notes);
+  let refusal: Refusal | undefined;
+  if (decision.mode === "confined" && capture) {
+    refusal = diagnoseRefusal({
+      output: bytesOfStreams(stdout) + "\n" + bytesOfStreams(stderr),
+      exitStatus,
+      cwd,
+      set,
+      allowOutside: sandboxConfig.allowOutsideSandbox,
+      realpath: (p) => realpathLongest(p),
+    });
+    if (refusal) notes.push(refusal.line);
+  }
+
+  const renderInput = {
+    exitStatus,
+    stdout,
+    stderr,
+    notes,
+    budget: req.budgetBytes,
+    memory: req.memory ?? true,
+  };
+  let kept: KeptWhole | null = null;
+  if (capture && !fitsWhole(renderInput) && store) {
+    try {
+      kept = keepWhole(store, outputId, exitStatus, stdout, stderr);
+    } catch {
+      kept = null;
+    }
+  }
+  removeQuietly(stdout.spill?.path);
+  removeQuietly(stderr.spill?.path);
+  const rendered = capture ? renderResult({ ...renderInput, kept }).text : exitLine(exitStatus);
+
+  const result: RunResult = {
+    exitStatus,
+    ...(signal ? { signal } : {}),
+    timedOut,
+    stopped,
+    durationMs,
+    stdout,
+    stderr,
+    ...(kept ? { outputId: kept.id } : {}),
+    sandbox: {
+      mode: decision.mode,
+      nested,
+      ...(refusal ? { refusal: refusal.line, verdict: refusal.verdict } : {}),
+    },
+    rendered,
+  };
+  record(req, result, decision.mode, nested);
+  return result;
+}
+
+function record(req: RunRequest, result: RunResult, mode: SandboxMode, nested: boolean): void {
+  try {
+    req.audit.record("command.outcome", {
+      command: req.command,
+      exitStatus: result.exitStatus,
+      ...(result.signal ? { signal: result.signal } : {}),
+      timedOut: result.timedOut,
+      stopped: result.stopped,
+      durationMs: result.durationMs,
+      stdoutBytes: result.stdout.bytes,
+      stderrBytes: result.stderr.bytes,
+      ...(result.outputId ? { stored: result.outputId } : {}),
+      ...(req.timeoutSeconds ? { timeoutSeconds: req.timeoutSeconds } : {}),
+      ...(req.timeoutSource ? { timeoutSource: req.timeoutSource } : {}),
+      ...(req.timeoutClamped !== undefined ? { timeoutClamped: req.timeoutClamped } : {}),
+      sandbox: mode,
+      ...(result.sandbox.verdict ? { sandboxRefusal: result.sandbox.verdict } : {}),
+      nested,
+      outsideSandbox: !!req.outsideSandbox,
+      origin: req.origin,
+      cwd: req.cwd,
+      ...(result.error ? { error: result.error } : {}),
+    });
+  } catch { /* the audit's own failure never changes a command's result */ }
+}
+
+/** Where a run's output lives on disk (for tests and /show). */
+export function outputPath(home: HomePaths, session: string, id: string): string {
+  return join(home.output, session, id);
+}

@@ -1,0 +1,49 @@
+/**
+ * The Linux launcher: bubblewrap. Confined, the whole file system is bound
+ * read-only, each writable root is bound read-write over it, the directories
+ * leading from a root down to wisp's home are bound onto themselves (so they
+ * cannot be renamed to move the home aside), and the home is bound read-only
+ * last, so it wins wherever it lies. The command gets its own /dev and /proc,
+ * its own PID namespace (the supervisor is its PID 1: when it exits, the
+ * kernel kills everything left), a new session (no terminal to push keys
+ * into), no capabilities, and no network when the config says so.
+ *
+ * "Open" is the allow-all profile for commands a person approved to run
+ * outside the sandbox (and for sandbox.enabled false or --unsafe): the real
+ * file system read-write, the real /dev, but still a PID namespace and a new
+ * session, so stopping and cleaning up work the same way.
+ */
+import type { Launch, LaunchSpec } from "../types.ts";
+import { homeAncestorsInside } from "../paths.ts";
+
+export const BWRAP = "bwrap";
+
+/** The bubblewrap arguments for a launch (pure: the same spec gives the same argv). */
+export function bwrapArgs(spec: LaunchSpec): string[] {
+  const args: string[] = [];
+  if (spec.mode === "open") {
+    args.push("--bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc");
+  } else {
+    args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+    for (const root of spec.writable.roots) args.push("--bind", root, root);
+    for (const dir of homeAncestorsInside(spec.writable)) args.push("--bind", dir, dir);
+    args.push("--ro-bind", spec.writable.home, spec.writable.home);
+    if (!spec.allowNetwork) args.push("--unshare-net");
+    args.push("--cap-drop", "ALL");
+  }
+  args.push(
+    "--unshare-pid",
+    "--as-pid-1",
+    "--die-with-parent",
+    "--new-session",
+    "--chdir",
+    spec.cwd,
+    "--",
+    ...spec.inner,
+  );
+  return args;
+}
+
+export function bwrapLaunch(spec: LaunchSpec): Launch {
+  return { program: BWRAP, args: bwrapArgs(spec) };
+}
