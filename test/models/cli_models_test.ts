@@ -3,7 +3,7 @@
  * binary's permission set, talking to fake servers in this process.
  */
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { runWisp, tempDir } from "../support/wisp.ts";
+import { runWisp, tempDir, wispCommand } from "../support/wisp.ts";
 import { startFakeOllama } from "../support/fake_ollama.ts";
 import { startFakeOpenAI } from "../support/fake_openai.ts";
 import { join } from "node:path";
@@ -172,6 +172,68 @@ Deno.test("wisp models disable|enable: edits models.disabled in place, keeps com
     assertEquals(changes[1].to, ["lmstudio:tiny"]);
     assertEquals(changes[1].source, "cli");
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("wisp models: on a terminal, a table fitted to COLUMNS with the unreachable lines under it", async () => {
+  const ollama = startFakeOllama({
+    models: [
+      { name: "granite4.1:8b", parameterSize: "8.8B", size: 5_350_000_000, contextLength: 65536 },
+      {
+        name: "qwen3.8:27b",
+        capabilities: ["completion", "tools", "thinking", "vision"],
+        parameterSize: "27.3B",
+      },
+    ],
+  });
+  const dead = deadURL();
+  const dir = await home({
+    model: "ollama:granite4.1:8b",
+    llamacpp: { baseURL: `${dead}/v1` },
+    lmstudio: { baseURL: `${dead}/v1` },
+    ollama: {
+      models: {
+        "granite4.1:8b": { contextLength: 32768 },
+        "qwen3.8:27b": { contextLength: 16384 },
+      },
+    },
+  });
+  try {
+    const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+    const command = [...wispCommand(), "models"].map(quote).join(" ");
+    // script(1) gives wisp a terminal of unknown size, so COLUMNS decides the width.
+    const out = await new Deno.Command("script", {
+      args: ["-qec", command, "/dev/null"],
+      env: {
+        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        HOME: dir,
+        WISP_HOME: dir,
+        OLLAMA_HOST: ollama.url,
+        COLUMNS: "60",
+        TERM: "dumb",
+        NO_COLOR: "1",
+      },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const lines = new TextDecoder().decode(out.stdout).replaceAll("\r", "").trimEnd().split("\n");
+    // At 60 columns SIZE and CONTEXT would leave the capabilities fewer than 20 cells.
+    assertEquals(lines.slice(0, 4), [
+      "  MODEL                 ENABLED  CAPABILITIES",
+      "* ollama:granite4.1:8b  yes      tools, structured replies",
+      "  ollama:qwen3.8:27b    yes      tools, structured replies,",
+      "                                 thinking, vision",
+    ]);
+    assert(
+      lines.includes(`(no llama.cpp server at ${dead}/v1: could not connect to the server)`),
+      lines.join("\n"),
+    );
+    for (const line of lines.slice(0, 4)) assert(line.length < 60, `${line.length}: ${line}`);
+  } finally {
+    await ollama.close();
     await Deno.remove(dir, { recursive: true });
   }
 });
