@@ -13,10 +13,12 @@ import * as logs from "./logs.ts";
 import * as doctor from "./doctor.ts";
 import * as scan from "./scan.ts";
 import * as redact from "./redact.ts";
+import * as respond from "./respond.ts";
 import * as tools from "./tools.ts";
 import * as models from "./models.ts";
 import * as approvals from "./approvals.ts";
 import * as classifier from "./classifier.ts";
+import * as notify from "./notify.ts";
 
 interface CommandModule {
   register(program: Command): void;
@@ -24,6 +26,7 @@ interface CommandModule {
 
 export const COMMANDS: CommandModule[] = [
   // (registered in order; later work adds respond, chat, tools, models, mcp, …)
+  respond,
   tools,
   models,
   logs,
@@ -31,6 +34,7 @@ export const COMMANDS: CommandModule[] = [
   doctor,
   approvals,
   classifier,
+  notify,
   scan,
   redact,
 ];

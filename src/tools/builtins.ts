@@ -8,11 +8,13 @@ import { currentDateTool } from "./current_date.ts";
 import { readFileTool } from "./read_file.ts";
 import { editFileTool } from "./edit_file.ts";
 import { systemInfoTool } from "./system_info.ts";
+import { notifyTool } from "./notify.ts";
 
 export function builtinRegistry(): ToolRegistry {
   return new ToolRegistry()
     .register(currentDateTool)
     .register(readFileTool)
     .register(editFileTool)
+    .register(notifyTool)
     .register(systemInfoTool);
 }

@@ -47,6 +47,8 @@ export interface ToolContext {
   writableRoots?: string[];
   /** The audit id of the tool call being run (names stored output). */
   callId?: string;
+  /** The session's one notifier (src/notify/notifier.ts), so the per-minute limit covers every conversation. */
+  notifier?: import("../notify/notifier.ts").Notifier;
 }
 
 export interface ToolResult {

@@ -1,0 +1,69 @@
+/**
+ * The real world a Notifier posts into: this process's environment and clock,
+ * the terminal on stderr when there is one, and fixed programs (osascript,
+ * notify-send) started through the sandbox launcher with its open profile, so
+ * the permission fence still lets wisp start nothing but the launcher.
+ */
+import type { NotifierWorld } from "./notifier.ts";
+import { bwrapLaunch } from "../platform/linux/bwrap.ts";
+import { sandboxExecLaunch } from "../platform/darwin/seatbelt.ts";
+import type { LaunchSpec } from "../platform/types.ts";
+import { whichProgram } from "../doctor/checks.ts";
+
+/** Start a fixed program (argv, never a shell line) through the launcher, allow-all. */
+export async function runFixedThroughLauncher(argv: string[], timeoutMs = 5000): Promise<number> {
+  const spec: LaunchSpec = {
+    mode: "open",
+    writable: { roots: [], home: "/", homeInsideRoot: false, missing: [] },
+    allowNetwork: true,
+    cwd: "/",
+    inner: argv,
+  };
+  const launch = Deno.build.os === "darwin" ? sandboxExecLaunch(spec) : bwrapLaunch(spec);
+  try {
+    const child = new Deno.Command(launch.program, {
+      args: launch.args,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const timer = setTimeout(() => {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* ended */ }
+    }, timeoutMs);
+    const status = await child.status;
+    clearTimeout(timer);
+    return status.code;
+  } catch {
+    return 127;
+  }
+}
+
+export interface WorldOptions {
+  /** Under wisp mcp the client owns the terminal: no terminal route. */
+  terminal: boolean;
+  host?: NotifierWorld["host"];
+}
+
+export function realWorld(options: WorldOptions): NotifierWorld {
+  const encoder = new TextEncoder();
+  return {
+    os: Deno.build.os,
+    env: (name) => Deno.env.get(name),
+    now: () => Date.now(),
+    host: options.host,
+    terminal: options.terminal && Deno.stderr.isTerminal()
+      ? (sequence) => {
+        try {
+          Deno.stderr.writeSync(encoder.encode(sequence));
+          return true;
+        } catch {
+          return false;
+        }
+      }
+      : undefined,
+    runFixed: (argv) => runFixedThroughLauncher(argv),
+    hasProgram: (name) => whichProgram(name) !== undefined,
+  };
+}
