@@ -29,7 +29,12 @@ async function notify(message: string[], options: NotifyOptions): Promise<void> 
   const route = options.route as import("../notify/notifier.ts").Route | undefined;
   if (route) errLine(`using the ${route} route only`);
   const outcome = await notifier.notify(
-    { title: options.title ?? "wisp", message: text, subtitle: options.subtitle, sound: options.sound },
+    {
+      title: options.title ?? "wisp",
+      message: text,
+      subtitle: options.subtitle,
+      sound: options.sound,
+    },
     route,
   );
   const audit = openAudit(paths, config);
@@ -55,9 +60,17 @@ export function register(program: Command): void {
     .option("--title <title>", "the title", "wisp")
     .option("--subtitle <subtitle>", "a second line")
     .option("--sound", "play the notification sound")
-    .option("--route <route>", `use this route alone (${ROUTE_NAMES.join(", ")})`, (value: string) => {
-      if (!ROUTE_NAMES.includes(value)) throw new InvalidArgumentError(`it must be one of ${ROUTE_NAMES.join(", ")}.`);
-      return value;
-    })
+    .option(
+      "--route <route>",
+      `use this route alone (${ROUTE_NAMES.join(", ")})`,
+      (value: string) => {
+        if (!ROUTE_NAMES.includes(value)) {
+          throw new InvalidArgumentError(
+            `it must be one of ${ROUTE_NAMES.join(", ")}.`,
+          );
+        }
+        return value;
+      },
+    )
     .action(notify);
 }

@@ -143,7 +143,11 @@ export function routeOrder(world: NotifierWorld, settings: NotifierSettings): Ro
 export class Notifier {
   #sent: number[] = [];
 
-  constructor(readonly settings: NotifierSettings, readonly world: NotifierWorld, recent: number[] = []) {
+  constructor(
+    readonly settings: NotifierSettings,
+    readonly world: NotifierWorld,
+    recent: number[] = [],
+  ) {
     this.#sent = [...recent];
   }
 
@@ -151,7 +155,11 @@ export class Notifier {
   async notify(input: Notification, only?: Route): Promise<NotifyOutcome> {
     const tried: NotifyOutcome["tried"] = [];
     if (!this.settings.enabled) {
-      return { posted: false, reason: "notifications are off (notifications.enabled is false)", tried };
+      return {
+        posted: false,
+        reason: "notifications are off (notifications.enabled is false)",
+        tried,
+      };
     }
     const n = bound(input);
     if (n.message === "") return { posted: false, reason: "the message is empty", tried };
@@ -160,12 +168,15 @@ export class Notifier {
     if (this.#sent.length >= this.settings.perMinute) {
       return {
         posted: false,
-        reason: `the limit of ${this.settings.perMinute} notifications a minute is reached; try again in a minute`,
+        reason:
+          `the limit of ${this.settings.perMinute} notifications a minute is reached; try again in a minute`,
         tried,
       };
     }
     const order = only ? [only] : routeOrder(this.world, this.settings);
-    if (order.length === 0) return { posted: false, reason: "no route can show a notification here", tried };
+    if (order.length === 0) {
+      return { posted: false, reason: "no route can show a notification here", tried };
+    }
     for (const route of order) {
       const failure = await this.#try(route, n);
       if (failure === undefined) {
@@ -202,7 +213,9 @@ export class Notifier {
         return (await w.runFixed(osascriptArgv(n))) === 0 ? undefined : "osascript failed";
       case "notify-send":
         if (w.os !== "linux") return "notify-send is for Linux desktops";
-        if (w.hasProgram && !w.hasProgram("notify-send")) return "notify-send is not installed (apt install libnotify-bin)";
+        if (w.hasProgram && !w.hasProgram("notify-send")) {
+          return "notify-send is not installed (apt install libnotify-bin)";
+        }
         if (!w.env("DISPLAY") && !w.env("WAYLAND_DISPLAY") && !w.env("DBUS_SESSION_BUS_ADDRESS")) {
           return "no desktop session (DISPLAY, WAYLAND_DISPLAY and DBUS_SESSION_BUS_ADDRESS are unset)";
         }

@@ -25,16 +25,27 @@ export const notifyTool: Tool<Args> = {
   parallelSafe: false,
   limits: (config) => [
     `At most ${config.notifications.perMinute} a minute; title up to ${BOUNDS.title} characters, message up to ${BOUNDS.message}.`,
-    config.notifications.enabled ? "Notifications are on." : "Notifications are off here (notifications.enabled is false).",
+    config.notifications.enabled
+      ? "Notifications are on."
+      : "Notifications are off here (notifications.enabled is false).",
   ],
-  examplePrompt: 'Use notify with title "Build" and message "The tests pass" to tell me the build is done.',
+  examplePrompt:
+    'Use notify with title "Build" and message "The tests pass" to tell me the build is done.',
   async run(args, ctx) {
     const notifier = ctx.notifier;
     const record = (fields: Record<string, unknown>) =>
-      ctx.audit.record("notification", { source: "model", title: args.title ?? "wisp", message: args.message, ...fields });
+      ctx.audit.record("notification", {
+        source: "model",
+        title: args.title ?? "wisp",
+        message: args.message,
+        ...fields,
+      });
     if (!notifier) {
       record({ route: null, posted: false, reason: "this session cannot post notifications" });
-      return { ok: false, text: "error: notification not shown: this session cannot post notifications" };
+      return {
+        ok: false,
+        text: "error: notification not shown: this session cannot post notifications",
+      };
     }
     const outcome = await notifier.notify({
       title: args.title ?? "wisp",
@@ -42,9 +53,17 @@ export const notifyTool: Tool<Args> = {
       subtitle: args.subtitle,
       sound: args.sound,
     });
-    record({ route: outcome.route ?? null, posted: outcome.posted, ...(outcome.reason ? { reason: outcome.reason } : {}) });
+    record({
+      route: outcome.route ?? null,
+      posted: outcome.posted,
+      ...(outcome.reason ? { reason: outcome.reason } : {}),
+    });
     return outcome.posted
-      ? { ok: true, text: `notification posted via ${outcome.route}`, meta: { route: outcome.route } }
+      ? {
+        ok: true,
+        text: `notification posted via ${outcome.route}`,
+        meta: { route: outcome.route },
+      }
       : { ok: false, text: `error: notification not shown: ${outcome.reason}` };
   },
 };

@@ -15,7 +15,10 @@ import { runWisp, tempDir, wispCommand } from "../support/wisp.ts";
 
 const ON = { enabled: true, perMinute: 3, viaTerminalApp: true };
 
-function world(env: Record<string, string>, extra: Partial<NotifierWorld> = {}): NotifierWorld & { ran: string[][]; wrote: string[] } {
+function world(
+  env: Record<string, string>,
+  extra: Partial<NotifierWorld> = {},
+): NotifierWorld & { ran: string[][]; wrote: string[] } {
   const ran: string[][] = [];
   const wrote: string[] = [];
   let clock = 1_000_000;
@@ -39,25 +42,53 @@ function world(env: Record<string, string>, extra: Partial<NotifierWorld> = {}):
 }
 
 Deno.test("route order: host, then the terminal's OSC 9, then the platform's program", () => {
-  assertEquals(routeOrder(world({ TERM_PROGRAM: "ghostty" }, { host: () => Promise.resolve(true) }), ON), ["host", "terminal", "notify-send"]);
-  assertEquals(routeOrder(world({ TERM_PROGRAM: "ghostty", TMUX: "/tmp/t,1,0" }), ON), ["notify-send"]);
+  assertEquals(
+    routeOrder(world({ TERM_PROGRAM: "ghostty" }, { host: () => Promise.resolve(true) }), ON),
+    ["host", "terminal", "notify-send"],
+  );
+  assertEquals(routeOrder(world({ TERM_PROGRAM: "ghostty", TMUX: "/tmp/t,1,0" }), ON), [
+    "notify-send",
+  ]);
   assertEquals(routeOrder(world({ TERM: "xterm-kitty" }), ON), ["terminal", "notify-send"]);
   const mac = (env: Record<string, string>) => ({ ...world(env), os: "darwin" });
-  assertEquals(routeOrder(mac({ TERM_PROGRAM: "iTerm.app", __CFBundleIdentifier: "com.googlecode.iterm2" }), ON), ["app", "terminal", "osascript"]);
-  assertEquals(routeOrder(mac({ TERM_PROGRAM: "ghostty", __CFBundleIdentifier: "com.mitchellh.ghostty" }), ON), ["terminal", "app", "osascript"]);
-  assertEquals(routeOrder(mac({ __CFBundleIdentifier: "com.apple.Terminal" }), { ...ON, viaTerminalApp: false }), ["osascript"]);
+  assertEquals(
+    routeOrder(
+      mac({ TERM_PROGRAM: "iTerm.app", __CFBundleIdentifier: "com.googlecode.iterm2" }),
+      ON,
+    ),
+    ["app", "terminal", "osascript"],
+  );
+  assertEquals(
+    routeOrder(mac({ TERM_PROGRAM: "ghostty", __CFBundleIdentifier: "com.mitchellh.ghostty" }), ON),
+    ["terminal", "app", "osascript"],
+  );
+  assertEquals(
+    routeOrder(mac({ __CFBundleIdentifier: "com.apple.Terminal" }), {
+      ...ON,
+      viaTerminalApp: false,
+    }),
+    ["osascript"],
+  );
   // Under wisp mcp there is no terminal route.
-  assertEquals(routeOrder(world({ TERM_PROGRAM: "ghostty" }, { terminal: undefined }), ON), ["notify-send"]);
+  assertEquals(routeOrder(world({ TERM_PROGRAM: "ghostty" }, { terminal: undefined }), ON), [
+    "notify-send",
+  ]);
 });
 
 Deno.test("bounds: control characters cannot end or forge a terminal sequence; lengths are capped", () => {
-  const n = bound({ title: "t\x1b]9;evil\x07", message: "line\nwith \x1b[31m escapes\x9b and " + "x".repeat(1000) });
+  const n = bound({
+    title: "t\x1b]9;evil\x07",
+    message: "line\nwith \x1b[31m escapes\x9b and " + "x".repeat(1000),
+  });
   assertEquals(n.title.includes("\x1b"), false);
-  assertEquals(n.message.includes("\x1b") || n.message.includes("\x07") || n.message.includes("\x9b"), false);
+  assertEquals(
+    n.message.includes("\x1b") || n.message.includes("\x07") || n.message.includes("\x9b"),
+    false,
+  );
   assertEquals(Array.from(n.message).length, 400);
   const seq = osc9(n);
   assertEquals(seq.startsWith("\x1b]9;") && seq.endsWith("\x07"), true);
-  assertEquals((seq.match(/\x07/g) ?? []).length, 1);
+  assertEquals(seq.split("\x07").length - 1, 1);
 });
 
 Deno.test("osascript gets the text as argv, never inside the script", () => {
@@ -69,10 +100,18 @@ Deno.test("osascript gets the text as argv, never inside the script", () => {
 
 Deno.test("the off switch, an empty message and the per-minute limit refuse with the reason", async () => {
   const w = world({ DISPLAY: ":0" });
-  assertStringIncludes((await new Notifier({ ...ON, enabled: false }, w).notify({ title: "a", message: "b" })).reason!, "notifications are off");
+  assertStringIncludes(
+    (await new Notifier({ ...ON, enabled: false }, w).notify({ title: "a", message: "b" })).reason!,
+    "notifications are off",
+  );
   const notifier = new Notifier(ON, w);
-  assertEquals((await notifier.notify({ title: "a", message: "  \n " })).reason, "the message is empty");
-  for (let i = 0; i < 3; i++) assertEquals((await notifier.notify({ title: "a", message: `m${i}` })).route, "notify-send");
+  assertEquals(
+    (await notifier.notify({ title: "a", message: "  \n " })).reason,
+    "the message is empty",
+  );
+  for (let i = 0; i < 3; i++) {
+    assertEquals((await notifier.notify({ title: "a", message: `m${i}` })).route, "notify-send");
+  }
   const limited = await notifier.notify({ title: "a", message: "one too many" });
   assertEquals(limited.posted, false);
   assertStringIncludes(limited.reason!, "limit of 3 notifications a minute");
@@ -90,7 +129,12 @@ Deno.test("a failing route falls through to the next; every failure is named", a
 
 Deno.test("the notify tool posts through the session's notifier and audits the route", async () => {
   const dir = await Deno.makeTempDir();
-  const audit = new AuditLog({ path: `${dir}/audit.jsonl`, enabled: true, maxBytes: 1 << 20, keep: 1 });
+  const audit = new AuditLog({
+    path: `${dir}/audit.jsonl`,
+    enabled: true,
+    maxBytes: 1 << 20,
+    keep: 1,
+  });
   const w = world({ TERM_PROGRAM: "ghostty" });
   const ctx = {
     cwd: dir,
@@ -107,8 +151,13 @@ Deno.test("the notify tool posts through the session's notifier and audits the r
   assertEquals(w.wrote, ["\x1b]9;Build: The tests pass\x07"]);
   const refused = await notifyTool.run({ message: "no notifier" }, { ...ctx, notifier: undefined });
   assertEquals(refused.ok, false);
-  const events = Deno.readTextFileSync(`${dir}/audit.jsonl`).trim().split("\n").map((l) => JSON.parse(l));
-  assertEquals(events.map((e) => [e.kind, e.route, e.posted]), [["notification", "terminal", true], ["notification", null, false]]);
+  const events = Deno.readTextFileSync(`${dir}/audit.jsonl`).trim().split("\n").map((l) =>
+    JSON.parse(l)
+  );
+  assertEquals(events.map((e) => [e.kind, e.route, e.posted]), [
+    ["notification", "terminal", true],
+    ["notification", null, false],
+  ]);
 });
 
 Deno.test("wisp notify: refused with the reason where no route works, audited with source user", async () => {
@@ -117,7 +166,13 @@ Deno.test("wisp notify: refused with the reason where no route works, audited wi
   assertEquals(run.code, 1);
   assertStringIncludes(run.stderr, "error: notification not shown: every route failed");
   const event = JSON.parse(Deno.readTextFileSync(`${home}/logs/audit.jsonl`).trim());
-  assertEquals([event.kind, event.source, event.title, event.message, event.posted], ["notification", "user", "Build", "Tests pass", false]);
+  assertEquals([event.kind, event.source, event.title, event.message, event.posted], [
+    "notification",
+    "user",
+    "Build",
+    "Tests pass",
+    false,
+  ]);
   const bad = await runWisp(["notify", "x", "--route", "pigeon"], { home });
   assertEquals(bad.code, 64);
   Deno.writeTextFileSync(`${home}/config.json`, '{ "notifications": { "enabled": false } }');
@@ -134,7 +189,13 @@ Deno.test("wisp notify in a real terminal that takes OSC 9 writes the sequence, 
   const runInPty = async () => {
     const out = await new Deno.Command("script", {
       args: ["-q", "-e", "-c", line, "/dev/null"],
-      env: { WISP_HOME: home, TERM_PROGRAM: "ghostty", TERM: "xterm-256color", PATH: Deno.env.get("PATH") ?? "", HOME: home },
+      env: {
+        WISP_HOME: home,
+        TERM_PROGRAM: "ghostty",
+        TERM: "xterm-256color",
+        PATH: Deno.env.get("PATH") ?? "",
+        HOME: home,
+      },
       clearEnv: true,
       stdin: "null",
       stdout: "piped",
