@@ -30,11 +30,24 @@ export function parseExamples(text: string, file: string): Example[] {
     if (!(VERDICTS as readonly string[]).includes(label)) {
       throw new UsageError(`${file}:${i + 1} has the label ${JSON.stringify(label)}; use deny, dangerous, moderate or safe`);
     }
-    // A literal \n in the file stands for a newline inside the command line.
-    const line = raw.slice(tab + 1).replace(/\\n(?=.)/g, (m, offset: number, s: string) => (s[offset - 1] === "\\" ? m : "\n"));
+    const line = decodeField(raw.slice(tab + 1));
     out.push({ label: label as Verdict, line, lineNo: i + 1 });
   }
   return out;
+}
+
+/**
+ * A field written as a JSON string that holds a newline is decoded, so a
+ * here-doc fits on one line; anything else is taken as it is.
+ */
+export function decodeField(field: string): string {
+  if (field.length >= 2 && field.startsWith('"') && field.endsWith('"') && field.includes("\\n")) {
+    try {
+      const decoded = JSON.parse(field);
+      if (typeof decoded === "string" && decoded.includes("\n")) return decoded;
+    } catch { /* a shell line that only looks like JSON */ }
+  }
+  return field;
 }
 
 export interface Row {

@@ -115,10 +115,11 @@ export function parseLine(line: string): ParsedLine {
   try {
     const walker = new Walker(line);
     walker.walk(tree.rootNode, walker.rootCtx());
-    let ok = !tree.rootNode.hasError && !walker.tooDeep;
+    let ok = !tree.rootNode.hasError && !walker.tooDeep && walker.strayToken === null;
     let error: string | undefined;
     if (tree.rootNode.hasError) error = describeError(tree.rootNode, line);
     else if (walker.tooDeep) error = "the line nests too deeply to check";
+    else if (walker.strayToken) error = `${walker.strayToken} appears outside a case statement`;
     if (ok && walker.commands.length === 0 && line.trim() !== "" && !/^\s*(#.*)?$/s.test(line)) {
       // Something parsed but nothing runs? Only comments may do that.
       ok = walker.sawStatement;
@@ -169,6 +170,8 @@ class Walker {
   functions: FunctionDef[] = [];
   tooDeep = false;
   sawStatement = false;
+  /** A case terminator (;;) outside a case: bash refuses it, tree-sitter does not. */
+  strayToken: string | null = null;
 
   constructor(readonly line: string) {}
 
@@ -187,6 +190,13 @@ class Walker {
       return [];
     }
     const deeper: Ctx = { ...ctx, depth: ctx.depth + 1 };
+    if (node.type !== "case_item" && node.type !== "case_statement") {
+      for (const child of node.children) {
+        if (child && !child.isNamed && (child.type === ";;" || child.type === ";&" || child.type === ";;&")) {
+          this.strayToken = child.type;
+        }
+      }
+    }
     switch (node.type) {
       case "command":
         return [this.command(node, ctx)];
@@ -266,6 +276,7 @@ class Walker {
     const body = node.childForFieldName("body");
     const redirects: Redirect[] = [];
     const continuations: Node[] = [];
+    const firstNew = this.commands.length;
     let heredoc: { body: string; expands: boolean } | null = null;
     let herestring: Word | null = null;
     for (const child of node.namedChildren) {
@@ -282,7 +293,15 @@ class Walker {
       }
     }
     const inner: Ctx = { ...ctx, inherited: [...ctx.inherited, ...redirects] };
+    const lastRedirectCmd = this.commands.length;
     const ids = body ? this.walk(body, inner) : [];
+    // Substitutions in the statement's redirections (bash < <(curl …)) belong to its command.
+    if (ids.length > 0) {
+      for (let k = firstNew; k < lastRedirectCmd; k++) {
+        const c = this.commands[k];
+        if (c.substitutionOf === (ctx.substitutionOf ?? -1)) c.substitutionOf = ids[0];
+      }
+    }
     // Input redirections of a compound statement feed every command inside it.
     for (const id of ids) {
       const cmd = this.commands[id];

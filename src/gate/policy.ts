@@ -197,7 +197,7 @@ function targetIsRoot(word: Word, part: Part, analysis: Analysis): string | unde
   const shown = display(word);
   for (const cwd of part.cwds) {
     if (r.globRegex) {
-      const src = r.value.startsWith("/") ? r.globRegex : `${escapeRe(cwd)}\\/${r.globRegex}`;
+      const src = r.value.startsWith("/") ? r.globRegex : `${cwd === "/" ? "" : escapeRe(cwd)}\\/${r.globRegex}`;
       if (globHitsRoot(src, analysis.userHome)) return shown;
       continue;
     }
@@ -417,7 +417,7 @@ function homeWrite(part: Part, analysis: Analysis, home: { root: string }, conte
     if (r.globRegex) {
       let re: RegExp | undefined;
       for (const cwd of part.cwds) {
-        const src = r.value.startsWith("/") ? r.globRegex : `${escapeRe(cwd)}\\/${r.globRegex}`;
+        const src = r.value.startsWith("/") ? r.globRegex : `${cwd === "/" ? "" : escapeRe(cwd)}\\/${r.globRegex}`;
         try {
           re = new RegExp(`^${src}`, "i");
         } catch {

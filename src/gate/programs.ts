@@ -61,7 +61,7 @@ export const INLINE_CODE_OPTIONS: Record<string, string[]> = {
 
 /** Inline code that runs commands, deletes, or reaches the network: dangerous. */
 export const RISKY_CODE =
-  /\b(os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|subprocess|popen|pty\.spawn|child_process|execSync|spawnSync|exec\(|execFile|system\s*\(|`[^`]+`|%x\{|shutil\.rmtree|rmtree|os\.remove|os\.unlink|os\.rmdir|unlinkSync|rmSync|rmdirSync|fs\.rm|File\.delete|FileUtils\.rm|unlink\s*\(|rmdir\s*\(|fork\b|socket|urllib|urlopen|requests\.|http\.client|fetch\(|XMLHttpRequest|net\.connect|Net::HTTP|LWP|IO::Socket|do shell script|Deno\.(run|Command|remove|writeFile)|Bun\.spawn|eval\s*\(|__import__|importlib|ctypes|chmod|chown|setuid|kill\s*\()/i;
+  /\b(os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|subprocess|popen|pty\.spawn|child_process|execSync|spawnSync|exec\(|execFile|system\s*\(|`[^`]+`|%x\{|shutil\.rmtree|rmtree|os\.remove|os\.unlink|os\.rmdir|unlinkSync|rmSync|rmdirSync|fs\.rm|File\.delete|FileUtils\.rm|\bunlink\b|remove_tree|rmdir\s*\(|fork\b|socket|urllib|urlopen|requests\.|http\.client|fetch\(|XMLHttpRequest|net\.connect|Net::HTTP|LWP|IO::Socket|do shell script|Deno\.(run|Command|remove|writeFile)|Bun\.spawn|eval\s*\(|__import__|importlib|ctypes|chmod|chown|setuid|kill\s*\()/i;
 
 /** Inline code that writes files. */
 export const WRITING_CODE =

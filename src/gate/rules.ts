@@ -324,7 +324,7 @@ function rateProgram(part: Part, args: string[], analysis: Analysis): ProgramRat
   if (prog === "sed" || prog === "gsed") {
     if (args.some((a) => a === "-i" || /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"))) return out(moderate("edits files in place (sed -i)"));
     const script = args.filter((a) => !a.startsWith("-")).join(" ");
-    if (/(^|[;}\s/])e(\s|$)|\/e\b|s(.).*\1.*\1[gip0-9]*e/.test(script)) return out(dangerous("its script runs shell commands (the e command)"), false, true);
+    if (/(^|[;{}\s\d$/])e(\s|$)|s(.).*\2.*\2[gip0-9]*e/.test(script)) return out(dangerous("its script runs shell commands (the e command)"), false, true);
     if (/(^|[;}\s])[wW]\s+\S|s(.).*\1.*\1[gip0-9]*w\s/.test(script)) return out(moderate("its script writes a file (the w command)"));
     return out(safe("reads and prints text"), true);
   }
@@ -454,6 +454,8 @@ function rateVerbProgram(part: Part, prog: string, args: string[], spec: (typeof
   let verb = args[i];
   const rest = args.slice(i + 1);
   if (verb === undefined) {
+    const special = spec.special?.("", globals);
+    if (special) return { rating: special, readOnly: special.level === "safe", exact: false };
     const flagVerb = globals.find((g) => spec.safe?.includes(g));
     if (flagVerb) return { rating: safe(`prints ${prog}'s information`), readOnly: true, exact: false };
     if (prog === "make") return { rating: moderate("runs the Makefile's default recipe"), readOnly: false, exact: false, verb: undefined };
@@ -762,9 +764,14 @@ function rateSingle(part: Part, prog: string, args: string[], analysis: Analysis
 function rateDownloader(part: Part, prog: string, args: string[]): ProgramRating {
   const out = (rating: Rating): ProgramRating => ({ rating, readOnly: false, exact: false });
   const joined = args.join(" ");
-  if (prog === "curl" && (args.some((a) => /^(-d|--data(-\w+)?|-F|--form|-T|--upload-file|--json)$/.test(a)) || /(^|\s)(-d|--data\S*|-F|--form)\s*=?@|-T\s/.test(joined))) {
-    if (/@|-T|--upload-file/.test(joined)) return out(dangerous("sends a file's contents over the network"));
-    return out(moderate("sends data over the network"));
+  if (prog === "curl") {
+    const dataOption = /^(-d|--data(-\w+)?|-F|--form(-string)?|--json)$/;
+    const sendsFile = args.some((a, i) =>
+      a === "-T" || a === "--upload-file" || /^-T./.test(a) ||
+      (dataOption.test(args[i - 1] ?? "") && /(^@|=@|=<)/.test(a)) || /^(--data(-\w+)?|--form|--json)=.*@/.test(a) || /^-[dF]@/.test(a)
+    );
+    if (sendsFile) return out(dangerous("sends a file's contents over the network"));
+    if (args.some((a) => dataOption.test(a) || /^--(data|form|json)/.test(a) || /^-[dF]./.test(a))) return out(moderate("sends data over the network"));
   }
   if (prog === "curl" && args.some((a) => /^-X$|^--request$/.test(a)) && /\b(DELETE|PUT|PATCH|POST)\b/i.test(joined)) return out(moderate("changes something on a server"));
   if (prog === "wget" && args.some((a) => /^--(post-file|body-file)/.test(a))) return out(dangerous("sends a file's contents over the network"));

@@ -7,8 +7,6 @@
 import type { Part } from "./analyse.ts";
 import { literal, litWord, type Word } from "./words.ts";
 
-const OUTPUT_OPTIONS = new Set(["-o", "--output", "--out", "--outdir", "--out-dir", "--output-dir", "--target-dir", "--directory-prefix", "-P_wget", "--log-file", "--logfile", "--prefix", "--dest", "--destination", "--target-directory", "-t_cp"]);
-
 function positionals(words: Word[], withValue: Set<string> = new Set()): Word[] {
   const out: Word[] = [];
   let options = true;
@@ -27,15 +25,39 @@ function positionals(words: Word[], withValue: Set<string> = new Set()): Word[] 
   return out;
 }
 
+/** The rest of a word after a literal prefix (`of=$HOME/x` after `of=`), keeping what is dynamic. */
+export function afterPrefix(word: Word, prefix: string): Word | undefined {
+  const first = word.segs[0];
+  if (!first || first.kind !== "lit" || !first.text.startsWith(prefix)) return undefined;
+  const rest = first.text.slice(prefix.length);
+  const segs = rest ? [{ ...first, text: rest }, ...word.segs.slice(1)] : word.segs.slice(1);
+  // A tilde right after the prefix expands, as the shell does for `of=~/x` in assignments.
+  if (segs[0]?.kind === "lit" && /^~(\/|$)/.test(segs[0].text)) {
+    const text = segs[0].text.slice(1);
+    return { raw: word.raw.slice(prefix.length), segs: [{ kind: "tilde", user: "" }, ...(text ? [{ ...segs[0], text }] : []), ...segs.slice(1)] };
+  }
+  return { raw: word.raw.slice(prefix.length), segs };
+}
+
 function optionValues(words: Word[], names: string[]): Word[] {
   const out: Word[] = [];
   for (let i = 0; i < words.length; i++) {
     const l = literal(words[i]);
-    if (l === undefined) continue;
     for (const n of names) {
-      if (l === n && words[i + 1]) out.push(words[i + 1]);
-      else if (n.startsWith("--") && l.startsWith(n + "=")) out.push(litWord(l.slice(n.length + 1)));
-      else if (n.length === 2 && l.startsWith(n) && l.length > 2 && !l.startsWith("--")) out.push(litWord(l.slice(2)));
+      if (l === n && words[i + 1]) {
+        out.push(words[i + 1]);
+        continue;
+      }
+      if (n.startsWith("--")) {
+        const w = afterPrefix(words[i], n + "=");
+        if (w) out.push(w);
+      } else if (n.length === 2) {
+        const first = words[i].segs[0];
+        if (first?.kind === "lit" && first.text.startsWith(n) && first.text.length > 2 && !first.text.startsWith("--") && !/^-[a-zA-Z]{3,}$/.test(l ?? "")) {
+          const w = afterPrefix(words[i], n);
+          if (w) out.push(w);
+        }
+      }
     }
   }
   return out;
@@ -112,8 +134,8 @@ export function writeTargets(part: Part): Target[] {
       break;
     case "dd":
       for (const a of args) {
-        const l = literal(a);
-        if (l?.startsWith("of=")) targets.push({ word: litWord(l.slice(3)), how: "writes (dd)" });
+        const w = afterPrefix(a, "of=");
+        if (w) targets.push({ word: w, how: "writes (dd)" });
       }
       break;
     case "curl":
@@ -168,6 +190,5 @@ export function writeTargets(part: Part): Target[] {
     } else if (prog !== "ssh" && prog !== "ps" && prog !== "kill") add(optionValues(args, ["-o"]), "writes its output into");
   }
   if (prog === "sort") add(optionValues(args, ["-o", "--output"]), "writes");
-  void OUTPUT_OPTIONS;
   return targets;
 }
