@@ -263,6 +263,12 @@ function systemEntries(config: Config, os: string): ModelEntry[] {
       problem: systemModelReason(os),
       capabilitiesFrom: "framework",
     }),
+    ...(os === "darwin"
+      ? [entry("private-cloud", "system", config, {
+        usable: false,
+        problem: "Private Cloud Compute is refused from every unsigned build",
+      })]
+      : []),
   ];
 }
 
