@@ -1,0 +1,200 @@
+/**
+ * The respond face: one prompt in, one reply out. The reply goes to stdout as
+ * it streams (or whole, with --no-stream); everything else — warnings, the
+ * `ran:` and `unsupported:` lines, errors — goes to stderr. There is no one
+ * to ask: a command that needs approval is refused unless --yes, and the
+ * reply says so. The model named (or configured) is the model used: an
+ * unavailable one fails with the reason, never falling back to another.
+ *
+ * Exit codes: 0 a reply; 1 a failure (model unavailable, the model's stream
+ * broke, the turn ran out of rounds); 64 a usage error (an unknown tool, an
+ * unreadable schema, an empty prompt, a malformed config); 130 stopped by
+ * Ctrl-C.
+ */
+import type { Config } from "../config/schema.ts";
+import type { HomePaths } from "../config/home.ts";
+import { EXIT, messageOf, UsageError, WispError } from "../util/errors.ts";
+import type { Backend } from "../models/backend.ts";
+import { Session } from "../session/session.ts";
+import { budgetBytes } from "../tools/budget.ts";
+import { composeInstructions } from "../agent/instructions.ts";
+import { runTurn, type TurnOutcome } from "../agent/turn.ts";
+import { callsFromEvents } from "../agent/calls.ts";
+import { ranLine } from "../agent/receipts.ts";
+import { unsupportedClaims, unsupportedLine } from "../agent/verify.ts";
+
+/** The most a piped prompt may hold. */
+export const PROMPT_MAX_BYTES = 4 * 1024 * 1024;
+/** The most a --schema file may hold. */
+export const SCHEMA_MAX_BYTES = 256 * 1024;
+
+export const UNSAFE_WARNING =
+  "warning: --unsafe: commands run without the sandbox and can write anywhere you can, wisp's home included";
+
+export interface RespondOptions {
+  prompt: string;
+  model?: string;
+  /** --tool, repeated: exactly these tools. */
+  tools?: string[];
+  noTools?: boolean;
+  instructions?: string;
+  /** The JSON Schema the reply must match (already read from --schema). */
+  schema?: Record<string, unknown>;
+  stream: boolean;
+  yes: boolean;
+  unsafe: boolean;
+  argv?: string[];
+}
+
+/** Where respond writes; the CLI passes stdout and stderr, tests and benches their own. */
+export interface RespondIO {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export interface RespondDeps {
+  config: Config;
+  paths: HomePaths;
+  /** The backend for a model name (the registry's resolveModel + checkAvailable in the CLI). */
+  backend(name: string, tools: boolean): Promise<Backend>;
+  signal?: AbortSignal;
+  /** The launch directory; the working directory by default. */
+  root?: string;
+}
+
+export interface RespondResult {
+  code: number;
+  outcome?: TurnOutcome;
+  ran?: string | null;
+  unsupported?: string | null;
+}
+
+/** Read a --schema file: a JSON object, bounded; any problem is a usage error naming the file. */
+export function readSchemaFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    const info = Deno.statSync(path);
+    if (!info.isFile) throw new UsageError(`--schema ${path} is not a file; give a JSON Schema file`);
+    if (info.size > SCHEMA_MAX_BYTES) throw new UsageError(`--schema ${path} is larger than 256 KiB; give a smaller JSON Schema`);
+    text = Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof WispError) throw error;
+    if (error instanceof Deno.errors.NotFound) throw new UsageError(`--schema ${path} does not exist; give a JSON Schema file`);
+    throw new UsageError(`cannot read --schema ${path} (${messageOf(error)})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--schema ${path} is not valid JSON (${messageOf(error)}); give a JSON Schema file`);
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    throw new UsageError(`--schema ${path} must hold a JSON object (a JSON Schema)`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Read a piped prompt, bounded. */
+export async function readPipedPrompt(stream: ReadableStream<Uint8Array>, max = PROMPT_MAX_BYTES): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size > max) throw new UsageError(`the prompt on standard input is larger than ${max / (1024 * 1024)} MiB; give a shorter one`);
+    chunks.push(chunk);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
+export async function respond(options: RespondOptions, deps: RespondDeps, io: RespondIO): Promise<RespondResult> {
+  const prompt = options.prompt.trim();
+  if (prompt === "") throw new UsageError("the prompt is empty; give one as an argument or on standard input");
+  if (options.noTools && options.tools && options.tools.length > 0) {
+    throw new UsageError("--tool and --no-tools cannot be used together; choose one");
+  }
+  if (options.unsafe) io.err(UNSAFE_WARNING + "\n");
+
+  const session = Session.open({
+    face: "respond",
+    paths: deps.paths,
+    config: deps.config,
+    root: deps.root,
+    yes: options.yes,
+    unsafe: options.unsafe,
+    argv: options.argv,
+  });
+  try {
+    // An unknown tool name is a usage error before any model is asked.
+    const tools = session.tools({ only: options.tools, noTools: options.noTools });
+    const modelName = options.model ?? deps.config.model;
+    const backend = await deps.backend(modelName, tools.length > 0);
+    if (options.schema) {
+      const caps = await backend.capabilities();
+      if (!caps.structured) {
+        throw new WispError(`${backend.name} cannot be held to a JSON schema; choose another model from wisp models, or leave out --schema`);
+      }
+    }
+    const window = await backend.contextWindow();
+    const names = tools.map((t) => t.name);
+    const messages = [{
+      role: "system" as const,
+      content: composeInstructions({
+        tools: names,
+        extension: deps.config.systemPromptExtension,
+        instructions: options.instructions,
+        cwd: session.root,
+      }),
+    }];
+    const turn = session.beginTurn({ budgetBytes: budgetBytes(window), signal: deps.signal });
+    let printed = "";
+    const outcome = await runTurn({
+      backend,
+      messages,
+      prompt,
+      tools,
+      registry: session.registry,
+      context: turn.context,
+      schema: options.schema,
+      signal: deps.signal,
+      hooks: {
+        onText: (text) => {
+          if (!options.stream) return;
+          printed += text;
+          io.out(text);
+        },
+      },
+    });
+    if (!options.stream) {
+      printed = outcome.text;
+      io.out(printed);
+    }
+    if (printed !== "" && !printed.endsWith("\n")) io.out("\n");
+
+    const calls = callsFromEvents(turn.audit.events);
+    const ran = ranLine(calls, outcome.text, names);
+    if (ran) io.err(ran + "\n");
+    let unsupported: string | null = null;
+    if (deps.config.verification.mode !== "off" && !outcome.stopped) {
+      unsupported = unsupportedLine(unsupportedClaims(outcome.text, calls, names));
+      if (unsupported) io.err(unsupported + "\n");
+    }
+    if (outcome.stopped) {
+      io.err("stopped by you\n");
+      return { code: EXIT.interrupted, outcome, ran, unsupported };
+    }
+    if (outcome.roundLimit) {
+      io.err(`error: the model was still calling tools after ${outcome.rounds} requests, so wisp ended the turn; ask for less at once\n`);
+      return { code: EXIT.failure, outcome, ran, unsupported };
+    }
+    if (outcome.cutOff) io.err("note: the reply was cut off at the model's length limit\n");
+    return { code: EXIT.ok, outcome, ran, unsupported };
+  } finally {
+    session.close();
+  }
+}

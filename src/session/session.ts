@@ -1,0 +1,209 @@
+/**
+ * Session: what every face (respond, chat, the MCP server and its threads)
+ * opens first, and shares between its conversations.
+ *
+ * It holds
+ * - `config`: the configuration as loaded when the session opened (a
+ *   snapshot: a later `wisp config set` applies from the next session);
+ * - `paths`: wisp's home;
+ * - `audit`: the one audit log, opened for this session (`id` is its audit
+ *   session id, recorded on every event);
+ * - `gate`: the gate, whose approvals in memory (once, session) live as long
+ *   as the session;
+ * - `outputStore`: where whole outputs that did not fit a result are kept
+ *   (`<home>/output/<session id>/`);
+ * - `registry`: the tools this session can offer (the built-ins with
+ *   run_command, less tools.disabled when listed);
+ * - `root`: the directory wisp was launched in, the sandbox's writable root;
+ * - the face's host effects: `host` (asks the person; absent = no one can be
+ *   asked), `yes` (--yes: approve what would be asked, never a command
+ *   outside the sandbox), `unsafe` (--unsafe: commands run unconfined).
+ *
+ * API, for faces:
+ *   const session = await Session.open({ face: "respond", yes, unsafe, host });
+ *   const tools = session.tools({ only, noTools });        // AnyTool[] for a conversation
+ *   const turn = session.beginTurn({ cwd, budgetBytes, signal, commandTimeoutSeconds });
+ *   // turn.context: the ToolContext calls run with; turn.audit.events: the turn's events
+ *   session.close();
+ *
+ * Nothing here prints or reads a terminal: that is the face's job.
+ */
+import type { Config } from "../config/schema.ts";
+import { type HomePaths, homePaths } from "../config/home.ts";
+import { loadConfig } from "../config/load.ts";
+import { AuditLog, newSessionId } from "../audit/writer.ts";
+import { ensureHome } from "../config/home.ts";
+import { Gate } from "../gate/gate.ts";
+import type { ApprovalHost, GateContext, GateDecision } from "../gate/gate.ts";
+import { OutputStore } from "../tools/output_store.ts";
+import { builtinRegistry } from "../tools/builtins.ts";
+import type { ToolRegistry } from "../tools/registry.ts";
+import type { AnyTool, ToolContext, ToolGate } from "../tools/tool.ts";
+import { runCommandTool } from "../tools/run_command.ts";
+import { TurnAudit } from "./turn_audit.ts";
+
+export interface SessionOptions {
+  /** Which face opened it: respond, chat, mcp, … (recorded on session.start). */
+  face: string;
+  paths?: HomePaths;
+  config?: Config;
+  /** The launch directory; the process's working directory by default. */
+  root?: string;
+  /** An audit log to use; one is opened from the config otherwise. */
+  audit?: AuditLog;
+  /** Asks the person; absent: no one can be asked, and what needs asking is refused. */
+  host?: ApprovalHost;
+  yes?: boolean;
+  unsafe?: boolean;
+  /** The tool registry; the built-ins (with run_command) by default. */
+  registry?: ToolRegistry;
+  gate?: Gate;
+  argv?: string[];
+}
+
+export interface TurnOptions {
+  /** Where commands and relative paths start; the root by default. */
+  cwd?: string;
+  /** The tool-output budget in bytes (budgetBytes of the model's window). */
+  budgetBytes: number;
+  signal?: AbortSignal;
+  /** The thread's time limit for commands (the call's own, if it gives one, comes first). */
+  commandTimeoutSeconds?: number;
+}
+
+/** What run_command (and custom tools) read beside the ordinary ToolContext. */
+export interface SessionToolContext extends ToolContext {
+  /** The thread's command time limit, when it has one. */
+  commandTimeoutSeconds?: number;
+  /** The turn's id, for once approvals. */
+  turnId?: string;
+}
+
+export interface Turn {
+  id: string;
+  audit: TurnAudit;
+  context: SessionToolContext;
+}
+
+/** The registry a session offers by default: wisp's built-ins, run_command right after current_date. */
+export function sessionRegistry(): ToolRegistry {
+  const registry = builtinRegistry();
+  if (!registry.get("run_command")) registry.register(runCommandTool);
+  return registry;
+}
+
+export class Session {
+  readonly face: string;
+  readonly config: Config;
+  readonly paths: HomePaths;
+  readonly audit: AuditLog;
+  readonly gate: Gate;
+  readonly outputStore: OutputStore;
+  readonly registry: ToolRegistry;
+  readonly root: string;
+  readonly host?: ApprovalHost;
+  readonly yes: boolean;
+  readonly unsafe: boolean;
+  #turns = 0;
+  #ownsAudit: boolean;
+
+  private constructor(options: SessionOptions & { config: Config; paths: HomePaths; audit: AuditLog; ownsAudit: boolean }) {
+    this.face = options.face;
+    this.config = options.config;
+    this.paths = options.paths;
+    this.audit = options.audit;
+    this.#ownsAudit = options.ownsAudit;
+    this.root = options.root ?? Deno.cwd();
+    this.host = options.host;
+    this.yes = options.yes === true;
+    this.unsafe = options.unsafe === true;
+    this.registry = options.registry ?? sessionRegistry();
+    this.gate = options.gate ?? new Gate({ config: this.config, home: this.paths, audit: this.audit });
+    this.outputStore = new OutputStore(this.paths, this.audit.session);
+  }
+
+  /** Open a session: load the config (unless given), open the audit log, record session.start. */
+  static open(options: SessionOptions): Session {
+    const paths = options.paths ?? homePaths();
+    const config = options.config ?? loadConfig(paths.config).config;
+    let audit = options.audit;
+    const ownsAudit = audit === undefined;
+    if (!audit) {
+      if (config.audit.enabled) ensureHome(paths, paths.logs);
+      audit = new AuditLog({
+        path: paths.auditLog,
+        enabled: config.audit.enabled,
+        maxBytes: config.audit.maxBytes,
+        keep: config.audit.keep,
+        session: newSessionId(),
+      });
+    }
+    const session = new Session({ ...options, config, paths, audit, ownsAudit });
+    audit.record("session.start", {
+      face: options.face,
+      pid: Deno.pid,
+      cwd: session.root,
+      ...(options.argv ? { argv: options.argv } : {}),
+      ...(session.yes ? { yes: true } : {}),
+      ...(session.unsafe ? { unsafe: true } : {}),
+    });
+    return session;
+  }
+
+  /** The audit session id. */
+  get id(): string {
+    return this.audit.session;
+  }
+
+  /** The tools a conversation gets: all (the default), exactly `only`, or none. Unknown names are a usage error. */
+  tools(select: { only?: string[]; noTools?: boolean } = {}): AnyTool[] {
+    return this.registry.list({ config: this.config, only: select.only, noTools: select.noTools });
+  }
+
+  /** The gate as a tool sees it, with the session's host, --yes, root and the turn filled in. */
+  toolGate(turnId: string, cwd: string, signal?: AbortSignal): ToolGate {
+    return {
+      check: (line: string, given: unknown): Promise<GateDecision> => {
+        const partial = (given ?? {}) as Partial<GateContext> & { signal?: AbortSignal };
+        const ctx: GateContext = {
+          cwd: partial.cwd ?? cwd,
+          root: this.root,
+          origin: partial.origin ?? "model",
+          ...(partial.outsideSandbox ? { outsideSandbox: true } : {}),
+          ...(this.host ? { host: this.host } : {}),
+          ...(this.yes ? { yes: true } : {}),
+          turnId,
+          ...(partial.signal ?? signal ? { signal: partial.signal ?? signal } : {}),
+        };
+        return this.gate.check(line, ctx);
+      },
+    };
+  }
+
+  /** Start a turn: its id, its audit view, and the context its calls run with. */
+  beginTurn(options: TurnOptions): Turn {
+    const id = `${this.id}-${++this.#turns}`;
+    const audit = new TurnAudit(this.audit, id);
+    const cwd = options.cwd ?? this.root;
+    const context: SessionToolContext = {
+      cwd,
+      root: this.root,
+      config: this.config,
+      home: this.paths,
+      audit,
+      budgetBytes: options.budgetBytes,
+      session: this.id,
+      gate: this.toolGate(id, cwd, options.signal),
+      outputStore: this.outputStore,
+      unsafe: this.unsafe,
+      turnId: id,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.commandTimeoutSeconds ? { commandTimeoutSeconds: options.commandTimeoutSeconds } : {}),
+    };
+    return { id, audit, context };
+  }
+
+  close(): void {
+    if (this.#ownsAudit) this.audit.close();
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * End to end: the real CLI (under the binary's permission set) talks to a
+ * fake Ollama server, which asks for run_command, read_file and edit_file
+ * calls; wisp carries them out through the real gate and the real bwrap
+ * sandbox, and prints the reply on stdout and its receipts on stderr.
+ */
+import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../support/assert.ts";
+import { startFakeOllama } from "../../support/fake_ollama.ts";
+import { ollamaConfig, scratch, toolMessages } from "./support.ts";
+
+Deno.test("respond runs a safe command in the sandbox and streams the reply to stdout", async () => {
+  const ollama = startFakeOllama();
+  const s = await scratch(ollamaConfig(ollama.url));
+  try {
+    await Deno.writeTextFile(join(s.project, "notes.txt"), "alpha\nbeta\n");
+    ollama.reply(
+      { toolCalls: [{ name: "run_command", arguments: { command: "ls" } }] },
+      { text: ["The folder holds ", "notes.txt."] },
+    );
+    const run = await s.wisp(["What is in this folder?"]);
+    assertEquals(run.code, 0, run.stderr);
+    assertEquals(run.stdout, "The folder holds notes.txt.\n");
+    assertMatch(run.stderr, /^ran: run_command$/m);
+    const chats = ollama.chats();
+    assertEquals(chats.length, 2);
+    const [result] = toolMessages(chats[1]);
+    assertMatch(result.content, /^exit status: 0\nstdout:\nnotes\.txt$/);
+    const kinds = s.events().map((e) => e.kind);
+    for (const kind of ["session.start", "prompt", "response", "tool.call", "policy.decision", "command.outcome", "tool.result"]) {
+      assert(kinds.includes(kind), `no ${kind} in ${kinds.join(", ")}`);
+    }
+    const prompt = s.events().find((e) => e.kind === "prompt");
+    assertEquals(prompt?.text, "What is in this folder?");
+    const outcome = s.events().find((e) => e.kind === "command.outcome");
+    assertEquals(outcome?.sandbox, "confined");
+  } finally {
+    await ollama.close();
+    await s.remove();
+  }
+});
+
+Deno.test("without --yes a command that needs approval is refused, and the model is told so", async () => {
+  const ollama = startFakeOllama();
+  const s = await scratch(ollamaConfig(ollama.url));
+  try {
+    ollama.reply(
+      { toolCalls: [{ name: "run_command", arguments: { command: "touch made-by-model.txt" } }] },
+      { text: "I could not create the file: the command was not approved." },
+    );
+    const run = await s.wisp(["Create made-by-model.txt"]);
+    assertEquals(run.code, 0, run.stderr);
+    const [result] = toolMessages(ollama.chats()[1]);
+    assertMatch(result.content, /^error: command not approved: .*no one can be asked here/);
+    assertMatch(run.stderr, /^ran: run_command \(1 declined\)$/m);
+    let exists = true;
+    try {
+      Deno.statSync(join(s.project, "made-by-model.txt"));
+    } catch {
+      exists = false;
+    }
+    assertEquals(exists, false, "the refused command must not have run");
+  } finally {
+    await ollama.close();
+    await s.remove();
+  }
+});
+
+Deno.test("--yes approves the command, which the sandbox confines to the launch directory", async () => {
+  const ollama = startFakeOllama();
+  const s = await scratch(ollamaConfig(ollama.url));
+  const outside = await Deno.makeTempDir({ prefix: "wisp-outside-", dir: Deno.env.get("HOME") });
+  try {
+    ollama.reply(
+      {
+        toolCalls: [{
+          name: "run_command",
+          arguments: { command: `touch inside.txt; touch ${outside}/escaped.txt; echo done` },
+        }],
+      },
+      { text: "Created inside.txt." },
+    );
+    const run = await s.wisp(["--yes", "Create the files"]);
+    assertEquals(run.code, 0, run.stderr);
+    Deno.statSync(join(s.project, "inside.txt"));
+    let escaped = true;
+    try {
+      Deno.statSync(join(outside, "escaped.txt"));
+    } catch {
+      escaped = false;
+    }
+    assertEquals(escaped, false, "a write outside the writable roots must fail in the sandbox");
+    const [result] = toolMessages(ollama.chats()[1]);
+    assertStringIncludes(result.content, "done");
+  } finally {
+    await ollama.close();
+    await s.remove();
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("read_file and edit_file calls run through the gate; their results go back to the model", async () => {
+  const ollama = startFakeOllama();
+  const s = await scratch(ollamaConfig(ollama.url));
+  try {
+    await Deno.writeTextFile(join(s.project, "app.cfg"), "name = demo\r\nport = 8080\r\n");
+    ollama.reply(
+      { toolCalls: [{ name: "read_file", arguments: { path: "app.cfg" } }] },
+      { toolCalls: [{ name: "edit_file", arguments: { path: "app.cfg", mode: "replace", find: "8080", content: "9090", line: 2 } }] },
+      { text: "The port is now 9090." },
+    );
+    const run = await s.wisp(["--yes", "Change the port in app.cfg to 9090"]);
+    assertEquals(run.code, 0, run.stderr);
+    assertEquals(run.stdout, "The port is now 9090.\n");
+    assertEquals(await Deno.readTextFile(join(s.project, "app.cfg")), "name = demo\r\nport = 9090\r\n");
+    const chats = ollama.chats();
+    assertEquals(chats.length, 3);
+    assertMatch(toolMessages(chats[1])[0].content, /^1\tname = demo\n2\tport = 8080\n\[end of file\]/);
+    assertMatch(run.stderr, /^ran: read_file · edit_file$/m);
+  } finally {
+    await ollama.close();
+    await s.remove();
+  }
+});
