@@ -48,7 +48,11 @@ export function renderToolList(
     out.push(" ".repeat(indent) + tool.name.padEnd(nameWidth) + "  " + lines[0]);
     for (const more of lines.slice(1)) out.push(" ".repeat(descColumn) + more);
   }
-  out.push("", "  See 'wisp tools --markdown' (or --json) for parameters and example prompts.");
+  out.push("");
+  const pointer = "See 'wisp tools --markdown' (or --json) for parameters and example prompts.";
+  for (const line of wrapText(pointer, Math.max(20, width - indent))) {
+    out.push(" ".repeat(indent) + line);
+  }
   return out.join("\n") + "\n";
 }
 

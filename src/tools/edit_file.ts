@@ -29,6 +29,7 @@ import {
   createNewFile,
   type FileStamp,
   isWithin,
+  lstatOrNull,
   makeFolders,
   openForRead,
   readAllBounded,
@@ -479,6 +480,12 @@ export async function editFile(
     writableSet({ config: ctx.config, root: ctx.root, home: ctx.home.root }).roots);
   const confined = confine(canonical, homes, roots);
   if (!confined.ok) return confinementError(given, confined);
+  // A link that still resolves to itself dangles: refused before anyone is asked about it.
+  if (lstatOrNull(canonical)?.isSymlink) {
+    return errorResult(
+      `cannot write ${given}: is a symlink to a file that does not exist; write the real path instead`,
+    );
+  }
 
   if (!ctx.gate) {
     return errorResult("edit not approved: no approval gate is set up for this session");

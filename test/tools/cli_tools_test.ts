@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
-import { runWisp, tempDir } from "../support/wisp.ts";
+import { PROJECT_ROOT, runWisp, tempDir, wispCommand } from "../support/wisp.ts";
 import { listingWidth, renderToolList, wrapText } from "../../src/cli/tools.ts";
 import { catalogueJson, catalogueMarkdown } from "../../src/tools/catalogue.ts";
 import { builtinRegistry } from "../../src/tools/builtins.ts";
@@ -117,4 +117,49 @@ Deno.test("the terminal listing: TOOLS:, a name column, descriptions wrapped to 
   assertEquals(listingWidth(undefined, (n) => (n === "COLUMNS" ? "100" : undefined)), 100);
   assertEquals(listingWidth(undefined, () => undefined), 80);
   assertEquals(listingWidth(132, () => "100"), 132);
+});
+
+/** Whether a program is on PATH. */
+function onPath(program: string): boolean {
+  return (Deno.env.get("PATH") ?? "").split(":").some((dir) => {
+    try {
+      return Deno.statSync(`${dir}/${program}`).isFile;
+    } catch {
+      return false;
+    }
+  });
+}
+
+Deno.test({
+  name:
+    "wisp tools on a terminal: the TOOLS: listing, wrapped to COLUMNS when the terminal gives no size",
+  // `script` (util-linux/bsdutils) gives the CLI a real pseudo-terminal; `deno task test` installs it.
+  ignore: !onPath("script"),
+  fn: async () => {
+    const home = await tempDir();
+    try {
+      const line = [...wispCommand(), "tools"].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(
+        " ",
+      );
+      const out = await new Deno.Command("script", {
+        args: ["-qec", line, "/dev/null"],
+        env: { WISP_HOME: home, COLUMNS: "60", NO_COLOR: "1", TERM: "dumb" },
+        cwd: PROJECT_ROOT,
+        stdin: "null",
+      }).output();
+      const text = new TextDecoder().decode(out.stdout).replaceAll("\r\n", "\n");
+      assertEquals(out.code, 0, text);
+      const lines = text.trimEnd().split("\n");
+      assertEquals(lines[0], "TOOLS:");
+      assertEquals(lines[1], "  current_date  Returns the current local date and time.");
+      assertMatch(lines[2], /^ {2}read_file {5}Reads a page/);
+      assert(lines.every((l) => l.length <= 60), lines.find((l) => l.length > 60));
+      assertEquals(
+        lines.slice(-2).join(" ").replace(/\s+/g, " "),
+        " See 'wisp tools --markdown' (or --json) for parameters and example prompts.",
+      );
+    } finally {
+      await Deno.remove(home, { recursive: true });
+    }
+  },
 });
