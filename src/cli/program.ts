@@ -19,6 +19,8 @@ import * as models from "./models.ts";
 import * as approvals from "./approvals.ts";
 import * as classifier from "./classifier.ts";
 import * as notify from "./notify.ts";
+import * as sandbox from "./sandbox.ts";
+import * as triage from "./triage.ts";
 
 interface CommandModule {
   register(program: Command): void;
@@ -35,8 +37,10 @@ export const COMMANDS: CommandModule[] = [
   approvals,
   classifier,
   notify,
+  sandbox,
   scan,
   redact,
+  triage,
 ];
 
 export function buildProgram(): Command {

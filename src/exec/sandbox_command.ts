@@ -1,0 +1,69 @@
+/**
+ * The action of `wisp sandbox`: the deny list (the gate's policy check, not a
+ * list of our own), then the one runner with stdio passed through, then the
+ * program's exit status as wisp's.
+ */
+import { loadContext, openAudit } from "../cli/context.ts";
+import { cliState, errLine } from "../cli/io.ts";
+import { UsageError, WispError } from "../util/errors.ts";
+import { runCommand } from "./runner.ts";
+import { exitCodeFor, shellLine } from "../cli/sandbox.ts";
+
+export interface SandboxCommandOptions {
+  network: boolean;
+  writable: string[];
+}
+
+export async function runSandbox(argv: string[], options: SandboxCommandOptions): Promise<void> {
+  if (argv.length === 0) throw new UsageError("wisp sandbox needs a program to run: wisp sandbox -- CMD [ARG…]");
+  const { paths, config } = loadContext();
+  const audit = openAudit(paths, config);
+  const cwd = Deno.cwd();
+  const line = shellLine(argv);
+  audit.record("session.start", { face: "sandbox", pid: Deno.pid, cwd, argv: ["sandbox", ...argv] });
+
+  const { Gate } = await import("../gate/gate.ts");
+  const gate = new Gate({ config, home: paths, audit });
+  const { policy } = await gate.assess(line, { cwd, origin: "sandbox" });
+  audit.record("policy.decision", {
+    command: line,
+    decision: policy.allowed ? "allow" : "deny",
+    ...(policy.reason ? { reason: policy.reason } : {}),
+    ...(policy.rule ? { rule: policy.rule } : {}),
+    origin: "sandbox",
+    cwd,
+  });
+  if (!policy.allowed) throw new WispError(`command denied by policy: ${policy.reason}`);
+
+  // Ctrl-C reaches the launcher too (it shares wisp's terminal group) and ends
+  // the sandbox at once; wisp waits for it and reports the stop.
+  const controller = new AbortController();
+  const onInterrupt = () => controller.abort();
+  let listening = false;
+  try {
+    Deno.addSignalListener("SIGINT", onInterrupt);
+    listening = true;
+  } catch { /* no signal support here */ }
+  try {
+    const result = await runCommand({
+      command: line,
+      cwd,
+      root: cwd,
+      origin: "sandbox",
+      budgetBytes: 4096,
+      config,
+      home: paths,
+      audit,
+      passthrough: true,
+      signal: controller.signal,
+      allowNetwork: options.network && config.commandPolicy.sandbox.allowNetwork,
+      extraWritable: options.writable.map((p) => (p.startsWith("/") ? p : `${cwd}/${p}`)),
+    });
+    if (result.error) throw new WispError(result.error);
+    cliState.exitCode = exitCodeFor(result.exitStatus);
+    if (result.stopped) errLine("wisp: stopped");
+  } finally {
+    if (listening) Deno.removeSignalListener("SIGINT", onInterrupt);
+    audit.close();
+  }
+}
