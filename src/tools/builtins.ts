@@ -5,6 +5,7 @@
  */
 import { ToolRegistry } from "./registry.ts";
 import { currentDateTool } from "./current_date.ts";
+import { runCommandTool } from "./run_command.ts";
 import { readFileTool } from "./read_file.ts";
 import { editFileTool } from "./edit_file.ts";
 import { systemInfoTool } from "./system_info.ts";
@@ -13,6 +14,7 @@ import { notifyTool } from "./notify.ts";
 export function builtinRegistry(): ToolRegistry {
   return new ToolRegistry()
     .register(currentDateTool)
+    .register(runCommandTool)
     .register(readFileTool)
     .register(editFileTool)
     .register(notifyTool)
