@@ -449,6 +449,7 @@ docker login -u deploy -p "$DOCKER_PASSWORD" registry.acme-corp.io
 curl -fsS -u deploy:⟪basic-pw⟫ https://artifacts.acme-corp.io/upload -T dist/billing.tgz
 git clone https://oauth2:⟪gitlab⟫@gitlab.acme-corp.io/platform/infra.git
 mysql --host=db.internal --user=root --password=⟪password⟫ billing < dump.sql
+pip install --index-url https://ci:⟪url-pw⟫@pypi.acme-corp.io/simple billing-tools==2.14.1
 curl -H "Authorization: Bearer $API_TOKEN" https://api.acme-corp.io/deploy
 curl -H "X-Api-Key: ⟪bearer⟫" https://status.acme-corp.io/api/v1/incidents
 ssh-keygen -t ed25519 -f ~/.ssh/id_ed25519 -N ""

@@ -1,0 +1,185 @@
+/**
+ * `wisp scan` and `wisp redact` as a person runs them: the real CLI in a
+ * subprocess under the binary's permission set, a scratch WISP_HOME, real
+ * files, real pipes, and a real git pre-commit hook.
+ */
+import { join } from "node:path";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
+import { runWisp, tempDir, wispCommand } from "../support/wisp.ts";
+import { rng, Values } from "./corpus_values.ts";
+
+const v = new Values(rng(23));
+
+async function auditEvents(home: string): Promise<Record<string, unknown>[]> {
+  const text = await Deno.readTextFile(join(home, "logs", "audit.jsonl"));
+  return text.trim().split("\n").map((l) => JSON.parse(l));
+}
+
+Deno.test("scan: findings as path:line:column kind preview, exit 1, audited with counts", async () => {
+  const home = await tempDir();
+  const dir = await tempDir();
+  try {
+    const token = v.githubPat();
+    const key = v.awsAccessKeyId();
+    await Deno.writeTextFile(
+      join(dir, "app.env"),
+      `PORT=8080\nGITHUB_TOKEN=${token}\nAWS_ACCESS_KEY_ID=${key}\n`,
+    );
+    await Deno.writeTextFile(join(dir, "clean.txt"), "nothing to see\n");
+    const run = await runWisp(["scan", "app.env", "clean.txt"], { home, cwd: dir });
+    assertEquals(run.code, 1, run.stderr);
+    assertEquals(
+      run.stdout,
+      "app.env:2:14  github-pat  ghp_****[40]\napp.env:3:19  aws-access-key-id  AKIA****[20]\n",
+    );
+    assertStringIncludes(run.stderr, "2 findings: 1 aws-access-key-id, 1 github-pat in 2 inputs");
+    const scans = (await auditEvents(home)).filter((e) => e.kind === "secrets.scan");
+    assertEquals(scans.map((e) => [e.path, e.counts]), [
+      ["app.env", { "github-pat": 1, "aws-access-key-id": 1 }],
+      ["clean.txt", {}],
+    ]);
+
+    const clean = await runWisp(["scan", "clean.txt"], { home, cwd: dir });
+    assertEquals([clean.code, clean.stdout], [0, ""]);
+    assertStringIncludes(clean.stderr, "no secrets found");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("scan --json, --personal, folders, binary files and stdin diffs", async () => {
+  const home = await tempDir();
+  const dir = await tempDir();
+  try {
+    const email = v.email();
+    await Deno.mkdir(join(dir, "data", "nested"), { recursive: true });
+    await Deno.writeTextFile(join(dir, "data", "nested", "export.csv"), `id,email\n1,${email}\n`);
+    await Deno.writeFile(
+      join(dir, "data", "logo.png"),
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13]),
+    );
+    const plain = await runWisp(["scan", "--json", "data"], { home, cwd: dir });
+    assertEquals([plain.code, JSON.parse(plain.stdout)], [0, { findings: [] }]);
+    assertStringIncludes(plain.stderr, "note: data/logo.png is binary; skipped");
+
+    const personal = await runWisp(["scan", "--json", "--personal", "data"], { home, cwd: dir });
+    assertEquals(personal.code, 1);
+    const doc = JSON.parse(personal.stdout);
+    assertEquals(doc.findings.length, 1);
+    const [f] = doc.findings;
+    assertEquals([f.path, f.line, f.kind], ["data/nested/export.csv", 2, "email"]);
+    assert(!personal.stdout.includes(email));
+
+    const token = v.stripeSecret();
+    const diff = [
+      "diff --git a/src/pay.py b/src/pay.py",
+      "--- a/src/pay.py",
+      "+++ b/src/pay.py",
+      "@@ -40,2 +40,3 @@ def pay():",
+      "     amount = 10",
+      `+    stripe.api_key = "${token}"`,
+      "     return charge(amount)",
+      "",
+    ].join("\n");
+    const staged = await runWisp(["scan"], { home, cwd: dir, stdin: diff });
+    assertEquals(staged.code, 1);
+    assertEquals(
+      staged.stdout,
+      "src/pay.py:41:23  stripe-key  sk_live_****[" + token.length + "]\n",
+    );
+    const events = (await auditEvents(home)).filter((e) => e.kind === "secrets.scan");
+    assertEquals(events.at(-1)!.diff, true);
+    assertEquals(events.at(-1)!.input, "stdin");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("scan: a missing file fails closed with a sentence; a bad flag is a usage error", async () => {
+  const home = await tempDir();
+  try {
+    const missing = await runWisp(["scan", "no-such-file.env"], { home });
+    assertEquals(missing.code, 1);
+    assertMatch(missing.stderr, /error: no-such-file\.env does not exist; check the path/);
+    const usage = await runWisp(["scan", "--no-such-flag"], { home });
+    assertEquals(usage.code, 64);
+    const redactUsage = await runWisp(["redact", "a", "b"], { home });
+    assertEquals(redactUsage.code, 64);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("redact: markers on stdout, a one-line summary on stderr, audited with counts", async () => {
+  const home = await tempDir();
+  try {
+    const a = v.email();
+    const token = v.slackBot();
+    const input = `user ${a} posted with ${token}\nreply to ${a}\n`;
+    const run = await runWisp(["redact"], { home, stdin: input });
+    assertEquals(run.code, 0, run.stderr);
+    assertEquals(
+      run.stdout,
+      "user [REDACTED:email#1] posted with [REDACTED:slack-token#1]\nreply to [REDACTED:email#1]\n",
+    );
+    assertEquals(run.stderr, "3 values redacted: 2 email, 1 slack-token\n");
+    const credentialsOnly = await runWisp(["redact", "--no-personal"], { home, stdin: input });
+    assertEquals(
+      credentialsOnly.stdout,
+      `user ${a} posted with [REDACTED:slack-token#1]\nreply to ${a}\n`,
+    );
+    const events = (await auditEvents(home)).filter((e) => e.kind === "redaction");
+    assertEquals(events.map((e) => e.counts), [{ email: 2, "slack-token": 1 }, {
+      "slack-token": 1,
+    }]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("as a git pre-commit hook, a staged secret stops the commit and a clean change goes through", async () => {
+  const home = await tempDir();
+  const repo = await tempDir();
+  const git = async (...args: string[]) => {
+    const out = await new Deno.Command("git", {
+      args,
+      cwd: repo,
+      env: {
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@t.invalid",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@t.invalid",
+      },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+  };
+  try {
+    await git("init", "-q");
+    const hook = join(repo, ".git", "hooks", "pre-commit");
+    const wisp = wispCommand().map((a) => `'${a}'`).join(" ");
+    await Deno.writeTextFile(
+      hook,
+      `#!/bin/sh\nWISP_HOME='${home}' git diff --cached | ${wisp} scan\n`,
+    );
+    await Deno.chmod(hook, 0o755);
+
+    await Deno.writeTextFile(join(repo, "README.md"), "# demo\n");
+    await git("add", "README.md");
+    const clean = await git("commit", "-q", "-m", "docs");
+    assertEquals(clean.code, 0, clean.stderr);
+
+    await Deno.writeTextFile(join(repo, "deploy.sh"), `export NPM_TOKEN=${v.npm()}\n`);
+    await git("add", "deploy.sh");
+    const blocked = await git("commit", "-q", "-m", "deploy");
+    assertEquals(blocked.code, 1, "the hook's exit 1 stops the commit");
+    assertStringIncludes(blocked.stderr, "deploy.sh:1:18  npm-token  npm_****[40]");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(repo, { recursive: true });
+  }
+});

@@ -1,0 +1,184 @@
+/**
+ * The values wisp finds are never written anywhere: plant known values, run
+ * every command and every tool function over them, then read every file wisp
+ * wrote under its scratch home (audit log, output store, transcripts,
+ * anything) and the commands' stdout and stderr, looking for each value and
+ * for its secret part without the vendor prefix.
+ */
+import { join } from "node:path";
+import { assert, assertEquals } from "../support/assert.ts";
+import { runWisp, tempDir } from "../support/wisp.ts";
+import { AuditLog } from "../../src/audit/writer.ts";
+import { homePaths } from "../../src/config/home.ts";
+import { redactTool, scanSecretsTool } from "../../src/secrets/index.ts";
+import { rng, Values } from "./corpus_values.ts";
+
+const v = new Values(rng(99));
+
+function planted(): { values: string[]; file: string; diff: string } {
+  const values = [
+    v.githubPat(),
+    v.awsAccessKeyId(),
+    v.awsSecret(),
+    v.stripeSecret(),
+    v.slackBot(),
+    v.openai(),
+    v.anthropic(),
+    v.npm(),
+    v.pypi(),
+    v.jwt(),
+    v.password(),
+    v.urlPassword(),
+    v.email(),
+    v.card(),
+    v.iban("DE"),
+    v.ssn(),
+  ];
+  const [
+    gh,
+    akia,
+    aws,
+    stripe,
+    slack,
+    openai,
+    anthropic,
+    npm,
+    pypi,
+    jwt,
+    pw,
+    dbpw,
+    email,
+    card,
+    iban,
+    ssn,
+  ] = values;
+  const pem = v.pem("RSA PRIVATE KEY");
+  values.push(pem);
+  const file = [
+    `GITHUB_TOKEN=${gh}`,
+    `AWS_ACCESS_KEY_ID=${akia}`,
+    `AWS_SECRET_ACCESS_KEY=${aws}`,
+    `STRIPE_KEY=${stripe}`,
+    `SLACK=${slack}`,
+    `OPENAI_API_KEY=${openai}`,
+    `ANTHROPIC_API_KEY=${anthropic}`,
+    `NPM_TOKEN=${npm}`,
+    `PYPI=${pypi}`,
+    `SESSION=${jwt}`,
+    `ADMIN_PASSWORD=${pw}`,
+    `DATABASE_URL=postgres://app:${dbpw}@db.internal:5432/app`,
+    `contact=${email} card=${card} iban=${iban} ssn=${ssn}`,
+    pem,
+    "",
+  ].join("\n");
+  const diff = [
+    "--- a/.env",
+    "+++ b/.env",
+    `@@ -1,0 +1,${file.split("\n").length - 1} @@`,
+    ...file.trimEnd().split("\n").map((l) => "+" + l),
+    "",
+  ]
+    .join("\n");
+  return { values, file, diff };
+}
+
+/** Every value, and its part after a known vendor prefix, that must not appear. */
+function needles(values: string[]): string[] {
+  const out: string[] = [];
+  for (const value of values) {
+    out.push(value);
+    const rest = value.replace(
+      /^(?:ghp_|AKIA|sk_live_|rk_live_|xoxb-|sk-proj-|sk-ant-api03-|sk-|npm_|pypi-|-----BEGIN RSA PRIVATE KEY-----\n)/,
+      "",
+    );
+    if (rest !== value) out.push(rest.slice(0, 24));
+    // A private key's body lines, one by one.
+    if (value.includes("\n")) out.push(...value.split("\n").slice(1, -1));
+  }
+  return out.filter((n) => n.length >= 8);
+}
+
+async function filesUnder(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(root)) {
+    const path = join(root, entry.name);
+    if (entry.isDirectory) out.push(...await filesUnder(path));
+    else out.push(path);
+  }
+  return out;
+}
+
+Deno.test("no planted value reaches anything wisp writes: audit, output store, transcripts, stdout of scan", async () => {
+  const home = await tempDir();
+  const work = await tempDir();
+  try {
+    const { values, file, diff } = planted();
+    await Deno.writeTextFile(join(work, "planted.env"), file);
+    await Deno.writeTextFile(join(work, "planted.diff"), diff);
+
+    const scans = [
+      await runWisp(["scan", "planted.env"], { home, cwd: work }),
+      await runWisp(["scan", "--json", "planted.env"], { home, cwd: work }),
+      await runWisp(["scan", "--personal", "planted.env", "planted.diff"], { home, cwd: work }),
+      await runWisp(["scan", "--thorough", "--json", "."], { home, cwd: work }),
+      await runWisp(["scan", "--personal"], { home, cwd: work, stdin: diff }),
+      await runWisp(["scan"], { home, cwd: work, stdin: file }),
+    ];
+    for (const run of scans) assertEquals(run.code, 1, `every scan finds something: ${run.stderr}`);
+    const redactions = [
+      await runWisp(["redact", "planted.env"], { home, cwd: work }),
+      await runWisp(["redact", "--thorough"], { home, cwd: work, stdin: file }),
+      await runWisp(["redact", "planted.diff"], { home, cwd: work }),
+    ];
+    for (const run of redactions) assertEquals(run.code, 0, run.stderr);
+
+    // The MCP tool functions, with an audit log in the same home.
+    const audit = new AuditLog({
+      path: homePaths(home).auditLog,
+      enabled: true,
+      maxBytes: 1 << 20,
+      keep: 2,
+    });
+    const tools = [
+      await scanSecretsTool({ text: file, personal: true }, { audit }),
+      await scanSecretsTool({ path: "planted.env" }, { audit, cwd: work }),
+      await scanSecretsTool({ text: diff }, { audit }),
+      await redactTool({ text: file }, { audit }),
+      await redactTool({ path: join(work, "planted.env"), thorough: true }, { audit }),
+    ];
+    audit.close();
+
+    const written = await filesUnder(home);
+    assert(written.some((p) => p.endsWith("audit.jsonl")), "the audit log was written");
+    const auditText = await Deno.readTextFile(homePaths(home).auditLog);
+    const kinds = auditText.trim().split("\n").map((l) => JSON.parse(l).kind);
+    // One per input: 1 + 1 + 2 + 2 (the folder) + 1 + 1 from the CLI, 3 from the tool.
+    assertEquals(kinds.filter((k) => k === "secrets.scan").length, 8 + 3);
+    assertEquals(kinds.filter((k) => k === "redaction").length, 3 + 2);
+
+    const outputs: [string, string][] = [
+      ...await Promise.all(
+        written.map(async (p) => [p, await Deno.readTextFile(p)] as [string, string]),
+      ),
+      ...scans.map((r, i) =>
+        [`scan run ${i} stdout+stderr`, r.stdout + r.stderr] as [string, string]
+      ),
+      ...redactions.map((r, i) => [`redact run ${i}`, r.stdout + r.stderr] as [string, string]),
+      ...tools.map((t, i) => [`tool ${i}`, JSON.stringify(t)] as [string, string]),
+    ];
+    for (const needle of needles(values)) {
+      for (const [where, text] of outputs) {
+        assert(
+          !text.includes(needle),
+          `a planted value (${needle.length} chars) leaked into ${where}`,
+        );
+      }
+    }
+    // The tools did their work on the same text.
+    assert((tools[0] as { total: number }).total >= values.length);
+    assert((tools[3] as { text: string }).text.includes("[REDACTED:github-pat#1]"));
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(work, { recursive: true });
+  }
+});
