@@ -1,0 +1,88 @@
+/**
+ * Running the command triage reads: through the gate (policy, classifier,
+ * approval) and the one runner (sandbox, process group, bounded capture),
+ * exactly as run_command runs a model's command, with origin "triage". The
+ * output is kept whole up to the capture limit: stdout, then stderr.
+ */
+import type { AuditSink } from "../audit/writer.ts";
+import type { Config } from "../config/schema.ts";
+import type { HomePaths } from "../config/home.ts";
+import { type ApprovalHost, Gate } from "../gate/gate.ts";
+import { runCommand } from "../exec/runner.ts";
+import type { CapturedStream } from "../exec/capture.ts";
+import { WispError } from "../util/errors.ts";
+import { CAPTURE_LIMIT } from "./triage.ts";
+
+export interface TriageRunOptions {
+  config: Config;
+  paths: HomePaths;
+  audit: AuditSink;
+  cwd?: string;
+  /** The launch directory, the sandbox's writable root (default: cwd). */
+  root?: string;
+  /** Approve what would be asked (never a run outside the sandbox). */
+  yes?: boolean;
+  host?: ApprovalHost;
+  gate?: Gate;
+  signal?: AbortSignal;
+  timeoutSeconds?: number;
+}
+
+export interface TriageRunResult {
+  text: string;
+  bytes: number;
+  droppedBytes: number;
+  exitStatus: number | null;
+}
+
+/** One stream as text: whole when it was captured whole, else its head and tail. */
+export function streamText(stream: CapturedStream): { text: string; dropped: number } {
+  const decoder = new TextDecoder();
+  if (stream.complete) return { text: decoder.decode(stream.head), dropped: 0 };
+  const dropped = Math.max(0, stream.bytes - stream.head.length - stream.tail.length);
+  return { text: `${decoder.decode(stream.head)}\n${decoder.decode(stream.tail)}`, dropped };
+}
+
+export async function runForTriage(line: string, opts: TriageRunOptions): Promise<TriageRunResult> {
+  const cwd = opts.cwd ?? Deno.cwd();
+  const root = opts.root ?? cwd;
+  const gate = opts.gate ?? new Gate({ config: opts.config, home: opts.paths, audit: opts.audit });
+  const verdict = await gate.check(line, {
+    cwd,
+    root,
+    origin: "triage",
+    ...(opts.host ? { host: opts.host } : {}),
+    ...(opts.yes ? { yes: true } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  if (!verdict.allowed) {
+    const refusal = (verdict.refusal ?? "command not approved").replace(/^error: /, "");
+    throw new WispError(`${refusal}${!opts.yes && !opts.host && verdict.level !== "dangerous" ? " (add --yes to approve it for this run)" : ""}`);
+  }
+  const result = await runCommand({
+    command: line,
+    cwd,
+    root,
+    origin: "triage",
+    timeoutSeconds: opts.timeoutSeconds,
+    // Each stream keeps half the capture limit at each end in memory; the rest spills to the output store.
+    budgetBytes: Math.floor(CAPTURE_LIMIT / 2),
+    config: opts.config,
+    home: opts.paths,
+    audit: opts.audit,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    memory: false,
+  });
+  if (result.error !== undefined && result.exitStatus === null) {
+    throw new WispError(`${line} could not start: ${result.error}`);
+  }
+  const out = streamText(result.stdout);
+  const err = streamText(result.stderr);
+  const text = err.text === "" ? out.text : out.text === "" ? err.text : `${out.text.replace(/\n?$/, "\n")}${err.text}`;
+  return {
+    text,
+    bytes: result.stdout.bytes + result.stderr.bytes,
+    droppedBytes: out.dropped + err.dropped,
+    exitStatus: result.exitStatus,
+  };
+}
