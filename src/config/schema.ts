@@ -8,6 +8,7 @@
  * edited by hand.
  */
 import { z } from "zod";
+import { isDisabled } from "../models/names.ts";
 
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
@@ -147,6 +148,15 @@ export const configSchema = z.object({
   inquiry: z.object({
     timeoutSeconds: positiveInt.optional(),
   }).prefault({}),
+}).superRefine((config, ctx) => {
+  // wisp must never start on a model it refuses: a file that disables its own default does not load.
+  if (isDisabled(config.model, config.models.disabled)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["models", "disabled"],
+      message: `names the default model (${config.model}); make another model the default first, or take it off the list`,
+    });
+  }
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -80,3 +80,23 @@ Deno.test("host: the environment's key wins over config's", () => {
     undefined,
   );
 });
+
+Deno.test("config: a file that disables its own default model does not load", async () => {
+  const { validateConfig } = await import("../../src/config/load.ts");
+  const error = assertThrows(
+    () =>
+      validateConfig(
+        { model: "ollama:llama3.2", models: { disabled: ["ollama:llama3.2:latest"] } },
+        "config.json",
+      ),
+  );
+  assertEquals((error as { exitCode?: number }).exitCode, 64);
+  assertEquals(
+    error.message.includes("models.disabled names the default model (ollama:llama3.2)"),
+    true,
+    error.message,
+  );
+  // The default (system) may not be disabled either; any other model may.
+  assertThrows(() => validateConfig({ models: { disabled: ["system"] } }, "config.json"));
+  validateConfig({ models: { disabled: ["ollama:llama3.2"] } }, "config.json");
+});
