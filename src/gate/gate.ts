@@ -15,7 +15,7 @@ import { evaluatePolicy, type PolicyDecision } from "./policy.ts";
 import { classify, LEVEL_RANK, maxLevel, type PartVerdict } from "./rules.ts";
 import { ApprovalStore } from "./approvals.ts";
 import { applyModelClassifier, type ModelClassifier } from "./classifier.ts";
-import { realPathPrefix } from "./paths.ts";
+import { realPathExisting, realPathPrefix } from "./paths.ts";
 
 export type { Level };
 export type { ModelClassifier };
@@ -135,12 +135,17 @@ export class Gate {
   async assess(line: string, ctx: Pick<GateContext, "cwd" | "origin" | "outsideSandbox">): Promise<{ analysis: Analysis; policy: PolicyDecision; parts: PartVerdict[]; level: Level }> {
     await initShellParser();
     const cache = new Map<string, string | undefined>();
-    const realPath = (p: string) => {
-      if (cache.has(p)) return cache.get(p);
-      const r = realPathPrefix(p);
-      if (cache.size < 256) cache.set(p, r);
+    const cached = (resolve: (p: string) => string | undefined, tag: string) => (p: string) => {
+      const key = tag + p;
+      if (cache.has(key)) return cache.get(key);
+      const r = resolve(p);
+      if (cache.size < 256) cache.set(key, r);
       return r;
     };
+    // The policy follows links along the longest existing prefix (a write may create the file);
+    // the rules only need where an existing file leads (a missing one cannot be read).
+    const realPath = cached(realPathPrefix, "p");
+    const existing = cached(realPathExisting, "e");
     const analysis = analyse(parseLine(line), { cwd: ctx.cwd, userHome: this.#userHome, env: this.#env });
     const policy = evaluatePolicy(analysis, this.opts.config.commandPolicy, this.opts.home, {
       origin: ctx.origin,
@@ -148,7 +153,7 @@ export class Gate {
       realPath,
       wispScripts: this.#scripts,
     });
-    const c = classify(analysis, { realPath });
+    const c = classify(analysis, { realPath: existing });
     return { analysis, policy, parts: c.parts, level: c.level };
   }
 

@@ -482,7 +482,7 @@ class Walker {
   word(node: Node, ctx: Ctx, owner: number | null): Word {
     const segs: Segment[] = [];
     this.segments(node, ctx, owner, segs, false, true);
-    return { raw: this.text(node), segs: mergeLits(segs) };
+    return { raw: this.text(node), segs: mergeLits(braces(segs)) };
   }
 
   segments(node: Node, ctx: Ctx, owner: number | null, out: Segment[], quoted: boolean, atStart: boolean): void {
@@ -577,6 +577,35 @@ class Walker {
         this.scanWords(node, ctx, owner);
     }
   }
+}
+
+/**
+ * tree-sitter splits `{a,b}` into several words; join runs of unquoted text
+ * and mark a brace expansion in them as a glob.
+ */
+function braces(segs: Segment[]): Segment[] {
+  const out: Segment[] = [];
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i];
+    const unquoted = (x: Segment) => (x.kind === "lit" && !x.quoted) || x.kind === "glob";
+    if (!unquoted(s)) {
+      out.push(s);
+      continue;
+    }
+    let text = s.kind === "lit" || s.kind === "glob" ? s.text : "";
+    let run = 1;
+    while (i + 1 < segs.length && unquoted(segs[i + 1])) {
+      text += (segs[++i] as { text: string }).text;
+      run++;
+    }
+    if (run === 1 || !/\{[^{}]*(,|\.\.)[^{}]*\}/.test(text)) {
+      for (let k = i - run + 1; k <= i; k++) out.push(segs[k]);
+      continue;
+    }
+    // Pieces tree-sitter split apart: look at them again as one unquoted word.
+    out.push(...splitUnquoted(text.replace(/\\/g, "\\\\"), false));
+  }
+  return out;
 }
 
 function mergeLits(segs: Segment[]): Segment[] {

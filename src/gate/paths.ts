@@ -22,3 +22,12 @@ export function realPathPrefix(path: string): string | undefined {
   }
   return undefined;
 }
+
+/** The real path of a path that exists; undefined when it does not (nothing to read there). */
+export function realPathExisting(path: string): string | undefined {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return undefined;
+  }
+}

@@ -282,6 +282,14 @@ function runsCode(part: Part): boolean {
 }
 
 function downloadExec(part: Part, analysis: Analysis, downloaded: Set<string>): Refusal | undefined {
+  // Downloaded to a file, then run as a program: curl -o i.sh …; ./i.sh
+  if (downloaded.size > 0 && part.programPath.includes("/")) {
+    for (const cwd of part.cwds) {
+      if (downloaded.has(absolutePath(part.programPath, cwd))) {
+        return { rule: "download-exec", reason: `it runs ${part.programPath}, which the line just downloaded` };
+      }
+    }
+  }
   if (!runsCode(part)) return undefined;
   const what = (k: string) => (k === "decoded" ? "decoded data" : "something downloaded");
   // Piped in: curl … | sh, base64 -d | bash, curl | tee x | python3
@@ -501,7 +509,7 @@ function wispRun(part: Part, analysis: Analysis, context: PolicyContext): Refusa
   const positional = args.filter((a) => !a.startsWith("-"));
   const options = args.filter((a) => a.startsWith("-"));
   if (positional.length === 0) {
-    if (options.length === 0 || options.every((o) => /^(-V|--version|-h|--help)$/.test(o))) return undefined;
+    if (options.length > 0 && options.every((o) => /^(-V|--version|-h|--help)$/.test(o))) return undefined;
     return { rule: "wisp-agent", reason: "wisp with a prompt starts a wisp agent of its own; answer from this conversation instead" };
   }
   const sub = positional[0];

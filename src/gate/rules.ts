@@ -274,7 +274,7 @@ function credentialName(
   // Options like --identity=~/.ssh/id_rsa or -i~/.ssh/x
   const eq = r.value.indexOf("=");
   if (eq > 0 && CREDENTIAL_PATH.test(r.value.slice(eq + 1))) return true;
-  if (options.realPath && !r.unknown && !r.value.startsWith("-") && r.value.length < 4096 && !r.value.includes("\n")) {
+  if (options.realPath && !r.unknown && !r.value.startsWith("-") && r.value.length < 4096 && !/[\n\s]|:\/\//.test(r.value)) {
     for (const cwd of part.cwds.slice(0, 4)) {
       const real = options.realPath(absolutePath(r.value, cwd));
       if (real && CREDENTIAL_PATH.test(real)) return true;

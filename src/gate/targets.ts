@@ -63,6 +63,15 @@ function optionValues(words: Word[], names: string[]): Word[] {
   return out;
 }
 
+/** Options that take a value, per program (so the value is not taken for a file). */
+const VALUE_OPTIONS: Record<string, Set<string>> = {
+  truncate: new Set(["-s", "--size", "-r", "--reference"]),
+  touch: new Set(["-r", "--reference", "-d", "--date", "-t"]),
+  mkdir: new Set(["-m", "--mode"]),
+  mkfifo: new Set(["-m", "--mode"]),
+  shred: new Set(["-n", "--iterations", "-s", "--size"]),
+};
+
 export interface Target {
   word: Word;
   how: string;
@@ -112,7 +121,10 @@ export function writeTargets(part: Part): Target[] {
     case "mkdir":
     case "srm":
     case "mkfifo":
-      add(positionals(args, new Set(["-s", "--size", "-m", "--mode", "-r", "--reference", "-d", "-t", "-n", "--iterations"])), prog === "rm" || prog === "rmdir" || prog === "unlink" || prog === "shred" ? "deletes" : "changes");
+      add(
+        positionals(args, VALUE_OPTIONS[prog] ?? new Set()),
+        prog === "rm" || prog === "rmdir" || prog === "unlink" || prog === "shred" ? "deletes" : "changes",
+      );
       break;
     case "chmod":
     case "chown":
