@@ -353,6 +353,16 @@ export async function listOllama(host: string, signal?: AbortSignal): Promise<Ol
       details: m.details ?? undefined,
     }));
   } catch (error) {
+    const status = (error as { status_code?: number }).status_code;
+    if (status !== undefined || error instanceof SyntaxError) {
+      // Something answers there, but not as Ollama does (another server on the port).
+      const how = status !== undefined ? `/api/tags answered ${status}` : "/api/tags was not JSON";
+      throw unavailable(
+        "unreachable",
+        "ollama",
+        `no Ollama server at ${host}: something else answers there (${how})`,
+      );
+    }
     throw ollamaError(error, host, "ollama", "");
   }
 }

@@ -265,3 +265,19 @@ Deno.test("list: every runtime asked; usable, disabled and unusable models; an u
     await lm.close();
   }
 });
+
+Deno.test("check: another kind of server on Ollama's port is not mistaken for a missing model", async () => {
+  const other = startFakeOpenAI();
+  try {
+    const c = config((c) => c.ollama.host = other.url);
+    const error = (await assertRejects(() =>
+      checkAvailable(resolveModel("ollama:x", c, noEnv)), ModelError)) as ModelError;
+    assertEquals(error.kind, "unreachable");
+    assertEquals(
+      error.message,
+      `ollama:x is unavailable (no Ollama server at ${other.url}: something else answers there (/api/tags answered 404)); start it with ollama serve`,
+    );
+  } finally {
+    await other.close();
+  }
+});
