@@ -314,7 +314,10 @@ function rateProgram(part: Part, args: string[], analysis: Analysis): ProgramRat
     if (part.readsScriptFromStdin || words.some((w) => w.segs.some((s) => s.kind === "sub"))) return out(dangerous("runs shell code produced at run time"), false, true);
     return out(moderate(`runs the commands in ${args[0] ?? "a file"} in this shell`), false, true);
   }
-  if (isInterpreter(prog)) return rateInterpreter(part, prog, args, words);
+  // swift build, deno fmt: interpreters that are verb programs too.
+  const verbFirst = Object.hasOwn(VERB_PROGRAMS, prog) && args.length > 0 && /^[a-z][a-z-]*$/.test(args[0]) &&
+    !(INLINE_CODE_OPTIONS[prog] ?? []).includes(args[0]);
+  if (isInterpreter(prog) && !verbFirst) return rateInterpreter(part, prog, args, words);
   if (prog === "awk" || prog === "gawk" || prog === "mawk" || prog === "nawk") {
     const program = args.find((a) => !a.startsWith("-")) ?? "";
     if (/system\s*\(|\|\s*getline|\|&|print[^;}]*\|\s*"/.test(program)) return out(dangerous("its program runs shell commands (system or a pipe)"), false, true);
