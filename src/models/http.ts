@@ -95,6 +95,36 @@ export function boundLines(
   );
 }
 
+/** Up to `maxBytes` of a body as text; the rest is not read (the body is cancelled). */
+export async function readTextBounded(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<string> {
+  if (!body) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } catch {
+    // A body that fails part-way still says what it said.
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(bytes.subarray(0, maxBytes));
+}
+
 /** A `fetch` for one exchange under the options. */
 export function guardedFetch(options: GuardOptions = {}): typeof fetch {
   return async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
@@ -126,7 +156,7 @@ export function guardedFetch(options: GuardOptions = {}): typeof fetch {
       !response.ok && options.jsonErrors &&
       !(response.headers.get("content-type") ?? "").includes("json")
     ) {
-      const text = (await response.text()).slice(0, 2000).trim();
+      const text = (await readTextBounded(response.body, 2000)).trim();
       return new Response(
         JSON.stringify({ error: text || `${response.status} ${response.statusText}` }),
         {

@@ -18,7 +18,7 @@ import type {
   WindowDecision,
 } from "./backend.ts";
 import { connectionCause, isAbortError, ModelError, ModelStopped, unavailable } from "./errors.ts";
-import { guardedFetch } from "./http.ts";
+import { guardedFetch, readTextBounded } from "./http.ts";
 import { requireLoopback, serverRoot } from "./host.ts";
 import { canonicalLlamacpp } from "./names.ts";
 import { argumentsObject } from "./ollama.ts";
@@ -517,7 +517,7 @@ export class OpenAICompatibleBackend implements Backend {
     if (!response.ok) {
       throw this.#failure(
         response.status,
-        (await response.text().catch(() => "")).slice(0, 4000),
+        await readTextBounded(response.body, 4000),
       );
     }
     const assembler = new CompletionAssembler();

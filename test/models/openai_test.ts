@@ -311,3 +311,12 @@ Deno.test("openai: a chunk that is not JSON fails the reply", async () => {
     assertStringIncludes(error.message, "not JSON");
   });
 });
+
+Deno.test("openai: a huge error body is read only as far as the message needs", async () => {
+  await withServer({}, async (server) => {
+    server.reply({ error: "e".repeat(2_000_000), status: 500 });
+    const error = (await assertRejects(() =>
+      collect(backend("llamacpp", "m", server.baseURL).chat(ask("x"))), ModelError)) as ModelError;
+    assert(error.message.length < 1000, `${error.message.length}`);
+  });
+});

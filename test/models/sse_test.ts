@@ -71,3 +71,17 @@ Deno.test("sse: bytes split inside a UTF-8 character decode whole", async () => 
   for await (const event of sseEvents(body)) events.push(event.data);
   assertEquals(events, ["héllo 🌍", "end"]);
 });
+
+Deno.test("readTextBounded: stops at the bound and releases the body", async () => {
+  const { readTextBounded } = await import("../../src/models/http.ts");
+  let pulled = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      pulled++;
+      controller.enqueue(new TextEncoder().encode("x".repeat(1000)));
+    },
+  });
+  const text = await readTextBounded(body, 2500);
+  assertEquals(text.length, 2500);
+  assertEquals(pulled <= 5, true);
+});
