@@ -105,6 +105,7 @@ export function renderedLineBytes(number: number, textBytes: number): number {
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
+const utf8Encoder = new TextEncoder();
 
 /**
  * Read a page of lines. Lines before `offset` are counted, not kept; a line
@@ -140,7 +141,7 @@ export function readPage(read: ByteReader, options: PageOptions): Page {
     if (wanted()) {
       const bytes = parts.length === 1 ? parts[0] : concat(parts, kept);
       let text = utf8.decode(bytes);
-      let textBytes = new TextEncoder().encode(text).length;
+      let textBytes = utf8Encoder.encode(text).length;
       const size = renderedLineBytes(lineNo, textBytes);
       let cut = lineBytes > kept;
       if (lines.length > 0 && used + size > options.room) {
@@ -152,7 +153,7 @@ export function readPage(read: ByteReader, options: PageOptions): Page {
         // The first line of the page is longer than the page: show its start.
         const allowed = Math.max(0, options.room - used - String(lineNo).length - 2);
         text = cutUtf8(text, allowed);
-        textBytes = new TextEncoder().encode(text).length;
+        textBytes = utf8Encoder.encode(text).length;
         cut = true;
       }
       lines.push({ number: lineNo, text, bytes: lineBytes, cut });
@@ -192,6 +193,28 @@ export function readPage(read: ByteReader, options: PageOptions): Page {
     }
     let lf = chunk.indexOf(10, i);
     let cr = chunk.indexOf(13, i);
+    // Fast path: lines before the page are only counted, with no per-line work beyond the search.
+    const offset = options.offset;
+    while (i < n && lineNo < offset) {
+      if (lf !== -1 && lf < i) lf = chunk.indexOf(10, i);
+      if (cr !== -1 && cr < i) cr = chunk.indexOf(13, i);
+      const end = lf === -1 ? cr : cr === -1 ? lf : (lf < cr ? lf : cr);
+      if (end === -1) {
+        lineBytes += n - i;
+        i = n;
+        break;
+      }
+      i = end + 1;
+      if (chunk[end] === 13) {
+        if (i < n) {
+          if (chunk[i] === 10) i++;
+        } else {
+          skipLF = true;
+        }
+      }
+      lineNo++;
+      lineBytes = 0;
+    }
     while (i < n) {
       // Early stop: a line already too long to join a non-empty page.
       if (
@@ -205,11 +228,13 @@ export function readPage(read: ByteReader, options: PageOptions): Page {
       if (cr !== -1 && cr < i) cr = chunk.indexOf(13, i);
       const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
       if (end === -1) {
-        keep(chunk.subarray(i));
+        if (wanted()) keep(chunk.subarray(i));
+        else lineBytes += n - i;
         i = n;
         break;
       }
-      keep(chunk.subarray(i, end));
+      if (wanted()) keep(chunk.subarray(i, end));
+      else lineBytes += end - i;
       i = end + 1;
       if (chunk[end] === 13) {
         if (i < n) {
@@ -251,7 +276,7 @@ function concat(parts: Uint8Array[], length: number): Uint8Array {
 
 /** Cut a text to at most `max` UTF-8 bytes without splitting a character. */
 function cutUtf8(text: string, max: number): string {
-  const bytes = new TextEncoder().encode(text);
+  const bytes = utf8Encoder.encode(text);
   if (bytes.length <= max) return text;
   let end = max;
   while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;

@@ -18,7 +18,11 @@ Deno.test("wisp tools piped: one name<TAB>description line per tool", async () =
     const lines = run.stdout.trimEnd().split("\n");
     const expected = builtinRegistry().list({ config: configSchema.parse({}) }).map((t) => t.name);
     assertEquals(lines.map((l) => l.split("\t")[0]), expected);
-    assertEquals(expected.slice(0, 3), ["current_date", "read_file", "edit_file"]);
+    const order = ["current_date", "read_file", "edit_file"].map((name) => expected.indexOf(name));
+    assert(
+      order[0] === 0 && order[0] < order[1] && order[1] < order[2],
+      `order: ${expected.join(", ")}`,
+    );
     assertEquals(lines[0], "current_date\tReturns the current local date and time.");
     assert(lines.every((l) => l.split("\t").length === 2));
     assertEquals(run.stderr, "");
@@ -152,7 +156,7 @@ Deno.test({
       const lines = text.trimEnd().split("\n");
       assertEquals(lines[0], "TOOLS:");
       assertEquals(lines[1], "  current_date  Returns the current local date and time.");
-      assertMatch(lines[2], /^ {2}read_file {5}Reads a page/);
+      assert(lines.some((l) => /^ {2}read_file {2,}Reads a page of numbered lines/.test(l)), text);
       assert(lines.every((l) => l.length <= 60), lines.find((l) => l.length > 60));
       assertEquals(
         lines.slice(-2).join(" ").replace(/\s+/g, " "),

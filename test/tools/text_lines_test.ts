@@ -123,3 +123,22 @@ Deno.test("readPage: a NUL byte means binary", () => {
   assert(readPage(source(bytes).read, { offset: 1, limit: 10, room: 1000 }).binary);
   assert(!readPage(source("plain\n").read, { offset: 1, limit: 10, room: 1000 }).binary);
 });
+
+Deno.test("readPage: every offset, every chunk size, agrees with splitLines", () => {
+  for (const sample of SAMPLES) {
+    const all = splitLines(sample).map((l) => l.text);
+    for (let offset = 1; offset <= all.length + 1; offset++) {
+      for (const chunk of [1, 2, 3, 7]) {
+        const page = readPage(source(sample).read, {
+          offset,
+          limit: 2,
+          room: 10_000,
+          chunkSize: chunk,
+        });
+        const label = `${JSON.stringify(sample)} offset ${offset} chunk ${chunk}`;
+        assertEquals(page.lines.map((l) => l.text), all.slice(offset - 1, offset + 1), label);
+        assertEquals(page.next, offset + 1 < all.length ? offset + 2 : null, label);
+      }
+    }
+  }
+});
