@@ -262,21 +262,36 @@ function removeQuietly(path: string | undefined): void {
   } catch { /* already gone */ }
 }
 
+/**
+ * Read a stream into its capture. A BYOB reader reads into one buffer, handed
+ * back and forth, so draining a gigabyte makes no garbage for the collector.
+ */
 async function drain(
   stream: ReadableStream<Uint8Array>,
   capture: StreamCapture,
   cancelled: Promise<void>,
 ): Promise<void> {
-  const reader = stream.getReader();
+  let reader: ReadableStreamBYOBReader | ReadableStreamDefaultReader<Uint8Array>;
+  let byob = true;
+  try {
+    reader = stream.getReader({ mode: "byob" });
+  } catch {
+    reader = stream.getReader();
+    byob = false;
+  }
   let done = false;
   cancelled.then(() => {
     if (!done) reader.cancel().catch(() => {});
   });
   try {
+    let buffer = new Uint8Array(DRAIN_CHUNK);
     for (;;) {
-      const { value, done: end } = await reader.read();
-      if (end) break;
+      const { value, done: end } = byob
+        ? await (reader as ReadableStreamBYOBReader).read(buffer)
+        : await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
+      if (end || !value) break;
       capture.push(value);
+      if (byob) buffer = new Uint8Array(value.buffer as ArrayBuffer, 0, DRAIN_CHUNK);
     }
   } catch { /* cancelled after the command ended */ } finally {
     done = true;
@@ -285,6 +300,8 @@ async function drain(
     } catch { /* released */ }
   }
 }
+
+const DRAIN_CHUNK = 64 * 1024;
 
 /** Start a command; the handle stops it, and `result` says how it ended. */
 export function startCommand(req: RunRequest, platform: Platform = currentPlatform()): RunningCommand {

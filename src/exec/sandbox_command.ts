@@ -7,6 +7,7 @@ import { loadContext, openAudit } from "../cli/context.ts";
 import { cliState, errLine } from "../cli/io.ts";
 import { UsageError, WispError } from "../util/errors.ts";
 import { runCommand } from "./runner.ts";
+import { nestedSandboxProbe } from "../platform/index.ts";
 import { exitCodeFor, shellLine } from "../cli/sandbox.ts";
 
 export interface SandboxCommandOptions {
@@ -16,6 +17,8 @@ export interface SandboxCommandOptions {
 
 export async function runSandbox(argv: string[], options: SandboxCommandOptions): Promise<void> {
   if (argv.length === 0) throw new UsageError("wisp sandbox needs a program to run: wisp sandbox -- CMD [ARG…]");
+  // The nested-sandbox probe starts the launcher once; let it overlap the gate's start-up.
+  const probing = nestedSandboxProbe();
   const { paths, config } = loadContext();
   const audit = openAudit(paths, config);
   const cwd = Deno.cwd();
@@ -34,6 +37,7 @@ export async function runSandbox(argv: string[], options: SandboxCommandOptions)
     cwd,
   });
   if (!policy.allowed) throw new WispError(`command denied by policy: ${policy.reason}`);
+  await probing;
 
   // Ctrl-C reaches the launcher too (it shares wisp's terminal group) and ends
   // the sandbox at once; wisp waits for it and reports the stop.

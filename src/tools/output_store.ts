@@ -22,14 +22,27 @@ export function newOutputId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Count line feeds in a chunk. */
+/**
+ * Count line feeds in a chunk. Four bytes at a time (SWAR: a byte of
+ * `word ^ 0x0a0a0a0a` is zero exactly where the byte was a line feed), which
+ * keeps a stream of short lines (`yes`) near the speed of a plain read.
+ */
 export function countNewlines(bytes: Uint8Array): number {
   let n = 0;
-  let i = bytes.indexOf(10);
-  while (i !== -1) {
-    n++;
-    i = bytes.indexOf(10, i + 1);
+  let i = 0;
+  const lead = Math.min(bytes.length, (4 - (bytes.byteOffset & 3)) & 3);
+  for (; i < lead; i++) if (bytes[i] === 10) n++;
+  const words = (bytes.length - i) >>> 2;
+  if (words > 0) {
+    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
+    for (let k = 0; k < words; k++) {
+      const x = view[k] ^ 0x0a0a0a0a;
+      const zero = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f) >>> 7;
+      n += (zero & 1) + ((zero >>> 8) & 1) + ((zero >>> 16) & 1) + ((zero >>> 24) & 1);
+    }
+    i += words * 4;
   }
+  for (; i < bytes.length; i++) if (bytes[i] === 10) n++;
   return n;
 }
 
