@@ -1,0 +1,85 @@
+/**
+ * `wisp mcp`: serve the Model Context Protocol over stdio until the client
+ * closes stdin. Takes respond's flags as the defaults of every thread.
+ * Nothing but protocol goes to stdout; diagnostics go to stderr as WISP_LOG
+ * says.
+ */
+import type { Command } from "commander";
+
+interface McpOptions {
+  model?: string;
+  tool?: string[];
+  instructions?: string;
+  tools?: boolean;
+  yes?: boolean;
+  unsafe?: boolean;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+async function mcp(options: McpOptions, command: Command): Promise<void> {
+  const { UsageError } = await import("../util/errors.ts");
+  if (options.tools === false && options.tool && options.tool.length > 0) {
+    throw new UsageError("choose one of --tool and --no-tools");
+  }
+  const { loadContext } = await import("./context.ts");
+  const { errLine } = await import("./io.ts");
+  const { logThreshold, stderrLogger } = await import("../faces/mcp/log.ts");
+  const { serveMcp } = await import("../faces/mcp/serve.ts");
+  const { paths, loaded, config } = loadContext();
+  const tools = options.tools === false ? [] : options.tool;
+  if (tools && tools.length > 0) {
+    // An unknown tool name is a usage error now, not at the first respond.
+    const { sessionRegistry } = await import("../session/session.ts");
+    sessionRegistry().list({ config, only: tools });
+  }
+  if (options.model) {
+    const { resolveModel } = await import("../models/registry.ts");
+    resolveModel(options.model, config);
+  }
+  if (options.unsafe) {
+    errLine(
+      "warning: --unsafe: the sandbox and the policy are off for every thread of this server; commands can write anywhere you can",
+    );
+  }
+  if (options.yes) {
+    errLine("warning: --yes: commands that would need your approval run without asking (never one outside the sandbox)");
+  }
+  const env = (name: string) => {
+    try {
+      return Deno.env.get(name);
+    } catch {
+      return undefined;
+    }
+  };
+  await serveMcp({
+    paths,
+    config,
+    configExists: loaded.exists,
+    defaults: {
+      ...(options.model ? { model: options.model } : {}),
+      ...(tools !== undefined ? { tools } : {}),
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+    },
+    yes: options.yes === true,
+    unsafe: options.unsafe === true,
+    argv: ["mcp", ...command.args],
+    log: stderrLogger(logThreshold(env("WISP_LOG"))),
+    clientName: env("WISP_MCP_CLIENT") || undefined,
+  });
+}
+
+export function register(program: Command): void {
+  program
+    .command("mcp")
+    .description("serve the Model Context Protocol over stdio, for Claude Code, Codex and other agents")
+    .option("--model <name>", "the model of every thread that does not choose one")
+    .option("--tool <name>", "offer only this tool to threads that do not choose (repeatable)", collect)
+    .option("--no-tools", "offer no tools to threads that do not choose")
+    .option("--instructions <text>", "instructions for threads that do not give their own")
+    .option("--yes", "approve what would be asked (never a command outside the sandbox)")
+    .option("--unsafe", "run commands without the sandbox and the policy")
+    .action(mcp);
+}

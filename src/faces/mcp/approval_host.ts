@@ -1,0 +1,330 @@
+/**
+ * How the MCP face asks the person: two ways at once, the first answer
+ * winning and the other withdrawn.
+ *
+ *   - the client's dialog (MCP elicitation), when the client declared it:
+ *     accept with a scope, or decline; withdrawn with notifications/cancelled
+ *     (the SDK sends it when the request's signal is aborted);
+ *   - a request file in <home>/pending (approval.outOfBand), answered by
+ *     `wisp approvals approve|deny` at a terminal; withdrawn by settling it.
+ *
+ * A notification names the request once the dialog has gone unanswered for
+ * approval.bannerDelaySeconds, at once when there is no dialog. The gate
+ * bounds the whole wait by approval.timeoutSeconds and aborts the signal it
+ * passes, which withdraws both. Nothing in the MCP conversation besides the
+ * dialog can answer: the model's own tools cannot reach the pending folder.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { ApprovalAnswer, ApprovalHost, ApprovalRequest } from "../../gate/gate.ts";
+import type { AuditSink } from "../../audit/writer.ts";
+import { type PendingAnswer, type PendingBoard, type Scope, SCOPES } from "./pending.ts";
+
+/** Which thread (and client) a turn belongs to, carried through its async calls. */
+export interface TurnScope {
+  thread: string;
+  /** The thread's turn number, from 1. */
+  turn?: number;
+}
+export const turnScope = new AsyncLocalStorage<TurnScope>();
+
+export interface ElicitResult {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, unknown>;
+}
+
+export interface HostChannels {
+  /** Whether the client declared elicitation (asked at each request: it is known after initialize). */
+  canElicit(): boolean;
+  /** Send elicitation/create; aborting `signal` withdraws it. */
+  elicit(params: {
+    message: string;
+    requestedSchema: Record<string, unknown>;
+    _meta?: Record<string, unknown>;
+  }, signal: AbortSignal, timeoutMs: number): Promise<ElicitResult>;
+  /** Post a notification; resolves to the route taken, or null. */
+  notify(title: string, message: string): Promise<string | null>;
+  /** The client's name for the FROM column (WISP_MCP_CLIENT, else its clientInfo). */
+  client(): string;
+  log(level: "debug" | "info" | "error", text: string): void;
+}
+
+export interface HostOptions {
+  channels: HostChannels;
+  /** Absent when approval.outOfBand is false. */
+  board?: PendingBoard;
+  audit: AuditSink;
+  session: string;
+  timeoutSeconds: number;
+  bannerDelaySeconds: number;
+  /** How often the pending folder is looked at for an answer. */
+  pollMs?: number;
+}
+
+const SCOPE_TITLES: Record<Scope, string> = {
+  once: "Once (the rest of this turn)",
+  session: "This session (the rest of the server's life)",
+  project: "This project (30 days, this folder)",
+  always: "Always (30 days, anywhere)",
+};
+
+/** The elicitation form: one choice of scope; Decline refuses. */
+export function elicitationFor(request: ApprovalRequest, thread: string, client: string, pendingId?: string): {
+  message: string;
+  requestedSchema: Record<string, unknown>;
+  _meta: Record<string, unknown>;
+} {
+  const scopes = request.rememberable.filter((s): s is Scope => s !== "no" && SCOPES.includes(s as Scope));
+  const offered = request.outsideSandbox ? ["once" as const] : scopes.length > 0 ? scopes : ["once" as const];
+  const head = request.outsideSandbox
+    ? `wisp: run OUTSIDE THE SANDBOX? (${request.level})`
+    : `wisp: approve a ${request.level} command?`;
+  const lines = [
+    head,
+    `  ${request.command}`,
+    ...(request.line !== request.command ? [`  in the line: ${request.line}`] : []),
+    `  directory: ${request.cwd}`,
+    ...request.reasons.map((r) => `  - ${r}`),
+    `  from ${client}, thread ${thread}`,
+    request.outsideSandbox
+      ? "  Approved once or not at all."
+      : `  Remembered as: ${request.pattern}`,
+    ...(pendingId ? [`  Also answerable at a terminal: wisp approvals approve ${pendingId}`] : []),
+    "Accept runs it with the scope chosen; Decline refuses it.",
+  ];
+  return {
+    message: lines.join("\n"),
+    requestedSchema: {
+      type: "object",
+      properties: {
+        scope: {
+          type: "string",
+          title: "Approve for",
+          enum: offered,
+          enumNames: offered.map((s) => SCOPE_TITLES[s]),
+          default: "once",
+        },
+      },
+      required: ["scope"],
+    },
+    _meta: { "wisp/approval": pendingId ?? request.id },
+  };
+}
+
+/** The answer an elicitation result gives, or why it is no. */
+export function answerFromElicitation(result: ElicitResult, request: ApprovalRequest): {
+  answer: ApprovalAnswer;
+  why?: string;
+} {
+  if (result.action !== "accept") {
+    return {
+      answer: "no",
+      why: result.action === "decline" ? "declined in the client's dialog" : "the client's dialog was dismissed",
+    };
+  }
+  const scope = result.content?.scope;
+  if (typeof scope !== "string" || !SCOPES.includes(scope as Scope)) return { answer: "once" };
+  if (request.outsideSandbox) return { answer: "once" };
+  if (!request.rememberable.includes(scope as ApprovalAnswer)) return { answer: "session" };
+  return { answer: scope as ApprovalAnswer };
+}
+
+/** The answer a terminal's answer gives. */
+export function answerFromTerminal(answer: PendingAnswer, request: ApprovalRequest): ApprovalAnswer {
+  if (answer.decision === "deny") return "no";
+  if (request.outsideSandbox) return "once";
+  const scope = answer.scope ?? "once";
+  return request.rememberable.includes(scope) ? scope : "session";
+}
+
+type Winner = { by: "elicitation" | "terminal"; answer: ApprovalAnswer; why?: string };
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+export class McpApprovalHost implements ApprovalHost {
+  constructor(readonly options: HostOptions) {}
+
+  async approve(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer> {
+    const { channels, board, audit } = this.options;
+    const thread = turnScope.getStore()?.thread ?? "-";
+    const client = channels.client();
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) return "no";
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const canElicit = channels.canElicit();
+    const filed = board?.file({
+      session: this.options.session,
+      timeoutSeconds: this.options.timeoutSeconds,
+      client,
+      thread,
+      command: request.command,
+      level: request.level,
+      cwd: request.cwd,
+      reasons: request.reasons,
+      pattern: request.pattern,
+      outsideSandbox: request.outsideSandbox,
+    });
+    audit.record("approval.pending", {
+      ...(filed ? { id: filed.id } : {}),
+      command: request.command,
+      requestId: request.id,
+      thread,
+      client,
+      dialog: canElicit,
+      outOfBand: filed !== undefined,
+    });
+    if (!canElicit && !filed) {
+      signal?.removeEventListener("abort", onAbort);
+      audit.record("approval.answered", {
+        command: request.command,
+        decision: "no",
+        by: "nobody",
+        reason: "the client has no dialog and approval.outOfBand is false",
+        requestId: request.id,
+        thread,
+      });
+      return "no";
+    }
+    const contenders: Promise<Winner | undefined>[] = [];
+    if (canElicit) contenders.push(this.#viaDialog(request, thread, client, filed?.id, controller.signal));
+    if (filed) contenders.push(this.#viaTerminal(request, filed.id, thread, controller.signal));
+    const banner = this.#banner(request, thread, client, filed?.id, canElicit, controller.signal);
+    const stopped = new Promise<undefined>((resolve) => {
+      if (controller.signal.aborted) resolve(undefined);
+      controller.signal.addEventListener("abort", () => resolve(undefined), { once: true });
+    });
+    // A contender that fails (the dialog errored) drops out; the other may still answer.
+    const firstAnswer = new Promise<Winner | undefined>((resolve) => {
+      let left = contenders.length;
+      for (const c of contenders) {
+        c.then((w) => {
+          if (w) resolve(w);
+          else if (--left === 0) resolve(undefined);
+        }, () => {
+          if (--left === 0) resolve(undefined);
+        });
+      }
+    });
+    const winner = await Promise.race([firstAnswer, stopped]);
+    controller.abort("answered");
+    signal?.removeEventListener("abort", onAbort);
+    await banner.catch(() => {});
+    const answer: ApprovalAnswer = winner?.answer ?? "no";
+    const by = winner?.by ?? (signal?.aborted ? "withdrawn" : "nobody");
+    if (filed) {
+      board!.settle(filed.id, {
+        status: answer === "no" ? (winner ? "denied" : "closed") : "approved",
+        by,
+        ...(answer !== "no" ? { scope: answer as Scope } : {}),
+        ...(winner?.why ? { reason: winner.why } : !winner ? { reason: "no longer waiting (the turn ended or the wait expired)" } : {}),
+      });
+    }
+    audit.record("approval.answered", {
+      command: request.command,
+      decision: answer,
+      by,
+      ...(winner?.why ? { reason: winner.why } : {}),
+      ...(filed ? { id: filed.id } : {}),
+      requestId: request.id,
+      thread,
+      client,
+      ...(request.outsideSandbox ? { outsideSandbox: true } : {}),
+    });
+    return answer;
+  }
+
+  async #viaDialog(
+    request: ApprovalRequest,
+    thread: string,
+    client: string,
+    pendingId: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Winner | undefined> {
+    try {
+      const result = await this.options.channels.elicit(
+        elicitationFor(request, thread, client, pendingId),
+        signal,
+        this.options.timeoutSeconds * 1000 + 1000,
+      );
+      if (signal.aborted) return undefined;
+      const { answer, why } = answerFromElicitation(result, request);
+      return { by: "elicitation", answer, ...(why ? { why } : {}) };
+    } catch (error) {
+      if (!signal.aborted) {
+        this.options.channels.log("info", `the approval dialog failed: ${(error as Error).message}`);
+      }
+      return undefined;
+    }
+  }
+
+  async #viaTerminal(
+    request: ApprovalRequest,
+    id: string,
+    thread: string,
+    signal: AbortSignal,
+  ): Promise<Winner | undefined> {
+    const board = this.options.board!;
+    const every = this.options.pollMs ?? 100;
+    while (!signal.aborted) {
+      const answer = await board.take(id, (reason) => {
+        this.options.audit.record("approval.answered", {
+          command: request.command,
+          decision: "refused-answer",
+          by: "terminal",
+          reason,
+          id,
+          requestId: request.id,
+          thread,
+        });
+        this.options.channels.log("info", `refused an answer to ${id}: ${reason}`);
+      });
+      if (answer) {
+        return {
+          by: "terminal",
+          answer: answerFromTerminal(answer, request),
+          ...(answer.decision === "deny" ? { why: "denied with wisp approvals deny" } : {}),
+        };
+      }
+      await sleep(every, signal);
+    }
+    return undefined;
+  }
+
+  async #banner(
+    request: ApprovalRequest,
+    thread: string,
+    client: string,
+    pendingId: string | undefined,
+    canElicit: boolean,
+    signal: AbortSignal,
+  ): Promise<void> {
+    if (!pendingId) return; // with no terminal route there is nothing a notification could point at
+    if (canElicit) {
+      await sleep(this.options.bannerDelaySeconds * 1000, signal);
+      if (signal.aborted) return;
+    }
+    const title = "wisp: approval needed";
+    const message = `${request.outsideSandbox ? "OUTSIDE THE SANDBOX: " : ""}${request.command} (${client}, thread ${thread}) — wisp approvals approve ${pendingId}`;
+    const route = await this.options.channels.notify(title, message).catch(() => null);
+    this.options.audit.record("notification", {
+      route,
+      posted: route !== null,
+      source: "approval",
+      title,
+      message,
+      id: pendingId,
+      thread,
+    });
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * respond on a thread: one turn of the same agent `wisp respond` runs, on a
+ * conversation the thread keeps. One Session serves the whole server, so an
+ * approval given "for this session" lasts the server's life and the audit
+ * has one session id; every event recorded during a thread's turn carries
+ * `thread` (and `threadTurn`), which the thread's resources and receipts
+ * read.
+ */
+import type { AuditEvent, AuditFields, AuditKind } from "../../audit/catalogue.ts";
+import { AuditLog, type AuditOptions } from "../../audit/writer.ts";
+import type { Backend, ChatMessage } from "../../models/backend.ts";
+import { checkAvailable, resolveModel } from "../../models/registry.ts";
+import { budgetBytes } from "../../tools/budget.ts";
+import type { AnyTool } from "../../tools/tool.ts";
+import { composeInstructions } from "../../agent/instructions.ts";
+import { runTurn } from "../../agent/turn.ts";
+import type { Session } from "../../session/session.ts";
+import { messageOf } from "../../util/errors.ts";
+import { turnScope } from "./approval_host.ts";
+import type { Thread, ThreadShape } from "./threads.ts";
+import { buildReceipt, type Receipt } from "./receipt.ts";
+
+/** The audit log of a server: each event recorded inside a thread's turn names the thread. */
+export class ThreadAwareAuditLog extends AuditLog {
+  constructor(options: AuditOptions) {
+    super(options);
+  }
+
+  override record<K extends AuditKind>(kind: K, fields: AuditFields<K>): AuditEvent {
+    const scope = turnScope.getStore();
+    if (!scope) return super.record(kind, fields);
+    return super.record(kind, {
+      ...fields,
+      thread: scope.thread,
+      ...(scope.turn !== undefined ? { threadTurn: scope.turn } : {}),
+    } as AuditFields<K>);
+  }
+}
+
+export interface Conversation {
+  messages: ChatMessage[];
+  backend?: Backend;
+  tools?: AnyTool[];
+  budget?: number;
+}
+
+export interface TurnCall {
+  prompt: string;
+  task?: string;
+  schema?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+/** A failure the caller should read as the tool's error text (not a protocol error). */
+export class TurnFailure extends Error {}
+
+export class SessionEngine {
+  constructor(readonly session: Session) {}
+
+  newConversation(): Conversation {
+    return { messages: [] };
+  }
+
+  /** The tools a thread of this shape gets; an unknown name throws a sentence. */
+  toolsFor(shape: ThreadShape): AnyTool[] {
+    return this.session.tools(
+      shape.tools === undefined ? {} : shape.tools.length === 0 ? { noTools: true } : { only: shape.tools },
+    );
+  }
+
+  async #prepare(thread: Thread<Conversation>): Promise<void> {
+    const c = thread.conversation;
+    if (c.backend) return;
+    const config = this.session.config;
+    let tools: AnyTool[];
+    try {
+      tools = this.toolsFor(thread.shape);
+    } catch (error) {
+      throw new TurnFailure(messageOf(error));
+    }
+    let backend: Backend;
+    try {
+      backend = resolveModel(thread.shape.model ?? config.model, config);
+      await checkAvailable(backend, { tools: tools.length > 0 });
+      c.budget = budgetBytes(await backend.contextWindow());
+    } catch (error) {
+      throw new TurnFailure(messageOf(error));
+    }
+    c.tools = tools;
+    c.messages = [{
+      role: "system",
+      content: composeInstructions({
+        tools: tools.map((t) => t.name),
+        extension: config.systemPromptExtension,
+        instructions: thread.shape.instructions,
+        cwd: thread.shape.workingDirectory ?? this.session.root,
+      }),
+    }];
+    c.backend = backend;
+  }
+
+  /** Run one turn on the thread (the caller has queued it); returns the receipt. */
+  async turn(thread: Thread<Conversation>, call: TurnCall): Promise<Receipt> {
+    const turnNo = thread.turns;
+    return await turnScope.run({ thread: thread.id, turn: turnNo }, async () => {
+      await this.#prepare(thread);
+      const c = thread.conversation;
+      const events: AuditEvent[] = [];
+      const unsubscribe = this.session.audit.onEvent((event) => {
+        if (event.thread === thread.id && event.threadTurn === turnNo) events.push(event);
+      });
+      try {
+        const turn = this.session.beginTurn({
+          cwd: thread.shape.workingDirectory ?? this.session.root,
+          budgetBytes: c.budget!,
+          ...(call.signal ? { signal: call.signal } : {}),
+          ...(thread.shape.commandTimeoutSeconds !== undefined
+            ? { commandTimeoutSeconds: thread.shape.commandTimeoutSeconds }
+            : {}),
+        });
+        const prompt = call.task ? `Task: ${call.task}\n\n${call.prompt}` : call.prompt;
+        let outcome;
+        try {
+          outcome = await runTurn({
+            backend: c.backend!,
+            messages: c.messages,
+            prompt,
+            tools: c.tools!,
+            registry: this.session.registry,
+            context: turn.context,
+            ...(call.schema ? { schema: call.schema } : {}),
+            ...(call.signal ? { signal: call.signal } : {}),
+          });
+        } catch (error) {
+          throw new TurnFailure(`the model ${c.backend!.name} failed: ${messageOf(error)}`);
+        }
+        for (const event of events) {
+          if (event.kind === "tool.result" && typeof event.outputId === "string") {
+            if (!thread.outputs.includes(event.outputId)) thread.outputs.push(event.outputId);
+          }
+        }
+        return buildReceipt({
+          thread: thread.id,
+          turn: turnNo,
+          model: c.backend!.name,
+          reply: outcome.reply,
+          events,
+          tools: c.tools!.map((t) => t.name),
+          stopped: outcome.stopped,
+          seconds: outcome.seconds,
+          auditEnabled: this.session.config.audit.enabled,
+        });
+      } finally {
+        unsubscribe();
+      }
+    });
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * `wisp mcp`'s whole life: open one Session for the server (the audit session,
+ * the gate and its approvals, the output store), serve MCP on stdin/stdout
+ * until stdin closes (or SIGINT/SIGTERM), then withdraw every request still
+ * waiting in <home>/pending and close.
+ */
+import process from "node:process";
+import { recentNotificationTimes } from "../../notify/recent.ts";
+import { Notifier } from "../../notify/notifier.ts";
+import { realWorld } from "../../notify/world.ts";
+import { ensureHome, type HomePaths } from "../../config/home.ts";
+import type { Config } from "../../config/schema.ts";
+import { Session } from "../../session/session.ts";
+import { newSessionId } from "../../audit/writer.ts";
+import { McpApprovalHost } from "./approval_host.ts";
+import { SessionEngine, ThreadAwareAuditLog } from "./engine.ts";
+import { PendingBoard } from "./pending.ts";
+import { McpFace } from "./server.ts";
+import type { ThreadShape } from "./threads.ts";
+import { LineTransport, writerSink } from "./transport.ts";
+import type { Logger } from "./log.ts";
+
+export interface ServeOptions {
+  paths: HomePaths;
+  config: Config;
+  configExists: boolean;
+  defaults: ThreadShape;
+  yes: boolean;
+  unsafe: boolean;
+  argv: string[];
+  log: Logger;
+  /** WISP_MCP_CLIENT: the client's name for titles and pending requests. */
+  clientName?: string;
+  input?: ReadableStream<Uint8Array>;
+  output?: { write(p: Uint8Array): Promise<number> };
+}
+
+/** The process title: `wisp mcp (claude-code)`, or `wisp mcp`. */
+export function processTitle(client: string | undefined): string {
+  const name = client?.replace(/[^\x20-\x7e]/g, "").trim().slice(0, 40);
+  return name ? `wisp mcp (${name})` : "wisp mcp";
+}
+
+export async function serveMcp(options: ServeOptions): Promise<void> {
+  const { paths, config, log } = options;
+  try {
+    process.title = processTitle(options.clientName);
+  } catch { /* the platform does not allow it */ }
+  if (config.audit.enabled) ensureHome(paths, paths.logs);
+  const audit = new ThreadAwareAuditLog({
+    path: paths.auditLog,
+    enabled: config.audit.enabled,
+    maxBytes: config.audit.maxBytes,
+    keep: config.audit.keep,
+    session: newSessionId(),
+  });
+  let board: PendingBoard | undefined;
+  if (config.approval.outOfBand) {
+    ensureHome(paths, paths.pending);
+    board = new PendingBoard(paths.pending);
+    board.sweep();
+  }
+  const notifier = new Notifier(
+    config.notifications,
+    realWorld({ terminal: false }),
+    recentNotificationTimes(paths.auditLog, Date.now()),
+  );
+  // The host is made before the face it asks through: it reaches the face through this holder.
+  const ref: { face?: McpFace } = {};
+  const host = new McpApprovalHost({
+    channels: {
+      canElicit: () => Boolean(ref.face?.server.getClientCapabilities()?.elicitation),
+      elicit: (params, signal, timeoutMs) =>
+        ref.face!.server.elicitInput(
+          { mode: "form", ...params } as Parameters<McpFace["server"]["elicitInput"]>[0],
+          { signal, timeout: timeoutMs },
+        ) as Promise<{ action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> }>,
+      notify: async (title, message) => {
+        const outcome = await notifier.notify({ title, message });
+        if (!outcome.posted) log("info", `notification not shown: ${outcome.reason}`);
+        return outcome.route ?? null;
+      },
+      client: () => options.clientName || ref.face?.server.getClientVersion()?.name || "mcp",
+      log,
+    },
+    board,
+    audit,
+    session: audit.session,
+    timeoutSeconds: config.approval.timeoutSeconds,
+    bannerDelaySeconds: config.approval.bannerDelaySeconds,
+  });
+  const session = Session.open({
+    face: "mcp",
+    paths,
+    config,
+    audit,
+    host,
+    yes: options.yes,
+    unsafe: options.unsafe,
+    argv: options.argv,
+  });
+  const face = new McpFace({
+    session,
+    engine: new SessionEngine(session),
+    defaults: options.defaults,
+    maxThreads: config.maxThreads,
+    configView: () => ({
+      ...config,
+      configFile: { path: paths.config, exists: options.configExists },
+      paths,
+    }),
+    log,
+  });
+  ref.face = face;
+  const transport = new LineTransport({
+    input: options.input ?? Deno.stdin.readable,
+    output: writerSink(options.output ?? Deno.stdout),
+    log,
+  });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    face.close();
+    board?.closeAll();
+  };
+  const onSignal = () => {
+    stop();
+    transport.close().finally(() => Deno.exit(0));
+  };
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? [] : ["SIGINT", "SIGTERM", "SIGHUP"];
+  for (const s of signals) {
+    try {
+      Deno.addSignalListener(s, onSignal);
+    } catch { /* not here */ }
+  }
+  log("info", `serving on stdio (audit session ${audit.session})`);
+  await face.connect(transport);
+  await transport.finished;
+  stop();
+  for (const s of signals) {
+    try {
+      Deno.removeSignalListener(s, onSignal);
+    } catch { /* not here */ }
+  }
+  session.close();
+  log("info", "stdin closed; stopped");
+}

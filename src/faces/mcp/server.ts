@@ -1,0 +1,300 @@
+/**
+ * wisp's MCP server: respond on threads, close_thread, the condensing tools
+ * that keep their input on this machine, and the wisp:// resources. Built on
+ * the SDK's low-level Server (so every argument and URI is checked here, and
+ * a malformed one is an invalidParams error with a sentence), over the
+ * LineTransport (so a malformed message gets an error reply and the server
+ * keeps serving).
+ */
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/server/index"
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { isAbsolute, resolve } from "node:path";
+import { z } from "zod";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/shared/transport"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { VERSION } from "../../version.ts";
+import { messageOf } from "../../util/errors.ts";
+import { redactInput, redactTool, scanSecretsInput, scanSecretsTool, ToolInputError } from "../../secrets/tools.ts";
+import type { Session } from "../../session/session.ts";
+import { type Conversation, type SessionEngine, TurnFailure } from "./engine.ts";
+import { ThreadError, type ThreadShape, ThreadTable } from "./threads.ts";
+import { receiptText } from "./receipt.ts";
+import { RESOURCE_TEMPLATES, ResourceError, Resources, STATIC_RESOURCES } from "./resources.ts";
+import type { Logger } from "./log.ts";
+
+export const respondArgs = z.object({
+  prompt: z.string().min(1).describe("What to ask wisp's model: name the tool, give exact arguments, say how to report."),
+  thread_id: z.string().optional().describe(
+    "The thread to continue; absent, a new thread is made and its id returned.",
+  ),
+  task: z.string().optional().describe("A sentence the model sees beside this request."),
+  schema: z.record(z.string(), z.unknown()).optional().describe(
+    "A JSON Schema the reply must match (this call only).",
+  ),
+  model: z.string().optional().describe(
+    "The model for a new thread (ollama:<name>, llamacpp:<name>, lmstudio:<name>); only when the thread starts.",
+  ),
+  tools: z.array(z.string()).optional().describe(
+    "The tools a new thread offers (wisp://tools lists them; [] for none); only when the thread starts.",
+  ),
+  instructions: z.string().optional().describe(
+    "Instructions for a new thread, after wisp's own; only when the thread starts.",
+  ),
+  commandTimeoutSeconds: z.number().int().min(0).optional().describe(
+    "The time limit of the thread's commands (0: none, up to the operator's cap); only when the thread starts.",
+  ),
+  workingDirectory: z.string().optional().describe(
+    "Where the thread's commands and relative paths start (default: where the server was started); only when the thread starts.",
+  ),
+}).strict();
+
+export const closeThreadArgs = z.object({
+  thread_id: z.string().describe("The thread to free."),
+}).strict();
+
+export interface ToolEntry {
+  name: string;
+  description: string;
+  schema: z.ZodType;
+}
+
+export const TOOLS: ToolEntry[] = [
+  {
+    name: "respond",
+    description:
+      "Ask wisp's local model to do something on this machine with its own tools (run_command, read_file, edit_file, …), " +
+      "under wisp's policy, sandbox, the person's approval and its audit log. Runs on a thread (thread_id); the result is the " +
+      "reply, and in structuredContent a receipt of what ran (read it before trusting the reply). Read wisp://tools for the " +
+      "model's tools and prompts that work.",
+    schema: respondArgs,
+  },
+  {
+    name: "close_thread",
+    description: "Free a respond thread when its work is done. Its audit, outputs and summary stay readable.",
+    schema: closeThreadArgs,
+  },
+  {
+    name: "scan_secrets",
+    description:
+      "Look for credentials (and with personal: true, personal data) in a text or a file on this machine; returns each " +
+      "finding's place, kind and a masked preview, never the value.",
+    schema: scanSecretsInput,
+  },
+  {
+    name: "redact",
+    description:
+      "Return a text or a file on this machine with every credential (and personal data unless personal: false) replaced by " +
+      "[REDACTED:kind#n].",
+    schema: redactInput,
+  },
+];
+
+export function toolList(): Array<{ name: string; description: string; inputSchema: Record<string, unknown> }> {
+  return TOOLS.map((t) => {
+    const schema = z.toJSONSchema(t.schema, { io: "input" }) as Record<string, unknown>;
+    delete schema.$schema;
+    return { name: t.name, description: t.description, inputSchema: schema };
+  });
+}
+
+function describeZod(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
+}
+
+export interface McpFaceOptions {
+  session: Session;
+  engine: SessionEngine;
+  /** Thread defaults from wisp mcp's flags. */
+  defaults: ThreadShape;
+  maxThreads: number;
+  configView: () => Record<string, unknown>;
+  log: Logger;
+}
+
+type ToolResult = {
+  content: Array<{ type: "text"; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
+
+function textResult(text: string, structured?: Record<string, unknown>, isError = false): ToolResult {
+  return {
+    content: [{ type: "text", text }],
+    ...(structured ? { structuredContent: structured } : {}),
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+export class McpFace {
+  readonly server: Server;
+  readonly threads: ThreadTable<Conversation>;
+  readonly resources: Resources;
+
+  constructor(readonly options: McpFaceOptions) {
+    const { session } = options;
+    this.threads = new ThreadTable<Conversation>(
+      options.maxThreads,
+      () => options.engine.newConversation(),
+      (thread, why) => options.log("debug", `thread ${thread.id} ${why}`),
+    );
+    this.resources = new Resources({
+      config: session.config,
+      paths: session.paths,
+      session: session.id,
+      configView: options.configView,
+      tools: () => session.tools(),
+      openThread: (id) => this.threads.get(id),
+      closedThread: (id) => this.threads.closed(id),
+      openThreads: () => this.threads.list(),
+    });
+    this.server = new Server(
+      { name: "wisp", version: VERSION },
+      {
+        capabilities: { tools: {}, resources: {} },
+        instructions:
+          "wisp runs a local model with tools on this machine. Use respond to delegate work (it runs under the person's " +
+          "approval, the sandbox and the audit); read wisp://tools for what the model can do. Approvals reach only the " +
+          "person: never try to answer one.",
+      },
+    );
+    this.#register();
+  }
+
+  #register(): void {
+    const server = this.server;
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList() }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const { name, arguments: args } = request.params;
+      return await this.callTool(name, args ?? {}, extra.signal);
+    });
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: STATIC_RESOURCES }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+    server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+      try {
+        return { contents: [this.resources.read(request.params.uri)] };
+      } catch (error) {
+        if (error instanceof ResourceError) throw new McpError(ErrorCode.InvalidParams, error.message);
+        throw error;
+      }
+    });
+  }
+
+  async callTool(name: string, args: unknown, signal?: AbortSignal): Promise<ToolResult> {
+    const entry = TOOLS.find((t) => t.name === name);
+    if (!entry) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `there is no tool named ${name}; tools/list gives ${TOOLS.map((t) => t.name).join(", ")}`,
+      );
+    }
+    const parsed = entry.schema.safeParse(args);
+    if (!parsed.success) {
+      throw new McpError(ErrorCode.InvalidParams, `${name}: ${describeZod(parsed.error)}`);
+    }
+    switch (name) {
+      case "respond":
+        return await this.respond(parsed.data as z.infer<typeof respondArgs>, signal);
+      case "close_thread": {
+        const id = (parsed.data as z.infer<typeof closeThreadArgs>).thread_id;
+        const closed = this.threads.close(id);
+        return closed
+          ? textResult(`closed thread ${id}`, { thread_id: id, closed: true })
+          : textResult(`there is no open thread ${id}`, { thread_id: id, closed: false }, true);
+      }
+      case "scan_secrets":
+      case "redact":
+        return await this.#secrets(name, parsed.data);
+    }
+    throw new McpError(ErrorCode.InvalidParams, `there is no tool named ${name}`);
+  }
+
+  async #secrets(name: "scan_secrets" | "redact", args: unknown): Promise<ToolResult> {
+    const context = { audit: this.options.session.audit, cwd: this.options.session.root };
+    try {
+      if (name === "scan_secrets") {
+        const r = await scanSecretsTool(args as z.input<typeof scanSecretsInput>, context);
+        const { text, ...rest } = r;
+        return textResult(text, rest as unknown as Record<string, unknown>);
+      }
+      const r = await redactTool(args as z.input<typeof redactInput>, context);
+      return textResult(r.text === "" ? r.summary : r.text, {
+        summary: r.summary,
+        counts: r.counts,
+        heldBack: r.heldBack,
+      });
+    } catch (error) {
+      if (error instanceof ToolInputError) return textResult(`error: ${error.message}`, undefined, true);
+      throw error;
+    }
+  }
+
+  #workingDirectory(given: string | undefined): string | undefined {
+    if (given === undefined) return undefined;
+    const path = isAbsolute(given) ? given : resolve(this.options.session.root, given);
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.statSync(path);
+    } catch {
+      throw new ThreadError(`workingDirectory ${path} does not exist`);
+    }
+    if (!info.isDirectory) throw new ThreadError(`workingDirectory ${path} is not a directory`);
+    return path;
+  }
+
+  async respond(args: z.infer<typeof respondArgs>, signal?: AbortSignal): Promise<ToolResult> {
+    let opened;
+    try {
+      const shape: Partial<ThreadShape> = {
+        ...(args.model !== undefined ? { model: args.model } : {}),
+        ...(args.tools !== undefined ? { tools: args.tools } : {}),
+        ...(args.instructions !== undefined ? { instructions: args.instructions } : {}),
+        ...(args.commandTimeoutSeconds !== undefined ? { commandTimeoutSeconds: args.commandTimeoutSeconds } : {}),
+        ...(args.workingDirectory !== undefined
+          ? { workingDirectory: this.#workingDirectory(args.workingDirectory) }
+          : {}),
+      };
+      const isNew = args.thread_id === undefined || !this.threads.get(args.thread_id);
+      if (isNew) this.options.engine.toolsFor({ ...this.options.defaults, ...shape });
+      opened = this.threads.open(args.thread_id, shape, this.options.defaults);
+    } catch (error) {
+      if (error instanceof ThreadError) throw new McpError(ErrorCode.InvalidParams, error.message);
+      return textResult(`error: ${messageOf(error)}`, undefined, true);
+    }
+    const { thread } = opened;
+    if (opened.evicted) this.options.log("info", `dropped thread ${opened.evicted} (maxThreads ${this.threads.max})`);
+    try {
+      const receipt = await this.threads.runTurn(thread, () =>
+        this.options.engine.turn(thread, {
+          prompt: args.prompt,
+          ...(args.task ? { task: args.task } : {}),
+          ...(args.schema ? { schema: args.schema } : {}),
+          ...(signal ? { signal } : {}),
+        }));
+      return textResult(receiptText(receipt), receipt as unknown as Record<string, unknown>);
+    } catch (error) {
+      if (error instanceof TurnFailure) {
+        return textResult(`error: ${error.message}`, { thread_id: thread.id, error: error.message }, true);
+      }
+      this.options.log("error", `respond failed: ${messageOf(error)}`);
+      return textResult(`error: ${messageOf(error)}`, { thread_id: thread.id, error: messageOf(error) }, true);
+    }
+  }
+
+  async connect(transport: Transport): Promise<void> {
+    await this.server.connect(transport);
+  }
+
+  close(): void {
+    this.threads.closeAll();
+  }
+}
