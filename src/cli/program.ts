@@ -17,6 +17,8 @@ import * as respond from "./respond.ts";
 import * as tools from "./tools.ts";
 import * as models from "./models.ts";
 import * as approvals from "./approvals.ts";
+import * as approvalsPending from "./approvals_pending.ts";
+import * as mcp from "./mcp.ts";
 import * as classifier from "./classifier.ts";
 import * as notify from "./notify.ts";
 import * as sandbox from "./sandbox.ts";
@@ -31,10 +33,12 @@ export const COMMANDS: CommandModule[] = [
   respond,
   tools,
   models,
+  mcp,
   logs,
   config,
   doctor,
   approvals,
+  approvalsPending,
   classifier,
   notify,
   sandbox,
