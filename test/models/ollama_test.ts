@@ -343,3 +343,19 @@ Deno.test("ollama: a line that is not JSON fails the reply instead of being skip
     await server.close();
   }
 });
+
+Deno.test("fake ollama: a reply can be a function of the request (for tests whose next step depends on a tool result)", async () => {
+  const server = startFakeOllama();
+  try {
+    server.reply((body) => {
+      const messages = body.messages as { content: string }[];
+      return {
+        text: `you sent ${messages.length} messages, the last: ${messages.at(-1)!.content}`,
+      };
+    });
+    const events = await collect(backend("granite4.1:8b", server.url).chat(ask("ping")));
+    assertEquals(events[0], { type: "text", text: "you sent 1 messages, the last: ping" });
+  } finally {
+    await server.close();
+  }
+});

@@ -74,14 +74,19 @@ export type FakeOllamaReply =
     | { raw: string }
   );
 
+/** A reply, or a function of the chat request's body that returns one (for replies that depend on what was sent). */
+export type ScriptedFakeOllamaReply =
+  | FakeOllamaReply
+  | ((body: Record<string, unknown>) => FakeOllamaReply);
+
 export interface FakeOllama {
   url: string;
   /** Every request received, in order. */
   requests: RecordedRequest[];
   /** The bodies of /api/chat requests, in order. */
   chats(): Record<string, unknown>[];
-  /** Queue replies for the next chats. */
-  reply(...replies: FakeOllamaReply[]): void;
+  /** Queue replies for the next chats; a function is called with the request's body when its turn comes. */
+  reply(...replies: ScriptedFakeOllamaReply[]): void;
   /** Replies still queued. */
   pending(): number;
   models: FakeOllamaModel[];
@@ -90,7 +95,7 @@ export interface FakeOllama {
 
 export interface FakeOllamaOptions extends Piecewise {
   models?: FakeOllamaModel[];
-  replies?: FakeOllamaReply[];
+  replies?: ScriptedFakeOllamaReply[];
 }
 
 const encoder = new TextEncoder();
@@ -131,7 +136,7 @@ function asList(value: string | string[] | undefined): string[] {
 
 export function startFakeOllama(options: FakeOllamaOptions = {}): FakeOllama {
   const models = options.models ?? [{ name: "granite4.1:8b" }];
-  const queue: FakeOllamaReply[] = [...(options.replies ?? [])];
+  const queue: ScriptedFakeOllamaReply[] = [...(options.replies ?? [])];
   const requests: RecordedRequest[] = [];
   const closing = new AbortController();
 
@@ -153,7 +158,8 @@ export function startFakeOllama(options: FakeOllamaOptions = {}): FakeOllama {
     if (body.think === true && !caps(model).includes("thinking")) {
       return json({ error: `"${model.name}" does not support thinking` }, 400);
     }
-    const reply = queue.shift();
+    const next = queue.shift();
+    const reply = typeof next === "function" ? next(body) : next;
     if (!reply) return json({ error: "fake ollama: no scripted reply left for this chat" }, 500);
     const piecewise: Piecewise = {
       chunkBytes: reply.chunkBytes ?? options.chunkBytes,

@@ -68,6 +68,11 @@ export type FakeOpenAIReply =
     | { raw: string }
   );
 
+/** A reply, or a function of the chat request's body that returns one (for replies that depend on what was sent). */
+export type ScriptedFakeOpenAIReply =
+  | FakeOpenAIReply
+  | ((body: Record<string, unknown>) => FakeOpenAIReply);
+
 export interface FakeOpenAI {
   /** The server root. */
   url: string;
@@ -75,7 +80,8 @@ export interface FakeOpenAI {
   baseURL: string;
   requests: RecordedRequest[];
   chats(): Record<string, unknown>[];
-  reply(...replies: FakeOpenAIReply[]): void;
+  /** Queue replies for the next chats; a function is called with the request's body when its turn comes. */
+  reply(...replies: ScriptedFakeOpenAIReply[]): void;
   pending(): number;
   models: FakeOpenAIModel[];
   close(): Promise<void>;
@@ -84,7 +90,7 @@ export interface FakeOpenAI {
 export interface FakeOpenAIOptions extends Piecewise {
   flavour?: "llamacpp" | "lmstudio";
   models?: FakeOpenAIModel[];
-  replies?: FakeOpenAIReply[];
+  replies?: ScriptedFakeOpenAIReply[];
   /** Require this bearer key on every request. */
   apiKey?: string;
   /** llama.cpp: the n_ctx /props reports (default 32768; 0 for none). */
@@ -110,7 +116,7 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
   const flavour = options.flavour ?? "llamacpp";
   const models = options.models ??
     [{ id: flavour === "llamacpp" ? "granite-4.1-8b-Q4_K_M.gguf" : "qwen3-8b" }];
-  const queue: FakeOpenAIReply[] = [...(options.replies ?? [])];
+  const queue: ScriptedFakeOpenAIReply[] = [...(options.replies ?? [])];
   const requests: RecordedRequest[] = [];
   const closing = new AbortController();
   let completionId = 0;
@@ -124,7 +130,8 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
         },
       }, 404);
     }
-    const reply = queue.shift();
+    const next = queue.shift();
+    const reply = typeof next === "function" ? next(body) : next;
     if (!reply) {
       return json({
         error: {
