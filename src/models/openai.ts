@@ -41,6 +41,8 @@ export interface OpenAIDeps {
   baseURL: string;
   apiKey?: string;
   config: Config;
+  /** What the server already said about this model (a listing passes it, sparing a request per model). */
+  served?: ServedModel;
 }
 
 /** What a server says about one model it serves. */
@@ -305,6 +307,7 @@ export class OpenAICompatibleBackend implements Backend {
     this.runtime = deps.runtime;
     this.name = `${deps.runtime}:${model}`;
     this.server = SERVER_NAME[deps.runtime];
+    if (deps.served) this.#served = Promise.resolve(deps.served);
   }
 
   get baseURL(): string {

@@ -333,7 +333,12 @@ async function openAIEntries(
   const lister = new OpenAICompatibleBackend("", { runtime, ...endpoint, config });
   const served = await lister.listServed();
   return await mapLimit(served, 4, async (model) => {
-    const backend = new OpenAICompatibleBackend(model.id, { runtime, ...endpoint, config });
+    const backend = new OpenAICompatibleBackend(model.id, {
+      runtime,
+      ...endpoint,
+      config,
+      served: model,
+    });
     const name = `${runtime}:${model.id}`;
     const base = {
       parameters: model.parameters ?? null,

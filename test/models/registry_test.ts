@@ -23,11 +23,10 @@ function config(patch: (c: Config) => void = () => {}): Config {
 }
 
 /** A loopback URL where nothing listens. */
-async function deadURL(): Promise<string> {
+function deadURL(): string {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
-  await new Promise((r) => setTimeout(r, 10));
   return `http://127.0.0.1:${port}`;
 }
 
@@ -86,7 +85,7 @@ Deno.test("resolve: a disabled model is refused however it is spelled; unknown n
 });
 
 Deno.test("check: Ollama down, model not pulled, no tool calling, not conversational", async () => {
-  const dead = await deadURL();
+  const dead = deadURL();
   const down = (await assertRejects(
     () =>
       checkAvailable(resolveModel(
@@ -205,7 +204,7 @@ Deno.test("list: every runtime asked; usable, disabled and unusable models; an u
     flavour: "lmstudio",
     models: [{ id: "qwen3-8b", loadedContext: 16384 }],
   });
-  const dead = await deadURL();
+  const dead = deadURL();
   try {
     const c = config((c) => {
       c.model = "ollama:granite4.1:8b:latest";
@@ -279,5 +278,25 @@ Deno.test("check: another kind of server on Ollama's port is not mistaken for a 
     );
   } finally {
     await other.close();
+  }
+});
+
+Deno.test("list: one model list request per runtime, not one per model", async () => {
+  const lm = startFakeOpenAI({
+    flavour: "lmstudio",
+    models: [{ id: "a" }, { id: "b" }, { id: "c" }],
+  });
+  const dead = deadURL();
+  try {
+    const c = config((c) => {
+      c.ollama.host = dead;
+      c.llamacpp.baseURL = `${dead}/v1`;
+      c.lmstudio.baseURL = lm.baseURL;
+    });
+    const listing = await listModels(c, { env: noEnv, os: "linux" });
+    assertEquals(listing.models.map((m) => m.model), ["lmstudio:a", "lmstudio:b", "lmstudio:c"]);
+    assertEquals(lm.requests.filter((r) => r.path === "/v1/models").length, 1);
+  } finally {
+    await lm.close();
   }
 });
