@@ -18,6 +18,7 @@ async function doctor(): Promise<void> {
     checks.configFinding(paths),
     checks.homeFinding(paths),
     checks.fenceFinding(),
+    ...(await (await import("../doctor/model.ts")).modelFindings(paths)),
   ];
   for (const finding of findings) outLine(renderFinding(finding, colour));
   if (findings.some((f) => !f.ok)) cliState.exitCode = 1;
