@@ -43,7 +43,7 @@ import {
 import { formatBytes, formatCount } from "./budget.ts";
 import { shellQuote } from "./read_file.ts";
 import { countBreaks, joinLines, splitLines, type TextLine } from "./text_lines.ts";
-import { errorResult, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
+import { errorResult, gateRefusal, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 import { writableSet } from "../platform/paths.ts";
 
 /** The largest file replace reads, and the largest content any mode writes. */
@@ -500,7 +500,7 @@ export async function editFile(
     signal: ctx.signal,
   });
   if (!verdict.allowed) {
-    return errorResult(`edit not approved: ${verdict.refusal ?? "the gate refused it"}`);
+    return gateRefusal("edit", verdict.refusal);
   }
   if (ctx.signal?.aborted) {
     return errorResult("the edit was stopped before it was made; nothing changed");

@@ -12,7 +12,7 @@ import { expandTilde } from "../config/home.ts";
 import { openForRead, UnsafePath } from "../util/fs_safe.ts";
 import { formatBytes, formatCount } from "./budget.ts";
 import { type Page, readPage } from "./text_lines.ts";
-import { errorResult, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
+import { errorResult, gateRefusal, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 
 export const READ_DEFAULT_LIMIT = 200;
 export const READ_MAX_LIMIT = 2000;
@@ -107,7 +107,7 @@ export async function readFile(args: ReadFileArgs, ctx: ToolContext): Promise<To
     signal: ctx.signal,
   });
   if (!verdict.allowed) {
-    return errorResult(`read not approved: ${verdict.refusal ?? "the gate refused it"}`);
+    return gateRefusal("read", verdict.refusal);
   }
 
   let opened;

@@ -91,3 +91,15 @@ export interface ToolSpec {
 export function errorResult(message: string, meta?: Record<string, unknown>): ToolResult {
   return { text: `error: ${message}`, ok: false, ...(meta ? { meta } : {}) };
 }
+
+/**
+ * The gate's refusal as a file tool reports it: `error: read not approved: …`
+ * or `error: edit not approved: …`, whatever prefix the gate gave it.
+ */
+export function gateRefusal(what: "read" | "edit", refusal: string | undefined): ToolResult {
+  let text = (refusal ?? "").trim().replace(/^error: /, "");
+  const policy = /^command denied by policy: /.exec(text);
+  if (policy) text = `denied by policy: ${text.slice(policy[0].length)}`;
+  else text = text.replace(/^command not approved: /, "");
+  return errorResult(`${what} not approved: ${text || "the gate refused it"}`);
+}
