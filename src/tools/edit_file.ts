@@ -207,6 +207,11 @@ function planFindEdit(
   };
 }
 
+/** "1 byte", "42 bytes", "1,024 bytes". */
+export function sizeText(n: number): string {
+  return `${formatCount(n)} byte${n === 1 ? "" : "s"}`;
+}
+
 function lineCountText(n: number): string {
   return `${formatCount(n)} line${n === 1 ? "" : "s"}`;
 }
@@ -382,7 +387,7 @@ export function describeReplacement(
   bytesAfter: number,
 ): string {
   const shown = editedLinesShown(original, edit);
-  const size = `now ${formatCount(bytesAfter)} bytes`;
+  const size = `now ${sizeText(bytesAfter)}`;
   if (edit.reconciled) {
     return `line ${formatCount(edit.reconciled.named)} did not contain ${
       quoteShown(edit.reconciled.find)
@@ -461,6 +466,9 @@ export async function editFile(
     return errorResult(
       `content is larger than ${formatBytes(EDIT_MAX_BYTES)}; write it in parts with append`,
     );
+  }
+  if (/\/$/.test(given)) {
+    return errorResult(`cannot write ${given}: a path ending in / names a folder; name the file`);
   }
   const absolute = resolve(ctx.cwd, expandTilde(given));
   // Where the write lands, every symlink resolved; checked before any file is touched.
@@ -559,12 +567,12 @@ function runWriteOrAppend(
   else if (target.existing === null) outcome = createNewFile(target, bytes, hooks);
   else outcome = replaceFile(target, target.existing, bytes, hooks);
   const created = outcome.how === "created";
-  const size = `now ${formatCount(outcome.bytesAfter)} bytes`;
+  const size = `now ${sizeText(outcome.bytesAfter)}`;
   const text = created
     ? `created ${target.path}; ${size}`
     : args.mode === "append"
     ? `appended to ${target.path}; ${size}`
-    : `wrote ${target.path}; ${size} (was ${formatCount(before)} bytes${
+    : `wrote ${target.path}; ${size} (was ${sizeText(before)}${
       outcome.how === "in place" ? ", written in place" : ""
     })`;
   return {

@@ -19,6 +19,8 @@ import {
   type ToolSpec,
 } from "./tool.ts";
 
+import { byteLength, fitted } from "./budget.ts";
+
 export { budgetBytes } from "./budget.ts";
 
 /** Tools a session has only when a setting turns them on (or a named list names them). */
@@ -102,7 +104,14 @@ export class ToolRegistry {
   async call(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
     const callEvent = ctx.audit.record("tool.call", { tool: name, arguments: args });
     const context: ToolContext = { ...ctx, callId: callEvent.id };
-    const result = await this.#run(name, args, context);
+    let result = await this.#run(name, args, context);
+    // The last line of defence of the budget: a tool that returned more than
+    // fits (an error quoting a huge argument, a tool that forgot to page) is
+    // fitted here, the whole kept in the output store.
+    if (byteLength(result.text) > ctx.budgetBytes) {
+      const fit = await fitted(result.text, context, name);
+      result = { ...result, text: fit.text, ...(fit.outputId ? { outputId: fit.outputId } : {}) };
+    }
     ctx.audit.record("tool.result", {
       tool: name,
       ok: result.ok,

@@ -217,9 +217,9 @@ export function resolveWriteTarget(path: string, cwd: string): WriteTarget {
   if (existing && existing.isDirectory) throw new UnsafePath(path, "is a folder, not a file");
   if (existing && !existing.isFile) throw new UnsafePath(path, "is not a regular file");
   const dirStamp = lstatOrNull(dir);
-  if (!dirStamp) throw new UnsafePath(path, `cannot be written: its folder ${dir} does not exist`);
+  if (!dirStamp) throw new UnsafePath(path, `is in a folder that does not exist (${dir})`);
   if (!dirStamp.isDirectory) {
-    throw new UnsafePath(path, `cannot be written: ${dir} is not a folder`);
+    throw new UnsafePath(path, `is in ${dir}, which is not a folder`);
   }
   return { dir, name, path: join(dir, name), dirStamp, existing };
 }

@@ -307,7 +307,10 @@ Deno.test("symlink tricks: links out of the roots, dangling links and linked fol
       content: "x",
     });
     assertMatch(dangling.text, /symlink to a file that does not exist/);
-    assert(!s.gate.lines.some((l) => l.includes("dangling")), "nobody is asked about a dangling link");
+    assert(
+      !s.gate.lines.some((l) => l.includes("dangling")),
+      "nobody is asked about a dangling link",
+    );
     assertEquals(read(victim), "untouched\n");
     assertEquals([...Deno.readDirSync(outsideDir)].map((e) => e.name), ["victim.txt"]);
     // A link that stays inside the roots is followed: the real file is edited, the link stays a link.
@@ -473,6 +476,46 @@ Deno.test("confinement uses the platform's writable set when the session gives n
       /^error: cannot write \/etc\/wisp-edit-test\.txt: outside the writable directories \(.*\)$/,
     );
     assertStringIncludes(outside.text, s.root.startsWith("/tmp/") ? "/tmp" : s.root);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("edit_file: odd paths are refused with a reason, never written as something else", async () => {
+  const s = await scratch();
+  try {
+    const slash = await callTool(s, "edit_file", { path: "dir/", mode: "write", content: "x" });
+    assertEquals(
+      slash.text,
+      "error: cannot write dir/: a path ending in / names a folder; name the file",
+    );
+    const folder = await callTool(s, "edit_file", { path: ".", mode: "write", content: "x" });
+    assertEquals(folder.text, "error: cannot write .: is a folder, not a file");
+    const nul = await callTool(s, "edit_file", { path: "a\0b", mode: "write", content: "x" });
+    assertMatch(nul.text, /^error: cannot write a/);
+    const noFolder = await callTool(s, "edit_file", {
+      path: "sub/a.txt",
+      mode: "replace",
+      line: 1,
+      content: "x",
+    });
+    assertMatch(
+      noFolder.text,
+      /^error: cannot write sub\/a\.txt: is in a folder that does not exist/,
+    );
+    const long = await callTool(s, "edit_file", {
+      path: "x".repeat(100_000),
+      mode: "write",
+      content: "x",
+    });
+    assertEquals(long.ok, false);
+    assert(
+      new TextEncoder().encode(long.text).length <= s.ctx.budgetBytes,
+      "an error is bounded too",
+    );
+    assertEquals([...Deno.readDirSync(s.root)], []);
+    const one = await callTool(s, "edit_file", { path: "one.txt", mode: "write", content: "x" });
+    assertEquals(one.text, `created ${join(s.root, "one.txt")}; now 1 byte`);
   } finally {
     await s.cleanup();
   }

@@ -119,3 +119,33 @@ Deno.test("registry.call: validates, audits tool.call and tool.result verbatim, 
     await s.cleanup();
   }
 });
+
+Deno.test("registry.call fits any result to the budget, keeping the whole in the output store", async () => {
+  const s = await scratch({ budgetBytes: 4096 });
+  try {
+    const kept: string[] = [];
+    s.ctx.outputStore = {
+      keep(text: string) {
+        kept.push(text);
+        return Promise.resolve({ id: "feedbeef", lines: 5000 });
+      },
+    };
+    const long = Array.from({ length: 5000 }, (_, i) => `row ${i + 1}`).join("\n") + "\n";
+    const r = new ToolRegistry().register(
+      fakeTool("chatty", { run: () => Promise.resolve({ text: long, ok: true }) }),
+    );
+    const result = await r.call("chatty", {}, s.ctx);
+    assert(new TextEncoder().encode(result.text).length <= 4096);
+    assertEquals(result.outputId, "feedbeef");
+    assertEquals(kept, [long]);
+    assertMatch(result.text, /^row 1\n/);
+    assertMatch(result.text, /kept as output feedbeef/);
+    const audited = s.events.find((e) => e.kind === "tool.result")!;
+    assertEquals(audited.outputId, "feedbeef");
+    // An error quoting a huge path is bounded too.
+    const huge = await r.call("chatty", {}, { ...s.ctx, outputStore: undefined });
+    assertMatch(huge.text, /they were not kept/);
+  } finally {
+    await s.cleanup();
+  }
+});
