@@ -15,7 +15,9 @@
  *   background job or TERM-ignoring child outlives the command; then one
  *   trailer line on stderr, `\x1ewisp-exit STATUS WHY`, which wisp strips.
  *   The supervisor's own stderr goes to /dev/null (the command keeps the
- *   real one as fd 2), so the shell's "Killed" notices never reach the output.
+ *   real one as fd 2), so the shell's "Killed" notices never reach the output;
+ *   the command runs as a subshell because dash applies a simple command's
+ *   redirections in the parent while it waits, and would print there.
  *
  * Two flavours. "pidns" (Linux): the supervisor is PID 1 of the command's own
  * PID namespace, so `kill -1` reaches every process the command started
@@ -54,7 +56,7 @@ if [ "$2" -gt 0 ]; then
   { trap '' TERM; sleep "$2"; kill -USR1 1; kill -TERM -1; sleep 2; kill -KILL -1; } </dev/null >/dev/null 2>&1 &
 fi
 exec 4>&2 2>/dev/null
-if [ "$3" = capture ]; then sh -c "$1" </dev/null 2>&4 4>&-; else sh -c "$1" 2>&4 4>&-; fi
+if [ "$3" = capture ]; then (exec sh -c "$1") </dev/null 2>&4 4>&-; else (exec sh -c "$1") 2>&4 4>&-; fi
 s=$?
 kill -KILL -1
 [ "$3" = capture ] && printf '\\036wisp-exit %s %s\\n' "$s" "$w" >&4

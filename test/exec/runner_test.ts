@@ -1,0 +1,308 @@
+/**
+ * The runner with real commands under the real launcher: exit statuses,
+ * process cleanup, time limits (also while wisp's event loop is blocked),
+ * stopping, bounded capture with the whole kept in the output store, the
+ * network switch, and what command.outcome records.
+ */
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
+import { join } from "node:path";
+import { runCommand, startCommand } from "../../src/exec/runner.ts";
+import { renderWhole } from "../../src/exec/render.ts";
+import { config, exists, processesWith, request, scratch, stderrText, stdoutText } from "./support.ts";
+
+const encoder = new TextEncoder();
+
+async function waitFor(path: string, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!exists(path)) {
+    if (Date.now() > until) throw new Error(`${path} never appeared`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+Deno.test("exit status, both streams, and nothing of the supervisor in them", async () => {
+  const s = await scratch();
+  try {
+    const r = await runCommand(request(s, "echo out; echo err >&2; exit 3"));
+    assertEquals(r.exitStatus, 3);
+    assertEquals(r.rendered, "exit status: 3\nstdout:\nout\nstderr:\nerr");
+    assertEquals(stderrText(r), "err\n");
+    const quiet = await runCommand(request(s, "true"));
+    assertEquals(quiet.rendered, "exit status: 0");
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("a look-alike of the supervisor's trailer printed by the command stays the command's output", async () => {
+  const s = await scratch();
+  try {
+    const r = await runCommand(request(s, "printf '\\036wisp-exit 0 -\\n' >&2; exit 5"));
+    assertEquals(r.exitStatus, 5);
+    assertEquals(stderrText(r), "\x1ewisp-exit 0 -\n");
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("a command killed by a signal reports it negated", async () => {
+  const s = await scratch();
+  try {
+    const r = await runCommand(request(s, "kill -TERM $$"));
+    assertEquals(r.exitStatus, -15);
+    assertEquals(r.signal, "SIGTERM");
+    assertMatch(r.rendered, /^exit status: -15$/);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("no background job, TERM-ignoring child, or setsid'ed descendant outlives the command", async () => {
+  const s = await scratch();
+  const tag = String(30 + Math.floor(Math.random() * 1000) / 1000);
+  try {
+    const t0 = performance.now();
+    const r = await runCommand(request(s, [
+      `sleep ${tag}1 &`,
+      `sh -c 'trap "" TERM; sleep ${tag}2' &`,
+      `setsid sleep ${tag}3 &`,
+      "sleep 0.2; echo started",
+    ].join("\n")));
+    const ms = performance.now() - t0;
+    assertEquals(stdoutText(r), "started\n");
+    assert(ms < 2000, `the runner waited ${ms} ms for background jobs`);
+    for (const n of [1, 2, 3]) assertEquals(processesWith(`sleep ${tag}${n}`), [], `sleep ${tag}${n} outlived the command`);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("a time limit sends TERM, then KILL two seconds later to what ignores TERM", async () => {
+  const s = await scratch();
+  try {
+    const r = await runCommand(request(s, "sleep 30", { timeoutSeconds: 1, timeoutSource: "call", timeoutClamped: false }));
+    assert(r.timedOut);
+    assertEquals(r.exitStatus, -15);
+    assert(r.durationMs >= 900 && r.durationMs < 2500, `took ${r.durationMs} ms`);
+    assertStringIncludes(r.rendered, "timed out: the command was killed after 1 s; ask for up to 3600 s with timeoutSeconds");
+    const event = s.events.findLast((e) => e.kind === "command.outcome")!;
+    assertEquals(event.timedOut, true);
+    assertEquals(event.timeoutSource, "call");
+    assertEquals(event.timeoutSeconds, 1);
+    assertEquals(event.timeoutClamped, false);
+
+    const stubborn = await runCommand(request(s, "trap '' TERM; sleep 30", { timeoutSeconds: 1 }));
+    assert(stubborn.timedOut);
+    assertEquals(stubborn.exitStatus, -9);
+    assert(stubborn.durationMs >= 2800 && stubborn.durationMs < 4500, `took ${stubborn.durationMs} ms`);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("the time limit fires on time while wisp's event loop is blocked", async () => {
+  const s = await scratch();
+  try {
+    const script = `date +%s%N > started; trap 'date +%s%N > ended; exit 1' TERM; sleep 30 & wait`;
+    const running = startCommand(request(s, script, { timeoutSeconds: 1 }));
+    await waitFor(join(s.project, "started"));
+    // Block this thread for 3 s: no timer of wisp's can fire meanwhile.
+    const until = performance.now() + 3000;
+    while (performance.now() < until) { /* busy */ }
+    const r = await running.result;
+    assert(r.timedOut, r.rendered);
+    const started = Number(Deno.readTextFileSync(join(s.project, "started")));
+    const ended = Number(Deno.readTextFileSync(join(s.project, "ended")));
+    const killedAfterMs = (ended - started) / 1e6;
+    assert(killedAfterMs >= 900 && killedAfterMs < 1800, `TERM came ${killedAfterMs} ms after the start`);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("stop: TERM to everything, recorded as stopped; a second stop kills at once", async () => {
+  const s = await scratch();
+  try {
+    const running = startCommand(request(s, "touch started; sleep 30", { origin: "person" }));
+    await waitFor(join(s.project, "started"));
+    const t0 = performance.now();
+    running.stop();
+    const r = await running.result;
+    assert(performance.now() - t0 < 1000);
+    assert(r.stopped);
+    assertEquals(r.timedOut, false);
+    assertEquals(r.exitStatus, -15);
+    assertStringIncludes(r.rendered, "stopped: the person stopped the command");
+    assertEquals(s.events.findLast((e) => e.kind === "command.outcome")!.stopped, true);
+
+    const stubborn = startCommand(request(s, "touch started2; trap '' TERM; sleep 30", { origin: "person" }));
+    await waitFor(join(s.project, "started2"));
+    const t1 = performance.now();
+    stubborn.stop();
+    await new Promise((r) => setTimeout(r, 200));
+    stubborn.stop();
+    const killed = await stubborn.result;
+    assert(performance.now() - t1 < 1500, "the second stop did not kill at once");
+    assertEquals(killed.exitStatus, -9);
+    assert(killed.stopped);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("stop through an AbortSignal; a command that ignores TERM is killed two seconds later", async () => {
+  const s = await scratch();
+  try {
+    const controller = new AbortController();
+    const running = startCommand(request(s, "touch started; trap '' TERM; sleep 30", { origin: "person", signal: controller.signal }));
+    await waitFor(join(s.project, "started"));
+    const t0 = performance.now();
+    controller.abort();
+    const r = await running.result;
+    const ms = performance.now() - t0;
+    assert(ms >= 1800 && ms < 3500, `killed after ${ms} ms`);
+    assertEquals(r.exitStatus, -9);
+    assert(r.stopped);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("a long output: head and tail within the budget, the whole kept, the note's line lands on the first held back", async () => {
+  const s = await scratch();
+  try {
+    const r = await runCommand(request(s, "seq 1 200000; echo 'error: it failed' >&2; exit 1", { budgetBytes: 4096, outputId: "call0001" }));
+    assert(encoder.encode(r.rendered).length <= 4096, `${encoder.encode(r.rendered).length} bytes`);
+    assertEquals(r.outputId, "call0001");
+    assertStringIncludes(r.rendered, "stderr:\nerror: it failed\n");
+    const held = /held back: stdout lines ([\d,]+)–([\d,]+) \(([^)]+)\); the whole output is kept as output call0001 \(([\d,]+) lines\)/
+      .exec(r.rendered);
+    assert(held, r.rendered);
+    const [from, to, , total] = [held[1], held[2], held[3], held[4]].map((n) => Number(n.replaceAll(",", "")));
+    const stored = Deno.readTextFileSync(join(s.home.output, s.audit.session, "call0001"));
+    const seq = Array.from({ length: 200000 }, (_, i) => String(i + 1)).join("\n") + "\n";
+    assertEquals(stored, renderWhole(1, seq, "error: it failed\n"));
+    const lines = stored.split("\n");
+    assertEquals(lines.length - 1, total);
+    // The last stdout line shown before the marker, and the first held-back line in the store.
+    const shownHead = r.rendered.split("\n[…")[0].split("\n");
+    const lastShown = Number(shownHead[shownHead.length - 1]);
+    assertEquals(lines[from - 1], String(lastShown + 1));
+    const afterMarker = r.rendered.split("held back …]\n")[1].split("\n")[0];
+    assertEquals(lines[to], afterMarker);
+    assertMatch(r.rendered, /\n\[… [\d,]+ lines \([\d.]+ (KiB|MiB)\) held back …\]\n/);
+    // no spill files are left beside the output
+    assertEquals([...Deno.readDirSync(join(s.home.output, s.audit.session))].map((e) => e.name), ["call0001"]);
+    const event = s.events.findLast((e) => e.kind === "command.outcome")!;
+    assertEquals(event.stored, "call0001");
+    assertEquals(event.stdoutBytes, encoder.encode(seq).length);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("a short error keeps at least a fifth of the room beside a long log", async () => {
+  const s = await scratch();
+  try {
+    const r = await runCommand(request(s, "seq 1 100000; for i in $(seq 1 300); do echo \"error line $i\" >&2; done; exit 2", { budgetBytes: 8192 }));
+    const stderrPart = r.rendered.split("stderr:\n")[1].split("held back:")[0];
+    assert(encoder.encode(stderrPart).length >= 8192 / 5 - 200, `stderr got ${encoder.encode(stderrPart).length} bytes`);
+    assertStringIncludes(stderrPart, "error line 300");
+    assertStringIncludes(stderrPart, "error line 1\n");
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("without an output store the note says the held-back lines were not kept", async () => {
+  const s = await scratch();
+  try {
+    const r = await runCommand(request(s, "seq 1 50000", { budgetBytes: 4096, outputStore: null }));
+    assertStringIncludes(r.rendered, "the held-back lines were not kept");
+    assertEquals(r.outputId, undefined);
+    assert(!exists(join(s.home.output, s.audit.session)));
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("`yes | head -c 2G` is captured within the memory bound (measured in a subprocess)", async () => {
+  const s = await scratch();
+  try {
+    const script = join(s.project, "probe.ts");
+    const root = new URL("../..", import.meta.url).pathname;
+    Deno.writeTextFileSync(
+      script,
+      `import { runCommand } from "${root}src/exec/runner.ts";
+import { defaultConfig } from "${root}src/config/schema.ts";
+import { homePaths } from "${root}src/config/home.ts";
+const kib = (k: string) => Number(new RegExp(k + ":\\\\s+(\\\\d+)").exec(Deno.readTextFileSync("/proc/self/status"))![1]);
+const base = { cwd: "${s.project}", root: "${s.project}", origin: "model" as const, budgetBytes: 64 * 1024, config: defaultConfig(), home: homePaths("${s.home.root}"), audit: { session: "mem00001", record: () => ({}) } as never };
+await runCommand({ ...base, command: "echo warm" });
+const before = kib("VmRSS");
+const r = await runCommand({ ...base, command: "yes | head -c 2G" });
+console.log(JSON.stringify({ growthKiB: kib("VmHWM") - before, bytes: r.stdout.bytes, lines: r.stdout.lines, id: r.outputId }));
+`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--config", join(root, "deno.json"), script],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert(out.success, new TextDecoder().decode(out.stderr));
+    const m = JSON.parse(new TextDecoder().decode(out.stdout).trim());
+    assertEquals(m.bytes, 2 * 1024 ** 3);
+    assertEquals(m.lines, 1024 ** 3);
+    assert(m.growthKiB < 64 * 1024, `peak RSS grew ${m.growthKiB} KiB`);
+    // The store kept the first 16 MiB and said the rest was not kept.
+    const stored = Deno.statSync(join(s.home.output, "mem00001", m.id)).size;
+    assertEquals(stored, 16 * 1024 * 1024);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("the network is there unless commandPolicy.sandbox.allowNetwork is false", async () => {
+  const s = await scratch();
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  const accepting = (async () => {
+    for await (const conn of listener) conn.close();
+  })();
+  try {
+    const line = `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port}' && echo connected`;
+    const on = await runCommand(request(s, line));
+    assertEquals(stdoutText(on), "connected\n", on.rendered);
+    const off = await runCommand(request(s, line, { config: config({ commandPolicy: { sandbox: { allowNetwork: false } } }) }));
+    assert(off.exitStatus !== 0);
+    assertEquals(stdoutText(off), "");
+  } finally {
+    listener.close();
+    await accepting.catch(() => {});
+    await s.cleanup();
+  }
+});
+
+Deno.test("a working directory that does not exist: nothing runs, the result says why", async () => {
+  const s = await scratch();
+  try {
+    const r = await runCommand(request(s, "true", { cwd: join(s.project, "nope") }));
+    assertEquals(r.exitStatus, null);
+    assertMatch(r.rendered, /^error: the working directory .* does not exist$/);
+    assertEquals(s.events.findLast((e) => e.kind === "command.outcome")!.exitStatus, null);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("a bare permission error with no path gets a sandbox line that says it is a guess", async () => {
+  const s = await scratch();
+  try {
+    const r = await runCommand(request(s, "echo 'Error: Operation not permitted' >&2; exit 1"));
+    assertEquals(r.sandbox.verdict, "guess");
+    assertStringIncludes(r.rendered, "sandbox: the sandbox may have refused a write (a guess");
+    assertEquals(s.events.findLast((e) => e.kind === "command.outcome")!.sandboxRefusal, "guess");
+  } finally {
+    await s.cleanup();
+  }
+});
