@@ -194,3 +194,32 @@ Deno.test("read_file: the first page of a huge file costs about a page of readin
     await s.cleanup();
   }
 });
+
+Deno.test({
+  name: "read_file's descriptor is close-on-exec: a command started meanwhile does not inherit it",
+  // /proc/self/fd is Linux's; macOS has no equivalent that ls can list this way.
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const s = await scratch();
+    try {
+      const path = join(s.root, "held-open.txt");
+      Deno.writeTextFileSync(path, "x\n");
+      const { openForRead } = await import("../../src/util/fs_safe.ts");
+      const opened = openForRead(path);
+      try {
+        const out = await new Deno.Command("sh", {
+          args: ["-c", "ls -l /proc/self/fd/"],
+          stdin: "null",
+        }).output();
+        const listing = new TextDecoder().decode(out.stdout);
+        assert(out.success);
+        assert(listing.includes("/proc/"), listing); // the listing itself is there
+        assert(!listing.includes("held-open.txt"), listing);
+      } finally {
+        opened.file.close();
+      }
+    } finally {
+      await s.cleanup();
+    }
+  },
+});
