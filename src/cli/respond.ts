@@ -25,7 +25,9 @@ async function action(words: string[], flags: RespondFlags, command: Command): P
   let prompt = words.join(" ");
   if (words.length === 0) {
     if (io.stdinIsTerminal()) {
-      command.outputHelp();
+      // A bare `wisp` shows wisp's help; `wisp respond` its own.
+      const bare = !Deno.args.includes("respond") && command.parent;
+      (bare ? command.parent : command).outputHelp();
       return;
     }
     const { readPipedPrompt } = await import("../faces/respond.ts");

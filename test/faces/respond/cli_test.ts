@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../support/assert.ts";
 import { startFakeOllama } from "../../support/fake_ollama.ts";
+import { wispCommand } from "../../support/wisp.ts";
 import { ollamaConfig, scratch } from "./support.ts";
 
 Deno.test("a piped prompt is read from stdin; --no-stream prints the reply whole", async () => {
@@ -193,5 +194,31 @@ Deno.test("a tool named in a reply with nothing run shows ran: no tools", async 
   } finally {
     await ollama.close();
     await s.remove();
+  }
+});
+
+Deno.test("on a terminal with no prompt, help is printed instead of waiting for input", async () => {
+  const home = await Deno.makeTempDir({ prefix: "wisp-respond-tty-" });
+  try {
+    const wisp = wispCommand().map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
+    const run = async (extra: string) => {
+      const output = await new Deno.Command("script", {
+        args: ["-qec", `${wisp}${extra}`, "/dev/null"],
+        env: { WISP_HOME: home, NO_COLOR: "1", TERM: "dumb" },
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        signal: AbortSignal.timeout(30_000),
+      }).output();
+      return { code: output.code, stdout: new TextDecoder().decode(output.stdout) };
+    };
+    const bare = await run("");
+    assertEquals(bare.code, 0);
+    assertMatch(bare.stdout, /Usage: wisp \[options\] \[command\]/);
+    const respond = await run(" respond");
+    assertEquals(respond.code, 0);
+    assertMatch(respond.stdout, /Usage: wisp respond \[options\] \[prompt\.\.\.\]/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
   }
 });
