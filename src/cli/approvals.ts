@@ -20,7 +20,11 @@ export function shortDate(iso: string | null): string {
 }
 
 /** Rows for the table: ID, SCOPE, EXPIRES, WHERE, PATTERN (+ gone when piped). */
-export function approvalRows(list: Approval[], gone: (a: Approval) => boolean, terminal: boolean): string[][] {
+export function approvalRows(
+  list: Approval[],
+  gone: (a: Approval) => boolean,
+  terminal: boolean,
+): string[][] {
   return list.map((a) => {
     const isGone = gone(a);
     const where = a.directory ?? (terminal ? "any directory" : "");
@@ -66,7 +70,9 @@ function terminalWidth(): number {
 async function list(): Promise<void> {
   const { outLine, errLine, stdoutIsTerminal } = await import("./io.ts");
   const { homePaths } = await import("../config/home.ts");
-  const { ApprovalStore, isExpired, isGone, directoryExists } = await import("../gate/approvals.ts");
+  const { ApprovalStore, isExpired, isGone, directoryExists } = await import(
+    "../gate/approvals.ts"
+  );
   const { renderTable } = await import("./table.ts");
   const store = ApprovalStore.forHome(homePaths());
   const approvals = store.stored().filter((a) => !isExpired(a));
@@ -77,7 +83,11 @@ async function list(): Promise<void> {
     return;
   }
   const rows = approvalRows(approvals, gone, terminal);
-  const text = renderTable({ headers: ["ID", "SCOPE", "EXPIRES", "WHERE", "PATTERN"], rows, terminal });
+  const text = renderTable({
+    headers: ["ID", "SCOPE", "EXPIRES", "WHERE", "PATTERN"],
+    rows,
+    terminal,
+  });
   if (!terminal) {
     Deno.stdout.writeSync(new TextEncoder().encode(text));
     return;
@@ -89,7 +99,11 @@ async function list(): Promise<void> {
   if (goneCount > 0) {
     outLine();
     outLine(
-      `${goneCount} approval${goneCount === 1 ? " is" : "s are"} for a folder that is gone and can never match again; 'wisp approvals clear --gone' removes ${goneCount === 1 ? "it" : "them"}.`,
+      `${goneCount} approval${
+        goneCount === 1 ? " is" : "s are"
+      } for a folder that is gone and can never match again; 'wisp approvals clear --gone' removes ${
+        goneCount === 1 ? "it" : "them"
+      }.`,
     );
   }
 }
@@ -114,7 +128,11 @@ async function clear(flags: { gone?: boolean; yes?: boolean }): Promise<void> {
   const store = ApprovalStore.forHome(homePaths());
   if (!flags.gone) {
     const removed = store.clear();
-    outLine(removed.length === 0 ? "no remembered approvals to remove" : `removed ${removed.length} approval${removed.length === 1 ? "" : "s"}`);
+    outLine(
+      removed.length === 0
+        ? "no remembered approvals to remove"
+        : `removed ${removed.length} approval${removed.length === 1 ? "" : "s"}`,
+    );
     return;
   }
   const candidates = store.stored().filter((a) => isGone(a, directoryExists));
@@ -126,7 +144,9 @@ async function clear(flags: { gone?: boolean; yes?: boolean }): Promise<void> {
     for (const a of candidates) errLine(`  ${a.id}  ${a.directory} (gone)  ${a.pattern}`);
     const { confirm, isCancel } = await import("@clack/prompts");
     const answer = await confirm({
-      message: `Remove ${candidates.length === 1 ? "this approval" : `these ${candidates.length} approvals`}?`,
+      message: `Remove ${
+        candidates.length === 1 ? "this approval" : `these ${candidates.length} approvals`
+      }?`,
       initialValue: false,
     });
     if (isCancel(answer) || answer !== true) {
@@ -146,11 +166,18 @@ export function register(program: Command): void {
     .command("approvals")
     .description("the approvals wisp remembers: list, revoke, clear")
     .action(() => list());
-  approvals.command("list").description("list remembered approvals: id, scope, expiry, directory, pattern").action(() => list());
-  approvals.command("revoke").description("forget one remembered approval").argument("<id>", "the approval's id").action((id: string) => revoke(id));
+  approvals.command("list").description(
+    "list remembered approvals: id, scope, expiry, directory, pattern",
+  ).action(() => list());
+  approvals.command("revoke").description("forget one remembered approval").argument(
+    "<id>",
+    "the approval's id",
+  ).action((id: string) => revoke(id));
   approvals
     .command("clear")
-    .description("forget every remembered approval, or with --gone those for folders that no longer exist")
+    .description(
+      "forget every remembered approval, or with --gone those for folders that no longer exist",
+    )
     .option("--gone", "only approvals for folders that no longer exist")
     .option("-y, --yes", "do not ask first")
     .action((flags: { gone?: boolean; yes?: boolean }) => clear(flags));

@@ -28,20 +28,30 @@ async function measure(flags: MeasureFlags): Promise<void> {
   const classifier = flags.classifier ?? "rules";
   if (classifier !== "rules") {
     if (classifier === "coreml" || classifier === "system-model") {
-      throw new WispError(`the ${classifier} classifier is not available in this build; measure with --classifier rules`);
+      throw new WispError(
+        `the ${classifier} classifier is not available in this build; measure with --classifier rules`,
+      );
     }
-    throw new UsageError(`--classifier must be rules, coreml or system-model (it is ${JSON.stringify(classifier)})`);
+    throw new UsageError(
+      `--classifier must be rules, coreml or system-model (it is ${JSON.stringify(classifier)})`,
+    );
   }
   const file = flags.examples ?? shippedExamples();
   let text: string;
   try {
     text = Deno.readTextFileSync(file);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw new WispError(`${file} does not exist; give a file of label<TAB>command lines with --examples`);
+    if (error instanceof Deno.errors.NotFound) {
+      throw new WispError(
+        `${file} does not exist; give a file of label<TAB>command lines with --examples`,
+      );
+    }
     throw new WispError(`${file} cannot be read (${(error as Error).message})`);
   }
   const examples = parseExamples(text, file);
-  if (examples.length === 0) throw new UsageError(`${file} holds no labelled lines; each line is label<TAB>command line`);
+  if (examples.length === 0) {
+    throw new UsageError(`${file} holds no labelled lines; each line is label<TAB>command line`);
+  }
   const { paths, config } = loadContext();
   const audit = { session: "measure", record: () => ({}) as never };
   const gate = new Gate({ config, home: paths, audit });
@@ -74,7 +84,9 @@ export function register(program: Command): void {
     .description("measure the risk classifier over labelled command lines");
   classifier
     .command("measure")
-    .description("rate labelled command lines (label<TAB>line) and report exact, over- and under-ratings")
+    .description(
+      "rate labelled command lines (label<TAB>line) and report exact, over- and under-ratings",
+    )
     .option("--examples <file>", "the labelled lines (default: the set wisp ships)")
     .option("--classifier <name>", "rules (the only one in this build)", "rules")
     .option("--json", "one JSON object per line: label, verdict, command, reasons")

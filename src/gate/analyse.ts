@@ -7,7 +7,15 @@
  */
 import { basename } from "node:path";
 import { type ParsedLine, parseLine, type SimpleCommand } from "./parse.ts";
-import { display, isDynamic, literal, litWord, resolveWord, type Vars, type Word } from "./words.ts";
+import {
+  display,
+  isDynamic,
+  literal,
+  litWord,
+  resolveWord,
+  type Vars,
+  type Word,
+} from "./words.ts";
 
 export interface Part {
   /** The simple command this part comes from. */
@@ -70,7 +78,22 @@ export interface AnalyseOptions {
   env?: Record<string, string>;
 }
 
-export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "busybox"]);
+export const SHELLS = new Set([
+  "sh",
+  "bash",
+  "zsh",
+  "dash",
+  "ksh",
+  "mksh",
+  "ash",
+  "fish",
+  "csh",
+  "tcsh",
+  "yash",
+  "posh",
+  "rbash",
+  "busybox",
+]);
 
 /** How deep payloads nest before the gate stops looking and calls it dangerous. */
 export const MAX_PAYLOAD_DEPTH = 6;
@@ -134,16 +157,31 @@ function analyseParsed(
     const prefixVars: Vars = new Map(snapshot);
     for (const a of cmd.assignments) {
       if (cmd.standaloneAssignments) continue;
-      const r = a.value ? resolveWord(a.value, snapshot, options.userHome) : { value: "", unknown: false };
+      const r = a.value
+        ? resolveWord(a.value, snapshot, options.userHome)
+        : { value: "", unknown: false };
       if (!r.unknown) prefixVars.set(a.name, { value: r.value });
       else prefixVars.delete(a.name);
     }
-    const made = partsOf(cmd, cmd.words, prefixVars, here, depth, carrier, parsed, byCmd, options, state);
+    const made = partsOf(
+      cmd,
+      cmd.words,
+      prefixVars,
+      here,
+      depth,
+      carrier,
+      parsed,
+      byCmd,
+      options,
+      state,
+    );
     for (const p of made) out.push(p);
     byCmd.set(cmd.id, made);
     // cd/pushd change where later relative paths land; keep every candidate.
     const first = made[0];
-    if (first && (first.program === "cd" || first.program === "pushd") && cmd.substitutionOf === null) {
+    if (
+      first && (first.program === "cd" || first.program === "pushd") && cmd.substitutionOf === null
+    ) {
       const target = first.words.slice(1).find((w) => !(literal(w) ?? "").startsWith("-"));
       if (!target) cwds.push(options.userHome);
       else {
@@ -185,7 +223,15 @@ function analyseParsed(
     if (!inner.ok) {
       p.payloadError = inner.error ?? "the shell parser could not read it";
     }
-    const innerParts = analyseParsed(inner, new Map(p.vars), [...p.cwds], depth + 1, p, options, state);
+    const innerParts = analyseParsed(
+      inner,
+      new Map(p.vars),
+      [...p.cwds],
+      depth + 1,
+      p,
+      options,
+      state,
+    );
     withPayloads.push(...innerParts);
   }
   return withPayloads;
@@ -223,16 +269,41 @@ export function feederKind(words: Word[]): string | undefined {
       if (v.some((x) => /^-[a-zA-Z]*[dD]/.test(x) || x === "--decode")) return "decoded";
     }
     if (prog === "xxd" && v.some((x) => /^-[a-z]*r/.test(x))) return "decoded";
-    if (prog === "openssl" && v.some((x) => x === "-d" || x === "-base64" || x === "base64" || x === "enc")) return "decoded";
+    if (
+      prog === "openssl" &&
+      v.some((x) => x === "-d" || x === "-base64" || x === "base64" || x === "enc")
+    ) return "decoded";
     if (prog === "uudecode" || prog === "rev" && v.length === 1) return "decoded";
-    if (/^(gunzip|zcat|bzcat|xzcat|zstdcat)$/.test(prog) || (prog === "gzip" && v.includes("-d"))) return "decoded";
+    if (/^(gunzip|zcat|bzcat|xzcat|zstdcat)$/.test(prog) || (prog === "gzip" && v.includes("-d"))) {
+      return "decoded";
+    }
   }
   return undefined;
 }
 
 export const DOWNLOADERS = new Set([
-  "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-request", "GET", "lynx", "links",
-  "nc", "ncat", "netcat", "socat", "ftp", "tftp", "scp", "sftp", "rsync", "ssh", "git-remote-http",
+  "curl",
+  "wget",
+  "fetch",
+  "aria2c",
+  "http",
+  "https",
+  "xh",
+  "lwp-request",
+  "GET",
+  "lynx",
+  "links",
+  "nc",
+  "ncat",
+  "netcat",
+  "socat",
+  "ftp",
+  "tftp",
+  "scp",
+  "sftp",
+  "rsync",
+  "ssh",
+  "git-remote-http",
 ]);
 
 // -- unwrapping ---------------------------------------------------------------
@@ -258,7 +329,6 @@ function skipOptions(
   words: Word[],
   start: number,
   withValue: Set<string>,
-  opts: { stopAtFirst?: boolean; valueAttachedShort?: boolean } = {},
 ): number {
   let i = start;
   while (i < words.length) {
@@ -295,7 +365,27 @@ const SIMPLE_WRAPPERS: Record<string, Set<string>> = {
   ionice: set("-c", "-n", "--class", "--classdata"),
   stdbuf: set("-i", "-o", "-e", "--input", "--output", "--error"),
   exec: set("-a"),
-  sudo: set("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U", "--user", "--group", "--chdir", "--host", "--prompt", "--role", "--type", "--close-from", "--other-user"),
+  sudo: set(
+    "-u",
+    "-g",
+    "-C",
+    "-D",
+    "-h",
+    "-p",
+    "-r",
+    "-t",
+    "-T",
+    "-U",
+    "--user",
+    "--group",
+    "--chdir",
+    "--host",
+    "--prompt",
+    "--role",
+    "--type",
+    "--close-from",
+    "--other-user",
+  ),
   doas: set("-u", "-C"),
   pkexec: set("--user"),
   run0: set("--user", "-u"),
@@ -330,10 +420,22 @@ export function unwrapWords(input: Word[]): Unwrapped {
           i++;
           break;
         }
-        if (l === "-S" || l === "--split-string" || l.startsWith("--split-string=") || (l.startsWith("-S") && l.length > 2)) {
-          const value = l === "-S" || l === "--split-string" ? words[i + 1] : litWord(l.replace(/^-S|^--split-string=/, ""));
+        if (
+          l === "-S" || l === "--split-string" || l.startsWith("--split-string=") ||
+          (l.startsWith("-S") && l.length > 2)
+        ) {
+          const value = l === "-S" || l === "--split-string"
+            ? words[i + 1]
+            : litWord(l.replace(/^-S|^--split-string=/, ""));
           const after = words.slice(l === "-S" || l === "--split-string" ? i + 2 : i + 1);
-          return { words, wrappers, argsAtRunTime, payload: { kind: "env -S", words: [value ?? litWord(""), ...after] }, readsStdin: false, extra };
+          return {
+            words,
+            wrappers,
+            argsAtRunTime,
+            payload: { kind: "env -S", words: [value ?? litWord(""), ...after] },
+            readsStdin: false,
+            extra,
+          };
         }
         if (["-u", "--unset", "-C", "--chdir", "-P"].includes(l)) i += 2;
         else if (l.startsWith("-")) i += 1;
@@ -389,7 +491,9 @@ export function unwrapWords(input: Word[]): Unwrapped {
     if (prog === "flock") {
       const i = skipOptions(words, 1, set("-w", "--timeout", "-E", "--conflict-exit-code"));
       const cIdx = words.findIndex((w, k) => k > 0 && (lit(w) === "-c" || lit(w) === "--command"));
-      if (cIdx > 0 && words[cIdx + 1]) return { ...done(words), payload: { kind: "flock -c", words: [words[cIdx + 1]] } };
+      if (cIdx > 0 && words[cIdx + 1]) {
+        return { ...done(words), payload: { kind: "flock -c", words: [words[cIdx + 1]] } };
+      }
       if (i + 1 >= words.length) return done(words);
       wrappers.push(prog);
       words = rest(i + 1);
@@ -399,7 +503,25 @@ export function unwrapWords(input: Word[]): Unwrapped {
       const i = skipOptions(
         words,
         1,
-        set("-I", "-n", "-P", "-L", "-d", "-a", "-E", "-s", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-lines", "--max-chars", "--eof", "--replace", "--process-slot-var"),
+        set(
+          "-I",
+          "-n",
+          "-P",
+          "-L",
+          "-d",
+          "-a",
+          "-E",
+          "-s",
+          "--arg-file",
+          "--delimiter",
+          "--max-args",
+          "--max-procs",
+          "--max-lines",
+          "--max-chars",
+          "--eof",
+          "--replace",
+          "--process-slot-var",
+        ),
       );
       wrappers.push("xargs");
       argsAtRunTime = true;
@@ -409,7 +531,14 @@ export function unwrapWords(input: Word[]): Unwrapped {
     if (prog === "su") {
       const cIdx = words.findIndex((w, k) => k > 0 && (lit(w) === "-c" || lit(w) === "--command"));
       if (cIdx > 0 && words[cIdx + 1]) {
-        return { words, wrappers, argsAtRunTime, payload: { kind: "su -c", words: [words[cIdx + 1]] }, readsStdin: false, extra };
+        return {
+          words,
+          wrappers,
+          argsAtRunTime,
+          payload: { kind: "su -c", words: [words[cIdx + 1]] },
+          readsStdin: false,
+          extra,
+        };
       }
       return done(words);
     }
@@ -422,16 +551,52 @@ export function unwrapWords(input: Word[]): Unwrapped {
         words = rest(i);
         continue;
       }
-      return { words: input, wrappers, argsAtRunTime, payload: { kind: "watch", words: rest(i) }, readsStdin: false, extra };
+      return {
+        words: input,
+        wrappers,
+        argsAtRunTime,
+        payload: { kind: "watch", words: rest(i) },
+        readsStdin: false,
+        extra,
+      };
     }
     if (prog === "parallel") {
-      const i = skipOptions(words, 1, set("-j", "--jobs", "-S", "--sshlogin", "--joblog", "-a", "--arg-file", "--delay", "--timeout", "-n", "--max-args", "-d", "--delimiter", "-I", "--results"));
+      const i = skipOptions(
+        words,
+        1,
+        set(
+          "-j",
+          "--jobs",
+          "-S",
+          "--sshlogin",
+          "--joblog",
+          "-a",
+          "--arg-file",
+          "--delay",
+          "--timeout",
+          "-n",
+          "--max-args",
+          "-d",
+          "--delimiter",
+          "-I",
+          "--results",
+        ),
+      );
       const end = words.findIndex((w, k) => k >= i && /^:::+$/.test(lit(w) ?? ""));
       const cmdWords = words.slice(i, end < 0 ? words.length : end);
       wrappers.push("parallel");
       argsAtRunTime = true;
-      if (cmdWords.length === 0) return { words: input, wrappers, argsAtRunTime, payload: null, readsStdin: true, extra };
-      return { words: input, wrappers, argsAtRunTime, payload: { kind: "parallel", words: cmdWords }, readsStdin: false, extra };
+      if (cmdWords.length === 0) {
+        return { words: input, wrappers, argsAtRunTime, payload: null, readsStdin: true, extra };
+      }
+      return {
+        words: input,
+        wrappers,
+        argsAtRunTime,
+        payload: { kind: "parallel", words: cmdWords },
+        readsStdin: false,
+        extra,
+      };
     }
     if (prog === "find") {
       // find itself runs; each -exec … ; is a command of its own.
@@ -447,12 +612,27 @@ export function unwrapWords(input: Word[]): Unwrapped {
       return done(words);
     }
     if (["npm", "pnpm", "yarn", "bun"].includes(prog)) {
-      const verbIdx = skipOptions(words, 1, set("--prefix", "-C", "--dir", "--cwd", "--filter", "-w", "--workspace"));
+      const verbIdx = skipOptions(
+        words,
+        1,
+        set("--prefix", "-C", "--dir", "--cwd", "--filter", "-w", "--workspace"),
+      );
       const verb = lit(words[verbIdx]);
       if (verb === "exec" || verb === "dlx" || verb === "x") {
         const i = skipOptions(words, verbIdx + 1, set("-p", "--package", "-c", "--call"));
-        const cIdx = words.findIndex((w, k) => k > verbIdx && (lit(w) === "-c" || lit(w) === "--call"));
-        if (cIdx > 0 && words[cIdx + 1]) return { words, wrappers, argsAtRunTime, payload: { kind: `${prog} exec -c`, words: [words[cIdx + 1]] }, readsStdin: false, extra };
+        const cIdx = words.findIndex((w, k) =>
+          k > verbIdx && (lit(w) === "-c" || lit(w) === "--call")
+        );
+        if (cIdx > 0 && words[cIdx + 1]) {
+          return {
+            words,
+            wrappers,
+            argsAtRunTime,
+            payload: { kind: `${prog} exec -c`, words: [words[cIdx + 1]] },
+            readsStdin: false,
+            extra,
+          };
+        }
         if (i >= words.length) return done(words);
         wrappers.push(`${prog} ${verb}`);
         words = rest(i);
@@ -462,13 +642,56 @@ export function unwrapWords(input: Word[]): Unwrapped {
     }
     if (prog === "npx" || prog === "pnpx" || prog === "bunx") {
       const cIdx = words.findIndex((w, k) => k > 0 && (lit(w) === "-c" || lit(w) === "--call"));
-      if (cIdx > 0 && words[cIdx + 1]) return { words, wrappers, argsAtRunTime, payload: { kind: "npx -c", words: [words[cIdx + 1]] }, readsStdin: false, extra };
+      if (cIdx > 0 && words[cIdx + 1]) {
+        return {
+          words,
+          wrappers,
+          argsAtRunTime,
+          payload: { kind: "npx -c", words: [words[cIdx + 1]] },
+          readsStdin: false,
+          extra,
+        };
+      }
     }
-    if (["uv", "poetry", "pdm", "hatch", "rye", "pipx", "bundle", "pyenv", "rbenv", "mise", "asdf", "devbox", "direnv"].includes(prog)) {
+    if (
+      [
+        "uv",
+        "poetry",
+        "pdm",
+        "hatch",
+        "rye",
+        "pipx",
+        "bundle",
+        "pyenv",
+        "rbenv",
+        "mise",
+        "asdf",
+        "devbox",
+        "direnv",
+      ].includes(prog)
+    ) {
       const verb = lit(words[1]);
-      const runVerb = (prog === "bundle" || prog === "pyenv" || prog === "rbenv" || prog === "asdf") ? "exec" : prog === "mise" ? (verb === "x" ? "x" : "exec") : "run";
+      const runVerb = (prog === "bundle" || prog === "pyenv" || prog === "rbenv" || prog === "asdf")
+        ? "exec"
+        : prog === "mise"
+        ? (verb === "x" ? "x" : "exec")
+        : "run";
       if (verb === runVerb || (prog === "direnv" && verb === "exec")) {
-        let i = skipOptions(words, 2, set("--with", "--python", "-p", "--from", "--env-file", "--group", "--extra", "--package", "--directory"));
+        let i = skipOptions(
+          words,
+          2,
+          set(
+            "--with",
+            "--python",
+            "-p",
+            "--from",
+            "--env-file",
+            "--group",
+            "--extra",
+            "--package",
+            "--directory",
+          ),
+        );
         if (prog === "direnv") i += 1;
         if (i >= words.length) return done(words);
         wrappers.push(`${prog} ${verb}`);
@@ -478,13 +701,33 @@ export function unwrapWords(input: Word[]): Unwrapped {
       return done(words);
     }
     if (prog === "nix-shell" || prog === "nix") {
-      const rIdx = words.findIndex((w) => lit(w) === "--run" || lit(w) === "--command" || lit(w) === "-c");
-      if (rIdx > 0 && words[rIdx + 1]) return { words, wrappers, argsAtRunTime, payload: { kind: `${prog} --run`, words: [words[rIdx + 1]] }, readsStdin: false, extra };
+      const rIdx = words.findIndex((w) =>
+        lit(w) === "--run" || lit(w) === "--command" || lit(w) === "-c"
+      );
+      if (rIdx > 0 && words[rIdx + 1]) {
+        return {
+          words,
+          wrappers,
+          argsAtRunTime,
+          payload: { kind: `${prog} --run`, words: [words[rIdx + 1]] },
+          readsStdin: false,
+          extra,
+        };
+      }
       return done(words);
     }
     if (prog === "script") {
       const cIdx = words.findIndex((w, k) => k > 0 && (lit(w) === "-c" || lit(w) === "--command"));
-      if (cIdx > 0 && words[cIdx + 1]) return { words, wrappers, argsAtRunTime, payload: { kind: "script -c", words: [words[cIdx + 1]] }, readsStdin: false, extra };
+      if (cIdx > 0 && words[cIdx + 1]) {
+        return {
+          words,
+          wrappers,
+          argsAtRunTime,
+          payload: { kind: "script -c", words: [words[cIdx + 1]] },
+          readsStdin: false,
+          extra,
+        };
+      }
       return done(words);
     }
     if (prog === "dotenv") {
@@ -505,7 +748,14 @@ export function unwrapWords(input: Word[]): Unwrapped {
       return shellInvocation(words);
     }
     if (prog === "eval") {
-      return { words, wrappers, argsAtRunTime, payload: { kind: "eval", words: words.slice(1) }, readsStdin: false, extra };
+      return {
+        words,
+        wrappers,
+        argsAtRunTime,
+        payload: { kind: "eval", words: words.slice(1) },
+        readsStdin: false,
+        extra,
+      };
     }
     if (prog === "source" || prog === ".") {
       const target = lit(words[1]);
@@ -533,7 +783,9 @@ export function unwrapWords(input: Word[]): Unwrapped {
         if (l === "-") readsStdin = true;
         break;
       }
-      if (/^--(rcfile|init-file)$/.test(l) || l === "-o" || l === "+o" || l === "-O" || l === "+O") {
+      if (
+        /^--(rcfile|init-file)$/.test(l) || l === "-o" || l === "+o" || l === "-O" || l === "+O"
+      ) {
         i += 2;
         continue;
       }
@@ -551,7 +803,14 @@ export function unwrapWords(input: Word[]): Unwrapped {
     }
     if (sawC) {
       command = w[i] ?? null;
-      return { words: w, wrappers, argsAtRunTime, payload: { kind: `${base(w[0])} -c`, words: command ? [command] : [] }, readsStdin: false, extra };
+      return {
+        words: w,
+        wrappers,
+        argsAtRunTime,
+        payload: { kind: `${base(w[0])} -c`, words: command ? [command] : [] },
+        readsStdin: false,
+        extra,
+      };
     }
     if (i >= w.length) readsStdin = true;
     return { words: w, wrappers, argsAtRunTime, payload: null, readsStdin, extra };
@@ -616,7 +875,8 @@ function partsOf(
   // The payload this part carries.
   let payloadWords: Word[] | null = u.payload ? u.payload.words : null;
   let payloadKind = u.payload?.kind ?? null;
-  const isShellReader = u.readsStdin || (main.program !== "" && SHELLS.has(main.program) && effective.length === 1);
+  const isShellReader = u.readsStdin ||
+    (main.program !== "" && SHELLS.has(main.program) && effective.length === 1);
   if (isShellReader && !payloadWords) {
     if (cmd.heredoc) {
       payloadKind = "here-doc";

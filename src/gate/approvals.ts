@@ -106,7 +106,8 @@ export function covers(approval: Approval, query: ApprovalQuery): boolean {
     case "session":
       return true;
     case "project":
-      return approval.directory !== null && (query.root === approval.directory || within(query.cwd, approval.directory));
+      return approval.directory !== null &&
+        (query.root === approval.directory || within(query.cwd, approval.directory));
     case "always":
       return approval.level !== "dangerous";
   }
@@ -134,7 +135,8 @@ function validApproval(value: unknown): value is Approval {
   if (!value || typeof value !== "object") return false;
   const a = value as Record<string, unknown>;
   return typeof a.id === "string" && (a.scope === "project" || a.scope === "always") &&
-    typeof a.pattern === "string" && (a.level === "safe" || a.level === "moderate" || a.level === "dangerous") &&
+    typeof a.pattern === "string" &&
+    (a.level === "safe" || a.level === "moderate" || a.level === "dangerous") &&
     (a.directory === null || typeof a.directory === "string") && typeof a.created === "string" &&
     (a.expires === null || typeof a.expires === "string");
 }
@@ -146,18 +148,24 @@ export function readApprovals(path: string): Approval[] {
     text = Deno.readTextFileSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return [];
-    throw new WispError(`${path} cannot be read (${(error as Error).message}); check its owner and mode`);
+    throw new WispError(
+      `${path} cannot be read (${(error as Error).message}); check its owner and mode`,
+    );
   }
   if (text.trim() === "") return [];
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw new WispError(`${path} is not valid JSON; move it aside to start with no remembered approvals`);
+    throw new WispError(
+      `${path} is not valid JSON; move it aside to start with no remembered approvals`,
+    );
   }
   const list = (data as ApprovalsFile | null)?.approvals;
   if (!Array.isArray(list)) {
-    throw new WispError(`${path} has no approvals list; move it aside to start with no remembered approvals`);
+    throw new WispError(
+      `${path} has no approvals list; move it aside to start with no remembered approvals`,
+    );
   }
   // An entry that is not a valid approval is ignored rather than trusted.
   return list.filter(validApproval).map((a) => ({
@@ -203,7 +211,9 @@ export class ApprovalStore {
       throw error;
     }
     const mtime = info.mtime?.getTime() ?? 0;
-    if (this.#cache && this.#cache.mtime === mtime && this.#cache.size === info.size) return this.#cache.list;
+    if (this.#cache && this.#cache.mtime === mtime && this.#cache.size === info.size) {
+      return this.#cache.list;
+    }
     const list = readApprovals(this.path);
     this.#cache = { mtime, size: info.size, list };
     return list;
@@ -222,7 +232,16 @@ export class ApprovalStore {
   }
 
   /** Remember an answer; returns the approval made (after the scope rules). */
-  remember(input: { scope: Scope; pattern: string; level: Level; root: string; turnId?: string; now?: Date }): Approval {
+  remember(
+    input: {
+      scope: Scope;
+      pattern: string;
+      level: Level;
+      root: string;
+      turnId?: string;
+      now?: Date;
+    },
+  ): Approval {
     const approval = makeApproval(input);
     if (approval.scope === "once" || approval.scope === "session") {
       if (approval.scope === "once" && !approval.turnId) return approval;
@@ -233,7 +252,10 @@ export class ApprovalStore {
     const now = input.now ?? new Date();
     const current = readApprovals(this.path).filter((a) => !isExpired(a, now));
     // The same pattern in the same place replaces the older approval.
-    const rest = current.filter((a) => !(a.pattern === approval.pattern && a.scope === approval.scope && a.directory === approval.directory));
+    const rest = current.filter((a) =>
+      !(a.pattern === approval.pattern && a.scope === approval.scope &&
+        a.directory === approval.directory)
+    );
     writeApprovals(this.path, [...rest, approval]);
     this.#cache = undefined;
     return approval;

@@ -28,13 +28,20 @@ export interface ClassifiedPart extends PartVerdict {
 }
 
 /** Combine the rules with a model: the higher level wins, and the rules' reasons stay. */
-export function combine(rules: PartVerdict, model: ModelVerdict | undefined, failure?: string): PartVerdict {
+export function combine(
+  rules: PartVerdict,
+  model: ModelVerdict | undefined,
+  failure?: string,
+): PartVerdict {
   if (failure !== undefined) {
     const level = maxLevel(rules.level, "moderate");
     return {
       ...rules,
       level,
-      reasons: [...rules.reasons, `the model classifier could not judge it (${failure}), so it is taken as at least moderate`],
+      reasons: [
+        ...rules.reasons,
+        `the model classifier could not judge it (${failure}), so it is taken as at least moderate`,
+      ],
       exact: rules.exact || level === "dangerous",
       pattern: level === "dangerous" && rules.level !== "dangerous" ? rules.command : rules.pattern,
     };
@@ -45,7 +52,10 @@ export function combine(rules: PartVerdict, model: ModelVerdict | undefined, fai
   return {
     ...rules,
     level,
-    reasons: [...rules.reasons, ...(model.reasons?.length ? model.reasons : [`the model classifier rates it ${model.level}`])],
+    reasons: [
+      ...rules.reasons,
+      ...(model.reasons?.length ? model.reasons : [`the model classifier rates it ${model.level}`]),
+    ],
     readOnly: false,
     exact: rules.exact || level === "dangerous",
     pattern: level === "dangerous" ? rules.command : rules.pattern,
@@ -66,10 +76,17 @@ export async function applyModelClassifier(
     const started = performance.now();
     try {
       const verdict = await classifier.classify(
-        { command: part.command, argv: part.argv, line: context.line, cwd: context.cwd, rulesLevel: part.level },
+        {
+          command: part.command,
+          argv: part.argv,
+          line: context.line,
+          cwd: context.cwd,
+          rulesLevel: part.level,
+        },
         context.signal,
       );
-      const valid = verdict && (verdict.level === "safe" || verdict.level === "moderate" || verdict.level === "dangerous");
+      const valid = verdict &&
+        (verdict.level === "safe" || verdict.level === "moderate" || verdict.level === "dangerous");
       out.push({
         ...combine(part, valid ? verdict : undefined, valid ? undefined : "it gave no level"),
         classifier: `rules+${classifier.name}`,

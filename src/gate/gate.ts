@@ -15,7 +15,7 @@ import { evaluatePolicy, type PolicyDecision } from "./policy.ts";
 import { classify, LEVEL_RANK, maxLevel, type PartVerdict } from "./rules.ts";
 import { ApprovalStore } from "./approvals.ts";
 import { applyModelClassifier, type ModelClassifier } from "./classifier.ts";
-import { realPathExisting, realPathPrefix } from "./paths.ts";
+import { PathLookup } from "./paths.ts";
 
 export type { Level };
 export type { ModelClassifier };
@@ -90,9 +90,23 @@ export interface GateOptions {
   approvals?: ApprovalStore;
 }
 
-const OUTSIDE_REASON = "runs OUTSIDE the sandbox: it may write anywhere you can, ~/.wisp included; this one run only";
+const OUTSIDE_REASON =
+  "runs OUTSIDE the sandbox: it may write anywhere you can, ~/.wisp included; this one run only";
 
-const ENV_NAMES = ["HOME", "WISP_HOME", "TMPDIR", "TMP", "TEMP", "USER", "LOGNAME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "SHELL"];
+const ENV_NAMES = [
+  "HOME",
+  "WISP_HOME",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+  "USER",
+  "LOGNAME",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_STATE_HOME",
+  "SHELL",
+];
 
 function readEnv(): Record<string, string> {
   const out: Record<string, string> = {};
@@ -116,7 +130,13 @@ function wispScripts(): string[] {
 }
 
 function toParts(verdicts: PartVerdict[]): GatePart[] {
-  return verdicts.map((v) => ({ command: v.command, argv: v.argv, level: v.level, reasons: v.reasons, pattern: v.pattern }));
+  return verdicts.map((v) => ({
+    command: v.command,
+    argv: v.argv,
+    level: v.level,
+    reasons: v.reasons,
+    pattern: v.pattern,
+  }));
 }
 
 export class Gate {
@@ -132,21 +152,21 @@ export class Gate {
   }
 
   /** Parse, policy and rules only: what the line is, without asking or auditing. */
-  async assess(line: string, ctx: Pick<GateContext, "cwd" | "origin" | "outsideSandbox">): Promise<{ analysis: Analysis; policy: PolicyDecision; parts: PartVerdict[]; level: Level }> {
+  async assess(
+    line: string,
+    ctx: Pick<GateContext, "cwd" | "origin" | "outsideSandbox">,
+  ): Promise<{ analysis: Analysis; policy: PolicyDecision; parts: PartVerdict[]; level: Level }> {
     await initShellParser();
-    const cache = new Map<string, string | undefined>();
-    const cached = (resolve: (p: string) => string | undefined, tag: string) => (p: string) => {
-      const key = tag + p;
-      if (cache.has(key)) return cache.get(key);
-      const r = resolve(p);
-      if (cache.size < 256) cache.set(key, r);
-      return r;
-    };
     // The policy follows links along the longest existing prefix (a write may create the file);
     // the rules only need where an existing file leads (a missing one cannot be read).
-    const realPath = cached(realPathPrefix, "p");
-    const existing = cached(realPathExisting, "e");
-    const analysis = analyse(parseLine(line), { cwd: ctx.cwd, userHome: this.#userHome, env: this.#env });
+    const lookup = new PathLookup();
+    const realPath = (p: string) => lookup.realPrefix(p);
+    const existing = (p: string) => lookup.realExisting(p);
+    const analysis = analyse(parseLine(line), {
+      cwd: ctx.cwd,
+      userHome: this.#userHome,
+      env: this.#env,
+    });
     const policy = evaluatePolicy(analysis, this.opts.config.commandPolicy, this.opts.home, {
       origin: ctx.origin,
       outsideSandbox: ctx.outsideSandbox,
@@ -185,14 +205,24 @@ export class Gate {
       return {
         allowed: true,
         level: "safe",
-        parts: ruleParts.map((p) => ({ command: p.command, argv: p.argv, level: "safe", reasons: ["typed by the person"], pattern: p.pattern })),
+        parts: ruleParts.map((p) => ({
+          command: p.command,
+          argv: p.argv,
+          level: "safe",
+          reasons: ["typed by the person"],
+          pattern: p.pattern,
+        })),
         approvedBy: "person-typed",
       };
     }
 
     // The model classifier may only raise the rules' level; read-only parts skip it.
     const parts = this.opts.classifier && this.opts.config.approval.classifier !== "rules"
-      ? await applyModelClassifier(this.opts.classifier, ruleParts, { line, cwd: ctx.cwd, signal: ctx.signal })
+      ? await applyModelClassifier(this.opts.classifier, ruleParts, {
+        line,
+        cwd: ctx.cwd,
+        signal: ctx.signal,
+      })
       : ruleParts.map((p) => ({ ...p, classifier: "rules", seconds: 0 }));
     let level: Level = "safe";
     for (const p of parts) {
@@ -213,7 +243,9 @@ export class Gate {
     if (outsideSandbox) return await this.#askOutside(line, ctx, parts, level, gateParts);
 
     const threshold = this.opts.config.approval.threshold;
-    const needs = threshold === "never" ? [] : parts.filter((p) => LEVEL_RANK[p.level] >= LEVEL_RANK[threshold as Level]);
+    const needs = threshold === "never"
+      ? []
+      : parts.filter((p) => LEVEL_RANK[p.level] >= LEVEL_RANK[threshold as Level]);
     if (needs.length === 0) return { allowed: true, level, parts: gateParts, approvedBy: "rules" };
 
     let approvedBy: GateDecision["approvedBy"] = "remembered";
@@ -223,7 +255,13 @@ export class Gate {
       const key = `${part.pattern}\u0000${part.level}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const remembered = this.approvals.find({ pattern: part.pattern, level: part.level, root: ctx.root, cwd: ctx.cwd, turnId: ctx.turnId });
+      const remembered = this.approvals.find({
+        pattern: part.pattern,
+        level: part.level,
+        root: ctx.root,
+        cwd: ctx.cwd,
+        turnId: ctx.turnId,
+      });
       if (remembered) {
         audit.record("approval.decided", {
           command: part.command,
@@ -239,13 +277,36 @@ export class Gate {
       }
       if (ctx.yes) {
         approvedBy = "yes";
-        audit.record("approval.decided", { command: part.command, decision: "approved", scope: "once", pattern: part.pattern, level: part.level, by: "yes", line });
+        audit.record("approval.decided", {
+          command: part.command,
+          decision: "approved",
+          scope: "once",
+          pattern: part.pattern,
+          level: part.level,
+          by: "yes",
+          line,
+        });
         continue;
       }
       if (!ctx.host) {
-        const reason = `${part.command} is ${part.level} (${part.reasons[0] ?? "needs approval"}), and no one can be asked here`;
-        audit.record("approval.decided", { command: part.command, decision: "refused", pattern: part.pattern, level: part.level, by: "no-host", reason, line });
-        return { allowed: false, refusal: `error: command not approved: ${reason}`, level, parts: gateParts };
+        const reason = `${part.command} is ${part.level} (${
+          part.reasons[0] ?? "needs approval"
+        }), and no one can be asked here`;
+        audit.record("approval.decided", {
+          command: part.command,
+          decision: "refused",
+          pattern: part.pattern,
+          level: part.level,
+          by: "no-host",
+          reason,
+          line,
+        });
+        return {
+          allowed: false,
+          refusal: `error: command not approved: ${reason}`,
+          level,
+          parts: gateParts,
+        };
       }
       const rememberable: ApprovalAnswer[] = part.level === "dangerous"
         ? ["once", "session", "no"]
@@ -263,11 +324,22 @@ export class Gate {
       };
       const answer = await this.#ask(request, ctx);
       if (answer.answer === "no") {
-        return { allowed: false, refusal: `error: command not approved: ${answer.why}`, level, parts: gateParts };
+        return {
+          allowed: false,
+          refusal: `error: command not approved: ${answer.why}`,
+          level,
+          parts: gateParts,
+        };
       }
       let given = answer.answer;
       if (!rememberable.includes(given)) given = "session";
-      const approval = this.approvals.remember({ scope: given, pattern: part.pattern, level: part.level, root: ctx.root, turnId: ctx.turnId });
+      const approval = this.approvals.remember({
+        scope: given,
+        pattern: part.pattern,
+        level: part.level,
+        root: ctx.root,
+        turnId: ctx.turnId,
+      });
       approvedBy = approvedBy === "yes" ? "yes" : "person";
       scope = approval.scope;
       audit.record("approval.decided", {
@@ -293,11 +365,28 @@ export class Gate {
     gateParts: GatePart[],
   ): Promise<GateDecision> {
     const askedLevel = maxLevel(level, "moderate");
-    const reasons = [OUTSIDE_REASON, ...new Set(parts.filter((p) => p.level !== "safe").flatMap((p) => p.reasons))];
+    const reasons = [
+      OUTSIDE_REASON,
+      ...new Set(parts.filter((p) => p.level !== "safe").flatMap((p) => p.reasons)),
+    ];
     if (!ctx.host) {
-      const reason = "running outside the sandbox is asked of a person every time, and no one can be asked here; run it in the sandbox, or ask the person to type it after !!";
-      this.opts.audit.record("approval.decided", { command: line, decision: "refused", level: askedLevel, by: "no-host", reason, outsideSandbox: true, line });
-      return { allowed: false, refusal: `error: command not approved: ${reason}`, level: askedLevel, parts: gateParts };
+      const reason =
+        "running outside the sandbox is asked of a person every time, and no one can be asked here; run it in the sandbox, or ask the person to type it after !!";
+      this.opts.audit.record("approval.decided", {
+        command: line,
+        decision: "refused",
+        level: askedLevel,
+        by: "no-host",
+        reason,
+        outsideSandbox: true,
+        line,
+      });
+      return {
+        allowed: false,
+        refusal: `error: command not approved: ${reason}`,
+        level: askedLevel,
+        parts: gateParts,
+      };
     }
     const request: ApprovalRequest = {
       id: newRequestId(),
@@ -312,7 +401,12 @@ export class Gate {
     };
     const answer = await this.#ask(request, ctx);
     if (answer.answer === "no") {
-      return { allowed: false, refusal: `error: command not approved: ${answer.why}`, level: askedLevel, parts: gateParts };
+      return {
+        allowed: false,
+        refusal: `error: command not approved: ${answer.why}`,
+        level: askedLevel,
+        parts: gateParts,
+      };
     }
     // Approved once or not at all: nothing is remembered.
     this.opts.audit.record("approval.decided", {
@@ -325,13 +419,24 @@ export class Gate {
       requestId: request.id,
       outsideSandbox: true,
       line,
-      ...(answer.answer !== "once" ? { note: `${answer.answer} is taken as once outside the sandbox` } : {}),
+      ...(answer.answer !== "once"
+        ? { note: `${answer.answer} is taken as once outside the sandbox` }
+        : {}),
     });
-    return { allowed: true, level: askedLevel, parts: gateParts, approvedBy: "person", scope: "once" };
+    return {
+      allowed: true,
+      level: askedLevel,
+      parts: gateParts,
+      approvedBy: "person",
+      scope: "once",
+    };
   }
 
   /** Ask through the host, bounded by approval.timeoutSeconds; silence is no. */
-  async #ask(request: ApprovalRequest, ctx: GateContext): Promise<{ answer: ApprovalAnswer; why: string }> {
+  async #ask(
+    request: ApprovalRequest,
+    ctx: GateContext,
+  ): Promise<{ answer: ApprovalAnswer; why: string }> {
     const audit = this.opts.audit;
     audit.record("approval.requested", {
       command: request.command,

@@ -25,10 +25,16 @@ export function parseExamples(text: string, file: string): Example[] {
     const raw = lines[i].replace(/\r$/, "");
     if (raw.trim() === "" || raw.startsWith("#")) continue;
     const tab = raw.indexOf("\t");
-    if (tab < 0) throw new UsageError(`${file}:${i + 1} has no tab; each line is label<TAB>command line`);
+    if (tab < 0) {
+      throw new UsageError(`${file}:${i + 1} has no tab; each line is label<TAB>command line`);
+    }
     const label = raw.slice(0, tab).trim();
     if (!(VERDICTS as readonly string[]).includes(label)) {
-      throw new UsageError(`${file}:${i + 1} has the label ${JSON.stringify(label)}; use deny, dangerous, moderate or safe`);
+      throw new UsageError(
+        `${file}:${i + 1} has the label ${
+          JSON.stringify(label)
+        }; use deny, dangerous, moderate or safe`,
+      );
     }
     const line = decodeField(raw.slice(tab + 1));
     out.push({ label: label as Verdict, line, lineNo: i + 1 });
@@ -91,7 +97,9 @@ export function summarise(rows: Row[]): Summary {
     under: underRows.length,
     underRows,
     overRows,
-    failures: underRows.filter((r) => r.example.label === "dangerous" || r.example.label === "deny"),
+    failures: underRows.filter((r) =>
+      r.example.label === "dangerous" || r.example.label === "deny"
+    ),
     safeLines: safe.length,
     safeOver: safe.filter((r) => r.verdict !== "safe").length,
     medianMicros: percentile(times, 50),
@@ -109,20 +117,34 @@ export function renderSummary(summary: Summary, classifier: string): string[] {
   const lines = [
     `measured ${summary.total} lines with the ${classifier} classifier`,
     `  exact  ${String(summary.exact).padStart(5)}  (${pct(summary.exact, summary.total)} %)`,
-    `  over   ${String(summary.over).padStart(5)}  (${pct(summary.over, summary.total)} %; safe lines rated higher: ${summary.safeOver} of ${summary.safeLines}, ${pct(summary.safeOver, summary.safeLines)} %)`,
+    `  over   ${String(summary.over).padStart(5)}  (${
+      pct(summary.over, summary.total)
+    } %; safe lines rated higher: ${summary.safeOver} of ${summary.safeLines}, ${
+      pct(summary.safeOver, summary.safeLines)
+    } %)`,
     `  under  ${String(summary.under).padStart(5)}  (${pct(summary.under, summary.total)} %)`,
   ];
   if (summary.underRows.length > 0) {
     lines.push("under-rated:");
     for (const r of summary.underRows) {
-      lines.push(`  line ${r.example.lineNo}: labelled ${r.example.label}, rated ${r.verdict}: ${oneLine(r.example.line)}`);
+      lines.push(
+        `  line ${r.example.lineNo}: labelled ${r.example.label}, rated ${r.verdict}: ${
+          oneLine(r.example.line)
+        }`,
+      );
     }
   }
   lines.push(
-    `latency per verdict: median ${summary.medianMicros.toFixed(0)} µs, p99 ${summary.p99Micros.toFixed(0)} µs, mean ${summary.meanMicros.toFixed(0)} µs`,
+    `latency per verdict: median ${summary.medianMicros.toFixed(0)} µs, p99 ${
+      summary.p99Micros.toFixed(0)
+    } µs, mean ${summary.meanMicros.toFixed(0)} µs`,
   );
   if (summary.failures.length > 0) {
-    lines.push(`${summary.failures.length} line${summary.failures.length === 1 ? "" : "s"} labelled dangerous or deny got less`);
+    lines.push(
+      `${summary.failures.length} line${
+        summary.failures.length === 1 ? "" : "s"
+      } labelled dangerous or deny got less`,
+    );
   }
   return lines;
 }

@@ -111,7 +111,9 @@ export function parseLine(line: string): ParsedLine {
     return { line, ok: false, error: "the line holds a NUL byte", commands: [], functions: [] };
   }
   const tree = parser.parse(line);
-  if (!tree) return { line, ok: false, error: "the shell parser gave up", commands: [], functions: [] };
+  if (!tree) {
+    return { line, ok: false, error: "the shell parser gave up", commands: [], functions: [] };
+  }
   try {
     const walker = new Walker(line);
     walker.walk(tree.rootNode, walker.rootCtx());
@@ -149,7 +151,10 @@ function describeError(root: Node, line: string): string {
   visit(root);
   if (!found) return "the shell parser could not read it";
   const n = found as Node;
-  const near = line.slice(n.startIndex, Math.min(n.endIndex, n.startIndex + 20)).replace(/\s+/g, " ");
+  const near = line.slice(n.startIndex, Math.min(n.endIndex, n.startIndex + 20)).replace(
+    /\s+/g,
+    " ",
+  );
   return n.isMissing
     ? `the line is incomplete (missing ${n.type})`
     : `the shell parser could not read it near ${JSON.stringify(near || line.slice(-10))}`;
@@ -176,7 +181,14 @@ class Walker {
   constructor(readonly line: string) {}
 
   rootCtx(): Ctx {
-    return { substitutionOf: null, functionName: null, depth: 0, inherited: [], pipeIn: false, upstream: [] };
+    return {
+      substitutionOf: null,
+      functionName: null,
+      depth: 0,
+      inherited: [],
+      pipeIn: false,
+      upstream: [],
+    };
   }
 
   text(node: Node): string {
@@ -192,7 +204,10 @@ class Walker {
     const deeper: Ctx = { ...ctx, depth: ctx.depth + 1 };
     if (node.type !== "case_item" && node.type !== "case_statement") {
       for (const child of node.children) {
-        if (child && !child.isNamed && (child.type === ";;" || child.type === ";&" || child.type === ";;&")) {
+        if (
+          child && !child.isNamed &&
+          (child.type === ";;" || child.type === ";&" || child.type === ";;&")
+        ) {
           this.strayToken = child.type;
         }
       }
@@ -425,7 +440,9 @@ class Walker {
     cmd.standaloneAssignments = true;
     const list = node.type === "variable_assignments" ? node.namedChildren : [node];
     for (const a of list) {
-      if (a && a.type === "variable_assignment") cmd.assignments.push(this.assignment(a, ctx, cmd.id));
+      if (a && a.type === "variable_assignment") {
+        cmd.assignments.push(this.assignment(a, ctx, cmd.id));
+      }
     }
     return cmd.id;
   }
@@ -437,8 +454,9 @@ class Walker {
     cmd.words.push({ raw: keyword, segs: [{ kind: "lit", text: keyword, quoted: false }] });
     for (const child of node.namedChildren) {
       if (!child) continue;
-      if (child.type === "variable_assignment") cmd.assignments.push(this.assignment(child, ctx, cmd.id));
-      else if (child.type === "variable_name") {
+      if (child.type === "variable_assignment") {
+        cmd.assignments.push(this.assignment(child, ctx, cmd.id));
+      } else if (child.type === "variable_name") {
         const t = this.text(child);
         cmd.words.push({ raw: t, segs: [{ kind: "lit", text: t, quoted: false }] });
       } else cmd.words.push(this.word(child, ctx, cmd.id));
@@ -485,7 +503,14 @@ class Walker {
     return { raw: this.text(node), segs: mergeLits(braces(segs)) };
   }
 
-  segments(node: Node, ctx: Ctx, owner: number | null, out: Segment[], quoted: boolean, atStart: boolean): void {
+  segments(
+    node: Node,
+    ctx: Ctx,
+    owner: number | null,
+    out: Segment[],
+    quoted: boolean,
+    atStart: boolean,
+  ): void {
     const text = this.text(node);
     switch (node.type) {
       case "word":
@@ -516,14 +541,23 @@ class Walker {
         for (const child of node.namedChildren) {
           if (!child) continue;
           if (child.startIndex > pos) {
-            out.push({ kind: "lit", text: decodeDoubleQuoted(this.line.slice(pos, child.startIndex)), quoted: true });
+            out.push({
+              kind: "lit",
+              text: decodeDoubleQuoted(this.line.slice(pos, child.startIndex)),
+              quoted: true,
+            });
           }
           this.segments(child, ctx, owner, out, true, false);
           pos = Math.max(pos, child.endIndex);
           empty = false;
         }
-        if (end > pos) out.push({ kind: "lit", text: decodeDoubleQuoted(this.line.slice(pos, end)), quoted: true });
-        else if (empty) out.push({ kind: "lit", text: "", quoted: true });
+        if (end > pos) {
+          out.push({
+            kind: "lit",
+            text: decodeDoubleQuoted(this.line.slice(pos, end)),
+            quoted: true,
+          });
+        } else if (empty) out.push({ kind: "lit", text: "", quoted: true });
         return;
       }
       case "simple_expansion": {
@@ -534,7 +568,12 @@ class Walker {
       case "expansion": {
         const m = /^\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])\}$/.exec(text);
         const nameMatch = /^\$\{[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(text);
-        out.push({ kind: "var", name: m ? m[1] : nameMatch ? nameMatch[1] : "?", quoted, plain: !!m });
+        out.push({
+          kind: "var",
+          name: m ? m[1] : nameMatch ? nameMatch[1] : "?",
+          quoted,
+          plain: !!m,
+        });
         // ${x:-$(cmd)} runs cmd
         this.scanWords(node, ctx, owner);
         return;
@@ -565,11 +604,15 @@ class Walker {
           pos = Math.max(pos, child.endIndex);
           first = false;
         }
-        if (node.endIndex > pos) out.push(...splitUnquoted(this.line.slice(pos, node.endIndex), false));
+        if (node.endIndex > pos) {
+          out.push(...splitUnquoted(this.line.slice(pos, node.endIndex), false));
+        }
         return;
       }
       case "array":
-        for (const child of node.namedChildren) if (child) this.segments(child, ctx, owner, out, quoted, false);
+        for (const child of node.namedChildren) {
+          if (child) this.segments(child, ctx, owner, out, quoted, false);
+        }
         return;
       default:
         // Anything else (a heredoc body, an expression): keep it as text, walk substitutions.
@@ -613,16 +656,22 @@ function mergeLits(segs: Segment[]): Segment[] {
   for (const s of segs) {
     const last = out[out.length - 1];
     if (s.kind === "lit" && last && last.kind === "lit") {
-      out[out.length - 1] = { kind: "lit", text: last.text + s.text, quoted: last.quoted && s.quoted };
+      out[out.length - 1] = {
+        kind: "lit",
+        text: last.text + s.text,
+        quoted: last.quoted && s.quoted,
+      };
     } else out.push(s);
   }
   return out;
 }
 
 function isWordNode(type: string): boolean {
-  return type === "word" || type === "string" || type === "raw_string" || type === "ansi_c_string" ||
+  return type === "word" || type === "string" || type === "raw_string" ||
+    type === "ansi_c_string" ||
     type === "concatenation" || type === "simple_expansion" || type === "expansion" ||
     type === "command_substitution" || type === "process_substitution" || type === "number" ||
-    type === "arithmetic_expansion" || type === "translated_string" || type === "brace_expression" ||
+    type === "arithmetic_expansion" || type === "translated_string" ||
+    type === "brace_expression" ||
     type === "heredoc_body";
 }

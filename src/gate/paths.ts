@@ -1,33 +1,48 @@
 /**
- * Where a path really leads: the real path of its longest existing prefix,
- * with the rest appended, so a link anywhere along the way is followed even
- * when the file itself does not exist yet.
+ * Where a path really leads. A link anywhere along the way is followed, even
+ * when the file itself does not exist yet: the real path of the longest
+ * existing prefix, with the rest appended. A `PathLookup` lives for one check
+ * and remembers its answers, so a path named twice costs one system call.
  */
 import { dirname, join } from "node:path";
 
-export function realPathPrefix(path: string): string | undefined {
-  let current = path;
-  const rest: string[] = [];
-  for (let i = 0; i < 64; i++) {
+export class PathLookup {
+  #real = new Map<string, string | undefined>();
+
+  /** The real path of an existing path; undefined when it does not exist. */
+  realExisting(path: string): string | undefined {
+    if (this.#real.has(path)) return this.#real.get(path);
+    let real: string | undefined;
     try {
-      const real = Deno.realPathSync(current);
-      return rest.length ? join(real, ...rest.reverse()) : real;
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound) && !(error instanceof Deno.errors.NotADirectory)) return undefined;
+      real = Deno.realPathSync(path);
+    } catch {
+      real = undefined;
+    }
+    if (this.#real.size < 1024) this.#real.set(path, real);
+    return real;
+  }
+
+  /** The real path of the longest existing prefix, with the rest appended. */
+  realPrefix(path: string): string | undefined {
+    let current = path;
+    const rest: string[] = [];
+    for (let i = 0; i < 64; i++) {
+      const real = this.realExisting(current);
+      if (real !== undefined) return rest.length ? join(real, ...rest.reverse()) : real;
       const parent = dirname(current);
       if (parent === current) return undefined;
       rest.push(current.slice(parent.length).replace(/^\/+/, ""));
       current = parent;
     }
-  }
-  return undefined;
-}
-
-/** The real path of a path that exists; undefined when it does not (nothing to read there). */
-export function realPathExisting(path: string): string | undefined {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
     return undefined;
   }
+}
+
+/** One-off forms, for callers without a lookup of their own. */
+export function realPathPrefix(path: string): string | undefined {
+  return new PathLookup().realPrefix(path);
+}
+
+export function realPathExisting(path: string): string | undefined {
+  return new PathLookup().realExisting(path);
 }

@@ -88,11 +88,22 @@ export function evaluatePolicy(
   // The person's deny patterns: the line, and each part as written and normalised.
   for (const pattern of config.deny) {
     const re = compiled(pattern);
-    if (!re) return deny("deny-pattern", `the policy pattern ${JSON.stringify(pattern)} is not a valid regular expression`);
-    if (re.test(analysis.line)) return deny("deny-pattern", `it matches the deny pattern ${JSON.stringify(pattern)}`);
+    if (!re) {
+      return deny(
+        "deny-pattern",
+        `the policy pattern ${JSON.stringify(pattern)} is not a valid regular expression`,
+      );
+    }
+    if (re.test(analysis.line)) {
+      return deny("deny-pattern", `it matches the deny pattern ${JSON.stringify(pattern)}`);
+    }
     for (const part of analysis.parts) {
       if (partTexts(part).some((t) => re.test(t))) {
-        return deny("deny-pattern", `${part.text} matches the deny pattern ${JSON.stringify(pattern)}`, part.text);
+        return deny(
+          "deny-pattern",
+          `${part.text} matches the deny pattern ${JSON.stringify(pattern)}`,
+          part.text,
+        );
       }
     }
   }
@@ -107,15 +118,26 @@ export function evaluatePolicy(
 
   if (config.allow.length > 0) {
     const res = config.allow.map(compiled);
-    if (res.some((r) => r === null)) return deny("allow-list", "a commandPolicy.allow pattern is not a valid regular expression");
+    if (res.some((r) => r === null)) {
+      return deny("allow-list", "a commandPolicy.allow pattern is not a valid regular expression");
+    }
     if (!analysis.ok) {
-      if (!res.some((r) => r!.test(analysis.line))) return deny("allow-list", "the line does not parse, and as a whole it is not on the allow list (commandPolicy.allow)");
+      if (!res.some((r) => r!.test(analysis.line))) {
+        return deny(
+          "allow-list",
+          "the line does not parse, and as a whole it is not on the allow list (commandPolicy.allow)",
+        );
+      }
     } else {
       for (const part of analysis.parts) {
         if (part.words.length === 0) continue;
         const texts = partTexts(part);
         if (!res.some((r) => texts.some((t) => r!.test(t) || r!.test(t + " ")))) {
-          return deny("allow-list", `${part.text} is not on the allow list (commandPolicy.allow)`, part.text);
+          return deny(
+            "allow-list",
+            `${part.text} is not on the allow list (commandPolicy.allow)`,
+            part.text,
+          );
         }
       }
     }
@@ -127,24 +149,41 @@ export function evaluatePolicy(
 function rawScan(line: string, origin: Origin): PolicyDecision | undefined {
   const tokens = line.split(/[\s;&|()`$<>'"\\{}=]+/).filter(Boolean).map((t) => basename(t));
   const priv = tokens.find((t) => PRIVILEGE.has(t));
-  if (priv) return { allowed: false, rule: "privilege", reason: `${priv} runs commands with elevated privileges` };
-  if (/:\s*\(\s*\)\s*\{[^}]*:\s*\|\s*:/.test(line)) return { allowed: false, rule: "fork-bomb", reason: "it is a fork bomb" };
+  if (priv) {
+    return {
+      allowed: false,
+      rule: "privilege",
+      reason: `${priv} runs commands with elevated privileges`,
+    };
+  }
+  if (/:\s*\(\s*\)\s*\{[^}]*:\s*\|\s*:/.test(line)) {
+    return { allowed: false, rule: "fork-bomb", reason: "it is a fork bomb" };
+  }
   if (origin !== "person" && tokens.some((t) => t === "wisp" || t === "wisp-tui")) {
-    return { allowed: false, rule: "wisp-agent", reason: "it runs wisp, in a line that cannot be checked" };
+    return {
+      allowed: false,
+      rule: "wisp-agent",
+      reason: "it runs wisp, in a line that cannot be checked",
+    };
   }
   return undefined;
 }
 
-function builtInRules(analysis: Analysis, home: { root: string }, context: PolicyContext & { origin: Origin }): PolicyDecision | undefined {
+function builtInRules(
+  analysis: Analysis,
+  home: { root: string },
+  context: PolicyContext & { origin: Origin },
+): PolicyDecision | undefined {
   const downloaded = new Set<string>();
   for (const part of analysis.parts) {
-    const refusal = privilege(part) ?? rmRoots(part, analysis) ?? downloadExec(part, analysis, downloaded) ??
+    const refusal = privilege(part) ?? rmRoots(part, analysis) ??
+      downloadExec(part, analysis, downloaded) ??
       disk(part, analysis) ?? power(part) ?? homeWrite(part, analysis, home, context) ??
       (context.origin !== "person" ? wispRun(part, analysis, context) : undefined);
     if (refusal) return { allowed: false, ...refusal, command: part.text };
     for (const t of downloadTargets(part)) {
       const r = resolveWord(t, part.vars, analysis.userHome);
-      if (!r.unknown) for (const cwd of part.cwds) downloaded.add(absolutePath(r.value, cwd));
+      if (!r.unknown) { for (const cwd of part.cwds) downloaded.add(absolutePath(r.value, cwd)); }
     }
   }
   const bomb = forkBomb(analysis);
@@ -156,12 +195,24 @@ type Refusal = { rule: string; reason: string };
 
 function privilege(part: Part): Refusal | undefined {
   const wrapper = part.wrappers.find((w) => PRIVILEGE.has(w));
-  if (wrapper) return { rule: "privilege", reason: `${wrapper} runs commands with elevated privileges` };
-  if (PRIVILEGE.has(part.program)) return { rule: "privilege", reason: `${part.program} runs commands with elevated privileges` };
-  if (part.program === "osascript" && /with\s+administrator\s+privileges/i.test(part.argv.join(" "))) {
-    return { rule: "privilege", reason: "osascript … with administrator privileges runs commands as an administrator" };
+  if (wrapper) {
+    return { rule: "privilege", reason: `${wrapper} runs commands with elevated privileges` };
   }
-  if (part.program === "gsudo" || part.program === "please" || (part.program === "systemd-run" && !part.argv.includes("--user"))) {
+  if (PRIVILEGE.has(part.program)) {
+    return { rule: "privilege", reason: `${part.program} runs commands with elevated privileges` };
+  }
+  if (
+    part.program === "osascript" && /with\s+administrator\s+privileges/i.test(part.argv.join(" "))
+  ) {
+    return {
+      rule: "privilege",
+      reason: "osascript … with administrator privileges runs commands as an administrator",
+    };
+  }
+  if (
+    part.program === "gsudo" || part.program === "please" ||
+    (part.program === "systemd-run" && !part.argv.includes("--user"))
+  ) {
     return { rule: "privilege", reason: `${part.program} runs commands with elevated privileges` };
   }
   return undefined;
@@ -197,7 +248,9 @@ function targetIsRoot(word: Word, part: Part, analysis: Analysis): string | unde
   const shown = display(word);
   for (const cwd of part.cwds) {
     if (r.globRegex) {
-      const src = r.value.startsWith("/") ? r.globRegex : `${cwd === "/" ? "" : escapeRe(cwd)}\\/${r.globRegex}`;
+      const src = r.value.startsWith("/")
+        ? r.globRegex
+        : `${cwd === "/" ? "" : escapeRe(cwd)}\\/${r.globRegex}`;
       if (globHitsRoot(src, analysis.userHome)) return shown;
       continue;
     }
@@ -215,8 +268,12 @@ function escapeRe(text: string): string {
 function rmRoots(part: Part, analysis: Analysis): Refusal | undefined {
   const prog = part.program;
   const args = part.argv.slice(1);
-  if (args.includes("--no-preserve-root")) return { rule: "rm-root", reason: `${prog} --no-preserve-root removes the whole system` };
-  const recursive = args.some((a) => a === "--recursive" || /^-[a-zA-Z]*[rR]/.test(a) && !a.startsWith("--"));
+  if (args.includes("--no-preserve-root")) {
+    return { rule: "rm-root", reason: `${prog} --no-preserve-root removes the whole system` };
+  }
+  const recursive = args.some((a) =>
+    a === "--recursive" || /^-[a-zA-Z]*[rR]/.test(a) && !a.startsWith("--")
+  );
   const positional = part.words.slice(1).filter((w) => {
     const l = literal(w);
     return l === undefined || !l.startsWith("-") || l === "-";
@@ -224,27 +281,50 @@ function rmRoots(part: Part, analysis: Analysis): Refusal | undefined {
   if ((prog === "rm" || prog === "grm") && recursive) {
     for (const w of positional) {
       const hit = targetIsRoot(w, part, analysis);
-      if (hit) return { rule: "rm-root", reason: `rm -r of ${hit} would delete ${describeRoot(w, part, analysis)}` };
+      if (hit) {
+        return {
+          rule: "rm-root",
+          reason: `rm -r of ${hit} would delete ${describeRoot(w, part, analysis)}`,
+        };
+      }
     }
   }
   if ((prog === "chmod" || prog === "chown" || prog === "chgrp") && recursive) {
     for (const w of positional.slice(1)) {
       const hit = targetIsRoot(w, part, analysis);
-      if (hit) return { rule: "rm-root", reason: `${prog} -R on ${hit} would change a whole system or home folder` };
+      if (hit) {
+        return {
+          rule: "rm-root",
+          reason: `${prog} -R on ${hit} would change a whole system or home folder`,
+        };
+      }
     }
   }
-  if ((prog === "find" || prog === "gfind") && (args.includes("-delete") || part.argv.some((a, i) => /^-exec(dir)?$/.test(a) && /^(rm|shred|unlink)$/.test(basename(part.argv[i + 1] ?? ""))))) {
+  if (
+    (prog === "find" || prog === "gfind") &&
+    (args.includes("-delete") ||
+      part.argv.some((a, i) =>
+        /^-exec(dir)?$/.test(a) && /^(rm|shred|unlink)$/.test(basename(part.argv[i + 1] ?? ""))
+      ))
+  ) {
     for (const w of part.words.slice(1)) {
       const l = literal(w);
       if (l !== undefined && (l.startsWith("-") || l === "(" || l === "!")) break;
       const hit = targetIsRoot(w, part, analysis);
-      if (hit) return { rule: "rm-root", reason: `find ${hit} … deleting would empty a system or home folder` };
+      if (hit) {
+        return {
+          rule: "rm-root",
+          reason: `find ${hit} … deleting would empty a system or home folder`,
+        };
+      }
     }
   }
   if (prog === "mv" && positional.length >= 2) {
     for (const w of positional.slice(0, -1)) {
       const hit = targetIsRoot(w, part, analysis);
-      if (hit) return { rule: "rm-root", reason: `mv of ${hit} would move a system or home folder away` };
+      if (hit) {
+        return { rule: "rm-root", reason: `mv of ${hit} would move a system or home folder away` };
+      }
     }
   }
   return undefined;
@@ -277,53 +357,96 @@ function feeds(part: Part, depth = 0): string | undefined {
 
 function runsCode(part: Part): boolean {
   return SHELLS.has(part.program) || isInterpreter(part.program) || part.program === "eval" ||
-    part.program === "source" || part.program === "." || part.payloadKind !== null || part.readsScriptFromStdin ||
+    part.program === "source" || part.program === "." || part.payloadKind !== null ||
+    part.readsScriptFromStdin ||
     part.dynamicProgram;
 }
 
-function downloadExec(part: Part, analysis: Analysis, downloaded: Set<string>): Refusal | undefined {
+function downloadExec(
+  part: Part,
+  analysis: Analysis,
+  downloaded: Set<string>,
+): Refusal | undefined {
   // Downloaded to a file, then run as a program: curl -o i.sh …; ./i.sh
   if (downloaded.size > 0 && part.programPath.includes("/")) {
     for (const cwd of part.cwds) {
       if (downloaded.has(absolutePath(part.programPath, cwd))) {
-        return { rule: "download-exec", reason: `it runs ${part.programPath}, which the line just downloaded` };
+        return {
+          rule: "download-exec",
+          reason: `it runs ${part.programPath}, which the line just downloaded`,
+        };
       }
     }
   }
   if (!runsCode(part)) return undefined;
   const what = (k: string) => (k === "decoded" ? "decoded data" : "something downloaded");
   // Piped in: curl … | sh, base64 -d | bash, curl | tee x | python3
-  const readsStdin = part.readsScriptFromStdin || part.cmd.pipeIn && (SHELLS.has(part.program) || isInterpreter(part.program) || part.program === "source" || part.program === ".");
+  const readsStdin = part.readsScriptFromStdin ||
+    part.cmd.pipeIn &&
+      (SHELLS.has(part.program) || isInterpreter(part.program) || part.program === "source" ||
+        part.program === ".");
   if (readsStdin) {
     for (const up of part.upstream) {
       const k = feeds(up);
-      if (k) return { rule: "download-exec", reason: `it pipes ${what(k)} into ${part.program || "a shell"}` };
+      if (k) {
+        return {
+          rule: "download-exec",
+          reason: `it pipes ${what(k)} into ${part.program || "a shell"}`,
+        };
+      }
     }
   }
   // Substituted: bash <(curl …), sh -c "$(wget -O- …)", eval "$(curl …)", source <(curl …)
   for (const s of part.substitutions) {
     const k = feeds(s);
-    if (k) return { rule: "download-exec", reason: `it runs ${what(k)} through ${part.program || "a shell"} (command or process substitution)` };
+    if (k) {
+      return {
+        rule: "download-exec",
+        reason: `it runs ${what(k)} through ${
+          part.program || "a shell"
+        } (command or process substitution)`,
+      };
+    }
   }
   // A variable that holds a download: x=$(curl …); eval "$x"
   for (const w of part.words) {
     const r = resolveWord(w, part.vars, analysis.userHome);
-    if (r.tainted) return { rule: "download-exec", reason: `it runs ${what(r.tainted)} held in a variable through ${part.program || "a shell"}` };
+    if (r.tainted) {
+      return {
+        rule: "download-exec",
+        reason: `it runs ${what(r.tainted)} held in a variable through ${
+          part.program || "a shell"
+        }`,
+      };
+    }
   }
   if (part.cmd.herestring) {
     const r = resolveWord(part.cmd.herestring, part.vars, analysis.userHome);
-    if (r.tainted) return { rule: "download-exec", reason: `it feeds ${what(r.tainted)} to ${part.program}` };
+    if (r.tainted) {
+      return { rule: "download-exec", reason: `it feeds ${what(r.tainted)} to ${part.program}` };
+    }
   }
   // A here-doc whose body runs a download, fed to a shell.
-  if (part.cmd.heredoc?.expands && /\$\(|`/.test(part.cmd.heredoc.body) && analysis.parts.some((p) => p.cmd.substitutionOf === -1 && feederKind(p.words))) {
-    return { rule: "download-exec", reason: `it feeds something downloaded to ${part.program} through a here-doc` };
+  if (
+    part.cmd.heredoc?.expands && /\$\(|`/.test(part.cmd.heredoc.body) &&
+    analysis.parts.some((p) => p.cmd.substitutionOf === -1 && feederKind(p.words))
+  ) {
+    return {
+      rule: "download-exec",
+      reason: `it feeds something downloaded to ${part.program} through a here-doc`,
+    };
   }
   // Downloaded to a file, then run: curl -o x.sh …; sh x.sh
   if (downloaded.size > 0) {
-    const candidates = [part.programPath, ...part.argv.slice(1).filter((a) => !a.startsWith("-")).slice(0, 1)];
+    const candidates = [
+      part.programPath,
+      ...part.argv.slice(1).filter((a) => !a.startsWith("-")).slice(0, 1),
+    ];
     for (const c of candidates) {
       for (const cwd of part.cwds) {
-        if (c && downloaded.has(absolutePath(c, cwd))) return { rule: "download-exec", reason: `it runs ${c}, which the line just downloaded` };
+        if (c && downloaded.has(absolutePath(c, cwd))) {
+          return { rule: "download-exec", reason: `it runs ${c}, which the line just downloaded` };
+        }
       }
     }
   }
@@ -335,7 +458,8 @@ function downloadTargets(part: Part): Word[] {
   return writeTargets(part).map((t) => t.word);
 }
 
-const DISK_DEVICE = /^\/dev\/(r?disk\d|sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|mapper\/|loop\d)/;
+const DISK_DEVICE =
+  /^\/dev\/(r?disk\d|sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|mapper\/|loop\d)/;
 
 function disk(part: Part, analysis: Analysis): Refusal | undefined {
   const prog = part.program;
@@ -343,24 +467,38 @@ function disk(part: Part, analysis: Analysis): Refusal | undefined {
   if (prog === "dd" && args.some((a) => /^of=\/dev\/(?!null$|stdout$|stderr$|zero$)/.test(a))) {
     return { rule: "disk", reason: "dd onto a device overwrites a disk" };
   }
-  if (/^(mkfs(\.\w+)?|newfs(_\w+)?|mke2fs|mkswap|fdisk|sfdisk|gdisk|sgdisk|cfdisk|parted|wipefs|blkdiscard|mkdosfs|mkntfs|gpt|pdisk|zpool|format)$/.test(prog)) {
+  if (
+    /^(mkfs(\.\w+)?|newfs(_\w+)?|mke2fs|mkswap|fdisk|sfdisk|gdisk|sgdisk|cfdisk|parted|wipefs|blkdiscard|mkdosfs|mkntfs|gpt|pdisk|zpool|format)$/
+      .test(prog)
+  ) {
     if (prog === "fdisk" && args.length === 1 && args[0] === "-l") return undefined;
     if (prog === "parted" && args.includes("-l") && args.length === 1) return undefined;
     return { rule: "disk", reason: `${prog} changes disks or partitions` };
   }
   if (prog === "diskutil") {
     const verb = args.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ");
-    if (/^(erase\w*|zeroDisk|randomDisk|secureErase|partitionDisk|reformat|splitPartition|mergePartitions|resizeVolume|apfs (delete\w*|erase\w*|resizeContainer)|cs delete\w*|ar delete)/i.test(verb)) {
-      return { rule: "disk", reason: `diskutil ${verb.split(" ")[0]} erases or repartitions a disk` };
+    if (
+      /^(erase\w*|zeroDisk|randomDisk|secureErase|partitionDisk|reformat|splitPartition|mergePartitions|resizeVolume|apfs (delete\w*|erase\w*|resizeContainer)|cs delete\w*|ar delete)/i
+        .test(verb)
+    ) {
+      return {
+        rule: "disk",
+        reason: `diskutil ${verb.split(" ")[0]} erases or repartitions a disk`,
+      };
     }
   }
-  if ((prog === "shred" || prog === "srm" || prog === "hdparm") && args.some((a) => DISK_DEVICE.test(a))) {
+  if (
+    (prog === "shred" || prog === "srm" || prog === "hdparm") &&
+    args.some((a) => DISK_DEVICE.test(a))
+  ) {
     return { rule: "disk", reason: `${prog} on a disk device destroys it` };
   }
   for (const r of part.cmd.redirects) {
     if (!r.target || !r.op.includes(">")) continue;
     const v = resolveWord(r.target, part.vars, analysis.userHome).value;
-    if (DISK_DEVICE.test(v)) return { rule: "disk", reason: `it writes straight onto a disk device (${v})` };
+    if (DISK_DEVICE.test(v)) {
+      return { rule: "disk", reason: `it writes straight onto a disk device (${v})` };
+    }
   }
   return undefined;
 }
@@ -372,17 +510,40 @@ function power(part: Part): Refusal | undefined {
     if (args.some((a) => a === "-c" || a === "--help")) return undefined;
     return { rule: "power", reason: `${prog} shuts down or restarts the machine` };
   }
-  if ((prog === "init" || prog === "telinit") && args.some((a) => /^[06sS]$/.test(a))) return { rule: "power", reason: `${prog} ${args[0]} shuts down or restarts the machine` };
-  if (prog === "systemctl" && args.some((a) => /^(poweroff|reboot|halt|kexec|soft-reboot|suspend|hibernate|hybrid-sleep|emergency|rescue)$/.test(a))) {
+  if ((prog === "init" || prog === "telinit") && args.some((a) => /^[06sS]$/.test(a))) {
+    return { rule: "power", reason: `${prog} ${args[0]} shuts down or restarts the machine` };
+  }
+  if (
+    prog === "systemctl" &&
+    args.some((a) =>
+      /^(poweroff|reboot|halt|kexec|soft-reboot|suspend|hibernate|hybrid-sleep|emergency|rescue)$/
+        .test(a)
+    )
+  ) {
     return { rule: "power", reason: "systemctl shuts down, restarts or suspends the machine" };
   }
-  if (prog === "loginctl" && args.some((a) => /^(poweroff|reboot|suspend|hibernate|terminate-\w+|kill-\w+)$/.test(a))) return { rule: "power", reason: "loginctl shuts down or ends sessions" };
-  if (prog === "launchctl" && args.some((a) => a === "reboot")) return { rule: "power", reason: "launchctl reboot restarts the machine" };
-  if (prog === "osascript" && /\b(shut\s*down|restart|log\s*out)\b/i.test(args.join(" ")) && /System Events|Finder|loginwindow/i.test(args.join(" "))) {
+  if (
+    prog === "loginctl" &&
+    args.some((a) => /^(poweroff|reboot|suspend|hibernate|terminate-\w+|kill-\w+)$/.test(a))
+  ) return { rule: "power", reason: "loginctl shuts down or ends sessions" };
+  if (prog === "launchctl" && args.some((a) => a === "reboot")) {
+    return { rule: "power", reason: "launchctl reboot restarts the machine" };
+  }
+  if (
+    prog === "osascript" && /\b(shut\s*down|restart|log\s*out)\b/i.test(args.join(" ")) &&
+    /System Events|Finder|loginwindow/i.test(args.join(" "))
+  ) {
     return { rule: "power", reason: "its AppleScript shuts down, restarts or logs out" };
   }
-  if ((prog === "kill" || prog === "pkill" || prog === "killall") && (args.includes("1") && prog === "kill" || /^(launchd|init|systemd|WindowServer|loginwindow)$/.test(args[args.length - 1] ?? ""))) {
-    return { rule: "power", reason: "it kills the system's first process, which brings the machine down" };
+  if (
+    (prog === "kill" || prog === "pkill" || prog === "killall") &&
+    (args.includes("1") && prog === "kill" ||
+      /^(launchd|init|systemd|WindowServer|loginwindow)$/.test(args[args.length - 1] ?? ""))
+  ) {
+    return {
+      rule: "power",
+      reason: "it kills the system's first process, which brings the machine down",
+    };
   }
   return undefined;
 }
@@ -396,7 +557,11 @@ function forkBomb(analysis: Analysis): string | undefined {
   }
   for (const part of analysis.parts) {
     const code = part.argv.join(" ");
-    if ((isInterpreter(part.program) || SHELLS.has(part.program)) && /fork\s*(\(\))?\s*(while|until)\b|while\s*\(?\s*(1|true|True)\s*\)?\s*[:{]?\s*(os\.)?fork|for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork|\bfork\b.*\bfork\b.*\bfork\b/.test(code)) {
+    if (
+      (isInterpreter(part.program) || SHELLS.has(part.program)) &&
+      /fork\s*(\(\))?\s*(while|until)\b|while\s*\(?\s*(1|true|True)\s*\)?\s*[:{]?\s*(os\.)?fork|for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork|\bfork\b.*\bfork\b.*\bfork\b/
+        .test(code)
+    ) {
       return "its code forks processes without end (a fork bomb)";
     }
   }
@@ -409,7 +574,12 @@ function insideHome(path: string, homeRoot: string): boolean {
   return p === h || p.startsWith(h + "/");
 }
 
-function homeWrite(part: Part, analysis: Analysis, home: { root: string }, context: PolicyContext): Refusal | undefined {
+function homeWrite(
+  part: Part,
+  analysis: Analysis,
+  home: { root: string },
+  context: PolicyContext,
+): Refusal | undefined {
   // The configured home, and the default one too: writing there is never needed.
   const roots = [...new Set([home.root, `${analysis.userHome.replace(/\/+$/, "")}/.wisp`])];
   if (context.realPath) {
@@ -425,15 +595,25 @@ function homeWrite(part: Part, analysis: Analysis, home: { root: string }, conte
     if (r.globRegex) {
       let re: RegExp | undefined;
       for (const cwd of part.cwds) {
-        const src = r.value.startsWith("/") ? r.globRegex : `${cwd === "/" ? "" : escapeRe(cwd)}\\/${r.globRegex}`;
+        const src = r.value.startsWith("/")
+          ? r.globRegex
+          : `${cwd === "/" ? "" : escapeRe(cwd)}\\/${r.globRegex}`;
         try {
           re = new RegExp(`^${src}`, "i");
         } catch {
           continue;
         }
         for (const root of roots) {
-          if (re.test(root) || re.test(`${root}/config.json`) || re.test(`${root}/approvals.json`)) {
-            return { rule: "wisp-home", reason: `it changes wisp's own home, where its approvals, facts and settings live (${t.how} ${display(t.word)})` };
+          if (
+            re.test(root) || re.test(`${root}/config.json`) || re.test(`${root}/approvals.json`)
+          ) {
+            return {
+              rule: "wisp-home",
+              reason:
+                `it changes wisp's own home, where its approvals, facts and settings live (${t.how} ${
+                  display(t.word)
+                })`,
+            };
           }
         }
       }
@@ -445,7 +625,13 @@ function homeWrite(part: Part, analysis: Analysis, home: { root: string }, conte
       const real = context.realPath?.(abs);
       for (const root of roots) {
         if (insideHome(abs, root) || (real && insideHome(real, root))) {
-          return { rule: "wisp-home", reason: `it changes wisp's own home, where its approvals, facts and settings live (${t.how} ${display(t.word)})` };
+          return {
+            rule: "wisp-home",
+            reason:
+              `it changes wisp's own home, where its approvals, facts and settings live (${t.how} ${
+                display(t.word)
+              })`,
+          };
         }
       }
     }
@@ -455,8 +641,29 @@ function homeWrite(part: Part, analysis: Analysis, home: { root: string }, conte
 
 const WISP_AGENTS = new Set(["respond", "chat", "mcp", "tui"]);
 const WISP_SUBCOMMANDS = new Set([
-  "respond", "chat", "mcp", "tui", "tools", "logs", "models", "config", "doctor", "classifier", "approvals", "facts",
-  "questions", "completions", "notify", "watch", "scan", "redact", "draft", "triage", "sandbox", "help", "version",
+  "respond",
+  "chat",
+  "mcp",
+  "tui",
+  "tools",
+  "logs",
+  "models",
+  "config",
+  "doctor",
+  "classifier",
+  "approvals",
+  "facts",
+  "questions",
+  "completions",
+  "notify",
+  "watch",
+  "scan",
+  "redact",
+  "draft",
+  "triage",
+  "sandbox",
+  "help",
+  "version",
 ]);
 const WISP_ANSWERS: Record<string, Set<string>> = {
   approvals: new Set(["approve", "deny"]),
@@ -475,15 +682,21 @@ const WISP_STATE_CHANGES: Record<string, Set<string>> = {
 export function wispArgs(part: Part, context: PolicyContext): string[] | undefined {
   const prog = part.program;
   const argv = part.argv;
-  if (prog === "wisp" || prog === "wisp-tui" || /^wisp(-\w+)?$/.test(prog)) return prog === "wisp-tui" ? ["tui", ...argv.slice(1)] : argv.slice(1);
+  if (prog === "wisp" || prog === "wisp-tui" || /^wisp(-\w+)?$/.test(prog)) {
+    return prog === "wisp-tui" ? ["tui", ...argv.slice(1)] : argv.slice(1);
+  }
   if (prog === "deno") {
     const i = argv.indexOf("task");
     if (i > 0) {
-      const rest = argv.slice(i + 1).filter((a, k, all) => !(a.startsWith("-") && k < all.findIndex((x) => !x.startsWith("-"))));
+      const rest = argv.slice(i + 1).filter((a, k, all) =>
+        !(a.startsWith("-") && k < all.findIndex((x) => !x.startsWith("-")))
+      );
       if (rest[0] === "wisp") return rest.slice(1);
       return undefined;
     }
-    const run = argv.findIndex((a) => a === "run" || a === "-A" || a.startsWith("--allow") || a.startsWith("-P"));
+    const run = argv.findIndex((a) =>
+      a === "run" || a === "-A" || a.startsWith("--allow") || a.startsWith("-P")
+    );
     if (run > 0) {
       const scripts = context.wispScripts ?? [];
       for (let k = run; k < argv.length; k++) {
@@ -491,7 +704,9 @@ export function wispArgs(part: Part, context: PolicyContext): string[] | undefin
         if (a.startsWith("-") || a === "run") continue;
         const abs = absolutePath(a, part.cwds[0]);
         const real = context.realPath?.(abs) ?? abs;
-        if (scripts.some((s) => s === abs || s === real) || /(^|\/)wisp\/main\.ts$/.test(real)) return argv.slice(k + 1);
+        if (scripts.some((s) => s === abs || s === real) || /(^|\/)wisp\/main\.ts$/.test(real)) {
+          return argv.slice(k + 1);
+        }
         if (a.endsWith(".ts") || a.endsWith(".js")) return undefined;
       }
     }
@@ -505,28 +720,51 @@ function wispRun(part: Part, analysis: Analysis, context: PolicyContext): Refusa
   }
   const args = wispArgs(part, context);
   if (!args) return undefined;
-  const dynamicArg = part.words.slice(1).some((w) => literal(w) === undefined && !w.segs.every((s) => s.kind === "lit" || s.kind === "glob"));
+  const dynamicArg = part.words.slice(1).some((w) =>
+    literal(w) === undefined && !w.segs.every((s) => s.kind === "lit" || s.kind === "glob")
+  );
   const positional = args.filter((a) => !a.startsWith("-"));
   const options = args.filter((a) => a.startsWith("-"));
   if (positional.length === 0) {
-    if (options.length > 0 && options.every((o) => /^(-V|--version|-h|--help)$/.test(o))) return undefined;
-    return { rule: "wisp-agent", reason: "wisp with a prompt starts a wisp agent of its own; answer from this conversation instead" };
+    if (options.length > 0 && options.every((o) => /^(-V|--version|-h|--help)$/.test(o))) {
+      return undefined;
+    }
+    return {
+      rule: "wisp-agent",
+      reason:
+        "wisp with a prompt starts a wisp agent of its own; answer from this conversation instead",
+    };
   }
   const sub = positional[0];
   const verb = positional[1];
   if (dynamicArg && args.indexOf(sub) >= 0) {
     // A subcommand or verb only known at run time could be anything.
     const firstDynamic = part.words.slice(1).findIndex((w) => literal(w) === undefined);
-    if (firstDynamic <= 1) return { rule: "wisp-agent", reason: "it runs wisp with a subcommand chosen at run time" };
+    if (firstDynamic <= 1) {
+      return { rule: "wisp-agent", reason: "it runs wisp with a subcommand chosen at run time" };
+    }
   }
   if (WISP_AGENTS.has(sub) || !WISP_SUBCOMMANDS.has(sub)) {
-    return { rule: "wisp-agent", reason: `wisp ${WISP_AGENTS.has(sub) ? sub : "with a prompt"} starts a wisp agent of its own; answer from this conversation instead` };
+    return {
+      rule: "wisp-agent",
+      reason: `wisp ${
+        WISP_AGENTS.has(sub) ? sub : "with a prompt"
+      } starts a wisp agent of its own; answer from this conversation instead`,
+    };
   }
   if (WISP_ANSWERS[sub]?.has(verb ?? "")) {
-    return { rule: "wisp-answer", reason: `wisp ${sub} ${verb} answers for the person; only they may answer, from their own terminal` };
+    return {
+      rule: "wisp-answer",
+      reason:
+        `wisp ${sub} ${verb} answers for the person; only they may answer, from their own terminal`,
+    };
   }
   if (WISP_STATE_CHANGES[sub]?.has(verb ?? "")) {
-    return { rule: "wisp-home", reason: `wisp ${sub} ${verb} changes wisp's own settings or records, which only the person may do` };
+    return {
+      rule: "wisp-home",
+      reason:
+        `wisp ${sub} ${verb} changes wisp's own settings or records, which only the person may do`,
+    };
   }
   if (sub === "approvals" && verb === undefined && options.length === 0) return undefined;
   return undefined;

@@ -16,47 +16,345 @@ export const dangerous = (reason: string): Rating => ({ level: "dangerous", reas
 
 /** Programs that only read and print: rated safe, and no model classifier is asked. */
 export const READ_ONLY = new Set([
-  "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "ag", "ack", "pwd", "echo", "printf",
-  "date", "cal", "whoami", "id", "groups", "uname", "hostname", "which", "whereis", "type", "file", "stat",
-  "du", "df", "tree", "diff", "cmp", "comm", "cut", "tr", "nl", "column", "jq", "yq", "basename", "dirname",
-  "realpath", "readlink", "printenv", "true", "false", "test", "[", "[[", "sleep", "seq", "ps", "pgrep", "uptime",
-  "free", "md5sum", "md5", "sha1sum", "sha256sum", "sha512sum", "shasum", "cksum", "b2sum", "strings", "od",
-  "hexdump", "less", "more", "man", "info", "tldr", "cd", "pushd", "popd", "dirs", "export", "unset", "set",
-  "shopt", "alias", "unalias", "local", "declare", "typeset", "readonly", "read", "wait", "jobs", "hash",
-  "history", "fc", "getconf", "locale", "tty", "nproc", "lscpu", "lsblk", "lsusb", "lspci", "sw_vers",
-  "system_profiler", "vm_stat", "iostat", "vmstat", "mdfind", "mdls", "otool", "nm", "objdump", "ldd",
-  "readelf", "size", "lipo", "codesign", "pkgutil", "fd", "fdfind", "bat", "batcat", "exa", "eza", "fzf",
-  "look", "fold", "fmt", "expand", "unexpand", "rev", "tac", "paste", "join", "split_dry", "numfmt", "factor",
-  "expr", "bc", "dc", "units", "envsubst", "iconv", "base64", "base32", "xxd", "zcat", "zless", "zgrep",
-  "bzcat", "xzcat", "lsof", "w", "who", "last", "finger", "dig", "nslookup", "host", "ping", "traceroute",
-  "ifconfig", "ip", "netstat", "ss", "route", "arp", "scutil", "sysctl", "ulimit", "umask", "times",
-  "time", "command", "builtin", "csplit_dry", "colordiff", "delta", "difft", "wdiff", "sort", "uniq", "awk",
-  "gawk", "mawk", "nawk", "sed", "find", "xargs", "tee", "env", "printf", "locate", "apropos", "whatis",
-  "shellcheck", "tokei", "cloc", "scc", "hyperfine_dry", "git-lfs_dry", "ncdu_dry", "top", "htop", "btop",
-  "watch_dry", "pstree", "id", "stty", "tput", "clear", "reset", "logname", "users", "arch", "nice_dry",
-  "getent", "dscl_read", "defaults_read", "plutil", "sips_dry", "mdutil_dry", "launchctl_dry", "xcode-select",
-  "xcrun_dry", "swift-demangle", "c++filt", "addr2line", "ldconfig_dry", ":", "unzip_dry", "zipinfo",
-  "tar_dry", "gzip_dry", "cut", "wc", "yes_dry", "cksum",
+  "ls",
+  "cat",
+  "head",
+  "tail",
+  "wc",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "ag",
+  "ack",
+  "pwd",
+  "echo",
+  "printf",
+  "date",
+  "cal",
+  "whoami",
+  "id",
+  "groups",
+  "uname",
+  "hostname",
+  "which",
+  "whereis",
+  "type",
+  "file",
+  "stat",
+  "du",
+  "df",
+  "tree",
+  "diff",
+  "cmp",
+  "comm",
+  "cut",
+  "tr",
+  "nl",
+  "column",
+  "jq",
+  "yq",
+  "basename",
+  "dirname",
+  "realpath",
+  "readlink",
+  "printenv",
+  "true",
+  "false",
+  "test",
+  "[",
+  "[[",
+  "sleep",
+  "seq",
+  "ps",
+  "pgrep",
+  "uptime",
+  "free",
+  "md5sum",
+  "md5",
+  "sha1sum",
+  "sha256sum",
+  "sha512sum",
+  "shasum",
+  "cksum",
+  "b2sum",
+  "strings",
+  "od",
+  "hexdump",
+  "less",
+  "more",
+  "man",
+  "info",
+  "tldr",
+  "cd",
+  "pushd",
+  "popd",
+  "dirs",
+  "export",
+  "unset",
+  "set",
+  "shopt",
+  "alias",
+  "unalias",
+  "local",
+  "declare",
+  "typeset",
+  "readonly",
+  "read",
+  "wait",
+  "jobs",
+  "hash",
+  "history",
+  "fc",
+  "getconf",
+  "locale",
+  "tty",
+  "nproc",
+  "lscpu",
+  "lsblk",
+  "lsusb",
+  "lspci",
+  "sw_vers",
+  "system_profiler",
+  "vm_stat",
+  "iostat",
+  "vmstat",
+  "mdfind",
+  "mdls",
+  "otool",
+  "nm",
+  "objdump",
+  "ldd",
+  "readelf",
+  "size",
+  "lipo",
+  "codesign",
+  "pkgutil",
+  "fd",
+  "fdfind",
+  "bat",
+  "batcat",
+  "exa",
+  "eza",
+  "fzf",
+  "look",
+  "fold",
+  "fmt",
+  "expand",
+  "unexpand",
+  "rev",
+  "tac",
+  "paste",
+  "join",
+  "numfmt",
+  "factor",
+  "expr",
+  "bc",
+  "dc",
+  "units",
+  "envsubst",
+  "iconv",
+  "base64",
+  "base32",
+  "xxd",
+  "zcat",
+  "zless",
+  "zgrep",
+  "bzcat",
+  "xzcat",
+  "lsof",
+  "w",
+  "who",
+  "last",
+  "finger",
+  "dig",
+  "nslookup",
+  "host",
+  "ping",
+  "traceroute",
+  "ifconfig",
+  "ip",
+  "netstat",
+  "ss",
+  "route",
+  "arp",
+  "scutil",
+  "sysctl",
+  "ulimit",
+  "umask",
+  "times",
+  "time",
+  "command",
+  "builtin",
+  "colordiff",
+  "delta",
+  "difft",
+  "wdiff",
+  "sort",
+  "uniq",
+  "awk",
+  "gawk",
+  "mawk",
+  "nawk",
+  "sed",
+  "find",
+  "xargs",
+  "tee",
+  "env",
+  "printf",
+  "locate",
+  "apropos",
+  "whatis",
+  "shellcheck",
+  "tokei",
+  "cloc",
+  "scc",
+  "top",
+  "htop",
+  "btop",
+  "pstree",
+  "id",
+  "stty",
+  "tput",
+  "clear",
+  "reset",
+  "logname",
+  "users",
+  "arch",
+  "getent",
+  "dscl_read",
+  "defaults_read",
+  "plutil",
+  "xcode-select",
+  "swift-demangle",
+  "c++filt",
+  "addr2line",
+  ":",
+  "zipinfo",
+  "cut",
+  "wc",
+  "cksum",
 ]);
 
 /** Programs on the read-only list that still need a closer look (options that write or run). */
-export const READ_ONLY_NEEDS_CHECK = new Set(["sort", "uniq", "awk", "gawk", "mawk", "nawk", "sed", "find", "xargs", "tee", "env", "xxd", "less", "more", "man", "top", "command", "time", "base64", "base32", "date", "hostname", "ip", "ifconfig", "route", "arp", "sysctl", "history", "export", "set", "ulimit", "umask", "scutil", "plutil", "codesign", "lsof", "ping", "traceroute", "fzf", "dig", "nslookup", "host", "bat", "batcat", "rg", "tree", "jq", "yq", "diff", "ps", "stty", "tput"]);
+export const READ_ONLY_NEEDS_CHECK = new Set([
+  "sort",
+  "uniq",
+  "awk",
+  "gawk",
+  "mawk",
+  "nawk",
+  "sed",
+  "find",
+  "xargs",
+  "tee",
+  "env",
+  "xxd",
+  "less",
+  "more",
+  "man",
+  "top",
+  "command",
+  "time",
+  "base64",
+  "base32",
+  "date",
+  "hostname",
+  "ip",
+  "ifconfig",
+  "route",
+  "arp",
+  "sysctl",
+  "history",
+  "export",
+  "set",
+  "ulimit",
+  "umask",
+  "scutil",
+  "plutil",
+  "codesign",
+  "lsof",
+  "ping",
+  "traceroute",
+  "fzf",
+  "dig",
+  "nslookup",
+  "host",
+  "bat",
+  "batcat",
+  "rg",
+  "tree",
+  "jq",
+  "yq",
+  "diff",
+  "ps",
+  "stty",
+  "tput",
+]);
 
 /** Interpreters: inline code runs anything; remembered by exact text only. */
 export const INTERPRETERS = new Set([
-  "python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "perl", "ruby", "php",
-  "lua", "luajit", "osascript", "Rscript", "R", "tclsh", "wish", "julia", "swift", "groovy", "scala",
-  "kotlin", "jshell", "irb", "pwsh", "powershell", "expect", "ts-node", "tsx", "jrunscript", "sqlite3_dry",
+  "python",
+  "python2",
+  "python3",
+  "pypy",
+  "pypy3",
+  "node",
+  "nodejs",
+  "deno",
+  "bun",
+  "perl",
+  "ruby",
+  "php",
+  "lua",
+  "luajit",
+  "osascript",
+  "Rscript",
+  "R",
+  "tclsh",
+  "wish",
+  "julia",
+  "swift",
+  "groovy",
+  "scala",
+  "kotlin",
+  "jshell",
+  "irb",
+  "pwsh",
+  "powershell",
+  "expect",
+  "ts-node",
+  "tsx",
+  "jrunscript",
 ]);
 
 /** Options that carry inline code, per interpreter. */
 export const INLINE_CODE_OPTIONS: Record<string, string[]> = {
-  python: ["-c"], python2: ["-c"], python3: ["-c"], pypy: ["-c"], pypy3: ["-c"],
-  node: ["-e", "--eval", "-p", "--print"], nodejs: ["-e", "--eval", "-p", "--print"],
-  deno: ["eval"], bun: ["-e", "--eval", "-p", "--print"],
-  perl: ["-e", "-E"], ruby: ["-e"], php: ["-r"], lua: ["-e"], luajit: ["-e"], osascript: ["-e"],
-  Rscript: ["-e"], R: ["-e"], julia: ["-e", "--eval"], swift: ["-e"], groovy: ["-e"], pwsh: ["-c", "-Command"],
-  powershell: ["-c", "-Command"], expect: ["-c"], "ts-node": ["-e", "--eval"], tsx: ["-e", "--eval"],
+  python: ["-c"],
+  python2: ["-c"],
+  python3: ["-c"],
+  pypy: ["-c"],
+  pypy3: ["-c"],
+  node: ["-e", "--eval", "-p", "--print"],
+  nodejs: ["-e", "--eval", "-p", "--print"],
+  deno: ["eval"],
+  bun: ["-e", "--eval", "-p", "--print"],
+  perl: ["-e", "-E"],
+  ruby: ["-e"],
+  php: ["-r"],
+  lua: ["-e"],
+  luajit: ["-e"],
+  osascript: ["-e"],
+  Rscript: ["-e"],
+  R: ["-e"],
+  julia: ["-e", "--eval"],
+  swift: ["-e"],
+  groovy: ["-e"],
+  pwsh: ["-c", "-Command"],
+  powershell: ["-c", "-Command"],
+  expect: ["-c"],
+  "ts-node": ["-e", "--eval"],
+  tsx: ["-e", "--eval"],
 };
 
 /** Inline code that runs commands, deletes, or reaches the network: dangerous. */
@@ -68,18 +366,81 @@ export const WRITING_CODE =
   /\b(open\([^)]*['"][wax+]|write_text|write_bytes|writeFile|appendFile|createWriteStream|File\.write|File\.open\([^)]*['"][wa]|IO\.write|fwrite|file_put_contents|\.write\(|rename|os\.replace|shutil\.(copy|move)|mkdir|makedirs|touch\()/i;
 
 /** Downloaders that print to stdout unless told to write. */
-export const NETWORK_READERS = new Set(["curl", "wget", "http", "https", "xh", "aria2c", "fetch", "lwp-request"]);
+export const NETWORK_READERS = new Set([
+  "curl",
+  "wget",
+  "http",
+  "https",
+  "xh",
+  "aria2c",
+  "fetch",
+  "lwp-request",
+]);
 
 /** Privilege escalation: always refused by the policy. */
-export const PRIVILEGE = new Set(["sudo", "doas", "su", "pkexec", "sudoedit", "run0", "gosu", "su-exec", "calife", "runas", "dzdo", "pbrun", "ksu"]);
+export const PRIVILEGE = new Set([
+  "sudo",
+  "doas",
+  "su",
+  "pkexec",
+  "sudoedit",
+  "run0",
+  "gosu",
+  "su-exec",
+  "calife",
+  "runas",
+  "dzdo",
+  "pbrun",
+  "ksu",
+]);
 
 /** System folders whose recursive removal the policy refuses. */
 export const SYSTEM_DIRS = [
-  "/", "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root",
-  "/run", "/sbin", "/srv", "/sys", "/usr", "/var", "/home", "/mnt", "/media", "/snap", "/nix",
-  "/System", "/Library", "/Applications", "/Users", "/Volumes", "/private", "/cores", "/Network",
-  "/usr/bin", "/usr/lib", "/usr/local", "/usr/sbin", "/usr/share", "/usr/include", "/var/lib", "/var/log",
-  "/etc/ssh", "/private/etc", "/private/var", "/System/Library", "/usr/local/bin", "/opt/homebrew",
+  "/",
+  "/bin",
+  "/boot",
+  "/dev",
+  "/etc",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/opt",
+  "/proc",
+  "/root",
+  "/run",
+  "/sbin",
+  "/srv",
+  "/sys",
+  "/usr",
+  "/var",
+  "/home",
+  "/mnt",
+  "/media",
+  "/snap",
+  "/nix",
+  "/System",
+  "/Library",
+  "/Applications",
+  "/Users",
+  "/Volumes",
+  "/private",
+  "/cores",
+  "/Network",
+  "/usr/bin",
+  "/usr/lib",
+  "/usr/local",
+  "/usr/sbin",
+  "/usr/share",
+  "/usr/include",
+  "/var/lib",
+  "/var/log",
+  "/etc/ssh",
+  "/private/etc",
+  "/private/var",
+  "/System/Library",
+  "/usr/local/bin",
+  "/opt/homebrew",
 ];
 
 /** Credential paths: the name given, or where a link leads, in any case. */
@@ -89,16 +450,38 @@ export const CREDENTIAL_PATH =
 /** Canonical credential files, for matching globs against. */
 export function credentialExamples(userHome: string): string[] {
   return [
-    `${userHome}/.ssh/id_rsa`, `${userHome}/.ssh/id_ed25519`, `${userHome}/.ssh/id_ecdsa`, `${userHome}/.ssh/config`,
-    `${userHome}/.ssh/authorized_keys`, `${userHome}/.aws/credentials`, `${userHome}/.netrc`,
-    `${userHome}/.gnupg/private-keys-v1.d/x.key`, `${userHome}/Library/Keychains/login.keychain-db`,
-    `${userHome}/.git-credentials`, `${userHome}/.docker/config.json`, `${userHome}/.kube/config`,
-    `${userHome}/.config/gh/hosts.yml`, `${userHome}/.npmrc`, `${userHome}/.pypirc`, "/etc/shadow",
+    `${userHome}/.ssh/id_rsa`,
+    `${userHome}/.ssh/id_ed25519`,
+    `${userHome}/.ssh/id_ecdsa`,
+    `${userHome}/.ssh/config`,
+    `${userHome}/.ssh/authorized_keys`,
+    `${userHome}/.aws/credentials`,
+    `${userHome}/.netrc`,
+    `${userHome}/.gnupg/private-keys-v1.d/x.key`,
+    `${userHome}/Library/Keychains/login.keychain-db`,
+    `${userHome}/.git-credentials`,
+    `${userHome}/.docker/config.json`,
+    `${userHome}/.kube/config`,
+    `${userHome}/.config/gh/hosts.yml`,
+    `${userHome}/.npmrc`,
+    `${userHome}/.pypirc`,
+    "/etc/shadow",
   ];
 }
 
 /** Relative credential names, for matching a glob used in the working directory. */
-export const RELATIVE_CREDENTIALS = [".env", ".env.local", ".env.production", "server.pem", "key.pem", "id_rsa", ".netrc", ".ssh", ".aws", "credentials.json"];
+export const RELATIVE_CREDENTIALS = [
+  ".env",
+  ".env.local",
+  ".env.production",
+  "server.pem",
+  "key.pem",
+  "id_rsa",
+  ".netrc",
+  ".ssh",
+  ".aws",
+  "credentials.json",
+];
 
 // -- verb programs ------------------------------------------------------------
 
@@ -116,36 +499,105 @@ export interface VerbProgram {
 }
 
 const has = (args: string[], ...names: string[]) =>
-  args.some((a) => names.includes(a) || names.some((n) => n.startsWith("--") && a.startsWith(n + "=")));
+  args.some((a) =>
+    names.includes(a) || names.some((n) => n.startsWith("--") && a.startsWith(n + "="))
+  );
 const shortHas = (args: string[], letter: string) =>
   args.some((a) => /^-[a-zA-Z]+$/.test(a) && a.includes(letter));
 
 export const VERB_PROGRAMS: Record<string, VerbProgram> = {
   git: {
-    globalsWithValue: ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"],
+    globalsWithValue: [
+      "-C",
+      "-c",
+      "--git-dir",
+      "--work-tree",
+      "--namespace",
+      "--exec-path",
+      "--config-env",
+    ],
     safe: [
-      "status", "log", "diff", "show", "blame", "grep", "ls-files", "ls-tree", "ls-remote", "rev-parse", "describe",
-      "shortlog", "help", "version", "cat-file", "count-objects", "check-ignore", "name-rev", "merge-base",
-      "for-each-ref", "var", "whatchanged", "cherry", "range-diff", "show-ref", "show-branch", "rev-list",
-      "annotate", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "check-attr",
-      "--version", "--help", "citool_dry",
+      "status",
+      "log",
+      "diff",
+      "show",
+      "blame",
+      "grep",
+      "ls-files",
+      "ls-tree",
+      "ls-remote",
+      "rev-parse",
+      "describe",
+      "shortlog",
+      "help",
+      "version",
+      "cat-file",
+      "count-objects",
+      "check-ignore",
+      "name-rev",
+      "merge-base",
+      "for-each-ref",
+      "var",
+      "whatchanged",
+      "cherry",
+      "range-diff",
+      "show-ref",
+      "show-branch",
+      "rev-list",
+      "annotate",
+      "diff-tree",
+      "diff-files",
+      "diff-index",
+      "verify-commit",
+      "verify-tag",
+      "fsck",
+      "check-attr",
+      "--version",
+      "--help",
     ],
     dangerous: ["filter-branch", "filter-repo", "update-ref", "replace"],
-    groups: ["stash", "remote", "worktree", "submodule", "lfs", "config", "notes", "bisect", "reflog", "sparse-checkout"],
+    groups: [
+      "stash",
+      "remote",
+      "worktree",
+      "submodule",
+      "lfs",
+      "config",
+      "notes",
+      "bisect",
+      "reflog",
+      "sparse-checkout",
+    ],
     moderateReason: "changes the repository",
     special: (verb, args) => {
       const [v, sub] = verb.split(" ");
       switch (v) {
         case "push":
-          if (has(args, "-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "-d", "--prune") || shortHas(args, "f") || args.some((a) => /^\+/.test(a) || /^:/.test(a))) {
+          if (
+            has(
+              args,
+              "-f",
+              "--force",
+              "--force-with-lease",
+              "--force-if-includes",
+              "--mirror",
+              "--delete",
+              "-d",
+              "--prune",
+            ) || shortHas(args, "f") || args.some((a) => /^\+/.test(a) || /^:/.test(a))
+          ) {
             return dangerous("force-pushes or deletes on a remote, which can lose others' work");
           }
           return moderate("pushes commits to a remote");
         case "reset":
-          if (has(args, "--hard", "--merge", "--keep")) return dangerous("discards uncommitted changes (reset --hard)");
+          if (has(args, "--hard", "--merge", "--keep")) {
+            return dangerous("discards uncommitted changes (reset --hard)");
+          }
           return moderate("moves the branch or unstages changes");
         case "clean":
-          if (shortHas(args, "n") || has(args, "--dry-run")) return safe("lists what git clean would remove");
+          if (shortHas(args, "n") || has(args, "--dry-run")) {
+            return safe("lists what git clean would remove");
+          }
           return dangerous("deletes untracked files");
         case "checkout":
           if (has(args, "-f", "--force", ".", "--", "-p", "--patch") || args.includes(":/")) {
@@ -153,72 +605,156 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
           }
           return moderate("switches branches or restores files");
         case "restore":
-          if (has(args, "--staged", "-S") && !has(args, "--worktree", "-W")) return moderate("unstages changes");
+          if (has(args, "--staged", "-S") && !has(args, "--worktree", "-W")) {
+            return moderate("unstages changes");
+          }
           return dangerous("discards uncommitted changes in the working tree");
         case "switch":
-          if (has(args, "--discard-changes", "-f", "--force")) return dangerous("discards uncommitted changes");
+          if (has(args, "--discard-changes", "-f", "--force")) {
+            return dangerous("discards uncommitted changes");
+          }
           return moderate("switches branches");
         case "branch":
-          if (has(args, "-D") || (has(args, "-d", "--delete") && has(args, "-f", "--force"))) return dangerous("deletes a branch that may hold unmerged work");
-          if (has(args, "-d", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description")) return moderate("changes branches");
-          if (args.filter((a) => !a.startsWith("-")).length === 0 || has(args, "-a", "-r", "-v", "-vv", "--list", "-l", "--show-current", "--contains", "--merged", "--no-merged", "--all", "--remotes")) return safe("lists branches");
+          if (has(args, "-D") || (has(args, "-d", "--delete") && has(args, "-f", "--force"))) {
+            return dangerous("deletes a branch that may hold unmerged work");
+          }
+          if (
+            has(
+              args,
+              "-d",
+              "--delete",
+              "-m",
+              "-M",
+              "--move",
+              "-c",
+              "-C",
+              "--copy",
+              "-u",
+              "--set-upstream-to",
+              "--unset-upstream",
+              "--edit-description",
+            )
+          ) return moderate("changes branches");
+          if (
+            args.filter((a) => !a.startsWith("-")).length === 0 ||
+            has(
+              args,
+              "-a",
+              "-r",
+              "-v",
+              "-vv",
+              "--list",
+              "-l",
+              "--show-current",
+              "--contains",
+              "--merged",
+              "--no-merged",
+              "--all",
+              "--remotes",
+            )
+          ) return safe("lists branches");
           return moderate("creates a branch");
         case "tag":
           if (has(args, "-d", "--delete")) return moderate("deletes a tag");
-          if (args.filter((a) => !a.startsWith("-")).length === 0 || has(args, "-l", "--list", "-n", "--contains", "--points-at")) return safe("lists tags");
+          if (
+            args.filter((a) => !a.startsWith("-")).length === 0 ||
+            has(args, "-l", "--list", "-n", "--contains", "--points-at")
+          ) return safe("lists tags");
           return moderate("creates a tag");
         case "stash":
           if (sub === "list" || sub === "show") return safe("shows stashes");
-          if (sub === "drop" || sub === "clear") return dangerous("throws away stashed changes for good");
+          if (sub === "drop" || sub === "clear") {
+            return dangerous("throws away stashed changes for good");
+          }
           return moderate("stashes or restores changes");
         case "remote":
-          if (sub === undefined || sub === "show" || sub === "get-url" || sub === "-v" || sub === "--verbose") return safe("lists remotes");
+          if (
+            sub === undefined || sub === "show" || sub === "get-url" || sub === "-v" ||
+            sub === "--verbose"
+          ) return safe("lists remotes");
           return moderate("changes the repository's remotes");
         case "worktree":
           if (sub === "list") return safe("lists worktrees");
-          if (sub === "remove" && has(args, "-f", "--force")) return dangerous("removes a worktree with its changes");
+          if (sub === "remove" && has(args, "-f", "--force")) {
+            return dangerous("removes a worktree with its changes");
+          }
           return moderate("changes worktrees");
         case "config": {
           const all = [sub ?? "", ...args];
-          if (all.some((a) => /^(alias\.|core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy)|credential\.|diff\..*\.(command|textconv)|filter\.|merge\..*\.driver|sequence\.editor|gpg\.program|url\.)/i.test(a)) && !has(all, "--get", "--get-all", "--list", "-l", "--get-regexp", "get", "list")) {
+          if (
+            all.some((a) =>
+              /^(alias\.|core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy)|credential\.|diff\..*\.(command|textconv)|filter\.|merge\..*\.driver|sequence\.editor|gpg\.program|url\.)/i
+                .test(a)
+            ) && !has(all, "--get", "--get-all", "--list", "-l", "--get-regexp", "get", "list")
+          ) {
             return dangerous("sets a command git will run, or where credentials come from");
           }
-          if (has(all, "--get", "--get-all", "--list", "-l", "--get-regexp", "--show-origin", "get", "list") || all.filter((a) => !a.startsWith("-")).length <= 1) return safe("reads git configuration");
-          if (has(all, "--global", "--system")) return moderate("changes your git configuration for every repository");
+          if (
+            has(
+              all,
+              "--get",
+              "--get-all",
+              "--list",
+              "-l",
+              "--get-regexp",
+              "--show-origin",
+              "get",
+              "list",
+            ) || all.filter((a) => !a.startsWith("-")).length <= 1
+          ) return safe("reads git configuration");
+          if (has(all, "--global", "--system")) {
+            return moderate("changes your git configuration for every repository");
+          }
           return moderate("changes git configuration");
         }
         case "reflog":
-          if (sub === "expire" || sub === "delete") return dangerous("deletes reflog entries, the way back to lost commits");
+          if (sub === "expire" || sub === "delete") {
+            return dangerous("deletes reflog entries, the way back to lost commits");
+          }
           return safe("shows the reflog");
         case "submodule":
-          if (sub === "status" || sub === "summary" || sub === undefined) return safe("shows submodules");
+          if (sub === "status" || sub === "summary" || sub === undefined) {
+            return safe("shows submodules");
+          }
           return moderate("changes submodules");
         case "notes":
           if (sub === "list" || sub === "show" || sub === undefined) return safe("shows notes");
           return moderate("changes notes");
         case "bisect":
-          if (sub === "log" || sub === "visualize" || sub === "view") return safe("shows the bisect state");
+          if (sub === "log" || sub === "visualize" || sub === "view") {
+            return safe("shows the bisect state");
+          }
           return moderate("moves through history (bisect)");
         case "lfs":
-          if (sub === "ls-files" || sub === "status" || sub === "env" || sub === "version") return safe("shows Git LFS state");
+          if (sub === "ls-files" || sub === "status" || sub === "env" || sub === "version") {
+            return safe("shows Git LFS state");
+          }
           return moderate("changes Git LFS state");
         case "sparse-checkout":
           if (sub === "list") return safe("lists the sparse-checkout patterns");
           return moderate("changes which files are checked out");
         case "gc":
-          if (args.some((a) => /^--prune(=now)?$/.test(a))) return dangerous("prunes unreachable objects for good");
+          if (args.some((a) => /^--prune(=now)?$/.test(a))) {
+            return dangerous("prunes unreachable objects for good");
+          }
           return moderate("packs the repository");
         case "prune":
           return dangerous("deletes unreachable objects for good");
         case "clone":
         case "fetch":
         case "pull":
-          return moderate(v === "clone" ? "downloads a repository" : "fetches from a remote and may change the branch");
+          return moderate(
+            v === "clone"
+              ? "downloads a repository"
+              : "fetches from a remote and may change the branch",
+          );
         case "log":
         case "diff":
         case "show":
         case "format-patch":
-          if (args.some((a) => /^--output(=|$)/.test(a) || a === "-o")) return moderate("writes its output to a file");
+          if (args.some((a) => /^--output(=|$)/.test(a) || a === "-o")) {
+            return moderate("writes its output to a file");
+          }
           if (v === "format-patch") return moderate("writes patch files");
           return undefined;
         case "commit":
@@ -233,7 +769,9 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
           return moderate("writes an archive");
         case "apply":
         case "am":
-          if (has(args, "--check", "--stat", "--numstat", "--summary")) return safe("checks a patch");
+          if (has(args, "--check", "--stat", "--numstat", "--summary")) {
+            return safe("checks a patch");
+          }
           return moderate("applies a patch to the files");
       }
       return undefined;
@@ -241,7 +779,22 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
   },
   cargo: {
     globalsWithValue: ["--manifest-path", "--config", "-Z", "--color", "-C"],
-    safe: ["tree", "metadata", "search", "version", "--version", "-V", "help", "--help", "locate-project", "pkgid", "verify-project", "read-manifest", "--list", "info"],
+    safe: [
+      "tree",
+      "metadata",
+      "search",
+      "version",
+      "--version",
+      "-V",
+      "help",
+      "--help",
+      "locate-project",
+      "pkgid",
+      "verify-project",
+      "read-manifest",
+      "--list",
+      "info",
+    ],
     dangerous: ["publish", "yank", "owner", "login", "logout"],
     moderateReason: "builds or runs code, or changes the project's files",
   },
@@ -254,7 +807,10 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
     groups: ["package"],
     moderateReason: "builds or runs code",
     special: (verb) => {
-      if (/^package (describe|show-dependencies|dump-package|show-executables|compute-checksum)$/.test(verb)) return safe("describes the package");
+      if (
+        /^package (describe|show-dependencies|dump-package|show-executables|compute-checksum)$/
+          .test(verb)
+      ) return safe("describes the package");
       if (/^package (clean|reset|purge-cache)$/.test(verb)) return moderate("removes build state");
       return undefined;
     },
@@ -264,9 +820,17 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
     groups: ["mod", "env", "work", "tool"],
     moderateReason: "builds, runs or fetches code",
     special: (verb, args) => {
-      if (verb.startsWith("env")) return has(args, "-w", "-u") || /^env -[wu]/.test(verb) ? moderate("changes Go's settings") : safe("shows Go's settings");
-      if (verb === "mod graph" || verb === "mod why" || verb === "mod verify") return safe("reads module information");
-      if (verb === "clean" && has(args, "-modcache", "-cache")) return moderate("empties Go's caches");
+      if (verb.startsWith("env")) {
+        return has(args, "-w", "-u") || /^env -[wu]/.test(verb)
+          ? moderate("changes Go's settings")
+          : safe("shows Go's settings");
+      }
+      if (verb === "mod graph" || verb === "mod why" || verb === "mod verify") {
+        return safe("reads module information");
+      }
+      if (verb === "clean" && has(args, "-modcache", "-cache")) {
+        return moderate("empties Go's caches");
+      }
       return undefined;
     },
   },
@@ -278,48 +842,157 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
     dangerous: ["publish"],
     moderateReason: "installs packages or changes the environment",
     special: (verb) => {
-      if (/^pip (list|show|freeze|check|tree)$/.test(verb) || /^python (list|find|dir)$/.test(verb) || /^tool (list|dir)$/.test(verb) || verb === "cache dir") return safe("lists what is installed");
+      if (
+        /^pip (list|show|freeze|check|tree)$/.test(verb) || /^python (list|find|dir)$/.test(verb) ||
+        /^tool (list|dir)$/.test(verb) || verb === "cache dir"
+      ) return safe("lists what is installed");
       return undefined;
     },
   },
   brew: {
-    safe: ["list", "ls", "info", "search", "--version", "config", "doctor", "outdated", "deps", "uses", "leaves", "cat", "desc", "--prefix", "--cellar", "--repository", "--cache", "--env", "tap-info", "commands", "missing", "log", "help", "--help", "formulae", "casks", "shellenv"],
+    safe: [
+      "list",
+      "ls",
+      "info",
+      "search",
+      "--version",
+      "config",
+      "doctor",
+      "outdated",
+      "deps",
+      "uses",
+      "leaves",
+      "cat",
+      "desc",
+      "--prefix",
+      "--cellar",
+      "--repository",
+      "--cache",
+      "--env",
+      "tap-info",
+      "commands",
+      "missing",
+      "log",
+      "help",
+      "--help",
+      "formulae",
+      "casks",
+      "shellenv",
+    ],
     groups: ["services"],
     moderateReason: "installs, upgrades or removes software",
-    special: (verb) => (verb === "services list" || verb === "services info" ? safe("lists services") : undefined),
+    special: (
+      verb,
+    ) => (verb === "services list" || verb === "services info"
+      ? safe("lists services")
+      : undefined),
   },
   docker: containerTool(),
   podman: containerTool(),
   kubectl: {
-    globalsWithValue: ["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server"],
-    safe: ["get", "describe", "logs", "explain", "version", "api-resources", "api-versions", "cluster-info", "top", "diff", "events", "--help", "help"],
+    globalsWithValue: [
+      "-n",
+      "--namespace",
+      "--context",
+      "--kubeconfig",
+      "--cluster",
+      "--user",
+      "-s",
+      "--server",
+    ],
+    safe: [
+      "get",
+      "describe",
+      "logs",
+      "explain",
+      "version",
+      "api-resources",
+      "api-versions",
+      "cluster-info",
+      "top",
+      "diff",
+      "events",
+      "--help",
+      "help",
+    ],
     dangerous: ["delete", "drain", "replace", "taint"],
     groups: ["config", "auth", "rollout"],
     moderateReason: "changes resources in the cluster",
     special: (verb) => {
-      if (/^config (view|get-contexts|current-context|get-clusters|get-users)$/.test(verb) || verb === "auth can-i" || verb === "auth whoami" || /^rollout (status|history)$/.test(verb)) return safe("reads cluster state");
-      if (/^config (delete-\w+|unset)$/.test(verb)) return dangerous("deletes cluster configuration");
+      if (
+        /^config (view|get-contexts|current-context|get-clusters|get-users)$/.test(verb) ||
+        verb === "auth can-i" || verb === "auth whoami" || /^rollout (status|history)$/.test(verb)
+      ) return safe("reads cluster state");
+      if (/^config (delete-\w+|unset)$/.test(verb)) {
+        return dangerous("deletes cluster configuration");
+      }
       return undefined;
     },
   },
   gh: {
     globalsWithValue: ["-R", "--repo"],
-    safe: ["status", "search", "browse_dry", "--version", "version", "help", "--help"],
-    groups: ["pr", "issue", "repo", "run", "release", "workflow", "gist", "label", "auth", "secret", "variable", "ssh-key", "gpg-key", "config", "alias", "cache", "codespace", "project", "extension", "ruleset", "org"],
+    safe: ["status", "search", "--version", "version", "help", "--help"],
+    groups: [
+      "pr",
+      "issue",
+      "repo",
+      "run",
+      "release",
+      "workflow",
+      "gist",
+      "label",
+      "auth",
+      "secret",
+      "variable",
+      "ssh-key",
+      "gpg-key",
+      "config",
+      "alias",
+      "cache",
+      "codespace",
+      "project",
+      "extension",
+      "ruleset",
+      "org",
+    ],
     moderateReason: "changes something on GitHub",
     special: (verb, args) => {
       const [g, s] = verb.split(" ");
       if (g === "api") {
-        if (has(args, "-X", "--method") && args.some((a) => /^(DELETE|PUT|PATCH|POST)$/i.test(a) || /^--method=(DELETE|PUT|PATCH|POST)$/i.test(a))) {
-          return args.some((a) => /DELETE/i.test(a)) ? dangerous("deletes something through the GitHub API") : moderate("changes something through the GitHub API");
+        if (
+          has(args, "-X", "--method") &&
+          args.some((a) =>
+            /^(DELETE|PUT|PATCH|POST)$/i.test(a) || /^--method=(DELETE|PUT|PATCH|POST)$/i.test(a)
+          )
+        ) {
+          return args.some((a) => /DELETE/i.test(a))
+            ? dangerous("deletes something through the GitHub API")
+            : moderate("changes something through the GitHub API");
         }
-        if (has(args, "-f", "-F", "--field", "--raw-field", "--input")) return moderate("sends data to the GitHub API");
+        if (has(args, "-f", "-F", "--field", "--raw-field", "--input")) {
+          return moderate("sends data to the GitHub API");
+        }
         return safe("reads from the GitHub API");
       }
-      if (g === "auth") return s === "status" ? safe("shows the login state") : dangerous("handles your GitHub credentials");
-      if (g === "secret" || g === "ssh-key" || g === "gpg-key") return s === "list" ? moderate("lists secrets or keys") : dangerous("changes secrets or keys on GitHub");
-      if (s === "list" || s === "view" || s === "status" || s === "diff" || s === "checks" || s === "watch" || s === "download_dry" || s === "get") return safe("reads from GitHub");
-      if (s === "delete" || s === "archive" || (g === "pr" && s === "merge") || (g === "repo" && s === "edit" && has(args, "--visibility")) || (g === "release" && s === "create") || (g === "repo" && s === "rename")) {
+      if (g === "auth") {
+        return s === "status"
+          ? safe("shows the login state")
+          : dangerous("handles your GitHub credentials");
+      }
+      if (g === "secret" || g === "ssh-key" || g === "gpg-key") {
+        return s === "list"
+          ? moderate("lists secrets or keys")
+          : dangerous("changes secrets or keys on GitHub");
+      }
+      if (
+        s === "list" || s === "view" || s === "status" || s === "diff" || s === "checks" ||
+        s === "watch" || s === "get"
+      ) return safe("reads from GitHub");
+      if (
+        s === "delete" || s === "archive" || (g === "pr" && s === "merge") ||
+        (g === "repo" && s === "edit" && has(args, "--visibility")) ||
+        (g === "release" && s === "create") || (g === "repo" && s === "rename")
+      ) {
         return dangerous("makes a change on GitHub that is hard to undo");
       }
       return undefined;
@@ -329,7 +1002,23 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
     globalsWithValue: ["-C", "-f", "--file", "--directory", "-j", "--jobs", "-l", "-o", "-W"],
     moderateReason: "runs the Makefile's recipes",
     special: (_verb, args) => {
-      if (has(args, "-n", "--dry-run", "--just-print", "--recon", "-q", "--question", "-p", "--print-data-base", "--version", "-v", "--help", "-h")) return safe("only prints what make would do");
+      if (
+        has(
+          args,
+          "-n",
+          "--dry-run",
+          "--just-print",
+          "--recon",
+          "-q",
+          "--question",
+          "-p",
+          "--print-data-base",
+          "--version",
+          "-v",
+          "--help",
+          "-h",
+        )
+      ) return safe("only prints what make would do");
       return undefined;
     },
   },
@@ -338,14 +1027,45 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
   dnf: distroPackages(),
   yum: distroPackages(),
   apk: distroPackages(),
-  pacman: { moderateReason: "changes installed packages", special: (_v, args) => (args.some((a) => /^-(Q|Ss|Si)/.test(a)) ? safe("queries packages") : undefined) },
+  pacman: {
+    moderateReason: "changes installed packages",
+    special: (
+      _v,
+      args,
+    ) => (args.some((a) => /^-(Q|Ss|Si)/.test(a)) ? safe("queries packages") : undefined),
+  },
   systemctl: {
-    safe: ["status", "list-units", "list-unit-files", "is-active", "is-enabled", "is-failed", "show", "cat", "list-timers", "list-sockets", "list-dependencies", "help", "--version"],
+    safe: [
+      "status",
+      "list-units",
+      "list-unit-files",
+      "is-active",
+      "is-enabled",
+      "is-failed",
+      "show",
+      "cat",
+      "list-timers",
+      "list-sockets",
+      "list-dependencies",
+      "help",
+      "--version",
+    ],
     dangerous: ["mask", "kill", "isolate", "daemon-reexec"],
     moderateReason: "starts, stops or changes a service",
   },
   launchctl: {
-    safe: ["list", "print", "print-disabled", "blame", "version", "help", "getenv", "managerpid", "managername", "dumpstate"],
+    safe: [
+      "list",
+      "print",
+      "print-disabled",
+      "blame",
+      "version",
+      "help",
+      "getenv",
+      "managerpid",
+      "managername",
+      "dumpstate",
+    ],
     moderateReason: "loads, unloads or changes a launch agent",
   },
   defaults: {
@@ -354,60 +1074,243 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
     moderateReason: "changes macOS preferences",
   },
   diskutil: {
-    safe: ["list", "info", "activity", "listFilesystems", "apfs_dry"],
+    safe: ["list", "info", "activity", "listFilesystems"],
     moderateReason: "changes disks or volumes",
   },
-  rustup: { safe: ["show", "--version", "which", "help", "doc_dry"], groups: ["toolchain", "target", "component"], moderateReason: "installs or changes Rust toolchains", special: (v) => (/ list$/.test(v) ? safe("lists toolchains") : undefined) },
+  rustup: {
+    safe: ["show", "--version", "which", "help"],
+    groups: ["toolchain", "target", "component"],
+    moderateReason: "installs or changes Rust toolchains",
+    special: (v) => (/ list$/.test(v) ? safe("lists toolchains") : undefined),
+  },
   deno: {
-    safe: ["--version", "-V", "info", "doc", "help", "--help", "lint", "check", "types", "completions"],
+    safe: [
+      "--version",
+      "-V",
+      "info",
+      "doc",
+      "help",
+      "--help",
+      "lint",
+      "check",
+      "types",
+      "completions",
+    ],
     moderateReason: "runs or changes code",
     special: (verb) => (verb === "eval" ? dangerous("runs inline code") : undefined),
   },
   terraform: {
-    safe: ["plan", "show", "output", "validate", "version", "providers", "graph", "fmt_check_dry", "state_list_dry", "-version", "--version", "help"],
+    safe: [
+      "plan",
+      "show",
+      "output",
+      "validate",
+      "version",
+      "providers",
+      "graph",
+      "-version",
+      "--version",
+      "help",
+    ],
     dangerous: ["destroy", "apply", "import", "taint", "force-unlock"],
     groups: ["state", "workspace"],
     moderateReason: "changes infrastructure state",
-    special: (verb) => (/^state (list|show|pull)$/.test(verb) || /^workspace (list|show)$/.test(verb) ? safe("reads state") : /^state (rm|mv|push|replace-provider)$/.test(verb) ? dangerous("changes infrastructure state directly") : undefined),
+    special: (
+      verb,
+    ) => (/^state (list|show|pull)$/.test(verb) || /^workspace (list|show)$/.test(verb)
+      ? safe("reads state")
+      : /^state (rm|mv|push|replace-provider)$/.test(verb)
+      ? dangerous("changes infrastructure state directly")
+      : undefined),
   },
   helm: {
-    safe: ["list", "ls", "status", "history", "get", "show", "search", "version", "template", "lint", "env", "help"],
+    safe: [
+      "list",
+      "ls",
+      "status",
+      "history",
+      "get",
+      "show",
+      "search",
+      "version",
+      "template",
+      "lint",
+      "env",
+      "help",
+    ],
     dangerous: ["uninstall", "delete", "rollback"],
     moderateReason: "changes releases in the cluster",
   },
-  gem: { safe: ["list", "search", "info", "query", "contents", "environment", "--version", "help", "which", "specification", "outdated"], dangerous: ["push", "yank", "owner", "signin"], moderateReason: "installs or removes gems" },
-  composer: { safe: ["show", "info", "outdated", "validate", "diagnose", "licenses", "depends", "why", "why-not", "--version", "help", "list", "search"], moderateReason: "installs packages or runs scripts" },
-  conda: { safe: ["list", "info", "search", "--version", "help"], groups: ["env"], moderateReason: "changes environments", special: (v) => (v === "env list" ? safe("lists environments") : undefined) },
-  poetry: { safe: ["show", "check", "--version", "version", "env_info_dry", "help", "list", "about"], dangerous: ["publish"], moderateReason: "changes the environment or the lock file" },
-  gradle: { safe: ["--version", "tasks", "dependencies", "projects", "help", "properties"], moderateReason: "builds or runs code" },
-  gradlew: { safe: ["--version", "tasks", "dependencies", "projects", "help", "properties"], moderateReason: "builds or runs code" },
-  mvn: { safe: ["--version", "-v", "help:effective-pom", "dependency:tree"], dangerous: ["deploy", "release:perform"], moderateReason: "builds or runs code" },
-  dotnet: { safe: ["--version", "--info", "--list-sdks", "--list-runtimes", "help", "list"], dangerous: ["nuget push"], moderateReason: "builds or runs code" },
-  xcodebuild: { safe: ["-version", "-list", "-showsdks", "-showBuildSettings", "-help"], moderateReason: "builds code" },
-  tmux: { safe: ["ls", "list-sessions", "list-windows", "list-panes", "display-message", "show-options", "-V"], dangerous: ["kill-server"], moderateReason: "changes tmux sessions" },
+  gem: {
+    safe: [
+      "list",
+      "search",
+      "info",
+      "query",
+      "contents",
+      "environment",
+      "--version",
+      "help",
+      "which",
+      "specification",
+      "outdated",
+    ],
+    dangerous: ["push", "yank", "owner", "signin"],
+    moderateReason: "installs or removes gems",
+  },
+  composer: {
+    safe: [
+      "show",
+      "info",
+      "outdated",
+      "validate",
+      "diagnose",
+      "licenses",
+      "depends",
+      "why",
+      "why-not",
+      "--version",
+      "help",
+      "list",
+      "search",
+    ],
+    moderateReason: "installs packages or runs scripts",
+  },
+  conda: {
+    safe: ["list", "info", "search", "--version", "help"],
+    groups: ["env"],
+    moderateReason: "changes environments",
+    special: (v) => (v === "env list" ? safe("lists environments") : undefined),
+  },
+  poetry: {
+    safe: ["show", "check", "--version", "version", "help", "list", "about"],
+    dangerous: ["publish"],
+    moderateReason: "changes the environment or the lock file",
+  },
+  gradle: {
+    safe: ["--version", "tasks", "dependencies", "projects", "help", "properties"],
+    moderateReason: "builds or runs code",
+  },
+  gradlew: {
+    safe: ["--version", "tasks", "dependencies", "projects", "help", "properties"],
+    moderateReason: "builds or runs code",
+  },
+  mvn: {
+    safe: ["--version", "-v", "help:effective-pom", "dependency:tree"],
+    dangerous: ["deploy", "release:perform"],
+    moderateReason: "builds or runs code",
+  },
+  dotnet: {
+    safe: ["--version", "--info", "--list-sdks", "--list-runtimes", "help", "list"],
+    dangerous: ["nuget push"],
+    moderateReason: "builds or runs code",
+  },
+  xcodebuild: {
+    safe: ["-version", "-list", "-showsdks", "-showBuildSettings", "-help"],
+    moderateReason: "builds code",
+  },
+  tmux: {
+    safe: [
+      "ls",
+      "list-sessions",
+      "list-windows",
+      "list-panes",
+      "display-message",
+      "show-options",
+      "-V",
+    ],
+    dangerous: ["kill-server"],
+    moderateReason: "changes tmux sessions",
+  },
   aws: { moderateReason: "acts on your AWS account", special: (verb, args) => awsLike(verb, args) },
-  gcloud: { moderateReason: "acts on your Google Cloud account", special: (verb, args) => awsLike(verb, args) },
-  az: { moderateReason: "acts on your Azure account", special: (verb, args) => awsLike(verb, args) },
-  crontab: { moderateReason: "changes scheduled jobs", special: (_v, args) => (has(args, "-l") ? safe("lists scheduled jobs") : has(args, "-r") ? dangerous("removes every scheduled job") : undefined) },
+  gcloud: {
+    moderateReason: "acts on your Google Cloud account",
+    special: (verb, args) => awsLike(verb, args),
+  },
+  az: {
+    moderateReason: "acts on your Azure account",
+    special: (verb, args) => awsLike(verb, args),
+  },
+  crontab: {
+    moderateReason: "changes scheduled jobs",
+    special: (
+      _v,
+      args,
+    ) => (has(args, "-l")
+      ? safe("lists scheduled jobs")
+      : has(args, "-r")
+      ? dangerous("removes every scheduled job")
+      : undefined),
+  },
   security: {
     safe: ["list-keychains", "default-keychain", "show-keychain-info", "help"],
     moderateReason: "changes keychains or certificates",
-    special: (verb) => (/^(find-\w+-password|dump-keychain|export|unlock-keychain|delete-\w+|add-\w+-password|set-\w+)/.test(verb) ? dangerous("reads or changes secrets in your keychain") : undefined),
+    special: (
+      verb,
+    ) => (/^(find-\w+-password|dump-keychain|export|unlock-keychain|delete-\w+|add-\w+-password|set-\w+)/
+        .test(verb)
+      ? dangerous("reads or changes secrets in your keychain")
+      : undefined),
   },
 };
 
 function packageManager(): VerbProgram {
   return {
     globalsWithValue: ["--prefix", "-C", "--dir", "--cwd", "--filter", "-w", "--workspace"],
-    safe: ["ls", "list", "ll", "la", "view", "info", "show", "outdated", "--version", "-v", "version_dry", "help", "--help", "search", "explain", "why", "root", "prefix", "bin", "doctor", "config_dry", "ping", "fund", "licenses", "docs_dry", "query", "audit"],
-    dangerous: ["publish", "unpublish", "deprecate", "owner", "token", "login", "adduser", "logout", "access", "dist-tag", "npm_dry"],
+    safe: [
+      "ls",
+      "list",
+      "ll",
+      "la",
+      "view",
+      "info",
+      "show",
+      "outdated",
+      "--version",
+      "-v",
+      "help",
+      "--help",
+      "search",
+      "explain",
+      "why",
+      "root",
+      "prefix",
+      "bin",
+      "doctor",
+      "ping",
+      "fund",
+      "licenses",
+      "query",
+      "audit",
+    ],
+    dangerous: [
+      "publish",
+      "unpublish",
+      "deprecate",
+      "owner",
+      "token",
+      "login",
+      "adduser",
+      "logout",
+      "access",
+      "dist-tag",
+    ],
     groups: ["run", "run-script", "config", "cache", "audit", "workspace", "pm"],
     moderateReason: "installs packages or runs the project's scripts",
     special: (verb, args) => {
-      if (/^config (get|list|ls)$/.test(verb) || verb === "config") return safe("reads package-manager settings");
-      if (verb === "audit" || verb === "audit signatures") return safe("checks packages for known problems");
-      if (verb === "cache ls" || verb === "cache list" || verb === "cache verify") return safe("reads the cache");
-      if (/^(install|i|add|ci|update|upgrade|up|remove|rm|uninstall|un)$/.test(verb) && has(args, "-g", "--global", "--location=global")) {
+      if (/^config (get|list|ls)$/.test(verb) || verb === "config") {
+        return safe("reads package-manager settings");
+      }
+      if (verb === "audit" || verb === "audit signatures") {
+        return safe("checks packages for known problems");
+      }
+      if (verb === "cache ls" || verb === "cache list" || verb === "cache verify") {
+        return safe("reads the cache");
+      }
+      if (
+        /^(install|i|add|ci|update|upgrade|up|remove|rm|uninstall|un)$/.test(verb) &&
+        has(args, "-g", "--global", "--location=global")
+      ) {
         return moderate("installs or removes a package for every project");
       }
       if (verb === "pack" && has(args, "--dry-run")) return safe("shows what would be packed");
@@ -418,16 +1321,46 @@ function packageManager(): VerbProgram {
 
 function pipLike(): VerbProgram {
   return {
-    safe: ["list", "show", "freeze", "check", "--version", "-V", "help", "search", "debug", "inspect", "index"],
+    safe: [
+      "list",
+      "show",
+      "freeze",
+      "check",
+      "--version",
+      "-V",
+      "help",
+      "search",
+      "debug",
+      "inspect",
+      "index",
+    ],
     groups: ["config", "cache"],
     moderateReason: "installs or removes Python packages",
-    special: (verb) => (/^config (list|get|debug)$/.test(verb) || /^cache (dir|info|list)$/.test(verb) ? safe("reads pip's settings") : undefined),
+    special: (
+      verb,
+    ) => (/^config (list|get|debug)$/.test(verb) || /^cache (dir|info|list)$/.test(verb)
+      ? safe("reads pip's settings")
+      : undefined),
   };
 }
 
 function distroPackages(): VerbProgram {
   return {
-    safe: ["list", "search", "show", "policy", "info", "--version", "depends", "rdepends", "madison", "check-update", "repolist", "provides", "whatprovides"],
+    safe: [
+      "list",
+      "search",
+      "show",
+      "policy",
+      "info",
+      "--version",
+      "depends",
+      "rdepends",
+      "madison",
+      "check-update",
+      "repolist",
+      "provides",
+      "whatprovides",
+    ],
     dangerous: ["purge", "autopurge"],
     moderateReason: "changes the system's installed packages",
   };
@@ -436,23 +1369,90 @@ function distroPackages(): VerbProgram {
 function containerTool(): VerbProgram {
   return {
     globalsWithValue: ["-H", "--host", "--context", "-c", "--config", "-l", "--log-level"],
-    safe: ["ps", "images", "inspect", "logs", "version", "info", "stats", "top", "history", "search", "diff", "port", "events", "--version", "help", "--help"],
-    dangerous: ["push", "login", "save_dry"],
-    groups: ["compose", "container", "image", "network", "volume", "system", "buildx", "context", "builder", "machine", "plugin", "secret", "swarm", "service", "stack", "node"],
+    safe: [
+      "ps",
+      "images",
+      "inspect",
+      "logs",
+      "version",
+      "info",
+      "stats",
+      "top",
+      "history",
+      "search",
+      "diff",
+      "port",
+      "events",
+      "--version",
+      "help",
+      "--help",
+    ],
+    dangerous: ["push", "login"],
+    groups: [
+      "compose",
+      "container",
+      "image",
+      "network",
+      "volume",
+      "system",
+      "buildx",
+      "context",
+      "builder",
+      "machine",
+      "plugin",
+      "secret",
+      "swarm",
+      "service",
+      "stack",
+      "node",
+    ],
     moderateReason: "changes containers, images or their data",
     special: (verb, args) => {
       const [g, s] = verb.split(" ");
-      if ((g === "run" || g === "create" || (g === "container" && (s === "run" || s === "create"))) && (has(args, "--privileged", "--pid=host", "--net=host", "--network=host", "--ipc=host", "--userns=host", "--cap-add=ALL", "--cap-add=SYS_ADMIN") || args.some((a) => /^(-v|--volume)$|^(-v|--volume)=?\/:|^\/:\/|^\/var\/run\/docker\.sock/.test(a) && false) || args.some((a, i) => (args[i - 1] === "-v" || args[i - 1] === "--volume" || args[i - 1] === "--mount") && /^(\/|\/var\/run\/docker\.sock|~|\$HOME)(:|,|$)|source=\/(,|$)/.test(a)))) {
+      if (
+        (g === "run" || g === "create" || (g === "container" && (s === "run" || s === "create"))) &&
+        (has(
+          args,
+          "--privileged",
+          "--pid=host",
+          "--net=host",
+          "--network=host",
+          "--ipc=host",
+          "--userns=host",
+          "--cap-add=ALL",
+          "--cap-add=SYS_ADMIN",
+        ) ||
+          args.some((a) => /^(--volume|-v)=?(\/|\/var\/run\/docker\.sock|~)(:|$)/.test(a)) ||
+          args.some((a, i) =>
+            (args[i - 1] === "-v" || args[i - 1] === "--volume" || args[i - 1] === "--mount") &&
+            /^(\/|\/var\/run\/docker\.sock|~|\$HOME)(:|,|$)|source=\/(,|$)/.test(a)
+          ))
+      ) {
         return dangerous("runs a container with access to the host");
       }
-      if (s === "prune" || verb === "system prune" || (g === "volume" && (s === "rm" || s === "remove")) || (g === "compose" && s === "down" && has(args, "-v", "--volumes", "--rmi"))) {
+      if (
+        s === "prune" || verb === "system prune" ||
+        (g === "volume" && (s === "rm" || s === "remove")) ||
+        (g === "compose" && s === "down" && has(args, "-v", "--volumes", "--rmi"))
+      ) {
         return dangerous("deletes containers, images or volumes with their data");
       }
-      if ((g === "rm" || g === "rmi" || (g === "container" && s === "rm") || (g === "image" && s === "rm")) && has(args, "-f", "--force")) {
+      if (
+        (g === "rm" || g === "rmi" || (g === "container" && s === "rm") ||
+          (g === "image" && s === "rm")) && has(args, "-f", "--force")
+      ) {
         return dangerous("force-removes containers or images");
       }
-      if (s && /^(ls|list|inspect|ps|logs|config|top|images|version|history|port|df|info|show|events)$/.test(s) && g !== "plugin") return safe("reads container state");
-      if (g === "compose" && s === "push" || g === "image" && s === "push" || g === "buildx" && has(args, "--push")) return dangerous("publishes an image");
+      if (
+        s &&
+        /^(ls|list|inspect|ps|logs|config|top|images|version|history|port|df|info|show|events)$/
+          .test(s) &&
+        g !== "plugin"
+      ) return safe("reads container state");
+      if (
+        g === "compose" && s === "push" || g === "image" && s === "push" ||
+        g === "buildx" && has(args, "--push")
+      ) return dangerous("publishes an image");
       return undefined;
     },
   };
@@ -460,9 +1460,18 @@ function containerTool(): VerbProgram {
 
 function awsLike(verb: string, args: string[]): Rating | undefined {
   const all = [verb, ...args].join(" ");
-  if (/\b(delete|remove|terminate|destroy|purge|rb|rm)\b/.test(all)) return dangerous("deletes cloud resources");
-  if (/\b(describe|list|get|ls|show|whoami|info|version|help)\b|--version|sts get-caller-identity/.test(all) && !/\b(put|create|update|set|cp|mv|sync|run|start|stop|deploy|attach|detach)\b/.test(all)) return safe("reads cloud resources");
-  if (/\b(configure|login|auth|credentials?|secretsmanager|get-secret-value|ssm get-parameter)\b/.test(all)) return dangerous("handles cloud credentials or secrets");
+  if (/\b(delete|remove|terminate|destroy|purge|rb|rm)\b/.test(all)) {
+    return dangerous("deletes cloud resources");
+  }
+  if (
+    /\b(describe|list|get|ls|show|whoami|info|version|help)\b|--version|sts get-caller-identity/
+      .test(all) &&
+    !/\b(put|create|update|set|cp|mv|sync|run|start|stop|deploy|attach|detach)\b/.test(all)
+  ) return safe("reads cloud resources");
+  if (
+    /\b(configure|login|auth|credentials?|secretsmanager|get-secret-value|ssm get-parameter)\b/
+      .test(all)
+  ) return dangerous("handles cloud credentials or secrets");
   return undefined;
 }
 

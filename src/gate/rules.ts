@@ -4,7 +4,6 @@
  * remembered under. The rules set the floor; a model classifier may only
  * raise it (src/gate/classifier.ts).
  */
-import { basename } from "node:path";
 import type { Level } from "../config/schema.ts";
 import { type Analysis, type Part, SHELLS } from "./analyse.ts";
 import {
@@ -62,7 +61,11 @@ export function classify(analysis: Analysis, options: RulesOptions = {}): Classi
       command: analysis.line,
       argv: [],
       level: "dangerous",
-      reasons: [`the line does not parse cleanly as shell (${analysis.error ?? "unknown error"}), so it cannot be checked`],
+      reasons: [
+        `the line does not parse cleanly as shell (${
+          analysis.error ?? "unknown error"
+        }), so it cannot be checked`,
+      ],
       readOnly: false,
       pattern: analysis.line,
       exact: true,
@@ -72,7 +75,9 @@ export function classify(analysis: Analysis, options: RulesOptions = {}): Classi
   }
   const parts: PartVerdict[] = [];
   for (const part of analysis.parts) {
-    if (part.words.length === 0 && part.cmd.redirects.length === 0 && part.cmd.assignments.length > 0) {
+    if (
+      part.words.length === 0 && part.cmd.redirects.length === 0 && part.cmd.assignments.length > 0
+    ) {
       const v = classifyAssignment(part, analysis);
       if (v) parts.push(v);
       continue;
@@ -91,7 +96,10 @@ function classifyAssignment(part: Part, analysis: Analysis): PartVerdict | undef
   const reasons: string[] = [];
   let level: Level = "safe";
   for (const a of part.cmd.assignments) {
-    if (/^(PATH|LD_PRELOAD|LD_LIBRARY_PATH|DYLD_\w+|PROMPT_COMMAND|BASH_ENV|ENV|IFS|PS4|SHELLOPTS|BASHOPTS|GIT_\w+|HOME)$/.test(a.name)) {
+    if (
+      /^(PATH|LD_PRELOAD|LD_LIBRARY_PATH|DYLD_\w+|PROMPT_COMMAND|BASH_ENV|ENV|IFS|PS4|SHELLOPTS|BASHOPTS|GIT_\w+|HOME)$/
+        .test(a.name)
+    ) {
       level = "moderate";
       reasons.push(`sets ${a.name}, which changes what later commands run`);
     }
@@ -134,7 +142,11 @@ function raise(acc: Acc, r: Rating | undefined): void {
   if (r.level !== "safe") acc.readOnly = false;
 }
 
-export function classifyPart(part: Part, analysis: Analysis, options: RulesOptions = {}): PartVerdict {
+export function classifyPart(
+  part: Part,
+  analysis: Analysis,
+  options: RulesOptions = {},
+): PartVerdict {
   const acc: Acc = { level: "safe", reasons: [], readOnly: false, exact: false };
   const args = part.argv.slice(1);
   const prog = part.program;
@@ -144,7 +156,14 @@ export function classifyPart(part: Part, analysis: Analysis, options: RulesOptio
     // Only redirections (`> file`): judged by them below.
     acc.readOnly = true;
   } else if (part.dynamicProgram) {
-    raise(acc, dangerous(`the program is chosen when the line runs (${part.argv[0]}), so the rules cannot know what it does`));
+    raise(
+      acc,
+      dangerous(
+        `the program is chosen when the line runs (${
+          part.argv[0]
+        }), so the rules cannot know what it does`,
+      ),
+    );
     acc.exact = true;
   } else {
     const r = rateProgram(part, args, analysis);
@@ -159,10 +178,18 @@ export function classifyPart(part: Part, analysis: Analysis, options: RulesOptio
     acc.exact = true;
     acc.readOnly = false;
     if (part.payloadDynamic) {
-      raise(acc, dangerous(`runs shell code that is only known when the line runs (${part.payloadKind})`));
+      raise(
+        acc,
+        dangerous(`runs shell code that is only known when the line runs (${part.payloadKind})`),
+      );
     } else if (part.payloadError) {
       raise(acc, dangerous(`runs shell code that cannot be checked (${part.payloadError})`));
-    } else raise(acc, moderate(`runs a shell command line (${part.payloadKind}); its commands are rated on their own`));
+    } else {raise(
+        acc,
+        moderate(
+          `runs a shell command line (${part.payloadKind}); its commands are rated on their own`,
+        ),
+      );}
   }
   if (part.readsScriptFromStdin) {
     acc.exact = true;
@@ -172,12 +199,21 @@ export function classifyPart(part: Part, analysis: Analysis, options: RulesOptio
     // A part of a payload is judged like any other; its pattern is still exact.
     acc.exact = true;
   }
-  if (part.argsAtRunTime && part.wrappers.some((w) => w === "xargs" || w === "parallel" || w === "find -exec")) {
+  if (
+    part.argsAtRunTime &&
+    part.wrappers.some((w) => w === "xargs" || w === "parallel" || w === "find -exec")
+  ) {
     acc.readOnly = acc.readOnly && prog !== "";
-    if (acc.level === "safe" && !READ_ONLY.has(prog)) raise(acc, moderate("takes its arguments from input at run time"));
+    if (acc.level === "safe" && !READ_ONLY.has(prog)) {
+      raise(acc, moderate("takes its arguments from input at run time"));
+    }
   }
-  if (part.wrappers.includes("chroot")) raise(acc, dangerous("runs a program in another root file system"));
-  if (part.wrappers.some((w) => w === "nohup" || w === "setsid")) raise(acc, moderate("keeps running after the line ends"));
+  if (part.wrappers.includes("chroot")) {
+    raise(acc, dangerous("runs a program in another root file system"));
+  }
+  if (part.wrappers.some((w) => w === "nohup" || w === "setsid")) {
+    raise(acc, moderate("keeps running after the line ends"));
+  }
   if (part.cmd.functionName) {
     // The body of a function runs when the function is called; rate it the same.
   }
@@ -195,14 +231,17 @@ export function classifyPart(part: Part, analysis: Analysis, options: RulesOptio
     }
     if (!isWrite) continue;
     if (!r.unknown && /^\/dev\/(null|stdout|stderr|tty|fd\/[12])$/.test(r.value)) continue;
-    if (r.unknown) raise(acc, moderate(`writes to a file named only when the line runs (${shown})`));
-    else if (/^\/dev\//.test(r.value)) raise(acc, dangerous(`writes to a device (${shown})`));
+    if (r.unknown) {
+      raise(acc, moderate(`writes to a file named only when the line runs (${shown})`));
+    } else if (/^\/dev\//.test(r.value)) raise(acc, dangerous(`writes to a device (${shown})`));
     else raise(acc, moderate(`${op.includes(">>") ? "appends to" : "writes"} ${shown}`));
     acc.readOnly = false;
   }
   if (part.cmd.herestring && part.words.length > 0) {
     const r = resolveWord(part.cmd.herestring, part.vars, analysis.userHome);
-    if (CREDENTIAL_PATH.test(r.value) && /[/~]/.test(r.value)) raise(acc, dangerous("passes a credential path on its input"));
+    if (CREDENTIAL_PATH.test(r.value) && /[/~]/.test(r.value)) {
+      raise(acc, dangerous("passes a credential path on its input"));
+    }
   }
 
   // Credential paths among the arguments, by name or by where a link leads.
@@ -217,7 +256,10 @@ export function classifyPart(part: Part, analysis: Analysis, options: RulesOptio
     if (!a.value) continue;
     if (/^(LD_PRELOAD|DYLD_INSERT_LIBRARIES|LD_LIBRARY_PATH|DYLD_LIBRARY_PATH)$/.test(a.name)) {
       raise(acc, dangerous(`loads other code into the program (${a.name})`));
-    } else if (/^(PATH|BASH_ENV|ENV|PROMPT_COMMAND|GIT_SSH_COMMAND|GIT_EXTERNAL_DIFF|GIT_PAGER|PAGER|EDITOR|GIT_EDITOR|VISUAL|GIT_ASKPASS|SSH_ASKPASS)$/.test(a.name)) {
+    } else if (
+      /^(PATH|BASH_ENV|ENV|PROMPT_COMMAND|GIT_SSH_COMMAND|GIT_EXTERNAL_DIFF|GIT_PAGER|PAGER|EDITOR|GIT_EDITOR|VISUAL|GIT_ASKPASS|SSH_ASKPASS)$/
+        .test(a.name)
+    ) {
       raise(acc, moderate(`sets ${a.name}, which changes what the program runs`));
     }
   }
@@ -238,9 +280,11 @@ export function classifyPart(part: Part, analysis: Analysis, options: RulesOptio
 }
 
 export function patternFor(part: Part, verb: string | undefined): string {
-  const prog = part.programPath.includes("/") && !/^\/(usr\/)?(local\/)?s?bin\//.test(part.programPath) && !part.programPath.startsWith("/opt/homebrew/bin/")
-    ? part.programPath
-    : part.program;
+  const prog =
+    part.programPath.includes("/") && !/^\/(usr\/)?(local\/)?s?bin\//.test(part.programPath) &&
+      !part.programPath.startsWith("/opt/homebrew/bin/")
+      ? part.programPath
+      : part.program;
   return verb ? `${prog} ${verb} *` : `${prog} *`;
 }
 
@@ -274,7 +318,10 @@ function credentialName(
   // Options like --identity=~/.ssh/id_rsa or -i~/.ssh/x
   const eq = r.value.indexOf("=");
   if (eq > 0 && CREDENTIAL_PATH.test(r.value.slice(eq + 1))) return true;
-  if (options.realPath && !r.unknown && !r.value.startsWith("-") && r.value.length < 4096 && !/[\n\s]|:\/\//.test(r.value)) {
+  if (
+    options.realPath && !r.unknown && !r.value.startsWith("-") && r.value.length < 4096 &&
+    !/[\n\s]|:\/\//.test(r.value)
+  ) {
     for (const cwd of part.cwds.slice(0, 4)) {
       const real = options.realPath(absolutePath(r.value, cwd));
       if (real && CREDENTIAL_PATH.test(real)) return true;
@@ -290,7 +337,8 @@ interface ProgramRating {
   verb?: string;
 }
 
-const INTERPRETER_RE = /^(python(\d(\.\d+)?)?|pypy3?|node(js)?|perl\d*(\.\d+)*|ruby\d*(\.\d+)?|php\d*(\.\d+)?|lua(jit|\d(\.\d)?)?|osascript|Rscript|tclsh\d*(\.\d)?|julia|groovy|jshell|irb|pwsh|powershell|expect|ts-node|tsx|wish)$/;
+const INTERPRETER_RE =
+  /^(python(\d(\.\d+)?)?|pypy3?|node(js)?|perl\d*(\.\d+)*|ruby\d*(\.\d+)?|php\d*(\.\d+)?|lua(jit|\d(\.\d)?)?|osascript|Rscript|tclsh\d*(\.\d)?|julia|groovy|jshell|irb|pwsh|powershell|expect|ts-node|tsx|wish)$/;
 
 export function isInterpreter(prog: string): boolean {
   return INTERPRETERS.has(prog) || INTERPRETER_RE.test(prog);
@@ -300,46 +348,84 @@ export function isInterpreter(prog: string): boolean {
 function rateProgram(part: Part, args: string[], analysis: Analysis): ProgramRating {
   const prog = part.program;
   const words = part.words.slice(1);
-  const out = (rating: Rating, readOnly = false, exact = false, verb?: string): ProgramRating => ({ rating, readOnly, exact, verb });
+  const out = (rating: Rating, readOnly = false, exact = false, verb?: string): ProgramRating => ({
+    rating,
+    readOnly,
+    exact,
+    verb,
+  });
 
   if (SHELLS.has(prog)) {
     if (part.payloadKind) return out(moderate(`runs a shell (${prog})`), false, true);
     const script = args.find((a) => !a.startsWith("-"));
-    if (script) return out(moderate(`runs the script ${script}, whose commands are not checked`), false, true);
-    if (args.some((a) => /^--?(version|help)$/.test(a))) return out(safe("prints the shell's version"), true);
+    if (script) {
+      return out(
+        moderate(`runs the script ${script}, whose commands are not checked`),
+        false,
+        true,
+      );
+    }
+    if (args.some((a) => /^--?(version|help)$/.test(a))) {
+      return out(safe("prints the shell's version"), true);
+    }
     return out(moderate(`starts a shell (${prog})`), false, true);
   }
-  if (prog === "eval") return out(moderate("evaluates its arguments as a shell command line"), false, true);
+  if (prog === "eval") {
+    return out(moderate("evaluates its arguments as a shell command line"), false, true);
+  }
   if (prog === "source" || prog === ".") {
-    if (part.readsScriptFromStdin || words.some((w) => w.segs.some((s) => s.kind === "sub"))) return out(dangerous("runs shell code produced at run time"), false, true);
+    if (part.readsScriptFromStdin || words.some((w) => w.segs.some((s) => s.kind === "sub"))) {
+      return out(dangerous("runs shell code produced at run time"), false, true);
+    }
     return out(moderate(`runs the commands in ${args[0] ?? "a file"} in this shell`), false, true);
   }
   // swift build, deno fmt: interpreters that are verb programs too.
-  const verbFirst = Object.hasOwn(VERB_PROGRAMS, prog) && args.length > 0 && /^[a-z][a-z-]*$/.test(args[0]) &&
+  const verbFirst = Object.hasOwn(VERB_PROGRAMS, prog) && args.length > 0 &&
+    /^[a-z][a-z-]*$/.test(args[0]) &&
     !(INLINE_CODE_OPTIONS[prog] ?? []).includes(args[0]);
   if (isInterpreter(prog) && !verbFirst) return rateInterpreter(part, prog, args, words);
   if (prog === "awk" || prog === "gawk" || prog === "mawk" || prog === "nawk") {
     const program = args.find((a) => !a.startsWith("-")) ?? "";
-    if (/system\s*\(|\|\s*getline|\|&|print[^;}]*\|\s*"/.test(program)) return out(dangerous("its program runs shell commands (system or a pipe)"), false, true);
-    if (/print[^;}]*>\s*"?|printf[^;}]*>|fflush|close\(/.test(program) || args.some((a) => a === "-i" || a.startsWith("-i") && a.includes("inplace"))) return out(moderate("its program writes files"), false, true);
+    if (/system\s*\(|\|\s*getline|\|&|print[^;}]*\|\s*"/.test(program)) {
+      return out(dangerous("its program runs shell commands (system or a pipe)"), false, true);
+    }
+    if (
+      /print[^;}]*>\s*"?|printf[^;}]*>|fflush|close\(/.test(program) ||
+      args.some((a) => a === "-i" || a.startsWith("-i") && a.includes("inplace"))
+    ) return out(moderate("its program writes files"), false, true);
     return out(safe("reads and prints text"), true);
   }
   if (prog === "sed" || prog === "gsed") {
-    if (args.some((a) => a === "-i" || /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"))) return out(moderate("edits files in place (sed -i)"));
+    if (args.some((a) => a === "-i" || /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"))) {
+      return out(moderate("edits files in place (sed -i)"));
+    }
     const script = args.filter((a) => !a.startsWith("-")).join(" ");
-    if (/(^|[;{}\s\d$/])e(\s|$)|s(.).*\2.*\2[gip0-9]*e/.test(script)) return out(dangerous("its script runs shell commands (the e command)"), false, true);
-    if (/(^|[;}\s])[wW]\s+\S|s(.).*\1.*\1[gip0-9]*w\s/.test(script)) return out(moderate("its script writes a file (the w command)"));
+    if (/(^|[;{}\s\d$/])e(\s|$)|s(.).*\2.*\2[gip0-9]*e/.test(script)) {
+      return out(dangerous("its script runs shell commands (the e command)"), false, true);
+    }
+    if (/(^|[;}\s])[wW]\s+\S|s(.).*\1.*\1[gip0-9]*w\s/.test(script)) {
+      return out(moderate("its script writes a file (the w command)"));
+    }
     return out(safe("reads and prints text"), true);
   }
   if (prog === "find" || prog === "gfind" || prog === "fd" || prog === "fdfind") {
     if (args.includes("-delete")) return out(dangerous("deletes every file it finds"));
-    if (prog.startsWith("fd") && args.some((a) => a === "-x" || a === "-X" || a === "--exec" || a === "--exec-batch")) return out(moderate("runs a command on what it finds"));
-    if (args.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a))) return out(moderate("runs a command on every file it finds"));
-    if (args.some((a) => /^-f(print|print0|printf|ls)$/.test(a))) return out(moderate("writes its list to a file"));
+    if (
+      prog.startsWith("fd") &&
+      args.some((a) => a === "-x" || a === "-X" || a === "--exec" || a === "--exec-batch")
+    ) return out(moderate("runs a command on what it finds"));
+    if (args.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a))) {
+      return out(moderate("runs a command on every file it finds"));
+    }
+    if (args.some((a) => /^-f(print|print0|printf|ls)$/.test(a))) {
+      return out(moderate("writes its list to a file"));
+    }
     return out(safe("lists files"), true);
   }
   if (prog === "sort") {
-    if (args.some((a) => a === "-o" || /^-[a-zA-Z]*o/.test(a) || a.startsWith("--output"))) return out(moderate("writes its output to a file (sort -o)"));
+    if (args.some((a) => a === "-o" || /^-[a-zA-Z]*o/.test(a) || a.startsWith("--output"))) {
+      return out(moderate("writes its output to a file (sort -o)"));
+    }
     return out(safe("sorts text"), true);
   }
   if (prog === "uniq") {
@@ -354,26 +440,43 @@ function rateProgram(part: Part, args: string[], analysis: Analysis): ProgramRat
   }
   if (prog === "tee") {
     const files = args.filter((a) => !a.startsWith("-"));
-    if (files.length === 0 || files.every((f) => /^\/dev\/(null|stdout|stderr|tty)$/.test(f))) return out(safe("copies its input to its output"), true);
+    if (files.length === 0 || files.every((f) => /^\/dev\/(null|stdout|stderr|tty)$/.test(f))) {
+      return out(safe("copies its input to its output"), true);
+    }
     return out(moderate(`writes ${files.join(", ")}`));
   }
   if (prog === "env" || prog === "printenv") return out(safe("prints the environment"), true);
-  if (prog === "command" || prog === "type" || prog === "which" || prog === "hash") return out(safe("looks up a program"), true);
-  if (prog === "date" && args.some((a) => a === "-s" || a.startsWith("--set"))) return out(dangerous("sets the system clock"));
-  if (prog === "hostname" && args.some((a) => !a.startsWith("-"))) return out(dangerous("changes the machine's name"));
-  if (prog === "history" && args.some((a) => /^-[a-zA-Z]*[cdw]/.test(a))) return out(moderate("changes the shell history"));
+  if (prog === "command" || prog === "type" || prog === "which" || prog === "hash") {
+    return out(safe("looks up a program"), true);
+  }
+  if (prog === "date" && args.some((a) => a === "-s" || a.startsWith("--set"))) {
+    return out(dangerous("sets the system clock"));
+  }
+  if (prog === "hostname" && args.some((a) => !a.startsWith("-"))) {
+    return out(dangerous("changes the machine's name"));
+  }
+  if (prog === "history" && args.some((a) => /^-[a-zA-Z]*[cdw]/.test(a))) {
+    return out(moderate("changes the shell history"));
+  }
   if (prog === "base64" || prog === "base32") {
-    if (args.some((a) => a === "-o" || a.startsWith("--output"))) return out(moderate("writes its output to a file"));
+    if (args.some((a) => a === "-o" || a.startsWith("--output"))) {
+      return out(moderate("writes its output to a file"));
+    }
     return out(safe("encodes or decodes text"), true);
   }
-  if ((prog === "ip" || prog === "ifconfig" || prog === "route" || prog === "arp") && args.some((a) => /^(add|del|delete|set|flush|change|replace|up|down|link|-d|-s)$/.test(a))) {
+  if (
+    (prog === "ip" || prog === "ifconfig" || prog === "route" || prog === "arp") &&
+    args.some((a) => /^(add|del|delete|set|flush|change|replace|up|down|link|-d|-s)$/.test(a))
+  ) {
     return out(dangerous("changes the network configuration"));
   }
-  if (prog === "sysctl" && args.some((a) => a === "-w" || a.includes("="))) return out(dangerous("changes kernel settings"));
+  if (prog === "sysctl" && args.some((a) => a === "-w" || a.includes("="))) {
+    return out(dangerous("changes kernel settings"));
+  }
   if (prog === "less" || prog === "more" || prog === "man") return out(safe("shows text"), true);
 
   const verbProgram = Object.hasOwn(VERB_PROGRAMS, prog) ? VERB_PROGRAMS[prog] : undefined;
-  if (verbProgram) return rateVerbProgram(part, prog, args, verbProgram);
+  if (verbProgram) return rateVerbProgram(prog, args, verbProgram);
 
   const special = rateSingle(part, prog, args, analysis);
   if (special) return special;
@@ -388,7 +491,13 @@ function rateProgram(part: Part, args: string[], analysis: Analysis): ProgramRat
 function rateInterpreter(part: Part, prog: string, args: string[], words: Word[]): ProgramRating {
   const family = prog.replace(/\d+(\.\d+)*$/, "") || prog;
   const options = INLINE_CODE_OPTIONS[prog] ?? INLINE_CODE_OPTIONS[family] ?? ["-c", "-e"];
-  const codeIndex = args.findIndex((a) => options.includes(a) || options.some((o) => o.length === 2 && a.startsWith(o) && a.length > 2 && /^-[a-zA-Z]+$/.test(a) && a.endsWith(o[1])));
+  const codeIndex = args.findIndex((a) =>
+    options.includes(a) ||
+    options.some((o) =>
+      o.length === 2 && a.startsWith(o) && a.length > 2 && /^-[a-zA-Z]+$/.test(a) &&
+      a.endsWith(o[1])
+    )
+  );
   if (args.length > 0 && args.every((a) => /^(-V|--version|-v|--help|-h|-version)$/.test(a))) {
     return { rating: safe("prints its version"), readOnly: true, exact: false };
   }
@@ -396,39 +505,98 @@ function rateInterpreter(part: Part, prog: string, args: string[], words: Word[]
     const codeWords = words.slice(codeIndex + 1);
     const code = codeWords.map((w) => literal(w) ?? display(w)).join(" ");
     if (codeWords.some((w) => isDynamic(w))) {
-      return { rating: dangerous(`runs ${prog} code that is only known when the line runs`), readOnly: false, exact: true };
+      return {
+        rating: dangerous(`runs ${prog} code that is only known when the line runs`),
+        readOnly: false,
+        exact: true,
+      };
     }
-    if (prog === "osascript" && /do shell script|administrator privileges|keystroke|System Events/i.test(code)) {
-      return { rating: dangerous("its AppleScript runs shell commands or drives other apps"), readOnly: false, exact: true };
+    if (
+      prog === "osascript" &&
+      /do shell script|administrator privileges|keystroke|System Events/i.test(code)
+    ) {
+      return {
+        rating: dangerous("its AppleScript runs shell commands or drives other apps"),
+        readOnly: false,
+        exact: true,
+      };
     }
-    if (RISKY_CODE.test(code)) return { rating: dangerous(`runs inline ${prog} code that runs commands, deletes files or reaches the network`), readOnly: false, exact: true };
+    if (RISKY_CODE.test(code)) {
+      return {
+        rating: dangerous(
+          `runs inline ${prog} code that runs commands, deletes files or reaches the network`,
+        ),
+        readOnly: false,
+        exact: true,
+      };
+    }
     if (CREDENTIAL_PATH.test(code) || /\.(ssh|aws|gnupg)\b|id_rsa|\.netrc|keychain/i.test(code)) {
-      return { rating: dangerous(`runs inline ${prog} code that names credential files`), readOnly: false, exact: true };
+      return {
+        rating: dangerous(`runs inline ${prog} code that names credential files`),
+        readOnly: false,
+        exact: true,
+      };
     }
-    if (/\.wisp\b|WISP_HOME/.test(code)) return { rating: dangerous(`runs inline ${prog} code that names wisp's own home`), readOnly: false, exact: true };
-    if (WRITING_CODE.test(code)) return { rating: moderate(`runs inline ${prog} code that writes files`), readOnly: false, exact: true };
+    if (/\.wisp\b|WISP_HOME/.test(code)) {
+      return {
+        rating: dangerous(`runs inline ${prog} code that names wisp's own home`),
+        readOnly: false,
+        exact: true,
+      };
+    }
+    if (WRITING_CODE.test(code)) {
+      return {
+        rating: moderate(`runs inline ${prog} code that writes files`),
+        readOnly: false,
+        exact: true,
+      };
+    }
     return { rating: moderate(`runs inline ${prog} code`), readOnly: false, exact: true };
   }
   if (args.some((a) => a === "-m")) {
     const mod = args[args.indexOf("-m") + 1] ?? "";
     if (/^(pip|ensurepip)$/.test(mod)) {
       const sub = args[args.indexOf("-m") + 2] ?? "";
-      if (/^(list|show|freeze|check|--version)$/.test(sub)) return { rating: safe("lists Python packages"), readOnly: true, exact: false };
-      return { rating: moderate("installs or removes Python packages"), readOnly: false, exact: true };
+      if (/^(list|show|freeze|check|--version)$/.test(sub)) {
+        return { rating: safe("lists Python packages"), readOnly: true, exact: false };
+      }
+      return {
+        rating: moderate("installs or removes Python packages"),
+        readOnly: false,
+        exact: true,
+      };
     }
-    if (mod === "http.server" || mod === "SimpleHTTPServer") return { rating: moderate("serves files over HTTP"), readOnly: false, exact: true };
-    if (mod === "json.tool" || mod === "tabnanny" || mod === "py_compile_dry") return { rating: safe("reads and prints"), readOnly: false, exact: true };
+    if (mod === "http.server" || mod === "SimpleHTTPServer") {
+      return { rating: moderate("serves files over HTTP"), readOnly: false, exact: true };
+    }
+    if (mod === "json.tool" || mod === "tabnanny" || mod === "py_compile_dry") {
+      return { rating: safe("reads and prints"), readOnly: false, exact: true };
+    }
     return { rating: moderate(`runs the ${prog} module ${mod}`), readOnly: false, exact: true };
   }
   const script = args.find((a) => !a.startsWith("-"));
   if (part.readsScriptFromStdin || (!script && part.cmd.pipeIn)) {
-    return { rating: dangerous(`runs ${prog} code that comes down the pipe`), readOnly: false, exact: true };
+    return {
+      rating: dangerous(`runs ${prog} code that comes down the pipe`),
+      readOnly: false,
+      exact: true,
+    };
   }
-  if (script) return { rating: moderate(`runs the ${prog} script ${script}, whose code is not checked`), readOnly: false, exact: true };
+  if (script) {
+    return {
+      rating: moderate(`runs the ${prog} script ${script}, whose code is not checked`),
+      readOnly: false,
+      exact: true,
+    };
+  }
   return { rating: moderate(`starts ${prog}`), readOnly: false, exact: true };
 }
 
-function rateVerbProgram(part: Part, prog: string, args: string[], spec: (typeof VERB_PROGRAMS)[string]): ProgramRating {
+function rateVerbProgram(
+  prog: string,
+  args: string[],
+  spec: (typeof VERB_PROGRAMS)[string],
+): ProgramRating {
   const withValue = new Set(spec.globalsWithValue ?? []);
   let i = 0;
   const globals: string[] = [];
@@ -448,8 +616,17 @@ function rateVerbProgram(part: Part, prog: string, args: string[], spec: (typeof
     for (let k = 0; k < globals.length; k++) {
       if (globals[k] === "-c" || globals[k].startsWith("-c")) {
         const setting = globals[k] === "-c" ? globals[k + 1] ?? "" : globals[k].slice(2);
-        if (/^(alias\.[^=]*=\s*!|core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy)|credential\.|diff\.[^=]*\.(command|textconv)|filter\.|protocol\.ext|uploadpack\.|receivepack\.|sequence\.editor|gpg\.program|merge\.[^=]*\.driver)/i.test(setting)) {
-          return { rating: dangerous(`git -c ${setting.split("=")[0]} makes git run a command of its choosing`), readOnly: false, exact: true };
+        if (
+          /^(alias\.[^=]*=\s*!|core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy)|credential\.|diff\.[^=]*\.(command|textconv)|filter\.|protocol\.ext|uploadpack\.|receivepack\.|sequence\.editor|gpg\.program|merge\.[^=]*\.driver)/i
+            .test(setting)
+        ) {
+          return {
+            rating: dangerous(
+              `git -c ${setting.split("=")[0]} makes git run a command of its choosing`,
+            ),
+            readOnly: false,
+            exact: true,
+          };
         }
       }
     }
@@ -460,42 +637,87 @@ function rateVerbProgram(part: Part, prog: string, args: string[], spec: (typeof
     const special = spec.special?.("", globals);
     if (special) return { rating: special, readOnly: special.level === "safe", exact: false };
     const flagVerb = globals.find((g) => spec.safe?.includes(g));
-    if (flagVerb) return { rating: safe(`prints ${prog}'s information`), readOnly: true, exact: false };
-    if (prog === "make") return { rating: moderate("runs the Makefile's default recipe"), readOnly: false, exact: false, verb: undefined };
+    if (flagVerb) {
+      return { rating: safe(`prints ${prog}'s information`), readOnly: true, exact: false };
+    }
+    if (prog === "make") {
+      return {
+        rating: moderate("runs the Makefile's default recipe"),
+        readOnly: false,
+        exact: false,
+        verb: undefined,
+      };
+    }
     return { rating: moderate(`runs ${prog}`), readOnly: false, exact: false };
   }
-  if (spec.groups?.includes(verb) && rest.length > 0 && !rest[0].startsWith("-")) verb = `${verb} ${rest[0]}`;
-  const restArgs = spec.groups?.includes(verb.split(" ")[0]) && verb.includes(" ") ? rest.slice(1) : rest;
+  if (spec.groups?.includes(verb) && rest.length > 0 && !rest[0].startsWith("-")) {
+    verb = `${verb} ${rest[0]}`;
+  }
+  const restArgs = spec.groups?.includes(verb.split(" ")[0]) && verb.includes(" ")
+    ? rest.slice(1)
+    : rest;
   const first = verb.split(" ")[0];
   const special = spec.special?.(verb, [...globals, ...restArgs]);
   if (special) return { rating: special, readOnly: special.level === "safe", exact: false, verb };
   if (spec.dangerous?.includes(verb) || spec.dangerous?.includes(first)) {
-    return { rating: dangerous(`${prog} ${verb}: ${dangerVerbReason(prog, verb)}`), readOnly: false, exact: true, verb };
+    return {
+      rating: dangerous(`${prog} ${verb}: ${dangerVerbReason(prog, verb)}`),
+      readOnly: false,
+      exact: true,
+      verb,
+    };
   }
   if (spec.safe?.includes(verb) || spec.safe?.includes(first)) {
     return { rating: safe(`${prog} ${verb} only reads`), readOnly: true, exact: false, verb };
   }
-  return { rating: moderate(`${prog} ${verb} ${spec.moderateReason ?? "changes things"}`), readOnly: false, exact: false, verb };
+  return {
+    rating: moderate(`${prog} ${verb} ${spec.moderateReason ?? "changes things"}`),
+    readOnly: false,
+    exact: false,
+    verb,
+  };
 }
 
 function dangerVerbReason(prog: string, verb: string): string {
-  if (/publish|push|deploy|release/.test(verb)) return "publishes beyond this machine, which cannot be taken back";
-  if (/login|token|owner|access|adduser|logout|signin/.test(verb)) return "handles your credentials or account";
-  if (/delete|destroy|purge|prune|drain|uninstall|yank|unpublish|mask|kill|taint|replace/.test(verb)) return "deletes or replaces something that cannot be restored";
+  if (/publish|push|deploy|release/.test(verb)) {
+    return "publishes beyond this machine, which cannot be taken back";
+  }
+  if (/login|token|owner|access|adduser|logout|signin/.test(verb)) {
+    return "handles your credentials or account";
+  }
+  if (
+    /delete|destroy|purge|prune|drain|uninstall|yank|unpublish|mask|kill|taint|replace/.test(verb)
+  ) return "deletes or replaces something that cannot be restored";
   return `is a risky ${prog} operation`;
 }
 
-const RM_RECURSIVE = (args: string[]) => args.some((a) => a === "--recursive" || (/^-[a-zA-Z]+$/.test(a) && /[rR]/.test(a)));
+const RM_RECURSIVE = (args: string[]) =>
+  args.some((a) => a === "--recursive" || (/^-[a-zA-Z]+$/.test(a) && /[rR]/.test(a)));
 
 /** Programs rated by their options, not on the verb tables. */
-function rateSingle(part: Part, prog: string, args: string[], analysis: Analysis): ProgramRating | undefined {
-  const out = (rating: Rating, readOnly = false, exact = false): ProgramRating => ({ rating, readOnly, exact });
+function rateSingle(
+  part: Part,
+  prog: string,
+  args: string[],
+  analysis: Analysis,
+): ProgramRating | undefined {
+  const out = (rating: Rating, readOnly = false, exact = false): ProgramRating => ({
+    rating,
+    readOnly,
+    exact,
+  });
   const positional = args.filter((a) => !a.startsWith("-"));
   switch (prog) {
     case "rm":
     case "grm": {
-      if (RM_RECURSIVE(args)) return out(dangerous(`deletes ${positional.length ? positional.join(" ") : "files"} recursively`));
-      if (part.words.slice(1).some((w) => w.segs.some((s) => s.kind === "glob"))) return out(moderate(`deletes files matching ${positional.join(" ")}`));
+      if (RM_RECURSIVE(args)) {
+        return out(
+          dangerous(`deletes ${positional.length ? positional.join(" ") : "files"} recursively`),
+        );
+      }
+      if (part.words.slice(1).some((w) => w.segs.some((s) => s.kind === "glob"))) {
+        return out(moderate(`deletes files matching ${positional.join(" ")}`));
+      }
       if (part.argsAtRunTime) return out(moderate("deletes files named at run time"));
       return out(moderate(`deletes ${positional.join(" ") || "files"}`));
     }
@@ -516,9 +738,20 @@ function rateSingle(part: Part, prog: string, args: string[], analysis: Analysis
       if (prog === "scp" || (prog === "rsync" && positional.some((p) => /^[^/]*:/.test(p)))) {
         return out(dangerous("copies files to or from another machine"));
       }
-      if (prog === "rsync" && args.some((a) => a.startsWith("--delete"))) return out(dangerous("deletes files at the destination that are not in the source"));
-      if ((prog === "cp" || prog === "mv") && (args.some((a) => /^-[a-zA-Z]*f/.test(a) || a === "--force") && RM_RECURSIVE(args))) return out(moderate(`${prog === "cp" ? "copies" : "moves"} folders over existing files`));
-      return out(moderate(`${prog === "cp" ? "copies" : prog === "mv" ? "moves" : prog === "ln" ? "links" : "copies"} files (${positional.slice(-1)[0] ?? ""})`));
+      if (prog === "rsync" && args.some((a) => a.startsWith("--delete"))) {
+        return out(dangerous("deletes files at the destination that are not in the source"));
+      }
+      if (
+        (prog === "cp" || prog === "mv") &&
+        (args.some((a) => /^-[a-zA-Z]*f/.test(a) || a === "--force") && RM_RECURSIVE(args))
+      ) return out(moderate(`${prog === "cp" ? "copies" : "moves"} folders over existing files`));
+      return out(
+        moderate(
+          `${
+            prog === "cp" ? "copies" : prog === "mv" ? "moves" : prog === "ln" ? "links" : "copies"
+          } files (${positional.slice(-1)[0] ?? ""})`,
+        ),
+      );
     }
     case "touch":
     case "mkdir":
@@ -528,34 +761,60 @@ function rateSingle(part: Part, prog: string, args: string[], analysis: Analysis
     case "patch":
     case "split":
     case "csplit":
-      return out(moderate(prog === "mktemp" ? "creates a temporary file" : `changes files (${prog})`));
+      return out(
+        moderate(prog === "mktemp" ? "creates a temporary file" : `changes files (${prog})`),
+      );
     case "chmod":
     case "chown":
     case "chgrp":
     case "chflags":
     case "setfacl":
     case "xattr": {
-      if (prog === "xattr" && args.every((a) => a === "-l" || !a.startsWith("-")) && !args.includes("-d") && !args.includes("-c") && !args.includes("-w")) return out(safe("reads extended attributes"), true);
-      if (prog === "xattr" && args.join(" ").includes("quarantine")) return out(dangerous("removes the quarantine mark that makes macOS check downloaded programs"));
-      if (RM_RECURSIVE(args)) return out(dangerous(`changes permissions or owners recursively (${prog} -R)`));
-      if (args.some((a) => /^([ugoa]*\+[rwxXst]*s|[0-7]?[4-7][0-7]{3})$/.test(a))) return out(dangerous("sets the setuid or setgid bit"));
-      if (prog === "chmod" && args.some((a) => /^0?777$|^a\+rwx$|^o\+w/.test(a))) return out(moderate("makes files writable by everyone"));
+      if (
+        prog === "xattr" && args.every((a) => a === "-l" || !a.startsWith("-")) &&
+        !args.includes("-d") && !args.includes("-c") && !args.includes("-w")
+      ) return out(safe("reads extended attributes"), true);
+      if (prog === "xattr" && args.join(" ").includes("quarantine")) {
+        return out(
+          dangerous("removes the quarantine mark that makes macOS check downloaded programs"),
+        );
+      }
+      if (RM_RECURSIVE(args)) {
+        return out(dangerous(`changes permissions or owners recursively (${prog} -R)`));
+      }
+      if (args.some((a) => /^([ugoa]*\+[rwxXst]*s|[0-7]?[4-7][0-7]{3})$/.test(a))) {
+        return out(dangerous("sets the setuid or setgid bit"));
+      }
+      if (prog === "chmod" && args.some((a) => /^0?777$|^a\+rwx$|^o\+w/.test(a))) {
+        return out(moderate("makes files writable by everyone"));
+      }
       return out(moderate(`changes permissions or owners (${prog})`));
     }
     case "dd":
-      if (args.some((a) => /^of=\/dev\//.test(a))) return out(dangerous("writes raw data to a device"));
-      if (args.some((a) => a.startsWith("of="))) return out(moderate(`writes ${args.find((a) => a.startsWith("of="))!.slice(3)}`));
+      if (args.some((a) => /^of=\/dev\//.test(a))) {
+        return out(dangerous("writes raw data to a device"));
+      }
+      if (args.some((a) => a.startsWith("of="))) {
+        return out(moderate(`writes ${args.find((a) => a.startsWith("of="))!.slice(3)}`));
+      }
       return out(moderate("copies raw data"));
     case "tar":
     case "gtar":
     case "bsdtar": {
       const mode = (args[0] ?? "").replace(/^-/, "");
-      if (/^[a-zA-Z]*t/.test(mode) && !/[cxru]/.test(mode) || args.includes("--list") || args.includes("-t")) return out(safe("lists an archive"), true);
-      if (/[x]/.test(mode) || args.includes("--extract") || args.includes("-x")) return out(moderate("unpacks an archive here"));
+      if (
+        /^[a-zA-Z]*t/.test(mode) && !/[cxru]/.test(mode) || args.includes("--list") ||
+        args.includes("-t")
+      ) return out(safe("lists an archive"), true);
+      if (/[x]/.test(mode) || args.includes("--extract") || args.includes("-x")) {
+        return out(moderate("unpacks an archive here"));
+      }
       return out(moderate("writes an archive"));
     }
     case "unzip":
-      if (args.some((a) => a === "-l" || a === "-v" || a === "-t" || a === "-Z")) return out(safe("lists an archive"), true);
+      if (args.some((a) => a === "-l" || a === "-v" || a === "-t" || a === "-Z")) {
+        return out(safe("lists an archive"), true);
+      }
       return out(moderate("unpacks an archive"));
     case "zip":
     case "gzip":
@@ -566,7 +825,11 @@ function rateSingle(part: Part, prog: string, args: string[], analysis: Analysis
     case "unxz":
     case "zstd":
     case "7z":
-      if (args.some((a) => a === "-l" || a === "-t" || a === "--list" || a === "-c" || a === "--stdout") && prog !== "zip") return out(safe("reads a compressed file"), true);
+      if (
+        args.some((a) =>
+          a === "-l" || a === "-t" || a === "--list" || a === "-c" || a === "--stdout"
+        ) && prog !== "zip"
+      ) return out(safe("reads a compressed file"), true);
       return out(moderate(`compresses or unpacks files (${prog})`));
     case "curl":
     case "wget":
@@ -575,12 +838,14 @@ function rateSingle(part: Part, prog: string, args: string[], analysis: Analysis
     case "xh":
     case "aria2c":
     case "fetch":
-      return rateDownloader(part, prog, args);
+      return rateDownloader(prog, args);
     case "ssh":
     case "sftp":
     case "telnet":
     case "mosh":
-      if (args.some((a) => /^-[a-zA-Z]*[VGQ]$/.test(a))) return out(safe("prints ssh's settings"), true);
+      if (args.some((a) => /^-[a-zA-Z]*[VGQ]$/.test(a))) {
+        return out(safe("prints ssh's settings"), true);
+      }
       return out(dangerous(`connects to another machine (${prog})`));
     case "nc":
     case "ncat":
@@ -592,19 +857,27 @@ function rateSingle(part: Part, prog: string, args: string[], analysis: Analysis
     case "ssh-copy-id":
     case "gpg":
     case "gpg2":
-      if (prog === "gpg" && args.some((a) => /--(list-keys|list-public-keys|verify|fingerprint)$/.test(a)) && !args.some((a) => /secret/.test(a))) return out(safe("lists or verifies keys"), true);
+      if (
+        prog === "gpg" &&
+        args.some((a) => /--(list-keys|list-public-keys|verify|fingerprint)$/.test(a)) &&
+        !args.some((a) => /secret/.test(a))
+      ) return out(safe("lists or verifies keys"), true);
       return out(dangerous(`handles keys (${prog})`));
     case "kill":
     case "killall":
     case "pkill":
     case "skill":
       if (args.some((a) => a === "-l" || a === "-L")) return out(safe("lists signals"), true);
-      if (positional.some((p) => p === "-1" || p === "1") || args.includes("-1")) return out(dangerous("signals every process you own, or init"));
+      if (positional.some((p) => p === "-1" || p === "1") || args.includes("-1")) {
+        return out(dangerous("signals every process you own, or init"));
+      }
       if (prog !== "kill") return out(dangerous(`stops every process matching a name (${prog})`));
       return out(moderate("stops a process"));
     case "open":
     case "xdg-open":
-      if (args.some((a) => a === "-a" || a.startsWith("-b"))) return out(moderate("opens an application"));
+      if (args.some((a) => a === "-a" || a.startsWith("-b"))) {
+        return out(moderate("opens an application"));
+      }
       return out(moderate(`opens ${positional[0] ?? "something"} in another application`));
     case "code":
     case "vim":
@@ -643,7 +916,9 @@ function rateSingle(part: Part, prog: string, args: string[], analysis: Analysis
     case "dscl":
     case "sysadminctl":
     case "visudo":
-      if (prog === "dscl" && args.some((a) => /^-(read|list|search)$/.test(a))) return out(safe("reads the directory service"), true);
+      if (prog === "dscl" && args.some((a) => /^-(read|list|search)$/.test(a))) {
+        return out(safe("reads the directory service"), true);
+      }
       return out(dangerous("changes user accounts or passwords"));
     case "spctl":
     case "csrutil":
@@ -655,14 +930,21 @@ function rateSingle(part: Part, prog: string, args: string[], analysis: Analysis
     case "insmod":
     case "rmmod":
     case "modprobe":
-      if (args.some((a) => /^--?(status|assess|list|print|p)$/.test(a)) || (prog === "nvram" && args.includes("-p"))) return out(safe("reads system security state"), true);
+      if (
+        args.some((a) => /^--?(status|assess|list|print|p)$/.test(a)) ||
+        (prog === "nvram" && args.includes("-p"))
+      ) return out(safe("reads system security state"), true);
       return out(dangerous("changes system security or boot settings"));
     case "networksetup":
     case "scutil":
     case "pmset":
     case "systemsetup":
     case "softwareupdate":
-      if (args.some((a) => /^-?(get|list|show|-get|-list|-g|--get|-l)/.test(a) || /^--(dns|proxy|nwi)$/.test(a))) return out(safe("reads system settings"), true);
+      if (
+        args.some((a) =>
+          /^-?(get|list|show|-get|-list|-g|--get|-l)/.test(a) || /^--(dns|proxy|nwi)$/.test(a)
+        )
+      ) return out(safe("reads system settings"), true);
       return out(moderate(`changes system settings (${prog})`));
     case "sqlite3":
     case "psql":
@@ -671,8 +953,12 @@ function rateSingle(part: Part, prog: string, args: string[], analysis: Analysis
     case "mongo":
     case "mongosh": {
       const sql = args.join(" ");
-      if (/\b(drop|delete|truncate|flushall|flushdb|dropDatabase)\b/i.test(sql)) return out(dangerous("deletes data from a database"), false, true);
-      if (/\b(insert|update|create|alter|replace|set|del)\b/i.test(sql)) return out(moderate("changes a database"), false, true);
+      if (/\b(drop|delete|truncate|flushall|flushdb|dropDatabase)\b/i.test(sql)) {
+        return out(dangerous("deletes data from a database"), false, true);
+      }
+      if (/\b(insert|update|create|alter|replace|set|del)\b/i.test(sql)) {
+        return out(moderate("changes a database"), false, true);
+      }
       return out(moderate(`queries a database (${prog})`), false, true);
     }
     case "yes":
@@ -690,9 +976,14 @@ function rateSingle(part: Part, prog: string, args: string[], analysis: Analysis
     case "clang-format":
     case "swiftformat":
     case "swiftlint": {
-      const writes = args.some((a) => /^(--write|-w|--fix|--in-place|-i|format|--inplace)$/.test(a)) || (prog === "black" && !args.includes("--check") && !args.includes("--diff")) || (prog === "ruff" && args[0] === "format");
+      const writes =
+        args.some((a) => /^(--write|-w|--fix|--in-place|-i|format|--inplace)$/.test(a)) ||
+        (prog === "black" && !args.includes("--check") && !args.includes("--diff")) ||
+        (prog === "ruff" && args[0] === "format");
       if (writes) return out(moderate(`rewrites files (${prog})`));
-      if (prog === "tsc" && !args.includes("--noEmit")) return out(moderate("compiles and writes output files"));
+      if (prog === "tsc" && !args.includes("--noEmit")) {
+        return out(moderate("compiles and writes output files"));
+      }
       return out(safe(`checks code (${prog})`), true);
     }
     case "pytest":
@@ -720,7 +1011,9 @@ function rateSingle(part: Part, prog: string, args: string[], analysis: Analysis
     case "swiftc":
     case "ld":
     case "ar":
-      if (args.length > 0 && args.every((a) => /^--?(version|help|v)$/.test(a))) return out(safe("prints its version"), true);
+      if (args.length > 0 && args.every((a) => /^--?(version|help|v)$/.test(a))) {
+        return out(safe("prints its version"), true);
+      }
       return out(moderate(`builds code (${prog})`));
     case "docker-compose":
       return out(moderate("changes containers"));
@@ -746,7 +1039,12 @@ function rateSingle(part: Part, prog: string, args: string[], analysis: Analysis
     case "wisp":
     case "wisp-tui": {
       const sub = positional.join(" ");
-      if (args.length === 0 || /^(doctor|logs|tools|models|completions|approvals( list| pending)?|classifier (list|measure)|config (get|list|path)|facts( list)?|questions( list)?)\b/.test(sub) || args.every((a) => /^(-V|--version|-h|--help)$/.test(a))) {
+      if (
+        args.length === 0 ||
+        /^(doctor|logs|tools|models|completions|approvals( list| pending)?|classifier (list|measure)|config (get|list|path)|facts( list)?|questions( list)?)\b/
+          .test(sub) ||
+        args.every((a) => /^(-V|--version|-h|--help)$/.test(a))
+      ) {
         return out(safe("shows wisp's own information"), true);
       }
       return out(moderate("runs wisp"));
@@ -758,33 +1056,54 @@ function rateSingle(part: Part, prog: string, args: string[], analysis: Analysis
     case "trap":
       return out(moderate("sets a command the shell runs on a signal"));
   }
-  if (/^mkfs(\.\w+)?$|^newfs(_\w+)?$|^mke2fs$|^mkswap$/.test(prog)) return out(dangerous("formats a disk"));
-  void analysis;
-  void basename;
+  if (/^mkfs(\.\w+)?$|^newfs(_\w+)?$|^mke2fs$|^mkswap$/.test(prog)) {
+    return out(dangerous("formats a disk"));
+  }
   return undefined;
 }
 
-function rateDownloader(part: Part, prog: string, args: string[]): ProgramRating {
+function rateDownloader(prog: string, args: string[]): ProgramRating {
   const out = (rating: Rating): ProgramRating => ({ rating, readOnly: false, exact: false });
   const joined = args.join(" ");
   if (prog === "curl") {
     const dataOption = /^(-d|--data(-\w+)?|-F|--form(-string)?|--json)$/;
     const sendsFile = args.some((a, i) =>
       a === "-T" || a === "--upload-file" || /^-T./.test(a) ||
-      (dataOption.test(args[i - 1] ?? "") && /(^@|=@|=<)/.test(a)) || /^(--data(-\w+)?|--form|--json)=.*@/.test(a) || /^-[dF]@/.test(a)
+      (dataOption.test(args[i - 1] ?? "") && /(^@|=@|=<)/.test(a)) ||
+      /^(--data(-\w+)?|--form|--json)=.*@/.test(a) || /^-[dF]@/.test(a)
     );
     if (sendsFile) return out(dangerous("sends a file's contents over the network"));
-    if (args.some((a) => dataOption.test(a) || /^--(data|form|json)/.test(a) || /^-[dF]./.test(a))) return out(moderate("sends data over the network"));
+    if (
+      args.some((a) => dataOption.test(a) || /^--(data|form|json)/.test(a) || /^-[dF]./.test(a))
+    ) return out(moderate("sends data over the network"));
   }
-  if (prog === "curl" && args.some((a) => /^-X$|^--request$/.test(a)) && /\b(DELETE|PUT|PATCH|POST)\b/i.test(joined)) return out(moderate("changes something on a server"));
-  if (prog === "wget" && args.some((a) => /^--(post-file|body-file)/.test(a))) return out(dangerous("sends a file's contents over the network"));
-  if (prog === "wget" && !args.some((a) => a === "-O-" || a === "-O" && args[args.indexOf(a) + 1] === "-" || a === "-qO-" || a === "--output-document=-" || /^-\w*O-$/.test(a) || a === "--spider")) {
+  if (
+    prog === "curl" && args.some((a) => /^-X$|^--request$/.test(a)) &&
+    /\b(DELETE|PUT|PATCH|POST)\b/i.test(joined)
+  ) return out(moderate("changes something on a server"));
+  if (prog === "wget" && args.some((a) => /^--(post-file|body-file)/.test(a))) {
+    return out(dangerous("sends a file's contents over the network"));
+  }
+  if (
+    prog === "wget" &&
+    !args.some((a) =>
+      a === "-O-" || a === "-O" && args[args.indexOf(a) + 1] === "-" || a === "-qO-" ||
+      a === "--output-document=-" || /^-\w*O-$/.test(a) || a === "--spider"
+    )
+  ) {
     return out(moderate("downloads files here"));
   }
-  if (prog === "curl" && args.some((a) => /^(-o|--output|-O|--remote-name|--remote-name-all|-J|--output-dir)$/.test(a) || /^-[a-zA-Z]*[oO]$/.test(a))) {
+  if (
+    prog === "curl" &&
+    args.some((a) =>
+      /^(-o|--output|-O|--remote-name|--remote-name-all|-J|--output-dir)$/.test(a) ||
+      /^-[a-zA-Z]*[oO]$/.test(a)
+    )
+  ) {
     return out(moderate("downloads a file here"));
   }
-  if (args.some((a) => /^(-h|--help|-V|--version)$/.test(a))) return { rating: safe("prints its version"), readOnly: true, exact: false };
+  if (args.some((a) => /^(-h|--help|-V|--version)$/.test(a))) {
+    return { rating: safe("prints its version"), readOnly: true, exact: false };
+  }
   return out(moderate(`fetches from the network (${prog})`));
 }
-

@@ -34,7 +34,14 @@ export function afterPrefix(word: Word, prefix: string): Word | undefined {
   // A tilde right after the prefix expands, as the shell does for `of=~/x` in assignments.
   if (segs[0]?.kind === "lit" && /^~(\/|$)/.test(segs[0].text)) {
     const text = segs[0].text.slice(1);
-    return { raw: word.raw.slice(prefix.length), segs: [{ kind: "tilde", user: "" }, ...(text ? [{ ...segs[0], text }] : []), ...segs.slice(1)] };
+    return {
+      raw: word.raw.slice(prefix.length),
+      segs: [
+        { kind: "tilde", user: "" },
+        ...(text ? [{ ...segs[0], text }] : []),
+        ...segs.slice(1),
+      ],
+    };
   }
   return { raw: word.raw.slice(prefix.length), segs };
 }
@@ -53,7 +60,10 @@ function optionValues(words: Word[], names: string[]): Word[] {
         if (w) out.push(w);
       } else if (n.length === 2) {
         const first = words[i].segs[0];
-        if (first?.kind === "lit" && first.text.startsWith(n) && first.text.length > 2 && !first.text.startsWith("--") && !/^-[a-zA-Z]{3,}$/.test(l ?? "")) {
+        if (
+          first?.kind === "lit" && first.text.startsWith(n) && first.text.length > 2 &&
+          !first.text.startsWith("--") && !/^-[a-zA-Z]{3,}$/.test(l ?? "")
+        ) {
           const w = afterPrefix(words[i], n);
           if (w) out.push(w);
         }
@@ -101,7 +111,10 @@ export function writeTargets(part: Part): Target[] {
       const t = optionValues(args, ["-t", "--target-directory"]);
       if (t.length) add(t, `${prog} into`);
       else {
-        const pos = positionals(args, new Set(["-m", "--mode", "-o", "-g", "--owner", "--group", "-S", "--suffix"]));
+        const pos = positionals(
+          args,
+          new Set(["-m", "--mode", "-o", "-g", "--owner", "--group", "-S", "--suffix"]),
+        );
         if (pos.length) add([pos[pos.length - 1]], `${prog} into`);
         if (prog === "ln" && pos.length === 1) add(pos, "links");
       }
@@ -123,7 +136,9 @@ export function writeTargets(part: Part): Target[] {
     case "mkfifo":
       add(
         positionals(args, VALUE_OPTIONS[prog] ?? new Set()),
-        prog === "rm" || prog === "rmdir" || prog === "unlink" || prog === "shred" ? "deletes" : "changes",
+        prog === "rm" || prog === "rmdir" || prog === "unlink" || prog === "shred"
+          ? "deletes"
+          : "changes",
       );
       break;
     case "chmod":
@@ -140,7 +155,11 @@ export function writeTargets(part: Part): Target[] {
     case "gsed":
     case "perl":
     case "ruby":
-      if (args.some((a) => /^-[a-zA-Z]*i/.test(literal(a) ?? "") || (literal(a) ?? "").startsWith("--in-place"))) {
+      if (
+        args.some((a) =>
+          /^-[a-zA-Z]*i/.test(literal(a) ?? "") || (literal(a) ?? "").startsWith("--in-place")
+        )
+      ) {
         add(positionals(args, new Set(["-e", "-f", "--expression", "--file"])), "edits in place");
       }
       break;
@@ -154,13 +173,29 @@ export function writeTargets(part: Part): Target[] {
       add(optionValues(args, ["-o", "--output", "--output-dir"]), "downloads into");
       break;
     case "wget":
-      add(optionValues(args, ["-O", "--output-document", "-P", "--directory-prefix", "-o", "--output-file", "-a", "--append-output"]), "downloads into");
+      add(
+        optionValues(args, [
+          "-O",
+          "--output-document",
+          "-P",
+          "--directory-prefix",
+          "-o",
+          "--output-file",
+          "-a",
+          "--append-output",
+        ]),
+        "downloads into",
+      );
       break;
     case "tar":
     case "gtar":
     case "bsdtar":
       add(optionValues(args, ["-C", "--directory"]), "unpacks into");
-      if (args.some((a) => /^-?[a-zA-Z]*c/.test(literal(a) ?? "") && !(literal(a) ?? "").startsWith("--"))) add(optionValues(args, ["-f", "--file"]), "writes");
+      if (
+        args.some((a) =>
+          /^-?[a-zA-Z]*c/.test(literal(a) ?? "") && !(literal(a) ?? "").startsWith("--")
+        )
+      ) add(optionValues(args, ["-f", "--file"]), "writes");
       break;
     case "unzip":
       add(optionValues(args, ["-d"]), "unpacks into");
@@ -168,38 +203,99 @@ export function writeTargets(part: Part): Target[] {
     case "find":
     case "gfind": {
       const lits = args.map((a) => literal(a) ?? "");
-      if (lits.some((l) => l === "-delete" || /^-(exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/.test(l))) {
+      if (
+        lits.some((l) =>
+          l === "-delete" || /^-(exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/.test(l)
+        )
+      ) {
         const starts: Word[] = [];
         for (const a of args) {
           const l = literal(a);
           if (l !== undefined && (l.startsWith("-") || l === "(" || l === "!")) break;
           starts.push(a);
         }
-        add(starts.length ? starts : [litWord(".")], lits.includes("-delete") ? "deletes under" : "runs a command on files under");
+        add(
+          starts.length ? starts : [litWord(".")],
+          lits.includes("-delete") ? "deletes under" : "runs a command on files under",
+        );
       }
       break;
     }
     case "git": {
       const c = optionValues(args, ["-C", "--git-dir", "--work-tree"]);
       const lits = args.map((a) => literal(a) ?? "");
-      const verb = lits.find((l, i) => !l.startsWith("-") && !["-C", "-c", "--git-dir", "--work-tree"].includes(lits[i - 1] ?? ""));
-      const readOnly = ["status", "log", "diff", "show", "blame", "grep", "ls-files", "rev-parse", "describe", "branch", "tag", "remote", "config"].includes(verb ?? "");
+      const verb = lits.find((l, i) =>
+        !l.startsWith("-") && !["-C", "-c", "--git-dir", "--work-tree"].includes(lits[i - 1] ?? "")
+      );
+      const readOnly = [
+        "status",
+        "log",
+        "diff",
+        "show",
+        "blame",
+        "grep",
+        "ls-files",
+        "rev-parse",
+        "describe",
+        "branch",
+        "tag",
+        "remote",
+        "config",
+      ].includes(verb ?? "");
       if (!readOnly) add(c, "changes the repository in");
       if (verb === "clone") {
-        const pos = positionals(args.slice(lits.indexOf("clone") + 1), new Set(["-b", "--branch", "-o", "--origin", "--depth", "--reference", "-c", "--config"]));
+        const pos = positionals(
+          args.slice(lits.indexOf("clone") + 1),
+          new Set(["-b", "--branch", "-o", "--origin", "--depth", "--reference", "-c", "--config"]),
+        );
         if (pos.length >= 2) add([pos[pos.length - 1]], "clones into");
       }
       break;
     }
   }
   // Generic output options of any program.
-  if (!["curl", "wget", "tar", "gtar", "bsdtar", "unzip", "cp", "install", "ln", "mv", "git", "sort"].includes(prog)) {
-    const values = optionValues(args, ["--output", "--out", "--outdir", "--out-dir", "--output-dir", "--target-dir", "--log-file", "--dest", "--destination", "--prefix"]);
+  if (
+    !["curl", "wget", "tar", "gtar", "bsdtar", "unzip", "cp", "install", "ln", "mv", "git", "sort"]
+      .includes(prog)
+  ) {
+    const values = optionValues(args, [
+      "--output",
+      "--out",
+      "--outdir",
+      "--out-dir",
+      "--output-dir",
+      "--target-dir",
+      "--log-file",
+      "--dest",
+      "--destination",
+      "--prefix",
+    ]);
     add(values, "writes its output into");
-    if (!["gcc", "clang", "cc", "g++", "clang++", "sed", "awk", "find", "grep", "rg", "ssh", "kill", "ps"].includes(prog)) {
+    if (
+      ![
+        "gcc",
+        "clang",
+        "cc",
+        "g++",
+        "clang++",
+        "sed",
+        "awk",
+        "find",
+        "grep",
+        "rg",
+        "ssh",
+        "kill",
+        "ps",
+      ].includes(prog)
+    ) {
       // `-o FILE` is an output file for most programs that take it.
-      add(optionValues(args, ["-o"]).filter((w) => /[/.~]/.test(literal(w) ?? "/")), "writes its output into");
-    } else if (prog !== "ssh" && prog !== "ps" && prog !== "kill") add(optionValues(args, ["-o"]), "writes its output into");
+      add(
+        optionValues(args, ["-o"]).filter((w) => /[/.~]/.test(literal(w) ?? "/")),
+        "writes its output into",
+      );
+    } else if (prog !== "ssh" && prog !== "ps" && prog !== "kill") {
+      add(optionValues(args, ["-o"]), "writes its output into");
+    }
   }
   if (prog === "sort") add(optionValues(args, ["-o", "--output"]), "writes");
   return targets;

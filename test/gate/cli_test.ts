@@ -11,9 +11,14 @@ Deno.test("wisp classifier measure: the shipped set is green with no under-ratin
     assertEquals(r.code, 0, r.stderr + r.stdout);
     assertMatch(r.stdout, /under\s+0 /);
     assertMatch(r.stdout, /latency per verdict: median \d+ µs, p99 \d+ µs/);
-    const labelled = Deno.readTextFileSync(EXAMPLES).split("\n").filter((l) => /^(safe|moderate|dangerous|deny)\t/.test(l));
+    const labelled = Deno.readTextFileSync(EXAMPLES).split("\n").filter((l) =>
+      /^(safe|moderate|dangerous|deny)\t/.test(l)
+    );
     assert(labelled.length >= 300, `${labelled.length} labelled lines`);
-    assert(labelled.filter((l) => l.startsWith("deny\t")).length >= 100, "heavy on evasions the policy must refuse");
+    assert(
+      labelled.filter((l) => l.startsWith("deny\t")).length >= 100,
+      "heavy on evasions the policy must refuse",
+    );
   } finally {
     await Deno.remove(home, { recursive: true });
   }
@@ -23,7 +28,10 @@ Deno.test("wisp classifier measure: under-ratings are listed, and a dangerous on
   const home = await tempDir();
   try {
     const file = `${home}/set.tsv`;
-    await Deno.writeTextFile(file, "safe\tls\ndangerous\tls -la\nmoderate\tcat x\ndeny\tgit status\nsafe\trm -rf x\n");
+    await Deno.writeTextFile(
+      file,
+      "safe\tls\ndangerous\tls -la\nmoderate\tcat x\ndeny\tgit status\nsafe\trm -rf x\n",
+    );
     const r = await runWisp(["classifier", "measure", "--examples", file], { home });
     assertEquals(r.code, 1);
     assertMatch(r.stdout, /exact\s+1 /);
@@ -43,11 +51,18 @@ Deno.test("wisp classifier measure --json: one object per line with label, verdi
   const home = await tempDir();
   try {
     const file = `${home}/set.tsv`;
-    await Deno.writeTextFile(file, "# a comment\nsafe\tls\ndeny\tsudo ls\n\ndangerous\trm -rf build\n");
+    await Deno.writeTextFile(
+      file,
+      "# a comment\nsafe\tls\ndeny\tsudo ls\n\ndangerous\trm -rf build\n",
+    );
     const r = await runWisp(["classifier", "measure", "--examples", file, "--json"], { home });
     assertEquals(r.code, 0, r.stderr);
     const rows = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
-    assertEquals(rows.map((o) => [o.label, o.verdict, o.command]), [["safe", "safe", "ls"], ["deny", "deny", "sudo ls"], ["dangerous", "dangerous", "rm -rf build"]]);
+    assertEquals(rows.map((o) => [o.label, o.verdict, o.command]), [["safe", "safe", "ls"], [
+      "deny",
+      "deny",
+      "sudo ls",
+    ], ["dangerous", "dangerous", "rm -rf build"]]);
     assert(rows.every((o) => Array.isArray(o.reasons) && o.reasons.length > 0));
     assertStringIncludes(r.stderr, "measured 3 lines");
   } finally {
@@ -62,10 +77,22 @@ Deno.test("wisp classifier measure: a malformed set or classifier is a usage err
     await Deno.writeTextFile(file, "risky\tls\n");
     const bad = await runWisp(["classifier", "measure", "--examples", file], { home });
     assertEquals(bad.code, 64);
-    assertMatch(bad.stderr, /^error: .*set\.tsv:1 has the label "risky"; use deny, dangerous, moderate or safe\n$/);
-    const cls = await runWisp(["classifier", "measure", "--examples", file, "--classifier", "magic"], { home });
+    assertMatch(
+      bad.stderr,
+      /^error: .*set\.tsv:1 has the label "risky"; use deny, dangerous, moderate or safe\n$/,
+    );
+    const cls = await runWisp([
+      "classifier",
+      "measure",
+      "--examples",
+      file,
+      "--classifier",
+      "magic",
+    ], { home });
     assertEquals(cls.code, 64);
-    const missing = await runWisp(["classifier", "measure", "--examples", `${home}/nope.tsv`], { home });
+    const missing = await runWisp(["classifier", "measure", "--examples", `${home}/nope.tsv`], {
+      home,
+    });
     assertEquals(missing.code, 1);
     assertMatch(missing.stderr, /does not exist/);
   } finally {
@@ -81,8 +108,18 @@ Deno.test("wisp approvals: list piped is TSV with gone marked; revoke and clear 
     await Deno.mkdir(kept);
     await Deno.mkdir(gone);
     const store = new ApprovalStore(`${home}/approvals.json`);
-    const a = store.remember({ scope: "project", pattern: "git commit *", level: "moderate", root: kept });
-    const b = store.remember({ scope: "project", pattern: "make test *", level: "moderate", root: gone });
+    const a = store.remember({
+      scope: "project",
+      pattern: "git commit *",
+      level: "moderate",
+      root: kept,
+    });
+    const b = store.remember({
+      scope: "project",
+      pattern: "make test *",
+      level: "moderate",
+      root: gone,
+    });
     const c = store.remember({ scope: "always", pattern: "head *", level: "safe", root: kept });
     await Deno.remove(gone);
     const list = await runWisp(["approvals"], { home });

@@ -1,5 +1,11 @@
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { Gate, type ApprovalAnswer, type ApprovalHost, type ApprovalRequest, type GateContext } from "../../src/gate/gate.ts";
+import {
+  type ApprovalAnswer,
+  type ApprovalHost,
+  type ApprovalRequest,
+  Gate,
+  type GateContext,
+} from "../../src/gate/gate.ts";
 import type { ModelClassifier } from "../../src/gate/classifier.ts";
 import { homePaths } from "../../src/config/home.ts";
 import { configSchema } from "../../src/config/schema.ts";
@@ -12,7 +18,10 @@ interface Setup {
   ctx: (over?: Partial<GateContext>) => GateContext;
 }
 
-async function setup(config: Record<string, unknown> = {}, classifier?: ModelClassifier): Promise<Setup> {
+async function setup(
+  config: Record<string, unknown> = {},
+  classifier?: ModelClassifier,
+): Promise<Setup> {
   const dir = await Deno.makeTempDir({ prefix: "wisp-gate-" });
   const home = homePaths(`${dir}/home/.wisp`);
   await Deno.mkdir(`${dir}/project`, { recursive: true });
@@ -29,8 +38,15 @@ async function setup(config: Record<string, unknown> = {}, classifier?: ModelCla
     gate,
     dir,
     events: () =>
-      Deno.readTextFileSync(home.auditLog).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>),
-    ctx: (over = {}) => ({ cwd: `${dir}/project`, root: `${dir}/project`, origin: "model", ...over }),
+      Deno.readTextFileSync(home.auditLog).trim().split("\n").map((l) =>
+        JSON.parse(l) as Record<string, unknown>
+      ),
+    ctx: (over = {}) => ({
+      cwd: `${dir}/project`,
+      root: `${dir}/project`,
+      origin: "model",
+      ...over,
+    }),
   };
 }
 
@@ -42,7 +58,9 @@ class ScriptedHost implements ApprovalHost {
     this.asked.push(request);
     const next = this.answers.shift() ?? "no";
     if (next === "hang") {
-      return new Promise((_resolve, reject) => signal?.addEventListener("abort", () => reject(new Error("aborted"))));
+      return new Promise((_resolve, reject) =>
+        signal?.addEventListener("abort", () => reject(new Error("aborted")))
+      );
     }
     return Promise.resolve(next);
   }
@@ -54,7 +72,10 @@ Deno.test("gate: a policy refusal is audited and never asks", async () => {
     const host = new ScriptedHost(["always"]);
     const d = await s.gate.check("sudo ls", s.ctx({ host }));
     assertEquals(d.allowed, false);
-    assertMatch(d.refusal!, /^error: command denied by policy: sudo runs commands with elevated privileges/);
+    assertMatch(
+      d.refusal!,
+      /^error: command denied by policy: sudo runs commands with elevated privileges/,
+    );
     assertEquals(host.asked.length, 0);
     const e = s.events().find((x) => x.kind === "policy.decision")!;
     assertEquals([e.decision, e.origin, e.rule], ["deny", "model", "privilege"]);
@@ -70,10 +91,20 @@ Deno.test("gate: safe lines run without asking; risky parts ask with the whole l
     const safe = await s.gate.check("ls -la | wc -l", s.ctx({ host }));
     assertEquals([safe.allowed, safe.level, safe.approvedBy], [true, "safe", "rules"]);
     const d = await s.gate.check("ls && git commit -m x", s.ctx({ host }));
-    assertEquals([d.allowed, d.level, d.approvedBy, d.scope], [true, "moderate", "person", "session"]);
+    assertEquals([d.allowed, d.level, d.approvedBy, d.scope], [
+      true,
+      "moderate",
+      "person",
+      "session",
+    ]);
     assertEquals(host.asked.length, 1);
     const req = host.asked[0];
-    assertEquals([req.command, req.line, req.pattern, req.level], ["git commit -m x", "ls && git commit -m x", "git commit *", "moderate"]);
+    assertEquals([req.command, req.line, req.pattern, req.level], [
+      "git commit -m x",
+      "ls && git commit -m x",
+      "git commit *",
+      "moderate",
+    ]);
     assertEquals(req.rememberable, ["once", "session", "project", "always", "no"]);
     // Remembered for the session: the next commit does not ask; a push does.
     const again = await s.gate.check("git commit -am y", s.ctx({ host }));
@@ -83,7 +114,9 @@ Deno.test("gate: safe lines run without asking; risky parts ask with the whole l
     assertEquals(push.allowed, false, "the script answers no");
     assertMatch(push.refusal!, /^error: command not approved: the person refused git push/);
     const kinds = s.events().map((e) => e.kind);
-    for (const k of ["policy.decision", "classifier.verdict", "approval.requested", "approval.decided"]) assert(kinds.includes(k), k);
+    for (
+      const k of ["policy.decision", "classifier.verdict", "approval.requested", "approval.decided"]
+    ) assert(kinds.includes(k), k);
   } finally {
     await Deno.remove(s.dir, { recursive: true });
   }
@@ -94,12 +127,19 @@ Deno.test("gate: a project approval is written to the home and covers the projec
   try {
     const host = new ScriptedHost(["project"]);
     assert((await s.gate.check("make test", s.ctx({ host }))).allowed);
-    const stored = JSON.parse(Deno.readTextFileSync(`${s.dir}/home/.wisp/approvals.json`)).approvals;
-    assertEquals(stored.map((a: { pattern: string; scope: string }) => [a.pattern, a.scope]), [["make test *", "project"]]);
+    const stored =
+      JSON.parse(Deno.readTextFileSync(`${s.dir}/home/.wisp/approvals.json`)).approvals;
+    assertEquals(stored.map((a: { pattern: string; scope: string }) => [a.pattern, a.scope]), [[
+      "make test *",
+      "project",
+    ]]);
     const fresh = new Gate({ ...s.gate.opts, approvals: undefined });
     assertEquals((await fresh.check("make test", s.ctx())).approvedBy, "remembered");
     await Deno.mkdir(`${s.dir}/elsewhere`);
-    const elsewhere = await fresh.check("make test", s.ctx({ cwd: `${s.dir}/elsewhere`, root: `${s.dir}/elsewhere` }));
+    const elsewhere = await fresh.check(
+      "make test",
+      s.ctx({ cwd: `${s.dir}/elsewhere`, root: `${s.dir}/elsewhere` }),
+    );
     assertEquals(elsewhere.allowed, false, "no host there, and the approval is for another folder");
   } finally {
     await Deno.remove(s.dir, { recursive: true });
@@ -126,21 +166,30 @@ Deno.test("gate: no host, the timeout, and an abort are refusals; --yes approves
   try {
     const none = await s.gate.check("npm install", s.ctx());
     assertEquals(none.allowed, false);
-    assertMatch(none.refusal!, /^error: command not approved: npm install is moderate \(.*\), and no one can be asked here/);
+    assertMatch(
+      none.refusal!,
+      /^error: command not approved: npm install is moderate \(.*\), and no one can be asked here/,
+    );
     const started = Date.now();
     const slow = await s.gate.check("npm install", s.ctx({ host: new ScriptedHost(["hang"]) }));
     assertEquals(slow.allowed, false);
     assertMatch(slow.refusal!, /no answer within 1 s/);
     assert(Date.now() - started < 3000);
     const controller = new AbortController();
-    const pending = s.gate.check("npm install", s.ctx({ host: new ScriptedHost(["hang"]), signal: controller.signal }));
+    const pending = s.gate.check(
+      "npm install",
+      s.ctx({ host: new ScriptedHost(["hang"]), signal: controller.signal }),
+    );
     controller.abort();
     assertEquals((await pending).allowed, false);
     const yes = await s.gate.check("npm install", s.ctx({ yes: true }));
     assertEquals([yes.allowed, yes.approvedBy], [true, "yes"]);
     const outside = await s.gate.check("brew upgrade", s.ctx({ yes: true, outsideSandbox: true }));
     assertEquals(outside.allowed, false);
-    assertMatch(outside.refusal!, /running outside the sandbox is asked of a person every time, and no one can be asked here/);
+    assertMatch(
+      outside.refusal!,
+      /running outside the sandbox is asked of a person every time, and no one can be asked here/,
+    );
   } finally {
     await Deno.remove(s.dir, { recursive: true });
   }
@@ -170,7 +219,11 @@ Deno.test("gate: thresholds — never asks nothing, dangerous asks only at dange
   const safe = await setup({ approval: { threshold: "safe" } });
   try {
     assert((await never.gate.check("rm -rf build", never.ctx())).allowed);
-    assertEquals((await never.gate.check("sudo ls", never.ctx())).allowed, false, "the policy still applies");
+    assertEquals(
+      (await never.gate.check("sudo ls", never.ctx())).allowed,
+      false,
+      "the policy still applies",
+    );
     assert((await dangerous.gate.check("npm install", dangerous.ctx())).allowed);
     assertEquals((await dangerous.gate.check("rm -rf build", dangerous.ctx())).allowed, false);
     assertEquals((await safe.gate.check("ls", safe.ctx())).allowed, false);
@@ -202,13 +255,23 @@ Deno.test("gate: a model classifier may only raise the rules' level and never se
       return Promise.resolve({ level: input.command.startsWith("touch") ? "dangerous" : "safe" });
     },
   };
-  const s = await setup({ approval: { classifier: "system-model", threshold: "dangerous" } }, lowering);
+  const s = await setup(
+    { approval: { classifier: "system-model", threshold: "dangerous" } },
+    lowering,
+  );
   try {
     const d = await s.gate.check("ls && npm install && touch x", s.ctx());
     assertEquals(seen, ["npm install", "touch x"], "ls is on the read-only list");
-    assertEquals(d.parts.map((p) => p.level), ["safe", "moderate", "dangerous"], "safe from the model does not lower npm install");
+    assertEquals(
+      d.parts.map((p) => p.level),
+      ["safe", "moderate", "dangerous"],
+      "safe from the model does not lower npm install",
+    );
     assertEquals(d.allowed, false);
-    const broken: ModelClassifier = { name: "broken", classify: () => Promise.reject(new Error("no model")) };
+    const broken: ModelClassifier = {
+      name: "broken",
+      classify: () => Promise.reject(new Error("no model")),
+    };
     const b = await setup({ approval: { classifier: "system-model" } }, broken);
     try {
       const r = await b.gate.check("echo hi > x.txt", b.ctx({ yes: true }));
@@ -226,12 +289,14 @@ Deno.test("gate: a model classifier may only raise the rules' level and never se
 Deno.test("gate: writes into the gate's own home are refused, however the home is named", async () => {
   const s = await setup();
   try {
-    for (const line of [
-      `echo x > ${s.dir}/home/.wisp/approvals.json`,
-      "echo x > ~/.wisp/approvals.json",
-      "cd .. && echo x > home/.wisp/config.json",
-      "echo x > ../home/.wisp/facts.json",
-    ]) {
+    for (
+      const line of [
+        `echo x > ${s.dir}/home/.wisp/approvals.json`,
+        "echo x > ~/.wisp/approvals.json",
+        "cd .. && echo x > home/.wisp/config.json",
+        "echo x > ../home/.wisp/facts.json",
+      ]
+    ) {
       const d = await s.gate.check(line, s.ctx());
       assertEquals(d.allowed, false, line);
       assertMatch(d.refusal!, /wisp's own home/);

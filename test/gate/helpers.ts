@@ -1,8 +1,13 @@
 /** Shared helpers for the gate's tests: analyse a line the way the gate does. */
 import { initShellParser, parseLine } from "../../src/gate/parse.ts";
 import { analyse, type Analysis } from "../../src/gate/analyse.ts";
-import { classify, type Classification } from "../../src/gate/rules.ts";
-import { evaluatePolicy, type PolicyConfig, type PolicyContext, type PolicyDecision } from "../../src/gate/policy.ts";
+import { type Classification, classify } from "../../src/gate/rules.ts";
+import {
+  evaluatePolicy,
+  type PolicyConfig,
+  type PolicyContext,
+  type PolicyDecision,
+} from "../../src/gate/policy.ts";
 
 export const USER_HOME = "/home/tester";
 export const CWD = "/home/tester/project";

@@ -16,7 +16,9 @@ Deno.test("parse: lists, pipelines and background split into simple commands", (
 Deno.test("parse: subshells, groups, compound statements and functions are walked", () => {
   assertEquals(argvs("(cd x; ls) && { pwd; }"), [["cd", "x"], ["ls"], ["pwd"]]);
   assertEquals(
-    argvs("if test -f a; then cat a; elif b; then c; else d; fi; for i in 1 2; do rm $i; done; while read l; do echo; done"),
+    argvs(
+      "if test -f a; then cat a; elif b; then c; else d; fi; for i in 1 2; do rm $i; done; while read l; do echo; done",
+    ),
     [["test", "-f", "a"], ["cat", "a"], ["b"], ["c"], ["d"], ["rm", "$i"], ["read", "l"], ["echo"]],
   );
   assertEquals(argvs("case $x in a) rm a;; b) ls;; esac"), [["rm", "a"], ["ls"]]);
@@ -27,14 +29,28 @@ Deno.test("parse: subshells, groups, compound statements and functions are walke
 
 Deno.test("parse: command and process substitutions and backticks are commands of their own", () => {
   const p = parseLine("echo $(whoami) `date` <(ls) >(wc)");
-  assertEquals(p.commands.map((c) => c.words.map(display)[0]), ["echo", "whoami", "date", "ls", "wc"]);
+  assertEquals(p.commands.map((c) => c.words.map(display)[0]), [
+    "echo",
+    "whoami",
+    "date",
+    "ls",
+    "wc",
+  ]);
   for (const c of p.commands.slice(1)) assertEquals(c.substitutionOf, 0);
   const nested = parseLine("echo `ls \\`pwd\\``");
   assertEquals(nested.commands.map((c) => c.words.map(display)[0]), ["echo", "ls"]);
 });
 
 Deno.test("parse: quotes and escapes resolve in argv", () => {
-  assertEquals(argvs(`w\\isp ch'a't "a b" a\\ b $'\\x41\\t' 'it''s' "x\\"y"`), [["wisp", "chat", "a b", "a b", "A\t", "its", 'x"y']]);
+  assertEquals(argvs(`w\\isp ch'a't "a b" a\\ b $'\\x41\\t' 'it''s' "x\\"y"`), [[
+    "wisp",
+    "chat",
+    "a b",
+    "a b",
+    "A\t",
+    "its",
+    'x"y',
+  ]]);
   const [cmd] = parseLine(`ls ~/x *.ts {a,b} "~/y"`).commands;
   assertEquals(cmd.words[1].segs[0].kind, "tilde");
   assert(cmd.words[2].segs.some((s) => s.kind === "glob"));
@@ -68,7 +84,9 @@ Deno.test("parse: here-doc piped onward feeds the next command", () => {
 Deno.test("parse: redirections of a compound statement apply to each command inside", () => {
   const p = parseLine("{ echo a; ls; } > out");
   assertEquals(p.commands.length, 2);
-  for (const c of p.commands) assertEquals(c.redirects.map((r) => r.target && display(r.target)), ["out"]);
+  for (const c of p.commands) {
+    assertEquals(c.redirects.map((r) => r.target && display(r.target)), ["out"]);
+  }
 });
 
 Deno.test("parse: a line that does not parse cleanly is reported, not guessed", () => {

@@ -29,18 +29,49 @@ Deno.test("rules: the read-only list skips any model classifier; a write takes a
 
 Deno.test("rules: verb knowledge per program", () => {
   const cases: Array<[string, string]> = [
-    ["git log", "safe"], ["git commit -m x", "moderate"], ["git push", "moderate"], ["git push -f", "dangerous"],
-    ["git reset --hard", "dangerous"], ["git clean -n", "safe"], ["git clean -f", "dangerous"],
-    ["cargo tree", "safe"], ["cargo build", "moderate"], ["cargo publish", "dangerous"],
-    ["npm ls", "safe"], ["npm install", "moderate"], ["npm publish", "dangerous"], ["pnpm why x", "safe"], ["yarn add x", "moderate"],
-    ["swift build", "moderate"], ["swift package describe", "safe"], ["go vet ./...", "safe"], ["go test ./...", "moderate"],
-    ["pip list", "safe"], ["pip install x", "moderate"], ["uv pip list", "safe"], ["uv publish", "dangerous"],
-    ["brew info x", "safe"], ["brew install x", "moderate"], ["docker ps", "safe"], ["docker run x", "moderate"],
-    ["docker system prune", "dangerous"], ["podman images", "safe"], ["kubectl get pods", "safe"], ["kubectl apply -f x", "moderate"],
-    ["kubectl delete pod x", "dangerous"], ["make -n", "safe"], ["make", "moderate"], ["gh pr list", "safe"],
-    ["gh pr create", "moderate"], ["gh repo delete x", "dangerous"], ["terraform plan", "safe"], ["terraform destroy", "dangerous"],
+    ["git log", "safe"],
+    ["git commit -m x", "moderate"],
+    ["git push", "moderate"],
+    ["git push -f", "dangerous"],
+    ["git reset --hard", "dangerous"],
+    ["git clean -n", "safe"],
+    ["git clean -f", "dangerous"],
+    ["cargo tree", "safe"],
+    ["cargo build", "moderate"],
+    ["cargo publish", "dangerous"],
+    ["npm ls", "safe"],
+    ["npm install", "moderate"],
+    ["npm publish", "dangerous"],
+    ["pnpm why x", "safe"],
+    ["yarn add x", "moderate"],
+    ["swift build", "moderate"],
+    ["swift package describe", "safe"],
+    ["go vet ./...", "safe"],
+    ["go test ./...", "moderate"],
+    ["pip list", "safe"],
+    ["pip install x", "moderate"],
+    ["uv pip list", "safe"],
+    ["uv publish", "dangerous"],
+    ["brew info x", "safe"],
+    ["brew install x", "moderate"],
+    ["docker ps", "safe"],
+    ["docker run x", "moderate"],
+    ["docker system prune", "dangerous"],
+    ["podman images", "safe"],
+    ["kubectl get pods", "safe"],
+    ["kubectl apply -f x", "moderate"],
+    ["kubectl delete pod x", "dangerous"],
+    ["make -n", "safe"],
+    ["make", "moderate"],
+    ["gh pr list", "safe"],
+    ["gh pr create", "moderate"],
+    ["gh repo delete x", "dangerous"],
+    ["terraform plan", "safe"],
+    ["terraform destroy", "dangerous"],
   ];
-  const wrong = cases.filter(([line, level]) => verdict(line) !== level).map(([l, e]) => `${l}: ${verdict(l)} (expected ${e})`);
+  const wrong = cases.filter(([line, level]) => verdict(line) !== level).map(([l, e]) =>
+    `${l}: ${verdict(l)} (expected ${e})`
+  );
   assertEquals(wrong, []);
 });
 
@@ -53,15 +84,32 @@ Deno.test("rules: patterns are program, verb, or the exact text", () => {
   assertEquals(p("docker compose up -d"), "docker compose up *");
   assertEquals(p("gh pr create --fill"), "gh pr create *");
   assertEquals(p("npm run build"), "npm run build *");
-  assertEquals(p("python3 script.py"), "python3 script.py", "an interpreter is remembered by its exact text");
+  assertEquals(
+    p("python3 script.py"),
+    "python3 script.py",
+    "an interpreter is remembered by its exact text",
+  );
   assertEquals(p("bash -c 'make'"), "bash -c 'make'");
-  assertEquals(p("rm -rf build"), "rm -rf build", "a dangerous part is remembered by its exact text");
+  assertEquals(
+    p("rm -rf build"),
+    "rm -rf build",
+    "a dangerous part is remembered by its exact text",
+  );
   assertEquals(p("$X y"), "$X y", "a program named by a variable");
   assertEquals(p("./build.sh --fast"), "./build.sh *");
 });
 
 Deno.test("rules: interpreters with inline code are at least moderate and exact", () => {
-  for (const line of ["python3 -c 'print(1)'", "node -e '1'", "perl -e 'print 1'", "ruby -e 'p 1'", "osascript -e 'beep'", "php -r 'echo 1;'"]) {
+  for (
+    const line of [
+      "python3 -c 'print(1)'",
+      "node -e '1'",
+      "perl -e 'print 1'",
+      "ruby -e 'p 1'",
+      "osascript -e 'beep'",
+      "php -r 'echo 1;'",
+    ]
+  ) {
     const part = rate(line).parts[0];
     assert(part.level !== "safe", line);
     assert(part.exact, line);
@@ -73,17 +121,42 @@ Deno.test("rules: interpreters with inline code are at least moderate and exact"
 });
 
 Deno.test("rules: a program chosen at run time, or a line that does not parse, is dangerous", () => {
-  for (const line of ["$CMD", "\"${TOOL}\" run", "$(which rm) x", "`echo ls`", "eval \"$x\"", "sh -c \"$y\"", "ls $(", "a && && b"]) {
+  for (
+    const line of [
+      "$CMD",
+      '"${TOOL}" run',
+      "$(which rm) x",
+      "`echo ls`",
+      'eval "$x"',
+      'sh -c "$y"',
+      "ls $(",
+      "a && && b",
+    ]
+  ) {
     assertEquals(verdict(line), "dangerous", line);
   }
 });
 
 Deno.test("rules: credential paths are dangerous by name, in any case, through globs and variables", () => {
-  for (const line of [
-    "cat ~/.ssh/id_ed25519", "head ~/.aws/credentials", "cat ~/.netrc", "cat .env", "cat config/.env.production",
-    "cat key.pem", "cat ~/.SSH/config", "cat ~/.s*/id_rsa", "cat ~/.aws/cred*", "cp ~/.gnupg/x /tmp", "F=~/.ssh/id_rsa; cat $F",
-    "cat ~/Library/Keychains/login.keychain-db", "grep token ~/.config/gh/hosts.yml", "cat < ~/.ssh/id_rsa", "ls .*",
-  ]) {
+  for (
+    const line of [
+      "cat ~/.ssh/id_ed25519",
+      "head ~/.aws/credentials",
+      "cat ~/.netrc",
+      "cat .env",
+      "cat config/.env.production",
+      "cat key.pem",
+      "cat ~/.SSH/config",
+      "cat ~/.s*/id_rsa",
+      "cat ~/.aws/cred*",
+      "cp ~/.gnupg/x /tmp",
+      "F=~/.ssh/id_rsa; cat $F",
+      "cat ~/Library/Keychains/login.keychain-db",
+      "grep token ~/.config/gh/hosts.yml",
+      "cat < ~/.ssh/id_rsa",
+      "ls .*",
+    ]
+  ) {
     assertEquals(verdict(line), "dangerous", line);
   }
 });
@@ -98,7 +171,9 @@ Deno.test("rules: a credential reached through a link is dangerous by where the 
     await Deno.symlink(`${ssh}/id_rsa`, `${dir}/work/notes.txt`);
     await Deno.symlink(ssh, `${dir}/work/stuff`);
     const rateIn = (line: string) =>
-      classify(analyse(parseLine(line), { cwd: `${dir}/work`, userHome: `${dir}/home` }), { realPath: realPathExisting });
+      classify(analyse(parseLine(line), { cwd: `${dir}/work`, userHome: `${dir}/home` }), {
+        realPath: realPathExisting,
+      });
     assertEquals(rateIn("cat notes.txt").level, "dangerous");
     assertEquals(rateIn("cat stuff/id_rsa").level, "dangerous");
     assertEquals(rateIn(`cat ${dir}/work/notes.txt`).level, "dangerous");
@@ -109,7 +184,16 @@ Deno.test("rules: a credential reached through a link is dangerous by where the 
 });
 
 Deno.test("rules: wrappers do not hide what runs", () => {
-  for (const line of ["timeout 5 rm -rf x", "env A=1 nice rm -rf x", "xargs rm -rf", "find . -exec rm -rf {} +", "sh -c 'rm -rf x'", "echo 'rm -rf x' | sh"]) {
+  for (
+    const line of [
+      "timeout 5 rm -rf x",
+      "env A=1 nice rm -rf x",
+      "xargs rm -rf",
+      "find . -exec rm -rf {} +",
+      "sh -c 'rm -rf x'",
+      "echo 'rm -rf x' | sh",
+    ]
+  ) {
     assertEquals(verdict(line), "dangerous", line);
   }
   assertEquals(verdict("timeout 5 cat x"), "safe");

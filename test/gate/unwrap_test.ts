@@ -53,7 +53,9 @@ Deno.test("unwrap: command -v and a bare wrapper stay what they are", () => {
 });
 
 Deno.test("unwrap: find -exec, -execdir and -ok run commands of their own", () => {
-  const parts = analysed("find . -name '*.o' -exec rm -f {} \\; -execdir chmod 600 {} + -ok touch {} \\;").parts;
+  const parts =
+    analysed("find . -name '*.o' -exec rm -f {} \\; -execdir chmod 600 {} + -ok touch {} \\;")
+      .parts;
   assertEquals(parts.map((p) => p.program), ["find", "rm", "chmod", "touch"]);
   assert(parts.slice(1).every((p) => p.wrappers.includes("find -exec")));
 });
@@ -61,7 +63,7 @@ Deno.test("unwrap: find -exec, -execdir and -ok run commands of their own", () =
 Deno.test("unwrap: shells, eval, watch, parallel, su -c, env -S and here-docs carry payloads that are parsed", () => {
   const cases: Array<[string, string]> = [
     ["sh -c 'rm -rf x'", "rm"],
-    ["bash -lc \"rm -rf x\"", "rm"],
+    ['bash -lc "rm -rf x"', "rm"],
     ["bash -e -o pipefail -c 'rm x'", "rm"],
     ["zsh -c 'rm x'", "rm"],
     ["dash -c 'rm x'", "rm"],
@@ -76,12 +78,15 @@ Deno.test("unwrap: shells, eval, watch, parallel, su -c, env -S and here-docs ca
     ["bash <<< 'rm x'", "rm"],
     ["echo 'rm x' | sh", "rm"],
     ["printf 'rm x' | bash", "rm"],
-    ["sh -c \"sh -c 'bash -c \\\"rm x\\\"'\"", "rm"],
+    ['sh -c "sh -c \'bash -c \\"rm x\\"\'"', "rm"],
   ];
   for (const [line, inner] of cases) {
     const parts = analysed(line).parts;
     const payloadParts = parts.filter((p) => p.depth > 0);
-    assert(payloadParts.some((p) => p.program === inner), `${line}: ${parts.map((p) => `${p.depth}:${p.program}`).join(" ")}`);
+    assert(
+      payloadParts.some((p) => p.program === inner),
+      `${line}: ${parts.map((p) => `${p.depth}:${p.program}`).join(" ")}`,
+    );
     assert(parts.some((p) => p.payloadKind !== null), `${line} has a carrier`);
   }
 });
