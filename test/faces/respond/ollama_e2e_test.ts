@@ -122,3 +122,46 @@ Deno.test("read_file and edit_file calls run through the gate; their results go 
     await s.remove();
   }
 });
+
+Deno.test("a credential read is refused where no one can be asked; an edit outside the writable roots is refused even with --yes", async () => {
+  const ollama = startFakeOllama();
+  const s = await scratch(ollamaConfig(ollama.url));
+  // Under the real home, not /tmp: the temporary directories are writable roots.
+  const fakeHome = await Deno.makeTempDir({ prefix: "wisp-user-", dir: Deno.env.get("HOME") });
+  try {
+    await Deno.mkdir(join(fakeHome, ".ssh"));
+    await Deno.writeTextFile(join(fakeHome, ".ssh", "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n");
+    const target = join(fakeHome, "outside.txt");
+    ollama.reply(
+      { toolCalls: [{ name: "read_file", arguments: { path: join(fakeHome, ".ssh", "id_ed25519") } }] },
+      { text: "I was not allowed to read it." },
+    );
+    const read = await s.wisp(["Show me my key"]);
+    assertEquals(read.code, 0, read.stderr);
+    const [refused] = toolMessages(ollama.chats()[1]);
+    assertMatch(refused.content, /^error: read not approved: /);
+    assert(!refused.content.includes("PRIVATE KEY"));
+    assertMatch(read.stderr, /^ran: read_file \(1 declined\)$/m);
+
+    ollama.reply(
+      { toolCalls: [{ name: "edit_file", arguments: { path: target, mode: "write", content: "x\n" } }] },
+      { text: "I could not write there." },
+    );
+    const edit = await s.wisp(["--yes", "Write outside.txt in that folder"]);
+    assertEquals(edit.code, 0, edit.stderr);
+    const [outside] = toolMessages(ollama.chats()[3]);
+    assertMatch(outside.content, /^error: cannot write .*outside the writable directories/);
+    let written = true;
+    try {
+      await Deno.stat(target);
+    } catch {
+      written = false;
+    }
+    assertEquals(written, false);
+    assertMatch(edit.stderr, /^ran: edit_file \(1 failed\)$/m);
+  } finally {
+    await ollama.close();
+    await s.remove();
+    await Deno.remove(fakeHome, { recursive: true });
+  }
+});
