@@ -21,6 +21,10 @@ export interface TurnCall {
   command?: string;
   /** The exit status the result reports, when it reports one. */
   exitStatus?: number;
+  /** The stored whole output's id, when the result held some back. */
+  outputId?: string;
+  /** The whole output, when it was read back from the store (see whole_outputs.ts). */
+  whole?: string;
 }
 
 /** How a refusal reads in a result: the policy (denied) or the person / no one to ask (declined). */
@@ -84,6 +88,7 @@ export function callsFromEvents(events: readonly AuditEvent[]): TurnCall[] {
       call.outcome = outcomeOf(typeof event.ok === "boolean" ? event.ok : undefined, call.text);
       const status = exitStatusOf(call.text);
       if (status !== undefined) call.exitStatus = status;
+      if (typeof event.outputId === "string") call.outputId = event.outputId;
     }
   }
   return calls;

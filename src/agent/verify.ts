@@ -155,7 +155,7 @@ function showsNumber(turn: Turn, n: number): boolean {
   const token = new RegExp(`(^|[^0-9.,])${n}([^0-9]|$)`);
   if (token.test(turn.haystack.replaceAll(",", ""))) return true;
   return turn.calls.some((call) => {
-    const lines = call.text.split(/\r?\n/).filter((l) => l.trim() !== "" && !/^(exit status|stdout|stderr):/.test(l));
+    const lines = (call.whole ?? call.text).split(/\r?\n/).filter((l) => l.trim() !== "" && !/^(exit status|stdout|stderr):/.test(l));
     return lines.length === n;
   });
 }
@@ -209,7 +209,7 @@ export function quotedOutputClaims(reply: string, turn: Turn): Claim[] {
 }
 
 export function turnOf(calls: readonly TurnCall[]): Turn {
-  const haystack = calls.map((c) => `${c.text}\n${JSON.stringify(c.arguments ?? null)}`).join("\n");
+  const haystack = calls.map((c) => `${c.whole ?? c.text}\n${JSON.stringify(c.arguments ?? null)}`).join("\n");
   const commands = calls.filter(ran).flatMap((c) => c.command !== undefined ? [c.command] : []);
   return { calls, haystack, commands };
 }

@@ -22,6 +22,7 @@ import { runTurn, type TurnOutcome } from "../agent/turn.ts";
 import { callsFromEvents } from "../agent/calls.ts";
 import { ranLine } from "../agent/receipts.ts";
 import { unsupportedClaims, unsupportedLine } from "../agent/verify.ts";
+import { storeReader, withWholeOutputs } from "../agent/whole_outputs.ts";
 
 /** The most a piped prompt may hold. */
 export const PROMPT_MAX_BYTES = 4 * 1024 * 1024;
@@ -181,7 +182,8 @@ export async function respond(options: RespondOptions, deps: RespondDeps, io: Re
     if (ran) io.err(ran + "\n");
     let unsupported: string | null = null;
     if (deps.config.verification.mode !== "off" && !outcome.stopped) {
-      unsupported = unsupportedLine(unsupportedClaims(outcome.text, calls, names));
+      const whole = await withWholeOutputs(calls, storeReader(session.outputStore));
+      unsupported = unsupportedLine(unsupportedClaims(outcome.text, whole, names));
       if (unsupported) io.err(unsupported + "\n");
     }
     if (outcome.stopped) {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../support/assert.ts";
 import { startFakeOllama } from "../../support/fake_ollama.ts";
 import { wispCommand } from "../../support/wisp.ts";
-import { ollamaConfig, scratch } from "./support.ts";
+import { ollamaConfig, scratch, toolMessages } from "./support.ts";
 
 Deno.test("a piped prompt is read from stdin; --no-stream prints the reply whole", async () => {
   const ollama = startFakeOllama();
@@ -220,5 +220,27 @@ Deno.test("on a terminal with no prompt, help is printed instead of waiting for 
     assertMatch(respond.stdout, /Usage: wisp respond \[options\] \[prompt\.\.\.\]/);
   } finally {
     await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("verification reads a command's whole stored output, not only the part the model saw", async () => {
+  const ollama = startFakeOllama();
+  const s = await scratch(ollamaConfig(ollama.url));
+  try {
+    const call = { toolCalls: [{ name: "run_command", arguments: { command: "seq 1 20000" } }] };
+    ollama.reply(call, { text: "The command printed:\n```\n10000\n```" });
+    const held = await s.wisp(["--yes", "count to 20000"]);
+    assertEquals(held.code, 0, held.stderr);
+    const shown = toolMessages(ollama.chats()[1])[0].content;
+    assertMatch(shown, /held back: stdout lines/);
+    assert(!/^10000$/m.test(shown), "the model was not shown line 10000");
+    assert(!held.stderr.includes("unsupported:"), held.stderr);
+
+    ollama.reply(call, { text: "The command printed:\n```\n99999\n```" });
+    const invented = await s.wisp(["--yes", "count to 20000"]);
+    assertMatch(invented.stderr, /^unsupported: "99999" \(no call in this turn printed it\)$/m);
+  } finally {
+    await ollama.close();
+    await s.remove();
   }
 });
