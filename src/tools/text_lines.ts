@@ -83,7 +83,7 @@ export interface Page {
   lines: PageLine[];
   /** The offset to call again with, or null when the file ended. */
   next: number | null;
-  /** The bytes read held a NUL: the file is not text. */
+  /** The file's first chunk, or a line shown, held a NUL: the file is not text. */
   binary: boolean;
   /** Bytes read from the source to make this page. */
   bytesRead: number;
@@ -115,7 +115,10 @@ const utf8Encoder = new TextEncoder();
  */
 export function readPage(read: ByteReader, options: PageOptions): Page {
   const chunkSize = options.chunkSize ?? 64 * 1024;
-  const buffer = new Uint8Array(chunkSize);
+  // The first read is about a page (a first page should cost about a page);
+  // later reads, which only happen for deep pages or long lines, are full chunks.
+  const firstSize = Math.min(chunkSize, Math.max(4096, options.room + 1024));
+  let buffer = new Uint8Array(firstSize);
   const lines: PageLine[] = [];
   let used = 0;
   let lineNo = 1;
@@ -140,6 +143,10 @@ export function readPage(read: ByteReader, options: PageOptions): Page {
   const finish = (): boolean => {
     if (wanted()) {
       const bytes = parts.length === 1 ? parts[0] : concat(parts, kept);
+      if (bytes.indexOf(0) !== -1) {
+        binary = true;
+        return true;
+      }
       let text = utf8.decode(bytes);
       let textBytes = utf8Encoder.encode(text).length;
       const size = renderedLineBytes(lineNo, textBytes);
@@ -171,11 +178,15 @@ export function readPage(read: ByteReader, options: PageOptions): Page {
   };
 
   outer: while (true) {
+    if (bytesRead > 0 && buffer.length < chunkSize) buffer = new Uint8Array(chunkSize);
     const n = read(buffer);
     if (n === null || n === 0) break;
     bytesRead += n;
     const chunk = buffer.subarray(0, n);
-    if (chunk.indexOf(0) !== -1) {
+    // Binary is judged where it matters: the file's first chunk (where formats put
+    // their headers) and every line shown; lines only counted on the way are not
+    // searched for NULs, which keeps a deep page at one pass over the bytes.
+    if (bytesRead === n && chunk.indexOf(0) !== -1) {
       binary = true;
       return { lines: [], next: null, binary, bytesRead };
     }
@@ -244,6 +255,7 @@ export function readPage(read: ByteReader, options: PageOptions): Page {
         }
       }
       if (finish()) {
+        if (binary) return { lines: [], next: null, binary, bytesRead };
         if (stopped === "before") return { lines, next, binary, bytesRead };
         // Full: look at what follows in this chunk.
         if (skipLF) continue outer;
@@ -259,6 +271,7 @@ export function readPage(read: ByteReader, options: PageOptions): Page {
   if (lineBytes > 0 || parts.length > 0) {
     // A last line without a break.
     finish();
+    if (binary) return { lines: [], next: null, binary, bytesRead };
     if (stopped === "before") return { lines, next, binary, bytesRead };
   }
   return { lines, next: null, binary, bytesRead };

@@ -122,6 +122,16 @@ Deno.test("readPage: a NUL byte means binary", () => {
   const bytes = new Uint8Array([0x61, 0x0a, 0x00, 0x62]);
   assert(readPage(source(bytes).read, { offset: 1, limit: 10, room: 1000 }).binary);
   assert(!readPage(source("plain\n").read, { offset: 1, limit: 10, room: 1000 }).binary);
+  // Past the first chunk: a NUL in a line shown is binary, one in a line only counted is not.
+  const text = "a\n".repeat(100) + "b\0b\n" + "c\n".repeat(100);
+  const shown = readPage(source(text).read, { offset: 95, limit: 10, room: 1000, chunkSize: 16 });
+  assert(shown.binary);
+  assertEquals(shown.lines, []);
+  const skipped = readPage(source(text).read, { offset: 150, limit: 2, room: 1000, chunkSize: 16 });
+  assert(!skipped.binary);
+  assertEquals(skipped.lines.map((l) => l.text), ["c", "c"]);
+  // A 1-byte first chunk holds only "x"; the NUL is then found in the line shown.
+  assert(readPage(source("x\0").read, { offset: 1, limit: 10, room: 1000, chunkSize: 1 }).binary);
 });
 
 Deno.test("readPage: every offset, every chunk size, agrees with splitLines", () => {
