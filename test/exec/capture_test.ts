@@ -1,0 +1,90 @@
+import { assert, assertEquals } from "../support/assert.ts";
+import { StreamCapture } from "../../src/exec/capture.ts";
+import { splitTrailer, TRAILER_MAX_BYTES } from "../../src/exec/supervisor.ts";
+import { countNewlines, OutputStore } from "../../src/tools/output_store.ts";
+import { homePaths } from "../../src/config/home.ts";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const dec = (b: Uint8Array) => new TextDecoder().decode(b);
+
+Deno.test("a stream that fits is kept whole, with its line count", () => {
+  const c = new StreamCapture(16, () => undefined);
+  c.push(enc("ab\ncd"));
+  c.push(enc("\nef"));
+  const r = c.finish();
+  assert(r.complete);
+  assertEquals(dec(r.head), "ab\ncd\nef");
+  assertEquals(r.lines, 3);
+  assertEquals(r.bytes, 8);
+});
+
+Deno.test("past head and tail, the first bytes and the last are kept and the whole spills as it arrives", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = new OutputStore(homePaths(dir), "sess0001");
+    let opened = 0;
+    const c = new StreamCapture(8, () => {
+      opened++;
+      return store.create("spill");
+    });
+    const text = Array.from({ length: 100 }, (_, i) => `${i}\n`).join("");
+    for (let i = 0; i < text.length; i += 7) c.push(enc(text.slice(i, i + 7)));
+    const r = c.finish();
+    assertEquals(opened, 1);
+    assert(!r.complete);
+    assertEquals(dec(r.head), text.slice(0, 8));
+    assertEquals(dec(r.tail), text.slice(-8));
+    assertEquals(r.lines, 100);
+    assertEquals(Deno.readTextFileSync(r.spill!.path), text);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the held-back end of stderr gives up the supervisor's trailer and nothing else", () => {
+  const c = new StreamCapture(64, () => undefined, TRAILER_MAX_BYTES);
+  const body = "error: x\n".repeat(5);
+  for (const ch of body + "\x1ewisp-exit 143 stop\n") c.push(enc(ch));
+  let trailer: unknown;
+  const r = c.finish((tail) => {
+    const s = splitTrailer(tail);
+    trailer = s.trailer;
+    return s.rest;
+  });
+  assertEquals(dec(r.head), body);
+  assertEquals(trailer, { status: 143, reason: "stop" });
+});
+
+Deno.test("a trailer that is not at the very end is the command's text", () => {
+  const s = splitTrailer(enc("\x1ewisp-exit 0 -\nmore\n"));
+  assertEquals(s.trailer, undefined);
+  assertEquals(dec(s.rest), "\x1ewisp-exit 0 -\nmore\n");
+});
+
+Deno.test("line feeds are counted four bytes at a time, at any alignment", () => {
+  const data = enc("y\n".repeat(1000) + "abc\ndef\n\n");
+  for (let offset = 0; offset < 5; offset++) {
+    const view = data.subarray(offset);
+    let expected = 0;
+    for (const b of view) if (b === 10) expected++;
+    assertEquals(countNewlines(view), expected);
+  }
+});
+
+Deno.test("the output store caps what it keeps and reads ranges and lines back", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = new OutputStore(homePaths(dir), "sess0002", 10);
+    const w = store.create("abc");
+    w.appendText("one\ntwo\nthree\n");
+    const kept = w.close();
+    assertEquals(kept, { id: "abc", lines: 3, truncated: true });
+    assertEquals(dec(await store.readRange("abc", 4, 3)), "two");
+    assertEquals(await store.readLines("abc", 2, 5), ["two", "th"]);
+    assertEquals(Deno.statSync(store.pathOf("abc")).mode! & 0o777, 0o600);
+    const whole = await store.keep("x\ny\n", { session: "sess0002", callId: "call1", tool: "read_file" });
+    assertEquals(whole, { id: "call1", lines: 2 });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,56 @@
+/**
+ * The macOS flavour of the supervisor (process groups, no PID namespace),
+ * run here with bash directly: the test runner may start any program, which
+ * wisp itself may not. The Linux flavour runs under bwrap in runner_test.ts.
+ */
+import { assert, assertEquals } from "../support/assert.ts";
+import { splitTrailer, supervisorArgv } from "../../src/exec/supervisor.ts";
+import { processesWith } from "./support.ts";
+
+async function supervise(line: string, seconds: number, control?: (w: WritableStreamDefaultWriter<Uint8Array>) => Promise<void>) {
+  const [program, ...args] = supervisorArgv("pgroup", line, seconds, true);
+  const child = new Deno.Command(program, { args, stdin: "piped", stdout: "piped", stderr: "piped", detached: true }).spawn();
+  const writer = child.stdin.getWriter();
+  const t0 = performance.now();
+  const controlling = control?.(writer);
+  const out = await child.output();
+  await controlling;
+  const ms = performance.now() - t0;
+  const split = splitTrailer(out.stderr);
+  return { code: out.code, stdout: new TextDecoder().decode(out.stdout), stderr: new TextDecoder().decode(split.rest), trailer: split.trailer, ms };
+}
+
+const tag = () => String(40 + Math.floor(Math.random() * 1000) / 1000);
+
+Deno.test("pgroup supervisor: the status, the trailer, and no background job left", async () => {
+  const t = tag();
+  const r = await supervise(`echo hi; sleep ${t}1 & sh -c 'trap "" TERM; sleep ${t}2' & exit 4`, 0);
+  assertEquals(r.code, 4);
+  assertEquals(r.stdout, "hi\n");
+  assertEquals(r.trailer, { status: 4, reason: "-" });
+  assert(r.ms < 3000);
+  await new Promise((res) => setTimeout(res, 100));
+  assertEquals(processesWith(`sleep ${t}1`), []);
+  assertEquals(processesWith(`sleep ${t}2`), []);
+});
+
+Deno.test("pgroup supervisor: a time limit sends TERM, then KILL to what ignores it", async () => {
+  const r = await supervise("sleep 30", 1);
+  assertEquals(r.trailer, { status: 143, reason: "timeout" });
+  // Up to two more seconds of "kill until empty": here, orphans' zombies are
+  // reaped late by this machine's PID 1 and count as members until then.
+  assert(r.ms > 900 && r.ms < 3500, `${r.ms} ms`);
+  const stubborn = await supervise("trap '' TERM; sleep 30", 1);
+  assertEquals(stubborn.trailer, { status: 137, reason: "timeout" });
+  assert(stubborn.ms > 2500 && stubborn.ms < 6000, `${stubborn.ms} ms`);
+});
+
+Deno.test("pgroup supervisor: a stop on the control pipe ends the group", async () => {
+  const r = await supervise("sleep 30", 0, async (w) => {
+    await new Promise((res) => setTimeout(res, 300));
+    await w.write(new TextEncoder().encode("stop\n"));
+  });
+  assertEquals(r.trailer, { status: 143, reason: "stop" });
+  assert(r.ms < 2000);
+  assertEquals(r.stderr, "");
+});
