@@ -26,8 +26,8 @@ async function action(words: string[], flags: RespondFlags, command: Command): P
   if (words.length === 0) {
     if (io.stdinIsTerminal()) {
       // A bare `wisp` shows wisp's help; `wisp respond` its own.
-      const bare = !Deno.args.includes("respond") && command.parent;
-      (bare ? command.parent : command).outputHelp();
+      const parent = command.parent;
+      (parent && !Deno.args.includes("respond") ? parent : command).outputHelp();
       return;
     }
     const { readPipedPrompt } = await import("../faces/respond.ts");
