@@ -64,8 +64,10 @@ function limits(config: Config): string[] {
         sandbox.writablePaths.length ? " and commandPolicy.sandbox.writablePaths" : ""
       }; never wisp's home. Network ${sandbox.allowNetwork ? "allowed" : "off"}.`
       : "The sandbox is off (commandPolicy.sandbox.enabled is false): commands can write anywhere the person can.",
-    "Every line passes the policy's deny list, the risk classifier, and the person's approval at moderate and above; " +
-    "where no one can be asked (wisp respond without --yes) a command that needs approval is refused.",
+    config.approval.threshold === "never"
+      ? "Every line passes the policy's deny list and the risk classifier; approval.threshold is never, so no one is asked."
+      : `Every line passes the policy's deny list, the risk classifier, and the person's approval at ${config.approval.threshold} ` +
+        "and above; where no one can be asked (wisp respond without --yes) a command that needs approval is refused.",
     sandbox.allowOutsideSandbox
       ? "outsideSandbox: true asks the person every time, for that exact line, and is refused where no one can be asked."
       : "Running outside the sandbox is turned off (commandPolicy.sandbox.allowOutsideSandbox is false).",
