@@ -82,13 +82,7 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
     }
   };
 
-  const scanOne = async (stream: ReadableStream<Uint8Array>, path: string | undefined) => {
-    const label = path ?? "-";
-    const result = await secrets.scanInput(
-      stream,
-      { ...options, path },
-      (found) => print(found, label),
-    );
+  const record = (result: import("../secrets/index.ts").InputResult, path: string | undefined) => {
     inputs++;
     for (const [kind, n] of Object.entries(result.counts)) totals[kind] = (totals[kind] ?? 0) + n;
     audit.record("secrets.scan", {
@@ -101,18 +95,23 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
       ...(result.binary ? { binary: true } : {}),
       personal: options.personal,
     });
-    if (result.binary) errLine(`note: ${label} is binary; skipped`);
+    if (result.binary) errLine(`note: ${path ?? "standard input"} is binary; skipped`);
   };
 
   try {
     if (files.length === 0) {
-      await scanOne(Deno.stdin.readable, undefined);
+      const result = await secrets.scanInput(
+        Deno.stdin.readable,
+        options,
+        (found) => print(found, "-"),
+      );
+      record(result, undefined);
     } else {
       for (const root of files) {
         try {
-          for await (const path of secrets.walkFiles(root)) {
-            const file = await Deno.open(path, { read: true });
-            await scanOne(file.readable, path);
+          for (const path of secrets.walkFiles(root)) {
+            const result = await secrets.scanFile(path, options, (found) => print(found, path));
+            record(result, path);
           }
         } catch (error) {
           if (error instanceof Deno.errors.NotFound) {

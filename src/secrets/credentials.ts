@@ -61,29 +61,38 @@ const URL_DB_SCHEMES =
 
 const EXAMPLE_HOST = /(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid)$/i;
 
+/** Module-level so that V8 keeps it compiled across scans (a literal in a function is a new object). */
+const URL_USERINFO =
+  /([a-zA-Z][a-zA-Z0-9+.:-]{1,30}):\/\/([^\s:@/"'<>{}\\]{0,128}):([^\s@/"'<>\\]{1,256})@([^\s/"'<>:?#\\]+)/yd;
+
 /** `scheme://user:password@host`: the password is the value. */
 const urlCredentialRule: Rule = {
   id: "url-credentials",
   category: "credential",
-  keywords: ["://"],
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
-    const pattern =
-      /([a-zA-Z][a-zA-Z0-9+.:-]{1,30}):\/\/([^\s:@/"'<>{}\\]{0,128}):([^\s@/"'<>\\]{1,256})@([^\s/"'<>:?#\\]+)/gd;
-    let match: RegExpExecArray | null;
-    while ((match = pattern.exec(text)) !== null) {
+    // Find each "://" and match from the start of its scheme (one regex run per URL, not per letter).
+    const pattern = URL_USERINFO;
+    for (let at = text.indexOf("://"); at !== -1; at = text.indexOf("://", at + 3)) {
+      let start = at;
+      while (start > 0 && at - start < 31 && /[a-zA-Z0-9+.:-]/.test(text[start - 1])) start--;
+      while (start < at && !/[a-zA-Z]/.test(text[start])) start++;
+      if (at - start < 2) continue;
+      pattern.lastIndex = start;
+      const match = pattern.exec(text);
+      if (!match) continue;
       const [, scheme, user, password, host] = match;
       if (password === user) continue; // guest:guest, postgres:postgres: a default, not a secret
       if (isPlaceholder(password) || isTemplateReference(password) || EXAMPLE_HOST.test(host)) {
         continue;
       }
       if (/^\$|^%[A-Za-z_]/.test(password)) continue;
-      const [start, end] = match.indices![3]!;
+      const [valueStart, valueEnd] = match.indices![3]!;
       out.push({
         kind: URL_DB_SCHEMES.test(scheme) ? "database-connection-string" : "url-credentials",
         category: "credential",
-        start,
-        end,
+        start: valueStart,
+        end: valueEnd,
         priority: PRIORITY.structured,
         visible: 0,
       });
@@ -116,7 +125,7 @@ export const CREDENTIAL_RULES: Rule[] = [
   regexRule({
     kind: "gcp-api-key",
     pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g,
-    keywords: ["AIza"],
+    anchors: ["AIza"],
     visible: 4,
     validate: (v) => randomPart(v, 4),
   }),
@@ -124,41 +133,41 @@ export const CREDENTIAL_RULES: Rule[] = [
     kind: "azure-connection-string",
     pattern: /(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{30,}={0,2})/gd,
     group: 1,
-    keywords: ["AccountKey", "SharedAccessKey", "SharedSecretValue"],
+    anchors: ["AccountKey", "SharedAccessKey", "SharedSecretValue"],
     validate: (v) => randomPart(v, 0, 3.5),
   }),
   regexRule({
     kind: "azure-sas-token",
-    pattern: /[?&;]sig=([A-Za-z0-9%+/]{30,}(?:%3D|%3d|=){0,2})/gd,
+    pattern: /(?<=[?&;])sig=([A-Za-z0-9%+/]{30,}(?:%3D|%3d|=){0,2})/gd,
     group: 1,
-    keywords: ["sig="],
+    anchors: ["sig="],
     validate: (v, text, start) => randomPart(v, 0, 3.5) && azureSasContext(text, start),
   }),
   regexRule({
     kind: "github-pat",
     pattern: /(?<![A-Za-z0-9_])ghp_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g,
-    keywords: ["ghp_"],
+    anchors: ["ghp_"],
     visible: 4,
     validate: (v) => randomPart(v, 4),
   }),
   regexRule({
     kind: "github-fine-grained-pat",
     pattern: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}(?![A-Za-z0-9])/g,
-    keywords: ["github_pat_"],
+    anchors: ["github_pat_"],
     visible: 11,
     validate: (v) => randomPart(v, 11),
   }),
   regexRule({
     kind: "github-oauth-token",
     pattern: /(?<![A-Za-z0-9_])gho_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g,
-    keywords: ["gho_"],
+    anchors: ["gho_"],
     visible: 4,
     validate: (v) => randomPart(v, 4),
   }),
   regexRule({
     kind: "github-app-token",
     pattern: /(?<![A-Za-z0-9_])(?:ghu|ghs|ghr)_[A-Za-z0-9]{36,76}(?![A-Za-z0-9])/g,
-    keywords: ["ghu_", "ghs_", "ghr_"],
+    anchors: ["ghu_", "ghs_", "ghr_"],
     visible: 4,
     validate: (v) => randomPart(v, 4),
   }),
@@ -166,7 +175,24 @@ export const CREDENTIAL_RULES: Rule[] = [
     kind: "gitlab-token",
     pattern:
       /(?<![A-Za-z0-9_-])(?:(?:glpat|gldt|glrt|glptt|glcbt|glft|glsoat|gloas|glimt|glagent|glffct|glwt)-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*|GR1348941[A-Za-z0-9_-]{20,})/g,
-    keywords: ["gl", "GR1348941"],
+    anchors: [
+      ...[
+        "glpat",
+        "gldt",
+        "glrt",
+        "glptt",
+        "glcbt",
+        "glft",
+        "glsoat",
+        "gloas",
+        "glimt",
+        "glagent",
+        "glffct",
+        "glwt",
+      ]
+        .map((p) => p + "-"),
+      "GR1348941",
+    ],
     visible: 6,
     validate: (v) => randomPart(v, v.indexOf("-") + 1),
   }),
@@ -174,49 +200,49 @@ export const CREDENTIAL_RULES: Rule[] = [
     kind: "slack-token",
     pattern:
       /(?<![A-Za-z0-9])(?:xox[abposre]-[0-9A-Za-z-]{20,}|xoxe\.xox[bp]-\d-[A-Za-z0-9-]{20,}|xapp-\d-[A-Z0-9]+-\d+-[A-Za-z0-9]{20,})/g,
-    keywords: ["xox", "xapp-"],
+    anchors: ["xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xoxe.", "xapp-"],
     visible: 5,
     validate: (v) => randomPart(v, 5),
   }),
   regexRule({
     kind: "slack-webhook",
     pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/g,
-    keywords: ["hooks.slack.com"],
+    anchors: ["https://hooks.slack.com/"],
     visible: "https://hooks.slack.com/".length,
     validate: (v) => randomPart(v, v.indexOf("/", 24) + 1),
   }),
   regexRule({
     kind: "stripe-key",
     pattern: /(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,247}(?![A-Za-z0-9])/g,
-    keywords: ["k_live_", "k_test_"],
+    anchors: ["sk_live_", "sk_test_", "rk_live_", "rk_test_"],
     visible: 8,
     validate: (v) => randomPart(v, 8),
   }),
   regexRule({
     kind: "stripe-webhook-secret",
     pattern: /(?<![A-Za-z0-9])whsec_[A-Za-z0-9+/]{32,}(?![A-Za-z0-9])/g,
-    keywords: ["whsec_"],
+    anchors: ["whsec_"],
     visible: 6,
     validate: (v) => randomPart(v, 6),
   }),
   regexRule({
     kind: "twilio-api-key",
     pattern: /(?<![A-Za-z0-9])SK[0-9a-fA-F]{32}(?![A-Za-z0-9])/g,
-    keywords: ["SK"],
+    anchors: ["SK"],
     visible: 2,
     validate: (v) => randomPart(v, 2, 3),
   }),
   regexRule({
     kind: "sendgrid-api-key",
     pattern: /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
-    keywords: ["SG."],
+    anchors: ["SG."],
     visible: 3,
     validate: (v) => randomPart(v, 3),
   }),
   regexRule({
     kind: "anthropic-api-key",
     pattern: /(?<![A-Za-z0-9_-])sk-ant-[a-z]+\d*-[A-Za-z0-9_-]{32,}(?![A-Za-z0-9_-])/g,
-    keywords: ["sk-ant-"],
+    anchors: ["sk-ant-"],
     visible: 7,
     validate: (v) => randomPart(v, 13),
   }),
@@ -224,36 +250,36 @@ export const CREDENTIAL_RULES: Rule[] = [
     kind: "openai-api-key",
     pattern:
       /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,})(?![A-Za-z0-9_-])/g,
-    keywords: ["sk-"],
+    anchors: ["sk-"],
     visible: 3,
     validate: (v) => randomPart(v, 3),
   }),
   regexRule({
     kind: "huggingface-token",
     pattern: /(?<![A-Za-z0-9_])(?:hf_|api_org_)[A-Za-z0-9]{30,40}(?![A-Za-z0-9_])/g,
-    keywords: ["hf_", "api_org_"],
+    anchors: ["hf_", "api_org_"],
     visible: 3,
     validate: (v) => randomPart(v, 3, 3.5) && classCount(v.slice(3)) >= 2,
   }),
   regexRule({
     kind: "npm-token",
     pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g,
-    keywords: ["npm_"],
+    anchors: ["npm_"],
     visible: 4,
     validate: (v) => randomPart(v, 4),
   }),
   regexRule({
     kind: "npm-token",
     // .npmrc: `//registry/:_authToken=…` or `_auth=…` at the start of a line.
-    pattern: /(?:^|:)(?:_authToken|_auth|_password)\s*=\s*["']?([^\s"'$]{8,})/gmd,
+    pattern: /(?<=^|:)(?:_authToken|_auth|_password)\s*=\s*["']?([^\s"'$]{8,})/gmd,
     group: 1,
-    keywords: ["_auth", "_password"],
+    anchors: ["_authToken", "_auth", "_password"],
     validate: notPlaceholder,
   }),
   regexRule({
     kind: "pypi-token",
     pattern: /(?<![A-Za-z0-9_-])pypi-AgE[A-Za-z0-9_-]{50,}(?![A-Za-z0-9_-])/g,
-    keywords: ["pypi-AgE"],
+    anchors: ["pypi-AgE"],
     visible: 5,
     validate: (v) => randomPart(v, 5),
   }),
@@ -262,7 +288,7 @@ export const CREDENTIAL_RULES: Rule[] = [
     kind: "jwt",
     pattern:
       /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}(?![A-Za-z0-9_-])/g,
-    keywords: ["eyJ"],
+    anchors: ["eyJ"],
     visible: 3,
     validate: (v) => !isPlaceholder(v) && isJwtHeader(v.slice(0, v.indexOf("."))),
   }),
@@ -272,7 +298,14 @@ export const CREDENTIAL_RULES: Rule[] = [
     pattern:
       /\b(?:Authorization|authorization|AUTHORIZATION|X-Api-Key|x-api-key|X-API-Key)["']?\s*[:=]\s*["']?(?:(?:Bearer|bearer|Token|token)\s+)?([A-Za-z0-9._~+/-]{16,}=*)/gd,
     group: 1,
-    keywords: ["uthorization", "UTHORIZATION", "pi-Key", "PI-Key", "pi-key"],
+    anchors: [
+      "Authorization",
+      "authorization",
+      "AUTHORIZATION",
+      "X-Api-Key",
+      "x-api-key",
+      "X-API-Key",
+    ],
     priority: PRIORITY.header,
     validate: (v) => !isPlaceholder(v) && shannonEntropy(v) >= 3 && !/^Basic$/i.test(v),
   }),
@@ -281,7 +314,7 @@ export const CREDENTIAL_RULES: Rule[] = [
     pattern:
       /\b(?:Authorization|authorization)["']?\s*[:=]\s*["']?Basic\s+([A-Za-z0-9+/]{8,}={0,2})/gd,
     group: 1,
-    keywords: ["uthorization"],
+    anchors: ["Authorization", "authorization"],
     priority: PRIORITY.header + 1,
     validate: (v) => {
       try {
@@ -295,9 +328,9 @@ export const CREDENTIAL_RULES: Rule[] = [
   }),
   regexRule({
     kind: "basic-auth",
-    pattern: /(?:^|\s)(?:-u|--user)\s+["']?[^\s:"'$]+:([^\s"']{4,})/gd,
+    pattern: /(?<=^|\s)(?:-u|--user)\s+["']?[^\s:"'$]+:([^\s"']{4,})/gmd,
     group: 1,
-    keywords: ["-u ", "--user"],
+    anchors: ["-u", "--user"],
     priority: PRIORITY.header,
     validate: (v) => !isPlaceholder(v) && !isTemplateReference(v) && !v.startsWith("$"),
   }),

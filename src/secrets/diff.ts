@@ -18,6 +18,7 @@ export interface AddedLine {
 /** Whether a text is a unified diff (git's or diff -u's). */
 export function looksLikeDiff(text: string): boolean {
   const head = text.slice(0, 64 * 1024);
+  if (!head.includes("\n@@ ") && !head.startsWith("@@ ")) return false;
   return /^diff --git /m.test(head) || /^--- [^\n]*\n\+\+\+ [^\n]*\n@@ -\d/m.test(head);
 }
 

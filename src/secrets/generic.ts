@@ -234,7 +234,20 @@ export function nameTokens(name: string): string[] {
 }
 
 /** Whether a name holds a password, another secret, or neither. */
+const nameClassCache = new Map<string, NameClass>();
+
+/** Whether a name holds a password, another secret, or neither (cached: names recur). */
 export function classifyName(name: string): NameClass {
+  let cls = nameClassCache.get(name);
+  if (cls === undefined) {
+    cls = classifyNameUncached(name);
+    if (nameClassCache.size > 50_000) nameClassCache.clear();
+    nameClassCache.set(name, cls);
+  }
+  return cls;
+}
+
+function classifyNameUncached(name: string): NameClass {
   const tokens = nameTokens(name);
   if (tokens.length === 0) return null;
   if (tokens.some((t) => EXCLUDED_TOKENS.has(t))) return null;
@@ -347,7 +360,11 @@ export function acceptValue(
   return true;
 }
 
-const NAME_CHAR = /[A-Za-z0-9_.-]/;
+/** A character of a name: letters, digits, `_`, `.`, `-` (by code, as this runs for every keyword hit). */
+function isNameChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) ||
+    code === 95 || code === 46 || code === 45;
+}
 const KEYWORD = /pass|pwd|secret|token|key|auth|credential|sas|bearer|license/gi;
 const LITERAL_EXTENSIONS = new Set([
   ".env",
@@ -401,16 +418,26 @@ function readValue(
 /** The assignment whose name contains the keyword at `at`, if there is one. */
 export function assignmentAt(text: string, at: number, extension: string): Assignment | null {
   let nameStart = at;
-  while (nameStart > 0 && NAME_CHAR.test(text[nameStart - 1])) nameStart--;
+  while (nameStart > 0 && isNameChar(text.charCodeAt(nameStart - 1))) nameStart--;
   let nameEnd = at;
-  while (nameEnd < text.length && NAME_CHAR.test(text[nameEnd])) nameEnd++;
+  while (nameEnd < text.length && isNameChar(text.charCodeAt(nameEnd))) nameEnd++;
   // `$PASSWORD` and `${TOKEN}` use a variable; they do not assign one.
   const before = text[nameStart - 1];
   if (before === "$" || (before === "{" && text[nameStart - 2] === "$")) return null;
+  let i = nameEnd;
+  // Most keyword hits are not assignments: look for the operator before anything else.
+  let probe = i;
+  if (text[probe] === '"' || text[probe] === "'" || text[probe] === "]" || text[probe] === ">") {
+    probe++;
+  }
+  while (text[probe] === " " || text[probe] === "\t") probe++;
+  const next = text[probe];
+  if (next !== "=" && next !== ":" && next !== "?" && text[nameStart] !== "-" && before !== "<") {
+    return null;
+  }
   let lineEnd = text.indexOf("\n", nameEnd);
   if (lineEnd === -1) lineEnd = text.length;
   const name = text.slice(nameStart, nameEnd);
-  let i = nameEnd;
   // XML: <password>value</password>
   if (before === "<" && text[i] === ">") {
     const close = text.indexOf(`</${name}>`, i + 1);
@@ -461,7 +488,10 @@ export const genericRule: Rule = {
   category: "credential",
   find(text: string, context: RuleContext): Candidate[] {
     const out: Candidate[] = [];
-    const keyword = new RegExp(KEYWORD.source, "gi");
+    // One shared object: V8 compiles a regular expression to machine code only after it has
+    // run a few times, so a fresh object per scan would run interpreted. (The scan never nests.)
+    const keyword = KEYWORD;
+    keyword.lastIndex = 0;
     let match: RegExpExecArray | null;
     let lastNameStart = -1;
     while ((match = keyword.exec(text)) !== null) {
@@ -495,6 +525,8 @@ export const genericRule: Rule = {
   },
 };
 
+const LONG_TOKEN = /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_=-])/g;
+
 /** Thorough mode only: long random strings with no name at all. */
 export const highEntropyRule: Rule = {
   id: "high-entropy-string",
@@ -502,7 +534,8 @@ export const highEntropyRule: Rule = {
   thoroughOnly: true,
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
-    const token = /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_=-])/g;
+    const token = LONG_TOKEN;
+    token.lastIndex = 0;
     let match: RegExpExecArray | null;
     while ((match = token.exec(text)) !== null) {
       const value = match[0];

@@ -80,15 +80,14 @@ export async function readBounded(
 }
 
 /** Files under `root` (itself when a file), sorted, skipping `.git` folders and symlinks. */
-export async function* walkFiles(root: string): AsyncGenerator<string> {
-  const info = await Deno.lstat(root);
+export function* walkFiles(root: string): Generator<string> {
+  const info = Deno.lstatSync(root);
   if (info.isFile) {
     yield root;
     return;
   }
   if (!info.isDirectory) return;
-  const entries: Deno.DirEntry[] = [];
-  for await (const entry of Deno.readDir(root)) entries.push(entry);
+  const entries = [...Deno.readDirSync(root)];
   entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   for (const entry of entries) {
     if (entry.isSymlink) continue;

@@ -43,7 +43,8 @@ export const privateKeyRule: Rule = {
   keywords: ["PRIVATE KEY"],
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
-    const begin = new RegExp(BEGIN.source, "g");
+    const begin = BEGIN; // shared, so it stays compiled (see generic.ts)
+    begin.lastIndex = 0;
     let match: RegExpExecArray | null;
     while ((match = begin.exec(text)) !== null) {
       const label = match[1] ?? "";

@@ -4,7 +4,7 @@
  * in the files it changes, anything else is streamed in bounded windows.
  */
 import type { ScanOptions, SecretFinding } from "./types.ts";
-import { countByKind } from "./scanner.ts";
+import { countByKind, scanText } from "./scanner.ts";
 import { looksLikeDiff, scanDiff } from "./diff.ts";
 import { looksBinary, scanStream } from "./stream.ts";
 import { peek, readBounded } from "./input.ts";
@@ -45,4 +45,54 @@ export async function scanInput(
   }
   const result = await scanStream(peeked.stream, options, onFindings);
   return { binary: result.binary, diff: false, counts: result.counts };
+}
+
+/** Files up to this size are read whole and scanned in one piece; larger ones are streamed. */
+export const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
+
+/** Scan bytes held in memory (a small file read whole): binary skipped, a diff by its added lines. */
+export function scanBytes(
+  bytes: Uint8Array,
+  options: ScanOptions,
+  onFindings: (findings: SecretFinding[]) => void,
+): InputResult {
+  if (looksBinary(bytes)) return { binary: true, diff: false, counts: {} };
+  const text = new TextDecoder().decode(bytes);
+  const diff = looksLikeDiff(text);
+  const findings = diff
+    ? scanDiff(text, { personal: options.personal, thorough: options.thorough })
+    : scanText(text, options);
+  if (findings.length > 0) onFindings(findings);
+  return { binary: false, diff, counts: countByKind(findings) };
+}
+
+/** Scan a file: read whole when small (one read, no stream machinery), streamed when large. */
+export async function scanFile(
+  path: string,
+  options: ScanOptions,
+  onFindings: (findings: SecretFinding[]) => void,
+): Promise<InputResult> {
+  const file = Deno.openSync(path, { read: true });
+  try {
+    const size = file.statSync().size;
+    if (size <= WHOLE_FILE_BYTES) {
+      const bytes = new Uint8Array(size);
+      let read = 0;
+      while (read < size) {
+        const n = file.readSync(bytes.subarray(read));
+        if (n === null) break;
+        read += n;
+      }
+      return scanBytes(
+        bytes.subarray(0, read),
+        { ...options, path: options.path ?? path },
+        onFindings,
+      );
+    }
+    return await scanInput(file.readable, { ...options, path: options.path ?? path }, onFindings);
+  } finally {
+    try {
+      file.close();
+    } catch { /* the stream closed it */ }
+  }
 }

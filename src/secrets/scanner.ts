@@ -9,6 +9,7 @@ import { CREDENTIAL_RULES } from "./credentials.ts";
 import { genericRule, highEntropyRule } from "./generic.ts";
 import { PERSONAL_RULES } from "./personal.ts";
 import { maskedPreview } from "./preview.ts";
+import { type AnchorSet, anchorSet, findAnchors } from "./anchors.ts";
 
 export const RULES: Rule[] = [...CREDENTIAL_RULES, genericRule, highEntropyRule, ...PERSONAL_RULES];
 
@@ -83,12 +84,40 @@ export function candidatesIn(text: string, options: ScanOptions = {}): Candidate
   const context = { thorough, extension: extensionOf(options.path) };
   const out: Candidate[] = [];
   for (const rule of RULES) {
+    if (rule.anchors) continue;
     if (rule.category === "personal" && !personal) continue;
     if (rule.thoroughOnly && !thorough) continue;
     if (rule.keywords && !rule.keywords.some((k) => text.includes(k))) continue;
     for (const c of rule.find(text, context)) out.push(c);
   }
+  // Anchored rules: one pass finds every anchor; each rule is tried only where its anchor is.
+  const { set, rulesAt } = anchorIndex();
+  findAnchors(text, set, (anchor, offset) => {
+    for (const rule of rulesAt.get(anchor)!) {
+      if (rule.category === "personal" && !personal) continue;
+      if (rule.thoroughOnly && !thorough) continue;
+      const c = rule.matchAt!(text, offset, context);
+      if (c) out.push(c);
+    }
+  });
   return out;
+}
+
+let anchors: { set: AnchorSet; rulesAt: Map<string, Rule[]> } | undefined;
+
+/**
+ * Every rule's anchors, and for each anchor the rules whose anchor is a prefix of it: at an
+ * offset only the longest anchor is reported, and `sk-ant-` must also try the rule on `sk-`.
+ */
+function anchorIndex(): { set: AnchorSet; rulesAt: Map<string, Rule[]> } {
+  if (anchors) return anchors;
+  const all = [...new Set(RULES.flatMap((r) => r.anchors ?? []))];
+  const rulesAt = new Map<string, Rule[]>();
+  for (const literal of all) {
+    rulesAt.set(literal, RULES.filter((r) => r.anchors?.some((a) => literal.startsWith(a))));
+  }
+  anchors = { set: anchorSet(all), rulesAt };
+  return anchors;
 }
 
 /** Keep the best of overlapping candidates: higher priority, then longer, then earlier. */

@@ -48,7 +48,11 @@ export interface Rule {
   category: Category;
   /** Literal strings (case-sensitive) at least one of which a match must contain. */
   keywords?: string[];
+  /** Literal strings every match starts with: the scanner calls `matchAt` only where one occurs. */
+  anchors?: string[];
   /** Run only in thorough mode. */
   thoroughOnly?: boolean;
   find(text: string, context: RuleContext): Candidate[];
+  /** The match that starts exactly at `position`, if any (rules with anchors). */
+  matchAt?(text: string, position: number, context: RuleContext): Candidate | null;
 }

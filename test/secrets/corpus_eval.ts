@@ -10,6 +10,8 @@ import { looksLikeDiff, scanDiff, scanText } from "../../src/secrets/index.ts";
 
 export interface Found {
   line: number;
+  /** The last line of a multi-line finding (a key block, a whole JSON file); a label anywhere in it is met. */
+  endLine?: number;
   kind: string;
 }
 
@@ -70,8 +72,9 @@ export function score(
   for (const path of paths) {
     const open = [...(labelsByFile[path] ?? [])];
     for (const f of foundByFile[path] ?? []) {
-      let i = open.findIndex((l) => l.line === f.line && l.kind === f.kind);
-      if (i === -1) i = open.findIndex((l) => l.line === f.line);
+      const covers = (l: Label) => l.line >= f.line && l.line <= (f.endLine ?? f.line);
+      let i = open.findIndex((l) => covers(l) && l.kind === f.kind);
+      if (i === -1) i = open.findIndex(covers);
       if (i === -1) {
         fp++;
         falseAlarms.push(`${path}:${f.line} ${f.kind}`);
