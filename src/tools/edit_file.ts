@@ -287,9 +287,9 @@ export function planReplace(
     if (holders.length === 0) {
       return {
         ok: false,
-        error: `text to replace not found: ${
-          quoteShown(find)
-        } (${where} it, nor does any other line); nothing changed`,
+        error: `text to replace not found: ${quoteShown(find)} (not on line ${
+          formatCount(line)
+        } nor on any other line); nothing changed`,
       };
     }
     if (holders.length > 1) {

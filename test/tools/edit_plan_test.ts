@@ -157,3 +157,19 @@ Deno.test("quoteShown escapes and cuts at 200 characters", () => {
   const long = quoteShown("x".repeat(300));
   assertEquals(long, `"${"x".repeat(200)}"…`);
 });
+
+Deno.test("refusals name what was wrong", () => {
+  assertEquals(
+    refusal("a\nb\n", { line: 9, find: "zzz", content: "q" }),
+    'text to replace not found: "zzz" (not on line 9 nor on any other line); nothing changed',
+  );
+  // A stale number with the text on exactly one other line is reconciled, not refused.
+  assertEquals(apply("a = 1\nb\n", { line: 2, find: "=", content: ":=" }), "a := 1\nb\n");
+  assertMatch(refusal("x x\n", { line: 1, find: "x", content: "y" }), /occurs 2 times on line 1/);
+  assertMatch(refusal("a\nb\n", { content: "y" }), /^replace needs line .* or find/);
+  assertMatch(refusal("a\nb\n", { line: 1, find: "a\nb", content: "y" }), /no line breaks/);
+  // Content with a break on a last line that has none would change that line's ending: refused.
+  const plan = planReplace("a\nb", { line: 2, content: "x\n" });
+  assert(plan.ok);
+  assertEquals(guardEdit("a\nb", plan.edit), "the ending of line 2 would change");
+});
