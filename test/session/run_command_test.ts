@@ -98,3 +98,20 @@ Deno.test("refusals read as the model is taught, whatever the gate's prefix", ()
   assertEquals(refusalText("the person said no"), "error: command not approved: the person said no");
   assertEquals(refusalText(undefined), "error: command not approved: the gate refused it");
 });
+
+Deno.test("run_command's limits are rendered from the live options", async () => {
+  const { runCommandTool } = await import("../../src/tools/run_command.ts");
+  const defaults = runCommandTool.limits(configSchema.parse({})).join("\n");
+  assertMatch(defaults, /at most 120 s unless timeoutSeconds asks otherwise, and never longer than 3600 s/);
+  assertMatch(defaults, /approval at moderate and above/);
+  const changed = runCommandTool.limits(configSchema.parse({
+    commandTimeoutSeconds: 30,
+    commandTimeoutCapSeconds: 0,
+    approval: { threshold: "dangerous" },
+    commandPolicy: { sandbox: { enabled: false, allowOutsideSandbox: false } },
+  })).join("\n");
+  assertMatch(changed, /at most 30 s unless timeoutSeconds asks otherwise;/);
+  assertMatch(changed, /approval at dangerous and above/);
+  assertMatch(changed, /The sandbox is off/);
+  assertMatch(changed, /Running outside the sandbox is turned off/);
+});
