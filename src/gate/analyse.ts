@@ -8,6 +8,7 @@
 import { basename } from "node:path";
 import { type ParsedLine, parseLine, type SimpleCommand } from "./parse.ts";
 import {
+  decodeAnsiC,
   display,
   isDynamic,
   literal,
@@ -103,12 +104,9 @@ export function analyse(parsed: ParsedLine, options: AnalyseOptions): Analysis {
   for (const [k, v] of Object.entries(options.env ?? {})) vars.set(k, { value: v });
   vars.set("HOME", { value: options.userHome });
   vars.set("PWD", { value: options.cwd });
-  const state = { tooDeep: false };
+  const state: AnalyseState = { tooDeep: false, functions: [] };
   const parts = analyseParsed(parsed, vars, [options.cwd], 0, null, options, state);
-  const functions = parsed.functions.map((f) => ({
-    name: f.name,
-    parts: parts.filter((p) => p.depth === 0 && f.body.includes(p.cmd.id)),
-  }));
+  const functions = state.functions;
   return {
     line: parsed.line,
     ok: parsed.ok,
@@ -121,6 +119,12 @@ export function analyse(parsed: ParsedLine, options: AnalyseOptions): Analysis {
   };
 }
 
+interface AnalyseState {
+  tooDeep: boolean;
+  /** Functions defined anywhere in the line or its payloads, with the parts of their bodies. */
+  functions: Array<{ name: string; parts: Part[] }>;
+}
+
 function analyseParsed(
   parsed: ParsedLine,
   vars: Vars,
@@ -128,7 +132,7 @@ function analyseParsed(
   depth: number,
   carrier: Part | null,
   options: AnalyseOptions,
-  state: { tooDeep: boolean },
+  state: AnalyseState,
 ): Part[] {
   const out: Part[] = [];
   const byCmd = new Map<number, Part[]>();
@@ -209,6 +213,12 @@ function analyseParsed(
       .filter((c) => isInside(parsed, c, p.cmd.id))
       .flatMap((c) => byCmd.get(c.id) ?? []);
   }
+  for (const f of parsed.functions) {
+    state.functions.push({
+      name: f.name,
+      parts: out.filter((p) => p.depth === depth && f.body.includes(p.cmd.id)),
+    });
+  }
   // Payloads parsed as lines of their own.
   const withPayloads: Part[] = [];
   for (const p of out) {
@@ -273,7 +283,9 @@ export function feederKind(words: Word[]): string | undefined {
       prog === "openssl" &&
       v.some((x) => x === "-d" || x === "-base64" || x === "base64" || x === "enc")
     ) return "decoded";
-    if (prog === "uudecode" || prog === "rev" && v.length === 1) return "decoded";
+    if (
+      prog === "uudecode" || prog === "rev" || prog === "tr" && v.length >= 3 && !v.includes("-d")
+    ) return "decoded";
     if (/^(gunzip|zcat|bzcat|xzcat|zstdcat)$/.test(prog) || (prog === "gzip" && v.includes("-d"))) {
       return "decoded";
     }
@@ -827,7 +839,7 @@ function partsOf(
   parsed: ParsedLine,
   _byCmd: Map<number, Part[]>,
   options: AnalyseOptions,
-  _state: { tooDeep: boolean },
+  _state: AnalyseState,
 ): Part[] {
   const u = unwrapWords(words);
   // A program named by a variable the line set to a literal is that program.
@@ -836,6 +848,11 @@ function partsOf(
   if (effective.length > 0 && isDynamic(effective[0])) {
     dynamicProgram = true;
     const r = resolveWord(effective[0], vars, options.userHome);
+    const echoed = echoedSubstitution(effective[0]);
+    if (r.unknown && echoed !== undefined) {
+      r.value = echoed;
+      r.unknown = false;
+    }
     if (!r.unknown) {
       const again = unwrapWords([litWord(r.value), ...effective.slice(1)]);
       effective = again.words;
@@ -930,15 +947,43 @@ function literalOf(w: Word, vars: Vars, userHome: string): string | undefined {
 }
 
 /** The text `echo …` or `printf …` writes, when it is all literal. */
-function echoedText(words: Word[]): string | undefined {
+export function echoedText(words: Word[]): string | undefined {
   const prog = base(words[0]);
   if (prog !== "echo" && prog !== "printf") return undefined;
   const args = words.slice(1).map((w) => literal(w));
   if (args.some((a) => a === undefined)) return undefined;
   let list = args as string[];
   if (prog === "echo") {
-    while (list.length && /^-[neE]+$/.test(list[0])) list = list.slice(1);
-    return list.join(" ");
+    let escapes = false;
+    while (list.length && /^-[neE]+$/.test(list[0])) {
+      if (list[0].includes("e")) escapes = true;
+      list = list.slice(1);
+    }
+    const text = list.join(" ");
+    return escapes ? decodeAnsiC(text) : text;
   }
-  return list.join(" ").replace(/\\n/g, "\n").replace(/%s/g, "");
+  // printf: the format's escapes, with %s and %b filled from the arguments in turn.
+  const [format = "", ...rest] = list;
+  let k = 0;
+  const filled = format.replace(
+    /%[-0-9.]*([sbdc%])/g,
+    (_m, c: string) => (c === "%" ? "%" : (rest[k++] ?? "")),
+  );
+  return decodeAnsiC(filled + (k < rest.length ? rest.slice(k).join("") : ""));
+}
+
+/** `$(echo sudo)`, `` `printf '\x73udo'` ``: the text a program word made only of a literal echo gives. */
+function echoedSubstitution(word: Word): string | undefined {
+  if (word.segs.length !== 1 || word.segs[0].kind !== "sub") return undefined;
+  const raw = word.segs[0].text;
+  const inner = raw.startsWith("$(")
+    ? raw.slice(2, -1)
+    : raw.startsWith("`")
+    ? raw.slice(1, -1)
+    : undefined;
+  if (inner === undefined) return undefined;
+  const parsed = parseLine(inner);
+  if (!parsed.ok || parsed.commands.length !== 1) return undefined;
+  const text = echoedText(parsed.commands[0].words);
+  return text === undefined ? undefined : text.replace(/\n+$/, "").trim();
 }

@@ -175,12 +175,15 @@ function builtInRules(
   context: PolicyContext & { origin: Origin },
 ): PolicyDecision | undefined {
   const downloaded = new Set<string>();
+  /** Links the line itself makes (ln -s TARGET NAME): later paths through NAME lead to TARGET. */
+  const links = new Map<string, string>();
   for (const part of analysis.parts) {
     const refusal = privilege(part) ?? rmRoots(part, analysis) ??
-      downloadExec(part, analysis, downloaded) ??
-      disk(part, analysis) ?? power(part) ?? homeWrite(part, analysis, home, context) ??
+      downloadExec(part, analysis, downloaded) ?? inlineCode(part, analysis, home) ??
+      disk(part, analysis) ?? power(part) ?? homeWrite(part, analysis, home, context, links) ??
       (context.origin !== "person" ? wispRun(part, analysis, context) : undefined);
     if (refusal) return { allowed: false, ...refusal, command: part.text };
+    recordLink(part, analysis, links);
     for (const t of downloadTargets(part)) {
       const r = resolveWord(t, part.vars, analysis.userHome);
       if (!r.unknown) { for (const cwd of part.cwds) downloaded.add(absolutePath(r.value, cwd)); }
@@ -192,6 +195,67 @@ function builtInRules(
 }
 
 type Refusal = { rule: string; reason: string };
+
+function recordLink(part: Part, analysis: Analysis, links: Map<string, string>): void {
+  if (
+    part.program !== "ln" ||
+    !part.argv.slice(1).some((a) => /^-[a-zA-Z]*s/.test(a) || a === "--symbolic")
+  ) return;
+  const pos = part.words.slice(1).filter((w) => !(literal(w) ?? "").startsWith("-"));
+  if (pos.length < 1) return;
+  const target = resolveWord(pos[0], part.vars, analysis.userHome);
+  const name = pos.length >= 2
+    ? resolveWord(pos[pos.length - 1], part.vars, analysis.userHome)
+    : undefined;
+  if (target.unknown || target.globRegex) return;
+  for (const cwd of part.cwds) {
+    const to = absolutePath(target.value, cwd);
+    const at = name && !name.unknown
+      ? absolutePath(name.value, cwd)
+      : absolutePath(basename(target.value), cwd);
+    if (links.size < 64) links.set(at, to);
+  }
+}
+
+/** Follow the links the line made itself. */
+function throughLinks(path: string, links: Map<string, string>): string {
+  for (const [at, to] of links) {
+    if (path === at || path.startsWith(at + "/")) return to + path.slice(at.length);
+  }
+  return path;
+}
+
+const FETCHES =
+  /urlopen|urllib|requests\.(get|post)|http\.client|fetch\(|https?:\/\/|Net::HTTP|open-uri|LWP|IO::Socket|socket\.|child_process.*curl|wget|curl/i;
+const EXECUTES =
+  /\bexec\s*\(|\beval\s*\(|\bsystem\s*\(|subprocess|os\.system|popen|child_process|\beval\b|Function\(|execSync|do shell script/i;
+
+/** Inline interpreter code that downloads and runs, or writes into wisp's home. */
+function inlineCode(part: Part, analysis: Analysis, home: { root: string }): Refusal | undefined {
+  if (!isInterpreter(part.program) || part.argv.length < 3) return undefined;
+  const code = part.argv.slice(1).join(" ");
+  if (FETCHES.test(code) && EXECUTES.test(code)) {
+    return {
+      rule: "download-exec",
+      reason: `its ${part.program} code downloads something and runs it`,
+    };
+  }
+  const homeNames = [home.root, "~/.wisp", "$HOME/.wisp", ".wisp/", "WISP_HOME"];
+  if (
+    homeNames.some((h) => code.includes(h)) &&
+    /open\([^)]*['"][wa]|write|unlink|remove|rename|rm(Sync|dir)?\b|truncate|copy|move|>>?/i.test(
+      code,
+    )
+  ) {
+    return {
+      rule: "wisp-home",
+      reason:
+        `its ${part.program} code changes wisp's own home, where its approvals, facts and settings live`,
+    };
+  }
+  void analysis;
+  return undefined;
+}
 
 function privilege(part: Part): Refusal | undefined {
   const wrapper = part.wrappers.find((w) => PRIVILEGE.has(w));
@@ -317,6 +381,12 @@ function rmRoots(part: Part, analysis: Analysis): Refusal | undefined {
           reason: `find ${hit} … deleting would empty a system or home folder`,
         };
       }
+    }
+  }
+  if (prog === "rsync" && args.some((a) => a.startsWith("--delete")) && positional.length >= 2) {
+    const hit = targetIsRoot(positional[positional.length - 1], part, analysis);
+    if (hit) {
+      return { rule: "rm-root", reason: `rsync --delete onto ${hit} would delete what is there` };
     }
   }
   if (prog === "mv" && positional.length >= 2) {
@@ -464,6 +534,12 @@ const DISK_DEVICE =
 function disk(part: Part, analysis: Analysis): Refusal | undefined {
   const prog = part.program;
   const args = part.argv.slice(1);
+  for (const t of writeTargets(part)) {
+    const v = resolveWord(t.word, part.vars, analysis.userHome).value;
+    if (DISK_DEVICE.test(v)) {
+      return { rule: "disk", reason: `it writes straight onto a disk device (${v})` };
+    }
+  }
   if (prog === "dd" && args.some((a) => /^of=\/dev\/(?!null$|stdout$|stderr$|zero$)/.test(a))) {
     return { rule: "disk", reason: "dd onto a device overwrites a disk" };
   }
@@ -559,7 +635,7 @@ function forkBomb(analysis: Analysis): string | undefined {
     const code = part.argv.join(" ");
     if (
       (isInterpreter(part.program) || SHELLS.has(part.program)) &&
-      /fork\s*(\(\))?\s*(while|until)\b|while\s*\(?\s*(1|true|True)\s*\)?\s*[:{]?\s*(os\.)?fork|for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork|\bfork\b.*\bfork\b.*\bfork\b/
+      /fork\s*(\(\))?\s*(while|until)\b|while\s*\(?\s*(1|true|True)\s*\)?\s*[:{]?\s*(os\.)?fork|for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork|loop\s*(do|\{)\s*fork|\bfork\b.*\bfork\b.*\bfork\b/
         .test(code)
     ) {
       return "its code forks processes without end (a fork bomb)";
@@ -579,6 +655,7 @@ function homeWrite(
   analysis: Analysis,
   home: { root: string },
   context: PolicyContext,
+  links: Map<string, string> = new Map(),
 ): Refusal | undefined {
   // The configured home, and the default one too: writing there is never needed.
   const roots = [...new Set([home.root, `${analysis.userHome.replace(/\/+$/, "")}/.wisp`])];
@@ -621,7 +698,7 @@ function homeWrite(
     }
     if (r.unknown && r.value === "") continue;
     for (const cwd of part.cwds) {
-      const abs = absolutePath(r.value, cwd);
+      const abs = throughLinks(absolutePath(r.value, cwd), links);
       const real = context.realPath?.(abs);
       for (const root of roots) {
         if (insideHome(abs, root) || (real && insideHome(real, root))) {

@@ -1295,9 +1295,12 @@ function packageManager(): VerbProgram {
       "access",
       "dist-tag",
     ],
-    groups: ["run", "run-script", "config", "cache", "audit", "workspace", "pm"],
+    groups: ["run", "run-script", "config", "cache", "audit", "workspace", "pm", "npm"],
     moderateReason: "installs packages or runs the project's scripts",
     special: (verb, args) => {
+      if (/^npm (publish|login|logout|tag)/.test(verb)) {
+        return dangerous("publishes or handles your registry account");
+      }
       if (/^config (get|list|ls)$/.test(verb) || verb === "config") {
         return safe("reads package-manager settings");
       }

@@ -22,6 +22,7 @@ import {
   WRITING_CODE,
 } from "./programs.ts";
 import { absolutePath, display, isDynamic, literal, resolveWord, type Word } from "./words.ts";
+import { writeTargets } from "./targets.ts";
 
 export const LEVEL_RANK: Record<Level, number> = { safe: 0, moderate: 1, dangerous: 2 };
 
@@ -252,6 +253,33 @@ export function classifyPart(
       break;
     }
   }
+  // Secrets held in the environment.
+  const secretVar = [
+    ...part.words.slice(1),
+    ...part.cmd.redirects.flatMap((r) => (r.target ? [r.target] : [])),
+  ]
+    .flatMap((w) => w.segs)
+    .find((seg) => seg.kind === "var" && SECRET_NAME.test(seg.name));
+  if (secretVar && secretVar.kind === "var") {
+    raise(acc, dangerous(`reads a secret from the environment ($${secretVar.name})`));
+  }
+  if ((prog === "printenv" || prog === "env") && args.some((a) => SECRET_NAME.test(a))) {
+    raise(acc, dangerous("prints a secret from the environment"));
+  }
+  // Files that run at login or in every shell.
+  for (const t of writeTargets(part)) {
+    const r = resolveWord(t.word, part.vars, analysis.userHome);
+    for (const cwd of part.cwds.slice(0, 4)) {
+      const abs = absolutePath(r.value, cwd);
+      if (!r.unknown && isStartupFile(abs, analysis.userHome)) {
+        raise(
+          acc,
+          dangerous(`changes a file that runs at login or in every shell (${display(t.word)})`),
+        );
+        break;
+      }
+    }
+  }
   for (const a of part.cmd.assignments) {
     if (!a.value) continue;
     if (/^(LD_PRELOAD|DYLD_INSERT_LIBRARIES|LD_LIBRARY_PATH|DYLD_LIBRARY_PATH)$/.test(a.name)) {
@@ -277,6 +305,25 @@ export function classifyPart(
     exact,
     part,
   };
+}
+
+/** Environment variables whose names say they hold a secret. */
+const SECRET_NAME = /(TOKEN|SECRET|PASSW(OR)?D|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|CREDENTIAL|AUTH)/i;
+
+function isStartupFile(path: string, userHome: string): boolean {
+  const h = userHome.replace(/\/+$/, "");
+  if (!path.startsWith(h + "/") && !path.startsWith("/etc/") && !path.startsWith("/Library/")) {
+    return false;
+  }
+  const rel = path.startsWith(h + "/") ? path.slice(h.length + 1) : path;
+  return /^\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|inputrc)$/
+    .test(rel) ||
+    /^\.config\/(fish\/config\.fish|autostart\/|systemd\/user\/)/.test(rel) ||
+    /^Library\/(LaunchAgents|LaunchDaemons|StartupItems)(\/|$)/.test(rel) ||
+    /^\.ssh\/rc$/.test(rel) ||
+    /^\/etc\/(profile|bashrc|zshrc|zprofile|environment|crontab|cron\.|sudoers|rc\.local|launchd|systemd\/|init\.d\/)/
+      .test(rel) ||
+    /^\/Library\/(LaunchAgents|LaunchDaemons|StartupItems)(\/|$)/.test(rel);
 }
 
 export function patternFor(part: Part, verb: string | undefined): string {

@@ -145,9 +145,15 @@ export function resolveWord(word: Word, vars: Vars, userHome: string): Resolved 
       }
       case "var": {
         const known = seg.plain ? vars.get(seg.name) : undefined;
+        const anyKnown = vars.get(seg.name);
         if (known && "value" in known) {
           value += known.value;
           regex += escapeRegex(known.value);
+        } else if (!seg.plain && anyKnown && "value" in anyKnown && anyKnown.value !== "") {
+          // ${HOME:?}, ${HOME%/}, ${HOME:-/}: most likely the variable's value, but not surely.
+          value += anyKnown.value;
+          regex += escapeRegex(anyKnown.value) + ".*";
+          unknown = true;
         } else {
           if (known && "tainted" in known) tainted = known.tainted;
           const v = vars.get(seg.name);
