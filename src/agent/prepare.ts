@@ -34,7 +34,8 @@ function memoKey(line: string, ctx: unknown): string {
 /** A turn's memo of prepared decisions, in front of the session's gate. */
 export class PreparedGate implements ToolGate {
   readonly #gate: ToolGate;
-  readonly #memo = new Map<string, GateVerdict>();
+  /** Decisions per line, in the order they were prepared (a line asked twice is answered twice). */
+  readonly #memo = new Map<string, GateVerdict[]>();
 
   constructor(gate: ToolGate) {
     this.#gate = gate;
@@ -43,11 +44,10 @@ export class PreparedGate implements ToolGate {
   /** The gate a call runs with: a prepared line is answered from the memo (once), any other asks. */
   check(line: string, ctx: unknown): Promise<GateVerdict> {
     const key = memoKey(line, ctx);
-    const prepared = this.#memo.get(key);
-    if (prepared) {
-      this.#memo.delete(key);
-      return Promise.resolve(prepared);
-    }
+    const queue = this.#memo.get(key);
+    const prepared = queue?.shift();
+    if (queue && queue.length === 0) this.#memo.delete(key);
+    if (prepared) return Promise.resolve(prepared);
     return this.#gate.check(line, ctx);
   }
 
@@ -56,7 +56,10 @@ export class PreparedGate implements ToolGate {
     return {
       check: async (line, ctx) => {
         const verdict = await this.#gate.check(line, ctx);
-        this.#memo.set(memoKey(line, ctx), verdict);
+        const key = memoKey(line, ctx);
+        const queue = this.#memo.get(key) ?? [];
+        queue.push(verdict);
+        this.#memo.set(key, queue);
         throw new Prepared();
       },
     };
@@ -64,7 +67,9 @@ export class PreparedGate implements ToolGate {
 
   /** How many decisions wait for their calls. */
   get waiting(): number {
-    return this.#memo.size;
+    let n = 0;
+    for (const queue of this.#memo.values()) n += queue.length;
+    return n;
   }
 }
 

@@ -239,3 +239,28 @@ Deno.test("aborting while a call runs stops it and ends the turn without another
     await h.remove();
   }
 });
+
+Deno.test("the same line twice in one response is asked twice and answered in order", async () => {
+  const answers = [{ allowed: true }, { allowed: false, refusal: "not twice" }];
+  const asked: string[] = [];
+  const gate: ToolGate = {
+    check(line: string): Promise<GateVerdict> {
+      asked.push(line);
+      return Promise.resolve(answers[asked.length - 1] ?? { allowed: false, refusal: "asked too often" });
+    },
+  };
+  const h = await harness(gate);
+  try {
+    const registry = new ToolRegistry().register(slowTool("write", h.log, { parallelSafe: false, gated: true }));
+    const backend = new ScriptedBackend([
+      [toolCallEvent("write", { arg: "same" }), toolCallEvent("write", { arg: "same" })],
+      textReply("ok"),
+    ]);
+    await runTurn({ backend, messages: system(), prompt: "go", tools: registry.all(), registry, context: h.ctx });
+    assertEquals(asked, ["write same", "write same"]);
+    const results = backend.requests[1].messages.filter((m) => m.role === "tool").map((m) => m.content);
+    assertEquals(results, ["write did same", "error: command not approved: not twice"]);
+  } finally {
+    await h.remove();
+  }
+});
