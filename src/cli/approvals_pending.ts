@@ -57,7 +57,7 @@ async function pending(): Promise<void> {
   const { listPending } = await import("../faces/mcp/pending.ts");
   const { renderTable } = await import("./table.ts");
   const paths = homePaths();
-  const listed = listPending(paths.pending);
+  const listed = await listPending(paths.pending);
   const terminal = stdoutIsTerminal();
   if (listed.length === 0) {
     if (terminal) errLine("no command waits for approval");
@@ -102,12 +102,10 @@ async function answer(id: string, decision: "approve" | "deny", scope: string | 
   }
   const { homePaths } = await import("../config/home.ts");
   const { answerPending } = await import("../faces/mcp/answer.ts");
-  const { ownStdin } = await import("../faces/mcp/procinfo.ts");
   const { outLine } = await import("./io.ts");
   const result = await answerPending(homePaths().pending, id, {
     decision,
     ...(scope ? { scope: scope as "once" } : {}),
-    tty: ownStdin(),
   });
   if (result.exitCode === 0) {
     outLine(result.message);

@@ -15,10 +15,12 @@ import {
   type PendingRequest,
   requestPath,
   type Scope,
+  serverAlive,
   sha256Hex,
   staleness,
   writeOutcome,
 } from "./pending.ts";
+import { type Prober, probeProcess } from "./procinfo.ts";
 
 export const ANSWER_WAIT_MS = 3000;
 
@@ -35,6 +37,7 @@ export interface AnswerOptions {
   tty?: string;
   waitMs?: number;
   pollMs?: number;
+  prober?: Prober;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -140,7 +143,7 @@ export async function answerPending(dir: string, id: string, options: AnswerOpti
   try {
     mtime = Deno.statSync(requestPath(dir, id)).mtime?.getTime();
   } catch { /* gone meanwhile: taken as stale below if so */ }
-  const state = staleness(request, mtime);
+  const state = staleness(request, mtime, await serverAlive(request.server, options.prober ?? probeProcess));
   if (state.stale) {
     writeOutcome(dir, {
       id,

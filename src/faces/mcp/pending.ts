@@ -12,13 +12,13 @@
  * with the bytes it wrote (kept in memory). A request file altered since is
  * refused, and so is an answer that no `wisp approvals` process at a
  * terminal wrote (checked through /proc while that process waits for the
- * outcome). A request whose server has stopped, or whose wait expired, is
- * stale and removed by whoever lists the folder.
+ * outcome, through procinfo.ts). A request whose server has stopped, or
+ * whose wait expired, is stale and removed by whoever lists the folder.
  */
 import { join } from "node:path";
 import { ensurePrivateDir } from "../../config/home.ts";
 import { writeFileAtomicSync } from "../../util/atomic.ts";
-import { argvOf, hasProc, isTerminalPath, processAlive, processStart, stdinOf } from "./procinfo.ts";
+import { isTerminalPath, type Prober, probeProcess } from "./procinfo.ts";
 
 export const SCOPES = ["once", "session", "project", "always"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -172,12 +172,30 @@ export function parseOutcome(text: string): PendingOutcome | undefined {
 
 export type Staleness = { stale: false } | { stale: true; why: string };
 
-/** Whether a request still waits: its server runs (or beats) and its wait has not expired. */
-export function staleness(request: PendingRequest, mtimeMs: number | undefined, now = Date.now()): Staleness {
+/** Whether a process recorded as (pid, start) still runs: true, false, or undefined (cannot tell). */
+export async function serverAlive(
+  server: { pid: number; start?: string },
+  prober: Prober,
+): Promise<boolean | undefined> {
+  const facts = await prober(server.pid);
+  if (!facts) return undefined;
+  if (!facts.alive) return false;
+  return server.start === undefined || facts.start === undefined || facts.start === server.start;
+}
+
+/**
+ * Whether a request still waits: its wait has not expired, and its server
+ * runs (or, where that cannot be told, its heartbeat is fresh).
+ */
+export function staleness(
+  request: PendingRequest,
+  mtimeMs: number | undefined,
+  alive: boolean | undefined,
+  now = Date.now(),
+): Staleness {
   if (Date.parse(request.expiresAt) <= now) {
     return { stale: true, why: "its wait expired (approval.timeoutSeconds)" };
   }
-  const alive = processAlive(request.server.pid, request.server.start);
   if (alive === false) return { stale: true, why: "the wisp mcp server that asked has stopped" };
   if (alive === undefined && mtimeMs !== undefined && now - mtimeMs > HEARTBEAT_STALE_MS) {
     return { stale: true, why: "the wisp mcp server that asked has stopped (no heartbeat)" };
@@ -196,7 +214,7 @@ export interface Listed {
  * and outcomes older than OUTCOME_KEEP_MS. Files that are not requests are
  * left alone.
  */
-export function listPending(dir: string, now = Date.now()): Listed[] {
+export async function listPending(dir: string, prober: Prober = probeProcess, now = Date.now()): Promise<Listed[]> {
   const out: Listed[] = [];
   let entries: Deno.DirEntry[];
   try {
@@ -228,7 +246,7 @@ export function listPending(dir: string, now = Date.now()): Listed[] {
     const request = parseRequest(text);
     if (!request || request.kind !== "approval") continue;
     const r = request as PendingRequest;
-    const state = staleness(r, mtime, now);
+    const state = staleness(r, mtime, await serverAlive(r.server, prober), now);
     if (state.stale) {
       removeStale(dir, r, state.why, now);
       continue;
@@ -262,15 +280,6 @@ export function writeOutcome(dir: string, outcome: PendingOutcome): void {
 /** Why an answer is refused, checked by the server against what it filed. */
 export type AnswerCheck = { ok: true; answer: PendingAnswer } | { ok: false; reason: string; nonce?: string };
 
-export interface ProcessProbe {
-  /** Whether /proc can tell anything (false on macOS). */
-  available(): boolean;
-  stdinOf(pid: number): string | undefined;
-  argvOf(pid: number): string[] | undefined;
-}
-
-export const procProbe: ProcessProbe = { available: hasProc, stdinOf, argvOf };
-
 /**
  * Check an answer file's bytes against the request as filed (`filed`, the
  * bytes the server wrote) and the request file as it is now (`current`).
@@ -280,7 +289,7 @@ export async function checkAnswer(
   id: string,
   filed: Uint8Array,
   current: Uint8Array | undefined,
-  probe: ProcessProbe = procProbe,
+  prober: Prober = probeProcess,
 ): Promise<AnswerCheck> {
   const answer = parseAnswer(answerText);
   if (!answer || answer.id !== id) {
@@ -297,18 +306,25 @@ export async function checkAnswer(
         : "the answer does not match the request as it was filed",
     };
   }
-  if (probe.available()) {
-    const argv = probe.argvOf(answer.by.pid);
-    const stdin = probe.stdinOf(answer.by.pid);
-    const fromWisp = argv !== undefined && argv.includes("approvals") && argv.includes(id) &&
-      (argv.includes("approve") || argv.includes("deny"));
-    if (!fromWisp || !isTerminalPath(stdin) || (answer.by.tty !== undefined && answer.by.tty !== stdin)) {
-      return {
-        ok: false,
-        nonce: answer.nonce,
-        reason: "the answer did not come from wisp approvals run at a terminal",
-      };
-    }
+  // The answering process waits for the outcome: it must be wisp approvals, at a terminal.
+  // Where that cannot be told, the answer is refused (fail closed).
+  const facts = await prober(answer.by.pid);
+  if (!facts) {
+    return {
+      ok: false,
+      nonce: answer.nonce,
+      reason: "wisp could not check which process wrote the answer, so it is refused",
+    };
+  }
+  const argv = facts.argv ?? [];
+  const fromWisp = facts.alive && argv.includes("approvals") && argv.includes(id) &&
+    (argv.includes("approve") || argv.includes("deny"));
+  if (!fromWisp || !isTerminalPath(facts.stdin) || (answer.by.tty !== undefined && answer.by.tty !== facts.stdin)) {
+    return {
+      ok: false,
+      nonce: answer.nonce,
+      reason: "the answer did not come from wisp approvals run at a terminal",
+    };
   }
   return { ok: true, answer };
 }
@@ -319,8 +335,13 @@ export class PendingBoard {
   #start: string | undefined;
   #heartbeat: ReturnType<typeof setInterval> | undefined;
 
-  constructor(readonly dir: string, readonly probe: ProcessProbe = procProbe) {
-    this.#start = processStart(Deno.pid);
+  private constructor(readonly dir: string, readonly prober: Prober) {}
+
+  /** A board for this server: learns its own start time (so a reused pid is not taken for it). */
+  static async open(dir: string, prober: Prober = probeProcess): Promise<PendingBoard> {
+    const board = new PendingBoard(dir, prober);
+    board.#start = (await prober(Deno.pid))?.start;
+    return board;
   }
 
   get serverStart(): string | undefined {
@@ -390,7 +411,7 @@ export class PendingBoard {
     else if (ownUid !== null && info.uid !== null && info.uid !== ownUid) {
       check = { ok: false, reason: "the answer file belongs to another user" };
     } else {
-      check = await checkAnswer(text, id, filed.bytes, readBytes(requestPath(this.dir, id)), this.probe);
+      check = await checkAnswer(text, id, filed.bytes, readBytes(requestPath(this.dir, id)), this.prober);
     }
     if (check.ok) return check.answer;
     // Put the request back as it was filed, so the next reader sees the truth.
@@ -436,12 +457,12 @@ export class PendingBoard {
   }
 
   /** Remove stale requests left by servers that died (run at start). */
-  sweep(): void {
-    listPending(this.dir);
+  async sweep(): Promise<void> {
+    await listPending(this.dir, this.prober);
   }
 
   #startHeartbeat(): void {
-    if (this.#heartbeat !== undefined || hasProc()) return;
+    if (this.#heartbeat !== undefined) return;
     const timer = setInterval(() => {
       const now = new Date();
       for (const id of this.#filed.keys()) {

@@ -57,8 +57,8 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   let board: PendingBoard | undefined;
   if (config.approval.outOfBand) {
     ensureHome(paths, paths.pending);
-    board = new PendingBoard(paths.pending);
-    board.sweep();
+    board = await PendingBoard.open(paths.pending);
+    await board.sweep();
   }
   const notifier = new Notifier(
     config.notifications,
