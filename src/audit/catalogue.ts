@@ -113,9 +113,18 @@ export const AUDIT_CATALOGUE = {
     bytesBefore: z.number().int(),
     bytesAfter: z.number().int(),
   }),
-  prompt: z.looseObject({ text: z.string() }),
-  response: z.looseObject({ text: z.string() }),
-  "turn.stopped": z.looseObject({}),
+  /** A turn began: the person's (or caller's) message verbatim, the model, the tools offered. */
+  prompt: z.looseObject({ text: z.string(), model: z.string().optional(), tools: z.array(z.string()).optional() }),
+  /** One model response of a turn, verbatim, with the calls it asked for (a turn has one per request). */
+  response: z.looseObject({
+    text: z.string(),
+    model: z.string().optional(),
+    round: z.number().int().optional(),
+    finishReason: z.enum(["stop", "length", "tool_calls"]).optional(),
+    toolCalls: z.array(z.looseObject({ name: z.string() })).optional(),
+    seconds: z.number().optional(),
+  }),
+  "turn.stopped": z.looseObject({ reason: z.string().optional() }),
   "model.fallback": z.looseObject({ from: z.string(), to: z.string() }),
   notification: z.looseObject({ route: z.string().nullable().optional() }),
   "secrets.scan": z.looseObject({ counts: z.record(z.string(), z.number()) }),
