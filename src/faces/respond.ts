@@ -75,19 +75,27 @@ export function readSchemaFile(path: string): Record<string, unknown> {
   let text: string;
   try {
     const info = Deno.statSync(path);
-    if (!info.isFile) throw new UsageError(`--schema ${path} is not a file; give a JSON Schema file`);
-    if (info.size > SCHEMA_MAX_BYTES) throw new UsageError(`--schema ${path} is larger than 256 KiB; give a smaller JSON Schema`);
+    if (!info.isFile) {
+      throw new UsageError(`--schema ${path} is not a file; give a JSON Schema file`);
+    }
+    if (info.size > SCHEMA_MAX_BYTES) {
+      throw new UsageError(`--schema ${path} is larger than 256 KiB; give a smaller JSON Schema`);
+    }
     text = Deno.readTextFileSync(path);
   } catch (error) {
     if (error instanceof WispError) throw error;
-    if (error instanceof Deno.errors.NotFound) throw new UsageError(`--schema ${path} does not exist; give a JSON Schema file`);
+    if (error instanceof Deno.errors.NotFound) {
+      throw new UsageError(`--schema ${path} does not exist; give a JSON Schema file`);
+    }
     throw new UsageError(`cannot read --schema ${path} (${messageOf(error)})`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--schema ${path} is not valid JSON (${messageOf(error)}); give a JSON Schema file`);
+    throw new UsageError(
+      `--schema ${path} is not valid JSON (${messageOf(error)}); give a JSON Schema file`,
+    );
   }
   if (!value || typeof value !== "object" || Array.isArray(value)) {
     throw new UsageError(`--schema ${path} must hold a JSON object (a JSON Schema)`);
@@ -96,12 +104,21 @@ export function readSchemaFile(path: string): Record<string, unknown> {
 }
 
 /** Read a piped prompt, bounded. */
-export async function readPipedPrompt(stream: ReadableStream<Uint8Array>, max = PROMPT_MAX_BYTES): Promise<string> {
+export async function readPipedPrompt(
+  stream: ReadableStream<Uint8Array>,
+  max = PROMPT_MAX_BYTES,
+): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of stream) {
     size += chunk.length;
-    if (size > max) throw new UsageError(`the prompt on standard input is larger than ${max / (1024 * 1024)} MiB; give a shorter one`);
+    if (size > max) {
+      throw new UsageError(
+        `the prompt on standard input is larger than ${
+          max / (1024 * 1024)
+        } MiB; give a shorter one`,
+      );
+    }
     chunks.push(chunk);
   }
   const all = new Uint8Array(size);
@@ -113,9 +130,15 @@ export async function readPipedPrompt(stream: ReadableStream<Uint8Array>, max = 
   return new TextDecoder().decode(all);
 }
 
-export async function respond(options: RespondOptions, deps: RespondDeps, io: RespondIO): Promise<RespondResult> {
+export async function respond(
+  options: RespondOptions,
+  deps: RespondDeps,
+  io: RespondIO,
+): Promise<RespondResult> {
   const prompt = options.prompt.trim();
-  if (prompt === "") throw new UsageError("the prompt is empty; give one as an argument or on standard input");
+  if (prompt === "") {
+    throw new UsageError("the prompt is empty; give one as an argument or on standard input");
+  }
   if (options.noTools && options.tools && options.tools.length > 0) {
     throw new UsageError("--tool and --no-tools cannot be used together; choose one");
   }
@@ -138,7 +161,9 @@ export async function respond(options: RespondOptions, deps: RespondDeps, io: Re
     if (options.schema) {
       const caps = await backend.capabilities();
       if (!caps.structured) {
-        throw new WispError(`${backend.name} cannot be held to a JSON schema; choose another model from wisp models, or leave out --schema`);
+        throw new WispError(
+          `${backend.name} cannot be held to a JSON schema; choose another model from wisp models, or leave out --schema`,
+        );
       }
     }
     const window = await backend.contextWindow();
@@ -154,23 +179,32 @@ export async function respond(options: RespondOptions, deps: RespondDeps, io: Re
     }];
     const turn = session.beginTurn({ budgetBytes: budgetBytes(window), signal: deps.signal });
     let printed = "";
-    const outcome = await runTurn({
-      backend,
-      messages,
-      prompt,
-      tools,
-      registry: session.registry,
-      context: turn.context,
-      schema: options.schema,
-      signal: deps.signal,
-      hooks: {
-        onText: (text) => {
-          if (!options.stream) return;
-          printed += text;
-          io.out(text);
+    let outcome: TurnOutcome;
+    try {
+      outcome = await runTurn({
+        backend,
+        messages,
+        prompt,
+        tools,
+        registry: session.registry,
+        context: turn.context,
+        schema: options.schema,
+        signal: deps.signal,
+        hooks: {
+          onText: (text) => {
+            if (!options.stream) return;
+            printed += text;
+            io.out(text);
+          },
         },
-      },
-    });
+      });
+    } catch (error) {
+      // The model failed part-way: say what the turn ran before it did, then fail.
+      if (printed !== "" && !printed.endsWith("\n")) io.out("\n");
+      const ran = ranLine(callsFromEvents(turn.audit.events), "", tools.map((t) => t.name));
+      if (ran) io.err(ran + "\n");
+      throw error;
+    }
     if (!options.stream) {
       printed = outcome.text;
       io.out(printed);
@@ -191,7 +225,9 @@ export async function respond(options: RespondOptions, deps: RespondDeps, io: Re
       return { code: EXIT.interrupted, outcome, ran, unsupported };
     }
     if (outcome.roundLimit) {
-      io.err(`error: the model was still calling tools after ${outcome.rounds} requests, so wisp ended the turn; ask for less at once\n`);
+      io.err(
+        `error: the model was still calling tools after ${outcome.rounds} requests, so wisp ended the turn; ask for less at once\n`,
+      );
       return { code: EXIT.failure, outcome, ran, unsupported };
     }
     if (outcome.cutOff) io.err("note: the reply was cut off at the model's length limit\n");

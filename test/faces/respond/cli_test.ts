@@ -149,15 +149,18 @@ Deno.test("--unsafe warns on stderr and runs the command without the sandbox", a
   }
 });
 
-Deno.test("a stream that dies mid-reply fails with exit 1; what streamed stays on stdout", async () => {
+Deno.test("a stream that dies mid-reply fails with exit 1; what streamed stays on stdout, and what ran is said", async () => {
   const ollama = startFakeOllama();
   const s = await scratch(ollamaConfig(ollama.url));
   try {
-    ollama.reply({ streamError: "model runner crashed", after: ["Partial "] });
+    ollama.reply(
+      { toolCalls: [{ name: "current_date", arguments: {} }] },
+      { streamError: "model runner crashed", after: ["Partial "] },
+    );
     const run = await s.wisp(["hello"]);
     assertEquals(run.code, 1);
-    assertEquals(run.stdout, "Partial ");
-    assertMatch(run.stderr, /^error: .*model runner crashed/m);
+    assertEquals(run.stdout, "Partial \n");
+    assertMatch(run.stderr, /^ran: current_date\nerror: .*model runner crashed/m);
   } finally {
     await ollama.close();
     await s.remove();
