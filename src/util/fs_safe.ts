@@ -338,6 +338,9 @@ export function replaceFile(
   bytes: Uint8Array,
   hooks: WriteHooks = {},
 ): WriteOutcome {
+  // A rename needs only the folder's permission; a file its owner made
+  // read-only must stay as protected as it would be from a plain write.
+  assertWritable(target, expected);
   const myUid = safeUid();
   const inPlace = expected.nlink > 1 ||
     (myUid !== null && expected.uid !== null && expected.uid !== myUid);
@@ -432,6 +435,32 @@ export function appendToFile(
     return { how: "appended", bytesAfter: stampOf(file.statSync()).size };
   } finally {
     file.close();
+  }
+}
+
+/** Refuse a file this process could not open for writing (no side effect: no truncation). */
+function assertWritable(target: WriteTarget, expected: FileStamp): void {
+  let probe: Deno.FsFile;
+  try {
+    probe = Deno.openSync(target.path, { write: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.PermissionDenied) {
+      throw new UnsafePath(
+        target.path,
+        `is read-only to you (mode ${expected.mode.toString(8).padStart(4, "0")}); nothing changed`,
+      );
+    }
+    if (error instanceof Deno.errors.NotFound) {
+      throw new ConcurrentChange(target.path, "it was removed");
+    }
+    throw error;
+  }
+  try {
+    if (!sameFile(stampOf(probe.statSync()), expected)) {
+      throw new ConcurrentChange(target.path, "it was replaced while being opened");
+    }
+  } finally {
+    probe.close();
   }
 }
 

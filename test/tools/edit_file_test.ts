@@ -520,3 +520,67 @@ Deno.test("edit_file: odd paths are refused with a reason, never written as some
     await s.cleanup();
   }
 });
+
+Deno.test("a file its owner made read-only is not replaced behind its back (a rename would bypass the mode)", async () => {
+  const s = await scratch();
+  try {
+    const path = join(s.root, "locked.txt");
+    Deno.writeTextFileSync(path, "orig\n");
+    Deno.chmodSync(path, 0o444);
+    if (Deno.uid() !== 0) {
+      const result = await callTool(s, "edit_file", { path, mode: "write", content: "changed\n" });
+      assertMatch(
+        result.text,
+        /^error: cannot write .*locked\.txt: is read-only to you \(mode 0444\)/,
+      );
+    } else {
+      // root writes any file, so play an ordinary user: the file and its folder belong to
+      // nobody, who runs the same file operation in a process of its own.
+      Deno.chmodSync(s.base, 0o755);
+      Deno.chmodSync(s.root, 0o777);
+      Deno.chownSync(path, 65534, 65534);
+      const fsSafe = new URL("../../src/util/fs_safe.ts", import.meta.url).href;
+      const script = join(s.base, "as_nobody.ts");
+      Deno.writeTextFileSync(
+        script,
+        `import { replaceFile, resolveWriteTarget } from ${JSON.stringify(fsSafe)};
+const t = resolveWriteTarget(${JSON.stringify(path)}, "/");
+try { replaceFile(t, t.existing!, new TextEncoder().encode("changed\\n")); console.log("WROTE"); }
+catch (e) { console.log("REFUSED " + (e as Error).message); }`,
+      );
+      Deno.chmodSync(script, 0o644);
+      const denoDir = join(s.base, "deno-dir");
+      Deno.mkdirSync(denoDir, { mode: 0o777 });
+      Deno.chmodSync(denoDir, 0o777);
+      const out = await new Deno.Command("setpriv", {
+        args: [
+          "--reuid=65534",
+          "--regid=65534",
+          "--clear-groups",
+          Deno.execPath(),
+          "run",
+          "-A",
+          "--no-lock",
+          script,
+        ],
+        env: { HOME: s.base, DENO_DIR: denoDir, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+        clearEnv: true,
+        stdin: "null",
+      }).output();
+      const said = new TextDecoder().decode(out.stdout).trim();
+      assertEquals(
+        said,
+        `REFUSED ${path} is read-only to you (mode 0444); nothing changed`,
+        new TextDecoder().decode(out.stderr),
+      );
+    }
+    assertEquals(read(path), "orig\n");
+    assertEquals(
+      [...Deno.readDirSync(s.root)].map((e) => e.name),
+      ["locked.txt"],
+      "no temporary file left",
+    );
+  } finally {
+    await s.cleanup();
+  }
+});
