@@ -365,7 +365,8 @@ export function replaceFile(
         if (!atName || atName.isSymlink || !sameFile(atName, made)) {
           throw new ConcurrentChange(target.path, "its temporary file was tampered with");
         }
-        Deno.chmodSync(temp, expected.mode);
+        // The mode is kept, less set-user/group-ID, which the kernel also drops when a file is written.
+        Deno.chmodSync(temp, expected.mode & ~0o6000);
         hooks.beforeCommit?.();
         checkFolderUnchanged(target);
         checkFileUnchanged(target, expected);

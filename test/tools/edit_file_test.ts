@@ -584,3 +584,21 @@ catch (e) { console.log("REFUSED " + (e as Error).message); }`,
     await s.cleanup();
   }
 });
+
+Deno.test("a replacement keeps the mode but not set-user-ID, as a plain write would", async () => {
+  const s = await scratch();
+  try {
+    const path = join(s.root, "tool");
+    Deno.writeTextFileSync(path, "#!/bin/sh\n");
+    Deno.chmodSync(path, 0o4755);
+    const result = await callTool(s, "edit_file", {
+      path,
+      mode: "write",
+      content: "#!/bin/sh\necho\n",
+    });
+    assertEquals(result.ok, true, result.text);
+    assertEquals(Deno.statSync(path).mode! & 0o7777, 0o755);
+  } finally {
+    await s.cleanup();
+  }
+});
