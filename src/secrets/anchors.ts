@@ -16,7 +16,7 @@ export function anchorSet(anchors: Iterable<string>): AnchorSet {
   const byPair = new Map<number, string[]>();
   const pairs = new Uint8Array(128 * 128);
   for (const anchor of anchors) {
-    if (anchor.length < 2 || /[^\x00-\x7f]/.test(anchor)) {
+    if (anchor.length < 2 || [...anchor].some((ch) => ch.charCodeAt(0) >= 128)) {
       throw new Error(`anchor ${anchor} must be 2+ ASCII chars`);
     }
     const key = anchor.charCodeAt(0) * 128 + anchor.charCodeAt(1);

@@ -101,6 +101,18 @@ const urlCredentialRule: Rule = {
   },
 };
 
+/** A base64url part that decodes to a JSON object naming neither `alg` nor `typ`. */
+export function isJsonWithoutAlg(part: string): boolean {
+  try {
+    const padded = part.replace(/-/g, "+").replace(/_/g, "/");
+    const json = JSON.parse(atob(padded + "=".repeat((4 - (padded.length % 4)) % 4)));
+    return typeof json !== "object" || json === null ||
+      (json.alg === undefined && json.typ === undefined);
+  } catch {
+    return false;
+  }
+}
+
 /** A JWT: three base64url parts whose header decodes to JSON naming an algorithm. */
 export function isJwtHeader(part: string): boolean {
   try {
@@ -119,6 +131,52 @@ function azureSasContext(text: string, start: number): boolean {
   );
   return /(?:^|[?&;=])sv=\d{4}-\d{2}-\d{2}/.test(token) || /[?&](?:se|sp|spr|srt|ss)=/.test(token);
 }
+
+/** Vendors beyond the ones the issue names, each with a recognisable prefix. */
+const VENDOR_RULES: Rule[] = [
+  [
+    "discord-webhook",
+    /https:\/\/(?:discord|discordapp)\.com\/api\/webhooks\/\d{10,25}\/[A-Za-z0-9_-]{40,}/g,
+    ["https://discord.com/api/webhooks/", "https://discordapp.com/api/webhooks/"],
+    34,
+  ],
+  ["gcp-oauth-client-secret", /GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g, ["GOCSPX-"], 7],
+  ["gcp-oauth-token", /ya29\.[A-Za-z0-9_-]{30,}/g, ["ya29."], 5],
+  ["shopify-token", /shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![A-Za-z0-9])/g, [
+    "shpat_",
+    "shpss_",
+    "shpca_",
+    "shppa_",
+  ], 6],
+  ["digitalocean-token", /do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/g, [
+    "dop_v1_",
+    "doo_v1_",
+    "dor_v1_",
+  ], 7],
+  ["vault-token", /hv[sbr]\.[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/g, ["hvs.", "hvb.", "hvr."], 4],
+  ["docker-hub-token", /dckr_pat_[A-Za-z0-9_-]{27,}(?![A-Za-z0-9_-])/g, ["dckr_pat_"], 9],
+  ["postman-api-key", /PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![A-Za-z0-9])/g, ["PMAK-"], 5],
+  ["linear-api-key", /lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9])/g, ["lin_api_"], 8],
+  [
+    "square-token",
+    /sq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}(?![A-Za-z0-9_-])/g,
+    ["sq0atp-", "sq0csp-"],
+    7,
+  ],
+  ["databricks-token", /dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])/g, ["dapi"], 4],
+  ["grafana-token", /glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}(?![A-Za-z0-9])/g, ["glsa_"], 5],
+  ["age-secret-key", /AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}/g, [
+    "AGE-SECRET-KEY-1",
+  ], 15],
+].map(([kind, pattern, anchors, visible]) =>
+  regexRule({
+    kind: kind as string,
+    pattern: pattern as RegExp,
+    anchors: anchors as string[],
+    visible: visible as number,
+    validate: (v) => randomPart(v, visible as number),
+  })
+);
 
 export const CREDENTIAL_RULES: Rule[] = [
   awsAccessKeyRule,
@@ -278,10 +336,11 @@ export const CREDENTIAL_RULES: Rule[] = [
   }),
   regexRule({
     kind: "pypi-token",
-    pattern: /(?<![A-Za-z0-9_-])pypi-AgE[A-Za-z0-9_-]{50,}(?![A-Za-z0-9_-])/g,
-    anchors: ["pypi-AgE"],
+    // Real tokens start pypi-AgE (a macaroon); a long random tail after pypi- is taken too.
+    pattern: /(?<![A-Za-z0-9_-])pypi-[A-Za-z0-9_-]{50,}(?![A-Za-z0-9_-])/g,
+    anchors: ["pypi-"],
     visible: 5,
-    validate: (v) => randomPart(v, 5),
+    validate: (v) => randomPart(v, 5) && (v.startsWith("pypi-AgE") || classCount(v.slice(5)) >= 3),
   }),
   privateKeyRule,
   regexRule({
@@ -290,7 +349,9 @@ export const CREDENTIAL_RULES: Rule[] = [
       /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}(?![A-Za-z0-9_-])/g,
     anchors: ["eyJ"],
     visible: 3,
-    validate: (v) => !isPlaceholder(v) && isJwtHeader(v.slice(0, v.indexOf("."))),
+    // A header that decodes to JSON must name an algorithm; one that does not decode is still
+    // taken (eyJ is what `{"` encodes to, and three dotted parts of that length are a token).
+    validate: (v) => !isPlaceholder(v) && !isJsonWithoutAlg(v.slice(0, v.indexOf("."))),
   }),
   urlCredentialRule,
   regexRule({
@@ -326,6 +387,22 @@ export const CREDENTIAL_RULES: Rule[] = [
       }
     },
   }),
+  regexRule({
+    // `docker login -u x -p …`, `mysql -u root -p…`: -p is a password only beside a login.
+    kind: "password",
+    pattern: /(?<=\s)-p[ \t]?["']?([^\s"'$;|&]{6,})/gd,
+    group: 1,
+    anchors: ["-p"],
+    priority: PRIORITY.header,
+    validate: (v, text, start) => {
+      const lineStart = text.lastIndexOf("\n", start) + 1;
+      const line = text.slice(lineStart, start);
+      return /\b(?:login|mysql|mysqldump|mysqladmin)\b|\s-u\s?\S/.test(line) &&
+        !/^\d+(?::\d+)*$/.test(v) &&
+        !isPlaceholder(v) && shannonEntropy(v) >= 2;
+    },
+  }),
+  ...VENDOR_RULES,
   regexRule({
     kind: "basic-auth",
     pattern: /(?<=^|\s)(?:-u|--user)\s+["']?[^\s:"'$]+:([^\s"']{4,})/gmd,

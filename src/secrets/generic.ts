@@ -415,6 +415,33 @@ function readValue(
   return { start: i, value: text.slice(i, j), quoted: false };
 }
 
+/**
+ * A name whose value sits on a following line: a Kubernetes env entry (`- name: API_TOKEN` then
+ * `value: …`) or a Terraform variable (`variable "api_token" {` then `default = …`).
+ */
+function valueOnNextLines(text: string, nameStart: number, nameEnd: number): Assignment | null {
+  const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
+  const prefix = text.slice(lineStart, nameStart);
+  if (!/^[ \t]*-?[ \t]*name:[ \t]*["']?$|^[ \t]*variable[ \t]+"$/.test(prefix)) return null;
+  const window = text.slice(nameEnd, nameEnd + 400);
+  const m = /^[^\n]*\n(?:[^\n]*\n){0,2}?[ \t]*(?:value|default)[ \t]*[:=][ \t]*/.exec(window);
+  if (!m) return null;
+  const at = nameEnd + m[0].length;
+  let lineEnd = text.indexOf("\n", at);
+  if (lineEnd === -1) lineEnd = text.length;
+  const read = readValue(text, at, lineEnd);
+  if (!read) return null;
+  const name = text.slice(nameStart, nameEnd);
+  return {
+    name,
+    nameStart,
+    valueStart: read.start,
+    value: read.value,
+    quoted: read.quoted,
+    literal: true,
+  };
+}
+
 /** The assignment whose name contains the keyword at `at`, if there is one. */
 export function assignmentAt(text: string, at: number, extension: string): Assignment | null {
   let nameStart = at;
@@ -432,8 +459,14 @@ export function assignmentAt(text: string, at: number, extension: string): Assig
   }
   while (text[probe] === " " || text[probe] === "\t") probe++;
   const next = text[probe];
-  if (next !== "=" && next !== ":" && next !== "?" && text[nameStart] !== "-" && before !== "<") {
-    return null;
+  const quotedName = (before === '"' || before === "'") && text[nameEnd] === before;
+  if (
+    next !== "=" && next !== ":" && next !== "?" && text[nameStart] !== "-" && before !== "<" &&
+    !(next === "," && quotedName)
+  ) {
+    return before === " " || before === '"' || before === "'"
+      ? valueOnNextLines(text, nameStart, nameEnd)
+      : null;
   }
   let lineEnd = text.indexOf("\n", nameEnd);
   if (lineEnd === -1) lineEnd = text.length;
@@ -470,6 +503,18 @@ export function assignmentAt(text: string, at: number, extension: string): Assig
   } else if (name.startsWith("--") && spaced) {
     i = spaceStart; // `--password value`
     literal = true;
+  } else if (text[i] === "," && quotedName) {
+    i++; // define('DB_PASSWORD', '…'), os.environ.setdefault("API_KEY", "…")
+    const read = readValue(text, i, lineEnd);
+    if (!read || !read.quoted) return null;
+    return {
+      name,
+      nameStart,
+      valueStart: read.start,
+      value: read.value,
+      quoted: true,
+      literal: false,
+    };
   } else return null;
   const read = readValue(text, i, lineEnd);
   if (!read) return null;
