@@ -29,21 +29,38 @@ await Deno.writeTextFile(join(dir, "notes.txt"), "alpha\nbeta\ngamma\n");
 type Steps = () => StreamEvent[][];
 const scenarios: [string, Steps, string[] | undefined][] = [
   ["text reply", () => [textReply("The answer is forty-two.")], undefined],
-  ["current_date, then reply", () => [[toolCallEvent("current_date", {})], textReply("It is today.")], ["current_date"]],
-  ["read_file (gated), then reply", () => [[toolCallEvent("read_file", { path: "notes.txt" })], textReply("Three lines.")], ["read_file"]],
+  [
+    "current_date, then reply",
+    () => [[toolCallEvent("current_date", {})], textReply("It is today.")],
+    ["current_date"],
+  ],
+  [
+    "read_file (gated), then reply",
+    () => [[toolCallEvent("read_file", { path: "notes.txt" })], textReply("Three lines.")],
+    ["read_file"],
+  ],
 ];
 
 async function modelAlone(steps: StreamEvent[][]): Promise<void> {
   const backend = new ScriptedBackend(steps);
   for (let i = 0; i < steps.length; i++) {
-    for await (const _ of backend.chat({ messages: [{ role: "user", content: "x" }] })) { /* consume */ }
+    for await (
+      const _ of backend.chat({ messages: [{ role: "user", content: "x" }] })
+    ) { /* consume */ }
   }
 }
 
 async function throughRespond(steps: StreamEvent[][], tools: string[] | undefined): Promise<void> {
   const backend = new ScriptedBackend(steps);
   const result = await respond(
-    { prompt: "question", tools, noTools: tools === undefined, stream: true, yes: false, unsafe: false },
+    {
+      prompt: "question",
+      tools,
+      noTools: tools === undefined,
+      stream: true,
+      yes: false,
+      unsafe: false,
+    },
     { config, paths, root: dir, backend: () => Promise.resolve(backend) },
     { out: () => {}, err: () => {} },
   );
@@ -70,17 +87,33 @@ async function measure(run: () => Promise<void>): Promise<number[]> {
   return samples;
 }
 
-const rows: string[][] = [["scenario", "model alone", "respond", "overhead (median)", "overhead (p95)", "goal ≤ 5 ms"]];
+const rows: string[][] = [[
+  "scenario",
+  "model alone",
+  "respond",
+  "overhead (median)",
+  "overhead (p95)",
+  "goal ≤ 5 ms",
+]];
 const ms = (n: number) => `${n.toFixed(3)} ms`;
 for (const [name, steps, tools] of scenarios) {
   const base = await measure(() => modelAlone(steps()));
   const full = await measure(() => throughRespond(steps(), tools));
   const overhead = median(full) - median(base);
   const overheadP95 = p95(full) - p95(base);
-  rows.push([name, ms(median(base)), ms(median(full)), ms(overhead), ms(overheadP95), overhead <= 5 ? "met" : "missed"]);
+  rows.push([
+    name,
+    ms(median(base)),
+    ms(median(full)),
+    ms(overhead),
+    ms(overheadP95),
+    overhead <= 5 ? "met" : "missed",
+  ]);
 }
 
 const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
 for (const row of rows) console.log(row.map((cell, c) => cell.padEnd(widths[c])).join("  "));
-console.log(`\n${TURNS} turns per row after ${WARM} warm-up turns; each respond turn opens its own session and audit log.`);
+console.log(
+  `\n${TURNS} turns per row after ${WARM} warm-up turns; each respond turn opens its own session and audit log.`,
+);
 await Deno.remove(dir, { recursive: true });

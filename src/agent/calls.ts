@@ -59,7 +59,10 @@ function commandOf(args: unknown): string | undefined {
       return undefined;
     }
   }
-  if (value && typeof value === "object" && typeof (value as { command?: unknown }).command === "string") {
+  if (
+    value && typeof value === "object" &&
+    typeof (value as { command?: unknown }).command === "string"
+  ) {
     return (value as { command: string }).command;
   }
   return undefined;

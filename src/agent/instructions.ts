@@ -20,7 +20,9 @@ export function wispPrompt(tools: readonly string[]): string {
     return lines.join("\n");
   }
   lines.push(
-    `Your tools: ${tools.join(", ")}. Use a tool when the answer depends on this machine, its files or the current time.`,
+    `Your tools: ${
+      tools.join(", ")
+    }. Use a tool when the answer depends on this machine, its files or the current time.`,
     "Call tools with complete, valid arguments. After a tool result, either call another tool or reply.",
     "Report only what tool results show. Never claim a command ran, a file changed, a test passed or a count, unless a tool result in this turn shows it.",
     "Quote output exactly as the tool returned it, or not at all.",
@@ -33,7 +35,9 @@ export function wispPrompt(tools: readonly string[]): string {
     );
   }
   if (tools.includes("edit_file")) {
-    lines.push("To change a file, read it first with read_file, then use edit_file; never rewrite a file with run_command.");
+    lines.push(
+      "To change a file, read it first with read_file, then use edit_file; never rewrite a file with run_command.",
+    );
   }
   return lines.join("\n");
 }
@@ -52,7 +56,9 @@ export interface InstructionLayers {
 /** The system message: the three layers, blank-line separated, empty layers left out. */
 export function composeInstructions(layers: InstructionLayers): string {
   const parts = [wispPrompt(layers.tools)];
-  if (layers.cwd && layers.tools.length > 0) parts[0] += `\nThe working directory is ${layers.cwd}.`;
+  if (layers.cwd && layers.tools.length > 0) {
+    parts[0] += `\nThe working directory is ${layers.cwd}.`;
+  }
   const extension = layers.extension?.trim();
   if (extension) parts.push(extension);
   const own = layers.instructions?.trim();

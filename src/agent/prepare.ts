@@ -15,7 +15,8 @@ import { normaliseArguments } from "../tools/registry.ts";
 export const GATED_TOOLS = new Set(["run_command", "read_file", "edit_file"]);
 
 export function gatesBeforeEffect(tool: AnyTool): boolean {
-  return GATED_TOOLS.has(tool.name) || (tool as { gatesBeforeEffect?: boolean }).gatesBeforeEffect === true;
+  return GATED_TOOLS.has(tool.name) ||
+    (tool as { gatesBeforeEffect?: boolean }).gatesBeforeEffect === true;
 }
 
 /** Thrown by the preparing gate to stop a tool right after its gate question. */
@@ -78,7 +79,12 @@ export class PreparedGate implements ToolGate {
  * the tool's schema first; a call with bad arguments has nothing to prepare
  * (it will fail as it runs).
  */
-export async function prepareCall(tool: AnyTool | undefined, args: unknown, ctx: ToolContext, gate: PreparedGate): Promise<void> {
+export async function prepareCall(
+  tool: AnyTool | undefined,
+  args: unknown,
+  ctx: ToolContext,
+  gate: PreparedGate,
+): Promise<void> {
   if (!tool || !gatesBeforeEffect(tool)) return;
   const parsed = tool.schema.safeParse(normaliseArguments(args));
   if (!parsed.success) return;

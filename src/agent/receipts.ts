@@ -41,7 +41,9 @@ function renderTally(tally: Tally): string {
     ...(tally.denied ? [`${tally.denied} denied`] : []),
     ...(tally.declined ? [`${tally.declined} declined`] : []),
   ];
-  return `${tally.tool}${tally.count > 1 ? ` ×${tally.count}` : ""}${notes.length ? ` (${notes.join(", ")})` : ""}`;
+  return `${tally.tool}${tally.count > 1 ? ` ×${tally.count}` : ""}${
+    notes.length ? ` (${notes.join(", ")})` : ""
+  }`;
 }
 
 /** Whether the reply names one of the tools, as a word. */
@@ -50,7 +52,11 @@ export function namesATool(reply: string, tools: readonly string[]): boolean {
 }
 
 /** The line, or null when there is nothing to say. */
-export function ranLine(calls: readonly TurnCall[], reply: string, tools: readonly string[]): string | null {
+export function ranLine(
+  calls: readonly TurnCall[],
+  reply: string,
+  tools: readonly string[],
+): string | null {
   if (calls.length === 0) return namesATool(reply, tools) ? "ran: no tools" : null;
   const tallies = tallyCalls(calls);
   const named = tallies.slice(0, RAN_MAX_NAMED).map(renderTally);

@@ -8,7 +8,11 @@
 export const PARALLEL_GROUP = 4;
 
 /** The groups to run, in order: each group's calls run together. */
-export function scheduleCalls<T>(calls: readonly T[], parallelSafe: (call: T) => boolean, group = PARALLEL_GROUP): T[][] {
+export function scheduleCalls<T>(
+  calls: readonly T[],
+  parallelSafe: (call: T) => boolean,
+  group = PARALLEL_GROUP,
+): T[][] {
   if (calls.length === 0) return [];
   const size = calls.every(parallelSafe) ? Math.max(1, group) : 1;
   const groups: T[][] = [];
@@ -17,7 +21,11 @@ export function scheduleCalls<T>(calls: readonly T[], parallelSafe: (call: T) =>
 }
 
 /** Run the groups one after another, each group's calls together; results in the calls' order. */
-export async function runScheduled<T, R>(groups: readonly T[][], run: (call: T) => Promise<R>, stop?: () => boolean): Promise<R[]> {
+export async function runScheduled<T, R>(
+  groups: readonly T[][],
+  run: (call: T) => Promise<R>,
+  stop?: () => boolean,
+): Promise<R[]> {
   const results: R[] = [];
   for (const group of groups) {
     if (stop?.() && results.length > 0) break;

@@ -75,7 +75,9 @@ export function cutOffResult(call: ToolCall): string {
 export function notOfferedResult(name: string, offered: readonly string[]): string {
   return offered.length === 0
     ? `error: there is no tool named ${name} here: this conversation has no tools; reply in words`
-    : `error: there is no tool named ${name} in this conversation; the tools you have are ${offered.join(", ")}`;
+    : `error: there is no tool named ${name} in this conversation; the tools you have are ${
+      offered.join(", ")
+    }`;
 }
 
 function stoppedError(error: unknown, signal?: AbortSignal): boolean {
@@ -114,7 +116,11 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     ...extra,
   });
   const stop = (): TurnOutcome => {
-    audit.record("turn.stopped", { model: backend.name, rounds, reason: "the turn's signal was aborted" });
+    audit.record("turn.stopped", {
+      model: backend.name,
+      rounds,
+      reason: "the turn's signal was aborted",
+    });
     return finish({ stopped: true });
   };
 
@@ -166,24 +172,42 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       model: backend.name,
       round: rounds,
       finishReason: finishReason ?? "stop",
-      toolCalls: calls.map((c) => ({ id: c.id, name: c.name, arguments: c.rawArguments ?? c.arguments })),
+      toolCalls: calls.map((c) => ({
+        id: c.id,
+        name: c.name,
+        arguments: c.rawArguments ?? c.arguments,
+      })),
       ...(roundUsage ? { usage: roundUsage } : {}),
       seconds: Number(((performance.now() - roundStarted) / 1000).toFixed(3)),
     });
-    messages.push({ role: "assistant", content: roundText, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
+    messages.push({
+      role: "assistant",
+      content: roundText,
+      ...(calls.length > 0 ? { toolCalls: calls } : {}),
+    });
     if (calls.length === 0) return finish({});
 
     if (finishReason === "length") {
       // Its arguments may be cut short: never run it; ask for it again.
       for (const call of calls) {
-        messages.push({ role: "tool", content: cutOffResult(call), toolCallId: call.id, toolName: call.name });
+        messages.push({
+          role: "tool",
+          content: cutOffResult(call),
+          toolCallId: call.id,
+          toolName: call.name,
+        });
       }
       continue;
     }
 
     const results = await runCalls(calls, input, offered, offeredSet);
     for (const [index, call] of calls.entries()) {
-      messages.push({ role: "tool", content: results[index].text, toolCallId: call.id, toolName: call.name });
+      messages.push({
+        role: "tool",
+        content: results[index].text,
+        toolCallId: call.id,
+        toolName: call.name,
+      });
     }
     if (signal?.aborted) return stop();
   }
@@ -191,10 +215,19 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
 }
 
 /** Prepare every call's approval, then run them as schedule.ts says; results in the calls' order. */
-async function runCalls(calls: ToolCall[], input: TurnInput, offered: string[], offeredSet: Set<string>): Promise<ToolResult[]> {
+async function runCalls(
+  calls: ToolCall[],
+  input: TurnInput,
+  offered: string[],
+  offeredSet: Set<string>,
+): Promise<ToolResult[]> {
   const { registry, hooks = {}, signal } = input;
   const gate = input.context.gate ? new PreparedGate(input.context.gate) : undefined;
-  const base: ToolContext = { ...input.context, ...(signal ? { signal } : {}), ...(gate ? { gate } : {}) };
+  const base: ToolContext = {
+    ...input.context,
+    ...(signal ? { signal } : {}),
+    ...(gate ? { gate } : {}),
+  };
   const argsOf = (call: ToolCall) => call.rawArguments ?? call.arguments;
 
   if (gate) {
@@ -205,8 +238,13 @@ async function runCalls(calls: ToolCall[], input: TurnInput, offered: string[], 
     }
   }
 
-  const toolOf = (call: ToolCall) => offeredSet.has(call.name) ? registry.get(call.name) : undefined;
-  const groups = scheduleCalls(calls, (call) => toolOf(call)?.parallelSafe === true, input.parallelGroup ?? PARALLEL_GROUP);
+  const toolOf = (call: ToolCall) =>
+    offeredSet.has(call.name) ? registry.get(call.name) : undefined;
+  const groups = scheduleCalls(
+    calls,
+    (call) => toolOf(call)?.parallelSafe === true,
+    input.parallelGroup ?? PARALLEL_GROUP,
+  );
   return await runScheduled(groups, async (call) => {
     hooks.onToolCall?.(call);
     let result: ToolResult;
@@ -214,7 +252,12 @@ async function runCalls(calls: ToolCall[], input: TurnInput, offered: string[], 
       // Audited like any call, but nothing runs.
       const event = base.audit.record("tool.call", { tool: call.name, arguments: argsOf(call) });
       result = { text: notOfferedResult(call.name, offered), ok: false };
-      base.audit.record("tool.result", { tool: call.name, ok: false, callId: event.id, text: result.text });
+      base.audit.record("tool.result", {
+        tool: call.name,
+        ok: false,
+        callId: event.id,
+        text: result.text,
+      });
     } else {
       result = await registry.call(call.name, argsOf(call), base);
     }

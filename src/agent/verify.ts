@@ -53,7 +53,8 @@ export function shorten(text: string, max = QUOTE_MAX): string {
   return flat.length <= max ? flat : flat.slice(0, max - 1).trimEnd() + "…";
 }
 
-const NEGATED = /\b(not|never|no|cannot|can't|couldn't|didn't|did not|wasn't|won't|unable|without|if|would|should|could|will|can|may|might|try|please)\b|n't\b/i;
+const NEGATED =
+  /\b(not|never|no|cannot|can't|couldn't|didn't|did not|wasn't|won't|unable|without|if|would|should|could|will|can|may|might|try|please)\b|n't\b/i;
 
 function ran(call: TurnCall): boolean {
   return call.outcome === "ok" || call.outcome === "failed";
@@ -67,7 +68,9 @@ const normalise = (s: string) => s.replace(/\s+/g, " ").trim();
 function callForm(tools: readonly string[]): Reader {
   return (sentence, turn) => {
     for (const tool of tools) {
-      const form = new RegExp(`\\b${tool}\\s*(\\(|\\{)[^\\n]*?(→|->|=>|returned|gave|printed|showed|says|:\\s*\\S)`);
+      const form = new RegExp(
+        `\\b${tool}\\s*(\\(|\\{)[^\\n]*?(→|->|=>|returned|gave|printed|showed|says|:\\s*\\S)`,
+      );
       if (form.test(sentence) && !turn.calls.some((c) => c.tool === tool && ran(c))) {
         return { reader: "call form", why: `no ${tool} call ran in this turn` };
       }
@@ -78,8 +81,10 @@ function callForm(tools: readonly string[]): Reader {
 
 /** "I ran `git status`", "executed `make`", "The command `ls` printed …". */
 const commandRan: Reader = (sentence, turn) => {
-  const match = /\b(?:ran|executed|have run|'ve run)\s+(?:the command\s+)?`([^`]+)`/i.exec(sentence) ??
-    /\bthe command\s+`([^`]+)`\s+(?:returned|printed|exited|succeeded|failed|output|showed|gave|produced)/i.exec(sentence);
+  const match =
+    /\b(?:ran|executed|have run|'ve run)\s+(?:the command\s+)?`([^`]+)`/i.exec(sentence) ??
+      /\bthe command\s+`([^`]+)`\s+(?:returned|printed|exited|succeeded|failed|output|showed|gave|produced)/i
+        .exec(sentence);
   if (!match || /\b(not|never|didn't|did not|couldn't|wasn't)\b/i.test(sentence)) return null;
   const said = normalise(match[1]);
   if (!said) return null;
@@ -87,27 +92,35 @@ const commandRan: Reader = (sentence, turn) => {
     const ran = normalise(command);
     return ran.includes(said) || said.includes(ran);
   });
-  return supported ? null : { reader: "command", why: `no command \`${shorten(said, 40)}\` ran in this turn` };
+  return supported
+    ? null
+    : { reader: "command", why: `no command \`${shorten(said, 40)}\` ran in this turn` };
 };
 
 /** "exit status 0", "exit code 1", "exited with 2". */
 const exitStatus: Reader = (sentence, turn) => {
-  const match = /\bexit(?:ed)?\s+(?:status|code)(?:\s+(?:of|was|is|=))?\s*:?\s*(-?\d+)\b/i.exec(sentence) ??
-    /\bexited\s+(?:with\s+)?(?:status\s+|code\s+)?(-?\d+)\b/i.exec(sentence) ??
-    /\breturned\s+(?:exit\s+)?(?:status|code)\s+(-?\d+)\b/i.exec(sentence);
+  const match =
+    /\bexit(?:ed)?\s+(?:status|code)(?:\s+(?:of|was|is|=))?\s*:?\s*(-?\d+)\b/i.exec(sentence) ??
+      /\bexited\s+(?:with\s+)?(?:status\s+|code\s+)?(-?\d+)\b/i.exec(sentence) ??
+      /\breturned\s+(?:exit\s+)?(?:status|code)\s+(-?\d+)\b/i.exec(sentence);
   if (!match || /\b(if|would|should|expect|means)\b/i.test(sentence)) return null;
   const status = Number(match[1]);
   if (turn.calls.some((c) => c.exitStatus === status)) return null;
   const anyCommand = turn.calls.some((c) => c.exitStatus !== undefined);
   return {
     reader: "exit status",
-    why: anyCommand ? `no command in this turn exited with ${status}` : "no command ran in this turn",
+    why: anyCommand
+      ? `no command in this turn exited with ${status}`
+      : "no command ran in this turn",
   };
 };
 
 /** "denied by policy", "was not approved", "the command was refused". */
 const refusal: Reader = (sentence, turn) => {
-  if (!/\b(denied by (?:the )?policy|blocked by (?:the )?policy|not approved|was (?:denied|refused|declined|blocked))\b/i.test(sentence)) {
+  if (
+    !/\b(denied by (?:the )?policy|blocked by (?:the )?policy|not approved|was (?:denied|refused|declined|blocked))\b/i
+      .test(sentence)
+  ) {
     return null;
   }
   if (/\b(if|would|could|might|may)\b/i.test(sentence)) return null;
@@ -115,12 +128,16 @@ const refusal: Reader = (sentence, turn) => {
   return { reader: "refusal", why: "no call in this turn was refused" };
 };
 
-const TEST_OR_BUILD = /\b(test|tests|build|check|make|cargo|pytest|jest|vitest|mocha|go|swift|npm|pnpm|yarn|bun|deno|tsc|gradle|gradlew|mvn|ctest|rspec|tox|bazel|ninja|cmake|mix|dotnet|xcodebuild|rake|phpunit|unittest|lint)\b/;
+const TEST_OR_BUILD =
+  /\b(test|tests|build|check|make|cargo|pytest|jest|vitest|mocha|go|swift|npm|pnpm|yarn|bun|deno|tsc|gradle|gradlew|mvn|ctest|rspec|tox|bazel|ninja|cmake|mix|dotnet|xcodebuild|rake|phpunit|unittest|lint)\b/;
 
 /** "All tests pass", "3 tests failed", "the build succeeded". */
 const testOutcome: Reader = (sentence, turn) => {
-  const claim = /\b(?:all\s+)?(?:\d+\s+)?tests?\s+(?:passed|pass|failed|fail|succeeded|are passing|are failing)\b/i.test(sentence) ||
-    /\b(?:the\s+)?(?:build|compilation|compile)\s+(?:succeeded|passed|failed|is clean|completed|was successful|worked)\b/i.test(sentence) ||
+  const claim =
+    /\b(?:all\s+)?(?:\d+\s+)?tests?\s+(?:passed|pass|failed|fail|succeeded|are passing|are failing)\b/i
+      .test(sentence) ||
+    /\b(?:the\s+)?(?:build|compilation|compile)\s+(?:succeeded|passed|failed|is clean|completed|was successful|worked)\b/i
+      .test(sentence) ||
     /\b(?:built|compiled) (?:successfully|cleanly|without errors)\b/i.test(sentence);
   if (!claim || NEGATED.test(sentence.replace(/\bfail(ed)?\b/gi, ""))) return null;
   if (turn.commands.some((command) => TEST_OR_BUILD.test(command))) return null;
@@ -129,7 +146,10 @@ const testOutcome: Reader = (sentence, turn) => {
 
 /** "I sent you a notification", "notified you". */
 const notification: Reader = (sentence, turn) => {
-  if (!/\b(?:sent|posted)\s+(?:you\s+)?a\s+notification\b|\bnotified you\b|\bnotification (?:was|has been) (?:sent|posted)\b/i.test(sentence)) {
+  if (
+    !/\b(?:sent|posted)\s+(?:you\s+)?a\s+notification\b|\bnotified you\b|\bnotification (?:was|has been) (?:sent|posted)\b/i
+      .test(sentence)
+  ) {
     return null;
   }
   if (/\b(not|never|didn't|did not|couldn't|will|can)\b/i.test(sentence)) return null;
@@ -142,20 +162,32 @@ const REMOVER = /(^|[\s;&|(`])(rm|rmdir|unlink|trash|shred|git\s+rm|git\s+clean)
 /** "Removed the scratch file.", "I deleted build/." */
 const fileRemoved: Reader = (sentence, turn) => {
   if (!/\b(?:removed|deleted|erased|trashed)\b/i.test(sentence)) return null;
-  if (!/\b(file|files|folder|folders|directory|directories|dir)\b|`[^`]+`|\S+\/\S*|\S+\.[A-Za-z0-9]{1,5}\b/i.test(sentence)) return null;
-  if (NEGATED.test(sentence) || /\b(was|were|been|is|are) (already )?(removed|deleted)\b.*\b(by|from) (you|someone|the user)\b/i.test(sentence)) return null;
-  if (turn.calls.some((c) => c.outcome === "ok" && c.command !== undefined && REMOVER.test(c.command))) return null;
+  if (
+    !/\b(file|files|folder|folders|directory|directories|dir)\b|`[^`]+`|\S+\/\S*|\S+\.[A-Za-z0-9]{1,5}\b/i
+      .test(sentence)
+  ) return null;
+  if (
+    NEGATED.test(sentence) ||
+    /\b(was|were|been|is|are) (already )?(removed|deleted)\b.*\b(by|from) (you|someone|the user)\b/i
+      .test(sentence)
+  ) return null;
+  if (
+    turn.calls.some((c) => c.outcome === "ok" && c.command !== undefined && REMOVER.test(c.command))
+  ) return null;
   return { reader: "file removed", why: "no rm, rmdir, unlink, or trash command ran in this turn" };
 };
 
-const COUNTED = "files?|lines?|matches|errors?|warnings?|tests?|commits?|processes|directories|folders|entries|items|results|packages|dependencies|failures|branches|bytes";
+const COUNTED =
+  "files?|lines?|matches|errors?|warnings?|tests?|commits?|processes|directories|folders|entries|items|results|packages|dependencies|failures|branches|bytes";
 
 /** Whether the calls show a number: as a token in some output, or as the count of an output's lines. */
 function showsNumber(turn: Turn, n: number): boolean {
   const token = new RegExp(`(^|[^0-9.,])${n}([^0-9]|$)`);
   if (token.test(turn.haystack.replaceAll(",", ""))) return true;
   return turn.calls.some((call) => {
-    const lines = (call.whole ?? call.text).split(/\r?\n/).filter((l) => l.trim() !== "" && !/^(exit status|stdout|stderr):/.test(l));
+    const lines = (call.whole ?? call.text).split(/\r?\n/).filter((l) =>
+      l.trim() !== "" && !/^(exit status|stdout|stderr):/.test(l)
+    );
     return lines.length === n;
   });
 }
@@ -174,14 +206,17 @@ const count: Reader = (sentence, turn) => {
   };
 };
 
-const INTRODUCES_OUTPUT = /\b(output|printed|prints|print|returned|returns|shows|showed|says|said|result|gave|reads|contains|contents)\b/i;
+const INTRODUCES_OUTPUT =
+  /\b(output|printed|prints|print|returned|returns|shows|showed|says|said|result|gave|reads|contains|contents)\b/i;
 
 /** Fenced blocks and inline quotes introduced as output, whose lines no call produced. */
 export function quotedOutputClaims(reply: string, turn: Turn): Claim[] {
   const claims: Claim[] = [];
   const fence = /```[^\n]*\n([\s\S]*?)(```|$)/g;
   for (let m = fence.exec(reply); m; m = fence.exec(reply)) {
-    const before = reply.slice(Math.max(0, m.index - 200), m.index).split(/\n/).filter((l) => l.trim()).pop() ?? "";
+    const before = reply.slice(Math.max(0, m.index - 200), m.index).split(/\n/).filter((l) =>
+      l.trim()
+    ).pop() ?? "";
     if (!INTRODUCES_OUTPUT.test(before)) continue;
     const missing = m[1].split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length >= 3)
       .find((line) => !turn.haystack.includes(line));
@@ -189,11 +224,14 @@ export function quotedOutputClaims(reply: string, turn: Turn): Claim[] {
       claims.push({
         reader: "output",
         quote: shorten(missing),
-        why: turn.calls.length === 0 ? "no call ran in this turn" : "no call in this turn printed it",
+        why: turn.calls.length === 0
+          ? "no call ran in this turn"
+          : "no call in this turn printed it",
       });
     }
   }
-  const inline = /\b(?:output|printed|prints|returned|said|says|shows|showed)\b[^`\n]{0,24}`([^`\n]{3,})`/gi;
+  const inline =
+    /\b(?:output|printed|prints|returned|said|says|shows|showed)\b[^`\n]{0,24}`([^`\n]{3,})`/gi;
   for (const sentence of sentencesOf(reply)) {
     for (const m of sentence.matchAll(inline)) {
       if (turn.haystack.includes(m[1].trim())) continue;
@@ -201,7 +239,9 @@ export function quotedOutputClaims(reply: string, turn: Turn): Claim[] {
       claims.push({
         reader: "output",
         quote: shorten(sentence),
-        why: turn.calls.length === 0 ? "no call ran in this turn" : `no call in this turn printed \`${shorten(m[1], 40)}\``,
+        why: turn.calls.length === 0
+          ? "no call ran in this turn"
+          : `no call in this turn printed \`${shorten(m[1], 40)}\``,
       });
     }
   }
@@ -209,15 +249,29 @@ export function quotedOutputClaims(reply: string, turn: Turn): Claim[] {
 }
 
 export function turnOf(calls: readonly TurnCall[]): Turn {
-  const haystack = calls.map((c) => `${c.whole ?? c.text}\n${JSON.stringify(c.arguments ?? null)}`).join("\n");
+  const haystack = calls.map((c) => `${c.whole ?? c.text}\n${JSON.stringify(c.arguments ?? null)}`)
+    .join("\n");
   const commands = calls.filter(ran).flatMap((c) => c.command !== undefined ? [c.command] : []);
   return { calls, haystack, commands };
 }
 
 /** Every unsupported claim in the reply, in reply order (sentences first, then quoted output). */
-export function unsupportedClaims(reply: string, calls: readonly TurnCall[], tools: readonly string[]): Claim[] {
+export function unsupportedClaims(
+  reply: string,
+  calls: readonly TurnCall[],
+  tools: readonly string[],
+): Claim[] {
   const turn = turnOf(calls);
-  const readers: Reader[] = [callForm(tools), commandRan, exitStatus, refusal, testOutcome, notification, fileRemoved, count];
+  const readers: Reader[] = [
+    callForm(tools),
+    commandRan,
+    exitStatus,
+    refusal,
+    testOutcome,
+    notification,
+    fileRemoved,
+    count,
+  ];
   const claims: Claim[] = [];
   for (const sentence of sentencesOf(reply)) {
     for (const reader of readers) {

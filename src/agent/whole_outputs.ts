@@ -12,7 +12,10 @@ export const WHOLE_PER_TURN_BYTES = 16 * 1024 * 1024;
 /** Reads up to `max` bytes of a stored output; null when it is not there. */
 export type ReadStored = (id: string, max: number) => Promise<string | null>;
 
-export async function withWholeOutputs(calls: readonly TurnCall[], read: ReadStored): Promise<TurnCall[]> {
+export async function withWholeOutputs(
+  calls: readonly TurnCall[],
+  read: ReadStored,
+): Promise<TurnCall[]> {
   let room = WHOLE_PER_TURN_BYTES;
   const out: TurnCall[] = [];
   for (const call of calls) {
@@ -37,7 +40,9 @@ export async function withWholeOutputs(calls: readonly TurnCall[], read: ReadSto
 }
 
 /** A ReadStored over the output store's readRange. */
-export function storeReader(store: { readRange(id: string, offset: number, length: number): Promise<Uint8Array> }): ReadStored {
+export function storeReader(
+  store: { readRange(id: string, offset: number, length: number): Promise<Uint8Array> },
+): ReadStored {
   return async (id, max) => {
     try {
       return new TextDecoder().decode(await store.readRange(id, 0, max));

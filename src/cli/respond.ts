@@ -87,15 +87,21 @@ async function action(words: string[], flags: RespondFlags, command: Command): P
 export function register(program: Command): void {
   program
     .command("respond", { isDefault: true })
-    .description("one prompt in, one reply out (the default command: wisp \"a prompt\")")
+    .description('one prompt in, one reply out (the default command: wisp "a prompt")')
     .argument("[prompt...]", "the prompt; read from standard input when it is a pipe")
-    .option("--model <name>", "the model to use (system, ollama:<name>, llamacpp:<name>, lmstudio:<name>)")
+    .option(
+      "--model <name>",
+      "the model to use (system, ollama:<name>, llamacpp:<name>, lmstudio:<name>)",
+    )
     .option("--tool <name>", "offer only this tool (repeatable); wisp tools lists them", collect)
     .option("--no-tools", "offer no tools")
     .option("--instructions <text>", "instructions for this reply, after wisp's own")
     .option("--schema <file>", "a JSON Schema file the reply must match")
     .option("--no-stream", "print the reply whole when it is complete")
-    .option("--yes", "approve what would be asked (the policy, sandbox, classifier and audit still apply)")
+    .option(
+      "--yes",
+      "approve what would be asked (the policy, sandbox, classifier and audit still apply)",
+    )
     .option("--unsafe", "run commands without the sandbox (prints a warning)")
     .action(action);
 }

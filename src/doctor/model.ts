@@ -28,7 +28,10 @@ function knowsWindow(backend: Backend): backend is Backend & WindowKnowing {
 }
 
 /** The model's findings for a loaded config. */
-export async function modelFindingsFor(config: Config, env: Env = Deno.env.get): Promise<Finding[]> {
+export async function modelFindingsFor(
+  config: Config,
+  env: Env = Deno.env.get,
+): Promise<Finding[]> {
   let backend: Backend;
   try {
     backend = resolveModel(config.model, config, env);
@@ -37,7 +40,11 @@ export async function modelFindingsFor(config: Config, env: Env = Deno.env.get):
   }
   try {
     const caps = await checkAvailable(backend, { tools: true });
-    const can = ["tools", ...(caps.structured ? ["structured replies"] : []), ...(caps.thinking ? ["thinking"] : [])];
+    const can = [
+      "tools",
+      ...(caps.structured ? ["structured replies"] : []),
+      ...(caps.thinking ? ["thinking"] : []),
+    ];
     const findings: Finding[] = [{
       ok: true,
       name: "model",
@@ -49,7 +56,11 @@ export async function modelFindingsFor(config: Config, env: Env = Deno.env.get):
         : { tokens: await backend.contextWindow(), from: "model" as const, note: "" };
       findings.push({ ok: true, name: "context window", detail: windowDetail(decision) });
     } catch (error) {
-      findings.push({ ok: false, name: "context window", detail: `cannot tell (${messageOf(error)})` });
+      findings.push({
+        ok: false,
+        name: "context window",
+        detail: `cannot tell (${messageOf(error)})`,
+      });
     }
     return findings;
   } catch (error) {
@@ -63,7 +74,11 @@ export async function modelFindings(paths: HomePaths): Promise<Finding[]> {
   try {
     config = loadConfig(paths.config).config;
   } catch {
-    return [{ ok: false, name: "model", detail: "cannot tell which model: config.json is malformed (see the config finding)" }];
+    return [{
+      ok: false,
+      name: "model",
+      detail: "cannot tell which model: config.json is malformed (see the config finding)",
+    }];
   }
   return await modelFindingsFor(config);
 }

@@ -107,7 +107,14 @@ export class Session {
   #turns = 0;
   #ownsAudit: boolean;
 
-  private constructor(options: SessionOptions & { config: Config; paths: HomePaths; audit: AuditLog; ownsAudit: boolean }) {
+  private constructor(
+    options: SessionOptions & {
+      config: Config;
+      paths: HomePaths;
+      audit: AuditLog;
+      ownsAudit: boolean;
+    },
+  ) {
     this.face = options.face;
     this.config = options.config;
     this.paths = options.paths;
@@ -118,7 +125,8 @@ export class Session {
     this.yes = options.yes === true;
     this.unsafe = options.unsafe === true;
     this.registry = options.registry ?? sessionRegistry();
-    this.gate = options.gate ?? new Gate({ config: this.config, home: this.paths, audit: this.audit });
+    this.gate = options.gate ??
+      new Gate({ config: this.config, home: this.paths, audit: this.audit });
     this.outputStore = new OutputStore(this.paths, this.audit.session);
   }
 
@@ -198,7 +206,9 @@ export class Session {
       unsafe: this.unsafe,
       turnId: id,
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.commandTimeoutSeconds ? { commandTimeoutSeconds: options.commandTimeoutSeconds } : {}),
+      ...(options.commandTimeoutSeconds
+        ? { commandTimeoutSeconds: options.commandTimeoutSeconds }
+        : {}),
     };
     return { id, audit, context };
   }

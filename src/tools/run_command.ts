@@ -55,8 +55,12 @@ function limits(config: Config): string[] {
   const def = config.commandTimeoutSeconds;
   const sandbox = config.commandPolicy.sandbox;
   return [
-    `A command runs for at most ${def > 0 ? `${def} s` : "no fixed time"} unless timeoutSeconds asks otherwise` +
-    `${cap > 0 ? `, and never longer than ${cap} s (the operator's cap)` : ""}; at the limit its whole process tree gets SIGTERM, then SIGKILL two seconds later.`,
+    `A command runs for at most ${
+      def > 0 ? `${def} s` : "no fixed time"
+    } unless timeoutSeconds asks otherwise` +
+    `${
+      cap > 0 ? `, and never longer than ${cap} s (the operator's cap)` : ""
+    }; at the limit its whole process tree gets SIGTERM, then SIGKILL two seconds later.`,
     "The result is bounded to the tool-output budget (an eighth of the model's window, 4 to 64 KiB): each stream shows its first " +
     "and last lines and the rest is held back, kept whole in the output store (up to 16 MiB) and named in a held back: note.",
     sandbox.enabled
@@ -78,14 +82,24 @@ function sandboxOff(ctx: ToolContext): boolean {
   return ctx.unsafe === true || ctx.config.commandPolicy.sandbox.enabled === false;
 }
 
-export async function runCommand(args: RunCommandArgs, ctx: CommandContext, runner: Runner = runOnRunner): Promise<ToolResult> {
-  const cwd = args.workingDirectory ? resolve(ctx.cwd, expandTilde(args.workingDirectory)) : ctx.cwd;
+export async function runCommand(
+  args: RunCommandArgs,
+  ctx: CommandContext,
+  runner: Runner = runOnRunner,
+): Promise<ToolResult> {
+  const cwd = args.workingDirectory
+    ? resolve(ctx.cwd, expandTilde(args.workingDirectory))
+    : ctx.cwd;
   try {
-    if (!Deno.statSync(cwd).isDirectory) return errorResult(`the working directory ${args.workingDirectory} is not a directory`);
+    if (!Deno.statSync(cwd).isDirectory) {
+      return errorResult(`the working directory ${args.workingDirectory} is not a directory`);
+    }
   } catch {
     return errorResult(`the working directory ${args.workingDirectory ?? cwd} does not exist`);
   }
-  if (!ctx.gate) return errorResult("command not approved: no approval gate is set up for this session");
+  if (!ctx.gate) {
+    return errorResult("command not approved: no approval gate is set up for this session");
+  }
   // With the sandbox off the argument changes nothing, so it asks nothing more.
   const outside = args.outsideSandbox === true && !sandboxOff(ctx);
   const verdict = await ctx.gate.check(args.command, {
@@ -95,7 +109,9 @@ export async function runCommand(args: RunCommandArgs, ctx: CommandContext, runn
     ...(outside ? { outsideSandbox: true } : {}),
     signal: ctx.signal,
   });
-  if (!verdict.allowed) return { text: refusalText(verdict.refusal), ok: false, meta: { refused: true } };
+  if (!verdict.allowed) {
+    return { text: refusalText(verdict.refusal), ok: false, meta: { refused: true } };
+  }
   if (ctx.signal?.aborted) return errorResult("run_command was stopped before the command started");
 
   const timeout = resolveTimeout({
@@ -124,10 +140,14 @@ export async function runCommand(args: RunCommandArgs, ctx: CommandContext, runn
     memory: ctx.config.context.memory,
   });
   let text = result.rendered;
-  if (args.outsideSandbox === true && sandboxOff(ctx) && !text.includes("outsideSandbox changed nothing")) {
+  if (
+    args.outsideSandbox === true && sandboxOff(ctx) &&
+    !text.includes("outsideSandbox changed nothing")
+  ) {
     text += "\nsandbox: outsideSandbox changed nothing: the sandbox is off here";
   }
-  const ok = result.error === undefined && result.exitStatus === 0 && !result.timedOut && !result.stopped;
+  const ok = result.error === undefined && result.exitStatus === 0 && !result.timedOut &&
+    !result.stopped;
   return {
     text,
     ok,
@@ -144,13 +164,15 @@ export async function runCommand(args: RunCommandArgs, ctx: CommandContext, runn
 
 export const runCommandTool: Tool<RunCommandArgs> = {
   name: "run_command",
-  description: "Runs a shell command line on this machine and returns its exit status and output (stdout, then stderr). " +
+  description:
+    "Runs a shell command line on this machine and returns its exit status and output (stdout, then stderr). " +
     "Use it to build, test, list files, search with grep, and inspect the system. Output that does not fit shows its first and " +
     "last lines, with a held back: note; do not run a command again to see more. A result starting with error: command denied " +
     "by policy or error: command not approved means the command did not run.",
   schema: runCommandSchema,
   parallelSafe: false,
   limits,
-  examplePrompt: "Use run_command to run exactly: ls -la . Report the exit status and the output verbatim.",
+  examplePrompt:
+    "Use run_command to run exactly: ls -la . Report the exit status and the output verbatim.",
   run: (args, ctx) => runCommand(args, ctx as CommandContext),
 };

@@ -16,12 +16,21 @@ Deno.test("three layers in order: wisp's own, the extension, the conversation's"
 });
 
 Deno.test("empty layers are left out", () => {
-  assertEquals(composeInstructions({ tools: [], extension: "  ", instructions: "" }), wispPrompt([]));
+  assertEquals(
+    composeInstructions({ tools: [], extension: "  ", instructions: "" }),
+    wispPrompt([]),
+  );
 });
 
 Deno.test("without tools the model is told it cannot act; with them, which it has", () => {
   assertStringIncludes(wispPrompt([]), "You have no tools");
-  assertStringIncludes(wispPrompt(["current_date", "run_command"]), "Your tools: current_date, run_command.");
+  assertStringIncludes(
+    wispPrompt(["current_date", "run_command"]),
+    "Your tools: current_date, run_command.",
+  );
   assertStringIncludes(wispPrompt(["run_command"]), "error: command denied by policy");
-  assert(!wispPrompt(["current_date"]).includes("run_command"), "no rules about a tool it does not have");
+  assert(
+    !wispPrompt(["current_date"]).includes("run_command"),
+    "no rules about a tool it does not have",
+  );
 });

@@ -22,7 +22,10 @@ function call(tool: string, outcome: TurnCall["outcome"]): TurnCall {
 Deno.test("refusals are told apart from failures by the result's words", () => {
   assertEquals(refusalKind("error: command denied by policy: sudo is refused"), "denied");
   assertEquals(refusalKind("error: command not approved: no one can be asked here"), "declined");
-  assertEquals(refusalKind("error: read not approved: error: command denied by policy: wisp's home"), "denied");
+  assertEquals(
+    refusalKind("error: read not approved: error: command denied by policy: wisp's home"),
+    "denied",
+  );
   assertEquals(refusalKind("error: edit not approved: the person refused it"), "declined");
   assertEquals(refusalKind("exit status: 1\nstderr:\nerror: command not approved"), null);
 });
@@ -68,7 +71,18 @@ Deno.test("the ran line names six tools, then +N more", () => {
 
 Deno.test("no calls: nothing, unless the reply names one of the conversation's tools", () => {
   assertEquals(ranLine([], "It is Monday.", ["current_date", "run_command"]), null);
-  assertEquals(ranLine([], "I used run_command to check.", ["current_date", "run_command"]), "ran: no tools");
-  assertEquals(ranLine([], "I used run_commander.", ["run_command"]), null, "a word, not a part of one");
-  assertEquals(ranLine([], "I used read_file.", ["run_command"]), null, "only the conversation's tools count");
+  assertEquals(
+    ranLine([], "I used run_command to check.", ["current_date", "run_command"]),
+    "ran: no tools",
+  );
+  assertEquals(
+    ranLine([], "I used run_commander.", ["run_command"]),
+    null,
+    "a word, not a part of one",
+  );
+  assertEquals(
+    ranLine([], "I used read_file.", ["run_command"]),
+    null,
+    "only the conversation's tools count",
+  );
 });

@@ -20,7 +20,12 @@ export interface Harness {
 
 export async function harness(gate?: ToolGate): Promise<Harness> {
   const dir = await Deno.makeTempDir({ prefix: "wisp-agent-" });
-  const audit = new AuditLog({ path: `${dir}/home/logs/audit.jsonl`, enabled: false, maxBytes: 1 << 20, keep: 1 });
+  const audit = new AuditLog({
+    path: `${dir}/home/logs/audit.jsonl`,
+    enabled: false,
+    maxBytes: 1 << 20,
+    keep: 1,
+  });
   const events: AuditEvent[] = [];
   audit.onEvent((e) => events.push(e));
   const ctx: ToolContext = {
@@ -46,7 +51,11 @@ const delay = (ms: number, signal?: AbortSignal) =>
   });
 
 /** A tool that logs `start name:arg` and `end name:arg` around a pause of `ms`. */
-export function slowTool(name: string, log: string[], options: { parallelSafe: boolean; ms?: number; gated?: boolean }): Tool<{ arg: string }> {
+export function slowTool(
+  name: string,
+  log: string[],
+  options: { parallelSafe: boolean; ms?: number; gated?: boolean },
+): Tool<{ arg: string }> {
   return {
     name,
     description: `test tool ${name}`,
@@ -58,7 +67,9 @@ export function slowTool(name: string, log: string[], options: { parallelSafe: b
     async run(args, ctx) {
       if (options.gated) {
         const verdict = await ctx.gate!.check(`${name} ${args.arg}`, { origin: "model" });
-        if (!verdict.allowed) return { text: `error: command not approved: ${verdict.refusal}`, ok: false };
+        if (!verdict.allowed) {
+          return { text: `error: command not approved: ${verdict.refusal}`, ok: false };
+        }
       }
       log.push(`start ${name}:${args.arg}`);
       await delay(options.ms ?? 30, ctx.signal);

@@ -40,7 +40,10 @@ Deno.test("a call runs and its result goes back before the model replies", async
   const h = await harness();
   try {
     const registry = new ToolRegistry().register(currentDateTool);
-    const backend = new ScriptedBackend([[toolCallEvent("current_date", {}, "c1")], textReply("It is today.")]);
+    const backend = new ScriptedBackend([
+      [toolCallEvent("current_date", {}, "c1")],
+      textReply("It is today."),
+    ]);
     const outcome = await runTurn({
       backend,
       messages: system(),
@@ -56,7 +59,13 @@ Deno.test("a call runs and its result goes back before the model replies", async
     assertEquals(tool?.toolCallId, "c1");
     assertMatch(tool!.content, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d \(/);
     assertEquals(backend.requests[0].tools?.map((t) => t.name), ["current_date"]);
-    assertEquals(h.events.map((e) => e.kind), ["prompt", "response", "tool.call", "tool.result", "response"]);
+    assertEquals(h.events.map((e) => e.kind), [
+      "prompt",
+      "response",
+      "tool.call",
+      "tool.result",
+      "response",
+    ]);
   } finally {
     await h.remove();
   }
@@ -65,13 +74,25 @@ Deno.test("a call runs and its result goes back before the model replies", async
 Deno.test("a response cut off at the length limit never runs its calls; the model is asked to reissue them", async () => {
   const h = await harness();
   try {
-    const registry = new ToolRegistry().register(slowTool("effect", h.log, { parallelSafe: false }));
+    const registry = new ToolRegistry().register(
+      slowTool("effect", h.log, { parallelSafe: false }),
+    );
     const backend = new ScriptedBackend([
       [toolCallEvent("effect", { arg: "half" }, "c1"), { type: "done", finishReason: "length" }],
-      [toolCallEvent("effect", { arg: "whole" }, "c2"), { type: "done", finishReason: "tool_calls" }],
+      [toolCallEvent("effect", { arg: "whole" }, "c2"), {
+        type: "done",
+        finishReason: "tool_calls",
+      }],
       textReply("Done."),
     ]);
-    const outcome = await runTurn({ backend, messages: system(), prompt: "go", tools: registry.all(), registry, context: h.ctx });
+    const outcome = await runTurn({
+      backend,
+      messages: system(),
+      prompt: "go",
+      tools: registry.all(),
+      registry,
+      context: h.ctx,
+    });
     assertEquals(h.log, ["start effect:whole", "end effect:whole"], "only the complete call ran");
     const told = backend.requests[1].messages.find((m) => m.role === "tool");
     assertMatch(told!.content, /cut off at the length limit .* did not run; issue the call again/);
@@ -85,14 +106,33 @@ Deno.test("a response cut off at the length limit never runs its calls; the mode
 Deno.test("calls that are all parallel-safe run together, results in source order", async () => {
   const h = await harness();
   try {
-    const registry = new ToolRegistry().register(slowTool("look", h.log, { parallelSafe: true, ms: 40 }));
+    const registry = new ToolRegistry().register(
+      slowTool("look", h.log, { parallelSafe: true, ms: 40 }),
+    );
     const backend = new ScriptedBackend([
-      [toolCallEvent("look", { arg: "a" }), toolCallEvent("look", { arg: "b" }), toolCallEvent("look", { arg: "c" })],
+      [
+        toolCallEvent("look", { arg: "a" }),
+        toolCallEvent("look", { arg: "b" }),
+        toolCallEvent("look", { arg: "c" }),
+      ],
       textReply("ok"),
     ]);
-    await runTurn({ backend, messages: system(), prompt: "go", tools: registry.all(), registry, context: h.ctx });
-    assertEquals(h.log.slice(0, 3), ["start look:a", "start look:b", "start look:c"], "all three started before any ended");
-    const results = backend.requests[1].messages.filter((m) => m.role === "tool").map((m) => m.content);
+    await runTurn({
+      backend,
+      messages: system(),
+      prompt: "go",
+      tools: registry.all(),
+      registry,
+      context: h.ctx,
+    });
+    assertEquals(
+      h.log.slice(0, 3),
+      ["start look:a", "start look:b", "start look:c"],
+      "all three started before any ended",
+    );
+    const results = backend.requests[1].messages.filter((m) => m.role === "tool").map((m) =>
+      m.content
+    );
     assertEquals(results, ["look did a", "look did b", "look did c"]);
   } finally {
     await h.remove();
@@ -102,14 +142,31 @@ Deno.test("calls that are all parallel-safe run together, results in source orde
 Deno.test("parallel groups are bounded", async () => {
   const h = await harness();
   try {
-    const registry = new ToolRegistry().register(slowTool("look", h.log, { parallelSafe: true, ms: 20 }));
+    const registry = new ToolRegistry().register(
+      slowTool("look", h.log, { parallelSafe: true, ms: 20 }),
+    );
     const calls = ["1", "2", "3", "4", "5"].map((arg) => toolCallEvent("look", { arg }));
     const backend = new ScriptedBackend([calls, textReply("ok")]);
-    await runTurn({ backend, messages: system(), prompt: "go", tools: registry.all(), registry, context: h.ctx, parallelGroup: 2 });
+    await runTurn({
+      backend,
+      messages: system(),
+      prompt: "go",
+      tools: registry.all(),
+      registry,
+      context: h.ctx,
+      parallelGroup: 2,
+    });
     assertEquals(h.log, [
-      "start look:1", "start look:2", "end look:1", "end look:2",
-      "start look:3", "start look:4", "end look:3", "end look:4",
-      "start look:5", "end look:5",
+      "start look:1",
+      "start look:2",
+      "end look:1",
+      "end look:2",
+      "start look:3",
+      "start look:4",
+      "end look:3",
+      "end look:4",
+      "start look:5",
+      "end look:5",
     ]);
   } finally {
     await h.remove();
@@ -126,7 +183,14 @@ Deno.test("one call that is not parallel-safe makes the whole response run in or
       [toolCallEvent("write", { arg: "file" }), toolCallEvent("look", { arg: "test" })],
       textReply("ok"),
     ]);
-    await runTurn({ backend, messages: system(), prompt: "go", tools: registry.all(), registry, context: h.ctx });
+    await runTurn({
+      backend,
+      messages: system(),
+      prompt: "go",
+      tools: registry.all(),
+      registry,
+      context: h.ctx,
+    });
     assertEquals(h.log, ["start write:file", "end write:file", "start look:test", "end look:test"]);
   } finally {
     await h.remove();
@@ -140,23 +204,47 @@ Deno.test("every call's approval is asked before any call has its effect, and on
     check(line: string): Promise<GateVerdict> {
       asked.push(line);
       log.push(`ask ${line}`);
-      return Promise.resolve(line.endsWith("bad") ? { allowed: false, refusal: "the person said no" } : { allowed: true });
+      return Promise.resolve(
+        line.endsWith("bad")
+          ? { allowed: false, refusal: "the person said no" }
+          : { allowed: true },
+      );
     },
   };
   const h = await harness(gate);
   try {
-    const registry = new ToolRegistry().register(slowTool("write", log, { parallelSafe: false, gated: true }));
+    const registry = new ToolRegistry().register(
+      slowTool("write", log, { parallelSafe: false, gated: true }),
+    );
     const backend = new ScriptedBackend([
-      [toolCallEvent("write", { arg: "one" }), toolCallEvent("write", { arg: "bad" }), toolCallEvent("write", { arg: "two" })],
+      [
+        toolCallEvent("write", { arg: "one" }),
+        toolCallEvent("write", { arg: "bad" }),
+        toolCallEvent("write", { arg: "two" }),
+      ],
       textReply("ok"),
     ]);
-    await runTurn({ backend, messages: system(), prompt: "go", tools: registry.all(), registry, context: h.ctx });
+    await runTurn({
+      backend,
+      messages: system(),
+      prompt: "go",
+      tools: registry.all(),
+      registry,
+      context: h.ctx,
+    });
     assertEquals(log, [
-      "ask write one", "ask write bad", "ask write two",
-      "start write:one", "end write:one", "start write:two", "end write:two",
+      "ask write one",
+      "ask write bad",
+      "ask write two",
+      "start write:one",
+      "end write:one",
+      "start write:two",
+      "end write:two",
     ]);
     assertEquals(asked.length, 3, "a prepared call is not asked again when it runs");
-    const results = backend.requests[1].messages.filter((m) => m.role === "tool").map((m) => m.content);
+    const results = backend.requests[1].messages.filter((m) => m.role === "tool").map((m) =>
+      m.content
+    );
     assertEquals(results[1], "error: command not approved: the person said no");
   } finally {
     await h.remove();
@@ -168,7 +256,14 @@ Deno.test("a call of a tool this turn does not offer is audited and refused, not
   try {
     const registry = new ToolRegistry().register(slowTool("write", h.log, { parallelSafe: false }));
     const backend = new ScriptedBackend([[toolCallEvent("write", { arg: "x" })], textReply("ok")]);
-    await runTurn({ backend, messages: system(), prompt: "go", tools: [], registry, context: h.ctx });
+    await runTurn({
+      backend,
+      messages: system(),
+      prompt: "go",
+      tools: [],
+      registry,
+      context: h.ctx,
+    });
     assertEquals(h.log, []);
     const told = backend.requests[1].messages.find((m) => m.role === "tool");
     assertMatch(told!.content, /^error: there is no tool named write here/);
@@ -184,7 +279,15 @@ Deno.test("the rounds of a turn are bounded", async () => {
     const registry = new ToolRegistry().register(currentDateTool);
     const steps = Array.from({ length: 5 }, () => [toolCallEvent("current_date", {})]);
     const backend = new ScriptedBackend(steps);
-    const outcome = await runTurn({ backend, messages: system(), prompt: "loop", tools: registry.all(), registry, context: h.ctx, maxRounds: 3 });
+    const outcome = await runTurn({
+      backend,
+      messages: system(),
+      prompt: "loop",
+      tools: registry.all(),
+      registry,
+      context: h.ctx,
+      maxRounds: 3,
+    });
     assertEquals(outcome.roundLimit, true);
     assertEquals(outcome.rounds, 3);
     assertEquals(backend.requests.length, 3);
@@ -227,11 +330,24 @@ Deno.test("aborting while a call runs stops it and ends the turn without another
   const h = await harness();
   try {
     const controller = new AbortController();
-    const registry = new ToolRegistry().register(slowTool("wait", h.log, { parallelSafe: false, ms: 10_000 }));
-    const backend = new ScriptedBackend([[toolCallEvent("wait", { arg: "long" })], textReply("never")]);
+    const registry = new ToolRegistry().register(
+      slowTool("wait", h.log, { parallelSafe: false, ms: 10_000 }),
+    );
+    const backend = new ScriptedBackend([
+      [toolCallEvent("wait", { arg: "long" })],
+      textReply("never"),
+    ]);
     setTimeout(() => controller.abort(), 50);
     const started = performance.now();
-    const outcome = await runTurn({ backend, messages: system(), prompt: "go", tools: registry.all(), registry, context: h.ctx, signal: controller.signal });
+    const outcome = await runTurn({
+      backend,
+      messages: system(),
+      prompt: "go",
+      tools: registry.all(),
+      registry,
+      context: h.ctx,
+      signal: controller.signal,
+    });
     assert(performance.now() - started < 2000, "the call was stopped, not waited for");
     assertEquals(outcome.stopped, true);
     assertEquals(backend.requests.length, 1);
@@ -246,19 +362,32 @@ Deno.test("the same line twice in one response is asked twice and answered in or
   const gate: ToolGate = {
     check(line: string): Promise<GateVerdict> {
       asked.push(line);
-      return Promise.resolve(answers[asked.length - 1] ?? { allowed: false, refusal: "asked too often" });
+      return Promise.resolve(
+        answers[asked.length - 1] ?? { allowed: false, refusal: "asked too often" },
+      );
     },
   };
   const h = await harness(gate);
   try {
-    const registry = new ToolRegistry().register(slowTool("write", h.log, { parallelSafe: false, gated: true }));
+    const registry = new ToolRegistry().register(
+      slowTool("write", h.log, { parallelSafe: false, gated: true }),
+    );
     const backend = new ScriptedBackend([
       [toolCallEvent("write", { arg: "same" }), toolCallEvent("write", { arg: "same" })],
       textReply("ok"),
     ]);
-    await runTurn({ backend, messages: system(), prompt: "go", tools: registry.all(), registry, context: h.ctx });
+    await runTurn({
+      backend,
+      messages: system(),
+      prompt: "go",
+      tools: registry.all(),
+      registry,
+      context: h.ctx,
+    });
     assertEquals(asked, ["write same", "write same"]);
-    const results = backend.requests[1].messages.filter((m) => m.role === "tool").map((m) => m.content);
+    const results = backend.requests[1].messages.filter((m) => m.role === "tool").map((m) =>
+      m.content
+    );
     assertEquals(results, ["write did same", "error: command not approved: not twice"]);
   } finally {
     await h.remove();

@@ -1,7 +1,7 @@
 import { assertEquals } from "../support/assert.ts";
 import type { TurnCall } from "../../src/agent/calls.ts";
 import { unsupportedClaims } from "../../src/agent/verify.ts";
-import { withWholeOutputs, WHOLE_PER_CALL_BYTES } from "../../src/agent/whole_outputs.ts";
+import { WHOLE_PER_CALL_BYTES, withWholeOutputs } from "../../src/agent/whole_outputs.ts";
 
 const shown: TurnCall = {
   id: "c1",
@@ -16,7 +16,11 @@ const shown: TurnCall = {
 const reply = "The command printed:\n```\n10000\n```";
 
 Deno.test("a quoted line that was held back from the model is supported by the stored whole", async () => {
-  assertEquals(unsupportedClaims(reply, [shown], ["run_command"]).length, 1, "from the shown part alone it is unsupported");
+  assertEquals(
+    unsupportedClaims(reply, [shown], ["run_command"]).length,
+    1,
+    "from the shown part alone it is unsupported",
+  );
   const whole = Array.from({ length: 20000 }, (_, i) => String(i + 1)).join("\n");
   const asked: [string, number][] = [];
   const calls = await withWholeOutputs([shown], (id, max) => {

@@ -34,7 +34,11 @@ async function withSession(
   }
 }
 
-async function call(session: Session, args: Record<string, unknown>, turn: { commandTimeoutSeconds?: number } = {}) {
+async function call(
+  session: Session,
+  args: Record<string, unknown>,
+  turn: { commandTimeoutSeconds?: number } = {},
+) {
   const t = session.beginTurn({ budgetBytes: 8192, ...turn });
   const result = await session.registry.call("run_command", args, t.context);
   const outcome = t.audit.events.find((e) => e.kind === "command.outcome");
@@ -86,23 +90,38 @@ Deno.test("with the sandbox off, outsideSandbox changes nothing and asks nothing
 });
 
 Deno.test("turned off in config, outsideSandbox is the policy's refusal", async () => {
-  await withSession({ commandPolicy: { sandbox: { allowOutsideSandbox: false } } }, async (session) => {
-    const { result } = await call(session, { command: "echo hi", outsideSandbox: true });
-    assertMatch(result.text, /^error: command denied by policy: running outside the sandbox is turned off here/);
-  });
+  await withSession(
+    { commandPolicy: { sandbox: { allowOutsideSandbox: false } } },
+    async (session) => {
+      const { result } = await call(session, { command: "echo hi", outsideSandbox: true });
+      assertMatch(
+        result.text,
+        /^error: command denied by policy: running outside the sandbox is turned off here/,
+      );
+    },
+  );
 });
 
 Deno.test("refusals read as the model is taught, whatever the gate's prefix", () => {
-  assertEquals(refusalText("error: command denied by policy: sudo"), "error: command denied by policy: sudo");
+  assertEquals(
+    refusalText("error: command denied by policy: sudo"),
+    "error: command denied by policy: sudo",
+  );
   assertEquals(refusalText("command not approved: no one"), "error: command not approved: no one");
-  assertEquals(refusalText("the person said no"), "error: command not approved: the person said no");
+  assertEquals(
+    refusalText("the person said no"),
+    "error: command not approved: the person said no",
+  );
   assertEquals(refusalText(undefined), "error: command not approved: the gate refused it");
 });
 
 Deno.test("run_command's limits are rendered from the live options", async () => {
   const { runCommandTool } = await import("../../src/tools/run_command.ts");
   const defaults = runCommandTool.limits(configSchema.parse({})).join("\n");
-  assertMatch(defaults, /at most 120 s unless timeoutSeconds asks otherwise, and never longer than 3600 s/);
+  assertMatch(
+    defaults,
+    /at most 120 s unless timeoutSeconds asks otherwise, and never longer than 3600 s/,
+  );
   assertMatch(defaults, /approval at moderate and above/);
   const changed = runCommandTool.limits(configSchema.parse({
     commandTimeoutSeconds: 30,

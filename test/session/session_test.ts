@@ -42,7 +42,11 @@ async function fixture(): Promise<Fixture> {
   };
 }
 
-async function turn(session: Session, script: ConstructorParameters<typeof ScriptedBackend>[0], signal?: AbortSignal) {
+async function turn(
+  session: Session,
+  script: ConstructorParameters<typeof ScriptedBackend>[0],
+  signal?: AbortSignal,
+) {
   const backend = new ScriptedBackend(script);
   const t = session.beginTurn({ budgetBytes: 8192, signal });
   const tools = session.tools();
@@ -55,8 +59,16 @@ async function turn(session: Session, script: ConstructorParameters<typeof Scrip
     context: t.context,
     signal,
   });
-  const results = (backend.requests[1]?.messages ?? []).filter((m) => m.role === "tool").map((m) => m.content);
-  return { outcome, results, calls: callsFromEvents(t.audit.events), events: t.audit.events, backend };
+  const results = (backend.requests[1]?.messages ?? []).filter((m) => m.role === "tool").map((m) =>
+    m.content
+  );
+  return {
+    outcome,
+    results,
+    calls: callsFromEvents(t.audit.events),
+    events: t.audit.events,
+    backend,
+  };
 }
 
 Deno.test("a session offers the built-ins with run_command, exactly a named list, or none", async () => {
@@ -65,7 +77,10 @@ Deno.test("a session offers the built-ins with run_command, exactly a named list
   try {
     const names = session.tools().map((t) => t.name);
     assertEquals(names.slice(0, 2), ["current_date", "run_command"]);
-    assertEquals(session.tools({ only: ["read_file", "run_command"] }).map((t) => t.name), ["run_command", "read_file"]);
+    assertEquals(session.tools({ only: ["read_file", "run_command"] }).map((t) => t.name), [
+      "run_command",
+      "read_file",
+    ]);
     assertEquals(session.tools({ noTools: true }), []);
     try {
       session.tools({ only: ["rm_rf"] });
@@ -83,7 +98,9 @@ Deno.test("the policy's refusal comes back as error: command denied by policy, c
   const f = await fixture();
   const session = f.open({ yes: true });
   try {
-    const { results, calls } = await turn(session, [[toolCallEvent("run_command", { command: "sudo rm -rf /tmp/x" })], textReply("No.")]);
+    const { results, calls } = await turn(session, [[
+      toolCallEvent("run_command", { command: "sudo rm -rf /tmp/x" }),
+    ], textReply("No.")]);
     assertMatch(results[0], /^error: command denied by policy: /);
     assertEquals(ranLine(calls, "", []), "ran: run_command (1 denied)");
   } finally {
@@ -100,7 +117,10 @@ Deno.test("--yes does not answer for a command outside the sandbox", async () =>
       [toolCallEvent("run_command", { command: "touch x", outsideSandbox: true })],
       textReply("No."),
     ]);
-    assertMatch(results[0], /^error: command not approved: running outside the sandbox is asked of a person every time/);
+    assertMatch(
+      results[0],
+      /^error: command not approved: running outside the sandbox is asked of a person every time/,
+    );
     await assertRejects(() => Deno.stat(join(f.project, "x")));
   } finally {
     session.close();
@@ -134,8 +154,16 @@ Deno.test("every command's approval is asked before the first one runs", async (
       ],
       textReply("Done."),
     ]);
-    assertEquals(asked.map((r) => r.command), ["touch first.txt", "mkdir second", "cp first.txt third.txt"]);
-    assertEquals(ranBeforeAsking, [false, false, false], "no command ran while questions were still to be asked");
+    assertEquals(asked.map((r) => r.command), [
+      "touch first.txt",
+      "mkdir second",
+      "cp first.txt third.txt",
+    ]);
+    assertEquals(
+      ranBeforeAsking,
+      [false, false, false],
+      "no command ran while questions were still to be asked",
+    );
     assertEquals(events.filter((e) => e.kind === "command.outcome").length, 2);
     assertMatch(results[0], /^exit status: 0/);
     assertMatch(results[1], /^error: command not approved: the person refused mkdir second/);

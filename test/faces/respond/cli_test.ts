@@ -13,7 +13,9 @@ Deno.test("a piped prompt is read from stdin; --no-stream prints the reply whole
   const s = await scratch(ollamaConfig(ollama.url));
   try {
     ollama.reply({ text: ["Bon", "jour."] });
-    const run = await s.wisp(["--no-stream", "--instructions", "Answer in French"], { stdin: "Say hello\n" });
+    const run = await s.wisp(["--no-stream", "--instructions", "Answer in French"], {
+      stdin: "Say hello\n",
+    });
     assertEquals(run.code, 0, run.stderr);
     assertEquals(run.stdout, "Bonjour.\n");
     assertEquals(run.stderr, "");
@@ -52,7 +54,10 @@ Deno.test("no server: exit 1 with the reason, nothing on stdout", async () => {
     const run = await s.wisp(["hello"]);
     assertEquals(run.code, 1);
     assertEquals(run.stdout, "");
-    assertMatch(run.stderr, /^error: ollama:granite4\.1:8b is unavailable \(.*\); start it with ollama serve\n$/);
+    assertMatch(
+      run.stderr,
+      /^error: ollama:granite4\.1:8b is unavailable \(.*\); start it with ollama serve\n$/,
+    );
   } finally {
     await s.remove();
   }
@@ -66,7 +71,10 @@ Deno.test("--model names the model; one that is not there fails, with no fallbac
     const run = await s.wisp(["--model", "ollama:qwen3:8b", "hello"]);
     assertEquals(run.code, 1);
     assertEquals(run.stdout, "");
-    assertMatch(run.stderr, /ollama:qwen3:8b is unavailable \(the Ollama server at .* has no model qwen3:8b\); pull it with ollama pull qwen3:8b/);
+    assertMatch(
+      run.stderr,
+      /ollama:qwen3:8b is unavailable \(the Ollama server at .* has no model qwen3:8b\); pull it with ollama pull qwen3:8b/,
+    );
     assertEquals(ollama.chats().length, 0, "no other model was asked");
   } finally {
     await ollama.close();
@@ -99,7 +107,9 @@ Deno.test("--tool offers exactly the tools named; an unknown one is a usage erro
     ollama.reply({ text: "It is today." });
     const run = await s.wisp(["--tool", "current_date", "--tool", "read_file", "What day is it?"]);
     assertEquals(run.code, 0, run.stderr);
-    const tools = (ollama.chats()[0].tools as { function: { name: string } }[]).map((t) => t.function.name);
+    const tools = (ollama.chats()[0].tools as { function: { name: string } }[]).map((t) =>
+      t.function.name
+    );
     assertEquals(tools, ["current_date", "read_file"]);
     const unknown = await s.wisp(["--tool", "rm_everything", "hi"]);
     assertEquals(unknown.code, 64);
@@ -116,10 +126,19 @@ Deno.test("--schema sends the schema as the reply's format; an unreadable schema
   const ollama = startFakeOllama();
   const s = await scratch(ollamaConfig(ollama.url));
   try {
-    const schema = { type: "object", properties: { language: { type: "string" } }, required: ["language"] };
+    const schema = {
+      type: "object",
+      properties: { language: { type: "string" } },
+      required: ["language"],
+    };
     await Deno.writeTextFile(join(s.project, "verdict.json"), JSON.stringify(schema));
     ollama.reply({ text: '{"language":"Rust"}' });
-    const run = await s.wisp(["--no-tools", "--schema", "verdict.json", "Which language is this: fn main() {}"]);
+    const run = await s.wisp([
+      "--no-tools",
+      "--schema",
+      "verdict.json",
+      "Which language is this: fn main() {}",
+    ]);
     assertEquals(run.code, 0, run.stderr);
     assertEquals(JSON.parse(run.stdout), { language: "Rust" });
     assertEquals(ollama.chats()[0].format, schema);
@@ -137,7 +156,9 @@ Deno.test("--unsafe warns on stderr and runs the command without the sandbox", a
   const ollama = startFakeOllama();
   const s = await scratch(ollamaConfig(ollama.url));
   try {
-    ollama.reply({ toolCalls: [{ name: "run_command", arguments: { command: "echo hi" } }] }, { text: "Said hi." });
+    ollama.reply({ toolCalls: [{ name: "run_command", arguments: { command: "echo hi" } }] }, {
+      text: "Said hi.",
+    });
     const run = await s.wisp(["--unsafe", "say hi"]);
     assertEquals(run.code, 0, run.stderr);
     assertMatch(run.stderr, /^warning: --unsafe: commands run without the sandbox/);

@@ -11,10 +11,16 @@ import { ollamaConfig, scratch } from "./support.ts";
 
 Deno.test("doctor: a served model is ok, with its window", async () => {
   const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
-  const s = await scratch({ ...ollamaConfig(ollama.url), ollama: { host: ollama.url, contextLength: 32768 } });
+  const s = await scratch({
+    ...ollamaConfig(ollama.url),
+    ollama: { host: ollama.url, contextLength: 32768 },
+  });
   try {
     const run = await s.wisp(["doctor"]);
-    assertMatch(run.stdout, /^ok {3}model: ollama:granite4\.1:8b is served and listed; it can use tools/m);
+    assertMatch(
+      run.stdout,
+      /^ok {3}model: ollama:granite4\.1:8b is served and listed; it can use tools/m,
+    );
     assertMatch(run.stdout, /^ok {3}context window: 32,768 tokens, set in config\.json/m);
   } finally {
     await ollama.close();
@@ -28,7 +34,10 @@ Deno.test("doctor: a model that is not pulled is not ok, says how to get it, and
   try {
     const run = await s.wisp(["doctor"]);
     assertEquals(run.code, 1);
-    assertMatch(run.stdout, /^not ok model: ollama:qwen3:8b is unavailable \(.*has no model qwen3:8b\); pull it with ollama pull qwen3:8b$/m);
+    assertMatch(
+      run.stdout,
+      /^not ok model: ollama:qwen3:8b is unavailable \(.*has no model qwen3:8b\); pull it with ollama pull qwen3:8b$/m,
+    );
   } finally {
     await ollama.close();
     await s.remove();
@@ -39,10 +48,15 @@ Deno.test("doctor: no server answering is not ok with the reason", async () => {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
-  const findings = await modelFindingsFor(configSchema.parse(ollamaConfig(`http://127.0.0.1:${port}`)));
+  const findings = await modelFindingsFor(
+    configSchema.parse(ollamaConfig(`http://127.0.0.1:${port}`)),
+  );
   assertEquals(findings.length, 1);
   assertEquals(findings[0].ok, false);
-  assertMatch(findings[0].detail, /^ollama:granite4\.1:8b is unavailable \(.*\); start it with ollama serve$/);
+  assertMatch(
+    findings[0].detail,
+    /^ollama:granite4\.1:8b is unavailable \(.*\); start it with ollama serve$/,
+  );
 });
 
 Deno.test("doctor: Apple's model on Linux is not ok, pointing at Ollama", async () => {
@@ -53,7 +67,16 @@ Deno.test("doctor: Apple's model on Linux is not ok, pointing at Ollama", async 
 });
 
 Deno.test("the window finding's words", () => {
-  assertEquals(windowDetail({ tokens: 131072, from: "memory", note: "the model's maximum; 20 GiB free holds it" }),
-    "131,072 tokens, the model's maximum; 20 GiB free holds it");
-  assertEquals(windowDetail({ tokens: 8192, from: "default", note: "" }), "8,192 tokens, from the default");
+  assertEquals(
+    windowDetail({
+      tokens: 131072,
+      from: "memory",
+      note: "the model's maximum; 20 GiB free holds it",
+    }),
+    "131,072 tokens, the model's maximum; 20 GiB free holds it",
+  );
+  assertEquals(
+    windowDetail({ tokens: 8192, from: "default", note: "" }),
+    "8,192 tokens, from the default",
+  );
 });

@@ -27,7 +27,17 @@ Deno.test("respond runs a safe command in the sandbox and streams the reply to s
     const [result] = toolMessages(chats[1]);
     assertMatch(result.content, /^exit status: 0\nstdout:\nnotes\.txt$/);
     const kinds = s.events().map((e) => e.kind);
-    for (const kind of ["session.start", "prompt", "response", "tool.call", "policy.decision", "command.outcome", "tool.result"]) {
+    for (
+      const kind of [
+        "session.start",
+        "prompt",
+        "response",
+        "tool.call",
+        "policy.decision",
+        "command.outcome",
+        "tool.result",
+      ]
+    ) {
       assert(kinds.includes(kind), `no ${kind} in ${kinds.join(", ")}`);
     }
     const prompt = s.events().find((e) => e.kind === "prompt");
@@ -106,16 +116,27 @@ Deno.test("read_file and edit_file calls run through the gate; their results go 
     await Deno.writeTextFile(join(s.project, "app.cfg"), "name = demo\r\nport = 8080\r\n");
     ollama.reply(
       { toolCalls: [{ name: "read_file", arguments: { path: "app.cfg" } }] },
-      { toolCalls: [{ name: "edit_file", arguments: { path: "app.cfg", mode: "replace", find: "8080", content: "9090", line: 2 } }] },
+      {
+        toolCalls: [{
+          name: "edit_file",
+          arguments: { path: "app.cfg", mode: "replace", find: "8080", content: "9090", line: 2 },
+        }],
+      },
       { text: "The port is now 9090." },
     );
     const run = await s.wisp(["--yes", "Change the port in app.cfg to 9090"]);
     assertEquals(run.code, 0, run.stderr);
     assertEquals(run.stdout, "The port is now 9090.\n");
-    assertEquals(await Deno.readTextFile(join(s.project, "app.cfg")), "name = demo\r\nport = 9090\r\n");
+    assertEquals(
+      await Deno.readTextFile(join(s.project, "app.cfg")),
+      "name = demo\r\nport = 9090\r\n",
+    );
     const chats = ollama.chats();
     assertEquals(chats.length, 3);
-    assertMatch(toolMessages(chats[1])[0].content, /^1\tname = demo\n2\tport = 8080\n\[end of file\]/);
+    assertMatch(
+      toolMessages(chats[1])[0].content,
+      /^1\tname = demo\n2\tport = 8080\n\[end of file\]/,
+    );
     assertMatch(run.stderr, /^ran: read_file · edit_file$/m);
   } finally {
     await ollama.close();
@@ -130,10 +151,18 @@ Deno.test("a credential read is refused where no one can be asked; an edit outsi
   const fakeHome = await Deno.makeTempDir({ prefix: "wisp-user-", dir: Deno.env.get("HOME") });
   try {
     await Deno.mkdir(join(fakeHome, ".ssh"));
-    await Deno.writeTextFile(join(fakeHome, ".ssh", "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n");
+    await Deno.writeTextFile(
+      join(fakeHome, ".ssh", "id_ed25519"),
+      "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n",
+    );
     const target = join(fakeHome, "outside.txt");
     ollama.reply(
-      { toolCalls: [{ name: "read_file", arguments: { path: join(fakeHome, ".ssh", "id_ed25519") } }] },
+      {
+        toolCalls: [{
+          name: "read_file",
+          arguments: { path: join(fakeHome, ".ssh", "id_ed25519") },
+        }],
+      },
       { text: "I was not allowed to read it." },
     );
     const read = await s.wisp(["Show me my key"]);
@@ -144,7 +173,12 @@ Deno.test("a credential read is refused where no one can be asked; an edit outsi
     assertMatch(read.stderr, /^ran: read_file \(1 declined\)$/m);
 
     ollama.reply(
-      { toolCalls: [{ name: "edit_file", arguments: { path: target, mode: "write", content: "x\n" } }] },
+      {
+        toolCalls: [{
+          name: "edit_file",
+          arguments: { path: target, mode: "write", content: "x\n" },
+        }],
+      },
       { text: "I could not write there." },
     );
     const edit = await s.wisp(["--yes", "Write outside.txt in that folder"]);

@@ -11,17 +11,34 @@ import { scratch } from "./support.ts";
 
 type Message = { role: string; content: string | null; tool_call_id?: string };
 const toolResults = (body: Record<string, unknown>) =>
-  ((body.messages ?? []) as Message[]).filter((m) => m.role === "tool").map((m) => String(m.content));
+  ((body.messages ?? []) as Message[]).filter((m) => m.role === "tool").map((m) =>
+    String(m.content)
+  );
 
 Deno.test("LM Studio: run_command, read_file and edit_file in one turn, through the gate and sandbox", async () => {
-  const server = startFakeOpenAI({ flavour: "lmstudio", models: [{ id: "qwen3-8b", loadedContext: 16384 }] });
+  const server = startFakeOpenAI({
+    flavour: "lmstudio",
+    models: [{ id: "qwen3-8b", loadedContext: 16384 }],
+  });
   const s = await scratch({ model: "lmstudio:qwen3-8b", lmstudio: { baseURL: server.baseURL } });
   try {
     await Deno.writeTextFile(join(s.project, "todo.txt"), "one\ntwo\n");
     server.reply(
-      { toolCalls: [{ name: "run_command", arguments: { command: "wc -l todo.txt" }, id: "call_1" }] },
+      {
+        toolCalls: [{
+          name: "run_command",
+          arguments: { command: "wc -l todo.txt" },
+          id: "call_1",
+        }],
+      },
       { toolCalls: [{ name: "read_file", arguments: { path: "todo.txt" }, id: "call_2" }] },
-      { toolCalls: [{ name: "edit_file", arguments: { path: "todo.txt", mode: "append", content: "three\n" }, id: "call_3" }] },
+      {
+        toolCalls: [{
+          name: "edit_file",
+          arguments: { path: "todo.txt", mode: "append", content: "three\n" },
+          id: "call_3",
+        }],
+      },
       { text: ["todo.txt had 2 lines; ", "I added a third."] },
     );
     const run = await s.wisp(["--yes", "Add a third item to todo.txt"]);
@@ -49,7 +66,10 @@ Deno.test("llama.cpp: a call cut off at the length limit does not run; the reiss
   });
   try {
     server.reply(
-      { toolCalls: [{ name: "run_command", arguments: { command: "touch cut.txt" } }], finishReason: "length" },
+      {
+        toolCalls: [{ name: "run_command", arguments: { command: "touch cut.txt" } }],
+        finishReason: "length",
+      },
       { toolCalls: [{ name: "run_command", arguments: { command: "touch whole.txt" } }] },
       { text: "Made whole.txt." },
     );

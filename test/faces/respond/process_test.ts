@@ -14,7 +14,12 @@ function spawnWisp(args: string[], home: string, cwd: string): Deno.ChildProcess
   return new Deno.Command(cmd, {
     args: [...rest, ...args],
     cwd,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", WISP_HOME: home, NO_COLOR: "1" },
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: Deno.env.get("HOME") ?? "/root",
+      WISP_HOME: home,
+      NO_COLOR: "1",
+    },
     clearEnv: true,
     stdin: "null",
     stdout: "piped",
@@ -91,12 +96,19 @@ Deno.test("a command printing 1 GiB is answered within the memory bound", async 
   const s = await scratch(ollamaConfig(ollama.url));
   try {
     // The same turn with a small output first: wisp's own baseline.
-    ollama.reply({ toolCalls: [{ name: "run_command", arguments: { command: "echo small" } }] }, { text: "ok" });
+    ollama.reply({ toolCalls: [{ name: "run_command", arguments: { command: "echo small" } }] }, {
+      text: "ok",
+    });
     const small = await runMeasured(["--yes", "print a little"], s.home, s.project);
     assertEquals(small.code, 0, small.stderr);
 
     ollama.reply(
-      { toolCalls: [{ name: "run_command", arguments: { command: "yes 0123456789abcdef | head -c 1073741824" } }] },
+      {
+        toolCalls: [{
+          name: "run_command",
+          arguments: { command: "yes 0123456789abcdef | head -c 1073741824" },
+        }],
+      },
       { text: "It printed a lot." },
     );
     const big = await runMeasured(["--yes", "print a lot"], s.home, s.project);
@@ -108,14 +120,24 @@ Deno.test("a command printing 1 GiB is answered within the memory bound", async 
     // runner's own goal, 64 MiB, is measured by its bench; Deno's stream buffers and the collector's lag
     // add to it here, in the whole process.)
     const bound = 128 * 1024 * 1024;
-    assert(growth < bound, `peak RSS grew by ${(growth / 2 ** 20).toFixed(1)} MiB over the baseline`);
-    console.log(`1 GiB output: peak RSS ${(big.peak / 2 ** 20).toFixed(1)} MiB, baseline ${(small.peak / 2 ** 20).toFixed(1)} MiB`);
+    assert(
+      growth < bound,
+      `peak RSS grew by ${(growth / 2 ** 20).toFixed(1)} MiB over the baseline`,
+    );
+    console.log(
+      `1 GiB output: peak RSS ${(big.peak / 2 ** 20).toFixed(1)} MiB, baseline ${
+        (small.peak / 2 ** 20).toFixed(1)
+      } MiB`,
+    );
 
     const result = toolMessages(ollama.chats()[3])[0].content;
     assertMatch(result, /^exit status: 0\nstdout:\n0123456789abcdef\n/);
     assertMatch(result, /held back: /);
     const budget = 64 * 1024;
-    assert(new TextEncoder().encode(result).length <= budget, "the result fits the tool-output budget");
+    assert(
+      new TextEncoder().encode(result).length <= budget,
+      "the result fits the tool-output budget",
+    );
     const outcome = s.events().filter((e) => e.kind === "command.outcome").at(-1);
     assertEquals(outcome?.stdoutBytes, 1073741824);
   } finally {

@@ -10,7 +10,10 @@ export interface Scratch {
   home: string;
   project: string;
   /** Run wisp in the project with this home. */
-  wisp(args: string[], options?: { stdin?: string; env?: Record<string, string> }): Promise<WispRun>;
+  wisp(
+    args: string[],
+    options?: { stdin?: string; env?: Record<string, string> },
+  ): Promise<WispRun>;
   /** The audit events written so far. */
   events(): Record<string, unknown>[];
   remove(): Promise<void>;
@@ -29,7 +32,9 @@ export async function scratch(config: Record<string, unknown>): Promise<Scratch>
     wisp: (args, options = {}) => runWisp(args, { home, cwd: project, ...options }),
     events: () => {
       try {
-        return Deno.readTextFileSync(join(home, "logs", "audit.jsonl")).trim().split("\n").filter(Boolean)
+        return Deno.readTextFileSync(join(home, "logs", "audit.jsonl")).trim().split("\n").filter(
+          Boolean,
+        )
           .map((line) => JSON.parse(line));
       } catch {
         return [];
@@ -44,7 +49,9 @@ export function ollamaConfig(url: string, model = "granite4.1:8b"): Record<strin
 }
 
 /** The tool messages the model was sent back, from a recorded /api/chat body. */
-export function toolMessages(body: Record<string, unknown>): { content: string; tool_name?: string }[] {
+export function toolMessages(
+  body: Record<string, unknown>,
+): { content: string; tool_name?: string }[] {
   const messages = (body.messages ?? []) as { role: string; content: string; tool_name?: string }[];
   return messages.filter((m) => m.role === "tool");
 }
