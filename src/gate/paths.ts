@@ -1,10 +1,16 @@
 /**
  * Where a path really leads. A link anywhere along the way is followed, even
  * when the file itself does not exist yet: the real path of the longest
- * existing prefix, with the rest appended. A `PathLookup` lives for one check
- * and remembers its answers, so a path named twice costs one system call.
+ * existing prefix, with the rest appended; a dangling link at the end leads
+ * where it points. A `PathLookup` lives for one check and remembers its
+ * answers, so a path named twice costs one system call.
+ *
+ * Existence is asked with node:fs `existsSync`, which answers false without
+ * throwing: a failed Deno call builds an error object and costs ten times more,
+ * and most words on a command line name no file.
  */
-import { dirname, join } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 
 export class PathLookup {
   #real = new Map<string, string | undefined>();
@@ -14,7 +20,8 @@ export class PathLookup {
     if (this.#real.has(path)) return this.#real.get(path);
     let real: string | undefined;
     try {
-      real = Deno.realPathSync(path);
+      // The fence refuses some paths outright (devices need --allow-all): those lead nowhere we check.
+      if (existsSync(path)) real = Deno.realPathSync(path);
     } catch {
       real = undefined;
     }
@@ -23,12 +30,23 @@ export class PathLookup {
   }
 
   /** The real path of the longest existing prefix, with the rest appended. */
-  realPrefix(path: string): string | undefined {
+  realPrefix(path: string, hops = 0): string | undefined {
     let current = path;
     const rest: string[] = [];
     for (let i = 0; i < 64; i++) {
       const real = this.realExisting(current);
       if (real !== undefined) return rest.length ? join(real, ...rest.reverse()) : real;
+      if (i === 0 && hops < 8) {
+        // A dangling link: a write through it creates the file where it points.
+        let target: string | undefined;
+        try {
+          target = Deno.readLinkSync(current);
+        } catch { /* not a link */ }
+        if (target !== undefined) {
+          const next = isAbsolute(target) ? target : resolve(dirname(current), target);
+          return this.realPrefix(next, hops + 1);
+        }
+      }
       const parent = dirname(current);
       if (parent === current) return undefined;
       rest.push(current.slice(parent.length).replace(/^\/+/, ""));

@@ -658,6 +658,8 @@ function homeWrite(
   links: Map<string, string> = new Map(),
 ): Refusal | undefined {
   // The configured home, and the default one too: writing there is never needed.
+  const targets = writeTargets(part);
+  if (targets.length === 0) return undefined;
   const roots = [...new Set([home.root, `${analysis.userHome.replace(/\/+$/, "")}/.wisp`])];
   if (context.realPath) {
     for (const root of [...roots]) {
@@ -665,7 +667,6 @@ function homeWrite(
       if (real && !roots.includes(real)) roots.push(real);
     }
   }
-  const targets = writeTargets(part);
   // Changing directory into the home and writing there is the same thing.
   for (const t of targets) {
     const r = resolveWord(t.word, part.vars, analysis.userHome);
