@@ -77,7 +77,14 @@ async function action(words: string[], flags: RespondFlags, command: Command): P
         await checkAvailable(backend, { tools });
         return backend;
       },
-    }, { out: io.out, err: io.err });
+    }, {
+      out: io.out,
+      err: io.err,
+      ...(() => {
+        const colour = io.palette(io.colourEnabled(Deno.stderr.isTerminal()));
+        return { muted: colour.dim, warn: colour.warn };
+      })(),
+    });
     io.cliState.exitCode = result.code;
   } finally {
     if (listening) Deno.removeSignalListener("SIGINT", onInterrupt);

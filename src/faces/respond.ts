@@ -51,6 +51,10 @@ export interface RespondOptions {
 export interface RespondIO {
   out(text: string): void;
   err(text: string): void;
+  /** How a quiet line (ran:, unsupported:) is styled on stderr; plain by default. */
+  muted?(text: string): string;
+  /** How a warning is styled on stderr; plain by default. */
+  warn?(text: string): string;
 }
 
 export interface RespondDeps {
@@ -142,7 +146,9 @@ export async function respond(
   if (options.noTools && options.tools && options.tools.length > 0) {
     throw new UsageError("--tool and --no-tools cannot be used together; choose one");
   }
-  if (options.unsafe) io.err(UNSAFE_WARNING + "\n");
+  const muted = io.muted ?? ((text: string) => text);
+  const warn = io.warn ?? ((text: string) => text);
+  if (options.unsafe) io.err(warn(UNSAFE_WARNING) + "\n");
 
   const session = Session.open({
     face: "respond",
@@ -202,7 +208,7 @@ export async function respond(
       // The model failed part-way: say what the turn ran before it did, then fail.
       if (printed !== "" && !printed.endsWith("\n")) io.out("\n");
       const ran = ranLine(callsFromEvents(turn.audit.events), "", tools.map((t) => t.name));
-      if (ran) io.err(ran + "\n");
+      if (ran) io.err(muted(ran) + "\n");
       throw error;
     }
     if (!options.stream) {
@@ -213,12 +219,12 @@ export async function respond(
 
     const calls = callsFromEvents(turn.audit.events);
     const ran = ranLine(calls, outcome.text, names);
-    if (ran) io.err(ran + "\n");
+    if (ran) io.err(muted(ran) + "\n");
     let unsupported: string | null = null;
     if (deps.config.verification.mode !== "off" && !outcome.stopped) {
       const whole = await withWholeOutputs(calls, storeReader(session.outputStore));
       unsupported = unsupportedLine(unsupportedClaims(outcome.text, whole, names));
-      if (unsupported) io.err(unsupported + "\n");
+      if (unsupported) io.err(muted(unsupported) + "\n");
     }
     if (outcome.stopped) {
       io.err("stopped by you\n");
