@@ -316,7 +316,11 @@ const CODE_EXTENSIONS = new Set([
 
 /** A value that is code, not a literal: a call, an index, a member chain, a bare identifier. */
 export function looksLikeExpression(value: string, literalFile: boolean): boolean {
-  if (/[()[\]{}]/.test(value) || /^[$%@&*!]/.test(value)) return true;
+  if (/[()[\]{}]/.test(value) || /^[$@]/.test(value)) return true;
+  // YAML anchors, aliases and tags (`*default`, `!Ref`), printf and batch variables (`%s`, `%VAR%`).
+  if (/^[&*][A-Za-z_][\w.-]*$|^!!?[A-Za-z]+$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) {
+    return true;
+  }
   if (/^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(value) && !/\d/.test(value)) {
     return true;
   }
@@ -493,7 +497,12 @@ export function assignmentAt(text: string, at: number, extension: string): Assig
   let literal = LITERAL_EXTENSIONS.has(extension);
   const op = text.slice(i, i + 2);
   if (op === ":=" || op === "=>" || op === "?=") i += 2;
-  else if (text[i] === "=" && text[i + 1] !== "=" && text[i + 1] !== "~") {
+  else if (
+    text[i] === "=" &&
+    // `==` and `=~` compare in code; `KEY==x` in an env or properties file assigns "=x".
+    ((text[i + 1] !== "=" && text[i + 1] !== "~") || (!spaced && !CODE_EXTENSIONS.has(extension)) ||
+      (!spaced && (before === "&" || before === "?" || before === ";"))) // a URL's query, a DSN
+  ) {
     i++;
     // `NAME=value` without spaces is the env/ini/shell form, whose values are literals.
     if (!spaced) literal = literal || !CODE_EXTENSIONS.has(extension);
