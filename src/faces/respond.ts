@@ -16,7 +16,7 @@ import type { HomePaths } from "../config/home.ts";
 import { EXIT, messageOf, UsageError, WispError } from "../util/errors.ts";
 import type { Backend } from "../models/backend.ts";
 import { Session } from "../session/session.ts";
-import { budgetBytes } from "../tools/budget.ts";
+import { budgetBytes, BYTES_PER_TOKEN } from "../tools/budget.ts";
 import { composeInstructions } from "../agent/instructions.ts";
 import { runTurn, type TurnOutcome } from "../agent/turn.ts";
 import { callsFromEvents } from "../agent/calls.ts";
@@ -72,6 +72,26 @@ export interface RespondResult {
   outcome?: TurnOutcome;
   ran?: string | null;
   unsupported?: string | null;
+}
+
+/**
+ * Whether the prompt cannot fit the window, as a sentence, or null. Counted at
+ * 4 bytes a token, which underestimates most text, so a prompt refused here
+ * would certainly have been cut by the server; a closer call is left to it.
+ */
+export function promptOverflow(
+  prompt: string,
+  instructions: string,
+  windowTokens: number,
+): string | null {
+  const bytes = new TextEncoder().encode(prompt).length +
+    new TextEncoder().encode(instructions).length;
+  const tokens = Math.ceil(bytes / BYTES_PER_TOKEN);
+  if (tokens <= windowTokens) return null;
+  return `the prompt and instructions are about ${
+    tokens.toLocaleString("en-US")
+  } tokens, more than the window of ` +
+    `${windowTokens.toLocaleString("en-US")}`;
 }
 
 /** Read a --schema file: a JSON object, bounded; any problem is a usage error naming the file. */
@@ -183,6 +203,12 @@ export async function respond(
         cwd: session.root,
       }),
     }];
+    const overflow = promptOverflow(prompt, messages[0].content, window);
+    if (overflow) {
+      throw new WispError(
+        `${overflow} for ${backend.name}; give a shorter prompt, or pick a model with a larger window`,
+      );
+    }
     const turn = session.beginTurn({ budgetBytes: budgetBytes(window), signal: deps.signal });
     let printed = "";
     let outcome: TurnOutcome;

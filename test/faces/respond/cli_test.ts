@@ -268,3 +268,23 @@ Deno.test("verification reads a command's whole stored output, not only the part
     await s.remove();
   }
 });
+
+Deno.test("a prompt that cannot fit the model's window fails before it is sent", async () => {
+  const ollama = startFakeOllama();
+  const s = await scratch({
+    ...ollamaConfig(ollama.url),
+    ollama: { host: ollama.url, contextLength: 1024 },
+  });
+  try {
+    const run = await s.wisp(["--no-tools"], { stdin: "word ".repeat(2000) });
+    assertEquals(run.code, 1);
+    assertMatch(
+      run.stderr,
+      /^error: the prompt and instructions are about [\d,]+ tokens, more than the window of 1,024 for ollama:granite4\.1:8b/,
+    );
+    assertEquals(ollama.chats().length, 0);
+  } finally {
+    await ollama.close();
+    await s.remove();
+  }
+});
