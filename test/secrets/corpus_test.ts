@@ -5,8 +5,8 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "../support/assert.ts";
-import { CORPUS_DIR, generateCorpus } from "./make_corpus.ts";
-import { loadCorpus, scoreWisp } from "./corpus_eval.ts";
+import { CORPUS_DIR, generateCorpus, type Label } from "./make_corpus.ts";
+import { expected, type Found, loadCorpus, score, scoreWisp, wispFindings } from "./corpus_eval.ts";
 
 const RECALL_GOAL = 0.95;
 const PRECISION_GOAL = 0.9;
