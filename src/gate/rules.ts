@@ -350,6 +350,12 @@ function credentialName(
       return false;
     }
     const isAbs = r.value.startsWith("/");
+    // A glob that matches anything at all (`du -sh *`) is not aimed at credentials; one that
+    // matches credential names but not ordinary ones (`~/.ss?/id*`) is.
+    const ordinary = isAbs
+      ? [`${part.cwds[0]}/notes.txt`, `${analysis.userHome}/notes.txt`, `${analysis.userHome}/src/main.ts`]
+      : ["notes.txt", "main.ts", "src", "README.md"];
+    if (ordinary.some((o) => re.test(o))) return false;
     const candidates = isAbs ? credentialExamples(analysis.userHome) : RELATIVE_CREDENTIALS;
     if (candidates.some((c) => re.test(c))) return true;
     if (!isAbs) {

@@ -154,11 +154,15 @@ Deno.test("rules: credential paths are dangerous by name, in any case, through g
       "cat ~/Library/Keychains/login.keychain-db",
       "grep token ~/.config/gh/hosts.yml",
       "cat < ~/.ssh/id_rsa",
-      "ls .*",
+      "cat ~/.aws/*",
     ]
   ) {
     assertEquals(verdict(line), "dangerous", line);
   }
+});
+
+Deno.test("rules: a glob that matches anything is not taken for a credential", () => {
+  for (const line of ["du -sh *", "ls *", "wc -l src/*", "cat ~/notes/*.md"]) assertEquals(verdict(line), "safe", line);
 });
 
 Deno.test("rules: a credential reached through a link is dangerous by where the link leads", async () => {
