@@ -54,8 +54,16 @@ export interface TurnCall {
 /** A failure the caller should read as the tool's error text (not a protocol error). */
 export class TurnFailure extends Error {}
 
+export interface EngineOptions {
+  /**
+   * Tests and benchmarks only: the backend for a model name instead of
+   * resolveModel (the scripted double is never reachable from a name).
+   */
+  backendFor?: (name: string) => Backend;
+}
+
 export class SessionEngine {
-  constructor(readonly session: Session) {}
+  constructor(readonly session: Session, readonly options: EngineOptions = {}) {}
 
   newConversation(): Conversation {
     return { messages: [] };
@@ -80,7 +88,8 @@ export class SessionEngine {
     }
     let backend: Backend;
     try {
-      backend = resolveModel(thread.shape.model ?? config.model, config);
+      const name = thread.shape.model ?? config.model;
+      backend = this.options.backendFor ? this.options.backendFor(name) : resolveModel(name, config);
       await checkAvailable(backend, { tools: tools.length > 0 });
       c.budget = budgetBytes(await backend.contextWindow());
     } catch (error) {

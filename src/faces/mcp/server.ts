@@ -99,8 +99,12 @@ export const TOOLS: ToolEntry[] = [
   },
 ];
 
-export function toolList(): Array<{ name: string; description: string; inputSchema: Record<string, unknown> }> {
-  return TOOLS.map((t) => {
+type ListedTool = { name: string; description: string; inputSchema: Record<string, unknown> };
+let listed: ListedTool[] | undefined;
+
+/** tools/list's answer, made once: the schemas never change while the server runs. */
+export function toolList(): ListedTool[] {
+  return listed ??= TOOLS.map((t) => {
     const schema = z.toJSONSchema(t.schema, { io: "input" }) as Record<string, unknown>;
     delete schema.$schema;
     return { name: t.name, description: t.description, inputSchema: schema };
