@@ -10,6 +10,9 @@ import { readFileTool } from "./read_file.ts";
 import { editFileTool } from "./edit_file.ts";
 import { systemInfoTool } from "./system_info.ts";
 import { notifyTool } from "./notify.ts";
+import { grepTool } from "./grep.ts";
+import { findTool } from "./find.ts";
+import { lsTool } from "./ls.ts";
 
 export function builtinRegistry(): ToolRegistry {
   return new ToolRegistry()
@@ -18,5 +21,8 @@ export function builtinRegistry(): ToolRegistry {
     .register(readFileTool)
     .register(editFileTool)
     .register(notifyTool)
-    .register(systemInfoTool);
+    .register(systemInfoTool)
+    .register(grepTool)
+    .register(findTool)
+    .register(lsTool);
 }

@@ -1,0 +1,45 @@
+/**
+ * Where a search tool looks: the path the model gave, resolved from the
+ * working directory, checked to exist, and passed through the same gate
+ * read_file uses when it names a credential path (the gate fails closed when
+ * there is no gate to ask).
+ */
+import { resolve } from "node:path";
+import { CREDENTIAL_PATH } from "../../gate/programs.ts";
+import type { ToolContext } from "../tool.ts";
+import { shellQuote } from "../read_file.ts";
+
+export interface SearchTarget {
+  /** Absolute path as given (resolved against cwd). */
+  absolute: string;
+  /** Its real path. */
+  real: string;
+  isFile: boolean;
+}
+
+export async function searchTarget(
+  given: string | undefined,
+  ctx: ToolContext,
+  tool: string,
+  approvalLine: (quotedPath: string) => string,
+): Promise<SearchTarget | { error: string }> {
+  const absolute = resolve(ctx.cwd, given ?? ".");
+  let real: string;
+  let info: Deno.FileInfo;
+  try {
+    real = Deno.realPathSync(absolute);
+    info = Deno.statSync(real);
+  } catch {
+    return { error: `${given ?? absolute} does not exist; give a path from ${ctx.cwd} or an absolute one` };
+  }
+  if (CREDENTIAL_PATH.test(absolute) || CREDENTIAL_PATH.test(real)) {
+    if (!ctx.gate) return { error: `${tool} of a credential path needs the person's approval, and no one can be asked here` };
+    const verdict = await ctx.gate.check(approvalLine(shellQuote(given ?? absolute)), {
+      cwd: ctx.cwd,
+      root: ctx.root,
+      origin: "model",
+    });
+    if (!verdict.allowed) return { error: verdict.refusal?.replace(/^error: /, "") ?? "not approved" };
+  }
+  return { absolute, real, isFile: info.isFile };
+}

@@ -1,0 +1,234 @@
+/**
+ * The traversal grep and find share: depth first, in name order, skipping
+ * hidden names and symbolic links, and honouring .gitignore, .ignore and
+ * .rgignore in every folder (and .git/info/exclude of the repository), as
+ * ripgrep does. Bounded: entries per folder, files in all, ignore-file size
+ * and pattern count, and a deadline; whatever a bound cut is reported.
+ *
+ * Deno has no openat, so the walk cannot hold folder descriptors; instead
+ * each entry is checked with lstat as it is reached and a symbolic link is
+ * never followed (docs/adr/0005-search-traversal.md).
+ */
+import ignore, { type Ignore } from "ignore";
+import { CREDENTIAL_PATH } from "../../gate/programs.ts";
+
+export const LIMITS = {
+  entriesPerFolder: 20_000,
+  files: 100_000,
+  ignoreFileBytes: 256 * 1024,
+  ignorePatterns: 5_000,
+};
+
+export interface WalkNotes {
+  /** Folders whose listing was cut at entriesPerFolder. */
+  bigFolders: string[];
+  /** The walk stopped at the file cap or the deadline. */
+  stopped?: string;
+  /** Ignore files too large or with too many patterns, read only in part. */
+  cutIgnoreFiles: string[];
+  /** Credential files left out (read_file asks before reading one). */
+  credentialFiles: number;
+}
+
+/** What one ignore file says of a path: ignore it, re-include it (a ! pattern), or nothing. */
+type Verdict = { ignored: boolean; unignored: boolean };
+
+interface Rules {
+  /** The folder the rules are relative to, from the walk's root ("" for the root). */
+  base: string;
+  test(relativeToBase: string): Verdict;
+}
+
+function rulesOf(base: string, matcher: Ignore, prefix = ""): Rules {
+  return { base, test: (p) => matcher.test(prefix ? `${prefix}/${p}` : p) };
+}
+
+const IGNORE_FILES = [".gitignore", ".ignore", ".rgignore"];
+
+function readIgnoreFile(path: string, notes: WalkNotes): string[] | undefined {
+  let text: string;
+  try {
+    const info = Deno.lstatSync(path);
+    if (!info.isFile) return undefined;
+    if (info.size > LIMITS.ignoreFileBytes) {
+      notes.cutIgnoreFiles.push(path);
+      const file = Deno.openSync(path);
+      const buffer = new Uint8Array(LIMITS.ignoreFileBytes);
+      const n = file.readSync(buffer) ?? 0;
+      file.close();
+      text = new TextDecoder().decode(buffer.subarray(0, n));
+      text = text.slice(0, text.lastIndexOf("\n") + 1);
+    } else text = Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== "" && !l.startsWith("#"));
+  if (lines.length > LIMITS.ignorePatterns) {
+    notes.cutIgnoreFiles.push(path);
+    return lines.slice(0, LIMITS.ignorePatterns);
+  }
+  return lines;
+}
+
+function rulesFor(dir: string, base: string, notes: WalkNotes, extra: string[] = []): Rules | undefined {
+  const patterns = [...extra];
+  for (const name of IGNORE_FILES) {
+    const lines = readIgnoreFile(`${dir}/${name}`, notes);
+    if (lines) patterns.push(...lines);
+  }
+  if (patterns.length === 0) return undefined;
+  return rulesOf(base, ignore({ allowRelativePaths: true }).add(patterns));
+}
+
+/**
+ * As git decides: the deepest ignore file with an opinion wins, so a `!`
+ * pattern in a nested .gitignore re-includes what a parent ignored.
+ */
+function ignoredBy(stack: Rules[], relative: string, isDir: boolean): boolean {
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const rules = stack[i];
+    const inside = rules.base === "" ? relative : relative.slice(rules.base.length + 1);
+    const verdict = rules.test(isDir ? `${inside}/` : inside);
+    if (verdict.unignored) return false;
+    if (verdict.ignored) return true;
+  }
+  return false;
+}
+
+/** The repository root above `dir` (the folder holding .git), if any. */
+function repositoryRoot(dir: string): string | undefined {
+  let current = dir;
+  while (true) {
+    try {
+      Deno.lstatSync(`${current}/.git`);
+      return current;
+    } catch { /* not here */ }
+    const parent = current.slice(0, current.lastIndexOf("/")) || "/";
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
+export interface WalkOptions {
+  /** Absolute, real path of the folder to walk. */
+  root: string;
+  deadline: number;
+  /** Also list folders (find). */
+  folders?: boolean;
+}
+
+export interface WalkEntry {
+  /** Path from the root, with / separators. */
+  relative: string;
+  absolute: string;
+  isDir: boolean;
+  size: number;
+}
+
+/**
+ * Rules from the repository root down to the walk's root (their .gitignore
+ * files apply inside it too), plus .git/info/exclude.
+ */
+function inheritedRules(root: string, notes: WalkNotes): Rules[] {
+  const repo = repositoryRoot(root);
+  if (!repo || repo === root) {
+    const exclude = repo ? readIgnoreFile(`${repo}/.git/info/exclude`, notes) : undefined;
+    return exclude?.length ? [rulesOf("", ignore({ allowRelativePaths: true }).add(exclude))] : [];
+  }
+  // The repository root and each folder between it and the walk's root:
+  // their rules apply inside, read with the walk's root as a prefix.
+  const stack: Rules[] = [];
+  const folders: string[] = [];
+  for (let dir = root.slice(0, root.lastIndexOf("/")); dir.length >= repo.length; dir = dir.slice(0, dir.lastIndexOf("/"))) {
+    folders.unshift(dir);
+    if (dir === repo) break;
+  }
+  for (const dir of folders) {
+    const patterns = dir === repo ? [...(readIgnoreFile(`${dir}/.git/info/exclude`, notes) ?? [])] : [];
+    for (const name of IGNORE_FILES) patterns.push(...(readIgnoreFile(`${dir}/${name}`, notes) ?? []));
+    if (patterns.length === 0) continue;
+    stack.push(rulesOf("", ignore({ allowRelativePaths: true }).add(patterns), root.slice(dir.length + 1)));
+  }
+  return stack;
+}
+
+export function* walk(options: WalkOptions, notes: WalkNotes): Generator<WalkEntry> {
+  let files = 0;
+  const base = inheritedRules(options.root, notes);
+  const rootRules = rulesFor(options.root, "", notes);
+  const stack: Array<{ dir: string; relative: string; rules: Rules[] }> = [
+    { dir: options.root, relative: "", rules: rootRules ? [...base, rootRules] : base },
+  ];
+  while (stack.length > 0) {
+    const { dir, relative, rules } = stack.pop()!;
+    let names: Deno.DirEntry[] = [];
+    try {
+      let count = 0;
+      for (const entry of Deno.readDirSync(dir)) {
+        if (++count > LIMITS.entriesPerFolder) {
+          notes.bigFolders.push(relative || ".");
+          break;
+        }
+        names.push(entry);
+      }
+    } catch {
+      continue; // unreadable: skipped, as ripgrep does
+    }
+    names = names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirs: Array<{ dir: string; relative: string; rules: Rules[] }> = [];
+    for (const entry of names) {
+      if (entry.name.startsWith(".") || entry.isSymlink) continue;
+      const rel = relative ? `${relative}/${entry.name}` : entry.name;
+      const abs = `${dir}/${entry.name}`;
+      if (ignoredBy(rules, rel, entry.isDirectory)) continue;
+      if (Date.now() > options.deadline) {
+        notes.stopped = "the time limit";
+        return;
+      }
+      if (entry.isDirectory) {
+        const own = rulesFor(abs, rel, notes);
+        subdirs.push({ dir: abs, relative: rel, rules: own ? [...rules, own] : rules });
+        if (options.folders) yield { relative: rel, absolute: abs, isDir: true, size: 0 };
+        continue;
+      }
+      if (!entry.isFile) continue;
+      if (CREDENTIAL_PATH.test(rel)) {
+        notes.credentialFiles++;
+        continue;
+      }
+      if (++files > LIMITS.files) {
+        notes.stopped = `${LIMITS.files.toLocaleString("en")} files`;
+        return;
+      }
+      let size = 0;
+      try {
+        const info = Deno.lstatSync(abs);
+        if (!info.isFile) continue; // replaced by a link since the listing
+        size = info.size;
+      } catch {
+        continue;
+      }
+      yield { relative: rel, absolute: abs, isDir: false, size };
+    }
+    // Depth first in name order: push in reverse so the first name is walked first.
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+  }
+}
+
+export function newNotes(): WalkNotes {
+  return { bigFolders: [], cutIgnoreFiles: [], credentialFiles: 0 };
+}
+
+/** The notes as sentences under a result. */
+export function describeNotes(notes: WalkNotes): string[] {
+  const out: string[] = [];
+  if (notes.stopped) out.push(`note: the search stopped at ${notes.stopped}; narrow the path or the pattern`);
+  if (notes.bigFolders.length > 0) {
+    out.push(`note: only the first ${LIMITS.entriesPerFolder.toLocaleString("en")} entries of ${notes.bigFolders.slice(0, 3).join(", ")} were searched`);
+  }
+  if (notes.cutIgnoreFiles.length > 0) out.push(`note: ignore files read in part (too large): ${notes.cutIgnoreFiles.slice(0, 3).join(", ")}`);
+  if (notes.credentialFiles > 0) {
+    out.push(`note: ${notes.credentialFiles} credential file${notes.credentialFiles > 1 ? "s were" : " was"} left out; read_file asks before reading one`);
+  }
+  return out;
+}
