@@ -29,6 +29,9 @@ export const PROMPT_MAX_BYTES = 4 * 1024 * 1024;
 /** The most a --schema file may hold. */
 export const SCHEMA_MAX_BYTES = 256 * 1024;
 
+export const YES_WARNING =
+  "warning: --yes: commands that would ask you run without asking; the deny list, sandbox, classifier and audit still apply";
+
 export const UNSAFE_WARNING =
   "warning: --unsafe: commands run without the sandbox and can write anywhere you can, wisp's home included";
 
@@ -168,6 +171,7 @@ export async function respond(
   }
   const muted = io.muted ?? ((text: string) => text);
   const warn = io.warn ?? ((text: string) => text);
+  if (options.yes) io.err(warn(YES_WARNING) + "\n");
   if (options.unsafe) io.err(warn(UNSAFE_WARNING) + "\n");
 
   const session = Session.open({

@@ -92,6 +92,7 @@ Deno.test("--yes approves the command, which the sandbox confines to the launch 
     );
     const run = await s.wisp(["--yes", "Create the files"]);
     assertEquals(run.code, 0, run.stderr);
+    assertMatch(run.stderr, /^warning: --yes: commands that would ask you run without asking/);
     Deno.statSync(join(s.project, "inside.txt"));
     let escaped = true;
     try {
