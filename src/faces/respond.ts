@@ -16,6 +16,7 @@ import type { HomePaths } from "../config/home.ts";
 import { EXIT, messageOf, UsageError, WispError } from "../util/errors.ts";
 import type { Backend } from "../models/backend.ts";
 import { Session } from "../session/session.ts";
+import { SANDBOX_OFF_WARNING } from "../exec/runner.ts";
 import { budgetBytes, BYTES_PER_TOKEN } from "../tools/budget.ts";
 import { composeInstructions } from "../agent/instructions.ts";
 import { runTurn, type TurnOutcome } from "../agent/turn.ts";
@@ -173,6 +174,7 @@ export async function respond(
   const warn = io.warn ?? ((text: string) => text);
   if (options.yes) io.err(warn(YES_WARNING) + "\n");
   if (options.unsafe) io.err(warn(UNSAFE_WARNING) + "\n");
+  else if (!deps.config.commandPolicy.sandbox.enabled) io.err(warn(SANDBOX_OFF_WARNING) + "\n");
 
   const session = Session.open({
     face: "respond",

@@ -288,3 +288,18 @@ Deno.test("a prompt that cannot fit the model's window fails before it is sent",
     await s.remove();
   }
 });
+
+Deno.test("with the sandbox off in config.json, respond warns on stderr", async () => {
+  const ollama = startFakeOllama();
+  const s = await scratch({ ...ollamaConfig(ollama.url), commandPolicy: { sandbox: { enabled: false } } });
+  try {
+    ollama.reply({ text: "Hi." });
+    const run = await s.wisp(["hello"]);
+    assertEquals(run.code, 0, run.stderr);
+    assertMatch(run.stderr, /^warning: the sandbox is off: commands can write anywhere you can/);
+    assertEquals(run.stdout, "Hi.\n");
+  } finally {
+    await ollama.close();
+    await s.remove();
+  }
+});
