@@ -62,6 +62,15 @@ export const closeThreadArgs = z.object({
   thread_id: z.string().describe("The thread to free."),
 }).strict();
 
+export const triageArgs = z.object({
+  command: z.string().min(1).optional().describe(
+    "A build or test command to run (through the same gate, approval and sandbox as run_command) and read.",
+  ),
+  path: z.string().min(1).optional().describe("An output file already on this machine to read instead."),
+  working_directory: z.string().optional().describe("Where the command runs (default: where the server was started)."),
+  cap: z.number().int().min(1).max(200).optional().describe("List at most this many findings (default 25)."),
+}).strict();
+
 export interface ToolEntry {
   name: string;
   description: string;
@@ -82,6 +91,14 @@ export const TOOLS: ToolEntry[] = [
     name: "close_thread",
     description: "Free a respond thread when its work is done. Its audit, outputs and summary stay readable.",
     schema: closeThreadArgs,
+  },
+  {
+    name: "triage",
+    description:
+      "The failures in a build or test output, without a model turn for what known formats explain (Swift, clang, rustc, " +
+      "cargo, pytest, go test, tsc, jest, …): give command (run under wisp's gate and sandbox) or path. Returns a headline " +
+      "and the findings; the raw output stays on this machine.",
+    schema: triageArgs,
   },
   {
     name: "scan_secrets",
@@ -218,6 +235,8 @@ export class McpFace {
       case "scan_secrets":
       case "redact":
         return await this.#secrets(name, parsed.data);
+      case "triage":
+        return await this.#triage(parsed.data as z.infer<typeof triageArgs>, signal);
     }
     throw new McpError(ErrorCode.InvalidParams, `there is no tool named ${name}`);
   }
@@ -240,6 +259,67 @@ export class McpFace {
       if (error instanceof ToolInputError) return textResult(`error: ${error.message}`, undefined, true);
       throw error;
     }
+  }
+
+  async #triage(args: z.infer<typeof triageArgs>, signal?: AbortSignal): Promise<ToolResult> {
+    const { session } = this.options;
+    if ((args.command === undefined) === (args.path === undefined)) {
+      throw new McpError(ErrorCode.InvalidParams, "triage: give either command or path, not both and not neither");
+    }
+    const { readFileBounded } = await import("../../condense/input.ts");
+    const service = await import("../../condense/service.ts");
+    let input: { text: string; bytes: number; droppedBytes: number };
+    let exitStatus: number | null | undefined;
+    try {
+      if (args.command !== undefined) {
+        const { runForTriage } = await import("../../condense/run_command.ts");
+        let cwd: string | undefined;
+        try {
+          cwd = this.#workingDirectory(args.working_directory);
+        } catch (error) {
+          throw new McpError(ErrorCode.InvalidParams, `triage: ${(error as Error).message}`);
+        }
+        const ran = await runForTriage(args.command, {
+          config: session.config,
+          paths: session.paths,
+          audit: session.audit,
+          gate: session.gate,
+          cwd: cwd ?? session.root,
+          root: session.root,
+          ...(session.host ? { host: session.host } : {}),
+          ...(session.yes ? { yes: true } : {}),
+          ...(signal ? { signal } : {}),
+        });
+        input = ran;
+        exitStatus = ran.exitStatus;
+      } else {
+        const path = isAbsolute(args.path!) ? args.path! : resolve(session.root, args.path!);
+        input = await readFileBounded(path);
+      }
+    } catch (error) {
+      if (error instanceof McpError) throw error;
+      if (error instanceof Deno.errors.NotFound) return textResult(`error: ${args.path} does not exist`, undefined, true);
+      return textResult(`error: ${messageOf(error)}`, undefined, true);
+    }
+    const choice = await service.chooseJudge(session.config, { audit: session.audit });
+    const result = await service.runTriage({
+      text: input.text,
+      source: args.command !== undefined ? "command" : "path",
+      ...(args.command !== undefined ? { command: args.command } : { path: args.path }),
+      exitStatus,
+      bytes: input.bytes,
+      droppedBytes: input.droppedBytes,
+      ...(args.cap ? { cap: args.cap } : {}),
+      choice,
+      audit: session.audit,
+      ...(signal ? { signal } : {}),
+    });
+    return textResult(service.renderTriage(result), {
+      ...service.triageJson(result),
+      counts: { ...result.counts },
+      ...(exitStatus !== undefined ? { exitStatus } : {}),
+      heldBack: result.heldBack,
+    });
   }
 
   #workingDirectory(given: string | undefined): string | undefined {
