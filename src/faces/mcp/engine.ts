@@ -14,6 +14,8 @@ import { budgetBytes } from "../../tools/budget.ts";
 import type { AnyTool } from "../../tools/tool.ts";
 import { composeInstructions } from "../../agent/instructions.ts";
 import { runTurn } from "../../agent/turn.ts";
+import { callsFromEvents } from "../../agent/calls.ts";
+import { storeReader, withWholeOutputs } from "../../agent/whole_outputs.ts";
 import type { Session } from "../../session/session.ts";
 import { messageOf } from "../../util/errors.ts";
 import { turnScope } from "./approval_host.ts";
@@ -148,11 +150,16 @@ export class SessionEngine {
             if (!thread.outputs.includes(event.outputId)) thread.outputs.push(event.outputId);
           }
         }
+        const verify = this.session.config.verification.mode !== "off" && !outcome.stopped;
+        const verifyWith = verify
+          ? await withWholeOutputs(callsFromEvents(events), storeReader(this.session.outputStore))
+          : undefined;
         return buildReceipt({
           thread: thread.id,
           turn: turnNo,
           model: c.backend!.name,
-          reply: outcome.reply,
+          reply: outcome.text,
+          ...(verifyWith ? { verifyWith } : {}),
           events,
           tools: c.tools!.map((t) => t.name),
           stopped: outcome.stopped,

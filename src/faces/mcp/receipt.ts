@@ -48,7 +48,8 @@ export interface Receipt {
   ran: string | null;
   calls: ReceiptCall[];
   refusals: Refusal[];
-  verification: { unsupported: Claim[]; line: string | null };
+  /** Claims in the reply no call produced; `checked` false when verification.mode is off or the turn stopped. */
+  verification: { checked: boolean; unsupported: Claim[]; line: string | null };
   notifications: ReceiptNotification[];
   condensed: Array<Record<string, unknown>>;
   stopped: boolean;
@@ -80,6 +81,8 @@ export interface ReceiptInput {
   seconds: number;
   /** Output references are given only when the audit is on (the resources read it). */
   auditEnabled: boolean;
+  /** The calls with their whole stored outputs (withWholeOutputs), for verification; absent: not verified. */
+  verifyWith?: readonly TurnCall[];
 }
 
 export function buildReceipt(input: ReceiptInput): Receipt {
@@ -131,7 +134,7 @@ export function buildReceipt(input: ReceiptInput): Receipt {
       const { ts: _ts, session: _s, seq: _q, id: _i, version: _v, ...rest } = e;
       return rest as Record<string, unknown>;
     });
-  const claims = unsupportedClaims(input.reply, calls, input.tools);
+  const claims = input.verifyWith ? unsupportedClaims(input.reply, input.verifyWith, input.tools) : [];
   return {
     thread_id: input.thread,
     turn: input.turn,
@@ -140,7 +143,7 @@ export function buildReceipt(input: ReceiptInput): Receipt {
     ran: ranLine(calls, input.reply, input.tools),
     calls: receiptCalls,
     refusals,
-    verification: { unsupported: claims, line: unsupportedLine(claims) },
+    verification: { checked: input.verifyWith !== undefined, unsupported: claims, line: unsupportedLine(claims) },
     notifications,
     condensed,
     stopped: input.stopped,

@@ -195,3 +195,25 @@ Deno.test("a large output is referenced, not inlined, and reads back whole in 16
     await s.remove();
   }
 });
+
+Deno.test("the receipt catches a reply that claims what no call did", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await mcpScratch(ollamaConfig(ollama.url));
+  const c = await connect(s);
+  try {
+    ollama.reply({ text: "I used run_command: all 12 tests passed." });
+    const receipt = structured(
+      await c.client.callTool({ name: "respond", arguments: { prompt: "run the tests", tools: ["run_command"] } }),
+    );
+    assertEquals(receipt.ran, "ran: no tools");
+    assertEquals(receipt.calls, []);
+    const verification = receipt.verification as { checked: boolean; unsupported: unknown[]; line: string };
+    assertEquals(verification.checked, true);
+    assert(verification.unsupported.length >= 1);
+    assertMatch(verification.line, /^unsupported: "/);
+  } finally {
+    await c.close();
+    await ollama.close();
+    await s.remove();
+  }
+});
