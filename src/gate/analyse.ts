@@ -426,6 +426,11 @@ export function unwrapWords(input: Word[]): Unwrapped {
       wrappers.push("env");
       let i = 1;
       while (i < words.length) {
+        const first = words[i].segs[0];
+        if (first?.kind === "lit" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(first.text)) {
+          i += 1; // NAME=value, whatever the value
+          continue;
+        }
         const l = lit(words[i]);
         if (l === undefined) break;
         if (l === "--") {

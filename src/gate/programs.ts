@@ -359,7 +359,7 @@ export const INLINE_CODE_OPTIONS: Record<string, string[]> = {
 
 /** Inline code that runs commands, deletes, or reaches the network: dangerous. */
 export const RISKY_CODE =
-  /\b(os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|subprocess|popen|pty\.spawn|child_process|execSync|spawnSync|exec\(|execFile|system\s*\(|`[^`]+`|%x\{|shutil\.rmtree|rmtree|os\.remove|os\.unlink|os\.rmdir|unlinkSync|rmSync|rmdirSync|fs\.rm|File\.delete|FileUtils\.rm|\bunlink\b|remove_tree|rmdir\s*\(|fork\b|socket|urllib|urlopen|requests\.|http\.client|fetch\(|XMLHttpRequest|net\.connect|Net::HTTP|LWP|IO::Socket|do shell script|Deno\.(run|Command|remove|writeFile)|Bun\.spawn|eval\s*\(|__import__|importlib|ctypes|chmod|chown|setuid|kill\s*\()/i;
+  /(?<![A-Za-z0-9_])(os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|subprocess|popen|pty\.spawn|child_process|execSync|spawnSync|exec\(|execFile|system\s*[("']|exec\s+["']|qx[{(/]|`[^`]+`|%x\{|shutil\.rmtree|rmtree|os\.remove|os\.unlink|os\.rmdir|unlinkSync|rmSync|rmdirSync|fs\.rm|File\.delete|FileUtils\.rm|\bunlink\b|remove_tree|rmdir\s*\(|fork\b|socket|urllib|urlopen|requests\.|http\.client|fetch\(|XMLHttpRequest|net\.connect|Net::HTTP|LWP|IO::Socket|do shell script|do script|Deno\.(run|Command|remove|writeFile)|Bun\.spawn|eval\s*\(|__import__|importlib|ctypes|chmod|chown|setuid|kill\s*\()/i;
 
 /** Inline code that writes files. */
 export const WRITING_CODE =
@@ -1067,6 +1067,10 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
       "dumpstate",
     ],
     moderateReason: "loads, unloads or changes a launch agent",
+    special: (verb) =>
+      /^(load|unload|bootstrap|bootout|enable|disable|kickstart|submit|remove|setenv|config)$/.test(verb)
+        ? dangerous("changes what the system starts on its own (launchd)")
+        : undefined,
   },
   defaults: {
     safe: ["read", "read-type", "domains", "find", "help", "export"],
@@ -1117,7 +1121,10 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
     moderateReason: "changes infrastructure state",
     special: (
       verb,
-    ) => (/^state (list|show|pull)$/.test(verb) || /^workspace (list|show)$/.test(verb)
+      args,
+    ) => (verb === "plan" && args.some((a) => a === "-out" || a.startsWith("-out="))
+      ? moderate("writes a plan file")
+      : /^state (list|show|pull)$/.test(verb) || /^workspace (list|show)$/.test(verb)
       ? safe("reads state")
       : /^state (rm|mv|push|replace-provider)$/.test(verb)
       ? dangerous("changes infrastructure state directly")
@@ -1233,14 +1240,13 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
   },
   crontab: {
     moderateReason: "changes scheduled jobs",
-    special: (
-      _v,
-      args,
-    ) => (has(args, "-l")
-      ? safe("lists scheduled jobs")
-      : has(args, "-r")
-      ? dangerous("removes every scheduled job")
-      : undefined),
+    special: (verb, args) => {
+      const all = [verb, ...args];
+      if (has(all, "-l")) return safe("lists scheduled jobs");
+      if (has(all, "-r")) return dangerous("removes every scheduled job");
+      if (has(all, "-e")) return moderate("opens the scheduled jobs in an editor");
+      return dangerous("installs scheduled jobs that run on their own, unwatched");
+    },
   },
   security: {
     safe: ["list-keychains", "default-keychain", "show-keychain-info", "help"],

@@ -307,6 +307,9 @@ export function classifyPart(
   };
 }
 
+/** What a search for secrets looks for. */
+const SECRET_MARKER = /PRIVATE KEY|BEGIN [A-Z ]*KEY|passw(or)?d|secret|api[_-]?key|aws_secret|access[_-]?key|auth[_-]?token|bearer/i;
+
 /** Environment variables whose names say they hold a secret. */
 const SECRET_NAME = /(TOKEN|SECRET|PASSW(OR)?D|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|CREDENTIAL|AUTH)/i;
 
@@ -421,7 +424,7 @@ function rateProgram(part: Part, args: string[], analysis: Analysis): ProgramRat
     if (args.some((a) => /^--?(version|help)$/.test(a))) {
       return out(safe("prints the shell's version"), true);
     }
-    return out(moderate(`starts a shell (${prog})`), false, true);
+    return out(dangerous(`starts a shell (${prog}) that runs whatever it is given`), false, true);
   }
   if (prog === "eval") {
     return out(moderate("evaluates its arguments as a shell command line"), false, true);
@@ -528,6 +531,10 @@ function rateProgram(part: Part, args: string[], analysis: Analysis): ProgramRat
   }
   if (prog === "less" || prog === "more" || prog === "man") return out(safe("shows text"), true);
 
+  if (/^(grep|egrep|fgrep|rg|ag|ack|git)$/.test(prog) && (prog !== "git" || args[0] === "grep") &&
+    args.some((a) => SECRET_MARKER.test(a))) {
+    return out(dangerous("searches files for secrets (keys, passwords, tokens)"));
+  }
   const verbProgram = Object.hasOwn(VERB_PROGRAMS, prog) ? VERB_PROGRAMS[prog] : undefined;
   if (verbProgram) return rateVerbProgram(prog, args, verbProgram);
 
@@ -940,10 +947,10 @@ function rateSingle(
     case "emacs":
     case "subl":
       return out(moderate(`opens an editor (${prog})`));
-    case "crontab":
     case "at":
     case "batch":
-      return out(moderate("schedules commands"));
+      if (args.some((a) => a === "-l" || a === "-c")) return out(safe("lists scheduled jobs"), true);
+      return out(dangerous("schedules commands that run later, unwatched"));
     case "mount":
     case "umount":
     case "losetup":

@@ -18,7 +18,7 @@ async function tmux(...args: string[]): Promise<string> {
   return new TextDecoder().decode(out.stdout);
 }
 
-async function waitFor(session: string, text: string, ms = 15_000): Promise<string> {
+async function waitFor(session: string, text: string, ms = 60_000): Promise<string> {
   const until = Date.now() + ms;
   let screen = "";
   while (Date.now() < until) {
@@ -111,7 +111,7 @@ Deno.test({
       assertStringIncludes(accepted, `removed ${gone.id}`);
       assertEquals(readApprovals(`${home}/approvals.json`).map((a) => a.id), [kept.id]);
     } finally {
-      await tmux("kill-session", "-t", session);
+      await tmux("kill-server");
       await Deno.remove(home, { recursive: true });
     }
   },

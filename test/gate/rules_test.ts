@@ -162,7 +162,9 @@ Deno.test("rules: credential paths are dangerous by name, in any case, through g
 });
 
 Deno.test("rules: a glob that matches anything is not taken for a credential", () => {
-  for (const line of ["du -sh *", "ls *", "wc -l src/*", "cat ~/notes/*.md"]) assertEquals(verdict(line), "safe", line);
+  for (const line of ["du -sh *", "ls *", "wc -l src/*", "cat ~/notes/*.md"]) {
+    assertEquals(verdict(line), "safe", line);
+  }
 });
 
 Deno.test("rules: a credential reached through a link is dangerous by where the link leads", async () => {
