@@ -537,45 +537,74 @@ export function assignmentAt(text: string, at: number, extension: string): Assig
   };
 }
 
+const KEYWORDS = [
+  "pass",
+  "pwd",
+  "secret",
+  "token",
+  "key",
+  "auth",
+  "credential",
+  "sas",
+  "bearer",
+  "license",
+];
+
+/** Candidates from the assignments around keyword hits (offsets sorted ascending). */
+function candidatesAt(text: string, offsets: Iterable<number>, context: RuleContext): Candidate[] {
+  const out: Candidate[] = [];
+  let lastNameStart = -1;
+  let skipUntil = 0;
+  for (const offset of offsets) {
+    if (offset < skipUntil) continue;
+    const found = assignmentAt(text, offset, context.extension);
+    if (!found || found.nameStart === lastNameStart) continue;
+    lastNameStart = found.nameStart;
+    skipUntil = found.valueStart;
+    const cls = classifyName(found.name);
+    if (!cls) continue;
+    const value = found.value;
+    if (
+      !acceptValue(value, cls, {
+        quoted: found.quoted,
+        literalFile: found.literal,
+        thorough: context.thorough,
+      })
+    ) {
+      continue;
+    }
+    const { kind, priority } = kindFor(found.name, cls, value);
+    out.push({
+      kind,
+      category: "credential",
+      start: found.valueStart,
+      end: found.valueStart + value.length,
+      priority,
+      visible: 0,
+    });
+  }
+  return out;
+}
+
+function* keywordOffsets(text: string): Generator<number> {
+  // One shared object: V8 compiles a regular expression to machine code only after it has
+  // run a few times, so a fresh object per scan would run interpreted. (The scan never nests.)
+  const keyword = KEYWORD;
+  keyword.lastIndex = 0;
+  let match: RegExpExecArray | null;
+  while ((match = keyword.exec(text)) !== null) yield match.index;
+}
+
 export const genericRule: Rule = {
   id: "generic-secret",
   category: "credential",
+  keywordsFolded: KEYWORDS,
+  // The scanner finds the keywords in its one pass and calls findAt; find is for direct use.
   find(text: string, context: RuleContext): Candidate[] {
-    const out: Candidate[] = [];
-    // One shared object: V8 compiles a regular expression to machine code only after it has
-    // run a few times, so a fresh object per scan would run interpreted. (The scan never nests.)
-    const keyword = KEYWORD;
-    keyword.lastIndex = 0;
-    let match: RegExpExecArray | null;
-    let lastNameStart = -1;
-    while ((match = keyword.exec(text)) !== null) {
-      const found = assignmentAt(text, match.index, context.extension);
-      if (!found || found.nameStart === lastNameStart) continue;
-      lastNameStart = found.nameStart;
-      keyword.lastIndex = Math.max(keyword.lastIndex, found.valueStart);
-      const cls = classifyName(found.name);
-      if (!cls) continue;
-      const value = found.value;
-      if (
-        !acceptValue(value, cls, {
-          quoted: found.quoted,
-          literalFile: found.literal,
-          thorough: context.thorough,
-        })
-      ) {
-        continue;
-      }
-      const { kind, priority } = kindFor(found.name, cls, value);
-      out.push({
-        kind,
-        category: "credential",
-        start: found.valueStart,
-        end: found.valueStart + value.length,
-        priority,
-        visible: 0,
-      });
-    }
-    return out;
+    return candidatesAt(text, keywordOffsets(text), context);
+  },
+  findAt(text: string, offsets: number[], context: RuleContext): Candidate[] {
+    return candidatesAt(text, offsets, context);
   },
 };
 

@@ -84,39 +84,58 @@ export function candidatesIn(text: string, options: ScanOptions = {}): Candidate
   const context = { thorough, extension: extensionOf(options.path) };
   const out: Candidate[] = [];
   for (const rule of RULES) {
-    if (rule.anchors) continue;
+    if (rule.anchors || rule.keywordsFolded) continue;
     if (rule.category === "personal" && !personal) continue;
     if (rule.thoroughOnly && !thorough) continue;
     if (rule.keywords && !rule.keywords.some((k) => text.includes(k))) continue;
     for (const c of rule.find(text, context)) out.push(c);
   }
-  // Anchored rules: one pass finds every anchor; each rule is tried only where its anchor is.
-  const { set, rulesAt } = anchorIndex();
-  findAnchors(text, set, (anchor, offset) => {
-    for (const rule of rulesAt.get(anchor)!) {
+  // One pass finds every rule's anchors and keywords; each anchored rule is tried only where its
+  // anchor is, and keyword rules get the offsets of their words.
+  const { set, rulesAt, keywordRules } = anchorIndex();
+  const keywordHits: number[] = [];
+  findAnchors(text, set, (literal, offset, folded) => {
+    if (folded) {
+      keywordHits.push(offset);
+      return;
+    }
+    for (const rule of rulesAt.get(literal)!) {
       if (rule.category === "personal" && !personal) continue;
       if (rule.thoroughOnly && !thorough) continue;
       const c = rule.matchAt!(text, offset, context);
       if (c) out.push(c);
     }
   });
+  for (const rule of keywordRules) {
+    if (rule.thoroughOnly && !thorough) continue;
+    for (const c of rule.findAt!(text, keywordHits, context)) out.push(c);
+  }
   return out;
 }
 
-let anchors: { set: AnchorSet; rulesAt: Map<string, Rule[]> } | undefined;
+interface AnchorIndex {
+  set: AnchorSet;
+  rulesAt: Map<string, Rule[]>;
+  keywordRules: Rule[];
+}
+
+let anchors: AnchorIndex | undefined;
 
 /**
  * Every rule's anchors, and for each anchor the rules whose anchor is a prefix of it: at an
  * offset only the longest anchor is reported, and `sk-ant-` must also try the rule on `sk-`.
+ * Keyword rules share one list of offsets (all their words are found in the same pass).
  */
-function anchorIndex(): { set: AnchorSet; rulesAt: Map<string, Rule[]> } {
+function anchorIndex(): AnchorIndex {
   if (anchors) return anchors;
   const all = [...new Set(RULES.flatMap((r) => r.anchors ?? []))];
   const rulesAt = new Map<string, Rule[]>();
   for (const literal of all) {
     rulesAt.set(literal, RULES.filter((r) => r.anchors?.some((a) => literal.startsWith(a))));
   }
-  anchors = { set: anchorSet(all), rulesAt };
+  const keywordRules = RULES.filter((r) => r.keywordsFolded);
+  const words = [...new Set(keywordRules.flatMap((r) => r.keywordsFolded!))];
+  anchors = { set: anchorSet(all, words), rulesAt, keywordRules };
   return anchors;
 }
 

@@ -53,6 +53,10 @@ export interface Rule {
   /** Run only in thorough mode. */
   thoroughOnly?: boolean;
   find(text: string, context: RuleContext): Candidate[];
+  /** Lower-case words found in any case in the scanner's one pass; `findAt` gets their offsets. */
+  keywordsFolded?: string[];
+  /** Candidates given the sorted offsets of `keywordsFolded` in the text. */
+  findAt?(text: string, offsets: number[], context: RuleContext): Candidate[];
   /** The match that starts exactly at `position`, if any (rules with anchors). */
   matchAt?(text: string, position: number, context: RuleContext): Candidate | null;
 }
