@@ -67,3 +67,12 @@ export function pickFrame(frames: Frame[], testFile?: string): Frame | undefined
   }
   return own.find((f) => /(^|[/._-])(test|tests|spec|__tests__)([/._-]|$)/i.test(f.file)) ?? own[0];
 }
+
+/** The code of a line's first character that is not a space or a tab (-1 for a blank line): a cheap first test. */
+export function lead(line: string): number {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c !== 32 && c !== 9) return c;
+  }
+  return -1;
+}

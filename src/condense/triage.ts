@@ -30,6 +30,8 @@ export interface TriageOptions {
   source?: string;
   /** Bytes of the output dropped before triage saw it (the middle of an over-long output). */
   droppedBytes?: number;
+  /** Characters read at most (default CAPTURE_LIMIT); the bench reads everything. */
+  captureLimit?: number;
 }
 
 export interface TriageResult {
@@ -74,7 +76,8 @@ function boundText(text: string, limit = CAPTURE_LIMIT): { text: string; dropped
  * lines between them are left out; a chunk never spans such a gap silently —
  * a line `…` marks where explained lines were skipped.
  */
-export function unexplainedChunks(lines: string[], explained: Set<number>, size = CHUNK_CHARS): string[] {
+export function unexplainedChunks(lines: string[], explained: Set<number> | Uint8Array, size = CHUNK_CHARS): string[] {
+  const isExplained = explained instanceof Uint8Array ? (i: number) => explained[i] === 1 : (i: number) => explained.has(i);
   const chunks: string[] = [];
   let current = "";
   let gap = false;
@@ -83,7 +86,7 @@ export function unexplainedChunks(lines: string[], explained: Set<number>, size 
     current = "";
   };
   for (let i = 0; i < lines.length; i++) {
-    if (explained.has(i)) {
+    if (isExplained(i)) {
       gap = current !== "";
       continue;
     }
@@ -167,12 +170,12 @@ interface ExactPart {
 }
 
 function exactPart(text: string, opts: TriageOptions): ExactPart {
-  const bounded = boundText(text);
+  const bounded = boundText(text, opts.captureLimit ?? CAPTURE_LIMIT);
   const read = readAll(bounded.text);
   const notes: string[] = [];
   const dropped = (opts.droppedBytes ?? 0) + bounded.droppedChars;
   if (dropped > 0) notes.push(`${kib(dropped)} in the middle of the output not read`);
-  return { all: read.findings, unexplained: unexplainedChunks(read.lines, read.explained), readers: read.readers, notes };
+  return { all: read.findings, unexplained: unexplainedChunks(read.lines, read.marks), readers: read.readers, notes };
 }
 
 /** Readers only: the exact part of triage, pure and synchronous. */

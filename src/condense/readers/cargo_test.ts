@@ -4,14 +4,15 @@
  * assertion's left/right, and the `failures:` list. One finding per test.
  */
 import { type Finding, finding } from "../findings.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const RESULT = /^test (.+?) \.\.\. (FAILED|ok|ignored.*|bench:.*)$/;
 const BLOCK = /^---- (.+?) std(?:out|err) ----$/;
 const PANIC_NEW = /^thread '([^']*)'(?: \(\d+\))? panicked at (.+?:\d+:\d+):$/;
 const PANIC_OLD = /^thread '([^']*)'(?: \(\d+\))? panicked at '(.*)', (.+?:\d+:\d+)$/;
+/** A failure's block is never read past this many lines (a backtrace is long, a log may not end the block). */
+const MAX_BLOCK = 400;
 const LEFT_RIGHT = /^\s*(left|right)(?::|: )\s*(.*)$/;
-const STRUCTURE = /^(?:running \d+ tests?|failures:|successes:|test result: .*|\s{4}\S.*|\s+Running .*|\s+Doc-tests .*)$/;
 
 interface Block {
   location?: string;
@@ -23,7 +24,11 @@ function readBlock(lines: string[], from: number, to: number): Block {
   const block: Block = { detail: [] };
   for (let i = from; i < to; i++) {
     const line = lines[i];
-    const p = PANIC_NEW.exec(line);
+    const c = line.charCodeAt(0);
+    // thread '…' panicked, left:/right: (indented or not), note:, Error: — a backtrace's lines are none of these
+    if (c !== 116 && c !== 32 && c !== 108 && c !== 114 && c !== 110 && c !== 69) continue;
+    if (c === 32 && block.message === undefined) continue;
+    const p = c === 116 ? PANIC_NEW.exec(line) : null;
     if (p) {
       block.location ??= p[2];
       const msg: string[] = [];
@@ -39,14 +44,14 @@ function readBlock(lines: string[], from: number, to: number): Block {
       i = j - 1;
       continue;
     }
-    const o = PANIC_OLD.exec(line);
+    const o = c === 116 ? PANIC_OLD.exec(line) : null;
     if (o) {
       block.location ??= o[3];
       block.message ??= o[2];
       continue;
     }
     // Before Rust 1.73 the message was quoted and could run over lines: `panicked at 'assertion failed: …\n  left: `4`,\n right: `5`', src/lib.rs:8:9`.
-    const open = /^thread '([^']*)'(?: \(\d+\))? panicked at '(.*)$/.exec(line);
+    const open = c === 116 ? /^thread '([^']*)'(?: \(\d+\))? panicked at '(.*)$/.exec(line) : null;
     if (open) {
       let j = i + 1;
       const parts = [open[2]];
@@ -83,7 +88,14 @@ export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): F
   const failed: string[] = [];
   const blocks = new Map<string, Block>();
   let inFailureList = false;
+  const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c0 = first[i];
+    // test …, ---- …, failures:, running …, and the indented failure list
+    if (c0 !== 116 && c0 !== 45 && c0 !== 102 && c0 !== 114 && !(inFailureList && (c0 === 32 || c0 === 0))) {
+      inFailureList = false;
+      continue;
+    }
     const line = lines[i];
     if (line.startsWith("test ")) {
       const r = RESULT.exec(line);
@@ -100,8 +112,8 @@ export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): F
       if (!b) continue;
       let j = i + 1;
       while (
-        j < lines.length && !BLOCK.test(lines[j]) && lines[j] !== "failures:" &&
-        !lines[j].startsWith("test result: ")
+        j < lines.length && j - i < MAX_BLOCK && !(lines[j].startsWith("---- ") && BLOCK.test(lines[j])) &&
+        lines[j] !== "failures:" && !lines[j].startsWith("test result: ")
       ) j++;
       ctx.explain(i, j - 1);
       const block = readBlock(lines, i + 1, j);
@@ -124,7 +136,7 @@ export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): F
       }
       if (line.trim() !== "") inFailureList = false;
     }
-    if (STRUCTURE.test(line) && /^(?:running \d+ tests?|test result: )/.test(line)) ctx.explain(i);
+    if (line.startsWith("running ") && /^running \d+ tests?$/.test(line)) ctx.explain(i);
   }
   const out: Finding[] = [];
   for (const name of failed) {
@@ -142,6 +154,5 @@ export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): F
 
 export const cargoTest: Reader = {
   name: "cargo-test",
-  signals: [" ... FAILED", "---- ", "test result: "],
   read: readCargoTest,
 };

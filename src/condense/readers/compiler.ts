@@ -6,7 +6,7 @@
  * the format-specific ones and skips lines they already accounted for.
  */
 import { type Finding, finding, location } from "../findings.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const DIAGNOSTIC =
   /^([^\s:][^\s:]*):(\d+):(?:(\d+):)? (fatal error|error|warning|note|remark)(?:\[([^\]]+)\])?: (.*)$/;
@@ -20,6 +20,27 @@ const DRIVER_ERROR = /^(?:[\w./-]*\/)?(?:gcc|cc|clang|g\+\+|c\+\+|clang\+\+|swif
 const MAC_UNDEFINED = /^Undefined symbols for architecture (\S+):$/;
 const LINKER_SUMMARY = /(?:ld returned \d+ exit status|linker command failed with exit code)/;
 
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** `file:LINE[:COL]: e|w|f|n|r…` after the first colon, checked by hand (far cheaper than the pattern on every line). */
+function looksLikeDiagnostic(line: string, colon: number): boolean {
+  let k = colon + 1;
+  if (!isDigit(line.charCodeAt(k))) return false;
+  while (isDigit(line.charCodeAt(k))) k++;
+  if (line.charCodeAt(k) !== 58) return false;
+  k++;
+  if (isDigit(line.charCodeAt(k))) {
+    while (isDigit(line.charCodeAt(k))) k++;
+    if (line.charCodeAt(k) !== 58) return false;
+    k++;
+  }
+  if (line.charCodeAt(k) !== 32) return false;
+  const w = line.charCodeAt(k + 1);
+  return w === 101 || w === 119 || w === 102 || w === 110 || w === 114;
+}
+
 function isPath(file: string): boolean {
   return /[A-Za-z]/.test(file) && !/^(?:https?|ftp|file)$/.test(file);
 }
@@ -28,13 +49,15 @@ export function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
   const out: Finding[] = [];
   let linkerSummary: string | undefined;
   let linkerFound = false;
+  const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c = first[i];
+    if (c === 0 || c === 32 || c === 9) continue; // diagnostics start at the margin
     if (ctx.explained(i)) continue;
     const line = lines[i];
-    if (line.length === 0) continue;
-    const c = line.charCodeAt(0);
-    if (c === 32 || c === 9) continue; // diagnostics start at the margin
-    if (line.includes(": ")) {
+    // file:LINE: — the first colon is followed by a digit (a cheap test before the pattern)
+    const colon = line.indexOf(":");
+    if (colon > 0 && looksLikeDiagnostic(line, colon)) {
       const m = DIAGNOSTIC.exec(line);
       if (m && isPath(m[1])) {
         const sev = m[4];
@@ -68,6 +91,14 @@ export function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
         continue;
       }
     }
+    // The rest are "In file included…", "Undefined symbols…", "2 errors generated.", ld's "x.c:(.text+0xa): …", and
+    // "prog: error|fatal|undefined|In function|all warnings|symbol(s)|/path…": look no further at other lines.
+    const next1 = colon > 0 ? line.charCodeAt(colon + 1) : 0;
+    const after = colon > 0 ? line.charCodeAt(colon + 2) : 0;
+    const maybe = c === 73 || c === 85 || (c >= 48 && c <= 57) || next1 === 40 ||
+      (next1 === 32 && (after === 73 || after === 65 || after === 110 || after === 101 || after === 102 || after === 117 ||
+        after === 105 || after === 47 || after === 115 || after === 97));
+    if (!maybe) continue;
     if (CONTEXT.test(line)) {
       ctx.explain(i);
       continue;
@@ -140,6 +171,5 @@ export function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
 
 export const compiler: Reader = {
   name: "compiler",
-  signals: ["error", "warning", "undefined reference", "Undefined symbols"],
   read: readCompiler,
 };

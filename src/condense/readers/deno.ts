@@ -7,7 +7,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { type Frame, jsFrame, pickFrame } from "../text.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const HEADING = /^\s?(ERRORS|FAILURES)\s?$/;
 const FAILURE = /^(.+?) => (\.{0,2}\/?\S+?):(\d+):(\d+)$/;
@@ -21,24 +21,50 @@ const AT = /^\s+at (?:file:\/\/)?(\S+?):(\d+):(\d+)$/;
 export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let part = "";
+  const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c0 = shape.first[i];
+    if (part === "") {
+      // TS… [ERROR], error:, ok |, FAILED |, Found, running, Check, Download, Stack backtrace, ---- output, the
+      // " ERRORS " heading, a backtrace frame, or an inline "name ... ok (1ms)" line (any start, ends in ")").
+      const l = shape.lead[i];
+      const candidate = c0 === 84 || c0 === 101 || c0 === 111 || c0 === 70 || c0 === 114 || c0 === 67 || c0 === 68 ||
+        c0 === 83 || c0 === 45 || (c0 === 32 && (l === 69 || (l >= 48 && l <= 57)));
+      if (!candidate) {
+        const s = lines[i];
+        if (s.charCodeAt(s.length - 1) !== 41 || !s.includes(" ... ")) continue;
+      }
+    }
     const line = lines[i];
-    const h = HEADING.exec(line);
+    const h = line.length <= 12 && (c0 === 32 || c0 === 69 || c0 === 70) ? HEADING.exec(line) : null;
     if (h) {
       part = h[1];
       ctx.explain(i);
       continue;
     }
-    if (RESULT.test(line) || /^running \d+ tests? from /.test(line) || /^(?:Check|Download) /.test(line) || /^Found \d+ errors?\.$/.test(line)) {
+    if (c0 === 111 || c0 === 70) {
+      // "ok | 2 passed | 0 failed", "FAILED | …", "Found 3 errors."
+      if (RESULT.test(line)) {
+        ctx.explain(i);
+        part = "";
+        continue;
+      }
+      if (c0 === 70 && line.startsWith("Found ") && /^Found \d+ errors?\.$/.test(line)) {
+        ctx.explain(i);
+        continue;
+      }
+    }
+    if (
+      (c0 === 114 && line.startsWith("running ") && / tests? from /.test(line)) ||
+      (c0 === 67 && line.startsWith("Check ")) || (c0 === 68 && line.startsWith("Download ")) ||
+      (c0 === 83 && line === "Stack backtrace:") ||
+      (c0 === 45 && /^-{5,7} (?:output|pre-test output|post-test output)(?: end)? -{5,7}$/.test(line)) ||
+      (c0 === 32 && /^\s+\d+: <unknown>$/.test(line))
+    ) {
       ctx.explain(i);
-      if (RESULT.test(line)) part = "";
       continue;
     }
-    if (/^(?:Stack backtrace:|\s+\d+: <unknown>|------- (?:output|pre-test output|post-test output) -------|----- (?:output|pre-test output|post-test output) end -----)$/.test(line)) {
-      ctx.explain(i);
-      continue;
-    }
-    if (part === "" && INLINE.test(line) && line.includes(" ... ")) {
+    if (part === "" && line.charCodeAt(line.length - 1) === 41 && line.includes(" ... ") && INLINE.test(line)) {
       ctx.explain(i);
       continue;
     }
@@ -51,7 +77,7 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       const u = f ? null : UNCAUGHT.exec(line);
       if (!f && !u) continue;
       let j = i + 1;
-      while (j < lines.length && !FAILURE.test(lines[j]) && !UNCAUGHT.test(lines[j]) && !HEADING.test(lines[j])) j++;
+      while (j < lines.length && j - i < 150 && !FAILURE.test(lines[j]) && !UNCAUGHT.test(lines[j]) && !HEADING.test(lines[j])) j++;
       ctx.explain(i, j - 1);
       const body = lines.slice(i + 1, j);
       const frames = body.map(jsFrame).filter((x): x is Frame => x !== undefined);
@@ -75,8 +101,9 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       i = j - 1;
       continue;
     }
-    const c = CHECK.exec(line);
-    const e = c ? null : ERROR.exec(line);
+    if (part === "" && c0 !== 84 && c0 !== 101) continue; // TS… [ERROR] and error: are all that is left
+    const c = c0 === 84 ? CHECK.exec(line) : null;
+    const e = c || c0 !== 101 ? null : ERROR.exec(line);
     if (!c && !e) continue;
     // The place is the first `at file:…` within the next few lines.
     let at: RegExpExecArray | null = null;
@@ -114,6 +141,5 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
 
 export const deno: Reader = {
   name: "deno",
-  signals: [" ERRORS", "[ERROR]", "[WARN", "(uncaught error)", "\n    at file://"],
   read: readDeno,
 };

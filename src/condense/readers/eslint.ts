@@ -4,7 +4,7 @@
  * and compact (`file: line 4, col 22, Error - message (rule)`).
  */
 import { type Finding, finding } from "../findings.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const PATH_ALONE = /^(?:[A-Za-z]:\\|\/|\.{1,2}\/)?[^\s:]+\.[A-Za-z0-9]+$|^\/\S.*\.[A-Za-z0-9]+$/;
 const ROW = /^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?\s*$/;
@@ -15,8 +15,18 @@ const SUMMARY = /^(?:✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)|\s+\d+ err
 export function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let file: string | undefined;
+  const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c0 = shape.first[i];
+    // Stylish: a path heading before an indented row (lead digit); ✖ summary; a digit ("7 problems"); unix and
+    // compact lines start with a path (checked by their ends below).
+    const rowNext = i + 1 < lines.length && shape.first[i + 1] === 32 && shape.lead[i + 1] >= 48 && shape.lead[i + 1] <= 57;
+    if (file === undefined && !rowNext && (c0 === 0 || c0 === 32 || c0 === 9)) continue;
     const line = lines[i];
+    if (file === undefined && !rowNext && c0 !== 0x2716 && !(c0 >= 48 && c0 <= 57)) {
+      const last = line.charCodeAt(line.length - 1);
+      if (last !== 93 && !(last === 41 && line.includes(", col "))) continue;
+    }
     if (SUMMARY.test(line)) {
       ctx.explain(i);
       continue;
@@ -31,7 +41,7 @@ export function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
       }
       if (line.trim() !== "") file = undefined;
     }
-    if (line.length > 0 && line.charCodeAt(0) !== 32 && PATH_ALONE.test(line)) {
+    if (rowNext && line.length > 0 && line.charCodeAt(0) !== 32 && PATH_ALONE.test(line)) {
       // Only a heading when a stylish row follows it.
       if (ROW.test(lines[i + 1] ?? "")) {
         file = line;
@@ -58,6 +68,5 @@ export function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
 
 export const eslint: Reader = {
   name: "eslint",
-  signals: ["  error  ", "  warning  ", "[Error", "[Warning", ", Error - ", ", Warning - "],
   read: readEslint,
 };

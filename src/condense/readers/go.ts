@@ -7,7 +7,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { indentOf } from "../text.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const PACKAGE = /^# (\S+)(?: \[.*\])?$/;
 const DIAG = /^(?:vet: )?(\.{0,2}\/?[^\s:]+\.go):(\d+)(?::(\d+))?: (.*)$/;
@@ -27,12 +27,29 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
   let inPackage = false;
   const addLog = (name: string, loc: string, msg: string) => {
     const list = logs.get(name) ?? [];
-    list.push({ loc, msg });
+    // A test run many times (-count, a rerun in the same log) keeps its first few lines, not thousands.
+    if (list.length < 20) list.push({ loc, msg });
     logs.set(name, list);
   };
+  const { first, lead } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c0 = first[i];
+    if (!inPackage) {
+      // # pkg, === RUN, --- FAIL, panic:, ok, FAIL, PASS, ?, and indented --- FAIL / file.go: lines
+      if (c0 === 32 || c0 === 9) {
+        const l = lead[i];
+        if (l === 45) {
+          if (!lines[i].includes("--- ")) continue;
+        } else {
+          if (!(l >= 97 && l <= 122) && !(l >= 65 && l <= 90) && l !== 95 && l !== 46 && l !== 47) continue;
+          const s = lines[i];
+          const colon = s.indexOf(":");
+          if (colon < 4 || !s.startsWith(".go", colon - 3)) continue;
+        }
+      } else if (c0 !== 35 && c0 !== 61 && c0 !== 45 && c0 !== 112 && c0 !== 111 && c0 !== 70 && c0 !== 80 && c0 !== 63) continue;
+    }
     const line = lines[i];
-    const pkg = PACKAGE.exec(line);
+    const pkg = line.charCodeAt(0) === 35 /* # */ ? PACKAGE.exec(line) : null;
     if (pkg) {
       inPackage = true;
       ctx.explain(i);
@@ -56,26 +73,27 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       }
       if (!/^\s/.test(line)) inPackage = false;
     }
-    const run = RUN.exec(line);
+    const l0 = lead[i];
+    const run = c0 === 61 ? RUN.exec(line) : null;
     if (run) {
       running = run[1];
       lastFail = undefined;
       ctx.explain(i);
       continue;
     }
-    const f = FAIL.exec(line);
+    const f = l0 === 45 ? FAIL.exec(line) : null;
     if (f) {
       ctx.explain(i);
       if (!failed.includes(f[2])) failed.push(f[2]);
       lastFail = { name: f[2], indent: f[1].length };
       continue;
     }
-    if (PASS.test(line)) {
+    if (l0 === 45 && PASS.test(line)) {
       ctx.explain(i);
       lastFail = undefined;
       continue;
     }
-    const log = LOG.exec(line);
+    const log = c0 === 32 || c0 === 9 ? LOG.exec(line) : null;
     if (log) {
       const owner = lastFail && indentOf(line) > lastFail.indent ? lastFail.name : running;
       if (owner) {
@@ -91,13 +109,18 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       }
       continue;
     }
-    const p = PANIC.exec(line);
+    const p = c0 === 112 ? PANIC.exec(line) : null;
     if (p) {
       const owner = lastFail?.name ?? running;
       let j = i + 1;
       let loc: string | undefined;
       let fn = "";
-      while (j < lines.length && !PKG_RESULT.test(lines[j]) && !FAIL.test(lines[j]) && !RUN.test(lines[j])) {
+      // A goroutine trace: its lines start with a tab, a function name, "goroutine" or "created by".
+      while (
+        j < lines.length && j - i < 200 &&
+        !((first[j] === 111 || first[j] === 70 || first[j] === 80 || first[j] === 63) && PKG_RESULT.test(lines[j])) &&
+        !(lead[j] === 45 && FAIL.test(lines[j])) && !(first[j] === 61 && RUN.test(lines[j]))
+      ) {
         const l = lines[j];
         const frame = /^\t(\S+\.go):(\d+)/.exec(l);
         if (frame && !loc && !/\/src\/(?:runtime|testing)\//.test(frame[1]) && !/^(?:testing|runtime|panic)\b/.test(fn)) {
@@ -115,7 +138,7 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       i = j - 1;
       continue;
     }
-    if (PKG_RESULT.test(line)) {
+    if ((c0 === 111 || c0 === 70 || c0 === 80 || c0 === 63) && PKG_RESULT.test(line)) {
       ctx.explain(i);
       running = undefined;
       lastFail = undefined;
@@ -137,4 +160,4 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
   return out;
 }
 
-export const go: Reader = { name: "go", signals: ["--- FAIL", "\n# ", "# ", "panic: "], read: readGo };
+export const go: Reader = { name: "go", read: readGo };

@@ -1,13 +1,13 @@
 /**
- * The exact readers, in the order they run, and `readAll`, which runs each
- * whose signals occur in the text over the output's lines. Readers of test
+ * The exact readers, in the order they run, and `readAll`, which runs them
+ * all over the output's lines. Readers of test
  * runners come first (their blocks hold lines that look like compiler
  * diagnostics), the generic compiler form and make last; the generic reader
  * skips lines an earlier reader accounted for, and duplicates are dropped.
  */
 import { dedupe, type Finding } from "../findings.ts";
 import { stripAnsi, toLines } from "../text.ts";
-import type { ReadContext, Reader } from "./reader.ts";
+import { computeShape, type ReadContext, type Reader } from "./reader.ts";
 import { swift } from "./swift.ts";
 import { cargoTest } from "./cargo_test.ts";
 import { rust } from "./rust.ts";
@@ -53,17 +53,19 @@ export const READERS: readonly Reader[] = [
 ];
 
 export interface ReadResult {
+  /** 1 for each line some reader accounted for (or blank): the same as `explained`, cheaper to test. */
+  marks: Uint8Array;
   findings: Finding[];
   /** Indexes of the lines (of `toLines(text)`) some reader accounted for; blank lines count as accounted for. */
   explained: Set<number>;
   /** The lines the indexes refer to. */
   lines: string[];
-  /** The readers that ran (their signals were present). */
+  /** The readers that recognised something (a finding or a line of their format). */
   readers: string[];
 }
 
 /** Runs the readers over lines already split (and stripped of escapes). */
-export function readLines(lines: string[], clean: string = lines.join("\n")): ReadResult {
+export function readLines(lines: string[]): ReadResult {
   const marks = new Uint8Array(lines.length);
   const ctx: ReadContext = {
     explain(from: number, to: number = from) {
@@ -71,22 +73,43 @@ export function readLines(lines: string[], clean: string = lines.join("\n")): Re
       for (let k = Math.max(0, from); k <= end; k++) marks[k] = 1;
     },
     explained: (i: number) => marks[i] === 1,
+    shape: computeShape(lines),
   };
   const findings: Finding[] = [];
   const ran: string[] = [];
   for (const reader of READERS) {
-    if (!reader.signals.some((s) => clean.includes(s))) continue;
-    ran.push(reader.name);
-    for (const f of reader.read(lines, ctx)) findings.push(f);
+    let accounted = 0;
+    const own: ReadContext = {
+      explain(from: number, to: number = from) {
+        accounted += to - from + 1;
+        ctx.explain(from, to);
+      },
+      explained: ctx.explained,
+      shape: ctx.shape,
+    };
+    const found = reader.read(lines, own);
+    if (found.length > 0 || accounted > 0) ran.push(reader.name);
+    for (const f of found) findings.push(f);
   }
-  const explained = new Set<number>();
-  for (let i = 0; i < lines.length; i++) {
-    if (marks[i] === 1 || lines[i].trim() === "") explained.add(i);
-  }
-  return { findings: dedupe(findings), explained, lines, readers: ran };
+  const lead = ctx.shape!.lead;
+  for (let i = 0; i < lines.length; i++) if (lead[i] === 0) marks[i] = 1;
+  let set: Set<number> | undefined;
+  return {
+    findings: dedupe(findings),
+    marks,
+    // Built when asked for: triage itself reads the marks.
+    get explained() {
+      if (!set) {
+        set = new Set<number>();
+        for (let i = 0; i < marks.length; i++) if (marks[i] === 1) set.add(i);
+      }
+      return set;
+    },
+    lines,
+    readers: ran,
+  };
 }
 
-export function readAll(text: string): { findings: Finding[]; explained: Set<number>; lines: string[]; readers: string[] } {
-  const clean = stripAnsi(text);
-  return readLines(toLines(clean), clean);
+export function readAll(text: string): ReadResult {
+  return readLines(toLines(stripAnsi(text)));
 }

@@ -1,15 +1,14 @@
 /**
- * Java builds: javac (`Calc.java:7: error: …` with the source line, caret and
- * symbol lines), Maven's compiler plugin (`[ERROR] /…/Calc.java:[7,26] …`,
+ * Java builds (javac's own `Calc.java:7: error: …` is the generic compiler
+ * form, read by compiler.ts with its symbol lines): Maven's compiler plugin (`[ERROR] /…/Calc.java:[7,26] …`,
  * printed twice: the two are one finding), Surefire/Failsafe (per-test
  * `<<< FAILURE!` blocks and the `Failures:`/`Errors:` summary, one finding
  * per test), Gradle's `Class > method() FAILED` lines, and the build's own
  * failure when nothing more exact explains it.
  */
 import { type Finding, finding } from "../findings.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
-const JAVAC = /^([^\s:][^:]*\.(?:java|kt|scala|groovy)):(\d+): (error|warning): (.*)$/;
 const MVN_COMPILE = /^\[(ERROR|WARNING)\] (\S+\.(?:java|kt|scala|groovy)):\[(\d+),(\d+)\] (.*)$/;
 const SUREFIRE_3 = /^\[ERROR\] ([\w.$]+)\.([\w$]+)(?:\(\))?(?:\[\d+\])?\s+(?:--|Time elapsed:).*<<< (FAILURE|ERROR)!$/;
 const SUREFIRE_2 = /^([\w$]+)\(([\w.$]+)\)\s+Time elapsed: .*<<< (FAILURE|ERROR)!$/;
@@ -38,22 +37,22 @@ export function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     earlier.location ??= f.location;
     if (earlier.test && f.test && f.test.length > earlier.test.length) earlier.test = f.test;
   };
+  const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c0 = first[i];
+    // [ERROR]/[WARNING]/[INFO] lines; Gradle's "Class > test() FAILED" and Surefire 2's "… <<< FAILURE!" start with a
+    // letter and end in D or !. (javac's own "File.java:7: error: …" is the generic compiler form, read there.)
+    if (c0 !== 91 && !(c0 >= 65 && c0 <= 90) && !(c0 >= 97 && c0 <= 122)) continue;
     const line = lines[i];
-    const j1 = JAVAC.exec(line);
-    if (j1) {
-      const detail: string[] = [];
-      let j = i + 1;
-      while (j < lines.length && /^\s/.test(lines[j]) && !JAVAC.test(lines[j])) {
-        if (/^\s+(?:symbol|location|required|found|reason):/.test(lines[j])) detail.push(lines[j].trim());
-        j++;
-      }
-      ctx.explain(i, j - 1);
-      out.push(finding(j1[3] === "error" ? "error" : "warning", j1[4], { location: `${j1[1]}:${j1[2]}`, detail }));
-      i = j - 1;
-      continue;
+    if (c0 !== 91) {
+      const last = line.charCodeAt(line.length - 1);
+      if (last !== 68 && last !== 33) continue;
     }
     if (!line.startsWith("[") && !line.includes(" > ") && !line.includes("<<<")) continue;
+    if (line.startsWith("[INFO]")) {
+      ctx.explain(i); // Maven's progress: accounted for (its failures are [ERROR] lines)
+      continue;
+    }
     const mc = MVN_COMPILE.exec(line);
     if (mc) {
       const detail: string[] = [];
@@ -130,6 +129,5 @@ export function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
 
 export const java: Reader = {
   name: "java",
-  signals: [".java:", "<<< FAILURE!", "<<< ERROR!", "[ERROR]", " FAILED\n"],
   read: readJava,
 };

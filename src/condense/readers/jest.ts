@@ -5,7 +5,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { type Frame, jsFrame, pickFrame } from "../text.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const FILE = /^(FAIL|PASS)\s+(\S+)(?:\s+\(.*\))?$/;
 const BULLET = /^\s*● (.+)$/;
@@ -15,7 +15,11 @@ const NOT_A_FAILURE = /^(?:Console|Validation (?:Warning|Error)|Deprecation Warn
 export function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let file: string | undefined;
+  const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c0 = shape.first[i];
+    // FAIL, PASS, Test…, Snapshots, Time, Ran all…, or an indented ●
+    if (c0 !== 70 && c0 !== 80 && c0 !== 84 && c0 !== 83 && c0 !== 82 && !(c0 === 32 && shape.lead[i] === 0x25cf)) continue;
     const line = lines[i];
     const f = FILE.exec(line);
     if (f) {
@@ -31,11 +35,21 @@ export function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     const b = BULLET.exec(line);
     if (!b || NOT_A_FAILURE.test(b[1])) continue;
     let j = i + 1;
-    while (j < lines.length && !BULLET.test(lines[j]) && !FILE.test(lines[j]) && !SUMMARY.test(lines[j])) j++;
+    while (
+      j < lines.length && j - i < 150 && shape.lead[j] !== 0x25cf &&
+      !((shape.first[j] === 70 || shape.first[j] === 80) && FILE.test(lines[j])) &&
+      !((shape.first[j] === 84 || shape.first[j] === 83 || shape.first[j] === 82) && SUMMARY.test(lines[j]))
+    ) j++;
     ctx.explain(i, j - 1);
-    const body = lines.slice(i + 1, j);
-    const frames = body.map(jsFrame).filter((x): x is Frame => x !== undefined);
-    const text = body.filter((l) => l.trim() !== "" && !jsFrame(l) && !/^\s*>?\s*\d+ \||^\s+\|/.test(l)).map((l) => l.trim());
+    const frames: Frame[] = [];
+    const text: string[] = [];
+    for (let k = i + 1; k < j; k++) {
+      const l = shape.lead[k];
+      if (l === 0 || l === 124 /* | */ || l === 62 /* > */ || (l >= 48 && l <= 57 && /^\s*\d+ \|/.test(lines[k]))) continue;
+      const frame = l === 97 /* at */ ? jsFrame(lines[k]) : undefined;
+      if (frame) frames.push(frame);
+      else text.push(lines[k].trim());
+    }
     const frame = pickFrame(frames, file);
     const loc = frame ? `${frame.file}:${frame.line}:${frame.col}` : undefined;
     const name = b[1].trim();
@@ -55,4 +69,4 @@ export function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
   return out;
 }
 
-export const jest: Reader = { name: "jest", signals: ["●"], read: readJest };
+export const jest: Reader = { name: "jest", read: readJest };

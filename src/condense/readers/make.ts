@@ -4,7 +4,7 @@
  * recursive makes (`make[1]: … Error 1` then `make: … Error 2`) is one finding.
  */
 import { type Finding, finding } from "../findings.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const MAKE = /^(?:[\w./-]*\/)?(?:g?make|gmake|mingw32-make)(?:\[(\d+)\])?: (?:\*\*\* )?(.*)$/;
 const ERROR_N = /^\[(?:([^\]:]+:\d+): )?([^\]]+)\] Error (\d+)(?: \(ignored\))?$/;
@@ -14,9 +14,13 @@ const MAKEFILE_ERROR = /^([^\s:]+):(\d+): \*\*\* (.*?)\.?\s+Stop\.$/;
 export function readMake(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let deepest = -1;
+  const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c0 = first[i];
+    // make:, make[1]:, gmake, mingw32-make, /usr/bin/make, or a makefile's own "Makefile:3: *** …" (a path at the margin)
+    if (c0 === 0 || c0 === 32 || c0 === 9) continue;
     const line = lines[i];
-    if (!line.includes("make") && !line.includes("***")) continue;
+    if (c0 !== 109 && c0 !== 103 && c0 !== 47 && !line.includes("***")) continue;
     const mf = MAKEFILE_ERROR.exec(line);
     if (mf) {
       ctx.explain(i);
@@ -48,4 +52,4 @@ export function readMake(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
   return out;
 }
 
-export const make: Reader = { name: "make", signals: ["make", "***"], read: readMake };
+export const make: Reader = { name: "make", read: readMake };

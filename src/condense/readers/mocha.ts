@@ -5,7 +5,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { type Frame, jsFrame, pickFrame } from "../text.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const FAILING = /^\s+(\d+) failing$/;
 const COUNTS = /^\s+\d+ (?:passing|pending)(?: \(.*\))?$/;
@@ -14,7 +14,11 @@ const ENTRY = /^\s+(\d+)\) (.*)$/;
 export function readMocha(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let start = -1;
+  const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c = shape.lead[i];
+    if (c < 48 || c > 57) continue; // "  3 passing", "  1 failing"
+    if (!lines[i].endsWith("ing") && !lines[i].endsWith(")")) continue;
     if (COUNTS.test(lines[i])) ctx.explain(i);
     if (FAILING.test(lines[i])) {
       ctx.explain(i);
@@ -24,6 +28,9 @@ export function readMocha(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
   }
   if (start < 0) return out;
   for (let i = start; i < lines.length; i++) {
+    const c = shape.lead[i];
+    if (c < 48 || c > 57) continue; // "  1) title"
+    if (!lines[i].includes(") ")) continue;
     const e = ENTRY.exec(lines[i]);
     if (!e) continue;
     // The title: this line and the deeper-indented ones after it, up to the one ending in ':'.
@@ -34,8 +41,14 @@ export function readMocha(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
       title.push(lines[j].trim());
     }
     const name = title.join(" ").replace(/:$/, "").trim();
+    // The body: the error and its stack, up to the blank line after the stack (or the next entry).
     let k = j + 1;
-    while (k < lines.length && !ENTRY.test(lines[k])) k++;
+    let stack = false;
+    while (k < lines.length && k - j < 80 && !ENTRY.test(lines[k])) {
+      if (/^\s+at /.test(lines[k])) stack = true;
+      else if (stack && lines[k].trim() === "") break;
+      k++;
+    }
     ctx.explain(i, k - 1);
     const body = lines.slice(j + 1, k);
     const frames = body.map(jsFrame).filter((x): x is Frame => x !== undefined);
@@ -54,4 +67,4 @@ export function readMocha(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
   return out;
 }
 
-export const mocha: Reader = { name: "mocha", signals: [" failing"], read: readMocha };
+export const mocha: Reader = { name: "mocha", read: readMocha };

@@ -7,12 +7,11 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { type Frame, indentOf, jsFrame, pickFrame } from "../text.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const MARK = /^(\s*)(✖|✔|▶|﹣|\*) (.+?)(?: \((?:[\d.]+m?s)\))?(?: # .*)?$/;
 const SECTION = /^✖ failing tests:$/;
 const TEST_AT = /^test at (\S+?):(\d+):(\d+)$/;
-const INFO = /^ℹ (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) /;
 
 interface Failure {
   name: string;
@@ -28,16 +27,21 @@ function readError(lines: string[], from: number, to: number, testFile?: string)
   return { message: text[0] ?? "failed", detail: text.slice(1, 6), frame: pickFrame(frames, testFile) };
 }
 
-export function readNodeTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+/** One run's findings (a tree, then perhaps its failing-tests section) from `from`; `next` is where the run ended. */
+function readRun(lines: string[], from: number, ctx: ReadContext, lead: Uint16Array): { findings: Finding[]; next: number } {
   const tree: Failure[] = [];
   const stack: { indent: number; name: string }[] = [];
   let section = -1;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (INFO.test(line)) {
+  for (let i = from; i < lines.length; i++) {
+    const c = lead[i];
+    // ℹ ✖ ✔ ▶ ﹣ and * start every line of the tree and the summary
+    if (c !== 0x2139 && c !== 0x2716 && c !== 0x2714 && c !== 0x25b6 && c !== 0xfe63 && c !== 42) continue;
+    if (c === 0x2714 || c === 0x2139 || c === 0xfe63) {
+      // ✔ passed, ℹ summary, ﹣ skipped: accounted for, nothing more to read
       ctx.explain(i);
       continue;
     }
+    const line = lines[i];
     if (SECTION.test(line)) {
       section = i;
       break;
@@ -55,7 +59,7 @@ export function readNodeTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
     if (m[2] !== "✖") continue;
     // A failed test has its error indented beneath it; a failed suite does not.
     let j = i + 1;
-    while (j < lines.length && (lines[j].trim() === "" || indentOf(lines[j]) > indent) && !MARK.test(lines[j])) j++;
+    while (j < lines.length && j - i < 150 && (lines[j].trim() === "" || indentOf(lines[j]) > indent) && !MARK.test(lines[j])) j++;
     while (j > i + 1 && lines[j - 1].trim() === "") j--;
     if (j === i + 1) continue;
     ctx.explain(i, j - 1);
@@ -68,16 +72,28 @@ export function readNodeTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
     });
     i = j - 1;
   }
-  if (section < 0) return tree.map((t) => finding("test_failure", t.message, { test: t.name, location: t.location, detail: t.detail }));
+  if (section < 0) {
+    return {
+      findings: tree.map((t) => finding("test_failure", t.message, { test: t.name, location: t.location, detail: t.detail })),
+      next: lines.length,
+    };
+  }
   ctx.explain(section);
   const out: Finding[] = [];
-  for (let i = section + 1; i < lines.length; i++) {
+  let i = section + 1;
+  for (; i < lines.length; i++) {
+    const c0 = lines[i].charCodeAt(0);
+    if (c0 !== 116 && c0 !== 0x2716) {
+      // The section ends at a line of another kind at the margin.
+      if (c0 !== 32 && lines[i] !== "") break;
+      continue;
+    }
     const at = TEST_AT.exec(lines[i]);
     const m = MARK.exec(lines[at ? i + 1 : i] ?? "");
     if (!m || m[2] !== "✖") continue;
     const head = at ? i + 1 : i;
     let j = head + 1;
-    while (j < lines.length && !TEST_AT.test(lines[j]) && !(MARK.test(lines[j]) && indentOf(lines[j]) === 0)) j++;
+    while (j < lines.length && j - head < 150 && !TEST_AT.test(lines[j]) && !(lines[j] !== "" && lines[j].charCodeAt(0) !== 32)) j++;
     ctx.explain(i, j - 1);
     const err = readError(lines, head + 1, j, at?.[1]);
     const full = tree.find((t) => t.name === m[3] || t.name.endsWith(" > " + m[3]))?.name ?? m[3];
@@ -85,7 +101,20 @@ export function readNodeTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
     out.push(finding("test_failure", err.message, { test: full, location: loc, detail: err.detail }));
     i = j - 1;
   }
+  return { findings: out, next: i };
+}
+
+export function readNodeTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const { lead } = shapeOf(lines, ctx);
+  const out: Finding[] = [];
+  let from = 0;
+  while (from < lines.length) {
+    const run = readRun(lines, from, ctx, lead);
+    out.push(...run.findings);
+    if (run.next <= from) break;
+    from = run.next;
+  }
   return out;
 }
 
-export const nodeTest: Reader = { name: "node-test", signals: ["✖ "], read: readNodeTest };
+export const nodeTest: Reader = { name: "node-test", read: readNodeTest };

@@ -4,7 +4,7 @@
  * `E` lines), and `-v` result lines. One finding per test id.
  */
 import { type Finding, finding } from "../findings.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const SUMMARY = /^(FAILED|ERROR|XPASS\(strict\)) (\S+?)(?: - (.*))?$/;
 const VERBOSE = /^(\S+::\S+?) (FAILED|ERROR)(?:\s+\[\s*\d+%\])?$/;
@@ -61,9 +61,11 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
   const verbose: { kind: string; id: string }[] = [];
   const sections = new Map<string, { from: number; to: number; error: boolean }>();
   let part = "";
+  const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c = first[i];
+    // Section rules (=, _), summary entries (F, E, X), -rA entries (P, S), "!!! interrupted", and -v lines (any start)
     const line = lines[i];
-    const c = line.charCodeAt(0);
     if (c === 61 /* = */) {
       const s = SECTION.exec(line);
       if (s) {
@@ -98,7 +100,9 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
         continue;
       }
     }
-    if (line.includes("::")) {
+    const last = line.charCodeAt(line.length - 1);
+    // -v lines end in "[ 25%]" or the outcome (…ED, ERROR, XFAIL, XPASS); the -rA ones start with it.
+    if ((last === 93 || last === 68 || last === 82 || last === 76 || last === 83 || c === 80 || c === 83) && line.includes("::")) {
       const v = VERBOSE.exec(line);
       if (v) {
         ctx.explain(i);
@@ -107,7 +111,7 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
       }
       if (/^\S+::\S+ (PASSED|SKIPPED|XFAIL|XPASS)/.test(line) || /^(PASSED|SKIPPED|XFAIL) \S+::/.test(line)) ctx.explain(i);
     }
-    if (/^!{3,} .* !{3,}$/.test(line)) ctx.explain(i);
+    if (c === 33 /* ! */ && /^!{3,} .* !{3,}$/.test(line)) ctx.explain(i);
   }
   // Entries in the summary come first; -v lines and lone sections fill in what it lacks.
   const entries: { kind: string; id: string; message?: string }[] = [];
@@ -153,6 +157,5 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
 
 export const pytest: Reader = {
   name: "pytest",
-  signals: ["short test summary info", "= FAILURES =", "= ERRORS =", " FAILED", " ERROR"],
   read: readPytest,
 };

@@ -7,16 +7,67 @@ export interface ReadContext {
   explain(from: number, to?: number): void;
   /** Whether an earlier reader already accounted for line i. */
   explained(i: number): boolean;
+  /** The lines' first characters, computed once (see LineShape). */
+  shape?: LineShape;
 }
 
 export interface Reader {
   name: string;
   /**
-   * Literal strings one of which any output of this format contains; a reader
-   * whose signals are all absent is not run (a cheap pre-pass over the text).
+   * The reader's findings in these lines. Every reader runs over every output:
+   * each first tests the line's first characters (LineShape) and looks no
+   * further at lines that cannot start its format's structures, so a reader
+   * whose format is absent costs little. (A pre-pass looking for each format's
+   * telltale strings in the text cost more than the readers themselves.)
    */
-  signals: string[];
   read(lines: string[], ctx?: ReadContext): Finding[];
 }
 
 export const NO_CONTEXT: ReadContext = { explain() {}, explained: () => false };
+
+/**
+ * Each line's first character and first non-blank character (0 for an empty
+ * or blank line), computed once for all readers: testing these typed arrays
+ * costs a reader almost nothing per line, where touching every line's string
+ * in each of twenty readers would dominate the time on a long output.
+ */
+export interface LineShape {
+  first: Uint16Array;
+  lead: Uint16Array;
+}
+
+export function computeShape(lines: string[]): LineShape {
+  const first = new Uint16Array(lines.length);
+  const lead = new Uint16Array(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.length === 0) continue;
+    const c = line.charCodeAt(0);
+    first[i] = c;
+    if (c !== 32 && c !== 9) {
+      lead[i] = c;
+      continue;
+    }
+    for (let k = 1; k < line.length; k++) {
+      const d = line.charCodeAt(k);
+      if (d !== 32 && d !== 9) {
+        lead[i] = d;
+        break;
+      }
+    }
+  }
+  return { first, lead };
+}
+
+const shapes = new WeakMap<string[], LineShape>();
+
+/** The shape of these lines: the context's, else computed once per array. */
+export function shapeOf(lines: string[], ctx: ReadContext): LineShape {
+  if (ctx.shape && ctx.shape.first.length === lines.length) return ctx.shape;
+  let shape = shapes.get(lines);
+  if (!shape) {
+    shape = computeShape(lines);
+    shapes.set(lines, shape);
+  }
+  return shape;
+}

@@ -4,7 +4,7 @@
  * and minitest (`  1) Failure:` / `  1) Error:` with `Class#test [file:line]:`).
  */
 import { type Finding, finding } from "../findings.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const RSPEC_ENTRY = /^\s+(\d+)\) (.+)$/;
 const RSPEC_FRAME = /^\s+# (\S+?):(\d+)(?::in .*)?$/;
@@ -26,7 +26,7 @@ function readRspec(lines: string[], ctx: ReadContext, out: Finding[]): void {
       const e = RSPEC_ENTRY.exec(line);
       if (!e) continue;
       let j = i + 1;
-      while (j < lines.length && !RSPEC_ENTRY.test(lines[j]) && !/^(?:Finished in |Failed examples:)/.test(lines[j])) j++;
+      while (j < lines.length && j - i < 120 && !RSPEC_ENTRY.test(lines[j]) && !/^(?:Finished in |Failed examples:)/.test(lines[j])) j++;
       ctx.explain(i, j - 1);
       const body = lines.slice(i + 1, j).map((l) => l.trim()).filter((l) => l !== "");
       const frames = lines.slice(i + 1, j).map((l) => RSPEC_FRAME.exec(l)).filter((m): m is RegExpExecArray => m !== null);
@@ -44,7 +44,11 @@ function readRspec(lines: string[], ctx: ReadContext, out: Finding[]): void {
       i = j - 1;
     }
   }
+  const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c0 = first[i];
+    // rspec ./…, An error occurred…, Failed examples:, N examples
+    if (c0 !== 114 && c0 !== 65 && c0 !== 70 && (c0 < 48 || c0 > 57)) continue;
     const line = lines[i];
     if (RSPEC_SUMMARY.test(line) || line === "Failed examples:") {
       ctx.explain(i);
@@ -74,7 +78,12 @@ function readRspec(lines: string[], ctx: ReadContext, out: Finding[]): void {
 }
 
 function readMinitest(lines: string[], ctx: ReadContext, out: Finding[]): void {
+  const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c0 = shape.first[i];
+    const l = shape.lead[i];
+    // Run options, # Running, Finished in, N runs, and the indented "  1) Failure:"
+    if (c0 !== 82 && c0 !== 35 && c0 !== 70 && (c0 < 48 || c0 > 57) && !(c0 === 32 && l >= 48 && l <= 57)) continue;
     const line = lines[i];
     if (MINI_SUMMARY.test(line) || /^(?:Run options: |# Running:|Finished in [\d.]+s, )/.test(line)) {
       ctx.explain(i);
@@ -108,6 +117,5 @@ export function readRuby(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
 
 export const ruby: Reader = {
   name: "ruby",
-  signals: ["Failures:", "Failed examples:", ") Failure:", ") Error:", "An error occurred while loading"],
   read: readRuby,
 };

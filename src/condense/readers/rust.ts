@@ -5,7 +5,7 @@
  * compiler form and is read there.
  */
 import { type Finding, finding } from "../findings.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const HEADER = /^(error|warning)(?:\[([\w:-]+)\])?: (.+)$/;
 const SHORT = /^([^\s:][^\s:]*\.rs):(\d+):(\d+): (error|warning)(?:\[([\w:-]+)\])?: (.*)$/;
@@ -17,18 +17,12 @@ export function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
   const out: Finding[] = [];
   const loose: Finding[] = [];
   let compileSummary: string | undefined;
+  const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (line.includes(".rs:")) {
-      const s = SHORT.exec(line);
-      if (s) {
-        ctx.explain(i);
-        out.push(finding(s[4] === "error" ? "error" : "warning", s[5] ? `${s[5]}: ${s[6]}` : s[6], { location: `${s[1]}:${s[2]}:${s[3]}` }));
-        continue;
-      }
-    }
-    const first = line.charCodeAt(0);
+    const first = shape.first[i];
     if (first !== 101 /* e */ && first !== 119 /* w */ && first !== 83 /* S */ && first !== 70 /* F */) continue;
+    const line = lines[i];
+    if (!line.startsWith("error") && !line.startsWith("warning") && !line.startsWith("Some errors") && !line.startsWith("For more")) continue;
     if (/^(?:Some errors have detailed|For more information about)/.test(line)) {
       ctx.explain(i);
       continue;
@@ -74,12 +68,14 @@ export function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
   }
   const errors = out.filter((f) => f.kind === "error").length;
   if (errors === 0) out.push(...loose);
-  if (errors === 0 && loose.length === 0 && compileSummary) out.push(finding("error", compileSummary));
+  // The short message format's errors are the generic compiler form's (read there): no summary then.
+  if (errors === 0 && loose.length === 0 && compileSummary && !lines.some((l) => SHORT.test(l))) {
+    out.push(finding("error", compileSummary));
+  }
   return out;
 }
 
 export const rust: Reader = {
   name: "rust",
-  signals: [" --> ", "could not compile", "error[E", "warning: unused"],
   read: readRust,
 };

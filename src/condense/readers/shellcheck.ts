@@ -5,14 +5,18 @@
  * compiler form; there, as here, info and style notes are not findings.
  */
 import { type Finding, finding } from "../findings.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const IN = /^In (.+) line (\d+):$/;
 const CARET = /^(\s*)\^[-^]*\s+(SC\d+) \((error|warning|info|style)\): (.*)$/;
 
 export function readShellcheck(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
+  const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c0 = shape.first[i];
+    // In …, For more information, Did you mean, and the indented wiki links
+    if (c0 !== 73 && c0 !== 70 && c0 !== 68 && !(c0 === 32 && shape.lead[i] === 104 && lines[i].includes("shellcheck.net"))) continue;
     const h = IN.exec(lines[i]);
     if (!h) {
       if (/^(?:For more information:|\s+https:\/\/www\.shellcheck\.net\/wiki\/SC\d+ -- .*|Did you mean: ?)$/.test(lines[i])) ctx.explain(i);
@@ -39,4 +43,4 @@ export function readShellcheck(lines: string[], ctx: ReadContext = NO_CONTEXT): 
   return out;
 }
 
-export const shellcheck: Reader = { name: "shellcheck", signals: [" (error): ", " (warning): ", "\nIn "], read: readShellcheck };
+export const shellcheck: Reader = { name: "shellcheck", read: readShellcheck };

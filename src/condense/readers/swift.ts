@@ -8,7 +8,7 @@
  * compiler form; its `error: fatalError` and `emit-module` lines are summary.
  */
 import { type Finding, finding } from "../findings.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const XC_ISSUE = /^(\S+\.swift):(\d+): error: (-\[\S+ \S+\]|[\w.]+) : (.*)$/;
 const XC_CASE = /^Test Case '(-\[\S+ \S+\]|[^']+)' (failed|passed|started)(?: \(([\d.]+) seconds\))?\.?$/;
@@ -31,7 +31,14 @@ export function readSwift(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
   const reported = new Set<string>();
   const failedCases: string[] = [];
   const stFailed: string[] = [];
+  const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c0 = first[i];
+    // Only lines that start like one of these formats' lines are looked at further.
+    // (a mark, /path, Test …, a tab before Executed, error:, [n/m], Build…, Compiling, Write)
+    if (
+      !(c0 > 127 || c0 === 47 || c0 === 84 || c0 === 9 || c0 === 101 || c0 === 91 || c0 === 66 || c0 === 67 || c0 === 87)
+    ) continue;
     const line = lines[i];
     const x = XC_ISSUE.exec(line);
     if (x) {
@@ -92,6 +99,5 @@ export function readSwift(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
 
 export const swift: Reader = {
   name: "swift",
-  signals: ["Test Case '", "recorded an issue", "Test Suite '", ".swift:", "Test run with"],
   read: readSwift,
 };

@@ -6,7 +6,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { type Frame, indentOf, jsFrame, pickFrame } from "../text.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const NOT_OK = /^(\s*)not ok \d+(?: -)? ?(.*?)(?:\s+#\s*(TODO|SKIP)\b.*)?$/i;
 const OK = /^\s*ok \d+\b/;
@@ -23,8 +23,17 @@ function unquote(s: string): string {
 export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const names: string[] = [];
+  const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c = shape.lead[i];
+    // not ok, ok, # Subtest / # tests, TAP version, 1..N
+    if (c !== 110 && c !== 111 && c !== 35 && c !== 84 && (c < 48 || c > 57)) continue;
     const line = lines[i];
+    if (
+      (c === 110 && !line.includes("not ok")) || (c === 111 && !line.includes("ok ")) ||
+      (c === 35 && !line.includes("# Subtest: ") && !/# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) /.test(line)) ||
+      (c === 84 && !line.startsWith("TAP version")) || (c >= 48 && c <= 57 && !line.includes(".."))
+    ) continue;
     const s = SUBTEST.exec(line);
     if (s) {
       const level = Math.floor(s[1].length / 4);
@@ -37,7 +46,7 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       ctx.explain(i);
       if (OK.test(line) && YAML_START.test(lines[i + 1] ?? "")) {
         let j = i + 2;
-        while (j < lines.length && !YAML_END.test(lines[j])) j++;
+        while (j < lines.length && j - i < 200 && !(shape.lead[j] === 46 && YAML_END.test(lines[j]))) j++;
         ctx.explain(i, j);
         i = j;
       }
@@ -53,7 +62,7 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       const base = indentOf(lines[j]);
       j++;
       let key = "";
-      while (j < lines.length && !YAML_END.test(lines[j])) {
+      while (j < lines.length && j - i < 200 && !YAML_END.test(lines[j])) {
         const l = lines[j];
         const kv = /^\s*([\w-]+):\s?(.*)$/.exec(l);
         if (kv && indentOf(l) === base) {
@@ -90,4 +99,4 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
   return out;
 }
 
-export const tap: Reader = { name: "tap", signals: ["not ok "], read: readTap };
+export const tap: Reader = { name: "tap", read: readTap };

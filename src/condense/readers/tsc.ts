@@ -4,7 +4,7 @@
  * indented continuation lines and the code frame as detail.
  */
 import { type Finding, finding } from "../findings.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const PLAIN = /^([^\s(][^(]*?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$/;
 const PRETTY = /^(\S+?):(\d+):(\d+) - (error|warning|message) (TS\d+): (.*)$/;
@@ -13,9 +13,23 @@ const SUMMARY = /^(?:Found \d+ errors?(?: in .*)?\.?|Errors\s+Files|\s+\d+\s+\S+
 
 export function readTsc(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
+  const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c0 = shape.first[i];
+    const l = shape.lead[i];
+    // Found N errors, the Errors/Files table, or a line naming a TS code (which starts with a path or "error")
+    if (c0 === 0 || c0 === 9 || (c0 === 32 && !(l >= 48 && l <= 57))) continue;
     const line = lines[i];
-    if (!line.includes("TS") && !line.startsWith("Found ") && !line.startsWith("Errors ") && !/^\s+\d/.test(line)) continue;
+    if (c0 === 32) {
+      if (SUMMARY.test(line)) ctx.explain(i); // a row of the Errors/Files table
+      continue;
+    }
+    if ((c0 === 70 && line.startsWith("Found ")) || (c0 === 69 && line.startsWith("Errors "))) {
+      if (SUMMARY.test(line)) ctx.explain(i);
+      continue;
+    }
+    const t = line.indexOf(" TS");
+    if (t < 0 && !line.startsWith("error TS") && !line.startsWith("warning TS")) continue;
     if (SUMMARY.test(line)) {
       ctx.explain(i);
       continue;
@@ -54,4 +68,4 @@ export function readTsc(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
   return out;
 }
 
-export const tsc: Reader = { name: "tsc", signals: [": error TS", " - error TS", "error TS", "warning TS"], read: readTsc };
+export const tsc: Reader = { name: "tsc", read: readTsc };

@@ -3,7 +3,7 @@
  * `ERROR: test (id)`, a traceback, and the exception on its last line.
  */
 import { type Finding, finding } from "../findings.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const HEAD = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([^)]+)\)(?:\s+\((.*)\))?$/;
 const FRAME = /^\s+File "([^"]+)", line (\d+), in (\S+)$/;
@@ -11,7 +11,11 @@ const RESULT = /^(?:test\w* \(.*\)(?: \.\.\.)? (?:ok|FAIL|ERROR|skipped.*|expect
 
 export function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
+  const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c = first[i];
+    // test…, Ran…, FAILED (…), OK, and the ===== rule
+    if (c !== 116 && c !== 82 && c !== 70 && c !== 79 && c !== 61) continue;
     const line = lines[i];
     if (RESULT.test(line)) {
       ctx.explain(i);
@@ -25,7 +29,7 @@ export function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
     // skip the dashed rule under the heading, then read to the next block
     if (/^-{20,}$/.test(lines[j] ?? "")) j++;
     let end = j;
-    while (end < lines.length && !lines[end].startsWith("======") && !/^-{20,}$/.test(lines[end])) end++;
+    while (end < lines.length && end - j < 200 && !lines[end].startsWith("======") && !/^-{20,}$/.test(lines[end])) end++;
     ctx.explain(i, end - 1);
     const method = h[2];
     // Python 3.11+ gives the full id in the parentheses; older ones the class.
@@ -54,6 +58,5 @@ export function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
 
 export const unittest: Reader = {
   name: "unittest",
-  signals: ["\nFAIL: ", "\nERROR: ", "Ran "],
   read: readUnittest,
 };

@@ -5,9 +5,9 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { type Frame, jsFrame, pickFrame } from "../text.ts";
-import { NO_CONTEXT, type ReadContext, type Reader } from "./reader.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
-const FAIL = /^\s?FAIL\s+(\S+?)(?: > (.+?))?(?: \[ (.+) \])?\s*$/;
+const FAIL = /^\s?FAIL {2}(\S+?)(?: > (.+?))?(?: \[ (.+) \])?\s*$/;
 const RULE = /^⎯{3,}/;
 const TREE = /^\s*(?:[✓×↓❯]|✔|✖|√)\s/;
 const SUMMARY = /^\s*(?:Test Files|Tests|Start at|Duration|RUN)\s/;
@@ -15,9 +15,14 @@ const CAUGHT_TITLE = /^⎯+ (?:Unhandled Errors?|Uncaught Exception) ⎯+$/;
 
 export function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
+  const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    const c = shape.lead[i];
+    // ⎯ ✓ × ↓ ❯ ✔ ✖ √, FAIL, or the summary's first letters
+    if (c < 128 && c !== 84 && c !== 83 && c !== 68 && c !== 82 && c !== 70) continue;
     const line = lines[i];
-    if (RULE.test(line) || SUMMARY.test(line) || TREE.test(line)) {
+    const fail = c === 70 && line.includes("FAIL  ");
+    if (!fail && (c === 0x23af || SUMMARY.test(line) || TREE.test(line))) {
       ctx.explain(i);
       if (CAUGHT_TITLE.test(line)) {
         let j = i + 1;
@@ -33,11 +38,11 @@ export function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
       }
       continue;
     }
-    if (!line.includes("FAIL")) continue;
+    if (!fail) continue;
     const f = FAIL.exec(line);
     if (!f) continue;
     let j = i + 1;
-    while (j < lines.length && !RULE.test(lines[j]) && !FAIL.test(lines[j])) j++;
+    while (j < lines.length && j - i < 120 && !RULE.test(lines[j]) && !FAIL.test(lines[j])) j++;
     ctx.explain(i, j - 1);
     const body = lines.slice(i + 1, j);
     const frames = body.map((l) => jsFrame(l.replace(/^(\s*❯ )\S+ (\S+:\d+:\d+)$/, "$1$2"))).filter((x): x is Frame => x !== undefined);
@@ -55,4 +60,4 @@ export function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
   return out;
 }
 
-export const vitest: Reader = { name: "vitest", signals: [" FAIL ", "⎯⎯⎯"], read: readVitest };
+export const vitest: Reader = { name: "vitest", read: readVitest };
