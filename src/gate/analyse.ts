@@ -14,6 +14,7 @@ import {
   literal,
   litWord,
   resolveWord,
+  setSubstitutionResolver,
   type Vars,
   type Word,
 } from "./words.ts";
@@ -764,6 +765,62 @@ export function unwrapWords(input: Word[]): Unwrapped {
     if (SHELLS.has(prog)) {
       return shellInvocation(words);
     }
+    if (prog === "ssh") {
+      // The remote command is shell code too: ssh host 'rm -rf /' runs it there.
+      const i = skipOptions(
+        words,
+        1,
+        set(
+          "-b",
+          "-c",
+          "-D",
+          "-E",
+          "-e",
+          "-F",
+          "-I",
+          "-i",
+          "-J",
+          "-L",
+          "-l",
+          "-m",
+          "-O",
+          "-o",
+          "-p",
+          "-Q",
+          "-R",
+          "-S",
+          "-W",
+          "-w",
+        ),
+      );
+      const remote = words.slice(i + 1);
+      if (remote.length > 0) {
+        return {
+          words,
+          wrappers,
+          argsAtRunTime,
+          payload: { kind: "ssh remote command", words: remote },
+          readsStdin: false,
+          extra,
+        };
+      }
+      return done(words);
+    }
+    if (prog === "osascript") {
+      const code = words.slice(1).map((w) => lit(w) ?? "").join("\n");
+      const m = /do shell script\s+"((?:[^"\\]|\\.)*)"/i.exec(code);
+      if (m) {
+        return {
+          words,
+          wrappers,
+          argsAtRunTime,
+          payload: { kind: "do shell script", words: [litWord(m[1].replace(/\\(.)/g, "$1"))] },
+          readsStdin: false,
+          extra,
+        };
+      }
+      return done(words);
+    }
     if (prog === "eval") {
       return {
         words,
@@ -829,7 +886,9 @@ export function unwrapWords(input: Word[]): Unwrapped {
         extra,
       };
     }
-    if (i >= w.length) readsStdin = true;
+    if (i >= w.length || /^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/.test(lit(w[i]) ?? "")) {
+      readsStdin = true;
+    }
     return { words: w, wrappers, argsAtRunTime, payload: null, readsStdin, extra };
   }
 }
@@ -955,7 +1014,12 @@ function literalOf(w: Word, vars: Vars, userHome: string): string | undefined {
 export function echoedText(words: Word[]): string | undefined {
   const prog = base(words[0]);
   if (prog !== "echo" && prog !== "printf") return undefined;
-  const args = words.slice(1).map((w) => literal(w));
+  // Literal text, with a leading ~ kept as ~ (the caller expands it).
+  const args = words.slice(1).map((w) =>
+    w.segs.every((x, i) => x.kind === "lit" || (i === 0 && x.kind === "tilde" && x.user === ""))
+      ? w.segs.map((x) => (x.kind === "lit" ? x.text : "~")).join("")
+      : undefined
+  );
   if (args.some((a) => a === undefined)) return undefined;
   let list = args as string[];
   if (prog === "echo") {
@@ -980,7 +1044,28 @@ export function echoedText(words: Word[]): string | undefined {
 /** `$(echo sudo)`, `` `printf '\x73udo'` ``: the text a program word made only of a literal echo gives. */
 function echoedSubstitution(word: Word): string | undefined {
   if (word.segs.length !== 1 || word.segs[0].kind !== "sub") return undefined;
-  const raw = word.segs[0].text;
+  return echoedSubstitutionText(word.segs[0].text);
+}
+
+const echoedCache = new Map<string, string | undefined>();
+
+/** What `$(echo …)` or `` `printf …` `` prints, when it is all literal; undefined otherwise. */
+function echoedSubstitutionText(raw: string): string | undefined {
+  if (echoedCache.has(raw)) return echoedCache.get(raw);
+  let value: string | undefined;
+  try {
+    value = echoedSubstitutionUncached(raw);
+  } catch {
+    value = undefined; // the parser is not loaded yet
+  }
+  if (echoedCache.size > 256) echoedCache.clear();
+  echoedCache.set(raw, value);
+  return value;
+}
+
+setSubstitutionResolver(echoedSubstitutionText);
+
+function echoedSubstitutionUncached(raw: string): string | undefined {
   const inner = raw.startsWith("$(")
     ? raw.slice(2, -1)
     : raw.startsWith("`")

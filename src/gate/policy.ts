@@ -9,9 +9,9 @@
 import { basename } from "node:path";
 import { type Analysis, feederKind, type Part, SHELLS } from "./analyse.ts";
 import { isInterpreter } from "./rules.ts";
-import { PRIVILEGE, SYSTEM_DIRS } from "./programs.ts";
+import { HOME_DIRS, PRIVILEGE, SYSTEM_DIRS } from "./programs.ts";
 import { writeTargets } from "./targets.ts";
-import { absolutePath, display, literal, resolveWord, type Word } from "./words.ts";
+import { absolutePath, display, literal, litWord, resolveWord, type Word } from "./words.ts";
 
 export interface PolicyConfig {
   deny: string[];
@@ -240,6 +240,15 @@ function inlineCode(part: Part, analysis: Analysis, home: { root: string }): Ref
       reason: `its ${part.program} code downloads something and runs it`,
     };
   }
+  if (
+    /\bwisp\b['",\s]+(approvals['",\s]+(approve|deny)|facts['",\s]+(keep|drop)|questions['",\s]+(answer|decline)|chat|mcp|respond|tui)\b/
+      .test(code)
+  ) {
+    return {
+      rule: "wisp-answer",
+      reason: `its ${part.program} code runs wisp to answer for the person or start an agent`,
+    };
+  }
   const homeNames = [home.root, "~/.wisp", "$HOME/.wisp", ".wisp/", "WISP_HOME"];
   if (
     homeNames.some((h) => code.includes(h)) &&
@@ -285,7 +294,9 @@ function privilege(part: Part): Refusal | undefined {
 function isProtectedRoot(path: string, userHome: string): boolean {
   const p = path.length > 1 ? path.replace(/\/+$/, "") : path;
   const lower = p.toLowerCase();
-  if (lower === userHome.toLowerCase()) return true;
+  const home = userHome.toLowerCase().replace(/\/+$/, "");
+  if (lower === home) return true;
+  if (HOME_DIRS.some((d) => lower === `${home}/${d.toLowerCase()}`)) return true;
   return SYSTEM_DIRS.some((d) => d.toLowerCase() === lower);
 }
 
@@ -296,7 +307,7 @@ function globHitsRoot(regexSource: string, userHome: string): boolean {
   } catch {
     return true;
   }
-  for (const d of [...SYSTEM_DIRS, userHome]) {
+  for (const d of [...SYSTEM_DIRS, userHome, ...HOME_DIRS.map((h) => `${userHome}/${h}`)]) {
     const base = d === "/" ? "" : d;
     for (const probe of [d, `${base}/x`, `${base}/.x`, `${base}/Documents`, `${base}/.ssh`]) {
       if (!isProtectedRoot(d, userHome) && probe !== d) continue;
@@ -349,6 +360,17 @@ function rmRoots(part: Part, analysis: Analysis): Refusal | undefined {
         return {
           rule: "rm-root",
           reason: `rm -r of ${hit} would delete ${describeRoot(w, part, analysis)}`,
+        };
+      }
+    }
+  }
+  if (prog === "shred" || prog === "srm" || prog === "wipe") {
+    for (const w of positional) {
+      const hit = targetIsRoot(w, part, analysis);
+      if (hit) {
+        return {
+          rule: "rm-root",
+          reason: `${prog} of ${hit} would destroy ${describeRoot(w, part, analysis)}`,
         };
       }
     }
@@ -525,7 +547,21 @@ function downloadExec(
 
 function downloadTargets(part: Part): Word[] {
   if (!feederKind(part.words) && !part.upstream.some((u) => feederKind(u.words))) return [];
-  return writeTargets(part).map((t) => t.word);
+  const out = writeTargets(part).map((t) => t.word);
+  // curl -O and a plain wget save under the URL's own file name.
+  const remoteName = (part.program === "curl" &&
+    part.argv.some((a) =>
+      /^-[a-zA-Z]*O[a-zA-Z]*$/.test(a) || a === "--remote-name" || a === "--remote-name-all"
+    )) ||
+    (part.program === "wget" &&
+      !part.argv.some((a) => /^-[a-zA-Z]*O/.test(a) || a.startsWith("--output-document")));
+  if (remoteName) {
+    for (const a of part.argv.slice(1)) {
+      const m = /^[a-z]+:\/\/[^/]+\/(?:.*\/)?([^/?#]+)(?:[?#].*)?$/i.exec(a);
+      if (m) out.push(litWord(m[1]));
+    }
+  }
+  return out;
 }
 
 const DISK_DEVICE =
@@ -602,6 +638,14 @@ function power(part: Part): Refusal | undefined {
     prog === "loginctl" &&
     args.some((a) => /^(poweroff|reboot|suspend|hibernate|terminate-\w+|kill-\w+)$/.test(a))
   ) return { rule: "power", reason: "loginctl shuts down or ends sessions" };
+  for (const r of part.cmd.redirects) {
+    if (r.target && r.op.includes(">") && /^\/proc\/sysrq-trigger$/.test(literal(r.target) ?? "")) {
+      return {
+        rule: "power",
+        reason: "writing /proc/sysrq-trigger can reboot or halt the machine at once",
+      };
+    }
+  }
   if (prog === "launchctl" && args.some((a) => a === "reboot")) {
     return { rule: "power", reason: "launchctl reboot restarts the machine" };
   }
@@ -635,7 +679,7 @@ function forkBomb(analysis: Analysis): string | undefined {
     const code = part.argv.join(" ");
     if (
       (isInterpreter(part.program) || SHELLS.has(part.program)) &&
-      /fork\s*(\(\))?\s*(while|until)\b|while\s*\(?\s*(1|true|True)\s*\)?\s*[:{]?\s*(os\.)?fork|for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork|loop\s*(do|\{)\s*fork|\bfork\b.*\bfork\b.*\bfork\b/
+      /fork\s*(\(\))?\s*(while|until)\b|while\s*\(?\s*(1|true|True)\s*\)?\s*[:{]?\s*(os\.)?fork|for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork|loop\s*(do|\{)\s*fork|(while|until|loop|for\s*\(\s*;\s*;\s*\))[^\n]{0,80}\bfork\s*\(|\bfork\b.*\bfork\b.*\bfork\b/
         .test(code)
     ) {
       return "its code forks processes without end (a fork bomb)";

@@ -395,6 +395,18 @@ export const PRIVILEGE = new Set([
 ]);
 
 /** System folders whose recursive removal the policy refuses. */
+/** Folders in the home whose loss is as bad as the home's (refused like a system folder). */
+export const HOME_DIRS = [
+  "Library",
+  "Documents",
+  "Desktop",
+  "Pictures",
+  "Music",
+  "Movies",
+  ".config",
+  ".local",
+];
+
 export const SYSTEM_DIRS = [
   "/",
   "/bin",
@@ -1068,7 +1080,9 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
     ],
     moderateReason: "loads, unloads or changes a launch agent",
     special: (verb) =>
-      /^(load|unload|bootstrap|bootout|enable|disable|kickstart|submit|remove|setenv|config)$/.test(verb)
+      /^(load|unload|bootstrap|bootout|enable|disable|kickstart|submit|remove|setenv|config)$/.test(
+          verb,
+        )
         ? dangerous("changes what the system starts on its own (launchd)")
         : undefined,
   },

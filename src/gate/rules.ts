@@ -308,7 +308,8 @@ export function classifyPart(
 }
 
 /** What a search for secrets looks for. */
-const SECRET_MARKER = /PRIVATE KEY|BEGIN [A-Z ]*KEY|passw(or)?d|secret|api[_-]?key|aws_secret|access[_-]?key|auth[_-]?token|bearer/i;
+const SECRET_MARKER =
+  /PRIVATE KEY|BEGIN [A-Z ]*KEY|passw(or)?d|secret|api[_-]?key|aws_secret|access[_-]?key|auth[_-]?token|bearer/i;
 
 /** Environment variables whose names say they hold a secret. */
 const SECRET_NAME = /(TOKEN|SECRET|PASSW(OR)?D|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|CREDENTIAL|AUTH)/i;
@@ -356,7 +357,11 @@ function credentialName(
     // A glob that matches anything at all (`du -sh *`) is not aimed at credentials; one that
     // matches credential names but not ordinary ones (`~/.ss?/id*`) is.
     const ordinary = isAbs
-      ? [`${part.cwds[0]}/notes.txt`, `${analysis.userHome}/notes.txt`, `${analysis.userHome}/src/main.ts`]
+      ? [
+        `${part.cwds[0]}/notes.txt`,
+        `${analysis.userHome}/notes.txt`,
+        `${analysis.userHome}/src/main.ts`,
+      ]
       : ["notes.txt", "main.ts", "src", "README.md"];
     if (ordinary.some((o) => re.test(o))) return false;
     const candidates = isAbs ? credentialExamples(analysis.userHome) : RELATIVE_CREDENTIALS;
@@ -531,8 +536,10 @@ function rateProgram(part: Part, args: string[], analysis: Analysis): ProgramRat
   }
   if (prog === "less" || prog === "more" || prog === "man") return out(safe("shows text"), true);
 
-  if (/^(grep|egrep|fgrep|rg|ag|ack|git)$/.test(prog) && (prog !== "git" || args[0] === "grep") &&
-    args.some((a) => SECRET_MARKER.test(a))) {
+  if (
+    /^(grep|egrep|fgrep|rg|ag|ack|git)$/.test(prog) && (prog !== "git" || args[0] === "grep") &&
+    args.some((a) => SECRET_MARKER.test(a))
+  ) {
     return out(dangerous("searches files for secrets (keys, passwords, tokens)"));
   }
   const verbProgram = Object.hasOwn(VERB_PROGRAMS, prog) ? VERB_PROGRAMS[prog] : undefined;
@@ -949,7 +956,9 @@ function rateSingle(
       return out(moderate(`opens an editor (${prog})`));
     case "at":
     case "batch":
-      if (args.some((a) => a === "-l" || a === "-c")) return out(safe("lists scheduled jobs"), true);
+      if (args.some((a) => a === "-l" || a === "-c")) {
+        return out(safe("lists scheduled jobs"), true);
+      }
       return out(dangerous("schedules commands that run later, unwatched"));
     case "mount":
     case "umount":

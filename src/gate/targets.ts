@@ -148,6 +148,17 @@ export function writeTargets(part: Part): Target[] {
     case "setfacl":
       add(positionals(args).slice(1), "changes permissions of");
       break;
+    case "vim":
+    case "vi":
+    case "nvim":
+    case "nano":
+    case "emacs":
+    case "ed":
+    case "ex":
+    case "code":
+    case "subl":
+      add(positionals(args), "edits");
+      break;
     case "xattr":
       add(positionals(args), "changes attributes of");
       break;

@@ -124,6 +124,16 @@ export function globToRegex(text: string): string {
   return out;
 }
 
+let substitutionValue: ((text: string) => string | undefined) | undefined;
+
+/**
+ * How to know what a substitution prints when that can be known before it
+ * runs (`$(echo ~/.wisp)`); set by the analysis, which can parse.
+ */
+export function setSubstitutionResolver(fn: (text: string) => string | undefined): void {
+  substitutionValue = fn;
+}
+
 /** Resolve a word against known variables and the user's home. */
 export function resolveWord(word: Word, vars: Vars, userHome: string): Resolved {
   let value = "";
@@ -163,7 +173,18 @@ export function resolveWord(word: Word, vars: Vars, userHome: string): Resolved 
         }
         break;
       }
-      case "sub":
+      case "sub": {
+        const known = substitutionValue?.(seg.text);
+        if (known !== undefined) {
+          const v = known.startsWith("~") ? userHome + known.slice(1) : known;
+          value += v;
+          regex += escapeRegex(v);
+        } else {
+          unknown = true;
+          regex += ".*";
+        }
+        break;
+      }
       case "arith":
         unknown = true;
         regex += ".*";
