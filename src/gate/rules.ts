@@ -545,7 +545,7 @@ function rateProgram(part: Part, args: string[], analysis: Analysis): ProgramRat
   const verbProgram = Object.hasOwn(VERB_PROGRAMS, prog) ? VERB_PROGRAMS[prog] : undefined;
   if (verbProgram) return rateVerbProgram(prog, args, verbProgram);
 
-  const special = rateSingle(part, prog, args, analysis);
+  const special = rateSingle(part, prog, args);
   if (special) return special;
 
   if (READ_ONLY.has(prog)) return out(safe("only reads"), true);
@@ -766,7 +766,6 @@ function rateSingle(
   part: Part,
   prog: string,
   args: string[],
-  analysis: Analysis,
 ): ProgramRating | undefined {
   const out = (rating: Rating, readOnly = false, exact = false): ProgramRating => ({
     rating,
