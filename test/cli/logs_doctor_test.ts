@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
 import { runWisp, tempDir, wispCommand } from "../support/wisp.ts";
 import { AuditLog } from "../../src/audit/writer.ts";
+import { startFakeOllama } from "../support/fake_ollama.ts";
 
 function exists(path: string): boolean {
   try {
@@ -108,16 +109,38 @@ Deno.test("logs --follow keeps printing across rotation until interrupted", asyn
   await child.stderr.cancel();
 });
 
-Deno.test("doctor: every finding ok here, the home created 0700", async () => {
+Deno.test("doctor: the install findings are ok here; the home is created 0700", async () => {
   const home = `${await tempDir()}/home`;
   const run = await runWisp(["doctor"], { home });
-  assertEquals(run.code, 0, run.stdout + run.stderr);
   const lines = run.stdout.trim().split("\n");
-  for (const line of lines) assertMatch(line, /^ok {3}[a-z ]+: \S/);
   for (const name of ["os", "sandbox", "config", "home", "permission fence"]) {
-    assert(lines.some((l) => l.startsWith(`ok   ${name}: `)), `no ${name} finding`);
+    assert(
+      lines.some((l) => l.startsWith(`ok   ${name}: `)),
+      `no ok ${name} finding in\n${run.stdout}`,
+    );
   }
+  // The default model is Apple's on-device one, which Linux does not have:
+  // that finding is not ok, says what to do, and makes doctor exit 1.
+  assertMatch(run.stdout, /^not ok model: .*Ollama/m);
+  assertEquals(run.code, 1);
   assertEquals((Deno.statSync(home).mode ?? 0) & 0o777, 0o700);
+});
+
+Deno.test("doctor: with a model server that answers, every finding is ok and it exits 0", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  try {
+    const home = await tempDir();
+    Deno.writeTextFileSync(
+      `${home}/config.json`,
+      JSON.stringify({ model: "ollama:granite4.1:8b", ollama: { host: ollama.url } }),
+    );
+    const run = await runWisp(["doctor"], { home });
+    assertEquals(run.code, 0, run.stdout + run.stderr);
+    for (const line of run.stdout.trim().split("\n")) assertMatch(line, /^ok {3}[a-z ]+: \S/);
+    assertMatch(run.stdout, /^ok {3}model: /m);
+  } finally {
+    await ollama.close();
+  }
 });
 
 Deno.test("doctor: a malformed config is not ok, says what is wrong, and exits 1", async () => {

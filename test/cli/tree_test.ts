@@ -48,12 +48,12 @@ Deno.test("--help works on every command and subcommand", async () => {
 });
 
 Deno.test("usage errors: one sentence on stderr, exit 64", async () => {
-  for (
-    const args of [["no-such-command"], ["config", "--bogus"], ["logs", "--last", "many"], [
-      "config",
-      "get",
-    ]]
-  ) {
+  // A bare word is a prompt for respond (the default command), not a usage error.
+  const cases = [["--no-such-flag"], ["config", "--bogus"], ["logs", "--last", "many"], [
+    "config",
+    "get",
+  ]];
+  for (const args of cases) {
     const run = await runWisp(args);
     assertEquals(run.code, 64, `wisp ${args.join(" ")}`);
     assertMatch(run.stderr, /^error: /);
