@@ -320,3 +320,19 @@ Deno.test("swift (hand-written fixtures): build errors, XCTest on Linux and macO
     ["test_failure", "CalcTests.swift:10:5", "addsLargeNumbers()", "Expectation failed"],
   ]);
 });
+
+Deno.test("all the logs one after another (as a CI log of several steps): exactly the union of each log's findings", () => {
+  const names: string[] = [];
+  for (const dir of [...Deno.readDirSync(FIXTURES)].sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!dir.isDirectory) continue;
+    for (const f of [...Deno.readDirSync(join(FIXTURES, dir.name))].sort((a, b) => a.name.localeCompare(b.name))) {
+      if (f.name.endsWith(".log")) names.push(`${dir.name}/${f.name}`);
+    }
+  }
+  assert(names.length >= 50, `only ${names.length} logs`);
+  const brief = (f: Finding) => `${f.kind}|${f.location ?? ""}|${f.test ?? ""}|${f.message}`;
+  const each = new Set(names.flatMap((n) => read(n).map(brief)));
+  const together = readAll(names.map((n) => Deno.readTextFileSync(join(FIXTURES, n))).join("\n")).findings.map(brief);
+  assertEquals(new Set(together), each);
+  assertEquals(together.length, new Set(together).size);
+});

@@ -13,30 +13,36 @@ const ENTRY = /^\s+(\d+)\) (.*)$/;
 
 export function readMocha(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
-  let start = -1;
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c = shape.lead[i];
     if (c < 48 || c > 57) continue; // "  3 passing", "  1 failing"
     if (!lines[i].endsWith("ing") && !lines[i].endsWith(")")) continue;
     if (COUNTS.test(lines[i])) ctx.explain(i);
-    if (FAILING.test(lines[i])) {
+    const failing = FAILING.exec(lines[i]);
+    if (failing) {
       ctx.explain(i);
-      start = i + 1;
-      break;
+      // The entries are numbered 1…N: read exactly those, then look for the next run.
+      i = readEntries(lines, i + 1, Number(failing[1]), ctx, shape.lead, out) - 1;
     }
   }
-  if (start < 0) return out;
-  for (let i = start; i < lines.length; i++) {
-    const c = shape.lead[i];
+  return out;
+}
+
+function readEntries(lines: string[], start: number, count: number, ctx: ReadContext, lead: Uint16Array, out: Finding[]): number {
+  let expected = 1;
+  let i = start;
+  for (; i < lines.length && expected <= count; i++) {
+    const c = lead[i];
     if (c < 48 || c > 57) continue; // "  1) title"
     if (!lines[i].includes(") ")) continue;
     const e = ENTRY.exec(lines[i]);
-    if (!e) continue;
+    if (!e || Number(e[1]) !== expected) continue;
+    expected++;
     // The title: this line and the deeper-indented ones after it, up to the one ending in ':'.
     const title: string[] = [e[2]];
     let j = i;
-    while (!title[title.length - 1].endsWith(":") && j + 1 < lines.length && lines[j + 1].trim() !== "") {
+    while (!title[title.length - 1].endsWith(":") && j + 1 < lines.length && j - i < 10 && lines[j + 1].trim() !== "") {
       j++;
       title.push(lines[j].trim());
     }
@@ -64,7 +70,7 @@ export function readMocha(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
     );
     i = k - 1;
   }
-  return out;
+  return i;
 }
 
 export const mocha: Reader = { name: "mocha", read: readMocha };
