@@ -167,7 +167,7 @@ export function classifyPart(
     );
     acc.exact = true;
   } else {
-    const r = rateProgram(part, args, analysis);
+    const r = rateProgram(part, args);
     raise(acc, r.rating);
     acc.readOnly = r.readOnly && acc.level === "safe";
     acc.exact = r.exact;
@@ -406,7 +406,7 @@ export function isInterpreter(prog: string): boolean {
 }
 
 /** Rate the program itself with its arguments. */
-function rateProgram(part: Part, args: string[], analysis: Analysis): ProgramRating {
+function rateProgram(part: Part, args: string[]): ProgramRating {
   const prog = part.program;
   const words = part.words.slice(1);
   const out = (rating: Rating, readOnly = false, exact = false, verb?: string): ProgramRating => ({
