@@ -100,6 +100,27 @@ function editText(text: string, path: string[], value: unknown): string {
   return parses(repaired) ? repaired : edited;
 }
 
+/** The change a new text makes, validated as a whole; throws ConfigError when it would not load. */
+function changeTo(
+  configPath: string,
+  key: string,
+  path: string[],
+  before: Config,
+  text: string,
+): ConfigChange {
+  const config = validateConfig(parseConfigText(text, configPath), configPath);
+  const to = valueAtPath(config, path);
+  return {
+    key,
+    path,
+    from: valueAtPath(before, path),
+    to,
+    weakens: findSetting(key)?.weakens?.(to),
+    text,
+    config,
+  };
+}
+
 /** Plan a change without writing: returns the new text and config, or throws. */
 export function planSet(configPath: string, key: string, words: string[]): ConfigChange {
   const path = requireSettableKey(key);
@@ -112,17 +133,7 @@ export function planSet(configPath: string, key: string, words: string[]): Confi
   for (const value of candidateValues(path, words)) {
     const text = editText(base.trim() === "" ? "{}\n" : base, path, value);
     try {
-      const config = validateConfig(parseConfigText(text, configPath), configPath);
-      const setting = findSetting(key)!;
-      return {
-        key,
-        path,
-        from: valueAtPath(before, path),
-        to: valueAtPath(config, path),
-        weakens: setting.weakens?.(valueAtPath(config, path)),
-        text,
-        config,
-      };
+      return changeTo(configPath, key, path, before, text);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       // Keep only "must be …": the key and the value are already in the sentence.
@@ -144,18 +155,7 @@ export function planUnset(configPath: string, key: string): ConfigChange | undef
   const raw = parseConfigText(existing, configPath);
   const before = validateConfig(raw, configPath);
   if (valueAtPath(raw, path) === undefined) return undefined;
-  const text = editText(existing, path, undefined);
-  const config = validateConfig(parseConfigText(text, configPath), configPath);
-  const setting = findSetting(key)!;
-  return {
-    key,
-    path,
-    from: valueAtPath(before, path),
-    to: valueAtPath(config, path),
-    weakens: setting.weakens?.(valueAtPath(config, path)),
-    text,
-    config,
-  };
+  return changeTo(configPath, key, path, before, editText(existing, path, undefined));
 }
 
 export function writeConfig(configPath: string, text: string): void {
