@@ -61,25 +61,21 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
   if (flags.json) out('{"findings": [');
 
   const print = (found: import("../secrets/index.ts").SecretFinding[], fallbackPath: string) => {
+    // One write per batch of findings, not per finding.
+    let text = "";
     for (const f of found) {
       const path = f.path ?? fallbackPath;
       if (flags.json) {
-        out(
-          `${firstJson ? "\n" : ",\n"}  ${
-            JSON.stringify({
-              path,
-              line: f.line,
-              column: f.column,
-              kind: f.kind,
-              preview: f.preview,
-            })
-          }`,
-        );
+        const { line, column, kind, preview } = f;
+        text += `${firstJson ? "\n" : ",\n"}  ${
+          JSON.stringify({ path, line, column, kind, preview })
+        }`;
         firstJson = false;
       } else {
-        out(`${path}:${f.line}:${f.column}  ${f.kind}  ${f.preview}\n`);
+        text += `${path}:${f.line}:${f.column}  ${f.kind}  ${f.preview}\n`;
       }
     }
+    out(text);
   };
 
   const record = (result: import("../secrets/index.ts").InputResult, path: string | undefined) => {

@@ -47,6 +47,9 @@ export async function scanInput(
   return { binary: result.binary, diff: false, counts: result.counts };
 }
 
+const DECODER = new TextDecoder();
+let readBuffer = new Uint8Array(256 * 1024);
+
 /** Files up to this size are read whole and scanned in one piece; larger ones are streamed. */
 export const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
 
@@ -57,7 +60,7 @@ export function scanBytes(
   onFindings: (findings: SecretFinding[]) => void,
 ): InputResult {
   if (looksBinary(bytes)) return { binary: true, diff: false, counts: {} };
-  const text = new TextDecoder().decode(bytes);
+  const text = DECODER.decode(bytes);
   const diff = looksLikeDiff(text);
   const findings = diff
     ? scanDiff(text, { personal: options.personal, thorough: options.thorough })
@@ -76,10 +79,15 @@ export async function scanFile(
   try {
     const size = file.statSync().size;
     if (size <= WHOLE_FILE_BYTES) {
-      const bytes = new Uint8Array(size);
+      // One buffer for every small file: a new one per file of a large tree is garbage the
+      // collector then spends more time on than the scan.
+      if (readBuffer.length < size) {
+        readBuffer = new Uint8Array(Math.max(size, readBuffer.length * 2));
+      }
+      const bytes = readBuffer;
       let read = 0;
       while (read < size) {
-        const n = file.readSync(bytes.subarray(read));
+        const n = file.readSync(bytes.subarray(read, size));
         if (n === null) break;
         read += n;
       }
