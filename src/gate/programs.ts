@@ -776,6 +776,9 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
           return moderate("rewrites the branch's history");
         case "rm":
           if (has(args, "--cached")) return moderate("untracks files");
+          if (has(args, "-f", "--force") || args.some((a) => /^-[a-zA-Z]*f/.test(a))) {
+            return dangerous("deletes files with their uncommitted changes (git rm -f)");
+          }
           return moderate("deletes tracked files");
         case "archive":
           return moderate("writes an archive");

@@ -266,11 +266,21 @@ export function classifyPart(
   if ((prog === "printenv" || prog === "env") && args.some((a) => SECRET_NAME.test(a))) {
     raise(acc, dangerous("prints a secret from the environment"));
   }
-  // Files that run at login or in every shell.
+  // Files that run at login or in every shell, system files, and throwing files away.
   for (const t of writeTargets(part)) {
     const r = resolveWord(t.word, part.vars, analysis.userHome);
+    if (
+      !r.unknown && (prog === "mv" || prog === "cp") && r.value === "/dev/null" &&
+      t.how.startsWith("mov")
+    ) {
+      raise(acc, dangerous("moves files to /dev/null, which throws them away"));
+    }
     for (const cwd of part.cwds.slice(0, 4)) {
       const abs = absolutePath(r.value, cwd);
+      if (!r.unknown && isSystemPath(abs)) {
+        raise(acc, dangerous(`changes a system file or folder (${display(t.word)})`));
+        break;
+      }
       if (!r.unknown && isStartupFile(abs, analysis.userHome)) {
         raise(
           acc,
@@ -305,6 +315,16 @@ export function classifyPart(
     exact,
     part,
   };
+}
+
+/** System locations: a write there changes the machine, not the project. */
+function isSystemPath(path: string): boolean {
+  if (
+    /^\/(tmp|private\/tmp|var\/tmp|var\/folders|private\/var\/folders|dev\/(null|stdout|stderr|tty|fd\/\d+))(\/|$)/
+      .test(path)
+  ) return false;
+  return /^\/(etc|usr|bin|sbin|lib|lib64|boot|opt|System|Library|private\/etc|var|Applications)(\/|$)/
+    .test(path);
 }
 
 /** What a search for secrets looks for. */
@@ -549,6 +569,24 @@ function rateProgram(part: Part, args: string[]): ProgramRating {
   if (special) return special;
 
   if (READ_ONLY.has(prog)) return out(safe("only reads"), true);
+  // A program the rules do not know, told to destroy something.
+  const firstPositional = args.find((a) => !a.startsWith("-")) ?? "";
+  if (
+    /^(destroy|delete|purge|drop|dropdb|terminate|wipe|nuke|rm|rb|flush|flushall|reset)$/i.test(
+      firstPositional,
+    ) ||
+    args.some((a) =>
+      /^[\w-]+:(destroy|delete|drop|purge|reset|wipe|fresh)\b/i.test(a) ||
+      /^db:(drop|reset|purge|wipe)$/.test(a)
+    )
+  ) {
+    return out(
+      dangerous(
+        `${prog} ${firstPositional || "…"}: deletes or resets something that may not come back`,
+      ),
+    );
+  }
+  if (/^(dropdb|dropuser|mongo-drop)$/.test(prog)) return out(dangerous("deletes a database"));
   if (part.programPath.includes("/") && !part.programPath.startsWith("/")) {
     return out(moderate(`runs a program from this folder (${part.programPath})`));
   }
@@ -650,6 +688,20 @@ function rateInterpreter(part: Part, prog: string, args: string[], words: Word[]
     };
   }
   if (script) {
+    const after = args.slice(args.indexOf(script) + 1);
+    if (
+      after.some((a) =>
+        /^(flush|reset_db|dropdb|drop|destroy|delete|purge|wipe|db:(drop|reset|purge))$/i.test(a)
+      )
+    ) {
+      return {
+        rating: dangerous(
+          `runs ${script} ${after.find((a) => !a.startsWith("-"))}, which deletes or resets data`,
+        ),
+        readOnly: false,
+        exact: true,
+      };
+    }
     return {
       rating: moderate(`runs the ${prog} script ${script}, whose code is not checked`),
       readOnly: false,
@@ -1133,6 +1185,16 @@ function rateSingle(
 function rateDownloader(prog: string, args: string[]): ProgramRating {
   const out = (rating: Rating): ProgramRating => ({ rating, readOnly: false, exact: false });
   const joined = args.join(" ");
+  if (
+    prog === "curl" &&
+    (/(^|\s)(-X|--request)\s*=?\s*DELETE\b/i.test(joined) || /(^|\s)-XDELETE\b/i.test(joined))
+  ) {
+    return out(dangerous("deletes something on a server"));
+  }
+  if (
+    prog === "curl" && args.some((a) => /^-X$|^--request$/.test(a)) &&
+    /\b(PUT|PATCH|POST)\b/i.test(joined)
+  ) return out(moderate("changes something on a server"));
   if (prog === "curl") {
     const dataOption = /^(-d|--data(-\w+)?|-F|--form(-string)?|--json)$/;
     const sendsFile = args.some((a, i) =>
@@ -1145,10 +1207,7 @@ function rateDownloader(prog: string, args: string[]): ProgramRating {
       args.some((a) => dataOption.test(a) || /^--(data|form|json)/.test(a) || /^-[dF]./.test(a))
     ) return out(moderate("sends data over the network"));
   }
-  if (
-    prog === "curl" && args.some((a) => /^-X$|^--request$/.test(a)) &&
-    /\b(DELETE|PUT|PATCH|POST)\b/i.test(joined)
-  ) return out(moderate("changes something on a server"));
+
   if (prog === "wget" && args.some((a) => /^--(post-file|body-file)/.test(a))) {
     return out(dangerous("sends a file's contents over the network"));
   }
