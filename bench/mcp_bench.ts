@@ -47,7 +47,11 @@ const home = await Deno.makeTempDir({ prefix: "wisp-mcp-bench-" });
 const transport = new StdioClientTransport({
   command: Deno.execPath(),
   args: ["run", "-q", "-P=wisp", "--config", join(ROOT, "deno.json"), join(ROOT, "main.ts"), "mcp"],
-  env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", WISP_HOME: home },
+  env: {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: Deno.env.get("HOME") ?? "/root",
+    WISP_HOME: home,
+  },
   cwd: home,
   stderr: "ignore",
 });
@@ -70,7 +74,12 @@ const list = await time(() => client.listTools());
 const config = await time(() => client.readResource({ uri: "wisp://config" }));
 await client.close();
 const base = quantile(ping, 0.5);
-for (const [name, samples] of [["ping (baseline)", ping], ["tools/list", list], ["read wisp://config", config]] as const) {
+for (
+  const [name, samples] of [["ping (baseline)", ping], ["tools/list", list], [
+    "read wisp://config",
+    config,
+  ]] as const
+) {
   const p50 = quantile(samples, 0.5);
   rows.push([name, ms(p50), ms(quantile(samples, 0.99)), `${(p50 / base).toFixed(2)}×`]);
 }
@@ -79,7 +88,10 @@ for (const [name, samples] of [["ping (baseline)", ping], ["tools/list", list], 
 function step(request: ChatRequest) {
   return request.messages.some((m) => m.role === "tool")
     ? textReply("It is today.")
-    : [toolCallEvent("current_date", {}), { type: "done" as const, finishReason: "tool_calls" as const }];
+    : [toolCallEvent("current_date", {}), {
+      type: "done" as const,
+      finishReason: "tool_calls" as const,
+    }];
 }
 
 const config32 = configSchema.parse({ notifications: { enabled: false } });
@@ -112,13 +124,21 @@ async function viaMcp(): Promise<number> {
   await c.connect(clientSide);
   const start = performance.now();
   const results = await Promise.all(
-    Array.from({ length: THREADS }, (_, i) =>
-      c.callTool({ name: "respond", arguments: { prompt: "What day is it?", thread_id: `t${i}` } })),
+    Array.from(
+      { length: THREADS },
+      (_, i) =>
+        c.callTool({
+          name: "respond",
+          arguments: { prompt: "What day is it?", thread_id: `t${i}` },
+        }),
+    ),
   );
   const elapsed = performance.now() - start;
   for (const r of results) {
     const ran = (r as { structuredContent?: { ran?: string } }).structuredContent?.ran;
-    if (ran !== "ran: current_date") throw new Error(`a thread did not run its call: ${JSON.stringify(r)}`);
+    if (ran !== "ran: current_date") {
+      throw new Error(`a thread did not run its call: ${JSON.stringify(r)}`);
+    }
   }
   await c.close();
   session.close();
@@ -154,8 +174,18 @@ for (let i = 0; i < ROUNDS; i++) {
 }
 const d = quantile(directTimes, 0.5);
 const m = quantile(mcpTimes, 0.5);
-rows.push([`${THREADS} turns, turn loop alone (baseline)`, ms(d), ms(Math.max(...directTimes)), "1.00×"]);
-rows.push([`${THREADS} threads at once through MCP`, ms(m), ms(Math.max(...mcpTimes)), `${(m / d).toFixed(2)}×`]);
+rows.push([
+  `${THREADS} turns, turn loop alone (baseline)`,
+  ms(d),
+  ms(Math.max(...directTimes)),
+  "1.00×",
+]);
+rows.push([
+  `${THREADS} threads at once through MCP`,
+  ms(m),
+  ms(Math.max(...mcpTimes)),
+  `${(m / d).toFixed(2)}×`,
+]);
 
 await Deno.remove(home, { recursive: true });
 const header = ["what", "p50 / median", "p99 / max", "ratio"];

@@ -81,7 +81,11 @@ async function pending(): Promise<void> {
     terminal,
     home,
   );
-  const text = renderTable({ headers: ["ID", "LEVEL", "WAITING", "FROM", "IN", "COMMAND"], rows, terminal });
+  const text = renderTable({
+    headers: ["ID", "LEVEL", "WAITING", "FROM", "IN", "COMMAND"],
+    rows,
+    terminal,
+  });
   if (terminal) {
     for (const line of text.replace(/\n$/, "").split("\n")) outLine(line);
   } else {
@@ -89,10 +93,16 @@ async function pending(): Promise<void> {
   }
 }
 
-async function answer(id: string, decision: "approve" | "deny", scope: string | undefined): Promise<void> {
+async function answer(
+  id: string,
+  decision: "approve" | "deny",
+  scope: string | undefined,
+): Promise<void> {
   const { UsageError, WispError } = await import("../util/errors.ts");
   const { SCOPES } = await import("../faces/mcp/pending.ts");
-  if (decision === "approve" && scope !== undefined && !(SCOPES as readonly string[]).includes(scope)) {
+  if (
+    decision === "approve" && scope !== undefined && !(SCOPES as readonly string[]).includes(scope)
+  ) {
     throw new UsageError(`--scope must be one of ${SCOPES.join(", ")} (it is "${scope}")`);
   }
   if (!Deno.stdin.isTerminal()) {
@@ -118,7 +128,9 @@ async function answer(id: string, decision: "approve" | "deny", scope: string | 
 export function register(program: Command): void {
   let approvals = program.commands.find((c) => c.name() === "approvals");
   if (!approvals) {
-    approvals = program.command("approvals").description("approvals: what waits for you in wisp mcp servers");
+    approvals = program.command("approvals").description(
+      "approvals: what waits for you in wisp mcp servers",
+    );
   }
   approvals
     .command("pending")

@@ -33,7 +33,7 @@ async function mcp(options: McpOptions, command: Command): Promise<void> {
   if (tools && tools.length > 0) {
     // An unknown tool name is a usage error now, not at the first respond.
     const { sessionRegistry } = await import("../session/session.ts");
-    sessionRegistry().list({ config, only: tools });
+    sessionRegistry(config).list({ config, only: tools });
   }
   if (options.model) {
     const { resolveModel } = await import("../models/registry.ts");
@@ -45,7 +45,9 @@ async function mcp(options: McpOptions, command: Command): Promise<void> {
     );
   }
   if (options.yes) {
-    errLine("warning: --yes: commands that would need your approval run without asking (never one outside the sandbox)");
+    errLine(
+      "warning: --yes: commands that would need your approval run without asking (never one outside the sandbox)",
+    );
   }
   const env = (name: string) => {
     try {
@@ -74,9 +76,15 @@ async function mcp(options: McpOptions, command: Command): Promise<void> {
 export function register(program: Command): void {
   program
     .command("mcp")
-    .description("serve the Model Context Protocol over stdio, for Claude Code, Codex and other agents")
+    .description(
+      "serve the Model Context Protocol over stdio, for Claude Code, Codex and other agents",
+    )
     .option("--model <name>", "the model of every thread that does not choose one")
-    .option("--tool <name>", "offer only this tool to threads that do not choose (repeatable)", collect)
+    .option(
+      "--tool <name>",
+      "offer only this tool to threads that do not choose (repeatable)",
+      collect,
+    )
     .option("--no-tools", "offer no tools to threads that do not choose")
     .option("--instructions <text>", "instructions for threads that do not give their own")
     .option("--yes", "approve what would be asked (never a command outside the sandbox)")

@@ -20,7 +20,7 @@ import {
   staleness,
   writeOutcome,
 } from "./pending.ts";
-import { type Prober, probeProcess } from "./procinfo.ts";
+import { probeProcess, type Prober } from "./procinfo.ts";
 
 export const ANSWER_WAIT_MS = 3000;
 
@@ -68,12 +68,18 @@ function describeBy(by: string): string {
 /** What a final outcome says to a terminal that did not cause it. */
 export function answeredElsewhere(outcome: PendingOutcome): string {
   if (outcome.status === "approved") {
-    return `${outcome.id} was already answered ${describeBy(outcome.by)}: approved (${outcome.scope ?? "once"}): ${outcome.command}`;
+    return `${outcome.id} was already answered ${describeBy(outcome.by)}: approved (${
+      outcome.scope ?? "once"
+    }): ${outcome.command}`;
   }
   if (outcome.status === "denied") {
-    return `${outcome.id} was already answered ${describeBy(outcome.by)}: refused: ${outcome.command}`;
+    return `${outcome.id} was already answered ${
+      describeBy(outcome.by)
+    }: refused: ${outcome.command}`;
   }
-  return `${outcome.id} no longer waits${outcome.reason ? `: ${outcome.reason}` : ""} (${outcome.command})`;
+  return `${outcome.id} no longer waits${
+    outcome.reason ? `: ${outcome.reason}` : ""
+  } (${outcome.command})`;
 }
 
 /** The line printed when the server took the answer. */
@@ -110,7 +116,11 @@ function writeAnswerExclusive(dir: string, id: string, answer: PendingAnswer): b
   }
 }
 
-export async function answerPending(dir: string, id: string, options: AnswerOptions): Promise<AnswerResult> {
+export async function answerPending(
+  dir: string,
+  id: string,
+  options: AnswerOptions,
+): Promise<AnswerResult> {
   const fail = (message: string): AnswerResult => ({ exitCode: 1, message });
   if (!isPendingId(id)) {
     return fail(`no request waits with the id ${id}; wisp approvals pending lists them`);
@@ -138,12 +148,18 @@ export async function answerPending(dir: string, id: string, options: AnswerOpti
     };
   }
   const request = parsed as PendingRequest;
-  if (request.id !== id) return fail(`the request file of ${id} names another id (it was altered); it is refused`);
+  if (request.id !== id) {
+    return fail(`the request file of ${id} names another id (it was altered); it is refused`);
+  }
   let mtime: number | undefined;
   try {
     mtime = Deno.statSync(requestPath(dir, id)).mtime?.getTime();
   } catch { /* gone meanwhile: taken as stale below if so */ }
-  const state = staleness(request, mtime, await serverAlive(request.server, options.prober ?? probeProcess));
+  const state = staleness(
+    request,
+    mtime,
+    await serverAlive(request.server, options.prober ?? probeProcess),
+  );
   if (state.stale) {
     writeOutcome(dir, {
       id,

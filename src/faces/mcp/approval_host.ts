@@ -36,11 +36,15 @@ export interface HostChannels {
   /** Whether the client declared elicitation (asked at each request: it is known after initialize). */
   canElicit(): boolean;
   /** Send elicitation/create; aborting `signal` withdraws it. */
-  elicit(params: {
-    message: string;
-    requestedSchema: Record<string, unknown>;
-    _meta?: Record<string, unknown>;
-  }, signal: AbortSignal, timeoutMs: number): Promise<ElicitResult>;
+  elicit(
+    params: {
+      message: string;
+      requestedSchema: Record<string, unknown>;
+      _meta?: Record<string, unknown>;
+    },
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<ElicitResult>;
   /** Post a notification; resolves to the route taken, or null. */
   notify(title: string, message: string): Promise<string | null>;
   /** The client's name for the FROM column (WISP_MCP_CLIENT, else its clientInfo). */
@@ -68,13 +72,24 @@ const SCOPE_TITLES: Record<Scope, string> = {
 };
 
 /** The elicitation form: one choice of scope; Decline refuses. */
-export function elicitationFor(request: ApprovalRequest, thread: string, client: string, pendingId?: string): {
+export function elicitationFor(
+  request: ApprovalRequest,
+  thread: string,
+  client: string,
+  pendingId?: string,
+): {
   message: string;
   requestedSchema: Record<string, unknown>;
   _meta: Record<string, unknown>;
 } {
-  const scopes = request.rememberable.filter((s): s is Scope => s !== "no" && SCOPES.includes(s as Scope));
-  const offered = request.outsideSandbox ? ["once" as const] : scopes.length > 0 ? scopes : ["once" as const];
+  const scopes = request.rememberable.filter((s): s is Scope =>
+    s !== "no" && SCOPES.includes(s as Scope)
+  );
+  const offered = request.outsideSandbox
+    ? ["once" as const]
+    : scopes.length > 0
+    ? scopes
+    : ["once" as const];
   const head = request.outsideSandbox
     ? `wisp: run OUTSIDE THE SANDBOX? (${request.level})`
     : `wisp: approve a ${request.level} command?`;
@@ -118,7 +133,9 @@ export function answerFromElicitation(result: ElicitResult, request: ApprovalReq
   if (result.action !== "accept") {
     return {
       answer: "no",
-      why: result.action === "decline" ? "declined in the client's dialog" : "the client's dialog was dismissed",
+      why: result.action === "decline"
+        ? "declined in the client's dialog"
+        : "the client's dialog was dismissed",
     };
   }
   const scope = result.content?.scope;
@@ -129,7 +146,10 @@ export function answerFromElicitation(result: ElicitResult, request: ApprovalReq
 }
 
 /** The answer a terminal's answer gives. */
-export function answerFromTerminal(answer: PendingAnswer, request: ApprovalRequest): ApprovalAnswer {
+export function answerFromTerminal(
+  answer: PendingAnswer,
+  request: ApprovalRequest,
+): ApprovalAnswer {
   if (answer.decision === "deny") return "no";
   if (request.outsideSandbox) return "once";
   const scope = answer.scope ?? "once";
@@ -197,7 +217,9 @@ export class McpApprovalHost implements ApprovalHost {
       return "no";
     }
     const contenders: Promise<Winner | undefined>[] = [];
-    if (canElicit) contenders.push(this.#viaDialog(request, thread, client, filed?.id, controller.signal));
+    if (canElicit) {
+      contenders.push(this.#viaDialog(request, thread, client, filed?.id, controller.signal));
+    }
     if (filed) contenders.push(this.#viaTerminal(request, filed.id, thread, controller.signal));
     const banner = this.#banner(request, thread, client, filed?.id, canElicit, controller.signal);
     const stopped = new Promise<undefined>((resolve) => {
@@ -227,7 +249,11 @@ export class McpApprovalHost implements ApprovalHost {
         status: answer === "no" ? (winner ? "denied" : "closed") : "approved",
         by,
         ...(answer !== "no" ? { scope: answer as Scope } : {}),
-        ...(winner?.why ? { reason: winner.why } : !winner ? { reason: "no longer waiting (the turn ended or the wait expired)" } : {}),
+        ...(winner?.why
+          ? { reason: winner.why }
+          : !winner
+          ? { reason: "no longer waiting (the turn ended or the wait expired)" }
+          : {}),
       });
     }
     audit.record("approval.answered", {
@@ -262,7 +288,10 @@ export class McpApprovalHost implements ApprovalHost {
       return { by: "elicitation", answer, ...(why ? { why } : {}) };
     } catch (error) {
       if (!signal.aborted) {
-        this.options.channels.log("info", `the approval dialog failed: ${(error as Error).message}`);
+        this.options.channels.log(
+          "info",
+          `the approval dialog failed: ${(error as Error).message}`,
+        );
       }
       return undefined;
     }
@@ -315,7 +344,9 @@ export class McpApprovalHost implements ApprovalHost {
       if (signal.aborted) return;
     }
     const title = "wisp: approval needed";
-    const message = `${request.outsideSandbox ? "OUTSIDE THE SANDBOX: " : ""}${request.command} (${client}, thread ${thread}) — wisp approvals approve ${pendingId}`;
+    const message = `${
+      request.outsideSandbox ? "OUTSIDE THE SANDBOX: " : ""
+    }${request.command} (${client}, thread ${thread}) — wisp approvals approve ${pendingId}`;
     const route = await this.options.channels.notify(title, message).catch(() => null);
     this.options.audit.record("notification", {
       route,

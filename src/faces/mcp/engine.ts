@@ -74,7 +74,11 @@ export class SessionEngine {
   /** The tools a thread of this shape gets; an unknown name throws a sentence. */
   toolsFor(shape: ThreadShape): AnyTool[] {
     return this.session.tools(
-      shape.tools === undefined ? {} : shape.tools.length === 0 ? { noTools: true } : { only: shape.tools },
+      shape.tools === undefined
+        ? {}
+        : shape.tools.length === 0
+        ? { noTools: true }
+        : { only: shape.tools },
     );
   }
 
@@ -91,7 +95,9 @@ export class SessionEngine {
     let backend: Backend;
     try {
       const name = thread.shape.model ?? config.model;
-      backend = this.options.backendFor ? this.options.backendFor(name) : resolveModel(name, config);
+      backend = this.options.backendFor
+        ? this.options.backendFor(name)
+        : resolveModel(name, config);
       await checkAvailable(backend, { tools: tools.length > 0 });
       c.budget = budgetBytes(await backend.contextWindow());
     } catch (error) {

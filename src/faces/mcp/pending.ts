@@ -18,7 +18,7 @@
 import { join } from "node:path";
 import { ensurePrivateDir } from "../../config/home.ts";
 import { writeFileAtomicSync } from "../../util/atomic.ts";
-import { isTerminalPath, type Prober, probeProcess } from "./procinfo.ts";
+import { isTerminalPath, probeProcess, type Prober } from "./procinfo.ts";
 
 export const SCOPES = ["once", "session", "project", "always"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -122,7 +122,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Parse a request file's text; undefined when it is not one. */
-export function parseRequest(text: string): PendingRequest | { kind: string; id?: string } | undefined {
+export function parseRequest(
+  text: string,
+): PendingRequest | { kind: string; id?: string } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -214,7 +216,11 @@ export interface Listed {
  * and outcomes older than OUTCOME_KEEP_MS. Files that are not requests are
  * left alone.
  */
-export async function listPending(dir: string, prober: Prober = probeProcess, now = Date.now()): Promise<Listed[]> {
+export async function listPending(
+  dir: string,
+  prober: Prober = probeProcess,
+  now = Date.now(),
+): Promise<Listed[]> {
   const out: Listed[] = [];
   let entries: Deno.DirEntry[];
   try {
@@ -251,7 +257,10 @@ export async function listPending(dir: string, prober: Prober = probeProcess, no
       removeStale(dir, r, state.why, now);
       continue;
     }
-    out.push({ request: r, waited: Math.max(0, Math.floor((now - Date.parse(r.createdAt)) / 1000)) });
+    out.push({
+      request: r,
+      waited: Math.max(0, Math.floor((now - Date.parse(r.createdAt)) / 1000)),
+    });
   }
   out.sort((a, b) => Date.parse(a.request.createdAt) - Date.parse(b.request.createdAt));
   return out;
@@ -278,7 +287,11 @@ export function writeOutcome(dir: string, outcome: PendingOutcome): void {
 }
 
 /** Why an answer is refused, checked by the server against what it filed. */
-export type AnswerCheck = { ok: true; answer: PendingAnswer } | { ok: false; reason: string; nonce?: string };
+export type AnswerCheck = { ok: true; answer: PendingAnswer } | {
+  ok: false;
+  reason: string;
+  nonce?: string;
+};
 
 /**
  * Check an answer file's bytes against the request as filed (`filed`, the
@@ -319,7 +332,10 @@ export async function checkAnswer(
   const argv = facts.argv ?? [];
   const fromWisp = facts.alive && argv.includes("approvals") && argv.includes(id) &&
     (argv.includes("approve") || argv.includes("deny"));
-  if (!fromWisp || !isTerminalPath(facts.stdin) || (answer.by.tty !== undefined && answer.by.tty !== facts.stdin)) {
+  if (
+    !fromWisp || !isTerminalPath(facts.stdin) ||
+    (answer.by.tty !== undefined && answer.by.tty !== facts.stdin)
+  ) {
     return {
       ok: false,
       nonce: answer.nonce,
@@ -354,13 +370,20 @@ export class PendingBoard {
   }
 
   /** Write a request file; returns the request as filed. */
-  file(fields: Omit<PendingRequest, "version" | "kind" | "id" | "server" | "createdAt" | "expiresAt"> & {
-    session: string;
-    timeoutSeconds: number;
-  }, now = Date.now()): PendingRequest {
+  file(
+    fields:
+      & Omit<PendingRequest, "version" | "kind" | "id" | "server" | "createdAt" | "expiresAt">
+      & {
+        session: string;
+        timeoutSeconds: number;
+      },
+    now = Date.now(),
+  ): PendingRequest {
     ensurePrivateDir(this.dir);
     let id = newPendingId();
-    while (this.#filed.has(id) || readBytes(requestPath(this.dir, id)) !== undefined) id = newPendingId();
+    while (this.#filed.has(id) || readBytes(requestPath(this.dir, id)) !== undefined) {
+      id = newPendingId();
+    }
     const { session, timeoutSeconds, ...rest } = fields;
     const request: PendingRequest = {
       version: 1,
@@ -411,7 +434,13 @@ export class PendingBoard {
     else if (ownUid !== null && info.uid !== null && info.uid !== ownUid) {
       check = { ok: false, reason: "the answer file belongs to another user" };
     } else {
-      check = await checkAnswer(text, id, filed.bytes, readBytes(requestPath(this.dir, id)), this.prober);
+      check = await checkAnswer(
+        text,
+        id,
+        filed.bytes,
+        readBytes(requestPath(this.dir, id)),
+        this.prober,
+      );
     }
     if (check.ok) return check.answer;
     // Put the request back as it was filed, so the next reader sees the truth.
@@ -452,7 +481,9 @@ export class PendingBoard {
 
   /** Withdraw every request (the server is stopping). */
   closeAll(reason = "the wisp mcp server stopped"): void {
-    for (const id of [...this.#filed.keys()]) this.settle(id, { status: "closed", by: "server", reason });
+    for (const id of [...this.#filed.keys()]) {
+      this.settle(id, { status: "closed", by: "server", reason });
+    }
     this.#stopHeartbeat();
   }
 

@@ -24,7 +24,8 @@ export type Prober = (pid: number) => Promise<ProcessFacts | undefined>;
 /** A terminal device path. */
 export function isTerminalPath(path: string | undefined): boolean {
   return path !== undefined &&
-    (/^\/dev\/pts\/\d+$/.test(path) || /^\/dev\/tty[A-Za-z0-9]+$/.test(path) || path === "/dev/console");
+    (/^\/dev\/pts\/\d+$/.test(path) || /^\/dev\/tty[A-Za-z0-9]+$/.test(path) ||
+      path === "/dev/console");
 }
 
 /** Field 22 of /proc/<pid>/stat (after the last ")", the state is field 3). */
@@ -108,7 +109,12 @@ async function throughLauncher(pid: number): Promise<ProcessFacts | undefined> {
       String(pid),
     ];
   try {
-    const child = new Deno.Command(program, { args, stdin: "null", stdout: "piped", stderr: "null" }).spawn();
+    const child = new Deno.Command(program, {
+      args,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
     const timer = setTimeout(() => {
       try {
         child.kill("SIGKILL");

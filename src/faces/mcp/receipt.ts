@@ -89,7 +89,10 @@ export function buildReceipt(input: ReceiptInput): Receipt {
   const calls = callsFromEvents(input.events);
   const outputIds = new Map<string, string>();
   for (const event of input.events) {
-    if (event.kind === "tool.result" && typeof event.callId === "string" && typeof event.outputId === "string") {
+    if (
+      event.kind === "tool.result" && typeof event.callId === "string" &&
+      typeof event.outputId === "string"
+    ) {
       outputIds.set(event.callId, event.outputId);
     }
   }
@@ -107,7 +110,9 @@ export function buildReceipt(input: ReceiptInput): Receipt {
       ...(call.exitStatus !== undefined ? { exitStatus: call.exitStatus } : {}),
       ...(inline ? { output: call.text } : {}),
       ...(!inline && input.auditEnabled ? { outputRef: outputUri(input.thread, ref) } : {}),
-      ...(!inline && !input.auditEnabled ? { output: call.text.slice(0, INLINE_OUTPUT_BYTES) } : {}),
+      ...(!inline && !input.auditEnabled
+        ? { output: call.text.slice(0, INLINE_OUTPUT_BYTES) }
+        : {}),
       outputBytes: bytes,
     };
   });
@@ -134,7 +139,9 @@ export function buildReceipt(input: ReceiptInput): Receipt {
       const { ts: _ts, session: _s, seq: _q, id: _i, version: _v, ...rest } = e;
       return rest as Record<string, unknown>;
     });
-  const claims = input.verifyWith ? unsupportedClaims(input.reply, input.verifyWith, input.tools) : [];
+  const claims = input.verifyWith
+    ? unsupportedClaims(input.reply, input.verifyWith, input.tools)
+    : [];
   return {
     thread_id: input.thread,
     turn: input.turn,
@@ -143,7 +150,11 @@ export function buildReceipt(input: ReceiptInput): Receipt {
     ran: ranLine(calls, input.reply, input.tools),
     calls: receiptCalls,
     refusals,
-    verification: { checked: input.verifyWith !== undefined, unsupported: claims, line: unsupportedLine(claims) },
+    verification: {
+      checked: input.verifyWith !== undefined,
+      unsupported: claims,
+      line: unsupportedLine(claims),
+    },
     notifications,
     condensed,
     stopped: input.stopped,

@@ -66,7 +66,8 @@ export const STATIC_RESOURCES: ResourceInfo[] = [
     uri: "wisp://config",
     name: "config",
     title: "Effective configuration",
-    description: "Every setting with its default applied, and wisp's paths (what wisp config show prints).",
+    description:
+      "Every setting with its default applied, and wisp's paths (what wisp config show prints).",
     mimeType: "application/json",
   },
   {
@@ -104,7 +105,8 @@ export const RESOURCE_TEMPLATES = [
     uriTemplate: "wisp://threads/{thread_id}/audit",
     name: "thread-audit",
     title: "A thread's audit events",
-    description: "Every audit event of the thread's turns, oldest first, 100 a page (?page=N, &limit=M).",
+    description:
+      "Every audit event of the thread's turns, oldest first, 100 a page (?page=N, &limit=M).",
     mimeType: "application/json",
   },
   {
@@ -118,7 +120,8 @@ export const RESOURCE_TEMPLATES = [
     uriTemplate: "wisp://threads/{thread_id}/output/{id}",
     name: "thread-output",
     title: "One output, whole",
-    description: "A call's whole output; longer than 16 KiB, paged (?page=N), each later page starting with a line naming it.",
+    description:
+      "A call's whole output; longer than 16 KiB, paged (?page=N), each later page starting with a line naming it.",
     mimeType: "text/plain",
   },
   {
@@ -158,7 +161,9 @@ export class Resources {
   /** The thread must be known to this server: open, closed, or in its audit. */
   #knownThread(thread: string): void {
     if (this.world.openThread(thread) || this.world.closedThread(thread)) return;
-    throw new ResourceError(`there is no thread ${thread} in this server; wisp://threads lists the open ones`);
+    throw new ResourceError(
+      `there is no thread ${thread} in this server; wisp://threads lists the open ones`,
+    );
   }
 
   read(uri: string): ResourceContent {
@@ -170,9 +175,17 @@ export class Resources {
     };
     switch (target.kind) {
       case "tools":
-        return { uri, mimeType: "application/json", text: catalogueJson(this.world.tools(), this.world.config) };
+        return {
+          uri,
+          mimeType: "application/json",
+          text: catalogueJson(this.world.tools(), this.world.config),
+        };
       case "tools.md":
-        return { uri, mimeType: "text/markdown", text: catalogueMarkdown(this.world.tools(), this.world.config) };
+        return {
+          uri,
+          mimeType: "text/markdown",
+          text: catalogueMarkdown(this.world.tools(), this.world.config),
+        };
       case "config":
         return json(uri, this.world.configView());
       case "audit":
@@ -219,7 +232,9 @@ export class Resources {
         this.#knownThread(target.thread);
         const bytes = this.#output(target.thread, target.output);
         if (!bytes) {
-          return fail(`thread ${target.thread} has no output ${target.output} (wisp://threads/${target.thread}/outputs lists them)`);
+          return fail(
+            `thread ${target.thread} has no output ${target.output} (wisp://threads/${target.thread}/outputs lists them)`,
+          );
         }
         const result = textPageOf(bytes, page, base, `output ${target.output}`);
         if (!result.ok) return fail(result.error);
@@ -278,7 +293,9 @@ export class Resources {
         ...links,
       };
     }
-    throw new ResourceError(`there is no thread ${id} in this server; wisp://threads lists the open ones`);
+    throw new ResourceError(
+      `there is no thread ${id} in this server; wisp://threads lists the open ones`,
+    );
   }
 
   #store(): OutputStore {

@@ -74,7 +74,9 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
         ref.face!.server.elicitInput(
           { mode: "form", ...params } as Parameters<McpFace["server"]["elicitInput"]>[0],
           { signal, timeout: timeoutMs },
-        ) as Promise<{ action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> }>,
+        ) as Promise<
+          { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> }
+        >,
       notify: async (title, message) => {
         const outcome = await notifier.notify({ title, message });
         if (!outcome.posted) log("info", `notification not shown: ${outcome.reason}`);

@@ -24,7 +24,13 @@ import { z } from "zod";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { VERSION } from "../../version.ts";
 import { messageOf } from "../../util/errors.ts";
-import { redactInput, redactTool, scanSecretsInput, scanSecretsTool, ToolInputError } from "../../secrets/tools.ts";
+import {
+  redactInput,
+  redactTool,
+  scanSecretsInput,
+  scanSecretsTool,
+  ToolInputError,
+} from "../../secrets/tools.ts";
 import type { Session } from "../../session/session.ts";
 import { type Conversation, type SessionEngine, TurnFailure } from "./engine.ts";
 import { ThreadError, type ThreadShape, ThreadTable } from "./threads.ts";
@@ -33,7 +39,9 @@ import { RESOURCE_TEMPLATES, ResourceError, Resources, STATIC_RESOURCES } from "
 import type { Logger } from "./log.ts";
 
 export const respondArgs = z.object({
-  prompt: z.string().min(1).describe("What to ask wisp's model: name the tool, give exact arguments, say how to report."),
+  prompt: z.string().min(1).describe(
+    "What to ask wisp's model: name the tool, give exact arguments, say how to report.",
+  ),
   thread_id: z.string().optional().describe(
     "The thread to continue; absent, a new thread is made and its id returned.",
   ),
@@ -66,9 +74,15 @@ export const triageArgs = z.object({
   command: z.string().min(1).optional().describe(
     "A build or test command to run (through the same gate, approval and sandbox as run_command) and read.",
   ),
-  path: z.string().min(1).optional().describe("An output file already on this machine to read instead."),
-  working_directory: z.string().optional().describe("Where the command runs (default: where the server was started)."),
-  cap: z.number().int().min(1).max(200).optional().describe("List at most this many findings (default 25)."),
+  path: z.string().min(1).optional().describe(
+    "An output file already on this machine to read instead.",
+  ),
+  working_directory: z.string().optional().describe(
+    "Where the command runs (default: where the server was started).",
+  ),
+  cap: z.number().int().min(1).max(200).optional().describe(
+    "List at most this many findings (default 25).",
+  ),
 }).strict();
 
 export interface ToolEntry {
@@ -89,7 +103,8 @@ export const TOOLS: ToolEntry[] = [
   },
   {
     name: "close_thread",
-    description: "Free a respond thread when its work is done. Its audit, outputs and summary stay readable.",
+    description:
+      "Free a respond thread when its work is done. Its audit, outputs and summary stay readable.",
     schema: closeThreadArgs,
   },
   {
@@ -148,7 +163,11 @@ type ToolResult = {
   isError?: boolean;
 };
 
-function textResult(text: string, structured?: Record<string, unknown>, isError = false): ToolResult {
+function textResult(
+  text: string,
+  structured?: Record<string, unknown>,
+  isError = false,
+): ToolResult {
   return {
     content: [{ type: "text", text }],
     ...(structured ? { structuredContent: structured } : {}),
@@ -199,12 +218,17 @@ export class McpFace {
       return await this.callTool(name, args ?? {}, extra.signal);
     });
     server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: STATIC_RESOURCES }));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+    server.setRequestHandler(
+      ListResourceTemplatesRequestSchema,
+      () => ({ resourceTemplates: RESOURCE_TEMPLATES }),
+    );
     server.setRequestHandler(ReadResourceRequestSchema, (request) => {
       try {
         return { contents: [this.resources.read(request.params.uri)] };
       } catch (error) {
-        if (error instanceof ResourceError) throw new McpError(ErrorCode.InvalidParams, error.message);
+        if (error instanceof ResourceError) {
+          throw new McpError(ErrorCode.InvalidParams, error.message);
+        }
         throw error;
       }
     });
@@ -256,7 +280,9 @@ export class McpFace {
         heldBack: r.heldBack,
       });
     } catch (error) {
-      if (error instanceof ToolInputError) return textResult(`error: ${error.message}`, undefined, true);
+      if (error instanceof ToolInputError) {
+        return textResult(`error: ${error.message}`, undefined, true);
+      }
       throw error;
     }
   }
@@ -264,7 +290,10 @@ export class McpFace {
   async #triage(args: z.infer<typeof triageArgs>, signal?: AbortSignal): Promise<ToolResult> {
     const { session } = this.options;
     if ((args.command === undefined) === (args.path === undefined)) {
-      throw new McpError(ErrorCode.InvalidParams, "triage: give either command or path, not both and not neither");
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        "triage: give either command or path, not both and not neither",
+      );
     }
     const { readFileBounded } = await import("../../condense/input.ts");
     const service = await import("../../condense/service.ts");
@@ -298,7 +327,9 @@ export class McpFace {
       }
     } catch (error) {
       if (error instanceof McpError) throw error;
-      if (error instanceof Deno.errors.NotFound) return textResult(`error: ${args.path} does not exist`, undefined, true);
+      if (error instanceof Deno.errors.NotFound) {
+        return textResult(`error: ${args.path} does not exist`, undefined, true);
+      }
       return textResult(`error: ${messageOf(error)}`, undefined, true);
     }
     const choice = await service.chooseJudge(session.config, { audit: session.audit });
@@ -342,7 +373,9 @@ export class McpFace {
         ...(args.model !== undefined ? { model: args.model } : {}),
         ...(args.tools !== undefined ? { tools: args.tools } : {}),
         ...(args.instructions !== undefined ? { instructions: args.instructions } : {}),
-        ...(args.commandTimeoutSeconds !== undefined ? { commandTimeoutSeconds: args.commandTimeoutSeconds } : {}),
+        ...(args.commandTimeoutSeconds !== undefined
+          ? { commandTimeoutSeconds: args.commandTimeoutSeconds }
+          : {}),
         ...(args.workingDirectory !== undefined
           ? { workingDirectory: this.#workingDirectory(args.workingDirectory) }
           : {}),
@@ -355,7 +388,9 @@ export class McpFace {
       return textResult(`error: ${messageOf(error)}`, undefined, true);
     }
     const { thread } = opened;
-    if (opened.evicted) this.options.log("info", `dropped thread ${opened.evicted} (maxThreads ${this.threads.max})`);
+    if (opened.evicted) {
+      this.options.log("info", `dropped thread ${opened.evicted} (maxThreads ${this.threads.max})`);
+    }
     try {
       const receipt = await this.threads.runTurn(thread, () =>
         this.options.engine.turn(thread, {
@@ -367,10 +402,17 @@ export class McpFace {
       return textResult(receiptText(receipt), receipt as unknown as Record<string, unknown>);
     } catch (error) {
       if (error instanceof TurnFailure) {
-        return textResult(`error: ${error.message}`, { thread_id: thread.id, error: error.message }, true);
+        return textResult(
+          `error: ${error.message}`,
+          { thread_id: thread.id, error: error.message },
+          true,
+        );
       }
       this.options.log("error", `respond failed: ${messageOf(error)}`);
-      return textResult(`error: ${messageOf(error)}`, { thread_id: thread.id, error: messageOf(error) }, true);
+      return textResult(`error: ${messageOf(error)}`, {
+        thread_id: thread.id,
+        error: messageOf(error),
+      }, true);
     }
   }
 

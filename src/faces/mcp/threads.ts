@@ -143,9 +143,8 @@ export class ThreadTable<C> {
       this.#drop(victim, "evicted");
       evicted = victim.id;
     }
-    const newId = id ?? newThreadId((candidate) =>
-      this.#threads.has(candidate) || this.#closed.has(candidate)
-    );
+    const newId = id ??
+      newThreadId((candidate) => this.#threads.has(candidate) || this.#closed.has(candidate));
     this.#closed.delete(newId);
     const full: ThreadShape = { ...defaults };
     for (const key of SHAPE_KEYS) {

@@ -61,7 +61,11 @@ export function classifyLine(line: string): LineOutcome {
   if (Array.isArray(value)) {
     return {
       kind: "reply",
-      reply: errorReply(null, ErrorCode.InvalidRequest, "Invalid Request: batches are not supported"),
+      reply: errorReply(
+        null,
+        ErrorCode.InvalidRequest,
+        "Invalid Request: batches are not supported",
+      ),
       note: "a batch",
     };
   }
@@ -190,7 +194,10 @@ export class LineTransport implements Transport {
     const reader = this.#reader!;
     const onLine = (text: string) => this.#handleLine(text);
     const onTooLong = (bytes: number) => {
-      this.options.log?.("info", `refused a message of ${bytes} bytes (the limit is ${this.#splitter.max})`);
+      this.options.log?.(
+        "info",
+        `refused a message of ${bytes} bytes (the limit is ${this.#splitter.max})`,
+      );
       this.#queue(errorReply(
         null,
         ErrorCode.InvalidRequest,
@@ -241,7 +248,10 @@ export class LineTransport implements Transport {
 
   #queue(message: JSONRPCMessage): Promise<void> {
     const m = message as { id?: string | number; method?: unknown };
-    if (m.id !== undefined && m.method === undefined && this.#open.delete(m.id) && this.#open.size === 0) {
+    if (
+      m.id !== undefined && m.method === undefined && this.#open.delete(m.id) &&
+      this.#open.size === 0
+    ) {
       this.#drained?.();
     }
     for (const listener of this.outgoing) {

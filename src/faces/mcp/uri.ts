@@ -122,11 +122,15 @@ export function parseWispUri(uri: string): UriResult {
         if (!isAudit(target)) return fail("limit applies only to audit collections");
         const n = positiveInteger(value);
         if (n === undefined || n < AUDIT_LIMIT_MIN || n > AUDIT_LIMIT_MAX) {
-          return fail(`limit must be a whole number from ${AUDIT_LIMIT_MIN} to ${AUDIT_LIMIT_MAX} (it is "${value}")`);
+          return fail(
+            `limit must be a whole number from ${AUDIT_LIMIT_MIN} to ${AUDIT_LIMIT_MAX} (it is "${value}")`,
+          );
         }
         limit = n;
       } else {
-        return fail(`unknown query parameter "${key}" (page${isAudit(target) ? " and limit" : ""} are known)`);
+        return fail(
+          `unknown query parameter "${key}" (page${isAudit(target) ? " and limit" : ""} are known)`,
+        );
       }
     }
   }

@@ -26,7 +26,10 @@ function shellQuote(arg: string): string {
 }
 
 /** Run wisp inside a real pseudo-terminal (util-linux `script`). */
-async function wispAtTerminal(home: string, args: string[]): Promise<{ code: number; output: string }> {
+async function wispAtTerminal(
+  home: string,
+  args: string[],
+): Promise<{ code: number; output: string }> {
   const line = [...wispCommand(), ...args].map(shellQuote).join(" ");
   const out = await new Deno.Command("script", {
     args: ["-qec", line, "/dev/null"],
@@ -79,7 +82,13 @@ Deno.test("wisp approvals approve at a real terminal answers the request; pendin
     assertEquals(fields[4], t.s.project);
     assertEquals(fields[5], "touch made.txt");
 
-    const answered = await wispAtTerminal(t.s.home, ["approvals", "approve", t.id, "--scope", "session"]);
+    const answered = await wispAtTerminal(t.s.home, [
+      "approvals",
+      "approve",
+      t.id,
+      "--scope",
+      "session",
+    ]);
     assertEquals(answered.code, 0, answered.output);
     assertStringIncludes(answered.output, "approved (session): touch made.txt for thread work");
     const receipt = structured(await t.call);
@@ -120,7 +129,9 @@ Deno.test("the same command without a terminal is refused (exit 1), misuse is 64
     assertMatch(piped.stderr, /^error: wisp approvals approve answers only from a terminal/);
     const closed = await runWisp(["approvals", "deny", t.id], { home: t.s.home });
     assertEquals(closed.code, 1);
-    const misuse = await runWisp(["approvals", "approve", t.id, "--scope", "forever"], { home: t.s.home });
+    const misuse = await runWisp(["approvals", "approve", t.id, "--scope", "forever"], {
+      home: t.s.home,
+    });
     assertEquals(misuse.code, 64);
     assertMatch(misuse.stderr, /--scope must be one of once, session, project, always/);
     const unknown = await wispAtTerminal(t.s.home, ["approvals", "approve", "00000000"]);
@@ -168,8 +179,13 @@ Deno.test("a forged answer file is refused and the request keeps waiting for the
     // The person can still answer.
     const answered = await wispAtTerminal(t.s.home, ["approvals", "deny", t.id]);
     assertEquals(answered.code, 0, answered.output);
-    assertEquals((structured(await t.call).calls as Record<string, unknown>[])[0].outcome, "declined");
-    assert(t.s.events().some((e) => e.kind === "approval.answered" && e.decision === "refused-answer"));
+    assertEquals(
+      (structured(await t.call).calls as Record<string, unknown>[])[0].outcome,
+      "declined",
+    );
+    assert(
+      t.s.events().some((e) => e.kind === "approval.answered" && e.decision === "refused-answer"),
+    );
   } finally {
     await t.tearDown();
   }
@@ -203,7 +219,9 @@ Deno.test("the model cannot answer: the policy refuses wisp approvals approve, a
   const firstDialog = new Promise<Record<string, unknown>>((resolve) => endFirst = resolve);
   const c = await connect(s, {
     elicit: (params) =>
-      String(params.message).includes("answer.sh") ? { action: "accept", content: { scope: "once" } } : firstDialog,
+      String(params.message).includes("answer.sh")
+        ? { action: "accept", content: { scope: "once" } }
+        : firstDialog,
   });
   try {
     let id = "";
@@ -217,8 +235,19 @@ Deno.test("the model cannot answer: the policy refuses wisp approvals approve, a
           ? { toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }] }
           : { text: "Not approved." };
       }
-      if (step === 0) return { toolCalls: [{ name: "run_command", arguments: { command: `wisp approvals approve ${id}` } }] };
-      if (step === 1) return { toolCalls: [{ name: "run_command", arguments: { command: `sh answer.sh ${s.home}` } }] };
+      if (step === 0) {
+        return {
+          toolCalls: [{
+            name: "run_command",
+            arguments: { command: `wisp approvals approve ${id}` },
+          }],
+        };
+      }
+      if (step === 1) {
+        return {
+          toolCalls: [{ name: "run_command", arguments: { command: `sh answer.sh ${s.home}` } }],
+        };
+      }
       return { text: "I could not approve it." };
     };
     ollama.reply(script, script, script, script, script);
@@ -240,7 +269,10 @@ Deno.test("the model cannot answer: the policy refuses wisp approvals approve, a
     const calls = second.calls as Record<string, unknown>[];
     assert(calls, JSON.stringify(second) + c.stderr());
     assertEquals(calls[0].outcome, "denied");
-    assertMatch(String(calls[0].output), /^error: command denied by policy: .*answers for the person/);
+    assertMatch(
+      String(calls[0].output),
+      /^error: command denied by policy: .*answers for the person/,
+    );
     assertEquals(calls[1].outcome, "failed", JSON.stringify(calls[1]));
     assertMatch(String(calls[1].output), /Read-only file system/);
     assertMatch(String(calls[1].output), /sandbox: the sandbox refused writing .*pending/);

@@ -9,13 +9,24 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../support/assert.ts";
 import { startFakeOllama } from "../../support/fake_ollama.ts";
 import { runWisp, wispCommand } from "../../support/wisp.ts";
-import { connect, mcpScratch, ollamaConfig, pendingIds, structured, textOf, waitFor } from "./support.ts";
+import {
+  connect,
+  mcpScratch,
+  ollamaConfig,
+  pendingIds,
+  structured,
+  textOf,
+  waitFor,
+} from "./support.ts";
 
 function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_\/.,:=+@%-]+$/.test(arg) ? arg : "'" + arg.replaceAll("'", "'\\''") + "'";
 }
 
-async function wispAtTerminal(home: string, args: string[]): Promise<{ code: number; output: string }> {
+async function wispAtTerminal(
+  home: string,
+  args: string[],
+): Promise<{ code: number; output: string }> {
   const line = [...wispCommand(), ...args].map(shellQuote).join(" ");
   const out = await new Deno.Command("script", {
     args: ["-qec", line, "/dev/null"],
@@ -40,7 +51,9 @@ Deno.test("a terminal answering first withdraws the open dialog with notificatio
     (n: { params: { requestId: unknown; reason?: string } }) => withdrawn(n.params),
   );
   try {
-    ollama.reply({ toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }] });
+    ollama.reply({
+      toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }],
+    });
     ollama.reply({ text: "Done." });
     const call = c.client.callTool({
       name: "respond",
@@ -52,7 +65,10 @@ Deno.test("a terminal answering first withdraws the open dialog with notificatio
       "the banner",
     );
     assertEquals(banner.id, id);
-    assertMatch(String(banner.message), new RegExp(`touch made\\.txt .*wisp approvals approve ${id}`));
+    assertMatch(
+      String(banner.message),
+      new RegExp(`touch made\\.txt .*wisp approvals approve ${id}`),
+    );
     const requested = s.events().find((e) => e.kind === "approval.pending")!;
     const delay = Date.parse(String(banner.ts)) - Date.parse(String(requested.ts));
     assert(delay >= 900, `the banner waited for the dialog (${delay} ms)`);
@@ -73,9 +89,14 @@ Deno.test("a dialog answered within the delay posts no banner", async () => {
   const s = await mcpScratch(ollamaConfig(ollama.url, { approval: { bannerDelaySeconds: 2 } }));
   const c = await connect(s, { elicit: () => ({ action: "accept", content: { scope: "once" } }) });
   try {
-    ollama.reply({ toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }] });
+    ollama.reply({
+      toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }],
+    });
     ollama.reply({ text: "Done." });
-    await c.client.callTool({ name: "respond", arguments: { prompt: "t", thread_id: "w", tools: ["run_command"] } });
+    await c.client.callTool({
+      name: "respond",
+      arguments: { prompt: "t", thread_id: "w", tools: ["run_command"] },
+    });
     await new Promise((r) => setTimeout(r, 2200));
     assertEquals(s.events().filter((e) => e.kind === "notification").length, 0);
   } finally {
@@ -92,7 +113,11 @@ Deno.test("a dead server's requests are cleaned up: pending drops them, approve 
   const server = new Deno.Command(cmd, {
     args: [...rest, "mcp"],
     cwd: s.project,
-    env: { WISP_HOME: s.home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root" },
+    env: {
+      WISP_HOME: s.home,
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: Deno.env.get("HOME") ?? "/root",
+    },
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",
@@ -101,19 +126,28 @@ Deno.test("a dead server's requests are cleaned up: pending drops them, approve 
   const writer = server.stdin.getWriter();
   const send = (m: unknown) => writer.write(new TextEncoder().encode(JSON.stringify(m) + "\n"));
   try {
-    ollama.reply({ toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }] });
+    ollama.reply({
+      toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }],
+    });
     await send({
       jsonrpc: "2.0",
       id: 1,
       method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      },
     });
     await send({ jsonrpc: "2.0", method: "notifications/initialized" });
     await send({
       jsonrpc: "2.0",
       id: 2,
       method: "tools/call",
-      params: { name: "respond", arguments: { prompt: "t", thread_id: "w", tools: ["run_command"] } },
+      params: {
+        name: "respond",
+        arguments: { prompt: "t", thread_id: "w", tools: ["run_command"] },
+      },
     });
     const id = await waitFor(() => pendingIds(s.pending)[0], "the request file");
     const listed = await runWisp(["approvals", "pending"], { home: s.home });
@@ -138,6 +172,36 @@ Deno.test("a dead server's requests are cleaned up: pending drops them, approve 
   }
 });
 
+Deno.test("SIGTERM withdraws the server's requests at once", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await mcpScratch(ollamaConfig(ollama.url));
+  const c = await connect(s);
+  try {
+    ollama.reply({
+      toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }],
+    });
+    const call = c.client.callTool({
+      name: "respond",
+      arguments: { prompt: "t", thread_id: "w", tools: ["run_command"] },
+    });
+    call.catch(() => {}); // the server goes away before it answers
+    const id = await waitFor(() => pendingIds(s.pending)[0], "the request file");
+    Deno.kill(c.transport.pid!, "SIGTERM");
+    await waitFor(
+      () => pendingIds(s.pending).length === 0 ? true : undefined,
+      "the request withdrawn",
+      5000,
+    );
+    const outcome = JSON.parse(Deno.readTextFileSync(join(s.pending, `${id}.outcome`)));
+    assertEquals(outcome.status, "closed");
+    assertMatch(outcome.reason, /server stopped/);
+  } finally {
+    await c.close().catch(() => {});
+    await ollama.close();
+    await s.remove();
+  }
+});
+
 Deno.test("outside the sandbox: approved once whatever scope the terminal gives, and it says so", async () => {
   const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
   const s = await mcpScratch(ollamaConfig(ollama.url));
@@ -145,7 +209,10 @@ Deno.test("outside the sandbox: approved once whatever scope the terminal gives,
   const target = join(s.base, "outside.txt");
   try {
     ollama.reply({
-      toolCalls: [{ name: "run_command", arguments: { command: `touch ${target}`, outsideSandbox: true } }],
+      toolCalls: [{
+        name: "run_command",
+        arguments: { command: `touch ${target}`, outsideSandbox: true },
+      }],
     });
     ollama.reply({ text: "Done." });
     const call = c.client.callTool({
@@ -155,9 +222,18 @@ Deno.test("outside the sandbox: approved once whatever scope the terminal gives,
     const id = await waitFor(() => pendingIds(s.pending)[0], "the request file");
     const listed = await wispAtTerminal(s.home, ["approvals", "pending"]);
     assertStringIncludes(listed.output, `OUTSIDE THE SANDBOX: touch ${target}`);
-    const answered = await wispAtTerminal(s.home, ["approvals", "approve", id, "--scope", "session"]);
+    const answered = await wispAtTerminal(s.home, [
+      "approvals",
+      "approve",
+      id,
+      "--scope",
+      "session",
+    ]);
     assertEquals(answered.code, 0, answered.output);
-    assertStringIncludes(answered.output, "approved once, outside the sandbox (session is taken as once)");
+    assertStringIncludes(
+      answered.output,
+      "approved once, outside the sandbox (session is taken as once)",
+    );
     assertEquals((structured(await call).calls as Record<string, unknown>[])[0].outcome, "ok");
     Deno.statSync(target);
   } finally {
@@ -172,10 +248,16 @@ Deno.test("scan_secrets and redact answer without a thread or a model", async ()
   const c = await connect(s);
   try {
     const key = "ghp_" + "R8nX2vLq9TzW4mYp7KjH3sDf6GbN1cVe5Ua0";
-    const scan = await c.client.callTool({ name: "scan_secrets", arguments: { text: `token = ${key}\n` } });
+    const scan = await c.client.callTool({
+      name: "scan_secrets",
+      arguments: { text: `token = ${key}\n` },
+    });
     assertEquals(structured(scan).total, 1);
     assert(!textOf(scan).includes(key), "the value never comes back");
-    const redacted = await c.client.callTool({ name: "redact", arguments: { text: `key=${key}\n` } });
+    const redacted = await c.client.callTool({
+      name: "redact",
+      arguments: { text: `key=${key}\n` },
+    });
     assertMatch(textOf(redacted), /key=\[REDACTED:[a-z_-]+#1\]/);
     const neither = await c.client.callTool({ name: "scan_secrets", arguments: {} });
     assertEquals((neither as { isError?: boolean }).isError, true);

@@ -8,7 +8,15 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../support/assert.ts";
 import { startFakeOllama } from "../../support/fake_ollama.ts";
-import { connect, mcpScratch, ollamaConfig, pendingIds, structured, textOf, waitFor } from "./support.ts";
+import {
+  connect,
+  mcpScratch,
+  ollamaConfig,
+  pendingIds,
+  structured,
+  textOf,
+  waitFor,
+} from "./support.ts";
 
 function exists(path: string): boolean {
   try {
@@ -36,7 +44,9 @@ Deno.test("elicitation accept: the command runs with the chosen scope, the recei
     },
   });
   try {
-    ollama.reply({ toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }] });
+    ollama.reply({
+      toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }],
+    });
     ollama.reply({ text: "Created made.txt." });
     const result = await c.client.callTool({ name: "respond", arguments: RESPOND });
     const receipt = structured(result);
@@ -53,7 +63,11 @@ Deno.test("elicitation accept: the command runs with the chosen scope, the recei
     assertEquals(asked.length, 1);
     assertStringIncludes(String(asked[0].message), "touch made.txt");
     assertStringIncludes(String(asked[0].message), "thread work");
-    assertEquals(pendingIds(s.pending), [], "the request file was withdrawn once the dialog answered");
+    assertEquals(
+      pendingIds(s.pending),
+      [],
+      "the request file was withdrawn once the dialog answered",
+    );
     const answered = s.events().filter((e) => e.kind === "approval.answered");
     assertEquals(answered.length, 1);
     assertEquals(answered[0].by, "elicitation");
@@ -72,7 +86,9 @@ Deno.test("elicitation decline: the command is refused and the receipt lists the
   const s = await mcpScratch(ollamaConfig(ollama.url));
   const c = await connect(s, { elicit: () => ({ action: "decline" }) });
   try {
-    ollama.reply({ toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }] });
+    ollama.reply({
+      toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }],
+    });
     ollama.reply({ text: "The person did not approve it." });
     const receipt = structured(await c.client.callTool({ name: "respond", arguments: RESPOND }));
     const calls = receipt.calls as Record<string, unknown>[];
@@ -93,10 +109,14 @@ Deno.test("elicitation decline: the command is refused and the receipt lists the
 
 Deno.test("no answer at all: refused at the configured timeout, the request file withdrawn", async () => {
   const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
-  const s = await mcpScratch(ollamaConfig(ollama.url, { approval: { timeoutSeconds: 2, bannerDelaySeconds: 0 } }));
+  const s = await mcpScratch(
+    ollamaConfig(ollama.url, { approval: { timeoutSeconds: 2, bannerDelaySeconds: 0 } }),
+  );
   const c = await connect(s);
   try {
-    ollama.reply({ toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }] });
+    ollama.reply({
+      toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }],
+    });
     ollama.reply({ text: "Nobody answered." });
     const started = Date.now();
     const pending = c.client.callTool({ name: "respond", arguments: RESPOND });

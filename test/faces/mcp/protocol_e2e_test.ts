@@ -29,7 +29,12 @@ function startRaw(home: string, cwd: string, env: Record<string, string> = {}): 
   const child = new Deno.Command(cmd, {
     args: [...rest, "mcp"],
     cwd,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", WISP_HOME: home, ...env },
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: Deno.env.get("HOME") ?? "/root",
+      WISP_HOME: home,
+      ...env,
+    },
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",
@@ -52,7 +57,10 @@ function startRaw(home: string, cwd: string, env: Record<string, string> = {}): 
           const line = buffer.slice(0, nl);
           buffer = buffer.slice(nl + 1);
           const value = JSON.parse(line); // anything but JSON on stdout fails here
-          assert(value && typeof value === "object" && value.jsonrpc === "2.0", `not JSON-RPC: ${line}`);
+          assert(
+            value && typeof value === "object" && value.jsonrpc === "2.0",
+            `not JSON-RPC: ${line}`,
+          );
           return value;
         }
         const { value, done } = await reader.read();
@@ -125,7 +133,10 @@ Deno.test("malformed JSON-RPC gets an error reply each, and the server keeps ser
     assertEquals((reply.error as { code: number }).code, -32600);
 
     // A message over the limit (9 MiB), sent in pieces.
-    const huge = new TextEncoder().encode('{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"x":"' + "a".repeat(9 * 1024 * 1024) + '"}}\n');
+    const huge = new TextEncoder().encode(
+      '{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"x":"' +
+        "a".repeat(9 * 1024 * 1024) + '"}}\n',
+    );
     for (let i = 0; i < huge.length; i += 1 << 20) await raw.send(huge.subarray(i, i + (1 << 20)));
     reply = await raw.next();
     assertEquals(reply.id, null);
@@ -136,7 +147,9 @@ Deno.test("malformed JSON-RPC gets an error reply each, and the server keeps ser
     reply = await raw.next();
     assertEquals(reply.id, 8);
     const names = (reply.result as { tools: { name: string }[] }).tools.map((t) => t.name);
-    for (const name of ["respond", "close_thread", "scan_secrets", "redact"]) assert(names.includes(name), name);
+    for (const name of ["respond", "close_thread", "scan_secrets", "redact"]) {
+      assert(names.includes(name), name);
+    }
 
     // Runs until stdin closes, then exits 0 with nothing more on stdout.
     await raw.closeInput();
@@ -154,7 +167,10 @@ Deno.test("Codex's initialize (experimental capability with an object value) is 
     await raw.send(CODEX_INITIALIZE + "\n");
     const init = await raw.next();
     assertEquals(init.error, undefined);
-    const result = init.result as { protocolVersion: string; capabilities: Record<string, unknown> };
+    const result = init.result as {
+      protocolVersion: string;
+      capabilities: Record<string, unknown>;
+    };
     assertEquals(result.protocolVersion, "2025-06-18");
     assert("tools" in result.capabilities && "resources" in result.capabilities);
     await raw.closeInput();

@@ -36,7 +36,9 @@ export async function mcpScratch(config: Record<string, unknown>): Promise<McpSc
     pending: join(home, "pending"),
     events: () => {
       try {
-        return Deno.readTextFileSync(join(home, "logs", "audit.jsonl")).trim().split("\n").filter(Boolean)
+        return Deno.readTextFileSync(join(home, "logs", "audit.jsonl")).trim().split("\n").filter(
+          Boolean,
+        )
           .map((line) => JSON.parse(line));
       } catch {
         return [];
@@ -46,7 +48,10 @@ export async function mcpScratch(config: Record<string, unknown>): Promise<McpSc
   };
 }
 
-export function ollamaConfig(url: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function ollamaConfig(
+  url: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     model: "ollama:granite4.1:8b",
     ollama: { host: url },
@@ -55,7 +60,9 @@ export function ollamaConfig(url: string, extra: Record<string, unknown> = {}): 
   };
 }
 
-export type Elicit = (params: Record<string, unknown>) => Promise<Record<string, unknown>> | Record<string, unknown>;
+export type Elicit = (
+  params: Record<string, unknown>,
+) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 export interface Connected {
   client: Client;
@@ -121,7 +128,9 @@ export async function waitFor<T>(probe: () => T | undefined, what: string, ms = 
 /** The id of the one request waiting in the pending folder. */
 export function pendingIds(dir: string): string[] {
   try {
-    return [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => /^[0-9a-f]{8}\.json$/.test(n))
+    return [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) =>
+      /^[0-9a-f]{8}\.json$/.test(n)
+    )
       .map((n) => n.slice(0, 8));
   } catch {
     return [];

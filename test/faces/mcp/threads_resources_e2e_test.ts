@@ -30,41 +30,69 @@ Deno.test("threads: made up when absent, continued, shape fixed at start, closed
   const c = await connect(s, { args: ["--instructions", "Server default instructions."] });
   try {
     ollama.reply({ text: "First." });
-    const first = structured(await c.client.callTool({ name: "respond", arguments: { prompt: "one", tools: [] } }));
+    const first = structured(
+      await c.client.callTool({ name: "respond", arguments: { prompt: "one", tools: [] } }),
+    );
     const thread = String(first.thread_id);
     assertMatch(thread, /^t[0-9a-f]{8}$/);
     assertEquals(first.turn, 1);
     assertEquals(first.ran, null);
     const firstChat = ollama.chats()[0];
     const system = (firstChat.messages as { role: string; content: string }[])[0];
-    assertStringIncludes(system.content, "Server default instructions.", "wisp mcp's flags are thread defaults");
+    assertStringIncludes(
+      system.content,
+      "Server default instructions.",
+      "wisp mcp's flags are thread defaults",
+    );
     assertEquals(firstChat.tools, undefined, "tools: [] offers none");
 
     ollama.reply({ text: "Second." });
     const second = structured(
-      await c.client.callTool({ name: "respond", arguments: { prompt: "two", thread_id: thread, task: "Be brief." } }),
+      await c.client.callTool({
+        name: "respond",
+        arguments: { prompt: "two", thread_id: thread, task: "Be brief." },
+      }),
     );
     assertEquals(second.turn, 2);
     const messages = ollama.chats()[1].messages as { role: string; content: string }[];
-    assertEquals(messages.map((m) => m.role), ["system", "user", "assistant", "user"], "the thread keeps its conversation");
+    assertEquals(
+      messages.map((m) => m.role),
+      ["system", "user", "assistant", "user"],
+      "the thread keeps its conversation",
+    );
     assertEquals(messages[3].content, "Task: Be brief.\n\ntwo");
 
     await rejects(
-      c.client.callTool({ name: "respond", arguments: { prompt: "x", thread_id: thread, model: "ollama:other" } }),
+      c.client.callTool({
+        name: "respond",
+        arguments: { prompt: "x", thread_id: thread, model: "ollama:other" },
+      }),
       /model is taken only when a thread starts/,
     );
     // Giving the same value again is no change, and no error.
     ollama.reply({ text: "Third." });
-    const third = await c.client.callTool({ name: "respond", arguments: { prompt: "three", thread_id: thread, tools: [] } });
+    const third = await c.client.callTool({
+      name: "respond",
+      arguments: { prompt: "three", thread_id: thread, tools: [] },
+    });
     assertEquals(structured(third).turn, 3);
 
     const info = json(await c.client.readResource({ uri: `wisp://threads/${thread}` }));
     assertEquals(info.open, true);
     assertEquals(info.turns, 3);
-    assertEquals((info.shape as Record<string, unknown>).instructions, "Server default instructions.");
+    assertEquals(
+      (info.shape as Record<string, unknown>).instructions,
+      "Server default instructions.",
+    );
     const summary = json(await c.client.readResource({ uri: `wisp://threads/${thread}/summary` }));
-    assertEquals((summary.turns as Record<string, unknown>[]).map((t) => t.reply), ["First.", "Second.", "Third."]);
-    const audit = json(await c.client.readResource({ uri: `wisp://threads/${thread}/audit?limit=2` }));
+    assertEquals((summary.turns as Record<string, unknown>[]).map((t) => t.reply), [
+      "First.",
+      "Second.",
+      "Third.",
+    ]);
+    const audit = json(
+      await c.client.readResource({ uri: `wisp://threads/${thread}/audit?limit=2` }),
+    );
     assertEquals(audit.limit, 2);
     assertEquals((audit.events as unknown[]).length, 2);
     assert(Number(audit.total) >= 6, "prompt and response of each turn");
@@ -72,17 +100,27 @@ Deno.test("threads: made up when absent, continued, shape fixed at start, closed
     assertEquals(audit.last, `wisp://threads/${thread}/audit?page=${audit.pages}&limit=2`);
     for (const e of audit.events as Record<string, unknown>[]) assertEquals(e.thread, thread);
     await rejects(
-      c.client.readResource({ uri: `wisp://threads/${thread}/audit?page=${Number(audit.pages) + 1}&limit=2` }),
+      c.client.readResource({
+        uri: `wisp://threads/${thread}/audit?page=${Number(audit.pages) + 1}&limit=2`,
+      }),
       /past the last page/,
     );
 
-    const closed = await c.client.callTool({ name: "close_thread", arguments: { thread_id: thread } });
+    const closed = await c.client.callTool({
+      name: "close_thread",
+      arguments: { thread_id: thread },
+    });
     assertEquals(structured(closed).closed, true);
-    const again = await c.client.callTool({ name: "close_thread", arguments: { thread_id: thread } });
+    const again = await c.client.callTool({
+      name: "close_thread",
+      arguments: { thread_id: thread },
+    });
     assertEquals((again as { isError?: boolean }).isError, true);
     const after = json(await c.client.readResource({ uri: `wisp://threads/${thread}` }));
     assertEquals(after.open, false);
-    const summaryAfter = json(await c.client.readResource({ uri: `wisp://threads/${thread}/summary` }));
+    const summaryAfter = json(
+      await c.client.readResource({ uri: `wisp://threads/${thread}/summary` }),
+    );
     assertEquals((summaryAfter.turns as unknown[]).length, 3, "a closed thread's summary remains");
     await rejects(c.client.readResource({ uri: "wisp://threads/nosuch" }), /no thread nosuch/);
   } finally {
@@ -97,10 +135,20 @@ Deno.test("resources and templates are listed; tools, config and audit read; mal
   const c = await connect(s);
   try {
     const resources = (await c.client.listResources()).resources.map((r) => r.uri);
-    for (const uri of ["wisp://tools", "wisp://tools.md", "wisp://config", "wisp://audit", "wisp://threads"]) {
+    for (
+      const uri of [
+        "wisp://tools",
+        "wisp://tools.md",
+        "wisp://config",
+        "wisp://audit",
+        "wisp://threads",
+      ]
+    ) {
       assert(resources.includes(uri), uri);
     }
-    const templates = (await c.client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+    const templates = (await c.client.listResourceTemplates()).resourceTemplates.map((t) =>
+      t.uriTemplate
+    );
     for (
       const t of [
         "wisp://audit/{session}",
@@ -120,7 +168,9 @@ Deno.test("resources and templates are listed; tools, config and audit read; mal
     assertEquals(config.maxThreads, 32);
     assertEquals((config.paths as { root: string }).root, s.home);
     const audit = json(await c.client.readResource({ uri: "wisp://audit" }));
-    const start = (audit.events as Record<string, unknown>[]).find((e) => e.kind === "session.start");
+    const start = (audit.events as Record<string, unknown>[]).find((e) =>
+      e.kind === "session.start"
+    );
     assert(start && start.face === "mcp");
     const own = json(await c.client.readResource({ uri: `wisp://audit/${start.session}` }));
     assertEquals(own.page, 1);
@@ -169,21 +219,27 @@ Deno.test("a large output is referenced, not inlined, and reads back whole in 16
     const big = await c.client.readResource({ uri: String(calls[0].outputRef) });
     const page1 = (big.contents[0] as { text: string }).text;
     assert(page1.startsWith("exit status: 0\nstdout:\n1\n2\n3\n"), page1.slice(0, 40));
-    const page2 = (await c.client.readResource({ uri: `${calls[0].outputRef}?page=2` })).contents[0] as { text: string };
+    const page2 = (await c.client.readResource({ uri: `${calls[0].outputRef}?page=2` }))
+      .contents[0] as { text: string };
     assertMatch(page2.text, /^\[page 2 of \d+ of output [A-Za-z0-9_-]+\]\n/);
     let whole = "";
     for (let page = 1;; page++) {
       try {
-        const text = ((await c.client.readResource({ uri: `${calls[0].outputRef}?page=${page}` })).contents[0] as {
-          text: string;
-        }).text;
+        const text = ((await c.client.readResource({ uri: `${calls[0].outputRef}?page=${page}` }))
+          .contents[0] as {
+            text: string;
+          }).text;
         whole += page === 1 ? text : text.slice(text.indexOf("\n") + 1);
       } catch {
         break;
       }
     }
     const expected = Array.from({ length: 40000 }, (_, i) => `${i + 1}\n`).join("");
-    assertEquals(whole, "exit status: 0\nstdout:\n" + expected, "the pages join to the whole output");
+    assertEquals(
+      whole,
+      "exit status: 0\nstdout:\n" + expected,
+      "the pages join to the whole output",
+    );
     // The smaller one was not held back: its whole result comes from the audit.
     const small = await c.client.readResource({ uri: String(calls[1].outputRef) });
     assertStringIncludes((small.contents[0] as { text: string }).text, "699\n700");
@@ -203,11 +259,18 @@ Deno.test("the receipt catches a reply that claims what no call did", async () =
   try {
     ollama.reply({ text: "I used run_command: all 12 tests passed." });
     const receipt = structured(
-      await c.client.callTool({ name: "respond", arguments: { prompt: "run the tests", tools: ["run_command"] } }),
+      await c.client.callTool({
+        name: "respond",
+        arguments: { prompt: "run the tests", tools: ["run_command"] },
+      }),
     );
     assertEquals(receipt.ran, "ran: no tools");
     assertEquals(receipt.calls, []);
-    const verification = receipt.verification as { checked: boolean; unsupported: unknown[]; line: string };
+    const verification = receipt.verification as {
+      checked: boolean;
+      unsupported: unknown[];
+      line: string;
+    };
     assertEquals(verification.checked, true);
     assert(verification.unsupported.length >= 1);
     assertMatch(verification.line, /^unsupported: "/);

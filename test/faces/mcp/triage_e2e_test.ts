@@ -19,14 +19,20 @@ Deno.test("triage reads a file or a command's output and returns the headline an
     assertEquals(findings.map((f) => f.test), ["TestAddLarge", "TestTable/two", "TestPanics"]);
     assertMatch(textOf(fromPath), /TestAddLarge/);
 
-    const fromCommand = await c.client.callTool({ name: "triage", arguments: { command: `cat ${LOG}` } });
+    const fromCommand = await c.client.callTool({
+      name: "triage",
+      arguments: { command: `cat ${LOG}` },
+    });
     const ran = structured(fromCommand);
     assertEquals(ran.exitStatus, 0);
     assertEquals((ran.findings as unknown[]).length, 3);
     const policy = s.events().find((e) => e.kind === "policy.decision" && e.origin === "triage");
     assertEquals(policy?.command, `cat ${LOG}`, "the command went through the gate");
 
-    const refused = await c.client.callTool({ name: "triage", arguments: { command: "sudo make test" } });
+    const refused = await c.client.callTool({
+      name: "triage",
+      arguments: { command: "sudo make test" },
+    });
     assertEquals((refused as { isError?: boolean }).isError, true);
     assertMatch(textOf(refused), /denied by policy/);
     await c.client.callTool({ name: "triage", arguments: {} }).then(

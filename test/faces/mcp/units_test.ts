@@ -8,7 +8,11 @@ import { auditPageOf, pageOf, textPageOf } from "../../../src/faces/mcp/paging.t
 import { shapeConflicts, ThreadError, ThreadTable } from "../../../src/faces/mcp/threads.ts";
 import { classifyLine, LineSplitter } from "../../../src/faces/mcp/transport.ts";
 import { answeredElsewhere, takenLine } from "../../../src/faces/mcp/answer.ts";
-import { answerFromElicitation, answerFromTerminal, elicitationFor } from "../../../src/faces/mcp/approval_host.ts";
+import {
+  answerFromElicitation,
+  answerFromTerminal,
+  elicitationFor,
+} from "../../../src/faces/mcp/approval_host.ts";
 import { parseLinuxProbe, startFromStat } from "../../../src/faces/mcp/procinfo.ts";
 import { pendingRows } from "../../../src/cli/approvals_pending.ts";
 import type { ApprovalRequest } from "../../../src/gate/gate.ts";
@@ -26,7 +30,11 @@ Deno.test("wisp:// URIs parse into targets with their page and limit", () => {
     limit: 20,
     base: "wisp://audit",
   });
-  assertEquals(ok("wisp://threads/git/output/ab12").target, { kind: "thread.output", thread: "git", output: "ab12" });
+  assertEquals(ok("wisp://threads/git/output/ab12").target, {
+    kind: "thread.output",
+    thread: "git",
+    output: "ab12",
+  });
   assertEquals(ok("wisp://threads/git/audit?limit=500").limit, 500);
   for (
     const bad of [
@@ -87,7 +95,12 @@ Deno.test("text pages cut at 16 KiB on character boundaries and name themselves 
 Deno.test("the thread table: least recently used dropped, never a busy one; shape fixed", async () => {
   let clock = 0;
   const disposed: string[] = [];
-  const table = new ThreadTable<string>(2, (id) => `conv-${id}`, (t, why) => disposed.push(`${t.id}:${why}`), () => ++clock);
+  const table = new ThreadTable<string>(
+    2,
+    (id) => `conv-${id}`,
+    (t, why) => disposed.push(`${t.id}:${why}`),
+    () => ++clock,
+  );
   table.open("a", {}, { model: "m" });
   table.open("b", {}, { model: "m" });
   table.open("a", {}, { model: "m" }); // touch a: b is now the least recently used
@@ -113,7 +126,10 @@ Deno.test("the thread table: least recently used dropped, never a busy one; shap
   assertThrows(() => table.open("d", { model: "other" }, {}), ThreadError);
   assertThrows(() => table.open("bad id", {}, {}), ThreadError);
   assertEquals(shapeConflicts({ model: "m", tools: ["x"] }, { model: "m", tools: ["x"] }), []);
-  assertEquals(shapeConflicts({ model: "m" }, { model: "n", instructions: "i" }), ["model", "instructions"]);
+  assertEquals(shapeConflicts({ model: "m" }, { model: "n", instructions: "i" }), [
+    "model",
+    "instructions",
+  ]);
   assert(table.close("d"));
   assertEquals(table.close("d"), false);
 });
@@ -141,7 +157,7 @@ Deno.test("the line splitter: lines across chunks, CRLF, an over-long line repor
   const splitter = new LineSplitter(10);
   const enc = new TextEncoder();
   splitter.push(enc.encode('{"a":'), (l) => lines.push(l), (n) => long.push(n));
-  splitter.push(enc.encode('1}\r\n0123456789ABC\nok\n'), (l) => lines.push(l), (n) => long.push(n));
+  splitter.push(enc.encode("1}\r\n0123456789ABC\nok\n"), (l) => lines.push(l), (n) => long.push(n));
   splitter.push(enc.encode("tail"), (l) => lines.push(l), (n) => long.push(n));
   splitter.flush((l) => lines.push(l), (n) => long.push(n));
   assertEquals(lines, ['{"a":1}\r', "ok", "tail"]);
@@ -181,21 +197,56 @@ Deno.test("the elicitation form offers the scopes the gate allows; answers map b
   const scope = (form.requestedSchema.properties as Record<string, { enum: string[] }>).scope;
   assertEquals(scope.enum, ["once", "session", "project", "always"]);
   assertEquals(form._meta, { "wisp/approval": "a1b2c3d4" });
-  const outside = elicitationFor({ ...REQUEST, outsideSandbox: true, rememberable: ["once", "no"] }, "git", "c");
-  assertEquals((outside.requestedSchema.properties as Record<string, { enum: string[] }>).scope.enum, ["once"]);
+  const outside = elicitationFor(
+    { ...REQUEST, outsideSandbox: true, rememberable: ["once", "no"] },
+    "git",
+    "c",
+  );
+  assertEquals(
+    (outside.requestedSchema.properties as Record<string, { enum: string[] }>).scope.enum,
+    ["once"],
+  );
   assertMatch(outside.message, /OUTSIDE THE SANDBOX/);
-  assertEquals(answerFromElicitation({ action: "accept", content: { scope: "project" } }, REQUEST).answer, "project");
+  assertEquals(
+    answerFromElicitation({ action: "accept", content: { scope: "project" } }, REQUEST).answer,
+    "project",
+  );
   assertEquals(answerFromElicitation({ action: "decline" }, REQUEST).answer, "no");
   assertEquals(answerFromElicitation({ action: "cancel" }, REQUEST).answer, "no");
-  const dangerous = { ...REQUEST, rememberable: ["once", "session", "no"] as ApprovalRequest["rememberable"] };
-  assertEquals(answerFromElicitation({ action: "accept", content: { scope: "always" } }, dangerous).answer, "session");
-  const base = { version: 1 as const, id: "a1b2c3d4", digest: "", nonce: "", by: { pid: 1 }, at: "" };
-  assertEquals(answerFromTerminal({ ...base, decision: "approve", scope: "always" }, { ...REQUEST, outsideSandbox: true }), "once");
+  const dangerous = {
+    ...REQUEST,
+    rememberable: ["once", "session", "no"] as ApprovalRequest["rememberable"],
+  };
+  assertEquals(
+    answerFromElicitation({ action: "accept", content: { scope: "always" } }, dangerous).answer,
+    "session",
+  );
+  const base = {
+    version: 1 as const,
+    id: "a1b2c3d4",
+    digest: "",
+    nonce: "",
+    by: { pid: 1 },
+    at: "",
+  };
+  assertEquals(
+    answerFromTerminal({ ...base, decision: "approve", scope: "always" }, {
+      ...REQUEST,
+      outsideSandbox: true,
+    }),
+    "once",
+  );
   assertEquals(answerFromTerminal({ ...base, decision: "deny" }, REQUEST), "no");
 });
 
 Deno.test("what the terminal prints for each outcome", () => {
-  const outcome = { id: "a1b2c3d4", by: "terminal", command: "git push origin main", thread: "git", at: "" };
+  const outcome = {
+    id: "a1b2c3d4",
+    by: "terminal",
+    command: "git push origin main",
+    thread: "git",
+    at: "",
+  };
   assertEquals(
     takenLine({ ...outcome, status: "approved", scope: "session" }, "session"),
     "approved (session): git push origin main for thread git",
@@ -204,7 +255,10 @@ Deno.test("what the terminal prints for each outcome", () => {
     takenLine({ ...outcome, status: "approved", scope: "once", outsideSandbox: true }, "session"),
     "approved once, outside the sandbox (session is taken as once): git push origin main for thread git",
   );
-  assertEquals(takenLine({ ...outcome, status: "denied" }, undefined), "denied: git push origin main for thread git");
+  assertEquals(
+    takenLine({ ...outcome, status: "denied" }, undefined),
+    "denied: git push origin main for thread git",
+  );
   assertMatch(
     answeredElsewhere({ ...outcome, status: "approved", by: "elicitation", scope: "once" }),
     /already answered in the client's dialog: approved \(once\)/,
@@ -222,7 +276,14 @@ Deno.test("pending rows: tab-separated fields when piped, readable on a terminal
     command: "brew upgrade",
     outsideSandbox: true,
   };
-  assertEquals(pendingRows([row], false), [["a1b2c3d4", "moderate", "75", "claude-code/git", "/home/me/src/x", "brew upgrade"]]);
+  assertEquals(pendingRows([row], false), [[
+    "a1b2c3d4",
+    "moderate",
+    "75",
+    "claude-code/git",
+    "/home/me/src/x",
+    "brew upgrade",
+  ]]);
   assertEquals(pendingRows([row], true, "/home/me"), [[
     "a1b2c3d4",
     "moderate",
