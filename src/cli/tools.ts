@@ -75,10 +75,10 @@ async function tools(options: ToolsOptions): Promise<void> {
   const { UsageError } = await import("../util/errors.ts");
   if (options.json && options.markdown) throw new UsageError("choose one of --json and --markdown");
   const { loadContext } = await import("./context.ts");
-  const { builtinRegistry } = await import("../tools/builtins.ts");
+  const { sessionRegistry } = await import("../session/session.ts");
   const { out } = await import("./io.ts");
   const { config } = loadContext();
-  const list = builtinRegistry().list({ config });
+  const list = sessionRegistry(config).list({ config });
   if (options.json || options.markdown) {
     const { catalogueJson, catalogueMarkdown } = await import("../tools/catalogue.ts");
     out(options.json ? catalogueJson(list, config) : catalogueMarkdown(list, config));

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { isDisabled } from "../models/names.ts";
+import { customToolsProblem } from "../tools/custom_validate.ts";
 
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
@@ -157,6 +158,10 @@ export const configSchema = z.object({
       message: `names the default model (${config.model}); make another model the default first, or take it off the list`,
     });
   }
+  // Custom tools (src/tools/custom_validate.ts). The issue's path is the tool's
+  // label so the loader's sentence reads "custom tool 'x': the problem".
+  const custom = customToolsProblem(config.tools.custom);
+  if (custom) ctx.addIssue({ code: "custom", path: [`${custom.label}:`], message: custom.problem });
 });
 
 export type Config = z.infer<typeof configSchema>;

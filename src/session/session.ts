@@ -40,6 +40,7 @@ import { builtinRegistry } from "../tools/builtins.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { AnyTool, ToolContext, ToolGate } from "../tools/tool.ts";
 import { runCommandTool } from "../tools/run_command.ts";
+import { registerCustomTools } from "../tools/custom.ts";
 import { TurnAudit } from "./turn_audit.ts";
 
 export interface SessionOptions {
@@ -85,10 +86,14 @@ export interface Turn {
   context: SessionToolContext;
 }
 
-/** The registry a session offers by default: wisp's built-ins, run_command right after current_date. */
-export function sessionRegistry(): ToolRegistry {
+/**
+ * The registry a session offers by default: wisp's built-ins, run_command
+ * right after current_date, and the config's custom tools last.
+ */
+export function sessionRegistry(config?: Config): ToolRegistry {
   const registry = builtinRegistry();
   if (!registry.get("run_command")) registry.register(runCommandTool);
+  if (config) registerCustomTools(registry, config);
   return registry;
 }
 
@@ -124,7 +129,7 @@ export class Session {
     this.host = options.host;
     this.yes = options.yes === true;
     this.unsafe = options.unsafe === true;
-    this.registry = options.registry ?? sessionRegistry();
+    this.registry = options.registry ?? sessionRegistry(this.config);
     this.gate = options.gate ??
       new Gate({ config: this.config, home: this.paths, audit: this.audit });
     this.outputStore = new OutputStore(this.paths, this.audit.session);
