@@ -11,18 +11,6 @@ interface ListFlags {
   json?: boolean;
 }
 
-/** The width to fit: the terminal's, else COLUMNS, else 80. */
-function terminalWidth(): number {
-  try {
-    if (Deno.stdout.isTerminal()) {
-      const { columns } = Deno.consoleSize();
-      if (columns > 0) return columns;
-    }
-  } catch { /* not a terminal after all */ }
-  const columns = Number(Deno.env.get("COLUMNS"));
-  return Number.isInteger(columns) && columns > 0 ? columns : 80;
-}
-
 async function list(flags: ListFlags): Promise<void> {
   const { loadContext } = await import("./context.ts");
   const { listModels, defaultListed } = await import("../models/registry.ts");
@@ -37,7 +25,8 @@ async function list(flags: ListFlags): Promise<void> {
     return;
   }
   if (stdoutIsTerminal()) {
-    for (const line of renderTable(listing, terminalWidth())) outLine(line);
+    const { fittingWidth } = await import("./table.ts");
+    for (const line of renderTable(listing, fittingWidth())) outLine(line);
   } else {
     for (const line of renderTsv(listing)) outLine(line);
     // Piped lines stay one model each; what did not answer goes to stderr.

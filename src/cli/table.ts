@@ -63,8 +63,23 @@ export function renderTable(options: TableOptions): string {
 /** The terminal's width, or undefined when stdout is not a terminal. */
 export function terminalWidth(): number | undefined {
   try {
-    return Deno.stdout.isTerminal() ? Deno.consoleSize().columns : undefined;
+    return Deno.stdout.isTerminal() ? fittingWidth() : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The width to fit a terminal table to: the terminal's, else COLUMNS, else
+ * 80 (a pseudo-terminal may report zero columns).
+ */
+export function fittingWidth(env: (name: string) => string | undefined = Deno.env.get): number {
+  try {
+    if (Deno.stdout.isTerminal()) {
+      const { columns } = Deno.consoleSize();
+      if (columns > 0) return columns;
+    }
+  } catch { /* not a terminal after all */ }
+  const columns = Number(env("COLUMNS"));
+  return Number.isInteger(columns) && columns > 0 ? columns : 80;
 }
