@@ -357,6 +357,8 @@ export function acceptValue(
   if (/^[0-9.,_-]+$/.test(value)) return false;
   if (!options.quoted && looksLikeExpression(value, options.literalFile)) return false;
   if (shannonEntropy(value) < minEntropy) return false;
+  // Words joined by dashes (`billing-db`, `basic-auth`) name a secret; they are not one.
+  if (cls === "secret" && /^[a-z]+(?:[-_.][a-z]+)*$/.test(value)) return false;
   // A long lower-case word run (`correcthorse`) is a secret only in a password slot.
   if (
     cls === "secret" && classCount(value) < 2 && !/^[0-9a-f]+$/i.test(value) && !options.thorough
@@ -610,6 +612,35 @@ export const genericRule: Rule = {
 
 const LONG_TOKEN = /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_=-])/g;
 
+/** Base64 of an image (PNG, JPEG, GIF, WebP magic numbers), as notebooks and HTML embed them. */
+const IMAGE_BASE64 = /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR)/;
+
+/**
+ * Long random strings that are public: inside a certificate or public key block, an SSH public
+ * key, an embedded image, or a part of a documented example token.
+ */
+export function isPublicMaterial(text: string, start: number, value: string): boolean {
+  if (IMAGE_BASE64.test(value)) return true;
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  if (
+    /(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+$/.test(
+      text.slice(lineStart, start),
+    )
+  ) {
+    return true;
+  }
+  const begin = text.lastIndexOf("-----BEGIN ", start);
+  if (begin !== -1 && start - begin < 64 * 1024 && text.indexOf("-----END ", begin) > start) {
+    const label = text.slice(begin, text.indexOf("-----", begin + 11));
+    if (!label.includes("PRIVATE")) return true;
+  }
+  let tokenStart = start;
+  while (tokenStart > 0 && /[A-Za-z0-9._-]/.test(text[tokenStart - 1])) tokenStart--;
+  let tokenEnd = start + value.length;
+  while (tokenEnd < text.length && /[A-Za-z0-9._-]/.test(text[tokenEnd])) tokenEnd++;
+  return isPlaceholder(text.slice(tokenStart, tokenEnd));
+}
+
 /** Thorough mode only: long random strings with no name at all. */
 export const highEntropyRule: Rule = {
   id: "high-entropy-string",
@@ -632,6 +663,7 @@ export const highEntropyRule: Rule = {
       if (isIntegrityString(value) || isDataUrl(value)) continue;
       const before = text.slice(Math.max(0, match.index - 7), match.index);
       if (/base64,$|sha\d+-$/.test(before)) continue;
+      if (isPublicMaterial(text, match.index, value)) continue;
       out.push({
         kind: "high-entropy-string",
         category: "credential",

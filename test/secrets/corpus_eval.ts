@@ -52,8 +52,13 @@ function lineOf(text: string, offset: number): number {
 }
 
 /** wisp's findings in a corpus file, located by line of that file (a diff's own lines). */
-export function wispFindings(path: string, text: string, personal: boolean): Found[] {
-  const options = { personal, path };
+export function wispFindings(
+  path: string,
+  text: string,
+  personal: boolean,
+  thorough = false,
+): Found[] {
+  const options = { personal, path, thorough };
   const findings = looksLikeDiff(text) ? scanDiff(text, options) : scanText(text, options);
   return findings.map((f) => ({ line: lineOf(text, f.start), kind: f.kind }));
 }

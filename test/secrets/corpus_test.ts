@@ -117,3 +117,15 @@ Deno.test("the goals hold for fresh random values in the same files (12 other se
     assert(s.recall >= RECALL_GOAL && s.precision >= PRECISION_GOAL, report(s));
   }
 });
+
+Deno.test("thorough mode finds everything labelled and stays within the precision goal", async () => {
+  const { files, labels } = await loadCorpus();
+  const want: Record<string, Label[]> = {};
+  const found: Record<string, Found[]> = {};
+  for (const [path, text] of Object.entries(files)) {
+    want[path] = expected(labels[path], true);
+    found[path] = wispFindings(path, text, true, true);
+  }
+  const s = score(want, found);
+  assert(s.recall >= RECALL_GOAL && s.precision >= PRECISION_GOAL, report(s));
+});
