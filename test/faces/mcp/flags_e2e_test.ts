@@ -141,3 +141,47 @@ Deno.test("--tool and --no-tools together, or an unknown tool, are usage errors 
   assertEquals(unknown.code, 64);
   assertEquals(unknown.stdout, "");
 });
+
+Deno.test("cancelling a respond call stops its turn and the command it runs", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await mcpScratch(ollamaConfig(ollama.url));
+  const c = await connect(s);
+  try {
+    ollama.reply({ toolCalls: [{ name: "run_command", arguments: { command: "sleep 30" } }] });
+    const controller = new AbortController();
+    const started = Date.now();
+    const call = c.client.callTool(
+      { name: "respond", arguments: { prompt: "sleep", thread_id: "z", tools: ["run_command"] } },
+      undefined,
+      { signal: controller.signal },
+    );
+    // Cancel once the command has started.
+    for (let i = 0; i < 200 && !s.events().some((e) => e.kind === "tool.call"); i++) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    controller.abort("enough");
+    await call.then(() => {}, () => {});
+    let outcome: Record<string, unknown> | undefined;
+    for (let i = 0; i < 200 && !outcome; i++) {
+      outcome = s.events().find((e) => e.kind === "command.outcome");
+      if (!outcome) await new Promise((r) => setTimeout(r, 25));
+    }
+    assert(outcome, "the command ended");
+    assertEquals(outcome.stopped, true);
+    assert(
+      s.events().some((e) => e.kind === "turn.stopped" && e.thread === "z"),
+      "the turn stopped",
+    );
+    assert(Date.now() - started < 15000, "long before its 30 s");
+    // The server still serves the thread afterwards.
+    ollama.reply({ text: "again" });
+    const next = structured(
+      await c.client.callTool({ name: "respond", arguments: { prompt: "more", thread_id: "z" } }),
+    );
+    assertEquals(next.reply, "again");
+  } finally {
+    await c.close();
+    await ollama.close();
+    await s.remove();
+  }
+});
