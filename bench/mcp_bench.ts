@@ -32,7 +32,7 @@ import { McpFace } from "../src/faces/mcp/server.ts";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const ROUND_TRIPS = Number(Deno.env.get("BENCH_RUNS") ?? 1000);
 const THREADS = 32;
-const ROUNDS = 5;
+const ROUNDS = 9;
 
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -168,6 +168,8 @@ async function direct(): Promise<number> {
 
 const mcpTimes: number[] = [];
 const directTimes: number[] = [];
+await direct(); // warm up: module caches, the audit file, the JIT
+await viaMcp();
 for (let i = 0; i < ROUNDS; i++) {
   directTimes.push(await direct());
   mcpTimes.push(await viaMcp());
