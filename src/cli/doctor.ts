@@ -5,6 +5,19 @@
  */
 import type { Command } from "commander";
 
+/** The live probe needs a config that loads; a malformed one is reported by the config finding. */
+async function sandboxFinding(paths: import("../config/home.ts").HomePaths) {
+  const { loadConfig } = await import("../config/load.ts");
+  const { sandboxProbeFinding } = await import("../doctor/sandbox.ts");
+  let config;
+  try {
+    config = loadConfig(paths.config).config;
+  } catch {
+    return [];
+  }
+  return [await sandboxProbeFinding(config, paths, Deno.cwd())];
+}
+
 async function doctor(): Promise<void> {
   const { homePaths } = await import("../config/home.ts");
   const checks = await import("../doctor/checks.ts");
@@ -15,6 +28,7 @@ async function doctor(): Promise<void> {
   const findings = [
     checks.osFinding(),
     checks.launcherFinding(),
+    ...(await sandboxFinding(paths)),
     checks.configFinding(paths),
     checks.homeFinding(paths),
     checks.fenceFinding(),

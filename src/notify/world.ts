@@ -5,9 +5,7 @@
  * the permission fence still lets wisp start nothing but the launcher.
  */
 import type { NotifierWorld } from "./notifier.ts";
-import { bwrapLaunch } from "../platform/linux/bwrap.ts";
-import { sandboxExecLaunch } from "../platform/darwin/seatbelt.ts";
-import type { LaunchSpec } from "../platform/types.ts";
+import { currentPlatform, type LaunchSpec } from "../platform/index.ts";
 import { whichProgram } from "../doctor/checks.ts";
 
 /** Start a fixed program (argv, never a shell line) through the launcher, allow-all. */
@@ -19,7 +17,7 @@ export async function runFixedThroughLauncher(argv: string[], timeoutMs = 5000):
     cwd: "/",
     inner: argv,
   };
-  const launch = Deno.build.os === "darwin" ? sandboxExecLaunch(spec) : bwrapLaunch(spec);
+  const launch = currentPlatform().launch(spec);
   try {
     const child = new Deno.Command(launch.program, {
       args: launch.args,

@@ -113,7 +113,7 @@ Deno.test("doctor: the install findings are ok here; the home is created 0700", 
   const home = `${await tempDir()}/home`;
   const run = await runWisp(["doctor"], { home });
   const lines = run.stdout.trim().split("\n");
-  for (const name of ["os", "sandbox", "config", "home", "permission fence"]) {
+  for (const name of ["os", "sandbox", "sandbox probe", "config", "home", "permission fence"]) {
     assert(
       lines.some((l) => l.startsWith(`ok   ${name}: `)),
       `no ok ${name} finding in\n${run.stdout}`,
