@@ -67,7 +67,10 @@ Deno.test("deno task wisp runs in the caller's directory, under the binary's per
   const child = new Deno.Command(Deno.execPath(), {
     args: ["task", "-q", "--config", DENO_CONFIG, "wisp", "config"],
     cwd,
-    env: { WISP_HOME: "relative-home", NO_COLOR: "1" },
+    // deno task keeps an INIT_CWD it inherits (as npm does), so the test
+    // starts it without one, as a shell would.
+    env: { WISP_HOME: "relative-home", NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "", HOME: cwd },
+    clearEnv: true,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
