@@ -7,6 +7,7 @@
  */
 import { basename } from "node:path";
 import { type ParsedLine, parseLine, type SimpleCommand } from "./parse.ts";
+import { CODE_SCAN_LIMIT } from "./programs.ts";
 import {
   decodeAnsiC,
   display,
@@ -807,7 +808,7 @@ export function unwrapWords(input: Word[]): Unwrapped {
       return done(words);
     }
     if (prog === "osascript") {
-      const code = words.slice(1).map((w) => lit(w) ?? "").join("\n");
+      const code = words.slice(1).map((w) => lit(w) ?? "").join("\n").slice(0, CODE_SCAN_LIMIT);
       const m = /do shell script\s+"((?:[^"\\]|\\.)*)"/i.exec(code);
       if (m) {
         return {

@@ -9,7 +9,7 @@
 import { basename } from "node:path";
 import { type Analysis, feederKind, type Part, SHELLS } from "./analyse.ts";
 import { isInterpreter } from "./rules.ts";
-import { HOME_DIRS, PRIVILEGE, SYSTEM_DIRS } from "./programs.ts";
+import { CODE_SCAN_LIMIT, HOME_DIRS, PRIVILEGE, SYSTEM_DIRS } from "./programs.ts";
 import { writeTargets } from "./targets.ts";
 import { absolutePath, display, literal, litWord, resolveWord, type Word } from "./words.ts";
 
@@ -233,7 +233,7 @@ const EXECUTES =
 /** Inline interpreter code that downloads and runs, or writes into wisp's home. */
 function inlineCode(part: Part, analysis: Analysis, home: { root: string }): Refusal | undefined {
   if (!isInterpreter(part.program) || part.argv.length < 3) return undefined;
-  const code = part.argv.slice(1).join(" ");
+  const code = part.argv.slice(1).join(" ").slice(0, CODE_SCAN_LIMIT);
   if (FETCHES.test(code) && EXECUTES.test(code)) {
     return {
       rule: "download-exec",
@@ -676,7 +676,7 @@ function forkBomb(analysis: Analysis): string | undefined {
     }
   }
   for (const part of analysis.parts) {
-    const code = part.argv.join(" ");
+    const code = part.argv.join(" ").slice(0, CODE_SCAN_LIMIT);
     if (
       (isInterpreter(part.program) || SHELLS.has(part.program)) &&
       /fork\s*(\(\))?\s*(while|until)\b|while\s*\(?\s*(1|true|True)\s*\)?\s*[:{]?\s*(os\.)?fork|for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork|loop\s*(do|\{)\s*fork|(while|until|loop|for\s*\(\s*;\s*;\s*\))[^\n]{0,80}\bfork\s*\(|\bfork\b.*\bfork\b.*\bfork\b/

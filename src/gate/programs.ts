@@ -357,6 +357,12 @@ export const INLINE_CODE_OPTIONS: Record<string, string[]> = {
   tsx: ["-e", "--eval"],
 };
 
+/**
+ * How much of inline code or a script the patterns read: enough for any real
+ * one-liner, and it keeps the patterns' running time bounded on a 64 KiB line.
+ */
+export const CODE_SCAN_LIMIT = 8192;
+
 /** Inline code that runs commands, deletes, or reaches the network: dangerous. */
 export const RISKY_CODE =
   /(?<![A-Za-z0-9_])(os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|subprocess|popen|pty\.spawn|child_process|execSync|spawnSync|exec\(|execFile|system\s*[("']|exec\s+["']|qx[{(/]|`[^`]+`|%x\{|shutil\.rmtree|rmtree|os\.remove|os\.unlink|os\.rmdir|unlinkSync|rmSync|rmdirSync|fs\.rm|File\.delete|FileUtils\.rm|\bunlink\b|remove_tree|rmdir\s*\(|fork\b|socket|urllib|urlopen|requests\.|http\.client|fetch\(|XMLHttpRequest|net\.connect|Net::HTTP|LWP|IO::Socket|do shell script|do script|Deno\.(run|Command|remove|writeFile)|Bun\.spawn|eval\s*\(|__import__|importlib|ctypes|chmod|chown|setuid|kill\s*\()/i;

@@ -7,6 +7,7 @@
 import type { Level } from "../config/schema.ts";
 import { type Analysis, type Part, SHELLS } from "./analyse.ts";
 import {
+  CODE_SCAN_LIMIT,
   CREDENTIAL_PATH,
   credentialExamples,
   dangerous,
@@ -466,7 +467,7 @@ function rateProgram(part: Part, args: string[]): ProgramRating {
     !(INLINE_CODE_OPTIONS[prog] ?? []).includes(args[0]);
   if (isInterpreter(prog) && !verbFirst) return rateInterpreter(part, prog, args, words);
   if (prog === "awk" || prog === "gawk" || prog === "mawk" || prog === "nawk") {
-    const program = args.find((a) => !a.startsWith("-")) ?? "";
+    const program = (args.find((a) => !a.startsWith("-")) ?? "").slice(0, CODE_SCAN_LIMIT);
     if (/system\s*\(|\|\s*getline|\|&|print[^;}]*\|\s*"/.test(program)) {
       return out(dangerous("its program runs shell commands (system or a pipe)"), false, true);
     }
@@ -480,7 +481,7 @@ function rateProgram(part: Part, args: string[]): ProgramRating {
     if (args.some((a) => a === "-i" || /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"))) {
       return out(moderate("edits files in place (sed -i)"));
     }
-    const script = args.filter((a) => !a.startsWith("-")).join(" ");
+    const script = args.filter((a) => !a.startsWith("-")).join(" ").slice(0, 2048);
     if (/(^|[;{}\s\d$/])e(\s|$)|s(.).*\2.*\2[gip0-9]*e/.test(script)) {
       return out(dangerous("its script runs shell commands (the e command)"), false, true);
     }
@@ -608,7 +609,7 @@ function rateInterpreter(part: Part, prog: string, args: string[], words: Word[]
   }
   if (codeIndex >= 0 || (prog === "deno" && args[0] === "eval")) {
     const codeWords = words.slice(codeIndex + 1);
-    const code = codeWords.map((w) => literal(w) ?? display(w)).join(" ");
+    const code = codeWords.map((w) => literal(w) ?? display(w)).join(" ").slice(0, CODE_SCAN_LIMIT);
     if (codeWords.some((w) => isDynamic(w))) {
       return {
         rating: dangerous(`runs ${prog} code that is only known when the line runs`),

@@ -134,6 +134,23 @@ export function setSubstitutionResolver(fn: (text: string) => string | undefined
   substitutionValue = fn;
 }
 
+/** The most wildcards a pattern keeps before it is taken as matching anything. */
+export const MAX_WILDCARDS = 6;
+
+/**
+ * Keep a glob's regular expression cheap to run: adjacent wildcards become
+ * one, and a pattern with many is taken as matching anything (which errs on
+ * the side of refusing), so no line can make the gate backtrack for long.
+ */
+export function boundedRegex(source: string): string {
+  const collapsed = source.replace(
+    /(?:\[\^\/\]\*|\.\*)+/g,
+    (run) => (run.includes(".*") ? ".*" : "[^/]*"),
+  );
+  const wildcards = (collapsed.match(/\[\^\/\]\*|\.\*|\[\^\/\]|\[[^\]]*\]/g) ?? []).length;
+  return wildcards > MAX_WILDCARDS ? ".*" : collapsed;
+}
+
 /** Resolve a word against known variables and the user's home. */
 export function resolveWord(word: Word, vars: Vars, userHome: string): Resolved {
   let value = "";
@@ -196,6 +213,7 @@ export function resolveWord(word: Word, vars: Vars, userHome: string): Resolved 
         break;
     }
   }
+  if (glob) regex = boundedRegex(regex);
   return { value, unknown, ...(glob ? { globRegex: regex } : {}), ...(tainted ? { tainted } : {}) };
 }
 

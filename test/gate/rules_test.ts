@@ -205,3 +205,19 @@ Deno.test("rules: wrappers do not hide what runs", () => {
   assertEquals(verdict("timeout 5 cat x"), "safe");
   assertEquals(verdict("find . -name x | xargs grep y"), "safe");
 });
+
+Deno.test("rules: pathological lines are judged in bounded time, not backtracked for ever", () => {
+  // Before wildcards were bounded, the first of these never finished.
+  const lines = [
+    "rm -rf " + "*".repeat(40) + "x",
+    "cat " + "*a".repeat(25) + "b",
+    "rm -rf ~/" + "*a".repeat(25) + "b",
+    `sed "s/${"a".repeat(60_000)}/x/" f`,
+    `rm -rf ${"$a".repeat(30)}*`,
+  ];
+  const started = Date.now();
+  for (const line of lines) verdict(line);
+  // A generous bound: the point is that it ends (exponential backtracking takes hours).
+  assert(Date.now() - started < 20_000, `took ${Date.now() - started} ms`);
+  assertEquals(verdict("rm -rf /" + "*".repeat(40)), "deny");
+});
