@@ -223,7 +223,6 @@ const SECRET_TOKENS = new Set([
   "sessionkey",
   "webhooksecret",
   "licensekey",
-  "license",
 ]);
 
 /** Split `AWS_SECRET_ACCESS_KEY`, `apiKey`, `x-api-key`, `db.password` into lower-case words. */
@@ -285,6 +284,9 @@ export function kindFor(
 }
 
 const CODE_EXTENSIONS = new Set([
+  ".flow",
+  ".mts",
+  ".cts",
   ".py",
   ".js",
   ".mjs",
@@ -321,7 +323,8 @@ export function looksLikeExpression(value: string, literalFile: boolean): boolea
   if (/^[&*][A-Za-z_][\w.-]*$|^!!?[A-Za-z]+$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) {
     return true;
   }
-  if (/^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(value) && !/\d/.test(value)) {
+  // Member chains, optional chaining, generics: `config.db.password`, `opts?.authInfo`, `z.infer<T`.
+  if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value) || /\?\.|[<>]|=>/.test(value)) {
     return true;
   }
   if (!literalFile && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value) && !/\d/.test(value)) return true;
@@ -358,7 +361,13 @@ export function acceptValue(
   if (!options.quoted && looksLikeExpression(value, options.literalFile)) return false;
   if (shannonEntropy(value) < minEntropy) return false;
   // Words joined by dashes (`billing-db`, `basic-auth`) name a secret; they are not one.
-  if (cls === "secret" && /^[a-z]+(?:[-_.][a-z]+)*$/.test(value)) return false;
+  if (cls === "secret" && /^[a-z]+(?:[-_./:][a-z]+)*$/.test(value)) return false;
+  // A character class or pattern (`[A-Za-z0-9._~+/-]+=*`) describes tokens; it is not one.
+  if (/\[[^\]]*[A-Za-z0-9]-[A-Za-z0-9][^\]]*\]|\\[dws]/.test(value)) return false;
+  // One lower-case word (`peanuts`, `different`) is a test fixture more often than a password.
+  if (cls === "password" && !options.thorough && classCount(value) < 2 && value.length < 12) {
+    return false;
+  }
   // A long lower-case word run (`correcthorse`) is a secret only in a password slot.
   if (
     cls === "secret" && classCount(value) < 2 && !/^[0-9a-f]+$/i.test(value) && !options.thorough
@@ -404,6 +413,12 @@ function readValue(
   while (i < lineEnd && (text[i] === " " || text[i] === "\t")) i++;
   if (i < lineEnd && /[brfuBRFU]/.test(text[i]) && (text[i + 1] === '"' || text[i + 1] === "'")) {
     i++;
+  }
+  // A string inside a JSON string (a notebook cell's source): \"value\"
+  if (text[i] === "\\" && text[i + 1] === '"') {
+    const close = text.indexOf('\\"', i + 2);
+    if (close === -1 || close > lineEnd) return null;
+    return { start: i + 2, value: text.slice(i + 2, close), quoted: true };
   }
   const quote = text[i];
   if (quote === '"' || quote === "'" || quote === "`") {
@@ -529,6 +544,13 @@ export function assignmentAt(text: string, at: number, extension: string): Assig
   } else return null;
   const read = readValue(text, i, lineEnd);
   if (!read) return null;
+  // In code an unquoted value is an expression (a variable, a call, a type); a literal secret in
+  // code is a string and is quoted.
+  if (!read.quoted && CODE_EXTENSIONS.has(extension)) return null;
+  // `credentials: CredentialsType;` is a type annotation (a `;` after a YAML value is rare).
+  if (!read.quoted && text[i - 1] === ":" && text[read.start + read.value.length] === ";") {
+    return null;
+  }
   return {
     name,
     nameStart,

@@ -42,6 +42,20 @@ export function emailAllowed(email: string, text: string, start: number, end: nu
   return true;
 }
 
+/** Not a made-up number: at least four different digits, no run like 98765432. */
+export function plausibleDigits(digits: string): boolean {
+  if (new Set(digits).size < 4) return false;
+  let up = 1;
+  let down = 1;
+  for (let i = 1; i < digits.length; i++) {
+    const step = digits.charCodeAt(i) - digits.charCodeAt(i - 1);
+    up = step === 1 ? up + 1 : 1;
+    down = step === -1 ? down + 1 : 1;
+    if (up >= 7 || down >= 7) return false;
+  }
+  return true;
+}
+
 function digitsOf(value: string): string {
   return value.replace(/\D/g, "");
 }
@@ -56,6 +70,8 @@ export function ipv4Personal(ip: string): boolean {
   const o = ip.split(".").map(Number);
   if (o[0] === 0 || o[0] === 127 || o[0] >= 224 || o[0] === 255) return false;
   if (o[0] === 169 && o[1] === 254) return false;
+  // Four single digits (1.2.3.4, a section 3.1.1.1, the resolvers 1.1.1.1 and 8.8.8.8): not a person.
+  if (o.every((n) => n < 10)) return false;
   if (
     (o[0] === 192 && o[1] === 0 && o[2] === 2) || (o[0] === 198 && o[1] === 51 && o[2] === 100) ||
     (o[0] === 203 && o[1] === 0 && o[2] === 113)
@@ -72,6 +88,8 @@ export function ipv6Personal(value: string): boolean {
   if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return false;
   if (halves.length === 1 ? groups.length !== 8 : groups.length > 7) return false;
   if (groups.length < 3) return false;
+  // Every group of one or two digits (`00:1A:2B::4D:5E`) is a MAC address or a time, not an address.
+  if (groups.every((g) => g.length <= 2)) return false;
   if (
     lower.startsWith("fe80:") || lower.startsWith("2001:db8:") || lower.startsWith("2001:0db8:")
   ) return false;
@@ -105,7 +123,10 @@ export const PERSONAL_RULES: Rule[] = [
     priority: P.card,
     validate: (v) => {
       const d = digitsOf(v);
-      return consistentSeparators(v) && cardNetwork(d) !== null && !isTestCard(d);
+      // Six zeros in a row is how issuers write test numbers (4007000000027), not real cards.
+      return consistentSeparators(v) && cardNetwork(d) !== null && !isTestCard(d) &&
+        !/0{6}/.test(d) &&
+        plausibleDigits(d);
     },
   }),
   regexRule({
@@ -210,7 +231,7 @@ export const PERSONAL_RULES: Rule[] = [
     priority: P.phone,
     validate: (v) => {
       const n = digitsOf(v).length;
-      return n >= 8 && n <= 15;
+      return n >= 8 && n <= 15 && plausibleDigits(digitsOf(v).slice(-8));
     },
   }),
   regexRule({
