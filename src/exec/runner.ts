@@ -62,7 +62,17 @@ export interface RunRequest {
   allowNetwork?: boolean;
   /** Extra writable paths for `wisp sandbox --writable`. */
   extraWritable?: string[];
+  /**
+   * Also hands each chunk of output to this listener as it arrives (a
+   * background process's poll buffers, src/exec/background.ts). The chunk is
+   * only valid during the call. stderr's chunks include the supervisor's
+   * trailer at the very end, which the listener strips (supervisor.ts).
+   */
+  onOutput?: OutputListener;
 }
+
+/** See RunRequest.onOutput. */
+export type OutputListener = (stream: "stdout" | "stderr", chunk: Uint8Array) => void;
 
 export interface RunResult {
   /** The exit status; a killed command reports its signal negated (-15); null when it could not start. */
@@ -270,6 +280,7 @@ async function drain(
   stream: ReadableStream<Uint8Array>,
   capture: StreamCapture,
   cancelled: Promise<void>,
+  listen?: (chunk: Uint8Array) => void,
 ): Promise<void> {
   let reader: ReadableStreamBYOBReader | ReadableStreamDefaultReader<Uint8Array>;
   let byob = true;
@@ -291,6 +302,11 @@ async function drain(
         : await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
       if (end || !value) break;
       capture.push(value);
+      if (listen) {
+        try {
+          listen(value);
+        } catch { /* a listener's failure never changes the capture */ }
+      }
       if (byob) buffer = new Uint8Array(value.buffer as ArrayBuffer, 0, DRAIN_CHUNK);
     }
   } catch { /* cancelled after the command ended */ } finally {
@@ -337,6 +353,16 @@ export function startCommand(req: RunRequest, platform: Platform = currentPlatfo
 
 export function runCommand(req: RunRequest): Promise<RunResult> {
   return startCommand(req).result;
+}
+
+/**
+ * Start a command that outlives the call that started it (the process tool's
+ * background processes): runCommand's path exactly — launcher, supervisor,
+ * time limit (its lifetime), bounded capture, command.outcome — with its
+ * output also handed to `onOutput` as it arrives, so it can be polled.
+ */
+export function startWatchedCommand(req: RunRequest, onOutput: OutputListener): RunningCommand {
+  return startCommand({ ...req, onOutput });
 }
 
 interface Hooks {
@@ -506,7 +532,10 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   let cancel: () => void = () => {};
   const cancelled = new Promise<void>((resolve) => (cancel = resolve));
   const readers = capture
-    ? Promise.all([drain(child.stdout, out, cancelled), drain(child.stderr, err, cancelled)])
+    ? Promise.all([
+      drain(child.stdout, out, cancelled, req.onOutput && ((c) => req.onOutput!("stdout", c))),
+      drain(child.stderr, err, cancelled, req.onOutput && ((c) => req.onOutput!("stderr", c))),
+    ])
     : Promise.resolve([]);
   const status = await child.status;
   exited = true;

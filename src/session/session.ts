@@ -41,6 +41,7 @@ import type { ToolRegistry } from "../tools/registry.ts";
 import type { AnyTool, ToolContext, ToolGate } from "../tools/tool.ts";
 import { runCommandTool } from "../tools/run_command.ts";
 import { registerCustomTools } from "../tools/custom.ts";
+import { ProcessTable } from "../exec/background.ts";
 import { TurnAudit } from "./turn_audit.ts";
 
 export interface SessionOptions {
@@ -78,6 +79,11 @@ export interface SessionToolContext extends ToolContext {
   commandTimeoutSeconds?: number;
   /** The turn's id, for once approvals. */
   turnId?: string;
+  /** The session's background processes (the process tool, inspect status). */
+  processes?: ProcessTable;
+  /** Which face opened the session, and how many approvals it holds in memory (inspect status). */
+  face?: string;
+  sessionApprovals?: () => number;
 }
 
 export interface Turn {
@@ -109,6 +115,8 @@ export class Session {
   readonly host?: ApprovalHost;
   readonly yes: boolean;
   readonly unsafe: boolean;
+  /** Background processes the model started; killed when the session closes. */
+  readonly processes = new ProcessTable();
   #turns = 0;
   #ownsAudit: boolean;
 
@@ -210,6 +218,9 @@ export class Session {
       outputStore: this.outputStore,
       unsafe: this.unsafe,
       turnId: id,
+      processes: this.processes,
+      face: this.face,
+      sessionApprovals: () => this.gate.approvals.inMemory().length,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.commandTimeoutSeconds
         ? { commandTimeoutSeconds: options.commandTimeoutSeconds }
@@ -219,6 +230,8 @@ export class Session {
   }
 
   close(): void {
+    // Nothing the model started outlives the session.
+    this.processes.killAll();
     if (this.#ownsAudit) this.audit.close();
   }
 }

@@ -13,6 +13,7 @@ import { notifyTool } from "./notify.ts";
 import { grepTool } from "./grep.ts";
 import { findTool } from "./find.ts";
 import { lsTool } from "./ls.ts";
+import { processTool } from "./process.ts";
 
 export function builtinRegistry(): ToolRegistry {
   return new ToolRegistry()
@@ -24,5 +25,6 @@ export function builtinRegistry(): ToolRegistry {
     .register(systemInfoTool)
     .register(grepTool)
     .register(findTool)
-    .register(lsTool);
+    .register(lsTool)
+    .register(processTool);
 }
