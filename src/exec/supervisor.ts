@@ -64,11 +64,10 @@ exit "$s"
 `;
 
 // bash (macOS /bin/sh is bash 3.2): `set -m` gives the background job its own
-// process group without a terminal, and does not ignore SIGINT in it.
-const PGROUP = `trap 'w=timeout' USR1
-trap 'w=stop' USR2
-w=-
-me=$$
+// process group without a terminal, and does not ignore SIGINT in it. Why it
+// ended (timeout, stop) goes through a private temporary file, not a signal:
+// a trap that interrupts bash's `wait` can make the next wait hang.
+const PGROUP = `f=$(mktemp "\${TMPDIR:-/tmp}/wisp-supervisor.XXXXXX" 2>/dev/null) || f=
 exec 3<&0
 set -m
 exec 4>&2 2>/dev/null
@@ -81,7 +80,7 @@ if [ "$3" = capture ]; then
     trap '' TERM
     while read -r m; do
       case $m in
-        stop) kill -USR2 $me; kill -TERM -$p; { sleep 2; kill -KILL -$p; } & ;;
+        stop) [ -n "$f" ] && echo stop > "$f"; kill -TERM -$p; { sleep 2; kill -KILL -$p; } & ;;
         kill) kill -KILL -$p ;;
       esac
     done
@@ -91,17 +90,27 @@ fi
 exec 3<&-
 t=
 if [ "$2" -gt 0 ]; then
-  { trap '' TERM; sleep "$2"; kill -USR1 $me; kill -TERM -$p; sleep 2; kill -KILL -$p; } </dev/null >/dev/null 2>&1 4>&- &
+  { trap '' TERM; sleep "$2"; [ -n "$f" ] && echo timeout > "$f"; kill -TERM -$p; sleep 2; kill -KILL -$p; } </dev/null >/dev/null 2>&1 4>&- &
   t=$!
 fi
-while :; do
-  wait $p
-  s=$?
-  kill -0 $p 2>/dev/null || break
-done
+wait $p
+s=$?
+# Kill the group until no live process is left in it (for up to two
+# seconds). A zombie still counts for kill(2), so ask ps when it can run (it
+# cannot under Seatbelt, being setuid; there launchd reaps orphans at once).
+alive() {
+  if l=$(ps -A -o pgid= -o stat= 2>/dev/null); then
+    echo "$l" | awk -v g="$p" '$1 == g && $2 !~ /^Z/ { n++ } END { exit n > 0 ? 0 : 1 }'
+  else
+    kill -0 -$p 2>/dev/null
+  fi
+}
 n=0
-while kill -KILL -$p 2>/dev/null && [ $n -lt 20 ]; do sleep 0.1; n=$((n+1)); done
+while kill -KILL -$p 2>/dev/null && alive && [ $n -lt 20 ]; do sleep 0.1; n=$((n+1)); done
 [ -n "$r$t" ] && kill -KILL $r $t
+w=-
+[ -n "$f" ] && read -r w < "$f" 2>/dev/null; [ -n "$f" ] && rm -f "$f"
+[ -z "$w" ] && w=-
 [ "$3" = capture ] && printf '\\036wisp-exit %s %s\\n' "$s" "$w" >&4
 exit "$s"
 `;
