@@ -42,7 +42,7 @@ Deno.test("json_shape: a map of many keys is shown by its merged value; depth an
   const wide = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, i]));
   assertMatch(jsonShape(JSON.stringify(wide), { maxKeys: 3 }).text, /… 7 more keys \(held back\)$/);
   const deep = { a: { b: { c: { d: { e: 1 } } } } };
-  assertMatch(jsonShape(JSON.stringify(deep), { maxDepth: 2 }).text, /^object:\n  "a": object:\n    "b": object \(1 keys\) …$/);
+  assertEquals(jsonShape(JSON.stringify(deep), { maxDepth: 2 }).text, 'object:\n  "a": object:\n    "b": object (1 keys) …');
 });
 
 Deno.test("json_shape: JSON Lines are records merged; neither is an error naming the line", () => {
