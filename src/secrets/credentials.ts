@@ -405,7 +405,7 @@ export const CREDENTIAL_RULES: Rule[] = [
   ...VENDOR_RULES,
   regexRule({
     kind: "basic-auth",
-    pattern: /(?<=^|\s)(?:-u|--user)\s+["']?[^\s:"'$]+:([^\s"']{4,})/gmd,
+    pattern: /(?<=^|\s)(?:-u|--user)\s+["']?[^\s:"'`$]+:([^\s"'`]{4,})/gmd,
     group: 1,
     anchors: ["-u", "--user"],
     priority: PRIORITY.header,

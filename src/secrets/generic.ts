@@ -250,6 +250,10 @@ function classifyNameUncached(name: string): NameClass {
   const tokens = nameTokens(name);
   if (tokens.length === 0) return null;
   if (tokens.some((t) => EXCLUDED_TOKENS.has(t))) return null;
+  // `PASS:` and `pwd:` alone are a test runner's verdict and a working directory.
+  if (tokens.length === 1 && (tokens[0] === "pass" || tokens[0] === "pwd" || tokens[0] === "pw")) {
+    return null;
+  }
   if (tokens.some((t) => PASSWORD_TOKENS.has(t))) return "password";
   if (tokens.some((t) => SECRET_TOKENS.has(t))) return "secret";
   // `api_key`, `STRIPE_KEY`, `privateKey`: "key" after another word (but not `key` alone).
@@ -523,13 +527,17 @@ export function assignmentAt(text: string, at: number, extension: string): Assig
     i++;
     // `NAME=value` without spaces is the env/ini/shell form, whose values are literals.
     if (!spaced) literal = literal || !CODE_EXTENSIONS.has(extension);
-  } else if (text[i] === ":" && text[i + 1] !== ":") {
+  } else if (text[i] === ":" && text[i + 1] !== ":" && !(quotedName && spaced)) {
+    // (`"a" ? "password" : "other"` is a ternary; a JSON or YAML key has no space before `:`)
     i++;
     if (!CODE_EXTENSIONS.has(extension)) literal = true;
   } else if (name.startsWith("--") && spaced) {
     i = spaceStart; // `--password value`
     literal = true;
-  } else if (text[i] === "," && quotedName) {
+  } else if (
+    text[i] === "," && quotedName &&
+    /\([ \t]*$/.test(text.slice(Math.max(0, nameStart - 40), nameStart - 1))
+  ) {
     i++; // define('DB_PASSWORD', '…'), os.environ.setdefault("API_KEY", "…")
     const read = readValue(text, i, lineEnd);
     if (!read || !read.quoted) return null;
