@@ -267,9 +267,34 @@ export function classifyPart(
   if ((prog === "printenv" || prog === "env") && args.some((a) => SECRET_NAME.test(a))) {
     raise(acc, dangerous("prints a secret from the environment"));
   }
+  // Options that make a program run a command of their choosing (tar --to-command, ssh -o ProxyCommand, …).
+  const commandOption = args.find((a, i) =>
+    COMMAND_OPTION.test(a) || (prog === "tar" && (a === "-I" || a === "-F")) ||
+    (prog === "rsync" && (a === "-e" || a === "--rsh") && !/^ssh( |$)/.test(args[i + 1] ?? "")) ||
+    (prog === "zip" && a === "-TT") || (/^(rg|ripgrep)$/.test(prog) && a.startsWith("--pre")) ||
+    (prog === "man" && a === "-P")
+  );
+  if (commandOption) {
+    raise(
+      acc,
+      dangerous(`an option makes ${prog} run a command of its choosing (${commandOption})`),
+    );
+  }
+  if (prog === "yq" && args.some((a) => a === "-i" || a === "--inplace")) {
+    raise(acc, moderate("edits files in place (yq -i)"));
+  }
   // Files that run at login or in every shell, system files, and throwing files away.
   for (const t of writeTargets(part)) {
     const r = resolveWord(t.word, part.vars, analysis.userHome);
+    if (
+      acc.level === "safe" &&
+      !(!r.unknown && /^\/dev\/(null|stdout|stderr|tty|fd\/[12])$/.test(r.value)) &&
+      !t.how.startsWith("redirects")
+    ) {
+      // Any option that writes takes a part off the read-only list.
+      raise(acc, moderate(`writes ${display(t.word)}`));
+      acc.readOnly = false;
+    }
     if (
       !r.unknown && (prog === "mv" || prog === "cp") && r.value === "/dev/null" &&
       t.how.startsWith("mov")
@@ -327,6 +352,10 @@ function isSystemPath(path: string): boolean {
   return /^\/(etc|usr|bin|sbin|lib|lib64|boot|opt|System|Library|private\/etc|var|Applications)(\/|$)/
     .test(path);
 }
+
+/** Options of any program that run a command named in them. */
+const COMMAND_OPTION =
+  /^(--to-command|--use-compress-program|--checkpoint-action=exec|--info-script|--new-volume-script|--unzip-command|--upload-pack|--receive-pack|--exec(=|$)|-oProxyCommand|-oLocalCommand|-oPermitLocalCommand)|^(ProxyCommand|LocalCommand|PermitLocalCommand)=|--(pager|editor)=/i;
 
 /** What a search for secrets looks for. */
 const SECRET_MARKER =
