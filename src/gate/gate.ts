@@ -151,6 +151,11 @@ export class Gate {
     this.#userHome = opts.userHome ?? this.#env.HOME ?? "/";
   }
 
+  /** A turn ended: its once approvals stop covering anything. */
+  endTurn(turnId: string): void {
+    this.approvals.endTurn(turnId);
+  }
+
   /** Parse, policy and rules only: what the line is, without asking or auditing. */
   async assess(
     line: string,
