@@ -239,7 +239,8 @@ export const PERSONAL_RULES: Rule[] = [
     category: "personal",
     pattern: /(?<![\w-])(?:\([2-9]\d{2}\) ?|[2-9]\d{2}[ .-])\d{3}[ .-]\d{4}(?![\w-])/g,
     priority: P.phone,
-    validate: (v) => !/^\(?\d{3}\)?[ .-]?555[ .-]?01\d\d$/.test(v), // 555-0100..0199: fiction's numbers
+    // 555-0100..0199 are fiction's numbers.
+    validate: (v) => !/^\(?\d{3}\)?[ .-]?555[ .-]?01\d\d$/.test(v) && plausibleDigits(digitsOf(v)),
   }),
   regexRule({
     kind: "phone",
@@ -250,7 +251,8 @@ export const PERSONAL_RULES: Rule[] = [
     priority: P.phone - 1,
     validate: (v) => {
       const n = digitsOf(v).length;
-      return n >= 8 && n <= 15 && !/^\d{4}-\d{2}-\d{2}/.test(v);
+      return n >= 8 && n <= 15 && !/^\d{4}-\d{2}-\d{2}/.test(v) &&
+        plausibleDigits(digitsOf(v).slice(-8));
     },
   }),
 ];

@@ -227,3 +227,30 @@ Deno.test("overlaps: the specific rule wins over the generic one, and nothing is
   const found = scanText(`GITHUB_TOKEN="${token}"\nAuthorization: Bearer ${token}\n`);
   assertEquals(found.map((f) => f.kind), ["github-pat", "github-pat"]);
 });
+
+Deno.test("lines from real code that once raised false alarms stay quiet", () => {
+  for (
+    const [line, path] of [
+      ["      authInfo: options?.authInfo,", "a.js"],
+      ["    client_secret: z.ZodOptional<z.ZodString>;", "types.d.ts"],
+      ["  credentials: CredentialsType;", "fetch.js.flow"],
+      ['  "license": "BSD-3-Clause",', "package.json"],
+      ['export const RELATED_TASK_META_KEY = "io.modelcontextprotocol/related-task";', "types.js"],
+      ['const TOKEN_STRINGS = "[A-Za-z0-9._~+/-]+=*";', "index.js"],
+      ["--- PASS: TestErrorHandling (0.00s)", "go.log"],
+      ['  return { kind: cls === "password" ? "password" : "generic-secret" };', "x.ts"],
+      ['    anchors: ["AccountKey", "SharedAccessKey", "SharedSecretValue"],', "x.ts"],
+      ['    password: "peanuts",', "error.test.ts"],
+      ["see `curl -u user:password` in the docs", "README.md"],
+    ] as const
+  ) assertClean(line, { path });
+  for (
+    const line of [
+      'expect(parse("+15555555555")).toBe(true)',
+      '["Visa (13)", "4007000000027"]',
+      'mac "00:1A:2B::4D:5E"',
+      "RFC 7231 sec 3.1.1.1",
+      'phone("+1234567890")',
+    ]
+  ) assertClean(line, { personal: true });
+});
