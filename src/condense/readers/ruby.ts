@@ -85,6 +85,7 @@ function readMinitest(lines: string[], ctx: ReadContext, out: Finding[]): void {
     // Run options, # Running, Finished in, N runs, and the indented "  1) Failure:"
     if (c0 !== 82 && c0 !== 35 && c0 !== 70 && (c0 < 48 || c0 > 57) && !(c0 === 32 && l >= 48 && l <= 57)) continue;
     const line = lines[i];
+    if (c0 === 32 ? !line.includes(") ") : c0 <= 57 && !line.includes(" runs, ")) continue;
     if (MINI_SUMMARY.test(line) || /^(?:Run options: |# Running:|Finished in [\d.]+s, )/.test(line)) {
       ctx.explain(i);
       continue;
