@@ -134,3 +134,47 @@ Deno.test("the words after -- become one shell line: one argument as typed, seve
   assertEquals(commandLine(["cargo", "test", "--lib"]), "cargo test --lib");
   assertEquals(commandLine([]), undefined);
 });
+
+Deno.test("with a model: only what no reader explained goes to it, over the real Ollama wire; its findings are merged", async () => {
+  const { startFakeOllama } = await import("../support/fake_ollama.ts");
+  const fake = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const home = await tempDir();
+  try {
+    fake.reply((body) => {
+      const messages = body.messages as { role: string; content: string }[];
+      const chunk = messages[messages.length - 1].content;
+      return {
+        text: JSON.stringify({
+          findings: chunk.includes("DISK FULL")
+            ? [{ kind: "error", location: "cache/writer.c:88", message: "disk full while writing the cache" }]
+            : [],
+        }),
+      };
+    });
+    const log = Deno.readTextFileSync(fixture("go/test_fail.log")) + "\ncache/writer.c:88 FATAL DISK FULL, giving up\n";
+    const r = await runWisp(["triage", "--json", "-m", "ollama:granite4.1:8b"], {
+      home,
+      stdin: log,
+      env: { OLLAMA_HOST: fake.url },
+    });
+    assertEquals(r.code, 1, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assertMatch(json.headline, /3 failed tests, 1 error; the model \(ollama:granite4\.1:8b\) judged 1 of 1 unexplained chunks$/);
+    assertEquals(json.findings.find((f: { kind: string }) => f.kind === "error"), {
+      kind: "error",
+      location: "cache/writer.c:88",
+      message: "disk full while writing the cache",
+    });
+    const chats = fake.chats();
+    assertEquals(chats.length, 1);
+    const sent = JSON.stringify(chats[0].messages);
+    assert(sent.includes("DISK FULL") && !sent.includes("Add(20, 22) = 43"), "the model saw lines a reader had explained");
+    assertEquals(chats[0].tools, undefined);
+    assert(chats[0].format, "no schema sent");
+    const kinds = auditEvents(home).map((e) => e.kind);
+    assert(kinds.includes("prompt") && kinds.includes("response"), `${kinds}`);
+  } finally {
+    await fake.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
