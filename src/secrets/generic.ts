@@ -554,7 +554,10 @@ export function assignmentAt(text: string, at: number, extension: string): Assig
   if (!read) return null;
   // In code an unquoted value is an expression (a variable, a call, a type); a literal secret in
   // code is a string and is quoted.
-  if (!read.quoted && CODE_EXTENSIONS.has(extension)) return null;
+  // A `key=value` pair inside a string (a URL's query, a connection string) is a literal again.
+  const inString = before === "&" || before === "?" || before === ";" ||
+    ((before === '"' || before === "'") && text[nameEnd] === "=");
+  if (!read.quoted && CODE_EXTENSIONS.has(extension) && !inString) return null;
   // `credentials: CredentialsType;` is a type annotation (a `;` after a YAML value is rare).
   if (!read.quoted && text[i - 1] === ":" && text[read.start + read.value.length] === ";") {
     return null;

@@ -129,3 +129,11 @@ Deno.test("thorough mode finds everything labelled and stays within the precisio
   const s = score(want, found);
   assert(s.recall >= RECALL_GOAL && s.precision >= PRECISION_GOAL, report(s));
 });
+
+Deno.test("the committed corpus is found whole: no miss, no false alarm", async () => {
+  // Stricter than the goals: a change that loses one labelled value here says so at once.
+  for (const personal of [false, true]) {
+    const s = await scoreWisp(personal);
+    assertEquals([s.misses, s.falseAlarms], [[], []]);
+  }
+});
