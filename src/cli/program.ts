@@ -23,6 +23,7 @@ import * as classifier from "./classifier.ts";
 import * as notify from "./notify.ts";
 import * as sandbox from "./sandbox.ts";
 import * as triage from "./triage.ts";
+import * as draft from "./draft.ts";
 
 interface CommandModule {
   register(program: Command): void;
@@ -45,6 +46,7 @@ export const COMMANDS: CommandModule[] = [
   scan,
   redact,
   triage,
+  draft,
 ];
 
 export function buildProgram(): Command {

@@ -43,14 +43,19 @@ export function streamText(stream: CapturedStream): { text: string; dropped: num
   return { text: `${decoder.decode(stream.head)}\n${decoder.decode(stream.tail)}`, dropped };
 }
 
-export async function runForTriage(line: string, opts: TriageRunOptions): Promise<TriageRunResult> {
+export function runForTriage(line: string, opts: TriageRunOptions): Promise<TriageRunResult> {
+  return runCaptured(line, "triage", opts);
+}
+
+/** A command for one of the condensing faces (triage, draft, watch): the gate, then the runner, output kept whole up to the limit. */
+export async function runCaptured(line: string, origin: "triage" | "draft" | "watch", opts: TriageRunOptions): Promise<TriageRunResult> {
   const cwd = opts.cwd ?? Deno.cwd();
   const root = opts.root ?? cwd;
   const gate = opts.gate ?? new Gate({ config: opts.config, home: opts.paths, audit: opts.audit });
   const verdict = await gate.check(line, {
     cwd,
     root,
-    origin: "triage",
+    origin,
     ...(opts.host ? { host: opts.host } : {}),
     ...(opts.yes ? { yes: true } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
@@ -63,7 +68,7 @@ export async function runForTriage(line: string, opts: TriageRunOptions): Promis
     command: line,
     cwd,
     root,
-    origin: "triage",
+    origin,
     timeoutSeconds: opts.timeoutSeconds,
     // Each stream keeps half the capture limit at each end in memory; the rest spills to the output store.
     budgetBytes: Math.floor(CAPTURE_LIMIT / 2),
