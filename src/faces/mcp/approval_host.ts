@@ -183,18 +183,27 @@ export class McpApprovalHost implements ApprovalHost {
     if (signal?.aborted) return "no";
     signal?.addEventListener("abort", onAbort, { once: true });
     const canElicit = channels.canElicit();
-    const filed = board?.file({
-      session: this.options.session,
-      timeoutSeconds: this.options.timeoutSeconds,
-      client,
-      thread,
-      command: request.command,
-      level: request.level,
-      cwd: request.cwd,
-      reasons: request.reasons,
-      pattern: request.pattern,
-      outsideSandbox: request.outsideSandbox,
-    });
+    let filed: ReturnType<PendingBoard["file"]> | undefined;
+    try {
+      filed = board?.file({
+        session: this.options.session,
+        timeoutSeconds: this.options.timeoutSeconds,
+        client,
+        thread,
+        command: request.command,
+        level: request.level,
+        cwd: request.cwd,
+        reasons: request.reasons,
+        pattern: request.pattern,
+        outsideSandbox: request.outsideSandbox,
+      });
+    } catch (error) {
+      // The pending folder cannot be written: the dialog alone can answer (or nobody).
+      channels.log(
+        "error",
+        `could not file the request in the pending folder: ${(error as Error).message}`,
+      );
+    }
     audit.record("approval.pending", {
       ...(filed ? { id: filed.id } : {}),
       command: request.command,

@@ -145,9 +145,11 @@ Deno.test("--tool and --no-tools together, or an unknown tool, are usage errors 
 Deno.test("cancelling a respond call stops its turn and the command it runs", async () => {
   const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
   const s = await mcpScratch(ollamaConfig(ollama.url));
-  const c = await connect(s);
+  const c = await connect(s, { args: ["--yes"] });
   try {
-    ollama.reply({ toolCalls: [{ name: "run_command", arguments: { command: "sleep 30" } }] });
+    ollama.reply({
+      toolCalls: [{ name: "run_command", arguments: { command: "touch started && sleep 30" } }],
+    });
     const controller = new AbortController();
     const started = Date.now();
     const call = c.client.callTool(
@@ -155,9 +157,14 @@ Deno.test("cancelling a respond call stops its turn and the command it runs", as
       undefined,
       { signal: controller.signal },
     );
-    // Cancel once the command has started.
-    for (let i = 0; i < 200 && !s.events().some((e) => e.kind === "tool.call"); i++) {
-      await new Promise((r) => setTimeout(r, 25));
+    // Cancel once the command is running.
+    for (let i = 0; i < 400; i++) {
+      try {
+        Deno.statSync(join(s.project, "started"));
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 25));
+      }
     }
     controller.abort("enough");
     await call.then(() => {}, () => {});
