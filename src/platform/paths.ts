@@ -65,15 +65,26 @@ export function userCacheDir(os: string, env: Env): string | undefined {
     return home ? join(home, "Library", "Caches") : undefined;
   }
   const xdg = env("XDG_CACHE_HOME");
-  if (xdg && isAbsolute(xdg)) return xdg;
+  if (xdg && isAbsolute(xdg) && !tooWide(xdg, env)) return xdg;
   return home ? join(home, ".cache") : undefined;
+}
+
+/**
+ * A path from the environment that would make the set absurdly wide — the
+ * root, or the user's home or a folder above it — is not taken as a root.
+ */
+function tooWide(path: string, env: Env): boolean {
+  const normal = resolve(path);
+  if (normal === "/") return true;
+  const home = env("HOME");
+  return !!home && isInside(resolve(home), normal);
 }
 
 /** The temporary directories every command may write. */
 export function tempDirs(os: string, env: Env): string[] {
   const dirs: string[] = [];
   const tmp = env("TMPDIR");
-  if (tmp && isAbsolute(tmp)) dirs.push(tmp);
+  if (tmp && isAbsolute(tmp) && !tooWide(tmp, env)) dirs.push(tmp);
   dirs.push("/tmp");
   if (os === "darwin") dirs.push("/private/tmp");
   else dirs.push("/var/tmp");
@@ -109,9 +120,21 @@ export function writableSet(input: WritableSetInput): WritableSet {
     if (!isAbsolute(expanded)) continue; // relative paths have no fixed meaning; the docs say so
     candidates.push(expanded);
   }
+  // The launch directory and the system's temporary folders are roots as
+  // they are. Any other root is refused when a symlink on its way lies inside
+  // one of them: a command could have planted it to aim the next command's
+  // writable set anywhere (rm -rf out; ln -s ~/.ssh out).
+  const base = [input.root, ...(os === "darwin" ? ["/private/tmp"] : ["/tmp", "/var/tmp"])]
+    .map((p) => realpathLongest(p, input.root));
   const roots: string[] = [];
-  for (const candidate of candidates) {
-    const real = realpathLongest(candidate, input.root);
+  const refused: string[] = [];
+  for (const [i, candidate] of candidates.entries()) {
+    const absolute = resolve(input.root, candidate);
+    if (i > 0 && plantedLink(absolute, base)) {
+      refused.push(absolute);
+      continue;
+    }
+    const real = realpathLongest(absolute, input.root);
     let exists = true;
     try {
       Deno.statSync(real);
@@ -131,7 +154,77 @@ export function writableSet(input: WritableSetInput): WritableSet {
     home: homeReal,
     homeInsideRoot: normalised.some((root) => isInside(homeReal, root)),
     missing,
+    refused,
+    masked: os === "linux" ? existingSockets(daemonSockets(env, uid())) : [],
   };
+}
+
+function uid(): number | null {
+  try {
+    return Deno.uid();
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a symlink on the way to `path` sits inside one of `base` (where a command could plant it). */
+export function plantedLink(path: string, base: string[]): boolean {
+  const parts = resolve(path).split("/").filter(Boolean);
+  let current = "";
+  for (const part of parts) {
+    const parent = current || "/";
+    current = `${current}/${part}`;
+    let isLink = false;
+    try {
+      isLink = Deno.lstatSync(current).isSymlink;
+    } catch {
+      return false; // nothing further exists, so no link further on
+    }
+    if (isLink) {
+      const where = realpathLongest(parent);
+      if (base.some((root) => isInside(where, root))) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Sockets of daemons that would do a write for a confined command, outside
+ * the sandbox: a container engine (docker run -v /:/host), the service
+ * manager (systemd-run), the message buses. The Linux profile hides each
+ * one that exists behind /dev/null (docs/adr/0112).
+ */
+export function daemonSockets(env: Env, userId: number | null): string[] {
+  const paths = [
+    "/run/docker.sock",
+    "/var/run/docker.sock",
+    "/run/podman/podman.sock",
+    "/run/containerd/containerd.sock",
+    "/run/systemd/private",
+    "/run/dbus/system_bus_socket",
+    "/var/run/dbus/system_bus_socket",
+  ];
+  const runtime = env("XDG_RUNTIME_DIR") ?? (userId !== null ? `/run/user/${userId}` : undefined);
+  if (runtime && isAbsolute(runtime)) {
+    paths.push(`${runtime}/bus`, `${runtime}/systemd/private`, `${runtime}/docker.sock`, `${runtime}/podman/podman.sock`);
+  }
+  const docker = env("DOCKER_HOST");
+  if (docker?.startsWith("unix://")) paths.push(docker.slice("unix://".length));
+  const bus = env("DBUS_SESSION_BUS_ADDRESS");
+  for (const m of bus?.matchAll(/unix:path=([^,;]+)/g) ?? []) paths.push(m[1]);
+  return paths;
+}
+
+/** The sockets of `paths` that exist, realpath'd, without duplicates. */
+export function existingSockets(paths: string[]): string[] {
+  const found = new Set<string>();
+  for (const path of paths) {
+    try {
+      const real = Deno.realPathSync(path);
+      if (Deno.statSync(real).isSocket) found.add(real);
+    } catch { /* not there */ }
+  }
+  return [...found];
 }
 
 /** Whether a write to the real path `real` is allowed by the set: inside a root and not in the home. */

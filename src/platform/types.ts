@@ -15,6 +15,10 @@ export interface WritableSet {
   homeInsideRoot: boolean;
   /** Configured writable paths that do not exist yet (darwin allows them by prefix; linux cannot bind them). */
   missing: string[];
+  /** Roots refused because a symlink on their way lies where a command could have planted it. */
+  refused?: string[];
+  /** Daemon sockets hidden from confined commands (Linux). */
+  masked?: string[];
 }
 
 /** How a command is started: confined by the profile, or through the launcher with everything allowed. */

@@ -276,3 +276,32 @@ Deno.test("wisp sandbox's origin keeps the sandbox on even when the config turns
     await s.cleanup();
   }
 });
+
+Deno.test("a daemon's socket (here a container engine's, named by DOCKER_HOST) is hidden from confined commands", async () => {
+  const s = await scratch();
+  const socketPath = join(s.outside, "docker.sock");
+  const listener = Deno.listen({ transport: "unix", path: socketPath });
+  const accepting = (async () => {
+    for await (const conn of listener) conn.close();
+  })();
+  const before = Deno.env.get("DOCKER_HOST");
+  Deno.env.set("DOCKER_HOST", `unix://${socketPath}`);
+  try {
+    const line = `python3 -c "import socket; s = socket.socket(socket.AF_UNIX); s.connect('${socketPath}'); print('connected')"`;
+    const confined = await runCommand(request(s, line));
+    assert(confined.exitStatus !== 0);
+    assert(!stdoutOf(confined).includes("connected"));
+    const outside = await runCommand(request(s, line, { outsideSandbox: true }));
+    assertEquals(stdoutOf(outside), "connected\n", outside.rendered);
+  } finally {
+    if (before === undefined) Deno.env.delete("DOCKER_HOST");
+    else Deno.env.set("DOCKER_HOST", before);
+    listener.close();
+    await accepting.catch(() => {});
+    await s.cleanup();
+  }
+});
+
+function stdoutOf(r: { stdout: { head: Uint8Array } }): string {
+  return new TextDecoder().decode(r.stdout.head);
+}

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { join } from "node:path";
-import { homeAncestorsInside, normaliseRoots, realpathLongest, userCacheDir, writableSet, writeAllowed } from "../../src/platform/paths.ts";
+import { daemonSockets, homeAncestorsInside, normaliseRoots, realpathLongest, tempDirs, userCacheDir, writableSet, writeAllowed } from "../../src/platform/paths.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { bwrapArgs } from "../../src/platform/linux/bwrap.ts";
 import type { LaunchSpec } from "../../src/platform/types.ts";
@@ -87,4 +87,40 @@ Deno.test("bwrap: read-only root, roots bound, ancestors pinned, home read-only 
   const open = bwrapArgs(spec({ mode: "open" })).join(" ");
   assert(open.startsWith("--bind / / --dev-bind /dev /dev --proc /proc"));
   assert(!open.includes("--ro-bind"), "the allow-all profile binds nothing read-only");
+});
+
+Deno.test("a configured root reached through a symlink a command could have planted is refused", async () => {
+  const home = await Deno.realPath(await Deno.makeTempDir({ dir: Deno.env.get("HOME") }));
+  const project = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    Deno.mkdirSync(join(home, "secret"));
+    Deno.symlinkSync(join(home, "secret"), join(project, "out")); // planted by an earlier command
+    Deno.mkdirSync(join(home, "tools"));
+    Deno.symlinkSync(join(home, "tools"), join(home, "tools-link")); // the person's own link, outside the set
+    const config = configSchema.parse({ commandPolicy: { sandbox: { writablePaths: [join(project, "out"), join(home, "tools-link")] } } });
+    const env = (n: string) => ({ HOME: home, TMPDIR: join(project, "out") } as Record<string, string>)[n];
+    const set = writableSet({ config, root: project, home: join(home, ".wisp"), os: "linux", env });
+    assert(!set.roots.includes(join(home, "secret")), "the planted link was followed");
+    assertEquals(set.refused, [join(project, "out"), join(project, "out")]);
+    assert(set.roots.includes(join(home, "tools")));
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(project, { recursive: true });
+  }
+});
+
+Deno.test("a TMPDIR or cache directory of / or above the user's home is not taken as a root", () => {
+  const env = (values: Record<string, string>) => (n: string) => values[n];
+  assertEquals(tempDirs("linux", env({ HOME: "/home/me", TMPDIR: "/" })), ["/tmp", "/var/tmp"]);
+  assertEquals(tempDirs("linux", env({ HOME: "/home/me", TMPDIR: "/home" })), ["/tmp", "/var/tmp"]);
+  assertEquals(tempDirs("linux", env({ HOME: "/home/me", TMPDIR: "/home/me/tmp" })), ["/home/me/tmp", "/tmp", "/var/tmp"]);
+  assertEquals(userCacheDir("linux", env({ HOME: "/home/me", XDG_CACHE_HOME: "/home/me" })), "/home/me/.cache");
+});
+
+Deno.test("daemon sockets that would write for a command are listed, from fixed paths and the environment", () => {
+  const list = daemonSockets((n) => ({ DOCKER_HOST: "unix:///x/docker.sock", DBUS_SESSION_BUS_ADDRESS: "unix:path=/x/bus,guid=1", XDG_RUNTIME_DIR: "/run/user/501" } as Record<string, string>)[n], 501);
+  for (const p of ["/run/docker.sock", "/run/systemd/private", "/run/user/501/bus", "/run/user/501/systemd/private", "/x/docker.sock", "/x/bus"]) {
+    assert(list.includes(p), p);
+  }
+  assertEquals(bwrapArgs(spec({ writable: { ...spec().writable, masked: ["/run/docker.sock"] } })).join(" ").includes("--ro-bind /dev/null /run/docker.sock"), true);
 });

@@ -28,6 +28,7 @@ export function bwrapArgs(spec: LaunchSpec): string[] {
     for (const root of spec.writable.roots) args.push("--bind", root, root);
     for (const dir of homeAncestorsInside(spec.writable)) args.push("--bind", dir, dir);
     args.push("--ro-bind", spec.writable.home, spec.writable.home);
+    for (const socket of spec.writable.masked ?? []) args.push("--ro-bind", "/dev/null", socket);
     if (!spec.allowNetwork) args.push("--unshare-net");
     args.push("--cap-drop", "ALL");
   }
