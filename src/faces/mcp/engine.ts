@@ -123,6 +123,7 @@ export class SessionEngine {
       await this.#prepare(thread);
       const c = thread.conversation;
       const events: AuditEvent[] = [];
+      let turnId: string | undefined;
       const unsubscribe = this.session.audit.onEvent((event) => {
         if (event.thread === thread.id && event.threadTurn === turnNo) events.push(event);
       });
@@ -135,6 +136,7 @@ export class SessionEngine {
             ? { commandTimeoutSeconds: thread.shape.commandTimeoutSeconds }
             : {}),
         });
+        turnId = turn.id;
         const prompt = call.task ? `Task: ${call.task}\n\n${call.prompt}` : call.prompt;
         let outcome;
         try {
@@ -174,6 +176,8 @@ export class SessionEngine {
         });
       } finally {
         unsubscribe();
+        // "once" covers the rest of the turn, and no more.
+        if (turnId) this.session.gate.endTurn(turnId);
       }
     });
   }

@@ -141,3 +141,32 @@ Deno.test("no answer at all: refused at the configured timeout, the request file
     await s.remove();
   }
 });
+
+Deno.test("once covers the rest of the turn only; session covers the server's life, across threads", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await mcpScratch(ollamaConfig(ollama.url));
+  const scopes = ["once", "session"];
+  let asked = 0;
+  const c = await connect(s, {
+    elicit: () => ({ action: "accept", content: { scope: scopes[asked++] ?? "once" } }),
+  });
+  const touch = (file: string) => ({ toolCalls: [{ name: "run_command", arguments: { command: `touch ${file}` } }] });
+  const call = (thread: string) =>
+    c.client.callTool({ name: "respond", arguments: { prompt: "touch", thread_id: thread, tools: ["run_command"] } });
+  try {
+    ollama.reply(touch("a.txt"), touch("b.txt"), { text: "two" }); // turn 1: once covers b.txt too
+    await call("one");
+    assertEquals(asked, 1);
+    ollama.reply(touch("c.txt"), { text: "one" }); // turn 2: once has ended, asked again (session now)
+    await call("one");
+    assertEquals(asked, 2);
+    ollama.reply(touch("d.txt"), { text: "one" }); // another thread, same server: session covers it
+    await call("two");
+    assertEquals(asked, 2);
+    for (const f of ["a.txt", "b.txt", "c.txt", "d.txt"]) assert(exists(join(s.project, f)), f);
+  } finally {
+    await c.close();
+    await ollama.close();
+    await s.remove();
+  }
+});
