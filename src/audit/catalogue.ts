@@ -127,8 +127,36 @@ export const AUDIT_CATALOGUE = {
   "turn.stopped": z.looseObject({ reason: z.string().optional() }),
   "model.fallback": z.looseObject({ from: z.string(), to: z.string() }),
   notification: z.looseObject({ route: z.string().nullable().optional() }),
-  "secrets.scan": z.looseObject({ counts: z.record(z.string(), z.number()) }),
-  redaction: z.looseObject({ counts: z.record(z.string(), z.number()) }),
+  /** One input scanned by `wisp scan` or scan_secrets: kinds and counts, never values. */
+  "secrets.scan": z.looseObject({
+    counts: z.record(z.string(), z.number()),
+    total: z.number().int().optional(),
+    source: z.enum(["cli", "mcp"]).optional(),
+    input: z.enum(["file", "stdin", "text"]).optional(),
+    path: z.string().optional(),
+    diff: z.boolean().optional(),
+    binary: z.boolean().optional(),
+    personal: z.boolean().optional(),
+  }),
+  /** One input redacted by `wisp redact` or the redact tool: counts replaced per kind. */
+  redaction: z.looseObject({
+    counts: z.record(z.string(), z.number()),
+    source: z.enum(["cli", "mcp"]).optional(),
+    input: z.enum(["file", "stdin", "text"]).optional(),
+    path: z.string().optional(),
+    binary: z.boolean().optional(),
+    personal: z.boolean().optional(),
+  }),
+  /** One run of `wisp watch`'s command: why it ran, how it ended, and the outcome before it. */
+  "watch.run": z.looseObject({
+    command: z.string(),
+    run: z.number().int(),
+    reason: z.enum(["start", "change", "every"]),
+    pass: z.boolean(),
+    exitStatus: z.number().int().nullable(),
+    durationMs: z.number(),
+    was: z.enum(["pass", "fail"]).optional(),
+  }),
   /** One triage, at its end: what was read, the headline, counts; never the output itself. */
   triage: z.looseObject({
     source: z.enum(["command", "path", "stdin", "text"]),
