@@ -13,7 +13,7 @@ import type { Config } from "../config/schema.ts";
 import { ensureHome, type HomePaths } from "../config/home.ts";
 import type { AuditSink } from "../audit/writer.ts";
 import { currentPlatform, nestedSandboxProbe, type Platform, type ProbeResult } from "../platform/index.ts";
-import { realpathLongest, writableSet } from "../platform/paths.ts";
+import { plantedLink, realpathLongest, writableSet } from "../platform/paths.ts";
 import type { WritableSet } from "../platform/types.ts";
 import { newOutputId, OutputStore, type OutputWriter } from "../tools/output_store.ts";
 import { type CapturedStream, StreamCapture } from "./capture.ts";
@@ -430,6 +430,15 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
     }
     : req.config;
   const set: WritableSet = writableSet({ config, root, home: req.home.root, os: platform.os });
+  // wisp opens its home by the path it was given. A symlink on that path
+  // inside the writable set could be swapped by a command for a folder of
+  // its own, which the next wisp would take as its home: refuse to run.
+  if (decision.launch === "confined" && plantedLink(req.home.root, set.roots)) {
+    return fail(
+      `wisp's home ${req.home.root} is reached through a symbolic link inside the sandbox's writable set, ` +
+        "which a command could replace; set WISP_HOME to its real path",
+    );
+  }
   const allowNetwork = req.allowNetwork ?? sandboxConfig.allowNetwork;
   const timeout = req.timeoutSeconds && req.timeoutSeconds > 0 ? req.timeoutSeconds : 0;
   const capture = !req.passthrough;

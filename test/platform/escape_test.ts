@@ -305,3 +305,17 @@ Deno.test("a daemon's socket (here a container engine's, named by DOCKER_HOST) i
 function stdoutOf(r: { stdout: { head: Uint8Array } }): string {
   return new TextDecoder().decode(r.stdout.head);
 }
+
+Deno.test("a home reached through a symlink inside the writable set is refused: a command could swap the link", async () => {
+  const s = await scratch();
+  try {
+    const { homePaths } = await import("../../src/config/home.ts");
+    Deno.symlinkSync(s.home.root, join(s.project, "home-link"));
+    const r = await runCommand(request(s, "touch ran", { home: homePaths(join(s.project, "home-link")) }));
+    assertEquals(r.exitStatus, null);
+    assertStringIncludes(r.rendered, "is reached through a symbolic link inside the sandbox's writable set");
+    assert(!exists(join(s.project, "ran")));
+  } finally {
+    await s.cleanup();
+  }
+});
