@@ -766,6 +766,62 @@ export function unwrapWords(input: Word[]): Unwrapped {
     if (SHELLS.has(prog)) {
       return shellInvocation(words);
     }
+    if (prog === "tmux" || prog === "screen") {
+      // tmux new-session 'cmd', tmux send-keys 'cmd' Enter, screen -dm cmd: shell code they start.
+      const lits = words.map((w) => lit(w) ?? "");
+      if (prog === "tmux") {
+        const verbAt = lits.findIndex((l, k) =>
+          k > 0 &&
+          /^(new|new-session|new-window|neww|split-window|splitw|respawn-pane|respawn-window|run-shell|run|send-keys|send)$/
+            .test(l)
+        );
+        if (verbAt > 0) {
+          const rest = words.slice(verbAt + 1).filter((w, k, all) => {
+            const l = lit(w) ?? "";
+            const prev = lit(all[k - 1]) ?? "";
+            return !l.startsWith("-") && !/^-[stncxyeFlcpPT]$/.test(prev) &&
+              !/^(Enter|C-m|KPEnter)$/.test(l);
+          });
+          if (rest.length > 0) {
+            return {
+              words,
+              wrappers,
+              argsAtRunTime,
+              payload: { kind: `tmux ${lits[verbAt]}`, words: rest },
+              readsStdin: false,
+              extra,
+            };
+          }
+        }
+        return done(words);
+      }
+      const i = skipOptions(
+        words,
+        1,
+        set(
+          "-S",
+          "-c",
+          "-e",
+          "-h",
+          "-L",
+          "-Logfile",
+          "-p",
+          "-t",
+          "-T",
+          "-x",
+          "-X",
+          "-r",
+          "-R",
+          "-ls",
+        ),
+      );
+      if (i < words.length) {
+        wrappers.push("screen");
+        words = rest(i);
+        continue;
+      }
+      return done(words);
+    }
     if (prog === "ssh") {
       // The remote command is shell code too: ssh host 'rm -rf /' runs it there.
       const i = skipOptions(
@@ -957,7 +1013,7 @@ function partsOf(
   // The payload this part carries.
   let payloadWords: Word[] | null = u.payload ? u.payload.words : null;
   let payloadKind = u.payload?.kind ?? null;
-  const isShellReader = u.readsStdin ||
+  const isShellReader = u.readsStdin || main.program === "at" || main.program === "batch" ||
     (main.program !== "" && SHELLS.has(main.program) && effective.length === 1);
   if (isShellReader && !payloadWords) {
     if (cmd.heredoc) {
