@@ -14,6 +14,7 @@ import { grepTool } from "./grep.ts";
 import { findTool } from "./find.ts";
 import { lsTool } from "./ls.ts";
 import { processTool } from "./process.ts";
+import { inspectTool } from "./inspect.ts";
 
 export function builtinRegistry(): ToolRegistry {
   return new ToolRegistry()
@@ -21,6 +22,7 @@ export function builtinRegistry(): ToolRegistry {
     .register(runCommandTool)
     .register(readFileTool)
     .register(editFileTool)
+    .register(inspectTool)
     .register(notifyTool)
     .register(systemInfoTool)
     .register(grepTool)

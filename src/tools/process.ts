@@ -22,7 +22,7 @@ import { expandTilde } from "../config/home.ts";
 import {
   type ManagedProcess,
   MAX_RUNNING,
-  ProcessTable,
+  type ProcessTable,
   resolveLifetime,
   type Taken,
 } from "../exec/background.ts";
