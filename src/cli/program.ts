@@ -24,6 +24,7 @@ import * as notify from "./notify.ts";
 import * as sandbox from "./sandbox.ts";
 import * as triage from "./triage.ts";
 import * as draft from "./draft.ts";
+import * as watch from "./watch.ts";
 
 interface CommandModule {
   register(program: Command): void;
@@ -47,6 +48,7 @@ export const COMMANDS: CommandModule[] = [
   redact,
   triage,
   draft,
+  watch,
 ];
 
 export function buildProgram(): Command {
