@@ -157,16 +157,6 @@ export const AUDIT_CATALOGUE = {
     durationMs: z.number(),
     was: z.enum(["pass", "fail"]).optional(),
   }),
-  /** One run of `wisp watch`'s command: why it ran, how it ended, and the outcome before it. */
-  "watch.run": z.looseObject({
-    command: z.string(),
-    run: z.number().int(),
-    reason: z.enum(["start", "change", "every"]),
-    pass: z.boolean(),
-    exitStatus: z.number().int().nullable(),
-    durationMs: z.number(),
-    was: z.enum(["pass", "fail"]).optional(),
-  }),
   /** One triage, at its end: what was read, the headline, counts; never the output itself. */
   triage: z.looseObject({
     source: z.enum(["command", "path", "stdin", "text"]),
