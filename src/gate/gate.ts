@@ -151,6 +151,27 @@ export class Gate {
     this.#userHome = opts.userHome ?? this.#env.HOME ?? "/";
   }
 
+  /** A remembered approval; an unreadable approvals.json covers nothing (fail closed: ask). */
+  #findRemembered(query: Parameters<ApprovalStore["find"]>[0]) {
+    try {
+      return this.approvals.find(query);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Remember an answer; when the file cannot be written it holds for this session only. */
+  #remember(input: Parameters<ApprovalStore["remember"]>[0]) {
+    try {
+      return this.approvals.remember(input);
+    } catch {
+      return this.approvals.remember({
+        ...input,
+        scope: input.scope === "once" ? "once" : "session",
+      });
+    }
+  }
+
   /** A turn ended: its once approvals stop covering anything. */
   endTurn(turnId: string): void {
     this.approvals.endTurn(turnId);
@@ -260,7 +281,7 @@ export class Gate {
       const key = `${part.pattern}\u0000${part.level}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const remembered = this.approvals.find({
+      const remembered = this.#findRemembered({
         pattern: part.pattern,
         level: part.level,
         root: ctx.root,
@@ -338,7 +359,7 @@ export class Gate {
       }
       let given = answer.answer;
       if (!rememberable.includes(given)) given = "session";
-      const approval = this.approvals.remember({
+      const approval = this.#remember({
         scope: given,
         pattern: part.pattern,
         level: part.level,

@@ -309,3 +309,19 @@ Deno.test("gate: writes into the gate's own home are refused, however the home i
     await Deno.remove(s.dir, { recursive: true });
   }
 });
+
+Deno.test("gate: an unreadable approvals.json covers nothing and an answer still holds for the session", async () => {
+  const s = await setup();
+  try {
+    await Deno.mkdir(`${s.dir}/home/.wisp`, { recursive: true });
+    await Deno.writeTextFile(`${s.dir}/home/.wisp/approvals.json`, "{ not json");
+    const host = new ScriptedHost(["project"]);
+    const d = await s.gate.check("make test", s.ctx({ host }));
+    assertEquals(host.asked.length, 1, "asked: the broken file covers nothing");
+    assert(d.allowed);
+    assertEquals(d.scope, "session", "the file could not take it, so it holds for the session");
+    assertEquals((await s.gate.check("make test", s.ctx({ host }))).approvedBy, "remembered");
+  } finally {
+    await Deno.remove(s.dir, { recursive: true });
+  }
+});
