@@ -37,6 +37,15 @@ import { ThreadError, type ThreadShape, ThreadTable } from "./threads.ts";
 import { receiptText } from "./receipt.ts";
 import { RESOURCE_TEMPLATES, ResourceError, Resources, STATIC_RESOURCES } from "./resources.ts";
 import type { Logger } from "./log.ts";
+import {
+  CondenseInputError,
+  dependencyAuditArgs,
+  dependencyAuditTool,
+  jsonShapeArgs,
+  jsonShapeTool,
+  summariseDiffArgs,
+  summariseDiffTool,
+} from "./condensing.ts";
 
 export const respondArgs = z.object({
   prompt: z.string().min(1).describe(
@@ -114,6 +123,28 @@ export const TOOLS: ToolEntry[] = [
       "cargo, pytest, go test, tsc, jest, …): give command (run under wisp's gate and sandbox) or path. Returns a headline " +
       "and the findings; the raw output stays on this machine.",
     schema: triageArgs,
+  },
+  {
+    name: "summarise_diff",
+    description:
+      "A short summary of a unified diff on this machine (text or a file): files changed with their status, lines " +
+      "added and removed, and the functions the hunks name, largest changes first. No model.",
+    schema: summariseDiffArgs,
+  },
+  {
+    name: "json_shape",
+    description:
+      "The structure of a JSON document or JSON Lines on this machine without its data: keys and their types, " +
+      "optional keys, array lengths, unions and small enums, as an indented outline. No model.",
+    schema: jsonShapeArgs,
+  },
+  {
+    name: "dependency_audit",
+    description:
+      "What a lockfile pins (package-lock.json, deno.lock, Cargo.lock, go.sum, poetry.lock, uv.lock, " +
+      "Package.resolved), from the lockfile alone: package counts, names at several versions, and what it marks " +
+      "(sources outside the registry, plain http, missing integrity, install scripts). No network, no model.",
+    schema: dependencyAuditArgs,
   },
   {
     name: "scan_secrets",
@@ -261,6 +292,10 @@ export class McpFace {
         return await this.#secrets(name, parsed.data);
       case "triage":
         return await this.#triage(parsed.data as z.infer<typeof triageArgs>, signal);
+      case "summarise_diff":
+      case "json_shape":
+      case "dependency_audit":
+        return await this.#condense(name, parsed.data);
     }
     throw new McpError(ErrorCode.InvalidParams, `there is no tool named ${name}`);
   }
@@ -281,6 +316,26 @@ export class McpFace {
       });
     } catch (error) {
       if (error instanceof ToolInputError) {
+        return textResult(`error: ${error.message}`, undefined, true);
+      }
+      throw error;
+    }
+  }
+
+  async #condense(
+    name: "summarise_diff" | "json_shape" | "dependency_audit",
+    args: unknown,
+  ): Promise<ToolResult> {
+    const root = this.options.session.root;
+    try {
+      const result = name === "summarise_diff"
+        ? await summariseDiffTool(args as z.infer<typeof summariseDiffArgs>, root)
+        : name === "json_shape"
+        ? await jsonShapeTool(args as z.infer<typeof jsonShapeArgs>, root)
+        : await dependencyAuditTool(args as z.infer<typeof dependencyAuditArgs>, root);
+      return textResult(result.text, result.structured);
+    } catch (error) {
+      if (error instanceof CondenseInputError) {
         return textResult(`error: ${error.message}`, undefined, true);
       }
       throw error;

@@ -150,9 +150,14 @@ Deno.test("once covers the rest of the turn only; session covers the server's li
   const c = await connect(s, {
     elicit: () => ({ action: "accept", content: { scope: scopes[asked++] ?? "once" } }),
   });
-  const touch = (file: string) => ({ toolCalls: [{ name: "run_command", arguments: { command: `touch ${file}` } }] });
+  const touch = (file: string) => ({
+    toolCalls: [{ name: "run_command", arguments: { command: `touch ${file}` } }],
+  });
   const call = (thread: string) =>
-    c.client.callTool({ name: "respond", arguments: { prompt: "touch", thread_id: thread, tools: ["run_command"] } });
+    c.client.callTool({
+      name: "respond",
+      arguments: { prompt: "touch", thread_id: thread, tools: ["run_command"] },
+    });
   try {
     ollama.reply(touch("a.txt"), touch("b.txt"), { text: "two" }); // turn 1: once covers b.txt too
     await call("one");
