@@ -182,3 +182,46 @@ Deno.test("no planted value reaches anything wisp writes: audit, output store, t
     await Deno.remove(work, { recursive: true });
   }
 });
+
+Deno.test("through the real MCP server: scan_secrets and redact leave no planted value in wisp's home", async () => {
+  const { mcpScratch, connect } = await import("../faces/mcp/support.ts");
+  const s = await mcpScratch({ notifications: { enabled: false } });
+  const c = await connect(s);
+  try {
+    const { values, file, diff } = planted();
+    await Deno.writeTextFile(join(s.project, "planted.env"), file);
+    const calls = [
+      { name: "scan_secrets", arguments: { text: file, personal: true } },
+      { name: "scan_secrets", arguments: { path: "planted.env" } },
+      { name: "scan_secrets", arguments: { text: diff } },
+      { name: "redact", arguments: { text: file } },
+      { name: "redact", arguments: { path: "planted.env", thorough: true } },
+    ];
+    const answers: string[] = [];
+    for (const call of calls) answers.push(JSON.stringify(await c.client.callTool(call)));
+    await c.close();
+    const written = await filesUnder(s.home);
+    assert(written.length > 0, "the server wrote its audit log");
+    const outputs: [string, string][] = [
+      ...await Promise.all(
+        written.map(async (p) => [p, await Deno.readTextFile(p)] as [string, string]),
+      ),
+      ...answers.map((a, i) => [`answer ${i}`, a] as [string, string]),
+      ["server stderr", c.stderr()],
+    ];
+    for (const needle of needles(values)) {
+      for (const [where, text] of outputs) {
+        assert(
+          !text.includes(needle),
+          `a planted value (${needle.length} chars) leaked into ${where}`,
+        );
+      }
+    }
+    const kinds = s.events().map((e) => e.kind);
+    assertEquals(kinds.filter((k) => k === "secrets.scan").length, 3);
+    assertEquals(kinds.filter((k) => k === "redaction").length, 2);
+  } finally {
+    await c.close().catch(() => {});
+    await s.remove();
+  }
+});
