@@ -20,9 +20,19 @@ const args = Deno.args;
 const runs = Number(args[args.indexOf("--runs") + 1]) || 20;
 const gib = Number(args[args.indexOf("--gib") + 1]) || 1;
 
-async function time(cmd: string, cmdArgs: string[], options: Partial<Deno.CommandOptions> = {}): Promise<number> {
+async function time(
+  cmd: string,
+  cmdArgs: string[],
+  options: Partial<Deno.CommandOptions> = {},
+): Promise<number> {
   const t0 = performance.now();
-  const out = await new Deno.Command(cmd, { args: cmdArgs, stdin: "null", stdout: "null", stderr: "null", ...options })
+  const out = await new Deno.Command(cmd, {
+    args: cmdArgs,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+    ...options,
+  })
     .output();
   const ms = performance.now() - t0;
   if (!out.success) throw new Error(`${cmd} ${cmdArgs.join(" ")} failed (${out.code})`);
@@ -43,21 +53,73 @@ async function repeat(n: number, f: () => Promise<number>): Promise<number> {
 
 const home = await Deno.makeTempDir({ prefix: "wisp-bench-home-" });
 const project = await Deno.makeTempDir({ prefix: "wisp-bench-project-" });
-const env = { WISP_HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root" };
+const env = {
+  WISP_HOME: home,
+  PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+  HOME: Deno.env.get("HOME") ?? "/root",
+};
 const empty = join(home, "empty.ts");
 await Deno.writeTextFile(empty, "");
 
 const bwrapArgs = [
-  "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", project, project,
-  "--unshare-pid", "--as-pid-1", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--", "/bin/sh", "-c", "true",
+  "--ro-bind",
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--proc",
+  "/proc",
+  "--bind",
+  project,
+  project,
+  "--unshare-pid",
+  "--as-pid-1",
+  "--die-with-parent",
+  "--new-session",
+  "--cap-drop",
+  "ALL",
+  "--",
+  "/bin/sh",
+  "-c",
+  "true",
 ];
 const bare = await repeat(runs, () => time("bwrap", bwrapArgs));
-const denoStart = await repeat(runs, () => time(DENO, ["run", "-q", "-P=wisp", "--config", join(ROOT, "deno.json"), empty], { env, cwd: project }));
-const wispHelp = await repeat(runs, () =>
-  time(DENO, ["run", "-q", "-P=wisp", "--config", join(ROOT, "deno.json"), join(ROOT, "main.ts"), "sandbox", "--help"], { env, cwd: project })
+const denoStart = await repeat(
+  runs,
+  () =>
+    time(DENO, ["run", "-q", "-P=wisp", "--config", join(ROOT, "deno.json"), empty], {
+      env,
+      cwd: project,
+    }),
 );
-const wispTrue = await repeat(runs, () =>
-  time(DENO, ["run", "-q", "-P=wisp", "--config", join(ROOT, "deno.json"), join(ROOT, "main.ts"), "sandbox", "--", "true"], { env, cwd: project })
+const wispHelp = await repeat(
+  runs,
+  () =>
+    time(DENO, [
+      "run",
+      "-q",
+      "-P=wisp",
+      "--config",
+      join(ROOT, "deno.json"),
+      join(ROOT, "main.ts"),
+      "sandbox",
+      "--help",
+    ], { env, cwd: project }),
+);
+const wispTrue = await repeat(
+  runs,
+  () =>
+    time(DENO, [
+      "run",
+      "-q",
+      "-P=wisp",
+      "--config",
+      join(ROOT, "deno.json"),
+      join(ROOT, "main.ts"),
+      "sandbox",
+      "--",
+      "true",
+    ], { env, cwd: project }),
 );
 
 // (b) 1 GiB through the runner, in a subprocess that reports its own numbers.
@@ -71,7 +133,9 @@ const status = () => Deno.readTextFileSync("/proc/self/status");
 const kib = (k: string) => Number(new RegExp(k + ":\\\\s+(\\\\d+)").exec(status())![1]);
 const home = homePaths(${JSON.stringify(home)});
 const audit = { session: "bench0001", record: () => ({}) };
-const base = { cwd: ${JSON.stringify(project)}, root: ${JSON.stringify(project)}, origin: "model" as const, budgetBytes: 64 * 1024, config: defaultConfig(), home, audit: audit as never };
+const base = { cwd: ${JSON.stringify(project)}, root: ${
+    JSON.stringify(project)
+  }, origin: "model" as const, budgetBytes: 64 * 1024, config: defaultConfig(), home, audit: audit as never };
 await runCommand({ ...base, command: "echo warm" });
 const line = Deno.args[0];
 const baseline = kib("VmRSS");
@@ -83,23 +147,50 @@ console.log(JSON.stringify({ baselineKiB: baseline, peakKiB: kib("VmHWM"), ms, b
 );
 const stream = `yes | head -c ${gib}G`;
 const catMs = await time("bwrap", [...bwrapArgs.slice(0, -1), `${stream} | cat > /dev/null`]);
-const out = await new Deno.Command(DENO, { args: ["run", "-A", "--config", join(ROOT, "deno.json"), probe, stream], stdout: "piped", stderr: "inherit", cwd: ROOT }).output();
+const out = await new Deno.Command(DENO, {
+  args: ["run", "-A", "--config", join(ROOT, "deno.json"), probe, stream],
+  stdout: "piped",
+  stderr: "inherit",
+  cwd: ROOT,
+}).output();
 const runner = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!);
 const bytes = gib * 1024 ** 3;
 const mbps = (ms: number) => bytes / 1e6 / (ms / 1000);
 
 const rows: Array<[string, string, string]> = [
   ["bwrap … true (baseline)", `${bare.toFixed(1)} ms`, "1.00×"],
-  ["deno start-up, empty script (apart)", `${denoStart.toFixed(1)} ms`, `${(denoStart / bare).toFixed(2)}×`],
-  ["wisp sandbox --help (CLI start-up, apart)", `${wispHelp.toFixed(1)} ms`, `${(wispHelp / bare).toFixed(2)}×`],
+  [
+    "deno start-up, empty script (apart)",
+    `${denoStart.toFixed(1)} ms`,
+    `${(denoStart / bare).toFixed(2)}×`,
+  ],
+  [
+    "wisp sandbox --help (CLI start-up, apart)",
+    `${wispHelp.toFixed(1)} ms`,
+    `${(wispHelp / bare).toFixed(2)}×`,
+  ],
   ["wisp sandbox -- true", `${wispTrue.toFixed(1)} ms`, `${(wispTrue / bare).toFixed(2)}×`],
-  ["wisp sandbox -- true, minus CLI start-up", `${(wispTrue - wispHelp).toFixed(1)} ms`, `${((wispTrue - wispHelp) / bare).toFixed(2)}×`],
+  [
+    "wisp sandbox -- true, minus CLI start-up",
+    `${(wispTrue - wispHelp).toFixed(1)} ms`,
+    `${((wispTrue - wispHelp) / bare).toFixed(2)}×`,
+  ],
   [`${stream} | cat > /dev/null (baseline)`, `${mbps(catMs).toFixed(0)} MB/s`, "1.00×"],
-  [`runner capturing ${stream}`, `${mbps(runner.ms).toFixed(0)} MB/s`, `${(catMs / runner.ms).toFixed(2)}× (goal ≥ 0.5×)`],
-  ["runner peak RSS growth over its baseline", `${((runner.peakKiB - runner.baselineKiB) / 1024).toFixed(1)} MiB`, "goal ≤ 64 MiB"],
+  [
+    `runner capturing ${stream}`,
+    `${mbps(runner.ms).toFixed(0)} MB/s`,
+    `${(catMs / runner.ms).toFixed(2)}× (goal ≥ 0.5×)`,
+  ],
+  [
+    "runner peak RSS growth over its baseline",
+    `${((runner.peakKiB - runner.baselineKiB) / 1024).toFixed(1)} MiB`,
+    "goal ≤ 64 MiB",
+  ],
 ];
 const width = Math.max(...rows.map((r) => r[0].length));
 console.log(`exec bench (median of ${runs} runs for start-up; ${gib} GiB stream)`);
-for (const [name, value, ratio] of rows) console.log(`${name.padEnd(width)}  ${value.padStart(12)}  ${ratio}`);
+for (const [name, value, ratio] of rows) {
+  console.log(`${name.padEnd(width)}  ${value.padStart(12)}  ${ratio}`);
+}
 await Deno.remove(home, { recursive: true });
 await Deno.remove(project, { recursive: true });

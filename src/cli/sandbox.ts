@@ -38,7 +38,9 @@ function collect(value: string, previous: string[]): string[] {
 export function register(program: Command): void {
   program
     .command("sandbox")
-    .description("run a program under wisp's sandbox, rooted at the current directory, with its output passed through")
+    .description(
+      "run a program under wisp's sandbox, rooted at the current directory, with its output passed through",
+    )
     .argument("<command...>", "the program and its arguments (put -- before them)")
     .option("--no-network", "cut the program off the network")
     .option("--writable <path>", "also let it write under PATH (repeatable)", collect, [])

@@ -97,11 +97,20 @@ export class StreamCapture {
     }
     if (!this.#ring) {
       const rest = this.#tail.subarray(0, this.#tailLen);
-      if (this.#tailLen === 0) return { bytes: this.#total, lines, head, tail: new Uint8Array(), complete: true, spill };
+      if (this.#tailLen === 0) {
+        return { bytes: this.#total, lines, head, tail: new Uint8Array(), complete: true, spill };
+      }
       const whole = new Uint8Array(this.#headLen + this.#tailLen);
       whole.set(head);
       whole.set(rest, this.#headLen);
-      return { bytes: this.#total, lines, head: whole, tail: new Uint8Array(), complete: true, spill };
+      return {
+        bytes: this.#total,
+        lines,
+        head: whole,
+        tail: new Uint8Array(),
+        complete: true,
+        spill,
+      };
     }
     const tail = new Uint8Array(this.#tailLen);
     const first = this.#tail.subarray(this.#tailPos, this.#tailLen);

@@ -23,7 +23,8 @@ export interface Refusal {
 }
 
 /** Phrases of a write the sandbox stopped (EPERM on macOS, EROFS under a read-only bind). */
-const STRONG = /Operation not permitted|Read-only file system|\[Errno (?:1|30)\]|\bEROFS\b|\bEPERM\b|is not writable|are not writable/;
+const STRONG =
+  /Operation not permitted|Read-only file system|\[Errno (?:1|30)\]|\bEROFS\b|\bEPERM\b|is not writable|are not writable/;
 /** Phrases that count only when a path they name is outside the set. */
 const WEAK = /Permission denied|\[Errno 13\]|\bEACCES\b/;
 
@@ -136,14 +137,17 @@ export function diagnoseRefusal(input: DiagnoseInput): Refusal | undefined {
     return {
       verdict: "refused",
       paths: shown,
-      line: `sandbox: the sandbox refused writing ${shown.join(", ")}${more} (${why}); the policy allowed the command, the sandbox stopped the write${suffix}`,
+      line: `sandbox: the sandbox refused writing ${
+        shown.join(", ")
+      }${more} (${why}); the policy allowed the command, the sandbox stopped the write${suffix}`,
     };
   }
   if (strong && paths.length === 0) {
     return {
       verdict: "guess",
       paths: [],
-      line: `sandbox: the sandbox may have refused a write (a guess: the error names no path to check); ` +
+      line:
+        `sandbox: the sandbox may have refused a write (a guess: the error names no path to check); ` +
         `writes are allowed only under ${roots}; the policy allowed the command, it ran${suffix}`,
     };
   }

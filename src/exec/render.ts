@@ -171,7 +171,10 @@ export function shareRoom(room: number, needA: number, needB: number): [number, 
 }
 
 /** Line number in the stored output of line 1 of each stream (the stored text is the whole rendering). */
-export function storedLineOffsets(stdout: CapturedStream, _stderr: CapturedStream): { stdout: number; stderr: number } {
+export function storedLineOffsets(
+  stdout: CapturedStream,
+  _stderr: CapturedStream,
+): { stdout: number; stderr: number } {
   // line 1: exit status; then "stdout:" and its lines; then "stderr:" and its lines.
   const stdoutFirst = 3;
   const stderrFirst = 1 + (stdout.bytes > 0 ? 1 + stdout.lines : 0) + 2;
@@ -183,11 +186,17 @@ function heldBackNote(
   kept: KeptWhole | null | undefined,
   memory: boolean,
 ): string {
-  const ranges = parts.map((p) => `${p.label} lines ${formatCount(p.from)}–${formatCount(p.to)} (${formatBytes(p.bytes)})`)
+  const ranges = parts.map((p) =>
+    `${p.label} lines ${formatCount(p.from)}–${formatCount(p.to)} (${formatBytes(p.bytes)})`
+  )
     .join(", ");
-  if (!kept) return `held back: ${ranges}; the held-back lines were not kept (no output store here)`;
+  if (!kept) {
+    return `held back: ${ranges}; the held-back lines were not kept (no output store here)`;
+  }
   const cut = kept.truncated ? "; it was cut at 16 MiB and the rest was not kept" : "";
-  const where = `the whole output is kept as output ${kept.id} (${formatCount(kept.lines)} lines)${cut}`;
+  const where = `the whole output is kept as output ${kept.id} (${
+    formatCount(kept.lines)
+  } lines)${cut}`;
   if (!memory) return `held back: ${ranges}; ${where}; do not run the command again to see it`;
   const first = parts[0]?.from ?? 1;
   return `held back: ${ranges}; ${where}; memory "recall output ${kept.id} from line ${first}" pages it, ` +
@@ -196,7 +205,12 @@ function heldBackNote(
 }
 
 /** The whole rendering with nothing held back (what the store keeps), when both streams are in memory. */
-export function renderWhole(exitStatus: number | null, stdout: string, stderr: string, notes: string[] = []): string {
+export function renderWhole(
+  exitStatus: number | null,
+  stdout: string,
+  stderr: string,
+  notes: string[] = [],
+): string {
   let text = exitLine(exitStatus) + "\n";
   if (stdout !== "") text += "stdout:\n" + withNewline(stdout);
   if (stderr !== "") text += "stderr:\n" + withNewline(stderr);
@@ -209,7 +223,8 @@ export function fitsWhole(input: Omit<RenderInput, "kept">): boolean {
   const out = wholeText(input.stdout);
   const err = wholeText(input.stderr);
   if (out === undefined || err === undefined) return false;
-  return size(renderWhole(input.exitStatus, out, err, input.notes).replace(/\n$/, "")) <= input.budget;
+  return size(renderWhole(input.exitStatus, out, err, input.notes).replace(/\n$/, "")) <=
+    input.budget;
 }
 
 export interface Rendered {
@@ -219,7 +234,12 @@ export interface Rendered {
 
 export function renderResult(input: RenderInput): Rendered {
   if (fitsWhole(input)) {
-    const text = renderWhole(input.exitStatus, wholeText(input.stdout)!, wholeText(input.stderr)!, input.notes);
+    const text = renderWhole(
+      input.exitStatus,
+      wholeText(input.stdout)!,
+      wholeText(input.stderr)!,
+      input.notes,
+    );
     return { text: text.replace(/\n$/, ""), heldBack: false };
   }
   const header = exitLine(input.exitStatus) + "\n";
@@ -227,10 +247,30 @@ export function renderResult(input: RenderInput): Rendered {
   const labels = (input.stdout.bytes > 0 ? 8 : 0) + (input.stderr.bytes > 0 ? 8 : 0);
   // Measure the held-back note with the widest numbers it can hold.
   const widest = [
-    ...(input.stdout.bytes > 0 ? [{ label: "stdout", from: input.stdout.lines, to: input.stdout.lines * 10 + 99, bytes: input.stdout.bytes }] : []),
-    ...(input.stderr.bytes > 0 ? [{ label: "stderr", from: input.stderr.lines, to: input.stderr.lines * 10 + 99, bytes: input.stderr.bytes }] : []),
+    ...(input.stdout.bytes > 0
+      ? [{
+        label: "stdout",
+        from: input.stdout.lines,
+        to: input.stdout.lines * 10 + 99,
+        bytes: input.stdout.bytes,
+      }]
+      : []),
+    ...(input.stderr.bytes > 0
+      ? [{
+        label: "stderr",
+        from: input.stderr.lines,
+        to: input.stderr.lines * 10 + 99,
+        bytes: input.stderr.bytes,
+      }]
+      : []),
   ];
-  const noteRoom = size(heldBackNote(widest, input.kept ?? { id: "x".repeat(16), lines: 10 ** 9, truncated: true }, input.memory));
+  const noteRoom = size(
+    heldBackNote(
+      widest,
+      input.kept ?? { id: "x".repeat(16), lines: 10 ** 9, truncated: true },
+      input.memory,
+    ),
+  );
   const room = Math.max(0, input.budget - size(header) - size(notes) - labels - noteRoom - 2);
   const [outRoom, errRoom] = shareRoom(room, input.stdout.bytes, input.stderr.bytes);
   const offsets = storedLineOffsets(input.stdout, input.stderr);
@@ -238,10 +278,20 @@ export function renderResult(input: RenderInput): Rendered {
   const err = input.stderr.bytes > 0 ? cutStream(input.stderr, errRoom) : undefined;
   const parts: Array<{ label: string; from: number; to: number; bytes: number }> = [];
   if (out && !out.whole) {
-    parts.push({ label: "stdout", from: out.fromLine! + offsets.stdout - 1, to: out.toLine! + offsets.stdout - 1, bytes: out.heldBytes! });
+    parts.push({
+      label: "stdout",
+      from: out.fromLine! + offsets.stdout - 1,
+      to: out.toLine! + offsets.stdout - 1,
+      bytes: out.heldBytes!,
+    });
   }
   if (err && !err.whole) {
-    parts.push({ label: "stderr", from: err.fromLine! + offsets.stderr - 1, to: err.toLine! + offsets.stderr - 1, bytes: err.heldBytes! });
+    parts.push({
+      label: "stderr",
+      from: err.fromLine! + offsets.stderr - 1,
+      to: err.toLine! + offsets.stderr - 1,
+      bytes: err.heldBytes!,
+    });
   }
   let text = header;
   if (out) text += "stdout:\n" + out.text;

@@ -12,7 +12,12 @@ import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
 import { ensureHome, type HomePaths } from "../config/home.ts";
 import type { AuditSink } from "../audit/writer.ts";
-import { currentPlatform, nestedSandboxProbe, type Platform, type ProbeResult } from "../platform/index.ts";
+import {
+  currentPlatform,
+  nestedSandboxProbe,
+  type Platform,
+  type ProbeResult,
+} from "../platform/index.ts";
 import { plantedLink, realpathLongest, writableSet } from "../platform/paths.ts";
 import type { WritableSet } from "../platform/types.ts";
 import { newOutputId, OutputStore, type OutputWriter } from "../tools/output_store.ts";
@@ -130,7 +135,10 @@ const SIGNAL_NUMBERS: Record<string, number> = Object.fromEntries(
  * report a signal that way, and the launcher passes it on the same way, so
  * the two cannot be told apart (docs/adr/0111-supervisor-inside-the-sandbox.md).
  */
-export function statusOf(code: number, signal: string | null): { exitStatus: number; signal?: string } {
+export function statusOf(
+  code: number,
+  signal: string | null,
+): { exitStatus: number; signal?: string } {
   if (signal) {
     const n = SIGNAL_NUMBERS[signal];
     return { exitStatus: n ? -n : -1, signal };
@@ -169,11 +177,14 @@ export function decideMode(input: {
       mode: "confined",
       launch: "confined",
       notes: [],
-      error: `the sandbox launcher cannot start (${input.probe.detail}); install bubblewrap (Linux) or run on macOS`,
+      error:
+        `the sandbox launcher cannot start (${input.probe.detail}); install bubblewrap (Linux) or run on macOS`,
     };
   }
   const off = input.origin !== "sandbox" && (input.unsafe || !input.sandboxEnabled);
-  if (input.outsideSandbox && !off && input.probe.state !== "nested" && !input.allowOutsideSandbox) {
+  if (
+    input.outsideSandbox && !off && input.probe.state !== "nested" && !input.allowOutsideSandbox
+  ) {
     return {
       mode: "outside",
       launch: "open",
@@ -184,25 +195,34 @@ export function decideMode(input: {
   }
   if (input.probe.state === "nested") {
     const notes = input.outsideSandbox
-      ? ["sandbox: outsideSandbox changed nothing: wisp runs inside another sandbox, which confined this command"]
+      ? [
+        "sandbox: outsideSandbox changed nothing: wisp runs inside another sandbox, which confined this command",
+      ]
       : [];
     if (!input.plainAllowed) {
       return {
         mode: "nested",
         launch: "plain",
         notes,
-        error: `wisp runs inside another sandbox, where its launcher cannot start (${input.probe.detail}), ` +
+        error:
+          `wisp runs inside another sandbox, where its launcher cannot start (${input.probe.detail}), ` +
           "and wisp's permission fence lets it start no other program; run wisp outside that sandbox",
       };
     }
     return { mode: "nested", launch: "plain", notes };
   }
   if (off) {
-    const notes = input.outsideSandbox ? ["sandbox: outsideSandbox changed nothing: the sandbox is off here"] : [];
+    const notes = input.outsideSandbox
+      ? ["sandbox: outsideSandbox changed nothing: the sandbox is off here"]
+      : [];
     return { mode: "off", launch: "open", notes };
   }
   if (input.outsideSandbox) {
-    return { mode: "outside", launch: "open", notes: ["sandbox: ran outside the sandbox, as the person approved, this once"] };
+    return {
+      mode: "outside",
+      launch: "open",
+      notes: ["sandbox: ran outside the sandbox, as the person approved, this once"],
+    };
   }
   return { mode: "confined", launch: "confined", notes: [] };
 }
@@ -217,7 +237,9 @@ function plainShellAllowed(): boolean {
 
 function bytesOfStreams(stream: CapturedStream): string {
   const decoder = new TextDecoder();
-  return stream.complete ? decoder.decode(stream.head) : decoder.decode(stream.head) + "\n" + decoder.decode(stream.tail);
+  return stream.complete
+    ? decoder.decode(stream.head)
+    : decoder.decode(stream.head) + "\n" + decoder.decode(stream.tail);
 }
 
 /** Copy a spill file into the stored output. */
@@ -257,7 +279,9 @@ function keepWhole(
       writer.append(stream.head);
     }
     const last = stream.spill ? undefined : stream.head[stream.head.length - 1];
-    if (stream.spill ? !stream.tail.length || stream.tail[stream.tail.length - 1] !== 10 : last !== 10) {
+    if (
+      stream.spill ? !stream.tail.length || stream.tail[stream.tail.length - 1] !== 10 : last !== 10
+    ) {
       writer.appendText("\n");
     }
   }
@@ -309,7 +333,9 @@ async function drain(
       }
       if (byob) buffer = new Uint8Array(value.buffer as ArrayBuffer, 0, DRAIN_CHUNK);
     }
-  } catch { /* cancelled after the command ended */ } finally {
+  } catch {
+    /* cancelled after the command ended */
+  } finally {
     done = true;
     try {
       reader.releaseLock();
@@ -320,7 +346,10 @@ async function drain(
 const DRAIN_CHUNK = 64 * 1024;
 
 /** Start a command; the handle stops it, and `result` says how it ended. */
-export function startCommand(req: RunRequest, platform: Platform = currentPlatform()): RunningCommand {
+export function startCommand(
+  req: RunRequest,
+  platform: Platform = currentPlatform(),
+): RunningCommand {
   let stopRequested = 0;
   let onStop: (() => void) | undefined;
   let onKill: (() => void) | undefined;
@@ -403,7 +432,9 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   let cwd: string;
   try {
     cwd = Deno.realPathSync(req.cwd);
-    if (!Deno.statSync(cwd).isDirectory) return fail(`the working directory ${req.cwd} is not a directory`);
+    if (!Deno.statSync(cwd).isDirectory) {
+      return fail(`the working directory ${req.cwd} is not a directory`);
+    }
   } catch {
     return fail(`the working directory ${req.cwd} does not exist`);
   }
@@ -425,7 +456,10 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
       ...req.config,
       commandPolicy: {
         ...req.config.commandPolicy,
-        sandbox: { ...sandboxConfig, writablePaths: [...sandboxConfig.writablePaths, ...req.extraWritable] },
+        sandbox: {
+          ...sandboxConfig,
+          writablePaths: [...sandboxConfig.writablePaths, ...req.extraWritable],
+        },
       },
     }
     : req.config;
@@ -451,7 +485,13 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
     args = inner.slice(1);
   } else {
     const inner = supervisorArgv(platform.supervisorFlavour, req.command, timeout, capture);
-    const launch = platform.launch({ mode: decision.launch, writable: set, allowNetwork, cwd, inner });
+    const launch = platform.launch({
+      mode: decision.launch,
+      writable: set,
+      allowNetwork,
+      cwd,
+      inner,
+    });
     program = launch.program;
     args = launch.args;
   }
@@ -486,7 +526,9 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
     }).spawn();
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable) {
-      return fail(`wisp's permission fence refused to start ${program} (${(error as Error).message})`);
+      return fail(
+        `wisp's permission fence refused to start ${program} (${(error as Error).message})`,
+      );
     }
     return fail(`${program} could not start (${(error as Error).message})`);
   }
@@ -552,7 +594,10 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   for (const t of timers) clearTimeout(t);
   // Whatever still holds a pipe after the launcher exits is given one second.
   let capTimer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([readers, new Promise<void>((resolve) => (capTimer = setTimeout(resolve, 1000)))]);
+  await Promise.race([
+    readers,
+    new Promise<void>((resolve) => (capTimer = setTimeout(resolve, 1000))),
+  ]);
   clearTimeout(capTimer);
   cancel();
   await readers.catch(() => {});

@@ -16,14 +16,21 @@ export interface SandboxCommandOptions {
 }
 
 export async function runSandbox(argv: string[], options: SandboxCommandOptions): Promise<void> {
-  if (argv.length === 0) throw new UsageError("wisp sandbox needs a program to run: wisp sandbox -- CMD [ARG…]");
+  if (argv.length === 0) {
+    throw new UsageError("wisp sandbox needs a program to run: wisp sandbox -- CMD [ARG…]");
+  }
   // The nested-sandbox probe starts the launcher once; let it overlap the gate's start-up.
   const probing = nestedSandboxProbe();
   const { paths, config } = loadContext();
   const audit = openAudit(paths, config);
   const cwd = Deno.cwd();
   const line = shellLine(argv);
-  audit.record("session.start", { face: "sandbox", pid: Deno.pid, cwd, argv: ["sandbox", ...argv] });
+  audit.record("session.start", {
+    face: "sandbox",
+    pid: Deno.pid,
+    cwd,
+    argv: ["sandbox", ...argv],
+  });
 
   const { Gate } = await import("../gate/gate.ts");
   const gate = new Gate({ config, home: paths, audit });

@@ -11,7 +11,13 @@ import { SANDBOX_EXEC, sandboxExecLaunch } from "./darwin/seatbelt.ts";
 import { writableSet } from "./paths.ts";
 
 export type { Launch, LaunchMode, LaunchSpec, Platform, WritableSet } from "./types.ts";
-export { homeAncestorsInside, isInside, realpathLongest, writableSet, writeAllowed } from "./paths.ts";
+export {
+  homeAncestorsInside,
+  isInside,
+  realpathLongest,
+  writableSet,
+  writeAllowed,
+} from "./paths.ts";
 
 export const linux: Platform = {
   os: "linux",
@@ -58,11 +64,20 @@ async function probe(platform: Platform): Promise<ProbeResult> {
   const launch = platform.launch(probeSpec());
   const args = launch.args;
   try {
-    const out = await new Deno.Command(launch.program, { args, stdin: "null", stdout: "null", stderr: "piped", cwd: "/" })
+    const out = await new Deno.Command(launch.program, {
+      args,
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+      cwd: "/",
+    })
       .output();
     if (out.success) return { state: "ok" };
     const detail = new TextDecoder().decode(out.stderr).trim().split("\n")[0] ?? "";
-    return { state: "nested", detail: detail || `${launch.program} exited with status ${out.code}` };
+    return {
+      state: "nested",
+      detail: detail || `${launch.program} exited with status ${out.code}`,
+    };
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       return { state: "missing", detail: `${launch.program} is not installed` };

@@ -206,7 +206,12 @@ export function daemonSockets(env: Env, userId: number | null): string[] {
   ];
   const runtime = env("XDG_RUNTIME_DIR") ?? (userId !== null ? `/run/user/${userId}` : undefined);
   if (runtime && isAbsolute(runtime)) {
-    paths.push(`${runtime}/bus`, `${runtime}/systemd/private`, `${runtime}/docker.sock`, `${runtime}/podman/podman.sock`);
+    paths.push(
+      `${runtime}/bus`,
+      `${runtime}/systemd/private`,
+      `${runtime}/docker.sock`,
+      `${runtime}/podman/podman.sock`,
+    );
   }
   const docker = env("DOCKER_HOST");
   if (docker?.startsWith("unix://")) paths.push(docker.slice("unix://".length));
@@ -243,7 +248,9 @@ export function homeAncestorsInside(set: WritableSet): string[] {
   const ancestors: string[] = [];
   let current = dirname(set.home);
   while (current !== dirname(current)) {
-    if (set.roots.some((root) => isInside(current, root) && current !== root)) ancestors.push(current);
+    if (set.roots.some((root) => isInside(current, root) && current !== root)) {
+      ancestors.push(current);
+    }
     current = dirname(current);
   }
   return ancestors.reverse();

@@ -82,7 +82,11 @@ Deno.test("the output store caps what it keeps and reads ranges and lines back",
     assertEquals(dec(await store.readRange("abc", 4, 3)), "two");
     assertEquals(await store.readLines("abc", 2, 5), ["two", "th"]);
     assertEquals(Deno.statSync(store.pathOf("abc")).mode! & 0o777, 0o600);
-    const whole = await store.keep("x\ny\n", { session: "sess0002", callId: "call1", tool: "read_file" });
+    const whole = await store.keep("x\ny\n", {
+      session: "sess0002",
+      callId: "call1",
+      tool: "read_file",
+    });
     assertEquals(whole, { id: "call1", lines: 2 });
   } finally {
     await Deno.remove(dir, { recursive: true });

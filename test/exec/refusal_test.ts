@@ -2,7 +2,12 @@ import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts
 import { diagnoseRefusal, listRoots, namedPaths } from "../../src/exec/refusal.ts";
 import type { WritableSet } from "../../src/platform/types.ts";
 
-const set: WritableSet = { roots: ["/work/project", "/tmp", "/home/me/.cache"], home: "/home/me/.wisp", homeInsideRoot: false, missing: [] };
+const set: WritableSet = {
+  roots: ["/work/project", "/tmp", "/home/me/.cache"],
+  home: "/home/me/.wisp",
+  homeInsideRoot: false,
+  missing: [],
+};
 const identity = (p: string) => p.replace(/\/$/, "");
 
 Deno.test("the paths each tool's error names are read", () => {
@@ -29,37 +34,105 @@ Deno.test("the paths each tool's error names are read", () => {
 });
 
 Deno.test("a path outside the roots is a refusal, named with the roots; inside, it is not the sandbox's doing", () => {
-  const refused = diagnoseRefusal({ output: "touch: cannot touch '/etc/x': Read-only file system", exitStatus: 1, cwd: "/work/project", set, allowOutside: true, realpath: identity })!;
+  const refused = diagnoseRefusal({
+    output: "touch: cannot touch '/etc/x': Read-only file system",
+    exitStatus: 1,
+    cwd: "/work/project",
+    set,
+    allowOutside: true,
+    realpath: identity,
+  })!;
   assertEquals(refused.verdict, "refused");
   assertEquals(refused.paths, ["/etc/x"]);
-  assertStringIncludes(refused.line, "sandbox: the sandbox refused writing /etc/x (outside the writable roots: /work/project, /tmp, /home/me/.cache)");
-  assert(refused.line.endsWith("; if it must, ask again with outsideSandbox true (the person approves each run)"));
-  const inside = diagnoseRefusal({ output: "touch: cannot touch 'x': Permission denied", exitStatus: 1, cwd: "/work/project", set, allowOutside: true, realpath: identity });
+  assertStringIncludes(
+    refused.line,
+    "sandbox: the sandbox refused writing /etc/x (outside the writable roots: /work/project, /tmp, /home/me/.cache)",
+  );
+  assert(
+    refused.line.endsWith(
+      "; if it must, ask again with outsideSandbox true (the person approves each run)",
+    ),
+  );
+  const inside = diagnoseRefusal({
+    output: "touch: cannot touch 'x': Permission denied",
+    exitStatus: 1,
+    cwd: "/work/project",
+    set,
+    allowOutside: true,
+    realpath: identity,
+  });
   assertEquals(inside, undefined);
-  const ok = diagnoseRefusal({ output: "touch: cannot touch '/etc/x': Read-only file system", exitStatus: 0, cwd: "/", set, allowOutside: true, realpath: identity });
+  const ok = diagnoseRefusal({
+    output: "touch: cannot touch '/etc/x': Read-only file system",
+    exitStatus: 0,
+    cwd: "/",
+    set,
+    allowOutside: true,
+    realpath: identity,
+  });
   assertEquals(ok, undefined);
 });
 
 Deno.test("relative paths resolve from the command's directory, as the kernel would", () => {
-  const r = diagnoseRefusal({ output: "mkdir: cannot create directory '../elsewhere': Read-only file system", exitStatus: 1, cwd: "/work/project", set, allowOutside: false, realpath: identity })!;
+  const r = diagnoseRefusal({
+    output: "mkdir: cannot create directory '../elsewhere': Read-only file system",
+    exitStatus: 1,
+    cwd: "/work/project",
+    set,
+    allowOutside: false,
+    realpath: identity,
+  })!;
   assertEquals(r.paths, ["/work/elsewhere"]);
   assert(!r.line.includes("outsideSandbox"), "no suggestion when running outside is off");
 });
 
 Deno.test("wisp's home is named as such, and at most three paths are listed", () => {
-  const home = diagnoseRefusal({ output: "sh: 1: cannot create /home/me/.wisp/approvals.json: Read-only file system", exitStatus: 2, cwd: "/", set, allowOutside: true, realpath: identity })!;
+  const home = diagnoseRefusal({
+    output: "sh: 1: cannot create /home/me/.wisp/approvals.json: Read-only file system",
+    exitStatus: 2,
+    cwd: "/",
+    set,
+    allowOutside: true,
+    realpath: identity,
+  })!;
   assertStringIncludes(home.line, "it is in wisp's own home (/home/me/.wisp)");
-  const many = diagnoseRefusal({ output: ["/a", "/b", "/c", "/d", "/e"].map((p) => `touch: cannot touch '${p}': Read-only file system`).join("\n"), exitStatus: 1, cwd: "/", set, allowOutside: true, realpath: identity })!;
+  const many = diagnoseRefusal({
+    output: ["/a", "/b", "/c", "/d", "/e"].map((p) =>
+      `touch: cannot touch '${p}': Read-only file system`
+    ).join("\n"),
+    exitStatus: 1,
+    cwd: "/",
+    set,
+    allowOutside: true,
+    realpath: identity,
+  })!;
   assertEquals(many.paths, ["/a", "/b", "/c"]);
   assertStringIncludes(many.line, "/a, /b, /c and 2 more");
 });
 
 Deno.test("an error with no path is a guess that says so and names the policy as having passed", () => {
-  const r = diagnoseRefusal({ output: "Error: Operation not permitted", exitStatus: 1, cwd: "/", set, allowOutside: true, realpath: identity })!;
+  const r = diagnoseRefusal({
+    output: "Error: Operation not permitted",
+    exitStatus: 1,
+    cwd: "/",
+    set,
+    allowOutside: true,
+    realpath: identity,
+  })!;
   assertEquals(r.verdict, "guess");
   assertStringIncludes(r.line, "a guess");
   assertStringIncludes(r.line, "the policy allowed the command");
-  assertEquals(diagnoseRefusal({ output: "Permission denied", exitStatus: 1, cwd: "/", set, allowOutside: true, realpath: identity }), undefined);
+  assertEquals(
+    diagnoseRefusal({
+      output: "Permission denied",
+      exitStatus: 1,
+      cwd: "/",
+      set,
+      allowOutside: true,
+      realpath: identity,
+    }),
+    undefined,
+  );
 });
 
 Deno.test("the roots are listed in about 240 bytes", () => {

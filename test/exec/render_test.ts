@@ -8,16 +8,39 @@ const enc = (s: string) => new TextEncoder().encode(s);
 function stream(text: string, keep = Infinity): CapturedStream {
   const bytes = enc(text);
   const lines = countNewlines(bytes) + (bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? 1 : 0);
-  if (bytes.length <= keep * 2) return { bytes: bytes.length, lines, head: bytes, tail: new Uint8Array(), complete: true };
-  return { bytes: bytes.length, lines, head: bytes.slice(0, keep), tail: bytes.slice(bytes.length - keep), complete: false };
+  if (bytes.length <= keep * 2) {
+    return { bytes: bytes.length, lines, head: bytes, tail: new Uint8Array(), complete: true };
+  }
+  return {
+    bytes: bytes.length,
+    lines,
+    head: bytes.slice(0, keep),
+    tail: bytes.slice(bytes.length - keep),
+    complete: false,
+  };
 }
 
-const numbered = (n: number, prefix = "line ") => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`).join("\n") + "\n";
+const numbered = (n: number, prefix = "line ") =>
+  Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`).join("\n") + "\n";
 
 Deno.test("a result that fits is the whole rendering, empty streams left out", () => {
-  const r = renderResult({ exitStatus: 0, stdout: stream("hi\n"), stderr: stream(""), notes: [], budget: 4096, memory: true });
+  const r = renderResult({
+    exitStatus: 0,
+    stdout: stream("hi\n"),
+    stderr: stream(""),
+    notes: [],
+    budget: 4096,
+    memory: true,
+  });
   assertEquals(r.text, "exit status: 0\nstdout:\nhi");
-  const e = renderResult({ exitStatus: 1, stdout: stream(""), stderr: stream("bad"), notes: ["sandbox: x"], budget: 4096, memory: true });
+  const e = renderResult({
+    exitStatus: 1,
+    stdout: stream(""),
+    stderr: stream("bad"),
+    notes: ["sandbox: x"],
+    budget: 4096,
+    memory: true,
+  });
   assertEquals(e.text, "exit status: 1\nstderr:\nbad\nsandbox: x");
 });
 
@@ -34,8 +57,9 @@ Deno.test("a long stream: first and last lines cut at line ends, a marker, and t
   });
   assert(enc(r.text).length <= 4096);
   assert(r.heldBack);
-  const m = /held back: stdout lines ([\d,]+)–([\d,]+) \((\d+ KiB)\); the whole output is kept as output 3f9a2c1b \(3,002 lines\); memory "recall output 3f9a2c1b from line ([\d,]+)" pages it/
-    .exec(r.text);
+  const m =
+    /held back: stdout lines ([\d,]+)–([\d,]+) \((\d+ KiB)\); the whole output is kept as output 3f9a2c1b \(3,002 lines\); memory "recall output 3f9a2c1b from line ([\d,]+)" pages it/
+      .exec(r.text);
   assert(m, r.text);
   const from = Number(m[1].replaceAll(",", ""));
   const to = Number(m[2].replaceAll(",", ""));
@@ -53,9 +77,22 @@ Deno.test("a long stream: first and last lines cut at line ends, a marker, and t
 });
 
 Deno.test("without memory the note only says where the whole is; without a store, that it was not kept", () => {
-  const input = { exitStatus: 0, stdout: stream(numbered(2000), 4096), stderr: stream(""), notes: [], budget: 4096 };
-  const noMemory = renderResult({ ...input, memory: false, kept: { id: "abcd", lines: 2002, truncated: true } });
-  assertStringIncludes(noMemory.text, "the whole output is kept as output abcd (2,002 lines); it was cut at 16 MiB and the rest was not kept; do not run the command again to see it");
+  const input = {
+    exitStatus: 0,
+    stdout: stream(numbered(2000), 4096),
+    stderr: stream(""),
+    notes: [],
+    budget: 4096,
+  };
+  const noMemory = renderResult({
+    ...input,
+    memory: false,
+    kept: { id: "abcd", lines: 2002, truncated: true },
+  });
+  assertStringIncludes(
+    noMemory.text,
+    "the whole output is kept as output abcd (2,002 lines); it was cut at 16 MiB and the rest was not kept; do not run the command again to see it",
+  );
   const noStore = renderResult({ ...input, memory: true, kept: null });
   assertStringIncludes(noStore.text, "the held-back lines were not kept");
 });
@@ -79,7 +116,15 @@ Deno.test("stderr's stored line numbers come after stdout's", () => {
 
 Deno.test("one enormous line is cut inside the line, at a character boundary, within the budget", () => {
   const text = "é".repeat(20000) + "\n";
-  const r = renderResult({ exitStatus: 0, stdout: stream(text, 4096), stderr: stream(""), notes: [], budget: 4096, memory: false, kept: { id: "x1", lines: 3, truncated: false } });
+  const r = renderResult({
+    exitStatus: 0,
+    stdout: stream(text, 4096),
+    stderr: stream(""),
+    notes: [],
+    budget: 4096,
+    memory: false,
+    kept: { id: "x1", lines: 3, truncated: false },
+  });
   assert(enc(r.text).length <= 4096);
   assert(!r.text.includes("\ufffd"), "a character was split");
   assertStringIncludes(r.text, "held back: stdout lines 3–3");

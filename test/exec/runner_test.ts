@@ -8,7 +8,15 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../supp
 import { join } from "node:path";
 import { runCommand, startCommand } from "../../src/exec/runner.ts";
 import { renderWhole } from "../../src/exec/render.ts";
-import { config, exists, processesWith, request, scratch, stderrText, stdoutText } from "./support.ts";
+import {
+  config,
+  exists,
+  processesWith,
+  request,
+  scratch,
+  stderrText,
+  stdoutText,
+} from "./support.ts";
 
 const encoder = new TextEncoder();
 
@@ -62,16 +70,21 @@ Deno.test("no background job, TERM-ignoring child, or setsid'ed descendant outli
   const tag = String(30 + Math.floor(Math.random() * 1000) / 1000);
   try {
     const t0 = performance.now();
-    const r = await runCommand(request(s, [
-      `sleep ${tag}1 &`,
-      `sh -c 'trap "" TERM; sleep ${tag}2' &`,
-      `setsid sleep ${tag}3 &`,
-      "sleep 0.2; echo started",
-    ].join("\n")));
+    const r = await runCommand(request(
+      s,
+      [
+        `sleep ${tag}1 &`,
+        `sh -c 'trap "" TERM; sleep ${tag}2' &`,
+        `setsid sleep ${tag}3 &`,
+        "sleep 0.2; echo started",
+      ].join("\n"),
+    ));
     const ms = performance.now() - t0;
     assertEquals(stdoutText(r), "started\n");
     assert(ms < 2000, `the runner waited ${ms} ms for background jobs`);
-    for (const n of [1, 2, 3]) assertEquals(processesWith(`sleep ${tag}${n}`), [], `sleep ${tag}${n} outlived the command`);
+    for (const n of [1, 2, 3]) {
+      assertEquals(processesWith(`sleep ${tag}${n}`), [], `sleep ${tag}${n} outlived the command`);
+    }
   } finally {
     await s.cleanup();
   }
@@ -80,11 +93,16 @@ Deno.test("no background job, TERM-ignoring child, or setsid'ed descendant outli
 Deno.test("a time limit sends TERM, then KILL two seconds later to what ignores TERM", async () => {
   const s = await scratch();
   try {
-    const r = await runCommand(request(s, "sleep 30", { timeoutSeconds: 1, timeoutSource: "call", timeoutClamped: false }));
+    const r = await runCommand(
+      request(s, "sleep 30", { timeoutSeconds: 1, timeoutSource: "call", timeoutClamped: false }),
+    );
     assert(r.timedOut);
     assertEquals(r.exitStatus, -15);
     assert(r.durationMs >= 900 && r.durationMs < 2500, `took ${r.durationMs} ms`);
-    assertStringIncludes(r.rendered, "timed out: the command was killed after 1 s; ask for up to 3600 s with timeoutSeconds");
+    assertStringIncludes(
+      r.rendered,
+      "timed out: the command was killed after 1 s; ask for up to 3600 s with timeoutSeconds",
+    );
     const event = s.events.findLast((e) => e.kind === "command.outcome")!;
     assertEquals(event.timedOut, true);
     assertEquals(event.timeoutSource, "call");
@@ -94,7 +112,10 @@ Deno.test("a time limit sends TERM, then KILL two seconds later to what ignores 
     const stubborn = await runCommand(request(s, "trap '' TERM; sleep 30", { timeoutSeconds: 1 }));
     assert(stubborn.timedOut);
     assertEquals(stubborn.exitStatus, -9);
-    assert(stubborn.durationMs >= 2800 && stubborn.durationMs < 4500, `took ${stubborn.durationMs} ms`);
+    assert(
+      stubborn.durationMs >= 2800 && stubborn.durationMs < 4500,
+      `took ${stubborn.durationMs} ms`,
+    );
   } finally {
     await s.cleanup();
   }
@@ -114,7 +135,10 @@ Deno.test("the time limit fires on time while wisp's event loop is blocked", asy
     const started = Number(Deno.readTextFileSync(join(s.project, "started")));
     const ended = Number(Deno.readTextFileSync(join(s.project, "ended")));
     const killedAfterMs = (ended - started) / 1e6;
-    assert(killedAfterMs >= 900 && killedAfterMs < 1800, `TERM came ${killedAfterMs} ms after the start`);
+    assert(
+      killedAfterMs >= 900 && killedAfterMs < 1800,
+      `TERM came ${killedAfterMs} ms after the start`,
+    );
   } finally {
     await s.cleanup();
   }
@@ -135,7 +159,9 @@ Deno.test("stop: TERM to everything, recorded as stopped; a second stop kills at
     assertStringIncludes(r.rendered, "stopped: the person stopped the command");
     assertEquals(s.events.findLast((e) => e.kind === "command.outcome")!.stopped, true);
 
-    const stubborn = startCommand(request(s, "touch started2; trap '' TERM; sleep 30", { origin: "person" }));
+    const stubborn = startCommand(
+      request(s, "touch started2; trap '' TERM; sleep 30", { origin: "person" }),
+    );
     await waitFor(join(s.project, "started2"));
     const t1 = performance.now();
     stubborn.stop();
@@ -154,7 +180,12 @@ Deno.test("stop through an AbortSignal; a command that ignores TERM is killed tw
   const s = await scratch();
   try {
     const controller = new AbortController();
-    const running = startCommand(request(s, "touch started; trap '' TERM; sleep 30", { origin: "person", signal: controller.signal }));
+    const running = startCommand(
+      request(s, "touch started; trap '' TERM; sleep 30", {
+        origin: "person",
+        signal: controller.signal,
+      }),
+    );
     await waitFor(join(s.project, "started"));
     const t0 = performance.now();
     controller.abort();
@@ -171,14 +202,22 @@ Deno.test("stop through an AbortSignal; a command that ignores TERM is killed tw
 Deno.test("a long output: head and tail within the budget, the whole kept, the note's line lands on the first held back", async () => {
   const s = await scratch();
   try {
-    const r = await runCommand(request(s, "seq 1 200000; echo 'error: it failed' >&2; exit 1", { budgetBytes: 4096, outputId: "call0001" }));
+    const r = await runCommand(
+      request(s, "seq 1 200000; echo 'error: it failed' >&2; exit 1", {
+        budgetBytes: 4096,
+        outputId: "call0001",
+      }),
+    );
     assert(encoder.encode(r.rendered).length <= 4096, `${encoder.encode(r.rendered).length} bytes`);
     assertEquals(r.outputId, "call0001");
     assertStringIncludes(r.rendered, "stderr:\nerror: it failed\n");
-    const held = /held back: stdout lines ([\d,]+)–([\d,]+) \(([^)]+)\); the whole output is kept as output call0001 \(([\d,]+) lines\)/
-      .exec(r.rendered);
+    const held =
+      /held back: stdout lines ([\d,]+)–([\d,]+) \(([^)]+)\); the whole output is kept as output call0001 \(([\d,]+) lines\)/
+        .exec(r.rendered);
     assert(held, r.rendered);
-    const [from, to, , total] = [held[1], held[2], held[3], held[4]].map((n) => Number(n.replaceAll(",", "")));
+    const [from, to, , total] = [held[1], held[2], held[3], held[4]].map((n) =>
+      Number(n.replaceAll(",", ""))
+    );
     const stored = Deno.readTextFileSync(join(s.home.output, s.audit.session, "call0001"));
     const seq = Array.from({ length: 200000 }, (_, i) => String(i + 1)).join("\n") + "\n";
     assertEquals(stored, renderWhole(1, seq, "error: it failed\n"));
@@ -192,7 +231,9 @@ Deno.test("a long output: head and tail within the budget, the whole kept, the n
     assertEquals(lines[to], afterMarker);
     assertMatch(r.rendered, /\n\[… [\d,]+ lines \([\d.]+ (KiB|MiB)\) held back …\]\n/);
     // no spill files are left beside the output
-    assertEquals([...Deno.readDirSync(join(s.home.output, s.audit.session))].map((e) => e.name), ["call0001"]);
+    assertEquals([...Deno.readDirSync(join(s.home.output, s.audit.session))].map((e) => e.name), [
+      "call0001",
+    ]);
     const event = s.events.findLast((e) => e.kind === "command.outcome")!;
     assertEquals(event.stored, "call0001");
     assertEquals(event.stdoutBytes, encoder.encode(seq).length);
@@ -204,9 +245,16 @@ Deno.test("a long output: head and tail within the budget, the whole kept, the n
 Deno.test("a short error keeps at least a fifth of the room beside a long log", async () => {
   const s = await scratch();
   try {
-    const r = await runCommand(request(s, "seq 1 100000; for i in $(seq 1 300); do echo \"error line $i\" >&2; done; exit 2", { budgetBytes: 8192 }));
+    const r = await runCommand(
+      request(s, 'seq 1 100000; for i in $(seq 1 300); do echo "error line $i" >&2; done; exit 2', {
+        budgetBytes: 8192,
+      }),
+    );
     const stderrPart = r.rendered.split("stderr:\n")[1].split("held back:")[0];
-    assert(encoder.encode(stderrPart).length >= 8192 / 5 - 200, `stderr got ${encoder.encode(stderrPart).length} bytes`);
+    assert(
+      encoder.encode(stderrPart).length >= 8192 / 5 - 200,
+      `stderr got ${encoder.encode(stderrPart).length} bytes`,
+    );
     assertStringIncludes(stderrPart, "error line 300");
     assertStringIncludes(stderrPart, "error line 1\n");
   } finally {
@@ -273,7 +321,9 @@ Deno.test("the network is there unless commandPolicy.sandbox.allowNetwork is fal
     const line = `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port}' && echo connected`;
     const on = await runCommand(request(s, line));
     assertEquals(stdoutText(on), "connected\n", on.rendered);
-    const off = await runCommand(request(s, line, { config: config({ commandPolicy: { sandbox: { allowNetwork: false } } }) }));
+    const off = await runCommand(
+      request(s, line, { config: config({ commandPolicy: { sandbox: { allowNetwork: false } } }) }),
+    );
     assert(off.exitStatus !== 0);
     assertEquals(stdoutText(off), "");
   } finally {

@@ -16,14 +16,27 @@ function auditEvents(home: string): Array<Record<string, unknown>> {
 Deno.test("wisp sandbox passes stdio through and exits with the program's status", async () => {
   const s = await scratch();
   try {
-    const r = await runWisp(["sandbox", "--", "sh", "-c", "echo out; echo err >&2; touch made; exit 7"], { home: s.home.root, cwd: s.project });
+    const r = await runWisp([
+      "sandbox",
+      "--",
+      "sh",
+      "-c",
+      "echo out; echo err >&2; touch made; exit 7",
+    ], { home: s.home.root, cwd: s.project });
     assertEquals(r.code, 7);
     assertEquals(r.stdout, "out\n");
     assertEquals(r.stderr, "err\n");
     assert(exists(join(s.project, "made")));
-    const stdin = await runWisp(["sandbox", "--", "cat"], { home: s.home.root, cwd: s.project, stdin: "piped in\n" });
+    const stdin = await runWisp(["sandbox", "--", "cat"], {
+      home: s.home.root,
+      cwd: s.project,
+      stdin: "piped in\n",
+    });
     assertEquals(stdin.stdout, "piped in\n");
-    const killed = await runWisp(["sandbox", "--", "sh", "-c", "kill -TERM $$"], { home: s.home.root, cwd: s.project });
+    const killed = await runWisp(["sandbox", "--", "sh", "-c", "kill -TERM $$"], {
+      home: s.home.root,
+      cwd: s.project,
+    });
     assertEquals(killed.code, 128 + 15);
   } finally {
     await s.cleanup();
@@ -33,14 +46,31 @@ Deno.test("wisp sandbox passes stdio through and exits with the program's status
 Deno.test("wisp sandbox confines writes: outside the project refused, --writable widens, the home never", async () => {
   const s = await scratch();
   try {
-    const refused = await runWisp(["sandbox", "--", "touch", join(s.outside, "x")], { home: s.home.root, cwd: s.project });
+    const refused = await runWisp(["sandbox", "--", "touch", join(s.outside, "x")], {
+      home: s.home.root,
+      cwd: s.project,
+    });
     assertEquals(refused.code, 1);
     assertStringIncludes(refused.stderr, "Read-only file system");
     assert(!exists(join(s.outside, "x")));
-    const widened = await runWisp(["sandbox", "--writable", s.outside, "--", "touch", join(s.outside, "y")], { home: s.home.root, cwd: s.project });
+    const widened = await runWisp([
+      "sandbox",
+      "--writable",
+      s.outside,
+      "--",
+      "touch",
+      join(s.outside, "y"),
+    ], { home: s.home.root, cwd: s.project });
     assertEquals(widened.code, 0, widened.stderr);
     assert(exists(join(s.outside, "y")));
-    const home = await runWisp(["sandbox", "--writable", s.home.root, "--", "touch", join(s.home.root, "z")], { home: s.home.root, cwd: s.project });
+    const home = await runWisp([
+      "sandbox",
+      "--writable",
+      s.home.root,
+      "--",
+      "touch",
+      join(s.home.root, "z"),
+    ], { home: s.home.root, cwd: s.project });
     assertEquals(home.code, 1);
     assert(!exists(join(s.home.root, "z")));
   } finally {
@@ -51,14 +81,26 @@ Deno.test("wisp sandbox confines writes: outside the project refused, --writable
 Deno.test("wisp sandbox applies the deny list and audits the run as the person's, origin sandbox", async () => {
   const s = await scratch();
   try {
-    const denied = await runWisp(["sandbox", "--", "sudo", "true"], { home: s.home.root, cwd: s.project });
+    const denied = await runWisp(["sandbox", "--", "sudo", "true"], {
+      home: s.home.root,
+      cwd: s.project,
+    });
     assertEquals(denied.code, 1);
     assertStringIncludes(denied.stderr, "error: command denied by policy:");
-    Deno.writeTextFileSync(s.home.config, JSON.stringify({ commandPolicy: { deny: ["^echo secret"] } }));
-    const pattern = await runWisp(["sandbox", "--", "echo", "secret"], { home: s.home.root, cwd: s.project });
+    Deno.writeTextFileSync(
+      s.home.config,
+      JSON.stringify({ commandPolicy: { deny: ["^echo secret"] } }),
+    );
+    const pattern = await runWisp(["sandbox", "--", "echo", "secret"], {
+      home: s.home.root,
+      cwd: s.project,
+    });
     assertEquals(pattern.code, 1);
     assertEquals(pattern.stdout, "");
-    const ok = await runWisp(["sandbox", "--", "echo", "fine"], { home: s.home.root, cwd: s.project });
+    const ok = await runWisp(["sandbox", "--", "echo", "fine"], {
+      home: s.home.root,
+      cwd: s.project,
+    });
     assertEquals(ok.stdout, "fine\n");
     const events = auditEvents(s.home.root);
     const decisions = events.filter((e) => e.kind === "policy.decision");
@@ -86,7 +128,10 @@ Deno.test("wisp sandbox --no-network cuts the program off the network", async ()
     const probe = ["bash", "-c", `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`];
     const on = await runWisp(["sandbox", "--", ...probe], { home: s.home.root, cwd: s.project });
     assertEquals(on.stdout, "connected\n");
-    const off = await runWisp(["sandbox", "--no-network", "--", ...probe], { home: s.home.root, cwd: s.project });
+    const off = await runWisp(["sandbox", "--no-network", "--", ...probe], {
+      home: s.home.root,
+      cwd: s.project,
+    });
     assert(off.code !== 0);
     assertEquals(off.stdout, "");
   } finally {
@@ -99,9 +144,28 @@ Deno.test("wisp sandbox --no-network cuts the program off the network", async ()
 Deno.test("nested: wisp inside wisp's sandbox finds its launcher refused, decided by its own probe, and fails closed", async () => {
   const s = await scratch();
   try {
-    const inner = ["env", `WISP_HOME=${join(s.project, "inner-home")}`, Deno.execPath(), "run", "-q", "-P=wisp", "--config", DENO_CONFIG, MAIN];
+    const inner = [
+      "env",
+      `WISP_HOME=${join(s.project, "inner-home")}`,
+      Deno.execPath(),
+      "run",
+      "-q",
+      "-P=wisp",
+      "--config",
+      DENO_CONFIG,
+      MAIN,
+    ];
     // The command prints what an unsandboxed rerun would be asked for; it changes nothing.
-    const r = await runWisp(["sandbox", "--", ...inner, "sandbox", "--", "sh", "-c", "echo 'bwrap: Creating new namespace failed'; echo ran"], {
+    const r = await runWisp([
+      "sandbox",
+      "--",
+      ...inner,
+      "sandbox",
+      "--",
+      "sh",
+      "-c",
+      "echo 'bwrap: Creating new namespace failed'; echo ran",
+    ], {
       home: s.home.root,
       cwd: s.project,
     });
@@ -132,14 +196,29 @@ const r = await runCommand({ command: "echo plain; touch ${s.outside}/nested-esc
 console.log(JSON.stringify({ mode: r.sandbox.mode, nested: r.sandbox.nested, rendered: r.rendered }));
 `,
     );
-    const r = await runWisp(["sandbox", "--", Deno.execPath(), "run", "-A", "--config", DENO_CONFIG, script], { home: s.home.root, cwd: s.project });
+    const r = await runWisp([
+      "sandbox",
+      "--",
+      Deno.execPath(),
+      "run",
+      "-A",
+      "--config",
+      DENO_CONFIG,
+      script,
+    ], { home: s.home.root, cwd: s.project });
     assertEquals(r.code, 0, r.stderr);
     const result = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
     assertEquals(result.mode, "nested");
     assertEquals(result.nested, true);
     assertStringIncludes(result.rendered, "stdout:\nplain");
-    assertStringIncludes(result.rendered, "sandbox: outsideSandbox changed nothing: wisp runs inside another sandbox, which confined this command");
-    assert(!exists(join(s.outside, "nested-escape")), "the outer sandbox still confined the command");
+    assertStringIncludes(
+      result.rendered,
+      "sandbox: outsideSandbox changed nothing: wisp runs inside another sandbox, which confined this command",
+    );
+    assert(
+      !exists(join(s.outside, "nested-escape")),
+      "the outer sandbox still confined the command",
+    );
   } finally {
     await s.cleanup();
   }

@@ -7,9 +7,19 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { splitTrailer, supervisorArgv } from "../../src/exec/supervisor.ts";
 import { processesWith } from "./support.ts";
 
-async function supervise(line: string, seconds: number, control?: (w: WritableStreamDefaultWriter<Uint8Array>) => Promise<void>) {
+async function supervise(
+  line: string,
+  seconds: number,
+  control?: (w: WritableStreamDefaultWriter<Uint8Array>) => Promise<void>,
+) {
   const [program, ...args] = supervisorArgv("pgroup", line, seconds, true);
-  const child = new Deno.Command(program, { args, stdin: "piped", stdout: "piped", stderr: "piped", detached: true }).spawn();
+  const child = new Deno.Command(program, {
+    args,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+  }).spawn();
   const writer = child.stdin.getWriter();
   const t0 = performance.now();
   const controlling = control?.(writer);
@@ -17,7 +27,13 @@ async function supervise(line: string, seconds: number, control?: (w: WritableSt
   await controlling;
   const ms = performance.now() - t0;
   const split = splitTrailer(out.stderr);
-  return { code: out.code, stdout: new TextDecoder().decode(out.stdout), stderr: new TextDecoder().decode(split.rest), trailer: split.trailer, ms };
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(split.rest),
+    trailer: split.trailer,
+    ms,
+  };
 }
 
 const tag = () => String(40 + Math.floor(Math.random() * 1000) / 1000);

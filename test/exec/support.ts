@@ -5,7 +5,7 @@
  * command runs for real under the real launcher.
  */
 import { join } from "node:path";
-import { homePaths, type HomePaths } from "../../src/config/home.ts";
+import { type HomePaths, homePaths } from "../../src/config/home.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
 import type { AuditEvent } from "../../src/audit/catalogue.ts";
 import type { AuditSink } from "../../src/audit/writer.ts";
@@ -28,13 +28,23 @@ export async function scratch(options: { homeInside?: string } = {}): Promise<Sc
     : await Deno.realPath(await Deno.makeTempDir({ prefix: "wisp-exec-home-" }));
   await Deno.mkdir(homeRoot, { recursive: true });
   const userHome = Deno.env.get("HOME") ?? "/root";
-  const outside = await Deno.realPath(await Deno.makeTempDir({ dir: userHome, prefix: ".wisp-exec-outside-" }));
+  const outside = await Deno.realPath(
+    await Deno.makeTempDir({ dir: userHome, prefix: ".wisp-exec-outside-" }),
+  );
   const events: AuditEvent[] = [];
   let seq = 0;
   const audit: AuditSink = {
     session: "test" + Math.random().toString(16).slice(2, 8),
     record(kind, fields) {
-      const event = { ts: new Date().toISOString(), session: this.session, seq: ++seq, id: String(seq), kind, version: "test", ...(fields as Record<string, unknown>) };
+      const event = {
+        ts: new Date().toISOString(),
+        session: this.session,
+        seq: ++seq,
+        id: String(seq),
+        kind,
+        version: "test",
+        ...(fields as Record<string, unknown>),
+      };
       events.push(event);
       return event;
     },
@@ -95,7 +105,9 @@ export function processesWith(marker: string): number[] {
     if (!/^\d+$/.test(entry.name)) continue;
     try {
       const cmdline = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).replaceAll("\0", " ");
-      if (cmdline.includes(marker) && Number(entry.name) !== Deno.pid) found.push(Number(entry.name));
+      if (cmdline.includes(marker) && Number(entry.name) !== Deno.pid) {
+        found.push(Number(entry.name));
+      }
     } catch { /* it ended meanwhile */ }
   }
   return found;

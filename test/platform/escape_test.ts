@@ -15,7 +15,9 @@ import { config, exists, request, scratch } from "../exec/support.ts";
 Deno.test("a write inside the launch directory lands; one outside is refused and named", async () => {
   const s = await scratch();
   try {
-    const inside = await runCommand(request(s, "echo hi > inside.txt && mkdir -p a/b && touch a/b/c"));
+    const inside = await runCommand(
+      request(s, "echo hi > inside.txt && mkdir -p a/b && touch a/b/c"),
+    );
     assertEquals(inside.exitStatus, 0, inside.rendered);
     assertEquals(Deno.readTextFileSync(join(s.project, "inside.txt")), "hi\n");
     assert(exists(join(s.project, "a/b/c")));
@@ -24,7 +26,10 @@ Deno.test("a write inside the launch directory lands; one outside is refused and
     assert(outside.exitStatus !== 0);
     assertFalse(exists(join(s.outside, "escaped")));
     assertEquals(outside.sandbox.verdict, "refused");
-    assertStringIncludes(outside.rendered, `sandbox: the sandbox refused writing ${s.outside}/escaped`);
+    assertStringIncludes(
+      outside.rendered,
+      `sandbox: the sandbox refused writing ${s.outside}/escaped`,
+    );
     const event = s.events.findLast((e) => e.kind === "command.outcome")!;
     assertEquals(event.sandboxRefusal, "refused");
     assertEquals(event.sandbox, "confined");
@@ -41,13 +46,16 @@ Deno.test("planted symlinks: a file link or a folder link pointing outside is re
     Deno.symlinkSync(s.outside, join(s.project, "dir-link"));
     Deno.writeTextFileSync(join(s.project, "real.txt"), "");
     Deno.symlinkSync(join(s.project, "real.txt"), join(s.project, "inner-link"));
-    const r = await runCommand(request(s, [
-      "echo changed > file-link",
-      "echo new > dir-link/planted",
-      "mkdir dir-link/folder",
-      "cp /etc/hostname dir-link/copied",
-      "echo ok > inner-link",
-    ].join("; ")));
+    const r = await runCommand(request(
+      s,
+      [
+        "echo changed > file-link",
+        "echo new > dir-link/planted",
+        "mkdir dir-link/folder",
+        "cp /etc/hostname dir-link/copied",
+        "echo ok > inner-link",
+      ].join("; "),
+    ));
     assertEquals(Deno.readTextFileSync(join(s.outside, "target.txt")), "original\n");
     assertFalse(exists(join(s.outside, "planted")));
     assertFalse(exists(join(s.outside, "folder")));
@@ -64,11 +72,14 @@ Deno.test("hard links to files outside the set, or in wisp's home, cannot be mad
   try {
     Deno.writeTextFileSync(join(s.outside, "secret"), "keep\n");
     Deno.writeTextFileSync(join(s.home.root, "config.json"), "{}\n");
-    const r = await runCommand(request(s, [
-      `ln ${s.outside}/secret hl-outside`,
-      "ln .wisp/config.json hl-home",
-      "echo x >> hl-outside; echo x >> hl-home; true",
-    ].join("; ")));
+    const r = await runCommand(request(
+      s,
+      [
+        `ln ${s.outside}/secret hl-outside`,
+        "ln .wisp/config.json hl-home",
+        "echo x >> hl-outside; echo x >> hl-home; true",
+      ].join("; "),
+    ));
     assertEquals(r.exitStatus, 0);
     assertEquals(Deno.readTextFileSync(join(s.outside, "secret")), "keep\n");
     assertEquals(Deno.readTextFileSync(join(s.home.root, "config.json")), "{}\n");
@@ -84,7 +95,9 @@ Deno.test("renames out of the set are refused; a rename in from outside only cop
   try {
     Deno.writeTextFileSync(join(s.project, "mine"), "m\n");
     Deno.writeTextFileSync(join(s.outside, "theirs"), "t\n");
-    await runCommand(request(s, `mv mine ${s.outside}/mine; mv ${s.outside}/theirs ./theirs; true`));
+    await runCommand(
+      request(s, `mv mine ${s.outside}/mine; mv ${s.outside}/theirs ./theirs; true`),
+    );
     assert(exists(join(s.project, "mine")));
     assertFalse(exists(join(s.outside, "mine")));
     // mv falls back to copy-then-unlink across mounts: the copy lands inside
@@ -99,12 +112,15 @@ Deno.test("'..' and /proc/self/root resolve to the real file: outside refused, i
   const s = await scratch();
   try {
     const up = "../".repeat(s.project.split("/").length) + s.outside.slice(1);
-    const r = await runCommand(request(s, [
-      `echo a > ${up}/dotdot`,
-      `echo b > /proc/self/root${s.outside}/procroot`,
-      `echo c > /proc/1/root${s.outside}/procone`,
-      `echo d > /proc/self/root${s.project}/inside-procroot`,
-    ].join("; ")));
+    const r = await runCommand(request(
+      s,
+      [
+        `echo a > ${up}/dotdot`,
+        `echo b > /proc/self/root${s.outside}/procroot`,
+        `echo c > /proc/1/root${s.outside}/procone`,
+        `echo d > /proc/self/root${s.project}/inside-procroot`,
+      ].join("; "),
+    ));
     assertEquals(r.exitStatus, 0, r.rendered);
     assertFalse(exists(join(s.outside, "dotdot")));
     assertFalse(exists(join(s.outside, "procroot")));
@@ -132,15 +148,18 @@ Deno.test("wisp's home inside the project stays read-only: no write, remove, ren
   try {
     Deno.writeTextFileSync(join(s.home.root, "approvals.json"), "[]\n");
     Deno.symlinkSync(s.home.root, join(s.project, "home-link"));
-    const r = await runCommand(request(s, [
-      "echo '[\"*\"]' > sub/.wisp/approvals.json",
-      "echo x > home-link/planted",
-      "rm -rf sub/.wisp",
-      "mv sub/.wisp sub/moved",
-      // moving a folder above the home would let another home be planted in its place
-      "mv sub sub-moved && mkdir -p sub/.wisp && echo evil > sub/.wisp/approvals.json",
-      "touch sibling-of-home",
-    ].join("; ")));
+    const r = await runCommand(request(
+      s,
+      [
+        "echo '[\"*\"]' > sub/.wisp/approvals.json",
+        "echo x > home-link/planted",
+        "rm -rf sub/.wisp",
+        "mv sub/.wisp sub/moved",
+        // moving a folder above the home would let another home be planted in its place
+        "mv sub sub-moved && mkdir -p sub/.wisp && echo evil > sub/.wisp/approvals.json",
+        "touch sibling-of-home",
+      ].join("; "),
+    ));
     assertEquals(r.exitStatus, 0, r.rendered);
     assertEquals(Deno.readTextFileSync(join(s.home.root, "approvals.json")), "[]\n");
     assertFalse(exists(join(s.home.root, "planted")));
@@ -158,7 +177,9 @@ Deno.test("the home directly in the launch directory cannot be renamed, removed 
   const s = await scratch({ homeInside: ".wisp" });
   try {
     Deno.writeTextFileSync(join(s.home.root, "config.json"), "{}\n");
-    const r = await runCommand(request(s, "mv .wisp old; rm -rf .wisp; rmdir .wisp; echo '{}' > .wisp/x; ls -a"));
+    const r = await runCommand(
+      request(s, "mv .wisp old; rm -rf .wisp; rmdir .wisp; echo '{}' > .wisp/x; ls -a"),
+    );
     assertEquals(Deno.readTextFileSync(join(s.home.root, "config.json")), "{}\n");
     assertFalse(exists(join(s.project, "old")));
     assertFalse(exists(join(s.home.root, "x")));
@@ -174,7 +195,9 @@ Deno.test("a home that does not exist yet is created before the command, so it c
     const home = { ...s.home };
     const planned = join(s.project, ".wisp-new");
     const paths = (await import("../../src/config/home.ts")).homePaths(planned);
-    const r = await runCommand(request(s, "mkdir -p .wisp-new && echo evil > .wisp-new/config.json", { home: paths }));
+    const r = await runCommand(
+      request(s, "mkdir -p .wisp-new && echo evil > .wisp-new/config.json", { home: paths }),
+    );
     assert(r.exitStatus !== 0);
     assertFalse(exists(join(planned, "config.json")));
     assert(exists(planned));
@@ -189,7 +212,13 @@ Deno.test("temporary and configured writable paths are writable; everything else
   const tmpName = `wisp-exec-tmp-${crypto.randomUUID()}`;
   try {
     const cfg = config({ commandPolicy: { sandbox: { writablePaths: [s.outside] } } });
-    const r = await runCommand(request(s, `echo t > /tmp/${tmpName} && echo o > ${s.outside}/allowed && echo p > /usr/wisp-nope`, { config: cfg }));
+    const r = await runCommand(
+      request(
+        s,
+        `echo t > /tmp/${tmpName} && echo o > ${s.outside}/allowed && echo p > /usr/wisp-nope`,
+        { config: cfg },
+      ),
+    );
     assert(exists(`/tmp/${tmpName}`));
     assertEquals(Deno.readTextFileSync(join(s.outside, "allowed")), "o\n");
     assertFalse(exists("/usr/wisp-nope"));
@@ -205,12 +234,15 @@ Deno.test("no capability, mount or namespace trick gets write access back", asyn
   const s = await scratch();
   try {
     const marker = `${s.outside}/mounted`;
-    const r = await runCommand(request(s, [
-      "mount -o remount,rw / 2>&1",
-      `unshare -Urm sh -c 'mount -o remount,rw,bind / && touch ${marker}' 2>&1`,
-      `unshare -m sh -c 'mount -o remount,rw / && touch ${marker}' 2>&1`,
-      "grep CapEff /proc/self/status",
-    ].join("; ")));
+    const r = await runCommand(request(
+      s,
+      [
+        "mount -o remount,rw / 2>&1",
+        `unshare -Urm sh -c 'mount -o remount,rw,bind / && touch ${marker}' 2>&1`,
+        `unshare -m sh -c 'mount -o remount,rw / && touch ${marker}' 2>&1`,
+        "grep CapEff /proc/self/status",
+      ].join("; "),
+    ));
     assertFalse(exists(marker));
     assertStringIncludes(new TextDecoder().decode(r.stdout.head), "CapEff:\t0000000000000000");
   } finally {
@@ -222,7 +254,9 @@ Deno.test("/dev is the sandbox's own: a file in /dev/shm does not reach the host
   const s = await scratch();
   const name = `wisp-exec-${crypto.randomUUID()}`;
   try {
-    const r = await runCommand(request(s, `echo x > /dev/shm/${name} 2>/dev/null; echo y > /dev/null && echo ok`));
+    const r = await runCommand(
+      request(s, `echo x > /dev/shm/${name} 2>/dev/null; echo y > /dev/null && echo ok`),
+    );
     assertEquals(new TextDecoder().decode(r.stdout.head), "ok\n");
     assertFalse(exists(`/dev/shm/${name}`));
   } finally {
@@ -233,19 +267,35 @@ Deno.test("/dev is the sandbox's own: a file in /dev/shm does not reach the host
 Deno.test("outside the sandbox (approved) and with the sandbox off, writes land anywhere, still through the launcher", async () => {
   const s = await scratch();
   try {
-    const outside = await runCommand(request(s, `touch ${s.outside}/approved`, { outsideSandbox: true, origin: "person" }));
+    const outside = await runCommand(
+      request(s, `touch ${s.outside}/approved`, { outsideSandbox: true, origin: "person" }),
+    );
     assertEquals(outside.exitStatus, 0, outside.rendered);
     assert(exists(join(s.outside, "approved")));
     assertEquals(outside.sandbox.mode, "outside");
-    assert(outside.rendered.endsWith("sandbox: ran outside the sandbox, as the person approved, this once"), outside.rendered);
+    assert(
+      outside.rendered.endsWith(
+        "sandbox: ran outside the sandbox, as the person approved, this once",
+      ),
+      outside.rendered,
+    );
 
-    const off = await runCommand(request(s, `touch ${s.outside}/off`, { config: config({ commandPolicy: { sandbox: { enabled: false } } }) }));
+    const off = await runCommand(
+      request(s, `touch ${s.outside}/off`, {
+        config: config({ commandPolicy: { sandbox: { enabled: false } } }),
+      }),
+    );
     assertEquals(off.exitStatus, 0);
     assert(exists(join(s.outside, "off")));
     assertEquals(off.sandbox.mode, "off");
 
-    const unsafeOutside = await runCommand(request(s, "true", { unsafe: true, outsideSandbox: true }));
-    assertStringIncludes(unsafeOutside.rendered, "sandbox: outsideSandbox changed nothing: the sandbox is off here");
+    const unsafeOutside = await runCommand(
+      request(s, "true", { unsafe: true, outsideSandbox: true }),
+    );
+    assertStringIncludes(
+      unsafeOutside.rendered,
+      "sandbox: outsideSandbox changed nothing: the sandbox is off here",
+    );
 
     const refused = await runCommand(request(s, `touch ${s.outside}/never`, {
       outsideSandbox: true,
@@ -287,7 +337,8 @@ Deno.test("a daemon's socket (here a container engine's, named by DOCKER_HOST) i
   const before = Deno.env.get("DOCKER_HOST");
   Deno.env.set("DOCKER_HOST", `unix://${socketPath}`);
   try {
-    const line = `python3 -c "import socket; s = socket.socket(socket.AF_UNIX); s.connect('${socketPath}'); print('connected')"`;
+    const line =
+      `python3 -c "import socket; s = socket.socket(socket.AF_UNIX); s.connect('${socketPath}'); print('connected')"`;
     const confined = await runCommand(request(s, line));
     assert(confined.exitStatus !== 0);
     assert(!stdoutOf(confined).includes("connected"));
@@ -311,9 +362,14 @@ Deno.test("a home reached through a symlink inside the writable set is refused: 
   try {
     const { homePaths } = await import("../../src/config/home.ts");
     Deno.symlinkSync(s.home.root, join(s.project, "home-link"));
-    const r = await runCommand(request(s, "touch ran", { home: homePaths(join(s.project, "home-link")) }));
+    const r = await runCommand(
+      request(s, "touch ran", { home: homePaths(join(s.project, "home-link")) }),
+    );
     assertEquals(r.exitStatus, null);
-    assertStringIncludes(r.rendered, "is reached through a symbolic link inside the sandbox's writable set");
+    assertStringIncludes(
+      r.rendered,
+      "is reached through a symbolic link inside the sandbox's writable set",
+    );
     assert(!exists(join(s.project, "ran")));
   } finally {
     await s.cleanup();

@@ -14,7 +14,8 @@ const update = Deno.env.get("WISP_UPDATE_GOLDEN") === "1";
 
 function golden(name: string, spec: LaunchSpec): void {
   const profile = seatbeltProfile(spec);
-  const text = profile.text + "\n; parameters:\n" + profile.params.map(([k, v]) => `; ${k}=${v}`).join("\n") + "\n";
+  const text = profile.text + "\n; parameters:\n" +
+    profile.params.map(([k, v]) => `; ${k}=${v}`).join("\n") + "\n";
   const path = join(GOLDEN, `${name}.sb`);
   if (update) Deno.writeTextFileSync(path, text);
   assertEquals(text, Deno.readTextFileSync(path), `${name}.sb differs from the generated profile`);
@@ -23,7 +24,12 @@ function golden(name: string, spec: LaunchSpec): void {
 const base: LaunchSpec = {
   mode: "confined",
   writable: {
-    roots: ["/Users/me/src/project", "/private/tmp", "/private/var/folders/ab/xyz/T", "/private/var/folders/ab/xyz/C"],
+    roots: [
+      "/Users/me/src/project",
+      "/private/tmp",
+      "/private/var/folders/ab/xyz/T",
+      "/private/var/folders/ab/xyz/C",
+    ],
     home: "/Users/me/.wisp",
     homeInsideRoot: false,
     missing: [],
@@ -43,7 +49,8 @@ Deno.test("golden: wisp's home inside the project — denied after the allow rul
     writable: { ...base.writable, home: "/Users/me/src/project/tools/.wisp", homeInsideRoot: true },
   }));
 
-Deno.test("golden: outside the sandbox, the allow-all profile", () => golden("open", { ...base, mode: "open" }));
+Deno.test("golden: outside the sandbox, the allow-all profile", () =>
+  golden("open", { ...base, mode: "open" }));
 
 Deno.test("paths never enter the profile text: they are parameters, so no path can change a rule", () => {
   const evil = '/Users/me/x") (allow file-write* (subpath "/")) ("';

@@ -37,9 +37,15 @@ export interface SeatbeltProfile {
 /** The profile text and its parameters for a launch (pure). */
 export function seatbeltProfile(spec: LaunchSpec): SeatbeltProfile {
   const params: Array<[string, string]> = [];
-  const lines: string[] = ["(version 1)", "; wisp's command sandbox (generated; see docs/sandbox.md)"];
+  const lines: string[] = [
+    "(version 1)",
+    "; wisp's command sandbox (generated; see docs/sandbox.md)",
+  ];
   if (spec.mode === "open") {
-    lines.push("; outside the sandbox: everything allowed, as the person approved", "(allow default)");
+    lines.push(
+      "; outside the sandbox: everything allowed, as the person approved",
+      "(allow default)",
+    );
     return { text: lines.join("\n") + "\n", params };
   }
   lines.push("(allow default)", "(deny file-write*)");
@@ -48,8 +54,16 @@ export function seatbeltProfile(spec: LaunchSpec): SeatbeltProfile {
     params.push([name, root]);
     return `  (subpath (param "${name}"))`;
   });
-  if (rootRefs.length > 0) lines.push("(allow file-write*", ...rootRefs.map((r, i) => i === rootRefs.length - 1 ? r + ")" : r));
-  lines.push("(allow file-write-data", ...DEVICE_RULES.map((r, i) => `  ${r}${i === DEVICE_RULES.length - 1 ? ")" : ""}`));
+  if (rootRefs.length > 0) {
+    lines.push(
+      "(allow file-write*",
+      ...rootRefs.map((r, i) => i === rootRefs.length - 1 ? r + ")" : r),
+    );
+  }
+  lines.push(
+    "(allow file-write-data",
+    ...DEVICE_RULES.map((r, i) => `  ${r}${i === DEVICE_RULES.length - 1 ? ")" : ""}`),
+  );
   const ancestors = homeAncestorsInside(spec.writable);
   if (ancestors.length > 0) {
     lines.push("; the folders leading to wisp's home cannot be renamed or removed");
@@ -61,11 +75,18 @@ export function seatbeltProfile(spec: LaunchSpec): SeatbeltProfile {
     lines.push("(deny file-write*", ...refs.map((r, i) => i === refs.length - 1 ? r + ")" : r));
   }
   if (spec.writable.homeInsideRoot) {
-    lines.push("; note: wisp's home lies inside a writable root; the rule below denies it all the same");
+    lines.push(
+      "; note: wisp's home lies inside a writable root; the rule below denies it all the same",
+    );
   }
   params.push(["WISP_HOME", spec.writable.home]);
   lines.push("(deny file-write*", '  (subpath (param "WISP_HOME")))');
-  if (!spec.allowNetwork) lines.push("; the network is off (commandPolicy.sandbox.allowNetwork is false)", "(deny network*)");
+  if (!spec.allowNetwork) {
+    lines.push(
+      "; the network is off (commandPolicy.sandbox.allowNetwork is false)",
+      "(deny network*)",
+    );
+  }
   return { text: lines.join("\n") + "\n", params };
 }
 
