@@ -563,10 +563,13 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
       timers.push(setTimeout(killNow, 2000));
     }
   };
+  // A stop that comes after the command ended on its own changes nothing.
   hooks.register(() => {
+    if (exited) return;
     stopped = true;
     stopGracefully();
   }, () => {
+    if (exited) return;
     stopped = true;
     killNow();
   });
