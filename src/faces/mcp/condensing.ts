@@ -9,6 +9,8 @@ import { z } from "zod";
 import { summariseDiff } from "../../condense/diff.ts";
 import { jsonShape } from "../../condense/json_shape.ts";
 import { auditLockfile, LOCKFILE_NAMES, renderAudits } from "../../condense/lockfiles.ts";
+import { type DraftKind, draftMessages, exactDraft, finishDraft } from "../../condense/draft.ts";
+import type { Backend } from "../../models/backend.ts";
 
 /** The most a structured input (a diff, a JSON document, a lockfile) may hold: it is read whole. */
 export const STRUCTURED_INPUT_MAX = 16 * 1024 * 1024;
@@ -42,6 +44,77 @@ export const dependencyAuditArgs = z.object({
     "List at most this many per section (default 20).",
   ),
 }).strict();
+
+export const draftChangeArgs = z.object({
+  kind: z.enum(["commit", "pr", "changelog"]).optional().describe(
+    "commit (the default: subject of at most 72 characters, body, a Why: line to fill), pr, or changelog.",
+  ),
+  diff: z.string().optional().describe(
+    "The diff as text; absent with path too, the staged change (git diff --cached).",
+  ),
+  path: z.string().optional().describe("A file on this machine holding the diff."),
+  working_directory: z.string().optional().describe(
+    "Where git diff --cached runs (default: where the server was started).",
+  ),
+}).strict();
+
+/** What draft_change needs from the server: running git diff --cached through the gate, and a model. */
+export interface DraftWorld {
+  root: string;
+  stagedDiff(cwd: string): Promise<string>;
+  /** The model to write with, or why there is none. */
+  backend(): { backend?: Backend; reason?: string };
+  onTurn?(prompt: string, reply: string, model: string): void;
+}
+
+export async function draftChangeTool(
+  args: z.infer<typeof draftChangeArgs>,
+  world: DraftWorld,
+): Promise<Condensed> {
+  const kind: DraftKind = args.kind ?? "commit";
+  let diff: string;
+  if (args.diff !== undefined || args.path !== undefined) {
+    diff = (await textOrPath({ text: args.diff, path: args.path }, world.root, "diff")).text;
+  } else {
+    diff = await world.stagedDiff(
+      args.working_directory ? resolvePath(args.working_directory, world.root) : world.root,
+    );
+  }
+  if (diff.trim() === "") {
+    throw new CondenseInputError("the diff is empty; stage changes with git add, or give a diff");
+  }
+  const summary = summariseDiff(diff);
+  if (summary.files.length === 0) {
+    throw new CondenseInputError("the input holds no unified diff (no file headers or hunks)");
+  }
+  const { backend, reason } = world.backend();
+  if (!backend) {
+    return {
+      text: exactDraft(kind, summary),
+      structured: {
+        kind,
+        model: null,
+        note: `${reason ?? "no model"}; a plain draft from the diff's summary`,
+      },
+    };
+  }
+  const messages = draftMessages(kind, diff, summary);
+  let written = "";
+  try {
+    for await (const event of backend.chat({ messages, think: false })) {
+      if (event.type === "text") written += event.text;
+    }
+  } catch (error) {
+    throw new CondenseInputError(
+      `${backend.name} could not write the draft: ${(error as Error).message}`,
+    );
+  }
+  world.onTurn?.(messages[messages.length - 1].content, written, backend.name);
+  if (written.trim() === "") {
+    throw new CondenseInputError(`${backend.name} wrote nothing; try again`);
+  }
+  return { text: finishDraft(kind, written), structured: { kind, model: backend.name } };
+}
 
 function resolvePath(path: string, root: string): string {
   return isAbsolute(path) ? path : resolve(root, path);

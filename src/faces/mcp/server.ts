@@ -23,7 +23,8 @@ import { z } from "zod";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/shared/transport"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { VERSION } from "../../version.ts";
-import { messageOf } from "../../util/errors.ts";
+import { messageOf, WispError } from "../../util/errors.ts";
+import { resolveModel } from "../../models/registry.ts";
 import {
   redactInput,
   redactTool,
@@ -41,6 +42,8 @@ import {
   CondenseInputError,
   dependencyAuditArgs,
   dependencyAuditTool,
+  draftChangeArgs,
+  draftChangeTool,
   jsonShapeArgs,
   jsonShapeTool,
   summariseDiffArgs,
@@ -145,6 +148,14 @@ export const TOOLS: ToolEntry[] = [
       "Package.resolved), from the lockfile alone: package counts, names at several versions, and what it marks " +
       "(sources outside the registry, plain http, missing integrity, install scripts). No network, no model.",
     schema: dependencyAuditArgs,
+  },
+  {
+    name: "draft_change",
+    description:
+      "Draft a commit message, a pull request description or a changelog line from a diff on this machine (text, a " +
+      "file, or the staged change). The configured model writes from an exact summary; without one, a plain draft. " +
+      "A commit message ends in a Why: line for you to fill.",
+    schema: draftChangeArgs,
   },
   {
     name: "scan_secrets",
@@ -292,6 +303,8 @@ export class McpFace {
         return await this.#secrets(name, parsed.data);
       case "triage":
         return await this.#triage(parsed.data as z.infer<typeof triageArgs>, signal);
+      case "draft_change":
+        return await this.#draft(parsed.data as z.infer<typeof draftChangeArgs>, signal);
       case "summarise_diff":
       case "json_shape":
       case "dependency_audit":
@@ -336,6 +349,56 @@ export class McpFace {
       return textResult(result.text, result.structured);
     } catch (error) {
       if (error instanceof CondenseInputError) {
+        return textResult(`error: ${error.message}`, undefined, true);
+      }
+      throw error;
+    }
+  }
+
+  async #draft(args: z.infer<typeof draftChangeArgs>, signal?: AbortSignal): Promise<ToolResult> {
+    const { session } = this.options;
+    const config = session.config;
+    try {
+      const result = await draftChangeTool(args, {
+        root: session.root,
+        stagedDiff: async (cwd) => {
+          const { runCaptured } = await import("../../condense/run_command.ts");
+          const ran = await runCaptured("git diff --cached", "draft", {
+            config,
+            paths: session.paths,
+            audit: session.audit,
+            gate: session.gate,
+            cwd,
+            root: session.root,
+            ...(session.host ? { host: session.host } : {}),
+            ...(session.yes ? { yes: true } : {}),
+            ...(signal ? { signal } : {}),
+          });
+          if (ran.exitStatus !== 0) {
+            throw new CondenseInputError(
+              `git diff --cached failed (exit ${ran.exitStatus}): ${
+                ran.text.trim().split("\n")[0] ?? ""
+              }`,
+            );
+          }
+          return ran.text;
+        },
+        backend: () => {
+          const name = config.routing.tasks.draft ?? config.model;
+          try {
+            return { backend: resolveModel(name, config) };
+          } catch {
+            return { reason: `no model configured: ${name} is not available here` };
+          }
+        },
+        onTurn: (prompt, reply, model) => {
+          session.audit.record("prompt", { text: prompt, model, tool: "draft_change" });
+          session.audit.record("response", { text: reply, model, tool: "draft_change" });
+        },
+      });
+      return textResult(result.text, result.structured);
+    } catch (error) {
+      if (error instanceof CondenseInputError || error instanceof WispError) {
         return textResult(`error: ${error.message}`, undefined, true);
       }
       throw error;

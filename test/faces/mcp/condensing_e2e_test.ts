@@ -85,3 +85,62 @@ Deno.test("summarise_diff, json_shape and dependency_audit read text or files an
     await s.remove();
   }
 });
+
+Deno.test("draft_change: a plain draft without a model, the staged change through the gate, a model's draft", async () => {
+  const { startFakeOllama } = await import("../../support/fake_ollama.ts");
+  const s = await mcpScratch({ notifications: { enabled: false } });
+  const c = await connect(s);
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  try {
+    const plain = await c.client.callTool({ name: "draft_change", arguments: { diff: DIFF } });
+    assertEquals(structured(plain).model, null);
+    assertMatch(textOf(plain), /\n\nWhy: /);
+    assert(textOf(plain).split("\n")[0].length <= 72);
+
+    const git = (...args: string[]) =>
+      new Deno.Command("git", { args, cwd: s.project, stdout: "null", stderr: "null" }).output();
+    await git("init", "-q");
+    Deno.writeTextFileSync(join(s.project, "notes.txt"), "one\ntwo\n");
+    await git("add", "notes.txt");
+    const staged = await c.client.callTool({
+      name: "draft_change",
+      arguments: { kind: "changelog" },
+    });
+    assertMatch(textOf(staged), /^- .*notes\.txt/);
+    assert(
+      s.events().some((e) =>
+        e.kind === "policy.decision" && e.command === "git diff --cached" && e.origin === "draft"
+      ),
+      "git diff --cached went through the gate",
+    );
+    await c.close();
+
+    Deno.writeTextFileSync(
+      join(s.home, "config.json"),
+      JSON.stringify({
+        model: "ollama:granite4.1:8b",
+        ollama: { host: ollama.url },
+        notifications: { enabled: false },
+      }),
+    );
+    const withModel = await connect(s);
+    try {
+      ollama.reply({ text: "Fix add to add its operands\n\nIt subtracted them." });
+      const drafted = await withModel.client.callTool({
+        name: "draft_change",
+        arguments: { diff: DIFF },
+      });
+      assertEquals(structured(drafted).model, "ollama:granite4.1:8b");
+      assertEquals(
+        textOf(drafted),
+        "Fix add to add its operands\n\nIt subtracted them.\n\nWhy: <…>",
+      );
+    } finally {
+      await withModel.close();
+    }
+  } finally {
+    await c.close().catch(() => {});
+    await ollama.close();
+    await s.remove();
+  }
+});
