@@ -447,6 +447,16 @@ function feeds(part: Part, depth = 0): string | undefined {
   return undefined;
 }
 
+function interpreterReadsCode(part: Part): boolean {
+  if (!isInterpreter(part.program)) return false;
+  const args = part.argv.slice(1);
+  if (args.includes("-") || args.some((a) => /^\/dev\/(stdin|fd\/0)$/.test(a))) return true;
+  if (args.some((a) => /^-(m|c|e|E|r|p)$/.test(a) || /^--(eval|print|command)/.test(a))) {
+    return false;
+  }
+  return !args.some((a) => !a.startsWith("-"));
+}
+
 function runsCode(part: Part): boolean {
   return SHELLS.has(part.program) || isInterpreter(part.program) || part.program === "eval" ||
     part.program === "source" || part.program === "." || part.payloadKind !== null ||
@@ -473,10 +483,11 @@ function downloadExec(
   if (!runsCode(part)) return undefined;
   const what = (k: string) => (k === "decoded" ? "decoded data" : "something downloaded");
   // Piped in: curl … | sh, base64 -d | bash, curl | tee x | python3
+  // Shells: the analysis knows when stdin is the script (bare, -s, -, /dev/stdin). Interpreters
+  // read code from stdin when given no script, module or inline code (or "-").
   const readsStdin = part.readsScriptFromStdin ||
     part.cmd.pipeIn &&
-      (SHELLS.has(part.program) || isInterpreter(part.program) || part.program === "source" ||
-        part.program === ".");
+      (interpreterReadsCode(part) || part.program === "source" || part.program === ".");
   if (readsStdin) {
     for (const up of part.upstream) {
       const k = feeds(up);
