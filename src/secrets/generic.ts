@@ -358,7 +358,6 @@ export function acceptValue(
   if (/\s/.test(value) && !options.thorough) return false;
   if (isPlaceholder(value) || isTemplateReference(value) || isReference(value)) return false;
   if (isIntegrityString(value) || isDataUrl(value)) return false;
-  if (isUuid(value) && !options.thorough) return false;
   if (/^https?:\/\//i.test(value)) return false;
   if (/^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$/.test(value)) return false; // a host name
   if (/^[0-9.,_-]+$/.test(value)) return false;
@@ -444,9 +443,49 @@ function readValue(
  * A name whose value sits on a following line: a Kubernetes env entry (`- name: API_TOKEN` then
  * `value: …`) or a Terraform variable (`variable "api_token" {` then `default = …`).
  */
-function valueOnNextLines(text: string, nameStart: number, nameEnd: number): Assignment | null {
+function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assignment | null {
   const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
   const prefix = text.slice(lineStart, nameStart);
+  const quote = text[nameStart - 1];
+  // .NET config: <add key="ApiKey" value="…" />
+  if (
+    (quote === '"' || quote === "'") && text[nameEnd] === quote &&
+    /\b(?:key|name)=["']$/.test(prefix)
+  ) {
+    const m = /^["'][ \t]+value=(?=["'])/.exec(text.slice(nameEnd, nameEnd + 40));
+    if (!m) return null;
+    let lineEnd = text.indexOf("\n", nameEnd);
+    if (lineEnd === -1) lineEnd = text.length;
+    const read = readValue(text, nameEnd + m[0].length, lineEnd);
+    if (!read) return null;
+    const name = text.slice(nameStart, nameEnd);
+    return {
+      name,
+      nameStart,
+      valueStart: read.start,
+      value: read.value,
+      quoted: true,
+      literal: true,
+    };
+  }
+  // .netrc: machine host login user password secret
+  if (
+    quote === " " && /^(?:machine|default)\b.*\blogin\s+\S+\s+$/.test(prefix) &&
+    /^password$/i.test(text.slice(nameStart, nameEnd))
+  ) {
+    let lineEnd = text.indexOf("\n", nameEnd);
+    if (lineEnd === -1) lineEnd = text.length;
+    const read = readValue(text, nameEnd, lineEnd);
+    if (!read) return null;
+    return {
+      name: "password",
+      nameStart,
+      valueStart: read.start,
+      value: read.value,
+      quoted: read.quoted,
+      literal: true,
+    };
+  }
   if (!/^[ \t]*-?[ \t]*name:[ \t]*["']?$|^[ \t]*variable[ \t]+"$/.test(prefix)) return null;
   const window = text.slice(nameEnd, nameEnd + 400);
   const m = /^[^\n]*\n(?:[^\n]*\n){0,2}?[ \t]*(?:value|default)[ \t]*[:=][ \t]*/.exec(window);
@@ -490,7 +529,7 @@ export function assignmentAt(text: string, at: number, extension: string): Assig
     !(next === "," && quotedName)
   ) {
     return before === " " || before === '"' || before === "'"
-      ? valueOnNextLines(text, nameStart, nameEnd)
+      ? valueElsewhere(text, nameStart, nameEnd)
       : null;
   }
   let lineEnd = text.indexOf("\n", nameEnd);
