@@ -428,6 +428,7 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
     return result;
   };
   if (decision.error) return fail(decision.error);
+  if (decision.mode === "off") req.warn?.(SANDBOX_OFF_WARNING);
 
   let cwd: string;
   try {

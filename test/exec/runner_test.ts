@@ -356,3 +356,22 @@ Deno.test("a bare permission error with no path gets a sandbox line that says it
     await s.cleanup();
   }
 });
+
+Deno.test("with the sandbox off the runner hands the face its warning, and prints nothing itself", async () => {
+  const s = await scratch();
+  try {
+    const warnings: string[] = [];
+    const r = await runCommand(
+      request(s, "true", { unsafe: true, warn: (line) => warnings.push(line) }),
+    );
+    assertEquals(r.sandbox.mode, "off");
+    assertEquals(warnings, [
+      "warning: the sandbox is off: commands can write anywhere you can, wisp's home included",
+    ]);
+    const confined = await runCommand(request(s, "true", { warn: (line) => warnings.push(line) }));
+    assertEquals(confined.sandbox.mode, "confined");
+    assertEquals(warnings.length, 1);
+  } finally {
+    await s.cleanup();
+  }
+});
