@@ -262,3 +262,41 @@ FAIL	example.com/x [build failed]
 `;
   assertEquals(brief(log), ["error ./a.go:3:2 - | unreachable code"]);
 });
+
+Deno.test("Kotlin through Gradle: e: and w: diagnostics in both forms", () => {
+  assertEquals(
+    brief(`> Task :app:compileKotlin FAILED
+e: file:///home/dev/app/src/main/kotlin/Main.kt:3:5 Unresolved reference: foo
+w: /home/dev/app/src/main/kotlin/Util.kt: (7, 9): Variable 'x' is never used
+`),
+    [
+      "error /home/dev/app/src/main/kotlin/Main.kt:3:5 - | Unresolved reference: foo",
+      "warning /home/dev/app/src/main/kotlin/Util.kt:7:9 - | Variable 'x' is never used",
+    ],
+  );
+});
+
+Deno.test("ninja (CMake): the compiler's error and the failed target", () => {
+  assertEquals(
+    brief(`[1/2] Building CXX object CMakeFiles/app.dir/main.cpp.o
+FAILED: CMakeFiles/app.dir/main.cpp.o
+/usr/bin/c++ -c ../main.cpp -o CMakeFiles/app.dir/main.cpp.o
+../main.cpp:4:3: error: 'foo' was not declared in this scope
+ninja: build stopped: subcommand failed.
+`),
+    ["error ../main.cpp:4:3 - | 'foo' was not declared in this scope", "error - - | ninja: target CMakeFiles/app.dir/main.cpp.o failed"],
+  );
+});
+
+Deno.test("older minitest names a test test_name(Class)", () => {
+  assertEquals(
+    brief(`  1) Failure:
+test_adds_large(CalcTest) [calc_test.rb:10]:
+Expected: 42
+  Actual: 43
+
+1 runs, 1 assertions, 1 failures, 0 errors, 0 skips
+`),
+    ["test_failure calc_test.rb:10 CalcTest#test_adds_large | Expected: 42"],
+  );
+});

@@ -44,6 +44,16 @@ export function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     // letter and end in D or !. (javac's own "File.java:7: error: …" is the generic compiler form, read there.)
     if (c0 !== 91 && !(c0 >= 65 && c0 <= 90) && !(c0 >= 97 && c0 <= 122)) continue;
     const line = lines[i];
+    if ((c0 === 101 || c0 === 119) && line.charCodeAt(1) === 58 && line.charCodeAt(2) === 32) {
+      // kotlinc: "e: file:///src/Main.kt:3:5 Unresolved reference: foo" (older: "e: /src/Main.kt: (3, 5): …")
+      const k = /^([ew]): (?:file:\/\/)?(\S+?\.kts?)(?::(\d+):(\d+)|: \((\d+), (\d+)\):) (.*)$/.exec(line);
+      if (k) {
+        ctx.explain(i);
+        const where = k[3] ? `${k[2]}:${k[3]}:${k[4]}` : `${k[2]}:${k[5]}:${k[6]}`;
+        out.push(finding(k[1] === "e" ? "error" : "warning", k[7], { location: where }));
+        continue;
+      }
+    }
     if (c0 !== 91) {
       const last = line.charCodeAt(line.length - 1);
       if (last !== 68 && last !== 33) continue;

@@ -20,6 +20,16 @@ export function readMake(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     // make:, make[1]:, gmake, mingw32-make, /usr/bin/make, or a makefile's own "Makefile:3: *** …" (a path at the margin)
     if (c0 === 0 || c0 === 32 || c0 === 9) continue;
     const line = lines[i];
+    if (c0 === 70 && line.startsWith("FAILED: ")) {
+      // ninja: "FAILED: obj/main.o" then the command; "ninja: build stopped: subcommand failed." after.
+      ctx.explain(i);
+      out.push(finding("error", `ninja: target ${line.slice(8).trim()} failed`));
+      continue;
+    }
+    if (c0 === 110 && line.startsWith("ninja: ")) {
+      ctx.explain(i);
+      continue;
+    }
     if (c0 !== 109 && c0 !== 103 && c0 !== 47 && !line.includes("***")) continue;
     const mf = MAKEFILE_ERROR.exec(line);
     if (mf) {

@@ -11,7 +11,7 @@ const RSPEC_FRAME = /^\s+# (\S+?):(\d+)(?::in .*)?$/;
 const RSPEC_FAILED = /^rspec (\S+?):(\d+) # (.+)$/;
 const RSPEC_SUMMARY = /^\d+ examples?, \d+ failures?(?:, \d+ pending)?(?:, \d+ errors? occurred outside of examples)?$/;
 const MINI_ENTRY = /^\s+\d+\) (Failure|Error):$/;
-const MINI_NAME = /^(\S+#\S+?)(?: \[([^\]]+)\])?:$/;
+const MINI_NAME = /^(\S+#\S+?|\w+\([\w:]+\))(?: \[([^\]]+)\])?:$/;
 const MINI_SUMMARY = /^\d+ runs, \d+ assertions, \d+ failures, \d+ errors, \d+ skips$/;
 const LOAD_ERROR = /^An error occurred while loading (\S+)\.$/;
 
@@ -102,8 +102,11 @@ function readMinitest(lines: string[], ctx: ReadContext, out: Finding[]): void {
     const frame = frames.find((f) => /_test\.rb$|test_\w+\.rb$/.test(f[1])) ?? frames[0];
     const text = body.filter((l) => !/^\s+\S+?:\d+:in /.test(l)).map((l) => l.trim()).filter((l) => l !== "");
     const loc = n[2] ?? (frame ? `${frame[1]}:${frame[2]}` : undefined);
+    // Older minitest names a test "test_name(Class)"; name it Class#test_name as newer ones do.
+    const old = /^(\w+)\(([\w:]+)\)$/.exec(n[1]);
+    const test = old ? `${old[2]}#${old[1]}` : n[1];
     out.push(
-      finding("test_failure", text[0] ?? e[1], { test: n[1], location: loc, detail: text.slice(1, 5) }),
+      finding("test_failure", text[0] ?? e[1], { test, location: loc, detail: text.slice(1, 5) }),
     );
     i = j - 1;
   }
