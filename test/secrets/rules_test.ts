@@ -254,3 +254,17 @@ Deno.test("lines from real code that once raised false alarms stay quiet", () =>
     ]
   ) assertClean(line, { personal: true });
 });
+
+Deno.test("values found away from their operator: .NET config, .netrc, UUID keys under key names", () => {
+  const secret = v.mixed("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 24);
+  assertFinds(`<add key="ApiKey" value="${secret}" />`, secret, "generic-secret", {
+    path: "app.config",
+  });
+  assertFinds(`machine api.acme.io login deploy password ${secret}`, secret, "password", {
+    path: ".netrc",
+  });
+  const uuid = crypto.randomUUID();
+  assertFinds(`HEROKU_API_KEY=${uuid}`, uuid, "generic-secret");
+  assertClean(`<add key="Environment" value="production" />`);
+  assertClean(`"request_id": "${crypto.randomUUID()}"`);
+});
