@@ -74,6 +74,8 @@ export interface RunRequest {
    * trailer at the very end, which the listener strips (supervisor.ts).
    */
   onOutput?: OutputListener;
+  /** Where the face shows a warning (the sandbox is off); the runner itself never prints. */
+  warn?: (line: string) => void;
 }
 
 /** See RunRequest.onOutput. */
