@@ -91,3 +91,16 @@ export async function runCaptured(line: string, origin: "triage" | "draft" | "wa
     exitStatus: result.exitStatus,
   };
 }
+
+/**
+ * The same command run `times` times (flaky_tests): the first run passes the
+ * gate as any does; approving it covers the repeats, which still pass the
+ * policy and run in the sandbox. Stops early when the signal aborts.
+ */
+export async function runRepeatedly(line: string, times: number, opts: TriageRunOptions): Promise<TriageRunResult[]> {
+  const results: TriageRunResult[] = [];
+  for (let i = 0; i < times && !opts.signal?.aborted; i++) {
+    results.push(await runCaptured(line, "triage", { ...opts, yes: opts.yes || i > 0 }));
+  }
+  return results;
+}
