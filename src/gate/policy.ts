@@ -487,7 +487,9 @@ function downloadExec(
   // read code from stdin when given no script, module or inline code (or "-").
   const readsStdin = part.readsScriptFromStdin ||
     part.cmd.pipeIn &&
-      (interpreterReadsCode(part) || part.program === "source" || part.program === ".");
+      (interpreterReadsCode(part) || part.program === "source" || part.program === ".") ||
+    // xargs sh -c {}: what comes down the pipe becomes the code.
+    part.cmd.pipeIn && part.wrappers.includes("xargs");
   if (readsStdin) {
     for (const up of part.upstream) {
       const k = feeds(up);
