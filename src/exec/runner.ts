@@ -500,7 +500,10 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   }
 
   // The output store and the spill files of each stream.
-  const outputId = req.outputId ?? newOutputId();
+  // The id names files: a call id that could not is replaced by a fresh one.
+  const outputId = req.outputId && /^[A-Za-z0-9_-]{1,64}$/.test(req.outputId)
+    ? req.outputId
+    : newOutputId();
   let store: OutputStore | null = null;
   if (req.outputStore !== null) {
     try {

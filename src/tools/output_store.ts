@@ -15,7 +15,7 @@ import type { KeptOutput, OutputKeeper } from "./budget.ts";
 /** The most one stored output keeps. */
 export const OUTPUT_STORE_CAP_BYTES = 16 * 1024 * 1024;
 
-const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,80}$/;
 
 export function newOutputId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(4));
