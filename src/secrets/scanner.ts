@@ -8,10 +8,17 @@ import type { Candidate, Rule, ScanOptions, SecretFinding } from "./types.ts";
 import { CREDENTIAL_RULES } from "./credentials.ts";
 import { genericRule, highEntropyRule } from "./generic.ts";
 import { PERSONAL_RULES } from "./personal.ts";
+import { tableRule } from "./table.ts";
 import { maskedPreview } from "./preview.ts";
 import { type AnchorSet, anchorSet, findAnchors } from "./anchors.ts";
 
-export const RULES: Rule[] = [...CREDENTIAL_RULES, genericRule, highEntropyRule, ...PERSONAL_RULES];
+export const RULES: Rule[] = [
+  ...CREDENTIAL_RULES,
+  genericRule,
+  tableRule,
+  highEntropyRule,
+  ...PERSONAL_RULES,
+];
 
 /** The kinds wisp can report, for documentation and tests. */
 export const CREDENTIAL_KINDS = [

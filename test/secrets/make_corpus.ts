@@ -684,6 +684,12 @@ ${rows.join("\n")}
 1008,user@example.com,555-0100,GB00WEST00000000000000,4111 1111 1111 1111,127.0.0.1,2026-02-02,⟪order16⟫
 `;
 
+  files["data/service_accounts.csv"] = `name,owner,api_token,password,created
+billing-bot,⟪email⟫,⟪generic⟫,⟪password⟫,2026-03-02
+reports-bot,⟪email⟫,⟪generic⟫,"⟪password⟫",2026-04-11
+legacy-bot,ops@acme-corp.io⟪@email⟫,,changeme,2025-12-01
+`;
+
   files["data/hr_export.tsv"] = `employee\tcountry\tnational_id\tbank
 E-201\tUS\t⟪ssn⟫\t⟪iban⟫
 E-202\tGB\t⟪nino⟫\t⟪iban⟫
