@@ -24,6 +24,7 @@ const DEVICE_RULES = [
   '(literal "/dev/null")',
   '(literal "/dev/zero")',
   '(literal "/dev/dtracehelper")',
+  '(literal "/dev/ptmx")',
   '(regex #"^/dev/tty")',
   '(regex #"^/dev/fd/")',
 ];
