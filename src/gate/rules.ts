@@ -704,7 +704,7 @@ function rateInterpreter(part: Part, prog: string, args: string[], words: Word[]
     if (mod === "http.server" || mod === "SimpleHTTPServer") {
       return { rating: moderate("serves files over HTTP"), readOnly: false, exact: true };
     }
-    if (mod === "json.tool" || mod === "tabnanny" || mod === "py_compile_dry") {
+    if (mod === "json.tool" || mod === "tabnanny") {
       return { rating: safe("reads and prints"), readOnly: false, exact: true };
     }
     return { rating: moderate(`runs the ${prog} module ${mod}`), readOnly: false, exact: true };
