@@ -11,6 +11,7 @@ import { realWorld } from "../../notify/world.ts";
 import { ensureHome, type HomePaths } from "../../config/home.ts";
 import type { Config } from "../../config/schema.ts";
 import { Session } from "../../session/session.ts";
+import { configView } from "../../tools/inspect.ts";
 import { newSessionId } from "../../audit/writer.ts";
 import { McpApprovalHost } from "./approval_host.ts";
 import { SessionEngine, ThreadAwareAuditLog } from "./engine.ts";
@@ -106,11 +107,8 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     engine: new SessionEngine(session),
     defaults: options.defaults,
     maxThreads: config.maxThreads,
-    configView: () => ({
-      ...config,
-      configFile: { path: paths.config, exists: options.configExists },
-      paths,
-    }),
+    // The view the model's inspect tool and `wisp config show` give, from the config the server loaded.
+    configView: () => configView(config, paths, options.configExists),
     log,
   });
   ref.face = face;

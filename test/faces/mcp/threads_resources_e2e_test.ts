@@ -280,3 +280,31 @@ Deno.test("the receipt catches a reply that claims what no call did", async () =
     await s.remove();
   }
 });
+
+Deno.test("maxThreads: a new thread beyond it drops the least recently used, which then reads as evicted", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await mcpScratch(ollamaConfig(ollama.url, { maxThreads: 2 }));
+  const c = await connect(s, { args: ["--no-tools"] });
+  try {
+    for (const id of ["a", "b", "a", "c"]) {
+      ollama.reply({ text: id });
+      await c.client.callTool({ name: "respond", arguments: { prompt: id, thread_id: id } });
+    }
+    const open = json(await c.client.readResource({ uri: "wisp://threads" }));
+    assertEquals((open.threads as { thread_id: string }[]).map((t) => t.thread_id), ["a", "c"]);
+    const dropped = json(await c.client.readResource({ uri: "wisp://threads/b" }));
+    assertEquals(dropped.open, false);
+    assert("evicted" in dropped);
+    // Naming it again starts it afresh: a new conversation.
+    ollama.reply({ text: "b again" });
+    const again = structured(
+      await c.client.callTool({ name: "respond", arguments: { prompt: "b2", thread_id: "b" } }),
+    );
+    assertEquals(again.turn, 1);
+    assertEquals((ollama.chats().at(-1)!.messages as unknown[]).length, 2);
+  } finally {
+    await c.close();
+    await ollama.close();
+    await s.remove();
+  }
+});
