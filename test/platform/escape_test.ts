@@ -375,3 +375,25 @@ Deno.test("a home reached through a symlink inside the writable set is refused: 
     await s.cleanup();
   }
 });
+
+Deno.test("the kernel's settings in /proc/sys cannot be written, even by uid 0 inside", async () => {
+  const s = await scratch();
+  try {
+    // Writing a setting's own value back: harmless if this test ever fails.
+    const r = await runCommand(request(
+      s,
+      [
+        "v=$(cat /proc/sys/kernel/randomize_va_space)",
+        "echo $v > /proc/sys/kernel/randomize_va_space && echo wrote-sysctl",
+        "cat /proc/sys/kernel/core_pattern > /proc/sys/kernel/core_pattern && echo wrote-core-pattern",
+        "echo 0 > /proc/sys/vm/drop_caches && echo wrote-drop-caches",
+        "true",
+      ].join("; "),
+    ));
+    const out = new TextDecoder().decode(r.stdout.head);
+    assert(!out.includes("wrote"), out);
+    assertStringIncludes(new TextDecoder().decode(r.stderr.head), "Read-only file system");
+  } finally {
+    await s.cleanup();
+  }
+});

@@ -146,6 +146,10 @@ Deno.test("bwrap: read-only root, roots bound, ancestors pinned, home read-only 
   assert(at("--bind /p /p") < at("--bind /p/a /p/a"));
   assert(at("--bind /p/a/b /p/a/b") < at("--ro-bind /p/a/b/.wisp /p/a/b/.wisp"));
   assert(text.includes("--unshare-net"));
+  assert(
+    at("--proc /proc") < at("--ro-bind-try /proc/sys /proc/sys"),
+    "the kernel's settings are covered after /proc is mounted",
+  );
   assert(text.includes("--cap-drop ALL"));
   assert(
     text.includes(

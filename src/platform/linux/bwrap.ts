@@ -18,6 +18,19 @@ import { homeAncestorsInside } from "../paths.ts";
 
 export const BWRAP = "bwrap";
 
+/** Parts of /proc that change the machine, not the process: read-only inside. */
+export const PROC_COVERED = [
+  "sys",
+  "sysrq-trigger",
+  "mtrr",
+  "irq",
+  "bus",
+  "acpi",
+  "scsi",
+  "fs",
+  "driver",
+];
+
 /** The bubblewrap arguments for a launch (pure: the same spec gives the same argv). */
 export function bwrapArgs(spec: LaunchSpec): string[] {
   const args: string[] = [];
@@ -25,6 +38,10 @@ export function bwrapArgs(spec: LaunchSpec): string[] {
     args.push("--bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc");
   } else {
     args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+    // The kernel's own settings: a process running as uid 0 may write most of
+    // /proc/sys by file mode alone, with no capability (kernel.core_pattern
+    // would run a program of its choice outside the sandbox). Cover them.
+    for (const dir of PROC_COVERED) args.push("--ro-bind-try", `/proc/${dir}`, `/proc/${dir}`);
     for (const root of spec.writable.roots) args.push("--bind", root, root);
     for (const dir of homeAncestorsInside(spec.writable)) args.push("--bind", dir, dir);
     args.push("--ro-bind", spec.writable.home, spec.writable.home);
