@@ -400,7 +400,7 @@ export const SYSTEM_DIRS = [
 
 /** Credential paths: the name given, or where a link leads, in any case. */
 export const CREDENTIAL_PATH =
-  /(^|\/)\.ssh(\/|$)|(^|\/)\.aws\/(credentials|config)$|(^|\/)\.aws(\/|$)|(^|\/)\.netrc$|(^|\/)_netrc$|(^|\/)\.pgpass$|(^|\/)\.gnupg(\/|$)|keychains?(\/|$)|\.keychain(-db)?$|\.pem$|\.p12$|\.pfx$|\.key$|(^|\/)id_[a-z0-9_]+(\.pub)?$|(^|\/)\.env(\.[^/]*)?$|(^|\/)\.git-credentials$|(^|\/)\.docker\/config\.json$|(^|\/)\.kube\/config$|(^|\/)\.npmrc$|(^|\/)\.pypirc$|(^|\/)\.config\/gh\/hosts\.yml$|(^|\/)credentials\.json$|(^|\/)\.vault-token$|(^|\/)secrets?\.(ya?ml|json|toml)$|(^|\/)authorized_keys$|(^|\/)known_hosts$|(^|\/)shadow$|(^|\/)sudoers(\.d)?(\/|$)|(^|\/)\.config\/gcloud(\/|$)|(^|\/)\.azure(\/|$)/i;
+  /(^|\/)\.ssh(\/|$)|(^|\/)\.aws\/(credentials|config)$|(^|\/)\.aws(\/|$)|(^|\/)\.netrc$|(^|\/)_netrc$|(^|\/)\.pgpass$|(^|\/)\.gnupg(\/|$)|keychains?(\/|$)|\.keychain(-db)?$|\.pem$|\.p12$|\.pfx$|\.key$|(^|\/)id_[a-z0-9_]+(\.pub)?$|(^|\/)\.env(\.[^/]*)?$|(^|\/)\.git-credentials$|(^|\/)\.docker\/config\.json$|(^|\/)\.kube\/config$|(^|\/)\.npmrc$|(^|\/)\.pypirc$|(^|\/)\.config\/gh\/hosts\.yml$|(^|\/)credentials\.json$|(^|\/)\.vault-token$|(^|\/)secrets?\.(ya?ml|json|toml)$|(^|\/)authorized_keys$|(^|\/)known_hosts$|(^|\/)shadow$|(^|\/)sudoers(\.d)?(\/|$)|(^|\/)\.config\/gcloud(\/|$)|(^|\/)\.azure(\/|$)|(^|\/)(Login Data|Cookies|logins\.json|key[34]\.db|cookies\.sqlite)$|(^|\/)\.password-store(\/|$)/i;
 
 /** Canonical credential files, for matching globs against. */
 export function credentialExamples(userHome: string): string[] {
@@ -510,7 +510,16 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
       "--version",
       "--help",
     ],
-    dangerous: ["filter-branch", "filter-repo", "update-ref", "replace"],
+    dangerous: [
+      "filter-branch",
+      "filter-repo",
+      "update-ref",
+      "replace",
+      "credential",
+      "credential-store",
+      "credential-cache",
+      "credential-osxkeychain",
+    ],
     groups: [
       "stash",
       "remote",
@@ -876,7 +885,15 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
     dangerous: ["delete", "drain", "replace", "taint"],
     groups: ["config", "auth", "rollout"],
     moderateReason: "changes resources in the cluster",
-    special: (verb) => {
+    special: (verb, args) => {
+      if (
+        /^(get|describe|edit)$/.test(verb) && args.some((a) => /^(secrets?|secret\/.*)$/i.test(a))
+      ) {
+        return dangerous("reads the cluster's secrets");
+      }
+      if (verb === "config view" && args.some((a) => a === "--raw" || a === "--flatten")) {
+        return dangerous("prints cluster credentials");
+      }
       if (
         /^config (view|get-contexts|current-context|get-clusters|get-users)$/.test(verb) ||
         verb === "auth can-i" || verb === "auth whoami" || /^rollout (status|history)$/.test(verb)
@@ -1432,15 +1449,16 @@ function awsLike(verb: string, args: string[]): Rating | undefined {
   if (/\b(delete|remove|terminate|destroy|purge|rb|rm)\b/.test(all)) {
     return dangerous("deletes cloud resources");
   }
+  // Credentials and secrets first: "get-secret-value" is a read, and the most sensitive one.
+  if (
+    /\b(configure|login|auth|credentials?|secretsmanager|get-secret-value|get-parameters?|get-session-token|get-login-password|print-access-token|print-identity-token|get-federation-token|assume-role|decrypt|export-credentials|keyvault secret)\b/
+      .test(all)
+  ) return dangerous("handles cloud credentials or secrets");
   if (
     /\b(describe|list|get|ls|show|whoami|info|version|help)\b|--version|sts get-caller-identity/
       .test(all) &&
     !/\b(put|create|update|set|cp|mv|sync|run|start|stop|deploy|attach|detach)\b/.test(all)
   ) return safe("reads cloud resources");
-  if (
-    /\b(configure|login|auth|credentials?|secretsmanager|get-secret-value|ssm get-parameter)\b/
-      .test(all)
-  ) return dangerous("handles cloud credentials or secrets");
   return undefined;
 }
 

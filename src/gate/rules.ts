@@ -1113,6 +1113,20 @@ function rateSingle(
     }
     case "yes":
       return out(safe("prints a line over and over"), true);
+    case "op":
+    case "pass":
+    case "gopass":
+    case "bw":
+    case "lpass":
+    case "vault":
+    case "keeper":
+    case "doppler":
+    case "infisical":
+    case "sops":
+      if (args.length > 0 && args.every((a) => /^(--version|-v|--help|-h|version|help)$/.test(a))) {
+        return out(safe("prints its version"), true);
+      }
+      return out(dangerous(`reads or changes secrets in a secrets manager (${prog})`));
     case "pip-audit":
     case "shellcheck":
     case "eslint":
