@@ -223,7 +223,10 @@ export class McpApprovalHost implements ApprovalHost {
         requestId: request.id,
         thread,
       });
-      return "no";
+      // Not a person's "no": the gate reports that the question could not be answered.
+      throw new Error(
+        "no one can be asked: the client has no dialog and approval.outOfBand is false",
+      );
     }
     const contenders: Promise<Winner | undefined>[] = [];
     if (canElicit) {

@@ -175,3 +175,26 @@ Deno.test("once covers the rest of the turn only; session covers the server's li
     await s.remove();
   }
 });
+
+Deno.test("no dialog and approval.outOfBand false: nobody can be asked, refused at once and said so", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await mcpScratch(ollamaConfig(ollama.url, { approval: { outOfBand: false } }));
+  const c = await connect(s);
+  try {
+    ollama.reply({
+      toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }],
+    });
+    ollama.reply({ text: "Could not." });
+    const receipt = structured(await c.client.callTool({ name: "respond", arguments: RESPOND }));
+    const calls = receipt.calls as Record<string, unknown>[];
+    assertEquals(calls[0].outcome, "declined");
+    assertMatch(String(calls[0].output), /could not be answered/);
+    assertEquals(pendingIds(s.pending), []);
+    assert(!exists(join(s.project, "made.txt")));
+    assert(s.events().some((e) => e.kind === "approval.answered" && e.by === "nobody"));
+  } finally {
+    await c.close();
+    await ollama.close();
+    await s.remove();
+  }
+});
