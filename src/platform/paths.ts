@@ -191,7 +191,8 @@ export function plantedLink(path: string, base: string[]): boolean {
 /**
  * Sockets of daemons that would do a write for a confined command, outside
  * the sandbox: a container engine (docker run -v /:/host), the service
- * manager (systemd-run), the message buses. The Linux profile hides each
+ * manager (systemd-run), the message buses, and the display servers (X11,
+ * Wayland: a client can type into a terminal). The Linux profile hides each
  * one that exists behind /dev/null (docs/adr/0112).
  */
 export function daemonSockets(env: Env, userId: number | null): string[] {
@@ -213,11 +214,24 @@ export function daemonSockets(env: Env, userId: number | null): string[] {
       `${runtime}/podman/podman.sock`,
     );
   }
+  // Display servers: a client can type into any window, a terminal's included.
+  paths.push(...socketsIn("/tmp/.X11-unix", /^X\d+$/));
+  if (runtime && isAbsolute(runtime)) paths.push(...socketsIn(runtime, /^wayland-\d+$/));
   const docker = env("DOCKER_HOST");
   if (docker?.startsWith("unix://")) paths.push(docker.slice("unix://".length));
   const bus = env("DBUS_SESSION_BUS_ADDRESS");
   for (const m of bus?.matchAll(/unix:path=([^,;]+)/g) ?? []) paths.push(m[1]);
   return paths;
+}
+
+function socketsIn(dir: string, name: RegExp): string[] {
+  const found: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(dir)) {
+      if (name.test(entry.name)) found.push(join(dir, entry.name));
+    }
+  } catch { /* no such folder */ }
+  return found;
 }
 
 /** The sockets of `paths` that exist, realpath'd, without duplicates. */
