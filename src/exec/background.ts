@@ -301,12 +301,19 @@ export class ProcessTable {
   }
 
   /**
-   * The session is closing: kill every running process at once (SIGKILL to
-   * its launcher, which ends everything inside) and start no more.
+   * The session is closing: end every running process now and start no more.
+   * Each gets the supervisor's stop (its control-pipe reader, a process of its
+   * own, TERMs the command's group and KILLs it two seconds later: what ends
+   * it where the launcher is not a PID namespace, as on macOS) and then
+   * SIGKILL to its launcher (which under bwrap ends everything inside at
+   * once). Synchronous, because a face may exit right after closing.
    */
   killAll(): void {
     this.#closed = true;
-    for (const handle of this.#handles.values()) handle.kill();
+    for (const handle of this.#handles.values()) {
+      handle.stop();
+      handle.kill();
+    }
   }
 
   /** Resolves when every process has ended (after killAll, for a caller that can wait). */
