@@ -202,6 +202,7 @@ export function daemonSockets(env: Env, userId: number | null): string[] {
     "/run/podman/podman.sock",
     "/run/containerd/containerd.sock",
     "/run/systemd/private",
+    "/run/initctl", // a FIFO: init reads runlevel changes (reboot, halt) from it
     "/run/dbus/system_bus_socket",
     "/var/run/dbus/system_bus_socket",
   ];
@@ -234,13 +235,14 @@ function socketsIn(dir: string, name: RegExp): string[] {
   return found;
 }
 
-/** The sockets of `paths` that exist, realpath'd, without duplicates. */
+/** The sockets (and FIFOs) of `paths` that exist, realpath'd, without duplicates. */
 export function existingSockets(paths: string[]): string[] {
   const found = new Set<string>();
   for (const path of paths) {
     try {
       const real = Deno.realPathSync(path);
-      if (Deno.statSync(real).isSocket) found.add(real);
+      const info = Deno.statSync(real);
+      if (info.isSocket || info.isFifo) found.add(real);
     } catch { /* not there */ }
   }
   return [...found];
