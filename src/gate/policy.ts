@@ -701,6 +701,9 @@ function forkBomb(analysis: Analysis): string | undefined {
   return undefined;
 }
 
+/** The default home of any user on the machine: as much wisp's as the one in use. */
+const ANY_WISP_HOME = /^\/(home\/[^/]+|Users\/[^/]+|root|var\/root)\/\.wisp(\/|$)/i;
+
 function insideHome(path: string, homeRoot: string): boolean {
   const p = path.toLowerCase();
   const h = homeRoot.toLowerCase().replace(/\/+$/, "");
@@ -759,7 +762,10 @@ function homeWrite(
       const abs = throughLinks(absolutePath(r.value, cwd), links);
       const real = context.realPath?.(abs);
       for (const root of roots) {
-        if (insideHome(abs, root) || (real && insideHome(real, root))) {
+        if (
+          insideHome(abs, root) || (real && insideHome(real, root)) || ANY_WISP_HOME.test(abs) ||
+          (real !== undefined && ANY_WISP_HOME.test(real))
+        ) {
           return {
             rule: "wisp-home",
             reason:
