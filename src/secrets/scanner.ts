@@ -115,7 +115,8 @@ export function candidatesIn(text: string, options: ScanOptions = {}): Candidate
   });
   for (const rule of keywordRules) {
     if (rule.thoroughOnly && !thorough) continue;
-    for (const c of rule.findAt!(text, keywordHits, context)) out.push(c);
+    // Hits come in the order their last characters do; the rule wants them by start.
+    for (const c of rule.findAt!(text, keywordHits.sort((a, b) => a - b), context)) out.push(c);
   }
   return out;
 }
@@ -129,16 +130,16 @@ interface AnchorIndex {
 let anchors: AnchorIndex | undefined;
 
 /**
- * Every rule's anchors, and for each anchor the rules whose anchor is a prefix of it: at an
- * offset only the longest anchor is reported, and `sk-ant-` must also try the rule on `sk-`.
- * Keyword rules share one list of offsets (all their words are found in the same pass).
+ * Every rule's anchors with the rules that own each (a rule with two anchors that both match at
+ * one offset proposes the same span twice, which settling overlaps keeps once), and the keyword
+ * rules, which share one list of offsets.
  */
 function anchorIndex(): AnchorIndex {
   if (anchors) return anchors;
   const all = [...new Set(RULES.flatMap((r) => r.anchors ?? []))];
   const rulesAt = new Map<string, Rule[]>();
   for (const literal of all) {
-    rulesAt.set(literal, RULES.filter((r) => r.anchors?.some((a) => literal.startsWith(a))));
+    rulesAt.set(literal, RULES.filter((r) => r.anchors?.includes(literal)));
   }
   const keywordRules = RULES.filter((r) => r.keywordsFolded);
   const words = [...new Set(keywordRules.flatMap((r) => r.keywordsFolded!))];
