@@ -112,8 +112,8 @@ Deno.test("rustc via cargo build: each error with its place, in both message for
   ]);
 });
 
-Deno.test("cargo test: one finding per failing test with the panic's place and left/right", () => {
-  for (const name of ["cargo/test_fail.log", "cargo/test_fail_color.log"]) {
+Deno.test("cargo test (also with --nocapture, where panics print inline): one finding per failing test with the panic's place and left/right", () => {
+  for (const name of ["cargo/test_fail.log", "cargo/test_fail_color.log", "cargo/test_fail_nocapture.log"]) {
     expectFindings(name, [
       ["test_failure", "src/lib.rs:20:9", "tests::adds_large_numbers", "assertion `left == right` failed"],
       ["test_failure", "src/lib.rs:37:9", "tests::compares_strings", "assertion `left != right` failed"],
@@ -335,4 +335,13 @@ Deno.test("all the logs one after another (as a CI log of several steps): exactl
   const together = readAll(names.map((n) => Deno.readTextFileSync(join(FIXTURES, n))).join("\n")).findings.map(findingKey);
   assertEquals(new Set(together), each);
   assertEquals(together.length, each.size);
+});
+
+Deno.test("a program that died: Python traceback, uncaught Node.js exception, Java exception, Rust panic", () => {
+  expectFindings("crash/python.log", [
+    ["error", "/home/dev/project/config.py:6", undefined, "json.decoder.JSONDecodeError: Expecting property name"],
+  ]);
+  expectFindings("crash/node.log", [["error", "/home/dev/project/boom.js:6:27", undefined, "TypeError: no port in"]]);
+  expectFindings("crash/java.log", [["error", "Boom.java:5", undefined, "java.lang.ArrayIndexOutOfBoundsException: Index 5"]]);
+  expectFindings("crash/rust.log", [["error", "boom.rs:2:25", undefined, "port must be a number"]]);
 });

@@ -88,24 +88,60 @@ export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): F
   const failed: string[] = [];
   const blocks = new Map<string, Block>();
   let inFailureList = false;
+  let pending: string | undefined;
+  const inline = new Map<string, Block>();
   const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c0 = first[i];
-    // test …, ---- …, failures:, running …, and the indented failure list
-    if (c0 !== 116 && c0 !== 45 && c0 !== 102 && c0 !== 114 && !(inFailureList && (c0 === 32 || c0 === 0))) {
+    // test …, ---- …, failures:, running …, the indented failure list, and with --nocapture a result on a line of
+    // its own (FAILED, ok) after the test's output
+    if (
+      c0 !== 116 && c0 !== 45 && c0 !== 102 && c0 !== 114 && !(inFailureList && (c0 === 32 || c0 === 0)) &&
+      !(pending !== undefined && (c0 === 70 || c0 === 111 || c0 === 105))
+    ) {
       inFailureList = false;
       continue;
     }
     const line = lines[i];
+    if (pending !== undefined && (line === "FAILED" || line === "ok" || line.startsWith("ignored") || line.endsWith(" ok") || line.endsWith(" FAILED"))) {
+      ctx.explain(i);
+      if (line.endsWith("FAILED") && !failed.includes(pending)) failed.push(pending);
+      pending = undefined;
+      continue;
+    }
     if (line.startsWith("test ")) {
       const r = RESULT.exec(line);
       if (r) {
         ctx.explain(i);
         if (r[2] === "FAILED" && !failed.includes(r[1])) failed.push(r[1]);
+        pending = undefined;
         continue;
       }
-      if (line.startsWith("test result: ")) ctx.explain(i);
+      if (line.startsWith("test result: ")) {
+        ctx.explain(i);
+        continue;
+      }
+      // --nocapture: "test name ... " and the result after the test's own output
+      const open = /^test (.+?) \.\.\. ?(.*)$/.exec(line);
+      if (open) {
+        ctx.explain(i);
+        pending = open[1];
+        if (open[2] === "FAILED" || open[2] === "ok") pending = undefined;
+      }
       continue;
+    }
+    if (pending !== undefined && line.startsWith("thread '")) {
+      // A panic printed where it happened (--nocapture): it belongs to the test its thread is named after.
+      const p = /^thread '([^']*)'(?: \(\d+\))? panicked at /.exec(line);
+      if (p) {
+        let j = i + 1;
+        while (j < lines.length && j - i < 20 && lines[j] !== "" && lines[j] !== "FAILED" && !lines[j].startsWith("test ") && !lines[j].startsWith("thread '")) j++;
+        ctx.explain(i, j - 1);
+        const block = readBlock(lines, i, j);
+        if (!inline.has(p[1])) inline.set(p[1], block);
+        i = j - 1;
+        continue;
+      }
     }
     if (line.startsWith("---- ")) {
       const b = BLOCK.exec(line);
@@ -140,7 +176,7 @@ export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): F
   }
   const out: Finding[] = [];
   for (const name of failed) {
-    const block = blocks.get(name);
+    const block = blocks.get(name) ?? inline.get(name);
     out.push(
       finding("test_failure", block?.message ?? "failed", {
         test: name,

@@ -26,6 +26,7 @@ import { java } from "./java.ts";
 import { ruby } from "./ruby.ts";
 import { shellcheck } from "./shellcheck.ts";
 import { compiler } from "./compiler.ts";
+import { crash } from "./crash.ts";
 import { make } from "./make.ts";
 
 export type { ReadContext, Reader } from "./reader.ts";
@@ -48,6 +49,7 @@ export const READERS: readonly Reader[] = [
   java,
   ruby,
   shellcheck,
+  crash,
   compiler,
   make,
 ];

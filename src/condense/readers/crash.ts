@@ -1,0 +1,121 @@
+/**
+ * A program that died, outside any test runner's report: a Python traceback,
+ * an uncaught Node.js exception, a Java exception on a thread, a Rust panic.
+ * Each is one error at the innermost frame in the program's own code, with
+ * the exception's line as its message. Runs after the test runners' readers
+ * and skips lines they accounted for (a traceback inside a pytest section is
+ * pytest's).
+ */
+import { type Finding, finding } from "../findings.ts";
+import { type Frame, jsFrame, pickFrame } from "../text.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+
+const PY_FRAME = /^\s+File "([^"]+)", line (\d+)(?:, in (.+))?$/;
+const PY_EXCEPTION = /^(?:[\w.]+(?:Error|Exception|Exit|Interrupt|Warning)|[\w.]+\.[A-Z]\w+|KeyboardInterrupt|StopIteration)(?::\s?(.*))?$/;
+const NODE_PLACE = /^(\/\S+?|[A-Za-z]:\\\S+?|\.{0,2}\/?[\w./-]+\.[cm]?[jt]sx?):(\d+)$/;
+const NODE_ERROR = /^(?:Uncaught )?([A-Z]\w*(?:Error|Exception)|Error)(?: \[[\w_]+\])?: (.*)$/;
+const JAVA_THREAD = /^Exception in thread "([^"]+)" ([\w.$]+(?:Exception|Error)[\w$]*)(?:: (.*))?$/;
+const JAVA_AT = /^\s+at ([\w.$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
+const RUST_PANIC = /^thread '([^']*)'(?: \(\d+\))? panicked at (.+?:\d+:\d+):$/;
+
+function python(lines: string[], i: number, ctx: ReadContext): { finding: Finding; end: number } | undefined {
+  const frames: { file: string; line: string }[] = [];
+  let j = i + 1;
+  for (; j < lines.length && j - i < 400; j++) {
+    const l = lines[j];
+    const f = PY_FRAME.exec(l);
+    if (f) {
+      frames.push({ file: f[1], line: f[2] });
+      continue;
+    }
+    if (/^\s/.test(l) || l === "") continue; // the code line, the carets
+    // "During handling of the above exception, another exception occurred:" starts a second traceback: keep reading.
+    if (/^(?:During handling|The above exception|Traceback \(most recent call last\):)/.test(l)) continue;
+    break;
+  }
+  const exception = j < lines.length && PY_EXCEPTION.test(lines[j]) ? lines[j] : undefined;
+  if (!exception || frames.length === 0) return undefined;
+  ctx.explain(i, j);
+  // The innermost frame outside the interpreter's own library.
+  const own = [...frames].reverse().find((f) => !/\/(?:lib\/python[\d.]+|site-packages|dist-packages)\/|^<frozen /.test(f.file)) ??
+    frames[frames.length - 1];
+  return { finding: finding("error", exception, { location: `${own.file}:${own.line}` }), end: j };
+}
+
+function node(lines: string[], i: number, ctx: ReadContext, m: RegExpExecArray): { finding: Finding; end: number } | undefined {
+  // file:line, the source line, the caret, a blank line, then "Error: message" and its stack.
+  let j = i + 1;
+  while (j < lines.length && j - i <= 4 && !NODE_ERROR.test(lines[j])) j++;
+  const e = NODE_ERROR.exec(lines[j] ?? "");
+  if (!e) return undefined;
+  let k = j + 1;
+  const frames: Frame[] = [];
+  while (k < lines.length && /^\s+at /.test(lines[k])) {
+    const f = jsFrame(lines[k]);
+    if (f) frames.push(f);
+    k++;
+  }
+  ctx.explain(i, k - 1);
+  const frame = pickFrame(frames);
+  const location = frame && frame.file === m[1] ? `${frame.file}:${frame.line}:${frame.col}` : `${m[1]}:${m[2]}`;
+  return { finding: finding("error", `${e[1]}: ${e[2]}`, { location }), end: k - 1 };
+}
+
+export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const out: Finding[] = [];
+  const { first } = shapeOf(lines, ctx);
+  for (let i = 0; i < lines.length; i++) {
+    const c = first[i];
+    // Traceback…, /path.js:3, ./x.js:3, Exception in thread…, thread '…' panicked
+    if (c !== 84 && c !== 47 && c !== 46 && c !== 69 && c !== 116 && !(c >= 97 && c <= 122) && !(c >= 65 && c <= 90)) continue;
+    if (ctx.explained(i)) continue;
+    const line = lines[i];
+    if (c === 84 && line === "Traceback (most recent call last):") {
+      const r = python(lines, i, ctx);
+      if (r) {
+        out.push(r.finding);
+        i = r.end;
+      }
+      continue;
+    }
+    if (c === 69 && line.startsWith("Exception in thread ")) {
+      const t = JAVA_THREAD.exec(line);
+      if (!t) continue;
+      let k = i + 1;
+      let place: RegExpExecArray | null = null;
+      while (k < lines.length && /^\s+(?:at |\.\.\. \d+ more|Caused by)|^Caused by: /.test(lines[k])) {
+        const at = JAVA_AT.exec(lines[k]);
+        if (at && !place && !/^(?:java|javax|jdk|sun|kotlin)\./.test(at[1])) place = at;
+        k++;
+      }
+      ctx.explain(i, k - 1);
+      out.push(finding("error", t[3] ? `${t[2]}: ${t[3]}` : t[2], { location: place ? `${place[2]}:${place[3]}` : undefined }));
+      i = k - 1;
+      continue;
+    }
+    if (c === 116 && line.startsWith("thread '")) {
+      const p = RUST_PANIC.exec(line);
+      if (!p) continue;
+      let k = i + 1;
+      const msg: string[] = [];
+      while (k < lines.length && lines[k] !== "" && !/^(?:note: |stack backtrace:)/.test(lines[k]) && msg.length < 6) msg.push(lines[k++].trim());
+      ctx.explain(i, k - 1);
+      out.push(finding("error", msg.join(" ") || "panicked", { location: p[2], detail: [`thread '${p[1]}'`] }));
+      i = k - 1;
+      continue;
+    }
+    if (line.length < 300 && line.includes(":")) {
+      const m = NODE_PLACE.exec(line);
+      if (m) {
+        const r = node(lines, i, ctx, m);
+        if (r) {
+          out.push(r.finding);
+          i = r.end;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+export const crash: Reader = { name: "crash", read: readCrash };
