@@ -195,3 +195,45 @@ Deno.test("the process names its client in its title", async () => {
     await s.remove();
   }
 });
+
+Deno.test("a whole turn that runs a command writes nothing but protocol to stdout, even under WISP_LOG=debug", async () => {
+  const { startFakeOllama } = await import("../../support/fake_ollama.ts");
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await mcpScratch({
+    model: "ollama:granite4.1:8b",
+    ollama: { host: ollama.url },
+    notifications: { enabled: false },
+  });
+  const raw = startRaw(s.home, s.project, { WISP_LOG: "debug" });
+  try {
+    ollama.reply({
+      toolCalls: [{
+        name: "run_command",
+        arguments: { command: "echo to-stdout; echo to-stderr >&2" },
+      }],
+    });
+    ollama.reply({ text: "Printed." });
+    await raw.send(CODEX_INITIALIZE.replace(',"elicitation":{}', "") + "\n");
+    await raw.next();
+    await raw.send('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    await raw.send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "respond", arguments: { prompt: "echo", tools: ["run_command"] } },
+      }) + "\n",
+    );
+    const reply = await raw.next(); // a non-JSON line before it would fail here
+    assertEquals(reply.id, 1);
+    const receipt =
+      (reply.result as { structuredContent: Record<string, unknown> }).structuredContent;
+    assertMatch(String((receipt.calls as Record<string, unknown>[])[0].output), /to-stdout/);
+    await raw.closeInput();
+    assertEquals(await raw.stdoutRest(), "");
+    assertMatch(await raw.stderr(), /wisp mcp: info: serving on stdio/);
+  } finally {
+    await ollama.close();
+    await s.remove();
+  }
+});
