@@ -171,7 +171,8 @@ interface ExactPart {
 
 function exactPart(text: string, opts: TriageOptions): ExactPart {
   const bounded = boundText(text, opts.captureLimit ?? CAPTURE_LIMIT);
-  const read = readAll(bounded.text);
+  // A command that exited 0 did not die: a traceback it printed (a logged exception) is not a crash.
+  const read = readAll(bounded.text, opts.exitStatus === 0 ? { skip: new Set(["crash"]) } : {});
   const notes: string[] = [];
   const dropped = (opts.droppedBytes ?? 0) + bounded.droppedChars;
   if (dropped > 0) notes.push(`${kib(dropped)} in the middle of the output not read`);

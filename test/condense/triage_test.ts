@@ -142,3 +142,10 @@ Deno.test("parseJudgement refuses a reply that is not the schema", async () => {
   await assertRejects(() => Promise.resolve().then(() => parseJudgement("no json here", "x")));
   await assertRejects(() => Promise.resolve().then(() => parseJudgement('{"findings":[{"kind":"fatal","message":"x"}]}', "x")));
 });
+
+Deno.test("a traceback printed by a command that exited 0 (a logged exception) is not a crash", () => {
+  const text = Deno.readTextFileSync(join(FIXTURES, "crash/python.log"));
+  assertEquals(triageText(text, { exitStatus: 1 }).counts.errors, 1);
+  assertEquals(triageText(text, { exitStatus: 0 }).findings, []);
+  assertEquals(triageText(text, {}).counts.errors, 1);
+});

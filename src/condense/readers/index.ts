@@ -67,7 +67,12 @@ export interface ReadResult {
 }
 
 /** Runs the readers over lines already split (and stripped of escapes). */
-export function readLines(lines: string[]): ReadResult {
+export interface ReadOptions {
+  /** Readers not to run (triage leaves out "crash" for a command that exited 0: it did not die). */
+  skip?: ReadonlySet<string>;
+}
+
+export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
   const marks = new Uint8Array(lines.length);
   const ctx: ReadContext = {
     explain(from: number, to: number = from) {
@@ -80,6 +85,7 @@ export function readLines(lines: string[]): ReadResult {
   const findings: Finding[] = [];
   const ran: string[] = [];
   for (const reader of READERS) {
+    if (opts.skip?.has(reader.name)) continue;
     let accounted = 0;
     const own: ReadContext = {
       explain(from: number, to: number = from) {
@@ -112,6 +118,6 @@ export function readLines(lines: string[]): ReadResult {
   };
 }
 
-export function readAll(text: string): ReadResult {
-  return readLines(toLines(stripAnsi(text)));
+export function readAll(text: string, opts: ReadOptions = {}): ReadResult {
+  return readLines(toLines(stripAnsi(text)), opts);
 }
