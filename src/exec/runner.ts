@@ -12,23 +12,23 @@ import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
 import { ensureHome, type HomePaths } from "../config/home.ts";
 import type { AuditSink } from "../audit/writer.ts";
-import {
-  currentPlatform,
-  nestedSandboxProbe,
-  type Platform,
-  type ProbeResult,
-} from "../platform/index.ts";
+import { currentPlatform, nestedSandboxProbe, type Platform } from "../platform/index.ts";
 import { plantedLink, realpathLongest, writableSet } from "../platform/paths.ts";
 import type { WritableSet } from "../platform/types.ts";
-import { newOutputId, OutputStore, type OutputWriter } from "../tools/output_store.ts";
+import { newOutputId, OutputStore } from "../tools/output_store.ts";
 import { type CapturedStream, StreamCapture } from "./capture.ts";
 import { diagnoseRefusal, type Refusal } from "./refusal.ts";
 import { exitLine, fitsWhole, type KeptWhole, renderResult } from "./render.ts";
+import { decideMode, type Origin, plainShellAllowed, type SandboxMode } from "./mode.ts";
+import { statusOf } from "./status.ts";
+import { keepWhole, removeQuietly } from "./keep.ts";
+import { drain } from "./drain.ts";
 import { splitTrailer, supervisorArgv, type Trailer, TRAILER_MAX_BYTES } from "./supervisor.ts";
 import { timedOutLine, type TimeoutSource } from "./timeouts.ts";
 
-export type Origin = "model" | "person" | "custom_tool" | "triage" | "watch" | "draft" | "sandbox";
-export type SandboxMode = "confined" | "off" | "outside" | "nested";
+export type { Origin, SandboxMode } from "./mode.ts";
+export { decideMode } from "./mode.ts";
+export { statusOf } from "./status.ts";
 
 export interface RunRequest {
   /** A shell line, run as `sh -c`. */
@@ -110,131 +110,8 @@ export interface RunningCommand {
 export const SANDBOX_OFF_WARNING =
   "warning: the sandbox is off: commands can write anywhere you can, wisp's home included";
 
-const SIGNALS: Record<number, string> = {
-  1: "SIGHUP",
-  2: "SIGINT",
-  3: "SIGQUIT",
-  4: "SIGILL",
-  5: "SIGTRAP",
-  6: "SIGABRT",
-  7: "SIGBUS",
-  8: "SIGFPE",
-  9: "SIGKILL",
-  10: "SIGUSR1",
-  11: "SIGSEGV",
-  12: "SIGUSR2",
-  13: "SIGPIPE",
-  14: "SIGALRM",
-  15: "SIGTERM",
-};
-const SIGNAL_NUMBERS: Record<string, number> = Object.fromEntries(
-  Object.entries(SIGNALS).map(([n, name]) => [name, Number(n)]),
-);
-
-/**
- * The exit status as the result reports it. A status of 128+N from the
- * shell means it (or the command it ran) was killed by signal N: shells
- * report a signal that way, and the launcher passes it on the same way, so
- * the two cannot be told apart (docs/adr/0111-supervisor-inside-the-sandbox.md).
- */
-export function statusOf(
-  code: number,
-  signal: string | null,
-): { exitStatus: number; signal?: string } {
-  if (signal) {
-    const n = SIGNAL_NUMBERS[signal];
-    return { exitStatus: n ? -n : -1, signal };
-  }
-  if (code > 128 && code < 128 + 32) {
-    const n = code - 128;
-    return { exitStatus: -n, signal: SIGNALS[n] ?? `signal ${n}` };
-  }
-  return { exitStatus: code };
-}
-
 function emptyStream(): CapturedStream {
   return { bytes: 0, lines: 0, head: new Uint8Array(), tail: new Uint8Array(), complete: true };
-}
-
-interface ModeDecision {
-  mode: SandboxMode;
-  /** The launcher's profile: confined, or open (allow-all). */
-  launch: "confined" | "open" | "plain";
-  notes: string[];
-  error?: string;
-}
-
-/** Decide how a command runs (pure). */
-export function decideMode(input: {
-  origin: Origin;
-  outsideSandbox: boolean;
-  sandboxEnabled: boolean;
-  unsafe: boolean;
-  allowOutsideSandbox: boolean;
-  probe: ProbeResult;
-  plainAllowed: boolean;
-}): ModeDecision {
-  if (input.probe.state === "missing") {
-    return {
-      mode: "confined",
-      launch: "confined",
-      notes: [],
-      error:
-        `the sandbox launcher cannot start (${input.probe.detail}); install bubblewrap (Linux) or run on macOS`,
-    };
-  }
-  const off = input.origin !== "sandbox" && (input.unsafe || !input.sandboxEnabled);
-  if (
-    input.outsideSandbox && !off && input.probe.state !== "nested" && !input.allowOutsideSandbox
-  ) {
-    return {
-      mode: "outside",
-      launch: "open",
-      notes: [],
-      error: "command denied by policy: running outside the sandbox is turned off here " +
-        "(commandPolicy.sandbox.allowOutsideSandbox is false)",
-    };
-  }
-  if (input.probe.state === "nested") {
-    const notes = input.outsideSandbox
-      ? [
-        "sandbox: outsideSandbox changed nothing: wisp runs inside another sandbox, which confined this command",
-      ]
-      : [];
-    if (!input.plainAllowed) {
-      return {
-        mode: "nested",
-        launch: "plain",
-        notes,
-        error:
-          `wisp runs inside another sandbox, where its launcher cannot start (${input.probe.detail}), ` +
-          "and wisp's permission fence lets it start no other program; run wisp outside that sandbox",
-      };
-    }
-    return { mode: "nested", launch: "plain", notes };
-  }
-  if (off) {
-    const notes = input.outsideSandbox
-      ? ["sandbox: outsideSandbox changed nothing: the sandbox is off here"]
-      : [];
-    return { mode: "off", launch: "open", notes };
-  }
-  if (input.outsideSandbox) {
-    return {
-      mode: "outside",
-      launch: "open",
-      notes: ["sandbox: ran outside the sandbox, as the person approved, this once"],
-    };
-  }
-  return { mode: "confined", launch: "confined", notes: [] };
-}
-
-function plainShellAllowed(): boolean {
-  try {
-    return Deno.permissions.querySync({ name: "run", command: "/bin/bash" }).state === "granted";
-  } catch {
-    return false;
-  }
 }
 
 function bytesOfStreams(stream: CapturedStream): string {
@@ -243,109 +120,6 @@ function bytesOfStreams(stream: CapturedStream): string {
     ? decoder.decode(stream.head)
     : decoder.decode(stream.head) + "\n" + decoder.decode(stream.tail);
 }
-
-/** Copy a spill file into the stored output. */
-function copyInto(writer: OutputWriter, path: string): void {
-  const file = Deno.openSync(path, { read: true });
-  try {
-    const buffer = new Uint8Array(256 * 1024);
-    for (;;) {
-      const n = file.readSync(buffer);
-      if (n === null || n === 0) break;
-      writer.append(buffer.subarray(0, n));
-      if (writer.truncated) break;
-    }
-  } finally {
-    file.close();
-  }
-}
-
-/** Write the whole rendering (header, stdout:, stream, stderr:, stream) to the store. */
-function keepWhole(
-  store: OutputStore,
-  id: string,
-  exitStatus: number | null,
-  stdout: CapturedStream,
-  stderr: CapturedStream,
-): KeptWhole {
-  const writer = store.create(id);
-  writer.appendText(exitLine(exitStatus) + "\n");
-  let truncated = false;
-  for (const [label, stream] of [["stdout", stdout], ["stderr", stderr]] as const) {
-    if (stream.bytes === 0) continue;
-    writer.appendText(`${label}:\n`);
-    if (stream.spill) {
-      copyInto(writer, stream.spill.path);
-      truncated ||= stream.spill.truncated;
-    } else {
-      writer.append(stream.head);
-    }
-    const last = stream.spill ? undefined : stream.head[stream.head.length - 1];
-    if (
-      stream.spill ? !stream.tail.length || stream.tail[stream.tail.length - 1] !== 10 : last !== 10
-    ) {
-      writer.appendText("\n");
-    }
-  }
-  const kept = writer.close();
-  return { id, lines: kept.lines, truncated: truncated || !!kept.truncated };
-}
-
-function removeQuietly(path: string | undefined): void {
-  if (!path) return;
-  try {
-    Deno.removeSync(path);
-  } catch { /* already gone */ }
-}
-
-/**
- * Read a stream into its capture. A BYOB reader reads into one buffer, handed
- * back and forth, so draining a gigabyte makes no garbage for the collector.
- */
-async function drain(
-  stream: ReadableStream<Uint8Array>,
-  capture: StreamCapture,
-  cancelled: Promise<void>,
-  listen?: (chunk: Uint8Array) => void,
-): Promise<void> {
-  let reader: ReadableStreamBYOBReader | ReadableStreamDefaultReader<Uint8Array>;
-  let byob = true;
-  try {
-    reader = stream.getReader({ mode: "byob" });
-  } catch {
-    reader = stream.getReader();
-    byob = false;
-  }
-  let done = false;
-  cancelled.then(() => {
-    if (!done) reader.cancel().catch(() => {});
-  });
-  try {
-    let buffer = new Uint8Array(DRAIN_CHUNK);
-    for (;;) {
-      const { value, done: end } = byob
-        ? await (reader as ReadableStreamBYOBReader).read(buffer)
-        : await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
-      if (end || !value) break;
-      capture.push(value);
-      if (listen) {
-        try {
-          listen(value);
-        } catch { /* a listener's failure never changes the capture */ }
-      }
-      if (byob) buffer = new Uint8Array(value.buffer as ArrayBuffer, 0, DRAIN_CHUNK);
-    }
-  } catch {
-    /* cancelled after the command ended */
-  } finally {
-    done = true;
-    try {
-      reader.releaseLock();
-    } catch { /* released */ }
-  }
-}
-
-const DRAIN_CHUNK = 64 * 1024;
 
 /** Start a command; the handle stops it, and `result` says how it ended. */
 export function startCommand(
