@@ -333,9 +333,10 @@ interface Unwrapped {
 }
 
 const lit = (w: Word | undefined) => (w ? literal(w) : undefined);
+/** A program's name for matching wrappers: without case (macOS finds /usr/bin/env for ENV). */
 const base = (w: Word | undefined) => {
   const l = lit(w);
-  return l === undefined ? "" : basename(l);
+  return l === undefined ? "" : basename(l).toLowerCase();
 };
 
 /** Skip options: `withValue` options take the next word (or an attached value). */

@@ -177,7 +177,12 @@ function builtInRules(
   const downloaded = new Set<string>();
   /** Links the line itself makes (ln -s TARGET NAME): later paths through NAME lead to TARGET. */
   const links = new Map<string, string>();
-  for (const part of analysis.parts) {
+  for (const original of analysis.parts) {
+    // Program names compare without case: macOS file systems find /usr/bin/sudo for SUDO.
+    const part =
+      original.program === original.program.toLowerCase() || original.program === "Rscript"
+        ? original
+        : { ...original, program: original.program.toLowerCase() };
     const refusal = privilege(part) ?? rmRoots(part, analysis) ??
       downloadExec(part, analysis, downloaded) ?? inlineCode(part, analysis, home) ??
       disk(part, analysis) ?? power(part) ?? homeWrite(part, analysis, home, context, links) ??
