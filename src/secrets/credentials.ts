@@ -65,6 +65,23 @@ const EXAMPLE_HOST = /(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid)$
 const URL_USERINFO =
   /([a-zA-Z][a-zA-Z0-9+.:-]{1,30}):\/\/([^\s:@/"'<>{}\\]{0,128}):([^\s@/"'<>\\]{1,256})@([^\s/"'<>:?#\\]+)/yd;
 
+/** Whether an `@` comes after `://` before the authority ends (most URLs have no userinfo). */
+function userinfoFollows(text: string, from: number): boolean {
+  const limit = Math.min(text.length, from + 400);
+  for (let i = from; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 64) return true; // @
+    // whitespace, / " ' < > \ # ?
+    if (
+      c <= 32 || c === 47 || c === 34 || c === 39 || c === 60 || c === 62 || c === 92 || c === 35 ||
+      c === 63
+    ) {
+      return false;
+    }
+  }
+  return false;
+}
+
 /** `scheme://user:password@host`: the password is the value. */
 const urlCredentialRule: Rule = {
   id: "url-credentials",
@@ -74,6 +91,7 @@ const urlCredentialRule: Rule = {
     // Find each "://" and match from the start of its scheme (one regex run per URL, not per letter).
     const pattern = URL_USERINFO;
     for (let at = text.indexOf("://"); at !== -1; at = text.indexOf("://", at + 3)) {
+      if (!userinfoFollows(text, at + 3)) continue;
       let start = at;
       while (start > 0 && at - start < 31 && /[a-zA-Z0-9+.:-]/.test(text[start - 1])) start--;
       while (start < at && !/[a-zA-Z]/.test(text[start])) start++;

@@ -515,6 +515,9 @@ export function assignmentAt(text: string, at: number, extension: string): Assig
   // `$PASSWORD` and `${TOKEN}` use a variable; they do not assign one.
   const before = text[nameStart - 1];
   if (before === "$" || (before === "{" && text[nameStart - 2] === "$")) return null;
+  // Most keyword hits sit in names that are not secret-like (`keys`, `tokenizer`, `authInfo`):
+  // the class is cached per name, so this check is cheap and spares all the rest.
+  if (classifyName(text.slice(nameStart, nameEnd)) === null) return null;
   let i = nameEnd;
   // Most keyword hits are not assignments: look for the operator before anything else.
   let probe = i;

@@ -101,18 +101,20 @@ export function candidatesIn(text: string, options: ScanOptions = {}): Candidate
   // anchor is, and keyword rules get the offsets of their words.
   const { set, rulesAt, keywordRules } = anchorIndex();
   const keywordHits: number[] = [];
-  findAnchors(text, set, (literal, offset, folded) => {
-    if (folded) {
-      keywordHits.push(offset);
-      return;
+  const { offsets, which } = findAnchors(text, set);
+  for (let k = 0; k < offsets.length; k++) {
+    const { literal, fold } = set.literals[which[k]];
+    if (fold) {
+      keywordHits.push(offsets[k]);
+      continue;
     }
     for (const rule of rulesAt.get(literal)!) {
       if (rule.category === "personal" && !personal) continue;
       if (rule.thoroughOnly && !thorough) continue;
-      const c = rule.matchAt!(text, offset, context);
+      const c = rule.matchAt!(text, offsets[k], context);
       if (c) out.push(c);
     }
-  });
+  }
   for (const rule of keywordRules) {
     if (rule.thoroughOnly && !thorough) continue;
     // Hits come in the order their last characters do; the rule wants them by start.
