@@ -5,7 +5,7 @@
  * unknown thread or output, or a malformed URI.
  */
 import type { AuditEvent } from "../../audit/catalogue.ts";
-import { readAuditLog } from "../../audit/reader.ts";
+import { auditFiles, readAuditLog } from "../../audit/reader.ts";
 import type { Config } from "../../config/schema.ts";
 import type { HomePaths } from "../../config/home.ts";
 import { catalogueJson, catalogueMarkdown } from "../../tools/catalogue.ts";
@@ -145,13 +145,35 @@ function shapeView(shape: ThreadShape): Record<string, unknown> {
   return { ...shape };
 }
 
+/** Parsed audit events are kept between reads while the log's files total at most this. */
+export const AUDIT_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+
 export class Resources {
+  #cache: { key: string; events: AuditEvent[] } | undefined;
+
   constructor(readonly world: ResourceWorld) {}
 
   #events(): AuditEvent[] {
     if (this.world.auditEvents) return this.world.auditEvents();
     if (!this.world.config.audit.enabled) return [];
-    return readAuditLog(this.world.paths.auditLog).events;
+    // A client paging through the log reads it once while nothing is appended: the key is every
+    // file's identity, size and modification time.
+    let total = 0;
+    const parts: string[] = [];
+    for (const file of auditFiles(this.world.paths.auditLog)) {
+      try {
+        const info = Deno.statSync(file);
+        total += info.size;
+        parts.push(`${file}:${info.ino}:${info.size}:${info.mtime?.getTime()}`);
+      } catch {
+        parts.push(`${file}:gone`);
+      }
+    }
+    const key = parts.join("|");
+    if (this.#cache?.key === key) return this.#cache.events;
+    const events = readAuditLog(this.world.paths.auditLog).events;
+    this.#cache = total <= AUDIT_CACHE_MAX_BYTES ? { key, events } : undefined;
+    return events;
   }
 
   #threadEvents(thread: string): AuditEvent[] {
