@@ -44,6 +44,7 @@ export function register(program: Command): void {
     .argument("<command...>", "the program and its arguments (put -- before them)")
     .option("--no-network", "cut the program off the network")
     .option("--writable <path>", "also let it write under PATH (repeatable)", collect, [])
+    .showHelpAfterError("(put -- before the program and its options: wisp sandbox -- CMD [ARG…])")
     .addHelpText(
       "after",
       "\nWrites succeed only inside the current directory, the temporary directories, your cache\n" +
