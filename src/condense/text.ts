@@ -4,13 +4,20 @@
 // deno-lint-ignore no-control-regex
 const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
 
+// deno-lint-ignore no-control-regex
+const CSI = /\x1b\[[0-9;?]*[ -\/]*[@-~]/g;
+
 export function stripAnsi(text: string): string {
-  return text.includes("\x1b") ? text.replace(ANSI, "") : text;
+  if (!text.includes("\x1b")) return text;
+  // Colours (CSI) are nearly all of it: a simple pattern first, the full one only for what remains.
+  const rest = text.replace(CSI, "");
+  return rest.includes("\x1b") ? rest.replace(ANSI, "") : rest;
 }
 
 /** The lines of an output, escapes stripped and CR line ends removed (a progress line keeps its last state). */
 export function toLines(text: string): string[] {
-  const clean = stripAnsi(text);
+  let clean = stripAnsi(text);
+  if (clean.includes("\r\n")) clean = clean.replace(/\r\n/g, "\n");
   const lines = clean.split("\n");
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
   if (clean.includes("\r")) {
