@@ -104,7 +104,9 @@ export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
       i = k - 1;
       continue;
     }
-    if (line.length < 300 && line.includes(":")) {
+    // "/path/x.js:3": ends in a digit
+    const last = line.charCodeAt(line.length - 1);
+    if (last >= 48 && last <= 57 && line.length < 300 && line.includes(":")) {
       const m = NODE_PLACE.exec(line);
       if (m) {
         const r = node(lines, i, ctx, m);
