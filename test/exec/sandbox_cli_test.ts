@@ -6,7 +6,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { join } from "node:path";
 import { DENO_CONFIG, MAIN, runWisp } from "../support/wisp.ts";
-import { exists, scratch } from "./support.ts";
+import { exists, processesRunning, scratch } from "./support.ts";
 
 function auditEvents(home: string): Array<Record<string, unknown>> {
   const text = Deno.readTextFileSync(join(home, "logs", "audit.jsonl"));
@@ -219,6 +219,41 @@ console.log(JSON.stringify({ mode: r.sandbox.mode, nested: r.sandbox.nested, ren
       !exists(join(s.outside, "nested-escape")),
       "the outer sandbox still confined the command",
     );
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("an interrupt to wisp sandbox ends the program and everything it started", async () => {
+  const s = await scratch();
+  const tag = `sleep 33.${Math.floor(Math.random() * 1000)}`;
+  try {
+    const { wispCommand } = await import("../support/wisp.ts");
+    const [cmd, ...rest] = wispCommand();
+    const child = new Deno.Command(cmd, {
+      args: [...rest, "sandbox", "--", "sh", "-c", `trap '' TERM INT; ${tag} & ${tag}`],
+      cwd: s.project,
+      env: {
+        WISP_HOME: s.home.root,
+        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        HOME: Deno.env.get("HOME") ?? "/",
+      },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const until = Date.now() + 10_000;
+    while (processesRunning(tag).length < 2 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assertEquals(processesRunning(tag).length, 2);
+    Deno.kill(child.pid, "SIGINT");
+    const out = await child.output();
+    assertEquals(out.code, 128 + 15);
+    assertStringIncludes(new TextDecoder().decode(out.stderr), "wisp: stopped");
+    await new Promise((r) => setTimeout(r, 200));
+    assertEquals(processesRunning(tag), []);
   } finally {
     await s.cleanup();
   }

@@ -112,3 +112,17 @@ export function processesWith(marker: string): number[] {
   }
   return found;
 }
+
+/** Host processes whose whole command line is exactly `line` (arguments joined by spaces). */
+export function processesRunning(line: string): number[] {
+  const found: number[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const cmdline = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).replaceAll("\0", " ")
+        .trim();
+      if (cmdline === line) found.push(Number(entry.name));
+    } catch { /* it ended meanwhile */ }
+  }
+  return found;
+}
