@@ -8,9 +8,17 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../support/assert.ts";
 import { startFakeOllama } from "../../support/fake_ollama.ts";
-import { runWisp, wispCommand } from "../../support/wisp.ts";
+import { runWisp } from "../../support/wisp.ts";
 import { sha256Hex } from "../../../src/faces/mcp/pending.ts";
-import { connect, mcpScratch, ollamaConfig, pendingIds, structured, waitFor } from "./support.ts";
+import {
+  connect,
+  mcpScratch,
+  ollamaConfig,
+  pendingIds,
+  structured,
+  waitFor,
+  wispAtTerminal,
+} from "./support.ts";
 
 function exists(path: string): boolean {
   try {
@@ -19,26 +27,6 @@ function exists(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_\/.,:=+@%-]+$/.test(arg) ? arg : "'" + arg.replaceAll("'", "'\\''") + "'";
-}
-
-/** Run wisp inside a real pseudo-terminal (util-linux `script`). */
-async function wispAtTerminal(
-  home: string,
-  args: string[],
-): Promise<{ code: number; output: string }> {
-  const line = [...wispCommand(), ...args].map(shellQuote).join(" ");
-  const out = await new Deno.Command("script", {
-    args: ["-qec", line, "/dev/null"],
-    env: { WISP_HOME: home, NO_COLOR: "1", TERM: "dumb" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: out.code, output: new TextDecoder().decode(out.stdout).replaceAll("\r\n", "\n") };
 }
 
 const RESPOND = {

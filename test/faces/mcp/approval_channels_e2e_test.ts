@@ -17,25 +17,8 @@ import {
   structured,
   textOf,
   waitFor,
+  wispAtTerminal,
 } from "./support.ts";
-
-function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_\/.,:=+@%-]+$/.test(arg) ? arg : "'" + arg.replaceAll("'", "'\\''") + "'";
-}
-
-async function wispAtTerminal(
-  home: string,
-  args: string[],
-): Promise<{ code: number; output: string }> {
-  const line = [...wispCommand(), ...args].map(shellQuote).join(" ");
-  const out = await new Deno.Command("script", {
-    args: ["-qec", line, "/dev/null"],
-    env: { WISP_HOME: home, NO_COLOR: "1", TERM: "dumb" },
-    stdin: "null",
-    stdout: "piped",
-  }).output();
-  return { code: out.code, output: new TextDecoder().decode(out.stdout).replaceAll("\r\n", "\n") };
-}
 
 Deno.test("a terminal answering first withdraws the open dialog with notifications/cancelled; the banner came after the delay", async () => {
   const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });

@@ -144,3 +144,28 @@ export function structured(result: unknown): Record<string, unknown> {
 export function textOf(result: unknown): string {
   return ((result as { content: { text: string }[] }).content ?? []).map((c) => c.text).join("");
 }
+
+function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_\/.,:=+@%-]+$/.test(arg) ? arg : "'" + arg.replaceAll("'", "'\\''") + "'";
+}
+
+/** Run wisp inside a real pseudo-terminal (util-linux `script`), as a person at a terminal would. */
+export async function wispAtTerminal(
+  home: string,
+  args: string[],
+): Promise<{ code: number; output: string }> {
+  const line = [...wispCommand(), ...args].map(shellQuote).join(" ");
+  const out = await new Deno.Command("script", {
+    args: ["-qec", line, "/dev/null"],
+    env: {
+      WISP_HOME: home,
+      NO_COLOR: "1",
+      TERM: "dumb",
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, output: new TextDecoder().decode(out.stdout).replaceAll("\r\n", "\n") };
+}
