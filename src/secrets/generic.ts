@@ -13,7 +13,6 @@ import {
   isPlaceholder,
   isReference,
   isTemplateReference,
-  isUuid,
 } from "./allowlist.ts";
 import { classCount, shannonEntropy } from "./entropy.ts";
 
