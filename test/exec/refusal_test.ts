@@ -3,7 +3,7 @@ import { diagnoseRefusal, listRoots, namedPaths } from "../../src/exec/refusal.t
 import type { WritableSet } from "../../src/platform/types.ts";
 
 const set: WritableSet = {
-  roots: ["/work/project", "/tmp", "/home/me/.cache"],
+  roots: ["/home/me/src/app", "/tmp", "/home/me/.cache"],
   home: "/home/me/.wisp",
   homeInsideRoot: false,
   missing: [],
@@ -37,7 +37,7 @@ Deno.test("a path outside the roots is a refusal, named with the roots; inside, 
   const refused = diagnoseRefusal({
     output: "touch: cannot touch '/etc/x': Read-only file system",
     exitStatus: 1,
-    cwd: "/work/project",
+    cwd: "/home/me/src/app",
     set,
     allowOutside: true,
     realpath: identity,
@@ -46,7 +46,7 @@ Deno.test("a path outside the roots is a refusal, named with the roots; inside, 
   assertEquals(refused.paths, ["/etc/x"]);
   assertStringIncludes(
     refused.line,
-    "sandbox: the sandbox refused writing /etc/x (outside the writable roots: /work/project, /tmp, /home/me/.cache)",
+    "sandbox: the sandbox refused writing /etc/x (outside the writable roots: /home/me/src/app, /tmp, /home/me/.cache)",
   );
   assert(
     refused.line.endsWith(
@@ -56,7 +56,7 @@ Deno.test("a path outside the roots is a refusal, named with the roots; inside, 
   const inside = diagnoseRefusal({
     output: "touch: cannot touch 'x': Permission denied",
     exitStatus: 1,
-    cwd: "/work/project",
+    cwd: "/home/me/src/app",
     set,
     allowOutside: true,
     realpath: identity,
@@ -77,12 +77,12 @@ Deno.test("relative paths resolve from the command's directory, as the kernel wo
   const r = diagnoseRefusal({
     output: "mkdir: cannot create directory '../elsewhere': Read-only file system",
     exitStatus: 1,
-    cwd: "/work/project",
+    cwd: "/home/me/src/app",
     set,
     allowOutside: false,
     realpath: identity,
   })!;
-  assertEquals(r.paths, ["/work/elsewhere"]);
+  assertEquals(r.paths, ["/home/me/src/elsewhere"]);
   assert(!r.line.includes("outsideSandbox"), "no suggestion when running outside is off");
 });
 

@@ -27,7 +27,7 @@ export async function scratch(options: { homeInside?: string } = {}): Promise<Sc
     ? join(project, options.homeInside)
     : await Deno.realPath(await Deno.makeTempDir({ prefix: "wisp-exec-home-" }));
   await Deno.mkdir(homeRoot, { recursive: true });
-  const userHome = Deno.env.get("HOME") ?? "/root";
+  const userHome = Deno.env.get("HOME") ?? "/";
   const outside = await Deno.realPath(
     await Deno.makeTempDir({ dir: userHome, prefix: ".wisp-exec-outside-" }),
   );
