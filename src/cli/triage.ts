@@ -34,7 +34,7 @@ export function register(program: Command): void {
     .option("-y, --yes", "approve running the command without asking (never outside the sandbox)")
     .addHelpText(
       "after",
-      "\nExamples:\n  cargo test 2>&1 | wisp triage\n  wisp triage --path build.log --json\n  wisp triage -- swift test",
+      "\nExamples:\n  cargo test 2>&1 | wisp triage\n  wisp triage --path build.log --json\n  wisp triage -y -- swift test",
     )
     .action(async (command: string[], flags: TriageFlags) => {
       await runTriageCommand(command, flags);
