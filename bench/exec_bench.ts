@@ -56,7 +56,7 @@ const project = await Deno.makeTempDir({ prefix: "wisp-bench-project-" });
 const env = {
   WISP_HOME: home,
   PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-  HOME: Deno.env.get("HOME") ?? "/root",
+  HOME: Deno.env.get("HOME") ?? "/",
 };
 const empty = join(home, "empty.ts");
 await Deno.writeTextFile(empty, "");
