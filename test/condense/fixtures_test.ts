@@ -345,3 +345,11 @@ Deno.test("a program that died: Python traceback, uncaught Node.js exception, Ja
   expectFindings("crash/java.log", [["error", "Boom.java:5", undefined, "java.lang.ArrayIndexOutOfBoundsException: Index 5"]]);
   expectFindings("crash/rust.log", [["error", "boom.rs:2:25", undefined, "port must be a number"]]);
 });
+
+Deno.test("long noisy runs of cargo test and go test -v: the one failure among 300 tests that print 'error' text", () => {
+  expectFindings("cargo/noisy.log", [
+    ["test_failure", "src/lib.rs:437:72", "tests::item_217", "item 217 was rejected"],
+    ["warning", "src/lib.rs:1:36", undefined, "unused variable"],
+  ]);
+  expectFindings("go/noisy.log", [["test_failure", "noisy_test.go:1520", "TestItem217", "item 217 was rejected"]]);
+});

@@ -148,7 +148,8 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
     const own = logs.get(name) ?? [];
     // A parent that failed only because a subtest did says nothing of its own.
     if (own.length === 0 && failed.some((other) => other.startsWith(name + "/"))) continue;
-    const first = own.find((l) => l.msg.startsWith("panic:")) ?? own[0];
+    // t.Log and t.Error print alike; the failure is most often the last line a test printed (t.Fatal ends it).
+    const first = own.find((l) => l.msg.startsWith("panic:")) ?? own[own.length - 1];
     out.push(
       finding("test_failure", first?.msg ?? "failed", {
         test: name,
