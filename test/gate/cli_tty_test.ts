@@ -81,9 +81,10 @@ Deno.test({
       });
       await Deno.remove(`${home}/gone`);
 
-      await run(session, home, ["approvals"]);
-      const list = await waitFor(session, "EXIT=");
-      await tmux("kill-session", "-t", session);
+      // Each run gets a session of its own, and the server lives until the end: killing the last
+      // session stops the server, and a new session started meanwhile can be lost with it.
+      await run(`${session}-list`, home, ["approvals"]);
+      const list = await waitFor(`${session}-list`, "EXIT=");
       assert(/ID\s+SCOPE\s+EXPIRES\s+WHERE\s+PATTERN/.test(list), list);
       assertStringIncludes(list, `${home}/gone (gone)`);
       assertStringIncludes(
@@ -93,21 +94,20 @@ Deno.test({
       assertStringIncludes(list, "EXIT=0");
 
       // Declined: nothing changes.
-      await run(session, home, ["approvals", "clear", "--gone"]);
-      await waitFor(session, "Remove this approval?");
-      await tmux("send-keys", "-t", session, "n");
-      await tmux("send-keys", "-t", session, "Enter");
-      const declined = await waitFor(session, "EXIT=");
-      await tmux("kill-session", "-t", session);
+      await run(`${session}-no`, home, ["approvals", "clear", "--gone"]);
+      await waitFor(`${session}-no`, "Remove this approval?");
+      await tmux("send-keys", "-t", `${session}-no`, "n");
+      await tmux("send-keys", "-t", `${session}-no`, "Enter");
+      const declined = await waitFor(`${session}-no`, "EXIT=");
       assertStringIncludes(declined, "nothing removed");
       assertEquals(readApprovals(`${home}/approvals.json`).length, 2);
 
       // Accepted: only the gone one goes.
-      await run(session, home, ["approvals", "clear", "--gone"]);
-      await waitFor(session, "Remove this approval?");
-      await tmux("send-keys", "-t", session, "y");
-      await tmux("send-keys", "-t", session, "Enter");
-      const accepted = await waitFor(session, "EXIT=");
+      await run(`${session}-yes`, home, ["approvals", "clear", "--gone"]);
+      await waitFor(`${session}-yes`, "Remove this approval?");
+      await tmux("send-keys", "-t", `${session}-yes`, "y");
+      await tmux("send-keys", "-t", `${session}-yes`, "Enter");
+      const accepted = await waitFor(`${session}-yes`, "EXIT=");
       assertStringIncludes(accepted, `removed ${gone.id}`);
       assertEquals(readApprovals(`${home}/approvals.json`).map((a) => a.id), [kept.id]);
     } finally {
