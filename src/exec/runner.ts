@@ -13,7 +13,7 @@ import type { Config } from "../config/schema.ts";
 import { ensureHome, type HomePaths } from "../config/home.ts";
 import type { AuditSink } from "../audit/writer.ts";
 import { currentPlatform, nestedSandboxProbe, type Platform } from "../platform/index.ts";
-import { plantedLink, realpathLongest, writableSet } from "../platform/paths.ts";
+import { plantedLink, realpathLongest, writableSet, writeAllowed } from "../platform/paths.ts";
 import type { WritableSet } from "../platform/types.ts";
 import { newOutputId, OutputStore } from "../tools/output_store.ts";
 import { type CapturedStream, StreamCapture } from "./capture.ts";
@@ -241,6 +241,19 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
     }
     : req.config;
   const set: WritableSet = writableSet({ config, root, home: req.home.root, os: platform.os });
+  if (decision.launch === "confined") {
+    for (const path of set.refused ?? []) {
+      req.warn?.(
+        `warning: ${path} is not writable in the sandbox: a symbolic link on its way lies where a ` +
+          "command could have planted it; name its real path instead",
+      );
+    }
+    if (platform.os === "linux") {
+      for (const path of set.missing.filter((p) => !writeAllowed(p, set))) {
+        req.warn?.(`warning: ${path} does not exist, so the sandbox cannot make it writable`);
+      }
+    }
+  }
   // wisp opens its home by the path it was given. A symlink on that path
   // inside the writable set could be swapped by a command for a folder of
   // its own, which the next wisp would take as its home: refuse to run.

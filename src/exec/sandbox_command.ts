@@ -69,6 +69,7 @@ export async function runSandbox(argv: string[], options: SandboxCommandOptions)
       signal: controller.signal,
       allowNetwork: options.network && config.commandPolicy.sandbox.allowNetwork,
       extraWritable: options.writable.map((p) => (p.startsWith("/") ? p : `${cwd}/${p}`)),
+      warn: errLine,
     });
     if (result.error) throw new WispError(result.error);
     cliState.exitCode = exitCodeFor(result.exitStatus);

@@ -258,3 +258,34 @@ Deno.test("an interrupt to wisp sandbox ends the program and everything it start
     await s.cleanup();
   }
 });
+
+Deno.test("wisp sandbox says when a --writable path cannot be made writable, and why", async () => {
+  const s = await scratch();
+  try {
+    const missing = await runWisp([
+      "sandbox",
+      "--writable",
+      join(s.outside, "missing"),
+      "--",
+      "true",
+    ], {
+      home: s.home.root,
+      cwd: s.project,
+    });
+    assertEquals(missing.code, 0);
+    assertStringIncludes(missing.stderr, `warning: ${join(s.outside, "missing")} does not exist`);
+    Deno.symlinkSync(s.outside, join(s.project, "out"));
+    const planted = await runWisp(["sandbox", "--writable", "out", "--", "touch", "out/x"], {
+      home: s.home.root,
+      cwd: s.project,
+    });
+    assertStringIncludes(
+      planted.stderr,
+      `warning: ${join(s.project, "out")} is not writable in the sandbox`,
+    );
+    assertEquals(planted.code, 1);
+    assert(!exists(join(s.outside, "x")));
+  } finally {
+    await s.cleanup();
+  }
+});
