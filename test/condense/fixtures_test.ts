@@ -353,3 +353,7 @@ Deno.test("long noisy runs of cargo test and go test -v: the one failure among 3
   ]);
   expectFindings("go/noisy.log", [["test_failure", "noisy_test.go:1520", "TestItem217", "item 217 was rejected"]]);
 });
+
+Deno.test("a long noisy jest run: 200 tests logging 'error' text to the console, one failure", () => {
+  expectFindings("jest/noisy.log", [["test_failure", "noisy.test.js:118:99", "item 117", "toBe"]]);
+});
