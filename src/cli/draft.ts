@@ -26,7 +26,7 @@ export function register(program: Command): void {
     .option("-y, --yes", "approve running git diff --cached without asking")
     .addHelpText(
       "after",
-      "\nExamples:\n  wisp draft > /tmp/msg && $EDITOR /tmp/msg && git commit -F /tmp/msg\n  git diff main... | wisp draft pr",
+      "\nExamples:\n  wisp draft > msg.txt && $EDITOR msg.txt && git commit -F msg.txt\n  git diff main... | wisp draft pr",
     )
     .action(async (kind: string, flags: DraftFlags) => {
       await runDraft(kind, flags);
