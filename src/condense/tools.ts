@@ -1,0 +1,235 @@
+/**
+ * The condensing tools' contracts for the MCP face (and any other caller):
+ * each a zod schema for its arguments and a function returning the text a
+ * caller reads and the structured result. Inputs are bounded; a path is read
+ * as read_file reads it (relative to the working directory); a command runs
+ * through the gate and the runner (run_command.ts). Errors a caller can fix
+ * are ToolInputError with one sentence.
+ */
+import { z } from "zod";
+import { isAbsolute, resolve } from "node:path";
+import type { Backend } from "../models/backend.ts";
+import { summariseDiff } from "./diff.ts";
+import { jsonShape } from "./json_shape.ts";
+import { auditLockfile, LOCKFILE_NAMES, LockfileError, renderAudits } from "./lockfiles.ts";
+import { condenseLog, systemLogCommand } from "./log.ts";
+import { CHURN_LOG_ARGS, hotPaths } from "./churn.ts";
+import { compareRuns } from "./flaky.ts";
+import { draftMessages, exactDraft, finishDraft } from "./draft.ts";
+import { readFileBounded } from "./input.ts";
+import { runCaptured, runRepeatedly, type TriageRunOptions } from "./run_command.ts";
+
+export class ToolInputError extends Error {}
+
+export interface ToolOutput {
+  text: string;
+  structured: Record<string, unknown>;
+}
+
+/** What a tool that runs a command needs (the session's gate, approval host, audit). */
+export type RunContext = Omit<TriageRunOptions, "cwd">;
+
+export interface CondenseContext {
+  cwd?: string;
+  run?: RunContext;
+  /** A model, for draft_change; absent: its exact fallback. */
+  model?: Backend;
+}
+
+/** Lockfiles and JSON documents may be larger than a log's window; they cannot be cut. */
+const WHOLE_LIMIT = 16 * 1024 * 1024;
+
+const textOrPath = {
+  text: z.string().optional().describe("the input itself (give this or path)"),
+  path: z.string().optional().describe("a file on this machine, absolute or relative to the working directory"),
+};
+
+function where(path: string, cwd?: string): string {
+  return isAbsolute(path) ? path : resolve(cwd ?? Deno.cwd(), path);
+}
+
+async function readInput(args: { text?: string; path?: string }, cwd: string | undefined, whole = false): Promise<string> {
+  const hasText = typeof args.text === "string";
+  const hasPath = typeof args.path === "string" && args.path !== "";
+  if (hasText === hasPath) throw new ToolInputError("give either text or path, not both and not neither");
+  if (hasText) return args.text!;
+  const path = where(args.path!, cwd);
+  try {
+    if (whole) {
+      const size = (await Deno.stat(path)).size;
+      if (size > WHOLE_LIMIT) throw new ToolInputError(`${args.path} is ${Math.round(size / 1048576)} MiB; at most 16 MiB is read whole`);
+      return await Deno.readTextFile(path);
+    }
+    return (await readFileBounded(path)).text;
+  } catch (error) {
+    if (error instanceof ToolInputError) throw error;
+    if (error instanceof Deno.errors.NotFound) throw new ToolInputError(`${args.path} does not exist`);
+    if (error instanceof Deno.errors.IsADirectory) throw new ToolInputError(`${args.path} is a folder, not a file`);
+    if (error instanceof Deno.errors.PermissionDenied) throw new ToolInputError(`${args.path} cannot be read`);
+    throw error;
+  }
+}
+
+function needRun(ctx: CondenseContext): RunContext {
+  if (!ctx.run) throw new ToolInputError("this needs to run a command, and no gate is set up here");
+  return ctx.run;
+}
+
+// ---------- summarise_diff
+
+export const summariseDiffInput = z.object({ ...textOrPath, max_files: z.number().int().min(1).max(200).optional() }).strict();
+
+export async function summariseDiffTool(args: z.input<typeof summariseDiffInput>, ctx: CondenseContext = {}): Promise<ToolOutput> {
+  const a = summariseDiffInput.parse(args);
+  const summary = summariseDiff(await readInput(a, ctx.cwd), { maxLines: a.max_files });
+  if (summary.files.length === 0) throw new ToolInputError("that is not a diff: no file headers or hunks in it");
+  return { text: summary.text, structured: { files: summary.files, totals: summary.totals } };
+}
+
+// ---------- json_shape
+
+export const jsonShapeInput = z.object({
+  ...textOrPath,
+  max_depth: z.number().int().min(1).max(32).optional(),
+  max_keys: z.number().int().min(1).max(500).optional(),
+}).strict();
+
+export async function jsonShapeTool(args: z.input<typeof jsonShapeInput>, ctx: CondenseContext = {}): Promise<ToolOutput> {
+  const a = jsonShapeInput.parse(args);
+  const text = await readInput(a, ctx.cwd, true);
+  try {
+    const r = jsonShape(text, { maxDepth: a.max_depth, maxKeys: a.max_keys });
+    return { text: r.text, structured: { kind: r.kind, ...(r.records !== undefined ? { records: r.records } : {}) } };
+  } catch (error) {
+    throw new ToolInputError((error as Error).message);
+  }
+}
+
+// ---------- dependency_audit
+
+export const dependencyAuditInput = z.object({
+  paths: z.array(z.string()).max(20).optional().describe("lockfiles; default: the known lockfiles in the working directory"),
+  max_items: z.number().int().min(1).max(200).optional(),
+}).strict();
+
+export async function dependencyAuditTool(args: z.input<typeof dependencyAuditInput>, ctx: CondenseContext = {}): Promise<ToolOutput> {
+  const a = dependencyAuditInput.parse(args);
+  const cwd = ctx.cwd ?? Deno.cwd();
+  let paths = a.paths;
+  if (!paths || paths.length === 0) {
+    paths = LOCKFILE_NAMES.filter((name) => {
+      try {
+        return Deno.statSync(resolve(cwd, name)).isFile;
+      } catch {
+        return false;
+      }
+    });
+    if (paths.length === 0) throw new ToolInputError(`no lockfile in ${cwd} (looked for ${LOCKFILE_NAMES.join(", ")})`);
+  }
+  const audits = [];
+  for (const p of paths) {
+    const text = await readInput({ path: p }, cwd, true);
+    try {
+      audits.push(auditLockfile(p, text));
+    } catch (error) {
+      if (error instanceof LockfileError) throw new ToolInputError(error.message);
+      throw error;
+    }
+  }
+  return {
+    text: renderAudits(audits, { maxItems: a.max_items }),
+    structured: {
+      lockfiles: audits.map((x) => ({
+        path: x.path,
+        format: x.format,
+        ecosystem: x.ecosystem,
+        packages: x.packages.length,
+        duplicates: x.duplicates,
+        marked: x.packages.filter((p) => p.marks.length > 0).slice(0, 200),
+      })),
+    },
+  };
+}
+
+// ---------- condense_log
+
+export const condenseLogInput = z.object({
+  ...textOrPath,
+  last: z.string().optional().describe("the system log's last stretch instead of text or path: 30s, 5m, 2h, 1d"),
+  top: z.number().int().min(1).max(100).optional(),
+}).strict();
+
+export async function condenseLogTool(args: z.input<typeof condenseLogInput>, ctx: CondenseContext = {}): Promise<ToolOutput> {
+  const a = condenseLogInput.parse(args);
+  let text: string;
+  if (a.last !== undefined) {
+    if (a.text !== undefined || a.path !== undefined) throw new ToolInputError("give one of text, path or last");
+    let line: string;
+    try {
+      line = systemLogCommand(a.last);
+    } catch (error) {
+      throw new ToolInputError((error as Error).message);
+    }
+    text = (await runCaptured(line, "triage", { ...needRun(ctx), cwd: ctx.cwd })).text;
+  } else text = await readInput(a, ctx.cwd);
+  const r = condenseLog(text, { top: a.top });
+  return { text: r.text, structured: { lines: r.lines, severities: r.severities, ...(r.span ? { span: r.span } : {}) } };
+}
+
+// ---------- hot_paths
+
+export const hotPathsInput = z.object({
+  since: z.string().regex(/^[\w .:-]+$/, "a date or a duration such as 3.months or 2026-01-01").optional(),
+  top: z.number().int().min(1).max(100).optional(),
+}).strict();
+
+export async function hotPathsTool(args: z.input<typeof hotPathsInput>, ctx: CondenseContext = {}): Promise<ToolOutput> {
+  const a = hotPathsInput.parse(args);
+  const words = ["git", ...CHURN_LOG_ARGS, ...(a.since ? [`--since=${a.since}`] : [])];
+  const line = words.map((w) => /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`).join(" ");
+  const ran = await runCaptured(line, "triage", { ...needRun(ctx), cwd: ctx.cwd });
+  if (ran.exitStatus !== 0) throw new ToolInputError(`git log failed (exit ${ran.exitStatus}): ${ran.text.trim().split("\n")[0] ?? ""}`);
+  const r = hotPaths(ran.text, { top: a.top });
+  return { text: r.text, structured: { commits: r.commits, paths: r.paths.slice(0, a.top ?? 15) } };
+}
+
+// ---------- flaky_tests
+
+export const flakyTestsInput = z.object({
+  command: z.string().min(1).describe("the test command, as typed"),
+  times: z.number().int().min(2).max(20).optional().describe("how many runs (default 5)"),
+}).strict();
+
+export async function flakyTestsTool(args: z.input<typeof flakyTestsInput>, ctx: CondenseContext = {}): Promise<ToolOutput> {
+  const a = flakyTestsInput.parse(args);
+  const runs = await runRepeatedly(a.command, a.times ?? 5, { ...needRun(ctx), cwd: ctx.cwd });
+  const r = compareRuns(runs);
+  return {
+    text: r.text,
+    structured: { runs: r.runs, exitStatuses: r.exitStatuses, flaky: r.flaky, failing: r.failing, unexplainedRuns: r.unexplainedRuns },
+  };
+}
+
+// ---------- draft_change
+
+export const draftChangeInput = z.object({
+  ...textOrPath,
+  kind: z.enum(["commit", "pr", "changelog"]).optional().describe("commit (default), pr or changelog"),
+}).strict();
+
+export async function draftChangeTool(args: z.input<typeof draftChangeInput>, ctx: CondenseContext = {}): Promise<ToolOutput> {
+  const a = draftChangeInput.parse(args);
+  const diff = await readInput(a, ctx.cwd);
+  const summary = summariseDiff(diff);
+  if (summary.files.length === 0) throw new ToolInputError("that is not a diff, or it is empty");
+  const kind = a.kind ?? "commit";
+  if (!ctx.model) {
+    return { text: exactDraft(kind, summary), structured: { kind, model: null, note: "no model configured: a plain draft from the diff's summary" } };
+  }
+  let written = "";
+  for await (const event of ctx.model.chat({ messages: draftMessages(kind, diff, summary), think: false })) {
+    if (event.type === "text") written += event.text;
+  }
+  if (written.trim() === "") throw new ToolInputError(`${ctx.model.name} wrote nothing`);
+  return { text: finishDraft(kind, written), structured: { kind, model: ctx.model.name } };
+}
