@@ -13,16 +13,10 @@ function renderValue(value: unknown): string {
 async function show(): Promise<void> {
   const { loadContext } = await import("./context.ts");
   const { outLine } = await import("./io.ts");
+  const { configView } = await import("../tools/inspect.ts");
   const { loaded, paths } = loadContext();
-  outLine(JSON.stringify(
-    {
-      ...loaded.config,
-      configFile: { path: paths.config, exists: loaded.exists },
-      paths,
-    },
-    null,
-    2,
-  ));
+  // The same object the model's inspect tool shows (what: config).
+  outLine(JSON.stringify(configView(loaded.config, paths, loaded.exists), null, 2));
 }
 
 async function get(key: string): Promise<void> {
