@@ -42,7 +42,11 @@ export const systemInfoSchema = z.object({
 type Args = z.infer<typeof systemInfoSchema>;
 
 /** One topic's report, or an `error: …` sentence that says how to call again. */
-export function systemInfoReport(args: Args, cwd: string): { ok: boolean; text: string } {
+export async function systemInfoReport(
+  args: Args,
+  cwd: string,
+  options: linux.SourceOptions = {},
+): Promise<{ ok: boolean; text: string }> {
   if (Deno.build.os !== "linux") {
     return {
       ok: false,
@@ -60,10 +64,10 @@ export function systemInfoReport(args: Args, cwd: string): { ok: boolean; text: 
             text: "error: topic port needs port, a number from 1 to 65535: call again with it",
           };
         }
-        return { ok: true, text: linux.portReport(args.port) };
+        return { ok: true, text: await linux.portReport(args.port, options) };
       }
       case "disk":
-        return { ok: true, text: linux.diskReport(args.path ? resolve(args.path) : undefined) };
+        return { ok: true, text: await linux.diskReport(args.path ? resolve(args.path) : undefined, options) };
       case "folder": {
         if (!args.path) {
           return {
@@ -74,7 +78,7 @@ export function systemInfoReport(args: Args, cwd: string): { ok: boolean; text: 
         return { ok: true, text: linux.folderReport(resolve(args.path), args.limit ?? 10) };
       }
       case "processes":
-        return { ok: true, text: linux.processesReport(args.sort ?? "cpu", args.limit ?? 10) };
+        return { ok: true, text: await linux.processesReport(args.sort ?? "cpu", args.limit ?? 10, options) };
       case "memory":
         return { ok: true, text: linux.memoryReport() };
       case "process": {
@@ -84,14 +88,14 @@ export function systemInfoReport(args: Args, cwd: string): { ok: boolean; text: 
             text: "error: topic process needs name, part of the program's name: call again with it",
           };
         }
-        return { ok: true, text: linux.processReport(args.name.trim()) };
+        return { ok: true, text: await linux.processReport(args.name.trim(), options) };
       }
       case "battery":
-        return { ok: true, text: linux.batteryReport() };
+        return { ok: true, text: await linux.batteryReport(options) };
       case "os":
-        return { ok: true, text: linux.osReport() };
+        return { ok: true, text: await linux.osReport(options) };
       case "network":
-        return { ok: true, text: linux.networkReport() };
+        return { ok: true, text: await linux.networkReport(options) };
     }
   } catch (error) {
     if (error instanceof linux.TopicError) return { ok: false, text: `error: ${error.message}` };
@@ -115,7 +119,7 @@ export const systemInfoTool: Tool<Args> = {
   examplePrompt:
     "Use system_info with topic port and port 8080 to tell me what is listening on port 8080.",
   async run(args, ctx) {
-    const report = systemInfoReport(args, ctx.cwd);
+    const report = await systemInfoReport(args, ctx.cwd);
     if (!report.ok) return errorResult(report.text.replace(/^error: /, ""));
     const out = await fitted(report.text, ctx, "system_info");
     return { text: out.text, ok: true, ...(out.outputId ? { outputId: out.outputId } : {}) };

@@ -5,6 +5,8 @@ import {
   parseNetTable,
   parseProcStat,
 } from "../../src/tools/system_info/procfs.ts";
+import { parseHeadOutput, parseSocketLinks, snapshotScript } from "../../src/tools/system_info/source.ts";
+import { DENO_CONFIG } from "../support/wisp.ts";
 import { systemInfoReport, systemInfoTool } from "../../src/tools/system_info.ts";
 import { builtinRegistry } from "../../src/tools/builtins.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
@@ -70,7 +72,7 @@ Deno.test("port: names the process listening on a real port", async () => {
     () => new Response("x"),
   );
   try {
-    const report = systemInfoReport({ topic: "port", port: server.addr.port }, "/");
+    const report = await systemInfoReport({ topic: "port", port: server.addr.port }, "/");
     assert(report.ok);
     assertStringIncludes(report.text, `127.0.0.1:${server.addr.port}`);
     assertStringIncludes(report.text, "LISTEN");
@@ -78,7 +80,7 @@ Deno.test("port: names the process listening on a real port", async () => {
   } finally {
     await server.shutdown();
   }
-  const free = systemInfoReport({ topic: "port", port: 1 }, "/");
+  const free = await systemInfoReport({ topic: "port", port: 1 }, "/");
   assertEquals(free.text, "nothing is listening on or connected to port 1");
 });
 
@@ -88,13 +90,13 @@ Deno.test("folder: sizes a folder's entries, largest first, bounded", async () =
   Deno.writeFileSync(`${dir}/big/deeper/blob`, new Uint8Array(300_000));
   Deno.writeFileSync(`${dir}/small.txt`, new Uint8Array(10));
   Deno.symlinkSync("/usr", `${dir}/link-not-followed`);
-  const report = systemInfoReport({ topic: "folder", path: dir }, "/");
+  const report = await systemInfoReport({ topic: "folder", path: dir }, "/");
   assert(report.ok);
   const lines = report.text.split("\n");
   assertMatch(lines[2], /^293 KiB\s+big\/$/);
   assertMatch(lines[3], /^10 bytes\s+small\.txt$/);
   assertEquals(report.text.includes("link-not-followed"), false);
-  const relative = systemInfoReport({ topic: "folder", path: "big" }, dir);
+  const relative = await systemInfoReport({ topic: "folder", path: "big" }, dir);
   assertStringIncludes(relative.text, `${dir}/big: 293 KiB`);
 });
 
@@ -102,13 +104,13 @@ Deno.test("process and processes find a real child process", async () => {
   const child = new Deno.Command("sleep", { args: ["7.25"], stdin: "null" }).spawn();
   try {
     // Other tests run sleeps too: look for this one's own command line.
-    const report = systemInfoReport({ topic: "process", name: "sleep 7.25" }, "/");
+    const report = await systemInfoReport({ topic: "process", name: "sleep 7.25" }, "/");
     assert(report.ok);
     assertMatch(
       report.text,
       new RegExp(`^${child.pid}\\s+${Deno.pid}\\s+S\\s.*sleep 7\\.25$`, "m"),
     );
-    const top = systemInfoReport({ topic: "processes", sort: "memory", limit: 50 }, "/");
+    const top = await systemInfoReport({ topic: "processes", sort: "memory", limit: 50 }, "/");
     assertStringIncludes(top.text, "busiest processes by memory");
   } finally {
     child.kill();
@@ -116,33 +118,33 @@ Deno.test("process and processes find a real child process", async () => {
   }
 });
 
-Deno.test("memory, disk, os, network, battery answer with short tables", () => {
+Deno.test("memory, disk, os, network, battery answer with short tables", async () => {
   for (const topic of ["memory", "disk", "os", "network", "battery"] as const) {
-    const report = systemInfoReport({ topic }, "/");
+    const report = await systemInfoReport({ topic }, "/");
     assert(report.ok, `${topic}: ${report.text}`);
     assert(report.text.split("\n").length <= 40, `${topic} is not short`);
   }
-  assertMatch(systemInfoReport({ topic: "memory" }, "/").text, /^memory: \d+% in use/);
-  assertStringIncludes(systemInfoReport({ topic: "os" }, "/").text, "kernel");
-  assertStringIncludes(systemInfoReport({ topic: "network" }, "/").text, "127.0.0.1/8");
+  assertMatch((await systemInfoReport({ topic: "memory" }, "/")).text, /^memory: \d+% in use/);
+  assertStringIncludes((await systemInfoReport({ topic: "os" }, "/")).text, "kernel");
+  assertStringIncludes((await systemInfoReport({ topic: "network" }, "/")).text, "127.0.0.1/8");
   assertStringIncludes(
-    systemInfoReport({ topic: "disk", path: "/" }, "/").text,
+    (await systemInfoReport({ topic: "disk", path: "/" }, "/")).text,
     "the file system holding /",
   );
 });
 
 Deno.test("errors say how to call again; called through the registry as the model would", async () => {
   assertEquals(
-    systemInfoReport({ topic: "port", port: 70000 }, "/").text,
+    (await systemInfoReport({ topic: "port", port: 70000 }, "/")).text,
     "error: topic port needs port, a number from 1 to 65535: call again with it",
   );
-  assertStringIncludes(systemInfoReport({ topic: "folder" }, "/").text, "topic folder needs path");
+  assertStringIncludes((await systemInfoReport({ topic: "folder" }, "/")).text, "topic folder needs path");
   assertStringIncludes(
-    systemInfoReport({ topic: "folder", path: "/etc/hostname" }, "/").text,
+    (await systemInfoReport({ topic: "folder", path: "/etc/hostname" }, "/")).text,
     "is not a folder",
   );
   assertStringIncludes(
-    systemInfoReport({ topic: "process", name: " " }, "/").text,
+    (await systemInfoReport({ topic: "process", name: " " }, "/")).text,
     "topic process needs name",
   );
   const dir = await Deno.makeTempDir();
@@ -169,4 +171,52 @@ Deno.test("errors say how to call again; called through the registry as the mode
   const good = await registry.call("system_info", '{"topic":"memory"}', ctx);
   assert(good.ok);
   assertMatch(good.text, /^memory:/);
+});
+
+Deno.test("the launcher's snapshot: head's headers and find's links parse; the script holds only fixed paths", () => {
+  const files = parseHeadOutput("==> /proc/1/stat <==\n1 (init) S 0\n\n==> /proc/1/cmdline <==\n/sbin/init\0splash\0\n");
+  assertEquals(files.get("/proc/1/stat"), "1 (init) S 0\n");
+  assertEquals(files.get("/proc/1/cmdline"), "/sbin/init\0splash\0\n");
+  assertEquals(
+    [...parseSocketLinks("/proc/42/fd/3 socket:[999]\n/proc/43/fd/7 socket:[999]\n/proc/43/fd/8 pipe:[5]\n")],
+    [[999, [42, 43]]],
+  );
+  const script = snapshotScript({ paths: ["/proc/net/tcp", "/etc/passwd; rm -rf /", "/proc/$(x)"], perProcess: ["stat", "x;y"], sockets: true });
+  assertStringIncludes(script, "head -v -c 65536 -- /proc/net/tcp /proc/[0-9]*/stat");
+  assertEquals(script.includes("passwd") || script.includes("$(") || script.includes("x;y"), false);
+});
+
+Deno.test("through the launcher's host view, the same answers as reading /proc directly", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("x"));
+  const child = new Deno.Command("sleep", { args: ["9.75"], stdin: "null" }).spawn();
+  try {
+    const port = await systemInfoReport({ topic: "port", port: server.addr.port }, "/", { viaLauncher: true });
+    assertStringIncludes(port.text, `${Deno.pid} deno`);
+    const proc = await systemInfoReport({ topic: "process", name: "sleep 9.75" }, "/", { viaLauncher: true });
+    assertMatch(proc.text, new RegExp(`^${child.pid}\\s+${Deno.pid}\\s+S\\s.*sleep 9\\.75$`, "m"));
+    assertEquals(proc.text.startsWith("1 process matching"), true, proc.text);
+    for (const topic of ["processes", "disk", "os", "network", "battery"] as const) {
+      const report = await systemInfoReport({ topic }, "/", { viaLauncher: true });
+      assert(report.ok, `${topic}: ${report.text}`);
+    }
+  } finally {
+    child.kill();
+    await child.status;
+    await server.shutdown();
+  }
+});
+
+Deno.test("inside the binary's permission fence, every topic answers (through the launcher)", async () => {
+  const probe = new URL("../fixtures/system_info_probe.ts", import.meta.url).pathname;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-q", "-P=wisp", "--config", DENO_CONFIG, probe],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+  const results = JSON.parse(new TextDecoder().decode(out.stdout)) as Record<string, { ok: boolean; text: string }>;
+  for (const [topic, result] of Object.entries(results)) assert(result.ok, `${topic}: ${result.text}`);
+  assertStringIncludes(results.port.text, "LISTEN");
+  assertStringIncludes(results.port.text, " deno");
+  assertMatch(results.memory.text, /^memory: \d+% in use/);
 });

@@ -10,6 +10,8 @@
  * `undefined` means "cannot tell", and callers fail closed on it.
  */
 
+import { hostViewLaunch } from "../../platform/host_view.ts";
+
 export interface ProcessFacts {
   alive: boolean;
   /** Start time as the platform states it (Linux: clock ticks since boot). */
@@ -90,27 +92,10 @@ function directLinux(pid: number): ProcessFacts | undefined {
 
 async function throughLauncher(pid: number): Promise<ProcessFacts | undefined> {
   const darwin = Deno.build.os === "darwin";
-  const program = darwin ? "sandbox-exec" : "bwrap";
-  const args = darwin
-    ? ["-p", "(version 1) (allow default)", "/bin/sh", "-c", DARWIN_SCRIPT, "sh", String(pid)]
-    : [
-      "--ro-bind",
-      "/",
-      "/",
-      "--dev",
-      "/dev",
-      "--die-with-parent",
-      "--new-session",
-      "--",
-      "/bin/sh",
-      "-c",
-      LINUX_SCRIPT,
-      "sh",
-      String(pid),
-    ];
+  const launch = hostViewLaunch(["/bin/sh", "-c", darwin ? DARWIN_SCRIPT : LINUX_SCRIPT, "sh", String(pid)]);
   try {
-    const child = new Deno.Command(program, {
-      args,
+    const child = new Deno.Command(launch.program, {
+      args: launch.args,
       stdin: "null",
       stdout: "piped",
       stderr: "null",

@@ -1,20 +1,19 @@
 /**
  * system_info's topics on Linux: fixed, read-only reads of /proc, /sys and
- * the file system, never a command the model composed. Each returns a short
- * report (a heading line and a table) or throws a TopicError the tool turns
- * into `error: …`.
+ * the file system, never a command the model composed. /proc and /sys come
+ * through one snapshot (src/tools/system_info/source.ts), read in process
+ * where Deno allows it and through the launcher's host view inside the
+ * permission fence. Each topic returns a short report (a heading and a
+ * table) or throws a TopicError the tool turns into `error: …`.
  */
 import { statfsSync } from "node:fs";
 import {
-  listPids,
   parseDefaultRoute,
-  parseMeminfo,
   type ProcessInfo,
-  readProcess,
-  readSockets,
-  readText,
-  socketOwners,
+  processesFrom,
+  socketsFrom,
 } from "./procfs.ts";
+import { procSnapshot, type ProcRequest } from "./source.ts";
 import { renderTable } from "../../cli/table.ts";
 import { formatBytes } from "../budget.ts";
 
@@ -24,53 +23,63 @@ export class TopicError extends Error {}
 const TICKS = 100;
 const PAGE = 4096;
 
-const table = (headers: string[], rows: string[][]) =>
-  renderTable({ headers, rows, terminal: true }).trimEnd();
-
-function uptimeSeconds(): number {
-  return Number((readText("/proc/uptime") ?? "0").split(/\s+/)[0]);
+export interface SourceOptions {
+  /** Read through the launcher even where Deno could read /proc (tests of the fenced path). */
+  viaLauncher?: boolean;
 }
+
+const table = (headers: string[], rows: string[][]) => renderTable({ headers, rows, terminal: true }).trimEnd();
 
 function shortCommand(command: string, max = 60): string {
   return command.length > max ? command.slice(0, max - 1) + "…" : command;
 }
 
 function duration(seconds: number): string {
-  const s = Math.floor(seconds);
+  const s = Math.max(0, Math.floor(seconds));
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
-  if (s < 86400) {
-    return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
-  }
+  if (s < 86400) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
   return `${Math.floor(s / 86400)}d${String(Math.floor((s % 86400) / 3600)).padStart(2, "0")}h`;
 }
 
-export function portReport(port: number): string {
-  const sockets = readSockets().filter((s) => s.localPort === port || s.remotePort === port);
+async function snapshot(request: ProcRequest, options: SourceOptions) {
+  try {
+    return await procSnapshot(request, options);
+  } catch (error) {
+    throw new TopicError(`cannot read the process table (${(error as Error).message}); wisp doctor checks the launcher`);
+  }
+}
+
+const PROCESS_FILES = ["stat", "status", "cmdline"];
+
+export async function portReport(port: number, options: SourceOptions = {}): Promise<string> {
+  const snap = await snapshot({
+    paths: ["/proc/net/tcp", "/proc/net/tcp6", "/proc/net/udp", "/proc/net/udp6"],
+    perProcess: PROCESS_FILES,
+    sockets: true,
+  }, options);
+  const sockets = socketsFrom(snap.files).filter((s) => s.localPort === port || s.remotePort === port);
   if (sockets.length === 0) return `nothing is listening on or connected to port ${port}`;
-  const owners = socketOwners(new Set(sockets.map((s) => s.inode)));
+  const byPid = new Map(processesFrom(snap.files).map((p) => [p.pid, p]));
   const rows = sockets.map((s) => {
-    const pids = owners.get(s.inode) ?? [];
+    const pids = snap.sockets.get(s.inode) ?? [];
     const process = pids.map((pid) => {
-      const info = readProcess(pid);
+      const info = byPid.get(pid);
       return info ? `${pid} ${info.comm}` : String(pid);
     }).join(", ") || "(another user's, or gone)";
     const remote = s.remotePort === 0 ? "" : `${s.remoteAddress}:${s.remotePort}`;
     return [s.proto, `${s.localAddress}:${s.localPort}`, remote, s.state, process];
   });
-  const listening = sockets.filter((s) =>
-    s.localPort === port && (s.state === "LISTEN" || s.state === "UNCONN")
-  );
+  const listening = sockets.filter((s) => s.localPort === port && (s.state === "LISTEN" || s.state === "UNCONN"));
   const heading = listening.length > 0
     ? `port ${port}: ${listening.length} listening socket${listening.length > 1 ? "s" : ""}`
     : `port ${port}: no listener; ${sockets.length} connection${sockets.length > 1 ? "s" : ""}`;
   return `${heading}\n${table(["PROTO", "LOCAL", "REMOTE", "STATE", "PROCESS"], rows)}`;
 }
 
-const REAL_FS =
-  /^(ext[234]|xfs|btrfs|zfs|f2fs|vfat|exfat|ntfs3?|fuseblk|apfs|hfsplus|overlay|tmpfs)$/;
+const REAL_FS = /^(ext[234]|xfs|btrfs|zfs|f2fs|vfat|exfat|ntfs3?|fuseblk|apfs|hfsplus|overlay|tmpfs)$/;
 
-export function diskReport(path?: string): string {
+export async function diskReport(path?: string, options: SourceOptions = {}): Promise<string> {
   const rows: string[][] = [];
   const describe = (mount: string, fsType: string) => {
     const s = statfsSync(mount);
@@ -84,16 +93,13 @@ export function diskReport(path?: string): string {
     try {
       describe(path, "");
     } catch (error) {
-      throw new TopicError(
-        `cannot read the disk of ${path} (${(error as Error).message}); give an existing path`,
-      );
+      throw new TopicError(`cannot read the disk of ${path} (${(error as Error).message}); give an existing path`);
     }
-    return `the file system holding ${path}\n${
-      table(["PATH", "", "SIZE", "USED", "FREE", "USE%"], rows)
-    }`;
+    return `the file system holding ${path}\n${table(["PATH", "", "SIZE", "USED", "FREE", "USE%"], rows)}`;
   }
+  const mounts = (await snapshot({ paths: ["/proc/mounts"] }, options)).files.get("/proc/mounts") ?? "";
   const seen = new Set<string>();
-  for (const line of (readText("/proc/mounts") ?? "").split("\n")) {
+  for (const line of mounts.split("\n")) {
     const [, mount, fsType] = line.split(" ");
     if (!mount || !REAL_FS.test(fsType ?? "") || seen.has(mount)) continue;
     if (fsType === "tmpfs" && !/^\/(tmp|dev\/shm)$/.test(mount)) continue;
@@ -103,16 +109,12 @@ export function diskReport(path?: string): string {
     } catch { /* unreadable mount */ }
     if (rows.length >= 20) break;
   }
+  if (rows.length === 0) describe("/", "");
   return `mounted file systems\n${table(["MOUNT", "TYPE", "SIZE", "USED", "FREE", "USE%"], rows)}`;
 }
 
 /** Bounded walk: what fills a folder, by its immediate entries. */
-export function folderReport(
-  path: string,
-  limit = 10,
-  maxEntries = 200_000,
-  maxMs = 5_000,
-): string {
+export function folderReport(path: string, limit = 10, maxEntries = 200_000, maxMs = 5_000): string {
   let info: Deno.FileInfo;
   try {
     info = Deno.statSync(path);
@@ -151,22 +153,18 @@ export function folderReport(
     }
     return total;
   };
-  const children: Array<{ name: string; bytes: number; dir: boolean }> = [];
+  const children: Array<{ name: string; bytes: number }> = [];
   for (const entry of Deno.readDirSync(path)) {
     const full = `${path.replace(/\/$/, "")}/${entry.name}`;
     if (entry.isSymlink) continue;
-    const bytes = entry.isDirectory ? sizeOf(full) : (() => {
+    let bytes = 0;
+    if (entry.isDirectory) bytes = sizeOf(full);
+    else {
       try {
-        return Deno.lstatSync(full).size;
-      } catch {
-        return 0;
-      }
-    })();
-    children.push({
-      name: entry.name + (entry.isDirectory ? "/" : ""),
-      bytes,
-      dir: entry.isDirectory,
-    });
+        bytes = Deno.lstatSync(full).size;
+      } catch { /* gone */ }
+    }
+    children.push({ name: entry.name + (entry.isDirectory ? "/" : ""), bytes });
     if (cut) break;
   }
   children.sort((a, b) => b.bytes - a.bytes);
@@ -174,25 +172,23 @@ export function folderReport(
   const rows = children.slice(0, limit).map((c) => [formatBytes(c.bytes), c.name]);
   const more = children.length > limit ? `\n(+${children.length - limit} more entries)` : "";
   const note = cut
-    ? `\nstopped early (${visited.toLocaleString("en")} entries or ${
-      maxMs / 1000
-    } s): sizes are at least these`
+    ? `\nstopped early (${visited.toLocaleString("en")} entries or ${maxMs / 1000} s): sizes are at least these`
     : "";
-  return `${path}: ${formatBytes(total)} in ${children.length} entries\n${
-    table(["SIZE", "ENTRY"], rows)
-  }${more}${note}`;
+  return `${path}: ${formatBytes(total)} in ${children.length} entries\n${table(["SIZE", "ENTRY"], rows)}${more}${note}`;
 }
 
-function allProcesses(): ProcessInfo[] {
-  return listPids().map(readProcess).filter((p): p is ProcessInfo => p !== undefined);
+async function allProcesses(options: SourceOptions): Promise<{ processes: ProcessInfo[]; uptime: number }> {
+  const snap = await snapshot({ paths: ["/proc/uptime"], perProcess: PROCESS_FILES }, options);
+  const uptime = Number((snap.files.get("/proc/uptime") ?? "").split(/\s+/)[0]) || Deno.osUptime();
+  return { processes: processesFrom(snap.files), uptime };
 }
 
-export function processesReport(sort: "cpu" | "memory" = "cpu", limit = 10): string {
+export async function processesReport(sort: "cpu" | "memory" = "cpu", limit = 10, options: SourceOptions = {}): Promise<string> {
   const uid = Deno.uid();
-  const now = uptimeSeconds();
-  const mine = allProcesses().filter((p) => uid === null || p.uid === uid);
+  const { processes, uptime } = await allProcesses(options);
+  const mine = processes.filter((p) => uid === null || p.uid === uid);
   const cpuPercent = (p: ProcessInfo) => {
-    const age = now - p.startTicks / TICKS;
+    const age = uptime - p.startTicks / TICKS;
     return age > 0 ? (p.cpuTicks / TICKS / age) * 100 : 0;
   };
   mine.sort((a, b) => sort === "memory" ? b.rssPages - a.rssPages : cpuPercent(b) - cpuPercent(a));
@@ -203,18 +199,19 @@ export function processesReport(sort: "cpu" | "memory" = "cpu", limit = 10): str
     duration(p.cpuTicks / TICKS),
     shortCommand(p.commandLine),
   ]);
-  return `your ${
-    Math.min(limit, mine.length)
-  } busiest processes by ${sort} (of ${mine.length}; CPU% averaged over each one's life)\n` +
+  return `your ${Math.min(limit, mine.length)} busiest processes by ${sort} (of ${mine.length}; CPU% averaged over each one's life)\n` +
     table(["PID", "CPU%", "MEMORY", "CPU TIME", "COMMAND"], rows);
 }
 
-export function processReport(name: string): string {
+export async function processReport(name: string, options: SourceOptions = {}): Promise<string> {
   const needle = name.toLowerCase();
-  const now = uptimeSeconds();
-  const matches = allProcesses().filter((p) =>
-    p.comm.toLowerCase().includes(needle) || p.commandLine.toLowerCase().includes(needle)
-  ).filter((p) => p.pid !== Deno.pid);
+  const { processes, uptime } = await allProcesses(options);
+  // The launcher's own helpers (sh, head, find) read the table too; they are not answers.
+  const reader = /^(head -v -c 65536|\/bin\/sh -c head -v|bwrap --ro-bind \/ \/ --dev)/;
+  const matches = processes.filter((p) =>
+    (p.comm.toLowerCase().includes(needle) || p.commandLine.toLowerCase().includes(needle)) &&
+    p.pid !== Deno.pid && !reader.test(p.commandLine)
+  );
   if (matches.length === 0) return `no process matches '${name}'`;
   const rows = matches.slice(0, 20).map((p) => [
     String(p.pid),
@@ -222,7 +219,7 @@ export function processReport(name: string): string {
     p.state,
     formatBytes(p.rssPages * PAGE),
     duration(p.cpuTicks / TICKS),
-    duration(now - p.startTicks / TICKS),
+    duration(uptime - p.startTicks / TICKS),
     shortCommand(p.commandLine, 80),
   ]);
   const more = matches.length > 20 ? `\n(+${matches.length - 20} more)` : "";
@@ -231,77 +228,71 @@ export function processReport(name: string): string {
 }
 
 export function memoryReport(): string {
-  const m = parseMeminfo(readText("/proc/meminfo") ?? "");
-  if (!m.MemTotal) throw new TopicError("cannot read /proc/meminfo");
-  const available = m.MemAvailable ?? m.MemFree ?? 0;
+  const m = Deno.systemMemoryInfo();
+  const available = m.available || m.free;
   const rows = [
-    [
-      "memory",
-      formatBytes(m.MemTotal),
-      formatBytes(m.MemTotal - available),
-      formatBytes(available),
-    ],
-    [
-      "swap",
-      formatBytes(m.SwapTotal ?? 0),
-      formatBytes((m.SwapTotal ?? 0) - (m.SwapFree ?? 0)),
-      formatBytes(m.SwapFree ?? 0),
-    ],
+    ["memory", formatBytes(m.total), formatBytes(m.total - available), formatBytes(available)],
+    ["swap", formatBytes(m.swapTotal), formatBytes(m.swapTotal - m.swapFree), formatBytes(m.swapFree)],
   ];
-  const pct = Math.round(((m.MemTotal - available) / m.MemTotal) * 100);
+  const pct = Math.round(((m.total - available) / m.total) * 100);
   return `memory: ${pct}% in use\n${table(["", "TOTAL", "USED", "AVAILABLE"], rows)}`;
 }
 
-export function batteryReport(): string {
-  let entries: Deno.DirEntry[] = [];
-  try {
-    entries = [...Deno.readDirSync("/sys/class/power_supply")];
-  } catch { /* none */ }
+export async function batteryReport(options: SourceOptions = {}): Promise<string> {
+  const snap = await snapshot({
+    paths: ["/sys/class/power_supply/*/type", "/sys/class/power_supply/*/capacity", "/sys/class/power_supply/*/status"],
+  }, options);
   const rows: string[][] = [];
-  for (const entry of entries) {
-    const base = `/sys/class/power_supply/${entry.name}`;
-    if ((readText(`${base}/type`) ?? "").trim() !== "Battery") continue;
+  for (const [path, text] of snap.files) {
+    const match = /^\/sys\/class\/power_supply\/([^/]+)\/type$/.exec(path);
+    if (!match || text.trim() !== "Battery") continue;
+    const base = `/sys/class/power_supply/${match[1]}`;
     rows.push([
-      entry.name,
-      `${(readText(`${base}/capacity`) ?? "?").trim()}%`,
-      (readText(`${base}/status`) ?? "unknown").trim(),
+      match[1],
+      `${(snap.files.get(`${base}/capacity`) ?? "?").trim()}%`,
+      (snap.files.get(`${base}/status`) ?? "unknown").trim(),
     ]);
   }
   if (rows.length === 0) return "no battery: this machine runs on mains power";
   return table(["BATTERY", "CHARGE", "STATUS"], rows);
 }
 
-export function osReport(): string {
+function readText(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function osReport(options: SourceOptions = {}): Promise<string> {
   const release = readText("/etc/os-release") ?? "";
   const pretty = /^PRETTY_NAME="?([^"\n]+)"?/m.exec(release)?.[1] ?? "Linux";
-  const cpuinfo = readText("/proc/cpuinfo") ?? "";
+  const cpuinfo = (await snapshot({ paths: ["/proc/cpuinfo"] }, options)).files.get("/proc/cpuinfo") ?? "";
   const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? Deno.build.arch;
   const cores = (cpuinfo.match(/^processor\s*:/gm) ?? []).length || navigator.hardwareConcurrency;
-  const mem = parseMeminfo(readText("/proc/meminfo") ?? "").MemTotal ?? 0;
-  const load = (readText("/proc/loadavg") ?? "").split(" ").slice(0, 3).join(" ");
   const rows = [
     ["system", pretty],
     ["kernel", `Linux ${Deno.osRelease()} (${Deno.build.arch})`],
     ["host", Deno.hostname()],
     ["processor", `${model}, ${cores} cores`],
-    ["memory", formatBytes(mem)],
-    ["up", duration(uptimeSeconds())],
-    ["load", load],
+    ["memory", formatBytes(Deno.systemMemoryInfo().total)],
+    ["up", duration(Deno.osUptime())],
+    ["load", Deno.loadavg().map((n) => n.toFixed(2)).join(" ")],
   ];
   return table(["", ""], rows).split("\n").slice(1).join("\n");
 }
 
-export function networkReport(): string {
+export async function networkReport(options: SourceOptions = {}): Promise<string> {
   const interfaces = Deno.networkInterfaces();
-  const route = parseDefaultRoute(readText("/proc/net/route") ?? "");
+  const routes = (await snapshot({ paths: ["/proc/net/route"] }, options)).files.get("/proc/net/route") ?? "";
+  const route = parseDefaultRoute(routes);
   const rows = interfaces.map((i) => [
     i.name + (route?.iface === i.name ? " *" : ""),
     i.family,
     `${i.address}${i.cidr ? "/" + i.cidr.split("/")[1] : ""}`,
     i.mac === "00:00:00:00:00:00" ? "" : i.mac,
   ]);
-  const heading = route
-    ? `default route via ${route.gateway} on ${route.iface} (*)`
-    : "no default route";
+  const heading = route ? `default route via ${route.gateway} on ${route.iface} (*)` : "no default route";
   return `${heading}\n${table(["INTERFACE", "FAMILY", "ADDRESS", "MAC"], rows)}`;
 }

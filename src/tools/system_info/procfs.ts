@@ -139,78 +139,37 @@ export function parseDefaultRoute(text: string): { iface: string; gateway: strin
   return undefined;
 }
 
-// ---- readers -------------------------------------------------------------
-
-export function readText(path: string): string | undefined {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-export function listPids(): number[] {
-  const pids: number[] = [];
-  try {
-    for (const entry of Deno.readDirSync("/proc")) {
-      if (/^\d+$/.test(entry.name)) pids.push(Number(entry.name));
-    }
-  } catch { /* no /proc */ }
-  return pids.sort((a, b) => a - b);
-}
+// ---- from a snapshot ------------------------------------------------------
 
 export interface ProcessInfo extends ProcStat {
   uid?: number;
   commandLine: string;
 }
 
-export function readProcess(pid: number): ProcessInfo | undefined {
-  const stat = readText(`/proc/${pid}/stat`);
-  if (!stat) return undefined;
-  const parsed = parseProcStat(stat);
-  if (!parsed) return undefined;
-  const cmdline = readText(`/proc/${pid}/cmdline`) ?? "";
-  const status = readText(`/proc/${pid}/status`) ?? "";
-  return {
-    ...parsed,
-    uid: parseStatusUid(status),
-    commandLine: cmdline.split("\0").filter(Boolean).join(" ") || `[${parsed.comm}]`,
-  };
-}
-
-/** Socket inodes → the pids holding them, by reading each process's fd links. */
-export function socketOwners(inodes: Set<number>): Map<number, number[]> {
-  const owners = new Map<number, number[]>();
-  if (inodes.size === 0) return owners;
-  for (const pid of listPids()) {
-    let entries: Iterable<Deno.DirEntry>;
-    try {
-      entries = Deno.readDirSync(`/proc/${pid}/fd`);
-    } catch {
-      continue; // another user's process, or gone
-    }
-    for (const entry of entries) {
-      let target: string;
-      try {
-        target = Deno.readLinkSync(`/proc/${pid}/fd/${entry.name}`);
-      } catch {
-        continue;
-      }
-      const match = /^socket:\[(\d+)\]$/.exec(target);
-      if (match && inodes.has(Number(match[1]))) {
-        const list = owners.get(Number(match[1])) ?? [];
-        if (!list.includes(pid)) list.push(pid);
-        owners.set(Number(match[1]), list);
-      }
-    }
+/** Every process in a snapshot that read stat, status and cmdline per process. */
+export function processesFrom(files: Map<string, string>): ProcessInfo[] {
+  const processes: ProcessInfo[] = [];
+  for (const [path, text] of files) {
+    const match = /^\/proc\/(\d+)\/stat$/.exec(path);
+    if (!match) continue;
+    const parsed = parseProcStat(text.trim());
+    if (!parsed) continue;
+    const cmdline = files.get(`/proc/${match[1]}/cmdline`) ?? "";
+    const status = files.get(`/proc/${match[1]}/status`) ?? "";
+    processes.push({
+      ...parsed,
+      uid: parseStatusUid(status),
+      commandLine: cmdline.split("\0").filter(Boolean).join(" ").trim() || `[${parsed.comm}]`,
+    });
   }
-  return owners;
+  return processes.sort((a, b) => a.pid - b.pid);
 }
 
-export function readSockets(): Socket[] {
+/** The sockets of the four /proc/net tables in a snapshot. */
+export function socketsFrom(files: Map<string, string>): Socket[] {
   const sockets: Socket[] = [];
   for (const proto of ["tcp", "tcp6", "udp", "udp6"] as const) {
-    const text = readText(`/proc/net/${proto}`);
+    const text = files.get(`/proc/net/${proto}`);
     if (text) sockets.push(...parseNetTable(text, proto));
   }
   return sockets;

@@ -1,0 +1,56 @@
+/**
+ * A read-only look at the host, for fixed reads Deno's permission fence does
+ * not allow in process: Deno refuses /proc and /sys to anything short of
+ * --allow-all, and the binary may start only the sandbox launcher. So a fixed
+ * script (never a line the model wrote) runs through the launcher with a
+ * profile that can read everything, write nothing, and sees the host's
+ * processes and sockets: no PID or network namespace of its own.
+ */
+import type { Launch } from "./types.ts";
+import { BWRAP } from "./linux/bwrap.ts";
+import { SANDBOX_EXEC } from "./darwin/seatbelt.ts";
+
+export const DARWIN_READ_ONLY_PROFILE = '(version 1) (allow default) (deny file-write* (subpath "/"))';
+
+/** The launch of a fixed argv in the host view (pure). */
+export function hostViewLaunch(argv: string[], os: string = Deno.build.os): Launch {
+  if (os === "darwin") return { program: SANDBOX_EXEC, args: ["-p", DARWIN_READ_ONLY_PROFILE, ...argv] };
+  return {
+    program: BWRAP,
+    // No --cap-drop: reading another process's fd links needs the ptrace
+    // access check a capability-less root fails; the argv is fixed and the
+    // whole file system is bound read-only.
+    args: ["--ro-bind", "/", "/", "--dev", "/dev", "--die-with-parent", "--new-session", "--", ...argv],
+  };
+}
+
+export interface HostViewResult {
+  ok: boolean;
+  stdout: Uint8Array;
+  code: number;
+}
+
+/** Run a fixed argv in the host view, killed after `timeoutMs`. */
+export async function runHostView(argv: string[], timeoutMs = 10_000): Promise<HostViewResult> {
+  const launch = hostViewLaunch(argv);
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(launch.program, {
+      args: launch.args,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+      cwd: "/",
+    }).spawn();
+  } catch {
+    return { ok: false, stdout: new Uint8Array(), code: 127 };
+  }
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* ended */ }
+  }, timeoutMs);
+  const out = await child.output();
+  clearTimeout(timer);
+  return { ok: out.success, stdout: out.stdout, code: out.code };
+}
