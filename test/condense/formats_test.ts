@@ -300,3 +300,41 @@ Expected: 42
     ["test_failure calc_test.rb:10 CalcTest#test_adds_large | Expected: 42"],
   );
 });
+
+Deno.test("cargo's own errors (a failed link) when the compile failed; a program's 'error:' output alone is not one", () => {
+  const link = `   Compiling app v0.1.0 (/home/dev/app)
+error: linking with \`cc\` failed: exit status: 1
+  |
+  = note: LC_ALL="C" PATH="/usr/bin" "cc" "-m64" "/home/dev/app/target/debug/deps/app.o"
+  = note: /usr/bin/ld: app.o: in function \`main':
+          app.c:(.text+0x5): undefined reference to \`helper'
+          collect2: error: ld returned 1 exit status
+
+error: could not compile \`app\` (bin "app") due to 1 previous error
+`;
+  const f = readAll(link).findings;
+  assertEquals(f.map((x) => `${x.kind} ${x.message}`), ["error linking with `cc` failed: exit status: 1"]);
+  assertEquals(f[0].detail, ["undefined reference to helper"]);
+  assertEquals(brief("error: this is just what the program printed\nrunning 0 tests\n"), []);
+});
+
+Deno.test("pytest stopped by a conftest that does not import", () => {
+  assertEquals(
+    brief(`ImportError while loading conftest '/home/dev/app/tests/conftest.py'.
+tests/conftest.py:1: in <module>
+    import missing_plugin
+E   ModuleNotFoundError: No module named 'missing_plugin'
+`),
+    ["error tests/conftest.py:1 - | ModuleNotFoundError: No module named 'missing_plugin'"],
+  );
+});
+
+Deno.test("the go command's own failures, not its progress", () => {
+  assertEquals(
+    brief(`go: downloading github.com/pkg/errors v0.9.1
+go: updates to go.mod needed; to update it:
+	go mod tidy
+`),
+    ["error - - | go: updates to go.mod needed; to update it:"],
+  );
+});

@@ -16,6 +16,9 @@ const FAIL = /^(\s*)--- FAIL: (\S+) \(([\d.]+s)\)$/;
 const PASS = /^\s*--- (?:PASS|SKIP): \S+ \([\d.]+s\)$/;
 const LOG = /^\s+([^\s:]+\.go):(\d+): (.*)$/;
 const PKG_RESULT = /^(?:ok|FAIL|\?)\s+\S+(?:\s+(?:[\d.]+s|\[.*\]|\(cached\)))*\s*$|^(?:FAIL|PASS|ok)$/;
+/** The go command's own failures (a module it cannot find, go.mod out of date); not its progress (downloading…). */
+const GO_TOOL_ERROR =
+  /^go: (?:cannot find|updates to go\.mod needed|errors parsing|no required module|missing go\.sum entry|inconsistent vendoring|go\.mod file not found|malformed|unknown|module .*: (?:reading|git|invalid)|.*: (?:no matching versions|invalid version|unrecognized import path))/;
 const PANIC = /^panic: (.*?)(?: \[recovered\])?$/;
 
 export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
@@ -46,10 +49,17 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
           const colon = s.indexOf(":");
           if (colon < 4 || !s.startsWith(".go", colon - 3)) continue;
         }
-      } else if (c0 !== 35 && c0 !== 61 && c0 !== 45 && c0 !== 112 && c0 !== 111 && c0 !== 70 && c0 !== 80 && c0 !== 63) continue;
+      } else if (c0 !== 35 && c0 !== 61 && c0 !== 45 && c0 !== 112 && c0 !== 111 && c0 !== 70 && c0 !== 80 && c0 !== 63 && c0 !== 103) continue;
     }
     const line = lines[i];
-    const pkg = line.charCodeAt(0) === 35 /* # */ ? PACKAGE.exec(line) : null;
+    if (c0 === 103 && line.startsWith("go: ")) {
+      if (GO_TOOL_ERROR.test(line)) {
+        ctx.explain(i);
+        out.push(finding("error", line));
+      }
+      continue;
+    }
+    const pkg = c0 === 35 /* # */ ? PACKAGE.exec(line) : null;
     if (pkg) {
       inPackage = true;
       ctx.explain(i);

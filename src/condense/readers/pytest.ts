@@ -61,6 +61,7 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
   const verbose: { kind: string; id: string }[] = [];
   const sections = new Map<string, { from: number; to: number; error: boolean }>();
   let part = "";
+  const conftest: Finding[] = [];
   const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c = first[i];
@@ -112,13 +113,22 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
       if (/^\S+::\S+ (PASSED|SKIPPED|XFAIL|XPASS)/.test(line) || /^(PASSED|SKIPPED|XFAIL) \S+::/.test(line)) ctx.explain(i);
     }
     if (c === 33 /* ! */ && /^!{3,} .* !{3,}$/.test(line)) ctx.explain(i);
+    if (c === 73 /* I */ && line.startsWith("ImportError while loading conftest")) {
+      // pytest stops before collecting: no summary, only this block.
+      let j = i + 1;
+      while (j < lines.length && j - i < 40 && lines[j] !== "" && !SECTION.test(lines[j])) j++;
+      ctx.explain(i, j - 1);
+      const read = readSection(lines, i + 1, j, /'([^']+)'/.exec(line)?.[1]);
+      conftest.push(finding("error", read.message ?? line, { location: read.location, detail: read.detail }));
+      i = j - 1;
+    }
   }
   // Entries in the summary come first; -v lines and lone sections fill in what it lacks.
   const entries: { kind: string; id: string; message?: string }[] = [];
   for (const s of summary) if (!entries.some((e) => e.id === s.id)) entries.push(s);
   for (const v of verbose) if (!entries.some((e) => e.id === v.id)) entries.push(v);
   const used = new Set<string>();
-  const out: Finding[] = [];
+  const out: Finding[] = [...conftest];
   for (const e of entries) {
     const title = [...sections.keys()].find((t) => {
       if (used.has(t)) return false;

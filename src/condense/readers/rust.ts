@@ -16,6 +16,7 @@ const SUMMARY =
 export function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const loose: Finding[] = [];
+  const unlocated: { at: number; to: number; f: Finding }[] = [];
   let compileSummary: string | undefined;
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
@@ -64,10 +65,28 @@ export function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       // error[E0601] and the like without a place: still rustc's own.
       ctx.explain(i);
       loose.push(finding("error", `${h[2]}: ${h[3]}`));
+    } else if (h[1] === "error") {
+      // cargo's own ("linking with `cc` failed", "failed to run custom build command"): kept only when cargo
+      // reported the compile failed (a program's own "error: …" output is not cargo's).
+      const detail: string[] = [];
+      let j = i + 1;
+      while (j < lines.length && j - i < 12 && /^\s+(?:=\s*note:|\S)/.test(lines[j])) {
+        const undefinedRef = /undefined reference to [`'‘](.+?)['’]/.exec(lines[j]);
+        if (undefinedRef) detail.push(`undefined reference to ${undefinedRef[1]}`);
+        j++;
+      }
+      unlocated.push({ at: i, to: j - 1, f: finding("error", h[3], { detail }) });
     }
   }
   const errors = out.filter((f) => f.kind === "error").length;
   if (errors === 0) out.push(...loose);
+  if (errors === 0 && loose.length === 0 && compileSummary && unlocated.length > 0) {
+    for (const u of unlocated) {
+      ctx.explain(u.at, u.to);
+      out.push(u.f);
+    }
+    return out;
+  }
   // The short message format's errors are the generic compiler form's (read there): no summary then.
   if (errors === 0 && loose.length === 0 && compileSummary && !lines.some((l) => SHORT.test(l))) {
     out.push(finding("error", compileSummary));
