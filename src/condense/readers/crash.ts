@@ -63,11 +63,14 @@ function node(lines: string[], i: number, ctx: ReadContext, m: RegExpExecArray):
 
 export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
-  const { first } = shapeOf(lines, ctx);
+  const { first, last: lastChar } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c = first[i];
     // Traceback…, /path.js:3, ./x.js:3, Exception in thread…, thread '…' panicked
     if (c !== 84 && c !== 47 && c !== 46 && c !== 69 && c !== 116 && !(c >= 97 && c <= 122) && !(c >= 65 && c <= 90)) continue;
+    // Traceback… ends in ":", Exception in thread… anything, thread … panicked ends in ":", a Node place in a digit
+    const e = lastChar[i];
+    if (c !== 69 && e !== 58 && !(e >= 48 && e <= 57)) continue;
     if (ctx.explained(i)) continue;
     const line = lines[i];
     if (c === 84 && line === "Traceback (most recent call last):") {

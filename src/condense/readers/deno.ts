@@ -30,10 +30,7 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       const l = shape.lead[i];
       const candidate = c0 === 84 || c0 === 101 || c0 === 111 || c0 === 70 || c0 === 114 || c0 === 67 || c0 === 68 ||
         c0 === 83 || c0 === 45 || (c0 === 32 && (l === 69 || (l >= 48 && l <= 57)));
-      if (!candidate) {
-        const s = lines[i];
-        if (s.charCodeAt(s.length - 1) !== 41 || !s.includes(" ... ")) continue;
-      }
+      if (!candidate && (shape.last[i] !== 41 || !lines[i].includes(" ... "))) continue;
     }
     const line = lines[i];
     const h = line.length <= 12 && (c0 === 32 || c0 === 69 || c0 === 70) ? HEADING.exec(line) : null;

@@ -22,11 +22,10 @@ export function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
     // compact lines start with a path (checked by their ends below).
     const rowNext = i + 1 < lines.length && shape.first[i + 1] === 32 && shape.lead[i + 1] >= 48 && shape.lead[i + 1] <= 57;
     if (file === undefined && !rowNext && (c0 === 0 || c0 === 32 || c0 === 9)) continue;
+    const last = shape.last[i];
+    if (file === undefined && !rowNext && c0 !== 0x2716 && !(c0 >= 48 && c0 <= 57) && last !== 93 && last !== 41) continue;
     const line = lines[i];
-    if (file === undefined && !rowNext && c0 !== 0x2716 && !(c0 >= 48 && c0 <= 57)) {
-      const last = line.charCodeAt(line.length - 1);
-      if (last !== 93 && !(last === 41 && line.includes(", col "))) continue;
-    }
+    if (file === undefined && !rowNext && last === 41 && !line.includes(", col ")) continue;
     if (SUMMARY.test(line)) {
       ctx.explain(i);
       continue;

@@ -37,12 +37,14 @@ export function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     earlier.location ??= f.location;
     if (earlier.test && f.test && f.test.length > earlier.test.length) earlier.test = f.test;
   };
-  const { first } = shapeOf(lines, ctx);
+  const { first, last } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c0 = first[i];
     // [ERROR]/[WARNING]/[INFO] lines; Gradle's "Class > test() FAILED" and Surefire 2's "… <<< FAILURE!" start with a
     // letter and end in D or !. (javac's own "File.java:7: error: …" is the generic compiler form, read there.)
     if (c0 !== 91 && !(c0 >= 65 && c0 <= 90) && !(c0 >= 97 && c0 <= 122)) continue;
+    // Gradle's and Surefire 2's lines end in D or !; Kotlin's start "e: "/"w: "
+    if (c0 !== 91 && last[i] !== 68 && last[i] !== 33 && c0 !== 101 && c0 !== 119) continue;
     const line = lines[i];
     if ((c0 === 101 || c0 === 119) && line.charCodeAt(1) === 58 && line.charCodeAt(2) === 32) {
       // kotlinc: "e: file:///src/Main.kt:3:5 Unresolved reference: foo" (older: "e: /src/Main.kt: (3, 5): …")

@@ -34,16 +34,20 @@ export const NO_CONTEXT: ReadContext = { explain() {}, explained: () => false };
 export interface LineShape {
   first: Uint16Array;
   lead: Uint16Array;
+  /** The last character (0 for an empty line). */
+  last: Uint16Array;
 }
 
 export function computeShape(lines: string[]): LineShape {
   const first = new Uint16Array(lines.length);
   const lead = new Uint16Array(lines.length);
+  const last = new Uint16Array(lines.length);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (line.length === 0) continue;
     const c = line.charCodeAt(0);
     first[i] = c;
+    last[i] = line.charCodeAt(line.length - 1);
     if (c !== 32 && c !== 9) {
       lead[i] = c;
       continue;
@@ -56,7 +60,7 @@ export function computeShape(lines: string[]): LineShape {
       }
     }
   }
-  return { first, lead };
+  return { first, lead, last };
 }
 
 const shapes = new WeakMap<string[], LineShape>();
