@@ -23,9 +23,10 @@ export function compileArgs(options: { target?: string; output: string }): strin
     "--config",
     join(ROOT, "deno.json"),
     "--no-check",
-    // main.ts imports the command tree through a computed specifier (ADR 0004).
+    // main.ts and the commands load their modules through computed
+    // specifiers (ADR 0004), which compile cannot follow: name them all.
     "--include",
-    join(ROOT, "src/cli/run.ts"),
+    join(ROOT, "src"),
     "--include",
     join(ROOT, "node_modules/tree-sitter-bash/tree-sitter-bash.wasm"),
     "--include",

@@ -6,6 +6,7 @@
  * server; they answer requests filed in <home>/pending and end in the same
  * store.)
  */
+import { load } from "./lazy.ts";
 import type { Command } from "commander";
 import type { Approval } from "../gate/approvals.ts";
 
@@ -68,12 +69,18 @@ function terminalWidth(): number {
 }
 
 async function list(): Promise<void> {
-  const { outLine, errLine, stdoutIsTerminal } = await import("./io.ts");
-  const { homePaths } = await import("../config/home.ts");
+  const { outLine, errLine, stdoutIsTerminal } = await load<typeof import("./io.ts")>(
+    import.meta.resolve("./io.ts"),
+  );
+  const { homePaths } = await load<typeof import("../config/home.ts")>(
+    import.meta.resolve("../config/home.ts"),
+  );
   const { ApprovalStore, isExpired, isGone, directoryExists } = await import(
     "../gate/approvals.ts"
   );
-  const { renderTable } = await import("./table.ts");
+  const { renderTable } = await load<typeof import("./table.ts")>(
+    import.meta.resolve("./table.ts"),
+  );
   const store = ApprovalStore.forHome(homePaths());
   const approvals = store.stored().filter((a) => !isExpired(a));
   const terminal = stdoutIsTerminal();
@@ -109,10 +116,16 @@ async function list(): Promise<void> {
 }
 
 async function revoke(id: string): Promise<void> {
-  const { outLine } = await import("./io.ts");
-  const { homePaths } = await import("../config/home.ts");
-  const { ApprovalStore } = await import("../gate/approvals.ts");
-  const { WispError } = await import("../util/errors.ts");
+  const { outLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
+  const { homePaths } = await load<typeof import("../config/home.ts")>(
+    import.meta.resolve("../config/home.ts"),
+  );
+  const { ApprovalStore } = await load<typeof import("../gate/approvals.ts")>(
+    import.meta.resolve("../gate/approvals.ts"),
+  );
+  const { WispError } = await load<typeof import("../util/errors.ts")>(
+    import.meta.resolve("../util/errors.ts"),
+  );
   const store = ApprovalStore.forHome(homePaths());
   const found = store.stored().find((a) => a.id === id);
   if (!found || !store.revoke(id)) {
@@ -122,9 +135,15 @@ async function revoke(id: string): Promise<void> {
 }
 
 async function clear(flags: { gone?: boolean; yes?: boolean }): Promise<void> {
-  const { outLine, errLine, stdinIsTerminal } = await import("./io.ts");
-  const { homePaths } = await import("../config/home.ts");
-  const { ApprovalStore, isGone, directoryExists } = await import("../gate/approvals.ts");
+  const { outLine, errLine, stdinIsTerminal } = await load<typeof import("./io.ts")>(
+    import.meta.resolve("./io.ts"),
+  );
+  const { homePaths } = await load<typeof import("../config/home.ts")>(
+    import.meta.resolve("../config/home.ts"),
+  );
+  const { ApprovalStore, isGone, directoryExists } = await load<
+    typeof import("../gate/approvals.ts")
+  >(import.meta.resolve("../gate/approvals.ts"));
   const store = ApprovalStore.forHome(homePaths());
   if (!flags.gone) {
     const removed = store.clear();
@@ -142,7 +161,9 @@ async function clear(flags: { gone?: boolean; yes?: boolean }): Promise<void> {
   }
   if (stdinIsTerminal() && !flags.yes) {
     for (const a of candidates) errLine(`  ${a.id}  ${a.directory} (gone)  ${a.pattern}`);
-    const { confirm, isCancel } = await import("@clack/prompts");
+    const { confirm, isCancel } = await load<typeof import("@clack/prompts")>(
+      import.meta.resolve("@clack/prompts"),
+    );
     const answer = await confirm({
       message: `Remove ${
         candidates.length === 1 ? "this approval" : `these ${candidates.length} approvals`

@@ -8,6 +8,7 @@
  * shell cannot answer for the person; the default policy also refuses them
  * to wisp's own model, and its sandbox cannot write wisp's home.
  */
+import { load } from "./lazy.ts";
 import type { Command } from "commander";
 
 /** "12 s", "3 min", "2 h". */
@@ -52,10 +53,18 @@ export function pendingRows(list: PendingRowInput[], terminal: boolean, home?: s
 }
 
 async function pending(): Promise<void> {
-  const { outLine, errLine, stdoutIsTerminal } = await import("./io.ts");
-  const { homePaths } = await import("../config/home.ts");
-  const { listPending } = await import("../faces/mcp/pending.ts");
-  const { renderTable } = await import("./table.ts");
+  const { outLine, errLine, stdoutIsTerminal } = await load<typeof import("./io.ts")>(
+    import.meta.resolve("./io.ts"),
+  );
+  const { homePaths } = await load<typeof import("../config/home.ts")>(
+    import.meta.resolve("../config/home.ts"),
+  );
+  const { listPending } = await load<typeof import("../faces/mcp/pending.ts")>(
+    import.meta.resolve("../faces/mcp/pending.ts"),
+  );
+  const { renderTable } = await load<typeof import("./table.ts")>(
+    import.meta.resolve("./table.ts"),
+  );
   const paths = homePaths();
   const listed = await listPending(paths.pending);
   const terminal = stdoutIsTerminal();
@@ -98,8 +107,12 @@ async function answer(
   decision: "approve" | "deny",
   scope: string | undefined,
 ): Promise<void> {
-  const { UsageError, WispError } = await import("../util/errors.ts");
-  const { SCOPES } = await import("../faces/mcp/pending.ts");
+  const { UsageError, WispError } = await load<typeof import("../util/errors.ts")>(
+    import.meta.resolve("../util/errors.ts"),
+  );
+  const { SCOPES } = await load<typeof import("../faces/mcp/pending.ts")>(
+    import.meta.resolve("../faces/mcp/pending.ts"),
+  );
   if (
     decision === "approve" && scope !== undefined && !(SCOPES as readonly string[]).includes(scope)
   ) {
@@ -110,9 +123,13 @@ async function answer(
       `wisp approvals ${decision} answers only from a terminal, so that no agent can answer for you; run it yourself in a terminal`,
     );
   }
-  const { homePaths } = await import("../config/home.ts");
-  const { answerPending } = await import("../faces/mcp/answer.ts");
-  const { outLine } = await import("./io.ts");
+  const { homePaths } = await load<typeof import("../config/home.ts")>(
+    import.meta.resolve("../config/home.ts"),
+  );
+  const { answerPending } = await load<typeof import("../faces/mcp/answer.ts")>(
+    import.meta.resolve("../faces/mcp/answer.ts"),
+  );
+  const { outLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
   const result = await answerPending(homePaths().pending, id, {
     decision,
     ...(scope ? { scope: scope as "once" } : {}),

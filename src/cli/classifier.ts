@@ -5,6 +5,7 @@
  * line labelled dangerous or deny gets less. (list, train, use and remove
  * come with the Core ML classifier.)
  */
+import { load } from "./lazy.ts";
 import type { Command } from "commander";
 
 interface MeasureFlags {
@@ -19,12 +20,22 @@ function shippedExamples(): string {
 }
 
 async function measure(flags: MeasureFlags): Promise<void> {
-  const { UsageError, WispError } = await import("../util/errors.ts");
-  const { outLine, errLine, cliState } = await import("./io.ts");
-  const { loadContext } = await import("./context.ts");
-  const { parseExamples, summarise, renderSummary } = await import("../gate/measure.ts");
+  const { UsageError, WispError } = await load<typeof import("../util/errors.ts")>(
+    import.meta.resolve("../util/errors.ts"),
+  );
+  const { outLine, errLine, cliState } = await load<typeof import("./io.ts")>(
+    import.meta.resolve("./io.ts"),
+  );
+  const { loadContext } = await load<typeof import("./context.ts")>(
+    import.meta.resolve("./context.ts"),
+  );
+  const { parseExamples, summarise, renderSummary } = await load<
+    typeof import("../gate/measure.ts")
+  >(import.meta.resolve("../gate/measure.ts"));
   type Row = import("../gate/measure.ts").Row;
-  const { Gate } = await import("../gate/gate.ts");
+  const { Gate } = await load<typeof import("../gate/gate.ts")>(
+    import.meta.resolve("../gate/gate.ts"),
+  );
   const classifier = flags.classifier ?? "rules";
   if (classifier !== "rules") {
     if (classifier === "coreml" || classifier === "system-model") {

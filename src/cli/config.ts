@@ -3,6 +3,7 @@
  * creates wisp's home; set and unset create it, validate the change against
  * the whole schema, keep the rest of the file as it was, and audit it.
  */
+import { load } from "./lazy.ts";
 import type { Command } from "commander";
 
 function renderValue(value: unknown): string {
@@ -11,26 +12,40 @@ function renderValue(value: unknown): string {
 }
 
 async function show(): Promise<void> {
-  const { loadContext } = await import("./context.ts");
-  const { outLine } = await import("./io.ts");
-  const { configView } = await import("../tools/inspect.ts");
+  const { loadContext } = await load<typeof import("./context.ts")>(
+    import.meta.resolve("./context.ts"),
+  );
+  const { outLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
+  const { configView } = await load<typeof import("../tools/inspect.ts")>(
+    import.meta.resolve("../tools/inspect.ts"),
+  );
   const { loaded, paths } = loadContext();
   // The same object the model's inspect tool shows (what: config).
   outLine(JSON.stringify(configView(loaded.config, paths, loaded.exists), null, 2));
 }
 
 async function get(key: string): Promise<void> {
-  const { loadContext } = await import("./context.ts");
-  const { outLine } = await import("./io.ts");
-  const { valueAtPath } = await import("../config/edit.ts");
-  const { keyPath } = await import("../config/schema.ts");
-  const { UsageError } = await import("../util/errors.ts");
+  const { loadContext } = await load<typeof import("./context.ts")>(
+    import.meta.resolve("./context.ts"),
+  );
+  const { outLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
+  const { valueAtPath } = await load<typeof import("../config/edit.ts")>(
+    import.meta.resolve("../config/edit.ts"),
+  );
+  const { keyPath } = await load<typeof import("../config/schema.ts")>(
+    import.meta.resolve("../config/schema.ts"),
+  );
+  const { UsageError } = await load<typeof import("../util/errors.ts")>(
+    import.meta.resolve("../util/errors.ts"),
+  );
   const { loaded } = loadContext();
   const path = keyPath(key);
   const effective = valueAtPath(loaded.config, path);
   const inFile = loaded.raw ? valueAtPath(loaded.raw, path) : undefined;
   if (effective === undefined && inFile === undefined) {
-    const { findSetting } = await import("../config/schema.ts");
+    const { findSetting } = await load<typeof import("../config/schema.ts")>(
+      import.meta.resolve("../config/schema.ts"),
+    );
     if (!findSetting(key)) {
       throw new UsageError(
         `unknown setting '${key}'; wisp config list shows the settings you can change`,
@@ -43,11 +58,19 @@ async function get(key: string): Promise<void> {
 }
 
 async function list(): Promise<void> {
-  const { loadContext } = await import("./context.ts");
-  const { out } = await import("./io.ts");
-  const { SETTINGS, keyPath } = await import("../config/schema.ts");
-  const { valueAtPath } = await import("../config/edit.ts");
-  const { renderTable, terminalWidth } = await import("./table.ts");
+  const { loadContext } = await load<typeof import("./context.ts")>(
+    import.meta.resolve("./context.ts"),
+  );
+  const { out } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
+  const { SETTINGS, keyPath } = await load<typeof import("../config/schema.ts")>(
+    import.meta.resolve("../config/schema.ts"),
+  );
+  const { valueAtPath } = await load<typeof import("../config/edit.ts")>(
+    import.meta.resolve("../config/edit.ts"),
+  );
+  const { renderTable, terminalWidth } = await load<typeof import("./table.ts")>(
+    import.meta.resolve("./table.ts"),
+  );
   const { loaded } = loadContext();
   const rows: string[][] = [];
   for (const setting of SETTINGS) {
@@ -87,10 +110,16 @@ async function list(): Promise<void> {
 }
 
 async function change(key: string, words: string[] | undefined): Promise<void> {
-  const { homePaths, ensureHome } = await import("../config/home.ts");
-  const { planSet, planUnset, writeConfig } = await import("../config/edit.ts");
-  const { openAudit } = await import("./context.ts");
-  const { errLine } = await import("./io.ts");
+  const { homePaths, ensureHome } = await load<typeof import("../config/home.ts")>(
+    import.meta.resolve("../config/home.ts"),
+  );
+  const { planSet, planUnset, writeConfig } = await load<typeof import("../config/edit.ts")>(
+    import.meta.resolve("../config/edit.ts"),
+  );
+  const { openAudit } = await load<typeof import("./context.ts")>(
+    import.meta.resolve("./context.ts"),
+  );
+  const { errLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
   const paths = homePaths();
   const plan = words === undefined
     ? planUnset(paths.config, key)

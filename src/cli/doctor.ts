@@ -3,12 +3,17 @@
  * says what to do; exit 1 when any is not ok. Later work adds findings to
  * `doctorChecks`.
  */
+import { load } from "./lazy.ts";
 import type { Command } from "commander";
 
 /** The live probe needs a config that loads; a malformed one is reported by the config finding. */
 async function sandboxFinding(paths: import("../config/home.ts").HomePaths) {
-  const { loadConfig } = await import("../config/load.ts");
-  const { sandboxProbeFinding } = await import("../doctor/sandbox.ts");
+  const { loadConfig } = await load<typeof import("../config/load.ts")>(
+    import.meta.resolve("../config/load.ts"),
+  );
+  const { sandboxProbeFinding } = await load<typeof import("../doctor/sandbox.ts")>(
+    import.meta.resolve("../doctor/sandbox.ts"),
+  );
   let config;
   try {
     config = loadConfig(paths.config).config;
@@ -19,10 +24,18 @@ async function sandboxFinding(paths: import("../config/home.ts").HomePaths) {
 }
 
 async function doctor(): Promise<void> {
-  const { homePaths } = await import("../config/home.ts");
-  const checks = await import("../doctor/checks.ts");
-  const { renderFinding } = await import("../doctor/finding.ts");
-  const { outLine, cliState, colourEnabled, palette, stdoutIsTerminal } = await import("./io.ts");
+  const { homePaths } = await load<typeof import("../config/home.ts")>(
+    import.meta.resolve("../config/home.ts"),
+  );
+  const checks = await load<typeof import("../doctor/checks.ts")>(
+    import.meta.resolve("../doctor/checks.ts"),
+  );
+  const { renderFinding } = await load<typeof import("../doctor/finding.ts")>(
+    import.meta.resolve("../doctor/finding.ts"),
+  );
+  const { outLine, cliState, colourEnabled, palette, stdoutIsTerminal } = await load<
+    typeof import("./io.ts")
+  >(import.meta.resolve("./io.ts"));
   const paths = homePaths();
   const colour = palette(colourEnabled(stdoutIsTerminal()));
   const findings = [
@@ -32,7 +45,9 @@ async function doctor(): Promise<void> {
     checks.configFinding(paths),
     checks.homeFinding(paths),
     checks.fenceFinding(),
-    ...(await (await import("../doctor/model.ts")).modelFindings(paths)),
+    ...(await (await load<typeof import("../doctor/model.ts")>(
+      import.meta.resolve("../doctor/model.ts"),
+    )).modelFindings(paths)),
   ];
   for (const finding of findings) outLine(renderFinding(finding, colour));
   if (findings.some((f) => !f.ok)) cliState.exitCode = 1;

@@ -7,6 +7,7 @@
  * Without a model, a plain draft is made from the summary alone (said on
  * stderr). An empty diff is refused.
  */
+import { load } from "./lazy.ts";
 import type { Command } from "commander";
 
 interface DraftFlags {
@@ -19,9 +20,14 @@ const KINDS = ["commit", "pr", "changelog"] as const;
 export function register(program: Command): void {
   program
     .command("draft")
-    .description("draft a commit message, a pull request description or a changelog line from a diff")
+    .description(
+      "draft a commit message, a pull request description or a changelog line from a diff",
+    )
     .argument("[kind]", "commit (default), pr or changelog", "commit")
-    .option("-m, --model <name>", "the model that writes it (default: routing.tasks.draft, else model)")
+    .option(
+      "-m, --model <name>",
+      "the model that writes it (default: routing.tasks.draft, else model)",
+    )
     .option("--no-model", "a plain draft from the diff's summary, no model")
     .option("-y, --yes", "approve running git diff --cached without asking")
     .addHelpText(
@@ -34,40 +40,78 @@ export function register(program: Command): void {
 }
 
 async function runDraft(kindArg: string, flags: DraftFlags): Promise<void> {
-  const { errLine, outLine, stdinIsTerminal } = await import("./io.ts");
-  const { UsageError, WispError, messageOf } = await import("../util/errors.ts");
+  const { errLine, outLine, stdinIsTerminal } = await load<typeof import("./io.ts")>(
+    import.meta.resolve("./io.ts"),
+  );
+  const { UsageError, WispError, messageOf } = await load<typeof import("../util/errors.ts")>(
+    import.meta.resolve("../util/errors.ts"),
+  );
   if (!(KINDS as readonly string[]).includes(kindArg)) {
     throw new UsageError(`${kindArg} is not a kind of draft; use commit, pr or changelog`);
   }
   const kind = kindArg as (typeof KINDS)[number];
-  const { loadContext, openAudit } = await import("./context.ts");
-  const { newSessionId } = await import("../audit/writer.ts");
-  const { readStreamBounded } = await import("../condense/input.ts");
-  const draft = await import("../condense/draft.ts");
-  const { summariseDiff } = await import("../condense/diff.ts");
+  const { loadContext, openAudit } = await load<typeof import("./context.ts")>(
+    import.meta.resolve("./context.ts"),
+  );
+  const { newSessionId } = await load<typeof import("../audit/writer.ts")>(
+    import.meta.resolve("../audit/writer.ts"),
+  );
+  const { readStreamBounded } = await load<typeof import("../condense/input.ts")>(
+    import.meta.resolve("../condense/input.ts"),
+  );
+  const draft = await load<typeof import("../condense/draft.ts")>(
+    import.meta.resolve("../condense/draft.ts"),
+  );
+  const { summariseDiff } = await load<typeof import("../condense/diff.ts")>(
+    import.meta.resolve("../condense/diff.ts"),
+  );
 
   const { paths, config } = loadContext();
   const audit = openAudit(paths, config, `draft-${newSessionId()}`);
-  audit.record("session.start", { face: "draft", pid: Deno.pid, cwd: Deno.cwd(), argv: ["draft", ...Deno.args.slice(1)] });
+  audit.record("session.start", {
+    face: "draft",
+    pid: Deno.pid,
+    cwd: Deno.cwd(),
+    argv: ["draft", ...Deno.args.slice(1)],
+  });
   try {
     let diff = "";
     if (!stdinIsTerminal()) diff = (await readStreamBounded(Deno.stdin.readable)).text;
     if (diff.trim() === "") {
-      const { runCaptured } = await import("../condense/run_command.ts");
-      const ran = await runCaptured("git diff --cached", "draft", { config, paths, audit, yes: flags.yes });
-      if (ran.exitStatus !== 0) throw new WispError(`git diff --cached failed (exit ${ran.exitStatus}): ${ran.text.trim().split("\n")[0] ?? ""}`);
+      const { runCaptured } = await load<typeof import("../condense/run_command.ts")>(
+        import.meta.resolve("../condense/run_command.ts"),
+      );
+      const ran = await runCaptured("git diff --cached", "draft", {
+        config,
+        paths,
+        audit,
+        yes: flags.yes,
+      });
+      if (ran.exitStatus !== 0) {
+        throw new WispError(
+          `git diff --cached failed (exit ${ran.exitStatus}): ${
+            ran.text.trim().split("\n")[0] ?? ""
+          }`,
+        );
+      }
       diff = ran.text;
     }
-    if (diff.trim() === "") throw new WispError("the diff is empty; stage changes with git add, or pipe a diff in");
+    if (diff.trim() === "") {
+      throw new WispError("the diff is empty; stage changes with git add, or pipe a diff in");
+    }
     const summary = summariseDiff(diff);
-    if (summary.files.length === 0) throw new WispError("the input is not a diff; pipe in the output of git diff");
+    if (summary.files.length === 0) {
+      throw new WispError("the input is not a diff; pipe in the output of git diff");
+    }
 
     let backend: import("../models/backend.ts").Backend | undefined;
     let reason = "model step off";
     if (flags.model !== false) {
       const explicit = typeof flags.model === "string";
       const name = explicit ? flags.model as string : config.routing.tasks.draft ?? config.model;
-      const { resolveModel } = await import("../models/registry.ts");
+      const { resolveModel } = await load<typeof import("../models/registry.ts")>(
+        import.meta.resolve("../models/registry.ts"),
+      );
       try {
         backend = resolveModel(name, config);
       } catch (error) {
@@ -91,7 +135,9 @@ async function runDraft(kindArg: string, flags: DraftFlags): Promise<void> {
       throw new WispError(`${backend.name} could not write the draft: ${messageOf(error)}`);
     }
     audit.record("response", { text: written, model: backend.name });
-    if (written.trim() === "") throw new WispError(`${backend.name} wrote nothing; try again or pick another model with -m`);
+    if (written.trim() === "") {
+      throw new WispError(`${backend.name} wrote nothing; try again or pick another model with -m`);
+    }
     outLine(draft.finishDraft(kind, written));
   } finally {
     audit.close();

@@ -2,6 +2,7 @@
  * `wisp logs` — the audit log as one-line summaries, oldest first, or as
  * JSON lines. Never creates wisp's home.
  */
+import { load } from "./lazy.ts";
 import { type Command, InvalidArgumentError } from "commander";
 
 interface LogsOptions {
@@ -20,13 +21,19 @@ function parseLast(value: string): number {
 }
 
 async function logs(options: LogsOptions): Promise<void> {
-  const { homePaths } = await import("../config/home.ts");
+  const { homePaths } = await load<typeof import("../config/home.ts")>(
+    import.meta.resolve("../config/home.ts"),
+  );
   const { readAuditLog, filterEvents, describeSkipped, matchesFilter } = await import(
     "../audit/reader.ts"
   );
-  const { summariseEvent } = await import("../audit/summary.ts");
-  const { outLine, errLine } = await import("./io.ts");
-  const { terminalWidth } = await import("./table.ts");
+  const { summariseEvent } = await load<typeof import("../audit/summary.ts")>(
+    import.meta.resolve("../audit/summary.ts"),
+  );
+  const { outLine, errLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
+  const { terminalWidth } = await load<typeof import("./table.ts")>(
+    import.meta.resolve("./table.ts"),
+  );
   const paths = homePaths();
   const width = terminalWidth() ?? 100_000;
   const print = (event: Record<string, unknown>) =>
@@ -35,7 +42,9 @@ async function logs(options: LogsOptions): Promise<void> {
 
   // A follower starts its tail first, so nothing appended while the history
   // is printed falls between the two.
-  const { AuditTailer } = await import("../audit/follow.ts");
+  const { AuditTailer } = await load<typeof import("../audit/follow.ts")>(
+    import.meta.resolve("../audit/follow.ts"),
+  );
   const tailer = options.follow ? new AuditTailer(paths.auditLog) : undefined;
   const offset = tailer?.startAtEnd();
   const { events, skipped } = readAuditLog(paths.auditLog, offset);

@@ -4,6 +4,7 @@
  * Nothing but protocol goes to stdout; diagnostics go to stderr as WISP_LOG
  * says.
  */
+import { load } from "./lazy.ts";
 import type { Command } from "commander";
 
 interface McpOptions {
@@ -20,23 +21,35 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 async function mcp(options: McpOptions, command: Command): Promise<void> {
-  const { UsageError } = await import("../util/errors.ts");
+  const { UsageError } = await load<typeof import("../util/errors.ts")>(
+    import.meta.resolve("../util/errors.ts"),
+  );
   if (options.tools === false && options.tool && options.tool.length > 0) {
     throw new UsageError("choose one of --tool and --no-tools");
   }
-  const { loadContext } = await import("./context.ts");
-  const { errLine } = await import("./io.ts");
-  const { logThreshold, stderrLogger } = await import("../faces/mcp/log.ts");
-  const { serveMcp } = await import("../faces/mcp/serve.ts");
+  const { loadContext } = await load<typeof import("./context.ts")>(
+    import.meta.resolve("./context.ts"),
+  );
+  const { errLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
+  const { logThreshold, stderrLogger } = await load<typeof import("../faces/mcp/log.ts")>(
+    import.meta.resolve("../faces/mcp/log.ts"),
+  );
+  const { serveMcp } = await load<typeof import("../faces/mcp/serve.ts")>(
+    import.meta.resolve("../faces/mcp/serve.ts"),
+  );
   const { paths, loaded, config } = loadContext();
   const tools = options.tools === false ? [] : options.tool;
   if (tools && tools.length > 0) {
     // An unknown tool name is a usage error now, not at the first respond.
-    const { sessionRegistry } = await import("../session/session.ts");
+    const { sessionRegistry } = await load<typeof import("../session/session.ts")>(
+      import.meta.resolve("../session/session.ts"),
+    );
     sessionRegistry(config).list({ config, only: tools });
   }
   if (options.model) {
-    const { resolveModel } = await import("../models/registry.ts");
+    const { resolveModel } = await load<typeof import("../models/registry.ts")>(
+      import.meta.resolve("../models/registry.ts"),
+    );
     resolveModel(options.model, config);
   }
   if (options.unsafe) {

@@ -4,6 +4,7 @@
  * `*`; a table fitted to the terminal, tab-separated lines when piped, or
  * --json. `models enable|disable <name>…` edit config.json's models.disabled.
  */
+import { load } from "./lazy.ts";
 import type { Command } from "commander";
 
 interface ListFlags {
@@ -12,12 +13,24 @@ interface ListFlags {
 }
 
 async function list(flags: ListFlags): Promise<void> {
-  const { loadContext } = await import("./context.ts");
-  const { listModels, defaultListed } = await import("../models/registry.ts");
-  const { renderJson, renderTable, renderTsv } = await import("../models/render.ts");
-  const { canonicalName } = await import("../models/names.ts");
-  const { systemModelReason } = await import("../models/system.ts");
-  const { outLine, errLine, stdoutIsTerminal } = await import("./io.ts");
+  const { loadContext } = await load<typeof import("./context.ts")>(
+    import.meta.resolve("./context.ts"),
+  );
+  const { listModels, defaultListed } = await load<typeof import("../models/registry.ts")>(
+    import.meta.resolve("../models/registry.ts"),
+  );
+  const { renderJson, renderTable, renderTsv } = await load<typeof import("../models/render.ts")>(
+    import.meta.resolve("../models/render.ts"),
+  );
+  const { canonicalName } = await load<typeof import("../models/names.ts")>(
+    import.meta.resolve("../models/names.ts"),
+  );
+  const { systemModelReason } = await load<typeof import("../models/system.ts")>(
+    import.meta.resolve("../models/system.ts"),
+  );
+  const { outLine, errLine, stdoutIsTerminal } = await load<typeof import("./io.ts")>(
+    import.meta.resolve("./io.ts"),
+  );
   const { config } = loadContext();
   const listing = await listModels(config, { all: flags.all });
   if (flags.json) {
@@ -25,7 +38,9 @@ async function list(flags: ListFlags): Promise<void> {
     return;
   }
   if (stdoutIsTerminal()) {
-    const { fittingWidth } = await import("./table.ts");
+    const { fittingWidth } = await load<typeof import("./table.ts")>(
+      import.meta.resolve("./table.ts"),
+    );
     for (const line of renderTable(listing, fittingWidth())) outLine(line);
   } else {
     for (const line of renderTsv(listing)) outLine(line);
@@ -46,12 +61,22 @@ async function list(flags: ListFlags): Promise<void> {
 }
 
 async function setDisabled(names: string[], disable: boolean): Promise<void> {
-  const { loadContext, openAudit } = await import("./context.ts");
-  const { ensureHome } = await import("../config/home.ts");
-  const { planSet, writeConfig } = await import("../config/edit.ts");
-  const { parseModelName, sameModel } = await import("../models/names.ts");
-  const { errLine } = await import("./io.ts");
-  const { UsageError } = await import("../util/errors.ts");
+  const { loadContext, openAudit } = await load<typeof import("./context.ts")>(
+    import.meta.resolve("./context.ts"),
+  );
+  const { ensureHome } = await load<typeof import("../config/home.ts")>(
+    import.meta.resolve("../config/home.ts"),
+  );
+  const { planSet, writeConfig } = await load<typeof import("../config/edit.ts")>(
+    import.meta.resolve("../config/edit.ts"),
+  );
+  const { parseModelName, sameModel } = await load<typeof import("../models/names.ts")>(
+    import.meta.resolve("../models/names.ts"),
+  );
+  const { errLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
+  const { UsageError } = await load<typeof import("../util/errors.ts")>(
+    import.meta.resolve("../util/errors.ts"),
+  );
   const { paths, config } = loadContext();
   const before = [...config.models.disabled];
   let disabled = [...before];

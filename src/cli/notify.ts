@@ -4,6 +4,7 @@
  * per-minute limit (counted from this minute's audit events, across
  * processes) and routes; audited as `notification` with source user.
  */
+import { load } from "./lazy.ts";
 import { type Command, InvalidArgumentError } from "commander";
 
 const ROUTE_NAMES = ["host", "terminal", "app", "osascript", "notify-send"];
@@ -16,12 +17,24 @@ interface NotifyOptions {
 }
 
 async function notify(message: string[], options: NotifyOptions): Promise<void> {
-  const { loadContext, openAudit } = await import("./context.ts");
-  const { Notifier } = await import("../notify/notifier.ts");
-  const { realWorld } = await import("../notify/world.ts");
-  const { recentNotificationTimes } = await import("../notify/recent.ts");
-  const { errLine, outLine, cliState } = await import("./io.ts");
-  const { WispError } = await import("../util/errors.ts");
+  const { loadContext, openAudit } = await load<typeof import("./context.ts")>(
+    import.meta.resolve("./context.ts"),
+  );
+  const { Notifier } = await load<typeof import("../notify/notifier.ts")>(
+    import.meta.resolve("../notify/notifier.ts"),
+  );
+  const { realWorld } = await load<typeof import("../notify/world.ts")>(
+    import.meta.resolve("../notify/world.ts"),
+  );
+  const { recentNotificationTimes } = await load<typeof import("../notify/recent.ts")>(
+    import.meta.resolve("../notify/recent.ts"),
+  );
+  const { errLine, outLine, cliState } = await load<typeof import("./io.ts")>(
+    import.meta.resolve("./io.ts"),
+  );
+  const { WispError } = await load<typeof import("../util/errors.ts")>(
+    import.meta.resolve("../util/errors.ts"),
+  );
   const { paths, config } = loadContext();
   const recent = recentNotificationTimes(paths.auditLog, Date.now());
   const notifier = new Notifier(config.notifications, realWorld({ terminal: true }), recent);

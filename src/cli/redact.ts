@@ -4,6 +4,7 @@
  * (the same value, the same number), streamed to stdout, with a one-line
  * summary on stderr. Audited as redaction with counts per kind.
  */
+import { load } from "./lazy.ts";
 import type { Command } from "commander";
 
 interface RedactFlags {
@@ -31,10 +32,18 @@ export function register(program: Command): void {
 }
 
 async function runRedact(file: string | undefined, flags: RedactFlags): Promise<void> {
-  const { cliState, errLine, out, stdinIsTerminal } = await import("./io.ts");
-  const { UsageError, WispError } = await import("../util/errors.ts");
-  const secrets = await import("../secrets/index.ts");
-  const { openAudit } = await import("../secrets/audit_log.ts");
+  const { cliState, errLine, out, stdinIsTerminal } = await load<typeof import("./io.ts")>(
+    import.meta.resolve("./io.ts"),
+  );
+  const { UsageError, WispError } = await load<typeof import("../util/errors.ts")>(
+    import.meta.resolve("../util/errors.ts"),
+  );
+  const secrets = await load<typeof import("../secrets/index.ts")>(
+    import.meta.resolve("../secrets/index.ts"),
+  );
+  const { openAudit } = await load<typeof import("../secrets/audit_log.ts")>(
+    import.meta.resolve("../secrets/audit_log.ts"),
+  );
 
   if (file === undefined && stdinIsTerminal()) {
     throw new UsageError(

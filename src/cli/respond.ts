@@ -3,6 +3,7 @@
  * respond. The prompt comes from the arguments, else from standard input
  * when it is a pipe; on a terminal with neither, the help is printed.
  */
+import { load } from "./lazy.ts";
 import type { Command } from "commander";
 
 interface RespondFlags {
@@ -21,7 +22,7 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 async function action(words: string[], flags: RespondFlags, command: Command): Promise<void> {
-  const io = await import("./io.ts");
+  const io = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
   let prompt = words.join(" ");
   if (words.length === 0) {
     if (io.stdinIsTerminal()) {
@@ -30,12 +31,20 @@ async function action(words: string[], flags: RespondFlags, command: Command): P
       (parent && !Deno.args.includes("respond") ? parent : command).outputHelp();
       return;
     }
-    const { readPipedPrompt } = await import("../faces/respond.ts");
+    const { readPipedPrompt } = await load<typeof import("../faces/respond.ts")>(
+      import.meta.resolve("../faces/respond.ts"),
+    );
     prompt = await readPipedPrompt(Deno.stdin.readable);
   }
-  const { respond, readSchemaFile } = await import("../faces/respond.ts");
-  const { loadContext } = await import("./context.ts");
-  const { resolveModel, checkAvailable } = await import("../models/registry.ts");
+  const { respond, readSchemaFile } = await load<typeof import("../faces/respond.ts")>(
+    import.meta.resolve("../faces/respond.ts"),
+  );
+  const { loadContext } = await load<typeof import("./context.ts")>(
+    import.meta.resolve("./context.ts"),
+  );
+  const { resolveModel, checkAvailable } = await load<typeof import("../models/registry.ts")>(
+    import.meta.resolve("../models/registry.ts"),
+  );
   const schema = flags.schema ? readSchemaFile(flags.schema) : undefined;
   const { paths, config } = loadContext();
 

@@ -6,6 +6,7 @@
  * person's command (origin "sandbox"). The sandbox is always on here, whatever
  * commandPolicy.sandbox.enabled says: confining the command is the point.
  */
+import { load } from "./lazy.ts";
 import type { Command } from "commander";
 
 /** Quote one argument for `sh -c` (pure): bare when safe, else single-quoted. */
@@ -52,7 +53,9 @@ export function register(program: Command): void {
         "writable. Example: wisp sandbox --no-network -- make test",
     )
     .action(async (argv: string[], options: SandboxOptions) => {
-      const { runSandbox } = await import("../exec/sandbox_command.ts");
+      const { runSandbox } = await load<typeof import("../exec/sandbox_command.ts")>(
+        import.meta.resolve("../exec/sandbox_command.ts"),
+      );
       await runSandbox(argv, options);
     });
 }

@@ -5,6 +5,7 @@
  * read: a check that did not run is not a pass), 0 otherwise. Each input is
  * audited as secrets.scan with kinds and counts, never values.
  */
+import { load } from "./lazy.ts";
 import type { Command } from "commander";
 
 interface ScanFlags {
@@ -39,10 +40,18 @@ export function register(program: Command): void {
 }
 
 async function runScan(files: string[], flags: ScanFlags): Promise<void> {
-  const { cliState, errLine, out, stdinIsTerminal } = await import("./io.ts");
-  const { UsageError } = await import("../util/errors.ts");
-  const secrets = await import("../secrets/index.ts");
-  const { openAudit } = await import("../secrets/audit_log.ts");
+  const { cliState, errLine, out, stdinIsTerminal } = await load<typeof import("./io.ts")>(
+    import.meta.resolve("./io.ts"),
+  );
+  const { UsageError } = await load<typeof import("../util/errors.ts")>(
+    import.meta.resolve("../util/errors.ts"),
+  );
+  const secrets = await load<typeof import("../secrets/index.ts")>(
+    import.meta.resolve("../secrets/index.ts"),
+  );
+  const { openAudit } = await load<typeof import("../secrets/audit_log.ts")>(
+    import.meta.resolve("../secrets/audit_log.ts"),
+  );
 
   if (files.length === 0 && stdinIsTerminal()) {
     throw new UsageError(

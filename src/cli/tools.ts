@@ -4,6 +4,7 @@
  * name<TAB>description line per tool; --json and --markdown print the full
  * catalogue (the texts MCP serves as wisp://tools and wisp://tools.md).
  */
+import { load } from "./lazy.ts";
 import type { Command } from "commander";
 
 interface ToolsOptions {
@@ -72,15 +73,23 @@ export function listingWidth(
 }
 
 async function tools(options: ToolsOptions): Promise<void> {
-  const { UsageError } = await import("../util/errors.ts");
+  const { UsageError } = await load<typeof import("../util/errors.ts")>(
+    import.meta.resolve("../util/errors.ts"),
+  );
   if (options.json && options.markdown) throw new UsageError("choose one of --json and --markdown");
-  const { loadContext } = await import("./context.ts");
-  const { sessionRegistry } = await import("../session/session.ts");
-  const { out } = await import("./io.ts");
+  const { loadContext } = await load<typeof import("./context.ts")>(
+    import.meta.resolve("./context.ts"),
+  );
+  const { sessionRegistry } = await load<typeof import("../session/session.ts")>(
+    import.meta.resolve("../session/session.ts"),
+  );
+  const { out } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
   const { config } = loadContext();
   const list = sessionRegistry(config).list({ config });
   if (options.json || options.markdown) {
-    const { catalogueJson, catalogueMarkdown } = await import("../tools/catalogue.ts");
+    const { catalogueJson, catalogueMarkdown } = await load<typeof import("../tools/catalogue.ts")>(
+      import.meta.resolve("../tools/catalogue.ts"),
+    );
     out(options.json ? catalogueJson(list, config) : catalogueMarkdown(list, config));
     return;
   }

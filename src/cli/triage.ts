@@ -6,6 +6,7 @@
  * it), or standard input. Exits 1 when it finds errors or failed tests, 0
  * when it finds none; 64 for a usage error.
  */
+import { load } from "./lazy.ts";
 import { type Command, InvalidArgumentError } from "commander";
 
 interface TriageFlags {
@@ -17,19 +18,32 @@ interface TriageFlags {
 }
 
 function parseCap(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError("it takes a whole number of at least 1.");
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    throw new InvalidArgumentError("it takes a whole number of at least 1.");
+  }
   return Number(value);
 }
 
 export function register(program: Command): void {
   program
     .command("triage")
-    .description("the failures in a build or test output: a headline and a short list, read from a file, a command, or standard input")
-    .argument("[command...]", "a command to run (after --), through the same gate and sandbox as the model's commands")
-    .option("--json", 'print {"headline": …, "findings": [{"kind", "location", "test", "message"}]}')
+    .description(
+      "the failures in a build or test output: a headline and a short list, read from a file, a command, or standard input",
+    )
+    .argument(
+      "[command...]",
+      "a command to run (after --), through the same gate and sandbox as the model's commands",
+    )
+    .option(
+      "--json",
+      'print {"headline": …, "findings": [{"kind", "location", "test", "message"}]}',
+    )
     .option("--path <file>", "read the output from a file")
     .option("--cap <n>", "list at most this many findings (default 25)", parseCap)
-    .option("-m, --model <name>", "the model that judges what no reader explains (default: routing.tasks.triage, else model)")
+    .option(
+      "-m, --model <name>",
+      "the model that judges what no reader explains (default: routing.tasks.triage, else model)",
+    )
     .option("--no-model", "exact readers only")
     .option("-y, --yes", "approve running the command without asking (never outside the sandbox)")
     .addHelpText(
@@ -45,33 +59,56 @@ export function register(program: Command): void {
 export function commandLine(words: string[]): string | undefined {
   if (words.length === 0) return undefined;
   if (words.length === 1) return words[0];
-  return words.map((w) => /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`).join(" ");
+  return words.map((w) => /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`).join(
+    " ",
+  );
 }
 
 async function runTriageCommand(command: string[], flags: TriageFlags): Promise<void> {
-  const { cliState, outLine, stdinIsTerminal } = await import("./io.ts");
-  const { UsageError, WispError } = await import("../util/errors.ts");
-  const { loadContext, openAudit } = await import("./context.ts");
-  const { newSessionId } = await import("../audit/writer.ts");
-  const { readFileBounded, readStreamBounded } = await import("../condense/input.ts");
-  const service = await import("../condense/service.ts");
+  const { cliState, outLine, stdinIsTerminal } = await load<typeof import("./io.ts")>(
+    import.meta.resolve("./io.ts"),
+  );
+  const { UsageError, WispError } = await load<typeof import("../util/errors.ts")>(
+    import.meta.resolve("../util/errors.ts"),
+  );
+  const { loadContext, openAudit } = await load<typeof import("./context.ts")>(
+    import.meta.resolve("./context.ts"),
+  );
+  const { newSessionId } = await load<typeof import("../audit/writer.ts")>(
+    import.meta.resolve("../audit/writer.ts"),
+  );
+  const { readFileBounded, readStreamBounded } = await load<typeof import("../condense/input.ts")>(
+    import.meta.resolve("../condense/input.ts"),
+  );
+  const service = await load<typeof import("../condense/service.ts")>(
+    import.meta.resolve("../condense/service.ts"),
+  );
 
   if (flags.path && command.length > 0) {
     throw new UsageError("give either --path FILE or a command after --, not both");
   }
   if (!flags.path && command.length === 0 && stdinIsTerminal()) {
-    throw new UsageError("give --path FILE, a command after -- (wisp triage -- make test), or pipe output in (make test 2>&1 | wisp triage)");
+    throw new UsageError(
+      "give --path FILE, a command after -- (wisp triage -- make test), or pipe output in (make test 2>&1 | wisp triage)",
+    );
   }
   const { paths, config } = loadContext();
   const audit = openAudit(paths, config, `triage-${newSessionId()}`);
-  audit.record("session.start", { face: "triage", pid: Deno.pid, cwd: Deno.cwd(), argv: ["triage", ...Deno.args.slice(1)] });
+  audit.record("session.start", {
+    face: "triage",
+    pid: Deno.pid,
+    cwd: Deno.cwd(),
+    argv: ["triage", ...Deno.args.slice(1)],
+  });
   try {
     let input: { text: string; bytes: number; droppedBytes: number };
     let exitStatus: number | null | undefined;
     let source: "command" | "path" | "stdin";
     const line = commandLine(command);
     if (line !== undefined) {
-      const { runForTriage } = await import("../condense/run_command.ts");
+      const { runForTriage } = await load<typeof import("../condense/run_command.ts")>(
+        import.meta.resolve("../condense/run_command.ts"),
+      );
       const ran = await runForTriage(line, { config, paths, audit, yes: flags.yes });
       input = ran;
       exitStatus = ran.exitStatus;
@@ -80,8 +117,12 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
       try {
         input = await readFileBounded(flags.path);
       } catch (error) {
-        if (error instanceof Deno.errors.NotFound) throw new WispError(`${flags.path} does not exist; give the path of an output file`);
-        if (error instanceof Deno.errors.IsADirectory) throw new WispError(`${flags.path} is a folder; give the path of an output file`);
+        if (error instanceof Deno.errors.NotFound) {
+          throw new WispError(`${flags.path} does not exist; give the path of an output file`);
+        }
+        if (error instanceof Deno.errors.IsADirectory) {
+          throw new WispError(`${flags.path} is a folder; give the path of an output file`);
+        }
         throw error;
       }
       source = "path";

@@ -8,6 +8,7 @@
  * the sandbox on every run. Ctrl-C stops after the current run; a second
  * Ctrl-C stops it at once.
  */
+import { load } from "./lazy.ts";
 import { type Command, InvalidArgumentError } from "commander";
 
 interface WatchFlags {
@@ -22,7 +23,9 @@ interface WatchFlags {
 function positive(what: string, min: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isFinite(n) || n < min) throw new InvalidArgumentError(`${what} takes a number of at least ${min}.`);
+    if (!Number.isFinite(n) || n < min) {
+      throw new InvalidArgumentError(`${what} takes a number of at least ${min}.`);
+    }
     return n;
   };
 }
@@ -30,15 +33,28 @@ function positive(what: string, min: number) {
 export function register(program: Command): void {
   program
     .command("watch")
-    .description("rerun a command when files change (or on an interval); one line per run, failures triaged")
+    .description(
+      "rerun a command when files change (or on an interval); one line per run, failures triaged",
+    )
     .argument("<command...>", "the command (one quoted shell line, or words after --)")
     .option("--every <seconds>", "also run every so many seconds", positive("--every", 1))
     .option("--no-files", "do not watch files (with --every)")
-    .option("--settle <ms>", "quiet time after a burst of changes before a run (default 300)", positive("--settle", 10))
-    .option("-y, --yes", "approve the command for this watch without asking (never outside the sandbox)")
+    .option(
+      "--settle <ms>",
+      "quiet time after a burst of changes before a run (default 300)",
+      positive("--settle", 10),
+    )
+    .option(
+      "-y, --yes",
+      "approve the command for this watch without asking (never outside the sandbox)",
+    )
     .option("-m, --model <name>", "the model that triages what no reader explains")
     .option("--no-model", "triage with the exact readers only")
-    .option("--max-runs <n>", "stop after this many runs (for scripts); exit 1 when the last one failed", positive("--max-runs", 1))
+    .option(
+      "--max-runs <n>",
+      "stop after this many runs (for scripts); exit 1 when the last one failed",
+      positive("--max-runs", 1),
+    )
     .addHelpText(
       "after",
       "\nExamples:\n  wisp watch -y 'swift test 2>&1'\n  wisp watch -y --no-files --every 300 'make check'",
@@ -49,26 +65,55 @@ export function register(program: Command): void {
 }
 
 async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
-  const { cliState, errLine, outLine } = await import("./io.ts");
-  const { UsageError } = await import("../util/errors.ts");
-  const { commandLine } = await import("./triage.ts");
+  const { cliState, errLine, outLine } = await load<typeof import("./io.ts")>(
+    import.meta.resolve("./io.ts"),
+  );
+  const { UsageError } = await load<typeof import("../util/errors.ts")>(
+    import.meta.resolve("../util/errors.ts"),
+  );
+  const { commandLine } = await load<typeof import("./triage.ts")>(
+    import.meta.resolve("./triage.ts"),
+  );
   const line = commandLine(words);
   if (!line) throw new UsageError("give the command to watch: wisp watch 'make test'");
   const watchFiles = flags.files !== false;
-  if (!watchFiles && flags.every === undefined) throw new UsageError("--no-files needs --every, or nothing would run the command again");
-  const { relative } = await import("node:path");
-  const { loadContext, openAudit } = await import("./context.ts");
-  const { newSessionId } = await import("../audit/writer.ts");
-  const { runCaptured } = await import("../condense/run_command.ts");
-  const watch = await import("../condense/watch.ts");
-  const service = await import("../condense/service.ts");
-  const { Notifier } = await import("../notify/notifier.ts");
-  const { realWorld } = await import("../notify/world.ts");
-  const { recentNotificationTimes } = await import("../notify/recent.ts");
+  if (!watchFiles && flags.every === undefined) {
+    throw new UsageError("--no-files needs --every, or nothing would run the command again");
+  }
+  const { relative } = await load<typeof import("node:path")>(import.meta.resolve("node:path"));
+  const { loadContext, openAudit } = await load<typeof import("./context.ts")>(
+    import.meta.resolve("./context.ts"),
+  );
+  const { newSessionId } = await load<typeof import("../audit/writer.ts")>(
+    import.meta.resolve("../audit/writer.ts"),
+  );
+  const { runCaptured } = await load<typeof import("../condense/run_command.ts")>(
+    import.meta.resolve("../condense/run_command.ts"),
+  );
+  const watch = await load<typeof import("../condense/watch.ts")>(
+    import.meta.resolve("../condense/watch.ts"),
+  );
+  const service = await load<typeof import("../condense/service.ts")>(
+    import.meta.resolve("../condense/service.ts"),
+  );
+  const { Notifier } = await load<typeof import("../notify/notifier.ts")>(
+    import.meta.resolve("../notify/notifier.ts"),
+  );
+  const { realWorld } = await load<typeof import("../notify/world.ts")>(
+    import.meta.resolve("../notify/world.ts"),
+  );
+  const { recentNotificationTimes } = await load<typeof import("../notify/recent.ts")>(
+    import.meta.resolve("../notify/recent.ts"),
+  );
 
   const { paths, config } = loadContext();
   const audit = openAudit(paths, config, `watch-${newSessionId()}`);
-  audit.record("session.start", { face: "watch", pid: Deno.pid, cwd: Deno.cwd(), argv: ["watch", ...Deno.args.slice(1)] });
+  audit.record("session.start", {
+    face: "watch",
+    pid: Deno.pid,
+    cwd: Deno.cwd(),
+    argv: ["watch", ...Deno.args.slice(1)],
+  });
   const root = Deno.cwd();
   let gitignore: string | undefined;
   try {
@@ -110,7 +155,15 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
     const at = new Date();
     const started = performance.now();
     try {
-      const ran = await runCaptured(line, "watch", { config, paths, audit, cwd: root, root, yes: approved, signal: kill.signal });
+      const ran = await runCaptured(line, "watch", {
+        config,
+        paths,
+        audit,
+        cwd: root,
+        root,
+        yes: approved,
+        signal: kill.signal,
+      });
       // Approving the watch covers its reruns; each still passes the policy and runs sandboxed.
       approved = true;
       const previous = runs[runs.length - 1];
@@ -151,7 +204,11 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
       }
       if (watch.turned(previous, record)) {
         const note = watch.notificationFor(line, record, headline);
-        const notifier = new Notifier(config.notifications, realWorld({ terminal: false }), recentNotificationTimes(paths.auditLog, Date.now()));
+        const notifier = new Notifier(
+          config.notifications,
+          realWorld({ terminal: false }),
+          recentNotificationTimes(paths.auditLog, Date.now()),
+        );
         const outcome = await notifier.notify(note);
         audit.record("notification", {
           source: "watch",
@@ -236,7 +293,11 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
         else void doRun("every");
       }, flags.every * 1000);
     }
-    errLine(`watching ${watchFiles ? root : "nothing"}${flags.every ? `, every ${flags.every} s` : ""}: ${line} (Ctrl-C to stop)`);
+    errLine(
+      `watching ${watchFiles ? root : "nothing"}${
+        flags.every ? `, every ${flags.every} s` : ""
+      }: ${line} (Ctrl-C to stop)`,
+    );
     void doRun("start");
     await done;
     // A run stopped at once still needs its process group ended before the exit.
