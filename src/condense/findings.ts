@@ -48,7 +48,8 @@ export function finding(
  */
 export function findingKey(f: Finding): string {
   if (f.test) return `t|${f.kind === "warning" ? "w" : "f"}|${f.test}`;
-  return `${f.kind}|${f.location ?? ""}|${f.test ?? ""}|${f.message.replace(/\s+/g, " ").toLowerCase()}`;
+  // One output repeats a message exactly; no normalising needed (and none paid for on every finding).
+  return `${f.kind}|${f.location ?? ""}|${f.test ?? ""}|${f.message}`;
 }
 
 /** Drops later duplicates, keeping the first report (and its detail). */

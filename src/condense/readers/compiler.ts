@@ -10,8 +10,6 @@ import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts"
 
 const DIAGNOSTIC =
   /^([^\s:][^\s:]*):(\d+):(?:(\d+):)? (fatal error|error|warning|note|remark)(?:\[([^\]]+)\])?: (.*)$/;
-/** Lines that belong to the diagnostic above: code frames, carets, notes, javac's symbol lines. */
-const FRAME = /^(?:\s*\d*\s*\|.*|\s+[\^~][\^~\s]*|\s+(?:symbol|location|required|found|reason):.*|\s+\S.*)$/;
 const CONTEXT =
   /^(?:In file included from .*|\s+from .*[:,]|[^\s:][^:]*: (?:In (?:function|member function|static member function|constructor|destructor|instantiation of|substitution of|lambda function)|At (?:global|top level)).*:|\S+: note: .*|\d+ (?:errors?|warnings?)(?: generated)?\.?|cc1\w*: all warnings being treated as errors)$/;
 const UNDEFINED_REF = /^(?:(.*?):(?:\([^)]*\)|\d+)?: )?undefined reference to [`'‘](.+?)['’]$/;
@@ -71,12 +69,16 @@ export function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
         let j = i + 1;
         while (j < lines.length && !ctx.explained(j)) {
           const next = lines[j];
-          const note = DIAGNOSTIC.exec(next);
-          if (note && (note[4] === "note" || note[4] === "remark") && !/\[SC\d+\]$/.test(next)) {
+          const f = first[j];
+          if (f === 32 || f === 9) {
+            // An indented line is the code frame, the caret, or javac's symbol lines; a blank one ends it.
+            if (next.trim() === "") break;
             detail.push(next);
-          } else if (!note && FRAME.test(next) && next.trim() !== "") {
-            detail.push(next);
-          } else break;
+          } else {
+            const note = f === 0 ? null : DIAGNOSTIC.exec(next);
+            if (note && (note[4] === "note" || note[4] === "remark") && !/\[SC\d+\]$/.test(next)) detail.push(next);
+            else break;
+          }
           ctx.explain(j);
           j++;
         }
