@@ -737,7 +737,10 @@ export function unwrapWords(input: Word[]): Unwrapped {
       return done(words);
     }
     if (prog === "script") {
-      const cIdx = words.findIndex((w, k) => k > 0 && (lit(w) === "-c" || lit(w) === "--command"));
+      // -c CMD, --command CMD, and -c inside a cluster of short options (-qec CMD).
+      const cIdx = words.findIndex((w, k) =>
+        k > 0 && (lit(w) === "--command" || /^-[A-Za-z]*c$/.test(lit(w) ?? ""))
+      );
       if (cIdx > 0 && words[cIdx + 1]) {
         return {
           words,

@@ -824,10 +824,32 @@ const WISP_STATE_CHANGES: Record<string, Set<string>> = {
   models: new Set(["pull", "enable", "disable", "remove", "link"]),
 };
 
+/** Whether `command verb` is a wisp command that answers for the person. */
+function answersForThePerson(command: string | undefined, verb: string | undefined): boolean {
+  const verbs: Record<string, string[]> = {
+    approvals: ["approve", "deny"],
+    facts: ["keep", "drop"],
+    questions: ["answer", "decline"],
+  };
+  return command !== undefined && verb !== undefined && (verbs[command] ?? []).includes(verb);
+}
+
 /** The wisp argv of a part that runs wisp, however spelled; undefined when it does not. */
 export function wispArgs(part: Part, context: PolicyContext): string[] | undefined {
   const prog = part.program;
   const argv = part.argv;
+  // A copy or a renamed binary of wisp (or a script an interpreter runs) is
+  // known by what it is asked to do: its words, each its own argument.
+  // Only a program named by its path or a script's interpreter can be such a
+  // copy; `echo approvals deny` only prints.
+  const mayBeWisp = (argv[0] ?? "").includes("/") ||
+    /^(deno|node|bun|tsx|ts-node|npx|bunx)$/.test(prog);
+  const positional = argv.map((a, k) => ({ a, k })).filter(({ a, k }) =>
+    k > 0 && !a.startsWith("-")
+  );
+  for (const start of mayBeWisp ? positional.slice(0, 3) : []) {
+    if (answersForThePerson(argv[start.k], argv[start.k + 1])) return argv.slice(start.k);
+  }
   if (prog === "wisp" || prog === "wisp-tui" || /^wisp(-\w+)?$/.test(prog)) {
     return prog === "wisp-tui" ? ["tui", ...argv.slice(1)] : argv.slice(1);
   }

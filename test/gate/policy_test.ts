@@ -173,6 +173,12 @@ const REFUSED: Record<string, string[]> = {
     "deno task wisp questions decline q",
     "sh -c 'wisp approvals approve x'",
     "yes | wisp approvals approve x",
+    // Under a pseudo-terminal, from a copy of the source, or a renamed binary.
+    "script -qec 'wisp approvals approve x' /dev/null",
+    'script -eqc "wisp facts keep a" /dev/null',
+    "deno run -A ./elsewhere/main.ts approvals deny x",
+    "node ./build/cli.js questions answer q",
+    "/tmp/renamed approvals approve x",
   ],
   "wisp-agent": [
     "wisp mcp",
@@ -206,6 +212,18 @@ for (const [rule, lines] of Object.entries(REFUSED)) {
     assertEquals(missed, [], `not refused (${rule})`);
   });
 }
+
+Deno.test("policy: words that only mention answering are not refused", () => {
+  for (
+    const line of [
+      "grep -rn 'approvals approve' docs",
+      "git log --grep 'facts keep'",
+      "echo approvals deny",
+    ]
+  ) {
+    assert(policy(line).allowed, line);
+  }
+});
 
 Deno.test("policy: ordinary work is not refused", () => {
   const fine = [
