@@ -16,6 +16,7 @@ import { classify, LEVEL_RANK, maxLevel, type PartVerdict } from "./rules.ts";
 import { ApprovalStore } from "./approvals.ts";
 import { applyModelClassifier, type ModelClassifier } from "./classifier.ts";
 import { PathLookup } from "./paths.ts";
+import { nestedSandboxProbe } from "../platform/index.ts";
 
 export type { Level };
 export type { ModelClassifier };
@@ -207,6 +208,8 @@ export class Gate {
     const audit = this.opts.audit;
     const outsideSandbox = ctx.outsideSandbox === true;
     const { policy, parts: ruleParts, level: rulesLevel } = await this.assess(line, ctx);
+    // Decided once per process, never from a command's output (platform/index.ts).
+    const nested = (await nestedSandboxProbe()).state === "nested";
     audit.record("policy.decision", {
       command: line,
       decision: policy.allowed ? "allow" : "deny",
@@ -215,6 +218,7 @@ export class Gate {
       origin: ctx.origin,
       outsideSandbox,
       cwd: ctx.cwd,
+      ...(nested ? { nested: true } : {}),
     });
     if (!policy.allowed) {
       return {
