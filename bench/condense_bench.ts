@@ -24,8 +24,14 @@ function fixtureLogs(only?: string): string[] {
   const logs: string[] = [];
   for (const dir of [...Deno.readDirSync(FIXTURES)].sort((a, b) => a.name.localeCompare(b.name))) {
     if (!dir.isDirectory || (only && dir.name !== only)) continue;
-    for (const f of [...Deno.readDirSync(join(FIXTURES, dir.name))].sort((a, b) => a.name.localeCompare(b.name))) {
-      if (f.name.endsWith(".log")) logs.push(Deno.readTextFileSync(join(FIXTURES, dir.name, f.name)));
+    for (
+      const f of [...Deno.readDirSync(join(FIXTURES, dir.name))].sort((a, b) =>
+        a.name.localeCompare(b.name)
+      )
+    ) {
+      if (f.name.endsWith(".log")) {
+        logs.push(Deno.readTextFileSync(join(FIXTURES, dir.name, f.name)));
+      }
     }
   }
   return logs;
@@ -44,8 +50,12 @@ function knownLog(logs: string[]): string {
 
 function noiseLine(i: number): string {
   const levels = ["INFO", "DEBUG", "WARN", "INFO", "INFO"];
-  return `2026-11-30T10:${String(i % 60).padStart(2, "0")}:${String((i * 7) % 60).padStart(2, "0")}.${i % 1000}Z ${levels[i % 5]} ` +
-    `request id=${(i * 2654435761 >>> 0).toString(16)} path=/api/items/${i % 977} status=${i % 13 === 0 ? 404 : 200} ` +
+  return `2026-11-30T10:${String(i % 60).padStart(2, "0")}:${
+    String((i * 7) % 60).padStart(2, "0")
+  }.${i % 1000}Z ${levels[i % 5]} ` +
+    `request id=${(i * 2654435761 >>> 0).toString(16)} path=/api/items/${i % 977} status=${
+      i % 13 === 0 ? 404 : 200
+    } ` +
     `duration_ms=${(i * 31) % 500} retries=0 error_count=0 user=u${i % 311}`;
 }
 
@@ -96,7 +106,9 @@ function measurePair(a: () => unknown, b: () => unknown, rounds = 7): [number, n
 }
 
 const cases: [string, string][] = [];
-for (const tool of ["cargo", "gcc", "go", "jest", "maven", "pytest", "node_test", "deno"]) cases.push([tool, knownLog(fixtureLogs(tool))]);
+for (const tool of ["cargo", "gcc", "go", "jest", "maven", "pytest", "node_test", "deno"]) {
+  cases.push([tool, knownLog(fixtureLogs(tool))]);
+}
 const all = fixtureLogs();
 cases.push(["all formats", knownLog(all)], ["mixed", mixedLog(all)]);
 const rows: string[][] = [];
@@ -118,11 +130,27 @@ for (const [name, text] of cases) {
     `${r.unexplained.length}`,
   ]);
 }
-const header = ["log", "size", "triage (readers)", "line split", "triage/split time", "findings", "unexplained chunks"];
+const header = [
+  "log",
+  "size",
+  "triage (readers)",
+  "line split",
+  "triage/split time",
+  "findings",
+  "unexplained chunks",
+];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const fmt = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join("  ");
 console.log(fmt(header));
 for (const r of rows) console.log(fmt(r));
 speeds.sort((a, b) => a - b);
-console.log(`\none tool's log: median ${speeds[Math.floor(speeds.length / 2)].toFixed(0)} MB/s, slowest ${speeds[0].toFixed(0)} MB/s (goal 50)`);
-console.log(`load average: ${Deno.loadavg().map((x) => x.toFixed(1)).join(" ")} on ${navigator.hardwareConcurrency} cores`);
+console.log(
+  `\none tool's log: median ${speeds[Math.floor(speeds.length / 2)].toFixed(0)} MB/s, slowest ${
+    speeds[0].toFixed(0)
+  } MB/s (goal 50)`,
+);
+console.log(
+  `load average: ${
+    Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
+  } on ${navigator.hardwareConcurrency} cores`,
+);

@@ -24,8 +24,14 @@ function renamed(path: string): string {
   return plain ? plain[1] : path;
 }
 
-export function hotPaths(log: string, opts: { top?: number } = {}): { paths: HotPath[]; commits: number; text: string } {
-  const stats = new Map<string, { commits: number; added: number; removed: number; authors: Set<string> }>();
+export function hotPaths(
+  log: string,
+  opts: { top?: number } = {},
+): { paths: HotPath[]; commits: number; text: string } {
+  const stats = new Map<
+    string,
+    { commits: number; added: number; removed: number; authors: Set<string> }
+  >();
   let author = "";
   let commits = 0;
   for (const line of log.split("\n")) {
@@ -45,12 +51,25 @@ export function hotPaths(log: string, opts: { top?: number } = {}): { paths: Hot
     stats.set(path, s);
   }
   const paths = [...stats.entries()]
-    .map(([path, s]) => ({ path, commits: s.commits, added: s.added, removed: s.removed, authors: s.authors.size }))
-    .sort((a, b) => b.commits - a.commits || (b.added + b.removed) - (a.added + a.removed) || a.path.localeCompare(b.path));
+    .map(([path, s]) => ({
+      path,
+      commits: s.commits,
+      added: s.added,
+      removed: s.removed,
+      authors: s.authors.size,
+    }))
+    .sort((a, b) =>
+      b.commits - a.commits || (b.added + b.removed) - (a.added + a.removed) ||
+      a.path.localeCompare(b.path)
+    );
   const top = opts.top ?? 15;
   const lines = [`${commits} commits, ${paths.length} files changed; the most changed:`];
   for (const p of paths.slice(0, top)) {
-    lines.push(`  ${p.path}: ${p.commits} commits, +${p.added} −${p.removed}, ${p.authors} ${p.authors === 1 ? "author" : "authors"}`);
+    lines.push(
+      `  ${p.path}: ${p.commits} commits, +${p.added} −${p.removed}, ${p.authors} ${
+        p.authors === 1 ? "author" : "authors"
+      }`,
+    );
   }
   if (paths.length > top) lines.push(`  … ${paths.length - top} more files (held back)`);
   return { paths, commits, text: lines.join("\n") };

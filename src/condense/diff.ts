@@ -71,7 +71,9 @@ export function parseDiff(diff: string): FileChange[] {
       } else if (c !== 92 /* \ No newline at end of file */) {
         oldLeft = newLeft = 0; // a malformed hunk: read the line as a header below
       }
-      if (oldLeft > 0 || newLeft > 0 || c === 43 || c === 45 || c === 32 || c === 92 || line === "") continue;
+      if (
+        oldLeft > 0 || newLeft > 0 || c === 43 || c === 45 || c === 32 || c === 92 || line === ""
+      ) continue;
     }
     const git = GIT_HEADER.exec(line);
     if (git) {
@@ -105,7 +107,9 @@ export function parseDiff(diff: string): FileChange[] {
       oldLeft = h[1] === undefined ? 1 : Number(h[1]);
       newLeft = h[2] === undefined ? 1 : Number(h[2]);
       const symbol = h[3].trim();
-      if (symbol && !current.symbols.includes(symbol) && current.symbols.length < 8) current.symbols.push(symbol.slice(0, 80));
+      if (symbol && !current.symbols.includes(symbol) && current.symbols.length < 8) {
+        current.symbols.push(symbol.slice(0, 80));
+      }
       continue;
     }
     if (line.startsWith("new file mode")) current.status = "added";
@@ -119,8 +123,11 @@ export function parseDiff(diff: string): FileChange[] {
       current.oldPath = line.slice(10);
     } else if (line.startsWith("copy to ")) current.path = line.slice(8);
     else if (line.startsWith("old mode ")) oldMode = line.slice(9);
-    else if (line.startsWith("new mode ")) current.modeChange = `${oldMode ?? "?"} → ${line.slice(9)}`;
-    else if (line.startsWith("Binary files ") || line === "GIT binary patch") current.binary = true;
+    else if (line.startsWith("new mode ")) {
+      current.modeChange = `${oldMode ?? "?"} → ${line.slice(9)}`;
+    } else if (line.startsWith("Binary files ") || line === "GIT binary patch") {
+      current.binary = true;
+    }
   }
   return files;
 }
@@ -133,7 +140,9 @@ function describe(f: FileChange): string {
   else if (f.added || f.removed) parts.push(`+${f.added} −${f.removed}`);
   if (f.modeChange) parts.push(`mode ${f.modeChange}`);
   const short = (s: string) => s.length > 40 ? s.slice(0, 39) + "…" : s;
-  const where = f.symbols.length > 0 ? `; in ${f.symbols.slice(0, 3).map(short).join(", ")}${f.symbols.length > 3 ? ", …" : ""}` : "";
+  const where = f.symbols.length > 0
+    ? `; in ${f.symbols.slice(0, 3).map(short).join(", ")}${f.symbols.length > 3 ? ", …" : ""}`
+    : "";
   return `${name} (${parts.join(", ") || "no content change"}${where})`;
 }
 
@@ -147,7 +156,11 @@ export function summariseDiff(diff: string, opts: { maxLines?: number } = {}): D
   const max = opts.maxLines ?? 40;
   // The largest changes first: they are what a reader of the summary needs most.
   const ordered = [...files].sort((a, b) => (b.added + b.removed) - (a.added + a.removed));
-  const lines = [`${totals.files} ${totals.files === 1 ? "file" : "files"} changed, +${totals.added} −${totals.removed}`];
+  const lines = [
+    `${totals.files} ${
+      totals.files === 1 ? "file" : "files"
+    } changed, +${totals.added} −${totals.removed}`,
+  ];
   for (const f of ordered.slice(0, max)) lines.push(`  ${describe(f)}`);
   if (ordered.length > max) lines.push(`  … and ${ordered.length - max} more files (held back)`);
   return { files, totals, text: lines.join("\n") };

@@ -25,13 +25,15 @@ export function capSubject(subject: string, max = SUBJECT_MAX): string {
 }
 
 const INSTRUCTIONS: Record<DraftKind, string> = {
-  commit: "Write a git commit message for the change below. First line: a subject in the imperative mood, at most " +
+  commit:
+    "Write a git commit message for the change below. First line: a subject in the imperative mood, at most " +
     `${SUBJECT_MAX} characters, no trailing period. Then a blank line and a short body saying what changed and where, ` +
     "in plain sentences or '-' bullets. Do not invent reasons: the person adds the why. Reply with the message only.",
   pr: "Write a pull request description for the change below. First line: a title of at most " +
     `${SUBJECT_MAX} characters. Then a blank line, a short summary paragraph, and a '-' list of the notable changes ` +
     "by file or area. Do not invent reasons or test results. Reply with the description only.",
-  changelog: "Write one changelog entry for the change below: a single line starting with '- ', saying what changed for " +
+  changelog:
+    "Write one changelog entry for the change below: a single line starting with '- ', saying what changed for " +
     "a user of the software, at most 100 characters. Reply with the line only.",
 };
 
@@ -40,17 +42,29 @@ export function boundedDiff(diff: string, budget = DIFF_BUDGET): { text: string;
   if (diff.length <= budget) return { text: diff, cut: false };
   const parts = diff.split(/(?=^diff --git )/m);
   const share = Math.floor(budget / Math.max(1, parts.length));
-  const out = parts.map((p) => p.length <= share ? p : `${p.slice(0, share).replace(/\n[^\n]*$/, "")}\n[… ${p.length - share} more characters of this file held back]\n`);
+  const out = parts.map((p) =>
+    p.length <= share
+      ? p
+      : `${p.slice(0, share).replace(/\n[^\n]*$/, "")}\n[… ${
+        p.length - share
+      } more characters of this file held back]\n`
+  );
   return { text: out.join("").slice(0, budget + parts.length * 80), cut: true };
 }
 
-export function draftMessages(kind: DraftKind, diff: string, summary: DiffSummary = summariseDiff(diff)): ChatMessage[] {
+export function draftMessages(
+  kind: DraftKind,
+  diff: string,
+  summary: DiffSummary = summariseDiff(diff),
+): ChatMessage[] {
   const bounded = boundedDiff(diff);
   return [
     { role: "system", content: INSTRUCTIONS[kind] },
     {
       role: "user",
-      content: `Summary of the change (exact):\n${summary.text}\n\nThe diff${bounded.cut ? " (cut to fit; the summary lists every file)" : ""}:\n${bounded.text}`,
+      content: `Summary of the change (exact):\n${summary.text}\n\nThe diff${
+        bounded.cut ? " (cut to fit; the summary lists every file)" : ""
+      }:\n${bounded.text}`,
     },
   ];
 }
@@ -59,7 +73,10 @@ export function draftMessages(kind: DraftKind, diff: string, summary: DiffSummar
 export function finishDraft(kind: DraftKind, written: string): string {
   let text = written.trim().replace(/^```[\w-]*\n([\s\S]*?)\n```$/, "$1").trim();
   // Some models label their output.
-  text = text.replace(/^(?:commit message|subject|title|pull request|changelog( entry)?)\s*:\s*/i, "");
+  text = text.replace(
+    /^(?:commit message|subject|title|pull request|changelog( entry)?)\s*:\s*/i,
+    "",
+  );
   if (kind === "changelog") {
     const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
     const body = line.replace(/^[-*]\s*/, "").trim();
@@ -67,15 +84,26 @@ export function finishDraft(kind: DraftKind, written: string): string {
   }
   const lines = text.split("\n");
   const subject = capSubject(lines[0].replace(/^#+\s*/, ""));
-  const body = lines.slice(1).join("\n").trim().split("\n").filter((l) => !/^why:/i.test(l.trim())).join("\n").trim();
+  const body = lines.slice(1).join("\n").trim().split("\n").filter((l) => !/^why:/i.test(l.trim()))
+    .join("\n").trim();
   if (kind === "pr") return body ? `${subject}\n\n${body}` : subject;
   return body ? `${subject}\n\n${body}\n\n${WHY_PLACEHOLDER}` : `${subject}\n\n${WHY_PLACEHOLDER}`;
 }
 
 function fileLine(f: FileChange): string {
-  const verb = { added: "Add", deleted: "Remove", renamed: "Rename", copied: "Copy", modified: "Update" }[f.status];
+  const verb = {
+    added: "Add",
+    deleted: "Remove",
+    renamed: "Rename",
+    copied: "Copy",
+    modified: "Update",
+  }[f.status];
   const what = f.oldPath ? `${f.oldPath} to ${f.path}` : f.path;
-  const counts = f.binary ? " (binary)" : f.added || f.removed ? ` (+${f.added} −${f.removed})` : "";
+  const counts = f.binary
+    ? " (binary)"
+    : f.added || f.removed
+    ? ` (+${f.added} −${f.removed})`
+    : "";
   return `- ${verb} ${what}${counts}`;
 }
 
@@ -86,10 +114,14 @@ export function exactDraft(kind: DraftKind, summary: DiffSummary): string {
   const subject = capSubject(
     one
       ? fileLine(one).slice(2).replace(/ \(.*\)$/, "")
-      : `Update ${files.length} files (${[...new Set(files.map((f) => f.path.split("/")[0]))].slice(0, 3).join(", ")})`,
+      : `Update ${files.length} files (${
+        [...new Set(files.map((f) => f.path.split("/")[0]))].slice(0, 3).join(", ")
+      })`,
   );
   if (kind === "changelog") return `- ${subject}`;
   const body = files.slice(0, 30).map(fileLine);
   if (files.length > 30) body.push(`- … and ${files.length - 30} more files`);
-  return kind === "pr" ? `${subject}\n\n${body.join("\n")}` : `${subject}\n\n${body.join("\n")}\n\n${WHY_PLACEHOLDER}`;
+  return kind === "pr"
+    ? `${subject}\n\n${body.join("\n")}`
+    : `${subject}\n\n${body.join("\n")}\n\n${WHY_PLACEHOLDER}`;
 }

@@ -37,7 +37,8 @@ export function finding(
   const f: Finding = { kind, message: clip(message) };
   if (extra.location) f.location = extra.location;
   if (extra.test) f.test = extra.test;
-  const detail = (extra.detail ?? []).slice(0, DETAIL_LINES * 4).filter((l) => l.trim() !== "").slice(0, DETAIL_LINES);
+  const detail = (extra.detail ?? []).slice(0, DETAIL_LINES * 4).filter((l) => l.trim() !== "")
+    .slice(0, DETAIL_LINES);
   if (detail.length > 0) f.detail = detail.map((l) => clip(l, 200));
   return f;
 }

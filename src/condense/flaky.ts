@@ -37,21 +37,49 @@ export function compareRuns(outcomes: RunOutcome[]): FlakyReport {
   const unexplainedRuns: number[] = [];
   outcomes.forEach((outcome, index) => {
     const run = index + 1;
-    const failures: Finding[] = readAll(outcome.text).findings.filter((f) => f.kind === "test_failure" && f.test);
+    const failures: Finding[] = readAll(outcome.text).findings.filter((f) =>
+      f.kind === "test_failure" && f.test
+    );
     if (failures.length === 0 && outcome.exitStatus !== 0) unexplainedRuns.push(run);
     for (const f of failures) {
-      const v = byTest.get(f.test!) ?? { test: f.test!, failedRuns: [], location: f.location, message: f.message };
+      const v = byTest.get(f.test!) ??
+        { test: f.test!, failedRuns: [], location: f.location, message: f.message };
       if (!v.failedRuns.includes(run)) v.failedRuns.push(run);
       byTest.set(f.test!, v);
     }
   });
   const n = outcomes.length;
   const verdicts = [...byTest.values()];
-  const flaky = verdicts.filter((v) => v.failedRuns.length < n).sort((a, b) => b.failedRuns.length - a.failedRuns.length);
+  const flaky = verdicts.filter((v) => v.failedRuns.length < n).sort((a, b) =>
+    b.failedRuns.length - a.failedRuns.length
+  );
   const failing = verdicts.filter((v) => v.failedRuns.length === n);
-  const lines = [`${n} runs (exit ${outcomes.map((o) => o.exitStatus ?? "none").join(", ")}): ${flaky.length} flaky, ${failing.length} failing every time`];
-  for (const v of flaky.slice(0, 20)) lines.push(`  flaky ${v.test}: failed in runs ${v.failedRuns.join(", ")} of ${n}${v.location ? ` at ${v.location}` : ""}: ${v.message}`);
-  for (const v of failing.slice(0, 20)) lines.push(`  failing ${v.test}${v.location ? ` at ${v.location}` : ""}: ${v.message}`);
-  if (unexplainedRuns.length > 0) lines.push(`  runs ${unexplainedRuns.join(", ")} failed with no test failure a reader could name`);
-  return { runs: n, exitStatuses: outcomes.map((o) => o.exitStatus), flaky, failing, unexplainedRuns, text: lines.join("\n") };
+  const lines = [
+    `${n} runs (exit ${
+      outcomes.map((o) => o.exitStatus ?? "none").join(", ")
+    }): ${flaky.length} flaky, ${failing.length} failing every time`,
+  ];
+  for (const v of flaky.slice(0, 20)) {
+    lines.push(
+      `  flaky ${v.test}: failed in runs ${v.failedRuns.join(", ")} of ${n}${
+        v.location ? ` at ${v.location}` : ""
+      }: ${v.message}`,
+    );
+  }
+  for (const v of failing.slice(0, 20)) {
+    lines.push(`  failing ${v.test}${v.location ? ` at ${v.location}` : ""}: ${v.message}`);
+  }
+  if (unexplainedRuns.length > 0) {
+    lines.push(
+      `  runs ${unexplainedRuns.join(", ")} failed with no test failure a reader could name`,
+    );
+  }
+  return {
+    runs: n,
+    exitStatuses: outcomes.map((o) => o.exitStatus),
+    flaky,
+    failing,
+    unexplainedRuns,
+    text: lines.join("\n"),
+  };
 }

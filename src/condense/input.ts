@@ -46,14 +46,21 @@ export async function readFileBounded(path: string, limit = CAPTURE_LIMIT): Prom
     await file.seek(size - half, Deno.SeekMode.Start);
     const tail = await readExactly(file, half);
     const decoder = new TextDecoder();
-    return { text: `${decoder.decode(head)}\n${decoder.decode(tail)}`, bytes: size, droppedBytes: size - head.length - tail.length };
+    return {
+      text: `${decoder.decode(head)}\n${decoder.decode(tail)}`,
+      bytes: size,
+      droppedBytes: size - head.length - tail.length,
+    };
   } finally {
     file.close();
   }
 }
 
 /** Reads a stream to its end, keeping the first half-limit bytes and a rolling last half-limit. */
-export async function readStreamBounded(stream: ReadableStream<Uint8Array>, limit = CAPTURE_LIMIT): Promise<BoundedInput> {
+export async function readStreamBounded(
+  stream: ReadableStream<Uint8Array>,
+  limit = CAPTURE_LIMIT,
+): Promise<BoundedInput> {
   const half = Math.floor(limit / 2);
   const head: Uint8Array[] = [];
   let headLength = 0;
@@ -83,7 +90,13 @@ export async function readStreamBounded(stream: ReadableStream<Uint8Array>, limi
   let tailBytes = concat(tail, tailLength);
   if (tailBytes.length > half) tailBytes = tailBytes.subarray(tailBytes.length - half);
   if (total <= limit) {
-    return { text: new TextDecoder().decode(concat([headBytes, tailBytes], headBytes.length + tailBytes.length)), bytes: total, droppedBytes: 0 };
+    return {
+      text: new TextDecoder().decode(
+        concat([headBytes, tailBytes], headBytes.length + tailBytes.length),
+      ),
+      bytes: total,
+      droppedBytes: 0,
+    };
   }
   const decoder = new TextDecoder();
   return {

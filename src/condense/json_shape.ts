@@ -25,7 +25,11 @@ export function shapeOfValue(value: unknown): Shape {
   if (typeof value === "boolean") return { t: "boolean" };
   if (typeof value === "number") return { t: "number", int: Number.isInteger(value) };
   if (typeof value === "string") {
-    return { t: "string", values: value.length <= ENUM_MAX_LENGTH ? new Set([value]) : null, samples: 1 };
+    return {
+      t: "string",
+      values: value.length <= ENUM_MAX_LENGTH ? new Set([value]) : null,
+      samples: 1,
+    };
   }
   if (Array.isArray(value)) {
     let item: Shape | undefined;
@@ -33,7 +37,9 @@ export function shapeOfValue(value: unknown): Shape {
     return { t: "array", lengths: [value.length, value.length], count: 1, item };
   }
   const keys = new Map<string, { shape: Shape; count: number }>();
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) keys.set(k, { shape: shapeOfValue(v), count: 1 });
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    keys.set(k, { shape: shapeOfValue(v), count: 1 });
+  }
   return { t: "object", keys, count: 1 };
 }
 
@@ -118,7 +124,14 @@ function lengths(s: { lengths: [number, number]; count: number }): string {
   return lo === hi ? `${lo}` : `${lo}–${hi}`;
 }
 
-function render(s: Shape, indent: string, depth: number, opts: Required<RenderOptions>, out: string[], head: string): void {
+function render(
+  s: Shape,
+  indent: string,
+  depth: number,
+  opts: Required<RenderOptions>,
+  out: string[],
+  head: string,
+): void {
   const simple = scalar(s);
   if (simple !== undefined) {
     out.push(`${indent}${head}${simple}`);
@@ -132,12 +145,18 @@ function render(s: Shape, indent: string, depth: number, opts: Required<RenderOp
     }
     const named = s.of.filter((x) => scalar(x) !== undefined).map(scalar).join(" | ");
     out.push(`${indent}${head}one of${named ? ` ${named} or` : ""}:`);
-    for (const part of s.of.filter((x) => scalar(x) === undefined)) render(part, indent + "  ", depth + 1, opts, out, "- ");
+    for (const part of s.of.filter((x) => scalar(x) === undefined)) {
+      render(part, indent + "  ", depth + 1, opts, out, "- ");
+    }
     return;
   }
   if (s.t !== "array" && s.t !== "object") return;
   if (depth >= opts.maxDepth) {
-    out.push(`${indent}${head}${s.t === "array" ? `array (${lengths(s)})` : `object (${s.keys.size} keys)`} …`);
+    out.push(
+      `${indent}${head}${
+        s.t === "array" ? `array (${lengths(s)})` : `object (${s.keys.size} keys)`
+      } …`,
+    );
     return;
   }
   if (s.t === "array") {
@@ -157,7 +176,12 @@ function render(s: Shape, indent: string, depth: number, opts: Required<RenderOp
   // A map (many keys, each value of one kind of container: a lockfile's packages, a dictionary by id) is shown by
   // its merged value, not key by key.
   const values = [...s.keys.values()];
-  if (s.keys.size >= 8 && values.every((v) => v.shape.t === values[0].shape.t && (v.shape.t === "object" || v.shape.t === "array"))) {
+  if (
+    s.keys.size >= 8 &&
+    values.every((v) =>
+      v.shape.t === values[0].shape.t && (v.shape.t === "object" || v.shape.t === "array")
+    )
+  ) {
     let merged = values[0].shape;
     for (const v of values.slice(1)) merged = merge(merged, v.shape);
     const example = JSON.stringify([...s.keys.keys()][0]);
@@ -209,6 +233,11 @@ export function jsonShape(text: string, opts: RenderOptions = {}): JsonShapeResu
       }
       shape = shape ? merge(shape, shapeOfValue(value)) : shapeOfValue(value);
     }
-    return { kind: "jsonl", records: lines.length, shape: shape!, text: `${lines.length} records, each:\n${renderShape(shape!, opts)}` };
+    return {
+      kind: "jsonl",
+      records: lines.length,
+      shape: shape!,
+      text: `${lines.length} records, each:\n${renderShape(shape!, opts)}`,
+    };
   }
 }

@@ -41,11 +41,16 @@ const judgedFinding = z.object({
   message: z.string().min(1),
 });
 export const JUDGE_SCHEMA = z.object({ findings: z.array(judgedFinding).max(50) });
-export const JUDGE_JSON_SCHEMA = z.toJSONSchema(JUDGE_SCHEMA, { io: "input" }) as Record<string, unknown>;
+export const JUDGE_JSON_SCHEMA = z.toJSONSchema(JUDGE_SCHEMA, { io: "input" }) as Record<
+  string,
+  unknown
+>;
 
 export function judgePrompt(chunk: string, context: JudgeContext): string {
   const about = context.command
-    ? `Command: ${context.command}${context.exitStatus === undefined ? "" : ` (exit ${context.exitStatus ?? "none"})`}\n`
+    ? `Command: ${context.command}${
+      context.exitStatus === undefined ? "" : ` (exit ${context.exitStatus ?? "none"})`
+    }\n`
     : "";
   return `${about}Chunk ${context.index + 1} of ${context.total}:\n<<<\n${chunk}\n>>>`;
 }
@@ -65,13 +70,19 @@ export function parseJudgement(reply: string, chunk: string): Finding[] {
 }
 
 /** A judge backed by a model: each chunk its own request, no tools, no thinking, the schema enforced. */
-export function modelJudge(backend: Backend, onTurn?: (prompt: string, reply: string) => void): ChunkJudge {
+export function modelJudge(
+  backend: Backend,
+  onTurn?: (prompt: string, reply: string) => void,
+): ChunkJudge {
   return {
     model: backend.name,
     async judge(chunk, context) {
       const prompt = judgePrompt(chunk, context);
       const request: ChatRequest = {
-        messages: [{ role: "system", content: JUDGE_INSTRUCTIONS }, { role: "user", content: prompt }],
+        messages: [{ role: "system", content: JUDGE_INSTRUCTIONS }, {
+          role: "user",
+          content: prompt,
+        }],
         schema: JUDGE_JSON_SCHEMA,
         think: false,
         signal: context.signal,

@@ -41,7 +41,8 @@ function npmMarks(entry: Record<string, unknown>): { marks: string[]; source?: s
   // v1 writes a git or path dependency's source as its version.
   const resolved = typeof entry.resolved === "string"
     ? entry.resolved
-    : typeof entry.version === "string" && /^(?:git\+|git:|github:|file:|https?:)/.test(entry.version)
+    : typeof entry.version === "string" &&
+        /^(?:git\+|git:|github:|file:|https?:)/.test(entry.version)
     ? entry.version
     : undefined;
   if (resolved && !NPM_REGISTRY.test(resolved)) {
@@ -62,19 +63,35 @@ function readPackageLock(text: string): { format: string; packages: LockPackage[
   const packages: LockPackage[] = [];
   const version = doc.lockfileVersion;
   if (doc.packages && typeof doc.packages === "object") {
-    for (const [key, raw] of Object.entries(doc.packages as Record<string, Record<string, unknown>>)) {
+    for (
+      const [key, raw] of Object.entries(doc.packages as Record<string, Record<string, unknown>>)
+    ) {
       if (key === "" || raw.link === true) continue; // the project itself, a workspace link
-      const name = typeof raw.name === "string" ? raw.name : key.slice(key.lastIndexOf("node_modules/") + 13);
+      const name = typeof raw.name === "string"
+        ? raw.name
+        : key.slice(key.lastIndexOf("node_modules/") + 13);
       const { marks, source } = npmMarks(raw);
-      packages.push({ name, version: String(raw.version ?? "?"), ...(source ? { source } : {}), marks });
+      packages.push({
+        name,
+        version: String(raw.version ?? "?"),
+        ...(source ? { source } : {}),
+        marks,
+      });
     }
   } else if (doc.dependencies && typeof doc.dependencies === "object") {
     // v1: a nested tree
     const walk = (deps: Record<string, Record<string, unknown>>) => {
       for (const [name, raw] of Object.entries(deps)) {
         const { marks, source } = npmMarks(raw);
-        packages.push({ name, version: String(raw.version ?? "?"), ...(source ? { source } : {}), marks });
-        if (raw.dependencies && typeof raw.dependencies === "object") walk(raw.dependencies as Record<string, Record<string, unknown>>);
+        packages.push({
+          name,
+          version: String(raw.version ?? "?"),
+          ...(source ? { source } : {}),
+          marks,
+        });
+        if (raw.dependencies && typeof raw.dependencies === "object") {
+          walk(raw.dependencies as Record<string, Record<string, unknown>>);
+        }
       }
     };
     walk(doc.dependencies as Record<string, Record<string, unknown>>);
@@ -87,18 +104,34 @@ function readPackageLock(text: string): { format: string; packages: LockPackage[
 function readDenoLock(text: string): { format: string; packages: LockPackage[] } {
   const doc = JSON.parse(text) as Record<string, unknown>;
   const packages: LockPackage[] = [];
-  const npm = (doc.npm ?? (doc.packages as Record<string, unknown> | undefined)?.npm ?? {}) as Record<string, Record<string, unknown>>;
+  const npm =
+    (doc.npm ?? (doc.packages as Record<string, unknown> | undefined)?.npm ?? {}) as Record<
+      string,
+      Record<string, unknown>
+    >;
   for (const [key, raw] of Object.entries(npm)) {
     // "name@version" or "name@version_peer@x" (peer suffixes after "_")
     const at = key.lastIndexOf("@", key.indexOf("_") > 0 ? key.indexOf("_") : key.length);
     const name = key.slice(0, at);
     const version = key.slice(at + 1).split("_")[0];
-    packages.push({ name: `npm:${name}`, version, marks: raw && !raw.integrity ? ["no integrity hash"] : [] });
+    packages.push({
+      name: `npm:${name}`,
+      version,
+      marks: raw && !raw.integrity ? ["no integrity hash"] : [],
+    });
   }
-  const jsr = (doc.jsr ?? (doc.packages as Record<string, unknown> | undefined)?.jsr ?? {}) as Record<string, Record<string, unknown>>;
+  const jsr =
+    (doc.jsr ?? (doc.packages as Record<string, unknown> | undefined)?.jsr ?? {}) as Record<
+      string,
+      Record<string, unknown>
+    >;
   for (const [key, raw] of Object.entries(jsr)) {
     const at = key.lastIndexOf("@");
-    packages.push({ name: `jsr:${key.slice(0, at)}`, version: key.slice(at + 1), marks: raw && !raw.integrity ? ["no integrity hash"] : [] });
+    packages.push({
+      name: `jsr:${key.slice(0, at)}`,
+      version: key.slice(at + 1),
+      marks: raw && !raw.integrity ? ["no integrity hash"] : [],
+    });
   }
   const remote = (doc.remote ?? {}) as Record<string, string>;
   for (const url of Object.keys(remote)) {
@@ -129,7 +162,9 @@ function inlineTable(raw: string): Record<string, string> | undefined {
   const v = raw.trim();
   if (!v.startsWith("{")) return undefined;
   const out: Record<string, string> = {};
-  for (const m of v.slice(1, v.lastIndexOf("}")).matchAll(/([\w-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^,}]+)/g)) out[m[1]] = tomlValue(m[2]);
+  for (
+    const m of v.slice(1, v.lastIndexOf("}")).matchAll(/([\w-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^,}]+)/g)
+  ) out[m[1]] = tomlValue(m[2]);
   return out;
 }
 
@@ -186,12 +221,20 @@ function readCargoLock(text: string): { format: string; packages: LockPackage[] 
     else if (source.startsWith("git+")) {
       marks.push("from git");
       from = source;
-    } else if (!source.startsWith("registry+https://github.com/rust-lang/crates.io-index") && !source.startsWith("sparse+https://index.crates.io/")) {
+    } else if (
+      !source.startsWith("registry+https://github.com/rust-lang/crates.io-index") &&
+      !source.startsWith("sparse+https://index.crates.io/")
+    ) {
       marks.push("from another registry");
       from = source;
     }
     if (source && !source.startsWith("git+") && !b.fields.checksum) marks.push("no checksum");
-    return { name: b.fields.name ?? "?", version: b.fields.version ?? "?", ...(from ? { source: from } : {}), marks };
+    return {
+      name: b.fields.name ?? "?",
+      version: b.fields.version ?? "?",
+      ...(from ? { source: from } : {}),
+      marks,
+    };
   });
   return { format: `Cargo.lock v${version ?? "1"}`, packages };
 }
@@ -202,7 +245,15 @@ function readPoetryLock(text: string): { format: string; packages: LockPackage[]
     const marks: string[] = [];
     let from: string | undefined;
     if (src.type && src.type !== "legacy") {
-      marks.push(`from a ${src.type === "directory" || src.type === "file" ? "local path" : src.type === "url" ? "URL" : src.type}`);
+      marks.push(
+        `from a ${
+          src.type === "directory" || src.type === "file"
+            ? "local path"
+            : src.type === "url"
+            ? "URL"
+            : src.type
+        }`,
+      );
       from = src.url;
     } else if (src.type === "legacy") {
       marks.push("from another package index");
@@ -210,7 +261,12 @@ function readPoetryLock(text: string): { format: string; packages: LockPackage[]
     }
     if (b.fields.optional === "true") marks.push("optional");
     if (from?.startsWith("http:")) marks.push("over plain http");
-    return { name: b.fields.name ?? "?", version: b.fields.version ?? "?", ...(from ? { source: from } : {}), marks };
+    return {
+      name: b.fields.name ?? "?",
+      version: b.fields.version ?? "?",
+      ...(from ? { source: from } : {}),
+      marks,
+    };
   });
   return { format: "poetry.lock", packages };
 }
@@ -236,7 +292,12 @@ function readUvLock(text: string): { format: string; packages: LockPackage[] } {
       from = f["source.registry"];
     }
     if (from?.startsWith("http:")) marks.push("over plain http");
-    return { name: f.name ?? "?", version: f.version ?? "?", ...(from ? { source: from } : {}), marks };
+    return {
+      name: f.name ?? "?",
+      version: f.version ?? "?",
+      ...(from ? { source: from } : {}),
+      marks,
+    };
   });
   return { format: "uv.lock", packages };
 }
@@ -253,8 +314,12 @@ function readGoSum(text: string): { format: string; packages: LockPackage[] } {
     if (seen.has(key)) continue;
     seen.add(key);
     const marks: string[] = [];
-    if (m[2].endsWith("+incompatible")) marks.push("+incompatible (a major version without a go.mod)");
-    if (/^v\d+\.\d+\.\d+-(?:\d+\.)?\d{14}-[0-9a-f]{12}$/.test(m[2].replace("+incompatible", ""))) marks.push("an unreleased commit (pseudo-version)");
+    if (m[2].endsWith("+incompatible")) {
+      marks.push("+incompatible (a major version without a go.mod)");
+    }
+    if (/^v\d+\.\d+\.\d+-(?:\d+\.)?\d{14}-[0-9a-f]{12}$/.test(m[2].replace("+incompatible", ""))) {
+      marks.push("an unreleased commit (pseudo-version)");
+    }
     packages.push({ name: m[1], version: m[2], marks });
   }
   return { format: "go.sum", packages };
@@ -264,7 +329,11 @@ function readGoSum(text: string): { format: string; packages: LockPackage[] } {
 
 function readPackageResolved(text: string): { format: string; packages: LockPackage[] } {
   const doc = JSON.parse(text) as Record<string, unknown>;
-  const pins = ((doc.pins ?? (doc.object as Record<string, unknown> | undefined)?.pins) ?? []) as Record<string, unknown>[];
+  const pins =
+    ((doc.pins ?? (doc.object as Record<string, unknown> | undefined)?.pins) ?? []) as Record<
+      string,
+      unknown
+    >[];
   const packages = pins.map((pin) => {
     const state = (pin.state ?? {}) as Record<string, string | null>;
     const name = String(pin.identity ?? pin.package ?? "?");
@@ -272,14 +341,29 @@ function readPackageResolved(text: string): { format: string; packages: LockPack
     const marks: string[] = [];
     if (state.branch) marks.push(`pinned to branch ${state.branch}`);
     else if (!state.version) marks.push("pinned to a revision, not a version");
-    if (pin.kind === "localSourceControl" || location.startsWith("/") || location.startsWith("file:")) marks.push("from a local path");
+    if (
+      pin.kind === "localSourceControl" || location.startsWith("/") || location.startsWith("file:")
+    ) marks.push("from a local path");
     if (location.startsWith("http:")) marks.push("over plain http");
-    return { name, version: state.version ?? state.branch ?? (state.revision ?? "?").slice(0, 12), source: location || undefined, marks };
-  }).map((p) => (p.source === undefined ? { name: p.name, version: p.version, marks: p.marks } : p));
+    return {
+      name,
+      version: state.version ?? state.branch ?? (state.revision ?? "?").slice(0, 12),
+      source: location || undefined,
+      marks,
+    };
+  }).map((
+    p,
+  ) => (p.source === undefined ? { name: p.name, version: p.version, marks: p.marks } : p));
   return { format: `Package.resolved v${doc.version ?? "?"}`, packages };
 }
 
-const READERS: Record<string, { ecosystem: LockAudit["ecosystem"]; read: (text: string) => { format: string; packages: LockPackage[] } }> = {
+const READERS: Record<
+  string,
+  {
+    ecosystem: LockAudit["ecosystem"];
+    read: (text: string) => { format: string; packages: LockPackage[] };
+  }
+> = {
   "package-lock.json": { ecosystem: "npm", read: readPackageLock },
   "npm-shrinkwrap.json": { ecosystem: "npm", read: readPackageLock },
   "deno.lock": { ecosystem: "deno", read: readDenoLock },
@@ -308,15 +392,27 @@ function duplicatesOf(packages: LockPackage[]): { name: string; versions: string
 /** One lockfile, told by its file name; throws LockfileError for a name it does not know or text it cannot read. */
 export function auditLockfile(path: string, text: string): LockAudit {
   const reader = READERS[baseName(path)];
-  if (!reader) throw new LockfileError(`${baseName(path)} is not a lockfile wisp reads (${LOCKFILE_NAMES.join(", ")})`);
+  if (!reader) {
+    throw new LockfileError(
+      `${baseName(path)} is not a lockfile wisp reads (${LOCKFILE_NAMES.join(", ")})`,
+    );
+  }
   let read: { format: string; packages: LockPackage[] };
   try {
     read = reader.read(text);
   } catch (error) {
     if (error instanceof LockfileError) throw error;
-    throw new LockfileError(`${path} could not be read as ${baseName(path)}: ${(error as Error).message}`);
+    throw new LockfileError(
+      `${path} could not be read as ${baseName(path)}: ${(error as Error).message}`,
+    );
   }
-  return { path, ecosystem: reader.ecosystem, format: read.format, packages: read.packages, duplicates: duplicatesOf(read.packages) };
+  return {
+    path,
+    ecosystem: reader.ecosystem,
+    format: read.format,
+    packages: read.packages,
+    duplicates: duplicatesOf(read.packages),
+  };
 }
 
 /** The audits as text: per lockfile, counts, the duplicates and the marked packages, bounded. */
@@ -325,9 +421,15 @@ export function renderAudits(audits: LockAudit[], opts: { maxItems?: number } = 
   const out: string[] = [];
   for (const a of audits) {
     const marked = a.packages.filter((p) => p.marks.length > 0);
-    out.push(`${a.path} (${a.format}): ${a.packages.length} packages, ${a.duplicates.length} at several versions, ${marked.length} marked`);
-    for (const d of a.duplicates.slice(0, max)) out.push(`  several versions: ${d.name} ${d.versions.join(", ")}`);
-    if (a.duplicates.length > max) out.push(`  … ${a.duplicates.length - max} more names at several versions (held back)`);
+    out.push(
+      `${a.path} (${a.format}): ${a.packages.length} packages, ${a.duplicates.length} at several versions, ${marked.length} marked`,
+    );
+    for (const d of a.duplicates.slice(0, max)) {
+      out.push(`  several versions: ${d.name} ${d.versions.join(", ")}`);
+    }
+    if (a.duplicates.length > max) {
+      out.push(`  … ${a.duplicates.length - max} more names at several versions (held back)`);
+    }
     // The same marks on many packages are summed by mark; then the packages themselves.
     const byMark = new Map<string, LockPackage[]>();
     for (const p of marked) for (const m of p.marks) byMark.set(m, [...(byMark.get(m) ?? []), p]);

@@ -10,18 +10,38 @@
 export type Severity = "fatal" | "error" | "warning" | "notice" | "info" | "debug";
 
 const LEVEL_WORDS: Record<string, Severity> = {
-  FATAL: "fatal", PANIC: "fatal", EMERG: "fatal", ALERT: "fatal", CRIT: "fatal", CRITICAL: "fatal",
-  ERROR: "error", ERR: "error", SEVERE: "error",
-  WARN: "warning", WARNING: "warning",
+  FATAL: "fatal",
+  PANIC: "fatal",
+  EMERG: "fatal",
+  ALERT: "fatal",
+  CRIT: "fatal",
+  CRITICAL: "fatal",
+  ERROR: "error",
+  ERR: "error",
+  SEVERE: "error",
+  WARN: "warning",
+  WARNING: "warning",
   NOTICE: "notice",
   INFO: "info",
-  DEBUG: "debug", TRACE: "debug", FINE: "debug",
+  DEBUG: "debug",
+  TRACE: "debug",
+  FINE: "debug",
 };
-const UPPER_LEVEL = /(?:^|[\s\[(<|:])(FATAL|PANIC|EMERG|ALERT|CRIT|CRITICAL|ERROR|ERR|SEVERE|WARN|WARNING|NOTICE|INFO|DEBUG|TRACE)(?=$|[\s\]):>|,-])/;
+const UPPER_LEVEL =
+  /(?:^|[\s\[(<|:])(FATAL|PANIC|EMERG|ALERT|CRIT|CRITICAL|ERROR|ERR|SEVERE|WARN|WARNING|NOTICE|INFO|DEBUG|TRACE)(?=$|[\s\]):>|,-])/;
 const KEYED_LEVEL = /(?:\blevel|"level"|\blvl|"severity")\s*[=:]\s*"?(\w+)/i;
 const KLOG = /^([IWEF])\d{4} \d{2}:\d{2}:\d{2}/;
 const SYSLOG_PRI = /^<(\d)>/;
-const PRIORITY: Severity[] = ["fatal", "fatal", "fatal", "error", "warning", "notice", "info", "debug"];
+const PRIORITY: Severity[] = [
+  "fatal",
+  "fatal",
+  "fatal",
+  "error",
+  "warning",
+  "notice",
+  "info",
+  "debug",
+];
 const ISO_TIME = /\b(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)/;
 const SYSLOG_TIME = /^([A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2})/;
 
@@ -30,7 +50,11 @@ export function severityOf(line: string): Severity | undefined {
   const pri = SYSLOG_PRI.exec(head);
   if (pri) return PRIORITY[Number(pri[1])];
   const klog = KLOG.exec(head);
-  if (klog) return ({ I: "info", W: "warning", E: "error", F: "fatal" } as const)[klog[1] as "I" | "W" | "E" | "F"];
+  if (klog) {
+    return ({ I: "info", W: "warning", E: "error", F: "fatal" } as const)[
+      klog[1] as "I" | "W" | "E" | "F"
+    ];
+  }
   const keyed = KEYED_LEVEL.exec(head);
   if (keyed) {
     const w = LEVEL_WORDS[keyed[1].toUpperCase()];
@@ -74,7 +98,14 @@ export interface LogSummary {
   text: string;
 }
 
-const RANK: Record<Severity, number> = { fatal: 0, error: 1, warning: 2, notice: 3, info: 4, debug: 5 };
+const RANK: Record<Severity, number> = {
+  fatal: 0,
+  error: 1,
+  warning: 2,
+  notice: 3,
+  info: 4,
+  debug: 5,
+};
 
 export function condenseLog(text: string, opts: { top?: number } = {}): LogSummary {
   const lines = text.split("\n");
@@ -95,16 +126,29 @@ export function condenseLog(text: string, opts: { top?: number } = {}): LogSumma
     const key = templateOf(line);
     const had = templates.get(key);
     if (had) had.count++;
-    else templates.set(key, { template: key, count: 1, severity: sev, firstLine: i + 1, example: line.slice(0, 300) });
+    else {templates.set(key, {
+        template: key,
+        count: 1,
+        severity: sev,
+        firstLine: i + 1,
+        example: line.slice(0, 300),
+      });}
   });
   const all = [...templates.values()];
   const top = opts.top ?? 10;
   const severe = all.filter((t) => t.severity && RANK[t.severity] <= RANK.warning)
     .sort((a, b) => RANK[a.severity!] - RANK[b.severity!] || b.count - a.count).slice(0, top);
-  const rare = all.filter((t) => t.count <= 2 && !(t.severity && RANK[t.severity] <= RANK.warning)).slice(0, Math.ceil(top / 2));
+  const rare = all.filter((t) => t.count <= 2 && !(t.severity && RANK[t.severity] <= RANK.warning))
+    .slice(0, Math.ceil(top / 2));
   const out: string[] = [];
-  const sevText = (Object.keys(RANK) as Severity[]).filter((s) => severities[s]).map((s) => `${severities[s]} ${s}`).join(", ");
-  out.push(`${lines.length} lines${first ? `, ${first} to ${last}` : ""}; ${sevText || "no severities marked"}; ${all.length} distinct messages`);
+  const sevText = (Object.keys(RANK) as Severity[]).filter((s) => severities[s]).map((s) =>
+    `${severities[s]} ${s}`
+  ).join(", ");
+  out.push(
+    `${lines.length} lines${first ? `, ${first} to ${last}` : ""}; ${
+      sevText || "no severities marked"
+    }; ${all.length} distinct messages`,
+  );
   if (severe.length > 0) {
     out.push("severe:");
     for (const t of severe) out.push(`  L${t.firstLine} ${t.severity} ×${t.count}: ${t.example}`);
@@ -117,7 +161,13 @@ export function condenseLog(text: string, opts: { top?: number } = {}): LogSumma
     out.push(`first: ${lines[0].slice(0, 200)}`);
     out.push(`last: ${lines[lines.length - 1].slice(0, 200)}`);
   }
-  return { lines: lines.length, severities, span: first ? { first, last: last! } : undefined, templates: all, text: out.join("\n") };
+  return {
+    lines: lines.length,
+    severities,
+    span: first ? { first, last: last! } : undefined,
+    templates: all,
+    text: out.join("\n"),
+  };
 }
 
 /**
@@ -128,7 +178,11 @@ export function condenseLog(text: string, opts: { top?: number } = {}): LogSumma
 export function systemLogCommand(last: string, os: string = Deno.build.os): string {
   const m = /^(\d+)\s*(s|m|h|d)$/.exec(last.trim());
   if (!m) throw new Error(`${last} is not a duration; use 30s, 5m, 2h or 1d`);
-  if (os !== "linux") throw new Error(`reading the system log by a command is for Linux; on ${os} it is read in process`);
+  if (os !== "linux") {
+    throw new Error(
+      `reading the system log by a command is for Linux; on ${os} it is read in process`,
+    );
+  }
   const unit = { s: "seconds", m: "minutes", h: "hours", d: "days" }[m[2] as "s" | "m" | "h" | "d"];
   return `journalctl --no-pager -o short-iso --since '-${m[1]} ${unit}'`;
 }

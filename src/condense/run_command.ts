@@ -48,7 +48,11 @@ export function runForTriage(line: string, opts: TriageRunOptions): Promise<Tria
 }
 
 /** A command for one of the condensing faces (triage, draft, watch): the gate, then the runner, output kept whole up to the limit. */
-export async function runCaptured(line: string, origin: "triage" | "draft" | "watch", opts: TriageRunOptions): Promise<TriageRunResult> {
+export async function runCaptured(
+  line: string,
+  origin: "triage" | "draft" | "watch",
+  opts: TriageRunOptions,
+): Promise<TriageRunResult> {
   const cwd = opts.cwd ?? Deno.cwd();
   const root = opts.root ?? cwd;
   const gate = opts.gate ?? new Gate({ config: opts.config, home: opts.paths, audit: opts.audit });
@@ -62,7 +66,13 @@ export async function runCaptured(line: string, origin: "triage" | "draft" | "wa
   });
   if (!verdict.allowed) {
     const refusal = (verdict.refusal ?? "command not approved").replace(/^error: /, "");
-    throw new WispError(`${refusal}${!opts.yes && !opts.host && verdict.level !== "dangerous" ? " (add --yes to approve it for this run)" : ""}`);
+    throw new WispError(
+      `${refusal}${
+        !opts.yes && !opts.host && verdict.level !== "dangerous"
+          ? " (add --yes to approve it for this run)"
+          : ""
+      }`,
+    );
   }
   const result = await runCommand({
     command: line,
@@ -83,7 +93,11 @@ export async function runCaptured(line: string, origin: "triage" | "draft" | "wa
   }
   const out = streamText(result.stdout);
   const err = streamText(result.stderr);
-  const text = err.text === "" ? out.text : out.text === "" ? err.text : `${out.text.replace(/\n?$/, "\n")}${err.text}`;
+  const text = err.text === ""
+    ? out.text
+    : out.text === ""
+    ? err.text
+    : `${out.text.replace(/\n?$/, "\n")}${err.text}`;
   return {
     text,
     bytes: result.stdout.bytes + result.stderr.bytes,
@@ -97,7 +111,11 @@ export async function runCaptured(line: string, origin: "triage" | "draft" | "wa
  * gate as any does; approving it covers the repeats, which still pass the
  * policy and run in the sandbox. Stops early when the signal aborts.
  */
-export async function runRepeatedly(line: string, times: number, opts: TriageRunOptions): Promise<TriageRunResult[]> {
+export async function runRepeatedly(
+  line: string,
+  times: number,
+  opts: TriageRunOptions,
+): Promise<TriageRunResult[]> {
   const results: TriageRunResult[] = [];
   for (let i = 0; i < times && !opts.signal?.aborted; i++) {
     results.push(await runCaptured(line, "triage", { ...opts, yes: opts.yes || i > 0 }));

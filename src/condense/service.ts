@@ -33,12 +33,15 @@ export async function chooseJudge(
     const backend = resolveModel(name, config);
     const audit = opts.audit;
     return {
-      judge: modelJudge(backend, audit
-        ? (prompt, reply) => {
-          audit.record("prompt", { text: prompt, model: backend.name });
-          audit.record("response", { text: reply, model: backend.name });
-        }
-        : undefined),
+      judge: modelJudge(
+        backend,
+        audit
+          ? (prompt, reply) => {
+            audit.record("prompt", { text: prompt, model: backend.name });
+            audit.record("response", { text: reply, model: backend.name });
+          }
+          : undefined,
+      ),
     };
   } catch (error) {
     if (explicit) throw error;
@@ -89,7 +92,9 @@ export async function runTriage(req: TriageRequest): Promise<JudgedTriage> {
 }
 
 /** The JSON the CLI and the MCP tool return: the headline and the findings' four fields. */
-export function triageJson(result: { headline: string; findings: Finding[] }): { headline: string; findings: Record<string, string>[] } {
+export function triageJson(
+  result: { headline: string; findings: Finding[] },
+): { headline: string; findings: Record<string, string>[] } {
   return {
     headline: result.headline,
     findings: result.findings.map((f) => {
@@ -102,7 +107,11 @@ export function triageJson(result: { headline: string; findings: Finding[] }): {
   };
 }
 
-const LABEL: Record<Finding["kind"], string> = { error: "error", warning: "warning", test_failure: "failed" };
+const LABEL: Record<Finding["kind"], string> = {
+  error: "error",
+  warning: "warning",
+  test_failure: "failed",
+};
 
 /** For a person: the headline, then one line per finding and its detail indented. */
 export function renderTriage(result: { headline: string; findings: Finding[] }): string {

@@ -41,31 +41,49 @@ const WHOLE_LIMIT = 16 * 1024 * 1024;
 
 const textOrPath = {
   text: z.string().optional().describe("the input itself (give this or path)"),
-  path: z.string().optional().describe("a file on this machine, absolute or relative to the working directory"),
+  path: z.string().optional().describe(
+    "a file on this machine, absolute or relative to the working directory",
+  ),
 };
 
 function where(path: string, cwd?: string): string {
   return isAbsolute(path) ? path : resolve(cwd ?? Deno.cwd(), path);
 }
 
-async function readInput(args: { text?: string; path?: string }, cwd: string | undefined, whole = false): Promise<string> {
+async function readInput(
+  args: { text?: string; path?: string },
+  cwd: string | undefined,
+  whole = false,
+): Promise<string> {
   const hasText = typeof args.text === "string";
   const hasPath = typeof args.path === "string" && args.path !== "";
-  if (hasText === hasPath) throw new ToolInputError("give either text or path, not both and not neither");
+  if (hasText === hasPath) {
+    throw new ToolInputError("give either text or path, not both and not neither");
+  }
   if (hasText) return args.text!;
   const path = where(args.path!, cwd);
   try {
     if (whole) {
       const size = (await Deno.stat(path)).size;
-      if (size > WHOLE_LIMIT) throw new ToolInputError(`${args.path} is ${Math.round(size / 1048576)} MiB; at most 16 MiB is read whole`);
+      if (size > WHOLE_LIMIT) {
+        throw new ToolInputError(
+          `${args.path} is ${Math.round(size / 1048576)} MiB; at most 16 MiB is read whole`,
+        );
+      }
       return await Deno.readTextFile(path);
     }
     return (await readFileBounded(path)).text;
   } catch (error) {
     if (error instanceof ToolInputError) throw error;
-    if (error instanceof Deno.errors.NotFound) throw new ToolInputError(`${args.path} does not exist`);
-    if (error instanceof Deno.errors.IsADirectory) throw new ToolInputError(`${args.path} is a folder, not a file`);
-    if (error instanceof Deno.errors.PermissionDenied) throw new ToolInputError(`${args.path} cannot be read`);
+    if (error instanceof Deno.errors.NotFound) {
+      throw new ToolInputError(`${args.path} does not exist`);
+    }
+    if (error instanceof Deno.errors.IsADirectory) {
+      throw new ToolInputError(`${args.path} is a folder, not a file`);
+    }
+    if (error instanceof Deno.errors.PermissionDenied) {
+      throw new ToolInputError(`${args.path} cannot be read`);
+    }
     throw error;
   }
 }
@@ -77,12 +95,20 @@ function needRun(ctx: CondenseContext): RunContext {
 
 // ---------- summarise_diff
 
-export const summariseDiffInput = z.object({ ...textOrPath, max_files: z.number().int().min(1).max(200).optional() }).strict();
+export const summariseDiffInput = z.object({
+  ...textOrPath,
+  max_files: z.number().int().min(1).max(200).optional(),
+}).strict();
 
-export async function summariseDiffTool(args: z.input<typeof summariseDiffInput>, ctx: CondenseContext = {}): Promise<ToolOutput> {
+export async function summariseDiffTool(
+  args: z.input<typeof summariseDiffInput>,
+  ctx: CondenseContext = {},
+): Promise<ToolOutput> {
   const a = summariseDiffInput.parse(args);
   const summary = summariseDiff(await readInput(a, ctx.cwd), { maxLines: a.max_files });
-  if (summary.files.length === 0) throw new ToolInputError("that is not a diff: no file headers or hunks in it");
+  if (summary.files.length === 0) {
+    throw new ToolInputError("that is not a diff: no file headers or hunks in it");
+  }
   return { text: summary.text, structured: { files: summary.files, totals: summary.totals } };
 }
 
@@ -94,12 +120,18 @@ export const jsonShapeInput = z.object({
   max_keys: z.number().int().min(1).max(500).optional(),
 }).strict();
 
-export async function jsonShapeTool(args: z.input<typeof jsonShapeInput>, ctx: CondenseContext = {}): Promise<ToolOutput> {
+export async function jsonShapeTool(
+  args: z.input<typeof jsonShapeInput>,
+  ctx: CondenseContext = {},
+): Promise<ToolOutput> {
   const a = jsonShapeInput.parse(args);
   const text = await readInput(a, ctx.cwd, true);
   try {
     const r = jsonShape(text, { maxDepth: a.max_depth, maxKeys: a.max_keys });
-    return { text: r.text, structured: { kind: r.kind, ...(r.records !== undefined ? { records: r.records } : {}) } };
+    return {
+      text: r.text,
+      structured: { kind: r.kind, ...(r.records !== undefined ? { records: r.records } : {}) },
+    };
   } catch (error) {
     throw new ToolInputError((error as Error).message);
   }
@@ -108,11 +140,16 @@ export async function jsonShapeTool(args: z.input<typeof jsonShapeInput>, ctx: C
 // ---------- dependency_audit
 
 export const dependencyAuditInput = z.object({
-  paths: z.array(z.string()).max(20).optional().describe("lockfiles; default: the known lockfiles in the working directory"),
+  paths: z.array(z.string()).max(20).optional().describe(
+    "lockfiles; default: the known lockfiles in the working directory",
+  ),
   max_items: z.number().int().min(1).max(200).optional(),
 }).strict();
 
-export async function dependencyAuditTool(args: z.input<typeof dependencyAuditInput>, ctx: CondenseContext = {}): Promise<ToolOutput> {
+export async function dependencyAuditTool(
+  args: z.input<typeof dependencyAuditInput>,
+  ctx: CondenseContext = {},
+): Promise<ToolOutput> {
   const a = dependencyAuditInput.parse(args);
   const cwd = ctx.cwd ?? Deno.cwd();
   let paths = a.paths;
@@ -124,7 +161,9 @@ export async function dependencyAuditTool(args: z.input<typeof dependencyAuditIn
         return false;
       }
     });
-    if (paths.length === 0) throw new ToolInputError(`no lockfile in ${cwd} (looked for ${LOCKFILE_NAMES.join(", ")})`);
+    if (paths.length === 0) {
+      throw new ToolInputError(`no lockfile in ${cwd} (looked for ${LOCKFILE_NAMES.join(", ")})`);
+    }
   }
   const audits = [];
   for (const p of paths) {
@@ -155,15 +194,22 @@ export async function dependencyAuditTool(args: z.input<typeof dependencyAuditIn
 
 export const condenseLogInput = z.object({
   ...textOrPath,
-  last: z.string().optional().describe("the system log's last stretch instead of text or path: 30s, 5m, 2h, 1d"),
+  last: z.string().optional().describe(
+    "the system log's last stretch instead of text or path: 30s, 5m, 2h, 1d",
+  ),
   top: z.number().int().min(1).max(100).optional(),
 }).strict();
 
-export async function condenseLogTool(args: z.input<typeof condenseLogInput>, ctx: CondenseContext = {}): Promise<ToolOutput> {
+export async function condenseLogTool(
+  args: z.input<typeof condenseLogInput>,
+  ctx: CondenseContext = {},
+): Promise<ToolOutput> {
   const a = condenseLogInput.parse(args);
   let text: string;
   if (a.last !== undefined) {
-    if (a.text !== undefined || a.path !== undefined) throw new ToolInputError("give one of text, path or last");
+    if (a.text !== undefined || a.path !== undefined) {
+      throw new ToolInputError("give one of text, path or last");
+    }
     let line: string;
     try {
       line = systemLogCommand(a.last);
@@ -173,22 +219,34 @@ export async function condenseLogTool(args: z.input<typeof condenseLogInput>, ct
     text = (await runCaptured(line, "triage", { ...needRun(ctx), cwd: ctx.cwd })).text;
   } else text = await readInput(a, ctx.cwd);
   const r = condenseLog(text, { top: a.top });
-  return { text: r.text, structured: { lines: r.lines, severities: r.severities, ...(r.span ? { span: r.span } : {}) } };
+  return {
+    text: r.text,
+    structured: { lines: r.lines, severities: r.severities, ...(r.span ? { span: r.span } : {}) },
+  };
 }
 
 // ---------- hot_paths
 
 export const hotPathsInput = z.object({
-  since: z.string().regex(/^[\w .:-]+$/, "a date or a duration such as 3.months or 2026-01-01").optional(),
+  since: z.string().regex(/^[\w .:-]+$/, "a date or a duration such as 3.months or 2026-01-01")
+    .optional(),
   top: z.number().int().min(1).max(100).optional(),
 }).strict();
 
-export async function hotPathsTool(args: z.input<typeof hotPathsInput>, ctx: CondenseContext = {}): Promise<ToolOutput> {
+export async function hotPathsTool(
+  args: z.input<typeof hotPathsInput>,
+  ctx: CondenseContext = {},
+): Promise<ToolOutput> {
   const a = hotPathsInput.parse(args);
   const words = ["git", ...CHURN_LOG_ARGS, ...(a.since ? [`--since=${a.since}`] : [])];
-  const line = words.map((w) => /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`).join(" ");
+  const line = words.map((w) => /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)
+    .join(" ");
   const ran = await runCaptured(line, "triage", { ...needRun(ctx), cwd: ctx.cwd });
-  if (ran.exitStatus !== 0) throw new ToolInputError(`git log failed (exit ${ran.exitStatus}): ${ran.text.trim().split("\n")[0] ?? ""}`);
+  if (ran.exitStatus !== 0) {
+    throw new ToolInputError(
+      `git log failed (exit ${ran.exitStatus}): ${ran.text.trim().split("\n")[0] ?? ""}`,
+    );
+  }
   const r = hotPaths(ran.text, { top: a.top });
   return { text: r.text, structured: { commits: r.commits, paths: r.paths.slice(0, a.top ?? 15) } };
 }
@@ -200,13 +258,22 @@ export const flakyTestsInput = z.object({
   times: z.number().int().min(2).max(20).optional().describe("how many runs (default 5)"),
 }).strict();
 
-export async function flakyTestsTool(args: z.input<typeof flakyTestsInput>, ctx: CondenseContext = {}): Promise<ToolOutput> {
+export async function flakyTestsTool(
+  args: z.input<typeof flakyTestsInput>,
+  ctx: CondenseContext = {},
+): Promise<ToolOutput> {
   const a = flakyTestsInput.parse(args);
   const runs = await runRepeatedly(a.command, a.times ?? 5, { ...needRun(ctx), cwd: ctx.cwd });
   const r = compareRuns(runs);
   return {
     text: r.text,
-    structured: { runs: r.runs, exitStatuses: r.exitStatuses, flaky: r.flaky, failing: r.failing, unexplainedRuns: r.unexplainedRuns },
+    structured: {
+      runs: r.runs,
+      exitStatuses: r.exitStatuses,
+      flaky: r.flaky,
+      failing: r.failing,
+      unexplainedRuns: r.unexplainedRuns,
+    },
   };
 }
 
@@ -214,20 +281,34 @@ export async function flakyTestsTool(args: z.input<typeof flakyTestsInput>, ctx:
 
 export const draftChangeInput = z.object({
   ...textOrPath,
-  kind: z.enum(["commit", "pr", "changelog"]).optional().describe("commit (default), pr or changelog"),
+  kind: z.enum(["commit", "pr", "changelog"]).optional().describe(
+    "commit (default), pr or changelog",
+  ),
 }).strict();
 
-export async function draftChangeTool(args: z.input<typeof draftChangeInput>, ctx: CondenseContext = {}): Promise<ToolOutput> {
+export async function draftChangeTool(
+  args: z.input<typeof draftChangeInput>,
+  ctx: CondenseContext = {},
+): Promise<ToolOutput> {
   const a = draftChangeInput.parse(args);
   const diff = await readInput(a, ctx.cwd);
   const summary = summariseDiff(diff);
   if (summary.files.length === 0) throw new ToolInputError("that is not a diff, or it is empty");
   const kind = a.kind ?? "commit";
   if (!ctx.model) {
-    return { text: exactDraft(kind, summary), structured: { kind, model: null, note: "no model configured: a plain draft from the diff's summary" } };
+    return {
+      text: exactDraft(kind, summary),
+      structured: {
+        kind,
+        model: null,
+        note: "no model configured: a plain draft from the diff's summary",
+      },
+    };
   }
   let written = "";
-  for await (const event of ctx.model.chat({ messages: draftMessages(kind, diff, summary), think: false })) {
+  for await (
+    const event of ctx.model.chat({ messages: draftMessages(kind, diff, summary), think: false })
+  ) {
     if (event.type === "text") written += event.text;
   }
   if (written.trim() === "") throw new ToolInputError(`${ctx.model.name} wrote nothing`);

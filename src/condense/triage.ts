@@ -55,7 +55,10 @@ export interface Counts {
 }
 
 /** Keeps an over-long output's first and last halves of `limit` (build errors come early, test summaries late). */
-export function boundBytes(bytes: Uint8Array, limit = CAPTURE_LIMIT): { text: string; droppedBytes: number } {
+export function boundBytes(
+  bytes: Uint8Array,
+  limit = CAPTURE_LIMIT,
+): { text: string; droppedBytes: number } {
   const decoder = new TextDecoder();
   if (bytes.length <= limit) return { text: decoder.decode(bytes), droppedBytes: 0 };
   const half = Math.floor(limit / 2);
@@ -67,7 +70,10 @@ export function boundBytes(bytes: Uint8Array, limit = CAPTURE_LIMIT): { text: st
 function boundText(text: string, limit = CAPTURE_LIMIT): { text: string; droppedChars: number } {
   if (text.length <= limit) return { text, droppedChars: 0 };
   const half = Math.floor(limit / 2);
-  return { text: `${text.slice(0, half)}\n${text.slice(text.length - half)}`, droppedChars: text.length - 2 * half };
+  return {
+    text: `${text.slice(0, half)}\n${text.slice(text.length - half)}`,
+    droppedChars: text.length - 2 * half,
+  };
 }
 
 /**
@@ -76,8 +82,14 @@ function boundText(text: string, limit = CAPTURE_LIMIT): { text: string; dropped
  * lines between them are left out; a chunk never spans such a gap silently —
  * a line `…` marks where explained lines were skipped.
  */
-export function unexplainedChunks(lines: string[], explained: Set<number> | Uint8Array, size = CHUNK_CHARS): string[] {
-  const isExplained = explained instanceof Uint8Array ? (i: number) => explained[i] === 1 : (i: number) => explained.has(i);
+export function unexplainedChunks(
+  lines: string[],
+  explained: Set<number> | Uint8Array,
+  size = CHUNK_CHARS,
+): string[] {
+  const isExplained = explained instanceof Uint8Array
+    ? (i: number) => explained[i] === 1
+    : (i: number) => explained.has(i);
   const chunks: string[] = [];
   let current = "";
   let gap = false;
@@ -111,7 +123,9 @@ const RANK: Record<Finding["kind"], number> = { error: 0, test_failure: 0, warni
 
 /** Errors and failed tests first, warnings after, each in the order the output gave them. */
 export function rankFindings(findings: Finding[]): Finding[] {
-  return findings.map((f, i) => ({ f, i })).sort((a, b) => RANK[a.f.kind] - RANK[b.f.kind] || a.i - b.i).map((x) => x.f);
+  return findings.map((f, i) => ({ f, i })).sort((a, b) =>
+    RANK[a.f.kind] - RANK[b.f.kind] || a.i - b.i
+  ).map((x) => x.f);
 }
 
 export function countFindings(findings: Finding[]): Counts {
@@ -176,7 +190,12 @@ function exactPart(text: string, opts: TriageOptions): ExactPart {
   const notes: string[] = [];
   const dropped = (opts.droppedBytes ?? 0) + bounded.droppedChars;
   if (dropped > 0) notes.push(`${kib(dropped)} in the middle of the output not read`);
-  return { all: read.findings, unexplained: unexplainedChunks(read.lines, read.marks), readers: read.readers, notes };
+  return {
+    all: read.findings,
+    unexplained: unexplainedChunks(read.lines, read.marks),
+    readers: read.readers,
+    notes,
+  };
 }
 
 /** Readers only: the exact part of triage, pure and synchronous. */
@@ -185,14 +204,28 @@ export function triageText(text: string, opts: TriageOptions = {}): TriageResult
   return finish(exact.all, exact.unexplained, exact.readers, opts, exact.notes);
 }
 
-function finish(all: Finding[], unexplained: string[], readers: string[], opts: TriageOptions, notes: string[]): TriageResult {
+function finish(
+  all: Finding[],
+  unexplained: string[],
+  readers: string[],
+  opts: TriageOptions,
+  notes: string[],
+): TriageResult {
   const merged = rankFindings(dedupe(all));
   const cap = Math.max(1, opts.cap ?? DEFAULT_CAP);
   const findings = merged.slice(0, cap);
   const heldBack = merged.length - findings.length;
   const counts = countFindings(merged);
   return {
-    headline: headline({ command: opts.command, source: opts.source, exitStatus: opts.exitStatus, counts, heldBack, shown: findings.length, notes }),
+    headline: headline({
+      command: opts.command,
+      source: opts.source,
+      exitStatus: opts.exitStatus,
+      counts,
+      heldBack,
+      shown: findings.length,
+      notes,
+    }),
     findings,
     unexplained,
     heldBack,
@@ -250,11 +283,17 @@ export async function triage(text: string, run: TriageRun = {}): Promise<JudgedT
         judged.failed++;
       }
     }
-    notes.push(`the model (${run.judge.model}) judged ${judged.chunks} of ${exact.unexplained.length} unexplained chunks`);
+    notes.push(
+      `the model (${run.judge.model}) judged ${judged.chunks} of ${exact.unexplained.length} unexplained chunks`,
+    );
     if (judged.failed > 0) notes.push(`${judged.failed} chunks failed`);
     if (judged.skipped > 0) notes.push(`${judged.skipped} chunks not judged`);
   } else if (exact.unexplained.length > 0) {
-    notes.push(`exact readers only (${run.noJudgeReason ?? "no model configured"}); ${kib(unexplainedChars)} no reader explained`);
+    notes.push(
+      `exact readers only (${run.noJudgeReason ?? "no model configured"}); ${
+        kib(unexplainedChars)
+      } no reader explained`,
+    );
   }
   const result = finish([...exact.all, ...extra], exact.unexplained, exact.readers, run, notes);
   return { ...result, judged };

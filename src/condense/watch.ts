@@ -30,7 +30,8 @@ export const IGNORED_DIRS = new Set([
 ]);
 
 /** Editor scratch files: vim swap and its 4913 probe, emacs locks and autosaves, backups, JetBrains and VS Code temp files. */
-const SCRATCH = /(?:^\.?.*\.sw[a-p x]$|^4913$|^\.#|^#.*#$|~$|\.tmp$|\.crswap$|___jb_(?:tmp|old)___$|^\.DS_Store$)/;
+const SCRATCH =
+  /(?:^\.?.*\.sw[a-p x]$|^4913$|^\.#|^#.*#$|~$|\.tmp$|\.crswap$|___jb_(?:tmp|old)___$|^\.DS_Store$)/;
 
 export function isScratch(name: string): boolean {
   return SCRATCH.test(name);
@@ -74,7 +75,9 @@ export interface RunRecord {
 }
 
 function clock(d: Date): string {
-  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((x) => String(x).padStart(2, "0")).join(":");
+  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((x) => String(x).padStart(2, "0")).join(
+    ":",
+  );
 }
 
 function seconds(s: number): string {
@@ -84,8 +87,12 @@ function seconds(s: number): string {
 /** `[22:15:34] run 2 (change): pass, exit 0, 1.3 s; was fail` */
 export function runLine(run: RunRecord, previous?: RunRecord): string {
   const exit = run.exitStatus === null ? "no exit status" : `exit ${run.exitStatus}`;
-  const was = previous && previous.pass !== run.pass ? `; was ${previous.pass ? "pass" : "fail"}` : "";
-  return `[${clock(run.at)}] run ${run.n} (${run.reason}): ${run.pass ? "pass" : "fail"}, ${exit}, ${seconds(run.seconds)}${was}`;
+  const was = previous && previous.pass !== run.pass
+    ? `; was ${previous.pass ? "pass" : "fail"}`
+    : "";
+  return `[${clock(run.at)}] run ${run.n} (${run.reason}): ${
+    run.pass ? "pass" : "fail"
+  }, ${exit}, ${seconds(run.seconds)}${was}`;
 }
 
 /** The outcome turned: a notification is due. The first run turns nothing. */
@@ -98,9 +105,15 @@ export function shouldTriage(previous: RunRecord | undefined, run: RunRecord): b
   return !run.pass && (previous === undefined || previous.pass);
 }
 
-export function notificationFor(command: string, run: RunRecord, headline?: string): { title: string; message: string } {
+export function notificationFor(
+  command: string,
+  run: RunRecord,
+  headline?: string,
+): { title: string; message: string } {
   return {
     title: run.pass ? "wisp watch: passing again" : "wisp watch: now failing",
-    message: run.pass ? `${command}: run ${run.n} passed` : `${command}: run ${run.n} failed${headline ? ` — ${headline}` : ""}`,
+    message: run.pass
+      ? `${command}: run ${run.n} passed`
+      : `${command}: run ${run.n} failed${headline ? ` — ${headline}` : ""}`,
   };
 }

@@ -20,7 +20,10 @@ function auditEvents(home: string): Record<string, unknown>[] {
 Deno.test("wisp triage reads standard input and lists the failures; exit 1 when it finds some", async () => {
   const home = await tempDir();
   try {
-    const r = await runWisp(["triage", "--no-model"], { home, stdin: Deno.readTextFileSync(fixture("cargo/test_fail.log")) });
+    const r = await runWisp(["triage", "--no-model"], {
+      home,
+      stdin: Deno.readTextFileSync(fixture("cargo/test_fail.log")),
+    });
     assertEquals(r.code, 1, r.stderr);
     const [head, ...rest] = r.stdout.trimEnd().split("\n");
     assertMatch(head, /^stdin: 3 failed tests/);
@@ -34,15 +37,27 @@ Deno.test("wisp triage reads standard input and lists the failures; exit 1 when 
 Deno.test("wisp triage --json --path: exactly the documented shape", async () => {
   const home = await tempDir();
   try {
-    const r = await runWisp(["triage", "--json", "--no-model", "--path", fixture("go/test_fail.log")], { home });
+    const r = await runWisp([
+      "triage",
+      "--json",
+      "--no-model",
+      "--path",
+      fixture("go/test_fail.log"),
+    ], { home });
     assertEquals(r.code, 1, r.stderr);
     const json = JSON.parse(r.stdout);
     assertEquals(Object.keys(json).sort(), ["findings", "headline"]);
     assertMatch(json.headline, /test_fail\.log: 3 failed tests$/);
     for (const f of json.findings) {
-      for (const key of Object.keys(f)) assert(["kind", "location", "test", "message"].includes(key), key);
+      for (const key of Object.keys(f)) {
+        assert(["kind", "location", "test", "message"].includes(key), key);
+      }
     }
-    assertEquals(json.findings.map((f: { test: string }) => f.test), ["TestAddLarge", "TestTable/two", "TestPanics"]);
+    assertEquals(json.findings.map((f: { test: string }) => f.test), [
+      "TestAddLarge",
+      "TestTable/two",
+      "TestPanics",
+    ]);
   } finally {
     await Deno.remove(home, { recursive: true });
   }
@@ -67,7 +82,10 @@ Deno.test("usage: --path with a command is refused (64); a missing file is a fai
     assertMatch(both.stderr, /^error: give either --path FILE or a command after --, not both/);
     const missing = await runWisp(["triage", "--path", join(home, "nope.log")], { home });
     assertEquals(missing.code, 1);
-    assertMatch(missing.stderr, /^error: .*nope\.log does not exist; give the path of an output file\n$/);
+    assertMatch(
+      missing.stderr,
+      /^error: .*nope\.log does not exist; give the path of an output file\n$/,
+    );
   } finally {
     await Deno.remove(home, { recursive: true });
   }
@@ -96,12 +114,17 @@ Deno.test("wisp triage -- COMMAND runs it through the gate and the sandboxed run
   const work = await tempDir();
   try {
     const script = "printf 'src/a.c:3:7: error: boom\\n' >&2; exit 3";
-    const r = await runWisp(["triage", "-y", "--no-model", "--", "sh", "-c", script], { home, cwd: work });
+    const r = await runWisp(["triage", "-y", "--no-model", "--", "sh", "-c", script], {
+      home,
+      cwd: work,
+    });
     assertEquals(r.code, 1, r.stderr);
     assertMatch(r.stdout, /: exit 3; 1 error/);
     assertStringIncludes(r.stdout, "  error src/a.c:3:7: boom");
     const kinds = auditEvents(home).map((e) => e.kind);
-    for (const k of ["policy.decision", "command.outcome", "triage"]) assert(kinds.includes(k), `no ${k} in ${kinds}`);
+    for (const k of ["policy.decision", "command.outcome", "triage"]) {
+      assert(kinds.includes(k), `no ${k} in ${kinds}`);
+    }
     const outcome = auditEvents(home).find((e) => e.kind === "command.outcome")!;
     assertEquals(outcome.origin, "triage");
   } finally {
@@ -114,10 +137,16 @@ Deno.test("the gate still decides: a policy-denied command does not run; an unap
   const home = await tempDir();
   const work = await tempDir();
   try {
-    const denied = await runWisp(["triage", "-y", "--no-model", "--", "rm", "-rf", "/"], { home, cwd: work });
+    const denied = await runWisp(["triage", "-y", "--no-model", "--", "rm", "-rf", "/"], {
+      home,
+      cwd: work,
+    });
     assertEquals(denied.code, 1);
     assertMatch(denied.stderr, /^error: command denied by policy/);
-    const unapproved = await runWisp(["triage", "--no-model", "--", "make", "test"], { home, cwd: work });
+    const unapproved = await runWisp(["triage", "--no-model", "--", "make", "test"], {
+      home,
+      cwd: work,
+    });
     assertEquals(unapproved.code, 1);
     assertMatch(unapproved.stderr, /^error: command not approved.*add --yes/);
     const kinds = auditEvents(home).map((e) => e.kind);
@@ -130,7 +159,10 @@ Deno.test("the gate still decides: a policy-denied command does not run; an unap
 
 Deno.test("the words after -- become one shell line: one argument as typed, several quoted", () => {
   assertEquals(commandLine(["make test 2>&1"]), "make test 2>&1");
-  assertEquals(commandLine(["sh", "-c", "echo 'a b'; exit 3"]), `sh -c 'echo '\\''a b'\\''; exit 3'`);
+  assertEquals(
+    commandLine(["sh", "-c", "echo 'a b'; exit 3"]),
+    `sh -c 'echo '\\''a b'\\''; exit 3'`,
+  );
   assertEquals(commandLine(["cargo", "test", "--lib"]), "cargo test --lib");
   assertEquals(commandLine([]), undefined);
 });
@@ -146,12 +178,17 @@ Deno.test("with a model: only what no reader explained goes to it, over the real
       return {
         text: JSON.stringify({
           findings: chunk.includes("DISK FULL")
-            ? [{ kind: "error", location: "cache/writer.c:88", message: "disk full while writing the cache" }]
+            ? [{
+              kind: "error",
+              location: "cache/writer.c:88",
+              message: "disk full while writing the cache",
+            }]
             : [],
         }),
       };
     });
-    const log = Deno.readTextFileSync(fixture("go/test_fail.log")) + "\ncache/writer.c:88 FATAL DISK FULL, giving up\n";
+    const log = Deno.readTextFileSync(fixture("go/test_fail.log")) +
+      "\ncache/writer.c:88 FATAL DISK FULL, giving up\n";
     const r = await runWisp(["triage", "--json", "-m", "ollama:granite4.1:8b"], {
       home,
       stdin: log,
@@ -159,7 +196,10 @@ Deno.test("with a model: only what no reader explained goes to it, over the real
     });
     assertEquals(r.code, 1, r.stderr);
     const json = JSON.parse(r.stdout);
-    assertMatch(json.headline, /3 failed tests, 1 error; the model \(ollama:granite4\.1:8b\) judged 1 of 1 unexplained chunks$/);
+    assertMatch(
+      json.headline,
+      /3 failed tests, 1 error; the model \(ollama:granite4\.1:8b\) judged 1 of 1 unexplained chunks$/,
+    );
     assertEquals(json.findings.find((f: { kind: string }) => f.kind === "error"), {
       kind: "error",
       location: "cache/writer.c:88",
@@ -168,7 +208,10 @@ Deno.test("with a model: only what no reader explained goes to it, over the real
     const chats = fake.chats();
     assertEquals(chats.length, 1);
     const sent = JSON.stringify(chats[0].messages);
-    assert(sent.includes("DISK FULL") && !sent.includes("Add(20, 22) = 43"), "the model saw lines a reader had explained");
+    assert(
+      sent.includes("DISK FULL") && !sent.includes("Add(20, 22) = 43"),
+      "the model saw lines a reader had explained",
+    );
     assertEquals(chats[0].tools, undefined);
     assert(chats[0].format, "no schema sent");
     const kinds = auditEvents(home).map((e) => e.kind);

@@ -10,7 +10,15 @@ import { tempDir } from "../support/wisp.ts";
 
 function git(cwd: string, ...args: string[]): string {
   const r = new Deno.Command("git", {
-    args: ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "core.quotePath=false", ...args],
+    args: [
+      "-c",
+      "user.email=t@example.com",
+      "-c",
+      "user.name=t",
+      "-c",
+      "core.quotePath=false",
+      ...args,
+    ],
     cwd,
     stdout: "piped",
     stderr: "piped",
@@ -25,19 +33,37 @@ Deno.test("parseDiff agrees with git's numstat and name-status on every kind of 
     git(dir, "init", "-q");
     const w = (p: string, t: string) => Deno.writeTextFileSync(join(dir, p), t);
     const body = Array.from({ length: 12 }, (_, i) => `  const v${i} = ${i};`).join("\n");
-    w("app.ts", `export function a() {\n${body}\n  return 1;\n}\n\nexport function b() {\n${body}\n  return 2;\n}\n`);
-    w("schema.sql", "-- users\nCREATE TABLE users (id int);\n-- posts\nCREATE TABLE posts (id int);\n");
-    w("old_name.md", "# Title\n\nsome text that stays the same across the rename\nmore text\nand more\n");
+    w(
+      "app.ts",
+      `export function a() {\n${body}\n  return 1;\n}\n\nexport function b() {\n${body}\n  return 2;\n}\n`,
+    );
+    w(
+      "schema.sql",
+      "-- users\nCREATE TABLE users (id int);\n-- posts\nCREATE TABLE posts (id int);\n",
+    );
+    w(
+      "old_name.md",
+      "# Title\n\nsome text that stays the same across the rename\nmore text\nand more\n",
+    );
     w("gone.txt", "bye\n");
     w("run.sh", "#!/bin/sh\necho hi\n");
     Deno.writeFileSync(join(dir, "logo.bin"), new Uint8Array([0, 1, 2, 3, 0, 255]));
     git(dir, "add", "-A");
     git(dir, "commit", "-q", "-m", "base");
-    w("app.ts", `export function a() {\n${body}\n  return 10;\n}\n\nexport function b() {\n${body}\n  return 20;\n}\n\nexport function c() {}\n`);
+    w(
+      "app.ts",
+      `export function a() {\n${body}\n  return 10;\n}\n\nexport function b() {\n${body}\n  return 20;\n}\n\nexport function c() {}\n`,
+    );
     // Removing SQL comments makes lines that start with "--- " inside a hunk.
-    w("schema.sql", "CREATE TABLE users (id int);\n-- posts\nCREATE TABLE posts (id int, title text);\n");
+    w(
+      "schema.sql",
+      "CREATE TABLE users (id int);\n-- posts\nCREATE TABLE posts (id int, title text);\n",
+    );
     git(dir, "mv", "old_name.md", "new_name.md");
-    w("new_name.md", "# Title\n\nsome text that stays the same across the rename\nmore text\nand more\nadded\n");
+    w(
+      "new_name.md",
+      "# Title\n\nsome text that stays the same across the rename\nmore text\nand more\nadded\n",
+    );
     git(dir, "rm", "-q", "gone.txt");
     w("fresh.txt", "one\ntwo\n");
     Deno.chmodSync(join(dir, "run.sh"), 0o755);
@@ -45,7 +71,9 @@ Deno.test("parseDiff agrees with git's numstat and name-status on every kind of 
     git(dir, "add", "-A");
     const diff = git(dir, "diff", "--cached", "-M");
     const files = parseDiff(diff);
-    const numstat = git(dir, "diff", "--cached", "-M", "--numstat").trim().split("\n").map((l) => l.split("\t"));
+    const numstat = git(dir, "diff", "--cached", "-M", "--numstat").trim().split("\n").map((l) =>
+      l.split("\t")
+    );
     assertEquals(files.length, numstat.length);
     for (const [added, removed, path] of numstat) {
       const name = path.includes(" => ") ? path.replace(/^(.*)\{?.* => (.*?)\}?$/, "$2") : path;
@@ -54,18 +82,28 @@ Deno.test("parseDiff agrees with git's numstat and name-status on every kind of 
       if (added === "-") assert(f.binary, `${path} not binary`);
       else assertEquals([f.added, f.removed], [Number(added), Number(removed)], path);
     }
-    const status = new Map(git(dir, "diff", "--cached", "-M", "--name-status").trim().split("\n").map((l) => {
-      const parts = l.split("\t");
-      return [parts[parts.length - 1], parts[0][0]];
-    }));
-    const letter: Record<string, string> = { added: "A", deleted: "D", modified: "M", renamed: "R", copied: "C" };
+    const status = new Map(
+      git(dir, "diff", "--cached", "-M", "--name-status").trim().split("\n").map((l) => {
+        const parts = l.split("\t");
+        return [parts[parts.length - 1], parts[0][0]];
+      }),
+    );
+    const letter: Record<string, string> = {
+      added: "A",
+      deleted: "D",
+      modified: "M",
+      renamed: "R",
+      copied: "C",
+    };
     for (const f of files) assertEquals(letter[f.status], status.get(f.path), f.path);
     const renamed = files.find((f) => f.status === "renamed")!;
     assertEquals(renamed.oldPath, "old_name.md");
     assertEquals(files.find((f) => f.path === "run.sh")!.modeChange, "100644 → 100755");
     // The symbols are the hunk headers' trailing context, as git printed it.
     const appHunks = diff.split("diff --git").find((part) => part.includes("b/app.ts"))!;
-    const printed = [...appHunks.matchAll(/^@@ [^@]+ @@ ?(.*)$/gm)].map((m) => m[1].trim()).filter(Boolean);
+    const printed = [...appHunks.matchAll(/^@@ [^@]+ @@ ?(.*)$/gm)].map((m) => m[1].trim()).filter(
+      Boolean,
+    );
     assertEquals(files.find((f) => f.path === "app.ts")!.symbols, [...new Set(printed)]);
     assert(printed.length > 0, "git printed no hunk context for app.ts");
     const summary = summariseDiff(diff);
@@ -89,7 +127,12 @@ Deno.test("plain diff -u output (no git header), and the file cap", () => {
 +hello
 `;
   const files = parseDiff(diff);
-  assertEquals(files.map((f) => [f.path, f.status, f.added, f.removed]), [["one.txt", "modified", 1, 1], ["two.txt", "added", 1, 0]]);
+  assertEquals(files.map((f) => [f.path, f.status, f.added, f.removed]), [[
+    "one.txt",
+    "modified",
+    1,
+    1,
+  ], ["two.txt", "added", 1, 0]]);
   const capped = summariseDiff(diff, { maxLines: 1 });
   assertMatch(capped.text, /… and 1 more files \(held back\)$/);
 });

@@ -5,7 +5,13 @@
  */
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { join } from "node:path";
-import { capSubject, exactDraft, finishDraft, SUBJECT_MAX, WHY_PLACEHOLDER } from "../../src/condense/draft.ts";
+import {
+  capSubject,
+  exactDraft,
+  finishDraft,
+  SUBJECT_MAX,
+  WHY_PLACEHOLDER,
+} from "../../src/condense/draft.ts";
 import { summariseDiff } from "../../src/condense/diff.ts";
 import { runWisp, tempDir } from "../support/wisp.ts";
 import { startFakeOllama } from "../support/fake_ollama.ts";
@@ -24,26 +30,37 @@ index 1111111..2222222 100644
 
 Deno.test("capSubject: at most 72 characters, cut at a word, no trailing period", () => {
   assertEquals(capSubject("Fix the parser."), "Fix the parser");
-  const long = "Teach the configuration loader to keep comments and layout when it rewrites a setting in place";
+  const long =
+    "Teach the configuration loader to keep comments and layout when it rewrites a setting in place";
   const capped = capSubject(long);
   assert(capped.length <= SUBJECT_MAX, capped);
   assert(long.startsWith(capped) && !capped.endsWith(" "), capped);
 });
 
 Deno.test("finishDraft: fences and labels removed, the subject capped, a commit body ends with Why: <…>", () => {
-  const written = "```\nCommit message: Make the parser accept trailing commas in arrays, objects and argument lists everywhere\n\nThe parser now skips a comma before a closing bracket.\nWhy: because\n```";
+  const written =
+    "```\nCommit message: Make the parser accept trailing commas in arrays, objects and argument lists everywhere\n\nThe parser now skips a comma before a closing bracket.\nWhy: because\n```";
   const done = finishDraft("commit", written).split("\n");
-  assert(done[0].length <= SUBJECT_MAX && done[0].startsWith("Make the parser accept trailing commas"), done[0]);
+  assert(
+    done[0].length <= SUBJECT_MAX && done[0].startsWith("Make the parser accept trailing commas"),
+    done[0],
+  );
   assertEquals(done[1], "");
   assertEquals(done[2], "The parser now skips a comma before a closing bracket.");
   assertEquals(done[done.length - 1], WHY_PLACEHOLDER);
   assertEquals(done.filter((l) => /^why:/i.test(l)).length, 1);
-  assertEquals(finishDraft("changelog", "* Arrays may end with a comma.\nextra"), "- Arrays may end with a comma");
+  assertEquals(
+    finishDraft("changelog", "* Arrays may end with a comma.\nextra"),
+    "- Arrays may end with a comma",
+  );
   assert(!finishDraft("pr", "Title\n\nBody").includes("Why:"));
 });
 
 Deno.test("exactDraft: a plain draft from the summary", () => {
-  assertEquals(exactDraft("commit", summariseDiff(DIFF)), `Update src/parse.ts\n\n- Update src/parse.ts (+2 −1)\n\n${WHY_PLACEHOLDER}`);
+  assertEquals(
+    exactDraft("commit", summariseDiff(DIFF)),
+    `Update src/parse.ts\n\n- Update src/parse.ts (+2 −1)\n\n${WHY_PLACEHOLDER}`,
+  );
   assertEquals(exactDraft("changelog", summariseDiff(DIFF)), "- Update src/parse.ts");
 });
 
@@ -52,7 +69,10 @@ Deno.test("wisp draft: a piped diff without a model gives the plain draft and sa
   try {
     const r = await runWisp(["draft", "--no-model"], { home, stdin: DIFF });
     assertEquals(r.code, 0, r.stderr);
-    assertEquals(r.stdout, `Update src/parse.ts\n\n- Update src/parse.ts (+2 −1)\n\n${WHY_PLACEHOLDER}\n`);
+    assertEquals(
+      r.stdout,
+      `Update src/parse.ts\n\n- Update src/parse.ts (+2 −1)\n\n${WHY_PLACEHOLDER}\n`,
+    );
     assertMatch(r.stderr, /^note: model step off; a plain draft from the diff's summary\n$/);
     const bad = await runWisp(["draft", "poem"], { home, stdin: DIFF });
     assertEquals(bad.code, 64);
@@ -65,7 +85,12 @@ Deno.test("wisp draft runs git diff --cached through the gate and the sandbox; a
   const home = await tempDir();
   const repo = await tempDir();
   const git = (...args: string[]) =>
-    new Deno.Command("git", { args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], cwd: repo, stdout: "null", stderr: "null" }).outputSync();
+    new Deno.Command("git", {
+      args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
+      cwd: repo,
+      stdout: "null",
+      stderr: "null",
+    }).outputSync();
   try {
     git("init", "-q");
     Deno.writeTextFileSync(join(repo, "notes.md"), "one\n");
@@ -73,14 +98,21 @@ Deno.test("wisp draft runs git diff --cached through the gate and the sandbox; a
     git("commit", "-q", "-m", "base");
     const empty = await runWisp(["draft", "-y", "--no-model"], { home, cwd: repo });
     assertEquals(empty.code, 1, empty.stderr);
-    assertMatch(empty.stderr, /error: the diff is empty; stage changes with git add, or pipe a diff in/);
+    assertMatch(
+      empty.stderr,
+      /error: the diff is empty; stage changes with git add, or pipe a diff in/,
+    );
     Deno.writeTextFileSync(join(repo, "notes.md"), "one\ntwo\n");
     git("add", "notes.md");
     const r = await runWisp(["draft", "-y", "--no-model"], { home, cwd: repo });
     assertEquals(r.code, 0, r.stderr);
     assertMatch(r.stdout, /^Update notes\.md\n\n- Update notes\.md \(\+1 −0\)\n/);
-    const audit = Deno.readTextFileSync(join(home, "logs", "audit.jsonl")).trim().split("\n").map((l) => JSON.parse(l));
-    const outcome = audit.find((e) => e.kind === "command.outcome" && e.command === "git diff --cached");
+    const audit = Deno.readTextFileSync(join(home, "logs", "audit.jsonl")).trim().split("\n").map((
+      l,
+    ) => JSON.parse(l));
+    const outcome = audit.find((e) =>
+      e.kind === "command.outcome" && e.command === "git diff --cached"
+    );
     assert(outcome, "git diff --cached did not go through the runner");
     assertEquals(outcome.origin, "draft");
   } finally {
@@ -94,9 +126,14 @@ Deno.test("wisp draft with a model: the summary and the diff go to it; its long 
   const home = await tempDir();
   try {
     fake.reply({
-      text: "Change the default value of b in the parser module and add a new constant c for the upcoming feature work\n\nb is now 3 and c is 4.",
+      text:
+        "Change the default value of b in the parser module and add a new constant c for the upcoming feature work\n\nb is now 3 and c is 4.",
     });
-    const r = await runWisp(["draft", "-m", "ollama:granite4.1:8b"], { home, stdin: DIFF, env: { OLLAMA_HOST: fake.url } });
+    const r = await runWisp(["draft", "-m", "ollama:granite4.1:8b"], {
+      home,
+      stdin: DIFF,
+      env: { OLLAMA_HOST: fake.url },
+    });
     assertEquals(r.code, 0, r.stderr);
     const lines = r.stdout.trimEnd().split("\n");
     assert(lines[0].length <= SUBJECT_MAX, lines[0]);

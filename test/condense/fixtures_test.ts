@@ -22,14 +22,22 @@ type Want = [Finding["kind"], string | undefined, string | undefined, string];
 
 function expectFindings(name: string, want: Want[]): void {
   const got = read(name);
-  const brief = got.map((f) => `${f.kind} ${f.location ?? "-"} ${f.test ?? "-"} ${f.message}`).join("\n");
-  assertEquals(got.length, want.length, `${name}: expected ${want.length} findings, got:\n${brief}`);
+  const brief = got.map((f) => `${f.kind} ${f.location ?? "-"} ${f.test ?? "-"} ${f.message}`).join(
+    "\n",
+  );
+  assertEquals(
+    got.length,
+    want.length,
+    `${name}: expected ${want.length} findings, got:\n${brief}`,
+  );
   for (const [kind, location, test, piece] of want) {
     const here = got.filter((f) => f.kind === kind && f.location === location && f.test === test);
     assert(here.length > 0, `${name}: no ${kind} at ${location} for ${test}; got:\n${brief}`);
     assert(
       here.some((f) => f.message.includes(piece)),
-      `${name}: ${kind} at ${location}: message "${here.map((f) => f.message).join(" / ")}" lacks "${piece}"`,
+      `${name}: ${kind} at ${location}: message "${
+        here.map((f) => f.message).join(" / ")
+      }" lacks "${piece}"`,
     );
   }
 }
@@ -113,10 +121,26 @@ Deno.test("rustc via cargo build: each error with its place, in both message for
 });
 
 Deno.test("cargo test (also with --nocapture, where panics print inline): one finding per failing test with the panic's place and left/right", () => {
-  for (const name of ["cargo/test_fail.log", "cargo/test_fail_color.log", "cargo/test_fail_nocapture.log"]) {
+  for (
+    const name of [
+      "cargo/test_fail.log",
+      "cargo/test_fail_color.log",
+      "cargo/test_fail_nocapture.log",
+    ]
+  ) {
     expectFindings(name, [
-      ["test_failure", "src/lib.rs:20:9", "tests::adds_large_numbers", "assertion `left == right` failed"],
-      ["test_failure", "src/lib.rs:37:9", "tests::compares_strings", "assertion `left != right` failed"],
+      [
+        "test_failure",
+        "src/lib.rs:20:9",
+        "tests::adds_large_numbers",
+        "assertion `left == right` failed",
+      ],
+      [
+        "test_failure",
+        "src/lib.rs:37:9",
+        "tests::compares_strings",
+        "assertion `left != right` failed",
+      ],
       ["test_failure", "src/lib.rs:31:40", "tests::parses_level", "called `Result::unwrap()`"],
     ]);
     const large = read(name).find((f) => f.test === "tests::adds_large_numbers")!;
@@ -128,8 +152,18 @@ Deno.test("pytest: failures and the fixture error, summary and sections merged, 
   const want: Want[] = [
     ["test_failure", "test_calc.py:10", "test_calc.py::test_divide_rounding", "assert 3.5 == 3"],
     ["test_failure", "test_calc.py:14", "test_calc.py::test_divide_by_zero", "ZeroDivisionError"],
-    ["test_failure", "test_calc.py:24", "test_calc.py::TestParse::test_parse_list", "assert [1, 2] == [1, 2, 3]"],
-    ["test_failure", "test_calc.py:28", "test_calc.py::TestParse::test_parse_param[2-3]", "assert 2 == 3"],
+    [
+      "test_failure",
+      "test_calc.py:24",
+      "test_calc.py::TestParse::test_parse_list",
+      "assert [1, 2] == [1, 2, 3]",
+    ],
+    [
+      "test_failure",
+      "test_calc.py:28",
+      "test_calc.py::TestParse::test_parse_param[2-3]",
+      "assert 2 == 3",
+    ],
     ["error", "test_calc.py:33", "test_calc.py::test_uses_broken", "fixture could not start"],
   ];
   expectFindings("pytest/fail.log", want);
@@ -153,8 +187,18 @@ Deno.test("pytest: a long noisy run (400 tests, logs, warnings) gives its one fa
 
 Deno.test("unittest: FAIL and ERROR blocks with the test's own frame", () => {
   expectFindings("pytest/unittest_fail.log", [
-    ["test_failure", "/home/dev/project/test_unit.py:7", "test_unit.CalcTest.test_divide", "AssertionError: 3.0 != 4"],
-    ["test_failure", "/home/dev/project/test_unit.py:10", "test_unit.CalcTest.test_parse", "ValueError"],
+    [
+      "test_failure",
+      "/home/dev/project/test_unit.py:7",
+      "test_unit.CalcTest.test_divide",
+      "AssertionError: 3.0 != 4",
+    ],
+    [
+      "test_failure",
+      "/home/dev/project/test_unit.py:10",
+      "test_unit.CalcTest.test_parse",
+      "ValueError",
+    ],
   ]);
 });
 
@@ -166,11 +210,21 @@ Deno.test("go: build and vet diagnostics, test failures with subtests and a pani
   ];
   expectFindings("go/build_fail.log", build);
   expectFindings("go/test_compile_fail.log", build);
-  expectFindings("go/vet_fail.log", [["error", "./calc.go:20:2", undefined, "fmt.Printf format %s"]]);
+  expectFindings("go/vet_fail.log", [[
+    "error",
+    "./calc.go:20:2",
+    undefined,
+    "fmt.Printf format %s",
+  ]]);
   const tests: Want[] = [
     ["test_failure", "calc_test.go:13", "TestAddLarge", "Add(20, 22) = 43, want 42"],
     ["test_failure", "calc_test.go:30", "TestTable/two", 'Parse("2") = 2, want 3'],
-    ["test_failure", "/home/dev/project/calc_test.go:38", "TestPanics", "panic: assignment to entry in nil map"],
+    [
+      "test_failure",
+      "/home/dev/project/calc_test.go:38",
+      "TestPanics",
+      "panic: assignment to entry in nil map",
+    ],
   ];
   expectFindings("go/test_fail.log", tests);
   expectFindings("go/test_fail_verbose.log", tests);
@@ -214,8 +268,18 @@ Deno.test("jest: failing tests by full name, the suite that failed to run as an 
 
 Deno.test("vitest: Failed Tests and Failed Suites, once each (the ✓/× tree repeats them)", () => {
   expectFindings("vitest/fail.log", [
-    ["test_failure", "sum.test.js:9:25", "sum.test.js > sum > adds large numbers", "expected 43 to be 42"],
-    ["test_failure", "sum.test.js:13:50", "sum.test.js > sum > objects > builds a record", "deeply equal"],
+    [
+      "test_failure",
+      "sum.test.js:9:25",
+      "sum.test.js > sum > adds large numbers",
+      "expected 43 to be 42",
+    ],
+    [
+      "test_failure",
+      "sum.test.js:13:50",
+      "sum.test.js > sum > objects > builds a record",
+      "deeply equal",
+    ],
     ["test_failure", "sum.test.js:23:10", "sum.test.js > parses text", "not a number: abc"],
     ["error", "broken.test.js:2:1", undefined, "Cannot find module"],
   ]);
@@ -226,14 +290,29 @@ Deno.test("mocha: numbered failures with multi-line titles, a failing hook inclu
     ["test_failure", "test/sum.test.js:27:22", "parses text", "not a number: abc"],
     ["test_failure", "test/sum.test.js:9:12", "sum adds large numbers", "strictly equal"],
     ["test_failure", "test/sum.test.js:13:14", "sum objects builds a record", "deep-equal"],
-    ["test_failure", "test/sum.test.js:17:32", 'sum hooks "before all" hook for "is skipped by the hook"', "setup failed"],
+    [
+      "test_failure",
+      "test/sum.test.js:17:32",
+      'sum hooks "before all" hook for "is skipped by the hook"',
+      "setup failed",
+    ],
   ]);
 });
 
 Deno.test("node --test: spec and TAP reporters give the same three failures, suites not counted", () => {
   const want: Want[] = [
-    ["test_failure", "/home/dev/project/sum.test.js:10:12", "sum > adds large numbers", "strictly equal"],
-    ["test_failure", "/home/dev/project/sum.test.js:14:14", "sum > objects > builds a record", "deep-equal"],
+    [
+      "test_failure",
+      "/home/dev/project/sum.test.js:10:12",
+      "sum > adds large numbers",
+      "strictly equal",
+    ],
+    [
+      "test_failure",
+      "/home/dev/project/sum.test.js:14:14",
+      "sum > objects > builds a record",
+      "deep-equal",
+    ],
     ["test_failure", "/home/dev/project/sum.test.js:24:22", "parses text", "not a number: abc"],
   ];
   expectFindings("node_test/fail_spec.log", want);
@@ -242,8 +321,18 @@ Deno.test("node --test: spec and TAP reporters give the same three failures, sui
 
 Deno.test("deno test: ERRORS and FAILURES are the same failures; steps are named under their test", () => {
   expectFindings("deno/test_fail.log", [
-    ["test_failure", "/home/dev/project/calc_test.ts:16:3", "adds large numbers", "actual 43, expected 42"],
-    ["test_failure", "/home/dev/project/calc_test.ts:25:11", "steps > second step fails", "actual [1,2]"],
+    [
+      "test_failure",
+      "/home/dev/project/calc_test.ts:16:3",
+      "adds large numbers",
+      "actual 43, expected 42",
+    ],
+    [
+      "test_failure",
+      "/home/dev/project/calc_test.ts:25:11",
+      "steps > second step fails",
+      "actual [1,2]",
+    ],
   ]);
 });
 
@@ -262,15 +351,35 @@ Deno.test("javac and Maven's compiler: each error once though Maven prints it tw
     ["error", "src/main/java/demo/Calc.java:12", undefined, "cannot find symbol"],
   ]);
   expectFindings("maven/compile_fail.log", [
-    ["error", "/home/dev/project/src/main/java/demo/Calc.java:7:26", undefined, "incompatible types"],
-    ["error", "/home/dev/project/src/main/java/demo/Calc.java:8:16", undefined, "incompatible types"],
-    ["error", "/home/dev/project/src/main/java/demo/Calc.java:12:21", undefined, "cannot find symbol"],
+    [
+      "error",
+      "/home/dev/project/src/main/java/demo/Calc.java:7:26",
+      undefined,
+      "incompatible types",
+    ],
+    [
+      "error",
+      "/home/dev/project/src/main/java/demo/Calc.java:8:16",
+      undefined,
+      "incompatible types",
+    ],
+    [
+      "error",
+      "/home/dev/project/src/main/java/demo/Calc.java:12:21",
+      undefined,
+      "cannot find symbol",
+    ],
   ]);
 });
 
 Deno.test("Surefire: one finding per test though the block and the summary both report it", () => {
   expectFindings("maven/test_fail.log", [
-    ["test_failure", "CalcTest.java:16", "demo.CalcTest.addsLargeNumbers", "expected: <42> but was: <43>"],
+    [
+      "test_failure",
+      "CalcTest.java:16",
+      "demo.CalcTest.addsLargeNumbers",
+      "expected: <42> but was: <43>",
+    ],
     ["test_failure", "CalcTest.java:26", "demo.CalcTest.parsesText", "NumberFormatException"],
   ]);
 });
@@ -300,16 +409,36 @@ Deno.test("shellcheck: tty and gcc formats give the same warnings (info notes ar
 
 Deno.test("swift (hand-written fixtures): build errors, XCTest on Linux and macOS, swift-testing", () => {
   expectFindings("swift/build_fail.log", [
-    ["error", "/home/dev/project/Sources/Calc/Calc.swift:4:16", undefined, "cannot convert return expression"],
+    [
+      "error",
+      "/home/dev/project/Sources/Calc/Calc.swift:4:16",
+      undefined,
+      "cannot convert return expression",
+    ],
     ["warning", "/home/dev/project/Sources/Calc/Calc.swift:8:9", undefined, "never used"],
     ["error", "/home/dev/project/Sources/Calc/Calc.swift:9:16", undefined, "cannot find 'txt'"],
   ]);
   expectFindings("swift/xctest_linux_fail.log", [
-    ["test_failure", "/home/dev/project/Tests/CalcTests/CalcTests.swift:12", "CalcTests.testAddsLargeNumbers", "XCTAssertEqual failed"],
-    ["test_failure", "/home/dev/project/Tests/CalcTests/CalcTests.swift:24", "CalcTests.testParsesText", "XCTAssertNotNil failed"],
+    [
+      "test_failure",
+      "/home/dev/project/Tests/CalcTests/CalcTests.swift:12",
+      "CalcTests.testAddsLargeNumbers",
+      "XCTAssertEqual failed",
+    ],
+    [
+      "test_failure",
+      "/home/dev/project/Tests/CalcTests/CalcTests.swift:24",
+      "CalcTests.testParsesText",
+      "XCTAssertNotNil failed",
+    ],
   ]);
   expectFindings("swift/xctest_macos_fail.log", [
-    ["test_failure", "/Users/dev/project/Tests/CalcTests/CalcTests.swift:12", "CalcTests.CalcTests.testAddsLargeNumbers", "XCTAssertEqual"],
+    [
+      "test_failure",
+      "/Users/dev/project/Tests/CalcTests/CalcTests.swift:12",
+      "CalcTests.CalcTests.testAddsLargeNumbers",
+      "XCTAssertEqual",
+    ],
     ["test_failure", undefined, "CalcTests.CalcTests.testCrashes", "failed"],
   ]);
   expectFindings("swift/swift_testing_fail.log", [
@@ -325,24 +454,44 @@ Deno.test("all the logs one after another (as a CI log of several steps): exactl
   const names: string[] = [];
   for (const dir of [...Deno.readDirSync(FIXTURES)].sort((a, b) => a.name.localeCompare(b.name))) {
     if (!dir.isDirectory) continue;
-    for (const f of [...Deno.readDirSync(join(FIXTURES, dir.name))].sort((a, b) => a.name.localeCompare(b.name))) {
+    for (
+      const f of [...Deno.readDirSync(join(FIXTURES, dir.name))].sort((a, b) =>
+        a.name.localeCompare(b.name)
+      )
+    ) {
       if (f.name.endsWith(".log")) names.push(`${dir.name}/${f.name}`);
     }
   }
   assert(names.length >= 50, `only ${names.length} logs`);
   // The same test failing in two logs (spec and TAP reporters of one run) is one finding: compare identities.
   const each = new Set(names.flatMap((n) => read(n).map(findingKey)));
-  const together = readAll(names.map((n) => Deno.readTextFileSync(join(FIXTURES, n))).join("\n")).findings.map(findingKey);
+  const together = readAll(names.map((n) => Deno.readTextFileSync(join(FIXTURES, n))).join("\n"))
+    .findings.map(findingKey);
   assertEquals(new Set(together), each);
   assertEquals(together.length, each.size);
 });
 
 Deno.test("a program that died: Python traceback, uncaught Node.js exception, Java exception, Rust panic", () => {
   expectFindings("crash/python.log", [
-    ["error", "/home/dev/project/config.py:6", undefined, "json.decoder.JSONDecodeError: Expecting property name"],
+    [
+      "error",
+      "/home/dev/project/config.py:6",
+      undefined,
+      "json.decoder.JSONDecodeError: Expecting property name",
+    ],
   ]);
-  expectFindings("crash/node.log", [["error", "/home/dev/project/boom.js:6:27", undefined, "TypeError: no port in"]]);
-  expectFindings("crash/java.log", [["error", "Boom.java:5", undefined, "java.lang.ArrayIndexOutOfBoundsException: Index 5"]]);
+  expectFindings("crash/node.log", [[
+    "error",
+    "/home/dev/project/boom.js:6:27",
+    undefined,
+    "TypeError: no port in",
+  ]]);
+  expectFindings("crash/java.log", [[
+    "error",
+    "Boom.java:5",
+    undefined,
+    "java.lang.ArrayIndexOutOfBoundsException: Index 5",
+  ]]);
   expectFindings("crash/rust.log", [["error", "boom.rs:2:25", undefined, "port must be a number"]]);
 });
 
@@ -351,7 +500,12 @@ Deno.test("long noisy runs of cargo test and go test -v: the one failure among 3
     ["test_failure", "src/lib.rs:437:72", "tests::item_217", "item 217 was rejected"],
     ["warning", "src/lib.rs:1:36", undefined, "unused variable"],
   ]);
-  expectFindings("go/noisy.log", [["test_failure", "noisy_test.go:1520", "TestItem217", "item 217 was rejected"]]);
+  expectFindings("go/noisy.log", [[
+    "test_failure",
+    "noisy_test.go:1520",
+    "TestItem217",
+    "item 217 was rejected",
+  ]]);
 });
 
 Deno.test("a long noisy jest run: 200 tests logging 'error' text to the console, one failure", () => {

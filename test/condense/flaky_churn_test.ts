@@ -42,13 +42,25 @@ Deno.test("flaky_tests: a test failing in some runs is flaky, one failing in all
   const audit = new AuditLog({ path: paths.auditLog, enabled: true, maxBytes: 1 << 20, keep: 1 });
   try {
     Deno.writeTextFileSync(join(work, "t.sh"), SCRIPT);
-    const runs = await runRepeatedly("sh t.sh", 4, { config: defaultConfig(), paths, audit, cwd: work, root: work, yes: true });
+    const runs = await runRepeatedly("sh t.sh", 4, {
+      config: defaultConfig(),
+      paths,
+      audit,
+      cwd: work,
+      root: work,
+      yes: true,
+    });
     const report = compareRuns(runs);
     assertEquals(report.exitStatuses, [101, 101, 101, 101]);
-    assertEquals(report.flaky.map((v) => [v.test, v.failedRuns, v.location]), [["tests::timing", [1, 3], "src/lib.rs:20:9"]]);
+    assertEquals(report.flaky.map((v) => [v.test, v.failedRuns, v.location]), [["tests::timing", [
+      1,
+      3,
+    ], "src/lib.rs:20:9"]]);
     assertEquals(report.failing.map((v) => v.test), ["tests::steady"]);
     assertMatch(report.text, /^4 runs \(exit 101, 101, 101, 101\): 1 flaky, 1 failing every time/);
-    const outcomes = Deno.readTextFileSync(paths.auditLog).split("\n").filter((l) => l.includes('"command.outcome"'));
+    const outcomes = Deno.readTextFileSync(paths.auditLog).split("\n").filter((l) =>
+      l.includes('"command.outcome"')
+    );
     assertEquals(outcomes.length, 4);
   } finally {
     audit.close();
@@ -58,7 +70,10 @@ Deno.test("flaky_tests: a test failing in some runs is flaky, one failing in all
 });
 
 Deno.test("flaky_tests: a failed run no reader explains is counted, not guessed at", () => {
-  const r = compareRuns([{ exitStatus: 0, text: "all good\n" }, { exitStatus: 139, text: "Segmentation fault\n" }]);
+  const r = compareRuns([{ exitStatus: 0, text: "all good\n" }, {
+    exitStatus: 139,
+    text: "Segmentation fault\n",
+  }]);
   assertEquals(r.unexplainedRuns, [2]);
   assertEquals(r.flaky, []);
 });
@@ -66,7 +81,12 @@ Deno.test("flaky_tests: a failed run no reader explains is counted, not guessed 
 Deno.test("hot_paths: files by commits and lines over a real history, renames followed", async () => {
   const dir = await tempDir();
   const git = (...args: string[]) => {
-    const r = new Deno.Command("git", { args: ["-c", "user.email=a@example.com", "-c", "user.name=Ann", ...args], cwd: dir, stdout: "piped", stderr: "piped" }).outputSync();
+    const r = new Deno.Command("git", {
+      args: ["-c", "user.email=a@example.com", "-c", "user.name=Ann", ...args],
+      cwd: dir,
+      stdout: "piped",
+      stderr: "piped",
+    }).outputSync();
     if (!r.success) throw new Error(new TextDecoder().decode(r.stderr));
     return new TextDecoder().decode(r.stdout);
   };
@@ -85,7 +105,10 @@ Deno.test("hot_paths: files by commits and lines over a real history, renames fo
     assertEquals(r.commits, 4);
     assertEquals(r.paths[0], { path: "core.ts", commits: 3, added: 6, removed: 3, authors: 1 });
     assertEquals(r.paths.map((p) => p.path).sort(), ["README.md", "core.ts", "readme.md"].sort());
-    assertMatch(r.text, /^4 commits, 3 files changed; the most changed:\n {2}core\.ts: 3 commits, \+6 −3, 1 author/);
+    assertMatch(
+      r.text,
+      /^4 commits, 3 files changed; the most changed:\n {2}core\.ts: 3 commits, \+6 −3, 1 author/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

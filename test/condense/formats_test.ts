@@ -9,7 +9,9 @@ import { readAll } from "../../src/condense/readers/index.ts";
 import type { Finding } from "../../src/condense/findings.ts";
 
 function brief(text: string): string[] {
-  return readAll(text).findings.map((f: Finding) => `${f.kind} ${f.location ?? "-"} ${f.test ?? "-"} | ${f.message}`);
+  return readAll(text).findings.map((f: Finding) =>
+    `${f.kind} ${f.location ?? "-"} ${f.test ?? "-"} | ${f.message}`
+  );
 }
 
 Deno.test("cargo test before Rust 1.73: the quoted multi-line panic message", () => {
@@ -60,8 +62,14 @@ failures:
 test result: FAILED. 0 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s
 `;
   const got = brief(log);
-  assert(got.includes("test_failure - tests::rejects | test did not panic as expected"), got.join("\n"));
-  assert(got.some((l) => l.startsWith("test_failure - src/lib.rs - add (line 3) |")), got.join("\n"));
+  assert(
+    got.includes("test_failure - tests::rejects | test did not panic as expected"),
+    got.join("\n"),
+  );
+  assert(
+    got.some((l) => l.startsWith("test_failure - src/lib.rs - add (line 3) |")),
+    got.join("\n"),
+  );
 });
 
 Deno.test("recursive make: the failure inside the sub-make once, the parent's Error 2 not again", () => {
@@ -82,7 +90,9 @@ Deno.test("make: a missing rule and a makefile syntax error", () => {
   assertEquals(brief("make: *** No rule to make target 'lib.o', needed by 'app'.  Stop.\n"), [
     "error - - | make: No rule to make target 'lib.o', needed by 'app'",
   ]);
-  assertEquals(brief("Makefile:3: *** missing separator.  Stop.\n"), ["error Makefile:3 - | missing separator"]);
+  assertEquals(brief("Makefile:3: *** missing separator.  Stop.\n"), [
+    "error Makefile:3 - | missing separator",
+  ]);
 });
 
 Deno.test("linkers: lld's undefined symbol and Apple ld's undefined symbols", () => {
@@ -115,7 +125,10 @@ main.c:5:7: error: unused variable 'x' [-Werror,-Wunused-variable]
       ^
 2 errors generated.
 `),
-    ["error main.c:1:10 - | 'missing.h' file not found", "error main.c:5:7 - | unused variable 'x' [-Werror,-Wunused-variable]"],
+    [
+      "error main.c:1:10 - | 'missing.h' file not found",
+      "error main.c:5:7 - | unused variable 'x' [-Werror,-Wunused-variable]",
+    ],
   );
 });
 
@@ -128,7 +141,9 @@ java.lang.AssertionError: expected:<42> but was:<43>
 	at demo.CalcTest.addsLargeNumbers(CalcTest.java:16)
 
 `;
-  assertEquals(brief(surefire), ["test_failure CalcTest.java:16 demo.CalcTest.addsLargeNumbers | java.lang.AssertionError: expected:<42> but was:<43>"]);
+  assertEquals(brief(surefire), [
+    "test_failure CalcTest.java:16 demo.CalcTest.addsLargeNumbers | java.lang.AssertionError: expected:<42> but was:<43>",
+  ]);
   const gradle = `> Task :test FAILED
 
 CalcTest > addsLargeNumbers() FAILED
@@ -138,13 +153,18 @@ CalcTest > addsLargeNumbers() FAILED
 
 FAILURE: Build failed with an exception.
 `;
-  assertEquals(brief(gradle), ["test_failure CalcTest.java:16 CalcTest.addsLargeNumbers | org.opentest4j.AssertionFailedError"]);
+  assertEquals(brief(gradle), [
+    "test_failure CalcTest.java:16 CalcTest.addsLargeNumbers | org.opentest4j.AssertionFailedError",
+  ]);
 });
 
 Deno.test("eslint's compact format", () => {
-  assertEquals(brief("/p/a.js: line 3, col 7, Error - 'x' is not defined. (no-undef)\n\n1 problem\n"), [
-    "error /p/a.js:3:7 - | 'x' is not defined. (no-undef)",
-  ]);
+  assertEquals(
+    brief("/p/a.js: line 3, col 7, Error - 'x' is not defined. (no-undef)\n\n1 problem\n"),
+    [
+      "error /p/a.js:3:7 - | 'x' is not defined. (no-undef)",
+    ],
+  );
 });
 
 Deno.test("TAP: TODO and SKIP are not failures; a plain not ok is", () => {
@@ -159,7 +179,7 @@ not ok 3 - formats
 ok 4 - skipped # SKIP no network
 1..4
 `;
-  assertEquals(brief(log), ["test_failure - formats | expected \"a\" to equal \"b\""]);
+  assertEquals(brief(log), ['test_failure - formats | expected "a" to equal "b"']);
 });
 
 Deno.test("pytest with -rN (no summary): the FAILURES section alone", () => {
@@ -220,7 +240,9 @@ Deno.test("node --test without the failing-tests section (older Node): the tree'
 ℹ pass 1
 ℹ fail 1
 `;
-  assertEquals(brief(log), ["test_failure /p/sum.test.js:10:12 sum > adds large | AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:"]);
+  assertEquals(brief(log), [
+    "test_failure /p/sum.test.js:10:12 sum > adds large | AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:",
+  ]);
 });
 
 Deno.test("jest: console blocks are not failures", () => {
@@ -284,7 +306,10 @@ FAILED: CMakeFiles/app.dir/main.cpp.o
 ../main.cpp:4:3: error: 'foo' was not declared in this scope
 ninja: build stopped: subcommand failed.
 `),
-    ["error ../main.cpp:4:3 - | 'foo' was not declared in this scope", "error - - | ninja: target CMakeFiles/app.dir/main.cpp.o failed"],
+    [
+      "error ../main.cpp:4:3 - | 'foo' was not declared in this scope",
+      "error - - | ninja: target CMakeFiles/app.dir/main.cpp.o failed",
+    ],
   );
 });
 
@@ -313,7 +338,9 @@ error: linking with \`cc\` failed: exit status: 1
 error: could not compile \`app\` (bin "app") due to 1 previous error
 `;
   const f = readAll(link).findings;
-  assertEquals(f.map((x) => `${x.kind} ${x.message}`), ["error linking with `cc` failed: exit status: 1"]);
+  assertEquals(f.map((x) => `${x.kind} ${x.message}`), [
+    "error linking with `cc` failed: exit status: 1",
+  ]);
   assertEquals(f[0].detail, ["undefined reference to helper"]);
   assertEquals(brief("error: this is just what the program printed\nrunning 0 tests\n"), []);
 });

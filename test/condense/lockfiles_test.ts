@@ -10,23 +10,34 @@ import { auditLockfile, LockfileError, renderAudits } from "../../src/condense/l
 
 const DIR = fileURLToPath(new URL("../fixtures/condense/lockfiles/", import.meta.url));
 const audit = (name: string) => auditLockfile(name, Deno.readTextFileSync(join(DIR, name)));
-const marksOf = (a: ReturnType<typeof audit>, name: string) => a.packages.find((p) => p.name === name)?.marks ?? [];
+const marksOf = (a: ReturnType<typeof audit>, name: string) =>
+  a.packages.find((p) => p.name === name)?.marks ?? [];
 
 Deno.test("package-lock v3 (real): every package, the names at several versions, install scripts", () => {
   const a = audit("package-lock.json");
   const doc = JSON.parse(Deno.readTextFileSync(join(DIR, "package-lock.json")));
-  const expected = Object.entries(doc.packages as Record<string, { link?: boolean }>).filter(([k, v]) => k !== "" && !v.link).length;
+  const expected =
+    Object.entries(doc.packages as Record<string, { link?: boolean }>).filter(([k, v]) =>
+      k !== "" && !v.link
+    ).length;
   assertEquals(a.packages.length, expected);
   assertEquals(a.format, "package-lock v3");
   // Counted independently: a name's versions across all its install paths.
   const versions = new Map<string, Set<string>>();
-  for (const [k, v] of Object.entries(doc.packages as Record<string, { version: string; name?: string; link?: boolean }>)) {
+  for (
+    const [k, v] of Object.entries(
+      doc.packages as Record<string, { version: string; name?: string; link?: boolean }>,
+    )
+  ) {
     if (k === "" || v.link) continue;
     const name = v.name ?? k.slice(k.lastIndexOf("node_modules/") + 13);
     versions.set(name, (versions.get(name) ?? new Set()).add(v.version));
   }
   assertEquals(a.duplicates.length, [...versions.values()].filter((s) => s.size > 1).length);
-  const scripts = Object.values(doc.packages as Record<string, { hasInstallScript?: boolean }>).filter((v) => v.hasInstallScript).length;
+  const scripts =
+    Object.values(doc.packages as Record<string, { hasInstallScript?: boolean }>).filter((v) =>
+      v.hasInstallScript
+    ).length;
   assertEquals(a.packages.filter((p) => p.marks.includes("runs install scripts")).length, scripts);
   assert(scripts > 0);
 });
@@ -34,7 +45,11 @@ Deno.test("package-lock v3 (real): every package, the names at several versions,
 Deno.test("package-lock v1: git, a local path, plain http without integrity, nested duplicates", () => {
   const a = audit("v1/package-lock.json");
   assertEquals(a.format, "package-lock v1");
-  assertEquals(marksOf(a, "old-mirror"), ["from a URL outside the registry", "over plain http", "no integrity hash"]);
+  assertEquals(marksOf(a, "old-mirror"), [
+    "from a URL outside the registry",
+    "over plain http",
+    "no integrity hash",
+  ]);
   assertEquals(a.duplicates, [{ name: "ansi-styles", versions: ["3.2.1", "4.3.0"] }]);
   assertEquals(marksOf(a, "left-pad"), []);
   assertEquals(marksOf(a, "forked-lib"), ["from git", "no integrity hash"]);
@@ -44,7 +59,11 @@ Deno.test("package-lock v1: git, a local path, plain http without integrity, nes
 Deno.test("deno.lock (real): npm packages with integrity, duplicates by name", () => {
   const a = audit("deno.lock");
   const doc = JSON.parse(Deno.readTextFileSync(join(DIR, "deno.lock")));
-  assertEquals(a.packages.length, Object.keys(doc.npm ?? {}).length + Object.keys(doc.jsr ?? {}).length + Object.keys(doc.remote ?? {}).length);
+  assertEquals(
+    a.packages.length,
+    Object.keys(doc.npm ?? {}).length + Object.keys(doc.jsr ?? {}).length +
+      Object.keys(doc.remote ?? {}).length,
+  );
   assert(a.packages.every((p) => !p.marks.includes("no integrity hash")));
   assert(a.packages.some((p) => p.name === "npm:zod"));
 });
@@ -68,9 +87,16 @@ Deno.test("go.sum: only modules whose code is hashed; pseudo-versions and +incom
     "golang.org/x/sys@v0.0.0-20220908164124-27713097b956",
     "golang.org/x/sys@v0.26.0",
   ]);
-  assertEquals(marksOf(a, "github.com/old/thing"), ["+incompatible (a major version without a go.mod)"]);
-  assertEquals(a.packages.find((p) => p.version.startsWith("v0.0.0"))!.marks, ["an unreleased commit (pseudo-version)"]);
-  assertEquals(a.duplicates, [{ name: "golang.org/x/sys", versions: ["v0.0.0-20220908164124-27713097b956", "v0.26.0"] }]);
+  assertEquals(marksOf(a, "github.com/old/thing"), [
+    "+incompatible (a major version without a go.mod)",
+  ]);
+  assertEquals(a.packages.find((p) => p.version.startsWith("v0.0.0"))!.marks, [
+    "an unreleased commit (pseudo-version)",
+  ]);
+  assertEquals(a.duplicates, [{
+    name: "golang.org/x/sys",
+    versions: ["v0.0.0-20220908164124-27713097b956", "v0.26.0"],
+  }]);
 });
 
 Deno.test("poetry.lock and uv.lock: git, local and other-index sources", () => {
@@ -92,7 +118,10 @@ Deno.test("Package.resolved: a branch pin, a local package, a version pin unmark
   assertEquals(a.format, "Package.resolved v3");
   assertEquals(marksOf(a, "swift-argument-parser"), []);
   assertEquals(marksOf(a, "swift-nightly-thing"), ["pinned to branch main"]);
-  assertEquals(marksOf(a, "local-kit"), ["pinned to a revision, not a version", "from a local path"]);
+  assertEquals(marksOf(a, "local-kit"), [
+    "pinned to a revision, not a version",
+    "from a local path",
+  ]);
 });
 
 Deno.test("rendering: one line per lockfile, duplicates and marks summed; unknown names and broken files refused", () => {

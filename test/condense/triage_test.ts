@@ -10,7 +10,12 @@ import {
   triageText,
   unexplainedChunks,
 } from "../../src/condense/triage.ts";
-import { type ChunkJudge, JUDGE_INSTRUCTIONS, modelJudge, parseJudgement } from "../../src/condense/judge.ts";
+import {
+  type ChunkJudge,
+  JUDGE_INSTRUCTIONS,
+  modelJudge,
+  parseJudgement,
+} from "../../src/condense/judge.ts";
 import { ScriptedBackend, textReply } from "../../src/models/scripted.ts";
 import type { Finding } from "../../src/condense/findings.ts";
 
@@ -23,9 +28,23 @@ Deno.test("headline: command, exit status, counts by kind", () => {
   const pass = triageText(fixture("cargo/pass.log"), { command: "cargo test", exitStatus: 0 });
   assertMatch(pass.headline, /^cargo test: exit 0; no failures found/);
   assertEquals(pass.findings, []);
-  assertEquals(headline({ source: "build.log", counts: { errors: 1, test_failures: 0, warnings: 2 }, heldBack: 0, shown: 3 }), "build.log: 1 error, 2 warnings");
   assertEquals(
-    headline({ command: "make", exitStatus: null, counts: { errors: 0, test_failures: 0, warnings: 0 }, heldBack: 0, shown: 0 }),
+    headline({
+      source: "build.log",
+      counts: { errors: 1, test_failures: 0, warnings: 2 },
+      heldBack: 0,
+      shown: 3,
+    }),
+    "build.log: 1 error, 2 warnings",
+  );
+  assertEquals(
+    headline({
+      command: "make",
+      exitStatus: null,
+      counts: { errors: 0, test_failures: 0, warnings: 0 },
+      heldBack: 0,
+      shown: 0,
+    }),
     "make: ended without an exit status; no failures found",
   );
 });
@@ -62,7 +81,9 @@ Deno.test("unexplained chunks: at most 4 KiB, cut at line ends, only lines no re
 Deno.test("a known format leaves little unexplained; an unknown one is all unexplained", () => {
   const known = triageText(fixture("go/test_fail.log"));
   assertEquals(known.unexplained, []);
-  const unknown = triageText("Something odd happened\nthe flux capacitor is misaligned\n", { exitStatus: 3 });
+  const unknown = triageText("Something odd happened\nthe flux capacitor is misaligned\n", {
+    exitStatus: 3,
+  });
   assertEquals(unknown.findings, []);
   assertEquals(unknown.unexplained, ["Something odd happened\nthe flux capacitor is misaligned"]);
 });
@@ -80,7 +101,10 @@ Deno.test("over 1 MiB: the head and the tail are read, the middle's size is name
 });
 
 Deno.test("without a model: reports from the readers and says what was left unexplained", async () => {
-  const r = await triage(fixture("pytest/fail.log") + "\nweird trailing output\n", { command: "pytest", exitStatus: 1 });
+  const r = await triage(fixture("pytest/fail.log") + "\nweird trailing output\n", {
+    command: "pytest",
+    exitStatus: 1,
+  });
   assertEquals(r.findings.length, 5);
   assertMatch(r.headline, /exact readers only \(no model configured\)/);
   assertEquals(r.judged.chunks, 0);
@@ -93,7 +117,9 @@ Deno.test("with a judge: only unexplained chunks go to it, and its findings are 
     judge(chunk) {
       seen.push(chunk);
       const out: Finding[] = [];
-      if (chunk.includes("DISK FULL")) out.push({ kind: "error", message: "disk full while writing the cache" });
+      if (chunk.includes("DISK FULL")) {
+        out.push({ kind: "error", message: "disk full while writing the cache" });
+      }
       // A repeat of a reader's finding is dropped by the merge.
       out.push({ kind: "test_failure", test: "tests::adds_large_numbers", message: "again" });
       return Promise.resolve(out);
@@ -102,14 +128,20 @@ Deno.test("with a judge: only unexplained chunks go to it, and its findings are 
   const text = fixture("cargo/test_fail.log") + "\nFATAL: DISK FULL writing /var/cache\n";
   const r = await triage(text, { command: "cargo test", exitStatus: 101, judge });
   assert(seen.length >= 1);
-  assert(seen.every((c) => !c.includes("---- tests::") && !c.includes("panicked at")), "explained lines went to the judge");
+  assert(
+    seen.every((c) => !c.includes("---- tests::") && !c.includes("panicked at")),
+    "explained lines went to the judge",
+  );
   assert(seen.some((c) => c.includes("DISK FULL")));
   assertEquals(r.counts, { errors: 1, test_failures: 3, warnings: 0 });
   assertMatch(r.headline, /the model \(fake:judge\) judged/);
 });
 
 Deno.test("a judge that fails on a chunk is counted, not fatal", async () => {
-  const judge: ChunkJudge = { model: "fake:broken", judge: () => Promise.reject(new Error("server gone")) };
+  const judge: ChunkJudge = {
+    model: "fake:broken",
+    judge: () => Promise.reject(new Error("server gone")),
+  };
   const r = await triage("unknown trouble\n", { judge });
   assertEquals(r.judged, { chunks: 0, failed: 1, skipped: 0, model: "fake:broken" });
   assertMatch(r.headline, /1 chunks failed/);
@@ -125,7 +157,12 @@ Deno.test("modelJudge: one tool-less request per chunk with the fixed schema; pl
     })),
   ]);
   const judge = modelJudge(backend);
-  const found = await judge.judge("build.sh:12: permission denied\n", { index: 0, total: 1, command: "sh build.sh", exitStatus: 126 });
+  const found = await judge.judge("build.sh:12: permission denied\n", {
+    index: 0,
+    total: 1,
+    command: "sh build.sh",
+    exitStatus: 126,
+  });
   assertEquals(found, [
     { kind: "error", location: "build.sh:12", message: "permission denied" },
     { kind: "error", message: "invented place" },
@@ -140,7 +177,11 @@ Deno.test("modelJudge: one tool-less request per chunk with the fixed schema; pl
 
 Deno.test("parseJudgement refuses a reply that is not the schema", async () => {
   await assertRejects(() => Promise.resolve().then(() => parseJudgement("no json here", "x")));
-  await assertRejects(() => Promise.resolve().then(() => parseJudgement('{"findings":[{"kind":"fatal","message":"x"}]}', "x")));
+  await assertRejects(() =>
+    Promise.resolve().then(() =>
+      parseJudgement('{"findings":[{"kind":"fatal","message":"x"}]}', "x")
+    )
+  );
 });
 
 Deno.test("a traceback printed by a command that exited 0 (a logged exception) is not a crash", () => {

@@ -5,7 +5,14 @@
  */
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { join } from "node:path";
-import { changeFilter, notificationFor, type RunRecord, runLine, shouldTriage, turned } from "../../src/condense/watch.ts";
+import {
+  changeFilter,
+  notificationFor,
+  runLine,
+  type RunRecord,
+  shouldTriage,
+  turned,
+} from "../../src/condense/watch.ts";
 import { runWisp, tempDir, wispCommand } from "../support/wisp.ts";
 
 Deno.test("changeFilter: build output, dependencies, VCS and editor scratch files never count; .gitignore is honoured", () => {
@@ -37,11 +44,20 @@ Deno.test("the run line, turns and when to triage", () => {
   const pass: RunRecord = { n: 2, reason: "change", pass: true, exitStatus: 0, seconds: 1.3, at };
   assertEquals(runLine(fail), "[22:15:34] run 1 (start): fail, exit 1, 0.4 s");
   assertEquals(runLine(pass, fail), "[22:15:34] run 2 (change): pass, exit 0, 1.3 s; was fail");
-  assertEquals(runLine({ ...pass, n: 3, reason: "every" }, pass), "[22:15:34] run 3 (every): pass, exit 0, 1.3 s");
+  assertEquals(
+    runLine({ ...pass, n: 3, reason: "every" }, pass),
+    "[22:15:34] run 3 (every): pass, exit 0, 1.3 s",
+  );
   assert(!turned(undefined, fail) && turned(fail, pass) && !turned(pass, { ...pass, n: 3 }));
-  assert(shouldTriage(undefined, fail) && shouldTriage(pass, { ...fail, n: 3 }) && !shouldTriage(fail, { ...fail, n: 2 }));
+  assert(
+    shouldTriage(undefined, fail) && shouldTriage(pass, { ...fail, n: 3 }) &&
+      !shouldTriage(fail, { ...fail, n: 2 }),
+  );
   assertEquals(notificationFor("make test", pass).title, "wisp watch: passing again");
-  assertMatch(notificationFor("make test", fail, "exit 1; 2 errors").message, /^make test: run 1 failed — exit 1; 2 errors$/);
+  assertMatch(
+    notificationFor("make test", fail, "exit 1; 2 errors").message,
+    /^make test: run 1 failed — exit 1; 2 errors$/,
+  );
 });
 
 interface Watching {
@@ -57,7 +73,13 @@ function startWatch(args: string[], cwd: string, home: string): Watching {
   const child = new Deno.Command(cmd, {
     args: [...rest, "watch", ...args],
     cwd,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", WISP_HOME: home, NO_COLOR: "1", TERM: "dumb" },
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: Deno.env.get("HOME") ?? "/root",
+      WISP_HOME: home,
+      NO_COLOR: "1",
+      TERM: "dumb",
+    },
     clearEnv: true,
     stdin: "null",
     stdout: "piped",
@@ -90,7 +112,9 @@ function startWatch(args: string[], cwd: string, home: string): Watching {
         if (hit) return hit;
         await new Promise((r) => setTimeout(r, 50));
       }
-      throw new Error(`no ${pattern} within ${ms} ms; stdout:\n${lines.join("\n")}\nstderr:\n${err}`);
+      throw new Error(
+        `no ${pattern} within ${ms} ms; stdout:\n${lines.join("\n")}\nstderr:\n${err}`,
+      );
     },
   };
 }
@@ -99,20 +123,36 @@ Deno.test("a change reruns the command; ignored paths do not; the turn is notifi
   const home = await tempDir();
   const work = await tempDir();
   try {
-    Deno.writeTextFileSync(join(work, "check.sh"), "test -f ok.txt || { echo 'src/a.c:1:2: error: ok.txt is missing' >&2; exit 1; }\n");
-    const w = startWatch(["-y", "--no-model", "--max-runs", "2", "--settle", "100", "--", "sh", "check.sh"], work, home);
+    Deno.writeTextFileSync(
+      join(work, "check.sh"),
+      "test -f ok.txt || { echo 'src/a.c:1:2: error: ok.txt is missing' >&2; exit 1; }\n",
+    );
+    const w = startWatch(
+      ["-y", "--no-model", "--max-runs", "2", "--settle", "100", "--", "sh", "check.sh"],
+      work,
+      home,
+    );
     await w.waitFor(/run 1 \(start\): fail, exit 1/);
     await w.waitFor(/error src\/a\.c:1:2: ok\.txt is missing/);
     Deno.mkdirSync(join(work, "node_modules"));
     Deno.writeTextFileSync(join(work, "node_modules", "x.js"), "x");
     Deno.writeTextFileSync(join(work, ".check.sh.swp"), "x");
     await new Promise((r) => setTimeout(r, 800));
-    assertEquals(w.lines.filter((l) => / run \d/.test(l)).length, 1, "an ignored path started a run");
+    assertEquals(
+      w.lines.filter((l) => / run \d/.test(l)).length,
+      1,
+      "an ignored path started a run",
+    );
     Deno.writeTextFileSync(join(work, "ok.txt"), "yes");
     await w.waitFor(/run 2 \(change\): pass, exit 0, .*; was fail$/);
     assertEquals((await w.done).code, 0);
-    const events = Deno.readTextFileSync(join(home, "logs", "audit.jsonl")).trim().split("\n").map((l) => JSON.parse(l));
-    assertEquals(events.filter((e) => e.kind === "watch.run").map((e) => [e.run, e.reason, e.pass]), [[1, "start", false], [2, "change", true]]);
+    const events = Deno.readTextFileSync(join(home, "logs", "audit.jsonl")).trim().split("\n").map((
+      l,
+    ) => JSON.parse(l));
+    assertEquals(
+      events.filter((e) => e.kind === "watch.run").map((e) => [e.run, e.reason, e.pass]),
+      [[1, "start", false], [2, "change", true]],
+    );
     const note = events.find((e) => e.kind === "notification");
     assertEquals([note?.source, note?.title], ["watch", "wisp watch: passing again"]);
     assert(events.filter((e) => e.kind === "command.outcome").every((e) => e.origin === "watch"));
@@ -128,7 +168,17 @@ Deno.test("--no-files --every: runs on the interval; --no-files alone is a usage
   try {
     const bad = await runWisp(["watch", "--no-files", "true"], { home, cwd: work });
     assertEquals(bad.code, 64);
-    const r = await runWisp(["watch", "-y", "--no-files", "--every", "1", "--max-runs", "2", "--", "true"], { home, cwd: work });
+    const r = await runWisp([
+      "watch",
+      "-y",
+      "--no-files",
+      "--every",
+      "1",
+      "--max-runs",
+      "2",
+      "--",
+      "true",
+    ], { home, cwd: work });
     assertEquals(r.code, 0, r.stderr);
     assertMatch(r.stdout, /run 1 \(start\): pass, exit 0.*\n.*run 2 \(every\): pass, exit 0/);
   } finally {

@@ -63,7 +63,9 @@ function readBlock(lines: string[], from: number, to: number): Block {
         block.message ??= parts[0];
         for (const p of parts.slice(1)) {
           const lr = LEFT_RIGHT.exec(p);
-          if (lr) block.detail.push(`${lr[1]}: ${lr[2].replace(/,$/, "").replace(/^`(.*)`$/, "$1")}`);
+          if (lr) {
+            block.detail.push(`${lr[1]}: ${lr[2].replace(/,$/, "").replace(/^`(.*)`$/, "$1")}`);
+          }
         }
         i = j;
       }
@@ -74,7 +76,9 @@ function readBlock(lines: string[], from: number, to: number): Block {
       block.detail.push(`${lr[1]}: ${lr[2].replace(/,$/, "")}`);
       continue;
     }
-    if (/^note: test did not panic as expected/.test(line)) block.message ??= "test did not panic as expected";
+    if (/^note: test did not panic as expected/.test(line)) {
+      block.message ??= "test did not panic as expected";
+    }
     if (/^Error: /.test(line)) block.message ??= line; // a test returning Err
   }
   if (block.message === undefined) {
@@ -96,14 +100,19 @@ export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): F
     // test …, ---- …, failures:, running …, the indented failure list, and with --nocapture a result on a line of
     // its own (FAILED, ok) after the test's output
     if (
-      c0 !== 116 && c0 !== 45 && c0 !== 102 && c0 !== 114 && !(inFailureList && (c0 === 32 || c0 === 0)) &&
+      c0 !== 116 && c0 !== 45 && c0 !== 102 && c0 !== 114 &&
+      !(inFailureList && (c0 === 32 || c0 === 0)) &&
       !(pending !== undefined && (c0 === 70 || c0 === 111 || c0 === 105))
     ) {
       inFailureList = false;
       continue;
     }
     const line = lines[i];
-    if (pending !== undefined && (line === "FAILED" || line === "ok" || line.startsWith("ignored") || line.endsWith(" ok") || line.endsWith(" FAILED"))) {
+    if (
+      pending !== undefined &&
+      (line === "FAILED" || line === "ok" || line.startsWith("ignored") || line.endsWith(" ok") ||
+        line.endsWith(" FAILED"))
+    ) {
       ctx.explain(i);
       if (line.endsWith("FAILED") && !failed.includes(pending)) failed.push(pending);
       pending = undefined;
@@ -135,7 +144,10 @@ export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): F
       const p = /^thread '([^']*)'(?: \(\d+\))? panicked at /.exec(line);
       if (p) {
         let j = i + 1;
-        while (j < lines.length && j - i < 20 && lines[j] !== "" && lines[j] !== "FAILED" && !lines[j].startsWith("test ") && !lines[j].startsWith("thread '")) j++;
+        while (
+          j < lines.length && j - i < 20 && lines[j] !== "" && lines[j] !== "FAILED" &&
+          !lines[j].startsWith("test ") && !lines[j].startsWith("thread '")
+        ) j++;
         ctx.explain(i, j - 1);
         const block = readBlock(lines, i, j);
         if (!inline.has(p[1])) inline.set(p[1], block);
@@ -148,7 +160,8 @@ export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): F
       if (!b) continue;
       let j = i + 1;
       while (
-        j < lines.length && j - i < MAX_BLOCK && !(lines[j].startsWith("---- ") && BLOCK.test(lines[j])) &&
+        j < lines.length && j - i < MAX_BLOCK &&
+        !(lines[j].startsWith("---- ") && BLOCK.test(lines[j])) &&
         lines[j] !== "failures:" && !lines[j].startsWith("test result: ")
       ) j++;
       ctx.explain(i, j - 1);

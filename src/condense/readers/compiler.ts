@@ -14,7 +14,8 @@ const CONTEXT =
   /^(?:In file included from .*|\s+from .*[:,]|[^\s:][^:]*: (?:In (?:function|member function|static member function|constructor|destructor|instantiation of|substitution of|lambda function)|At (?:global|top level)).*:|\S+: note: .*|\d+ (?:errors?|warnings?)(?: generated)?\.?|cc1\w*: all warnings being treated as errors)$/;
 const UNDEFINED_REF = /^(?:(.*?):(?:\([^)]*\)|\d+)?: )?undefined reference to [`'‘](.+?)['’]$/;
 const LLD_ERROR = /^(?:[\w./-]*\bld(?:\.\w+)?|ld64(?:\.lld)?|lld-link|wasm-ld): error: (.*)$/;
-const DRIVER_ERROR = /^(?:[\w./-]*\/)?(?:gcc|cc|clang|g\+\+|c\+\+|clang\+\+|swiftc|collect2)(?:-\d+)?: (?:fatal )?error: (.*)$/;
+const DRIVER_ERROR =
+  /^(?:[\w./-]*\/)?(?:gcc|cc|clang|g\+\+|c\+\+|clang\+\+|swiftc|collect2)(?:-\d+)?: (?:fatal )?error: (.*)$/;
 const MAC_UNDEFINED = /^Undefined symbols for architecture (\S+):$/;
 const LINKER_SUMMARY = /(?:ld returned \d+ exit status|linker command failed with exit code)/;
 
@@ -76,8 +77,9 @@ export function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
             detail.push(next);
           } else {
             const note = f === 0 ? null : DIAGNOSTIC.exec(next);
-            if (note && (note[4] === "note" || note[4] === "remark") && !/\[SC\d+\]$/.test(next)) detail.push(next);
-            else break;
+            if (note && (note[4] === "note" || note[4] === "remark") && !/\[SC\d+\]$/.test(next)) {
+              detail.push(next);
+            } else break;
           }
           ctx.explain(j);
           j++;
@@ -98,8 +100,10 @@ export function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
     const next1 = colon > 0 ? line.charCodeAt(colon + 1) : 0;
     const after = colon > 0 ? line.charCodeAt(colon + 2) : 0;
     const maybe = c === 73 || c === 85 || (c >= 48 && c <= 57) || next1 === 40 ||
-      (next1 === 32 && (after === 73 || after === 65 || after === 110 || after === 101 || after === 102 || after === 117 ||
-        after === 105 || after === 47 || after === 115 || after === 97));
+      (next1 === 32 &&
+        (after === 73 || after === 65 || after === 110 || after === 101 || after === 102 ||
+          after === 117 ||
+          after === 105 || after === 47 || after === 115 || after === 97));
     if (!maybe) continue;
     if (CONTEXT.test(line)) {
       ctx.explain(i);
@@ -110,7 +114,9 @@ export function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
       if (u) {
         ctx.explain(i);
         linkerFound = true;
-        out.push(finding("error", `undefined reference to ${u[2]}`, { location: u[1] || undefined }));
+        out.push(
+          finding("error", `undefined reference to ${u[2]}`, { location: u[1] || undefined }),
+        );
         continue;
       }
       if (/: in function [`'‘].*['’]:$/.test(line)) ctx.explain(i);

@@ -11,14 +11,19 @@ import { type Frame, jsFrame, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const PY_FRAME = /^\s+File "([^"]+)", line (\d+)(?:, in (.+))?$/;
-const PY_EXCEPTION = /^(?:[\w.]+(?:Error|Exception|Exit|Interrupt|Warning)|[\w.]+\.[A-Z]\w+|KeyboardInterrupt|StopIteration)(?::\s?(.*))?$/;
+const PY_EXCEPTION =
+  /^(?:[\w.]+(?:Error|Exception|Exit|Interrupt|Warning)|[\w.]+\.[A-Z]\w+|KeyboardInterrupt|StopIteration)(?::\s?(.*))?$/;
 const NODE_PLACE = /^(\/\S+?|[A-Za-z]:\\\S+?|\.{0,2}\/?[\w./-]+\.[cm]?[jt]sx?):(\d+)$/;
 const NODE_ERROR = /^(?:Uncaught )?([A-Z]\w*(?:Error|Exception)|Error)(?: \[[\w_]+\])?: (.*)$/;
 const JAVA_THREAD = /^Exception in thread "([^"]+)" ([\w.$]+(?:Exception|Error)[\w$]*)(?:: (.*))?$/;
 const JAVA_AT = /^\s+at ([\w.$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
 const RUST_PANIC = /^thread '([^']*)'(?: \(\d+\))? panicked at (.+?:\d+:\d+):$/;
 
-function python(lines: string[], i: number, ctx: ReadContext): { finding: Finding; end: number } | undefined {
+function python(
+  lines: string[],
+  i: number,
+  ctx: ReadContext,
+): { finding: Finding; end: number } | undefined {
   const frames: { file: string; line: string }[] = [];
   let j = i + 1;
   for (; j < lines.length && j - i < 400; j++) {
@@ -30,19 +35,29 @@ function python(lines: string[], i: number, ctx: ReadContext): { finding: Findin
     }
     if (/^\s/.test(l) || l === "") continue; // the code line, the carets
     // "During handling of the above exception, another exception occurred:" starts a second traceback: keep reading.
-    if (/^(?:During handling|The above exception|Traceback \(most recent call last\):)/.test(l)) continue;
+    if (/^(?:During handling|The above exception|Traceback \(most recent call last\):)/.test(l)) {
+      continue;
+    }
     break;
   }
   const exception = j < lines.length && PY_EXCEPTION.test(lines[j]) ? lines[j] : undefined;
   if (!exception || frames.length === 0) return undefined;
   ctx.explain(i, j);
   // The innermost frame outside the interpreter's own library.
-  const own = [...frames].reverse().find((f) => !/\/(?:lib\/python[\d.]+|site-packages|dist-packages)\/|^<frozen /.test(f.file)) ??
-    frames[frames.length - 1];
+  const own =
+    [...frames].reverse().find((f) =>
+      !/\/(?:lib\/python[\d.]+|site-packages|dist-packages)\/|^<frozen /.test(f.file)
+    ) ??
+      frames[frames.length - 1];
   return { finding: finding("error", exception, { location: `${own.file}:${own.line}` }), end: j };
 }
 
-function node(lines: string[], i: number, ctx: ReadContext, m: RegExpExecArray): { finding: Finding; end: number } | undefined {
+function node(
+  lines: string[],
+  i: number,
+  ctx: ReadContext,
+  m: RegExpExecArray,
+): { finding: Finding; end: number } | undefined {
   // file:line, the source line, the caret, a blank line, then "Error: message" and its stack.
   let j = i + 1;
   while (j < lines.length && j - i <= 4 && !NODE_ERROR.test(lines[j])) j++;
@@ -57,7 +72,9 @@ function node(lines: string[], i: number, ctx: ReadContext, m: RegExpExecArray):
   }
   ctx.explain(i, k - 1);
   const frame = pickFrame(frames);
-  const location = frame && frame.file === m[1] ? `${frame.file}:${frame.line}:${frame.col}` : `${m[1]}:${m[2]}`;
+  const location = frame && frame.file === m[1]
+    ? `${frame.file}:${frame.line}:${frame.col}`
+    : `${m[1]}:${m[2]}`;
   return { finding: finding("error", `${e[1]}: ${e[2]}`, { location }), end: k - 1 };
 }
 
@@ -67,7 +84,10 @@ export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
   for (let i = 0; i < lines.length; i++) {
     const c = first[i];
     // Traceback…, /path.js:3, ./x.js:3, Exception in thread…, thread '…' panicked
-    if (c !== 84 && c !== 47 && c !== 46 && c !== 69 && c !== 116 && !(c >= 97 && c <= 122) && !(c >= 65 && c <= 90)) continue;
+    if (
+      c !== 84 && c !== 47 && c !== 46 && c !== 69 && c !== 116 && !(c >= 97 && c <= 122) &&
+      !(c >= 65 && c <= 90)
+    ) continue;
     // Traceback… ends in ":", Exception in thread… anything, thread … panicked ends in ":", a Node place in a digit
     const e = lastChar[i];
     if (c !== 69 && e !== 58 && !(e >= 48 && e <= 57)) continue;
@@ -86,13 +106,19 @@ export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
       if (!t) continue;
       let k = i + 1;
       let place: RegExpExecArray | null = null;
-      while (k < lines.length && /^\s+(?:at |\.\.\. \d+ more|Caused by)|^Caused by: /.test(lines[k])) {
+      while (
+        k < lines.length && /^\s+(?:at |\.\.\. \d+ more|Caused by)|^Caused by: /.test(lines[k])
+      ) {
         const at = JAVA_AT.exec(lines[k]);
         if (at && !place && !/^(?:java|javax|jdk|sun|kotlin)\./.test(at[1])) place = at;
         k++;
       }
       ctx.explain(i, k - 1);
-      out.push(finding("error", t[3] ? `${t[2]}: ${t[3]}` : t[2], { location: place ? `${place[2]}:${place[3]}` : undefined }));
+      out.push(
+        finding("error", t[3] ? `${t[2]}: ${t[3]}` : t[2], {
+          location: place ? `${place[2]}:${place[3]}` : undefined,
+        }),
+      );
       i = k - 1;
       continue;
     }
@@ -101,9 +127,17 @@ export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
       if (!p) continue;
       let k = i + 1;
       const msg: string[] = [];
-      while (k < lines.length && lines[k] !== "" && !/^(?:note: |stack backtrace:)/.test(lines[k]) && msg.length < 6) msg.push(lines[k++].trim());
+      while (
+        k < lines.length && lines[k] !== "" && !/^(?:note: |stack backtrace:)/.test(lines[k]) &&
+        msg.length < 6
+      ) msg.push(lines[k++].trim());
       ctx.explain(i, k - 1);
-      out.push(finding("error", msg.join(" ") || "panicked", { location: p[2], detail: [`thread '${p[1]}'`] }));
+      out.push(
+        finding("error", msg.join(" ") || "panicked", {
+          location: p[2],
+          detail: [`thread '${p[1]}'`],
+        }),
+      );
       i = k - 1;
       continue;
     }

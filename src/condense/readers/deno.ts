@@ -28,12 +28,15 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       // TS… [ERROR], error:, ok |, FAILED |, Found, running, Check, Download, Stack backtrace, ---- output, the
       // " ERRORS " heading, a backtrace frame, or an inline "name ... ok (1ms)" line (any start, ends in ")").
       const l = shape.lead[i];
-      const candidate = c0 === 84 || c0 === 101 || c0 === 111 || c0 === 70 || c0 === 114 || c0 === 67 || c0 === 68 ||
+      const candidate = c0 === 84 || c0 === 101 || c0 === 111 || c0 === 70 || c0 === 114 ||
+        c0 === 67 || c0 === 68 ||
         c0 === 83 || c0 === 45 || (c0 === 32 && (l === 69 || (l >= 48 && l <= 57)));
       if (!candidate && (shape.last[i] !== 41 || !lines[i].includes(" ... "))) continue;
     }
     const line = lines[i];
-    const h = line.length <= 12 && (c0 === 32 || c0 === 69 || c0 === 70) ? HEADING.exec(line) : null;
+    const h = line.length <= 12 && (c0 === 32 || c0 === 69 || c0 === 70)
+      ? HEADING.exec(line)
+      : null;
     if (h) {
       part = h[1];
       ctx.explain(i);
@@ -55,13 +58,17 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       (c0 === 114 && line.startsWith("running ") && / tests? from /.test(line)) ||
       (c0 === 67 && line.startsWith("Check ")) || (c0 === 68 && line.startsWith("Download ")) ||
       (c0 === 83 && line === "Stack backtrace:") ||
-      (c0 === 45 && /^-{5,7} (?:output|pre-test output|post-test output)(?: end)? -{5,7}$/.test(line)) ||
+      (c0 === 45 &&
+        /^-{5,7} (?:output|pre-test output|post-test output)(?: end)? -{5,7}$/.test(line)) ||
       (c0 === 32 && /^\s+\d+: <unknown>$/.test(line))
     ) {
       ctx.explain(i);
       continue;
     }
-    if (part === "" && line.charCodeAt(line.length - 1) === 41 && line.includes(" ... ") && INLINE.test(line)) {
+    if (
+      part === "" && line.charCodeAt(line.length - 1) === 41 && line.includes(" ... ") &&
+      INLINE.test(line)
+    ) {
       ctx.explain(i);
       continue;
     }
@@ -74,7 +81,10 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       const u = f ? null : UNCAUGHT.exec(line);
       if (!f && !u) continue;
       let j = i + 1;
-      while (j < lines.length && j - i < 150 && !FAILURE.test(lines[j]) && !UNCAUGHT.test(lines[j]) && !HEADING.test(lines[j])) j++;
+      while (
+        j < lines.length && j - i < 150 && !FAILURE.test(lines[j]) && !UNCAUGHT.test(lines[j]) &&
+        !HEADING.test(lines[j])
+      ) j++;
       ctx.explain(i, j - 1);
       const body = lines.slice(i + 1, j);
       const frames = body.map(jsFrame).filter((x): x is Frame => x !== undefined);
@@ -83,15 +93,27 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       const defined = f ? Number(f[3]) : 0;
       const base = file.replace(/^\.\//, "");
       const inBody = frames
-        .filter((fr) => (fr.file === base || fr.file.endsWith("/" + base)) && Number(fr.line) >= defined)
+        .filter((fr) =>
+          (fr.file === base || fr.file.endsWith("/" + base)) && Number(fr.line) >= defined
+        )
         .sort((a, b) => Number(a.line) - Number(b.line))[0];
       const frame = inBody ?? pickFrame(frames, file);
       const text = body.filter((l) => l.trim() !== "" && !jsFrame(l)).map((l) => l.trim());
       const message = (text[0] ?? "failed").replace(/^error: /, "");
-      const loc = frame ? `${frame.file}:${frame.line}:${frame.col}` : f ? `${f[2]}:${f[3]}:${f[4]}` : u![1];
+      const loc = frame
+        ? `${frame.file}:${frame.line}:${frame.col}`
+        : f
+        ? `${f[2]}:${f[3]}:${f[4]}`
+        : u![1];
       if (f) {
         const name = f[1].replace(/ \.\.\. /g, " > ");
-        out.push(finding("test_failure", message, { test: name, location: loc, detail: text.slice(1, 4).filter((l) => !/^\^|~/.test(l) && !l.startsWith("throw ")) }));
+        out.push(
+          finding("test_failure", message, {
+            test: name,
+            location: loc,
+            detail: text.slice(1, 4).filter((l) => !/^\^|~/.test(l) && !l.startsWith("throw ")),
+          }),
+        );
       } else {
         out.push(finding("error", message, { location: loc }));
       }
@@ -113,7 +135,10 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       if (c) {
         ctx.explain(i);
         out.push(finding(c[2] === "ERROR" ? "error" : "warning", `${c[1]}: ${c[3]}`));
-      } else if (/^(?:Type checking failed|Test failed|Uncaught .*|Module not found .*|Import .* not a dependency.*)$/.test(e![1])) {
+      } else if (
+        /^(?:Type checking failed|Test failed|Uncaught .*|Module not found .*|Import .* not a dependency.*)$/
+          .test(e![1])
+      ) {
         ctx.explain(i);
         if (/^(?:Uncaught|Module not found|Import )/.test(e![1])) out.push(finding("error", e![1]));
       }
@@ -129,7 +154,9 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     ctx.explain(i, k - 1);
     const kind = c ? (c[2] === "ERROR" ? "error" : "warning") : "error";
     const message = c ? `${c[1]}: ${c[3]}` : e![1];
-    const detail = lines.slice(j + 1, k).map((l) => l.trim()).filter((l) => l !== "" && !/^at /.test(l));
+    const detail = lines.slice(j + 1, k).map((l) => l.trim()).filter((l) =>
+      l !== "" && !/^at /.test(l)
+    );
     out.push(finding(kind, message, { location: `${at[1]}:${at[2]}:${at[3]}`, detail }));
     i = k - 1;
   }

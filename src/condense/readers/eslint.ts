@@ -9,8 +9,10 @@ import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts"
 const PATH_ALONE = /^(?:[A-Za-z]:\\|\/|\.{1,2}\/)?[^\s:]+\.[A-Za-z0-9]+$|^\/\S.*\.[A-Za-z0-9]+$/;
 const ROW = /^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?\s*$/;
 const UNIX = /^([^\s:][^:]*):(\d+):(\d+): (.*) \[(Error|Warning)(?:\/([^\]]+))?\]$/;
-const COMPACT = /^([^\s:][^:]*): line (\d+), col (\d+), (Error|Warning) - (.*?)(?: \(([\w@/-]+)\))?$/;
-const SUMMARY = /^(?:✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)|\s+\d+ errors? and \d+ warnings? potentially fixable.*|\d+ problems?)$/;
+const COMPACT =
+  /^([^\s:][^:]*): line (\d+), col (\d+), (Error|Warning) - (.*?)(?: \(([\w@/-]+)\))?$/;
+const SUMMARY =
+  /^(?:✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)|\s+\d+ errors? and \d+ warnings? potentially fixable.*|\d+ problems?)$/;
 
 export function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
@@ -20,10 +22,14 @@ export function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
     const c0 = shape.first[i];
     // Stylish: a path heading before an indented row (lead digit); ✖ summary; a digit ("7 problems"); unix and
     // compact lines start with a path (checked by their ends below).
-    const rowNext = i + 1 < lines.length && shape.first[i + 1] === 32 && shape.lead[i + 1] >= 48 && shape.lead[i + 1] <= 57;
+    const rowNext = i + 1 < lines.length && shape.first[i + 1] === 32 && shape.lead[i + 1] >= 48 &&
+      shape.lead[i + 1] <= 57;
     if (file === undefined && !rowNext && (c0 === 0 || c0 === 32 || c0 === 9)) continue;
     const last = shape.last[i];
-    if (file === undefined && !rowNext && c0 !== 0x2716 && !(c0 >= 48 && c0 <= 57) && last !== 93 && last !== 41) continue;
+    if (
+      file === undefined && !rowNext && c0 !== 0x2716 && !(c0 >= 48 && c0 <= 57) && last !== 93 &&
+      last !== 41
+    ) continue;
     const line = lines[i];
     if (file === undefined && !rowNext && last === 41 && !line.includes(", col ")) continue;
     if (SUMMARY.test(line)) {
@@ -35,7 +41,11 @@ export function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
       if (r) {
         ctx.explain(i);
         const msg = r[5] ? `${r[4].trim()} (${r[5]})` : r[4].trim();
-        out.push(finding(r[3] === "error" ? "error" : "warning", msg, { location: `${file}:${r[1]}:${r[2]}` }));
+        out.push(
+          finding(r[3] === "error" ? "error" : "warning", msg, {
+            location: `${file}:${r[1]}:${r[2]}`,
+          }),
+        );
         continue;
       }
       if (line.trim() !== "") file = undefined;
@@ -52,14 +62,22 @@ export function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
     if (u) {
       ctx.explain(i);
       const msg = u[6] ? `${u[4]} (${u[6]})` : u[4];
-      out.push(finding(u[5] === "Error" ? "error" : "warning", msg, { location: `${u[1]}:${u[2]}:${u[3]}` }));
+      out.push(
+        finding(u[5] === "Error" ? "error" : "warning", msg, {
+          location: `${u[1]}:${u[2]}:${u[3]}`,
+        }),
+      );
       continue;
     }
     const c = COMPACT.exec(line);
     if (c) {
       ctx.explain(i);
       const msg = c[6] ? `${c[5]} (${c[6]})` : c[5];
-      out.push(finding(c[4] === "Error" ? "error" : "warning", msg, { location: `${c[1]}:${c[2]}:${c[3]}` }));
+      out.push(
+        finding(c[4] === "Error" ? "error" : "warning", msg, {
+          location: `${c[1]}:${c[2]}:${c[3]}`,
+        }),
+      );
     }
   }
   return out;

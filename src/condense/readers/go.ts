@@ -15,7 +15,8 @@ const RUN = /^=== (?:RUN|CONT|PAUSE|NAME)\s+(\S+)$/;
 const FAIL = /^(\s*)--- FAIL: (\S+) \(([\d.]+s)\)$/;
 const PASS = /^\s*--- (?:PASS|SKIP): \S+ \([\d.]+s\)$/;
 const LOG = /^\s+([^\s:]+\.go):(\d+): (.*)$/;
-const PKG_RESULT = /^(?:ok|FAIL|\?)\s+\S+(?:\s+(?:[\d.]+s|\[.*\]|\(cached\)))*\s*$|^(?:FAIL|PASS|ok)$/;
+const PKG_RESULT =
+  /^(?:ok|FAIL|\?)\s+\S+(?:\s+(?:[\d.]+s|\[.*\]|\(cached\)))*\s*$|^(?:FAIL|PASS|ok)$/;
 /** The go command's own failures (a module it cannot find, go.mod out of date); not its progress (downloading…). */
 const GO_TOOL_ERROR =
   /^go: (?:cannot find|updates to go\.mod needed|errors parsing|no required module|missing go\.sum entry|inconsistent vendoring|go\.mod file not found|malformed|unknown|module .*: (?:reading|git|invalid)|.*: (?:no matching versions|invalid version|unrecognized import path))/;
@@ -44,12 +45,17 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
         if (l === 45) {
           if (!lines[i].includes("--- ")) continue;
         } else {
-          if (!(l >= 97 && l <= 122) && !(l >= 65 && l <= 90) && l !== 95 && l !== 46 && l !== 47) continue;
+          if (!(l >= 97 && l <= 122) && !(l >= 65 && l <= 90) && l !== 95 && l !== 46 && l !== 47) {
+            continue;
+          }
           const s = lines[i];
           const colon = s.indexOf(":");
           if (colon < 4 || !s.startsWith(".go", colon - 3)) continue;
         }
-      } else if (c0 !== 35 && c0 !== 61 && c0 !== 45 && c0 !== 112 && c0 !== 111 && c0 !== 70 && c0 !== 80 && c0 !== 63 && c0 !== 103) continue;
+      } else if (
+        c0 !== 35 && c0 !== 61 && c0 !== 45 && c0 !== 112 && c0 !== 111 && c0 !== 70 && c0 !== 80 &&
+        c0 !== 63 && c0 !== 103
+      ) continue;
     }
     const line = lines[i];
     if (c0 === 103 && line.startsWith("go: ")) {
@@ -78,7 +84,12 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
         }
         if (/^too many errors$/.test(message)) continue;
         message = message.replace(/^vet: /, "");
-        out.push(finding("error", message, { location: `${d[1]}:${d[2]}${d[3] ? ":" + d[3] : ""}`, detail }));
+        out.push(
+          finding("error", message, {
+            location: `${d[1]}:${d[2]}${d[3] ? ":" + d[3] : ""}`,
+            detail,
+          }),
+        );
         continue;
       }
       if (!/^\s/.test(line)) inPackage = false;
@@ -111,7 +122,10 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
         const body = [log[3]];
         // t.Errorf text with newlines continues on more-indented lines.
         const ind = indentOf(line);
-        while (i + 1 < lines.length && indentOf(lines[i + 1]) > ind && !LOG.test(lines[i + 1]) && lines[i + 1].trim() !== "") {
+        while (
+          i + 1 < lines.length && indentOf(lines[i + 1]) > ind && !LOG.test(lines[i + 1]) &&
+          lines[i + 1].trim() !== ""
+        ) {
           body.push(lines[++i].trim());
           ctx.explain(i);
         }
@@ -128,12 +142,16 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       // A goroutine trace: its lines start with a tab, a function name, "goroutine" or "created by".
       while (
         j < lines.length && j - i < 200 &&
-        !((first[j] === 111 || first[j] === 70 || first[j] === 80 || first[j] === 63) && PKG_RESULT.test(lines[j])) &&
+        !((first[j] === 111 || first[j] === 70 || first[j] === 80 || first[j] === 63) &&
+          PKG_RESULT.test(lines[j])) &&
         !(lead[j] === 45 && FAIL.test(lines[j])) && !(first[j] === 61 && RUN.test(lines[j]))
       ) {
         const l = lines[j];
         const frame = /^\t(\S+\.go):(\d+)/.exec(l);
-        if (frame && !loc && !/\/src\/(?:runtime|testing)\//.test(frame[1]) && !/^(?:testing|runtime|panic)\b/.test(fn)) {
+        if (
+          frame && !loc && !/\/src\/(?:runtime|testing)\//.test(frame[1]) &&
+          !/^(?:testing|runtime|panic)\b/.test(fn)
+        ) {
           loc = `${frame[1]}:${frame[2]}`;
         } else if (!frame) fn = l.trim();
         j++;

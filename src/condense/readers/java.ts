@@ -10,14 +10,16 @@ import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const MVN_COMPILE = /^\[(ERROR|WARNING)\] (\S+\.(?:java|kt|scala|groovy)):\[(\d+),(\d+)\] (.*)$/;
-const SUREFIRE_3 = /^\[ERROR\] ([\w.$]+)\.([\w$]+)(?:\(\))?(?:\[\d+\])?\s+(?:--|Time elapsed:).*<<< (FAILURE|ERROR)!$/;
+const SUREFIRE_3 =
+  /^\[ERROR\] ([\w.$]+)\.([\w$]+)(?:\(\))?(?:\[\d+\])?\s+(?:--|Time elapsed:).*<<< (FAILURE|ERROR)!$/;
 const SUREFIRE_2 = /^([\w$]+)\(([\w.$]+)\)\s+Time elapsed: .*<<< (FAILURE|ERROR)!$/;
 const SUMMARY_ENTRY = /^\[ERROR\]\s{2,}([\w$]+)\.([\w$]+):(\d+)(?:->\S+)? (.*)$/;
 const SUMMARY_ENTRY_NO_LINE = /^\[ERROR\]\s{2,}([\w.$]+)\.([\w$]+)(?:\(\))? (.*)$/;
 const GRADLE = /^([\w.$]+) > (.+?) FAILED$/;
 const GOAL = /^\[ERROR\] Failed to execute goal (.*)$/;
 const STACK = /^\s+at ([\w.$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
-const MVN_NOISE = /^\[(?:INFO|WARNING|ERROR)\]\s*(?:$|-> \[Help|To see the full|Re-run Maven|For more information|\[Help \d\]|Please refer to|Tests run:|T E S T S|Results:|Failures:\s*$|Errors:\s*$|COMPILATION ERROR|BUILD (?:FAILURE|SUCCESS)|Total time|Finished at|-{10,}|\d+ errors?\s*$)/;
+const MVN_NOISE =
+  /^\[(?:INFO|WARNING|ERROR)\]\s*(?:$|-> \[Help|To see the full|Re-run Maven|For more information|\[Help \d\]|Please refer to|Tests run:|T E S T S|Results:|Failures:\s*$|Errors:\s*$|COMPILATION ERROR|BUILD (?:FAILURE|SUCCESS)|Total time|Finished at|-{10,}|\d+ errors?\s*$)/;
 
 function simple(cls: string): string {
   return cls.split(".").pop()!.split("$")[0];
@@ -48,7 +50,8 @@ export function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     const line = lines[i];
     if ((c0 === 101 || c0 === 119) && line.charCodeAt(1) === 58 && line.charCodeAt(2) === 32) {
       // kotlinc: "e: file:///src/Main.kt:3:5 Unresolved reference: foo" (older: "e: /src/Main.kt: (3, 5): …")
-      const k = /^([ew]): (?:file:\/\/)?(\S+?\.kts?)(?::(\d+):(\d+)|: \((\d+), (\d+)\):) (.*)$/.exec(line);
+      const k = /^([ew]): (?:file:\/\/)?(\S+?\.kts?)(?::(\d+):(\d+)|: \((\d+), (\d+)\):) (.*)$/
+        .exec(line);
       if (k) {
         ctx.explain(i);
         const where = k[3] ? `${k[2]}:${k[3]}:${k[4]}` : `${k[2]}:${k[5]}:${k[6]}`;
@@ -69,12 +72,20 @@ export function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     if (mc) {
       const detail: string[] = [];
       let j = i + 1;
-      while (j < lines.length && /^(?:\[ERROR\])?\s+(?:symbol|location|required|found|reason):/.test(lines[j])) {
+      while (
+        j < lines.length &&
+        /^(?:\[ERROR\])?\s+(?:symbol|location|required|found|reason):/.test(lines[j])
+      ) {
         detail.push(lines[j].replace(/^\[ERROR\]/, "").trim());
         j++;
       }
       ctx.explain(i, j - 1);
-      out.push(finding(mc[1] === "ERROR" ? "error" : "warning", mc[5], { location: `${mc[2]}:${mc[3]}:${mc[4]}`, detail }));
+      out.push(
+        finding(mc[1] === "ERROR" ? "error" : "warning", mc[5], {
+          location: `${mc[2]}:${mc[3]}:${mc[4]}`,
+          detail,
+        }),
+      );
       i = j - 1;
       continue;
     }
@@ -87,9 +98,18 @@ export function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       ctx.explain(i, j - 1);
       const body = lines.slice(i + 1, j);
       const frame = body.map((l) => STACK.exec(l)).find((m) => m && m[1].startsWith(`${cls}.`)) ??
-        body.map((l) => STACK.exec(l)).find((m) => m && !/^(?:java|javax|jdk|sun|org\.junit|org\.opentest4j|junit)\./.test(m[1]));
+        body.map((l) => STACK.exec(l)).find((m) =>
+          m && !/^(?:java|javax|jdk|sun|org\.junit|org\.opentest4j|junit)\./.test(m[1])
+        );
       const message = body.find((l) => !/^\s+at /.test(l) && l.trim() !== "")?.trim() ?? "failed";
-      addTest(cls, method, finding("test_failure", message, { test: `${cls}.${method}`, location: frame ? `${frame[2]}:${frame[3]}` : undefined }));
+      addTest(
+        cls,
+        method,
+        finding("test_failure", message, {
+          test: `${cls}.${method}`,
+          location: frame ? `${frame[2]}:${frame[3]}` : undefined,
+        }),
+      );
       i = j - 1;
       continue;
     }
@@ -97,14 +117,25 @@ export function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     if (se) {
       ctx.explain(i);
       let j = i + 1;
-      while (j < lines.length && /^\[ERROR\]\s{3,}\S/.test(lines[j]) && !SUMMARY_ENTRY.test(lines[j])) j++;
+      while (
+        j < lines.length && /^\[ERROR\]\s{3,}\S/.test(lines[j]) && !SUMMARY_ENTRY.test(lines[j])
+      ) j++;
       ctx.explain(i, j - 1);
-      addTest(se[1], se[2], finding("test_failure", se[4], { test: `${se[1]}.${se[2]}`, location: `${simple(se[1])}.java:${se[3]}` }));
+      addTest(
+        se[1],
+        se[2],
+        finding("test_failure", se[4], {
+          test: `${se[1]}.${se[2]}`,
+          location: `${simple(se[1])}.java:${se[3]}`,
+        }),
+      );
       i = j - 1;
       continue;
     }
     const sn = SUMMARY_ENTRY_NO_LINE.exec(line);
-    if (sn && !/^\[ERROR\]\s+(?:Run \d|Tests run)/.test(line) && /[a-z]/.test(sn[2]) && tests.size > 0) {
+    if (
+      sn && !/^\[ERROR\]\s+(?:Run \d|Tests run)/.test(line) && /[a-z]/.test(sn[2]) && tests.size > 0
+    ) {
       ctx.explain(i);
       addTest(sn[1], sn[2], finding("test_failure", sn[3], { test: `${sn[1]}.${sn[2]}` }));
       continue;
@@ -115,12 +146,18 @@ export function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       const body: string[] = [];
       while (j < lines.length && /^\s{4}\S/.test(lines[j])) body.push(lines[j++].trim());
       ctx.explain(i, j - 1);
-      const at = body.map((l) => / at (\S+\.(?:java|kt|groovy|scala)):(\d+)$/.exec(l)).find(Boolean);
+      const at = body.map((l) => / at (\S+\.(?:java|kt|groovy|scala)):(\d+)$/.exec(l)).find(
+        Boolean,
+      );
       const method = g[2].replace(/\(\)$/, "");
-      addTest(g[1], method, finding("test_failure", body[0]?.replace(/ at \S+:\d+$/, "") ?? "failed", {
-        test: `${g[1]}.${method}`,
-        location: at ? `${at[1]}:${at[2]}` : undefined,
-      }));
+      addTest(
+        g[1],
+        method,
+        finding("test_failure", body[0]?.replace(/ at \S+:\d+$/, "") ?? "failed", {
+          test: `${g[1]}.${method}`,
+          location: at ? `${at[1]}:${at[2]}` : undefined,
+        }),
+      );
       i = j - 1;
       continue;
     }

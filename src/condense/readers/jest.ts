@@ -19,7 +19,10 @@ export function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
   for (let i = 0; i < lines.length; i++) {
     const c0 = shape.first[i];
     // FAIL, PASS, Test…, Snapshots, Time, Ran all…, or an indented ●
-    if (c0 !== 70 && c0 !== 80 && c0 !== 84 && c0 !== 83 && c0 !== 82 && !(c0 === 32 && shape.lead[i] === 0x25cf)) continue;
+    if (
+      c0 !== 70 && c0 !== 80 && c0 !== 84 && c0 !== 83 && c0 !== 82 &&
+      !(c0 === 32 && shape.lead[i] === 0x25cf)
+    ) continue;
     const line = lines[i];
     const f = FILE.exec(line);
     if (f) {
@@ -38,14 +41,18 @@ export function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     while (
       j < lines.length && j - i < 150 && shape.lead[j] !== 0x25cf &&
       !((shape.first[j] === 70 || shape.first[j] === 80) && FILE.test(lines[j])) &&
-      !((shape.first[j] === 84 || shape.first[j] === 83 || shape.first[j] === 82) && SUMMARY.test(lines[j]))
+      !((shape.first[j] === 84 || shape.first[j] === 83 || shape.first[j] === 82) &&
+        SUMMARY.test(lines[j]))
     ) j++;
     ctx.explain(i, j - 1);
     const frames: Frame[] = [];
     const text: string[] = [];
     for (let k = i + 1; k < j; k++) {
       const l = shape.lead[k];
-      if (l === 0 || l === 124 /* | */ || l === 62 /* > */ || (l >= 48 && l <= 57 && /^\s*\d+ \|/.test(lines[k]))) continue;
+      if (
+        l === 0 || l === 124 /* | */ || l === 62 /* > */ ||
+        (l >= 48 && l <= 57 && /^\s*\d+ \|/.test(lines[k]))
+      ) continue;
       const frame = l === 97 /* at */ ? jsFrame(lines[k]) : undefined;
       if (frame) frames.push(frame);
       else text.push(lines[k].trim());
@@ -54,13 +61,21 @@ export function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     const loc = frame ? `${frame.file}:${frame.line}:${frame.col}` : undefined;
     const name = b[1].trim();
     if (name === "Test suite failed to run") {
-      out.push(finding("error", text[0] ?? "test suite failed to run", { location: loc ?? file, test: undefined, detail: text.slice(1, 4) }));
+      out.push(
+        finding("error", text[0] ?? "test suite failed to run", {
+          location: loc ?? file,
+          test: undefined,
+          detail: text.slice(1, 4),
+        }),
+      );
     } else {
       out.push(
         finding("test_failure", text[0] ?? "failed", {
           test: name,
           location: loc,
-          detail: text.slice(1).filter((l) => /^(?:Expected|Received|[-+] |Difference|- Expected|\+ Received)/.test(l)),
+          detail: text.slice(1).filter((l) =>
+            /^(?:Expected|Received|[-+] |Difference|- Expected|\+ Received)/.test(l)
+          ),
         }),
       );
     }

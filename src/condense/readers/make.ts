@@ -41,7 +41,10 @@ export function readMake(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     if (!m) continue;
     const level = m[1] === undefined ? 0 : Number(m[1]);
     const rest = m[2];
-    if (/^(?:Entering|Leaving) directory|^Nothing to be done|is up to date\.$|^Target .* not remade because of errors\.$/.test(rest)) {
+    if (
+      /^(?:Entering|Leaving) directory|^Nothing to be done|is up to date\.$|^Target .* not remade because of errors\.$/
+        .test(rest)
+    ) {
       ctx.explain(i);
       continue;
     }

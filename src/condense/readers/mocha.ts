@@ -29,7 +29,14 @@ export function readMocha(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
   return out;
 }
 
-function readEntries(lines: string[], start: number, count: number, ctx: ReadContext, lead: Uint16Array, out: Finding[]): number {
+function readEntries(
+  lines: string[],
+  start: number,
+  count: number,
+  ctx: ReadContext,
+  lead: Uint16Array,
+  out: Finding[],
+): number {
   let expected = 1;
   let i = start;
   for (; i < lines.length && expected <= count; i++) {
@@ -42,7 +49,10 @@ function readEntries(lines: string[], start: number, count: number, ctx: ReadCon
     // The title: this line and the deeper-indented ones after it, up to the one ending in ':'.
     const title: string[] = [e[2]];
     let j = i;
-    while (!title[title.length - 1].endsWith(":") && j + 1 < lines.length && j - i < 10 && lines[j + 1].trim() !== "") {
+    while (
+      !title[title.length - 1].endsWith(":") && j + 1 < lines.length && j - i < 10 &&
+      lines[j + 1].trim() !== ""
+    ) {
       j++;
       title.push(lines[j].trim());
     }

@@ -20,22 +20,41 @@ interface Failure {
   detail: string[];
 }
 
-function readError(lines: string[], from: number, to: number, testFile?: string): { message: string; detail: string[]; frame?: Frame } {
+function readError(
+  lines: string[],
+  from: number,
+  to: number,
+  testFile?: string,
+): { message: string; detail: string[]; frame?: Frame } {
   const body = lines.slice(from, to);
   const frames = body.map(jsFrame).filter((x): x is Frame => x !== undefined);
-  const text = body.filter((l) => l.trim() !== "" && !jsFrame(l) && !/^\s*at /.test(l) && !/^\s+(?:generatedMessage|code|actual|expected|operator):|^\s*[{}]\s*$/.test(l)).map((l) => l.trim());
-  return { message: text[0] ?? "failed", detail: text.slice(1, 6), frame: pickFrame(frames, testFile) };
+  const text = body.filter((l) =>
+    l.trim() !== "" && !jsFrame(l) && !/^\s*at /.test(l) &&
+    !/^\s+(?:generatedMessage|code|actual|expected|operator):|^\s*[{}]\s*$/.test(l)
+  ).map((l) => l.trim());
+  return {
+    message: text[0] ?? "failed",
+    detail: text.slice(1, 6),
+    frame: pickFrame(frames, testFile),
+  };
 }
 
 /** One run's findings (a tree, then perhaps its failing-tests section) from `from`; `next` is where the run ended. */
-function readRun(lines: string[], from: number, ctx: ReadContext, lead: Uint16Array): { findings: Finding[]; next: number } {
+function readRun(
+  lines: string[],
+  from: number,
+  ctx: ReadContext,
+  lead: Uint16Array,
+): { findings: Finding[]; next: number } {
   const tree: Failure[] = [];
   const stack: { indent: number; name: string }[] = [];
   let section = -1;
   for (let i = from; i < lines.length; i++) {
     const c = lead[i];
     // ℹ ✖ ✔ ▶ ﹣ and * start every line of the tree and the summary
-    if (c !== 0x2139 && c !== 0x2716 && c !== 0x2714 && c !== 0x25b6 && c !== 0xfe63 && c !== 42) continue;
+    if (c !== 0x2139 && c !== 0x2716 && c !== 0x2714 && c !== 0x25b6 && c !== 0xfe63 && c !== 42) {
+      continue;
+    }
     if (c === 0x2714 || c === 0x2139 || c === 0xfe63) {
       // ✔ passed, ℹ summary, ﹣ skipped: accounted for, nothing more to read
       ctx.explain(i);
@@ -59,7 +78,10 @@ function readRun(lines: string[], from: number, ctx: ReadContext, lead: Uint16Ar
     if (m[2] !== "✖") continue;
     // A failed test has its error indented beneath it; a failed suite does not.
     let j = i + 1;
-    while (j < lines.length && j - i < 150 && (lines[j].trim() === "" || indentOf(lines[j]) > indent) && !MARK.test(lines[j])) j++;
+    while (
+      j < lines.length && j - i < 150 && (lines[j].trim() === "" || indentOf(lines[j]) > indent) &&
+      !MARK.test(lines[j])
+    ) j++;
     while (j > i + 1 && lines[j - 1].trim() === "") j--;
     if (j === i + 1) continue;
     ctx.explain(i, j - 1);
@@ -74,7 +96,9 @@ function readRun(lines: string[], from: number, ctx: ReadContext, lead: Uint16Ar
   }
   if (section < 0) {
     return {
-      findings: tree.map((t) => finding("test_failure", t.message, { test: t.name, location: t.location, detail: t.detail })),
+      findings: tree.map((t) =>
+        finding("test_failure", t.message, { test: t.name, location: t.location, detail: t.detail })
+      ),
       next: lines.length,
     };
   }
@@ -93,12 +117,21 @@ function readRun(lines: string[], from: number, ctx: ReadContext, lead: Uint16Ar
     if (!m || m[2] !== "✖") continue;
     const head = at ? i + 1 : i;
     let j = head + 1;
-    while (j < lines.length && j - head < 150 && !TEST_AT.test(lines[j]) && !(lines[j] !== "" && lines[j].charCodeAt(0) !== 32)) j++;
+    while (
+      j < lines.length && j - head < 150 && !TEST_AT.test(lines[j]) &&
+      !(lines[j] !== "" && lines[j].charCodeAt(0) !== 32)
+    ) j++;
     ctx.explain(i, j - 1);
     const err = readError(lines, head + 1, j, at?.[1]);
     const full = tree.find((t) => t.name === m[3] || t.name.endsWith(" > " + m[3]))?.name ?? m[3];
-    const loc = err.frame ? `${err.frame.file}:${err.frame.line}:${err.frame.col}` : at ? `${at[1]}:${at[2]}:${at[3]}` : undefined;
-    out.push(finding("test_failure", err.message, { test: full, location: loc, detail: err.detail }));
+    const loc = err.frame
+      ? `${err.frame.file}:${err.frame.line}:${err.frame.col}`
+      : at
+      ? `${at[1]}:${at[2]}:${at[3]}`
+      : undefined;
+    out.push(
+      finding("test_failure", err.message, { test: full, location: loc, detail: err.detail }),
+    );
     i = j - 1;
   }
   return { findings: out, next: i };

@@ -8,7 +8,8 @@ import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts"
 
 const SUMMARY = /^(FAILED|ERROR|XPASS\(strict\)) (\S+?)(?: - (.*))?$/;
 const VERBOSE = /^(\S+::\S+?) (FAILED|ERROR)(?:\s+\[\s*\d+%\])?$/;
-const SECTION = /^={3,} (FAILURES|ERRORS|short test summary info|warnings summary|PASSES|.*(?:passed|failed|error|errors|skipped|deselected|no tests ran).*) ={3,}$/;
+const SECTION =
+  /^={3,} (FAILURES|ERRORS|short test summary info|warnings summary|PASSES|.*(?:passed|failed|error|errors|skipped|deselected|no tests ran).*) ={3,}$/;
 const TITLE = /^_{3,} (.+?) _{3,}$/;
 const PLACE = /^([^\s:]+\.py):(\d+): ?(.*)$/;
 const COLLECT = /^(?:ERROR collecting|ERROR at (?:setup|teardown) of) (.+)$/;
@@ -19,7 +20,12 @@ interface Section {
   detail: string[];
 }
 
-function readSection(lines: string[], from: number, to: number, testFile: string | undefined): Section {
+function readSection(
+  lines: string[],
+  from: number,
+  to: number,
+  testFile: string | undefined,
+): Section {
   const places: { file: string; line: string; rest: string }[] = [];
   const eLines: string[] = [];
   for (let i = from; i < to; i++) {
@@ -36,11 +42,15 @@ function readSection(lines: string[], from: number, to: number, testFile: string
     if (p) places.push({ file: p[1], line: p[2], rest: p[3] });
   }
   const base = testFile?.split("/").pop();
-  const inTest = base ? places.find((p) => p.file === testFile || p.file.endsWith("/" + base) || p.file === base) : undefined;
+  const inTest = base
+    ? places.find((p) => p.file === testFile || p.file.endsWith("/" + base) || p.file === base)
+    : undefined;
   const place = inTest ?? places[places.length - 1];
   const meaningful = eLines.filter((l) => l !== "");
   // The exception line (or the assertion) is the message; the rest is detail.
-  const at = meaningful.findIndex((l) => /^(?:[\w.]+(?:Error|Exception|Exit|Interrupt|Failed|Warning)\b|assert\b|Failed:)/.test(l));
+  const at = meaningful.findIndex((l) =>
+    /^(?:[\w.]+(?:Error|Exception|Exit|Interrupt|Failed|Warning)\b|assert\b|Failed:)/.test(l)
+  );
   if (at > 0) meaningful.unshift(...meaningful.splice(at, 1));
   const lastPlace = places[places.length - 1];
   return {
@@ -88,11 +98,16 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
     }
     if (c === 70 /* F */ || c === 69 /* E */ || c === 88 /* X */) {
       const m = SUMMARY.exec(line);
-      if (m && (part === "short test summary info" || m[2].includes("::") || m[2].endsWith(".py"))) {
+      if (
+        m && (part === "short test summary info" || m[2].includes("::") || m[2].endsWith(".py"))
+      ) {
         ctx.explain(i);
         // The message may go on over the following lines, until the next entry.
         let j = i + 1;
-        while (j < lines.length && part === "short test summary info" && !SUMMARY.test(lines[j]) && !SECTION.test(lines[j]) && !/^!{3,}/.test(lines[j])) {
+        while (
+          j < lines.length && part === "short test summary info" && !SUMMARY.test(lines[j]) &&
+          !SECTION.test(lines[j]) && !/^!{3,}/.test(lines[j])
+        ) {
           ctx.explain(j);
           j++;
         }
@@ -103,14 +118,20 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
     }
     const last = line.charCodeAt(line.length - 1);
     // -v lines end in "[ 25%]" or the outcome (…ED, ERROR, XFAIL, XPASS); the -rA ones start with it.
-    if ((last === 93 || last === 68 || last === 82 || last === 76 || last === 83 || c === 80 || c === 83) && line.includes("::")) {
+    if (
+      (last === 93 || last === 68 || last === 82 || last === 76 || last === 83 || c === 80 ||
+        c === 83) && line.includes("::")
+    ) {
       const v = VERBOSE.exec(line);
       if (v) {
         ctx.explain(i);
         verbose.push({ kind: v[2], id: v[1] });
         continue;
       }
-      if (/^\S+::\S+ (PASSED|SKIPPED|XFAIL|XPASS)/.test(line) || /^(PASSED|SKIPPED|XFAIL) \S+::/.test(line)) ctx.explain(i);
+      if (
+        /^\S+::\S+ (PASSED|SKIPPED|XFAIL|XPASS)/.test(line) ||
+        /^(PASSED|SKIPPED|XFAIL) \S+::/.test(line)
+      ) ctx.explain(i);
     }
     if (c === 33 /* ! */ && /^!{3,} .* !{3,}$/.test(line)) ctx.explain(i);
     if (c === 73 /* I */ && line.startsWith("ImportError while loading conftest")) {
@@ -119,7 +140,9 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
       while (j < lines.length && j - i < 40 && lines[j] !== "" && !SECTION.test(lines[j])) j++;
       ctx.explain(i, j - 1);
       const read = readSection(lines, i + 1, j, /'([^']+)'/.exec(line)?.[1]);
-      conftest.push(finding("error", read.message ?? line, { location: read.location, detail: read.detail }));
+      conftest.push(
+        finding("error", read.message ?? line, { location: read.location, detail: read.detail }),
+      );
       i = j - 1;
     }
   }
@@ -134,7 +157,8 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
       if (used.has(t)) return false;
       const collected = COLLECT.exec(t);
       const name = collected ? collected[1] : t;
-      return name === titleOf(e.id) || name === e.id || e.id.endsWith("::" + name.replace(/\./g, "::"));
+      return name === titleOf(e.id) || name === e.id ||
+        e.id.endsWith("::" + name.replace(/\./g, "::"));
     });
     const testFile = e.id.split("::")[0];
     const section = title !== undefined ? sections.get(title)! : undefined;
@@ -143,11 +167,15 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
     const message = e.message?.trim() || read?.message || (e.kind === "ERROR" ? "error" : "failed");
     const isTest = e.id.includes("::");
     out.push(
-      finding(e.kind === "ERROR" && !isTest ? "error" : e.kind === "ERROR" ? "error" : "test_failure", message, {
-        test: isTest ? e.id : undefined,
-        location: read?.location ?? (isTest ? undefined : e.id),
-        detail: read?.detail,
-      }),
+      finding(
+        e.kind === "ERROR" && !isTest ? "error" : e.kind === "ERROR" ? "error" : "test_failure",
+        message,
+        {
+          test: isTest ? e.id : undefined,
+          location: read?.location ?? (isTest ? undefined : e.id),
+          detail: read?.detail,
+        },
+      ),
     );
   }
   for (const [title, section] of sections) {

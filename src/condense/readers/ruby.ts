@@ -9,7 +9,8 @@ import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts"
 const RSPEC_ENTRY = /^\s+(\d+)\) (.+)$/;
 const RSPEC_FRAME = /^\s+# (\S+?):(\d+)(?::in .*)?$/;
 const RSPEC_FAILED = /^rspec (\S+?):(\d+) # (.+)$/;
-const RSPEC_SUMMARY = /^\d+ examples?, \d+ failures?(?:, \d+ pending)?(?:, \d+ errors? occurred outside of examples)?$/;
+const RSPEC_SUMMARY =
+  /^\d+ examples?, \d+ failures?(?:, \d+ pending)?(?:, \d+ errors? occurred outside of examples)?$/;
 const MINI_ENTRY = /^\s+\d+\) (Failure|Error):$/;
 const MINI_NAME = /^(\S+#\S+?|\w+\([\w:]+\))(?: \[([^\]]+)\])?:$/;
 const MINI_SUMMARY = /^\d+ runs, \d+ assertions, \d+ failures, \d+ errors, \d+ skips$/;
@@ -26,12 +27,19 @@ function readRspec(lines: string[], ctx: ReadContext, out: Finding[]): void {
       const e = RSPEC_ENTRY.exec(line);
       if (!e) continue;
       let j = i + 1;
-      while (j < lines.length && j - i < 120 && !RSPEC_ENTRY.test(lines[j]) && !/^(?:Finished in |Failed examples:)/.test(lines[j])) j++;
+      while (
+        j < lines.length && j - i < 120 && !RSPEC_ENTRY.test(lines[j]) &&
+        !/^(?:Finished in |Failed examples:)/.test(lines[j])
+      ) j++;
       ctx.explain(i, j - 1);
       const body = lines.slice(i + 1, j).map((l) => l.trim()).filter((l) => l !== "");
-      const frames = lines.slice(i + 1, j).map((l) => RSPEC_FRAME.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+      const frames = lines.slice(i + 1, j).map((l) => RSPEC_FRAME.exec(l)).filter((
+        m,
+      ): m is RegExpExecArray => m !== null);
       const frame = frames.find((f) => /_spec\.rb$/.test(f[1])) ?? frames[0];
-      const text = body.filter((l) => !l.startsWith("# ") && !l.startsWith("Failure/Error:") && l !== "(compared using ==)");
+      const text = body.filter((l) =>
+        !l.startsWith("# ") && !l.startsWith("Failure/Error:") && l !== "(compared using ==)"
+      );
       // `ArgumentError:` with the message on the next line reads as one line.
       if (text.length > 1 && /^[\w:]+:$/.test(text[0])) text.splice(0, 2, `${text[0]} ${text[1]}`);
       const f = finding("test_failure", text[0] ?? body[0] ?? "failed", {
@@ -71,7 +79,11 @@ function readRspec(lines: string[], ctx: ReadContext, out: Finding[]): void {
       ctx.explain(i, j - 1);
       const body = lines.slice(i + 1, j).map((x) => x.trim()).filter((x) => !x.startsWith("#"));
       const frame = lines.slice(i + 1, j).map((x) => RSPEC_FRAME.exec(x)).find(Boolean);
-      out.push(finding("error", body.join(" ") || `error while loading ${l[1]}`, { location: frame ? `${frame[1]}:${frame[2]}` : l[1] }));
+      out.push(
+        finding("error", body.join(" ") || `error while loading ${l[1]}`, {
+          location: frame ? `${frame[1]}:${frame[2]}` : l[1],
+        }),
+      );
       i = j - 1;
     }
   }
@@ -83,10 +95,15 @@ function readMinitest(lines: string[], ctx: ReadContext, out: Finding[]): void {
     const c0 = shape.first[i];
     const l = shape.lead[i];
     // Run options, # Running, Finished in, N runs, and the indented "  1) Failure:"
-    if (c0 !== 82 && c0 !== 35 && c0 !== 70 && (c0 < 48 || c0 > 57) && !(c0 === 32 && l >= 48 && l <= 57)) continue;
+    if (
+      c0 !== 82 && c0 !== 35 && c0 !== 70 && (c0 < 48 || c0 > 57) &&
+      !(c0 === 32 && l >= 48 && l <= 57)
+    ) continue;
     const line = lines[i];
     if (c0 === 32 ? !line.includes(") ") : c0 <= 57 && !line.includes(" runs, ")) continue;
-    if (MINI_SUMMARY.test(line) || /^(?:Run options: |# Running:|Finished in [\d.]+s, )/.test(line)) {
+    if (
+      MINI_SUMMARY.test(line) || /^(?:Run options: |# Running:|Finished in [\d.]+s, )/.test(line)
+    ) {
       ctx.explain(i);
       continue;
     }
@@ -98,9 +115,13 @@ function readMinitest(lines: string[], ctx: ReadContext, out: Finding[]): void {
     while (j < lines.length && lines[j].trim() !== "" && !MINI_ENTRY.test(lines[j])) j++;
     ctx.explain(i, j - 1);
     const body = lines.slice(i + 2, j);
-    const frames = body.map((l) => /^\s+(\S+?):(\d+):in /.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+    const frames = body.map((l) => /^\s+(\S+?):(\d+):in /.exec(l)).filter((
+      m,
+    ): m is RegExpExecArray => m !== null);
     const frame = frames.find((f) => /_test\.rb$|test_\w+\.rb$/.test(f[1])) ?? frames[0];
-    const text = body.filter((l) => !/^\s+\S+?:\d+:in /.test(l)).map((l) => l.trim()).filter((l) => l !== "");
+    const text = body.filter((l) => !/^\s+\S+?:\d+:in /.test(l)).map((l) => l.trim()).filter((l) =>
+      l !== ""
+    );
     const loc = n[2] ?? (frame ? `${frame[1]}:${frame[2]}` : undefined);
     // Older minitest names a test "test_name(Class)"; name it Class#test_name as newer ones do.
     const old = /^(\w+)\(([\w:]+)\)$/.exec(n[1]);

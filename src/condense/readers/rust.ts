@@ -21,9 +21,14 @@ export function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const first = shape.first[i];
-    if (first !== 101 /* e */ && first !== 119 /* w */ && first !== 83 /* S */ && first !== 70 /* F */) continue;
+    if (
+      first !== 101 /* e */ && first !== 119 /* w */ && first !== 83 /* S */ && first !== 70 /* F */
+    ) continue;
     const line = lines[i];
-    if (!line.startsWith("error") && !line.startsWith("warning") && !line.startsWith("Some errors") && !line.startsWith("For more")) continue;
+    if (
+      !line.startsWith("error") && !line.startsWith("warning") && !line.startsWith("Some errors") &&
+      !line.startsWith("For more")
+    ) continue;
     if (/^(?:Some errors have detailed|For more information about)/.test(line)) {
       ctx.explain(i);
       continue;

@@ -16,14 +16,23 @@ export function readShellcheck(lines: string[], ctx: ReadContext = NO_CONTEXT): 
   for (let i = 0; i < lines.length; i++) {
     const c0 = shape.first[i];
     // In …, For more information, Did you mean, and the indented wiki links
-    if (c0 !== 73 && c0 !== 70 && c0 !== 68 && !(c0 === 32 && shape.lead[i] === 104 && lines[i].includes("shellcheck.net"))) continue;
+    if (
+      c0 !== 73 && c0 !== 70 && c0 !== 68 &&
+      !(c0 === 32 && shape.lead[i] === 104 && lines[i].includes("shellcheck.net"))
+    ) continue;
     const h = IN.exec(lines[i]);
     if (!h) {
-      if (/^(?:For more information:|\s+https:\/\/www\.shellcheck\.net\/wiki\/SC\d+ -- .*|Did you mean: ?)$/.test(lines[i])) ctx.explain(i);
+      if (
+        /^(?:For more information:|\s+https:\/\/www\.shellcheck\.net\/wiki\/SC\d+ -- .*|Did you mean: ?)$/
+          .test(lines[i])
+      ) ctx.explain(i);
       continue;
     }
     let j = i + 1;
-    while (j < lines.length && !IN.test(lines[j]) && !/^For more information:/.test(lines[j]) && !/^Did you mean:/.test(lines[j])) {
+    while (
+      j < lines.length && !IN.test(lines[j]) && !/^For more information:/.test(lines[j]) &&
+      !/^Did you mean:/.test(lines[j])
+    ) {
       const c = CARET.exec(lines[j]);
       if (c && (c[3] === "error" || c[3] === "warning")) {
         out.push(

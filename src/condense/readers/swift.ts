@@ -11,15 +11,24 @@ import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const XC_ISSUE = /^(\S+\.swift):(\d+): error: (-\[\S+ \S+\]|[\w.]+) : (.*)$/;
-const XC_CASE = /^Test Case '(-\[\S+ \S+\]|[^']+)' (failed|passed|started)(?: \(([\d.]+) seconds\))?\.?$/;
-const XC_SUITE = /^(?:Test Suite '[^']+' (?:started|passed|failed) at .*|\s*Executed \d+ tests?, with \d+ failures?.*)$/;
+const XC_CASE =
+  /^Test Case '(-\[\S+ \S+\]|[^']+)' (failed|passed|started)(?: \(([\d.]+) seconds\))?\.?$/;
+const XC_SUITE =
+  /^(?:Test Suite '[^']+' (?:started|passed|failed) at .*|\s*Executed \d+ tests?, with \d+ failures?.*)$/;
 // swift-testing marks: ✘ or the private-use SF Symbol it prints on macOS.
 const MARK = "(?:✘|✔|◇|↳|􀢄|􀟈|􁁛|􀄵|􀊯|􀙟|􀇾|􀀄)";
-const ST_ISSUE = new RegExp(`^${MARK} Test (.+?) recorded an issue(?: with \\d+ arguments? .+?)? at (\\S+?:\\d+:\\d+): (.*)$`, "u");
+const ST_ISSUE = new RegExp(
+  `^${MARK} Test (.+?) recorded an issue(?: with \\d+ arguments? .+?)? at (\\S+?:\\d+:\\d+): (.*)$`,
+  "u",
+);
 const ST_ISSUE_NOLOC = new RegExp(`^${MARK} Test (.+?) recorded an issue: (.*)$`, "u");
 const ST_FAILED = new RegExp(`^${MARK} Test (.+?) failed after [\\d.]+ seconds.*$`, "u");
-const ST_OTHER = new RegExp(`^${MARK} (?:Test run|Suite|Test .+? (?:passed|started|skipped)|Testing Library Version|Target Platform)`, "u");
-const BUILD_SUMMARY = /^(?:error: (?:fatalError|emit-module command failed.*|compile command failed.*|\d+ errors? generated)|\[\d+\/\d+\] .*|Building for (?:debugging|production)\.\.\.|Build complete!.*|Compiling .*|Write swift-version.*)$/;
+const ST_OTHER = new RegExp(
+  `^${MARK} (?:Test run|Suite|Test .+? (?:passed|started|skipped)|Testing Library Version|Target Platform)`,
+  "u",
+);
+const BUILD_SUMMARY =
+  /^(?:error: (?:fatalError|emit-module command failed.*|compile command failed.*|\d+ errors? generated)|\[\d+\/\d+\] .*|Building for (?:debugging|production)\.\.\.|Build complete!.*|Compiling .*|Write swift-version.*)$/;
 
 function xcName(raw: string): string {
   const m = /^-\[(\S+) (\S+)\]$/.exec(raw);
@@ -37,7 +46,8 @@ export function readSwift(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
     // Only lines that start like one of these formats' lines are looked at further.
     // (a mark, /path, Test …, a tab before Executed, error:, [n/m], Build…, Compiling, Write)
     if (
-      !(c0 > 127 || c0 === 47 || c0 === 84 || c0 === 9 || c0 === 101 || c0 === 91 || c0 === 66 || c0 === 67 || c0 === 87)
+      !(c0 > 127 || c0 === 47 || c0 === 84 || c0 === 9 || c0 === 101 || c0 === 91 || c0 === 66 ||
+        c0 === 67 || c0 === 87)
     ) continue;
     const line = lines[i];
     const x = XC_ISSUE.exec(line);
@@ -45,7 +55,9 @@ export function readSwift(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
       ctx.explain(i);
       const test = xcName(x[3]);
       reported.add(test);
-      out.push(finding("test_failure", x[4].replace(/ - $/, ""), { test, location: `${x[1]}:${x[2]}` }));
+      out.push(
+        finding("test_failure", x[4].replace(/ - $/, ""), { test, location: `${x[1]}:${x[2]}` }),
+      );
       continue;
     }
     const c = XC_CASE.exec(line);
@@ -62,7 +74,10 @@ export function readSwift(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
     if (s) {
       let j = i + 1;
       const detail: string[] = [];
-      while (j < lines.length && new RegExp(`^(?:${MARK} |\\s+)`, "u").test(lines[j]) && !ST_ISSUE.test(lines[j]) && !ST_FAILED.test(lines[j]) && !ST_OTHER.test(lines[j])) {
+      while (
+        j < lines.length && new RegExp(`^(?:${MARK} |\\s+)`, "u").test(lines[j]) &&
+        !ST_ISSUE.test(lines[j]) && !ST_FAILED.test(lines[j]) && !ST_OTHER.test(lines[j])
+      ) {
         detail.push(lines[j].trim());
         j++;
       }

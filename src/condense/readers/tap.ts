@@ -16,7 +16,9 @@ const YAML_END = /^\s*\.\.\.$/;
 
 function unquote(s: string): string {
   const t = s.trim();
-  if ((t.startsWith("'") && t.endsWith("'")) || (t.startsWith('"') && t.endsWith('"'))) return t.slice(1, -1).replace(/''/g, "'");
+  if ((t.startsWith("'") && t.endsWith("'")) || (t.startsWith('"') && t.endsWith('"'))) {
+    return t.slice(1, -1).replace(/''/g, "'");
+  }
   return t;
 }
 
@@ -31,7 +33,8 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     const line = lines[i];
     if (
       (c === 110 && !line.includes("not ok")) || (c === 111 && !line.includes("ok ")) ||
-      (c === 35 && !line.includes("# Subtest: ") && !/# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) /.test(line)) ||
+      (c === 35 && !line.includes("# Subtest: ") &&
+        !/# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) /.test(line)) ||
       (c === 84 && !line.startsWith("TAP version")) || (c >= 48 && c <= 57 && !line.includes(".."))
     ) continue;
     const s = SUBTEST.exec(line);
@@ -42,11 +45,17 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       ctx.explain(i);
       continue;
     }
-    if (OK.test(line) || /^\s*(?:TAP version \d+|\d+\.\.\d+|# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) )/.test(line)) {
+    if (
+      OK.test(line) ||
+      /^\s*(?:TAP version \d+|\d+\.\.\d+|# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) )/
+        .test(line)
+    ) {
       ctx.explain(i);
       if (OK.test(line) && YAML_START.test(lines[i + 1] ?? "")) {
         let j = i + 2;
-        while (j < lines.length && j - i < 200 && !(shape.lead[j] === 46 && YAML_END.test(lines[j]))) j++;
+        while (
+          j < lines.length && j - i < 200 && !(shape.lead[j] === 46 && YAML_END.test(lines[j]))
+        ) j++;
         ctx.explain(i, j);
         i = j;
       }
@@ -55,7 +64,9 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     const n = NOT_OK.exec(line);
     if (!n) continue;
     const level = Math.floor(n[1].length / 4);
-    const path = [...names.slice(0, level), n[2]].filter((x) => x !== undefined && x !== "").join(" > ") || n[2];
+    const path = [...names.slice(0, level), n[2]].filter((x) =>
+      x !== undefined && x !== ""
+    ).join(" > ") || n[2];
     let j = i + 1;
     const yaml: Record<string, string[]> = {};
     if (YAML_START.test(lines[j] ?? "")) {
@@ -67,7 +78,9 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
         const kv = /^\s*([\w-]+):\s?(.*)$/.exec(l);
         if (kv && indentOf(l) === base) {
           key = kv[1];
-          yaml[key] = kv[2] === "|-" || kv[2] === "|" || kv[2] === ">-" || kv[2] === "" ? [] : [unquote(kv[2])];
+          yaml[key] = kv[2] === "|-" || kv[2] === "|" || kv[2] === ">-" || kv[2] === ""
+            ? []
+            : [unquote(kv[2])];
         } else if (key) {
           yaml[key].push(l.trim());
         }
@@ -78,7 +91,9 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     i = j;
     if (n[3]) continue; // TODO and SKIP do not fail the run
     if (yaml.failureType?.[0] === "subtestsFailed") continue;
-    const stack = (yaml.stack ?? []).map((l) => jsFrame("at " + l.replace(/^at /, ""))).filter((x): x is Frame => x !== undefined);
+    const stack = (yaml.stack ?? []).map((l) => jsFrame("at " + l.replace(/^at /, ""))).filter((
+      x,
+    ): x is Frame => x !== undefined);
     const loc = yaml.location?.[0];
     const testFile = loc ? /^(.*?):\d+:\d+$/.exec(loc)?.[1] : undefined;
     const frame = pickFrame(stack, testFile);

@@ -46,7 +46,9 @@ export function readTsc(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       if (PLAIN.test(next) || PRETTY.test(next) || GLOBAL.test(next) || SUMMARY.test(next)) break;
       if (next.trim() === "") {
         if (!pretty) break;
-        if (j + 1 < lines.length && (PRETTY.test(lines[j + 1]) || SUMMARY.test(lines[j + 1]))) break;
+        if (j + 1 < lines.length && (PRETTY.test(lines[j + 1]) || SUMMARY.test(lines[j + 1]))) {
+          break;
+        }
         j++;
         continue;
       }

@@ -7,7 +7,8 @@ import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts"
 
 const HEAD = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([^)]+)\)(?:\s+\((.*)\))?$/;
 const FRAME = /^\s+File "([^"]+)", line (\d+), in (\S+)$/;
-const RESULT = /^(?:test\w* \(.*\)(?: \.\.\.)? (?:ok|FAIL|ERROR|skipped.*|expected failure)$|Ran \d+ tests? in .*|FAILED \((?:failures|errors|skipped|expected|unexpected)=.*\)|OK(?: \(.*\))?)$/;
+const RESULT =
+  /^(?:test\w* \(.*\)(?: \.\.\.)? (?:ok|FAIL|ERROR|skipped.*|expected failure)$|Ran \d+ tests? in .*|FAILED \((?:failures|errors|skipped|expected|unexpected)=.*\)|OK(?: \(.*\))?)$/;
 
 export function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
@@ -25,11 +26,16 @@ export function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
     const h = HEAD.exec(lines[i + 1] ?? "");
     if (!h) continue;
     let j = i + 2;
-    while (j < lines.length && !lines[j].startsWith("======") && !/^-{20,}$/.test(lines[j] ?? "")) j++;
+    while (j < lines.length && !lines[j].startsWith("======") && !/^-{20,}$/.test(lines[j] ?? "")) {
+      j++;
+    }
     // skip the dashed rule under the heading, then read to the next block
     if (/^-{20,}$/.test(lines[j] ?? "")) j++;
     let end = j;
-    while (end < lines.length && end - j < 200 && !lines[end].startsWith("======") && !/^-{20,}$/.test(lines[end])) end++;
+    while (
+      end < lines.length && end - j < 200 && !lines[end].startsWith("======") &&
+      !/^-{20,}$/.test(lines[end])
+    ) end++;
     ctx.explain(i, end - 1);
     const method = h[2];
     // Python 3.11+ gives the full id in the parentheses; older ones the class.
@@ -41,7 +47,9 @@ export function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
       const f = FRAME.exec(l);
       if (f) frames.push({ file: f[1], line: f[2], fn: f[3] });
     }
-    const tail = body.filter((l) => l.trim() !== "" && !/^\s/.test(l) && !l.startsWith("Traceback"));
+    const tail = body.filter((l) =>
+      l.trim() !== "" && !/^\s/.test(l) && !l.startsWith("Traceback")
+    );
     message = tail[0] ?? h[1];
     const frame = frames.find((f) => f.fn === method) ?? frames[frames.length - 1];
     out.push(

@@ -31,7 +31,11 @@ export function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
         const frames = body.map(jsFrame).filter((x): x is Frame => x !== undefined);
         const frame = pickFrame(frames);
         if (body[0]) {
-          out.push(finding("error", body[0].trim(), { location: frame ? `${frame.file}:${frame.line}:${frame.col}` : undefined }));
+          out.push(
+            finding("error", body[0].trim(), {
+              location: frame ? `${frame.file}:${frame.line}:${frame.col}` : undefined,
+            }),
+          );
         }
         ctx.explain(i, j - 1);
         i = j - 1;
@@ -45,13 +49,23 @@ export function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
     while (j < lines.length && j - i < 120 && !RULE.test(lines[j]) && !FAIL.test(lines[j])) j++;
     ctx.explain(i, j - 1);
     const body = lines.slice(i + 1, j);
-    const frames = body.map((l) => jsFrame(l.replace(/^(\s*❯ )\S+ (\S+:\d+:\d+)$/, "$1$2"))).filter((x): x is Frame => x !== undefined);
+    const frames = body.map((l) => jsFrame(l.replace(/^(\s*❯ )\S+ (\S+:\d+:\d+)$/, "$1$2"))).filter(
+      (x): x is Frame => x !== undefined,
+    );
     const frame = pickFrame(frames, f[1]);
     const loc = frame ? `${frame.file}:${frame.line}:${frame.col}` : undefined;
-    const text = body.filter((l) => l.trim() !== "" && !/^\s*❯ |^\s+\d*\|/.test(l)).map((l) => l.trim());
+    const text = body.filter((l) => l.trim() !== "" && !/^\s*❯ |^\s+\d*\|/.test(l)).map((l) =>
+      l.trim()
+    );
     const detail = text.slice(1).filter((l) => /^[-+] /.test(l)).slice(0, 6);
     if (f[2]) {
-      out.push(finding("test_failure", text[0] ?? "failed", { test: `${f[1]} > ${f[2]}`, location: loc, detail }));
+      out.push(
+        finding("test_failure", text[0] ?? "failed", {
+          test: `${f[1]} > ${f[2]}`,
+          location: loc,
+          detail,
+        }),
+      );
     } else {
       out.push(finding("error", text[0] ?? "test file failed", { location: loc ?? f[1] }));
     }
