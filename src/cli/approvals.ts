@@ -185,7 +185,7 @@ async function clear(flags: { gone?: boolean; yes?: boolean }): Promise<void> {
 export function register(program: Command): void {
   const approvals = program
     .command("approvals")
-    .description("the approvals wisp remembers: list, revoke, clear")
+    .description("remembered approvals (list, revoke, clear) and requests waiting in wisp mcp (pending, approve, deny)")
     .action(() => list());
   approvals.command("list").description(
     "list remembered approvals: id, scope, expiry, directory, pattern",

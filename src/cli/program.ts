@@ -54,8 +54,8 @@ export const COMMANDS: CommandModule[] = [
 export function buildProgram(): Command {
   const program = new Command("wisp")
     .description(
-      "A small AI agent that runs on your own machine: a local model with tools, behind a policy, a risk\n" +
-        "classifier, your approval, an OS sandbox and an audit log.",
+      "A small AI agent that runs on your own machine: a local model with tools, behind a policy, " +
+        "a risk classifier, your approval, an OS sandbox and an audit log.",
     )
     .version(versionString(), "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
