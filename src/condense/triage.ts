@@ -260,7 +260,12 @@ export async function triage(text: string, run: TriageRun = {}): Promise<JudgedT
   const judged = { chunks: 0, failed: 0, skipped: 0, model: run.judge?.model };
   const extra: Finding[] = [];
   const unexplainedChars = exact.unexplained.reduce((n, c) => n + c.length, 0);
-  if (exact.unexplained.length > 0 && run.judge) {
+  // A command that exited 0 passed: what the readers left is its ordinary output, and a model shown it could
+  // only invent failures. Nothing is sent; the headline says so.
+  const passed = run.exitStatus === 0;
+  if (passed && exact.unexplained.length > 0 && run.judge) {
+    notes.push("exit 0: nothing sent to the model");
+  } else if (exact.unexplained.length > 0 && run.judge) {
     const max = run.maxChunks ?? MAX_JUDGED_CHUNKS;
     const todo = exact.unexplained.slice(0, max);
     judged.skipped = exact.unexplained.length - todo.length;

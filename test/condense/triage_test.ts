@@ -190,3 +190,22 @@ Deno.test("a traceback printed by a command that exited 0 (a logged exception) i
   assertEquals(triageText(text, { exitStatus: 0 }).findings, []);
   assertEquals(triageText(text, {}).counts.errors, 1);
 });
+
+Deno.test("a command that exited 0: nothing goes to the model", async () => {
+  let called = 0;
+  const judge: ChunkJudge = {
+    model: "fake:judge",
+    judge() {
+      called++;
+      return Promise.resolve([{ kind: "error", message: "invented" }]);
+    },
+  };
+  const r = await triage("Compiling app\nsome ordinary output\n", {
+    command: "make",
+    exitStatus: 0,
+    judge,
+  });
+  assertEquals(called, 0);
+  assertEquals(r.findings, []);
+  assertMatch(r.headline, /^make: exit 0; no failures found; exit 0: nothing sent to the model$/);
+});
