@@ -221,3 +221,66 @@ Deno.test("with a model: only what no reader explained goes to it, over the real
     await Deno.remove(home, { recursive: true });
   }
 });
+
+// Needs python3 with pytest (apt's python3-pytest); where it is missing the test cannot run the real tool.
+const HAS_PYTEST = (() => {
+  try {
+    return new Deno.Command("python3", {
+      args: ["-c", "import pytest"],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync().success;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test({
+  name: "wisp triage -y -- a real pytest run in the sandbox: every failure, with places",
+  ignore: !HAS_PYTEST,
+}, async () => {
+  const home = await tempDir();
+  const work = await tempDir();
+  try {
+    for (const f of ["calc.py", "test_calc.py"]) {
+      Deno.copyFileSync(fixture(`pytest/project/fail/${f}`), join(work, f));
+    }
+    const r = await runWisp([
+      "triage",
+      "-y",
+      "--no-model",
+      "--json",
+      "--",
+      "python3",
+      "-m",
+      "pytest",
+      "-p",
+      "no:cacheprovider",
+      "test_calc.py",
+    ], {
+      home,
+      cwd: work,
+      inheritEnv: true,
+    });
+    assertEquals(r.code, 1, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assertMatch(
+      json.headline,
+      /^python3 -m pytest -p no:cacheprovider test_calc\.py: exit 1; 4 failed tests, 1 error/,
+    );
+    assertEquals(json.findings.map((f: { location: string }) => f.location), [
+      "test_calc.py:10",
+      "test_calc.py:14",
+      "test_calc.py:24",
+      "test_calc.py:28",
+      "test_calc.py:33",
+    ]);
+    assert(
+      !json.findings.some((f: { message: string }) => f.message.endsWith("...")),
+      "a cut summary message was kept",
+    );
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(work, { recursive: true });
+  }
+});

@@ -164,7 +164,11 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
     const section = title !== undefined ? sections.get(title)! : undefined;
     if (title !== undefined) used.add(title);
     const read = section ? readSection(lines, section.from, section.to, testFile) : undefined;
-    const message = e.message?.trim() || read?.message || (e.kind === "ERROR" ? "error" : "failed");
+    // The summary line is cut to the terminal's width ("…: asser..."): the section's own line is whole.
+    const summary = e.message?.trim();
+    const cut = summary !== undefined && summary.endsWith("...") && read?.message !== undefined;
+    const message = (cut ? read?.message : summary) || read?.message ||
+      (e.kind === "ERROR" ? "error" : "failed");
     const isTest = e.id.includes("::");
     out.push(
       finding(
