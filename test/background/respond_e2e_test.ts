@@ -44,7 +44,16 @@ Deno.test("a background server the model started is gone when wisp respond ends"
     assertMatch(polled, new RegExp(`Serving HTTP on 127\\.0\\.0\\.1 port ${port}`));
     const listed = toolMessages(chats[3]).at(-1)?.content ?? "";
     assertMatch(listed, /^p1\trunning\t/);
-    // wisp has exited: the server went with it.
+    // wisp has exited: the server goes with it. The kernel tears the
+    // sandbox's PID namespace down after wisp's SIGKILL to its launcher, which
+    // takes a moment, so allow it a bounded few.
+    const deadline = Date.now() + 3000;
+    while (
+      (await portAnswers(port) || processesWith(`http.server ${port}`).length > 0) &&
+      Date.now() < deadline
+    ) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
     assertEquals(await portAnswers(port), false, "the server outlived the session");
     assertEquals(processesWith(`http.server ${port}`), []);
     const started = s.events().find((e) => e.kind === "tool.call" && e.tool === "process");
