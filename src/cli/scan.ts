@@ -7,6 +7,8 @@
  */
 import { load } from "./lazy.ts";
 import type { Command } from "commander";
+import type { SecretFinding } from "../secrets/types.ts";
+import type { InputResult } from "../secrets/scan_input.ts";
 
 interface ScanFlags {
   personal?: boolean;
@@ -39,6 +41,9 @@ export function register(program: Command): void {
     });
 }
 
+/** A root that yields at least this many files is scanned by the thread pool; fewer, right here. */
+const POOL_MIN_FILES = 16;
+
 async function runScan(files: string[], flags: ScanFlags): Promise<void> {
   const { cliState, errLine, out, stdinIsTerminal } = await load<typeof import("./io.ts")>(
     import.meta.resolve("./io.ts"),
@@ -46,12 +51,24 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
   const { UsageError } = await load<typeof import("../util/errors.ts")>(
     import.meta.resolve("../util/errors.ts"),
   );
-  const secrets = await load<typeof import("../secrets/index.ts")>(
-    import.meta.resolve("../secrets/index.ts"),
+  const { walkFiles } = await load<typeof import("../secrets/input.ts")>(
+    import.meta.resolve("../secrets/input.ts"),
+  );
+  const { scanSummary } = await load<typeof import("../secrets/summary.ts")>(
+    import.meta.resolve("../secrets/summary.ts"),
+  );
+  const { poolSize, scanInOrder, ScanPool } = await load<typeof import("../secrets/pool.ts")>(
+    import.meta.resolve("../secrets/pool.ts"),
   );
   const { openAudit } = await load<typeof import("../secrets/audit_log.ts")>(
     import.meta.resolve("../secrets/audit_log.ts"),
   );
+  // The rules themselves load only when this thread scans (stdin, a few files, a large file).
+  let scanningModule: Promise<typeof import("../secrets/scan_input.ts")> | undefined;
+  const scanning = () =>
+    scanningModule ??= load<typeof import("../secrets/scan_input.ts")>(
+      import.meta.resolve("../secrets/scan_input.ts"),
+    );
 
   if (files.length === 0 && stdinIsTerminal()) {
     throw new UsageError(
@@ -63,13 +80,15 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
     personal: flags.personal === true || flags.thorough === true,
     thorough: flags.thorough === true,
   };
+  const threads = poolSize(Deno.env.get("WISP_SCAN_THREADS"), navigator.hardwareConcurrency ?? 1);
+  let pool: InstanceType<typeof ScanPool> | undefined;
   const totals: Record<string, number> = {};
   let failed = false;
   let firstJson = true;
   let inputs = 0;
   if (flags.json) out('{"findings": [');
 
-  const print = (found: import("../secrets/index.ts").SecretFinding[], fallbackPath: string) => {
+  const print = (found: SecretFinding[], fallbackPath: string) => {
     // One write per batch of findings, not per finding.
     let text = "";
     for (const f of found) {
@@ -87,7 +106,7 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
     out(text);
   };
 
-  const record = (result: import("../secrets/index.ts").InputResult, path: string | undefined) => {
+  const record = (result: InputResult, path: string | undefined) => {
     inputs++;
     for (const [kind, n] of Object.entries(result.counts)) totals[kind] = (totals[kind] ?? 0) + n;
     audit.record("secrets.scan", {
@@ -103,20 +122,33 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
     if (result.binary) errLine(`note: ${path ?? "standard input"} is binary; skipped`);
   };
 
+  const scanHere = async (path: string) => {
+    const { scanFile } = await scanning();
+    record(await scanFile(path, options, (found) => print(found, path)), path);
+  };
+
   try {
     if (files.length === 0) {
-      const result = await secrets.scanInput(
-        Deno.stdin.readable,
-        options,
-        (found) => print(found, "-"),
-      );
+      const { scanInput } = await scanning();
+      const result = await scanInput(Deno.stdin.readable, options, (found) => print(found, "-"));
       record(result, undefined);
     } else {
       for (const root of files) {
         try {
-          for (const path of secrets.walkFiles(root)) {
-            const result = await secrets.scanFile(path, options, (found) => print(found, path));
-            record(result, path);
+          const walk = walkFiles(root);
+          const head = take(walk, POOL_MIN_FILES);
+          if (threads > 0 && head.length === POOL_MIN_FILES) {
+            pool ??= new ScanPool(threads);
+            for await (const outcome of scanInOrder(pool, chain(head, walk), options)) {
+              if (outcome.kind === "error") throw outcome.error;
+              if (outcome.kind === "large") await scanHere(outcome.path);
+              else {
+                if (outcome.findings.length > 0) print(outcome.findings, outcome.path);
+                record(outcome.result, outcome.path);
+              }
+            }
+          } else {
+            for (const path of chain(head, walk)) await scanHere(path);
           }
         } catch (error) {
           if (error instanceof Deno.errors.NotFound) {
@@ -131,11 +163,29 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
       }
     }
   } finally {
+    pool?.close();
     if (flags.json) out(`${firstJson ? "" : "\n"}]}\n`);
     audit.close();
   }
   const total = Object.values(totals).reduce((a, b) => a + b, 0);
   const where = inputs === 1 ? "" : ` in ${inputs} inputs`;
-  errLine(total === 0 ? `no secrets found${where}` : `${secrets.scanSummary(totals)}${where}`);
+  errLine(total === 0 ? `no secrets found${where}` : `${scanSummary(totals)}${where}`);
   if (total > 0 || failed) cliState.exitCode = 1;
+}
+
+/** Up to `n` items from an iterator (which goes on from there). */
+function take<T>(iterator: Iterator<T>, n: number): T[] {
+  const head: T[] = [];
+  while (head.length < n) {
+    const next = iterator.next();
+    if (next.done) break;
+    head.push(next.value);
+  }
+  return head;
+}
+
+/** The items taken, then the rest of the iterator. */
+function* chain<T>(head: T[], rest: Iterator<T>): Generator<T> {
+  yield* head;
+  for (let next = rest.next(); !next.done; next = rest.next()) yield next.value;
 }

@@ -53,7 +53,7 @@ export function anchorSet(exact: Iterable<string>, folded: Iterable<string> = []
   // Distinct lower-case spellings, and the literals behind each.
   const spellings = new Map<string, FoldedLiteral>();
   literals.forEach(({ literal, fold }, index) => {
-    if (literal.length === 0 || /[^\x00-\x7f]/.test(literal)) {
+    if (literal.length === 0 || [...literal].some((ch) => ch.charCodeAt(0) >= 128)) {
       throw new Error(`anchor ${literal} must be ASCII`);
     }
     const key = literal.toLowerCase();

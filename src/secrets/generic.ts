@@ -505,12 +505,24 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
   };
 }
 
-/** The assignment whose name contains the keyword at `at`, if there is one. */
-export function assignmentAt(text: string, at: number, extension: string): Assignment | null {
+/**
+ * The assignment whose name contains the keyword at `at`, if there is one. The name's span is
+ * left in `span` (when given) either way: every keyword inside the same name gives the same answer.
+ */
+export function assignmentAt(
+  text: string,
+  at: number,
+  extension: string,
+  span?: { start: number; end: number },
+): Assignment | null {
   let nameStart = at;
   while (nameStart > 0 && isNameChar(text.charCodeAt(nameStart - 1))) nameStart--;
   let nameEnd = at;
   while (nameEnd < text.length && isNameChar(text.charCodeAt(nameEnd))) nameEnd++;
+  if (span) {
+    span.start = nameStart;
+    span.end = nameEnd;
+  }
   // `$PASSWORD` and `${TOKEN}` use a variable; they do not assign one.
   const before = text[nameStart - 1];
   if (before === "$" || (before === "{" && text[nameStart - 2] === "$")) return null;
@@ -631,9 +643,12 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
   const out: Candidate[] = [];
   let lastNameStart = -1;
   let skipUntil = 0;
+  // The name examined last: a second keyword in it (`secret_token`) would give the same answer.
+  const name = { start: -1, end: -1 };
   for (const offset of offsets) {
     if (offset < skipUntil) continue;
-    const found = assignmentAt(text, offset, context.extension);
+    if (offset >= name.start && offset < name.end) continue;
+    const found = assignmentAt(text, offset, context.extension, name);
     if (!found || found.nameStart === lastNameStart) continue;
     lastNameStart = found.nameStart;
     skipUntil = found.valueStart;

@@ -103,12 +103,12 @@ export function candidatesIn(text: string, options: ScanOptions = {}): Candidate
   const keywordHits: number[] = [];
   const { offsets, which } = findAnchors(text, set);
   for (let k = 0; k < offsets.length; k++) {
-    const { literal, fold } = set.literals[which[k]];
-    if (fold) {
+    const rules = rulesAt[which[k]];
+    if (rules === undefined) {
       keywordHits.push(offsets[k]);
       continue;
     }
-    for (const rule of rulesAt.get(literal)!) {
+    for (const rule of rules) {
       if (rule.category === "personal" && !personal) continue;
       if (rule.thoroughOnly && !thorough) continue;
       const c = rule.matchAt!(text, offsets[k], context);
@@ -118,14 +118,34 @@ export function candidatesIn(text: string, options: ScanOptions = {}): Candidate
   for (const rule of keywordRules) {
     if (rule.thoroughOnly && !thorough) continue;
     // Hits come in the order their last characters do; the rule wants them by start.
-    for (const c of rule.findAt!(text, keywordHits.sort((a, b) => a - b), context)) out.push(c);
+    for (const c of rule.findAt!(text, sortNearlySorted(keywordHits), context)) out.push(c);
   }
   return out;
 }
 
+/**
+ * Sort numbers in place that are out of order only locally (keyword hits, listed by where each
+ * keyword ends, are never further out of place than the longest keyword): an insertion sort,
+ * linear here, where a general sort with a comparator is not.
+ */
+export function sortNearlySorted(values: number[]): number[] {
+  for (let i = 1; i < values.length; i++) {
+    const v = values[i];
+    let j = i - 1;
+    if (values[j] <= v) continue;
+    while (j >= 0 && values[j] > v) {
+      values[j + 1] = values[j];
+      j--;
+    }
+    values[j + 1] = v;
+  }
+  return values;
+}
+
 interface AnchorIndex {
   set: AnchorSet;
-  rulesAt: Map<string, Rule[]>;
+  /** For each literal of `set` (by index), the rules it anchors; undefined for keywords. */
+  rulesAt: (Rule[] | undefined)[];
   keywordRules: Rule[];
 }
 
@@ -139,13 +159,13 @@ let anchors: AnchorIndex | undefined;
 function anchorIndex(): AnchorIndex {
   if (anchors) return anchors;
   const all = [...new Set(RULES.flatMap((r) => r.anchors ?? []))];
-  const rulesAt = new Map<string, Rule[]>();
-  for (const literal of all) {
-    rulesAt.set(literal, RULES.filter((r) => r.anchors?.includes(literal)));
-  }
   const keywordRules = RULES.filter((r) => r.keywordsFolded);
   const words = [...new Set(keywordRules.flatMap((r) => r.keywordsFolded!))];
-  anchors = { set: anchorSet(all, words), rulesAt, keywordRules };
+  const set = anchorSet(all, words);
+  const rulesAt = set.literals.map(({ literal, fold }) =>
+    fold ? undefined : RULES.filter((r) => r.anchors?.includes(literal))
+  );
+  anchors = { set, rulesAt, keywordRules };
   return anchors;
 }
 

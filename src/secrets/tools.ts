@@ -14,6 +14,9 @@ import { looksLikeDiff, scanDiff } from "./diff.ts";
 import { RedactionNumbering, redactionSummary } from "./redact.ts";
 import { redactStream } from "./stream.ts";
 import { scanInput } from "./scan_input.ts";
+import { scanSummary } from "./summary.ts";
+
+export { scanSummary };
 
 /** At most this many findings are listed in a result; the rest are counted and named as held back. */
 export const MAX_LISTED_FINDINGS = 200;
@@ -117,13 +120,6 @@ export function renderFinding(f: ListedFinding, fallbackPath = "-"): string {
   return `${f.path ?? fallbackPath}:${f.line}:${f.column}  ${f.kind}  ${f.preview}`;
 }
 
-export function scanSummary(counts: Record<string, number>): string {
-  const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  if (total === 0) return "no secrets found";
-  const parts = Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .map(([kind, n]) => `${n} ${kind}`);
-  return `${total} ${total === 1 ? "finding" : "findings"}: ${parts.join(", ")}`;
-}
 
 /** scan_secrets: findings with location, kind and masked preview. */
 export async function scanSecretsTool(
