@@ -138,7 +138,12 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
           const walk = walkFiles(root);
           const head = take(walk, POOL_MIN_FILES);
           if (threads > 0 && head.length === POOL_MIN_FILES) {
-            pool ??= new ScanPool(threads);
+            if (!pool) {
+              pool = new ScanPool(threads);
+              if (Deno.env.get("WISP_LOG") === "debug") {
+                errLine(`debug: scanning with ${threads} worker threads`);
+              }
+            }
             for await (const outcome of scanInOrder(pool, chain(head, walk), options)) {
               if (outcome.kind === "error") throw outcome.error;
               if (outcome.kind === "large") await scanHere(outcome.path);

@@ -1,0 +1,87 @@
+/**
+ * The one-pass literal search (anchors.ts) against the obvious reference:
+ * every occurrence of every literal, case-sensitive ones as written and
+ * case-blind ones in any ASCII case, over random texts built from the
+ * literals' own characters (so matches overlap and nest) and over the
+ * scanner's real list of anchors and keywords.
+ */
+import { assertEquals, assertThrows } from "../support/assert.ts";
+import { anchorSet, findAnchors } from "../../src/secrets/anchors.ts";
+import { RULES, sortNearlySorted } from "../../src/secrets/scanner.ts";
+import { rng } from "./corpus_values.ts";
+
+/** Every (start, literal index) by brute force, sorted. */
+function reference(text: string, literals: { literal: string; fold: boolean }[]): string[] {
+  const hits: string[] = [];
+  const folded = text.toLowerCase();
+  literals.forEach(({ literal, fold }, index) => {
+    const haystack = fold ? folded : text;
+    for (let at = haystack.indexOf(literal); at !== -1; at = haystack.indexOf(literal, at + 1)) {
+      hits.push(`${at}:${index}`);
+    }
+  });
+  return hits.sort();
+}
+
+function found(text: string, set: ReturnType<typeof anchorSet>): string[] {
+  const { offsets, which } = findAnchors(text, set);
+  return offsets.map((o, k) => `${o}:${which[k]}`).sort();
+}
+
+Deno.test("anchors: exact literals keep their case, folded ones match any case, overlaps all reported", () => {
+  const set = anchorSet(["SK", "sk-", "sk-ant-", "Authorization", "ghp_"], ["auth", "key", "pass"]);
+  const text = "SK sk- sk-ant-x Sk AUTHORIZATION Authorization passKEY ghp_ GHP_ sKey";
+  assertEquals(found(text, set), reference(text, set.literals));
+  // Spot checks of what the reference says, so the test does not only compare two searches.
+  const hits = found(text, set);
+  assertEquals(hits.includes(`${text.indexOf("Sk")}:0`), false); // "Sk" is not "SK"
+  assertEquals(hits.includes(`${text.indexOf("AUTHORIZATION")}:5`), true); // folded "auth"
+  assertEquals(hits.includes(`${text.indexOf("AUTHORIZATION")}:3`), false); // exact only
+  assertEquals(hits.includes(`${text.indexOf("GHP_")}:4`), false);
+});
+
+Deno.test("anchors: random texts over the literals' alphabet match the brute-force search", () => {
+  const random = rng(77);
+  const exact = ["ab", "aB", "abc", "bca", "C-", "-c_", "xY"];
+  const folded = ["abc", "ca", "yx", "b"];
+  const set = anchorSet(exact, folded);
+  const alphabet = "abcABC-_xyXY é\n";
+  for (let round = 0; round < 300; round++) {
+    let text = "";
+    const length = Math.floor(random() * 60);
+    for (let i = 0; i < length; i++) text += alphabet[Math.floor(random() * alphabet.length)];
+    assertEquals(found(text, set), reference(text, set.literals), JSON.stringify(text));
+  }
+});
+
+Deno.test("anchors: the scanner's own anchors and keywords, over realistic text", () => {
+  const exact = [...new Set(RULES.flatMap((r) => r.anchors ?? []))];
+  const folded = [...new Set(RULES.flatMap((r) => r.keywordsFolded ?? []))];
+  const set = anchorSet(exact, folded);
+  const text = [
+    'export API_KEY="sk-ant-api03-abc" # Authorization: Bearer xoxb-1 ghp_ SK0123',
+    "PASSWORD=hunter2 Secret_Token: glpat-x AIzaSy --user a:b -p pw mysql -u root",
+    "eyJhbGciOi.eyJzdWIi.sig https://hooks.slack.com/services/T/B/x npm_ hf_ pypi-",
+    "naïve café keys tokenizer licensekey BEARER authorization X-API-Key _authToken=",
+  ].join("\n").repeat(3);
+  assertEquals(found(text, set), reference(text, set.literals));
+});
+
+Deno.test("anchors: a literal must be ASCII and not empty", () => {
+  assertThrows(() => anchorSet(["clé"]));
+  assertThrows(() => anchorSet([""]));
+});
+
+Deno.test("keyword hits: the linear sort of nearly sorted offsets is a numeric sort", () => {
+  const random = rng(5);
+  for (let round = 0; round < 200; round++) {
+    const values: number[] = [];
+    let at = 0;
+    for (let i = 0; i < Math.floor(random() * 50); i++) {
+      at += Math.floor(random() * 5);
+      values.push(Math.max(0, at - Math.floor(random() * 10)));
+    }
+    const expected = [...values].sort((a, b) => a - b);
+    assertEquals(sortNearlySorted(values), expected);
+  }
+});
