@@ -25,7 +25,12 @@ export interface GrepRequest {
 }
 
 export type GrepMessage =
-  | { type: "file"; path: string; lines: Array<{ line: number; text: string; match: boolean; cut: boolean }>; total: number }
+  | {
+    type: "file";
+    path: string;
+    lines: Array<{ line: number; text: string; match: boolean; cut: boolean }>;
+    total: number;
+  }
   | { type: "done"; files: number; skippedBinary: number; notes: string[] };
 
 /** Compile a regular expression in RE2 syntax; throws with RE2's reason when it is not one. */
@@ -45,18 +50,36 @@ export function lineTest(request: Pick<GrepRequest, "pattern" | "regex" | "ignor
   return (line) => line.includes(request.pattern);
 }
 
+/** For a literal pattern, one search of a whole file says whether any line can match. */
+export function wholeTextCheck(
+  request: Pick<GrepRequest, "pattern" | "regex" | "ignoreCase">,
+): ((text: string) => boolean) | undefined {
+  if (request.regex || request.pattern.includes("\n")) return undefined;
+  if (!request.ignoreCase) return (text) => text.includes(request.pattern);
+  const needle = request.pattern.toLowerCase();
+  return (text) => text.toLowerCase().includes(needle);
+}
+
 export function runGrep(request: GrepRequest, emit: (m: GrepMessage) => void): void {
   const test = lineTest(request);
+  const mayMatch = wholeTextCheck(request);
   const include = request.include ? new RegExp(request.include) : undefined;
   const notes = newNotes();
   let files = 0;
   let skippedBinary = 0;
   let matched = 0;
   const entries = request.rootIsFile
-    ? [{ relative: request.root.slice(request.root.lastIndexOf("/") + 1), absolute: request.root, isDir: false, size: 0 }]
+    ? [{
+      relative: request.root.slice(request.root.lastIndexOf("/") + 1),
+      absolute: request.root,
+      isDir: false,
+      size: 0,
+    }]
     : walk({ root: request.root, deadline: request.deadline }, notes);
   for (const entry of entries) {
-    if (include && !include.test(entry.relative.slice(entry.relative.lastIndexOf("/") + 1))) continue;
+    if (include && !include.test(entry.relative.slice(entry.relative.lastIndexOf("/") + 1))) {
+      continue;
+    }
     if (Date.now() > request.deadline) {
       notes.stopped = "the time limit";
       break;
@@ -66,6 +89,7 @@ export function runGrep(request: GrepRequest, emit: (m: GrepMessage) => void): v
       maxMatches: request.maxMatches - matched,
       context: request.context,
       deadline: request.deadline,
+      mayMatch,
     });
     if (result === undefined) {
       skippedBinary++;

@@ -33,16 +33,39 @@ export function showLine(text: string): { text: string; cut: boolean } {
 
 export type LineTest = (line: string) => boolean;
 
+function readWhole(file: Deno.FsFile): Uint8Array {
+  const size = file.statSync().size;
+  const bytes = new Uint8Array(size);
+  let read = 0;
+  while (read < size) {
+    const n = file.readSync(bytes.subarray(read));
+    if (n === null || n === 0) break;
+    read += n;
+  }
+  return bytes.subarray(0, read);
+}
+
 /**
  * The lines of a file that pass `test`, with `context` lines before and after
  * each (as [line, text] pairs marked with `match`). Returns undefined for a
  * binary file.
  */
+/** Files up to this size are read whole, so a file without the text is passed over in one search. */
+const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
+
 export function scanFile(
   path: string,
   test: LineTest,
-  options: { maxMatches: number; context: number; deadline?: number },
-): { matches: Array<LineMatch & { match: boolean }>; total: number; timedOut?: boolean } | undefined {
+  options: {
+    maxMatches: number;
+    context: number;
+    deadline?: number;
+    /** A quick check on a whole file's text: false means no line can match. */
+    mayMatch?: (text: string) => boolean;
+  },
+):
+  | { matches: Array<LineMatch & { match: boolean }>; total: number; timedOut?: boolean }
+  | undefined {
   let file: Deno.FsFile;
   try {
     file = Deno.openSync(path, { read: true });
@@ -50,6 +73,13 @@ export function scanFile(
     return { matches: [], total: 0 };
   }
   try {
+    let whole: string | undefined;
+    if (file.statSync().size <= WHOLE_FILE_BYTES) {
+      const bytes = readWhole(file);
+      if (isBinary(bytes)) return undefined;
+      whole = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+      if (options.mayMatch && !options.mayMatch(whole)) return { matches: [], total: 0 };
+    }
     const decoder = new TextDecoder("utf-8", { fatal: false });
     const buffer = new Uint8Array(SCAN_LIMITS.chunkBytes);
     let first = true;
@@ -66,7 +96,9 @@ export function scanFile(
         timedOut = true;
         return;
       }
-      const text = raw.length > SCAN_LIMITS.lineMatched ? raw.slice(0, SCAN_LIMITS.lineMatched) : raw;
+      const text = raw.length > SCAN_LIMITS.lineMatched
+        ? raw.slice(0, SCAN_LIMITS.lineMatched)
+        : raw;
       if (test(text)) {
         total++;
         if (out.length < options.maxMatches * (1 + 2 * options.context)) {
@@ -85,6 +117,19 @@ export function scanFile(
         if (before.length > options.context) before.shift();
       }
     };
+    if (whole !== undefined) {
+      let start = 0;
+      let index: number;
+      while ((index = whole.indexOf("\n", start)) >= 0) {
+        take(whole.slice(start, index));
+        start = index + 1;
+        if ((total >= options.maxMatches && after === 0) || timedOut) break;
+      }
+      if (start < whole.length && !timedOut && !(total >= options.maxMatches && after === 0)) {
+        take(whole.slice(start));
+      }
+      return { matches: out, total, ...(timedOut ? { timedOut } : {}) };
+    }
     while (true) {
       const n = file.readSync(buffer);
       if (n === null || n === 0) break;
@@ -102,7 +147,9 @@ export function scanFile(
       }
       pending = pending.slice(start);
       // A line with no end in sight is matched on its first part only.
-      if (pending.length > SCAN_LIMITS.lineMatched * 2) pending = pending.slice(0, SCAN_LIMITS.lineMatched);
+      if (pending.length > SCAN_LIMITS.lineMatched * 2) {
+        pending = pending.slice(0, SCAN_LIMITS.lineMatched);
+      }
       if ((total >= options.maxMatches && after === 0) || timedOut) break;
     }
     pending += decoder.decode();

@@ -30,16 +30,25 @@ export async function searchTarget(
     real = Deno.realPathSync(absolute);
     info = Deno.statSync(real);
   } catch {
-    return { error: `${given ?? absolute} does not exist; give a path from ${ctx.cwd} or an absolute one` };
+    return {
+      error: `${given ?? absolute} does not exist; give a path from ${ctx.cwd} or an absolute one`,
+    };
   }
   if (CREDENTIAL_PATH.test(absolute) || CREDENTIAL_PATH.test(real)) {
-    if (!ctx.gate) return { error: `${tool} of a credential path needs the person's approval, and no one can be asked here` };
+    if (!ctx.gate) {
+      return {
+        error:
+          `${tool} of a credential path needs the person's approval, and no one can be asked here`,
+      };
+    }
     const verdict = await ctx.gate.check(approvalLine(shellQuote(given ?? absolute)), {
       cwd: ctx.cwd,
       root: ctx.root,
       origin: "model",
     });
-    if (!verdict.allowed) return { error: verdict.refusal?.replace(/^error: /, "") ?? "not approved" };
+    if (!verdict.allowed) {
+      return { error: verdict.refusal?.replace(/^error: /, "") ?? "not approved" };
+    }
   }
   return { absolute, real, isFile: info.isFile };
 }

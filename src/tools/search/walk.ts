@@ -70,7 +70,12 @@ function readIgnoreFile(path: string, notes: WalkNotes): string[] | undefined {
   return lines;
 }
 
-function rulesFor(dir: string, base: string, notes: WalkNotes, extra: string[] = []): Rules | undefined {
+function rulesFor(
+  dir: string,
+  base: string,
+  notes: WalkNotes,
+  extra: string[] = [],
+): Rules | undefined {
   const patterns = [...extra];
   for (const name of IGNORE_FILES) {
     const lines = readIgnoreFile(`${dir}/${name}`, notes);
@@ -139,15 +144,25 @@ function inheritedRules(root: string, notes: WalkNotes): Rules[] {
   // their rules apply inside, read with the walk's root as a prefix.
   const stack: Rules[] = [];
   const folders: string[] = [];
-  for (let dir = root.slice(0, root.lastIndexOf("/")); dir.length >= repo.length; dir = dir.slice(0, dir.lastIndexOf("/"))) {
+  for (
+    let dir = root.slice(0, root.lastIndexOf("/"));
+    dir.length >= repo.length;
+    dir = dir.slice(0, dir.lastIndexOf("/"))
+  ) {
     folders.unshift(dir);
     if (dir === repo) break;
   }
   for (const dir of folders) {
-    const patterns = dir === repo ? [...(readIgnoreFile(`${dir}/.git/info/exclude`, notes) ?? [])] : [];
-    for (const name of IGNORE_FILES) patterns.push(...(readIgnoreFile(`${dir}/${name}`, notes) ?? []));
+    const patterns = dir === repo
+      ? [...(readIgnoreFile(`${dir}/.git/info/exclude`, notes) ?? [])]
+      : [];
+    for (const name of IGNORE_FILES) {
+      patterns.push(...(readIgnoreFile(`${dir}/${name}`, notes) ?? []));
+    }
     if (patterns.length === 0) continue;
-    stack.push(rulesOf("", ignore({ allowRelativePaths: true }).add(patterns), root.slice(dir.length + 1)));
+    stack.push(
+      rulesOf("", ignore({ allowRelativePaths: true }).add(patterns), root.slice(dir.length + 1)),
+    );
   }
   return stack;
 }
@@ -222,13 +237,27 @@ export function newNotes(): WalkNotes {
 /** The notes as sentences under a result. */
 export function describeNotes(notes: WalkNotes): string[] {
   const out: string[] = [];
-  if (notes.stopped) out.push(`note: the search stopped at ${notes.stopped}; narrow the path or the pattern`);
-  if (notes.bigFolders.length > 0) {
-    out.push(`note: only the first ${LIMITS.entriesPerFolder.toLocaleString("en")} entries of ${notes.bigFolders.slice(0, 3).join(", ")} were searched`);
+  if (notes.stopped) {
+    out.push(`note: the search stopped at ${notes.stopped}; narrow the path or the pattern`);
   }
-  if (notes.cutIgnoreFiles.length > 0) out.push(`note: ignore files read in part (too large): ${notes.cutIgnoreFiles.slice(0, 3).join(", ")}`);
+  if (notes.bigFolders.length > 0) {
+    out.push(
+      `note: only the first ${LIMITS.entriesPerFolder.toLocaleString("en")} entries of ${
+        notes.bigFolders.slice(0, 3).join(", ")
+      } were searched`,
+    );
+  }
+  if (notes.cutIgnoreFiles.length > 0) {
+    out.push(
+      `note: ignore files read in part (too large): ${notes.cutIgnoreFiles.slice(0, 3).join(", ")}`,
+    );
+  }
   if (notes.credentialFiles > 0) {
-    out.push(`note: ${notes.credentialFiles} credential file${notes.credentialFiles > 1 ? "s were" : " was"} left out; read_file asks before reading one`);
+    out.push(
+      `note: ${notes.credentialFiles} credential file${
+        notes.credentialFiles > 1 ? "s were" : " was"
+      } left out; read_file asks before reading one`,
+    );
   }
   return out;
 }
