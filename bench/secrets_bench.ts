@@ -268,9 +268,29 @@ async function main() {
     const wispRun = await bestOf(3, () => run(Deno.execPath(), wispArgs, treeDir, wispEnv));
     if (wispRun.code > 1) throw new Error(`wisp scan failed: ${wispRun.stderr}`);
     const wispTree = score(tree.labels, wispCliFindings(wispRun.stdout, treeDir));
+    // The same with the opt-in pool of scanning threads (WISP_SCAN_THREADS), which must find the same.
+    const pooledRun = await bestOf(
+      3,
+      () => run(Deno.execPath(), wispArgs, treeDir, { ...wispEnv, WISP_SCAN_THREADS: "2" }),
+    );
+    if (pooledRun.stdout !== wispRun.stdout) {
+      throw new Error("wisp scan with WISP_SCAN_THREADS=2 printed different findings");
+    }
     const slRun = await bestOf(2, () => run(node, slArgs, treeDir));
     if (slRun.code > 1) throw new Error(`secretlint failed: ${slRun.stderr.slice(0, 400)}`);
     const slTree = score(tree.labels, secretlintFindings(slRun.stdout, treeDir));
+
+    // Start-up: each CLI on one empty file (what every run pays before its first byte).
+    const emptyDir = join(work, "empty");
+    await writeTree(emptyDir, { "empty.txt": "" });
+    const wispStart = await bestOf(
+      3,
+      () => run(Deno.execPath(), [...wispArgs.slice(0, -1), "empty.txt"], emptyDir, wispEnv),
+    );
+    const slStart = await bestOf(
+      2,
+      () => run(node, [...slArgs.slice(0, -1), "empty.txt"], emptyDir),
+    );
 
     // 3. The engines alone, in process, over the same files (CPU time, best of 3).
     const paths = Object.keys(tree.files).map((p) => join(treeDir, p));
@@ -315,6 +335,15 @@ async function main() {
           cpuSeconds: slRun.cpuSeconds,
           mbPerCpuSecond: mb / slRun.cpuSeconds,
         },
+        wispTwoThreads: {
+          seconds: pooledRun.seconds,
+          cpuSeconds: pooledRun.cpuSeconds,
+          mbPerCpuSecond: mb / pooledRun.cpuSeconds,
+        },
+      },
+      startup: {
+        wisp: { seconds: wispStart.seconds, cpuSeconds: wispStart.cpuSeconds },
+        secretlint: { seconds: slStart.seconds, cpuSeconds: slStart.cpuSeconds },
       },
       engine: {
         wisp: {
@@ -376,6 +405,33 @@ async function main() {
       fmt(mb / wispRun.seconds, 1),
       fmt(mb / slRun.seconds, 1),
       fmt(slRun.seconds / wispRun.seconds, 1) + "x",
+    ]);
+    line([
+      "  wisp with 2 threads, MB per CPU s",
+      fmt(mb / pooledRun.cpuSeconds, 1),
+      "",
+      fmt(slRun.cpuSeconds / pooledRun.cpuSeconds, 1) + "x",
+    ]);
+    line([
+      "  wisp with 2 threads, MB/s (wall)",
+      fmt(mb / pooledRun.seconds, 1),
+      "",
+      fmt(slRun.seconds / pooledRun.seconds, 1) + "x",
+    ]);
+    line([
+      "start-up, CPU s (one empty file)",
+      fmt(wispStart.cpuSeconds, 2),
+      fmt(slStart.cpuSeconds, 2),
+      fmt(slStart.cpuSeconds / wispStart.cpuSeconds, 1) + "x",
+    ]);
+    line([
+      "tree CLI less start-up, MB per CPU s",
+      fmt(mb / (wispRun.cpuSeconds - wispStart.cpuSeconds), 1),
+      fmt(mb / (slRun.cpuSeconds - slStart.cpuSeconds), 1),
+      fmt(
+        (slRun.cpuSeconds - slStart.cpuSeconds) / (wispRun.cpuSeconds - wispStart.cpuSeconds),
+        1,
+      ) + "x",
     ]);
     if (slEngine) {
       line([
