@@ -35,7 +35,7 @@ const QUEUE_PER_WORKER = 4;
  * The number of worker threads to scan with (0: scan on the calling thread), from
  * WISP_SCAN_THREADS. Off unless asked for: measured on two shared cores, each thread's own
  * start (loading the rules, compiling their expressions, warming the JIT: ~0.1 CPU s) cost more
- * than it saved on a 24 MB tree, in CPU time and in wall-clock time (docs/adr/0126-…).
+ * than it saved on a 24 MB tree, in CPU time and in wall-clock time (docs/adr/0126-secrets-scan-speed.md).
  */
 export function poolSize(env: string | undefined, cores: number): number {
   if (env === undefined || env.trim() === "") return 0;
