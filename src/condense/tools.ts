@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { isAbsolute, resolve } from "node:path";
 import type { Backend } from "../models/backend.ts";
+import type { AuditSink } from "../audit/writer.ts";
 import { summariseDiff } from "./diff.ts";
 import { jsonShape } from "./json_shape.ts";
 import { auditLockfile, LOCKFILE_NAMES, LockfileError, renderAudits } from "./lockfiles.ts";
@@ -34,6 +35,8 @@ export interface CondenseContext {
   run?: RunContext;
   /** A model, for draft_change; absent: its exact fallback. */
   model?: Backend;
+  /** Where draft_change records its model turn (prompt, response); default: run's audit. */
+  audit?: AuditSink;
 }
 
 /** Lockfiles and JSON documents may be larger than a log's window; they cannot be cut. */
@@ -97,7 +100,9 @@ function needRun(ctx: CondenseContext): RunContext {
 
 export const summariseDiffInput = z.object({
   ...textOrPath,
-  max_files: z.number().int().min(1).max(200).optional(),
+  max_files: z.number().int().min(1).max(200).optional().describe(
+    "list at most this many files (default 40)",
+  ),
 }).strict();
 
 export async function summariseDiffTool(
@@ -109,15 +114,25 @@ export async function summariseDiffTool(
   if (summary.files.length === 0) {
     throw new ToolInputError("that is not a diff: no file headers or hunks in it");
   }
-  return { text: summary.text, structured: { files: summary.files, totals: summary.totals } };
+  const shown = a.max_files ?? 40;
+  return {
+    text: summary.text,
+    structured: {
+      files: summary.files.slice(0, shown),
+      totals: summary.totals,
+      heldBack: Math.max(0, summary.files.length - shown),
+    },
+  };
 }
 
 // ---------- json_shape
 
 export const jsonShapeInput = z.object({
   ...textOrPath,
-  max_depth: z.number().int().min(1).max(32).optional(),
-  max_keys: z.number().int().min(1).max(500).optional(),
+  max_depth: z.number().int().min(1).max(32).optional().describe("nesting shown (default 8)"),
+  max_keys: z.number().int().min(1).max(500).optional().describe(
+    "keys shown per object (default 40)",
+  ),
 }).strict();
 
 export async function jsonShapeTool(
@@ -143,7 +158,9 @@ export const dependencyAuditInput = z.object({
   paths: z.array(z.string()).max(20).optional().describe(
     "lockfiles; default: the known lockfiles in the working directory",
   ),
-  max_items: z.number().int().min(1).max(200).optional(),
+  max_items: z.number().int().min(1).max(200).optional().describe(
+    "list at most this many per section (default 20)",
+  ),
 }).strict();
 
 export async function dependencyAuditTool(
@@ -197,7 +214,9 @@ export const condenseLogInput = z.object({
   last: z.string().optional().describe(
     "the system log's last stretch instead of text or path: 30s, 5m, 2h, 1d",
   ),
-  top: z.number().int().min(1).max(100).optional(),
+  top: z.number().int().min(1).max(100).optional().describe(
+    "list at most this many message groups per section (default 10)",
+  ),
 }).strict();
 
 export async function condenseLogTool(
@@ -216,7 +235,15 @@ export async function condenseLogTool(
     } catch (error) {
       throw new ToolInputError((error as Error).message);
     }
-    text = (await runCaptured(line, "triage", { ...needRun(ctx), cwd: ctx.cwd })).text;
+    const ran = await runCaptured(line, "triage", { ...needRun(ctx), cwd: ctx.cwd });
+    if (ran.exitStatus !== 0) {
+      throw new ToolInputError(
+        `reading the system log failed (exit ${ran.exitStatus}): ${
+          ran.text.trim().split("\n")[0] ?? ""
+        }`,
+      );
+    }
+    text = ran.text;
   } else text = await readInput(a, ctx.cwd);
   const r = condenseLog(text, { top: a.top });
   return {
@@ -229,8 +256,10 @@ export async function condenseLogTool(
 
 export const hotPathsInput = z.object({
   since: z.string().regex(/^[\w .:-]+$/, "a date or a duration such as 3.months or 2026-01-01")
-    .optional(),
-  top: z.number().int().min(1).max(100).optional(),
+    .optional().describe("only commits after this: a git date such as 3.months or 2026-01-01"),
+  top: z.number().int().min(1).max(100).optional().describe(
+    "list at most this many paths (default 15)",
+  ),
 }).strict();
 
 export async function hotPathsTool(
@@ -280,7 +309,10 @@ export async function flakyTestsTool(
 // ---------- draft_change
 
 export const draftChangeInput = z.object({
-  ...textOrPath,
+  text: z.string().optional().describe(
+    "the diff itself; with neither text nor path, the staged change (git diff --cached)",
+  ),
+  path: textOrPath.path,
   kind: z.enum(["commit", "pr", "changelog"]).optional().describe(
     "commit (default), pr or changelog",
   ),
@@ -291,7 +323,12 @@ export async function draftChangeTool(
   ctx: CondenseContext = {},
 ): Promise<ToolOutput> {
   const a = draftChangeInput.parse(args);
-  const diff = await readInput(a, ctx.cwd);
+  const diff = a.text === undefined && (a.path === undefined || a.path === "")
+    ? await stagedDiff(ctx)
+    : await readInput(a, ctx.cwd);
+  if (diff.trim() === "") {
+    throw new ToolInputError("the diff is empty; stage a change with git add, or give a diff");
+  }
   const summary = summariseDiff(diff);
   if (summary.files.length === 0) throw new ToolInputError("that is not a diff, or it is empty");
   const kind = a.kind ?? "commit";
@@ -305,12 +342,29 @@ export async function draftChangeTool(
       },
     };
   }
+  const messages = draftMessages(kind, diff, summary);
+  const audit = ctx.audit ?? ctx.run?.audit;
+  audit?.record("prompt", {
+    text: messages[messages.length - 1].content,
+    model: ctx.model.name,
+    tool: "draft_change",
+  });
   let written = "";
-  for await (
-    const event of ctx.model.chat({ messages: draftMessages(kind, diff, summary), think: false })
-  ) {
+  for await (const event of ctx.model.chat({ messages, think: false })) {
     if (event.type === "text") written += event.text;
   }
+  audit?.record("response", { text: written, model: ctx.model.name, tool: "draft_change" });
   if (written.trim() === "") throw new ToolInputError(`${ctx.model.name} wrote nothing`);
   return { text: finishDraft(kind, written), structured: { kind, model: ctx.model.name } };
+}
+
+/** The staged change, by `git diff --cached` through the gate and the runner (origin draft). */
+async function stagedDiff(ctx: CondenseContext): Promise<string> {
+  const ran = await runCaptured("git diff --cached", "draft", { ...needRun(ctx), cwd: ctx.cwd });
+  if (ran.exitStatus !== 0) {
+    throw new ToolInputError(
+      `git diff --cached failed (exit ${ran.exitStatus}): ${ran.text.trim().split("\n")[0] ?? ""}`,
+    );
+  }
+  return ran.text;
 }

@@ -1,247 +1,312 @@
 /**
- * The condensing tools beside triage and the secrets tools, as MCP tools
- * over src/condense's exported functions: summarise_diff, json_shape and
- * dependency_audit. Each reads its input on this machine (inline text or a
- * path), returns a small text, and never needs a thread or a model.
+ * The ten condensing tools as MCP tools: registration glue only. Each tool's
+ * work is the one implementation in src/condense/tools.ts (summarise_diff,
+ * json_shape, dependency_audit, condense_log, hot_paths, flaky_tests,
+ * draft_change), src/condense/service.ts (triage) and src/secrets/tools.ts
+ * (scan_secrets, redact). What this file adds is what only the server knows:
+ * its name and description for tools/list, a `working_directory` beside each
+ * tool's own arguments, the server's gate, runner options and approval host
+ * for the commands the tools run, the configured model for draft_change, and
+ * triage's audit session of its own.
  */
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
-import { summariseDiff } from "../../condense/diff.ts";
-import { jsonShape } from "../../condense/json_shape.ts";
-import { auditLockfile, LOCKFILE_NAMES, renderAudits } from "../../condense/lockfiles.ts";
-import { type DraftKind, draftMessages, exactDraft, finishDraft } from "../../condense/draft.ts";
+import { AuditLog, newSessionId } from "../../audit/writer.ts";
+import { Gate } from "../../gate/gate.ts";
+import {
+  type CondenseContext,
+  condenseLogInput,
+  condenseLogTool,
+  dependencyAuditInput,
+  dependencyAuditTool,
+  draftChangeInput,
+  draftChangeTool,
+  flakyTestsInput,
+  flakyTestsTool,
+  hotPathsInput,
+  hotPathsTool,
+  jsonShapeInput,
+  jsonShapeTool,
+  type RunContext,
+  summariseDiffInput,
+  summariseDiffTool,
+  ToolInputError,
+  type ToolOutput,
+} from "../../condense/tools.ts";
+import { redactInput, redactTool, scanSecretsInput, scanSecretsTool } from "../../secrets/tools.ts";
 import type { Backend } from "../../models/backend.ts";
+import type { Session } from "../../session/session.ts";
 
-/** The most a structured input (a diff, a JSON document, a lockfile) may hold: it is read whole. */
-export const STRUCTURED_INPUT_MAX = 16 * 1024 * 1024;
-
-export class CondenseInputError extends Error {}
-
-export const summariseDiffArgs = z.object({
-  diff: z.string().optional().describe(
-    "A unified diff (git diff, diff -u) as text; give this or path.",
-  ),
-  path: z.string().optional().describe("A file on this machine holding the diff."),
-  max_files: z.number().int().min(1).max(200).optional().describe(
-    "List at most this many files (default 40).",
-  ),
-}).strict();
-
-export const jsonShapeArgs = z.object({
-  text: z.string().optional().describe("A JSON document or JSON Lines; give this or path."),
-  path: z.string().optional().describe("A JSON or JSON Lines file on this machine."),
-  max_depth: z.number().int().min(1).max(32).optional().describe("Nesting shown (default 8)."),
-  max_keys: z.number().int().min(1).max(500).optional().describe(
-    "Keys shown per object (default 40).",
-  ),
-}).strict();
-
-export const dependencyAuditArgs = z.object({
-  path: z.string().describe(
-    `A lockfile (${LOCKFILE_NAMES.join(", ")}) or a folder holding some, on this machine.`,
-  ),
-  max_items: z.number().int().min(1).max(200).optional().describe(
-    "List at most this many per section (default 20).",
-  ),
-}).strict();
-
-export const draftChangeArgs = z.object({
-  kind: z.enum(["commit", "pr", "changelog"]).optional().describe(
-    "commit (the default: subject of at most 72 characters, body, a Why: line to fill), pr, or changelog.",
-  ),
-  diff: z.string().optional().describe(
-    "The diff as text; absent with path too, the staged change (git diff --cached).",
-  ),
-  path: z.string().optional().describe("A file on this machine holding the diff."),
-  working_directory: z.string().optional().describe(
-    "Where git diff --cached runs (default: where the server was started).",
-  ),
-}).strict();
-
-/** What draft_change needs from the server: running git diff --cached through the gate, and a model. */
-export interface DraftWorld {
-  root: string;
-  stagedDiff(cwd: string): Promise<string>;
-  /** The model to write with, or why there is none. */
-  backend(): { backend?: Backend; reason?: string };
-  onTurn?(prompt: string, reply: string, model: string): void;
+/** What a served tool runs with: the server's session, where to start, the call's signal. */
+export interface CallEnv {
+  session: Session;
+  /** The working directory: the call's working_directory, else where the server started. */
+  cwd: string;
+  signal?: AbortSignal;
 }
 
-export async function draftChangeTool(
-  args: z.infer<typeof draftChangeArgs>,
-  world: DraftWorld,
-): Promise<Condensed> {
-  const kind: DraftKind = args.kind ?? "commit";
-  let diff: string;
-  if (args.diff !== undefined || args.path !== undefined) {
-    diff = (await textOrPath({ text: args.diff, path: args.path }, world.root, "diff")).text;
-  } else {
-    diff = await world.stagedDiff(
-      args.working_directory ? resolvePath(args.working_directory, world.root) : world.root,
-    );
+export interface CondensingTool {
+  name: string;
+  description: string;
+  /** The tool's own arguments with working_directory: what tools/list shows and calls are checked against. */
+  schema: z.ZodObject;
+  run(args: Record<string, unknown>, env: CallEnv): Promise<ToolOutput>;
+}
+
+const workingDirectory = {
+  working_directory: z.string().optional().describe(
+    "where relative paths and commands start (default: where the server was started)",
+  ),
+};
+
+function served(schema: z.ZodObject): z.ZodObject {
+  return schema.extend(workingDirectory).strict();
+}
+
+/** The options a command run by a condensing tool needs: the server's gate, approval host, audit. */
+export function runContext(session: Session, signal?: AbortSignal): RunContext {
+  return {
+    config: session.config,
+    paths: session.paths,
+    audit: session.audit,
+    gate: session.gate,
+    root: session.root,
+    ...(session.host ? { host: session.host } : {}),
+    ...(session.yes ? { yes: true } : {}),
+    ...(signal ? { signal } : {}),
+  };
+}
+
+function condenseContext(env: CallEnv, extra: Partial<CondenseContext> = {}): CondenseContext {
+  return { cwd: env.cwd, run: runContext(env.session, env.signal), ...extra };
+}
+
+/** The model draft_change writes with: routing.tasks.draft, else the configured model; none when it cannot be had. */
+async function draftModel(session: Session): Promise<Backend | undefined> {
+  const { resolveModel } = await import("../../models/registry.ts");
+  const name = session.config.routing.tasks.draft ?? session.config.model;
+  try {
+    return resolveModel(name, session.config);
+  } catch {
+    return undefined;
   }
-  if (diff.trim() === "") {
-    throw new CondenseInputError("the diff is empty; stage changes with git add, or give a diff");
+}
+
+// ---------- triage: a command or a file, audited as a session of its own
+
+export const triageInput = z.object({
+  command: z.string().min(1).optional().describe(
+    "a build or test command to run (through the same gate, approval and sandbox as run_command) and read",
+  ),
+  path: z.string().min(1).optional().describe(
+    "an output file already on this machine to read instead",
+  ),
+  cap: z.number().int().min(1).max(200).optional().describe(
+    "list at most this many findings (default 25)",
+  ),
+}).strict();
+
+/**
+ * The audit log of one triage call: the server's log file under a session
+ * of its own (`triage-<id>`), as `wisp triage` audits itself.
+ */
+function triageAudit(session: Session, cwd: string): AuditLog {
+  const audit = new AuditLog({
+    ...session.audit.options,
+    session: `triage-${newSessionId()}`,
+  });
+  audit.record("session.start", {
+    face: "triage",
+    pid: Deno.pid,
+    cwd,
+    via: "mcp",
+    server: session.id,
+  });
+  return audit;
+}
+
+async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Promise<ToolOutput> {
+  if ((args.command === undefined) === (args.path === undefined)) {
+    throw new ToolInputError("give either command or path, not both and not neither");
   }
-  const summary = summariseDiff(diff);
-  if (summary.files.length === 0) {
-    throw new CondenseInputError("the input holds no unified diff (no file headers or hunks)");
-  }
-  const { backend, reason } = world.backend();
-  if (!backend) {
+  const { session } = env;
+  const service = await import("../../condense/service.ts");
+  const audit = triageAudit(session, env.cwd);
+  try {
+    let input: { text: string; bytes: number; droppedBytes: number };
+    let exitStatus: number | null | undefined;
+    if (args.command !== undefined) {
+      const { runForTriage } = await import("../../condense/run_command.ts");
+      // The server's gate (its config, classifier and approvals in memory), recording into the triage session.
+      const gate = new Gate({ ...session.gate.opts, audit, approvals: session.gate.approvals });
+      const ran = await runForTriage(args.command, {
+        ...runContext(session, env.signal),
+        audit,
+        gate,
+        cwd: env.cwd,
+      });
+      input = ran;
+      exitStatus = ran.exitStatus;
+    } else {
+      const { readFileBounded } = await import("../../condense/input.ts");
+      const path = isAbsolute(args.path!) ? args.path! : resolve(env.cwd, args.path!);
+      try {
+        input = await readFileBounded(path);
+      } catch (error) {
+        if (error instanceof Deno.errors.NotFound) {
+          throw new ToolInputError(`${args.path} does not exist`);
+        }
+        if (error instanceof Deno.errors.IsADirectory) {
+          throw new ToolInputError(`${args.path} is a folder; give an output file`);
+        }
+        throw error;
+      }
+    }
+    const choice = await service.chooseJudge(session.config, { audit });
+    const result = await service.runTriage({
+      text: input.text,
+      source: args.command !== undefined ? "command" : "path",
+      ...(args.command !== undefined ? { command: args.command } : { path: args.path }),
+      exitStatus,
+      bytes: input.bytes,
+      droppedBytes: input.droppedBytes,
+      ...(args.cap ? { cap: args.cap } : {}),
+      choice,
+      audit,
+      ...(env.signal ? { signal: env.signal } : {}),
+    });
     return {
-      text: exactDraft(kind, summary),
+      text: service.renderTriage(result),
       structured: {
-        kind,
-        model: null,
-        note: `${reason ?? "no model"}; a plain draft from the diff's summary`,
+        ...service.triageJson(result),
+        counts: { ...result.counts },
+        ...(exitStatus !== undefined ? { exitStatus } : {}),
+        heldBack: result.heldBack,
+        session: audit.session,
+        audit: `wisp://audit/${audit.session}`,
       },
     };
+  } finally {
+    audit.close();
   }
-  const messages = draftMessages(kind, diff, summary);
-  let written = "";
-  try {
-    for await (const event of backend.chat({ messages, think: false })) {
-      if (event.type === "text") written += event.text;
-    }
-  } catch (error) {
-    throw new CondenseInputError(
-      `${backend.name} could not write the draft: ${(error as Error).message}`,
-    );
-  }
-  world.onTurn?.(messages[messages.length - 1].content, written, backend.name);
-  if (written.trim() === "") {
-    throw new CondenseInputError(`${backend.name} wrote nothing; try again`);
-  }
-  return { text: finishDraft(kind, written), structured: { kind, model: backend.name } };
 }
 
-function resolvePath(path: string, root: string): string {
-  return isAbsolute(path) ? path : resolve(root, path);
-}
+// ---------- the table
 
-/** A whole text file, bounded: a larger one is refused, since a cut diff or JSON would mislead. */
-export async function readWhole(path: string): Promise<string> {
+export const CONDENSING_TOOLS: CondensingTool[] = [
+  {
+    name: "triage",
+    description:
+      "The failures in a build or test output, without a model turn for what known formats explain (Swift, clang, rustc, " +
+      "cargo, pytest, go test, tsc, jest, …): give command (run under wisp's gate, approval and sandbox) or path. Returns a " +
+      "headline and the findings; the raw output stays on this machine. Audited as a session of its own (structuredContent.audit).",
+    schema: served(triageInput),
+    run: (args, env) => triageTool(args as z.infer<typeof triageInput>, env),
+  },
+  {
+    name: "summarise_diff",
+    description:
+      "A short summary of a unified diff on this machine (text or a file): files changed with their status, lines " +
+      "added and removed, and the functions the hunks name, largest changes first. No model.",
+    schema: served(summariseDiffInput),
+    run: (args, env) => summariseDiffTool(args, condenseContext(env)),
+  },
+  {
+    name: "draft_change",
+    description:
+      "Draft a commit message, a pull request description or a changelog line from a diff on this machine (text, a " +
+      "file, or with neither the staged change, read by git diff --cached under wisp's gate). The configured model writes " +
+      "from an exact summary; without one, a plain draft. A commit message ends in a Why: line for you to fill.",
+    schema: served(draftChangeInput),
+    run: async (args, env) => {
+      const model = await draftModel(env.session);
+      return await draftChangeTool(args, condenseContext(env, model ? { model } : {}));
+    },
+  },
+  {
+    name: "condense_log",
+    description:
+      "A service or system log on this machine (text, a file, or with last the system log's last stretch) condensed: " +
+      "counts by severity, its time span, the severe messages grouped by template with how often they repeat, the " +
+      "rare ones, the first and last lines. No model.",
+    schema: served(condenseLogInput),
+    run: (args, env) => condenseLogTool(args, condenseContext(env)),
+  },
+  {
+    name: "json_shape",
+    description:
+      "The structure of a JSON document or JSON Lines on this machine without its data: keys and their types, " +
+      "optional keys, array lengths, unions and small enums, as an indented outline. No model.",
+    schema: served(jsonShapeInput),
+    run: (args, env) => jsonShapeTool(args, condenseContext(env)),
+  },
+  {
+    name: "dependency_audit",
+    description:
+      "What lockfiles pin (package-lock.json, deno.lock, Cargo.lock, go.sum, poetry.lock, uv.lock, Package.resolved), " +
+      "from the lockfiles alone: package counts, names at several versions, and what they mark (sources outside the " +
+      "registry, plain http, missing integrity, install scripts). No network, no model.",
+    schema: served(dependencyAuditInput),
+    run: (args, env) => dependencyAuditTool(args, condenseContext(env)),
+  },
+  {
+    name: "flaky_tests",
+    description:
+      "Run a test command several times (under wisp's gate, approval and sandbox; approving the first run covers the " +
+      "repeats) and compare the runs: the tests that failed in some runs and not others, those that failed every time, " +
+      "and failed runs no reader could explain. The output stays on this machine.",
+    schema: served(flakyTestsInput),
+    run: (args, env) =>
+      flakyTestsTool(args as z.input<typeof flakyTestsInput>, condenseContext(env)),
+  },
+  {
+    name: "hot_paths",
+    description:
+      "The files changed most often in the git history of the working directory (git log under wisp's gate and " +
+      "sandbox), with lines added and removed and the number of authors. No model.",
+    schema: served(hotPathsInput),
+    run: (args, env) => hotPathsTool(args, condenseContext(env)),
+  },
+  {
+    name: "scan_secrets",
+    description:
+      "Look for credentials (and with personal: true, personal data) in a text or a file on this machine; returns each " +
+      "finding's place, kind and a masked preview, never the value.",
+    schema: served(scanSecretsInput),
+    run: async (args, env) => {
+      const { text, ...rest } = await scanSecretsTool(args, {
+        audit: env.session.audit,
+        cwd: env.cwd,
+      });
+      return { text, structured: rest as unknown as Record<string, unknown> };
+    },
+  },
+  {
+    name: "redact",
+    description:
+      "Return a text or a file on this machine with every credential (and personal data unless personal: false) replaced by " +
+      "[REDACTED:kind#n].",
+    schema: served(redactInput),
+    run: async (args, env) => {
+      const r = await redactTool(args, { audit: env.session.audit, cwd: env.cwd });
+      return {
+        text: r.text === "" ? r.summary : r.text,
+        structured: { summary: r.summary, counts: r.counts, heldBack: r.heldBack },
+      };
+    },
+  },
+];
+
+/** A call's working directory: absolute or relative to where the server started; it must be a folder. */
+export function callDirectory(given: string | undefined, root: string): string {
+  if (given === undefined) return root;
+  const path = isAbsolute(given) ? given : resolve(root, given);
   let info: Deno.FileInfo;
   try {
-    info = await Deno.stat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new CondenseInputError(`${path} does not exist`);
-    }
-    throw new CondenseInputError(`${path} cannot be read (${(error as Error).message})`);
-  }
-  if (info.isDirectory) throw new CondenseInputError(`${path} is a folder; give a file`);
-  if (info.size > STRUCTURED_INPUT_MAX) {
-    throw new CondenseInputError(
-      `${path} is ${info.size} bytes, over the ${STRUCTURED_INPUT_MAX}-byte limit for a document read whole`,
-    );
-  }
-  return await Deno.readTextFile(path);
-}
-
-async function textOrPath(
-  args: { text?: string; path?: string },
-  root: string,
-  what: string,
-): Promise<{
-  text: string;
-  path?: string;
-}> {
-  const hasText = typeof args.text === "string";
-  const hasPath = typeof args.path === "string" && args.path !== "";
-  if (hasText === hasPath) {
-    throw new CondenseInputError(`give either ${what} or path, not both and not neither`);
-  }
-  if (hasText) return { text: args.text! };
-  const path = resolvePath(args.path!, root);
-  return { text: await readWhole(path), path };
-}
-
-export interface Condensed {
-  text: string;
-  structured: Record<string, unknown>;
-}
-
-export async function summariseDiffTool(
-  args: z.infer<typeof summariseDiffArgs>,
-  root: string,
-): Promise<Condensed> {
-  const input = await textOrPath({ text: args.diff, path: args.path }, root, "diff");
-  const summary = summariseDiff(input.text, { maxLines: args.max_files });
-  if (summary.files.length === 0) {
-    throw new CondenseInputError("the input holds no unified diff (no file headers or hunks)");
-  }
-  return {
-    text: summary.text,
-    structured: { totals: summary.totals, files: summary.files.slice(0, args.max_files ?? 40) },
-  };
-}
-
-export async function jsonShapeTool(
-  args: z.infer<typeof jsonShapeArgs>,
-  root: string,
-): Promise<Condensed> {
-  const input = await textOrPath(args, root, "text");
-  let result;
-  try {
-    result = jsonShape(input.text, { maxDepth: args.max_depth, maxKeys: args.max_keys });
-  } catch (error) {
-    throw new CondenseInputError((error as Error).message);
-  }
-  return {
-    text: result.text,
-    structured: {
-      kind: result.kind,
-      ...(result.records !== undefined ? { records: result.records } : {}),
-    },
-  };
-}
-
-export async function dependencyAuditTool(
-  args: z.infer<typeof dependencyAuditArgs>,
-  root: string,
-): Promise<Condensed> {
-  const path = resolvePath(args.path, root);
-  let files: string[];
-  try {
-    const info = await Deno.stat(path);
-    files = info.isDirectory
-      ? LOCKFILE_NAMES.map((name) => join(path, name)).filter((p) => {
-        try {
-          return Deno.statSync(p).isFile;
-        } catch {
-          return false;
-        }
-      })
-      : [path];
+    info = Deno.statSync(path);
   } catch {
-    throw new CondenseInputError(`${path} does not exist`);
+    throw new ToolInputError(`working_directory ${path} does not exist`);
   }
-  if (files.length === 0) {
-    throw new CondenseInputError(
-      `${path} holds no lockfile wisp reads (${LOCKFILE_NAMES.join(", ")})`,
-    );
-  }
-  const audits = [];
-  for (const file of files) {
-    try {
-      audits.push(auditLockfile(file, await readWhole(file)));
-    } catch (error) {
-      throw new CondenseInputError((error as Error).message);
-    }
-  }
-  return {
-    text: renderAudits(audits, { maxItems: args.max_items }),
-    structured: {
-      lockfiles: audits.map((a) => ({
-        path: a.path,
-        ecosystem: a.ecosystem,
-        format: a.format,
-        packages: a.packages.length,
-        duplicates: a.duplicates.slice(0, args.max_items ?? 20),
-        marked: a.packages.filter((p) => p.marks.length > 0).slice(0, args.max_items ?? 20),
-      })),
-    },
-  };
+  if (!info.isDirectory) throw new ToolInputError(`working_directory ${path} is not a folder`);
+  return path;
 }

@@ -1,10 +1,12 @@
 /**
- * wisp's MCP server: respond on threads, close_thread, the condensing tools
- * that keep their input on this machine, and the wisp:// resources. Built on
- * the SDK's low-level Server (so every argument and URI is checked here, and
- * a malformed one is an invalidParams error with a sentence), over the
- * LineTransport (so a malformed message gets an error reply and the server
- * keeps serving).
+ * wisp's MCP server: respond on threads, close_thread, the ten condensing
+ * tools that keep their input on this machine (condensing.ts: each served
+ * from its one implementation), and the wisp:// resources. Built on the
+ * SDK's low-level Server, so every argument and URI is checked here: a tool
+ * call whose arguments do not fit the tool's schema is an isError result with
+ * one sentence, an unknown tool or a malformed URI an invalidParams error.
+ * Over the LineTransport, a malformed message gets an error reply; the server
+ * keeps serving either way.
  */
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/server/index"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -24,31 +26,15 @@ import { z } from "zod";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { VERSION } from "../../version.ts";
 import { messageOf, WispError } from "../../util/errors.ts";
-import { resolveModel } from "../../models/registry.ts";
-import {
-  redactInput,
-  redactTool,
-  scanSecretsInput,
-  scanSecretsTool,
-  ToolInputError,
-} from "../../secrets/tools.ts";
+import { ToolInputError as SecretsInputError } from "../../secrets/tools.ts";
+import { ToolInputError } from "../../condense/tools.ts";
 import type { Session } from "../../session/session.ts";
 import { type Conversation, type SessionEngine, TurnFailure } from "./engine.ts";
 import { ThreadError, type ThreadShape, ThreadTable } from "./threads.ts";
 import { receiptText } from "./receipt.ts";
 import { RESOURCE_TEMPLATES, ResourceError, Resources, STATIC_RESOURCES } from "./resources.ts";
 import type { Logger } from "./log.ts";
-import {
-  CondenseInputError,
-  dependencyAuditArgs,
-  dependencyAuditTool,
-  draftChangeArgs,
-  draftChangeTool,
-  jsonShapeArgs,
-  jsonShapeTool,
-  summariseDiffArgs,
-  summariseDiffTool,
-} from "./condensing.ts";
+import { callDirectory, CONDENSING_TOOLS } from "./condensing.ts";
 
 export const respondArgs = z.object({
   prompt: z.string().min(1).describe(
@@ -82,21 +68,6 @@ export const closeThreadArgs = z.object({
   thread_id: z.string().describe("The thread to free."),
 }).strict();
 
-export const triageArgs = z.object({
-  command: z.string().min(1).optional().describe(
-    "A build or test command to run (through the same gate, approval and sandbox as run_command) and read.",
-  ),
-  path: z.string().min(1).optional().describe(
-    "An output file already on this machine to read instead.",
-  ),
-  working_directory: z.string().optional().describe(
-    "Where the command runs (default: where the server was started).",
-  ),
-  cap: z.number().int().min(1).max(200).optional().describe(
-    "List at most this many findings (default 25).",
-  ),
-}).strict();
-
 export interface ToolEntry {
   name: string;
   description: string;
@@ -119,58 +90,7 @@ export const TOOLS: ToolEntry[] = [
       "Free a respond thread when its work is done. Its audit, outputs and summary stay readable.",
     schema: closeThreadArgs,
   },
-  {
-    name: "triage",
-    description:
-      "The failures in a build or test output, without a model turn for what known formats explain (Swift, clang, rustc, " +
-      "cargo, pytest, go test, tsc, jest, …): give command (run under wisp's gate and sandbox) or path. Returns a headline " +
-      "and the findings; the raw output stays on this machine.",
-    schema: triageArgs,
-  },
-  {
-    name: "summarise_diff",
-    description:
-      "A short summary of a unified diff on this machine (text or a file): files changed with their status, lines " +
-      "added and removed, and the functions the hunks name, largest changes first. No model.",
-    schema: summariseDiffArgs,
-  },
-  {
-    name: "json_shape",
-    description:
-      "The structure of a JSON document or JSON Lines on this machine without its data: keys and their types, " +
-      "optional keys, array lengths, unions and small enums, as an indented outline. No model.",
-    schema: jsonShapeArgs,
-  },
-  {
-    name: "dependency_audit",
-    description:
-      "What a lockfile pins (package-lock.json, deno.lock, Cargo.lock, go.sum, poetry.lock, uv.lock, " +
-      "Package.resolved), from the lockfile alone: package counts, names at several versions, and what it marks " +
-      "(sources outside the registry, plain http, missing integrity, install scripts). No network, no model.",
-    schema: dependencyAuditArgs,
-  },
-  {
-    name: "draft_change",
-    description:
-      "Draft a commit message, a pull request description or a changelog line from a diff on this machine (text, a " +
-      "file, or the staged change). The configured model writes from an exact summary; without one, a plain draft. " +
-      "A commit message ends in a Why: line for you to fill.",
-    schema: draftChangeArgs,
-  },
-  {
-    name: "scan_secrets",
-    description:
-      "Look for credentials (and with personal: true, personal data) in a text or a file on this machine; returns each " +
-      "finding's place, kind and a masked preview, never the value.",
-    schema: scanSecretsInput,
-  },
-  {
-    name: "redact",
-    description:
-      "Return a text or a file on this machine with every credential (and personal data unless personal: false) replaced by " +
-      "[REDACTED:kind#n].",
-    schema: redactInput,
-  },
+  ...CONDENSING_TOOLS,
 ];
 
 type ListedTool = { name: string; description: string; inputSchema: Record<string, unknown> };
@@ -185,8 +105,20 @@ export function toolList(): ListedTool[] {
   });
 }
 
-function describeZod(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
+/** The first thing wrong with a call's arguments, as one sentence (the rest are counted). */
+export function argumentsProblem(tool: string, error: z.ZodError): string {
+  const [first, ...rest] = error.issues;
+  const where = first.path.length > 0 ? `${first.path.join(".")}: ` : "";
+  const more = rest.length > 0 ? ` (and ${rest.length} more)` : "";
+  return `the arguments of ${tool} do not fit its schema: ${where}${
+    first.message.replace(/^Invalid input: /, "")
+  }${more}; tools/list gives the schema`;
+}
+
+/** Errors a caller can act on; anything else is logged too. */
+function isCallersProblem(error: unknown): boolean {
+  return error instanceof ToolInputError || error instanceof SecretsInputError ||
+    error instanceof WispError;
 }
 
 export interface McpFaceOptions {
@@ -286,7 +218,7 @@ export class McpFace {
     }
     const parsed = entry.schema.safeParse(args);
     if (!parsed.success) {
-      throw new McpError(ErrorCode.InvalidParams, `${name}: ${describeZod(parsed.error)}`);
+      return textResult(`error: ${argumentsProblem(name, parsed.error)}`, undefined, true);
     }
     switch (name) {
       case "respond":
@@ -298,177 +230,19 @@ export class McpFace {
           ? textResult(`closed thread ${id}`, { thread_id: id, closed: true })
           : textResult(`there is no open thread ${id}`, { thread_id: id, closed: false }, true);
       }
-      case "scan_secrets":
-      case "redact":
-        return await this.#secrets(name, parsed.data);
-      case "triage":
-        return await this.#triage(parsed.data as z.infer<typeof triageArgs>, signal);
-      case "draft_change":
-        return await this.#draft(parsed.data as z.infer<typeof draftChangeArgs>, signal);
-      case "summarise_diff":
-      case "json_shape":
-      case "dependency_audit":
-        return await this.#condense(name, parsed.data);
     }
-    throw new McpError(ErrorCode.InvalidParams, `there is no tool named ${name}`);
-  }
-
-  async #secrets(name: "scan_secrets" | "redact", args: unknown): Promise<ToolResult> {
-    const context = { audit: this.options.session.audit, cwd: this.options.session.root };
+    const tool = CONDENSING_TOOLS.find((t) => t.name === name)!;
+    const { working_directory, ...own } = parsed.data as Record<string, unknown>;
     try {
-      if (name === "scan_secrets") {
-        const r = await scanSecretsTool(args as z.input<typeof scanSecretsInput>, context);
-        const { text, ...rest } = r;
-        return textResult(text, rest as unknown as Record<string, unknown>);
-      }
-      const r = await redactTool(args as z.input<typeof redactInput>, context);
-      return textResult(r.text === "" ? r.summary : r.text, {
-        summary: r.summary,
-        counts: r.counts,
-        heldBack: r.heldBack,
-      });
-    } catch (error) {
-      if (error instanceof ToolInputError) {
-        return textResult(`error: ${error.message}`, undefined, true);
-      }
-      throw error;
-    }
-  }
-
-  async #condense(
-    name: "summarise_diff" | "json_shape" | "dependency_audit",
-    args: unknown,
-  ): Promise<ToolResult> {
-    const root = this.options.session.root;
-    try {
-      const result = name === "summarise_diff"
-        ? await summariseDiffTool(args as z.infer<typeof summariseDiffArgs>, root)
-        : name === "json_shape"
-        ? await jsonShapeTool(args as z.infer<typeof jsonShapeArgs>, root)
-        : await dependencyAuditTool(args as z.infer<typeof dependencyAuditArgs>, root);
+      const cwd = callDirectory(working_directory as string | undefined, this.options.session.root);
+      const result = await tool.run(own, { session: this.options.session, cwd, signal });
       return textResult(result.text, result.structured);
     } catch (error) {
-      if (error instanceof CondenseInputError) {
-        return textResult(`error: ${error.message}`, undefined, true);
+      if (!isCallersProblem(error)) {
+        this.options.log("error", `${name} failed: ${messageOf(error)}`);
       }
-      throw error;
+      return textResult(`error: ${messageOf(error).replace(/^error: /, "")}`, undefined, true);
     }
-  }
-
-  async #draft(args: z.infer<typeof draftChangeArgs>, signal?: AbortSignal): Promise<ToolResult> {
-    const { session } = this.options;
-    const config = session.config;
-    try {
-      const result = await draftChangeTool(args, {
-        root: session.root,
-        stagedDiff: async (cwd) => {
-          const { runCaptured } = await import("../../condense/run_command.ts");
-          const ran = await runCaptured("git diff --cached", "draft", {
-            config,
-            paths: session.paths,
-            audit: session.audit,
-            gate: session.gate,
-            cwd,
-            root: session.root,
-            ...(session.host ? { host: session.host } : {}),
-            ...(session.yes ? { yes: true } : {}),
-            ...(signal ? { signal } : {}),
-          });
-          if (ran.exitStatus !== 0) {
-            throw new CondenseInputError(
-              `git diff --cached failed (exit ${ran.exitStatus}): ${
-                ran.text.trim().split("\n")[0] ?? ""
-              }`,
-            );
-          }
-          return ran.text;
-        },
-        backend: () => {
-          const name = config.routing.tasks.draft ?? config.model;
-          try {
-            return { backend: resolveModel(name, config) };
-          } catch {
-            return { reason: `no model configured: ${name} is not available here` };
-          }
-        },
-        onTurn: (prompt, reply, model) => {
-          session.audit.record("prompt", { text: prompt, model, tool: "draft_change" });
-          session.audit.record("response", { text: reply, model, tool: "draft_change" });
-        },
-      });
-      return textResult(result.text, result.structured);
-    } catch (error) {
-      if (error instanceof CondenseInputError || error instanceof WispError) {
-        return textResult(`error: ${error.message}`, undefined, true);
-      }
-      throw error;
-    }
-  }
-
-  async #triage(args: z.infer<typeof triageArgs>, signal?: AbortSignal): Promise<ToolResult> {
-    const { session } = this.options;
-    if ((args.command === undefined) === (args.path === undefined)) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        "triage: give either command or path, not both and not neither",
-      );
-    }
-    const { readFileBounded } = await import("../../condense/input.ts");
-    const service = await import("../../condense/service.ts");
-    let input: { text: string; bytes: number; droppedBytes: number };
-    let exitStatus: number | null | undefined;
-    try {
-      if (args.command !== undefined) {
-        const { runForTriage } = await import("../../condense/run_command.ts");
-        let cwd: string | undefined;
-        try {
-          cwd = this.#workingDirectory(args.working_directory);
-        } catch (error) {
-          throw new McpError(ErrorCode.InvalidParams, `triage: ${(error as Error).message}`);
-        }
-        const ran = await runForTriage(args.command, {
-          config: session.config,
-          paths: session.paths,
-          audit: session.audit,
-          gate: session.gate,
-          cwd: cwd ?? session.root,
-          root: session.root,
-          ...(session.host ? { host: session.host } : {}),
-          ...(session.yes ? { yes: true } : {}),
-          ...(signal ? { signal } : {}),
-        });
-        input = ran;
-        exitStatus = ran.exitStatus;
-      } else {
-        const path = isAbsolute(args.path!) ? args.path! : resolve(session.root, args.path!);
-        input = await readFileBounded(path);
-      }
-    } catch (error) {
-      if (error instanceof McpError) throw error;
-      if (error instanceof Deno.errors.NotFound) {
-        return textResult(`error: ${args.path} does not exist`, undefined, true);
-      }
-      return textResult(`error: ${messageOf(error)}`, undefined, true);
-    }
-    const choice = await service.chooseJudge(session.config, { audit: session.audit });
-    const result = await service.runTriage({
-      text: input.text,
-      source: args.command !== undefined ? "command" : "path",
-      ...(args.command !== undefined ? { command: args.command } : { path: args.path }),
-      exitStatus,
-      bytes: input.bytes,
-      droppedBytes: input.droppedBytes,
-      ...(args.cap ? { cap: args.cap } : {}),
-      choice,
-      audit: session.audit,
-      ...(signal ? { signal } : {}),
-    });
-    return textResult(service.renderTriage(result), {
-      ...service.triageJson(result),
-      counts: { ...result.counts },
-      ...(exitStatus !== undefined ? { exitStatus } : {}),
-      heldBack: result.heldBack,
-    });
   }
 
   #workingDirectory(given: string | undefined): string | undefined {
