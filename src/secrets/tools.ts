@@ -120,7 +120,6 @@ export function renderFinding(f: ListedFinding, fallbackPath = "-"): string {
   return `${f.path ?? fallbackPath}:${f.line}:${f.column}  ${f.kind}  ${f.preview}`;
 }
 
-
 /** scan_secrets: findings with location, kind and masked preview. */
 export async function scanSecretsTool(
   args: ScanSecretsArgs,
