@@ -114,14 +114,18 @@ Deno.test("malformed JSON-RPC gets an error reply each, and the server keeps ser
     assertEquals(reply.id, 3);
     assertEquals((reply.error as { code: number }).code, -32600);
 
-    // Right shape, wrong argument types: the tool's own check answers.
+    // Right shape, wrong argument types: the tool's own check answers with an isError result.
     await raw.send(
       '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"respond","arguments":{"prompt":7}}}\n',
     );
     reply = await raw.next();
     assertEquals(reply.id, 4);
-    assertEquals((reply.error as { code: number }).code, -32602);
-    assertMatch((reply.error as { message: string }).message, /prompt/);
+    const bad = reply.result as { isError: boolean; content: { text: string }[] };
+    assertEquals(bad.isError, true);
+    assertMatch(
+      bad.content[0].text,
+      /^error: the arguments of respond do not fit its schema: prompt/,
+    );
 
     // An unknown method, and a batch.
     await raw.send('{"jsonrpc":"2.0","id":5,"method":"wisp/approve","params":{}}\n');

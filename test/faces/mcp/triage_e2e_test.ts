@@ -1,9 +1,11 @@
 /**
  * triage as an MCP tool: an output file read by the exact readers, and a
- * command run through the gate and the sandbox, with no model configured.
+ * command run through the gate and the sandbox, with no model configured;
+ * each call audited as a session of its own (triage-<id>), readable as the
+ * wisp://audit/{session} resource the result names.
  */
 import { fileURLToPath } from "node:url";
-import { assertEquals, assertMatch } from "../../support/assert.ts";
+import { assert, assertEquals, assertMatch } from "../../support/assert.ts";
 import { connect, mcpScratch, structured, textOf } from "./support.ts";
 
 const LOG = fileURLToPath(new URL("../../fixtures/condense/go/test_fail.log", import.meta.url));
@@ -29,18 +31,43 @@ Deno.test("triage reads a file or a command's output and returns the headline an
     const policy = s.events().find((e) => e.kind === "policy.decision" && e.origin === "triage");
     assertEquals(policy?.command, `cat ${LOG}`, "the command went through the gate");
 
+    // Each call is an audit session of its own, from its start to its triage event.
+    const session = String(ran.session);
+    assertMatch(session, /^triage-[0-9a-f]{8}$/);
+    assertEquals(ran.audit, `wisp://audit/${session}`);
+    assert(session !== String(found.session), "one session per call");
+    const own = s.events().filter((e) => e.session === session).map((e) => e.kind);
+    assertEquals(own[0], "session.start");
+    assertEquals(own[own.length - 1], "triage");
+    for (const kind of ["policy.decision", "classifier.verdict", "command.outcome"]) {
+      assert(own.includes(kind), `${kind} is in the triage session: ${own.join(", ")}`);
+    }
+    const start = s.events().find((e) => e.session === session && e.kind === "session.start")!;
+    assertEquals(start.face, "triage");
+    assertEquals(start.via, "mcp");
+    const server = s.events().find((e) => e.kind === "session.start" && e.face === "mcp")!;
+    assertEquals(start.server, server.session, "it names the server's session");
+    assert(
+      !s.events().some((e) => e.session === server.session && e.kind === "triage"),
+      "the server's own session holds no triage event",
+    );
+    const read = await c.client.readResource({ uri: String(ran.audit) });
+    const page = JSON.parse((read.contents[0] as { text: string }).text);
+    assertEquals(
+      (page.events as { kind: string }[]).map((e) => e.kind),
+      own,
+      "the receipt resource shows the session",
+    );
+
     const refused = await c.client.callTool({
       name: "triage",
       arguments: { command: "sudo make test" },
     });
     assertEquals((refused as { isError?: boolean }).isError, true);
     assertMatch(textOf(refused), /denied by policy/);
-    await c.client.callTool({ name: "triage", arguments: {} }).then(
-      () => {
-        throw new Error("neither command nor path must be an error");
-      },
-      (error) => assertEquals(error.code, -32602),
-    );
+    const neither = await c.client.callTool({ name: "triage", arguments: {} });
+    assertEquals((neither as { isError?: boolean }).isError, true);
+    assertEquals(textOf(neither), "error: give either command or path, not both and not neither");
   } finally {
     await c.close();
     await s.remove();
