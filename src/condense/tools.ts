@@ -39,7 +39,7 @@ export interface CondenseContext {
   audit?: AuditSink;
 }
 
-/** Lockfiles and JSON documents may be larger than a log's window; they cannot be cut. */
+/** Lockfiles, JSON documents and diffs may be larger than a log's window; they cannot be cut. */
 const WHOLE_LIMIT = 16 * 1024 * 1024;
 
 const textOrPath = {
@@ -110,7 +110,7 @@ export async function summariseDiffTool(
   ctx: CondenseContext = {},
 ): Promise<ToolOutput> {
   const a = summariseDiffInput.parse(args);
-  const summary = summariseDiff(await readInput(a, ctx.cwd), { maxLines: a.max_files });
+  const summary = summariseDiff(await readInput(a, ctx.cwd, true), { maxLines: a.max_files });
   if (summary.files.length === 0) {
     throw new ToolInputError("that is not a diff: no file headers or hunks in it");
   }
@@ -325,7 +325,7 @@ export async function draftChangeTool(
   const a = draftChangeInput.parse(args);
   const diff = a.text === undefined && (a.path === undefined || a.path === "")
     ? await stagedDiff(ctx)
-    : await readInput(a, ctx.cwd);
+    : await readInput(a, ctx.cwd, true);
   if (diff.trim() === "") {
     throw new ToolInputError("the diff is empty; stage a change with git add, or give a diff");
   }
