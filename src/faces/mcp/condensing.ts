@@ -13,6 +13,8 @@ import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 import { AuditLog, newSessionId } from "../../audit/writer.ts";
 import { Gate } from "../../gate/gate.ts";
+import { readApprovalLine } from "../../tools/read_file.ts";
+import { WispError } from "../../util/errors.ts";
 import {
   type CondenseContext,
   condenseLogInput,
@@ -81,6 +83,47 @@ function condenseContext(env: CallEnv, extra: Partial<CondenseContext> = {}): Co
   return { cwd: env.cwd, run: runContext(env.session, env.signal), ...extra };
 }
 
+/** The files a call names (`path`, `paths`). */
+function namedFiles(args: Record<string, unknown>): string[] {
+  const named = typeof args.path === "string" && args.path !== "" ? [args.path] : [];
+  return Array.isArray(args.paths) ? [...named, ...args.paths.map(String)] : named;
+}
+
+/**
+ * Reading a file clears the gate as read_file does (ADR 0023): each named
+ * file is judged as `cat '<path>'`, so a credential path asks the person (or
+ * is refused where nobody can answer) before any tool reads it. A file that
+ * does not exist is left to the tool, which says so.
+ */
+export async function gateReads(
+  args: Record<string, unknown>,
+  env: CallEnv,
+  gate: Gate = env.session.gate,
+): Promise<void> {
+  const { session } = env;
+  for (const given of namedFiles(args)) {
+    const absolute = isAbsolute(given) ? given : resolve(env.cwd, given);
+    let realPath: string | null;
+    try {
+      realPath = Deno.realPathSync(absolute);
+    } catch {
+      continue;
+    }
+    const verdict = await gate.check(readApprovalLine(given, realPath, absolute), {
+      cwd: env.cwd,
+      root: session.root,
+      origin: "triage",
+      ...(session.host ? { host: session.host } : {}),
+      ...(session.yes ? { yes: true } : {}),
+      ...(env.signal ? { signal: env.signal } : {}),
+    });
+    if (!verdict.allowed) {
+      const why = (verdict.refusal ?? "not approved").replace(/^error: /, "");
+      throw new WispError(`reading ${given} was refused: ${why}`);
+    }
+  }
+}
+
 /** The model draft_change writes with: routing.tasks.draft, else the configured model; none when it cannot be had. */
 async function draftModel(session: Session): Promise<Backend | undefined> {
   const { resolveModel } = await import("../../models/registry.ts");
@@ -135,10 +178,10 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
   try {
     let input: { text: string; bytes: number; droppedBytes: number };
     let exitStatus: number | null | undefined;
+    // The server's gate (its config, classifier and approvals in memory), recording into the triage session.
+    const gate = new Gate({ ...session.gate.opts, audit, approvals: session.gate.approvals });
     if (args.command !== undefined) {
       const { runForTriage } = await import("../../condense/run_command.ts");
-      // The server's gate (its config, classifier and approvals in memory), recording into the triage session.
-      const gate = new Gate({ ...session.gate.opts, audit, approvals: session.gate.approvals });
       const ran = await runForTriage(args.command, {
         ...runContext(session, env.signal),
         audit,
@@ -148,6 +191,7 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
       input = ran;
       exitStatus = ran.exitStatus;
     } else {
+      await gateReads(args, env, gate);
       const { readFileBounded } = await import("../../condense/input.ts");
       const path = isAbsolute(args.path!) ? args.path! : resolve(env.cwd, args.path!);
       try {
@@ -297,16 +341,29 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
   },
 ];
 
-/** A call's working directory: absolute or relative to where the server started; it must be a folder. */
-export function callDirectory(given: string | undefined, root: string): string {
-  if (given === undefined) return root;
+/**
+ * A working directory a call names (absolute, or relative to where the server
+ * started), or why it cannot be one. `label` is the argument's name.
+ */
+export function folderFrom(
+  given: string,
+  root: string,
+  label: string,
+): { path: string; problem?: string } {
   const path = isAbsolute(given) ? given : resolve(root, given);
   let info: Deno.FileInfo;
   try {
     info = Deno.statSync(path);
   } catch {
-    throw new ToolInputError(`working_directory ${path} does not exist`);
+    return { path, problem: `${label} ${path} does not exist` };
   }
-  if (!info.isDirectory) throw new ToolInputError(`working_directory ${path} is not a folder`);
+  return info.isDirectory ? { path } : { path, problem: `${label} ${path} is not a folder` };
+}
+
+/** A condensing call's working directory: its working_directory, else where the server started. */
+export function callDirectory(given: string | undefined, root: string): string {
+  if (given === undefined) return root;
+  const { path, problem } = folderFrom(given, root, "working_directory");
+  if (problem) throw new ToolInputError(problem);
   return path;
 }

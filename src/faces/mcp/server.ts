@@ -20,7 +20,6 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/shared/transport"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -34,7 +33,7 @@ import { ThreadError, type ThreadShape, ThreadTable } from "./threads.ts";
 import { receiptText } from "./receipt.ts";
 import { RESOURCE_TEMPLATES, ResourceError, Resources, STATIC_RESOURCES } from "./resources.ts";
 import type { Logger } from "./log.ts";
-import { callDirectory, CONDENSING_TOOLS } from "./condensing.ts";
+import { callDirectory, CONDENSING_TOOLS, folderFrom, gateReads } from "./condensing.ts";
 
 export const respondArgs = z.object({
   prompt: z.string().min(1).describe(
@@ -235,7 +234,10 @@ export class McpFace {
     const { working_directory, ...own } = parsed.data as Record<string, unknown>;
     try {
       const cwd = callDirectory(working_directory as string | undefined, this.options.session.root);
-      const result = await tool.run(own, { session: this.options.session, cwd, signal });
+      const env = { session: this.options.session, cwd, signal };
+      // triage gates its path itself, inside its own audit session.
+      if (name !== "triage") await gateReads(own, env);
+      const result = await tool.run(own, env);
       return textResult(result.text, result.structured);
     } catch (error) {
       if (!isCallersProblem(error)) {
@@ -247,14 +249,8 @@ export class McpFace {
 
   #workingDirectory(given: string | undefined): string | undefined {
     if (given === undefined) return undefined;
-    const path = isAbsolute(given) ? given : resolve(this.options.session.root, given);
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.statSync(path);
-    } catch {
-      throw new ThreadError(`workingDirectory ${path} does not exist`);
-    }
-    if (!info.isDirectory) throw new ThreadError(`workingDirectory ${path} is not a directory`);
+    const { path, problem } = folderFrom(given, this.options.session.root, "workingDirectory");
+    if (problem) throw new ThreadError(problem);
     return path;
   }
 

@@ -466,3 +466,64 @@ Deno.test("draft_change: a plain draft without a model, the staged change throug
     await s.remove();
   }
 });
+
+Deno.test("a file a condensing tool reads clears the gate as read_file does: a credential path asks first", async () => {
+  const s = await mcpScratch({ notifications: { enabled: false } });
+  const answers = ["decline", "accept"];
+  const asked: string[] = [];
+  const c = await connect(s, {
+    elicit: (params) => {
+      asked.push(String(params.message));
+      const action = answers.shift() ?? "decline";
+      return action === "accept"
+        ? { action: "accept", content: { scope: "once" } }
+        : { action: "decline" };
+    },
+  });
+  try {
+    Deno.writeTextFileSync(join(s.project, ".env"), "LOG_LEVEL=debug\nPORT=8080\n");
+    Deno.writeTextFileSync(join(s.project, "plain.log"), "2026-11-30T10:00:00Z ERROR boom\n");
+    const plain = await c.client.callTool({
+      name: "condense_log",
+      arguments: { path: "plain.log" },
+    });
+    assert(!isError(plain), textOf(plain));
+    assertEquals(asked.length, 0, "an ordinary file is read without asking");
+    assert(
+      s.events().some((e) => e.kind === "policy.decision" && e.command === "cat 'plain.log'"),
+      "but it was judged by the gate",
+    );
+
+    const declined = await c.client.callTool({
+      name: "condense_log",
+      arguments: { path: ".env" },
+    });
+    assert(isError(declined));
+    assertMatch(textOf(declined), /^error: reading \.env was refused: /);
+    assertEquals(asked.length, 1);
+    assertMatch(asked[0], /cat '\.env'/);
+
+    const accepted = await c.client.callTool({
+      name: "condense_log",
+      arguments: { path: ".env" },
+    });
+    assert(!isError(accepted), textOf(accepted));
+    assertEquals(structured(accepted).lines, 2);
+    assertEquals(asked.length, 2);
+
+    // triage's path too, recorded in its own session.
+    const triaged = await c.client.callTool({ name: "triage", arguments: { path: ".env" } });
+    assert(isError(triaged));
+    assertEquals(asked.length, 3);
+    assert(
+      s.events().some((e) =>
+        String(e.session).startsWith("triage-") && e.kind === "policy.decision" &&
+        e.command === "cat '.env'"
+      ),
+      "the read's gate events are in the triage session",
+    );
+  } finally {
+    await c.close();
+    await s.remove();
+  }
+});

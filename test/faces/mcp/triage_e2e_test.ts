@@ -28,8 +28,13 @@ Deno.test("triage reads a file or a command's output and returns the headline an
     const ran = structured(fromCommand);
     assertEquals(ran.exitStatus, 0);
     assertEquals((ran.findings as unknown[]).length, 3);
-    const policy = s.events().find((e) => e.kind === "policy.decision" && e.origin === "triage");
-    assertEquals(policy?.command, `cat ${LOG}`, "the command went through the gate");
+    const judged = s.events().filter((e) => e.kind === "policy.decision" && e.origin === "triage")
+      .map((e) => e.command);
+    assertEquals(
+      judged,
+      [`cat '${LOG}'`, `cat ${LOG}`],
+      "the file read cleared the gate as read_file's would, and the command went through it",
+    );
 
     // Each call is an audit session of its own, from its start to its triage event.
     const session = String(ran.session);
