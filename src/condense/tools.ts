@@ -277,7 +277,18 @@ export async function hotPathsTool(
     );
   }
   const r = hotPaths(ran.text, { top: a.top });
-  return { text: r.text, structured: { commits: r.commits, paths: r.paths.slice(0, a.top ?? 15) } };
+  // A history longer than the capture keeps its newest and oldest commits; say what was not read.
+  const note = ran.droppedBytes > 0
+    ? `\n(git log printed ${ran.bytes} bytes; ${ran.droppedBytes} in the middle were not read: narrow it with since)`
+    : "";
+  return {
+    text: r.text + note,
+    structured: {
+      commits: r.commits,
+      paths: r.paths.slice(0, a.top ?? 15),
+      ...(ran.droppedBytes > 0 ? { droppedBytes: ran.droppedBytes } : {}),
+    },
+  };
 }
 
 // ---------- flaky_tests
@@ -364,6 +375,11 @@ async function stagedDiff(ctx: CondenseContext): Promise<string> {
   if (ran.exitStatus !== 0) {
     throw new ToolInputError(
       `git diff --cached failed (exit ${ran.exitStatus}): ${ran.text.trim().split("\n")[0] ?? ""}`,
+    );
+  }
+  if (ran.droppedBytes > 0) {
+    throw new ToolInputError(
+      `the staged change is ${ran.bytes} bytes, more than is read from a command; write it to a file (git diff --cached > change.diff) and give its path`,
     );
   }
   return ran.text;

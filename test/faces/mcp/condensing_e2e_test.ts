@@ -433,6 +433,18 @@ Deno.test("draft_change: a plain draft without a model, the staged change throug
       ),
       "git diff --cached went through the gate",
     );
+    // A staged change longer than a command's capture would be summarised cut: refused instead.
+    Deno.writeTextFileSync(
+      join(s.project, "big.txt"),
+      "a line of forty characters, more or less\n".repeat(40_000),
+    );
+    await git("add", "big.txt");
+    const big = await c.client.callTool({ name: "draft_change", arguments: {} });
+    assert(isError(big));
+    assertMatch(
+      textOf(big),
+      /^error: the staged change is \d+ bytes, more than is read from a command/,
+    );
     await c.close();
 
     Deno.writeTextFileSync(
