@@ -176,8 +176,10 @@ export class McpFace {
         capabilities: { tools: {}, resources: {} },
         instructions:
           "wisp runs a local model with tools on this machine. Use respond to delegate work (it runs under the person's " +
-          "approval, the sandbox and the audit); read wisp://tools for what the model can do. Approvals reach only the " +
-          "person: never try to answer one.",
+          "approval, the sandbox and the audit); read wisp://tools for what the model can do. The condensing tools " +
+          "(triage first for build and test output, then summarise_diff, draft_change, condense_log, json_shape, " +
+          "dependency_audit, flaky_tests, hot_paths, scan_secrets, redact) read on this machine and return a small " +
+          "result. Approvals reach only the person: never try to answer one.",
       },
     );
     this.#register();

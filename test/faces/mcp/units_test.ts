@@ -306,3 +306,44 @@ Deno.test("process facts: /proc's stat start time, and the launcher probe's outp
   });
   assertEquals(parseLinuxProbe(""), undefined);
 });
+
+Deno.test("a call's arguments that do not fit: one sentence naming the first problem and counting the rest", async () => {
+  const { argumentsProblem } = await import("../../../src/faces/mcp/server.ts");
+  const { CONDENSING_TOOLS } = await import("../../../src/faces/mcp/condensing.ts");
+  const schema = CONDENSING_TOOLS.find((t) => t.name === "summarise_diff")!.schema;
+  const one = schema.safeParse({ max_files: 0 });
+  assert(!one.success);
+  assertMatch(
+    argumentsProblem("summarise_diff", one.error),
+    /^the arguments of summarise_diff do not fit its schema: max_files: Too small: expected number to be >=1; tools\/list gives the schema$/,
+  );
+  const three = schema.safeParse({ max_files: "x", text: 1, colour: true });
+  assert(!three.success);
+  const sentence = argumentsProblem("summarise_diff", three.error);
+  assertMatch(sentence, /\(and 2 more\); tools\/list gives the schema$/);
+  assert(!sentence.includes("\n"));
+  assert(schema.safeParse({ text: "x", working_directory: "sub" }).success);
+});
+
+Deno.test("a working directory: absolute or from the server's start, and a folder", async () => {
+  const { folderFrom, callDirectory } = await import("../../../src/faces/mcp/condensing.ts");
+  const root = Deno.makeTempDirSync();
+  try {
+    Deno.mkdirSync(`${root}/sub`);
+    Deno.writeTextFileSync(`${root}/file`, "x");
+    assertEquals(folderFrom("sub", root, "working_directory"), { path: `${root}/sub` });
+    assertEquals(folderFrom(`${root}/sub`, "/elsewhere", "x").path, `${root}/sub`);
+    assertEquals(
+      folderFrom("file", root, "workingDirectory").problem,
+      `workingDirectory ${root}/file is not a folder`,
+    );
+    assertEquals(
+      folderFrom("nope", root, "working_directory").problem,
+      `working_directory ${root}/nope does not exist`,
+    );
+    assertEquals(callDirectory(undefined, root), root);
+    assertThrows(() => callDirectory("nope", root), Error, "does not exist");
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
