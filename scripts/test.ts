@@ -12,6 +12,8 @@ const NEEDED_LINUX: Record<string, string> = {
   fish: "fish",
   script: "bsdutils",
   git: "git",
+  // The triage test that runs a real pytest inside the sandbox.
+  "pytest-3": "python3-pytest",
 };
 const NEEDED_MAC: Record<string, string> = { tmux: "tmux", fish: "fish" };
 
