@@ -6,6 +6,7 @@
  */
 import type { NotifierWorld } from "./notifier.ts";
 import { currentPlatform, type LaunchSpec } from "../platform/index.ts";
+import { runLaunched } from "../platform/host_view.ts";
 import { whichProgram } from "../doctor/checks.ts";
 
 /** Start a fixed program (argv, never a shell line) through the launcher, allow-all. */
@@ -17,25 +18,7 @@ export async function runFixedThroughLauncher(argv: string[], timeoutMs = 5000):
     cwd: "/",
     inner: argv,
   };
-  const launch = currentPlatform().launch(spec);
-  try {
-    const child = new Deno.Command(launch.program, {
-      args: launch.args,
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    const timer = setTimeout(() => {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* ended */ }
-    }, timeoutMs);
-    const status = await child.status;
-    clearTimeout(timer);
-    return status.code;
-  } catch {
-    return 127;
-  }
+  return (await runLaunched(currentPlatform().launch(spec), timeoutMs)).code;
 }
 
 export interface WorldOptions {

@@ -10,17 +10,30 @@ import type { Launch } from "./types.ts";
 import { BWRAP } from "./linux/bwrap.ts";
 import { SANDBOX_EXEC } from "./darwin/seatbelt.ts";
 
-export const DARWIN_READ_ONLY_PROFILE = '(version 1) (allow default) (deny file-write* (subpath "/"))';
+export const DARWIN_READ_ONLY_PROFILE =
+  '(version 1) (allow default) (deny file-write* (subpath "/"))';
 
 /** The launch of a fixed argv in the host view (pure). */
 export function hostViewLaunch(argv: string[], os: string = Deno.build.os): Launch {
-  if (os === "darwin") return { program: SANDBOX_EXEC, args: ["-p", DARWIN_READ_ONLY_PROFILE, ...argv] };
+  if (os === "darwin") {
+    return { program: SANDBOX_EXEC, args: ["-p", DARWIN_READ_ONLY_PROFILE, ...argv] };
+  }
   return {
     program: BWRAP,
     // No --cap-drop: reading another process's fd links needs the ptrace
     // access check a capability-less root fails; the argv is fixed and the
     // whole file system is bound read-only.
-    args: ["--ro-bind", "/", "/", "--dev", "/dev", "--die-with-parent", "--new-session", "--", ...argv],
+    args: [
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--die-with-parent",
+      "--new-session",
+      "--",
+      ...argv,
+    ],
   };
 }
 
@@ -30,9 +43,8 @@ export interface HostViewResult {
   code: number;
 }
 
-/** Run a fixed argv in the host view, killed after `timeoutMs`. */
-export async function runHostView(argv: string[], timeoutMs = 10_000): Promise<HostViewResult> {
-  const launch = hostViewLaunch(argv);
+/** Start a launch with no input, collect its stdout, and kill it after `timeoutMs`. */
+export async function runLaunched(launch: Launch, timeoutMs = 10_000): Promise<HostViewResult> {
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command(launch.program, {
@@ -53,4 +65,9 @@ export async function runHostView(argv: string[], timeoutMs = 10_000): Promise<H
   const out = await child.output();
   clearTimeout(timer);
   return { ok: out.success, stdout: out.stdout, code: out.code };
+}
+
+/** Run a fixed argv in the host view, killed after `timeoutMs`. */
+export function runHostView(argv: string[], timeoutMs = 10_000): Promise<HostViewResult> {
+  return runLaunched(hostViewLaunch(argv), timeoutMs);
 }

@@ -10,7 +10,7 @@
  * `undefined` means "cannot tell", and callers fail closed on it.
  */
 
-import { hostViewLaunch } from "../../platform/host_view.ts";
+import { runHostView } from "../../platform/host_view.ts";
 
 export interface ProcessFacts {
   alive: boolean;
@@ -92,27 +92,16 @@ function directLinux(pid: number): ProcessFacts | undefined {
 
 async function throughLauncher(pid: number): Promise<ProcessFacts | undefined> {
   const darwin = Deno.build.os === "darwin";
-  const launch = hostViewLaunch(["/bin/sh", "-c", darwin ? DARWIN_SCRIPT : LINUX_SCRIPT, "sh", String(pid)]);
-  try {
-    const child = new Deno.Command(launch.program, {
-      args: launch.args,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).spawn();
-    const timer = setTimeout(() => {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* ended */ }
-    }, 5000);
-    const out = await child.output();
-    clearTimeout(timer);
-    if (!out.success) return undefined;
-    const text = new TextDecoder().decode(out.stdout);
-    return darwin ? parseDarwinProbe(text) : parseLinuxProbe(text);
-  } catch {
-    return undefined;
-  }
+  const result = await runHostView([
+    "/bin/sh",
+    "-c",
+    darwin ? DARWIN_SCRIPT : LINUX_SCRIPT,
+    "sh",
+    String(pid),
+  ], 5000);
+  if (!result.ok) return undefined;
+  const text = new TextDecoder().decode(result.stdout);
+  return darwin ? parseDarwinProbe(text) : parseLinuxProbe(text);
 }
 
 /** The facts about a process, or undefined when they cannot be had here. */
