@@ -57,17 +57,6 @@ export function wrapLastColumn(lines: string[], indent: number, width: number): 
   return out;
 }
 
-function terminalWidth(): number {
-  try {
-    if (Deno.stdout.isTerminal()) {
-      const { columns } = Deno.consoleSize();
-      if (columns > 0) return columns;
-    }
-  } catch { /* not a terminal */ }
-  const columns = Number(Deno.env.get("COLUMNS"));
-  return Number.isInteger(columns) && columns > 0 ? columns : 80;
-}
-
 async function list(): Promise<void> {
   const { outLine, errLine, stdoutIsTerminal } = await load<typeof import("./io.ts")>(
     import.meta.resolve("./io.ts"),
@@ -101,7 +90,10 @@ async function list(): Promise<void> {
   }
   const lines = text.replace(/\n$/, "").split("\n");
   const indent = lines[0].indexOf("PATTERN");
-  for (const line of wrapLastColumn(lines, indent, terminalWidth())) outLine(line);
+  const { fittingWidth } = await load<typeof import("./table.ts")>(
+    import.meta.resolve("./table.ts"),
+  );
+  for (const line of wrapLastColumn(lines, indent, fittingWidth())) outLine(line);
   const goneCount = approvals.filter(gone).length;
   if (goneCount > 0) {
     outLine();
@@ -185,7 +177,9 @@ async function clear(flags: { gone?: boolean; yes?: boolean }): Promise<void> {
 export function register(program: Command): void {
   const approvals = program
     .command("approvals")
-    .description("remembered approvals (list, revoke, clear) and requests waiting in wisp mcp (pending, approve, deny)")
+    .description(
+      "remembered approvals (list, revoke, clear) and requests waiting in wisp mcp (pending, approve, deny)",
+    )
     .action(() => list());
   approvals.command("list").description(
     "list remembered approvals: id, scope, expiry, directory, pattern",
