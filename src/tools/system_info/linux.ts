@@ -6,7 +6,6 @@
  * permission fence. Each topic returns a short report (a heading and a
  * table) or throws a TopicError the tool turns into `error: …`.
  */
-import { statfsSync } from "node:fs";
 import {
   parseDefaultRoute,
   type ProcessInfo,
@@ -14,10 +13,11 @@ import {
   socketsFrom,
 } from "./procfs.ts";
 import { procSnapshot, type ProcRequest } from "./source.ts";
-import { renderTable } from "../../cli/table.ts";
+import { duration, statfsColumns, table, TopicError } from "./shared.ts";
 import { formatBytes } from "../budget.ts";
 
-export class TopicError extends Error {}
+// The in-process folder walk and the topic error are shared with darwin.ts.
+export { folderReport, TopicError } from "./shared.ts";
 
 /** Linux's clock ticks per second for /proc times (USER_HZ); 100 on every mainstream build. */
 const TICKS = 100;
@@ -28,18 +28,8 @@ export interface SourceOptions {
   viaLauncher?: boolean;
 }
 
-const table = (headers: string[], rows: string[][]) => renderTable({ headers, rows, terminal: true }).trimEnd();
-
 function shortCommand(command: string, max = 60): string {
   return command.length > max ? command.slice(0, max - 1) + "…" : command;
-}
-
-function duration(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
-  return `${Math.floor(s / 86400)}d${String(Math.floor((s % 86400) / 3600)).padStart(2, "0")}h`;
 }
 
 async function snapshot(request: ProcRequest, options: SourceOptions) {
@@ -82,12 +72,7 @@ const REAL_FS = /^(ext[234]|xfs|btrfs|zfs|f2fs|vfat|exfat|ntfs3?|fuseblk|apfs|hf
 export async function diskReport(path?: string, options: SourceOptions = {}): Promise<string> {
   const rows: string[][] = [];
   const describe = (mount: string, fsType: string) => {
-    const s = statfsSync(mount);
-    const size = s.blocks * s.bsize;
-    const free = s.bavail * s.bsize;
-    const used = size - s.bfree * s.bsize;
-    const pct = size > 0 ? Math.round((used / size) * 100) : 0;
-    rows.push([mount, fsType, formatBytes(size), formatBytes(used), formatBytes(free), `${pct}%`]);
+    rows.push([mount, fsType, ...statfsColumns(mount)]);
   };
   if (path) {
     try {
@@ -111,70 +96,6 @@ export async function diskReport(path?: string, options: SourceOptions = {}): Pr
   }
   if (rows.length === 0) describe("/", "");
   return `mounted file systems\n${table(["MOUNT", "TYPE", "SIZE", "USED", "FREE", "USE%"], rows)}`;
-}
-
-/** Bounded walk: what fills a folder, by its immediate entries. */
-export function folderReport(path: string, limit = 10, maxEntries = 200_000, maxMs = 5_000): string {
-  let info: Deno.FileInfo;
-  try {
-    info = Deno.statSync(path);
-  } catch {
-    throw new TopicError(`${path} does not exist; give the path of a folder`);
-  }
-  if (!info.isDirectory) throw new TopicError(`${path} is not a folder; give the path of a folder`);
-  const started = Date.now();
-  let visited = 0;
-  let cut = false;
-  const sizeOf = (dir: string): number => {
-    let total = 0;
-    const stack = [dir];
-    while (stack.length > 0) {
-      const current = stack.pop()!;
-      let entries: Iterable<Deno.DirEntry>;
-      try {
-        entries = Deno.readDirSync(current);
-      } catch {
-        continue;
-      }
-      for (const entry of entries) {
-        if (++visited > maxEntries || Date.now() - started > maxMs) {
-          cut = true;
-          return total;
-        }
-        const full = `${current}/${entry.name}`;
-        if (entry.isSymlink) continue;
-        if (entry.isDirectory) stack.push(full);
-        else {
-          try {
-            total += Deno.lstatSync(full).size;
-          } catch { /* gone */ }
-        }
-      }
-    }
-    return total;
-  };
-  const children: Array<{ name: string; bytes: number }> = [];
-  for (const entry of Deno.readDirSync(path)) {
-    const full = `${path.replace(/\/$/, "")}/${entry.name}`;
-    if (entry.isSymlink) continue;
-    let bytes = 0;
-    if (entry.isDirectory) bytes = sizeOf(full);
-    else {
-      try {
-        bytes = Deno.lstatSync(full).size;
-      } catch { /* gone */ }
-    }
-    children.push({ name: entry.name + (entry.isDirectory ? "/" : ""), bytes });
-    if (cut) break;
-  }
-  children.sort((a, b) => b.bytes - a.bytes);
-  const total = children.reduce((n, c) => n + c.bytes, 0);
-  const rows = children.slice(0, limit).map((c) => [formatBytes(c.bytes), c.name]);
-  const more = children.length > limit ? `\n(+${children.length - limit} more entries)` : "";
-  const note = cut
-    ? `\nstopped early (${visited.toLocaleString("en")} entries or ${maxMs / 1000} s): sizes are at least these`
-    : "";
-  return `${path}: ${formatBytes(total)} in ${children.length} entries\n${table(["SIZE", "ENTRY"], rows)}${more}${note}`;
 }
 
 async function allProcesses(options: SourceOptions): Promise<{ processes: ProcessInfo[]; uptime: number }> {
