@@ -16,6 +16,8 @@ interface DraftFlags {
 }
 
 const KINDS = ["commit", "pr", "changelog"] as const;
+/** A diff piped in is read whole up to this (as draft_change reads a file); more is refused, not cut. */
+const PIPED_LIMIT = 16 * 1024 * 1024;
 
 export function register(program: Command): void {
   program
@@ -43,7 +45,7 @@ async function runDraft(kindArg: string, flags: DraftFlags): Promise<void> {
   const { errLine, outLine, stdinIsTerminal } = await load<typeof import("./io.ts")>(
     import.meta.resolve("./io.ts"),
   );
-  const { UsageError, WispError, messageOf } = await load<typeof import("../util/errors.ts")>(
+  const { UsageError, WispError } = await load<typeof import("../util/errors.ts")>(
     import.meta.resolve("../util/errors.ts"),
   );
   if (!(KINDS as readonly string[]).includes(kindArg)) {
@@ -59,11 +61,8 @@ async function runDraft(kindArg: string, flags: DraftFlags): Promise<void> {
   const { readStreamBounded } = await load<typeof import("../condense/input.ts")>(
     import.meta.resolve("../condense/input.ts"),
   );
-  const draft = await load<typeof import("../condense/draft.ts")>(
-    import.meta.resolve("../condense/draft.ts"),
-  );
-  const { summariseDiff } = await load<typeof import("../condense/diff.ts")>(
-    import.meta.resolve("../condense/diff.ts"),
+  const tools = await load<typeof import("../condense/tools.ts")>(
+    import.meta.resolve("../condense/tools.ts"),
   );
 
   const { paths, config } = loadContext();
@@ -75,33 +74,15 @@ async function runDraft(kindArg: string, flags: DraftFlags): Promise<void> {
     argv: ["draft", ...Deno.args.slice(1)],
   });
   try {
-    let diff = "";
-    if (!stdinIsTerminal()) diff = (await readStreamBounded(Deno.stdin.readable)).text;
-    if (diff.trim() === "") {
-      const { runCaptured } = await load<typeof import("../condense/run_command.ts")>(
-        import.meta.resolve("../condense/run_command.ts"),
-      );
-      const ran = await runCaptured("git diff --cached", "draft", {
-        config,
-        paths,
-        audit,
-        yes: flags.yes,
-      });
-      if (ran.exitStatus !== 0) {
+    let piped = "";
+    if (!stdinIsTerminal()) {
+      const read = await readStreamBounded(Deno.stdin.readable, PIPED_LIMIT);
+      if (read.droppedBytes > 0) {
         throw new WispError(
-          `git diff --cached failed (exit ${ran.exitStatus}): ${
-            ran.text.trim().split("\n")[0] ?? ""
-          }`,
+          `the diff piped in is ${read.bytes} bytes, more than the 16 MiB a draft reads; draft it in parts`,
         );
       }
-      diff = ran.text;
-    }
-    if (diff.trim() === "") {
-      throw new WispError("the diff is empty; stage changes with git add, or pipe a diff in");
-    }
-    const summary = summariseDiff(diff);
-    if (summary.files.length === 0) {
-      throw new WispError("the input is not a diff; pipe in the output of git diff");
+      piped = read.text;
     }
 
     let backend: import("../models/backend.ts").Backend | undefined;
@@ -119,27 +100,44 @@ async function runDraft(kindArg: string, flags: DraftFlags): Promise<void> {
         reason = `no model configured: ${name} is not available here`;
       }
     }
-    if (!backend) {
-      errLine(`note: ${reason}; a plain draft from the diff's summary`);
-      outLine(draft.exactDraft(kind, summary));
-      return;
-    }
-    const messages = draft.draftMessages(kind, diff, summary);
-    audit.record("prompt", { text: messages[messages.length - 1].content, model: backend.name });
-    let written = "";
+
+    // draft_change's one implementation: nothing piped in means the staged change, through the gate.
+    let drafted: import("../condense/tools.ts").ToolOutput;
     try {
-      for await (const event of backend.chat({ messages, think: false })) {
-        if (event.type === "text") written += event.text;
-      }
+      drafted = await tools.draftChangeTool(
+        { kind, ...(piped.trim() !== "" ? { text: piped } : {}) },
+        { model: backend, audit, run: { config, paths, audit, yes: flags.yes } },
+      );
     } catch (error) {
-      throw new WispError(`${backend.name} could not write the draft: ${messageOf(error)}`);
+      if (error instanceof tools.DraftInputError) {
+        throw new WispError(cliSentence(error.problem, error.message, backend?.name));
+      }
+      if (error instanceof tools.ToolInputError) throw new WispError(error.message);
+      throw error;
     }
-    audit.record("response", { text: written, model: backend.name });
-    if (written.trim() === "") {
-      throw new WispError(`${backend.name} wrote nothing; try again or pick another model with -m`);
-    }
-    outLine(draft.finishDraft(kind, written));
+    if (!backend) errLine(`note: ${reason}; a plain draft from the diff's summary`);
+    outLine(drafted.text);
   } finally {
     audit.close();
+  }
+}
+
+/** draft_change's problems in the words of a command whose input is piped in. */
+function cliSentence(
+  problem: import("../condense/tools.ts").DraftProblem,
+  message: string,
+  model: string | undefined,
+): string {
+  switch (problem) {
+    case "empty":
+      return "the diff is empty; stage changes with git add, or pipe a diff in";
+    case "not-diff":
+      return "the input is not a diff; pipe in the output of git diff";
+    case "too-big":
+      return `${
+        message.replace(/; write it to a file.*$/, "")
+      }; pipe it in instead (git diff --cached | wisp draft)`;
+    case "silent-model":
+      return `${model ?? "the model"} wrote nothing; try again or pick another model with -m`;
   }
 }

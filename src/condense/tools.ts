@@ -18,6 +18,7 @@ import { CHURN_LOG_ARGS, hotPaths } from "./churn.ts";
 import { compareRuns } from "./flaky.ts";
 import { draftMessages, exactDraft, finishDraft } from "./draft.ts";
 import { readFileBounded } from "./input.ts";
+import { messageOf, WispError } from "../util/errors.ts";
 import { runCaptured, runRepeatedly, type TriageRunOptions } from "./run_command.ts";
 
 export class ToolInputError extends Error {}
@@ -329,6 +330,21 @@ export const draftChangeInput = z.object({
   ),
 }).strict();
 
+/** Why a draft could not be made, so a face can say it in its own words (the CLI says "pipe"). */
+export type DraftProblem = "empty" | "not-diff" | "too-big" | "silent-model";
+
+export class DraftInputError extends ToolInputError {
+  constructor(readonly problem: DraftProblem, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * The one implementation of draft_change, for the MCP tool and `wisp draft`:
+ * the diff given (text or path), else the staged change through the gate;
+ * the model's one tool-less turn (audited as prompt and response), finished
+ * to the contract; without a model, the plain draft from the summary.
+ */
 export async function draftChangeTool(
   args: z.input<typeof draftChangeInput>,
   ctx: CondenseContext = {},
@@ -338,10 +354,15 @@ export async function draftChangeTool(
     ? await stagedDiff(ctx)
     : await readInput(a, ctx.cwd, true);
   if (diff.trim() === "") {
-    throw new ToolInputError("the diff is empty; stage a change with git add, or give a diff");
+    throw new DraftInputError(
+      "empty",
+      "the diff is empty; stage a change with git add, or give a diff",
+    );
   }
   const summary = summariseDiff(diff);
-  if (summary.files.length === 0) throw new ToolInputError("that is not a diff, or it is empty");
+  if (summary.files.length === 0) {
+    throw new DraftInputError("not-diff", "that is not a diff, or it is empty");
+  }
   const kind = a.kind ?? "commit";
   if (!ctx.model) {
     return {
@@ -361,11 +382,17 @@ export async function draftChangeTool(
     tool: "draft_change",
   });
   let written = "";
-  for await (const event of ctx.model.chat({ messages, think: false })) {
-    if (event.type === "text") written += event.text;
+  try {
+    for await (const event of ctx.model.chat({ messages, think: false, signal: ctx.run?.signal })) {
+      if (event.type === "text") written += event.text;
+    }
+  } catch (error) {
+    throw new WispError(`${ctx.model.name} could not write the draft: ${messageOf(error)}`);
   }
   audit?.record("response", { text: written, model: ctx.model.name, tool: "draft_change" });
-  if (written.trim() === "") throw new ToolInputError(`${ctx.model.name} wrote nothing`);
+  if (written.trim() === "") {
+    throw new DraftInputError("silent-model", `${ctx.model.name} wrote nothing`);
+  }
   return { text: finishDraft(kind, written), structured: { kind, model: ctx.model.name } };
 }
 
@@ -378,7 +405,8 @@ async function stagedDiff(ctx: CondenseContext): Promise<string> {
     );
   }
   if (ran.droppedBytes > 0) {
-    throw new ToolInputError(
+    throw new DraftInputError(
+      "too-big",
       `the staged change is ${ran.bytes} bytes, more than is read from a command; write it to a file (git diff --cached > change.diff) and give its path`,
     );
   }

@@ -146,3 +146,49 @@ Deno.test("wisp draft with a model: the summary and the diff go to it; its long 
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("wisp draft uses draft_change's implementation: its audited turn, a silent model and a failing one said in the CLI's words", async () => {
+  const fake = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const home = await tempDir();
+  try {
+    const env = { OLLAMA_HOST: fake.url };
+    fake.reply({ text: "Bump b\n\nb is 3." });
+    const ok = await runWisp(["draft", "-m", "ollama:granite4.1:8b"], { home, stdin: DIFF, env });
+    assertEquals(ok.code, 0, ok.stderr);
+    const audit = Deno.readTextFileSync(join(home, "logs", "audit.jsonl")).trim().split("\n").map((
+      l,
+    ) => JSON.parse(l));
+    const turn = audit.filter((e) => e.tool === "draft_change").map((e) => e.kind);
+    assertEquals(turn, ["prompt", "response"]);
+    assertEquals(audit.find((e) => e.kind === "response").text, "Bump b\n\nb is 3.");
+
+    fake.reply({ text: "  " });
+    const silent = await runWisp(["draft", "-m", "ollama:granite4.1:8b"], {
+      home,
+      stdin: DIFF,
+      env,
+    });
+    assertEquals(silent.code, 1, silent.stderr);
+    assertMatch(
+      silent.stderr,
+      /error: ollama:granite4\.1:8b wrote nothing; try again or pick another model with -m/,
+    );
+    assertEquals(silent.stdout, "");
+
+    fake.reply({ error: "model is loading" });
+    const failed = await runWisp(["draft", "-m", "ollama:granite4.1:8b"], {
+      home,
+      stdin: DIFF,
+      env,
+    });
+    assertEquals(failed.code, 1, failed.stderr);
+    assertMatch(failed.stderr, /error: ollama:granite4\.1:8b could not write the draft: /);
+
+    const notDiff = await runWisp(["draft", "--no-model"], { home, stdin: "just some words\n" });
+    assertEquals(notDiff.code, 1, notDiff.stderr);
+    assertMatch(notDiff.stderr, /error: the input is not a diff; pipe in the output of git diff/);
+  } finally {
+    await fake.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
