@@ -15,6 +15,7 @@ import { jsonShape } from "./json_shape.ts";
 import { auditLockfile, LOCKFILE_NAMES, LockfileError, renderAudits } from "./lockfiles.ts";
 import { condenseLog, systemLogCommand } from "./log.ts";
 import { CHURN_LOG_ARGS, hotPaths } from "./churn.ts";
+import { parseProfile, type ProfiledFunction, ProfileError, renderProfile } from "./profile.ts";
 import { compareRuns } from "./flaky.ts";
 import { draftMessages, exactDraft, finishDraft } from "./draft.ts";
 import { readFileBounded } from "./input.ts";
@@ -256,18 +257,62 @@ export async function condenseLogTool(
 // ---------- hot_paths
 
 export const hotPathsInput = z.object({
+  path: z.string().optional().describe(
+    "a profile to read instead of git churn: a V8 .cpuprofile (node or deno --cpu-prof) or the text " +
+      "python3 -m cProfile prints; absolute or relative to the working directory",
+  ),
   since: z.string().regex(/^[\w .:-]+$/, "a date or a duration such as 3.months or 2026-01-01")
-    .optional().describe("only commits after this: a git date such as 3.months or 2026-01-01"),
+    .optional().describe(
+      "git churn only: commits after this, a git date such as 3.months or 2026-01-01",
+    ),
   top: z.number().int().min(1).max(100).optional().describe(
-    "list at most this many paths (default 15)",
+    "list at most this many paths or functions (default 15)",
   ),
 }).strict();
+
+/** hot_paths from a profile file: the hottest functions by self and by total time, with file:line. */
+async function hotPathsFromProfile(
+  a: z.output<typeof hotPathsInput>,
+  ctx: CondenseContext,
+): Promise<ToolOutput> {
+  if (a.since !== undefined) {
+    throw new ToolInputError("since is for git churn; a profile is read whole, give path alone");
+  }
+  const text = await readInput({ path: a.path }, ctx.cwd, true);
+  let profile;
+  try {
+    profile = parseProfile(text);
+  } catch (error) {
+    if (error instanceof ProfileError) throw new ToolInputError(`${a.path}: ${error.message}`);
+    throw error;
+  }
+  const top = a.top ?? 15;
+  const r = renderProfile(profile, top);
+  const round = (f: ProfiledFunction) => ({
+    ...f,
+    selfMs: Math.round(f.selfMs * 1000) / 1000,
+    totalMs: Math.round(f.totalMs * 1000) / 1000,
+  });
+  return {
+    text: r.text,
+    structured: {
+      source: "profile",
+      format: profile.format,
+      totalMs: Math.round(profile.totalMs * 1000) / 1000,
+      ...(profile.samples !== undefined ? { samples: profile.samples } : {}),
+      functions: profile.functions.length,
+      bySelf: r.hottest.bySelf.map(round),
+      byTotal: r.hottest.byTotal.map(round),
+    },
+  };
+}
 
 export async function hotPathsTool(
   args: z.input<typeof hotPathsInput>,
   ctx: CondenseContext = {},
 ): Promise<ToolOutput> {
   const a = hotPathsInput.parse(args);
+  if (a.path !== undefined && a.path !== "") return await hotPathsFromProfile(a, ctx);
   const words = ["git", ...CHURN_LOG_ARGS, ...(a.since ? [`--since=${a.since}`] : [])];
   const line = words.map((w) => /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)
     .join(" ");
@@ -285,6 +330,7 @@ export async function hotPathsTool(
   return {
     text: r.text + note,
     structured: {
+      source: "git",
       commits: r.commits,
       paths: r.paths.slice(0, a.top ?? 15),
       ...(ran.droppedBytes > 0 ? { droppedBytes: ran.droppedBytes } : {}),

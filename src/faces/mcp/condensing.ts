@@ -307,7 +307,9 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
     name: "hot_paths",
     description:
       "The files changed most often in the git history of the working directory (git log under wisp's gate and " +
-      "sandbox), with lines added and removed and the number of authors. No model.",
+      "sandbox), with lines added and removed and the number of authors; or, given path, the hottest functions of a " +
+      "profile (a V8 .cpuprofile from node or deno --cpu-prof, or python3 -m cProfile's text) by self and total time, " +
+      "with file:line. No model.",
     schema: served(hotPathsInput),
     run: (args, env) => hotPathsTool(args, condenseContext(env)),
   },

@@ -67,7 +67,7 @@ Deno.test("tools/list: respond, close_thread and the ten condensing tools, each 
     const byName = Object.fromEntries(tools.map((t) => [t.name, t.inputSchema]));
     assertEquals(
       Object.keys(byName.hot_paths.properties as object).sort(),
-      ["since", "top", "working_directory"],
+      ["path", "since", "top", "working_directory"],
     );
     assertEquals(
       Object.keys(byName.condense_log.properties as object).sort(),
