@@ -10,6 +10,8 @@ import { z } from "zod";
 import { errorResult, type Tool } from "./tool.ts";
 import { fitted } from "./budget.ts";
 import * as linux from "./system_info/linux.ts";
+import * as darwin from "./system_info/darwin.ts";
+import { type Topics, TopicError } from "./system_info/shared.ts";
 
 export const TOPICS = [
   "port",
@@ -41,17 +43,32 @@ export const systemInfoSchema = z.object({
 
 type Args = z.infer<typeof systemInfoSchema>;
 
+export interface ReportOptions extends linux.SourceOptions {
+  /** The platform whose topics answer; this machine's unless a test picks one. */
+  os?: string;
+  /** How the macOS topics run their fixed commands (tests inject a fake runner). */
+  darwin?: darwin.DarwinOptions;
+}
+
+/** The topics of a platform system_info knows, or undefined. */
+export function platformTopics(os: string, options: ReportOptions = {}): Topics | undefined {
+  if (os === "linux") return linux.linuxTopics(options);
+  if (os === "darwin") return darwin.darwinTopics(options.darwin);
+  return undefined;
+}
+
 /** One topic's report, or an `error: …` sentence that says how to call again. */
 export async function systemInfoReport(
   args: Args,
   cwd: string,
-  options: linux.SourceOptions = {},
+  options: ReportOptions = {},
 ): Promise<{ ok: boolean; text: string }> {
-  if (Deno.build.os !== "linux") {
+  const os = options.os ?? Deno.build.os;
+  const topics = platformTopics(os, options);
+  if (!topics) {
     return {
       ok: false,
-      text:
-        `error: system_info reads this machine through the native library on ${Deno.build.os}, which this build does not have`,
+      text: `error: system_info knows Linux and macOS, not ${os}; run_command can answer some of these questions there`,
     };
   }
   const resolve = (p: string) => resolvePath(cwd, p);
@@ -64,10 +81,10 @@ export async function systemInfoReport(
             text: "error: topic port needs port, a number from 1 to 65535: call again with it",
           };
         }
-        return { ok: true, text: await linux.portReport(args.port, options) };
+        return { ok: true, text: await topics.port(args.port) };
       }
       case "disk":
-        return { ok: true, text: await linux.diskReport(args.path ? resolve(args.path) : undefined, options) };
+        return { ok: true, text: await topics.disk(args.path ? resolve(args.path) : undefined) };
       case "folder": {
         if (!args.path) {
           return {
@@ -75,12 +92,12 @@ export async function systemInfoReport(
             text: "error: topic folder needs path, the folder to measure: call again with it",
           };
         }
-        return { ok: true, text: linux.folderReport(resolve(args.path), args.limit ?? 10) };
+        return { ok: true, text: await topics.folder(resolve(args.path), args.limit ?? 10) };
       }
       case "processes":
-        return { ok: true, text: await linux.processesReport(args.sort ?? "cpu", args.limit ?? 10, options) };
+        return { ok: true, text: await topics.processes(args.sort ?? "cpu", args.limit ?? 10) };
       case "memory":
-        return { ok: true, text: linux.memoryReport() };
+        return { ok: true, text: await topics.memory() };
       case "process": {
         if (!args.name || args.name.trim() === "") {
           return {
@@ -88,17 +105,17 @@ export async function systemInfoReport(
             text: "error: topic process needs name, part of the program's name: call again with it",
           };
         }
-        return { ok: true, text: await linux.processReport(args.name.trim(), options) };
+        return { ok: true, text: await topics.process(args.name.trim()) };
       }
       case "battery":
-        return { ok: true, text: await linux.batteryReport(options) };
+        return { ok: true, text: await topics.battery() };
       case "os":
-        return { ok: true, text: await linux.osReport(options) };
+        return { ok: true, text: await topics.os() };
       case "network":
-        return { ok: true, text: await linux.networkReport(options) };
+        return { ok: true, text: await topics.network() };
     }
   } catch (error) {
-    if (error instanceof linux.TopicError) return { ok: false, text: `error: ${error.message}` };
+    if (error instanceof TopicError) return { ok: false, text: `error: ${error.message}` };
     return { ok: false, text: `error: could not read ${args.topic} (${(error as Error).message})` };
   }
 }

@@ -13,11 +13,11 @@ import {
   socketsFrom,
 } from "./procfs.ts";
 import { procSnapshot, type ProcRequest } from "./source.ts";
-import { duration, statfsColumns, table, TopicError } from "./shared.ts";
+import { duration, folderReport, statfsColumns, table, type Topics, TopicError } from "./shared.ts";
 import { formatBytes } from "../budget.ts";
 
 // The in-process folder walk and the topic error are shared with darwin.ts.
-export { folderReport, TopicError } from "./shared.ts";
+export { folderReport, TopicError };
 
 /** Linux's clock ticks per second for /proc times (USER_HZ); 100 on every mainstream build. */
 const TICKS = 100;
@@ -216,4 +216,19 @@ export async function networkReport(options: SourceOptions = {}): Promise<string
   ]);
   const heading = route ? `default route via ${route.gateway} on ${route.iface} (*)` : "no default route";
   return `${heading}\n${table(["INTERFACE", "FAMILY", "ADDRESS", "MAC"], rows)}`;
+}
+
+/** The Linux topics behind the one interface system_info.ts calls. */
+export function linuxTopics(options: SourceOptions = {}): Topics {
+  return {
+    port: (port) => portReport(port, options),
+    disk: (path) => diskReport(path, options),
+    folder: (path, limit) => Promise.resolve(folderReport(path, limit)),
+    processes: (sort, limit) => processesReport(sort, limit, options),
+    memory: () => Promise.resolve(memoryReport()),
+    process: (name) => processReport(name, options),
+    battery: () => batteryReport(options),
+    os: () => osReport(options),
+    network: () => networkReport(options),
+  };
 }

@@ -10,13 +10,16 @@ import { formatBytes } from "../budget.ts";
 /** A topic's failure; the tool shows it as `error: <message>`. */
 export class TopicError extends Error {}
 
-export const table = (headers: string[], rows: string[][]) => renderTable({ headers, rows, terminal: true }).trimEnd();
+export const table = (headers: string[], rows: string[][]) =>
+  renderTable({ headers, rows, terminal: true }).trimEnd();
 
 export function duration(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+  if (s < 86400) {
+    return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+  }
   return `${Math.floor(s / 86400)}d${String(Math.floor((s % 86400) / 3600)).padStart(2, "0")}h`;
 }
 
@@ -31,7 +34,12 @@ export function statfsColumns(path: string): string[] {
 }
 
 /** Bounded walk: what fills a folder, by its immediate entries. */
-export function folderReport(path: string, limit = 10, maxEntries = 200_000, maxMs = 5_000): string {
+export function folderReport(
+  path: string,
+  limit = 10,
+  maxEntries = 200_000,
+  maxMs = 5_000,
+): string {
   let info: Deno.FileInfo;
   try {
     info = Deno.statSync(path);
@@ -89,7 +97,24 @@ export function folderReport(path: string, limit = 10, maxEntries = 200_000, max
   const rows = children.slice(0, limit).map((c) => [formatBytes(c.bytes), c.name]);
   const more = children.length > limit ? `\n(+${children.length - limit} more entries)` : "";
   const note = cut
-    ? `\nstopped early (${visited.toLocaleString("en")} entries or ${maxMs / 1000} s): sizes are at least these`
+    ? `\nstopped early (${visited.toLocaleString("en")} entries or ${
+      maxMs / 1000
+    } s): sizes are at least these`
     : "";
-  return `${path}: ${formatBytes(total)} in ${children.length} entries\n${table(["SIZE", "ENTRY"], rows)}${more}${note}`;
+  return `${path}: ${formatBytes(total)} in ${children.length} entries\n${
+    table(["SIZE", "ENTRY"], rows)
+  }${more}${note}`;
+}
+
+/** One platform's answers to each topic; arguments are checked before these are called. */
+export interface Topics {
+  port(port: number): Promise<string>;
+  disk(path?: string): Promise<string>;
+  folder(path: string, limit: number): Promise<string>;
+  processes(sort: "cpu" | "memory", limit: number): Promise<string>;
+  memory(): Promise<string>;
+  process(name: string): Promise<string>;
+  battery(): Promise<string>;
+  os(): Promise<string>;
+  network(): Promise<string>;
 }
