@@ -105,3 +105,97 @@ export async function readStreamBounded(
     droppedBytes: total - headBytes.length - tailBytes.length,
   };
 }
+
+/** What a bounded read of a log did not read: a stretch of whole lines in the middle. */
+export interface HeldBack {
+  bytes: number;
+  /** Lines in the stretch: counted, or (exact false) estimated from the part counted. */
+  lines: number;
+  exact: boolean;
+  /** The stretch follows this many lines that were read (line numbers after it are shifted). */
+  afterLine?: number;
+}
+
+export interface LogWindow {
+  text: string;
+  bytes: number;
+  heldBack?: HeldBack;
+}
+
+/** Beyond this much, the held-back stretch's lines are estimated rather than counted. */
+export const COUNT_SCAN_LIMIT = 256 * 1024 * 1024;
+
+function newlines(bytes: Uint8Array): number {
+  let n = 0;
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n++;
+  return n;
+}
+
+/** Line breaks in [from, to) of a file, read a MiB at a time; past `scanLimit` bytes, estimated. */
+export async function countLineBreaks(
+  file: Deno.FsFile,
+  from: number,
+  to: number,
+  scanLimit = COUNT_SCAN_LIMIT,
+): Promise<{ lines: number; exact: boolean }> {
+  const span = Math.max(0, to - from);
+  const scan = Math.min(span, scanLimit);
+  await file.seek(from, Deno.SeekMode.Start);
+  const buf = new Uint8Array(1024 * 1024);
+  let counted = 0;
+  let lines = 0;
+  while (counted < scan) {
+    const n = await file.read(buf.subarray(0, Math.min(buf.length, scan - counted)));
+    if (n === null) break;
+    lines += newlines(buf.subarray(0, n));
+    counted += n;
+  }
+  if (counted >= span) return { lines, exact: true };
+  return { lines: counted > 0 ? Math.round(lines * (span / counted)) : 0, exact: false };
+}
+
+/**
+ * A log file read as condense_log reads it: whole up to `limit`; a longer one
+ * keeps its first and last half-limit cut to whole lines, and says what it
+ * held back in between (bytes, and the lines counted without keeping them).
+ */
+export async function readLogWindow(
+  path: string,
+  limit = CAPTURE_LIMIT,
+  scanLimit = COUNT_SCAN_LIMIT,
+): Promise<LogWindow> {
+  const file = await Deno.open(path, { read: true });
+  try {
+    const size = (await file.stat()).size;
+    if (size <= limit) {
+      const bytes = await readExactly(file, size);
+      return { text: new TextDecoder().decode(bytes), bytes: bytes.length };
+    }
+    const half = Math.floor(limit / 2);
+    let head = await readExactly(file, half);
+    const lastBreak = head.lastIndexOf(10);
+    if (lastBreak >= 0) head = head.subarray(0, lastBreak + 1);
+    await file.seek(size - half, Deno.SeekMode.Start);
+    let tail = await readExactly(file, half);
+    const firstBreak = tail.indexOf(10);
+    // A tail that is one cut line (no break before the end) is kept as it is.
+    if (firstBreak >= 0 && firstBreak < tail.length - 1) tail = tail.subarray(firstBreak + 1);
+    const from = head.length;
+    const to = size - tail.length;
+    const counted = await countLineBreaks(file, from, to, scanLimit);
+    const decoder = new TextDecoder();
+    const headText = decoder.decode(head);
+    return {
+      text: `${headText}${headText.endsWith("\n") ? "" : "\n"}${decoder.decode(tail)}`,
+      bytes: size,
+      heldBack: {
+        bytes: to - from,
+        lines: counted.lines,
+        exact: counted.exact,
+        afterLine: newlines(head) + (headText.endsWith("\n") ? 0 : 1),
+      },
+    };
+  } finally {
+    file.close();
+  }
+}

@@ -85,13 +85,25 @@ export interface Template {
   template: string;
   count: number;
   severity?: Severity;
-  /** The first line (1-based) it appeared on, and that line. */
+  /** The first line (1-based, in the whole file when a stretch was held back) it appeared on, and that line. */
   firstLine: number;
   example: string;
 }
 
-export interface LogSummary {
+/** A stretch in the middle of the log that was not read (see input.ts readLogWindow). */
+export interface LogGap {
+  bytes: number;
   lines: number;
+  /** false: the lines are estimated, and line numbers after the gap are approximate. */
+  exact: boolean;
+  /** The gap follows this many lines of the text; absent: where is not known (numbers count lines read). */
+  afterLine?: number;
+}
+
+export interface LogSummary {
+  /** Lines read (the held-back ones are in heldBack). */
+  lines: number;
+  heldBack?: LogGap;
   severities: Partial<Record<Severity, number>>;
   span?: { first: string; last: string };
   templates: Template[];
@@ -107,7 +119,37 @@ const RANK: Record<Severity, number> = {
   debug: 5,
 };
 
-export function condenseLog(text: string, opts: { top?: number } = {}): LogSummary {
+/** The 1-based number in the whole file of the text's line at `index`, the gap counted in. */
+function fileLine(index: number, gap?: LogGap): number {
+  if (!gap || gap.afterLine === undefined || index < gap.afterLine) return index + 1;
+  return index + 1 + gap.lines;
+}
+
+/** "L120"; "L~120" after a gap whose lines were estimated. */
+function lineLabel(line: number, gap?: LogGap): string {
+  const approx = gap && !gap.exact && gap.afterLine !== undefined && line > gap.afterLine;
+  return `L${approx ? "~" : ""}${line}`;
+}
+
+/** The sentence that says what was not read. */
+export function gapNote(gap: LogGap): string {
+  const about = gap.exact ? "" : "about ";
+  const where = gap.afterLine !== undefined && gap.exact
+    ? ` (lines ${gap.afterLine + 1}–${gap.afterLine + gap.lines})`
+    : "";
+  const numbering = gap.afterLine === undefined
+    ? "; line numbers count the lines read"
+    : gap.exact
+    ? ""
+    : "; line numbers after it are approximate";
+  return `held back: ${gap.bytes} bytes, ${about}${gap.lines} lines${where} in the middle were not read; the start and the end were${numbering}`;
+}
+
+export function condenseLog(
+  text: string,
+  opts: { top?: number; heldBack?: LogGap } = {},
+): LogSummary {
+  const gap = opts.heldBack;
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   const severities: Partial<Record<Severity, number>> = {};
@@ -130,7 +172,7 @@ export function condenseLog(text: string, opts: { top?: number } = {}): LogSumma
         template: key,
         count: 1,
         severity: sev,
-        firstLine: i + 1,
+        firstLine: fileLine(i, gap),
         example: line.slice(0, 300),
       });}
   });
@@ -145,17 +187,20 @@ export function condenseLog(text: string, opts: { top?: number } = {}): LogSumma
     `${severities[s]} ${s}`
   ).join(", ");
   out.push(
-    `${lines.length} lines${first ? `, ${first} to ${last}` : ""}; ${
+    `${lines.length} lines${gap ? " read" : ""}${first ? `, ${first} to ${last}` : ""}; ${
       sevText || "no severities marked"
     }; ${all.length} distinct messages`,
   );
+  if (gap) out.push(gapNote(gap));
   if (severe.length > 0) {
     out.push("severe:");
-    for (const t of severe) out.push(`  L${t.firstLine} ${t.severity} ×${t.count}: ${t.example}`);
+    for (const t of severe) {
+      out.push(`  ${lineLabel(t.firstLine, gap)} ${t.severity} ×${t.count}: ${t.example}`);
+    }
   }
   if (rare.length > 0) {
     out.push("rare:");
-    for (const t of rare) out.push(`  L${t.firstLine} ×${t.count}: ${t.example}`);
+    for (const t of rare) out.push(`  ${lineLabel(t.firstLine, gap)} ×${t.count}: ${t.example}`);
   }
   if (lines.length > 0) {
     out.push(`first: ${lines[0].slice(0, 200)}`);
@@ -163,6 +208,7 @@ export function condenseLog(text: string, opts: { top?: number } = {}): LogSumma
   }
   return {
     lines: lines.length,
+    ...(gap ? { heldBack: gap } : {}),
     severities,
     span: first ? { first, last: last! } : undefined,
     templates: all,

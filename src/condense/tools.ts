@@ -18,7 +18,7 @@ import { CHURN_LOG_ARGS, hotPaths } from "./churn.ts";
 import { parseProfile, type ProfiledFunction, ProfileError, renderProfile } from "./profile.ts";
 import { compareRuns } from "./flaky.ts";
 import { draftMessages, exactDraft, finishDraft } from "./draft.ts";
-import { readFileBounded } from "./input.ts";
+import { type HeldBack, readFileBounded, readLogWindow } from "./input.ts";
 import { messageOf, WispError } from "../util/errors.ts";
 import { runCaptured, runRepeatedly, type TriageRunOptions } from "./run_command.ts";
 
@@ -79,18 +79,29 @@ async function readInput(
     }
     return (await readFileBounded(path)).text;
   } catch (error) {
-    if (error instanceof ToolInputError) throw error;
-    if (error instanceof Deno.errors.NotFound) {
-      throw new ToolInputError(`${args.path} does not exist`);
-    }
-    if (error instanceof Deno.errors.IsADirectory) {
-      throw new ToolInputError(`${args.path} is a folder, not a file`);
-    }
-    if (error instanceof Deno.errors.PermissionDenied) {
-      throw new ToolInputError(`${args.path} cannot be read`);
-    }
-    throw error;
+    throw error instanceof ToolInputError ? error : readProblem(error, args.path!);
   }
+}
+
+/** A log file read to its bounded window (start and end, the middle counted and named). */
+async function readLogFile(given: string, cwd: string | undefined) {
+  if (given === "") throw new ToolInputError("give either text or path, not both and not neither");
+  try {
+    return await readLogWindow(where(given, cwd));
+  } catch (error) {
+    throw readProblem(error, given);
+  }
+}
+
+function readProblem(error: unknown, given: string): unknown {
+  if (error instanceof Deno.errors.NotFound) return new ToolInputError(`${given} does not exist`);
+  if (error instanceof Deno.errors.IsADirectory) {
+    return new ToolInputError(`${given} is a folder, not a file`);
+  }
+  if (error instanceof Deno.errors.PermissionDenied) {
+    return new ToolInputError(`${given} cannot be read`);
+  }
+  return error;
 }
 
 function needRun(ctx: CondenseContext): RunContext {
@@ -227,6 +238,7 @@ export async function condenseLogTool(
 ): Promise<ToolOutput> {
   const a = condenseLogInput.parse(args);
   let text: string;
+  let heldBack: HeldBack | undefined;
   if (a.last !== undefined) {
     if (a.text !== undefined || a.path !== undefined) {
       throw new ToolInputError("give one of text, path or last");
@@ -246,11 +258,31 @@ export async function condenseLogTool(
       );
     }
     text = ran.text;
-  } else text = await readInput(a, ctx.cwd);
-  const r = condenseLog(text, { top: a.top });
+    if (ran.droppedBytes > 0) {
+      // The runner keeps the journal's start and end; the lines between are estimated from those read.
+      const read = Math.max(1, ran.bytes - ran.droppedBytes);
+      const breaks = text.split("\n").length - 1;
+      heldBack = {
+        bytes: ran.droppedBytes,
+        lines: Math.round(breaks * (ran.droppedBytes / read)),
+        exact: false,
+      };
+    }
+  } else if (a.text !== undefined) text = await readInput(a, ctx.cwd);
+  else {
+    const window = await readLogFile(a.path ?? "", ctx.cwd);
+    text = window.text;
+    heldBack = window.heldBack;
+  }
+  const r = condenseLog(text, { top: a.top, heldBack });
   return {
     text: r.text,
-    structured: { lines: r.lines, severities: r.severities, ...(r.span ? { span: r.span } : {}) },
+    structured: {
+      lines: r.lines,
+      severities: r.severities,
+      ...(r.span ? { span: r.span } : {}),
+      ...(heldBack ? { heldBack } : {}),
+    },
   };
 }
 
