@@ -142,7 +142,7 @@ export function gapNote(gap: LogGap): string {
     : gap.exact
     ? ""
     : "; line numbers after it are approximate";
-  return `held back: ${gap.bytes} bytes, ${about}${gap.lines} lines${where} in the middle were not read; the start and the end were${numbering}`;
+  return `held back: ${gap.bytes} bytes, ${about}${gap.lines} lines${where} in the middle of the log were not read${numbering}`;
 }
 
 export function condenseLog(
