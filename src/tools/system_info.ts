@@ -132,6 +132,9 @@ export const systemInfoTool: Tool<Args> = {
     "Read-only: fixed reads of the process table, sockets, memory and file systems; it never runs a command the model wrote.",
     "folder stops after 200,000 entries or 5 seconds and says so; processes and folder show 10 rows unless limit says otherwise (at most 50).",
     "Output is bounded to the tool-output budget.",
+    ...(Deno.build.os === "darwin"
+      ? ["On macOS, processes needs wisp's native library (not in this build) and process shows pid, parent and name only."]
+      : []),
   ],
   examplePrompt:
     "Use system_info with topic port and port 8080 to tell me what is listening on port 8080.",

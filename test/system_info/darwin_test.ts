@@ -170,6 +170,16 @@ Deno.test("darwin parsers: vm_stat, sysctl memory, pmset, route", () => {
       .batteries,
     [{ name: "InternalBattery-0", charge: 100, status: "charged" }],
   );
+  assertEquals(
+    parsePmsetBatt(
+      "Now drawing from 'AC Power'\n -InternalBattery-0 (id=1)\t80%; AC attached; not charging present: true\n" +
+        " -InternalBattery-0 (id=1)\t41%; charging; (no estimate) present: true\n",
+    ).batteries,
+    [
+      { name: "InternalBattery-0", charge: 80, status: "AC attached" },
+      { name: "InternalBattery-0", charge: 41, status: "charging" },
+    ],
+  );
   assertEquals(parseRouteGet(fixture("route_default.txt")), {
     gateway: "192.168.1.1",
     iface: "en0",

@@ -443,7 +443,7 @@ export async function osReport(options: DarwinOptions = {}): Promise<string> {
 }
 
 export async function networkReport(options: DarwinOptions = {}): Promise<string> {
-  const interfaces = (options.interfaces ?? Deno.networkInterfaces)();
+  const interfaces = options.interfaces ? options.interfaces() : Deno.networkInterfaces();
   const route = parseRouteGet(await commandRunner(options)(ROUTE_ARGV));
   const rows = interfaces.map((i) => [
     i.name + (route?.iface === i.name ? " *" : ""),
