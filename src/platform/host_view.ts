@@ -41,10 +41,19 @@ export interface HostViewResult {
   ok: boolean;
   stdout: Uint8Array;
   code: number;
+  /** The output passed HOST_VIEW_MAX_BYTES: it was cut there and the program stopped. */
+  cut?: boolean;
 }
 
-/** Start a launch with no input, collect its stdout, and kill it after `timeoutMs`. */
-export async function runLaunched(launch: Launch, timeoutMs = 10_000): Promise<HostViewResult> {
+/** What a fixed read may print at most; past it the program is stopped and the result says so. */
+export const HOST_VIEW_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Start a launch with no input, collect its stdout (bounded), and kill it after `timeoutMs`. */
+export async function runLaunched(
+  launch: Launch,
+  timeoutMs = 10_000,
+  maxBytes = HOST_VIEW_MAX_BYTES,
+): Promise<HostViewResult> {
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command(launch.program, {
@@ -57,14 +66,36 @@ export async function runLaunched(launch: Launch, timeoutMs = 10_000): Promise<H
   } catch {
     return { ok: false, stdout: new Uint8Array(), code: 127 };
   }
-  const timer = setTimeout(() => {
+  const kill = () => {
     try {
       child.kill("SIGKILL");
     } catch { /* ended */ }
-  }, timeoutMs);
-  const out = await child.output();
+  };
+  const timer = setTimeout(kill, timeoutMs);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let cut = false;
+  for await (const chunk of child.stdout) {
+    if (cut) continue;
+    if (size + chunk.length > maxBytes) {
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      size = maxBytes;
+      cut = true;
+      kill();
+      continue;
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  const status = await child.status;
   clearTimeout(timer);
-  return { ok: out.success, stdout: out.stdout, code: out.code };
+  const stdout = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    stdout.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return { ok: status.success && !cut, stdout, code: status.code, ...(cut ? { cut } : {}) };
 }
 
 /** Run a fixed argv in the host view, killed after `timeoutMs`. */

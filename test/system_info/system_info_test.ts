@@ -5,7 +5,11 @@ import {
   parseNetTable,
   parseProcStat,
 } from "../../src/tools/system_info/procfs.ts";
-import { parseHeadOutput, parseSocketLinks, snapshotScript } from "../../src/tools/system_info/source.ts";
+import {
+  parseHeadOutput,
+  parseSocketLinks,
+  snapshotScript,
+} from "../../src/tools/system_info/source.ts";
 import { DENO_CONFIG } from "../support/wisp.ts";
 import { systemInfoReport, systemInfoTool } from "../../src/tools/system_info.ts";
 import { builtinRegistry } from "../../src/tools/builtins.ts";
@@ -138,7 +142,10 @@ Deno.test("errors say how to call again; called through the registry as the mode
     (await systemInfoReport({ topic: "port", port: 70000 }, "/")).text,
     "error: topic port needs port, a number from 1 to 65535: call again with it",
   );
-  assertStringIncludes((await systemInfoReport({ topic: "folder" }, "/")).text, "topic folder needs path");
+  assertStringIncludes(
+    (await systemInfoReport({ topic: "folder" }, "/")).text,
+    "topic folder needs path",
+  );
   assertStringIncludes(
     (await systemInfoReport({ topic: "folder", path: "/etc/hostname" }, "/")).text,
     "is not a folder",
@@ -174,25 +181,40 @@ Deno.test("errors say how to call again; called through the registry as the mode
 });
 
 Deno.test("the launcher's snapshot: head's headers and find's links parse; the script holds only fixed paths", () => {
-  const files = parseHeadOutput("==> /proc/1/stat <==\n1 (init) S 0\n\n==> /proc/1/cmdline <==\n/sbin/init\0splash\0\n");
+  const files = parseHeadOutput(
+    "==> /proc/1/stat <==\n1 (init) S 0\n\n==> /proc/1/cmdline <==\n/sbin/init\0splash\0\n",
+  );
   assertEquals(files.get("/proc/1/stat"), "1 (init) S 0\n");
   assertEquals(files.get("/proc/1/cmdline"), "/sbin/init\0splash\0\n");
   assertEquals(
-    [...parseSocketLinks("/proc/42/fd/3 socket:[999]\n/proc/43/fd/7 socket:[999]\n/proc/43/fd/8 pipe:[5]\n")],
+    [...parseSocketLinks(
+      "/proc/42/fd/3 socket:[999]\n/proc/43/fd/7 socket:[999]\n/proc/43/fd/8 pipe:[5]\n",
+    )],
     [[999, [42, 43]]],
   );
-  const script = snapshotScript({ paths: ["/proc/net/tcp", "/etc/passwd; rm -rf /", "/proc/$(x)"], perProcess: ["stat", "x;y"], sockets: true });
+  const script = snapshotScript({
+    paths: ["/proc/net/tcp", "/etc/passwd; rm -rf /", "/proc/$(x)"],
+    perProcess: ["stat", "x;y"],
+    sockets: true,
+  });
   assertStringIncludes(script, "head -v -c 65536 -- /proc/net/tcp /proc/[0-9]*/stat");
   assertEquals(script.includes("passwd") || script.includes("$(") || script.includes("x;y"), false);
 });
 
 Deno.test("through the launcher's host view, the same answers as reading /proc directly", async () => {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("x"));
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("x"),
+  );
   const child = new Deno.Command("sleep", { args: ["9.75"], stdin: "null" }).spawn();
   try {
-    const port = await systemInfoReport({ topic: "port", port: server.addr.port }, "/", { viaLauncher: true });
+    const port = await systemInfoReport({ topic: "port", port: server.addr.port }, "/", {
+      viaLauncher: true,
+    });
     assertStringIncludes(port.text, `${Deno.pid} deno`);
-    const proc = await systemInfoReport({ topic: "process", name: "sleep 9.75" }, "/", { viaLauncher: true });
+    const proc = await systemInfoReport({ topic: "process", name: "sleep 9.75" }, "/", {
+      viaLauncher: true,
+    });
     assertMatch(proc.text, new RegExp(`^${child.pid}\\s+${Deno.pid}\\s+S\\s.*sleep 9\\.75$`, "m"));
     assertEquals(proc.text.startsWith("1 process matching"), true, proc.text);
     for (const topic of ["processes", "disk", "os", "network", "battery"] as const) {
@@ -214,9 +236,24 @@ Deno.test("inside the binary's permission fence, every topic answers (through th
     stderr: "piped",
   }).output();
   assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
-  const results = JSON.parse(new TextDecoder().decode(out.stdout)) as Record<string, { ok: boolean; text: string }>;
-  for (const [topic, result] of Object.entries(results)) assert(result.ok, `${topic}: ${result.text}`);
+  const results = JSON.parse(new TextDecoder().decode(out.stdout)) as Record<
+    string,
+    { ok: boolean; text: string }
+  >;
+  for (const [topic, result] of Object.entries(results)) {
+    assert(result.ok, `${topic}: ${result.text}`);
+  }
   assertStringIncludes(results.port.text, "LISTEN");
   assertStringIncludes(results.port.text, " deno");
   assertMatch(results.memory.text, /^memory: \d+% in use/);
+});
+
+Deno.test("a fixed read through the launcher is bounded: past the cap it is cut and stopped", async () => {
+  const { runLaunched, hostViewLaunch } = await import("../../src/platform/host_view.ts");
+  const started = performance.now();
+  const result = await runLaunched(hostViewLaunch(["/usr/bin/yes"]), 10_000, 1024 * 1024);
+  assertEquals(result.cut, true);
+  assertEquals(result.ok, false);
+  assertEquals(result.stdout.length, 1024 * 1024);
+  assert(performance.now() - started < 5000, "it was stopped, not waited for");
 });
