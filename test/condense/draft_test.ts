@@ -192,3 +192,46 @@ Deno.test("wisp draft uses draft_change's implementation: its audited turn, a si
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("wisp draft: a staged change over what a command's output is read is refused with the way round it; piped in, it is drafted", async () => {
+  const home = await tempDir();
+  const repo = await tempDir();
+  const git = (...args: string[]) =>
+    new Deno.Command("git", {
+      args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
+      cwd: repo,
+      stdout: "piped",
+      stderr: "null",
+    }).outputSync();
+  try {
+    git("init", "-q");
+    // 30,000 lines of about 50 bytes: a staged diff of some 1.5 MB.
+    const lines = Array.from(
+      { length: 30_000 },
+      (_, i) => `row ${i} of the generated table, padded out`,
+    );
+    Deno.writeTextFileSync(join(repo, "table.txt"), lines.join("\n") + "\n");
+    git("add", "table.txt");
+    const staged = git("diff", "--cached").stdout;
+    assert(staged.length > 1024 * 1024, `${staged.length}`);
+    const big = await runWisp(["draft", "-y", "--no-model"], { home, cwd: repo });
+    assertEquals(big.code, 1, big.stderr);
+    assertMatch(
+      big.stderr,
+      new RegExp(
+        `error: the staged change is ${staged.length} bytes, more than is read from a command; pipe it in instead \\(git diff --cached \\| wisp draft\\)`,
+      ),
+    );
+    assertEquals(big.stdout, "");
+    const piped = await runWisp(["draft", "--no-model"], {
+      home,
+      cwd: repo,
+      stdin: new TextDecoder().decode(staged),
+    });
+    assertEquals(piped.code, 0, piped.stderr);
+    assertMatch(piped.stdout, /^Add table\.txt\n\n- Add table\.txt \(\+30000 −0\)\n/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(repo, { recursive: true });
+  }
+});
