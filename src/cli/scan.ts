@@ -174,7 +174,10 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
   }
   const total = Object.values(totals).reduce((a, b) => a + b, 0);
   const where = inputs === 1 ? "" : ` in ${inputs} inputs`;
-  errLine(total === 0 ? `no secrets found${where}` : `${scanSummary(totals)}${where}`);
+  // When nothing could be read, the errors above are the whole story.
+  if (inputs > 0 || total > 0) {
+    errLine(total === 0 ? `no secrets found${where}` : `${scanSummary(totals)}${where}`);
+  }
   if (total > 0 || failed) cliState.exitCode = 1;
 }
 
