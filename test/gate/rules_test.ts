@@ -173,16 +173,16 @@ Deno.test("rules: a credential reached through a link is dangerous by where the 
     const ssh = `${dir}/home/.ssh`;
     await Deno.mkdir(ssh, { recursive: true });
     await Deno.writeTextFile(`${ssh}/id_rsa`, "not a real key");
-    await Deno.mkdir(`${dir}/work`);
-    await Deno.symlink(`${ssh}/id_rsa`, `${dir}/work/notes.txt`);
-    await Deno.symlink(ssh, `${dir}/work/stuff`);
+    await Deno.mkdir(`${dir}/project`);
+    await Deno.symlink(`${ssh}/id_rsa`, `${dir}/project/notes.txt`);
+    await Deno.symlink(ssh, `${dir}/project/stuff`);
     const rateIn = (line: string) =>
-      classify(analyse(parseLine(line), { cwd: `${dir}/work`, userHome: `${dir}/home` }), {
+      classify(analyse(parseLine(line), { cwd: `${dir}/project`, userHome: `${dir}/home` }), {
         realPath: realPathExisting,
       });
     assertEquals(rateIn("cat notes.txt").level, "dangerous");
     assertEquals(rateIn("cat stuff/id_rsa").level, "dangerous");
-    assertEquals(rateIn(`cat ${dir}/work/notes.txt`).level, "dangerous");
+    assertEquals(rateIn(`cat ${dir}/project/notes.txt`).level, "dangerous");
     assertEquals(rateIn("cat other.txt").level, "safe");
   } finally {
     await Deno.remove(dir, { recursive: true });
