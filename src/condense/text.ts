@@ -33,10 +33,12 @@ export function toLines(text: string): string[] {
 
 /** Leading spaces (a tab counts as four). */
 export function indentOf(line: string): number {
+  // By char code, not `for…of`: the string iterator cost more than the rest of some readers.
   let n = 0;
-  for (const ch of line) {
-    if (ch === " ") n++;
-    else if (ch === "\t") n += 4;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32) n++;
+    else if (c === 9) n += 4;
     else break;
   }
   return n;
@@ -52,7 +54,27 @@ export interface Frame {
   col: string;
 }
 
+/** Whether a character code is one JavaScript's `\s` matches (the full set, so tests built on it stay exact). */
+export function isJsSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 ||
+    c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** The code of the first character `\s` does not match (-1 when there is none). */
+export function firstNonJsSpace(line: string): number {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (!isJsSpace(c)) return c;
+  }
+  return -1;
+}
+
 export function jsFrame(line: string): Frame | undefined {
+  // A frame starts "at " or "❯ " after its indent: most lines are rejected on that one character.
+  const c = firstNonJsSpace(line);
+  if (c !== 97 && c !== 0x276f) return undefined;
   const m = JS_FRAME.exec(line);
   if (!m) return undefined;
   return { fn: m[1], file: m[2], line: m[3], col: m[4] };

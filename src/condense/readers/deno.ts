@@ -18,6 +18,17 @@ const CHECK = /^(TS\d+) \[(ERROR|WARN|WARNING)\]: (.*)$/;
 const ERROR = /^error: (.*)$/;
 const AT = /^\s+at (?:file:\/\/)?(\S+?):(\d+):(\d+)$/;
 
+// The patterns need " => ", the " (uncaught error)" ending, and at most ten characters: tested first, far cheaper.
+function isFailure(line: string): boolean {
+  return line.includes(" => ") && FAILURE.test(line);
+}
+function isUncaught(line: string): boolean {
+  return line.endsWith(" (uncaught error)") && UNCAUGHT.test(line);
+}
+function isHeading(line: string): boolean {
+  return line.length <= 10 && HEADING.test(line);
+}
+
 export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let part = "";
@@ -73,17 +84,17 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       continue;
     }
     if (part === "FAILURES") {
-      if (FAILURE.test(line) || UNCAUGHT.test(line)) ctx.explain(i);
+      if (isFailure(line) || isUncaught(line)) ctx.explain(i);
       continue;
     }
     if (part === "ERRORS") {
-      const f = FAILURE.exec(line);
-      const u = f ? null : UNCAUGHT.exec(line);
+      const f = line.includes(" => ") ? FAILURE.exec(line) : null;
+      const u = f || !line.endsWith(" (uncaught error)") ? null : UNCAUGHT.exec(line);
       if (!f && !u) continue;
       let j = i + 1;
       while (
-        j < lines.length && j - i < 150 && !FAILURE.test(lines[j]) && !UNCAUGHT.test(lines[j]) &&
-        !HEADING.test(lines[j])
+        j < lines.length && j - i < 150 && !isFailure(lines[j]) && !isUncaught(lines[j]) &&
+        !isHeading(lines[j])
       ) j++;
       ctx.explain(i, j - 1);
       const body = lines.slice(i + 1, j);

@@ -6,12 +6,23 @@
  * suite path joined with " > ".
  */
 import { type Finding, finding } from "../findings.ts";
-import { type Frame, indentOf, jsFrame, pickFrame } from "../text.ts";
+import { firstNonJsSpace, type Frame, indentOf, jsFrame, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const MARK = /^(\s*)(✖|✔|▶|﹣|\*) (.+?)(?: \((?:[\d.]+m?s)\))?(?: # .*)?$/;
 const SECTION = /^✖ failing tests:$/;
 const TEST_AT = /^test at (\S+?):(\d+):(\d+)$/;
+
+/** MARK's test, its mark character checked first (most lines of an error block are not marks). */
+function isMark(line: string): boolean {
+  const c = firstNonJsSpace(line);
+  return (c === 0x2716 || c === 0x2714 || c === 0x25b6 || c === 0xfe63 || c === 42) &&
+    MARK.test(line);
+}
+
+function isTestAt(line: string): boolean {
+  return line.startsWith("test at ") && TEST_AT.test(line);
+}
 
 interface Failure {
   name: string;
@@ -27,9 +38,10 @@ function readError(
   testFile?: string,
 ): { message: string; detail: string[]; frame?: Frame } {
   const body = lines.slice(from, to);
-  const frames = body.map(jsFrame).filter((x): x is Frame => x !== undefined);
-  const text = body.filter((l) =>
-    l.trim() !== "" && !jsFrame(l) && !/^\s*at /.test(l) &&
+  const parsed = body.map(jsFrame);
+  const frames = parsed.filter((x): x is Frame => x !== undefined);
+  const text = body.filter((l, k) =>
+    l.trim() !== "" && !parsed[k] && !/^\s*at /.test(l) &&
     !/^\s+(?:generatedMessage|code|actual|expected|operator):|^\s*[{}]\s*$/.test(l)
   ).map((l) => l.trim());
   return {
@@ -80,7 +92,7 @@ function readRun(
     let j = i + 1;
     while (
       j < lines.length && j - i < 150 && (lines[j].trim() === "" || indentOf(lines[j]) > indent) &&
-      !MARK.test(lines[j])
+      !isMark(lines[j])
     ) j++;
     while (j > i + 1 && lines[j - 1].trim() === "") j--;
     if (j === i + 1) continue;
@@ -118,7 +130,7 @@ function readRun(
     const head = at ? i + 1 : i;
     let j = head + 1;
     while (
-      j < lines.length && j - head < 150 && !TEST_AT.test(lines[j]) &&
+      j < lines.length && j - head < 150 && !isTestAt(lines[j]) &&
       !(lines[j] !== "" && lines[j].charCodeAt(0) !== 32)
     ) j++;
     ctx.explain(i, j - 1);

@@ -14,6 +14,14 @@ const SUBTEST = /^(\s*)# Subtest: (.*)$/;
 const YAML_START = /^\s*---$/;
 const YAML_END = /^\s*\.\.\.$/;
 
+// The YAML markers' patterns need the line to end in --- or ...: that is tested first.
+function isYamlStart(line: string): boolean {
+  return line.endsWith("---") && YAML_START.test(line);
+}
+function isYamlEnd(line: string): boolean {
+  return line.endsWith("...") && YAML_END.test(line);
+}
+
 function unquote(s: string): string {
   const t = s.trim();
   if ((t.startsWith("'") && t.endsWith("'")) || (t.startsWith('"') && t.endsWith('"'))) {
@@ -51,7 +59,7 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
         .test(line)
     ) {
       ctx.explain(i);
-      if (OK.test(line) && YAML_START.test(lines[i + 1] ?? "")) {
+      if (OK.test(line) && isYamlStart(lines[i + 1] ?? "")) {
         let j = i + 2;
         while (
           j < lines.length && j - i < 200 && !(shape.lead[j] === 46 && YAML_END.test(lines[j]))
@@ -69,14 +77,15 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     ).join(" > ") || n[2];
     let j = i + 1;
     const yaml: Record<string, string[]> = {};
-    if (YAML_START.test(lines[j] ?? "")) {
+    if (isYamlStart(lines[j] ?? "")) {
       const base = indentOf(lines[j]);
       j++;
       let key = "";
-      while (j < lines.length && j - i < 200 && !YAML_END.test(lines[j])) {
+      while (j < lines.length && j - i < 200 && !isYamlEnd(lines[j])) {
         const l = lines[j];
-        const kv = /^\s*([\w-]+):\s?(.*)$/.exec(l);
-        if (kv && indentOf(l) === base) {
+        // Only a line at the block's own indent can start a key: the pattern is tried on no other.
+        const kv = indentOf(l) === base ? /^\s*([\w-]+):\s?(.*)$/.exec(l) : null;
+        if (kv) {
           key = kv[1];
           yaml[key] = kv[2] === "|-" || kv[2] === "|" || kv[2] === ">-" || kv[2] === ""
             ? []
