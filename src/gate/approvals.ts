@@ -187,10 +187,29 @@ export function writeApprovals(path: string, approvals: Approval[]): void {
   writeFileAtomicSync(path, JSON.stringify(file, null, 2) + "\n");
 }
 
+/**
+ * What identifies one version of approvals.json: a stat per check instead of a read and a parse.
+ * The file is replaced by a rename on every write, so the inode changes; an edit in place changes
+ * the change time, which no one can set back. Deno gives the change time in whole seconds only,
+ * so a file changed less than RACY_MS before it was read is read again at the next check (as git
+ * does with its index): a second edit within the same second cannot hide behind an equal key.
+ */
+const RACY_MS = 2000;
+
+function fileKey(info: Deno.FileInfo): string {
+  return [
+    info.ino ?? "",
+    info.dev,
+    info.size,
+    info.mtime?.getTime() ?? "",
+    info.ctime?.getTime() ?? "",
+  ].join(":");
+}
+
 /** The approvals of one session, with the lasting ones from the home. */
 export class ApprovalStore {
   #memory: Approval[] = [];
-  #cache: { mtime: number; size: number; list: Approval[] } | undefined;
+  #cache: { key: string; list: Approval[]; racy: boolean } | undefined;
 
   constructor(readonly path: string) {}
 
@@ -210,12 +229,11 @@ export class ApprovalStore {
       }
       throw error;
     }
-    const mtime = info.mtime?.getTime() ?? 0;
-    if (this.#cache && this.#cache.mtime === mtime && this.#cache.size === info.size) {
-      return this.#cache.list;
-    }
+    const key = fileKey(info);
+    if (this.#cache && this.#cache.key === key && !this.#cache.racy) return this.#cache.list;
+    const changed = Math.max(info.mtime?.getTime() ?? 0, info.ctime?.getTime() ?? 0);
     const list = readApprovals(this.path);
-    this.#cache = { mtime, size: info.size, list };
+    this.#cache = { key, list, racy: Date.now() - changed < RACY_MS };
     return list;
   }
 

@@ -3,7 +3,8 @@
  * when the file itself does not exist yet: the real path of the longest
  * existing prefix, with the rest appended; a dangling link at the end leads
  * where it points. A `PathLookup` lives for one check and remembers its
- * answers, so a path named twice costs one system call.
+ * answers, so a path named twice costs one system call; nothing is kept from
+ * one check to the next, since the commands run between them change files.
  *
  * Existence is asked with node:fs `existsSync`, which answers false without
  * throwing: a failed Deno call builds an error object and costs ten times more,
@@ -14,6 +15,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 
 export class PathLookup {
   #real = new Map<string, string | undefined>();
+  #prefix = new Map<string, string | undefined>();
 
   /** The real path of an existing path; undefined when it does not exist. */
   realExisting(path: string): string | undefined {
@@ -29,8 +31,19 @@ export class PathLookup {
     return real;
   }
 
-  /** The real path of the longest existing prefix, with the rest appended. */
-  realPrefix(path: string, hops = 0): string | undefined {
+  /**
+   * The real path of the longest existing prefix, with the rest appended. Remembered for the
+   * check: the policy asks about wisp's home for every part that writes, and a path that does
+   * not exist costs a failed readlink, the dearest call here.
+   */
+  realPrefix(path: string): string | undefined {
+    if (this.#prefix.has(path)) return this.#prefix.get(path);
+    const real = this.#walkPrefix(path, 0);
+    if (this.#prefix.size < 1024) this.#prefix.set(path, real);
+    return real;
+  }
+
+  #walkPrefix(path: string, hops: number): string | undefined {
     let current = path;
     const rest: string[] = [];
     for (let i = 0; i < 64; i++) {
@@ -44,7 +57,7 @@ export class PathLookup {
         } catch { /* not a link */ }
         if (target !== undefined) {
           const next = isAbsolute(target) ? target : resolve(dirname(current), target);
-          return this.realPrefix(next, hops + 1);
+          return this.#walkPrefix(next, hops + 1);
         }
       }
       const parent = dirname(current);

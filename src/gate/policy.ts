@@ -10,6 +10,7 @@ import { basename } from "node:path";
 import { type Analysis, feederKind, type Part, SHELLS } from "./analyse.ts";
 import { isInterpreter } from "./rules.ts";
 import { CODE_SCAN_LIMIT, HOME_DIRS, PRIVILEGE, SYSTEM_DIRS } from "./programs.ts";
+import { cachedRegExp } from "./regexes.ts";
 import { writeTargets } from "./targets.ts";
 import { absolutePath, display, literal, litWord, resolveWord, type Word } from "./words.ts";
 
@@ -305,21 +306,31 @@ function isProtectedRoot(path: string, userHome: string): boolean {
   return SYSTEM_DIRS.some((d) => d.toLowerCase() === lower);
 }
 
-function globHitsRoot(regexSource: string, userHome: string): boolean {
-  let re: RegExp;
-  try {
-    re = new RegExp(`^${regexSource.replace(/(\\\/)+$/, "")}/?$`, "i");
-  } catch {
-    return true;
-  }
+/**
+ * The paths a glob is tried against: each protected folder, and for the folders whose removal
+ * takes everything, what lies directly in them. Depends on the user's home only, so it is made
+ * once per home rather than once per glob.
+ */
+let rootProbes: { userHome: string; probes: string[] } | undefined;
+function probesFor(userHome: string): string[] {
+  if (rootProbes?.userHome === userHome) return rootProbes.probes;
+  const probes: string[] = [];
   for (const d of [...SYSTEM_DIRS, userHome, ...HOME_DIRS.map((h) => `${userHome}/${h}`)]) {
     const base = d === "/" ? "" : d;
+    const whole = isProtectedRoot(d, userHome);
     for (const probe of [d, `${base}/x`, `${base}/.x`, `${base}/Documents`, `${base}/.ssh`]) {
-      if (!isProtectedRoot(d, userHome) && probe !== d) continue;
-      if (re.test(probe)) return true;
+      if (!whole && probe !== d) continue;
+      probes.push(probe);
     }
   }
-  return false;
+  rootProbes = { userHome, probes };
+  return probes;
+}
+
+function globHitsRoot(regexSource: string, userHome: string): boolean {
+  const re = cachedRegExp(`^${regexSource.replace(/(\\\/)+$/, "")}/?$`, "i");
+  if (!re) return true;
+  return probesFor(userHome).some((probe) => re.test(probe));
 }
 
 /** Would this target, when removed recursively, take a system folder or the home folder with it? */
@@ -741,11 +752,8 @@ function homeWrite(
         const src = r.value.startsWith("/")
           ? r.globRegex
           : `${cwd === "/" ? "" : escapeRe(cwd)}\\/${r.globRegex}`;
-        try {
-          re = new RegExp(`^${src}`, "i");
-        } catch {
-          continue;
-        }
+        re = cachedRegExp(`^${src}`, "i") ?? undefined;
+        if (!re) continue;
         for (const root of roots) {
           if (
             re.test(root) || re.test(`${root}/config.json`) || re.test(`${root}/approvals.json`)

@@ -24,6 +24,7 @@ import {
 } from "./programs.ts";
 import { absolutePath, display, isDynamic, literal, resolveWord, type Word } from "./words.ts";
 import { writeTargets } from "./targets.ts";
+import { cachedRegExp } from "./regexes.ts";
 
 export const LEVEL_RANK: Record<Level, number> = { safe: 0, moderate: 1, dangerous: 2 };
 
@@ -397,12 +398,8 @@ function credentialName(
 ): boolean {
   if (r.value === "") return false;
   if (r.globRegex) {
-    let re: RegExp;
-    try {
-      re = new RegExp(`^${r.globRegex}$`, "i");
-    } catch {
-      return false;
-    }
+    const re = cachedRegExp(`^${r.globRegex}$`, "i");
+    if (!re) return false;
     const isAbs = r.value.startsWith("/");
     // A glob that matches anything at all (`du -sh *`) is not aimed at credentials; one that
     // matches credential names but not ordinary ones (`~/.ss?/id*`) is.

@@ -157,17 +157,19 @@ export function resolveWord(word: Word, vars: Vars, userHome: string): Resolved 
   let unknown = false;
   let regex = "";
   let glob = false;
+  // The regular expression is only returned for a glob: other words skip escaping their text.
+  const withRegex = word.segs.some((seg) => seg.kind === "glob");
   let tainted: string | undefined;
   for (const seg of word.segs) {
     switch (seg.kind) {
       case "lit":
         value += seg.text;
-        regex += escapeRegex(seg.text);
+        if (withRegex) regex += escapeRegex(seg.text);
         break;
       case "tilde": {
         const home = seg.user === "" ? userHome : join(userHome, "..", seg.user);
         value += home;
-        regex += escapeRegex(home);
+        if (withRegex) regex += escapeRegex(home);
         break;
       }
       case "var": {
@@ -175,18 +177,18 @@ export function resolveWord(word: Word, vars: Vars, userHome: string): Resolved 
         const anyKnown = vars.get(seg.name);
         if (known && "value" in known) {
           value += known.value;
-          regex += escapeRegex(known.value);
+          if (withRegex) regex += escapeRegex(known.value);
         } else if (!seg.plain && anyKnown && "value" in anyKnown && anyKnown.value !== "") {
           // ${HOME:?}, ${HOME%/}, ${HOME:-/}: most likely the variable's value, but not surely.
           value += anyKnown.value;
-          regex += escapeRegex(anyKnown.value) + ".*";
+          if (withRegex) regex += escapeRegex(anyKnown.value) + ".*";
           unknown = true;
         } else {
           if (known && "tainted" in known) tainted = known.tainted;
           const v = vars.get(seg.name);
           if (!seg.plain && v && "tainted" in v) tainted = v.tainted;
           unknown = true;
-          regex += ".*";
+          if (withRegex) regex += ".*";
         }
         break;
       }
@@ -195,21 +197,21 @@ export function resolveWord(word: Word, vars: Vars, userHome: string): Resolved 
         if (known !== undefined) {
           const v = known.startsWith("~") ? userHome + known.slice(1) : known;
           value += v;
-          regex += escapeRegex(v);
+          if (withRegex) regex += escapeRegex(v);
         } else {
           unknown = true;
-          regex += ".*";
+          if (withRegex) regex += ".*";
         }
         break;
       }
       case "arith":
         unknown = true;
-        regex += ".*";
+        if (withRegex) regex += ".*";
         break;
       case "glob":
         glob = true;
         value += seg.text;
-        regex += globToRegex(seg.text);
+        if (withRegex) regex += globToRegex(seg.text);
         break;
     }
   }
