@@ -110,7 +110,17 @@ export function parseLine(line: string): ParsedLine {
   if (line.includes("\0")) {
     return { line, ok: false, error: "the line holds a NUL byte", commands: [], functions: [] };
   }
-  const tree = parser.parse(line);
+  // tree-sitter-bash takes several times longer over a pipeline that stops at the end of the
+  // input than over one ended by a newline (`a | b | c`: about 70 µs against 15 µs), so it is
+  // given one. Bash reads both the same, except after a trailing backslash, where a newline would
+  // join the next line: such a line is parsed as it is. Offsets are unchanged, and every text is
+  // taken from the line itself. A line that does not parse either way is parsed again as it is,
+  // so what the policy recovers from a broken line does not depend on the newline.
+  let tree = parser.parse(line.endsWith("\\") ? line : line + "\n");
+  if (tree?.rootNode.hasError && !line.endsWith("\\")) {
+    tree.delete();
+    tree = parser.parse(line);
+  }
   if (!tree) {
     return { line, ok: false, error: "the shell parser gave up", commands: [], functions: [] };
   }
