@@ -49,7 +49,9 @@ export class PathLookup {
     for (let i = 0; i < 64; i++) {
       const real = this.realExisting(current);
       if (real !== undefined) return rest.length ? join(real, ...rest.reverse()) : real;
-      if (i === 0 && hops < 8) {
+      // Only an entry of an existing folder can be a dangling link; asking readlink about any
+      // other path costs a failed call (an error object built and thrown) for nothing.
+      if (i === 0 && hops < 8 && this.realExisting(dirname(current)) !== undefined) {
         // A dangling link: a write through it creates the file where it points.
         let target: string | undefined;
         try {

@@ -122,7 +122,12 @@ Deno.test("gate cache: where a path leads is looked up afresh at every check", a
     assertEquals((await gate.check(dangling, ctx)).allowed, true);
     await sh(`ln -s '${home.root}/config.json' note`, ctx.cwd);
     assertEquals((await gate.check(dangling, ctx)).policyRule, "wisp-home");
-    await sh(`rm note w`, ctx.cwd);
+    // Two links deep, from a folder of its own.
+    const deep = "echo x > sub/note";
+    assertEquals((await gate.check(deep, ctx)).allowed, true);
+    await sh(`mkdir sub && ln -s ../hop sub/note && ln -s '${home.root}/new.json' hop`, ctx.cwd);
+    assertEquals((await gate.check(deep, ctx)).policyRule, "wisp-home");
+    await sh(`rm -r note w sub hop`, ctx.cwd);
     assertEquals((await gate.check(dangling, ctx)).allowed, true);
     assertEquals((await gate.check(write, ctx)).allowed, true);
   } finally {
