@@ -47,6 +47,9 @@ export function indentOf(line: string): number {
 /** A JavaScript stack frame's place: `at fn (file:line:col)` or `at file:line:col`. */
 const JS_FRAME = /^\s*(?:at |❯ )(?:(.*?) \()?(?:file:\/\/)?([^\s()]+?):(\d+):(\d+)\)?\s*$/;
 
+/** JS_FRAME past its `at `: what a frame is when the "at " is already known (TAP's stack lines lack it). */
+const FRAME_AFTER_AT = /^(?:(.*?) \()?(?:file:\/\/)?([^\s()]+?):(\d+):(\d+)\)?\s*$/;
+
 export interface Frame {
   fn?: string;
   file: string;
@@ -66,9 +69,15 @@ export function isJsSpace(c: number): boolean {
 export function firstNonJsSpace(line: string): number {
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
-    if (!isJsSpace(c)) return c;
+    if (c === 32 || c === 9) continue; // the indent: nearly always spaces
+    if ((c > 32 && c < 0xa0) || !isJsSpace(c)) return c;
   }
   return -1;
+}
+
+/** `line.trim() === ""` without making the trimmed string (trim removes exactly what `\s` matches). */
+export function isBlank(line: string): boolean {
+  return firstNonJsSpace(line) === -1;
 }
 
 export function jsFrame(line: string): Frame | undefined {
@@ -76,6 +85,13 @@ export function jsFrame(line: string): Frame | undefined {
   const c = firstNonJsSpace(line);
   if (c !== 97 && c !== 0x276f) return undefined;
   const m = JS_FRAME.exec(line);
+  if (!m) return undefined;
+  return { fn: m[1], file: m[2], line: m[3], col: m[4] };
+}
+
+/** The same as `jsFrame("at " + rest)`, without building that string. */
+export function jsFrameAfterAt(rest: string): Frame | undefined {
+  const m = FRAME_AFTER_AT.exec(rest);
   if (!m) return undefined;
   return { fn: m[1], file: m[2], line: m[3], col: m[4] };
 }

@@ -6,7 +6,7 @@
  * suite path joined with " > ".
  */
 import { type Finding, finding } from "../findings.ts";
-import { firstNonJsSpace, type Frame, indentOf, jsFrame, pickFrame } from "../text.ts";
+import { firstNonJsSpace, type Frame, indentOf, isBlank, jsFrame, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const MARK = /^(\s*)(✖|✔|▶|﹣|\*) (.+?)(?: \((?:[\d.]+m?s)\))?(?: # .*)?$/;
@@ -24,11 +24,11 @@ function isTestAt(line: string): boolean {
   return line.startsWith("test at ") && TEST_AT.test(line);
 }
 
+/** A failed test in the tree: its full name and the lines of its error. */
 interface Failure {
   name: string;
-  location?: string;
-  message: string;
-  detail: string[];
+  from: number;
+  to: number;
 }
 
 function readError(
@@ -37,13 +37,21 @@ function readError(
   to: number,
   testFile?: string,
 ): { message: string; detail: string[]; frame?: Frame } {
-  const body = lines.slice(from, to);
-  const parsed = body.map(jsFrame);
-  const frames = parsed.filter((x): x is Frame => x !== undefined);
-  const text = body.filter((l, k) =>
-    l.trim() !== "" && !parsed[k] && !/^\s*at /.test(l) &&
-    !/^\s+(?:generatedMessage|code|actual|expected|operator):|^\s*[{}]\s*$/.test(l)
-  ).map((l) => l.trim());
+  const frames: Frame[] = [];
+  // The message and five lines of detail are all that is kept of the text: no more are collected.
+  const text: string[] = [];
+  for (let k = from; k < to; k++) {
+    const l = lines[k];
+    const frame = jsFrame(l);
+    if (frame) {
+      frames.push(frame);
+      continue;
+    }
+    if (
+      text.length < 6 && !isBlank(l) && !/^\s*at /.test(l) &&
+      !/^\s+(?:generatedMessage|code|actual|expected|operator):|^\s*[{}]\s*$/.test(l)
+    ) text.push(l.trim());
+  }
   return {
     message: text[0] ?? "failed",
     detail: text.slice(1, 6),
@@ -91,26 +99,26 @@ function readRun(
     // A failed test has its error indented beneath it; a failed suite does not.
     let j = i + 1;
     while (
-      j < lines.length && j - i < 150 && (lines[j].trim() === "" || indentOf(lines[j]) > indent) &&
+      j < lines.length && j - i < 150 && (isBlank(lines[j]) || indentOf(lines[j]) > indent) &&
       !isMark(lines[j])
     ) j++;
-    while (j > i + 1 && lines[j - 1].trim() === "") j--;
+    while (j > i + 1 && isBlank(lines[j - 1])) j--;
     if (j === i + 1) continue;
     ctx.explain(i, j - 1);
-    const err = readError(lines, i + 1, j);
-    tree.push({
-      name: path,
-      location: err.frame ? `${err.frame.file}:${err.frame.line}:${err.frame.col}` : undefined,
-      message: err.message,
-      detail: err.detail,
-    });
+    // The error is read only if no failing-tests section follows (which repeats it, and wins).
+    tree.push({ name: path, from: i + 1, to: j });
     i = j - 1;
   }
   if (section < 0) {
     return {
-      findings: tree.map((t) =>
-        finding("test_failure", t.message, { test: t.name, location: t.location, detail: t.detail })
-      ),
+      findings: tree.map((t) => {
+        const err = readError(lines, t.from, t.to);
+        return finding("test_failure", err.message, {
+          test: t.name,
+          location: err.frame ? `${err.frame.file}:${err.frame.line}:${err.frame.col}` : undefined,
+          detail: err.detail,
+        });
+      }),
       next: lines.length,
     };
   }

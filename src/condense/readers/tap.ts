@@ -5,7 +5,7 @@
  * subtests, and TODO/SKIP lines, are not findings.
  */
 import { type Finding, finding } from "../findings.ts";
-import { type Frame, indentOf, jsFrame, pickFrame } from "../text.ts";
+import { type Frame, indentOf, isJsSpace, jsFrameAfterAt, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const NOT_OK = /^(\s*)not ok \d+(?: -)? ?(.*?)(?:\s+#\s*(TODO|SKIP)\b.*)?$/i;
@@ -20,6 +20,31 @@ function isYamlStart(line: string): boolean {
 }
 function isYamlEnd(line: string): boolean {
   return line.endsWith("...") && YAML_END.test(line);
+}
+
+function isWordOrDash(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 ||
+    c === 45;
+}
+
+/**
+ * `/^\s*([\w-]+):\s?(.*)$/` by hand (a YAML line's key and value): the pattern cost more than the
+ * rest of the reader. The key is the whole run of word characters (a colon is not one, so the
+ * pattern cannot match a shorter run); the value may hold no line terminator (`.` matches none).
+ */
+export function yamlKey(line: string): [string, string] | undefined {
+  let p = 0;
+  while (p < line.length && isJsSpace(line.charCodeAt(p))) p++;
+  let q = p;
+  while (q < line.length && isWordOrDash(line.charCodeAt(q))) q++;
+  if (q === p || line.charCodeAt(q) !== 58) return undefined;
+  let r = q + 1;
+  if (r < line.length && isJsSpace(line.charCodeAt(r))) r++;
+  for (let k = r; k < line.length; k++) {
+    const c = line.charCodeAt(k);
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return undefined;
+  }
+  return [line.slice(p, q), line.slice(r)];
 }
 
 function unquote(s: string): string {
@@ -76,7 +101,7 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       x !== undefined && x !== ""
     ).join(" > ") || n[2];
     let j = i + 1;
-    const yaml: Record<string, string[]> = {};
+    const yaml = new Map<string, string[]>();
     if (isYamlStart(lines[j] ?? "")) {
       const base = indentOf(lines[j]);
       j++;
@@ -84,14 +109,17 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       while (j < lines.length && j - i < 200 && !isYamlEnd(lines[j])) {
         const l = lines[j];
         // Only a line at the block's own indent can start a key: the pattern is tried on no other.
-        const kv = indentOf(l) === base ? /^\s*([\w-]+):\s?(.*)$/.exec(l) : null;
+        const kv = indentOf(l) === base ? yamlKey(l) : undefined;
         if (kv) {
-          key = kv[1];
-          yaml[key] = kv[2] === "|-" || kv[2] === "|" || kv[2] === ">-" || kv[2] === ""
-            ? []
-            : [unquote(kv[2])];
+          key = kv[0];
+          yaml.set(
+            key,
+            kv[1] === "|-" || kv[1] === "|" || kv[1] === ">-" || kv[1] === ""
+              ? []
+              : [unquote(kv[1])],
+          );
         } else if (key) {
-          yaml[key].push(l.trim());
+          yaml.get(key)!.push(l.trim());
         }
         j++;
       }
@@ -99,18 +127,21 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     ctx.explain(i, j);
     i = j;
     if (n[3]) continue; // TODO and SKIP do not fail the run
-    if (yaml.failureType?.[0] === "subtestsFailed") continue;
-    const stack = (yaml.stack ?? []).map((l) => jsFrame("at " + l.replace(/^at /, ""))).filter((
-      x,
-    ): x is Frame => x !== undefined);
-    const loc = yaml.location?.[0];
+    if (yaml.get("failureType")?.[0] === "subtestsFailed") continue;
+    const stack = (yaml.get("stack") ?? []).map((l) =>
+      jsFrameAfterAt(l.startsWith("at ") ? l.slice(3) : l)
+    )
+      .filter((x): x is Frame => x !== undefined);
+    const loc = yaml.get("location")?.[0];
     const testFile = loc ? /^(.*?):\d+:\d+$/.exec(loc)?.[1] : undefined;
     const frame = pickFrame(stack, testFile);
-    const errorLines = (yaml.error ?? yaml.message ?? []).filter((l) => l !== "");
+    const errorLines = (yaml.get("error") ?? yaml.get("message") ?? []).filter((l) => l !== "");
+    const expected = yaml.get("expected");
+    const actual = yaml.get("actual");
     const detail = [
       ...errorLines.slice(1, 4),
-      ...(yaml.expected ? [`expected: ${yaml.expected.join(" ")}`] : []),
-      ...(yaml.actual ? [`actual: ${yaml.actual.join(" ")}`] : []),
+      ...(expected ? [`expected: ${expected.join(" ")}`] : []),
+      ...(actual ? [`actual: ${actual.join(" ")}`] : []),
     ];
     out.push(
       finding("test_failure", errorLines[0] ?? "failed", {
