@@ -29,7 +29,7 @@ import { AuditLog, type AuditSink } from "../src/audit/writer.ts";
 
 const roundsArg = Deno.args.indexOf("--rounds");
 const ROUNDS = roundsArg >= 0 ? Number(Deno.args[roundsArg + 1]) : 10;
-const WARMUP = 3;
+const WARMUP = 5;
 const file = new URL("../test/fixtures/gate/examples.tsv", import.meta.url).pathname;
 const examples = parseExamples(Deno.readTextFileSync(file), file);
 
