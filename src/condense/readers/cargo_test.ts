@@ -4,6 +4,7 @@
  * assertion's left/right, and the `failures:` list. One finding per test.
  */
 import { type Finding, finding } from "../findings.ts";
+import { isBlank } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const RESULT = /^test (.+?) \.\.\. (FAILED|ok|ignored.*|bench:.*)$/;
@@ -13,6 +14,11 @@ const PANIC_OLD = /^thread '([^']*)'(?: \(\d+\))? panicked at '(.*)', (.+?:\d+:\
 /** A failure's block is never read past this many lines (a backtrace is long, a log may not end the block). */
 const MAX_BLOCK = 400;
 const LEFT_RIGHT = /^\s*(left|right)(?::|: )\s*(.*)$/;
+
+/** BLOCK's test, its fixed start and end checked first. */
+function isBlockHead(line: string): boolean {
+  return line.startsWith("---- ") && line.endsWith(" ----") && BLOCK.test(line);
+}
 
 interface Block {
   location?: string;
@@ -82,8 +88,14 @@ function readBlock(lines: string[], from: number, to: number): Block {
     if (/^Error: /.test(line)) block.message ??= line; // a test returning Err
   }
   if (block.message === undefined) {
-    const first = lines.slice(from, to).find((l) => l.trim() !== "" && !/^note: /.test(l));
-    if (first) block.message = first.trim();
+    // The first line that says something (no slice of the block: most blocks are read for this alone).
+    for (let i = from; i < to; i++) {
+      const l = lines[i];
+      if (!isBlank(l) && !l.startsWith("note: ")) {
+        block.message = l.trim();
+        break;
+      }
+    }
   }
   return block;
 }
@@ -156,12 +168,12 @@ export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): F
       }
     }
     if (line.startsWith("---- ")) {
-      const b = BLOCK.exec(line);
+      const b = line.endsWith(" ----") ? BLOCK.exec(line) : null;
       if (!b) continue;
       let j = i + 1;
       while (
         j < lines.length && j - i < MAX_BLOCK &&
-        !(lines[j].startsWith("---- ") && BLOCK.test(lines[j])) &&
+        !isBlockHead(lines[j]) &&
         lines[j] !== "failures:" && !lines[j].startsWith("test result: ")
       ) j++;
       ctx.explain(i, j - 1);
