@@ -112,12 +112,14 @@ export function parseLine(line: string): ParsedLine {
   }
   // tree-sitter-bash takes several times longer over a pipeline that stops at the end of the
   // input than over one ended by a newline (`a | b | c`: about 70 µs against 15 µs), so it is
-  // given one. Bash reads both the same, except after a trailing backslash, where a newline would
-  // join the next line: such a line is parsed as it is. Offsets are unchanged, and every text is
-  // taken from the line itself. A line that does not parse either way is parsed again as it is,
-  // so what the policy recovers from a broken line does not depend on the newline.
-  let tree = parser.parse(line.endsWith("\\") ? line : line + "\n");
-  if (tree?.rootNode.hasError && !line.endsWith("\\")) {
+  // given one. Bash reads both the same, but tree-sitter does not always: a line that ends in a
+  // backslash or a blank (`\` joins the next line, `\ ` is an escaped blank), or holds a here-doc
+  // (whose body a final newline would end), is parsed as it is. Offsets are unchanged, and every
+  // text is taken from the line itself. A line that does not parse with the newline is parsed
+  // again as it is, so what the policy recovers from a broken line does not depend on it.
+  const withNewline = /[^\s\\]$/.test(line) && !line.includes("<<");
+  let tree = parser.parse(withNewline ? line + "\n" : line);
+  if (tree?.rootNode.hasError && withNewline) {
     tree.delete();
     tree = parser.parse(line);
   }
@@ -188,7 +190,11 @@ class Walker {
   /** A case terminator (;;) outside a case: bash refuses it, tree-sitter does not. */
   strayToken: string | null = null;
 
-  constructor(readonly line: string) {}
+  readonly mayHoldTerminator: boolean;
+
+  constructor(readonly line: string) {
+    this.mayHoldTerminator = line.includes(";;") || line.includes(";&");
+  }
 
   rootCtx(): Ctx {
     return {
@@ -212,7 +218,8 @@ class Walker {
       return [];
     }
     const deeper: Ctx = { ...ctx, depth: ctx.depth + 1 };
-    if (node.type !== "case_item" && node.type !== "case_statement") {
+    // Every case terminator holds ";;" or ";&": a line without either has none to look for.
+    if (this.mayHoldTerminator && node.type !== "case_item" && node.type !== "case_statement") {
       for (const child of node.children) {
         if (
           child && !child.isNamed &&
