@@ -98,3 +98,28 @@ Deno.test("parse: a line that does not parse cleanly is reported, not guessed", 
   assertEquals(parseLine("# only a comment").ok, true);
   assertEquals(parseLine("x".repeat(70_000)).ok, false);
 });
+
+Deno.test("parse: the newline given to the parser changes nothing bash would read differently", () => {
+  const p = parseLine("a | b | c");
+  assert(p.ok);
+  assertEquals(p.commands.map((c) => [c.text, c.upstream, c.pipeIn]), [
+    ["a", [], false],
+    ["b", [0], true],
+    ["c", [0, 1], true],
+  ]);
+  // A here-doc with no terminator, a final backslash, a final escaped blank, a dangling pipe:
+  // still refused as unparseable, with the same commands recovered for the policy.
+  for (
+    const [line, texts] of [
+      ["cat <<EOF\nx", ["cat"]],
+      ["sh <<EOF\nrm -rf x", ["sh"]],
+      ["echo a \\", ["echo a"]],
+      [">out * \\  ", [">out *"]],
+      ["ls |", ["ls", ""]],
+    ] as const
+  ) {
+    const parsed = parseLine(line);
+    assertEquals(parsed.ok, false, JSON.stringify(line));
+    assertEquals(parsed.commands.map((c) => c.text), [...texts], JSON.stringify(line));
+  }
+});
