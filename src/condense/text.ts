@@ -7,45 +7,11 @@ const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_]
 // deno-lint-ignore no-control-regex
 const CSI = /\x1b\[[0-9;?]*[ -\/]*[@-~]/g;
 
-/**
- * `text.replace(CSI, "")` by hand: from one ESC to the next with indexOf, the
- * sequence matched by char code. The pattern's three classes ([0-9;?], [ -/],
- * [@-~]) share no character, so matching each greedily is exactly what the
- * pattern matches; an ESC that starts none is kept, as the pattern keeps it.
- */
-export function stripCsi(text: string): string {
-  let esc = text.indexOf("\x1b");
-  if (esc < 0) return text;
-  const parts: string[] = [];
-  let from = 0;
-  while (esc >= 0) {
-    let k = esc + 1;
-    if (text.charCodeAt(k) === 91) {
-      k++;
-      let c = text.charCodeAt(k);
-      while ((c >= 48 && c <= 57) || c === 59 || c === 63) c = text.charCodeAt(++k);
-      while (c >= 32 && c <= 47) c = text.charCodeAt(++k);
-      if (c >= 64 && c <= 126) {
-        if (esc > from) parts.push(text.slice(from, esc));
-        from = k + 1;
-        esc = text.indexOf("\x1b", from);
-        continue;
-      }
-    }
-    esc = text.indexOf("\x1b", esc + 1);
-  }
-  if (from === 0) return text;
-  if (from < text.length) parts.push(text.slice(from));
-  return parts.join("");
-}
-
-/** The pattern stripCsi stands for (tests compare the two). */
-export const CSI_PATTERN: RegExp = CSI;
-
 export function stripAnsi(text: string): string {
   if (!text.includes("\x1b")) return text;
-  // Colours (CSI) are nearly all of it: those first, the full pattern only for what remains.
-  const rest = stripCsi(text);
+  // Colours (CSI) are nearly all of it: a simple pattern first, the full one only for what remains.
+  // (A scanner by char code measured slower than this pattern on colour-dense logs.)
+  const rest = text.replace(CSI, "");
   return rest.includes("\x1b") ? rest.replace(ANSI, "") : rest;
 }
 

@@ -6,13 +6,11 @@
 import { assertEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import {
-  CSI_PATTERN,
   firstNonJsSpace,
   indentOf,
   isBlank,
   jsFrame,
   jsFrameAfterAt,
-  stripCsi,
 } from "../../src/condense/text.ts";
 import { yamlKey } from "../../src/condense/readers/tap.ts";
 import { fixtureLogNames, FIXTURES } from "./readers_golden.ts";
@@ -87,12 +85,6 @@ const FRAMES = [
   "\u2028at a:1:1",
   "   at async Promise.all (index 0)",
 ];
-
-Deno.test("stripCsi removes exactly what the CSI pattern removes", () => {
-  for (const s of [...FIXTURE_TEXTS, ...RANDOM]) {
-    assertEquals(stripCsi(s), s.replace(CSI_PATTERN, ""), JSON.stringify(s.slice(0, 200)));
-  }
-});
 
 Deno.test("firstNonJsSpace, isBlank and indentOf agree with \\s, trim and the indent they stand for", () => {
   for (const s of [...FIXTURE_LINES, ...RANDOM, ...FRAMES]) {
