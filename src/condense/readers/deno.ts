@@ -6,7 +6,7 @@
  * errors are `error: message` with an `at file:///…` place.
  */
 import { type Finding, finding } from "../findings.ts";
-import { type Frame, jsFrame, pickFrame } from "../text.ts";
+import { type Frame, isBlank, jsFrame, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const HEADING = /^\s?(ERRORS|FAILURES)\s?$/;
@@ -18,9 +18,10 @@ const CHECK = /^(TS\d+) \[(ERROR|WARN|WARNING)\]: (.*)$/;
 const ERROR = /^error: (.*)$/;
 const AT = /^\s+at (?:file:\/\/)?(\S+?):(\d+):(\d+)$/;
 
-// The patterns need " => ", the " (uncaught error)" ending, and at most ten characters: tested first, far cheaper.
+// The patterns need a last digit and " => ", the " (uncaught error)" ending, and at most ten characters: tested first, far cheaper.
 function isFailure(line: string): boolean {
-  return line.includes(" => ") && FAILURE.test(line);
+  const last = line.charCodeAt(line.length - 1);
+  return last >= 48 && last <= 57 && line.includes(" => ") && FAILURE.test(line);
 }
 function isUncaught(line: string): boolean {
   return line.endsWith(" (uncaught error)") && UNCAUGHT.test(line);
@@ -97,19 +98,28 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
         !isHeading(lines[j])
       ) j++;
       ctx.explain(i, j - 1);
-      const body = lines.slice(i + 1, j);
-      const frames = body.map(jsFrame).filter((x): x is Frame => x !== undefined);
+      // One pass over the error: its frames, and the first four lines of text (all that is kept).
+      const frames: Frame[] = [];
+      const text: string[] = [];
+      for (let k = i + 1; k < j; k++) {
+        const l = lines[k];
+        const fr = jsFrame(l);
+        if (fr) frames.push(fr);
+        else if (text.length < 4 && !isBlank(l)) text.push(l.trim());
+      }
       const file = f ? f[2] : u![1];
-      // The frame in the test's body: in its file, at or after the line the test is defined on.
+      // The frame in the test's body: in its file, at or after the line the test is defined on
+      // (the lowest such line; the first of equals).
       const defined = f ? Number(f[3]) : 0;
       const base = file.replace(/^\.\//, "");
-      const inBody = frames
-        .filter((fr) =>
-          (fr.file === base || fr.file.endsWith("/" + base)) && Number(fr.line) >= defined
-        )
-        .sort((a, b) => Number(a.line) - Number(b.line))[0];
+      const slashBase = "/" + base;
+      let inBody: Frame | undefined;
+      for (const fr of frames) {
+        if (!(fr.file === base || fr.file.endsWith(slashBase))) continue;
+        const n = Number(fr.line);
+        if (n >= defined && (!inBody || n < Number(inBody.line))) inBody = fr;
+      }
       const frame = inBody ?? pickFrame(frames, file);
-      const text = body.filter((l) => l.trim() !== "" && !jsFrame(l)).map((l) => l.trim());
       const message = (text[0] ?? "failed").replace(/^error: /, "");
       const loc = frame
         ? `${frame.file}:${frame.line}:${frame.col}`
