@@ -75,7 +75,10 @@ export class AuditLog implements AuditSink {
   }
 
   record<K extends AuditKind>(kind: K, fields: AuditFields<K>): AuditEvent {
-    if (this.options.validate !== false) {
+    // Checking the fields costs microseconds; an event nobody will read or
+    // receive (log off, no listener) need not pay it.
+    const read = (this.options.enabled && !this.#closed) || this.#listeners.size > 0;
+    if (this.options.validate !== false && read) {
       const result = AUDIT_CATALOGUE[kind].safeParse(fields);
       if (!result.success) {
         throw new Error(
