@@ -65,6 +65,7 @@ function readRun(
   from: number,
   ctx: ReadContext,
   lead: Uint16Array,
+  first: Uint16Array,
 ): { findings: Finding[]; next: number } {
   const tree: Failure[] = [];
   const stack: { indent: number; name: string }[] = [];
@@ -126,20 +127,23 @@ function readRun(
   const out: Finding[] = [];
   let i = section + 1;
   for (; i < lines.length; i++) {
-    const c0 = lines[i].charCodeAt(0);
+    // The first character from the shape, and no read past the last line: charCodeAt on an empty
+    // line and an index past the end each sent the optimised code back to the interpreter on every run.
+    const c0 = first[i];
     if (c0 !== 116 && c0 !== 0x2716) {
       // The section ends at a line of another kind at the margin.
       if (c0 !== 32 && lines[i] !== "") break;
       continue;
     }
     const at = TEST_AT.exec(lines[i]);
-    const m = MARK.exec(lines[at ? i + 1 : i] ?? "");
+    const k = at ? i + 1 : i;
+    const m = MARK.exec(k < lines.length ? lines[k] : "");
     if (!m || m[2] !== "✖") continue;
     const head = at ? i + 1 : i;
     let j = head + 1;
     while (
       j < lines.length && j - head < 150 && !isTestAt(lines[j]) &&
-      !(lines[j] !== "" && lines[j].charCodeAt(0) !== 32)
+      !(lines[j] !== "" && first[j] !== 32)
     ) j++;
     ctx.explain(i, j - 1);
     const err = readError(lines, head + 1, j, at?.[1]);
@@ -158,11 +162,11 @@ function readRun(
 }
 
 export function readNodeTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
-  const { lead } = shapeOf(lines, ctx);
+  const { lead, first } = shapeOf(lines, ctx);
   const out: Finding[] = [];
   let from = 0;
   while (from < lines.length) {
-    const run = readRun(lines, from, ctx, lead);
+    const run = readRun(lines, from, ctx, lead, first);
     out.push(...run.findings);
     if (run.next <= from) break;
     from = run.next;
