@@ -29,7 +29,10 @@ export function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       !line.startsWith("error") && !line.startsWith("warning") && !line.startsWith("Some errors") &&
       !line.startsWith("For more")
     ) continue;
-    if (/^(?:Some errors have detailed|For more information about)/.test(line)) {
+    if (
+      (first === 83 || first === 70) &&
+      /^(?:Some errors have detailed|For more information about)/.test(line)
+    ) {
       ctx.explain(i);
       continue;
     }

@@ -22,6 +22,17 @@ function isYamlEnd(line: string): boolean {
   return line.endsWith("...") && YAML_END.test(line);
 }
 
+/** The keys of a failure's YAML block that the finding is made from. */
+const YAML_KEYS_READ = new Set([
+  "failureType",
+  "stack",
+  "location",
+  "error",
+  "message",
+  "expected",
+  "actual",
+]);
+
 function isWordOrDash(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 ||
     c === 45;
@@ -105,21 +116,22 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     if (isYamlStart(lines[j] ?? "")) {
       const base = indentOf(lines[j]);
       j++;
-      let key = "";
+      // The value being read; undefined under a key this reader never looks at (its lines are skipped).
+      let value: string[] | undefined;
       while (j < lines.length && j - i < 200 && !isYamlEnd(lines[j])) {
         const l = lines[j];
         // Only a line at the block's own indent can start a key: the pattern is tried on no other.
         const kv = indentOf(l) === base ? yamlKey(l) : undefined;
         if (kv) {
-          key = kv[0];
-          yaml.set(
-            key,
-            kv[1] === "|-" || kv[1] === "|" || kv[1] === ">-" || kv[1] === ""
+          value = undefined;
+          if (YAML_KEYS_READ.has(kv[0])) {
+            value = kv[1] === "|-" || kv[1] === "|" || kv[1] === ">-" || kv[1] === ""
               ? []
-              : [unquote(kv[1])],
-          );
-        } else if (key) {
-          yaml.get(key)!.push(l.trim());
+              : [unquote(kv[1])];
+            yaml.set(kv[0], value);
+          }
+        } else if (value) {
+          value.push(l.trim());
         }
         j++;
       }
