@@ -104,6 +104,46 @@ export function ownFrame(f: Frame): boolean {
 }
 
 /** Which frame names a test failure's place: one in a test file, else the first of the project's own. */
+/**
+ * pickFrame fed one frame at a time: `add` says when the answer can no longer
+ * change (a frame in the test file; without a test file, the first test-like
+ * frame), so a reader can stop parsing the rest of a long stack.
+ */
+export class FramePicker {
+  #base?: string;
+  #slashBase?: string;
+  #found?: Frame;
+  #testish?: Frame;
+  #own?: Frame;
+  constructor(testFile?: string) {
+    if (testFile) {
+      this.#base = testFile.replace(/^\.\//, "");
+      this.#slashBase = "/" + this.#base;
+    }
+  }
+  /** Whether the pick is decided. */
+  get decided(): boolean {
+    return this.#found !== undefined;
+  }
+  add(f: Frame): boolean {
+    if (this.#found || !ownFrame(f)) return this.#found !== undefined;
+    if (this.#base !== undefined) {
+      if (f.file === this.#base || f.file.endsWith(this.#slashBase!)) this.#found = f;
+    }
+    if (!this.#testish && TESTISH.test(f.file)) {
+      this.#testish = f;
+      if (this.#base === undefined) this.#found = f;
+    }
+    this.#own ??= f;
+    return this.#found !== undefined;
+  }
+  pick(): Frame | undefined {
+    return this.#found ?? this.#testish ?? this.#own;
+  }
+}
+
+const TESTISH = /(^|[/._-])(test|tests|spec|__tests__)([/._-]|$)/i;
+
 export function pickFrame(frames: Frame[], testFile?: string): Frame | undefined {
   const own = frames.filter(ownFrame);
   if (testFile) {

@@ -7,10 +7,13 @@ import { assertEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import {
   firstNonJsSpace,
+  type Frame,
+  FramePicker,
   indentOf,
   isBlank,
   jsFrame,
   jsFrameAfterAt,
+  pickFrame,
 } from "../../src/condense/text.ts";
 import { yamlKey } from "../../src/condense/readers/tap.ts";
 import { fixtureLogNames, FIXTURES } from "./readers_golden.ts";
@@ -127,4 +130,37 @@ Deno.test("yamlKey reads the key and value the YAML-line pattern reads", () => {
     const m = /^\s*([\w-]+):\s?(.*)$/.exec(s);
     assertEquals(yamlKey(s), m ? [m[1], m[2]] : undefined, JSON.stringify(s));
   }
+});
+
+Deno.test("FramePicker, stopped as soon as it is decided, picks what pickFrame picks", () => {
+  const all = FIXTURE_LINES.map((l) => jsFrame(l)).filter((f): f is Frame => f !== undefined);
+  const files = [...new Set(all.map((f) => f.file))];
+  const next = rng(7);
+  let decidedEarly = 0;
+  for (let round = 0; round < 3000; round++) {
+    const n = Math.floor(next() * 12);
+    const frames = Array.from({ length: n }, () => all[Math.floor(next() * all.length)]);
+    const pickOf = Math.floor(next() * (files.length + 2));
+    // No test file, an empty one, or one of the files frames name (plain, or with ./, or by its last part).
+    const file = files[pickOf % files.length] ?? "";
+    const testFile = pickOf === files.length
+      ? undefined
+      : pickOf === files.length + 1
+      ? ""
+      : next() < 0.3
+      ? file.split("/").pop()
+      : next() < 0.5
+      ? "./" + file
+      : file;
+    const picker = new FramePicker(testFile);
+    let used = 0;
+    for (const f of frames) {
+      used++;
+      if (picker.add(f)) break;
+    }
+    if (used < frames.length) decidedEarly++;
+    assertEquals(picker.pick(), pickFrame(frames, testFile), JSON.stringify({ frames, testFile }));
+  }
+  // The early stop happened often enough for the comparison above to mean something.
+  assertEquals(decidedEarly > 300, true, `decided early only ${decidedEarly} times`);
 });

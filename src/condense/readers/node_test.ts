@@ -6,7 +6,7 @@
  * suite path joined with " > ".
  */
 import { type Finding, finding } from "../findings.ts";
-import { firstNonJsSpace, type Frame, indentOf, isBlank, jsFrame, pickFrame } from "../text.ts";
+import { firstNonJsSpace, type Frame, FramePicker, indentOf, isBlank, jsFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const MARK = /^(\s*)(✖|✔|▶|﹣|\*) (.+?)(?: \((?:[\d.]+m?s)\))?(?: # .*)?$/;
@@ -37,14 +37,15 @@ function readError(
   to: number,
   testFile?: string,
 ): { message: string; detail: string[]; frame?: Frame } {
-  const frames: Frame[] = [];
+  const picker = new FramePicker(testFile);
   // The message and five lines of detail are all that is kept of the text: no more are collected.
   const text: string[] = [];
   for (let k = from; k < to; k++) {
     const l = lines[k];
-    const frame = jsFrame(l);
+    // Once the frame is picked, an `at …` line needs no parsing: the text leaves it out either way.
+    const frame = picker.decided && firstNonJsSpace(l) === 97 ? undefined : jsFrame(l);
     if (frame) {
-      frames.push(frame);
+      picker.add(frame);
       continue;
     }
     if (
@@ -55,7 +56,7 @@ function readError(
   return {
     message: text[0] ?? "failed",
     detail: text.slice(1, 6),
-    frame: pickFrame(frames, testFile),
+    frame: picker.pick(),
   };
 }
 

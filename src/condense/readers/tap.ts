@@ -5,7 +5,7 @@
  * subtests, and TODO/SKIP lines, are not findings.
  */
 import { type Finding, finding } from "../findings.ts";
-import { type Frame, indentOf, isJsSpace, jsFrameAfterAt, pickFrame } from "../text.ts";
+import { FramePicker, indentOf, isJsSpace, jsFrameAfterAt } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const NOT_OK = /^(\s*)not ok \d+(?: -)? ?(.*?)(?:\s+#\s*(TODO|SKIP)\b.*)?$/i;
@@ -140,13 +140,15 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     i = j;
     if (n[3]) continue; // TODO and SKIP do not fail the run
     if (yaml.get("failureType")?.[0] === "subtestsFailed") continue;
-    const stack = (yaml.get("stack") ?? []).map((l) =>
-      jsFrameAfterAt(l.startsWith("at ") ? l.slice(3) : l)
-    )
-      .filter((x): x is Frame => x !== undefined);
     const loc = yaml.get("location")?.[0];
     const testFile = loc ? /^(.*?):\d+:\d+$/.exec(loc)?.[1] : undefined;
-    const frame = pickFrame(stack, testFile);
+    // The stack is parsed only until the frame is decided (usually its first line, in the test file).
+    const picker = new FramePicker(testFile);
+    for (const l of yaml.get("stack") ?? []) {
+      const f = jsFrameAfterAt(l.startsWith("at ") ? l.slice(3) : l);
+      if (f && picker.add(f)) break;
+    }
+    const frame = picker.pick();
     const errorLines = (yaml.get("error") ?? yaml.get("message") ?? []).filter((l) => l !== "");
     const expected = yaml.get("expected");
     const actual = yaml.get("actual");
