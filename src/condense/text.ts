@@ -58,6 +58,15 @@ export interface Frame {
   col: string;
 }
 
+/**
+ * `line.includes(text)`, looked for first by a part of it that starts with a
+ * rarer character: a search for a pattern that starts with a space stops at
+ * every space, and measured two to three times slower on long lines.
+ */
+export function hasText(line: string, rarePart: string, text: string): boolean {
+  return line.includes(rarePart) && line.includes(text);
+}
+
 /** Whether a character code is one JavaScript's `\s` matches (the full set, so tests built on it stay exact). */
 export function isJsSpace(c: number): boolean {
   if (c <= 32) return c === 32 || (c >= 9 && c <= 13);

@@ -6,7 +6,7 @@
  * errors are `error: message` with an `at file:///…` place.
  */
 import { type Finding, finding } from "../findings.ts";
-import { type Frame, isBlank, jsFrame, pickFrame } from "../text.ts";
+import { type Frame, hasText, isBlank, jsFrame, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const HEADING = /^\s?(ERRORS|FAILURES)\s?$/;
@@ -21,7 +21,7 @@ const AT = /^\s+at (?:file:\/\/)?(\S+?):(\d+):(\d+)$/;
 // The patterns need a last digit and " => ", the " (uncaught error)" ending, and at most ten characters: tested first, far cheaper.
 function isFailure(line: string): boolean {
   const last = line.charCodeAt(line.length - 1);
-  return last >= 48 && last <= 57 && line.includes(" => ") && FAILURE.test(line);
+  return last >= 48 && last <= 57 && hasText(line, "=>", " => ") && FAILURE.test(line);
 }
 function isUncaught(line: string): boolean {
   return line.endsWith(" (uncaught error)") && UNCAUGHT.test(line);
@@ -43,7 +43,7 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       const candidate = c0 === 84 || c0 === 101 || c0 === 111 || c0 === 70 || c0 === 114 ||
         c0 === 67 || c0 === 68 ||
         c0 === 83 || c0 === 45 || (c0 === 32 && (l === 69 || (l >= 48 && l <= 57)));
-      if (!candidate && (shape.last[i] !== 41 || !lines[i].includes(" ... "))) continue;
+      if (!candidate && (shape.last[i] !== 41 || !hasText(lines[i], "...", " ... "))) continue;
     }
     const line = lines[i];
     const h = line.length <= 12 && (c0 === 32 || c0 === 69 || c0 === 70)
@@ -78,7 +78,7 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       continue;
     }
     if (
-      part === "" && line.charCodeAt(line.length - 1) === 41 && line.includes(" ... ") &&
+      part === "" && line.charCodeAt(line.length - 1) === 41 && hasText(line, "...", " ... ") &&
       INLINE.test(line)
     ) {
       ctx.explain(i);
@@ -89,7 +89,7 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       continue;
     }
     if (part === "ERRORS") {
-      const f = line.includes(" => ") ? FAILURE.exec(line) : null;
+      const f = hasText(line, "=>", " => ") ? FAILURE.exec(line) : null;
       const u = f || !line.endsWith(" (uncaught error)") ? null : UNCAUGHT.exec(line);
       if (!f && !u) continue;
       let j = i + 1;

@@ -7,6 +7,7 @@
  * failure when nothing more exact explains it.
  */
 import { type Finding, finding } from "../findings.ts";
+import { hasText } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const MVN_COMPILE = /^\[(ERROR|WARNING)\] (\S+\.(?:java|kt|scala|groovy)):\[(\d+),(\d+)\] (.*)$/;
@@ -63,7 +64,7 @@ export function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       const last = line.charCodeAt(line.length - 1);
       if (last !== 68 && last !== 33) continue;
     }
-    if (!line.startsWith("[") && !line.includes(" > ") && !line.includes("<<<")) continue;
+    if (!line.startsWith("[") && !hasText(line, ">", " > ") && !line.includes("<<<")) continue;
     if (line.startsWith("[INFO]")) {
       ctx.explain(i); // Maven's progress: accounted for (its failures are [ERROR] lines)
       continue;

@@ -4,6 +4,7 @@
  * and minitest (`  1) Failure:` / `  1) Error:` with `Class#test [file:line]:`).
  */
 import { type Finding, finding } from "../findings.ts";
+import { hasText } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const RSPEC_ENTRY = /^\s+(\d+)\) (.+)$/;
@@ -100,7 +101,9 @@ function readMinitest(lines: string[], ctx: ReadContext, out: Finding[]): void {
       !(c0 === 32 && l >= 48 && l <= 57)
     ) continue;
     const line = lines[i];
-    if (c0 === 32 ? !line.includes(") ") : c0 <= 57 && !line.includes(" runs, ")) continue;
+    if (c0 === 32 ? !line.includes(") ") : c0 <= 57 && !hasText(line, "runs, ", " runs, ")) {
+      continue;
+    }
     if (
       MINI_SUMMARY.test(line) || /^(?:Run options: |# Running:|Finished in [\d.]+s, )/.test(line)
     ) {

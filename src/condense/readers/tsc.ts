@@ -28,7 +28,7 @@ export function readTsc(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       if (SUMMARY.test(line)) ctx.explain(i);
       continue;
     }
-    const t = line.indexOf(" TS");
+    const t = line.includes("TS") ? line.indexOf(" TS") : -1;
     if (t < 0 && !line.startsWith("error TS") && !line.startsWith("warning TS")) continue;
     if (SUMMARY.test(line)) {
       ctx.explain(i);
