@@ -72,7 +72,7 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
   const sections = new Map<string, { from: number; to: number; error: boolean }>();
   let part = "";
   const conftest: Finding[] = [];
-  const { first } = shapeOf(lines, ctx);
+  const { first, last: lastChar } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c = first[i];
     // Section rules (=, _), summary entries (F, E, X), -rA entries (P, S), "!!! interrupted", and -v lines (any start)
@@ -116,7 +116,8 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
         continue;
       }
     }
-    const last = line.charCodeAt(line.length - 1);
+    // From the shape: the line's own text is not touched for most lines (0 for an empty one, as NaN was).
+    const last = lastChar[i];
     // -v lines end in "[ 25%]" or the outcome (…ED, ERROR, XFAIL, XPASS); the -rA ones start with it.
     if (
       (last === 93 || last === 68 || last === 82 || last === 76 || last === 83 || c === 80 ||
