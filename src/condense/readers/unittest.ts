@@ -18,7 +18,12 @@ export function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
     // test…, Ran…, FAILED (…), OK, and the ===== rule
     if (c !== 116 && c !== 82 && c !== 70 && c !== 79 && c !== 61) continue;
     const line = lines[i];
-    if (RESULT.test(line)) {
+    // RESULT's four forms start "test", "Ran ", "FAILED (" and "OK": the pattern is tried on no other line.
+    if (
+      ((c === 116 && line.startsWith("test")) || (c === 82 && line.startsWith("Ran ")) ||
+        (c === 70 && line.startsWith("FAILED (")) || (c === 79 && line.startsWith("OK"))) &&
+      RESULT.test(line)
+    ) {
       ctx.explain(i);
       continue;
     }
