@@ -10,7 +10,21 @@ import { firstNonJsSpace, type Frame, FramePicker, indentOf, isBlank, jsFrame } 
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
 const MARK = /^(\s*)(✖|✔|▶|﹣|\*) (.+?)(?: \((?:[\d.]+m?s)\))?(?: # .*)?$/;
-const SECTION = /^✖ failing tests:$/;
+/** The failing-tests section's heading (the whole line: compared, not matched). */
+const SECTION_LINE = "✖ failing tests:";
+const AT_LINE = /^\s*at /;
+/** An error's fields that are not its message: `code:`, `actual:`… and the braces around them. */
+const ERROR_FIELD = /^\s+(?:generatedMessage|code|actual|expected|operator):|^\s*[{}]\s*$/;
+
+/** Whether a line (not blank) is an `at` line or an error field: by its first character, then the patterns. */
+function isFrameOrField(l: string): boolean {
+  const c = firstNonJsSpace(l);
+  if (c === 97) return AT_LINE.test(l) || ERROR_FIELD.test(l);
+  if (c === 103 || c === 99 || c === 101 || c === 111 || c === 123 || c === 125) {
+    return ERROR_FIELD.test(l);
+  }
+  return false;
+}
 const TEST_AT = /^test at (\S+?):(\d+):(\d+)$/;
 
 /** MARK's test, its mark character checked first (most lines of an error block are not marks). */
@@ -49,8 +63,7 @@ function readError(
       continue;
     }
     if (
-      text.length < 6 && !isBlank(l) && !/^\s*at /.test(l) &&
-      !/^\s+(?:generatedMessage|code|actual|expected|operator):|^\s*[{}]\s*$/.test(l)
+      text.length < 6 && !isBlank(l) && !isFrameOrField(l)
     ) text.push(l.trim());
   }
   return {
@@ -83,7 +96,7 @@ function readRun(
       continue;
     }
     const line = lines[i];
-    if (SECTION.test(line)) {
+    if (line === SECTION_LINE) {
       section = i;
       break;
     }

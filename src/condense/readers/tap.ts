@@ -116,11 +116,14 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     ).join(" > ") || n[2];
     let j = i + 1;
     const yaml = new Map<string, string[]>();
+    // How many of the stack's values came on its key's line (unquoted there, so not to be trimmed again).
+    let stackInline = 0;
     if (isYamlStart(lines[j] ?? "")) {
       const base = indentOf(lines[j]);
       j++;
       // The value being read; undefined under a key this reader never looks at (its lines are skipped).
       let value: string[] | undefined;
+      let stackValue: string[] | undefined;
       while (j < lines.length && j - i < 200 && !isYamlEnd(lines[j])) {
         const l = lines[j];
         // Only a line at the block's own indent can start a key: the pattern is tried on no other.
@@ -132,9 +135,14 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
               ? []
               : [unquote(kv[1])];
             yaml.set(kv[0], value);
+            if (kv[0] === "stack") {
+              stackValue = value;
+              stackInline = value.length;
+            }
           }
         } else if (value) {
-          value.push(l.trim());
+          // A stack's lines are trimmed when read (most are never read: the frame is decided early).
+          value.push(value === stackValue ? l : l.trim());
         }
         j++;
       }
@@ -147,7 +155,9 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     const testFile = loc ? /^(.*?):\d+:\d+$/.exec(loc)?.[1] : undefined;
     // The stack is parsed only until the frame is decided (usually its first line, in the test file).
     const picker = new FramePicker(testFile);
-    for (const l of yaml.get("stack") ?? []) {
+    const stack = yaml.get("stack") ?? [];
+    for (let k = 0; k < stack.length; k++) {
+      const l = k < stackInline ? stack[k] : stack[k].trim();
       const f = jsFrameAfterAt(l.startsWith("at ") ? l.slice(3) : l);
       if (f && picker.add(f)) break;
     }
