@@ -441,7 +441,10 @@ function rmRoots(part: Part, analysis: Analysis): Refusal | undefined {
 function describeRoot(w: Word, part: Part, analysis: Analysis): string {
   const r = resolveWord(w, part.vars, analysis.userHome);
   if (r.globRegex) return "everything in a system or home folder";
-  const abs = absolutePath(r.value, part.cwds[0]);
+  // Of the folders the part may run in (a cd before it adds one), the one that makes it a root.
+  const abs = part.cwds.map((cwd) => absolutePath(r.value, cwd))
+    .find((candidate) => isProtectedRoot(candidate, analysis.userHome)) ??
+    absolutePath(r.value, part.cwds[0]);
   if (abs === "/") return "everything on the machine";
   if (abs.toLowerCase() === analysis.userHome.toLowerCase()) return "your home folder";
   return `the system folder ${abs}`;

@@ -213,6 +213,13 @@ for (const [rule, lines] of Object.entries(REFUSED)) {
   });
 }
 
+Deno.test("policy: a removal after cd names the folder the cd reached", () => {
+  const home = policy("cd ~ && rm -rf .");
+  assertEquals(home.allowed, false);
+  assertMatch(home.reason ?? "", /would delete your home folder$/);
+  assertMatch(policy("cd /usr && rm -rf .").reason ?? "", /would delete the system folder \/usr$/);
+});
+
 Deno.test("policy: words that only mention answering are not refused", () => {
   for (
     const line of [
