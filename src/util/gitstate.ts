@@ -109,7 +109,8 @@ export interface IndexEntry {
   mtimeNanoseconds: number;
   size: number;
   mode: number;
-  sha: string;
+  /** The blob id's 20 bytes (hex only when a file must be compared by content). */
+  shaBytes: Uint8Array;
   skipWorktree: boolean;
   assumeValid: boolean;
 }
@@ -132,11 +133,7 @@ export function parseIndex(bytes: Uint8Array): IndexEntry[] | undefined {
     const mtimeNanoseconds = view.getUint32(offset + 12);
     const mode = view.getUint32(offset + 24);
     const size = view.getUint32(offset + 36);
-    const sha = Array.from(
-      bytes.subarray(offset + 40, offset + 60),
-      (b) => b.toString(16).padStart(2, "0"),
-    )
-      .join("");
+    const shaBytes = bytes.subarray(offset + 40, offset + 60);
     const flags = view.getUint16(offset + 60);
     offset += 62;
     let skipWorktree = false;
@@ -147,7 +144,9 @@ export function parseIndex(bytes: Uint8Array): IndexEntry[] | undefined {
     }
     const end = bytes.indexOf(0, offset);
     if (end < 0) return undefined;
-    const path = decoder.decode(bytes.subarray(offset, end));
+    const raw = bytes.subarray(offset, end);
+    // Most paths are ASCII: building the string directly is much cheaper than a decoder call.
+    const path = raw.every((b) => b < 0x80) ? String.fromCharCode(...raw) : decoder.decode(raw);
     // Entries are padded with 1–8 NULs to a multiple of 8 bytes.
     const length = end - start + 1;
     offset = start + Math.ceil(length / 8) * 8;
@@ -157,12 +156,18 @@ export function parseIndex(bytes: Uint8Array): IndexEntry[] | undefined {
       mtimeNanoseconds,
       size,
       mode,
-      sha,
+      shaBytes,
       skipWorktree,
       assumeValid: (flags & 0x8000) !== 0,
     });
   }
   return entries;
+}
+
+export function shaHex(entry: IndexEntry): string {
+  let hex = "";
+  for (const b of entry.shaBytes) hex += (b < 16 ? "0" : "") + b.toString(16);
+  return hex;
 }
 
 /** Whether a tracked file differs from its index entry. */
@@ -183,7 +188,7 @@ export function entryModified(
   }
   if (kind === 0o12) {
     if (!info.isSymlink) return true;
-    return gitBlobId(new TextEncoder().encode(Deno.readLinkSync(path))) !== entry.sha;
+    return gitBlobId(new TextEncoder().encode(Deno.readLinkSync(path))) !== shaHex(entry);
   }
   if (!info.isFile) return true;
   if (info.size % 2 ** 32 !== entry.size) return true;
@@ -196,7 +201,7 @@ export function entryModified(
   // written no earlier than the index itself ("racy git"), when only the
   // content can tell.
   if (sameMtime && mtimeMs < indexMtimeMs) return false;
-  return gitBlobId(Deno.readFileSync(path)) !== entry.sha;
+  return gitBlobId(Deno.readFileSync(path)) !== shaHex(entry);
 }
 
 export function readGitState(start: string): GitState | undefined {
