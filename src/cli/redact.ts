@@ -56,7 +56,18 @@ async function runRedact(file: string | undefined, flags: RedactFlags): Promise<
     try {
       const info = await Deno.stat(file);
       if (info.isDirectory) throw new UsageError(`${file} is a folder; give one file to redact`);
-      stream = (await Deno.open(file, { read: true })).readable;
+      // A regular file only: a device never ends and a FIFO waits for a writer.
+      const { openInputFile } = await load<typeof import("../util/tool_input.ts")>(
+        import.meta.resolve("../util/tool_input.ts"),
+      );
+      try {
+        stream = openInputFile(file).file.readable;
+      } catch (error) {
+        if (error instanceof Error && error.name === "ToolInputError") {
+          throw new WispError(error.message);
+        }
+        throw error;
+      }
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) {
         throw new WispError(`${file} does not exist; check the path`);

@@ -162,6 +162,9 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
             errLine(`error: ${root} cannot be read; check its permissions`);
           } else if (error instanceof Deno.errors.IsADirectory) {
             errLine(`error: ${root} could not be read as a file`);
+          } else if (error instanceof Error && error.name === "UnsafePath") {
+            // A device, FIFO or socket named as an input: nothing is read from it.
+            errLine(`error: ${error.message}; give a file or a folder`);
           } else throw error;
           failed = true;
         }

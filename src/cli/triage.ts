@@ -117,11 +117,9 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
       try {
         input = await readFileBounded(flags.path);
       } catch (error) {
-        if (error instanceof Deno.errors.NotFound) {
-          throw new WispError(`${flags.path} does not exist; give the path of an output file`);
-        }
-        if (error instanceof Deno.errors.IsADirectory) {
-          throw new WispError(`${flags.path} is a folder; give the path of an output file`);
+        // A missing file, a folder, a device or a FIFO: the sentence, and what to give instead.
+        if (error instanceof Error && error.name === "ToolInputError") {
+          throw new WispError(`${error.message}; give the path of an output file`);
         }
         throw error;
       }

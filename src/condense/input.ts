@@ -2,9 +2,11 @@
  * Reading what triage reads, bounded: a file or standard input, up to
  * CAPTURE_LIMIT bytes kept (an over-long input keeps its head and tail halves
  * and names the bytes in between as not read). A file is read by offset, so a
- * huge log costs no more memory than the limit.
+ * huge log costs no more memory than the limit. Only regular files are opened
+ * (src/util/tool_input.ts): a device, FIFO or socket is a ToolInputError.
  */
 import { boundBytes, CAPTURE_LIMIT } from "./triage.ts";
+import { openInputFile } from "../util/tool_input.ts";
 
 export interface BoundedInput {
   text: string;
@@ -33,10 +35,14 @@ async function readExactly(file: Deno.FsFile, length: number): Promise<Uint8Arra
   return buf.subarray(0, got);
 }
 
-export async function readFileBounded(path: string, limit = CAPTURE_LIMIT): Promise<BoundedInput> {
-  const file = await Deno.open(path, { read: true });
+export async function readFileBounded(
+  path: string,
+  limit = CAPTURE_LIMIT,
+  given = path,
+): Promise<BoundedInput> {
+  const { file, stamp } = openInputFile(path, given);
   try {
-    const size = (await file.stat()).size;
+    const size = stamp.size;
     if (size <= limit) {
       const bytes = await readExactly(file, size);
       return { ...boundBytes(bytes, limit), bytes: bytes.length };
@@ -163,10 +169,11 @@ export async function readLogWindow(
   path: string,
   limit = CAPTURE_LIMIT,
   scanLimit = COUNT_SCAN_LIMIT,
+  given = path,
 ): Promise<LogWindow> {
-  const file = await Deno.open(path, { read: true });
+  const { file, stamp } = openInputFile(path, given);
   try {
-    const size = (await file.stat()).size;
+    const size = stamp.size;
     if (size <= limit) {
       const bytes = await readExactly(file, size);
       return { text: new TextDecoder().decode(bytes), bytes: bytes.length };

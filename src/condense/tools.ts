@@ -20,9 +20,10 @@ import { compareRuns } from "./flaky.ts";
 import { draftMessages, exactDraft, finishDraft } from "./draft.ts";
 import { type HeldBack, readFileBounded, readLogWindow } from "./input.ts";
 import { messageOf, WispError } from "../util/errors.ts";
+import { readWholeInput, ToolInputError } from "../util/tool_input.ts";
 import { runCaptured, runRepeatedly, type TriageRunOptions } from "./run_command.ts";
 
-export class ToolInputError extends Error {}
+export { ToolInputError };
 
 export interface ToolOutput {
   text: string;
@@ -67,41 +68,14 @@ async function readInput(
   }
   if (hasText) return args.text!;
   const path = where(args.path!, cwd);
-  try {
-    if (whole) {
-      const size = (await Deno.stat(path)).size;
-      if (size > WHOLE_LIMIT) {
-        throw new ToolInputError(
-          `${args.path} is ${Math.round(size / 1048576)} MiB; at most 16 MiB is read whole`,
-        );
-      }
-      return await Deno.readTextFile(path);
-    }
-    return (await readFileBounded(path)).text;
-  } catch (error) {
-    throw error instanceof ToolInputError ? error : readProblem(error, args.path!);
-  }
+  if (whole) return new TextDecoder().decode(readWholeInput(path, WHOLE_LIMIT, args.path!));
+  return (await readFileBounded(path, undefined, args.path!)).text;
 }
 
 /** A log file read to its bounded window (start and end, the middle counted and named). */
 async function readLogFile(given: string, cwd: string | undefined) {
   if (given === "") throw new ToolInputError("give either text or path, not both and not neither");
-  try {
-    return await readLogWindow(where(given, cwd));
-  } catch (error) {
-    throw readProblem(error, given);
-  }
-}
-
-function readProblem(error: unknown, given: string): unknown {
-  if (error instanceof Deno.errors.NotFound) return new ToolInputError(`${given} does not exist`);
-  if (error instanceof Deno.errors.IsADirectory) {
-    return new ToolInputError(`${given} is a folder, not a file`);
-  }
-  if (error instanceof Deno.errors.PermissionDenied) {
-    return new ToolInputError(`${given} cannot be read`);
-  }
-  return error;
+  return await readLogWindow(where(given, cwd), undefined, undefined, given);
 }
 
 function needRun(ctx: CondenseContext): RunContext {

@@ -4,6 +4,7 @@
  * files under a directory.
  */
 import { join } from "node:path";
+import { notRegularKind, UnsafePath } from "../util/fs_safe.ts";
 
 export interface Peeked {
   head: Uint8Array;
@@ -79,21 +80,33 @@ export async function readBounded(
   return new TextDecoder().decode(concat(chunks, size));
 }
 
-/** Files under `root` (itself when a file), sorted, skipping `.git` folders and symlinks. */
+/**
+ * Files under `root` (itself when a file), sorted, skipping `.git` folders and
+ * symlinks below it. The root itself is followed when it is a link (it was
+ * named); a root that is neither a regular file nor a folder (a device, a
+ * FIFO, a socket) is an UnsafePath error, so nothing waits on it or reads it
+ * without end.
+ */
 export function* walkFiles(root: string): Generator<string> {
-  const info = Deno.lstatSync(root);
+  yield* walkBelow(root, Deno.statSync(root), true);
+}
+
+function* walkBelow(root: string, info: Deno.FileInfo, named = false): Generator<string> {
   if (info.isFile) {
     yield root;
     return;
   }
-  if (!info.isDirectory) return;
+  if (!info.isDirectory) {
+    if (named) throw new UnsafePath(root, `is ${notRegularKind(info)}, not a regular file`);
+    return;
+  }
   const entries = [...Deno.readDirSync(root)];
   entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   for (const entry of entries) {
     if (entry.isSymlink) continue;
     if (entry.isDirectory && entry.name === ".git") continue;
     const path = join(root, entry.name);
-    if (entry.isDirectory) yield* walkFiles(path);
+    if (entry.isDirectory) yield* walkBelow(path, Deno.lstatSync(path));
     else if (entry.isFile) yield path;
   }
 }

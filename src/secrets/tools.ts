@@ -15,6 +15,7 @@ import { RedactionNumbering, redactionSummary } from "./redact.ts";
 import { redactStream } from "./stream.ts";
 import { scanInput } from "./scan_input.ts";
 import { scanSummary } from "./summary.ts";
+import { openInputFile, ToolInputError } from "../util/tool_input.ts";
 
 export { scanSummary };
 
@@ -76,7 +77,7 @@ export interface RedactResult {
   heldBack: number;
 }
 
-export class ToolInputError extends Error {}
+export { ToolInputError };
 
 function inputOf(
   args: { text?: string; path?: string },
@@ -96,14 +97,9 @@ function inputOf(
   return { text: args.text };
 }
 
-function fileStream(path: string): Promise<ReadableStream<Uint8Array>> {
-  return Deno.open(path, { read: true }).then((f) => f.readable).catch((error) => {
-    if (error instanceof Deno.errors.NotFound) throw new ToolInputError(`${path} does not exist`);
-    if (error instanceof Deno.errors.PermissionDenied) {
-      throw new ToolInputError(`${path} cannot be read`);
-    }
-    throw error;
-  });
+/** A regular file's bytes as a stream (a device, FIFO or socket is refused before it is opened). */
+function fileStream(path: string): ReadableStream<Uint8Array> {
+  return openInputFile(path).file.readable;
 }
 
 export function listFinding(f: SecretFinding): ListedFinding {
@@ -139,7 +135,7 @@ export async function scanSecretsTool(
     for (const f of found.slice(0, MAX_LISTED_FINDINGS)) listed.push(listFinding(f));
   } else {
     const result = await scanInput(
-      await fileStream(input.path!),
+      fileStream(input.path!),
       { ...options, path: input.path },
       (batch) => {
         for (const f of batch) if (listed.length < MAX_LISTED_FINDINGS) listed.push(listFinding(f));
@@ -182,7 +178,7 @@ export async function redactTool(
   const options = { personal: parsed.personal !== false, thorough: parsed.thorough };
   const stream = input.text !== undefined
     ? new Blob([input.text]).stream() as ReadableStream<Uint8Array>
-    : await fileStream(input.path!);
+    : fileStream(input.path!);
   let out = "";
   let heldBack = 0;
   const result = await redactStream(stream, { ...options, path: input.path }, (chunk) => {

@@ -115,7 +115,7 @@ export async function readFile(args: ReadFileArgs, ctx: ToolContext): Promise<To
     opened = openForRead(realPath);
   } catch (error) {
     if (error instanceof UnsafePath) {
-      return errorResult(`cannot read ${given}: ${error.message.slice(realPath.length + 1)}`);
+      return errorResult(`cannot read ${given}: ${error.detail}`);
     }
     if (error instanceof Deno.errors.PermissionDenied) {
       return errorResult(`cannot read ${given}: permission denied`);

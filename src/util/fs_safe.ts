@@ -71,9 +71,12 @@ export class ConcurrentChange extends Error {
 
 /** An operation the checks refused (a symlink where none may be, not a regular file, …). */
 export class UnsafePath extends Error {
+  /** What is wrong with it, without the path: "is not a regular file". */
+  readonly detail: string;
   constructor(readonly path: string, detail: string) {
     super(`${path} ${detail}`);
     this.name = "UnsafePath";
+    this.detail = detail;
   }
 }
 
@@ -137,9 +140,10 @@ export interface OpenedForRead {
  */
 export function openForRead(path: string): OpenedForRead {
   const realPath = Deno.realPathSync(path);
-  const before = stampOf(Deno.lstatSync(realPath));
+  const info = Deno.lstatSync(realPath);
+  const before = stampOf(info);
   if (before.isDirectory) throw new UnsafePath(path, "is a folder, not a file");
-  if (!before.isFile) throw new UnsafePath(path, "is not a regular file");
+  if (!before.isFile) throw new UnsafePath(path, `is ${notRegularKind(info)}, not a regular file`);
   const file = Deno.openSync(realPath, { read: true });
   try {
     const opened = stampOf(file.statSync());
@@ -151,6 +155,15 @@ export function openForRead(path: string): OpenedForRead {
     file.close();
     throw error;
   }
+}
+
+/** What a file that is not a regular one is, for a sentence. */
+export function notRegularKind(info: Deno.FileInfo): string {
+  if (info.isCharDevice || info.isBlockDevice) return "a device";
+  if (info.isFifo) return "a named pipe (FIFO)";
+  if (info.isSocket) return "a socket";
+  if (info.isSymlink) return "a symbolic link";
+  return "a special file";
 }
 
 /** Read a whole regular file already open, up to `max` bytes (more is an error). */

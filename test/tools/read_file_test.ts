@@ -62,7 +62,10 @@ Deno.test("read_file: binary files, folders and missing files are refused with a
     const mk = await new Deno.Command("mkfifo", { args: [fifo] }).output();
     if (mk.success) {
       const result = await callTool(s, "read_file", { path: fifo });
-      assertMatch(result.text, /^error: cannot read .*pipe: is not a regular file/);
+      assertMatch(
+        result.text,
+        /^error: cannot read .*pipe: is a named pipe \(FIFO\), not a regular file/,
+      );
     }
   } finally {
     await s.cleanup();
@@ -114,7 +117,10 @@ Deno.test("read_file: a page never passes the tool-output budget", async () => {
 const READ_LAST_PAGE = new URL("../fixtures/tools/read_last_page.ts", import.meta.url).pathname;
 
 /** Read a page in a process of its own; returns its text and the growth of that process's RSS. */
-async function readInOwnProcess(file: string, offset: number): Promise<{ grew: number; text: string }> {
+async function readInOwnProcess(
+  file: string,
+  offset: number,
+): Promise<{ grew: number; text: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", READ_LAST_PAGE, file, String(offset)],
     stdout: "piped",
@@ -190,7 +196,10 @@ Deno.test("read_file: the first page of a huge file costs about a page of readin
     for (let i = 0; i < 64; i++) h2.writeSync(z);
     h2.close();
     const measured = await readInOwnProcess(one, 1);
-    assert(measured.grew < 32 * 1024 * 1024, `a single huge line grew RSS by ${measured.grew} bytes`);
+    assert(
+      measured.grew < 32 * 1024 * 1024,
+      `a single huge line grew RSS by ${measured.grew} bytes`,
+    );
     const cut = await callTool(s, "read_file", { path: one });
     assertMatch(cut.text, /^1\tzzzz/);
     assertStringIncludes(cut.text, "[line 1 is 64 MiB long; only its start is shown");

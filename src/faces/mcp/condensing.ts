@@ -20,7 +20,6 @@ import {
   condenseLogInput,
   condenseLogTool,
   dependencyAuditInput,
-  dependencyAuditTool,
   draftChangeInput,
   draftChangeTool,
   flakyTestsInput,
@@ -28,14 +27,13 @@ import {
   hotPathsInput,
   hotPathsTool,
   jsonShapeInput,
-  jsonShapeTool,
   type RunContext,
   summariseDiffInput,
-  summariseDiffTool,
   ToolInputError,
   type ToolOutput,
 } from "../../condense/tools.ts";
 import { redactInput, redactTool, scanSecretsInput, scanSecretsTool } from "../../secrets/tools.ts";
+import { type OffloadedTool, ToolThread } from "../../condense/offload.ts";
 import type { Backend } from "../../models/backend.ts";
 import type { Session } from "../../session/session.ts";
 
@@ -81,6 +79,15 @@ export function runContext(session: Session, signal?: AbortSignal): RunContext {
 
 function condenseContext(env: CallEnv, extra: Partial<CondenseContext> = {}): CondenseContext {
   return { cwd: env.cwd, run: runContext(env.session, env.signal), ...extra };
+}
+
+/** The thread the tools that only read and compute run on, so the server keeps answering meanwhile. */
+let toolThread: ToolThread | undefined;
+
+/** Run a tool that runs no command on the tool thread (src/condense/offload.ts). */
+function offloaded(tool: OffloadedTool, args: Record<string, unknown>, env: CallEnv) {
+  toolThread ??= new ToolThread();
+  return toolThread.run(tool, args, env.cwd, env.signal);
 }
 
 /** The files a call names (`path`, `paths`). */
@@ -194,17 +201,7 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
       await gateReads(args, env, gate);
       const { readFileBounded } = await import("../../condense/input.ts");
       const path = isAbsolute(args.path!) ? args.path! : resolve(env.cwd, args.path!);
-      try {
-        input = await readFileBounded(path);
-      } catch (error) {
-        if (error instanceof Deno.errors.NotFound) {
-          throw new ToolInputError(`${args.path} does not exist`);
-        }
-        if (error instanceof Deno.errors.IsADirectory) {
-          throw new ToolInputError(`${args.path} is a folder; give an output file`);
-        }
-        throw error;
-      }
+      input = await readFileBounded(path, undefined, args.path!);
     }
     const choice = await service.chooseJudge(session.config, { audit });
     const result = await service.runTriage({
@@ -253,7 +250,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "A short summary of a unified diff on this machine (text or a file): files changed with their status, lines " +
       "added and removed, and the functions the hunks name, largest changes first. No model.",
     schema: served(summariseDiffInput),
-    run: (args, env) => summariseDiffTool(args, condenseContext(env)),
+    run: (args, env) => offloaded("summarise_diff", args, env),
   },
   {
     name: "draft_change",
@@ -274,7 +271,11 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "counts by severity, its time span, the severe messages grouped by template with how often they repeat, the " +
       "rare ones, the first and last lines. No model.",
     schema: served(condenseLogInput),
-    run: (args, env) => condenseLogTool(args, condenseContext(env)),
+    // The system log's stretch (last) runs a command through the gate: on this thread.
+    run: (args, env) =>
+      args.last === undefined
+        ? offloaded("condense_log", args, env)
+        : condenseLogTool(args, condenseContext(env)),
   },
   {
     name: "json_shape",
@@ -282,7 +283,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "The structure of a JSON document or JSON Lines on this machine without its data: keys and their types, " +
       "optional keys, array lengths, unions and small enums, as an indented outline. No model.",
     schema: served(jsonShapeInput),
-    run: (args, env) => jsonShapeTool(args, condenseContext(env)),
+    run: (args, env) => offloaded("json_shape", args, env),
   },
   {
     name: "dependency_audit",
@@ -291,7 +292,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "from the lockfiles alone: package counts, names at several versions, and what they mark (sources outside the " +
       "registry, plain http, missing integrity, install scripts). No network, no model.",
     schema: served(dependencyAuditInput),
-    run: (args, env) => dependencyAuditTool(args, condenseContext(env)),
+    run: (args, env) => offloaded("dependency_audit", args, env),
   },
   {
     name: "flaky_tests",
@@ -311,7 +312,11 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "profile (a V8 .cpuprofile from node or deno --cpu-prof, or python3 -m cProfile's text) by self and total time, " +
       "with file:line. No model.",
     schema: served(hotPathsInput),
-    run: (args, env) => hotPathsTool(args, condenseContext(env)),
+    // Without a profile, git log runs through the gate: on this thread.
+    run: (args, env) =>
+      typeof args.path === "string"
+        ? offloaded("hot_paths", args, env)
+        : hotPathsTool(args, condenseContext(env)),
   },
   {
     name: "scan_secrets",
