@@ -20,6 +20,7 @@ export type Shape =
 const ENUM_VALUES = 6;
 const ENUM_MAX_LENGTH = 24;
 
+/** The shape of one value. */
 export function shapeOfValue(value: unknown): Shape {
   if (value === null) return { t: "null" };
   if (typeof value === "boolean") return { t: "boolean" };
@@ -33,7 +34,7 @@ export function shapeOfValue(value: unknown): Shape {
   }
   if (Array.isArray(value)) {
     let item: Shape | undefined;
-    for (const v of value) item = item ? merge(item, shapeOfValue(v)) : shapeOfValue(v);
+    for (const v of value) item = absorb(item, v);
     return { t: "array", lengths: [value.length, value.length], count: 1, item };
   }
   const keys = new Map<string, { shape: Shape; count: number }>();
@@ -41,6 +42,74 @@ export function shapeOfValue(value: unknown): Shape {
     keys.set(k, { shape: shapeOfValue(v), count: 1 });
   }
   return { t: "object", keys, count: 1 };
+}
+
+type Kind = Shape["t"];
+
+function kindOf(value: unknown): Kind {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  const type = typeof value;
+  return type === "boolean" || type === "number" || type === "string" ? type : "object";
+}
+
+/**
+ * `merge(shape, shapeOfValue(value))`, built without the value's own shape:
+ * `shape` is updated in place and returned (or a union holding it). The
+ * accumulator of a document or of JSON Lines owns every shape in it, so
+ * nothing else sees the change. Building a throw-away shape per record and
+ * copying every map and set on each merge took most of json_shape's time on
+ * large inputs (docs/adr/0280); the test holds the two equal on random values.
+ */
+export function absorb(shape: Shape | undefined, value: unknown): Shape {
+  if (shape === undefined) return shapeOfValue(value);
+  const kind = kindOf(value);
+  if (shape.t === "union") {
+    const i = shape.of.findIndex((p) => p.t === kind);
+    if (i >= 0) shape.of[i] = absorb(shape.of[i], value);
+    else shape.of.push(shapeOfValue(value));
+    return shape;
+  }
+  if (shape.t !== kind) return { t: "union", of: [shape, shapeOfValue(value)] };
+  switch (shape.t) {
+    case "null":
+    case "boolean":
+      return shape;
+    case "number":
+      shape.int = shape.int && Number.isInteger(value);
+      return shape;
+    case "string": {
+      const text = value as string;
+      if (shape.values) {
+        if (text.length > ENUM_MAX_LENGTH) shape.values = null;
+        else {
+          shape.values.add(text);
+          if (shape.values.size > ENUM_VALUES) shape.values = null;
+        }
+      }
+      shape.samples++;
+      return shape;
+    }
+    case "array": {
+      const list = value as unknown[];
+      if (list.length < shape.lengths[0]) shape.lengths[0] = list.length;
+      if (list.length > shape.lengths[1]) shape.lengths[1] = list.length;
+      shape.count++;
+      for (const v of list) shape.item = absorb(shape.item, v);
+      return shape;
+    }
+    case "object": {
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        const had = shape.keys.get(k);
+        if (had) {
+          had.shape = absorb(had.shape, v);
+          had.count++;
+        } else shape.keys.set(k, { shape: shapeOfValue(v), count: 1 });
+      }
+      shape.count++;
+      return shape;
+    }
+  }
 }
 
 function sameKind(a: Shape, b: Shape): boolean {
@@ -231,7 +300,7 @@ export function jsonShape(text: string, opts: RenderOptions = {}): JsonShapeResu
       } catch {
         throw new Error(`not JSON, nor JSON Lines: line ${i + 1} does not parse`);
       }
-      shape = shape ? merge(shape, shapeOfValue(value)) : shapeOfValue(value);
+      shape = absorb(shape, value);
     }
     return {
       kind: "jsonl",

@@ -1,5 +1,30 @@
 import { assertEquals, assertMatch, assertThrows } from "../support/assert.ts";
-import { jsonShape } from "../../src/condense/json_shape.ts";
+import {
+  absorb,
+  jsonShape,
+  merge,
+  type Shape,
+  shapeOfValue,
+} from "../../src/condense/json_shape.ts";
+
+/** A shape as plain data (sets as sorted lists, maps as entries in order), to compare exactly. */
+function plain(shape: Shape): unknown {
+  switch (shape.t) {
+    case "string":
+      return { ...shape, values: shape.values ? [...shape.values].sort() : null };
+    case "array":
+      return { ...shape, item: shape.item ? plain(shape.item) : undefined };
+    case "object":
+      return {
+        ...shape,
+        keys: [...shape.keys].map(([k, v]) => [k, plain(v.shape), v.count]),
+      };
+    case "union":
+      return { t: "union", of: shape.of.map(plain) };
+    default:
+      return shape;
+  }
+}
 
 Deno.test("json_shape: keys and types, optional keys counted, enums, arrays merged, nulls in unions", () => {
   const doc = {
@@ -66,4 +91,38 @@ Deno.test("json_shape: JSON Lines are records merged; neither is an error naming
   assertMatch(r.text, /"err"\? \(in 1 of 3\): string/);
   assertThrows(() => jsonShape('{"a":1}\nnot json\n'), Error, "line 2 does not parse");
   assertThrows(() => jsonShape("nope"), Error, "not JSON");
+});
+
+Deno.test("json_shape: absorbing values in place equals merging their shapes, on random documents", () => {
+  let seed = 11;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const words = ["a", "b", "c", "d", "e", "f", "g", "h"];
+  const keys = ["id", "kind", "tags", "at", "x", "y", "z"];
+  function value(depth: number): unknown {
+    const r = random();
+    if (depth > 4 || r < 0.15) return null;
+    if (r < 0.25) return random() < 0.5;
+    if (r < 0.4) return random() < 0.5 ? Math.floor(random() * 100) : random();
+    if (r < 0.6) {
+      return random() < 0.8
+        ? words[Math.floor(random() * (random() < 0.5 ? 3 : 8))]
+        : "x".repeat(30);
+    }
+    if (r < 0.75) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
+    const o: Record<string, unknown> = {};
+    for (let i = 0; i < 1 + Math.floor(random() * 5); i++) {
+      o[keys[Math.floor(random() * keys.length)]] = value(depth + 1);
+    }
+    return o;
+  }
+  for (let trial = 0; trial < 2000; trial++) {
+    const values = Array.from({ length: 1 + Math.floor(random() * 30) }, () => value(0));
+    let merged: Shape | undefined;
+    let absorbed: Shape | undefined;
+    for (const v of values) {
+      merged = merged ? merge(merged, shapeOfValue(v)) : shapeOfValue(v);
+      absorbed = absorb(absorbed, v);
+    }
+    assertEquals(plain(absorbed!), plain(merged!), JSON.stringify(values));
+  }
 });
