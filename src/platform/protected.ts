@@ -139,6 +139,11 @@ const PROJECT_PROTECTED: ReadonlyArray<Readonly<{ path: string; why: string }>> 
   { path: ".envrc", why: "direnv runs it when you cd into the folder" },
   { path: ".vscode", why: "VS Code runs its tasks and launch configurations on opening the folder" },
   { path: ".idea", why: "JetBrains IDEs run its run configurations and startup tasks" },
+  // Deno lays node_modules out as hard links into its cache: a write here is a write there.
+  {
+    path: "node_modules/.deno",
+    why: "Deno's package folder, whose files are hard links into Deno's cache",
+  },
 ];
 
 const GIT_WHY = {
@@ -186,6 +191,30 @@ export function gitDirsOf(top: string): { dotGit: string; gitDir: string; common
   return { dotGit, gitDir, commonDir };
 }
 
+/**
+ * core.hooksPath from a repository's config (husky and others point it into
+ * the worktree), read with a plain pattern: a value the pattern misses keeps
+ * the default hooks folder protected all the same.
+ */
+export function configuredHooksPath(configPath: string): string | undefined {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(configPath);
+  } catch {
+    return undefined;
+  }
+  let section = "";
+  let found: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const header = /^\s*\[\s*([A-Za-z0-9.-]+)[^\]]*\]/.exec(line);
+    if (header) section = header[1].toLowerCase();
+    const m = /^\s*hookspath\s*=\s*"?([^"#;]*?)"?\s*(?:[#;].*)?$/i.exec(line);
+    if (section === "core" && m && m[1]) found = m[1];
+  }
+  if (!found) return undefined;
+  return found.startsWith("~/") ? undefined : found;
+}
+
 /** The worktree top above `dir` (the nearest folder holding .git), if any. */
 export function repositoryTop(dir: string): string | undefined {
   let current = resolve(dir);
@@ -209,6 +238,8 @@ function projectProtections(top: string): Protection[] {
   }
   found.push({ path: join(git.commonDir, "hooks"), why: GIT_WHY.hooks });
   found.push({ path: join(git.commonDir, "info"), why: GIT_WHY.info });
+  const hooksPath = configuredHooksPath(join(git.commonDir, "config"));
+  if (hooksPath) found.push({ path: resolve(top, hooksPath), why: GIT_WHY.hooks });
   return found;
 }
 
