@@ -156,7 +156,8 @@ export const configSchema = z.object({
     ctx.addIssue({
       code: "custom",
       path: ["models", "disabled"],
-      message: `names the default model (${config.model}); make another model the default first, or take it off the list`,
+      message:
+        `names the default model (${config.model}); make another model the default first, or take it off the list`,
     });
   }
   // Custom tools (src/tools/custom_validate.ts). The issue's path is the tool's
@@ -253,7 +254,8 @@ export const SETTINGS: SettingInfo[] = [
   },
   {
     key: "commandPolicy.sandbox.unprotectedPaths",
-    description: "protected paths (start-up files, git hooks, …) sandboxed commands may write again",
+    description:
+      "protected paths (start-up files, git hooks, …) sandboxed commands may write again",
     weakens: (v) =>
       Array.isArray(v) && v.length > 0
         ? "a sandboxed command can then plant code there that runs later outside the sandbox"

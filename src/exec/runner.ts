@@ -434,7 +434,7 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   if (decision.launch === "confined") {
     const planted = setAsidePlanted(set);
     notes.push(...planted);
-    if (!capture) for (const line of planted) req.warn?.(line);
+    if (!capture) { for (const line of planted) req.warn?.(line); }
   }
   let refusal: Refusal | undefined;
   if (decision.mode === "confined" && capture) {

@@ -57,7 +57,11 @@ export function buildCaches(os: string, env: Env, linuxCacheFolder: string | und
   const cacheFolder = os === "darwin"
     ? (home && isAbsolute(home) ? join(home, "Library", "Caches") : undefined)
     : linuxCacheFolder;
-  if (cacheFolder) for (const e of CACHE_FOLDER_ENTRIES) paths.push(join(cacheFolder, e.path));
-  if (home && isAbsolute(home)) for (const e of HOME_CACHE_ENTRIES) paths.push(join(home, e.path));
+  if (cacheFolder) { for (const e of CACHE_FOLDER_ENTRIES) paths.push(join(cacheFolder, e.path)); }
+  if (home && isAbsolute(home)) {
+    for (const e of HOME_CACHE_ENTRIES) {
+      paths.push(join(home, e.path));
+    }
+  }
   return paths;
 }

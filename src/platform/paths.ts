@@ -10,7 +10,7 @@ import type { Config } from "../config/schema.ts";
 import { expandTilde } from "../config/home.ts";
 import type { WritableSet } from "./types.ts";
 import { buildCaches } from "./caches.ts";
-import { type Protection, protectedPaths, type RuntimePaths, wispRuntime } from "./protected.ts";
+import { protectedPaths, type Protection, type RuntimePaths, wispRuntime } from "./protected.ts";
 import { unshareOwnModules } from "./own_links.ts";
 
 export type Env = (name: string) => string | undefined;
@@ -242,7 +242,7 @@ export function writableSet(input: WritableSetInput): WritableSet {
     roots: normalised,
     protected: guarded.protected,
     unguarded: guarded.unguarded,
-  }).filter((dir) => os === "darwin" || isDirectory(dir));
+  }).filter(isDirectory); // a missing folder cannot be renamed; creating it stays allowed
   return {
     roots: normalised,
     home: homeReal,

@@ -137,7 +137,10 @@ const SYSTEM_PROTECTED: ReadonlyArray<Readonly<{ path: string; why: string }>> =
 /** Files and folders in a project whose content a later process runs. */
 const PROJECT_PROTECTED: ReadonlyArray<Readonly<{ path: string; why: string }>> = [
   { path: ".envrc", why: "direnv runs it when you cd into the folder" },
-  { path: ".vscode", why: "VS Code runs its tasks and launch configurations on opening the folder" },
+  {
+    path: ".vscode",
+    why: "VS Code runs its tasks and launch configurations on opening the folder",
+  },
   { path: ".idea", why: "JetBrains IDEs run its run configurations and startup tasks" },
   // Deno lays node_modules out as hard links into its cache: a write here is a write there.
   {
@@ -170,7 +173,9 @@ function lstat(path: string): Deno.FileInfo | undefined {
 }
 
 /** The repository folders of the worktree at `top` (its .git a folder or a `gitdir:` file). */
-export function gitDirsOf(top: string): { dotGit: string; gitDir: string; commonDir: string } | undefined {
+export function gitDirsOf(
+  top: string,
+): { dotGit: string; gitDir: string; commonDir: string } | undefined {
   const dotGit = join(top, ".git");
   const info = lstat(dotGit);
   if (!info) return undefined;
@@ -228,7 +233,10 @@ export function repositoryTop(dir: string): string | undefined {
 
 /** The protections of one worktree: its .git file, config, hooks, info, and the project files. */
 function projectProtections(top: string): Protection[] {
-  const found: Protection[] = PROJECT_PROTECTED.map((p) => ({ path: join(top, p.path), why: p.why }));
+  const found: Protection[] = PROJECT_PROTECTED.map((p) => ({
+    path: join(top, p.path),
+    why: p.why,
+  }));
   const git = gitDirsOf(top);
   if (!git) return found;
   if (git.dotGit !== git.gitDir) found.push({ path: git.dotGit, why: GIT_WHY.dotgit });

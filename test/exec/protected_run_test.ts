@@ -45,7 +45,9 @@ Deno.test("the chain: a command cannot open wisp's modules, source or Deno's cac
       [
         `: >> ${main} && echo opened-main`,
         `: >> ${own} && echo opened-own`,
-        ...(cached ? [`: >> ${cached} && echo opened-cache`, `ln ${cached} linked && echo linked`] : []),
+        ...(cached
+          ? [`: >> ${cached} && echo opened-cache`, `ln ${cached} linked && echo linked`]
+          : []),
         `ln ${own} linked-own && echo linked-own`,
         `mv ${SOURCE}/main.ts ${s.project}/main.ts && echo moved-main`,
       ].join("; "),
@@ -72,7 +74,8 @@ Deno.test("the chain: a command cannot open wisp's modules, source or Deno's cac
 Deno.test("a write into a repository's hooks is refused, and the line names the protection", async () => {
   const s = await scratch();
   try {
-    await new Deno.Command("git", { args: ["init", "-q"], cwd: s.project, stdout: "null" }).output();
+    await new Deno.Command("git", { args: ["init", "-q"], cwd: s.project, stdout: "null" })
+      .output();
     Deno.mkdirSync(join(s.project, ".git/hooks"), { recursive: true });
     const r = await runCommand(request(s, "echo evil > .git/hooks/pre-commit"));
     assert(r.exitStatus !== 0);

@@ -49,7 +49,7 @@ function openUp(dir: string, who: "self" | "nobody"): void {
     if (info.isSymlink) return;
     Deno.chmodSync(path, info.isDirectory ? 0o777 : 0o666);
     if (who === "nobody") Deno.chownSync(path, NOBODY, NOBODY);
-    if (info.isDirectory) for (const e of Deno.readDirSync(path)) walk(join(path, e.name));
+    if (info.isDirectory) { for (const e of Deno.readDirSync(path)) walk(join(path, e.name)); }
   };
   walk(dir);
 }
@@ -115,7 +115,10 @@ for (const who of USERS) {
       write(cached, 'export const v = "original";\n');
       // wisp's own source tree, laid out by Deno: its module is a hard link into the cache.
       const wisp = join(s.base, "wisp");
-      write(join(wisp, "main.ts"), 'import { v } from "./node_modules/pkg/index.js";\nconsole.log(v);\n');
+      write(
+        join(wisp, "main.ts"),
+        'import { v } from "./node_modules/pkg/index.js";\nconsole.log(v);\n',
+      );
       write(join(wisp, "node_modules/.deno/.setup-cache.bin"), "layout\n");
       Deno.mkdirSync(join(wisp, "node_modules/pkg"), { recursive: true });
       const own = join(wisp, "node_modules/pkg/index.js");
