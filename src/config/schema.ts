@@ -88,6 +88,7 @@ export const configSchema = z.object({
       allowNetwork: z.boolean().default(true),
       allowOutsideSandbox: z.boolean().default(true),
       writablePaths: z.array(z.string()).default([]),
+      unprotectedPaths: z.array(z.string()).default([]),
     }).prefault({}),
   }).prefault({}),
   context: z.object({
@@ -155,7 +156,8 @@ export const configSchema = z.object({
     ctx.addIssue({
       code: "custom",
       path: ["models", "disabled"],
-      message: `names the default model (${config.model}); make another model the default first, or take it off the list`,
+      message:
+        `names the default model (${config.model}); make another model the default first, or take it off the list`,
     });
   }
   // Custom tools (src/tools/custom_validate.ts). The issue's path is the tool's
@@ -249,6 +251,15 @@ export const SETTINGS: SettingInfo[] = [
   {
     key: "commandPolicy.sandbox.allowNetwork",
     description: "let sandboxed commands use the network",
+  },
+  {
+    key: "commandPolicy.sandbox.unprotectedPaths",
+    description:
+      "protected paths (start-up files, git hooks, …) sandboxed commands may write again",
+    weakens: (v) =>
+      Array.isArray(v) && v.length > 0
+        ? "a sandboxed command can then plant code there that runs later outside the sandbox"
+        : undefined,
   },
   {
     key: "commandPolicy.sandbox.allowOutsideSandbox",

@@ -1,9 +1,12 @@
 /**
  * Doctor's live sandbox probe: start the launcher as a command would be
- * started, confined to the writable set of this folder, and try two writes —
- * one into wisp's home, which must be refused, and one into the temporary
- * directory, which must succeed. A sandbox that lets the first through is
- * broken; one that refuses both would refuse every command.
+ * started, confined to the writable set of this folder, and try the writes
+ * that tell — one into wisp's home, which must be refused, one into the
+ * temporary directory, which must succeed, and, when a protected folder lies
+ * inside a root here (a repository's .git/hooks, wisp's own source tree), a
+ * new file in it, which must be refused (src/platform/protected.ts). A
+ * sandbox that lets a refused one through is broken; one that refuses the
+ * temporary write would refuse every command.
  */
 import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
@@ -14,15 +17,31 @@ import {
   type Platform,
   writableRoots,
 } from "../platform/index.ts";
-import { tempDirs } from "../platform/paths.ts";
+import { isInside, tempDirs } from "../platform/paths.ts";
+import type { Protection } from "../platform/protected.ts";
+import type { WritableSet } from "../platform/types.ts";
 import type { Finding } from "./finding.ts";
 import { messageOf } from "../util/errors.ts";
 
-/** The probe's shell line: prints which of the two writes succeeded. */
-export function probeScript(outside: string, inside: string): string {
+/** The probe's shell line: prints which of the writes succeeded. */
+export function probeScript(outside: string, inside: string, guarded?: string): string {
   const q = (p: string) => `'${p.replaceAll("'", `'\\''`)}'`;
   return `(echo x > ${q(outside)}) 2>/dev/null && echo outside-written; ` +
+    (guarded ? `(echo x > ${q(guarded)}) 2>/dev/null && echo protected-written; ` : "") +
     `(echo x > ${q(inside)}) 2>/dev/null && echo inside-written; rm -f ${q(inside)}`;
+}
+
+/** A protected folder that exists inside a root, to try a new file in (none: that write is skipped). */
+function protectedFolder(set: WritableSet, root: string): Protection | undefined {
+  const folders = (set.protected ?? []).filter((p) => {
+    try {
+      return Deno.statSync(p.path).isDirectory && set.roots.some((r) => isInside(p.path, r));
+    } catch {
+      return false;
+    }
+  });
+  // One of this folder's own (its repository's hooks) says the most about it.
+  return folders.find((p) => isInside(p.path, root)) ?? folders[0];
 }
 
 export async function sandboxProbeFinding(
@@ -55,12 +74,15 @@ export async function sandboxProbeFinding(
     const outside = join(paths.root, `.sandbox-probe-${tag}`);
     const temp = tempDirs(Deno.build.os, (n) => Deno.env.get(n))[0] ?? "/tmp";
     const inside = join(Deno.realPathSync(temp), `wisp-sandbox-probe-${tag}`);
+    const writable = writableRoots(config, root, paths);
+    const folder = protectedFolder(writable, Deno.realPathSync(root));
+    const guarded = folder ? join(folder.path, `.wisp-sandbox-probe-${tag}`) : undefined;
     const launch = platform.launch({
       mode: "confined",
-      writable: writableRoots(config, root, paths),
+      writable,
       allowNetwork: false,
       cwd: root,
-      inner: ["/bin/sh", "-c", probeScript(outside, inside)],
+      inner: ["/bin/sh", "-c", probeScript(outside, inside, guarded)],
     });
     const out = await new Deno.Command(launch.program, {
       args: launch.args,
@@ -70,15 +92,26 @@ export async function sandboxProbeFinding(
       cwd: root,
     }).output();
     const said = new TextDecoder().decode(out.stdout);
-    try {
-      Deno.removeSync(outside);
-    } catch { /* refused, as it should be */ }
+    for (const path of [outside, guarded]) {
+      try {
+        if (path) Deno.removeSync(path);
+      } catch { /* refused, as it should be */ }
+    }
     if (said.includes("outside-written")) {
       return {
         ok: false,
         name,
         detail:
           `a confined command wrote into ${paths.root}; the sandbox does not hold — do not run model commands until it does`,
+      };
+    }
+    if (said.includes("protected-written")) {
+      return {
+        ok: false,
+        name,
+        detail: `a confined command wrote into ${folder!.path}, which must stay read-only (${
+          folder!.why
+        }); the sandbox does not hold`,
       };
     }
     if (!said.includes("inside-written")) {
@@ -89,10 +122,11 @@ export async function sandboxProbeFinding(
           `a confined command could not write into ${temp} either; every command would fail: check ${platform.launcher}`,
       };
     }
+    const also = folder ? `, so was one into ${folder.path} (protected)` : "";
     return {
       ok: true,
       name,
-      detail: `a write into wisp's home was refused, one into ${temp} went through`,
+      detail: `a write into wisp's home was refused${also}, one into ${temp} went through`,
     };
   } catch (error) {
     return { ok: false, name, detail: `could not run ${platform.launcher} (${messageOf(error)})` };

@@ -9,7 +9,7 @@
  * its own.
  */
 import { isAbsolute, resolve } from "node:path";
-import { isInside, writeAllowed } from "../platform/paths.ts";
+import { isInside, protectionOf, writeAllowed } from "../platform/paths.ts";
 import type { WritableSet } from "../platform/types.ts";
 
 export type RefusalVerdict = "refused" | "guess";
@@ -116,6 +116,19 @@ export interface DiagnoseInput {
 
 const SUFFIX = "; if it must, ask again with outsideSandbox true (the person approves each run)";
 
+/** Why the sandbox refuses a write to the real path `real`: wisp's home, a protection, or outside the roots. */
+function reasonFor(real: string, set: WritableSet, roots: string): string {
+  if (isInside(real, set.home)) {
+    return `it is in wisp's own home (${set.home}), which no sandboxed command may change`;
+  }
+  const protection = protectionOf(real, set);
+  if (protection) {
+    const where = protection.path === real ? "it is" : `it is inside ${protection.path}, which is`;
+    return `${where} protected: ${protection.why}`;
+  }
+  return `outside the writable roots: ${roots}`;
+}
+
 export function diagnoseRefusal(input: DiagnoseInput): Refusal | undefined {
   if (input.exitStatus === 0) return undefined;
   const { paths, strong } = namedPaths(input.output);
@@ -130,10 +143,7 @@ export function diagnoseRefusal(input: DiagnoseInput): Refusal | undefined {
   if (refusedPaths.length > 0) {
     const shown = refusedPaths.slice(0, 3);
     const more = refusedPaths.length > 3 ? ` and ${refusedPaths.length - 3} more` : "";
-    const inHome = shown.filter((p) => isInside(p, input.set.home));
-    const why = inHome.length === shown.length
-      ? `it is in wisp's own home (${input.set.home}), which no sandboxed command may change`
-      : `outside the writable roots: ${roots}`;
+    const why = [...new Set(shown.map((p) => reasonFor(p, input.set, roots)))].join("; ");
     return {
       verdict: "refused",
       paths: shown,

@@ -14,6 +14,7 @@ import { ensureHome, type HomePaths } from "../config/home.ts";
 import type { AuditSink } from "../audit/writer.ts";
 import { currentPlatform, nestedSandboxProbe, type Platform } from "../platform/index.ts";
 import { plantedLink, realpathLongest, writableSet, writeAllowed } from "../platform/paths.ts";
+import { setAsidePlanted } from "../platform/planted.ts";
 import type { WritableSet } from "../platform/types.ts";
 import { newOutputId, OutputStore } from "../tools/output_store.ts";
 import { type CapturedStream, StreamCapture } from "./capture.ts";
@@ -248,6 +249,17 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
           "command could have planted it; name its real path instead",
       );
     }
+    for (const path of set.unprotected ?? []) {
+      req.warn?.(
+        `warning: ${path} is protected but writable here (commandPolicy.sandbox.unprotectedPaths): ` +
+          "a command can plant code there that runs later outside the sandbox",
+      );
+    }
+    for (const path of set.shared ?? []) {
+      req.warn?.(
+        `warning: ${path} is protected but has another hard link; a write through that name is not stopped`,
+      );
+    }
     if (platform.os === "linux") {
       for (const path of set.missing.filter((p) => !writeAllowed(p, set))) {
         req.warn?.(`warning: ${path} does not exist, so the sandbox cannot make it writable`);
@@ -419,6 +431,11 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   }
   if (stopped) notes.push("stopped: the person stopped the command");
   notes.push(...decision.notes);
+  if (decision.launch === "confined") {
+    const planted = setAsidePlanted(set);
+    notes.push(...planted);
+    if (!capture) { for (const line of planted) req.warn?.(line); }
+  }
   let refusal: Refusal | undefined;
   if (decision.mode === "confined" && capture) {
     refusal = diagnoseRefusal({

@@ -9,6 +9,9 @@ import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { Config } from "../config/schema.ts";
 import { expandTilde } from "../config/home.ts";
 import type { WritableSet } from "./types.ts";
+import { buildCaches } from "./caches.ts";
+import { protectedPaths, type Protection, type RuntimePaths, wispRuntime } from "./protected.ts";
+import { unshareOwnModules } from "./own_links.ts";
 
 export type Env = (name: string) => string | undefined;
 
@@ -35,6 +38,66 @@ export function realpathLongest(path: string, base = "/"): string {
       rest.push(current.slice(parent === "/" ? 1 : parent.length + 1));
       current = parent;
     }
+  }
+}
+
+/**
+ * realpathLongest for many paths at once, without an exception per missing
+ * path (each costs tens of microseconds in Deno): a folder is listed once and
+ * a name not in its listing is known missing. `real` gives the real path and
+ * whether it exists.
+ */
+export class PathResolver {
+  #listings = new Map<string, Set<string> | null>();
+  #asked = new Set<string>();
+  #resolved = new Map<string, { real: string; exists: boolean }>();
+
+  /** A folder's names, listed the second time it is asked about (a big /tmp asked once is not). */
+  #listing(dir: string): Set<string> | null {
+    let names = this.#listings.get(dir);
+    if (names === undefined) {
+      if (!this.#asked.has(dir)) {
+        this.#asked.add(dir);
+        return null;
+      }
+      try {
+        names = new Set([...Deno.readDirSync(dir)].map((e) => e.name));
+      } catch {
+        names = null; // unreadable: ask the kernel per name
+      }
+      this.#listings.set(dir, names);
+    }
+    return names;
+  }
+
+  /** The real path of absolute `path` (through its longest existing prefix) and whether it exists. */
+  real(path: string): { real: string; exists: boolean } {
+    const absolute = resolve(path);
+    const known = this.#resolved.get(absolute);
+    if (known) return known;
+    let answer: { real: string; exists: boolean };
+    const parent = dirname(absolute);
+    if (parent === absolute) answer = { real: absolute, exists: true };
+    else {
+      const up = this.real(parent);
+      const name = absolute.slice(parent === "/" ? 1 : parent.length + 1);
+      const joined = join(up.real, name);
+      const names = up.exists ? this.#listing(up.real) : undefined;
+      if (!up.exists || (names && !names.has(name))) answer = { real: joined, exists: false };
+      else {
+        try {
+          answer = { real: Deno.realPathSync(joined), exists: true };
+        } catch {
+          answer = { real: joined, exists: false };
+          try {
+            // A dangling link: a write through it creates its target, which is what counts.
+            if (Deno.lstatSync(joined).isSymlink) answer.real = realpathLongest(joined);
+          } catch { /* plainly missing */ }
+        }
+      }
+    }
+    this.#resolved.set(absolute, answer);
+    return answer;
   }
 }
 
@@ -99,20 +162,32 @@ export interface WritableSetInput {
   home: string;
   os?: string;
   env?: Env;
+  /** wisp's own code and runtime (tests name a stand-in; the default is this process's). */
+  runtime?: RuntimePaths;
 }
+
+let ownRuntime: RuntimePaths | undefined;
 
 /**
  * The writable set for a confined command: the launch directory, the
- * temporary directories, the per-user cache directory and
- * commandPolicy.sandbox.writablePaths, realpath'd; wisp's home realpath'd
- * apart, for the profile to deny after the roots.
+ * temporary directories, the known build caches (src/platform/caches.ts; on a
+ * Mac also the per-user cache folder) and commandPolicy.sandbox.writablePaths,
+ * realpath'd; wisp's home realpath'd apart, and the protected paths that lie
+ * inside or above a root (src/platform/protected.ts), for the profile to deny
+ * after the roots.
  */
 export function writableSet(input: WritableSetInput): WritableSet {
   const os = input.os ?? Deno.build.os;
   const env = input.env ?? safeEnv;
   const candidates: string[] = [input.root, ...tempDirs(os, env)];
   const cache = userCacheDir(os, env);
-  if (cache) candidates.push(cache);
+  // On Linux the cache folder as a whole holds programs that run later
+  // (virtualenvs, Deno's and Playwright's caches): only known build caches.
+  // The Darwin per-user cache folder (next to $TMPDIR) is the system's scratch.
+  if (cache && os === "darwin") candidates.push(cache);
+  const caches = buildCaches(os, env, os === "darwin" ? undefined : cache);
+  const firstConfigured = candidates.length + caches.length;
+  candidates.push(...caches);
   const missing: string[] = [];
   const home = env("HOME");
   for (const configured of input.config.commandPolicy.sandbox.writablePaths) {
@@ -128,10 +203,13 @@ export function writableSet(input: WritableSetInput): WritableSet {
     .map((p) => realpathLongest(p, input.root));
   const roots: string[] = [];
   const refused: string[] = [];
+  const resolver = new PathResolver();
   for (const [i, candidate] of candidates.entries()) {
     const absolute = resolve(input.root, candidate);
+    const isCache = i < firstConfigured && caches.includes(candidate);
+    if (isCache && !resolver.real(absolute).exists) continue; // not made yet: nothing to say
     if (i > 0 && plantedLink(absolute, base)) {
-      refused.push(absolute);
+      if (!isCache) refused.push(absolute);
       continue;
     }
     const real = realpathLongest(absolute, input.root);
@@ -142,6 +220,7 @@ export function writableSet(input: WritableSetInput): WritableSet {
       exists = false;
     }
     if (!exists) {
+      if (isCache) continue; // a build cache not made yet: nothing to say
       missing.push(real);
       if (os !== "darwin") continue; // bubblewrap can only bind what exists
     }
@@ -149,6 +228,21 @@ export function writableSet(input: WritableSetInput): WritableSet {
   }
   const normalised = normaliseRoots(roots);
   const homeReal = realpathLongest(input.home, input.root);
+  const runtime = input.runtime ?? (ownRuntime ??= wispRuntime());
+  const guarded = protectionsFor(
+    protectedPaths({ os, env, root: realpathLongest(input.root), roots: normalised, runtime }),
+    normalised,
+    unprotectedRoots(input.config, env, input.root),
+    os,
+    resolver,
+  );
+  const shared = [...guarded.shared];
+  if (runtime.source) shared.push(...unshareOwnModules(runtime.source).shared);
+  const pinned = protectedAncestorsInside({
+    roots: normalised,
+    protected: guarded.protected,
+    unguarded: guarded.unguarded,
+  }).filter(isDirectory); // a missing folder cannot be renamed; creating it stays allowed
   return {
     roots: normalised,
     home: homeReal,
@@ -156,6 +250,85 @@ export function writableSet(input: WritableSetInput): WritableSet {
     missing,
     refused,
     masked: os === "linux" ? existingSockets(daemonSockets(env, uid())) : [],
+    protected: guarded.protected,
+    unguarded: guarded.unguarded,
+    unprotected: guarded.unprotected,
+    shared,
+    pinned,
+  };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** commandPolicy.sandbox.unprotectedPaths, expanded and realpath'd. */
+function unprotectedRoots(config: Config, env: Env, root: string): string[] {
+  const home = env("HOME");
+  const roots: string[] = [];
+  for (const configured of config.commandPolicy.sandbox.unprotectedPaths ?? []) {
+    const expanded = home ? expandTilde(configured, home) : configured;
+    if (isAbsolute(expanded)) roots.push(realpathLongest(expanded, root));
+  }
+  return roots;
+}
+
+/**
+ * The protections that matter for these roots: realpath'd, inside a root or
+ * above one (a path outside every root is read-only already), not lifted by
+ * unprotectedPaths, nested ones dropped. On Linux only existing paths can be
+ * bound; the missing ones inside a root are returned as unguarded. Protected
+ * files with more than one link are named: a write through the other name
+ * reaches the same file.
+ */
+export function protectionsFor(
+  candidates: Protection[],
+  roots: string[],
+  lifted: string[],
+  os: string,
+  resolver = new PathResolver(),
+): { protected: Protection[]; unguarded: Protection[]; unprotected: string[]; shared: string[] } {
+  const byPath = new Map<string, Protection>();
+  const unguarded = new Map<string, Protection>();
+  const unprotected = new Set<string>();
+  const shared: string[] = [];
+  for (const candidate of candidates) {
+    const { real, exists } = resolver.real(candidate.path);
+    const paths = os === "darwin" && real !== candidate.path ? [real, candidate.path] : [real];
+    for (const path of paths) {
+      const relevant = roots.some((root) => isInside(path, root) || isInside(root, path));
+      if (!relevant) continue;
+      if (lifted.some((l) => isInside(path, l) || isInside(candidate.path, l))) {
+        unprotected.add(path);
+        continue;
+      }
+      let info: Deno.FileInfo | undefined;
+      if (exists) {
+        try {
+          info = Deno.statSync(path);
+        } catch { /* gone meanwhile */ }
+      }
+      if (!info && os !== "darwin") {
+        if (!unguarded.has(path)) unguarded.set(path, { path, why: candidate.why });
+        continue;
+      }
+      if (info?.isFile && (info.nlink ?? 1) > 1) shared.push(path);
+      if (!byPath.has(path)) byPath.set(path, { path, why: candidate.why });
+    }
+  }
+  const kept = normaliseRoots([...byPath.keys()]);
+  const keptSet = new Set(kept);
+  return {
+    protected: kept.map((p) => byPath.get(p)!),
+    unguarded: [...unguarded.values()].filter((u) =>
+      !kept.some((p) => isInside(u.path, p)) && !byPath.has(u.path)
+    ),
+    unprotected: [...unprotected],
+    shared: [...new Set(shared)].filter((p) => keptSet.has(p) || kept.some((k) => isInside(p, k))),
   };
 }
 
@@ -248,10 +421,36 @@ export function existingSockets(paths: string[]): string[] {
   return [...found];
 }
 
-/** Whether a write to the real path `real` is allowed by the set: inside a root and not in the home. */
+/** Whether a write to the real path `real` is allowed by the set: inside a root, not in the home, not protected. */
 export function writeAllowed(real: string, set: WritableSet): boolean {
   if (isInside(real, set.home)) return false;
+  if (protectionOf(real, set)) return false;
   return set.roots.some((root) => isInside(real, root));
+}
+
+/** The protection that covers the real path `real`, if one does (created or not). */
+export function protectionOf(real: string, set: WritableSet): Protection | undefined {
+  return [...(set.protected ?? []), ...(set.unguarded ?? [])].find((p) => isInside(real, p.path));
+}
+
+/**
+ * Directories between a root and a protected path (exclusive of both) that
+ * lie inside the root: renamed, they would carry the protection away and let
+ * a fresh one be planted in its place, so the Linux profile pins each (binds
+ * it onto itself) and the Seatbelt profile denies writes to each as a literal.
+ */
+export function protectedAncestorsInside(
+  set: Pick<WritableSet, "roots" | "protected" | "unguarded">,
+): string[] {
+  const found = new Set<string>();
+  for (const p of [...(set.protected ?? []), ...(set.unguarded ?? [])]) {
+    let current = dirname(p.path);
+    while (current !== dirname(current)) {
+      if (set.roots.some((root) => isInside(current, root) && current !== root)) found.add(current);
+      current = dirname(current);
+    }
+  }
+  return [...found].sort((a, b) => a.length - b.length || a.localeCompare(b));
 }
 
 /**

@@ -5,6 +5,8 @@
  * (sandbox-exec with a generated Seatbelt profile).
  */
 
+import type { Protection } from "./protected.ts";
+
 /** The writable set, every path realpath'd as the kernel will see it. */
 export interface WritableSet {
   /** Roots a confined command may write under (deduplicated, parents before children). */
@@ -19,6 +21,19 @@ export interface WritableSet {
   refused?: string[];
   /** Daemon sockets hidden from confined commands (Linux). */
   masked?: string[];
+  /**
+   * Paths read-only even inside a root (src/platform/protected.ts), realpath'd, each inside
+   * or above a root: on Linux the ones that exist, on a Mac all (denied by path).
+   */
+  protected?: Protection[];
+  /** Protected paths inside a root that do not exist yet: bubblewrap cannot keep them from being created (Linux). */
+  unguarded?: Protection[];
+  /** Protections lifted by commandPolicy.sandbox.unprotectedPaths (warned at each launch). */
+  unprotected?: string[];
+  /** Folders between a root and a protected path, pinned so they cannot be renamed (paths.ts). */
+  pinned?: string[];
+  /** Protected files that share their inode with another name a command might write through. */
+  shared?: string[];
 }
 
 /** How a command is started: confined by the profile, or through the launcher with everything allowed. */

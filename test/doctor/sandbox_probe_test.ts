@@ -36,3 +36,17 @@ Deno.test("the live probe says so when the sandbox is off", async () => {
   assertEquals(finding.ok, false);
   assertStringIncludes(finding.detail, "the sandbox is off");
 });
+
+Deno.test("the live probe also tries a protected folder inside the project (a repository's hooks) and leaves nothing there", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    Deno.mkdirSync(`${root}/.git/hooks`, { recursive: true });
+    Deno.writeTextFileSync(`${root}/.git/config`, "[core]\n");
+    const finding = await sandboxProbeFinding(defaultConfig(), homePaths(`${root}/home`), root);
+    assert(finding.ok, finding.detail);
+    assertStringIncludes(finding.detail, `so was one into ${root}/.git/hooks (protected)`);
+    assertEquals([...Deno.readDirSync(`${root}/.git/hooks`)], []);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -7,7 +7,9 @@
  * when it lies inside a root. The directories from a root down to the home
  * are denied as literals (their entries cannot be renamed or removed, while
  * what is inside them stays writable), so the home cannot be moved aside and
- * replaced.
+ * replaced. The protected paths (src/platform/protected.ts) are denied last
+ * in the same way, by path, so one that does not exist yet cannot be created
+ * either, and the folders leading to them are denied as literals.
  *
  * Paths are not spliced into the profile text: each is passed as a parameter
  * (-D NAME=VALUE) and referenced with (param "NAME"), so no path can change
@@ -80,8 +82,21 @@ export function seatbeltProfile(spec: LaunchSpec): SeatbeltProfile {
       "; note: wisp's home lies inside a writable root; the rule below denies it all the same",
     );
   }
+  const pinned = spec.writable.pinned ?? [];
+  if (pinned.length > 0) {
+    lines.push("; the folders leading to protected paths cannot be renamed or removed");
+    lines.push(...denyRules(pinned, "PROTECTED_ANCESTOR", "literal", params));
+  }
   params.push(["WISP_HOME", spec.writable.home]);
   lines.push("(deny file-write*", '  (subpath (param "WISP_HOME")))');
+  const protectedPaths = (spec.writable.protected ?? []).map((p) => p.path);
+  if (protectedPaths.length > 0) {
+    lines.push(
+      "; protected: code that runs later outside the sandbox (src/platform/protected.ts);",
+      "; denied by path, so one that does not exist yet cannot be created either",
+    );
+    lines.push(...denyRules(protectedPaths, "PROTECTED", "subpath", params));
+  }
   if (!spec.allowNetwork) {
     lines.push(
       "; the network is off (commandPolicy.sandbox.allowNetwork is false)",
@@ -89,6 +104,21 @@ export function seatbeltProfile(spec: LaunchSpec): SeatbeltProfile {
     );
   }
   return { text: lines.join("\n") + "\n", params };
+}
+
+/** One `(deny file-write* …)` rule over `paths`, each passed as a parameter. */
+function denyRules(
+  paths: string[],
+  prefix: string,
+  filter: "literal" | "subpath",
+  params: Array<[string, string]>,
+): string[] {
+  const refs = paths.map((path, i) => {
+    const name = `${prefix}_${i}`;
+    params.push([name, path]);
+    return `  (${filter} (param "${name}"))`;
+  });
+  return ["(deny file-write*", ...refs.map((r, i) => i === refs.length - 1 ? r + ")" : r)];
 }
 
 export function sandboxExecLaunch(spec: LaunchSpec): Launch {

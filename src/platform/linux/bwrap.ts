@@ -2,8 +2,10 @@
  * The Linux launcher: bubblewrap. Confined, the whole file system is bound
  * read-only, each writable root is bound read-write over it, the directories
  * leading from a root down to wisp's home are bound onto themselves (so they
- * cannot be renamed to move the home aside), and the home is bound read-only
- * last, so it wins wherever it lies. The command gets its own /dev and /proc,
+ * cannot be renamed to move the home aside), and the home and the protected
+ * paths (wisp's own code, Deno's cache, start-up files, git hooks …; the
+ * folders leading to them pinned the same way) are bound read-only last, so
+ * they win wherever they lie. The command gets its own /dev and /proc,
  * its own PID namespace (the supervisor is its PID 1: when it exits, the
  * kernel kills everything left), a new session (no terminal to push keys
  * into), no capabilities, and no network when the config says so.
@@ -44,7 +46,11 @@ export function bwrapArgs(spec: LaunchSpec): string[] {
     for (const dir of PROC_COVERED) args.push("--ro-bind-try", `/proc/${dir}`, `/proc/${dir}`);
     for (const root of spec.writable.roots) args.push("--bind", root, root);
     for (const dir of homeAncestorsInside(spec.writable)) args.push("--bind", dir, dir);
+    for (const dir of spec.writable.pinned ?? []) args.push("--bind", dir, dir);
     args.push("--ro-bind", spec.writable.home, spec.writable.home);
+    // The protected paths (src/platform/protected.ts): after every read-write
+    // bind, so each wins over the root it lies in.
+    for (const p of spec.writable.protected ?? []) args.push("--ro-bind", p.path, p.path);
     for (const socket of spec.writable.masked ?? []) args.push("--ro-bind", "/dev/null", socket);
     if (!spec.allowNetwork) args.push("--unshare-net");
     args.push("--cap-drop", "ALL");
