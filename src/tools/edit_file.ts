@@ -45,6 +45,7 @@ import { shellQuote } from "./read_file.ts";
 import { countBreaks, joinLines, splitLines, type TextLine } from "./text_lines.ts";
 import { errorResult, gateRefusal, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 import { writableSet } from "../platform/paths.ts";
+import type { Protection } from "../platform/protected.ts";
 
 /** The largest file replace reads, and the largest content any mode writes. */
 export const EDIT_MAX_BYTES = 8 * 1024 * 1024;
@@ -409,12 +410,25 @@ export function describeReplacement(
 
 export type Confinement =
   | { ok: true }
-  | { ok: false; reason: "home" | "outside"; roots?: string[] };
+  | { ok: false; reason: "home" | "outside"; roots?: string[] }
+  | { ok: false; reason: "protected"; protection: Protection };
 
-/** Where a canonical path may be written: never wisp's home; inside the roots unless confinement is off. */
-export function confine(canonical: string, homes: string[], roots: string[] | null): Confinement {
+/**
+ * Where a canonical path may be written: never wisp's home; inside the roots
+ * unless confinement is off, and never a protected path inside them
+ * (src/platform/protected.ts) — the same rule the sandbox applies to a
+ * command, so an edit cannot plant what a command may not.
+ */
+export function confine(
+  canonical: string,
+  homes: string[],
+  roots: string[] | null,
+  protections: Protection[] = [],
+): Confinement {
   if (homes.some((home) => isWithin(canonical, home))) return { ok: false, reason: "home" };
   if (roots === null) return { ok: true };
+  const protection = protections.find((p) => isWithin(canonical, p.path));
+  if (protection) return { ok: false, reason: "protected", protection };
   if (roots.some((root) => isWithin(canonical, root))) return { ok: true };
   return { ok: false, reason: "outside", roots };
 }
@@ -423,6 +437,12 @@ function confinementError(given: string, result: Confinement): ToolResult {
   if (result.ok) throw new Error("not a refusal");
   if (result.reason === "home") {
     return errorResult(`cannot write ${given}: it is in wisp's own home, which edits never change`);
+  }
+  if (result.reason === "protected") {
+    const { path, why } = result.protection;
+    return errorResult(
+      `cannot write ${given}: ${path} is protected (${why}); edit it yourself if it must change`,
+    );
   }
   return errorResult(
     `cannot write ${given}: outside the writable directories (${(result.roots ?? []).join(", ")})`,
@@ -484,9 +504,12 @@ export async function editFile(
     return confinementError(given, { ok: false, reason: "home" });
   }
   // The very set the sandbox profile is built from, so an edit and a command agree.
-  const roots = sandboxOff(ctx) ? null : (ctx.writableRoots ??
-    writableSet({ config: ctx.config, root: ctx.root, home: ctx.home.root }).roots);
-  const confined = confine(canonical, homes, roots);
+  const set = sandboxOff(ctx)
+    ? undefined
+    : writableSet({ config: ctx.config, root: ctx.root, home: ctx.home.root });
+  const roots = sandboxOff(ctx) ? null : (ctx.writableRoots ?? set!.roots);
+  const protections = [...(set?.protected ?? []), ...(set?.unguarded ?? [])];
+  const confined = confine(canonical, homes, roots, protections);
   if (!confined.ok) return confinementError(given, confined);
   // A link that still resolves to itself dangles: refused before anyone is asked about it.
   if (lstatOrNull(canonical)?.isSymlink) {
@@ -519,7 +542,7 @@ export async function editFile(
     if (mode !== "replace") makeFolders(dirname(canonical));
     target = resolveWriteTarget(canonical, ctx.cwd);
     // The target as resolved now must pass the same checks (a link may have appeared).
-    const again = confine(target.path, homes, roots);
+    const again = confine(target.path, homes, roots, protections);
     if (!again.ok) return confinementError(given, again);
   } catch (error) {
     if (error instanceof UnsafePath) {

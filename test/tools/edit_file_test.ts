@@ -602,3 +602,38 @@ Deno.test("a replacement keeps the mode but not set-user-ID, as a plain write wo
     await s.cleanup();
   }
 });
+
+Deno.test("confinement: protected paths inside the launch folder (git's hooks and config, .envrc) are refused as the sandbox refuses them", async () => {
+  const s = await scratch();
+  try {
+    const git = await new Deno.Command("git", { args: ["init", "-q", s.root] }).output();
+    assert(git.success, "git init");
+    for (const path of [".git/hooks/pre-commit", ".git/config", ".envrc"]) {
+      const before = (() => {
+        try {
+          return Deno.readTextFileSync(join(s.root, path));
+        } catch {
+          return null;
+        }
+      })();
+      const result = await callTool(s, "edit_file", { path, mode: "write", content: "x" });
+      assertMatch(
+        result.text,
+        new RegExp(`^error: cannot write ${path.replaceAll(".", "\\.")}: .* is protected \\(`),
+      );
+      const after = (() => {
+        try {
+          return Deno.readTextFileSync(join(s.root, path));
+        } catch {
+          return null;
+        }
+      })();
+      assertEquals(after, before, `${path} unchanged`);
+    }
+    assertEquals(s.gate.lines, [], "refused before the gate is asked");
+    const fine = await callTool(s, "edit_file", { path: "notes.txt", mode: "write", content: "x" });
+    assertEquals(fine.ok, true, fine.text);
+  } finally {
+    await s.cleanup();
+  }
+});
