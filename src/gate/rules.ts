@@ -8,15 +8,12 @@ import type { Level } from "../config/schema.ts";
 import { type Analysis, type Part, SHELLS } from "./analyse.ts";
 import {
   CODE_SCAN_LIMIT,
-  CREDENTIAL_PATH,
-  credentialExamples,
   dangerous,
   INLINE_CODE_OPTIONS,
   INTERPRETERS,
   moderate,
   type Rating,
   READ_ONLY,
-  RELATIVE_CREDENTIALS,
   RISKY_CODE,
   safe,
   VERB_PROGRAMS,
@@ -25,6 +22,12 @@ import {
 import { absolutePath, display, isDynamic, literal, resolveWord, type Word } from "./words.ts";
 import { writeTargets } from "./targets.ts";
 import { cachedRegExp } from "./regexes.ts";
+import {
+  credentialExamples,
+  isCredentialPath,
+  mentionsCredentialPath,
+  RELATIVE_CREDENTIALS,
+} from "../util/credential_paths.ts";
 
 export const LEVEL_RANK: Record<Level, number> = { safe: 0, moderate: 1, dangerous: 2 };
 
@@ -108,7 +111,7 @@ function classifyAssignment(part: Part, analysis: Analysis): PartVerdict | undef
     }
     if (a.value) {
       const r = resolveWord(a.value, part.vars, analysis.userHome);
-      if (CREDENTIAL_PATH.test(r.value)) {
+      if (isCredentialPath(r.value)) {
         level = "dangerous";
         reasons.push(`names a credential file (${display(a.value)})`);
       }
@@ -242,7 +245,7 @@ export function classifyPart(
   }
   if (part.cmd.herestring && part.words.length > 0) {
     const r = resolveWord(part.cmd.herestring, part.vars, analysis.userHome);
-    if (CREDENTIAL_PATH.test(r.value) && /[/~]/.test(r.value)) {
+    if (isCredentialPath(r.value) && /[/~]/.test(r.value)) {
       raise(acc, dangerous("passes a credential path on its input"));
     }
   }
@@ -420,19 +423,27 @@ function credentialName(
         if (c.startsWith(cwd + "/") && re.test(c.slice(cwd.length + 1))) return true;
       }
     }
-    return CREDENTIAL_PATH.test(r.value.replace(/\*/g, "x"));
+    return isCredentialPath(r.value.replace(/\*/g, "x"));
   }
-  if (CREDENTIAL_PATH.test(r.value)) return true;
+  if (isCredentialPath(r.value)) return true;
   // Options like --identity=~/.ssh/id_rsa or -i~/.ssh/x
   const eq = r.value.indexOf("=");
-  if (eq > 0 && CREDENTIAL_PATH.test(r.value.slice(eq + 1))) return true;
+  if (eq > 0 && isCredentialPath(r.value.slice(eq + 1))) return true;
+  // Code or a list inside one word (`open("/home/u/.netrc")`, `a.txt,~/.npmrc`).
+  if (/["'`\s(),;:<>]/.test(r.value) && mentionsCredentialPath(r.value)) return true;
+  // A relative name read where it lands: `cat credentials` in ~/.aws.
+  if (!r.unknown && !r.value.startsWith("/") && !r.value.startsWith("-") && r.value.length < 4096) {
+    for (const cwd of part.cwds.slice(0, 4)) {
+      if (isCredentialPath(absolutePath(r.value, cwd))) return true;
+    }
+  }
   if (
     options.realPath && !r.unknown && !r.value.startsWith("-") && r.value.length < 4096 &&
     !/[\n\s]|:\/\//.test(r.value)
   ) {
     for (const cwd of part.cwds.slice(0, 4)) {
       const real = options.realPath(absolutePath(r.value, cwd));
-      if (real && CREDENTIAL_PATH.test(real)) return true;
+      if (real && isCredentialPath(real)) return true;
     }
   }
   return false;
@@ -662,7 +673,9 @@ function rateInterpreter(part: Part, prog: string, args: string[], words: Word[]
         exact: true,
       };
     }
-    if (CREDENTIAL_PATH.test(code) || /\.(ssh|aws|gnupg)\b|id_rsa|\.netrc|keychain/i.test(code)) {
+    if (
+      mentionsCredentialPath(code) || /\.(ssh|aws|gnupg)\b|id_rsa|\.netrc|keychain/i.test(code)
+    ) {
       return {
         rating: dangerous(`runs inline ${prog} code that names credential files`),
         readOnly: false,
