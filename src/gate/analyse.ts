@@ -469,7 +469,8 @@ export function unwrapWords(input: Word[]): Unwrapped {
 function envAssignment(word: Word): Assignment | undefined {
   const first = word.segs[0];
   if (first?.kind !== "lit") return undefined;
-  const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(first.text);
+  // env takes any name without `=`; bash hands functions down as BASH_FUNC_name%%.
+  const m = /^([A-Za-z_][A-Za-z0-9_%]*)=/.exec(first.text);
   if (!m) return undefined;
   const rest = first.text.slice(m[0].length);
   const segs = [...(rest ? [{ ...first, text: rest }] : []), ...word.segs.slice(1)];
@@ -492,7 +493,7 @@ function unwrapInto(input: Word[], env: Assignment[]): Unwrapped {
       let i = 1;
       while (i < words.length) {
         const first = words[i].segs[0];
-        if (first?.kind === "lit" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(first.text)) {
+        if (first?.kind === "lit" && /^[A-Za-z_][A-Za-z0-9_%]*=/.test(first.text)) {
           const a = envAssignment(words[i]);
           if (a) env.push(a);
           i += 1; // NAME=value, whatever the value
@@ -523,7 +524,7 @@ function unwrapInto(input: Word[], env: Assignment[]): Unwrapped {
         }
         if (["-u", "--unset", "-C", "--chdir", "-P"].includes(l)) i += 2;
         else if (l.startsWith("-")) i += 1;
-        else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(l)) i += 1;
+        else if (/^[A-Za-z_][A-Za-z0-9_%]*=/.test(l)) i += 1;
         else break;
       }
       if (i >= words.length) return done(words.slice(0, 1));

@@ -91,8 +91,15 @@ export function partFeatures(part: Part | null, ctx: FeatureContext): string[] {
   for (const a of part.assignments) out.add(`env:${a.name}`);
   for (const h of part.hooks) out.add(`hook:${h.source}`);
   if (part.substitutions.length > 0) out.add("substitution");
-  const cwd = part.cwds[0];
-  if (part.cwds.length > 1 || !within(cwd, ctx.root)) out.add("cwd-moved");
+  // Every folder the part may run in (a `cd` earlier in the line adds one).
+  const cwds = part.cwds.slice(0, 4);
+  const placeAll = (value: string) => {
+    const v = value.replace(/^~(?=\/|$)/, ctx.userHome);
+    for (const cwd of cwds) {
+      const kind = outsideKind(absolutePath(v, cwd), ctx);
+      if (kind) out.add(kind);
+    }
+  };
 
   let options = true;
   for (const word of part.words.slice(1)) {
@@ -114,15 +121,7 @@ export function partFeatures(part: Part | null, ctx: FeatureContext): string[] {
       out.add("unknown-argument");
       continue;
     }
-    if (value === undefined) continue;
-    // Only a path that may leave the project can: absolute, from the home, or climbing out.
-    if (!(value.startsWith("/") || value.startsWith("~") || value.includes(".."))) {
-      if (!within(cwd, ctx.root)) out.add(outsideKind(cwd, ctx) ?? "cwd-moved");
-      continue;
-    }
-    const abs = absolutePath(value.replace(/^~(?=\/|$)/, ctx.userHome), cwd);
-    const kind = outsideKind(abs, ctx);
-    if (kind) out.add(kind);
+    if (value !== undefined) placeAll(value);
   }
   for (const redirect of part.cmd.redirects) {
     if (!redirect.target) continue;
@@ -132,11 +131,9 @@ export function partFeatures(part: Part | null, ctx: FeatureContext): string[] {
       out.add(writes ? "writes-unknown" : "unknown-argument");
       continue;
     }
-    const abs = absolutePath(r.value, cwd);
-    if (HARMLESS_DEVICES.test(abs)) continue;
+    if (HARMLESS_DEVICES.test(r.value)) continue;
     if (writes) out.add("writes");
-    const kind = outsideKind(abs, ctx);
-    if (kind) out.add(kind);
+    placeAll(r.value);
   }
   return [...out].sort();
 }

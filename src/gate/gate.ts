@@ -12,13 +12,7 @@ import type { AuditSink } from "../audit/writer.ts";
 import { initShellParser, parseLine } from "./parse.ts";
 import { analyse, type Analysis } from "./analyse.ts";
 import { evaluatePolicy, type PolicyDecision } from "./policy.ts";
-import {
-  classify,
-  type GitConfigReader,
-  LEVEL_RANK,
-  maxLevel,
-  type PartVerdict,
-} from "./rules.ts";
+import { classify, type GitConfigReader, LEVEL_RANK, maxLevel, type PartVerdict } from "./rules.ts";
 import { ApprovalStore } from "./approvals.ts";
 import { applyModelClassifier, type ModelClassifier } from "./classifier.ts";
 import { PathLookup } from "./paths.ts";

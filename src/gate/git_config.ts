@@ -82,7 +82,9 @@ export function parseGitConfig(text: string, file = ""): GitSetting[] {
     if (text[i] === "=") {
       i++;
       value = readValue();
-    } else if (i < n && text[i] !== "\n" && text[i] !== "\r" && text[i] !== "#" && text[i] !== ";") {
+    } else if (
+      i < n && text[i] !== "\n" && text[i] !== "\r" && text[i] !== "#" && text[i] !== ";"
+    ) {
       throw new Error(`${file}: the key ${name} is followed by something that is not =`);
     } else skipLine();
     if (section === "") throw new Error(`${file}: a setting comes before any section`);

@@ -100,7 +100,11 @@ export const ENV_HOOKS: readonly EnvHook[] = [
     runs: "options every Java program reads",
     rating: "interpreter-options",
   },
-  { name: "_JAVA_OPTIONS", runs: "options every Java program reads", rating: "interpreter-options" },
+  {
+    name: "_JAVA_OPTIONS",
+    runs: "options every Java program reads",
+    rating: "interpreter-options",
+  },
   { name: "PATH", runs: "programs found in its folders first", rating: "search-path" },
   { name: "PYTHONPATH", runs: "Python modules found in its folders first", rating: "search-path" },
   { name: "NODE_PATH", runs: "node modules found in its folders first", rating: "search-path" },
@@ -333,10 +337,12 @@ export function parseConfigParameters(text: string): Array<[string, string]> | u
     else {
       // 'key=value' in one quote (older git) or a bare key (true).
       const eq = m[1].indexOf("=");
-      out.push(eq >= 0 ? [unquote(m[1].slice(0, eq)), unquote(m[1].slice(eq + 1))] : [
-        unquote(m[1]),
-        "true",
-      ]);
+      out.push(
+        eq >= 0 ? [unquote(m[1].slice(0, eq)), unquote(m[1].slice(eq + 1))] : [
+          unquote(m[1]),
+          "true",
+        ],
+      );
     }
     at = item.lastIndex;
   }
@@ -431,7 +437,9 @@ export function gitSettingUses(key: string, value: string, source: string): Hook
         source,
         runs: "hooks git runs",
         level: "dangerous",
-        reason: `${source}: git runs the hooks in ${v || "that folder"}, which the gate does not read`,
+        reason: `${source}: git runs the hooks in ${
+          v || "that folder"
+        }, which the gate does not read`,
       }];
     case "include":
       return v === "" ? [] : [{ source, runs: "another git config file", gitConfigFile: v }];
@@ -531,7 +539,9 @@ export function gitOptionUses(
         source: "git --exec-path",
         runs: "the folder git runs its programs from",
         level: "dangerous",
-        reason: `git --exec-path makes git run its programs from ${dir ?? "a folder named at run time"}`,
+        reason: `git --exec-path makes git run its programs from ${
+          dir ?? "a folder named at run time"
+        }`,
       });
       continue;
     }

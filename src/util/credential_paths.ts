@@ -194,12 +194,6 @@ export function isCredentialPath(path: string): boolean {
   return ANY_CREDENTIAL.test(path) && !NOT_CREDENTIALS.test(path);
 }
 
-/** The entry a path matches, for saying what it holds; undefined when it is none. */
-export function credentialEntry(path: string): CredentialEntry | undefined {
-  if (!isCredentialPath(path)) return undefined;
-  return CREDENTIAL_ENTRIES.find((e) => new RegExp(e.pattern, "i").test(path));
-}
-
 /** Absolute examples of every entry under a home, for matching a glob against. */
 export function credentialExamples(userHome: string): string[] {
   const home = userHome.replace(/\/+$/, "");
