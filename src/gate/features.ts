@@ -11,6 +11,7 @@
  */
 import type { Part } from "./analyse.ts";
 import { absolutePath, literal, resolveWord, type Word } from "./words.ts";
+import { longOptionNames } from "./options.ts";
 
 export interface FeatureContext {
   /** The project folder (the launch directory). */
@@ -36,14 +37,6 @@ const FORCING_OPTIONS = [
   "no-verify",
   "interactive",
 ];
-
-/** The option names of FORCING_OPTIONS a long option may stand for. */
-function forcingNames(option: string): string[] {
-  const name = option.slice(2).split("=")[0].toLowerCase();
-  if (name.length === 0) return [];
-  // A bare `--f` may stand for every name it starts; each is a feature of its own.
-  return FORCING_OPTIONS.filter((o) => o.startsWith(name));
-}
 
 /** Paths that name no file a command changes. */
 const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/[0-2])$/;
@@ -109,7 +102,7 @@ export function partFeatures(part: Part | null, ctx: FeatureContext): string[] {
       continue;
     }
     if (options && l !== undefined && l.startsWith("--")) {
-      for (const name of forcingNames(l)) out.add(`opt:${name}`);
+      for (const name of longOptionNames(l, FORCING_OPTIONS)) out.add(`opt:${name}`);
     } else if (options && l !== undefined && /^-[A-Za-z0-9]+$/.test(l)) {
       if (/[rR]/.test(l)) out.add("opt:recursive");
       if (l.includes("f")) out.add("opt:force");

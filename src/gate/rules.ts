@@ -26,6 +26,7 @@ import { analyse } from "./analyse.ts";
 import { gitSettingUses, type HookUse } from "./hooks.ts";
 import type { GitConfigRead } from "./git_config.ts";
 import { cachedRegExp } from "./regexes.ts";
+import { isLongOption } from "./options.ts";
 import {
   credentialExamples,
   isCredentialPath,
@@ -988,7 +989,7 @@ function dangerVerbReason(prog: string, verb: string): string {
 }
 
 const RM_RECURSIVE = (args: string[]) =>
-  args.some((a) => a === "--recursive" || (/^-[a-zA-Z]+$/.test(a) && /[rR]/.test(a)));
+  args.some((a) => isLongOption(a, "recursive") || (/^-[a-zA-Z]+$/.test(a) && /[rR]/.test(a)));
 
 /** Programs rated by their options, not on the verb tables. */
 function rateSingle(

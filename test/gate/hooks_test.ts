@@ -188,3 +188,12 @@ Deno.test("a git command in a repository whose own config names a program is at 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("long options are read as GNU getopt reads them: any start of the name", () => {
+  assertEquals(verdict("rm --recu --fo ~"), "deny");
+  assertEquals(verdict("rm --rec /etc"), "deny");
+  assertEquals(level("rm --recursive build"), "dangerous");
+  assertEquals(level("rm --re build"), "dangerous");
+  assertEquals(verdict("rm --no-pres -r /"), "deny");
+  assertEquals(level("rm --verbose notes.txt"), "moderate");
+});
