@@ -20,7 +20,6 @@ import { compareRuns } from "./flaky.ts";
 import { draftMessages, exactDraft, finishDraft } from "./draft.ts";
 import { type HeldBack, readFileBounded, readLogWindow } from "./input.ts";
 import { messageOf, WispError } from "../util/errors.ts";
-import { isCredentialPath } from "../util/credential_paths.ts";
 import { runCaptured, runRepeatedly, type TriageRunOptions } from "./run_command.ts";
 
 export class ToolInputError extends Error {}
@@ -52,22 +51,8 @@ const textOrPath = {
   ),
 };
 
-/**
- * The absolute path of a file input. A credential file (src/util/credential_paths.ts), named
- * directly or reached through a link, is refused: nobody is asked here, so nothing is read.
- */
 function where(path: string, cwd?: string): string {
-  const absolute = isAbsolute(path) ? path : resolve(cwd ?? Deno.cwd(), path);
-  let real = absolute;
-  try {
-    real = Deno.realPathSync(absolute);
-  } catch { /* missing: the read says so */ }
-  if (isCredentialPath(absolute) || isCredentialPath(real)) {
-    throw new ToolInputError(
-      `${path} is a credential file; the condensing tools never read credential files`,
-    );
-  }
-  return absolute;
+  return isAbsolute(path) ? path : resolve(cwd ?? Deno.cwd(), path);
 }
 
 async function readInput(

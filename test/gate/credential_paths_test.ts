@@ -1,16 +1,19 @@
 /**
  * The one credential list: the gate rates every read of a credential file dangerous whatever
  * program reads it and however the path is written; public keys and example dotenv files stay
- * safe; the condensing tools refuse credential inputs; the search walk leaves them out.
+ * safe; a link into a credential folder counts as the file it leads to.
  */
-import { assert, assertEquals, assertRejects } from "../support/assert.ts";
+import { assert, assertEquals } from "../support/assert.ts";
 import { CWD, rate, USER_HOME } from "./helpers.ts";
 import {
   CREDENTIAL_ENTRIES,
   credentialExamples,
   isCredentialPath,
 } from "../../src/util/credential_paths.ts";
-import { jsonShapeTool, ToolInputError } from "../../src/condense/tools.ts";
+import { readApprovalLine } from "../../src/tools/read_file.ts";
+import { Gate } from "../../src/gate/gate.ts";
+import { homePaths } from "../../src/config/home.ts";
+import { configSchema } from "../../src/config/schema.ts";
 
 const FILES = [
   "~/.claude/.credentials.json",
@@ -107,19 +110,28 @@ Deno.test("a relative name is judged where it lands, and globs aimed at credenti
   assertEquals(rate("cat notes.txt", CWD).level, "safe");
 });
 
-Deno.test("the condensing tools refuse a credential file, named or through a link", async () => {
+Deno.test("a read through a link into a credential folder is dangerous, as read_file and the condensing tools judge it", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    await Deno.mkdir(`${dir}/.docker`);
-    await Deno.writeTextFile(`${dir}/.docker/config.json`, '{"auths":{"x":{"auth":"c2VjcmV0"}}}');
-    await Deno.symlink(`${dir}/.docker/config.json`, `${dir}/shape.json`);
-    await Deno.writeTextFile(`${dir}/plain.json`, '{"a":1}');
-    for (const path of [".docker/config.json", "shape.json"]) {
-      const e = await assertRejects(() => jsonShapeTool({ path }, { cwd: dir }), ToolInputError);
-      assert(/credential file/.test(e.message), e.message);
-    }
-    const ok = await jsonShapeTool({ path: "plain.json" }, { cwd: dir });
-    assert(ok.text.length > 0);
+    await Deno.mkdir(`${dir}/home/.docker`, { recursive: true });
+    await Deno.mkdir(`${dir}/home/project`);
+    await Deno.writeTextFile(`${dir}/home/.docker/config.json`, "{}");
+    await Deno.symlink(`${dir}/home/.docker/config.json`, `${dir}/home/project/shape.json`);
+    await Deno.writeTextFile(`${dir}/home/project/plain.json`, "{}");
+    const gate = new Gate({
+      config: configSchema.parse({}),
+      home: homePaths(`${dir}/home/.wisp`),
+      audit: { session: "t", record: () => ({}) as never },
+      env: { HOME: `${dir}/home` },
+      userHome: `${dir}/home`,
+    });
+    const cwd = `${dir}/home/project`;
+    const assess = (line: string) => gate.assess(line, { cwd, origin: "model" });
+    const real = `${dir}/home/.docker/config.json`;
+    const link = readApprovalLine("shape.json", real, `${cwd}/shape.json`);
+    assertEquals((await assess(link)).level, "dangerous");
+    assertEquals((await assess("cat shape.json")).level, "dangerous");
+    assertEquals((await assess("cat plain.json")).level, "safe");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
