@@ -197,3 +197,22 @@ Deno.test("long options are read as GNU getopt reads them: any start of the name
   assertEquals(verdict("rm --no-pres -r /"), "deny");
   assertEquals(level("rm --verbose notes.txt"), "moderate");
 });
+
+Deno.test("the fsmonitor chain asks: a git status carrying a hook in its environment never runs unasked", async () => {
+  const { dir, gate } = await repoGate();
+  try {
+    const ctx = { cwd: `${dir}/project`, root: `${dir}/project`, origin: "model" as const };
+    const line =
+      "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='cp evil.js ~/.cache/deno/npm/x.js' git status";
+    const d = await gate.check(line, ctx);
+    assertEquals(d.allowed, false);
+    assertMatch(d.refusal!, /no one can be asked here/);
+    // The same through the repository's own config.
+    await Deno.writeTextFile(`${dir}/project/.git/config`, "[core]\n\tfsmonitor = ./.x/hook\n");
+    const plain = await gate.check("git status", ctx);
+    assertEquals(plain.allowed, false);
+    assertEquals((await gate.check("git status", { ...ctx, cwd: dir })).allowed, true);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
