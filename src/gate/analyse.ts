@@ -6,8 +6,9 @@
  * line itself tells about variables and the working directory at that point.
  */
 import { basename } from "node:path";
-import { type ParsedLine, parseLine, type SimpleCommand } from "./parse.ts";
+import { type Assignment, type ParsedLine, parseLine, type SimpleCommand } from "./parse.ts";
 import { CODE_SCAN_LIMIT } from "./programs.ts";
+import { envHookUses, gitOptionUses, type HookUse } from "./hooks.ts";
 import {
   decodeAnsiC,
   display,
@@ -60,6 +61,14 @@ export interface Part {
   payloadError: string | null;
   /** The part reads a shell script from stdin. */
   readsScriptFromStdin: boolean;
+  /** Variables set for this part: its own assignments, then those `env NAME=value` gives. */
+  assignments: Assignment[];
+  /** Environment hooks and git settings that make the program run something (hooks.ts). */
+  hooks: HookUse[];
+  /** For git: the folders `-C` moves to (null: named only at run time). */
+  gitChdirs?: string[] | null;
+  /** The hook whose command this part is part of (`GIT_EDITOR`, `git -c core.pager`). */
+  hookSource?: string;
 }
 
 export interface Analysis {
@@ -225,6 +234,9 @@ function analyseParsed(
   const withPayloads: Part[] = [];
   for (const p of out) {
     withPayloads.push(p);
+    if (p.depth === depth && p.hooks.length > 0) {
+      withPayloads.push(...hookParts(p, depth, options, state));
+    }
     if (p.depth !== depth || p.payload === null) continue;
     if (depth + 1 > MAX_PAYLOAD_DEPTH) {
       state.tooDeep = true;
@@ -247,6 +259,34 @@ function analyseParsed(
     withPayloads.push(...innerParts);
   }
   return withPayloads;
+}
+
+/**
+ * The commands a part's hooks run (`GIT_EDITOR='…'`, `git -c core.pager='…'`), parsed and analysed
+ * as payloads of the part. A hook whose command does not parse, or nests too deeply, is marked
+ * dangerous on the hook itself.
+ */
+function hookParts(p: Part, depth: number, options: AnalyseOptions, state: AnalyseState): Part[] {
+  const out: Part[] = [];
+  for (const hook of p.hooks) {
+    if (hook.command === undefined) continue;
+    if (depth + 1 > MAX_PAYLOAD_DEPTH) {
+      state.tooDeep = true;
+      hook.level = "dangerous";
+      hook.reason = `${hook.source} runs shell code nested too deeply to check`;
+      continue;
+    }
+    const inner = parseLine(hook.command);
+    if (!inner.ok) {
+      hook.level = "dangerous";
+      hook.reason = `${hook.source} runs a command the gate cannot read (${hook.command})`;
+      continue;
+    }
+    const parts = analyseParsed(inner, new Map(p.vars), [...p.cwds], depth + 1, p, options, state);
+    for (const q of parts) q.hookSource ??= hook.source;
+    out.push(...parts);
+  }
+  return out;
 }
 
 function isInside(parsed: ParsedLine, c: SimpleCommand, owner: number): boolean {
@@ -323,6 +363,8 @@ export const DOWNLOADERS = new Set([
 // -- unwrapping ---------------------------------------------------------------
 
 interface Unwrapped {
+  /** `env NAME=value …`: the variables a wrapper sets for the program. */
+  env?: Assignment[];
   words: Word[];
   wrappers: string[];
   argsAtRunTime: boolean;
@@ -416,8 +458,29 @@ const SIMPLE_WRAPPERS: Record<string, Set<string>> = {
   arch: set(),
 };
 
-/** Unwrap wrappers to the program that really runs. */
+/** Unwrap wrappers to the program that really runs, with the variables `env` sets for it. */
 export function unwrapWords(input: Word[]): Unwrapped {
+  const env: Assignment[] = [];
+  const out = unwrapInto(input, env);
+  return env.length ? { ...out, env } : out;
+}
+
+/** `NAME=value` written as an argument of env: the assignment, the value a word of its own. */
+function envAssignment(word: Word): Assignment | undefined {
+  const first = word.segs[0];
+  if (first?.kind !== "lit") return undefined;
+  // env takes any name without `=`; bash hands functions down as BASH_FUNC_name%%.
+  const m = /^([A-Za-z_][A-Za-z0-9_%]*)=/.exec(first.text);
+  if (!m) return undefined;
+  const rest = first.text.slice(m[0].length);
+  const segs = [...(rest ? [{ ...first, text: rest }] : []), ...word.segs.slice(1)];
+  return {
+    name: m[1],
+    value: { raw: word.raw.slice(word.raw.indexOf("=") + 1), segs },
+  };
+}
+
+function unwrapInto(input: Word[], env: Assignment[]): Unwrapped {
   let words = input;
   const wrappers: string[] = [];
   let argsAtRunTime = false;
@@ -430,7 +493,9 @@ export function unwrapWords(input: Word[]): Unwrapped {
       let i = 1;
       while (i < words.length) {
         const first = words[i].segs[0];
-        if (first?.kind === "lit" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(first.text)) {
+        if (first?.kind === "lit" && /^[A-Za-z_][A-Za-z0-9_%]*=/.test(first.text)) {
+          const a = envAssignment(words[i]);
+          if (a) env.push(a);
           i += 1; // NAME=value, whatever the value
           continue;
         }
@@ -459,7 +524,7 @@ export function unwrapWords(input: Word[]): Unwrapped {
         }
         if (["-u", "--unset", "-C", "--chdir", "-P"].includes(l)) i += 2;
         else if (l.startsWith("-")) i += 1;
-        else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(l)) i += 1;
+        else if (/^[A-Za-z_][A-Za-z0-9_%]*=/.test(l)) i += 1;
         else break;
       }
       if (i >= words.length) return done(words.slice(0, 1));
@@ -984,6 +1049,7 @@ function partsOf(
       u.wrappers.push(...again.wrappers);
       if (again.payload && !u.payload) u.payload = again.payload;
       u.readsStdin ||= again.readsStdin;
+      if (again.env) u.env = [...(u.env ?? []), ...again.env];
     }
   }
   const make = (w: Word[], extraWrappers: string[] = [], runTime = u.argsAtRunTime): Part => {
@@ -1011,9 +1077,19 @@ function partsOf(
       payloadDynamic: false,
       payloadError: null,
       readsScriptFromStdin: false,
+      assignments: u.env ? [...cmd.assignments, ...u.env] : cmd.assignments,
+      hooks: [],
     };
   };
   const main = make(effective);
+  if (main.assignments.length > 0) {
+    main.hooks = envHookUses(main.assignments, vars, options.userHome);
+  }
+  if (main.program === "git") {
+    const git = gitOptionUses(main.words, vars, options.userHome);
+    if (git.uses.length > 0) main.hooks = [...main.hooks, ...git.uses];
+    main.gitChdirs = git.dynamicChdir ? null : git.chdirs;
+  }
   // The payload this part carries.
   let payloadWords: Word[] | null = u.payload ? u.payload.words : null;
   let payloadKind = u.payload?.kind ?? null;

@@ -3,8 +3,12 @@
  * the memory of the process; "project" (30 days, one folder) and "always"
  * (30 days, anywhere) in <home>/approvals.json, written whole through a temp
  * file and a rename. An approval covers a part only when the part's pattern
- * is the approval's and the part's level is at or below the level it was
- * given at; a dangerous part is never remembered beyond the session.
+ * is the approval's, the part's level is at or below the level it was given
+ * at, and the part shows no feature the approved line lacked (features.ts:
+ * code in an option or a variable, variables set, targets outside the
+ * project, recursive or forcing options, …); a dangerous part is never
+ * remembered beyond the session. An approval saved before features were kept
+ * has none, so it covers only parts that show no feature at all.
  *
  * The matching and the scope rules are pure functions; `ApprovalStore` does
  * the file work. Requests waiting for an answer from another process
@@ -16,6 +20,7 @@ import type { Level } from "../config/schema.ts";
 import { ensurePrivateDir, type HomePaths } from "../config/home.ts";
 import { writeFileAtomicSync } from "../util/atomic.ts";
 import { WispError } from "../util/errors.ts";
+import { featuresCovered } from "./features.ts";
 
 export type Scope = "once" | "session" | "project" | "always";
 
@@ -40,6 +45,11 @@ export interface Approval {
   expires: string | null;
   /** The turn a once approval belongs to. */
   turnId?: string;
+  /**
+   * The features of the line approved (features.ts). A part showing any other is not covered;
+   * absent (an approval saved before features were kept) is none.
+   */
+  features?: string[];
 }
 
 export interface ApprovalQuery {
@@ -49,6 +59,8 @@ export interface ApprovalQuery {
   root: string;
   cwd: string;
   turnId?: string;
+  /** The features of the part asked about (features.ts); absent is none. */
+  features?: string[];
   now?: Date;
 }
 
@@ -67,6 +79,7 @@ export function makeApproval(input: {
   level: Level;
   root: string;
   turnId?: string;
+  features?: string[];
   now?: Date;
 }): Approval {
   const now = input.now ?? new Date();
@@ -82,6 +95,7 @@ export function makeApproval(input: {
     created: now.toISOString(),
     expires: lasting ? new Date(now.getTime() + APPROVAL_DAYS * DAY_MS).toISOString() : null,
     ...(scope === "once" && input.turnId ? { turnId: input.turnId } : {}),
+    features: [...new Set(input.features ?? [])].sort(),
   };
 }
 
@@ -99,6 +113,7 @@ export function covers(approval: Approval, query: ApprovalQuery): boolean {
   const now = query.now ?? new Date();
   if (approval.pattern !== query.pattern) return false;
   if (RANK[query.level] > RANK[approval.level]) return false;
+  if (!featuresCovered(approval.features ?? [], query.features ?? [])) return false;
   if (isExpired(approval, now)) return false;
   switch (approval.scope) {
     case "once":
@@ -138,7 +153,9 @@ function validApproval(value: unknown): value is Approval {
     typeof a.pattern === "string" &&
     (a.level === "safe" || a.level === "moderate" || a.level === "dangerous") &&
     (a.directory === null || typeof a.directory === "string") && typeof a.created === "string" &&
-    (a.expires === null || typeof a.expires === "string");
+    (a.expires === null || typeof a.expires === "string") &&
+    (a.features === undefined ||
+      (Array.isArray(a.features) && a.features.every((f) => typeof f === "string")));
 }
 
 /** Read the stored approvals; a missing file is none, a malformed one an error. */
@@ -176,6 +193,7 @@ export function readApprovals(path: string): Approval[] {
     directory: a.directory,
     created: a.created,
     expires: a.expires,
+    ...(a.features ? { features: a.features } : {}),
   }));
 }
 
@@ -257,6 +275,7 @@ export class ApprovalStore {
       level: Level;
       root: string;
       turnId?: string;
+      features?: string[];
       now?: Date;
     },
   ): Approval {
@@ -269,10 +288,12 @@ export class ApprovalStore {
     }
     const now = input.now ?? new Date();
     const current = readApprovals(this.path).filter((a) => !isExpired(a, now));
-    // The same pattern in the same place replaces the older approval.
+    // The same pattern with the same features in the same place replaces the older approval.
+    const sameFeatures = (a: Approval) =>
+      (a.features ?? []).join("\u0000") === (approval.features ?? []).join("\u0000");
     const rest = current.filter((a) =>
       !(a.pattern === approval.pattern && a.scope === approval.scope &&
-        a.directory === approval.directory)
+        a.directory === approval.directory && sameFeatures(a))
     );
     writeApprovals(this.path, [...rest, approval]);
     this.#cache = undefined;

@@ -12,10 +12,12 @@ import type { AuditSink } from "../audit/writer.ts";
 import { initShellParser, parseLine } from "./parse.ts";
 import { analyse, type Analysis } from "./analyse.ts";
 import { evaluatePolicy, type PolicyDecision } from "./policy.ts";
-import { classify, LEVEL_RANK, maxLevel, type PartVerdict } from "./rules.ts";
+import { classify, type GitConfigReader, LEVEL_RANK, maxLevel, type PartVerdict } from "./rules.ts";
 import { ApprovalStore } from "./approvals.ts";
 import { applyModelClassifier, type ModelClassifier } from "./classifier.ts";
 import { PathLookup } from "./paths.ts";
+import { findGitDir, readGitConfigFile, readRepositoryConfig } from "./git_config.ts";
+import { partFeatures } from "./features.ts";
 import { nestedSandboxProbe } from "../platform/index.ts";
 
 export type { Level };
@@ -145,6 +147,15 @@ export class Gate {
   readonly #env: Record<string, string>;
   readonly #userHome: string;
   readonly #scripts = wispScripts();
+  /** git's config files as the rules read them (git_config.ts). */
+  readonly #gitConfig: GitConfigReader = {
+    repositoryFrom: (dir) => {
+      const gitDir = findGitDir(dir);
+      return gitDir === undefined ? undefined : readRepositoryConfig(gitDir, this.#userHome);
+    },
+    gitDir: (dir) => readRepositoryConfig(dir, this.#userHome),
+    file: (path) => readGitConfigFile(path, this.#userHome),
+  };
 
   constructor(readonly opts: GateOptions) {
     this.approvals = opts.approvals ?? ApprovalStore.forHome(opts.home);
@@ -200,7 +211,7 @@ export class Gate {
       realPath,
       wispScripts: this.#scripts,
     });
-    const c = classify(analysis, { realPath: existing });
+    const c = classify(analysis, { realPath: existing, gitConfig: this.#gitConfig });
     return { analysis, policy, parts: c.parts, level: c.level };
   }
 
@@ -282,7 +293,14 @@ export class Gate {
     let scope: ApprovalAnswer | undefined;
     const seen = new Set<string>();
     for (const part of needs) {
-      const key = `${part.pattern}\u0000${part.level}`;
+      // What the person would see in this part beyond its pattern: an answer covers no more.
+      const features = [
+        ...new Set([
+          ...partFeatures(part.part, { root: ctx.root, userHome: this.#userHome }),
+          ...(part.ruleFeatures ?? []),
+        ]),
+      ].sort();
+      const key = `${part.pattern}\u0000${part.level}\u0000${features.join(" ")}`;
       if (seen.has(key)) continue;
       seen.add(key);
       const remembered = this.#findRemembered({
@@ -291,6 +309,7 @@ export class Gate {
         root: ctx.root,
         cwd: ctx.cwd,
         turnId: ctx.turnId,
+        features,
       });
       if (remembered) {
         audit.record("approval.decided", {
@@ -369,6 +388,7 @@ export class Gate {
         level: part.level,
         root: ctx.root,
         turnId: ctx.turnId,
+        features,
       });
       approvedBy = approvedBy === "yes" ? "yes" : "person";
       scope = approval.scope;

@@ -11,6 +11,7 @@ import { type Analysis, feederKind, type Part, SHELLS } from "./analyse.ts";
 import { isInterpreter } from "./rules.ts";
 import { CODE_SCAN_LIMIT, HOME_DIRS, PRIVILEGE, SYSTEM_DIRS } from "./programs.ts";
 import { cachedRegExp } from "./regexes.ts";
+import { isLongOption } from "./options.ts";
 import { writeTargets } from "./targets.ts";
 import { absolutePath, display, literal, litWord, resolveWord, type Word } from "./words.ts";
 
@@ -359,11 +360,12 @@ function escapeRe(text: string): string {
 function rmRoots(part: Part, analysis: Analysis): Refusal | undefined {
   const prog = part.program;
   const args = part.argv.slice(1);
-  if (args.includes("--no-preserve-root")) {
+  if (args.some((a) => isLongOption(a, "no-preserve-root"))) {
     return { rule: "rm-root", reason: `${prog} --no-preserve-root removes the whole system` };
   }
+  // GNU getopt takes any start of a long name (`--recu`); see options.ts.
   const recursive = args.some((a) =>
-    a === "--recursive" || /^-[a-zA-Z]*[rR]/.test(a) && !a.startsWith("--")
+    isLongOption(a, "recursive") || /^-[a-zA-Z]*[rR]/.test(a) && !a.startsWith("--")
   );
   const positional = part.words.slice(1).filter((w) => {
     const l = literal(w);

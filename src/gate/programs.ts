@@ -398,46 +398,6 @@ export const SYSTEM_DIRS = [
   "/opt/homebrew",
 ];
 
-/** Credential paths: the name given, or where a link leads, in any case. */
-export const CREDENTIAL_PATH =
-  /(^|\/)\.ssh(\/|$)|(^|\/)\.aws\/(credentials|config)$|(^|\/)\.aws(\/|$)|(^|\/)\.netrc$|(^|\/)_netrc$|(^|\/)\.pgpass$|(^|\/)\.gnupg(\/|$)|keychains?(\/|$)|\.keychain(-db)?$|\.pem$|\.p12$|\.pfx$|\.key$|(^|\/)id_[a-z0-9_]+(\.pub)?$|(^|\/)\.env(\.[^/]*)?$|(^|\/)\.git-credentials$|(^|\/)\.docker\/config\.json$|(^|\/)\.kube\/config$|(^|\/)\.npmrc$|(^|\/)\.pypirc$|(^|\/)\.config\/gh\/hosts\.yml$|(^|\/)credentials\.json$|(^|\/)\.vault-token$|(^|\/)secrets?\.(ya?ml|json|toml)$|(^|\/)authorized_keys$|(^|\/)known_hosts$|(^|\/)shadow$|(^|\/)sudoers(\.d)?(\/|$)|(^|\/)\.config\/gcloud(\/|$)|(^|\/)\.azure(\/|$)|(^|\/)(Login Data|Cookies|logins\.json|key[34]\.db|cookies\.sqlite)$|(^|\/)\.password-store(\/|$)/i;
-
-/** Canonical credential files, for matching globs against. */
-export function credentialExamples(userHome: string): string[] {
-  return [
-    `${userHome}/.ssh/id_rsa`,
-    `${userHome}/.ssh/id_ed25519`,
-    `${userHome}/.ssh/id_ecdsa`,
-    `${userHome}/.ssh/config`,
-    `${userHome}/.ssh/authorized_keys`,
-    `${userHome}/.aws/credentials`,
-    `${userHome}/.netrc`,
-    `${userHome}/.gnupg/private-keys-v1.d/x.key`,
-    `${userHome}/Library/Keychains/login.keychain-db`,
-    `${userHome}/.git-credentials`,
-    `${userHome}/.docker/config.json`,
-    `${userHome}/.kube/config`,
-    `${userHome}/.config/gh/hosts.yml`,
-    `${userHome}/.npmrc`,
-    `${userHome}/.pypirc`,
-    "/etc/shadow",
-  ];
-}
-
-/** Relative credential names, for matching a glob used in the working directory. */
-export const RELATIVE_CREDENTIALS = [
-  ".env",
-  ".env.local",
-  ".env.production",
-  "server.pem",
-  "key.pem",
-  "id_rsa",
-  ".netrc",
-  ".ssh",
-  ".aws",
-  "credentials.json",
-];
-
 // -- verb programs ------------------------------------------------------------
 
 export interface VerbProgram {

@@ -8,15 +8,12 @@ import type { Level } from "../config/schema.ts";
 import { type Analysis, type Part, SHELLS } from "./analyse.ts";
 import {
   CODE_SCAN_LIMIT,
-  CREDENTIAL_PATH,
-  credentialExamples,
   dangerous,
   INLINE_CODE_OPTIONS,
   INTERPRETERS,
   moderate,
   type Rating,
   READ_ONLY,
-  RELATIVE_CREDENTIALS,
   RISKY_CODE,
   safe,
   VERB_PROGRAMS,
@@ -24,7 +21,18 @@ import {
 } from "./programs.ts";
 import { absolutePath, display, isDynamic, literal, resolveWord, type Word } from "./words.ts";
 import { writeTargets } from "./targets.ts";
+import { parseLine } from "./parse.ts";
+import { analyse } from "./analyse.ts";
+import { gitSettingUses, type HookUse } from "./hooks.ts";
+import type { GitConfigRead } from "./git_config.ts";
 import { cachedRegExp } from "./regexes.ts";
+import { isLongOption } from "./options.ts";
+import {
+  credentialExamples,
+  isCredentialPath,
+  mentionsCredentialPath,
+  RELATIVE_CREDENTIALS,
+} from "../util/credential_paths.ts";
 
 export const LEVEL_RANK: Record<Level, number> = { safe: 0, moderate: 1, dangerous: 2 };
 
@@ -45,6 +53,8 @@ export interface PartVerdict {
   /** Remembered only by exact text (interpreters, programs named by a variable, dangerous parts). */
   exact: boolean;
   part: Part | null;
+  /** Features the rules found beyond the part's words (a program named in git's config). */
+  ruleFeatures?: string[];
 }
 
 export interface Classification {
@@ -55,6 +65,18 @@ export interface Classification {
 export interface RulesOptions {
   /** Resolve a path through links; undefined when it does not exist. Optional I/O. */
   realPath?: (path: string) => string | undefined;
+  /** Read git's config files (git_config.ts). Absent: a config a hook names counts as unread. */
+  gitConfig?: GitConfigReader;
+}
+
+/** The I/O the rules need to rate git's config: the gate gives one reading the real files. */
+export interface GitConfigReader {
+  /** The config of the repository git finds from a folder; undefined when there is none. */
+  repositoryFrom(dir: string): GitConfigRead | undefined;
+  /** The config of a repository folder named by --git-dir or GIT_DIR. */
+  gitDir(dir: string): GitConfigRead;
+  /** A config file with its includes. */
+  file(path: string): GitConfigRead;
 }
 
 /** Classify every part of an analysed line. */
@@ -81,7 +103,7 @@ export function classify(analysis: Analysis, options: RulesOptions = {}): Classi
     if (
       part.words.length === 0 && part.cmd.redirects.length === 0 && part.cmd.assignments.length > 0
     ) {
-      const v = classifyAssignment(part, analysis);
+      const v = classifyAssignment(part, analysis, options);
       if (v) parts.push(v);
       continue;
     }
@@ -95,7 +117,11 @@ export function classify(analysis: Analysis, options: RulesOptions = {}): Classi
   return { level, parts };
 }
 
-function classifyAssignment(part: Part, analysis: Analysis): PartVerdict | undefined {
+function classifyAssignment(
+  part: Part,
+  analysis: Analysis,
+  options: RulesOptions,
+): PartVerdict | undefined {
   const reasons: string[] = [];
   let level: Level = "safe";
   for (const a of part.cmd.assignments) {
@@ -108,11 +134,18 @@ function classifyAssignment(part: Part, analysis: Analysis): PartVerdict | undef
     }
     if (a.value) {
       const r = resolveWord(a.value, part.vars, analysis.userHome);
-      if (CREDENTIAL_PATH.test(r.value)) {
+      if (isCredentialPath(r.value)) {
         level = "dangerous";
         reasons.push(`names a credential file (${display(a.value)})`);
       }
     }
+  }
+  if (part.hooks.length > 0) {
+    const acc: Acc = { level, reasons: [...reasons], readOnly: false, exact: true };
+    const features: string[] = [];
+    rateHooks(acc, part, analysis, options, features);
+    level = acc.level;
+    reasons.splice(0, reasons.length, ...acc.reasons);
   }
   if (level === "safe" && part.substitutions.length > 0) return undefined;
   return {
@@ -198,6 +231,10 @@ export function classifyPart(
     acc.exact = true;
     raise(acc, dangerous("runs whatever comes down the pipe as a script"));
   }
+  // A pager, an editor or a helper is a program; shell code hidden in one is an evasion.
+  if (part.hookSource && (part.payloadKind || part.readsScriptFromStdin)) {
+    raise(acc, dangerous(`${part.hookSource} hides shell code (${part.payloadKind ?? "stdin"})`));
+  }
   if (part.depth > 0 && part.carrier) {
     // A part of a payload is judged like any other; its pattern is still exact.
     acc.exact = true;
@@ -242,7 +279,7 @@ export function classifyPart(
   }
   if (part.cmd.herestring && part.words.length > 0) {
     const r = resolveWord(part.cmd.herestring, part.vars, analysis.userHome);
-    if (CREDENTIAL_PATH.test(r.value) && /[/~]/.test(r.value)) {
+    if (isCredentialPath(r.value) && /[/~]/.test(r.value)) {
       raise(acc, dangerous("passes a credential path on its input"));
     }
   }
@@ -317,17 +354,10 @@ export function classifyPart(
       }
     }
   }
-  for (const a of part.cmd.assignments) {
-    if (!a.value) continue;
-    if (/^(LD_PRELOAD|DYLD_INSERT_LIBRARIES|LD_LIBRARY_PATH|DYLD_LIBRARY_PATH)$/.test(a.name)) {
-      raise(acc, dangerous(`loads other code into the program (${a.name})`));
-    } else if (
-      /^(PATH|BASH_ENV|ENV|PROMPT_COMMAND|GIT_SSH_COMMAND|GIT_EXTERNAL_DIFF|GIT_PAGER|PAGER|EDITOR|GIT_EDITOR|VISUAL|GIT_ASKPASS|SSH_ASKPASS)$/
-        .test(a.name)
-    ) {
-      raise(acc, moderate(`sets ${a.name}, which changes what the program runs`));
-    }
-  }
+  // Environment hooks and git's settings: rated by what they run (hooks.ts).
+  const ruleFeatures: string[] = [];
+  rateHooks(acc, part, analysis, options, ruleFeatures);
+  if (prog === "git") rateRepositoryConfig(acc, part, analysis, options, ruleFeatures);
 
   const exact = acc.exact || acc.level === "dangerous" || part.dynamicProgram;
   const pattern = exact ? part.text : patternFor(part, verb);
@@ -341,7 +371,136 @@ export function classifyPart(
     pattern,
     exact,
     part,
+    ...(ruleFeatures.length ? { ruleFeatures } : {}),
   };
+}
+
+/**
+ * The levels a part's hooks set by themselves (a library loaded, a file of code, a value known
+ * only at run time), and the git config files they name, read and rated. A hook whose value is a
+ * command line needs nothing here: its commands are parts of their own (analyse.ts).
+ */
+function rateHooks(
+  acc: Acc,
+  part: Part,
+  analysis: Analysis,
+  options: RulesOptions,
+  features: string[],
+): void {
+  for (const hook of part.hooks) {
+    if (hook.level) {
+      raise(acc, { level: hook.level, reason: hook.reason ?? `${hook.source} sets ${hook.runs}` });
+      acc.readOnly = false;
+    }
+    const file = hook.gitConfigFile ?? hook.gitDir;
+    if (file === undefined) continue;
+    acc.readOnly = false;
+    const abs = absolutePath(file.replace(/^~(?=\/|$)/, analysis.userHome), part.cwds[0]);
+    if (!options.gitConfig) {
+      raise(
+        acc,
+        dangerous(`${hook.source} makes git read ${file}, whose settings were not read here`),
+      );
+      continue;
+    }
+    const read = hook.gitDir !== undefined
+      ? options.gitConfig.gitDir(abs)
+      : options.gitConfig.file(abs);
+    rateSettings(acc, read, hook.source, "dangerous", part, analysis, options, features);
+  }
+}
+
+/**
+ * A git command in a repository whose own config (and what it includes) names a program to run
+ * is at least moderate, and as dangerous as that program; the folder is where git would find it
+ * (`-C` applied), unless --git-dir or GIT_DIR named another.
+ */
+function rateRepositoryConfig(
+  acc: Acc,
+  part: Part,
+  analysis: Analysis,
+  options: RulesOptions,
+  features: string[],
+): void {
+  if (!options.gitConfig || part.hooks.some((h) => h.gitDir !== undefined)) return;
+  if (part.gitChdirs === null) {
+    raise(acc, moderate("git runs in a folder named only when the line runs, with its config"));
+    return;
+  }
+  let dir = part.cwds[0];
+  for (const c of part.gitChdirs ?? []) {
+    dir = absolutePath(c.replace(/^~(?=\/|$)/, analysis.userHome), dir);
+  }
+  const read = options.gitConfig.repositoryFrom(dir);
+  if (!read) return;
+  rateSettings(acc, read, "the repository's config", "moderate", part, analysis, options, features);
+}
+
+/** Rate the settings of a config that name a program; what cannot be read rates `unreadable`. */
+function rateSettings(
+  acc: Acc,
+  read: GitConfigRead,
+  source: string,
+  unreadable: Level,
+  part: Part,
+  analysis: Analysis,
+  options: RulesOptions,
+  features: string[],
+): void {
+  for (const problem of read.problems.slice(0, 1)) {
+    raise(acc, { level: unreadable, reason: `${source}: ${problem}, so what git runs is unknown` });
+    features.push("git-config:unreadable");
+  }
+  for (const s of read.settings) {
+    const uses = gitSettingUses(s.key, s.value, `${s.file}: ${s.key}`);
+    for (const use of uses) {
+      features.push(`git-config:${s.key}`);
+      acc.readOnly = false;
+      raise(acc, moderate(`${source} (${s.file}) names a program git runs (${s.key})`));
+      const rated = rateUse(use, part, analysis, options);
+      if (rated) raise(acc, rated);
+    }
+  }
+}
+
+/** A hook use from a config file, rated by the command it runs. */
+function rateUse(
+  use: HookUse,
+  part: Part,
+  analysis: Analysis,
+  options: RulesOptions,
+): Rating | undefined {
+  if (use.level) return { level: use.level, reason: use.reason ?? use.source };
+  if (use.gitConfigFile !== undefined) return undefined; // includes were followed by the reader
+  if (use.command === undefined) return undefined;
+  const rated = rateCommandText(use.command, part.cwds[0], analysis.userHome, options);
+  if (rated.level === "safe") return undefined;
+  return {
+    level: rated.level,
+    reason: `${use.source} runs ${use.command}: ${rated.reason}`,
+  };
+}
+
+const commandTextCache = new Map<string, { level: Level; reason: string }>();
+
+/** A command line named in a config file, rated as the rules rate a line (no config read again). */
+function rateCommandText(
+  text: string,
+  cwd: string,
+  userHome: string,
+  options: RulesOptions,
+): { level: Level; reason: string } {
+  const key = `${cwd}\u0000${text}`;
+  const hit = commandTextCache.get(key);
+  if (hit) return hit;
+  const c = classify(analyse(parseLine(text), { cwd, userHome, env: {} }), {
+    realPath: options.realPath,
+  });
+  const worst = c.parts.find((p) => p.level === c.level);
+  const result = { level: c.level, reason: worst?.reasons[0] ?? "runs a program" };
+  if (commandTextCache.size > 256) commandTextCache.clear();
+  commandTextCache.set(key, result);
+  return result;
 }
 
 /** System locations: a write there changes the machine, not the project. */
@@ -420,19 +579,27 @@ function credentialName(
         if (c.startsWith(cwd + "/") && re.test(c.slice(cwd.length + 1))) return true;
       }
     }
-    return CREDENTIAL_PATH.test(r.value.replace(/\*/g, "x"));
+    return isCredentialPath(r.value.replace(/\*/g, "x"));
   }
-  if (CREDENTIAL_PATH.test(r.value)) return true;
+  if (isCredentialPath(r.value)) return true;
   // Options like --identity=~/.ssh/id_rsa or -i~/.ssh/x
   const eq = r.value.indexOf("=");
-  if (eq > 0 && CREDENTIAL_PATH.test(r.value.slice(eq + 1))) return true;
+  if (eq > 0 && isCredentialPath(r.value.slice(eq + 1))) return true;
+  // Code or a list inside one word (`open("/home/u/.netrc")`, `a.txt,~/.npmrc`).
+  if (/["'`\s(),;:<>]/.test(r.value) && mentionsCredentialPath(r.value)) return true;
+  // A relative name read where it lands: `cat credentials` in ~/.aws.
+  if (!r.unknown && !r.value.startsWith("/") && !r.value.startsWith("-") && r.value.length < 4096) {
+    for (const cwd of part.cwds.slice(0, 4)) {
+      if (isCredentialPath(absolutePath(r.value, cwd))) return true;
+    }
+  }
   if (
     options.realPath && !r.unknown && !r.value.startsWith("-") && r.value.length < 4096 &&
     !/[\n\s]|:\/\//.test(r.value)
   ) {
     for (const cwd of part.cwds.slice(0, 4)) {
       const real = options.realPath(absolutePath(r.value, cwd));
-      if (real && CREDENTIAL_PATH.test(real)) return true;
+      if (real && isCredentialPath(real)) return true;
     }
   }
   return false;
@@ -662,7 +829,9 @@ function rateInterpreter(part: Part, prog: string, args: string[], words: Word[]
         exact: true,
       };
     }
-    if (CREDENTIAL_PATH.test(code) || /\.(ssh|aws|gnupg)\b|id_rsa|\.netrc|keychain/i.test(code)) {
+    if (
+      mentionsCredentialPath(code) || /\.(ssh|aws|gnupg)\b|id_rsa|\.netrc|keychain/i.test(code)
+    ) {
       return {
         rating: dangerous(`runs inline ${prog} code that names credential files`),
         readOnly: false,
@@ -757,26 +926,8 @@ function rateVerbProgram(
     if (spec.safe?.includes(a)) break;
   }
   if (args[i] === "--") i++;
-  // git -c with a command in it runs that command.
-  if (prog === "git") {
-    for (let k = 0; k < globals.length; k++) {
-      if (globals[k] === "-c" || globals[k].startsWith("-c")) {
-        const setting = globals[k] === "-c" ? globals[k + 1] ?? "" : globals[k].slice(2);
-        if (
-          /^(alias\.[^=]*=\s*!|core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy)|credential\.|diff\.[^=]*\.(command|textconv)|filter\.|protocol\.ext|uploadpack\.|receivepack\.|sequence\.editor|gpg\.program|merge\.[^=]*\.driver)/i
-            .test(setting)
-        ) {
-          return {
-            rating: dangerous(
-              `git -c ${setting.split("=")[0]} makes git run a command of its choosing`,
-            ),
-            readOnly: false,
-            exact: true,
-          };
-        }
-      }
-    }
-  }
+  // git -c, --config-env and the environment's git settings are hooks (hooks.ts), rated by
+  // the commands they run.
   let verb = args[i];
   const rest = args.slice(i + 1);
   if (verb === undefined) {
@@ -838,7 +989,7 @@ function dangerVerbReason(prog: string, verb: string): string {
 }
 
 const RM_RECURSIVE = (args: string[]) =>
-  args.some((a) => a === "--recursive" || (/^-[a-zA-Z]+$/.test(a) && /[rR]/.test(a)));
+  args.some((a) => isLongOption(a, "recursive") || (/^-[a-zA-Z]+$/.test(a) && /[rR]/.test(a)));
 
 /** Programs rated by their options, not on the verb tables. */
 function rateSingle(

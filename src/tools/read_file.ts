@@ -2,8 +2,9 @@
  * read_file: a page of numbered lines from a text file, and how to get the
  * next one. The file is streamed: the first page of a multi-gigabyte log costs
  * the bytes up to the end of that page, and memory stays a chunk plus the page.
- * Reading is judged by the gate as `cat '<path>'`, so credential paths ask (or
- * are refused where nobody can answer); it is not confined to any folder.
+ * Reading is judged by the gate as `cat '<path>'`, so credential paths (the one list in
+ * src/util/credential_paths.ts, by the name given or where a link leads) ask, or are refused
+ * where nobody can answer; it is not confined to any folder.
  */
 import { z } from "zod";
 import { resolve } from "node:path";
@@ -73,8 +74,10 @@ function readLimits(config: Config): string[] {
     "than a page shows only its start.",
     "Lines end at \\n, \\r\\n or a lone \\r; returned lines never include the breaks.",
     "Reads forward only: no search, no tail. Binary files (holding NUL bytes) are refused.",
-    "Every read is judged by the approval gate as cat '<path>'; credential paths (.ssh, .aws/credentials, " +
-    ".netrc, keys) ask, or are refused where nobody can answer. Reads are not confined to a folder.",
+    "Every read is judged by the approval gate as cat '<path>'; credential paths (keys in .ssh, " +
+    ".aws, .netrc, .npmrc, .kube/config, agents' and cloud CLIs' logins, browser profiles, keychains, " +
+    ".env files; public keys and .env.example are not) are dangerous: they ask, or are refused where " +
+    "nobody can answer. Reads are not confined to a folder.",
   ];
 }
 

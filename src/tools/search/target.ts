@@ -5,7 +5,7 @@
  * there is no gate to ask).
  */
 import { resolve } from "node:path";
-import { CREDENTIAL_PATH } from "../../gate/programs.ts";
+import { isCredentialPath } from "../../util/credential_paths.ts";
 import type { ToolContext } from "../tool.ts";
 import { shellQuote } from "../read_file.ts";
 
@@ -34,7 +34,7 @@ export async function searchTarget(
       error: `${given ?? absolute} does not exist; give a path from ${ctx.cwd} or an absolute one`,
     };
   }
-  if (CREDENTIAL_PATH.test(absolute) || CREDENTIAL_PATH.test(real)) {
+  if (isCredentialPath(absolute) || isCredentialPath(real)) {
     if (!ctx.gate) {
       return {
         error:

@@ -10,7 +10,7 @@
  * never followed (docs/adr/0005-search-traversal.md).
  */
 import ignore, { type Ignore } from "ignore";
-import { CREDENTIAL_PATH } from "../../gate/programs.ts";
+import { isCredentialPath } from "../../util/credential_paths.ts";
 
 export const LIMITS = {
   entriesPerFolder: 20_000,
@@ -207,7 +207,7 @@ export function* walk(options: WalkOptions, notes: WalkNotes): Generator<WalkEnt
         continue;
       }
       if (!entry.isFile) continue;
-      if (CREDENTIAL_PATH.test(rel)) {
+      if (isCredentialPath(rel)) {
         notes.credentialFiles++;
         continue;
       }
