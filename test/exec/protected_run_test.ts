@@ -40,6 +40,9 @@ Deno.test("the chain: a command cannot open wisp's modules, source or Deno's cac
     const { own, cached } = ownModule();
     const main = join(SOURCE, "main.ts");
     const before = { own: await digest(own), main: await digest(main) };
+    // The source tree is made a writable root here, as it is when wisp is started in its own
+    // checkout or the checkout lies under /tmp: then only the protection stands in the way,
+    // wherever this clone lies.
     const r = await runCommand(request(
       s,
       [
@@ -51,6 +54,7 @@ Deno.test("the chain: a command cannot open wisp's modules, source or Deno's cac
         `ln ${own} linked-own && echo linked-own`,
         `mv ${SOURCE}/main.ts ${s.project}/main.ts && echo moved-main`,
       ].join("; "),
+      { extraWritable: [SOURCE] },
     ));
     const out = new TextDecoder().decode(r.stdout.head);
     assertEquals(out, "", stderrText(r));
