@@ -237,6 +237,12 @@ export function readConfigText(path: string): string | undefined {
     if (error instanceof Deno.errors.PermissionDenied) {
       throw new WispError(`${path} cannot be read (permission denied); check its owner and mode`);
     }
+    if (error instanceof Deno.errors.NotCapable) {
+      // Deno lets no program use /proc, /sys or /dev this way without --allow-all.
+      throw new WispError(
+        `${path} is in a system folder wisp may not use for its home; set WISP_HOME to a folder you own`,
+      );
+    }
     throw new WispError(`${path} cannot be read (${(error as Error).message})`);
   }
 }

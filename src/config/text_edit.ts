@@ -265,6 +265,11 @@ function removeMember(text: string, object: Node, member: Node): Edit[] {
     const from = previousTail.comma ?? previous.offset + previous.length;
     return [{ offset: from, length: end - from, content: "" }];
   }
+  // The only member, on the object's own line: what is left is "{}".
+  const inside = { offset: object.offset + 1, length: object.length - 2, content: "" };
+  const rest = text.slice(inside.offset, member.offset) +
+    text.slice(tail.comma !== undefined ? tail.comma + 1 : end, inside.offset + inside.length);
+  if (rest.trim() === "") return [inside];
   return [{
     offset: member.offset,
     length: (tail.comma ?? end - 1) + 1 - member.offset,
