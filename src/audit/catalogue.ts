@@ -114,11 +114,7 @@ export const AUDIT_CATALOGUE = {
     bytesAfter: z.number().int(),
   }),
   /** A turn began: the person's (or caller's) message verbatim, the model, the tools offered. */
-  prompt: z.looseObject({
-    text: z.string(),
-    model: z.string().optional(),
-    tools: z.array(z.string()).optional(),
-  }),
+  prompt: z.looseObject({ text: z.string(), model: z.string().optional(), tools: z.array(z.string()).optional() }),
   /** One model response of a turn, verbatim, with the calls it asked for (a turn has one per request). */
   response: z.looseObject({
     text: z.string(),
