@@ -214,7 +214,9 @@ export function issueError(
   path: string,
   text?: string,
 ): ConfigError {
-  const line = text === undefined ? undefined : lineOfPath(text, issue.path);
+  // A sentence-shaped path (custom tool 'x':) says where it is written in params.at.
+  const at = (issue as { params?: { at?: PropertyKey[] } }).params?.at ?? issue.path;
+  const line = text === undefined ? undefined : lineOfPath(text, at);
   return new ConfigError(`${path}: ${describeIssue(issue, raw)}; ${advice(issue.path, line)}`);
 }
 

@@ -235,7 +235,15 @@ export const configSchema = z.object({
   // Custom tools (src/tools/custom_validate.ts). The issue's path is the tool's
   // label so the loader's sentence reads "custom tool 'x': the problem".
   const custom = customToolsProblem(config.tools.custom);
-  if (custom) ctx.addIssue({ code: "custom", path: [`${custom.label}:`], message: custom.problem });
+  // `params.at` is where the loader looks for the line to name.
+  if (custom) {
+    ctx.addIssue({
+      code: "custom",
+      path: [`${custom.label}:`],
+      message: custom.problem,
+      params: { at: ["tools", "custom"] },
+    });
+  }
 });
 
 export type Config = z.infer<typeof configSchema>;
