@@ -13,6 +13,7 @@ import { dirname } from "node:path";
 import { AUDIT_CATALOGUE, type AuditEvent, type AuditFields, type AuditKind } from "./catalogue.ts";
 import { ensurePrivateDir } from "../config/home.ts";
 import { VERSION } from "../version.ts";
+import { homeWriteError } from "../util/errors.ts";
 
 export interface AuditOptions {
   /** Path of audit.jsonl. */
@@ -99,7 +100,14 @@ export class AuditLog implements AuditSink {
       version: VERSION,
       ...(fields as Record<string, unknown>),
     };
-    if (this.options.enabled && !this.#closed) this.#append(JSON.stringify(event) + "\n");
+    if (this.options.enabled && !this.#closed) {
+      try {
+        this.#append(JSON.stringify(event) + "\n");
+      } catch (error) {
+        // One sentence naming the log and the fix (util/errors.ts), never a raw OS error.
+        throw homeWriteError(error, this.options.path, "the audit log");
+      }
+    }
     for (const listener of this.#listeners) {
       try {
         listener(event);
@@ -117,7 +125,7 @@ export class AuditLog implements AuditSink {
   }
 
   #open(): Deno.FsFile {
-    ensurePrivateDir(dirname(this.options.path));
+    ensurePrivateDir(dirname(this.options.path), "the audit log's folder");
     const file = Deno.openSync(this.options.path, { append: true, create: true, mode: 0o600 });
     const info = file.statSync();
     this.#ino = info.ino;

@@ -57,22 +57,53 @@ async function get(key: string): Promise<void> {
   );
 }
 
-async function list(): Promise<void> {
+/** One row of `config list`: a setting, or one instance of a patterned one. */
+interface ListRow {
+  key: string;
+  /** The value in effect (defaults applied); absent for a pattern's own row. */
+  value?: unknown;
+  /** Whether config.json sets it. */
+  inFile: boolean;
+  description: string;
+  /** Why it would be ignored, when its feature is not built yet. */
+  notBuilt?: string;
+}
+
+async function list(options: { json?: boolean }): Promise<void> {
   const { loadContext } = await load<typeof import("./context.ts")>(
     import.meta.resolve("./context.ts"),
   );
-  const { out } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
+  const { out, outLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
   const { SETTINGS, keyPath } = await load<typeof import("../config/schema.ts")>(
     import.meta.resolve("../config/schema.ts"),
   );
   const { valueAtPath } = await load<typeof import("../config/edit.ts")>(
     import.meta.resolve("../config/edit.ts"),
   );
+  const { unbuiltEntry } = await load<typeof import("../config/unbuilt.ts")>(
+    import.meta.resolve("../config/unbuilt.ts"),
+  );
   const { renderTable, terminalWidth } = await load<typeof import("./table.ts")>(
     import.meta.resolve("./table.ts"),
   );
   const { loaded } = loadContext();
-  const rows: string[][] = [];
+  const rows: ListRow[] = [];
+  const row = (key: string, path: string[] | undefined, description: string): ListRow => {
+    const inFile = path !== undefined && loaded.raw !== undefined &&
+      valueAtPath(loaded.raw, path) !== undefined;
+    const value = path === undefined ? undefined : valueAtPath(loaded.config, path);
+    // A whole setting not built yet, or the value the file gives one that is not.
+    const entry = path === undefined
+      ? undefined
+      : unbuiltEntry(path, undefined) ?? (inFile ? unbuiltEntry(path, value) : undefined);
+    return {
+      key,
+      ...(value !== undefined ? { value } : {}),
+      inFile,
+      description,
+      ...(entry ? { notBuilt: entry.missing } : {}),
+    };
+  };
   for (const setting of SETTINGS) {
     if (setting.pattern) {
       // One row per instance set in the file, then the pattern itself.
@@ -82,27 +113,29 @@ async function list(): Promise<void> {
       if (entries && typeof entries === "object") {
         for (const name of Object.keys(entries as Record<string, unknown>)) {
           const path = [...prefix, name, ...(suffix ? suffix.split(".") : [])];
-          const value = valueAtPath(loaded.raw, path);
-          if (value !== undefined) {
-            rows.push([path.join("."), renderValue(value), setting.description]);
+          if (valueAtPath(loaded.raw, path) !== undefined) {
+            rows.push(row(path.join("."), path, setting.description));
           }
         }
       }
-      rows.push([setting.key, "(default)", setting.description]);
+      rows.push(row(setting.key, undefined, setting.description));
       continue;
     }
-    const inFile = loaded.raw ? valueAtPath(loaded.raw, keyPath(setting.key)) : undefined;
-    rows.push([
-      setting.key,
-      inFile === undefined ? "(default)" : renderValue(inFile),
-      setting.description,
-    ]);
+    rows.push(row(setting.key, keyPath(setting.key), setting.description));
+  }
+  if (options.json) {
+    outLine(JSON.stringify({ settings: rows }, null, 2));
+    return;
   }
   const width = terminalWidth();
   out(
     renderTable({
       headers: ["SETTING", "VALUE", "WHAT IT DOES"],
-      rows,
+      rows: rows.map((r) => [
+        r.key,
+        r.inFile ? renderValue(r.value) : "(default)",
+        r.notBuilt ? `(ignored: ${r.notBuilt}) ${r.description}` : r.description,
+      ]),
       terminal: width !== undefined,
       width,
     }),
@@ -110,13 +143,13 @@ async function list(): Promise<void> {
 }
 
 async function change(key: string, words: string[] | undefined): Promise<void> {
-  const { homePaths, ensureHome } = await load<typeof import("../config/home.ts")>(
+  const { homePaths } = await load<typeof import("../config/home.ts")>(
     import.meta.resolve("../config/home.ts"),
   );
-  const { planSet, planUnset, writeConfig } = await load<typeof import("../config/edit.ts")>(
+  const { planSet, planUnset } = await load<typeof import("../config/edit.ts")>(
     import.meta.resolve("../config/edit.ts"),
   );
-  const { openAudit } = await load<typeof import("./context.ts")>(
+  const { commitConfigChange } = await load<typeof import("./context.ts")>(
     import.meta.resolve("./context.ts"),
   );
   const { errLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
@@ -128,17 +161,8 @@ async function change(key: string, words: string[] | undefined): Promise<void> {
     errLine(`${key} is not set in config.json; its default applies`);
     return;
   }
-  ensureHome(paths);
-  writeConfig(paths.config, plan.text);
-  const audit = openAudit(paths, plan.config);
-  audit.record("config.change", {
-    key,
-    from: plan.from,
-    to: plan.to,
-    source: "cli",
-    ...(plan.weakens ? { weakens: true } : {}),
-  });
-  audit.close();
+  // Audited first; if the event cannot be written, nothing changes.
+  commitConfigChange(paths, plan, "cli");
   errLine(
     words === undefined
       ? `unset ${key}; its default applies (${renderValue(plan.to)}) from the next session`
@@ -162,7 +186,8 @@ export function register(program: Command): void {
     .action(get);
   config.command("list")
     .description("list the settings set can change: each value or (default), and what it does")
-    .action(list);
+    .option("--json", 'print {"settings": [{"key", "value", "inFile", "description"}]}')
+    .action((options: { json?: boolean }) => list(options));
   config.command("set")
     .description(
       "change a setting (a list takes words or a JSON array); checked before it is written",

@@ -61,13 +61,10 @@ async function list(flags: ListFlags): Promise<void> {
 }
 
 async function setDisabled(names: string[], disable: boolean): Promise<void> {
-  const { loadContext, openAudit } = await load<typeof import("./context.ts")>(
+  const { loadContext, commitConfigChange } = await load<typeof import("./context.ts")>(
     import.meta.resolve("./context.ts"),
   );
-  const { ensureHome } = await load<typeof import("../config/home.ts")>(
-    import.meta.resolve("../config/home.ts"),
-  );
-  const { planSet, writeConfig } = await load<typeof import("../config/edit.ts")>(
+  const { planSet } = await load<typeof import("../config/edit.ts")>(
     import.meta.resolve("../config/edit.ts"),
   );
   const { parseModelName, sameModel } = await load<typeof import("../models/names.ts")>(
@@ -115,16 +112,7 @@ async function setDisabled(names: string[], disable: boolean): Promise<void> {
   }
   if (JSON.stringify(disabled) !== JSON.stringify(before)) {
     const plan = planSet(paths.config, "models.disabled", [JSON.stringify(disabled)]);
-    ensureHome(paths);
-    writeConfig(paths.config, plan.text);
-    const audit = openAudit(paths, plan.config);
-    audit.record("config.change", {
-      key: "models.disabled",
-      from: plan.from,
-      to: plan.to,
-      source: "cli",
-    });
-    audit.close();
+    commitConfigChange(paths, plan, "cli"); // audited before it applies
   }
   for (const message of messages) errLine(message);
 }

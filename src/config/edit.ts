@@ -1,16 +1,20 @@
 /**
  * Changing config.json in place. A change is validated against the whole
- * schema before anything is written; the rest of the file — comments,
- * layout, settings this version does not know — is kept (jsonc-parser edits
- * the text rather than re-serialising it); the file is replaced atomically,
- * mode 0600.
+ * schema before anything is written; the rest of the file — comments where
+ * they were, its indentation, settings this version does not know — is kept
+ * (text_edit.ts changes only the member concerned). A file whose only fault
+ * is the setting being changed can be mended this way; any other fault is
+ * named with its line. The new text is written beside the file and renamed
+ * into place once the change is audited (cli/context.ts).
  */
-import { applyEdits, modify, parse, type ParseError } from "jsonc-parser";
+import type { z } from "zod";
 import { findSetting, keyPath, SETTINGS } from "./schema.ts";
-import { parseConfigText, readConfigText, validateConfig } from "./load.ts";
-import { type Config, defaultConfig } from "./schema.ts";
-import { writeFileAtomicSync } from "../util/atomic.ts";
-import { ConfigError, UsageError } from "../util/errors.ts";
+import { describeIssue, issueError, parseConfigText, readConfigText } from "./load.ts";
+import { type Config, configSchema, defaultConfig } from "./schema.ts";
+import { removeFromText, setInText } from "./text_edit.ts";
+import { unbuiltProblem } from "./unbuilt.ts";
+import { type PreparedFile, prepareFileAtomicSync } from "../util/atomic.ts";
+import { UsageError, WispError } from "../util/errors.ts";
 
 export interface ConfigChange {
   key: string;
@@ -22,6 +26,8 @@ export interface ConfigChange {
   /** The new file text. */
   text: string;
   config: Config;
+  /** The audit settings in force before the change: its event is written under them. */
+  auditBefore: Config["audit"];
 }
 
 export function valueAtPath(object: unknown, path: string[]): unknown {
@@ -82,42 +88,98 @@ export function candidateValues(path: string[], words: string[]): unknown[] {
   return candidates;
 }
 
-function parses(text: string): boolean {
-  const errors: ParseError[] = [];
-  parse(text, errors, { allowTrailingComma: true });
-  return errors.length === 0;
+type Issue = z.core.$ZodIssue;
+
+function samePrefix(a: PropertyKey[], b: PropertyKey[]): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (String(a[i]) !== String(b[i])) return false;
+  return true;
 }
 
-function editText(text: string, path: string[], value: unknown): string {
-  const edits = modify(text, path, value, {
-    formattingOptions: { insertSpaces: true, tabSize: 4, eol: "\n" },
-  });
-  const edited = applyEdits(text, edits);
-  if (parses(edited) || !parses(text)) return edited;
-  // jsonc-parser leaves a dangling comma when it removes the only member of
-  // an object that had a trailing comma ({ "a": 1, } → { , }); drop it.
-  const repaired = edited.replace(/([{[])(\s*),/g, "$1$2");
-  return parses(repaired) ? repaired : edited;
+function issueId(issue: Issue): string {
+  return JSON.stringify([issue.path.map(String), issue.code, issue.message]);
 }
 
-/** The change a new text makes, validated as a whole; throws ConfigError when it would not load. */
-function changeTo(
+/** The file before the change: its object, and what the schema makes of it (it may be malformed). */
+interface Before {
+  text: string;
+  raw: Record<string, unknown>;
+  config?: Config;
+  issues: Issue[];
+  audit: Config["audit"];
+}
+
+function readBefore(configPath: string, existing: string): Before {
+  // Broken JSON cannot be edited safely: parseConfigText names the line to fix by hand.
+  const raw = parseConfigText(existing, configPath);
+  const parsed = configSchema.safeParse(raw);
+  // With the file malformed, the audit section alone decides; when even it is broken the audit
+  // stays on (its default), so the change is recorded rather than not.
+  const audit = parsed.success
+    ? parsed.data.audit
+    : configSchema.shape.audit.safeParse(raw.audit).data ?? defaultConfig().audit;
+  return {
+    text: existing,
+    raw,
+    config: parsed.success ? parsed.data : undefined,
+    issues: parsed.success ? [] : parsed.error.issues,
+    audit,
+  };
+}
+
+/**
+ * Judge a new text. Problems at the changed setting, or that the change
+ * caused, are returned for `cannot be …`; a problem the file already had
+ * elsewhere is thrown as the file's, with its line.
+ */
+function judge(
   configPath: string,
   key: string,
   path: string[],
-  before: Config,
+  before: Before,
   text: string,
-): ConfigChange {
-  const config = validateConfig(parseConfigText(text, configPath), configPath);
-  const to = valueAtPath(config, path);
+): { change: ConfigChange } | { problem: string } {
+  let raw: Record<string, unknown>;
+  try {
+    raw = parseConfigText(text, configPath);
+  } catch {
+    throw new WispError(
+      `wisp could not change ${key} in ${configPath} without breaking the file's layout; edit it by hand`,
+    );
+  }
+  const result = configSchema.safeParse(raw);
+  if (!result.success) {
+    const existing = new Set(before.issues.map(issueId));
+    const ours = result.error.issues.find((issue) =>
+      samePrefix(issue.path, path) || !existing.has(issueId(issue))
+    );
+    if (ours) {
+      const sentence = describeIssue(ours, raw);
+      const field = ours.path.map(String).join(".");
+      const atKey = field === path.join(".");
+      return {
+        problem: atKey
+          ? "it " + sentence.slice(field.length + 1).replace(/ \(it is .*\)$/, "")
+          : sentence,
+      };
+    }
+    throw issueError(result.error.issues[0], before.raw, configPath, before.text);
+  }
+  const to = valueAtPath(result.data, path);
+  const from = before.config
+    ? valueAtPath(before.config, path)
+    : valueAtPath(before.raw, path) ?? valueAtPath(defaultConfig(), path);
   return {
-    key,
-    path,
-    from: valueAtPath(before, path),
-    to,
-    weakens: findSetting(key)?.weakens?.(to),
-    text,
-    config,
+    change: {
+      key,
+      path,
+      from,
+      to,
+      weakens: findSetting(key)?.weakens?.(to),
+      text,
+      config: result.data,
+      auditBefore: before.audit,
+    },
   };
 }
 
@@ -125,41 +187,41 @@ function changeTo(
 export function planSet(configPath: string, key: string, words: string[]): ConfigChange {
   const path = requireSettableKey(key);
   const existing = readConfigText(configPath);
-  const base = existing ?? "{}\n";
-  const raw = parseConfigText(base, configPath);
-  const before = validateConfig(raw, configPath);
-  let lastProblem = "";
-  // Tried in order; the first problem found is reported.
+  const before = readBefore(
+    configPath,
+    existing === undefined || existing.trim() === "" ? "{}\n" : existing,
+  );
+  let firstProblem: string | undefined;
+  // Tried in order; the first candidate's problem is the one to name.
   for (const value of candidateValues(path, words)) {
-    const text = editText(base.trim() === "" ? "{}\n" : base, path, value);
-    try {
-      return changeTo(configPath, key, path, before, text);
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      // Keep only "must be …": the key and the value are already in the sentence.
-      if (lastProblem) continue; // the first candidate's problem is the one to name
-      lastProblem = error.message
-        .replace(/^[^:]+: /, "")
-        .replace(/; fix it with wisp config set or by hand$/, "")
-        .replace(/ \(it is .*\)$/, "")
-        .replace(new RegExp(`^${path.join(".").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} `), "");
+    const outcome = judge(configPath, key, path, before, setInText(before.text, path, value));
+    if ("problem" in outcome) {
+      firstProblem ??= outcome.problem;
+      continue;
     }
+    // Accepted and silently ignored would be worse than refused (unbuilt.ts).
+    const unbuilt = unbuiltProblem(key, path, outcome.change.to);
+    if (unbuilt) throw new WispError(unbuilt);
+    return outcome.change;
   }
-  throw new UsageError(`${key} cannot be ${JSON.stringify(words.join(" "))}: it ${lastProblem}`);
+  throw new UsageError(`${key} cannot be ${JSON.stringify(words.join(" "))}: ${firstProblem}`);
 }
 
+/** Plan removing a setting; undefined when config.json does not set it. */
 export function planUnset(configPath: string, key: string): ConfigChange | undefined {
   const path = requireSettableKey(key);
   const existing = readConfigText(configPath);
-  if (existing === undefined) return undefined;
-  const raw = parseConfigText(existing, configPath);
-  const before = validateConfig(raw, configPath);
-  if (valueAtPath(raw, path) === undefined) return undefined;
-  return changeTo(configPath, key, path, before, editText(existing, path, undefined));
+  if (existing === undefined || existing.trim() === "") return undefined;
+  const before = readBefore(configPath, existing);
+  if (valueAtPath(before.raw, path) === undefined) return undefined;
+  const outcome = judge(configPath, key, path, before, removeFromText(existing, path));
+  if ("problem" in outcome) throw new UsageError(`${key} cannot be unset: ${outcome.problem}`);
+  return outcome.change;
 }
 
-export function writeConfig(configPath: string, text: string): void {
-  writeFileAtomicSync(configPath, text.endsWith("\n") ? text : text + "\n", 0o600);
+/** The new config.json written beside the old one, to be committed once the change is audited. */
+export function prepareConfig(configPath: string, text: string): PreparedFile {
+  return prepareFileAtomicSync(configPath, text.endsWith("\n") ? text : text + "\n", 0o600);
 }
 
 export { SETTINGS };

@@ -4,6 +4,7 @@
  * called only by commands that write.
  */
 import { join, resolve } from "node:path";
+import { homeWriteError } from "../util/errors.ts";
 
 export interface HomePaths {
   root: string;
@@ -55,10 +56,20 @@ export function homePaths(root = homeRoot()): HomePaths {
   };
 }
 
-/** Create a directory (and its parents) with mode 0700, tightening an existing one. */
-export function ensurePrivateDir(path: string): void {
-  Deno.mkdirSync(path, { recursive: true, mode: 0o700 });
-  if (Deno.build.os !== "windows") Deno.chmodSync(path, 0o700);
+/**
+ * Create a directory (and its parents) with mode 0700, tightening an existing
+ * one. A failure is one sentence naming the folder (util/errors.ts).
+ */
+export function ensurePrivateDir(path: string, what = "wisp's home folder"): void {
+  try {
+    Deno.mkdirSync(path, { recursive: true, mode: 0o700 });
+    // chmod only when the mode is wrong: a folder already 0700 may be one we cannot change.
+    if (Deno.build.os !== "windows" && ((Deno.statSync(path).mode ?? 0) & 0o777) !== 0o700) {
+      Deno.chmodSync(path, 0o700);
+    }
+  } catch (error) {
+    throw homeWriteError(error, path, what);
+  }
 }
 
 /** Create the home (0700) and, when given, subfolders of it. */

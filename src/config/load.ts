@@ -3,9 +3,17 @@
  * the schema. A missing file is the defaults; a malformed one is a ConfigError
  * (exit 64) whose one sentence names the file, the field and the problem.
  */
-import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import {
+  createScanner,
+  type Node,
+  parse,
+  type ParseError,
+  parseTree,
+  printParseErrorCode,
+} from "jsonc-parser";
 import type { z } from "zod";
-import { type Config, configSchema } from "./schema.ts";
+import { type Config, configSchema, findSetting } from "./schema.ts";
+import { unbuiltEntry } from "./unbuilt.ts";
 import { ConfigError, WispError } from "../util/errors.ts";
 
 export interface LoadedConfig {
@@ -32,9 +40,52 @@ function lineColumn(text: string, offset: number): string {
   return `line ${line}, column ${column}`;
 }
 
+/** jsonc-parser's SyntaxKind values (a const enum, which isolated modules cannot read). */
+export const TOKEN = {
+  openBrace: 1,
+  closeBrace: 2,
+  openBracket: 3,
+  closeBracket: 4,
+  comma: 5,
+  lineComment: 12,
+  blockComment: 13,
+  lineBreak: 14,
+  trivia: 15,
+  eof: 17,
+} as const;
+
+/**
+ * How deep objects and lists may nest. wisp's own settings nest at most seven
+ * levels (a custom tool's argument's enum); the parser and the schema recurse
+ * per level, so a file nested 10^5 deep would overflow the stack.
+ */
+export const MAX_NESTING = 64;
+
+/** The offset where nesting first passes MAX_NESTING, counted without recursion. */
+function tooDeepAt(text: string): number | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let token: number = scanner.scan(); token !== TOKEN.eof; token = scanner.scan()) {
+    if (token === TOKEN.openBrace || token === TOKEN.openBracket) {
+      if (++depth > MAX_NESTING) return scanner.getTokenOffset();
+    } else if (token === TOKEN.closeBrace || token === TOKEN.closeBracket) {
+      depth--;
+    }
+  }
+  return undefined;
+}
+
 /** Parse JSONC text into an object, or throw a ConfigError naming where it breaks. */
 export function parseConfigText(text: string, path: string): Record<string, unknown> {
   if (text.trim() === "") return {};
+  const deep = tooDeepAt(text);
+  if (deep !== undefined) {
+    throw new ConfigError(
+      `${path} nests objects and lists more than ${MAX_NESTING} levels deep at ${
+        lineColumn(text, deep)
+      }, which no setting does; fix it by hand, or move it aside to use the defaults`,
+    );
+  }
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
@@ -51,6 +102,51 @@ export function parseConfigText(text: string, path: string): Record<string, unkn
     );
   }
   return value as Record<string, unknown>;
+}
+
+/** The syntax tree of a config text that parses (parseConfigText checked it). */
+export function configTree(text: string): Node | undefined {
+  return parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+}
+
+/**
+ * The property node for `key` in an object node: the last one, since a key
+ * written twice takes its last value, as the parser reads it.
+ */
+export function propertyNode(object: Node, key: string): Node | undefined {
+  if (object.type !== "object") return undefined;
+  let found: Node | undefined;
+  for (const property of object.children ?? []) {
+    if (property.children?.[0]?.value === key) found = property;
+  }
+  return found;
+}
+
+/** The node at a path, or the deepest one that exists on the way (undefined: none past the root). */
+function nearestNode(tree: Node, path: PropertyKey[]): Node | undefined {
+  let node: Node | undefined = tree;
+  let found: Node | undefined;
+  for (const key of path) {
+    if (!node) break;
+    if (node.type === "object" && typeof key === "string") {
+      const property = propertyNode(node, key);
+      if (!property) break;
+      found = property;
+      node = property.children?.[1];
+    } else if (node.type === "array" && typeof key === "number") {
+      node = node.children?.[key];
+      if (node) found = node;
+    } else break;
+  }
+  return found;
+}
+
+/** The 1-based line a path of the file is written on, when it is in the file. */
+export function lineOfPath(text: string, path: PropertyKey[]): number | undefined {
+  const tree = configTree(text);
+  const node = tree ? nearestNode(tree, path) : undefined;
+  if (!node) return undefined;
+  return text.slice(0, node.offset).split("\n").length;
 }
 
 function describeValue(value: unknown): string {
@@ -96,15 +192,38 @@ export function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
   return `${field} ${problem}${got}`;
 }
 
-/** Validate an object as a config, or throw a ConfigError naming the field. */
-export function validateConfig(raw: Record<string, unknown>, path: string): Config {
+/**
+ * What to do about a problem at `issuePath`: the commands that fix it when
+ * it is a setting `wisp config set|unset` changes (they work on a file whose
+ * only fault is that setting), else the line to edit.
+ */
+function advice(issuePath: PropertyKey[], line: number | undefined): string {
+  const key = issuePath.map(String).join(".");
+  const edit = line === undefined ? "edit it by hand" : `edit line ${line}`;
+  if (!findSetting(key)) return edit;
+  const unset = `remove it with wisp config unset ${key}`;
+  // A setting whose feature is not built takes no value yet (whatever the value): removing it is the fix.
+  if (unbuiltEntry(issuePath.map(String), undefined)) return `${unset}, or ${edit}`;
+  return `change it with wisp config set ${key} <value>, ${unset}, or ${edit}`;
+}
+
+/** The ConfigError for a problem zod found in a file. */
+export function issueError(
+  issue: z.core.$ZodIssue,
+  raw: Record<string, unknown>,
+  path: string,
+  text?: string,
+): ConfigError {
+  // A sentence-shaped path (custom tool 'x':) says where it is written in params.at.
+  const at = (issue as { params?: { at?: PropertyKey[] } }).params?.at ?? issue.path;
+  const line = text === undefined ? undefined : lineOfPath(text, at);
+  return new ConfigError(`${path}: ${describeIssue(issue, raw)}; ${advice(issue.path, line)}`);
+}
+
+/** Validate an object as a config, or throw a ConfigError naming the field (and its line, given the text). */
+export function validateConfig(raw: Record<string, unknown>, path: string, text?: string): Config {
   const result = configSchema.safeParse(raw);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new ConfigError(
-      `${path}: ${describeIssue(issue, raw)}; fix it with wisp config set or by hand`,
-    );
-  }
+  if (!result.success) throw issueError(result.error.issues[0], raw, path, text);
   return result.data;
 }
 
@@ -120,6 +239,12 @@ export function readConfigText(path: string): string | undefined {
     if (error instanceof Deno.errors.PermissionDenied) {
       throw new WispError(`${path} cannot be read (permission denied); check its owner and mode`);
     }
+    if (error instanceof Deno.errors.NotCapable) {
+      // Deno lets no program use /proc, /sys or /dev this way without --allow-all.
+      throw new WispError(
+        `${path} is in a system folder wisp may not use for its home; set WISP_HOME to a folder you own`,
+      );
+    }
     throw new WispError(`${path} cannot be read (${(error as Error).message})`);
   }
 }
@@ -128,5 +253,5 @@ export function loadConfig(path: string): LoadedConfig {
   const text = readConfigText(path);
   if (text === undefined) return { config: configSchema.parse({}), exists: false, path };
   const raw = parseConfigText(text, path);
-  return { config: validateConfig(raw, path), exists: true, text, raw, path };
+  return { config: validateConfig(raw, path, text), exists: true, text, raw, path };
 }

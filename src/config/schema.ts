@@ -8,8 +8,9 @@
  * edited by hand.
  */
 import { z } from "zod";
-import { isDisabled } from "../models/names.ts";
-import { customToolsProblem } from "../tools/custom_validate.ts";
+import { isDisabled, parseModelName } from "../models/names.ts";
+import { isLoopbackUrl, normaliseOllamaHost } from "../models/host.ts";
+import { BUILTIN_TOOL_NAMES, customToolsProblem } from "../tools/custom_validate.ts";
 
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
@@ -22,6 +23,73 @@ export const regexPattern = z.string().superRefine((pattern, ctx) => {
     ctx.addIssue({
       code: "custom",
       message: `is not a valid regular expression (${(error as Error).message})`,
+    });
+  }
+});
+
+/*
+ * Values that name something are checked against what they name, not only
+ * their type, so a value that would break every later command never loads
+ * (docs/adr/0220-settings-checked-by-what-they-name.md). Each message says
+ * what is accepted; it reads after the setting's name.
+ */
+
+const MODEL_SPELLINGS = "system, ollama:<name>, llamacpp:<name> or lmstudio:<name>";
+
+function isModelName(name: string): boolean {
+  try {
+    parseModelName(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A model name as --model takes it (ollama:granite4.1:8b), not a provider's model id. */
+const modelName = z.string().refine(isModelName, {
+  message: `must be a model name: ${MODEL_SPELLINGS} (wisp models lists them)`,
+});
+
+/** A list of model names; the message quotes the first that is not one. */
+const modelNames = z.array(z.string()).superRefine((names, ctx) => {
+  const bad = names.find((name) => !isModelName(name));
+  if (bad !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      message: `names ${JSON.stringify(bad)}, which is not a model name; use ${MODEL_SPELLINGS}`,
+    });
+  }
+});
+
+/** The loopback rule's sentence, with an example of what is accepted. */
+function loopbackRule(example: string): string {
+  return `must be a server on this machine (127.0.0.1, localhost or [::1]), such as ${example}; wisp talks to no other (docs/adr/0142)`;
+}
+
+/** An OpenAI-compatible base URL on loopback. */
+const localBaseURL = z.string().refine(
+  (url) => /^https?:\/\//i.test(url.trim()) && isLoopbackUrl(url.trim()),
+  { message: loopbackRule("http://127.0.0.1:8080/v1") },
+);
+
+/** ollama.host, spelt any way OLLAMA_HOST may be (:11434, localhost, a URL), on loopback. */
+const localOllamaHost = z.string().refine((host) => {
+  try {
+    return isLoopbackUrl(normaliseOllamaHost(host));
+  } catch {
+    return false;
+  }
+}, { message: loopbackRule("http://127.0.0.1:11434") });
+
+/** tools.disabled: built-in tools only (a custom tool is removed from tools.custom instead). */
+const builtinToolNames = z.array(z.string()).superRefine((names, ctx) => {
+  const bad = names.find((name) => !BUILTIN_TOOL_NAMES.includes(name));
+  if (bad !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      message: `names ${
+        JSON.stringify(bad)
+      }, which is not a built-in tool; the built-in tools are ${BUILTIN_TOOL_NAMES.join(", ")}`,
     });
   }
 });
@@ -60,13 +128,18 @@ const factKind = z.looseObject({
   share: z.number().min(0).max(0.5).optional(),
 });
 
-export function defaultClassifier(os = Deno.build.os): "coreml" | "rules" {
-  // The Core ML classifier exists only on macOS; elsewhere the rules decide.
-  return os === "darwin" ? "coreml" : "rules";
+/**
+ * The classifier beside the rules when config.json names none. The Core ML
+ * classifier is meant to be the default on macOS, but no model classifier is
+ * built yet (src/config/unbuilt.ts), so the rules decide everywhere; the
+ * classifier that lands restores `os === "darwin" ? "coreml" : "rules"`.
+ */
+export function defaultClassifier(_os = Deno.build.os): "coreml" | "rules" {
+  return "rules";
 }
 
 export const configSchema = z.object({
-  model: z.string().min(1).default("system"),
+  model: modelName.default("system"),
   systemPromptExtension: z.string().default(""),
   commandTimeoutSeconds: nonNegativeInt.default(120),
   commandTimeoutCapSeconds: nonNegativeInt.default(3600),
@@ -96,7 +169,7 @@ export const configSchema = z.object({
     memory: z.boolean().default(false),
   }).prefault({}),
   tools: z.object({
-    disabled: z.array(z.string()).default([]),
+    disabled: builtinToolNames.default([]),
     custom: z.array(customTool).default([]),
     ask: z.boolean().default(false),
     models: z.boolean().default(false),
@@ -112,33 +185,33 @@ export const configSchema = z.object({
     keep: positiveInt.max(100).default(5),
   }).prefault({}),
   ollama: z.object({
-    host: z.string().optional(),
+    host: localOllamaHost.optional(),
     contextLength: positiveInt.optional(),
     models: z.record(z.string(), perModel).default({}),
   }).prefault({}),
   llamacpp: z.object({
-    baseURL: z.string().default("http://127.0.0.1:8080/v1"),
+    baseURL: localBaseURL.default("http://127.0.0.1:8080/v1"),
     apiKey: z.string().optional(),
     models: z.record(z.string(), perModel).default({}),
   }).prefault({}),
   lmstudio: z.object({
-    baseURL: z.string().default("http://127.0.0.1:1234/v1"),
+    baseURL: localBaseURL.default("http://127.0.0.1:1234/v1"),
     apiKey: z.string().optional(),
     models: z.record(z.string(), perModel).default({}),
   }).prefault({}),
   mlx: z.object({
-    baseURL: z.string().default("http://127.0.0.1:8081/v1"),
+    baseURL: localBaseURL.default("http://127.0.0.1:8081/v1"),
     contextLength: positiveInt.optional(),
     modelsDirectory: z.string().optional(),
     trustedPublishers: z.array(z.string()).default(["mlx-community"]),
     models: z.record(z.string(), perModel).default({}),
   }).prefault({}),
   models: z.object({
-    disabled: z.array(z.string()).default([]),
+    disabled: modelNames.default([]),
   }).prefault({}),
   routing: z.object({
-    ladder: z.array(z.string()).default([]),
-    tasks: z.record(z.string(), z.string()).default({}),
+    ladder: modelNames.default([]),
+    tasks: z.record(z.string(), modelName).default({}),
   }).prefault({}),
   facts: z.object({
     enabled: z.boolean().default(true),
@@ -163,7 +236,15 @@ export const configSchema = z.object({
   // Custom tools (src/tools/custom_validate.ts). The issue's path is the tool's
   // label so the loader's sentence reads "custom tool 'x': the problem".
   const custom = customToolsProblem(config.tools.custom);
-  if (custom) ctx.addIssue({ code: "custom", path: [`${custom.label}:`], message: custom.problem });
+  // `params.at` is where the loader looks for the line to name.
+  if (custom) {
+    ctx.addIssue({
+      code: "custom",
+      path: [`${custom.label}:`],
+      message: custom.problem,
+      params: { at: ["tools", "custom"] },
+    });
+  }
 });
 
 export type Config = z.infer<typeof configSchema>;

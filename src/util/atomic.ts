@@ -4,6 +4,7 @@
  * A crash at any moment leaves either the old file or the new one.
  */
 import { basename, dirname, join } from "node:path";
+import { homeWriteError } from "./errors.ts";
 
 /** A temporary file this old was left by a process killed mid-write. */
 const STALE_TEMP_MS = 10 * 60 * 1000;
@@ -29,13 +30,36 @@ export function removeStaleTemps(path: string, now = Date.now()): number {
   return removed;
 }
 
-export function writeFileAtomicSync(path: string, data: string | Uint8Array, mode = 0o600): void {
+/** A new version of a file, written and flushed beside it, not yet in its place. */
+export interface PreparedFile {
+  /** Rename it over the old file. */
+  commit(): void;
+  /** Remove it, leaving the old file as it was. */
+  abort(): void;
+}
+
+/**
+ * Write the new version of `path` to a temporary file in the same folder and
+ * flush it, without replacing anything yet: a caller that must do something
+ * first (write the audit event that announces the change) commits after it.
+ * A failure is one sentence naming the path (util/errors.ts).
+ */
+export function prepareFileAtomicSync(
+  path: string,
+  data: string | Uint8Array,
+  mode = 0o600,
+): PreparedFile {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   const dir = dirname(path);
   const temp = join(
     dir,
     `.${basename(path)}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`,
   );
+  const removeTemp = () => {
+    try {
+      Deno.removeSync(temp);
+    } catch { /* never created, or already renamed */ }
+  };
   let file: Deno.FsFile | undefined;
   try {
     file = Deno.openSync(temp, { write: true, createNew: true, mode });
@@ -45,15 +69,28 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, mod
     file.close();
     file = undefined;
     if (Deno.build.os !== "windows") Deno.chmodSync(temp, mode);
-    Deno.renameSync(temp, path);
-    removeStaleTemps(path);
   } catch (error) {
     try {
       file?.close();
     } catch { /* already closed */ }
-    try {
-      Deno.removeSync(temp);
-    } catch { /* never created */ }
-    throw error;
+    removeTemp();
+    throw homeWriteError(error, path, "the file");
   }
+  return {
+    commit() {
+      try {
+        Deno.renameSync(temp, path);
+      } catch (error) {
+        removeTemp();
+        throw homeWriteError(error, path, "the file");
+      }
+      removeStaleTemps(path);
+    },
+    abort: removeTemp,
+  };
+}
+
+/** Replace `path` with `data` atomically: the old file or the new one, never half of each. */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array, mode = 0o600): void {
+  prepareFileAtomicSync(path, data, mode).commit();
 }

@@ -119,7 +119,9 @@ Deno.test("an unreadable config.json refuses the change with exit 1 and loses no
 Deno.test("a malformed config gives exit 64 and names the field, without a stack trace", async () => {
   const home = await tempDir();
   Deno.writeTextFileSync(`${home}/config.json`, '{ "approval": { "threshold": "loud" } }');
-  for (const args of [["config"], ["config", "get", "model"], ["config", "set", "model", "x"]]) {
+  for (
+    const args of [["config"], ["config", "get", "model"], ["config", "set", "model", "ollama:x"]]
+  ) {
     const run = await runWisp(args, { home });
     assertEquals(run.code, 64, `wisp ${args.join(" ")}`);
     assertStringIncludes(run.stderr, "approval.threshold must be one of");

@@ -50,11 +50,14 @@ Deno.test("values: numbers, booleans, strings, and lists as words or a JSON arra
     "Prefer British spelling.",
   );
   assertEquals(
-    planSet(path, "routing.ladder", ["system", "ollama:qwen3.8:27b"]).config.routing.ladder,
-    ["system", "ollama:qwen3.8:27b"],
+    planSet(path, "models.disabled", ["ollama:a", "ollama:qwen3.8:27b"]).config.models.disabled,
+    ["ollama:a", "ollama:qwen3.8:27b"],
   );
-  assertEquals(planSet(path, "routing.ladder", ['["a","b"]']).config.routing.ladder, ["a", "b"]);
-  assertEquals(planSet(path, "model", ["123"]).config.model, "123");
+  assertEquals(planSet(path, "tools.disabled", ['["ls","grep"]']).config.tools.disabled, [
+    "ls",
+    "grep",
+  ]);
+  assertEquals(planSet(path, "systemPromptExtension", ["123"]).config.systemPromptExtension, "123");
   const plan = planSet(path, "ollama.models.granite4.2:8b.think", ["false"]);
   assertEquals(plan.config.ollama.models["granite4.2:8b"].think, false);
 });

@@ -50,7 +50,7 @@ Deno.test("the spec's example: an undeclared placeholder names the tool and the 
   }]);
   assertEquals(
     message,
-    "/home/x/.wisp/config.json: custom tool 'issue': the command uses {num}, which is not a declared argument; fix it with wisp config set or by hand",
+    "/home/x/.wisp/config.json: custom tool 'issue': the command uses {num}, which is not a declared argument; edit it by hand",
   );
 });
 

@@ -109,13 +109,16 @@ Deno.test("wisp models: with nothing running, each runtime is one line and the L
 
 Deno.test("wisp models: a server not on this machine is one sentence, not a stack trace", async () => {
   const dead = deadURL();
+  // config.json cannot name such a server (the schema refuses it); OLLAMA_HOST still can.
   const dir = await home({
-    ollama: { host: "http://192.0.2.1:11434" },
     llamacpp: { baseURL: `${dead}/v1` },
     lmstudio: { baseURL: `${dead}/v1` },
   });
   try {
-    const result = await runWisp(["models", "--json"], { home: dir });
+    const result = await runWisp(["models", "--json"], {
+      home: dir,
+      env: { OLLAMA_HOST: "http://192.0.2.1:11434" },
+    });
     assertEquals(result.code, 0, result.stderr);
     const parsed = JSON.parse(result.stdout);
     assertEquals(parsed.unreachable[0].runtime, "Ollama");
