@@ -69,13 +69,13 @@ export interface TurnOptions {
   /** The tool-output budget in bytes (budgetBytes of the model's window). */
   budgetBytes: number;
   signal?: AbortSignal;
-  /** The thread's time limit for commands (the call's own, if it gives one, comes first). */
+  /** The thread's time limit for commands, 0 for none up to the cap (the call's own, if it gives one, comes first). */
   commandTimeoutSeconds?: number;
 }
 
 /** What run_command (and custom tools) read beside the ordinary ToolContext. */
 export interface SessionToolContext extends ToolContext {
-  /** The thread's command time limit, when it has one. */
+  /** The thread's command time limit, when it has one (0: none, up to the operator's cap). */
   commandTimeoutSeconds?: number;
   /** The turn's id, for once approvals. */
   turnId?: string;
@@ -222,7 +222,8 @@ export class Session {
       face: this.face,
       sessionApprovals: () => this.gate.approvals.inMemory().length,
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.commandTimeoutSeconds
+      // 0 is a thread's choice (no limit, up to the operator's cap), not "unset".
+      ...(options.commandTimeoutSeconds !== undefined
         ? { commandTimeoutSeconds: options.commandTimeoutSeconds }
         : {}),
     };
