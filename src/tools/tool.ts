@@ -38,7 +38,7 @@ export interface ToolContext {
   gate?: ToolGate;
   /** The conversation's output store, when there is one (src/tools/output_store.ts). */
   outputStore?: unknown;
-  /** --unsafe: the sandbox and the policy are off for this session. */
+  /** --unsafe: the sandbox is off for this session (the policy's deny list stays on). */
   unsafe?: boolean;
   /**
    * The sandbox's writable roots, realpath'd, when the session computed them
