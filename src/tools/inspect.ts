@@ -258,6 +258,7 @@ export const inspectTool: Tool<InspectArgs> = {
     "approvals), audit (recent audit events; last, kind) or calls (this turn's tool calls and their outcomes).",
   schema: inspectSchema,
   parallelSafe: true,
+  gatesBeforeEffect: false,
   limits,
   examplePrompt:
     "Use inspect with what: audit, last: 5, kind: command.outcome and tell me which commands ran and their exit status.",
