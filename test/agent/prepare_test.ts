@@ -29,11 +29,13 @@ async function batch(
   second: ReturnType<typeof toolCallEvent>,
   answer: (command: string) => ApprovalAnswer,
   config: Record<string, unknown> = {},
+  setUp?: (project: string) => Promise<void>,
 ) {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "wisp-prepare-" }));
   const project = join(dir, "project");
   await Deno.mkdir(project);
   await Deno.mkdir(join(project, "old"));
+  await setUp?.(project);
   const asked: Asked[] = [];
   const host: ApprovalHost = {
     approve(request) {
@@ -127,6 +129,25 @@ Deno.test("an edit then process start that needs approval: both asked before the
   assertEquals(notes, "hello\n");
   assertMatch(results[1], /^error: command not approved: the person refused rm -r old/);
   assertEquals(oldLeft, true);
+});
+
+Deno.test("an edit then ls of a credential folder: the read is asked before the edit is written", async () => {
+  const { asked, results, notes } = await batch(
+    toolCallEvent("ls", { path: ".ssh" }),
+    (command) => command.startsWith("ls") ? "no" : "once",
+    {},
+    async (project) => await Deno.mkdir(join(project, ".ssh")),
+  );
+  assertEquals(asked.length, 2, JSON.stringify(asked));
+  assertMatch(asked[0].command, /^edit_file write /);
+  assertMatch(asked[1].command, /^ls -la '\.ssh'/);
+  assertEquals(
+    asked.map((a) => a.editDone),
+    [false, false],
+    "asked before the edit had its effect",
+  );
+  assertEquals(notes, "hello\n");
+  assertMatch(results[1], /^error: /);
 });
 
 Deno.test("a tool that asks the gate in a call it declares asks nothing is refused, not run", async () => {
