@@ -1,23 +1,24 @@
 /**
  * Approval preparation (spec 004): before any call of a response has an
- * effect, every call's gate question is asked, in the calls' order. Each
- * tool that gates (run_command, read_file, edit_file and any tool marked
- * `gatesBeforeEffect`) judges its line through `ctx.gate.check` before it
- * touches anything, so preparation runs it only that far: a gate that records
- * the decision and then stops the tool with `Prepared`. When the call really
- * runs, the same line finds its decision in the memo and nobody is asked
- * twice; a line that changed meanwhile (a file moved) goes to the gate again.
+ * effect, every call's gate question is asked, in the calls' order. Which
+ * calls ask is a property of each tool (`gatesBeforeEffect` in
+ * src/tools/tool.ts: run_command, read_file, edit_file, custom tools,
+ * process start, a search of a credential path), never a list kept here. Such
+ * a tool judges its line through `ctx.gate.check` before it touches anything,
+ * so preparation runs it only that far: a gate that records the decision and
+ * then stops the tool with `Prepared`. When the call really runs, the same
+ * line finds its decision in the memo and nobody is asked twice; a line that
+ * changed meanwhile (a file moved) goes to the gate again. A call that
+ * declares no question gets a refusing gate when it runs (ToolRegistry.call).
  */
-import type { AnyTool, GateVerdict, ToolContext, ToolGate } from "../tools/tool.ts";
+import {
+  type AnyTool,
+  callGates,
+  type GateVerdict,
+  type ToolContext,
+  type ToolGate,
+} from "../tools/tool.ts";
 import { normaliseArguments } from "../tools/registry.ts";
-
-/** Built-in tools that call the gate before any effect. */
-export const GATED_TOOLS = new Set(["run_command", "read_file", "edit_file"]);
-
-export function gatesBeforeEffect(tool: AnyTool): boolean {
-  return GATED_TOOLS.has(tool.name) ||
-    (tool as { gatesBeforeEffect?: boolean }).gatesBeforeEffect === true;
-}
 
 /** Thrown by the preparing gate to stop a tool right after its gate question. */
 export class Prepared extends Error {
@@ -85,9 +86,9 @@ export async function prepareCall(
   ctx: ToolContext,
   gate: PreparedGate,
 ): Promise<void> {
-  if (!tool || !gatesBeforeEffect(tool)) return;
+  if (!tool) return;
   const parsed = tool.schema.safeParse(normaliseArguments(args));
-  if (!parsed.success) return;
+  if (!parsed.success || !callGates(tool, parsed.data, ctx)) return;
   try {
     await tool.run(parsed.data, { ...ctx, gate: gate.preparing() });
   } catch (error) {

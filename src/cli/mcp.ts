@@ -54,7 +54,7 @@ async function mcp(options: McpOptions, command: Command): Promise<void> {
   }
   if (options.unsafe) {
     errLine(
-      "warning: --unsafe: the sandbox and the policy are off for every thread of this server; commands can write anywhere you can",
+      "warning: --unsafe: every thread's commands run without the sandbox and can write anywhere you can, wisp's home included; the policy's deny list still applies",
     );
   }
   if (options.yes) {
@@ -101,6 +101,6 @@ export function register(program: Command): void {
     .option("--no-tools", "offer no tools to threads that do not choose")
     .option("--instructions <text>", "instructions for threads that do not give their own")
     .option("--yes", "approve what would be asked (never a command outside the sandbox)")
-    .option("--unsafe", "run commands without the sandbox and the policy")
+    .option("--unsafe", "run commands without the sandbox (the deny list still applies)")
     .action(mcp);
 }

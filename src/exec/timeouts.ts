@@ -1,6 +1,7 @@
 /**
  * Which time limit a model's command runs under, first that applies: the
- * call's timeoutSeconds, the thread's, then the configured default
+ * call's timeoutSeconds, the thread's (an MCP thread's commandTimeoutSeconds,
+ * where 0 is a choice: none), then the configured default
  * (commandTimeoutSeconds, 0 meaning none); whichever it is, the operator's
  * cap (commandTimeoutCapSeconds, 0 meaning none) bounds it. No tool writes
  * config.json, so neither the model nor an MCP caller can raise the cap.
@@ -10,7 +11,7 @@ export type TimeoutSource = "call" | "thread" | "default";
 export interface TimeoutInput {
   /** The call's timeoutSeconds, when it gave one. */
   call?: number | null;
-  /** The thread's limit, when it has one. */
+  /** The thread's limit, when it has one; 0 means none (up to the cap). */
   thread?: number | null;
   /** commandTimeoutSeconds (0: no limit). */
   configDefault: number;
@@ -30,13 +31,18 @@ function given(value: number | null | undefined): value is number {
   return typeof value === "number" && Number.isFinite(value) && value > 0;
 }
 
+/** A thread's limit counts when it is set at all: 0 is the thread asking for none. */
+function threadGiven(value: number | null | undefined): value is number {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0;
+}
+
 export function resolveTimeout(input: TimeoutInput): ResolvedTimeout {
   let seconds: number;
   let source: TimeoutSource;
   if (given(input.call)) {
     seconds = input.call;
     source = "call";
-  } else if (given(input.thread)) {
+  } else if (threadGiven(input.thread)) {
     seconds = input.thread;
     source = "thread";
   } else {

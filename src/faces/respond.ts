@@ -16,6 +16,8 @@ import type { HomePaths } from "../config/home.ts";
 import { EXIT, messageOf, UsageError, WispError } from "../util/errors.ts";
 import type { Backend } from "../models/backend.ts";
 import { Session } from "../session/session.ts";
+import type { Notifier } from "../notify/notifier.ts";
+import { openNotifier } from "../notify/world.ts";
 import { SANDBOX_OFF_WARNING } from "../exec/runner.ts";
 import { budgetBytes, BYTES_PER_TOKEN } from "../tools/budget.ts";
 import { composeInstructions } from "../agent/instructions.ts";
@@ -69,6 +71,8 @@ export interface RespondDeps {
   signal?: AbortSignal;
   /** The launch directory; the working directory by default. */
   root?: string;
+  /** The notifier the notify tool posts through; the real one (terminal on stderr, the OS) by default. */
+  notifier?: Notifier;
 }
 
 export interface RespondResult {
@@ -181,6 +185,9 @@ export async function respond(
     paths: deps.paths,
     config: deps.config,
     root: deps.root,
+    // The terminal route writes to stderr when it is a terminal; respond has no front end to post.
+    notifier: deps.notifier ??
+      openNotifier(deps.config.notifications, deps.paths.auditLog, { terminal: true }),
     yes: options.yes,
     unsafe: options.unsafe,
     argv: options.argv,

@@ -4,7 +4,8 @@
  * notify-send) started through the sandbox launcher with its open profile, so
  * the permission fence still lets wisp start nothing but the launcher.
  */
-import type { NotifierWorld } from "./notifier.ts";
+import { Notifier, type NotifierSettings, type NotifierWorld } from "./notifier.ts";
+import { recentNotificationTimes } from "./recent.ts";
 import { currentPlatform, type LaunchSpec } from "../platform/index.ts";
 import { runLaunched } from "../platform/host_view.ts";
 import { whichProgram } from "../doctor/checks.ts";
@@ -47,4 +48,17 @@ export function realWorld(options: WorldOptions): NotifierWorld {
     runFixed: (argv) => runFixedThroughLauncher(argv),
     hasProgram: (name) => whichProgram(name) !== undefined,
   };
+}
+
+/**
+ * The one notifier a session posts through: the config's settings, the
+ * notifications posted this minute (read from the audit log, so the limit
+ * also counts other processes), and the real world as the face shapes it.
+ */
+export function openNotifier(
+  settings: NotifierSettings,
+  auditLog: string,
+  options: WorldOptions,
+): Notifier {
+  return new Notifier(settings, realWorld(options), recentNotificationTimes(auditLog, Date.now()));
 }

@@ -16,11 +16,13 @@
  *   run_command, less tools.disabled when listed);
  * - `root`: the directory wisp was launched in, the sandbox's writable root;
  * - the face's host effects: `host` (asks the person; absent = no one can be
- *   asked), `yes` (--yes: approve what would be asked, never a command
- *   outside the sandbox), `unsafe` (--unsafe: commands run unconfined).
+ *   asked), `notifier` (the one notifier, with the routes the face can post
+ *   through; absent = the notify tool says no notification can be posted),
+ *   `yes` (--yes: approve what would be asked, never a command outside the
+ *   sandbox), `unsafe` (--unsafe: commands run unconfined).
  *
  * API, for faces:
- *   const session = await Session.open({ face: "respond", yes, unsafe, host });
+ *   const session = Session.open({ face: "respond", yes, unsafe, host, notifier });
  *   const tools = session.tools({ only, noTools });        // AnyTool[] for a conversation
  *   const turn = session.beginTurn({ cwd, budgetBytes, signal, commandTimeoutSeconds });
  *   // turn.context: the ToolContext calls run with; turn.audit.events: the turn's events
@@ -42,6 +44,7 @@ import type { AnyTool, ToolContext, ToolGate } from "../tools/tool.ts";
 import { runCommandTool } from "../tools/run_command.ts";
 import { registerCustomTools } from "../tools/custom.ts";
 import { ProcessTable } from "../exec/background.ts";
+import type { Notifier } from "../notify/notifier.ts";
 import { TurnAudit } from "./turn_audit.ts";
 
 export interface SessionOptions {
@@ -55,6 +58,12 @@ export interface SessionOptions {
   audit?: AuditLog;
   /** Asks the person; absent: no one can be asked, and what needs asking is refused. */
   host?: ApprovalHost;
+  /**
+   * The session's one notifier, built by the face with the routes it can
+   * post through (src/notify/world.ts), so the per-minute limit covers every
+   * conversation; absent: the notify tool refuses with the reason.
+   */
+  notifier?: Notifier;
   yes?: boolean;
   unsafe?: boolean;
   /** The tool registry; the built-ins (with run_command) by default. */
@@ -69,13 +78,13 @@ export interface TurnOptions {
   /** The tool-output budget in bytes (budgetBytes of the model's window). */
   budgetBytes: number;
   signal?: AbortSignal;
-  /** The thread's time limit for commands (the call's own, if it gives one, comes first). */
+  /** The thread's time limit for commands, 0 for none up to the cap (the call's own, if it gives one, comes first). */
   commandTimeoutSeconds?: number;
 }
 
 /** What run_command (and custom tools) read beside the ordinary ToolContext. */
 export interface SessionToolContext extends ToolContext {
-  /** The thread's command time limit, when it has one. */
+  /** The thread's command time limit, when it has one (0: none, up to the operator's cap). */
   commandTimeoutSeconds?: number;
   /** The turn's id, for once approvals. */
   turnId?: string;
@@ -113,6 +122,7 @@ export class Session {
   readonly registry: ToolRegistry;
   readonly root: string;
   readonly host?: ApprovalHost;
+  readonly notifier?: Notifier;
   readonly yes: boolean;
   readonly unsafe: boolean;
   /** Background processes the model started; killed when the session closes. */
@@ -135,6 +145,7 @@ export class Session {
     this.#ownsAudit = options.ownsAudit;
     this.root = options.root ?? Deno.cwd();
     this.host = options.host;
+    this.notifier = options.notifier;
     this.yes = options.yes === true;
     this.unsafe = options.unsafe === true;
     this.registry = options.registry ?? sessionRegistry(this.config);
@@ -221,8 +232,10 @@ export class Session {
       processes: this.processes,
       face: this.face,
       sessionApprovals: () => this.gate.approvals.inMemory().length,
+      ...(this.notifier ? { notifier: this.notifier } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.commandTimeoutSeconds
+      // 0 is a thread's choice (no limit, up to the operator's cap), not "unset".
+      ...(options.commandTimeoutSeconds !== undefined
         ? { commandTimeoutSeconds: options.commandTimeoutSeconds }
         : {}),
     };

@@ -39,6 +39,7 @@ export const currentDateTool: Tool<z.infer<typeof currentDateSchema>> = {
   description: "Returns the current local date and time.",
   schema: currentDateSchema,
   parallelSafe: true,
+  gatesBeforeEffect: false,
   limits: () => ["None needed: the result is a single line."],
   examplePrompt: "Use current_date to get today's date and time. Report the tool result verbatim.",
   run() {

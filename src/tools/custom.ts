@@ -149,6 +149,8 @@ export function customTool(def: CustomToolDef): Tool<Record<string, unknown>> {
     description: def.description.trim(),
     schema: customSchema(def),
     parallelSafe: false,
+    // The filled-in line goes to run_command's gate before anything runs.
+    gatesBeforeEffect: true,
     custom: true,
     limits: (config) => limitsOf(def, config),
     examplePrompt: examplePromptOf(def),

@@ -719,6 +719,7 @@ export const editFileTool: Tool<EditFileArgs> = {
     "number read_file showed) with content as the new text of that line, or find with the exact text to replace.",
   schema: editFileSchema,
   parallelSafe: false,
+  gatesBeforeEffect: true,
   limits: editLimits,
   examplePrompt:
     "Use read_file to read notes.md. Then use edit_file with mode replace on notes.md, with line set " +

@@ -7,7 +7,7 @@ import { errorResult, type Tool } from "./tool.ts";
 import { fitted } from "./budget.ts";
 import { describeNotes, newNotes, walk } from "./search/walk.ts";
 import { globMatcher } from "./search/glob.ts";
-import { searchTarget } from "./search/target.ts";
+import { namesCredentialPath, searchTarget } from "./search/target.ts";
 
 export const findSchema = z.object({
   pattern: z.string().min(1).describe("a glob: *.ts matches names; src/**/*.test.ts matches paths"),
@@ -25,6 +25,7 @@ export const findTool: Tool<Args> = {
     "ignored files (.gitignore) and links. Set type to folder for folders.",
   schema: findSchema,
   parallelSafe: true,
+  gatesBeforeEffect: (args, ctx) => namesCredentialPath(args.path, ctx.cwd),
   limits: () => [
     "At most 200 paths unless maxResults says (up to 1,000); stops after 10 s or 100,000 files and says so.",
   ],

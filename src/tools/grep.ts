@@ -9,7 +9,7 @@ import { errorResult, type Tool } from "./tool.ts";
 import { fitted } from "./budget.ts";
 import { compileRegex, type GrepMessage, type GrepRequest, runGrep } from "./search/grep_core.ts";
 import { globToRegExp } from "./search/glob.ts";
-import { searchTarget } from "./search/target.ts";
+import { namesCredentialPath, searchTarget } from "./search/target.ts";
 
 export const GREP_TIME_LIMIT_MS = 10_000;
 
@@ -65,6 +65,7 @@ export const grepTool: Tool<Args> = {
     "Literal by default; set regex for a regular expression. Skips hidden files, ignored files (.gitignore), binary files and links.",
   schema: grepSchema,
   parallelSafe: true,
+  gatesBeforeEffect: (args, ctx) => namesCredentialPath(args.path, ctx.cwd),
   limits: () => [
     `At most 100 matching lines unless maxMatches says (up to 500); each line shown up to 300 characters.`,
     `Stops after ${GREP_TIME_LIMIT_MS / 1000} s or 100,000 files and says so; regular expressions use RE2 syntax (linear time: no backreferences or lookaround).`,

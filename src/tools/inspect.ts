@@ -98,9 +98,21 @@ function short(text: string, max: number): string {
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 }
 
+/**
+ * The calls of the inspect call's own response that have no result yet: those
+ * running beside it (by audit id) and those the schedule has not started.
+ */
+export interface SameResponse {
+  running: ReadonlySet<string>;
+  notStarted: Array<{ tool: string; arguments: unknown }>;
+}
+
 /** One call's outcome in a few words. Pure. */
-export function outcomeText(call: TurnCall): string {
-  if (call.outcome === "unfinished") return "did not finish";
+export function outcomeText(call: TurnCall, running?: ReadonlySet<string>): string {
+  if (call.outcome === "unfinished") {
+    // A call of this response still running has not failed to finish: it has no result yet.
+    return running?.has(call.id) ? "no result yet: it runs beside this call" : "did not finish";
+  }
   if (call.outcome === "denied") return "denied by policy; did not run";
   if (call.outcome === "declined") return "not approved; did not run";
   const timedOut = /^timed out: /m.test(call.text);
@@ -111,16 +123,63 @@ export function outcomeText(call: TurnCall): string {
   return `ok, ${byteLength(call.text)} bytes`;
 }
 
-/** The calls view. Pure. */
-export function renderCalls(calls: TurnCall[], turn: number | undefined): string {
+/** The calls view; the calls of its own response not started yet come last, said so. Pure. */
+export function renderCalls(
+  calls: TurnCall[],
+  turn: number | undefined,
+  same?: SameResponse,
+): string {
   const label = turn !== undefined ? `turn ${turn}` : "this turn";
-  if (calls.length === 0) return `no tool calls in ${label}`;
-  const lines = [`${label}: ${calls.length} tool call${calls.length === 1 ? "" : "s"}`];
+  const waiting = same?.notStarted ?? [];
+  const count = calls.length + waiting.length;
+  if (count === 0) return `no tool calls in ${label}`;
+  const lines = [`${label}: ${count} tool call${count === 1 ? "" : "s"}`];
+  const argsOf = (value: unknown) => short(JSON.stringify(normaliseArguments(value)) ?? "{}", 120);
   calls.forEach((call, index) => {
-    const args = short(JSON.stringify(normaliseArguments(call.arguments)) ?? "{}", 120);
-    lines.push(`${index + 1}. ${call.tool} ${args} → ${outcomeText(call)}`);
+    lines.push(
+      `${index + 1}. ${call.tool} ${argsOf(call.arguments)} → ${outcomeText(call, same?.running)}`,
+    );
+  });
+  waiting.forEach((call, index) => {
+    lines.push(
+      `${calls.length + index + 1}. ${call.tool} ${
+        argsOf(call.arguments)
+      } → not started yet (later in this response)`,
+    );
   });
   return lines.join("\n");
+}
+
+/**
+ * Which calls of the response that made the inspect call `callId` have no
+ * result yet, from the turn's events: the `response` event before it lists
+ * the response's calls, and those after it that have a `tool.call` have
+ * started (in the response's order). Pure.
+ */
+export function sameResponse(
+  events: readonly AuditEvent[],
+  callId: string | undefined,
+): SameResponse {
+  const own = events.findIndex((e) => e.id === callId);
+  let at = -1;
+  for (let i = (own >= 0 ? own : events.length) - 1; i >= 0; i--) {
+    if (events[i].kind === "response") {
+      at = i;
+      break;
+    }
+  }
+  if (at < 0) return { running: new Set(), notStarted: [] };
+  const started = events.slice(at + 1).filter((e) => e.kind === "tool.call");
+  const listed = Array.isArray(events[at].toolCalls)
+    ? events[at].toolCalls as Array<{ name?: unknown; arguments?: unknown }>
+    : [];
+  return {
+    running: new Set(started.map((e) => e.id)),
+    notStarted: listed.slice(started.length).map((c) => ({
+      tool: String(c.name),
+      arguments: c.arguments,
+    })),
+  };
 }
 
 /** Whether this exact call was made earlier in the turn (same tool, same arguments). Pure. */
@@ -217,7 +276,7 @@ function view(args: InspectArgs, ctx: InspectContext): string | ToolResult {
       const events = turnEvents(ctx);
       if (!events) return "no tool calls in this turn (this conversation keeps no turn record)";
       const calls = callsFromEvents(events).filter((c) => c.id !== ctx.callId);
-      return renderCalls(calls, turnNumber(ctx.turnId));
+      return renderCalls(calls, turnNumber(ctx.turnId), sameResponse(events, ctx.callId));
     }
   }
 }
@@ -258,6 +317,7 @@ export const inspectTool: Tool<InspectArgs> = {
     "approvals), audit (recent audit events; last, kind) or calls (this turn's tool calls and their outcomes).",
   schema: inspectSchema,
   parallelSafe: true,
+  gatesBeforeEffect: false,
   limits,
   examplePrompt:
     "Use inspect with what: audit, last: 5, kind: command.outcome and tell me which commands ran and their exit status.",

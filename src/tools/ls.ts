@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { errorResult, type Tool } from "./tool.ts";
 import { fitted, formatBytes } from "./budget.ts";
-import { searchTarget } from "./search/target.ts";
+import { namesCredentialPath, searchTarget } from "./search/target.ts";
 
 export const LS_MAX_ENTRIES = 1000;
 
@@ -22,6 +22,7 @@ export const lsTool: Tool<Args> = {
   description: "Lists one folder's entries with their kind and size: folders end in /, links show where they point. Not recursive.",
   schema: lsSchema,
   parallelSafe: true,
+  gatesBeforeEffect: (args, ctx) => namesCredentialPath(args.path, ctx.cwd),
   limits: () => [`At most ${LS_MAX_ENTRIES.toLocaleString("en")} entries, in name order, folders first.`],
   examplePrompt: "Use ls to show what is in the current folder.",
   async run(args, ctx) {

@@ -23,6 +23,7 @@ export const notifyTool: Tool<Args> = {
     "Use it only when asked to notify, or when the task says to.",
   schema: notifySchema,
   parallelSafe: false,
+  gatesBeforeEffect: false,
   limits: (config) => [
     `At most ${config.notifications.perMinute} a minute; title up to ${BOUNDS.title} characters, message up to ${BOUNDS.message}.`,
     config.notifications.enabled

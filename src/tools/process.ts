@@ -253,6 +253,8 @@ export const processTool: Tool<ProcessArgs> = {
     "For a command that finishes on its own, use run_command.",
   schema: processSchema,
   parallelSafe: false,
+  // start asks the gate before it launches anything; poll, stop and list ask nothing.
+  gatesBeforeEffect: (args) => args.action === "start",
   limits,
   examplePrompt:
     "Use process to start `python3 -m http.server 8000` in the background, poll it once with waitSeconds 2, then stop it and report what it printed.",

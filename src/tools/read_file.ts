@@ -161,6 +161,7 @@ export const readFileTool: Tool<ReadFileArgs> = {
     "the page ends with [more: call again with offset N] or [end of file]. Use the numbers with edit_file's line.",
   schema: readFileSchema,
   parallelSafe: true,
+  gatesBeforeEffect: true,
   limits: readLimits,
   examplePrompt:
     "Use read_file to read README.md from line 1. Report the first three lines verbatim.",

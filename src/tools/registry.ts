@@ -6,17 +6,22 @@
  *
  * `call` is how a model's tool call runs: arguments validated against the
  * tool's schema, `tool.call` and `tool.result` audited verbatim around it, and
- * a tool that throws turned into an `error: …` result rather than a crash.
+ * a tool that throws turned into an `error: …` result rather than a crash. A
+ * call whose tool declares it asks no approval (`gatesBeforeEffect`) runs
+ * with a gate that refuses, so an undeclared question cannot slip past the
+ * turn's approval preparation.
  */
 import { z } from "zod";
 import type { Config } from "../config/schema.ts";
 import { UsageError } from "../util/errors.ts";
 import {
   type AnyTool,
+  callGates,
   errorResult,
   type ToolContext,
   type ToolResult,
   type ToolSpec,
+  undeclaredGate,
 } from "./tool.ts";
 
 import { byteLength, fitted } from "./budget.ts";
@@ -135,7 +140,10 @@ export class ToolRegistry {
     }
     if (ctx.signal?.aborted) return errorResult(`${name} was stopped before it ran`);
     try {
-      return await tool.run(parsed.data, ctx);
+      // A call that declares no gate question was not prepared: it gets a gate that refuses.
+      const gated = callGates(tool, parsed.data, ctx);
+      const context = gated || !ctx.gate ? ctx : { ...ctx, gate: undeclaredGate(name) };
+      return await tool.run(parsed.data, context);
     } catch (error) {
       return errorResult(
         `${name} failed: ${error instanceof Error ? error.message : String(error)}`,

@@ -171,6 +171,7 @@ export const runCommandTool: Tool<RunCommandArgs> = {
     "by policy or error: command not approved means the command did not run.",
   schema: runCommandSchema,
   parallelSafe: false,
+  gatesBeforeEffect: true,
   limits,
   examplePrompt:
     "Use run_command to run exactly: ls -la . Report the exit status and the output verbatim.",

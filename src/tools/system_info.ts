@@ -128,6 +128,7 @@ export const systemInfoTool: Tool<Args> = {
     "the operating system and hardware (os), and network interfaces. Pick a topic and give its argument.",
   schema: systemInfoSchema,
   parallelSafe: true,
+  gatesBeforeEffect: false,
   limits: () => [
     "Read-only: fixed reads of the process table, sockets, memory and file systems; it never runs a command the model wrote.",
     "folder stops after 200,000 entries or 5 seconds and says so; processes and folder show 10 rows unless limit says otherwise (at most 50).",

@@ -38,7 +38,7 @@ export interface ToolContext {
   gate?: ToolGate;
   /** The conversation's output store, when there is one (src/tools/output_store.ts). */
   outputStore?: unknown;
-  /** --unsafe: the sandbox and the policy are off for this session. */
+  /** --unsafe: the sandbox is off for this session (the policy's deny list stays on). */
   unsafe?: boolean;
   /**
    * The sandbox's writable roots, realpath'd, when the session computed them
@@ -73,7 +73,40 @@ export interface Tool<A = unknown> {
   examplePrompt: string;
   /** Custom tools (from config) are listed after the built-ins. */
   custom?: boolean;
+  /**
+   * Whether a call asks the approval gate (`ctx.gate.check`) before it has
+   * any effect: `true` for every call, `false` for none, or a function of the
+   * arguments for a tool whose calls differ (process's start, a search of a
+   * credential path). The turn asks the gate for every such call of a
+   * response before any call of it runs (src/agent/prepare.ts), by running
+   * the tool only up to its question. A call declared `false` that asks the
+   * gate anyway is refused (ToolRegistry.call), so a tool cannot reach the
+   * gate without being prepared. The function is a cheap check with no
+   * effect: the tool must ask the gate exactly when it says so.
+   */
+  gatesBeforeEffect: boolean | ((args: A, ctx: ToolContext) => boolean);
   run(args: A, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Whether this call of the tool asks the gate before its effect (its `gatesBeforeEffect`). */
+export function callGates<A>(tool: Tool<A>, args: A, ctx: ToolContext): boolean {
+  const gates = tool.gatesBeforeEffect;
+  return typeof gates === "function" ? gates(args, ctx) === true : gates === true;
+}
+
+/**
+ * The gate a call gets when it declared that it does not ask: every question
+ * is refused (fail closed), with a sentence that names the tool's mistake.
+ */
+export function undeclaredGate(tool: string): ToolGate {
+  return {
+    check: () =>
+      Promise.resolve({
+        allowed: false,
+        refusal:
+          `${tool} asked for approval in a call it declares needs none, so it was refused (its gatesBeforeEffect is wrong; this is a bug in wisp)`,
+      }),
+  };
 }
 
 /** A tool of any argument type, as the registry holds it. */

@@ -63,7 +63,7 @@ export function slowTool(
     parallelSafe: options.parallelSafe,
     limits: () => [],
     examplePrompt: "",
-    ...(options.gated ? { gatesBeforeEffect: true } : {}),
+    gatesBeforeEffect: options.gated === true,
     async run(args, ctx) {
       if (options.gated) {
         const verdict = await ctx.gate!.check(`${name} ${args.arg}`, { origin: "model" });
@@ -76,5 +76,5 @@ export function slowTool(
       log.push(`end ${name}:${args.arg}`);
       return { text: `${name} did ${args.arg}`, ok: true };
     },
-  } as Tool<{ arg: string }>;
+  };
 }

@@ -17,9 +17,28 @@ Deno.test("the ladder: the call's limit first, then the thread's, then the defau
     source: "default",
     clamped: false,
   });
-  assertEquals(resolveTimeout({ call: 0, thread: 0, configDefault: 120, cap: 0 }), {
+  assertEquals(resolveTimeout({ call: 0, configDefault: 120, cap: 0 }), {
     seconds: 120,
     source: "default",
+    clamped: false,
+  });
+});
+
+Deno.test("a thread's 0 is no limit, under the operator's cap; not the default", () => {
+  assertEquals(resolveTimeout({ call: 0, thread: 0, configDefault: 120, cap: 0 }), {
+    seconds: 0,
+    source: "thread",
+    clamped: false,
+  });
+  assertEquals(resolveTimeout({ thread: 0, configDefault: 120, cap: 1800 }), {
+    seconds: 1800,
+    source: "thread",
+    clamped: true,
+  });
+  // The call's own limit still comes first.
+  assertEquals(resolveTimeout({ call: 5, thread: 0, configDefault: 120, cap: 1800 }), {
+    seconds: 5,
+    source: "call",
     clamped: false,
   });
 });

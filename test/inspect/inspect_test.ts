@@ -197,3 +197,47 @@ Deno.test("calls renders shortened arguments and timed-out commands", () => {
   assertEquals(lines[1], '1. run_command {"command":"sleep 100"} → exit status -15, timed out');
   assert(lines[2].length < 160 && lines[2].includes("…"));
 });
+
+Deno.test("calls: a call of the same response still running has no result yet, and later ones are not started", async () => {
+  const { runTurn } = await import("../../src/agent/turn.ts");
+  const { ScriptedBackend, textReply, toolCallEvent } = await import(
+    "../../src/models/scripted.ts"
+  );
+  await withSession(async (session, dir) => {
+    const project = join(dir, "project");
+    for (const name of ["a", "b", "c", "d"]) {
+      await Deno.writeTextFile(join(project, `${name}.txt`), `${name}\n`);
+    }
+    const backend = new ScriptedBackend([
+      [
+        toolCallEvent("read_file", { path: "a.txt" }),
+        toolCallEvent("inspect", { what: "calls" }),
+        toolCallEvent("read_file", { path: "b.txt" }),
+        toolCallEvent("read_file", { path: "c.txt" }),
+        toolCallEvent("read_file", { path: "d.txt" }),
+      ],
+      textReply("ok"),
+    ]);
+    const turn = session.beginTurn({ budgetBytes: 64 * 1024 });
+    await runTurn({
+      backend,
+      messages: [{ role: "system", content: "test" }],
+      prompt: "go",
+      tools: session.tools(),
+      registry: session.registry,
+      context: turn.context,
+    });
+    const view = backend.requests[1].messages.filter((m) => m.role === "tool")[1].content;
+    assertNotMatch(view, /did not finish/);
+    assertEquals(
+      view,
+      [
+        "turn 1: 4 tool calls",
+        '1. read_file {"path":"a.txt"} → no result yet: it runs beside this call',
+        '2. read_file {"path":"b.txt"} → not started yet (later in this response)',
+        '3. read_file {"path":"c.txt"} → not started yet (later in this response)',
+        '4. read_file {"path":"d.txt"} → not started yet (later in this response)',
+      ].join("\n"),
+    );
+  });
+});

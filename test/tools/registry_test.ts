@@ -21,6 +21,7 @@ function fakeTool(name: string, extra: Partial<Tool> = {}): Tool {
     description: `the ${name} tool`,
     schema: z.object({}),
     parallelSafe: true,
+    gatesBeforeEffect: false,
     limits: () => [],
     examplePrompt: `use ${name}`,
     run: () => Promise.resolve({ text: name, ok: true }),

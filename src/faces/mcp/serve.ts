@@ -5,9 +5,7 @@
  * waiting in <home>/pending and close.
  */
 import process from "node:process";
-import { recentNotificationTimes } from "../../notify/recent.ts";
-import { Notifier } from "../../notify/notifier.ts";
-import { realWorld } from "../../notify/world.ts";
+import { openNotifier } from "../../notify/world.ts";
 import { ensureHome, type HomePaths } from "../../config/home.ts";
 import type { Config } from "../../config/schema.ts";
 import { Session } from "../../session/session.ts";
@@ -61,11 +59,9 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     board = await PendingBoard.open(paths.pending);
     await board.sweep();
   }
-  const notifier = new Notifier(
-    config.notifications,
-    realWorld({ terminal: false }),
-    recentNotificationTimes(paths.auditLog, Date.now()),
-  );
+  // One notifier for the server: the model's notify tool and the approval banners share its limit.
+  // The client owns the terminal, so there is no terminal route (and MCP has no host route).
+  const notifier = openNotifier(config.notifications, paths.auditLog, { terminal: false });
   // The host is made before the face it asks through: it reaches the face through this holder.
   const ref: { face?: McpFace } = {};
   const host = new McpApprovalHost({
@@ -98,6 +94,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     config,
     audit,
     host,
+    notifier,
     yes: options.yes,
     unsafe: options.unsafe,
     argv: options.argv,

@@ -17,6 +17,22 @@ export interface SearchTarget {
   isFile: boolean;
 }
 
+/**
+ * Whether a search of `given` (from `cwd`) names a credential path, given or
+ * real, and so asks the gate first: the search tools' `gatesBeforeEffect`,
+ * and the test searchTarget itself makes. A path that does not resolve asks
+ * nothing (the search fails on it).
+ */
+export function namesCredentialPath(given: string | undefined, cwd: string): boolean {
+  const absolute = resolve(cwd, given ?? ".");
+  if (isCredentialPath(absolute)) return true;
+  try {
+    return isCredentialPath(Deno.realPathSync(absolute));
+  } catch {
+    return false;
+  }
+}
+
 export async function searchTarget(
   given: string | undefined,
   ctx: ToolContext,
@@ -34,7 +50,7 @@ export async function searchTarget(
       error: `${given ?? absolute} does not exist; give a path from ${ctx.cwd} or an absolute one`,
     };
   }
-  if (isCredentialPath(absolute) || isCredentialPath(real)) {
+  if (namesCredentialPath(given, ctx.cwd)) {
     if (!ctx.gate) {
       return {
         error:
