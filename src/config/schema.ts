@@ -26,6 +26,10 @@ export const regexPattern = z.string().superRefine((pattern, ctx) => {
   }
 });
 
+/** A variable name, or a pattern of names with `*` and `?` (commandPolicy.sandbox.environment). */
+const variablePattern = z.string().regex(/^[^=\0]+$/, "is not a variable name or pattern");
+const variableName = z.string().regex(/^[^=\0*?]+$/, "is not a variable name");
+
 export const LEVELS = ["safe", "moderate", "dangerous"] as const;
 export type Level = (typeof LEVELS)[number];
 
@@ -88,6 +92,13 @@ export const configSchema = z.object({
       allowNetwork: z.boolean().default(true),
       allowOutsideSandbox: z.boolean().default(true),
       writablePaths: z.array(z.string()).default([]),
+      // The environment commands start with (src/exec/environment.ts).
+      environment: z.object({
+        inherit: z.enum(["core", "all", "none"]).default("core"),
+        include: z.array(variablePattern).default([]),
+        exclude: z.array(variablePattern).default([]),
+        set: z.record(variableName, z.string()).default({}),
+      }).prefault({}),
     }).prefault({}),
   }).prefault({}),
   context: z.object({
@@ -155,7 +166,8 @@ export const configSchema = z.object({
     ctx.addIssue({
       code: "custom",
       path: ["models", "disabled"],
-      message: `names the default model (${config.model}); make another model the default first, or take it off the list`,
+      message:
+        `names the default model (${config.model}); make another model the default first, or take it off the list`,
     });
   }
   // Custom tools (src/tools/custom_validate.ts). The issue's path is the tool's
@@ -249,6 +261,14 @@ export const SETTINGS: SettingInfo[] = [
   {
     key: "commandPolicy.sandbox.allowNetwork",
     description: "let sandboxed commands use the network",
+  },
+  {
+    key: "commandPolicy.sandbox.environment.inherit",
+    description: "the variables commands inherit before include and exclude (core, all, none)",
+    weakens: (v) =>
+      v === "all"
+        ? "with inherit at all, commands get every variable of wisp's environment whose name does not look like a credential"
+        : undefined,
   },
   {
     key: "commandPolicy.sandbox.allowOutsideSandbox",

@@ -23,6 +23,7 @@ import { decideMode, type Origin, plainShellAllowed, type SandboxMode } from "./
 import { statusOf } from "./status.ts";
 import { keepWhole, removeQuietly } from "./keep.ts";
 import { drain } from "./drain.ts";
+import { environmentFor, resolveOnOwnPath } from "./environment.ts";
 import { splitTrailer, supervisorArgv, type Trailer, TRAILER_MAX_BYTES } from "./supervisor.ts";
 import { timedOutLine, type TimeoutSource } from "./timeouts.ts";
 
@@ -304,11 +305,15 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   const out = new StreamCapture(keep, spillOpener("stdout"));
   const err = new StreamCapture(keep, spillOpener("stderr"), TRAILER_MAX_BYTES);
 
+  // Every command gets the policy's environment, never wisp's own (src/exec/environment.ts).
+  const environment = environmentFor(sandboxConfig.environment);
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(program, {
+    child = new Deno.Command(resolveOnOwnPath(program), {
       args,
       cwd,
+      env: environment.env,
+      clearEnv: true,
       stdin: capture ? "piped" : "inherit",
       stdout: capture ? "piped" : "inherit",
       stderr: capture ? "piped" : "inherit",
