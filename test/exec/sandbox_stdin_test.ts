@@ -5,10 +5,10 @@
  * program still reads what the person types. The real CLI under the binary's
  * permission fence, started by a shell that makes the redirections.
  */
-import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { join } from "node:path";
 import { wispCommand } from "../support/wisp.ts";
-import { exists, scratch } from "./support.ts";
+import { scratch } from "./support.ts";
 
 function quote(arg: string): string {
   return "'" + arg.replaceAll("'", "'\\''") + "'";
