@@ -7,7 +7,10 @@
  * when it lies inside a root. The directories from a root down to the home
  * are denied as literals (their entries cannot be renamed or removed, while
  * what is inside them stays writable), so the home cannot be moved aside and
- * replaced.
+ * replaced. Then the sockets of host programs that would act for the command
+ * are denied (as Linux hides them), and System V IPC and writes to POSIX
+ * shared memory (Linux gives the command IPC of its own instead; Seatbelt has
+ * no namespace, so a deny is the nearest).
  *
  * Paths are not spliced into the profile text: each is passed as a parameter
  * (-D NAME=VALUE) and referenced with (param "NAME"), so no path can change
@@ -82,6 +85,24 @@ export function seatbeltProfile(spec: LaunchSpec): SeatbeltProfile {
   }
   params.push(["WISP_HOME", spec.writable.home]);
   lines.push("(deny file-write*", '  (subpath (param "WISP_HOME")))');
+  const sockets = (spec.writable.masked ?? []).map((socket, i) => {
+    const name = `HIDDEN_SOCKET_${i}`;
+    params.push([name, socket]);
+    return `  (remote unix-socket (path-literal (param "${name}")))`;
+  });
+  if (sockets.length > 0) {
+    lines.push(
+      "; host programs that would act for the command (docs/sandbox.md): no connection",
+      "(deny network-outbound",
+      ...sockets.map((r, i) => i === sockets.length - 1 ? r + ")" : r),
+    );
+  }
+  lines.push(
+    "; System V IPC reaches other programs' segments, semaphores and queues by key: none of it;",
+    "; POSIX shared memory can be read, not created, written or removed",
+    "(deny ipc-sysv*)",
+    "(deny ipc-posix-shm-write-create ipc-posix-shm-write-data ipc-posix-shm-write-unlink)",
+  );
   if (!spec.allowNetwork) {
     lines.push(
       "; the network is off (commandPolicy.sandbox.allowNetwork is false)",
