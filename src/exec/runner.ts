@@ -24,7 +24,7 @@ import { statusOf } from "./status.ts";
 import { keepWhole, removeQuietly } from "./keep.ts";
 import { drain } from "./drain.ts";
 import { environmentFor, resolveOnOwnPath } from "./environment.ts";
-import { copyOut, feedStdin, type Passing, passing as passingOf } from "./passthrough.ts";
+import { copyOut, feedStdin, type Passing, passingOnce } from "./passthrough.ts";
 import { splitTrailer, supervisorArgv, type Trailer, TRAILER_MAX_BYTES } from "./supervisor.ts";
 import { timedOutLine, type TimeoutSource } from "./timeouts.ts";
 
@@ -311,7 +311,7 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   // wisp sandbox: the caller's descriptors only where they are no door (src/exec/passthrough.ts).
   const passing: [Passing, Passing, Passing] = capture
     ? ["piped", "piped", "piped"]
-    : [passingOf(Deno.stdin), passingOf(Deno.stdout), passingOf(Deno.stderr)];
+    : await passingOnce();
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command(resolveOnOwnPath(program), {
