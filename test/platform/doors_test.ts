@@ -90,6 +90,7 @@ Deno.test("a host tmux server in the shared /tmp: a confined command opens no wi
     assertEquals(await tmuxWindows(["-L", name]), 2, "outside the sandbox the server is reachable");
   } finally {
     await run("tmux", ["-L", name, "kill-server"]);
+    await Deno.remove(`/tmp/tmux-${Deno.uid()}/${name}`).catch(() => {});
     await s.cleanup();
   }
 });
@@ -120,6 +121,7 @@ Deno.test({
       assertEquals(await tmuxWindows(["-L", name], true), 2);
     } finally {
       await run("setpriv", asNobody([...tmux, "kill-server"]));
+      await Deno.remove(`/tmp/tmux-${NOBODY}/${name}`).catch(() => {});
       await Deno.remove(root, { recursive: true });
     }
   },
