@@ -7,7 +7,9 @@
  * (b) a command printing 1 GiB (`yes | head -c 1G`): the runner's peak RSS
  *     growth over its baseline (goal ≤ 64 MiB), measured in a subprocess so
  *     nothing else in this process counts, and its throughput against
- *     `cat > /dev/null` reading the same stream in the same sandbox (goal ≥ 0.5×).
+ *     `cat > /dev/null` reading the same stream in the same sandbox (goal ≥ 0.5×);
+ * (c) 1 GiB of stdin through `wisp sandbox -- cat` (wisp copies its stdin into
+ *     the command's pipe) against the same stream piped into `bwrap … cat`.
  *
  * Run: deno run -A bench/exec_bench.ts [--runs N] [--gib N]
  */
@@ -155,6 +157,18 @@ const out = await new Deno.Command(DENO, {
 }).output();
 const runner = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!);
 const bytes = gib * 1024 ** 3;
+
+// (c) stdin through wisp sandbox, against the same stream into bare bwrap.
+const quote = (a: string) => "'" + a.replaceAll("'", "'\\''") + "'";
+const feed = `head -c ${gib}G /dev/zero | `;
+const bareCat = [...bwrapArgs.slice(0, -3), "cat"].map(quote).join(" ");
+const wispCat = [DENO, "run", "-q", "-P=wisp", "--config", join(ROOT, "deno.json")]
+  .concat([join(ROOT, "main.ts"), "sandbox", "--", "cat"]).map(quote).join(" ");
+const stdinBare = await time("sh", ["-c", `${feed}bwrap ${bareCat} > /dev/null`]);
+const stdinWisp = await time("sh", ["-c", `${feed}${wispCat} > /dev/null`], {
+  env: { ...env, PATH: env.PATH },
+  cwd: project,
+});
 const mbps = (ms: number) => bytes / 1e6 / (ms / 1000);
 
 const rows: Array<[string, string, string]> = [
@@ -180,6 +194,17 @@ const rows: Array<[string, string, string]> = [
     `runner capturing ${stream}`,
     `${mbps(runner.ms).toFixed(0)} MB/s`,
     `${(catMs / runner.ms).toFixed(2)}× (goal ≥ 0.5×)`,
+  ],
+  [`${feed}bwrap … cat (baseline)`, `${mbps(stdinBare).toFixed(0)} MB/s`, "1.00×"],
+  [
+    `${feed}wisp sandbox -- cat`,
+    `${mbps(stdinWisp).toFixed(0)} MB/s`,
+    `${(stdinBare / stdinWisp).toFixed(2)}×`,
+  ],
+  [
+    "  the same, minus wisp sandbox -- true",
+    `${mbps(stdinWisp - wispTrue).toFixed(0)} MB/s`,
+    `${(stdinBare / (stdinWisp - wispTrue)).toFixed(2)}×`,
   ],
   [
     "runner peak RSS growth over its baseline",

@@ -93,6 +93,9 @@ const builtinToolNames = z.array(z.string()).superRefine((names, ctx) => {
     });
   }
 });
+/** A variable name, or a pattern of names with `*` and `?` (commandPolicy.sandbox.environment). */
+const variablePattern = z.string().regex(/^[^=\0]+$/, "is not a variable name or pattern");
+const variableName = z.string().regex(/^[^=\0*?]+$/, "is not a variable name");
 
 export const LEVELS = ["safe", "moderate", "dangerous"] as const;
 export type Level = (typeof LEVELS)[number];
@@ -162,6 +165,13 @@ export const configSchema = z.object({
       allowOutsideSandbox: z.boolean().default(true),
       writablePaths: z.array(z.string()).default([]),
       unprotectedPaths: z.array(z.string()).default([]),
+      // The environment commands start with (src/exec/environment.ts).
+      environment: z.object({
+        inherit: z.enum(["core", "all", "none"]).default("core"),
+        include: z.array(variablePattern).default([]),
+        exclude: z.array(variablePattern).default([]),
+        set: z.record(variableName, z.string()).default({}),
+      }).prefault({}),
     }).prefault({}),
   }).prefault({}),
   context: z.object({
@@ -340,6 +350,14 @@ export const SETTINGS: SettingInfo[] = [
     weakens: (v) =>
       Array.isArray(v) && v.length > 0
         ? "a sandboxed command can then plant code there that runs later outside the sandbox"
+        : undefined,
+  },
+  {
+    key: "commandPolicy.sandbox.environment.inherit",
+    description: "the variables commands inherit before include and exclude (core, all, none)",
+    weakens: (v) =>
+      v === "all"
+        ? "with inherit at all, commands get every variable of wisp's environment whose name does not look like a credential"
         : undefined,
   },
   {

@@ -24,6 +24,8 @@ import { decideMode, type Origin, plainShellAllowed, type SandboxMode } from "./
 import { statusOf } from "./status.ts";
 import { keepWhole, removeQuietly } from "./keep.ts";
 import { drain } from "./drain.ts";
+import { environmentFor, resolveOnOwnPath } from "./environment.ts";
+import { copyOut, feedStdin, type Passing, passingOnce } from "./passthrough.ts";
 import { splitTrailer, supervisorArgv, type Trailer, TRAILER_MAX_BYTES } from "./supervisor.ts";
 import { timedOutLine, type TimeoutSource } from "./timeouts.ts";
 
@@ -316,14 +318,22 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   const out = new StreamCapture(keep, spillOpener("stdout"));
   const err = new StreamCapture(keep, spillOpener("stderr"), TRAILER_MAX_BYTES);
 
+  // Every command gets the policy's environment, never wisp's own (src/exec/environment.ts).
+  const environment = environmentFor(sandboxConfig.environment);
+  // wisp sandbox: the caller's descriptors only where they are no door (src/exec/passthrough.ts).
+  const passing: [Passing, Passing, Passing] = capture
+    ? ["piped", "piped", "piped"]
+    : await passingOnce();
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(program, {
+    child = new Deno.Command(resolveOnOwnPath(program), {
       args,
       cwd,
-      stdin: capture ? "piped" : "inherit",
-      stdout: capture ? "piped" : "inherit",
-      stderr: capture ? "piped" : "inherit",
+      env: environment.env,
+      clearEnv: true,
+      stdin: passing[0],
+      stdout: passing[1],
+      stderr: passing[2],
       // Its own session: a Ctrl-C at wisp's terminal reaches wisp, which stops
       // the command (TERM, then KILL), not the launcher directly. Passthrough
       // keeps the terminal's group, so Ctrl-C ends it at once.
@@ -395,7 +405,12 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
       drain(child.stdout, out, cancelled, req.onOutput && ((c) => req.onOutput!("stdout", c))),
       drain(child.stderr, err, cancelled, req.onOutput && ((c) => req.onOutput!("stderr", c))),
     ])
-    : Promise.resolve([]);
+    : Promise.all([
+      passing[1] === "piped" ? copyOut(child.stdout, Deno.stdout) : undefined,
+      passing[2] === "piped" ? copyOut(child.stderr, Deno.stderr) : undefined,
+    ]);
+  // Its input is copied, not awaited: a caller's stdin may stay open after the program ends.
+  if (!capture && passing[0] === "piped") void feedStdin(child.stdin);
   const status = await child.status;
   exited = true;
   const endedAt = performance.now();

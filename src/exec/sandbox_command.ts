@@ -9,6 +9,7 @@ import { UsageError, WispError } from "../util/errors.ts";
 import { runCommand } from "./runner.ts";
 import { nestedSandboxProbe } from "../platform/index.ts";
 import { exitCodeFor, shellLine } from "../cli/sandbox.ts";
+import { passingOnce } from "./passthrough.ts";
 
 export interface SandboxCommandOptions {
   network: boolean;
@@ -21,6 +22,8 @@ export async function runSandbox(argv: string[], options: SandboxCommandOptions)
   }
   // The nested-sandbox probe starts the launcher once; let it overlap the gate's start-up.
   const probing = nestedSandboxProbe();
+  // Which of wisp's descriptors the program may have as they are (src/exec/passthrough.ts).
+  void passingOnce();
   const { paths, config } = loadContext();
   const audit = openAudit(paths, config);
   const cwd = Deno.cwd();

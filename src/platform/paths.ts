@@ -249,7 +249,7 @@ export function writableSet(input: WritableSetInput): WritableSet {
     homeInsideRoot: normalised.some((root) => isInside(homeReal, root)),
     missing,
     refused,
-    masked: os === "linux" ? existingSockets(daemonSockets(env, uid())) : [],
+    masked: existingSockets(daemonSockets(env, uid())),
     protected: guarded.protected,
     unguarded: guarded.unguarded,
     unprotected: guarded.unprotected,
@@ -362,11 +362,17 @@ export function plantedLink(path: string, base: string[]): boolean {
 }
 
 /**
- * Sockets of daemons that would do a write for a confined command, outside
- * the sandbox: a container engine (docker run -v /:/host), the service
- * manager (systemd-run), the message buses, and the display servers (X11,
- * Wayland: a client can type into a terminal). The Linux profile hides each
- * one that exists behind /dev/null (docs/adr/0112).
+ * Sockets of host programs that would act for a confined command, outside
+ * the sandbox: container engines and virtual machines (docker run -v /:/host),
+ * the service manager (systemd-run), the message buses, the display servers
+ * (a client can type into a terminal), terminal multiplexers and terminals
+ * with remote control (tmux, screen, WezTerm, kitty, Zellij: a new window runs
+ * anything), editors' servers (Emacs, Neovim, VS Code: they evaluate what they
+ * are sent), and the agents that sign or decrypt as the person (ssh-agent,
+ * gpg-agent, the keyrings, password managers' SSH agents). Each one that
+ * exists is hidden from confined commands: behind /dev/null on Linux, by a
+ * deny rule on a Mac (docs/adr/0112, docs/adr/0264). The list is also in
+ * docs/sandbox.md.
  */
 export function daemonSockets(env: Env, userId: number | null): string[] {
   const paths = [
@@ -374,11 +380,22 @@ export function daemonSockets(env: Env, userId: number | null): string[] {
     "/var/run/docker.sock",
     "/run/podman/podman.sock",
     "/run/containerd/containerd.sock",
+    "/run/k3s/containerd/containerd.sock",
+    "/run/crio/crio.sock",
+    "/run/buildkit/buildkitd.sock",
+    "/run/libvirt/libvirt-sock",
+    "/var/run/libvirt/libvirt-sock",
+    "/var/lib/incus/unix.socket",
+    "/var/lib/lxd/unix.socket",
+    "/var/snap/lxd/common/lxd/unix.socket",
+    "/run/snapd.socket",
     "/run/systemd/private",
     "/run/initctl", // a FIFO: init reads runlevel changes (reboot, halt) from it
     "/run/dbus/system_bus_socket",
     "/var/run/dbus/system_bus_socket",
   ];
+  const home = env("HOME");
+  const user = env("USER") ?? env("LOGNAME");
   const runtime = env("XDG_RUNTIME_DIR") ?? (userId !== null ? `/run/user/${userId}` : undefined);
   if (runtime && isAbsolute(runtime)) {
     paths.push(
@@ -386,25 +403,108 @@ export function daemonSockets(env: Env, userId: number | null): string[] {
       `${runtime}/systemd/private`,
       `${runtime}/docker.sock`,
       `${runtime}/podman/podman.sock`,
+      `${runtime}/buildkit/buildkitd.sock`,
+      `${runtime}/libvirt/libvirt-sock`,
+      ...socketsIn(runtime, /^wayland-\d+$|^nvim\.|^vscode-.*\.sock$/),
+      ...socketsUnder(`${runtime}/gnupg`, 2),
+      ...socketsUnder(`${runtime}/keyring`, 1),
+      ...socketsUnder(`${runtime}/emacs`, 1),
+      ...socketsUnder(`${runtime}/wezterm`, 1),
+      ...socketsUnder(`${runtime}/zellij`, 3),
     );
   }
-  // Display servers: a client can type into any window, a terminal's included.
+  // The shared temporary folder: display servers, multiplexers, agents, editors.
   paths.push(...socketsIn("/tmp/.X11-unix", /^X\d+$/));
-  if (runtime && isAbsolute(runtime)) paths.push(...socketsIn(runtime, /^wayland-\d+$/));
-  const docker = env("DOCKER_HOST");
-  if (docker?.startsWith("unix://")) paths.push(docker.slice("unix://".length));
+  const tmuxTmp = env("TMUX_TMPDIR");
+  for (const tmp of new Set(["/tmp", ...(tmuxTmp && isAbsolute(tmuxTmp) ? [tmuxTmp] : [])])) {
+    if (userId !== null) paths.push(...socketsUnder(`${tmp}/tmux-${userId}`, 1));
+  }
+  for (const name of entriesOf("/tmp")) {
+    if (/^ssh-|^com\.apple\.launchd\.|^nvim|^kitty|^zellij-|^emacs\d+$/.test(name)) {
+      paths.push(...socketsUnder(`/tmp/${name}`, 3));
+    }
+  }
+  if (user) {
+    paths.push(
+      ...socketsUnder(`/run/screen/S-${user}`, 1),
+      ...socketsUnder(`/tmp/screens/S-${user}`, 1),
+    );
+  }
+  if (home && isAbsolute(home)) {
+    paths.push(
+      // Docker Desktop, OrbStack, Rancher Desktop, Colima, Lima, Podman machines
+      ...socketsUnder(`${home}/.docker/run`, 1),
+      ...socketsUnder(`${home}/.docker/desktop`, 1),
+      ...socketsUnder(`${home}/.orbstack/run`, 1),
+      ...socketsUnder(`${home}/.rd`, 1),
+      ...socketsUnder(`${home}/.colima`, 2),
+      ...socketsUnder(`${home}/.lima`, 3),
+      ...socketsUnder(`${home}/.local/share/containers/podman/machine`, 3),
+      // gpg-agent without a runtime folder, and password managers' SSH agents
+      ...socketsUnder(`${home}/.gnupg`, 1),
+      `${home}/.1password/agent.sock`,
+      `${home}/.bitwarden-ssh-agent.sock`,
+      `${home}/Library/Group Containers/2BUA8C4S2C.com.1password/t/agent.sock`,
+    );
+  }
+  // Addresses the environment names.
+  for (const name of ["SSH_AUTH_SOCK", "WEZTERM_UNIX_SOCKET", "NVIM", "NVIM_LISTEN_ADDRESS"]) {
+    const value = env(name);
+    if (value && isAbsolute(value)) paths.push(value);
+  }
+  for (const name of ["VSCODE_IPC_HOOK_CLI", "VSCODE_IPC_HOOK", "VSCODE_GIT_IPC_HANDLE"]) {
+    const value = env(name);
+    if (value && isAbsolute(value)) paths.push(value);
+  }
+  const gnupg = env("GNUPGHOME");
+  if (gnupg && isAbsolute(gnupg)) paths.push(...socketsUnder(gnupg, 1));
+  const tmux = env("TMUX")?.split(",")[0];
+  if (tmux && isAbsolute(tmux)) paths.push(tmux);
+  const screen = env("SCREENDIR");
+  if (screen && isAbsolute(screen)) paths.push(...socketsUnder(screen, 1));
+  const kitty = env("KITTY_LISTEN_ON");
+  if (kitty?.startsWith("unix:/")) paths.push(kitty.slice("unix:".length));
+  for (const name of ["DOCKER_HOST", "CONTAINER_HOST"]) {
+    const value = env(name);
+    if (value?.startsWith("unix://")) paths.push(value.slice("unix://".length));
+  }
   const bus = env("DBUS_SESSION_BUS_ADDRESS");
   for (const m of bus?.matchAll(/unix:path=([^,;]+)/g) ?? []) paths.push(m[1]);
   return paths;
 }
 
-function socketsIn(dir: string, name: RegExp): string[] {
-  const found: string[] = [];
+function entriesOf(dir: string): string[] {
   try {
-    for (const entry of Deno.readDirSync(dir)) {
-      if (name.test(entry.name)) found.push(join(dir, entry.name));
+    return [...Deno.readDirSync(dir)].map((e) => e.name);
+  } catch {
+    return []; // no such folder, or not ours to list
+  }
+}
+
+function socketsIn(dir: string, name: RegExp): string[] {
+  return entriesOf(dir).filter((n) => name.test(n)).map((n) => join(dir, n));
+}
+
+/**
+ * Every socket or FIFO in `dir`, and in its folders down to `depth` levels
+ * (1: the folder itself). Links are not followed into other folders.
+ */
+function socketsUnder(dir: string, depth: number): string[] {
+  const found: string[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return found;
+  }
+  for (const entry of entries.slice(0, 256)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) {
+      if (depth > 1) found.push(...socketsUnder(path, depth - 1));
+    } else if (!entry.isFile) {
+      found.push(path); // sockets, FIFOs and links: existingSockets keeps the sockets and FIFOs
     }
-  } catch { /* no such folder */ }
+  }
   return found;
 }
 

@@ -10,6 +10,10 @@
  * replaced. The protected paths (src/platform/protected.ts) are denied last
  * in the same way, by path, so one that does not exist yet cannot be created
  * either, and the folders leading to them are denied as literals.
+ * Then the sockets of host programs that would act for the command
+ * are denied (as Linux hides them), and System V IPC and writes to POSIX
+ * shared memory (Linux gives the command IPC of its own instead; Seatbelt has
+ * no namespace, so a deny is the nearest).
  *
  * Paths are not spliced into the profile text: each is passed as a parameter
  * (-D NAME=VALUE) and referenced with (param "NAME"), so no path can change
@@ -97,6 +101,24 @@ export function seatbeltProfile(spec: LaunchSpec): SeatbeltProfile {
     );
     lines.push(...denyRules(protectedPaths, "PROTECTED", "subpath", params));
   }
+  const sockets = (spec.writable.masked ?? []).map((socket, i) => {
+    const name = `HIDDEN_SOCKET_${i}`;
+    params.push([name, socket]);
+    return `  (remote unix-socket (path-literal (param "${name}")))`;
+  });
+  if (sockets.length > 0) {
+    lines.push(
+      "; host programs that would act for the command (docs/sandbox.md): no connection",
+      "(deny network-outbound",
+      ...sockets.map((r, i) => i === sockets.length - 1 ? r + ")" : r),
+    );
+  }
+  lines.push(
+    "; System V IPC reaches other programs' segments, semaphores and queues by key: none of it;",
+    "; POSIX shared memory can be read, not created, written or removed",
+    "(deny ipc-sysv*)",
+    "(deny ipc-posix-shm-write-create ipc-posix-shm-write-data ipc-posix-shm-write-unlink)",
+  );
   if (!spec.allowNetwork) {
     lines.push(
       "; the network is off (commandPolicy.sandbox.allowNetwork is false)",

@@ -8,7 +8,8 @@
  * they win wherever they lie. The command gets its own /dev and /proc,
  * its own PID namespace (the supervisor is its PID 1: when it exits, the
  * kernel kills everything left), a new session (no terminal to push keys
- * into), no capabilities, and no network when the config says so.
+ * into), no capabilities, its own System V IPC and POSIX message queues, and
+ * no network when the config says so.
  *
  * "Open" is the allow-all profile for commands a person approved to run
  * outside the sandbox (and for sandbox.enabled false or --unsafe): the real
@@ -53,6 +54,9 @@ export function bwrapArgs(spec: LaunchSpec): string[] {
     for (const p of spec.writable.protected ?? []) args.push("--ro-bind", p.path, p.path);
     for (const socket of spec.writable.masked ?? []) args.push("--ro-bind", "/dev/null", socket);
     if (!spec.allowNetwork) args.push("--unshare-net");
+    // System V IPC and POSIX message queues of its own: the host's segments,
+    // semaphores and queues (a database's shared buffers) are out of reach.
+    args.push("--unshare-ipc");
     args.push("--cap-drop", "ALL");
   }
   args.push(
