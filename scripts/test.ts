@@ -3,7 +3,28 @@
  * (bubblewrap, tmux, bash, zsh, fish), installing what is missing with apt on
  * Debian/Ubuntu or Homebrew on a Mac, then runs the whole suite. Extra
  * arguments go to `deno test` (a file or folder narrows the run).
+ *
+ * The tree is type-checked once, then each test file runs as its own
+ * `deno test --no-check` process, as many at a time as `deno test --parallel`
+ * would run (DENO_JOBS, else one per processor), and each file's output and
+ * result are printed the moment it finishes (scripts/test_files.ts says why).
+ * Whenever nothing was printed for 30 s (WISP_TEST_QUIET_MS), a line names
+ * what is still running.
+ * The run fails if the person's own wisp home changed meanwhile
+ * (scripts/home_guard.ts). The last line, `tests: N passed, M failed`, is
+ * what CI reads.
  */
+import { fileURLToPath } from "node:url";
+import { describeChanges, realHomes, snapshot } from "./home_guard.ts";
+import {
+  closingCounts,
+  configExcludes,
+  duration,
+  type FileCounts,
+  splitArgs,
+  testFiles,
+} from "./test_files.ts";
+
 const NEEDED_LINUX: Record<string, string> = {
   bwrap: "bubblewrap",
   tmux: "tmux",
@@ -54,40 +75,144 @@ async function ensureTools(): Promise<void> {
   if (!await run([...sudo, ...env, "apt-get", "install", "-y", "-qq", ...missing])) Deno.exit(1);
 }
 
-/** Run a command, passing its output through; returns its exit code and what it printed. */
-async function runPassing(args: string[]): Promise<{ code: number; text: string }> {
-  const child = new Deno.Command(Deno.execPath(), { args, stdin: "null", stdout: "piped" }).spawn();
-  let text = "";
-  const decoder = new TextDecoder();
-  for await (const chunk of child.stdout) {
-    await Deno.stdout.write(chunk);
-    text += decoder.decode(chunk, { stream: true });
-    if (text.length > 1_000_000) text = text.slice(-100_000); // only the closing lines matter
-  }
-  return { code: (await child.status).code, text };
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+/** After this long without a line printed, the log says what is still running. */
+const QUIET_MS = Number(Deno.env.get("WISP_TEST_QUIET_MS")) || 30_000;
+/** Of one file's output, at most this many characters of its start and of its end are kept. */
+const KEEP_CHARS = 1 << 20;
+
+const encoder = new TextEncoder();
+let lastPrinted = Date.now();
+const running = new Map<string, number>();
+
+function say(text: string): void {
+  Deno.stdout.writeSync(encoder.encode(text.endsWith("\n") ? text : `${text}\n`));
+  lastPrinted = Date.now();
+}
+
+const ticker = setInterval(() => {
+  if (Date.now() - lastPrinted < QUIET_MS || running.size === 0) return;
+  const now = Date.now();
+  const what = [...running].map(([name, since]) => `${name} (${duration(now - since)})`);
+  say(`… still running: ${what.join(", ")}`);
+}, 1000);
+
+/** Runs deno with `args`, its stdout and stderr kept together in the order they came. */
+async function runDeno(name: string, args: string[]): Promise<{ code: number; output: string }> {
+  running.set(name, Date.now());
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  // Each stream has its own decoder, so a character split between two reads
+  // of one stream is not mixed with the other stream's text.
+  const head: string[] = [];
+  const tail: string[] = [];
+  let headSize = 0;
+  let tailSize = 0;
+  let dropped = 0;
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const text of stream.pipeThrough(new TextDecoderStream())) {
+      if (headSize < KEEP_CHARS) {
+        head.push(text);
+        headSize += text.length;
+        continue;
+      }
+      tail.push(text);
+      tailSize += text.length;
+      while (tailSize - tail[0].length > KEEP_CHARS) {
+        dropped += tail[0].length;
+        tailSize -= tail.shift()!.length;
+      }
+    }
+  };
+  await Promise.all([collect(child.stdout), collect(child.stderr)]);
+  const { code } = await child.status;
+  running.delete(name);
+  const gap = dropped > 0 ? `\n[… ${dropped} characters of output left out …]\n` : "";
+  const output = head.join("") + gap + tail.join("");
+  return { code, output };
 }
 
 await ensureTools();
-const args = Deno.args.length > 0 ? Deno.args : ["test/"];
-const tests = await runPassing(["test", "-A", "--parallel", ...args]);
-// deno test's closing line ("ok | 692 passed | 0 failed (1m13s)"), restated
-// plainly so that any reader of the log finds the counts.
-// deno-lint-ignore no-control-regex
-const plain = tests.text.replace(/\x1b\[[0-9;]*m/g, "");
-const counts = [...plain.matchAll(/(\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed/g)].at(-1);
-let code = tests.code;
-if (Deno.args.length === 0) {
-  // The whole suite also type-checks every module (some are not reached by a
-  // test) and lints the tree.
-  console.log("\ntype-checking and linting the whole tree");
-  const check = await new Deno.Command(Deno.execPath(), {
-    args: ["check", "-q", "main.ts", "src/", "test/", "bench/", "scripts/"],
-    stdin: "null",
-  }).spawn().status;
-  const lint = await new Deno.Command(Deno.execPath(), { args: ["lint", "-q"], stdin: "null" }).spawn().status;
-  if (!check.success) console.log("deno check failed");
-  if (!lint.success) console.log("deno lint failed");
-  if (code === 0 && (!check.success || !lint.success)) code = 1;
+const whole = Deno.args.length === 0;
+const { paths, flags } = splitArgs(Deno.args);
+const files = testFiles(ROOT, paths.length > 0 ? paths : ["test/"], configExcludes(ROOT));
+const homes = realHomes();
+const homesBefore = await Promise.all(homes.map(snapshot));
+const jobs = Math.max(1, Number(Deno.env.get("DENO_JOBS")) || navigator.hardwareConcurrency || 2);
+let code = 0;
+
+// The whole suite also type-checks every module (some are not reached by a
+// test); a narrowed run checks the files it runs. Either way the files then
+// run unchecked, each in its own process.
+say(whole ? "type-checking the whole tree" : `type-checking ${files.length} test files`);
+const check = await runDeno(
+  "deno check",
+  ["check", "-q", ...(whole ? ["main.ts", "src/", "test/", "bench/", "scripts/"] : files)],
+);
+if (check.output.trim()) say(check.output);
+if (check.code !== 0) {
+  say("deno check failed");
+  code = 1;
 }
-if (counts) console.log(`\ntests: ${counts[1]} passed, ${counts[3]} failed`);
+
+say(`running ${files.length} test files, ${jobs} at a time`);
+const total: FileCounts = { passed: 0, failed: 0 };
+const failedFiles: string[] = [];
+const queue = [...files];
+async function worker(): Promise<void> {
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const started = Date.now();
+    const run = await runDeno(file, ["test", "-A", "--no-check", ...flags, file]);
+    const counts = closingCounts(run.output);
+    const took = duration(Date.now() - started);
+    let result: string;
+    if (counts) {
+      total.passed += counts.passed;
+      total.failed += counts.failed;
+      result = `${counts.passed} passed, ${counts.failed} failed`;
+    } else {
+      total.failed += run.code === 0 ? 0 : 1;
+      result = run.code === 0 ? "no tests" : "ended without a summary, counted as 1 failed";
+    }
+    const ok = run.code === 0 && (counts?.failed ?? 0) === 0;
+    if (!ok) failedFiles.push(file);
+    say(`${run.output.trimEnd()}\n${ok ? "ok" : "FAILED"}  ${file}  ${result}  (${took})\n`);
+  }
+}
+await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
+if (failedFiles.length > 0) {
+  say(`\nfiles with failures:\n${failedFiles.map((f) => `  ${f}`).join("\n")}`);
+  code = 1;
+}
+
+if (whole) {
+  say("\nlinting the whole tree");
+  const lint = await runDeno("deno lint", ["lint", "-q"]);
+  if (lint.output.trim()) say(lint.output);
+  if (lint.code !== 0) {
+    say("deno lint failed");
+    code = 1;
+  }
+}
+
+// Every test runs with a scratch home: the person's own must be as it was.
+const homesAfter = await Promise.all(homes.map(snapshot));
+const changes = homes.flatMap((home, i) => describeChanges(home, homesBefore[i], homesAfter[i]));
+if (changes.length > 0) {
+  say(
+    `\nthe suite changed the real wisp home (every test must use a scratch WISP_HOME; ` +
+      `if you ran wisp yourself meanwhile, run the suite again):\n` +
+      changes.slice(0, 20).map((c) => `  ${c}`).join("\n") +
+      (changes.length > 20 ? `\n  … and ${changes.length - 20} more` : ""),
+  );
+  code = 1;
+}
+
+clearInterval(ticker);
+say(`\ntests: ${total.passed} passed, ${total.failed} failed`);
 Deno.exit(code);

@@ -13,6 +13,7 @@ import { configSchema } from "../../src/config/schema.ts";
 import { Session } from "../../src/session/session.ts";
 import type { AuditEvent } from "../../src/audit/catalogue.ts";
 import { processesWith } from "../exec/support.ts";
+import { waitUntil, within } from "../support/wait.ts";
 
 async function withSession(
   body: (session: Session, project: string) => Promise<void>,
@@ -43,20 +44,25 @@ async function call(session: Session, args: Record<string, unknown>, budgetBytes
 }
 
 Deno.test("start returns an id at once; polls hand over new output; the exit status only once it has ended", async () => {
-  await withSession(async (session) => {
-    const started = performance.now();
-    const start = await call(session, {
-      action: "start",
-      command: "echo first; sleep 1; echo second; echo oops >&2; exit 3",
-    });
-    assert(performance.now() - started < 900, "start waited for the command");
+  await withSession(async (session, project) => {
+    // The command goes on only once the test has seen start return: a start
+    // that waited for the command would never return.
+    const start = await within(
+      call(session, {
+        action: "start",
+        command:
+          "echo first; while [ ! -e go ]; do sleep 0.05; done; echo second; echo oops >&2; exit 3",
+      }),
+      "start's return while its command still runs",
+    );
     assertMatch(start.text, /^started process p1 in the background: echo first/);
     assertEquals(start.ok, true);
 
-    const early = await call(session, { action: "poll", id: "p1", waitSeconds: 5 });
+    const early = await call(session, { action: "poll", id: "p1", waitSeconds: 30 });
     assertMatch(early.text, /^process p1: running for \d+ s \(lifetime 1800 s\)\n/);
     assertMatch(early.text, /stdout: 6 bytes new\nfirst/);
     assertNotMatch(early.text, /exit status/);
+    Deno.writeTextFileSync(join(project, "go"), "");
 
     const polls: string[] = [];
     while (polls.length < 20 && !/exited/.test(polls.at(-1) ?? "")) {
@@ -105,8 +111,7 @@ Deno.test("stop ends the process and everything it started; a second stop says i
       action: "start",
       command: `sh -c 'sleep 60; echo ${marker}' & sleep 60`,
     });
-    await new Promise((r) => setTimeout(r, 300));
-    assert(processesWith(marker).length > 0, "the child never started");
+    await waitUntil(() => processesWith(marker).length > 0, "the child's start");
     const stopped = await call(session, { action: "stop", id: "p1" });
     assertMatch(stopped.text, /^process p1: stopped after \d+ s/);
     assertEquals(processesWith(marker), []);
@@ -123,7 +128,8 @@ Deno.test("stop ends the process and everything it started; a second stop says i
 Deno.test("the lifetime holds: a process past it is stopped", async () => {
   await withSession(async (session) => {
     await call(session, { action: "start", command: "sleep 30", lifetimeSeconds: 1 });
-    const text = (await call(session, { action: "poll", id: "p1", waitSeconds: 6 })).text;
+    // A poll returns as soon as there is news: 30 s is a deadline, not a bound.
+    const text = (await call(session, { action: "poll", id: "p1", waitSeconds: 30 })).text;
     assertMatch(text, /^process p1: stopped at its lifetime of 1 s after \d+ s/);
   });
   // The operator's cap bounds what the model asks for.
@@ -173,7 +179,7 @@ Deno.test("a server the model started on a real port is gone when the session cl
       command: `python3 -u -m http.server ${port} --bind 127.0.0.1`,
     });
     assertEquals(start.ok, true, start.text);
-    const up = await call(session, { action: "poll", id: "p1", waitSeconds: 10 });
+    const up = await call(session, { action: "poll", id: "p1", waitSeconds: 30 });
     assertMatch(up.text, /Serving HTTP/);
     const response = await fetch(`http://127.0.0.1:${port}/hello.txt`);
     assertEquals(await response.text(), "hello from the sandbox\n");
@@ -198,8 +204,6 @@ Deno.test("a server the model started on a real port is gone when the session cl
   }
   assert(refused, "the server still answers after the session closed");
   // Its socket is closed at once; the process itself may take a moment to be reaped.
-  const deadline = Date.now() + 3000;
-  while (processesWith(marker).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  assertEquals(processesWith(marker), []);
+  await waitUntil(() => processesWith(marker).length === 0, "the server process's end");
   await Deno.remove(dir, { recursive: true });
 });

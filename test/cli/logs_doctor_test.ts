@@ -85,7 +85,7 @@ Deno.test("logs --follow keeps printing across rotation until interrupted", asyn
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
   const readUntil = async (needle: string) => {
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + 60_000; // generous: it only turns a hang into a failure
     while (!seen.includes(needle) && Date.now() < deadline) {
       const { value, done } = await reader.read();
       if (done) break;

@@ -14,6 +14,7 @@ import {
   turned,
 } from "../../src/condense/watch.ts";
 import { runWisp, tempDir, wispCommand } from "../support/wisp.ts";
+import { exists, GENEROUS_MS, waitUntil, within } from "../support/wait.ts";
 
 Deno.test("changeFilter: build output, dependencies, VCS and editor scratch files never count; .gitignore is honoured", () => {
   const f = changeFilter("*.log\ngenerated/\n");
@@ -105,7 +106,7 @@ function startWatch(args: string[], cwd: string, home: string): Watching {
     stderr: () => err,
     child,
     done: child.status,
-    async waitFor(pattern: RegExp, ms = 20_000) {
+    async waitFor(pattern: RegExp, ms = GENEROUS_MS) {
       const end = Date.now() + ms;
       while (Date.now() < end) {
         const hit = lines.find((l) => pattern.test(l)) ?? (pattern.test(err) ? err : undefined);
@@ -191,17 +192,20 @@ Deno.test("Ctrl-C stops after the current run; a second Ctrl-C stops it at once"
   const home = await tempDir();
   const work = await tempDir();
   try {
-    const w = startWatch(["-y", "--no-model", "--", "sleep", "30"], work, home);
+    // The run marks its start, and its end if it is not stopped.
+    const w = startWatch(
+      ["-y", "--no-model", "--", "sh", "-c", "touch started; sleep 30; touch late"],
+      work,
+      home,
+    );
     await w.waitFor(/watching /);
-    // Let the run start (its command.outcome cannot be seen yet: it is still running).
-    await new Promise((r) => setTimeout(r, 1500));
-    const t0 = Date.now();
+    await waitUntil(() => exists(join(work, "started")), "the run's start");
     w.child.kill("SIGINT");
     await w.waitFor(/stopping after this run/);
     w.child.kill("SIGINT");
-    const status = await w.done;
-    assert(Date.now() - t0 < 10_000, `took ${Date.now() - t0} ms`);
+    const status = await within(w.done, "wisp watch's exit");
     assertEquals(status.code, 0);
+    assert(!exists(join(work, "late")), "the second Ctrl-C waited for the run to end");
   } finally {
     await Deno.remove(home, { recursive: true });
     await Deno.remove(work, { recursive: true });

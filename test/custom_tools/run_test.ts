@@ -169,12 +169,14 @@ Deno.test("the template's own timeout applies, and a thread's does not", async (
   };
   const plain: CustomToolDef = { name: "quick", description: "Prints ok.", command: "echo ok" };
   await withSession([slow, plain], async (session) => {
-    const started = performance.now();
     const { result, events } = await call(session, "nap", {}, { commandTimeoutSeconds: 30 });
-    assert(performance.now() - started < 4500);
     assertMatch(result.text, /timed out: the command was killed after 1 s/);
     const outcome = events.find((e) => e.kind === "command.outcome");
     assertEquals(outcome?.timeoutSeconds, 1);
+    // Killed at the limit (the result says so), not before it; how close to
+    // it is the runner's test (test/exec/runner_test.ts).
+    const took = Number(outcome?.durationMs);
+    assert(took >= 900, `killed after ${took} ms`);
     const other = await call(session, "quick", {}, { commandTimeoutSeconds: 7 });
     const o2 = other.events.find((e) => e.kind === "command.outcome");
     assertEquals(o2?.timeoutSeconds, 120, "the thread's limit leaked into a custom tool");

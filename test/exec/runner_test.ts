@@ -17,10 +17,11 @@ import {
   stderrText,
   stdoutText,
 } from "./support.ts";
+import { GENEROUS_MS, within } from "../support/wait.ts";
 
 const encoder = new TextEncoder();
 
-async function waitFor(path: string, ms = 5000): Promise<void> {
+async function waitFor(path: string, ms = GENEROUS_MS): Promise<void> {
   const until = Date.now() + ms;
   while (!exists(path)) {
     if (Date.now() > until) throw new Error(`${path} never appeared`);
@@ -69,20 +70,20 @@ Deno.test("no background job, TERM-ignoring child, or setsid'ed descendant outli
   const s = await scratch();
   const tag = String(30 + Math.floor(Math.random() * 1000) / 1000);
   try {
-    const t0 = performance.now();
+    // Each job leaves a mark if its sleep ends: had the runner waited for the
+    // jobs, the marks would be there when it returned.
     const r = await runCommand(request(
       s,
       [
-        `sleep ${tag}1 &`,
-        `sh -c 'trap "" TERM; sleep ${tag}2' &`,
-        `setsid sleep ${tag}3 &`,
+        `sh -c 'sleep ${tag}1; touch late1' &`,
+        `sh -c 'trap "" TERM; sleep ${tag}2; touch late2' &`,
+        `setsid sh -c 'sleep ${tag}3; touch late3' &`,
         "sleep 0.2; echo started",
       ].join("\n"),
     ));
-    const ms = performance.now() - t0;
     assertEquals(stdoutText(r), "started\n");
-    assert(ms < 2000, `the runner waited ${ms} ms for background jobs`);
     for (const n of [1, 2, 3]) {
+      assert(!exists(join(s.project, `late${n}`)), `the runner waited for job ${n}`);
       assertEquals(processesWith(`sleep ${tag}${n}`), [], `sleep ${tag}${n} outlived the command`);
     }
   } finally {
@@ -98,7 +99,9 @@ Deno.test("a time limit sends TERM, then KILL two seconds later to what ignores 
     );
     assert(r.timedOut);
     assertEquals(r.exitStatus, -15);
-    assert(r.durationMs >= 900 && r.durationMs < 2500, `took ${r.durationMs} ms`);
+    // The limit is a time: at least 1 s, and an upper bound with five times
+    // the room the old one left (it was 2.5 s).
+    assert(r.durationMs >= 900 && r.durationMs < 8500, `took ${r.durationMs} ms`);
     assertStringIncludes(
       r.rendered,
       "timed out: the command was killed after 1 s; ask for up to 3600 s with timeoutSeconds",
@@ -113,7 +116,7 @@ Deno.test("a time limit sends TERM, then KILL two seconds later to what ignores 
     assert(stubborn.timedOut);
     assertEquals(stubborn.exitStatus, -9);
     assert(
-      stubborn.durationMs >= 2800 && stubborn.durationMs < 4500,
+      stubborn.durationMs >= 2800 && stubborn.durationMs < 15_000,
       `took ${stubborn.durationMs} ms`,
     );
   } finally {
@@ -127,16 +130,20 @@ Deno.test("the time limit fires on time while wisp's event loop is blocked", asy
     const script = `date +%s%N > started; trap 'date +%s%N > ended; exit 1' TERM; sleep 30 & wait`;
     const running = startCommand(request(s, script, { timeoutSeconds: 1 }));
     await waitFor(join(s.project, "started"));
-    // Block this thread for 3 s: no timer of wisp's can fire meanwhile.
-    const until = performance.now() + 3000;
-    while (performance.now() < until) { /* busy */ }
+    // Block this thread until the command says TERM came: no timer of wisp's
+    // can fire meanwhile, so only the supervisor's own timer can send it.
+    const endedPath = join(s.project, "ended");
+    const until = performance.now() + GENEROUS_MS;
+    while (!exists(endedPath)) {
+      if (performance.now() > until) throw new Error("no TERM came while wisp was blocked");
+    }
     const r = await running.result;
     assert(r.timedOut, r.rendered);
     const started = Number(Deno.readTextFileSync(join(s.project, "started")));
     const ended = Number(Deno.readTextFileSync(join(s.project, "ended")));
     const killedAfterMs = (ended - started) / 1e6;
     assert(
-      killedAfterMs >= 900 && killedAfterMs < 1800,
+      killedAfterMs >= 900 && killedAfterMs < 5000,
       `TERM came ${killedAfterMs} ms after the start`,
     );
   } finally {
@@ -149,28 +156,41 @@ Deno.test("stop: TERM to everything, recorded as stopped; a second stop kills at
   try {
     const running = startCommand(request(s, "touch started; sleep 30", { origin: "person" }));
     await waitFor(join(s.project, "started"));
-    const t0 = performance.now();
     running.stop();
-    const r = await running.result;
-    assert(performance.now() - t0 < 1000);
+    const r = await within(running.result, "the stopped command's end");
     assert(r.stopped);
     assertEquals(r.timedOut, false);
     assertEquals(r.exitStatus, -15);
     assertStringIncludes(r.rendered, "stopped: the person stopped the command");
     assertEquals(s.events.findLast((e) => e.kind === "command.outcome")!.stopped, true);
 
+    // Two commands that ignore TERM, stopped together; only the first is
+    // stopped a second time. It must end first: the other waits out the grace.
     const stubborn = startCommand(
       request(s, "touch started2; trap '' TERM; sleep 30", { origin: "person" }),
     );
+    const control = startCommand(
+      request(s, "touch started3; trap '' TERM; sleep 30", { origin: "person" }),
+    );
     await waitFor(join(s.project, "started2"));
+    await waitFor(join(s.project, "started3"));
     const t1 = performance.now();
     stubborn.stop();
-    await new Promise((r) => setTimeout(r, 200));
+    control.stop();
     stubborn.stop();
-    const killed = await stubborn.result;
-    assert(performance.now() - t1 < 1500, "the second stop did not kill at once");
+    const order: string[] = [];
+    const [killed, graced] = await within(
+      Promise.all([
+        stubborn.result.then((r) => (order.push("second stop"), r)),
+        control.result.then((r) => (order.push("grace"), r)),
+      ]),
+      "both stopped commands' ends",
+    );
+    assertEquals(order, ["second stop", "grace"], "the second stop did not kill at once");
+    assert(performance.now() - t1 >= 1800, "the grace before KILL was cut short");
     assertEquals(killed.exitStatus, -9);
     assert(killed.stopped);
+    assertEquals(graced.exitStatus, -9);
   } finally {
     await s.cleanup();
   }
@@ -191,7 +211,7 @@ Deno.test("stop through an AbortSignal; a command that ignores TERM is killed tw
     controller.abort();
     const r = await running.result;
     const ms = performance.now() - t0;
-    assert(ms >= 1800 && ms < 3500, `killed after ${ms} ms`);
+    assert(ms >= 1800 && ms < 10_000, `killed after ${ms} ms`);
     assertEquals(r.exitStatus, -9);
     assert(r.stopped);
   } finally {

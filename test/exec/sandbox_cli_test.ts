@@ -7,6 +7,7 @@ import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts
 import { join } from "node:path";
 import { DENO_CONFIG, MAIN, runWisp } from "../support/wisp.ts";
 import { exists, processesRunning, scratch } from "./support.ts";
+import { waitUntil } from "../support/wait.ts";
 
 function auditEvents(home: string): Array<Record<string, unknown>> {
   const text = Deno.readTextFileSync(join(home, "logs", "audit.jsonl"));
@@ -243,17 +244,14 @@ Deno.test("an interrupt to wisp sandbox ends the program and everything it start
       stdout: "piped",
       stderr: "piped",
     }).spawn();
-    const until = Date.now() + 10_000;
-    while (processesRunning(tag).length < 2 && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitUntil(() => processesRunning(tag).length >= 2, "both programs' start");
     assertEquals(processesRunning(tag).length, 2);
     Deno.kill(child.pid, "SIGINT");
     const out = await child.output();
     assertEquals(out.code, 128 + 15);
     assertStringIncludes(new TextDecoder().decode(out.stderr), "wisp: stopped");
-    await new Promise((r) => setTimeout(r, 200));
-    assertEquals(processesRunning(tag), []);
+    // The kernel may take a moment to reap what was killed.
+    await waitUntil(() => processesRunning(tag).length === 0, "every program's end");
   } finally {
     await s.cleanup();
   }

@@ -8,6 +8,7 @@ import { defaultConfig } from "../../src/config/schema.ts";
 import { homePaths } from "../../src/config/home.ts";
 import { AuditLog } from "../../src/audit/writer.ts";
 import type { ToolContext } from "../../src/tools/tool.ts";
+import { GENEROUS_MS } from "../support/wait.ts";
 
 function write(path: string, text: string | Uint8Array) {
   Deno.mkdirSync(path.slice(0, path.lastIndexOf("/")), { recursive: true });
@@ -37,7 +38,12 @@ async function project(): Promise<string> {
 }
 
 function context(root: string, extra: Partial<ToolContext> = {}): ToolContext {
-  const audit = new AuditLog({ path: `${root}/.audit.jsonl`, enabled: false, maxBytes: 1 << 20, keep: 1 });
+  const audit = new AuditLog({
+    path: `${root}/.audit.jsonl`,
+    enabled: false,
+    maxBytes: 1 << 20,
+    keep: 1,
+  });
   return {
     cwd: root,
     root,
@@ -66,29 +72,47 @@ Deno.test("grep honours nested .gitignore, .ignore, .git/info/exclude; skips hid
   const root = await project();
   const result = await grepTool.run({ pattern: "needle" }, context(root));
   assert(result.ok, result.text);
-  const files = result.text.split("\n").filter((l) => !/^\d|^--|matching|^note|^no matches/.test(l));
-  assertEquals(files.sort(), ["README.md", "src/app.ts", "src/nested/keep.log", "src/nested/real.ts"]);
+  const files = result.text.split("\n").filter((l) =>
+    !/^\d|^--|matching|^note|^no matches/.test(l)
+  );
+  assertEquals(files.sort(), [
+    "README.md",
+    "src/app.ts",
+    "src/nested/keep.log",
+    "src/nested/real.ts",
+  ]);
   assertStringIncludes(result.text, "3:export const needle = 'x';");
   assertStringIncludes(result.text, "1 credential file was left out");
-  const insensitive = await grepTool.run({ pattern: "NEEDLE", ignoreCase: true, include: "*.md" }, context(root));
+  const insensitive = await grepTool.run(
+    { pattern: "NEEDLE", ignoreCase: true, include: "*.md" },
+    context(root),
+  );
   assertStringIncludes(insensitive.text, "README.md\n1:# Needle\n2:A needle in the readme.");
   const withContext = await grepTool.run({ pattern: "TODO", context: 1 }, context(root));
-  assertStringIncludes(withContext.text, "1-const a = 1;\n2:// TODO: first\n3-export const needle = 'x';");
+  assertStringIncludes(
+    withContext.text,
+    "1-const a = 1;\n2:// TODO: first\n3-export const needle = 'x';",
+  );
   const inSub = await grepTool.run({ pattern: "needle", path: "src/nested" }, context(root));
-  assertEquals(inSub.text.includes("generated.ts"), false, "the nested .gitignore applies when searching inside it");
+  assertEquals(
+    inSub.text.includes("generated.ts"),
+    false,
+    "the nested .gitignore applies when searching inside it",
+  );
 });
 
-Deno.test("grep skips a 2 GB binary file at once", async () => {
+// How fast the skip is, is measured in bench/search_bench.ts.
+Deno.test("grep skips a 2 GB binary file", async () => {
   const root = await Deno.makeTempDir();
   const file = Deno.openSync(`${root}/huge.bin`, { write: true, create: true });
   file.truncateSync(2 * 1024 * 1024 * 1024); // sparse: zeros
   file.close();
   write(`${root}/text.txt`, "needle\n");
-  const started = performance.now();
   const result = await grepTool.run({ pattern: "needle" }, context(root));
-  const ms = performance.now() - started;
-  assertStringIncludes(result.text, "1 matching line in 1 file (searched 2 files, 1 binary skipped)");
-  assert(ms < 2000, `took ${ms} ms`);
+  assertStringIncludes(
+    result.text,
+    "1 matching line in 1 file (searched 2 files, 1 binary skipped)",
+  );
 });
 
 Deno.test("a catastrophic regular expression runs in linear time; every search stops at its time limit", async () => {
@@ -97,7 +121,8 @@ Deno.test("a catastrophic regular expression runs in linear time; every search s
   write(`${root}/b-evil.txt`, ("a".repeat(5000) + "!\n").repeat(200));
   let started = performance.now();
   const evil = await grepTool.run({ pattern: "^(a+)+$|match", regex: true }, context(root));
-  assert(performance.now() - started < 5000, "the evil pattern took too long");
+  // A deadline, not a speed goal: backtracking on this input would take years.
+  assert(performance.now() - started < GENEROUS_MS, "the evil pattern took too long");
   assertStringIncludes(evil.text, "a-first.txt\n1:match me\n1 matching line in 1 file");
   // A large file and a deadline that has all but passed: partial results and a note.
   write(`${root}/c-big.txt`, "needle line\n".repeat(2_000_000));
@@ -112,7 +137,10 @@ Deno.test("a catastrophic regular expression runs in linear time; every search s
     maxMatches: 10_000_000,
     deadline: Date.now() + 100,
   });
-  assert(performance.now() - started < 3000);
+  // The limit is a time: at least its 100 ms, and an upper bound with five
+  // times the room the old bound left (it was 3 s).
+  const took = performance.now() - started;
+  assert(took >= 90 && took < 15_000, `stopped after ${took} ms`);
   const text = renderGrep(messages, 10_000_000);
   assertStringIncludes(text, "note: the search stopped at the time limit");
 });
@@ -140,7 +168,10 @@ Deno.test("a credential path named directly passes the gate; with no gate it is 
       return Promise.resolve({ allowed: true });
     },
   };
-  const allowed = await grepTool.run({ pattern: "needle", path: "server.pem" }, context(root, { gate }));
+  const allowed = await grepTool.run(
+    { pattern: "needle", path: "server.pem" },
+    context(root, { gate }),
+  );
   assertStringIncludes(allowed.text, "1:needle in a credential file");
   assertEquals(lines, [`grep -r -- "needle" 'server.pem'`]);
 });
@@ -153,7 +184,10 @@ Deno.test("find lists by glob with the same rules; ls lists one folder", async (
   const folders = await findTool.run({ pattern: "*", type: "folder" }, context(root));
   assertEquals(folders.text.split("\n").slice(0, 2), ["src/", "src/nested/"]);
   const listing = await lsTool.run({}, context(root));
-  assertMatch(listing.text, /^.*: \d+ entries \(hidden names left out\)\nbuild\/\nsrc\/\nvendor\/\n/);
+  assertMatch(
+    listing.text,
+    /^.*: \d+ entries \(hidden names left out\)\nbuild\/\nsrc\/\nvendor\/\n/,
+  );
   assertStringIncludes(listing.text, `link.ts -> ${root}/src/app.ts`);
   assertEquals(listing.text.includes(".gitignore"), false);
   const hidden = await lsTool.run({ hidden: true }, context(root));

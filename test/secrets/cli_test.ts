@@ -164,7 +164,8 @@ Deno.test("as a git pre-commit hook, a staged secret stops the commit and a clea
     const wisp = wispCommand().map((a) => `'${a}'`).join(" ");
     await Deno.writeTextFile(
       hook,
-      `#!/bin/sh\nWISP_HOME='${home}' git diff --cached | ${wisp} scan\n`,
+      // The variable goes on wisp's side of the pipe: before git it would reach git only.
+      `#!/bin/sh\ngit diff --cached | WISP_HOME='${home}' ${wisp} scan\n`,
     );
     await Deno.chmod(hook, 0o755);
 
@@ -178,6 +179,9 @@ Deno.test("as a git pre-commit hook, a staged secret stops the commit and a clea
     const blocked = await git("commit", "-q", "-m", "deploy");
     assertEquals(blocked.code, 1, "the hook's exit 1 stops the commit");
     assertStringIncludes(blocked.stderr, "deploy.sh:1:18  npm-token  npm_****[40]");
+    // Both scans were audited in the scratch home, so none reached the real one.
+    const scans = (await auditEvents(home)).filter((e) => e.kind === "secrets.scan");
+    assertEquals(scans.map((e) => [e.diff, e.total]), [[true, 0], [true, 1]]);
   } finally {
     await Deno.remove(home, { recursive: true });
     await Deno.remove(repo, { recursive: true });

@@ -57,9 +57,11 @@ Deno.test("workingDirectory: relative to the working directory; a missing one is
 
 Deno.test("the call's timeoutSeconds comes first, and the result says the command was killed", async () => {
   await withSession({ commandTimeoutSeconds: 60 }, async (session) => {
-    const started = performance.now();
     const { result, outcome } = await call(session, { command: "sleep 20", timeoutSeconds: 1 });
-    assert(performance.now() - started < 6000);
+    // Killed at the limit (the result says so), not before it; how close to
+    // it is the runner's test (test/exec/runner_test.ts).
+    const took = Number(outcome?.durationMs);
+    assert(took >= 900, `killed after ${took} ms`);
     assertMatch(result.text, /timed out: the command was killed after 1 s/);
     assertEquals(result.ok, false);
     assertEquals(outcome?.timeoutSource, "call");

@@ -31,14 +31,33 @@ export interface WispOptions {
   inheritEnv?: boolean;
 }
 
+/**
+ * Runs wisp and waits for it. Without a home (options.home, or WISP_HOME or
+ * HOME in options.env) it gets a throwaway one, so that no run reaches the
+ * person's own ~/.wisp.
+ */
 export async function runWisp(args: string[], options: WispOptions = {}): Promise<WispRun> {
+  const named = options.home ?? options.env?.WISP_HOME ?? options.env?.HOME;
+  const throwaway = named === undefined ? await tempDir("wisp-home-") : undefined;
+  try {
+    return await runWispIn(args, options, options.home ?? throwaway);
+  } finally {
+    if (throwaway) await Deno.remove(throwaway, { recursive: true });
+  }
+}
+
+async function runWispIn(
+  args: string[],
+  options: WispOptions,
+  home: string | undefined,
+): Promise<WispRun> {
   const [cmd, ...rest] = wispCommand();
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: Deno.env.get("HOME") ?? "/root",
     TERM: "dumb",
     NO_COLOR: "1",
-    ...(options.home ? { WISP_HOME: options.home } : {}),
+    ...(home ? { WISP_HOME: home } : {}),
     ...options.env,
   };
   const child = new Deno.Command(cmd, {

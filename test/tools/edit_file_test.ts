@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
 import { editFile } from "../../src/tools/edit_file.ts";
 import { callTool, read, scratch } from "./support.ts";
+import { copyModuleGraph, NOBODY, runDenoAsNobody } from "../support/as_nobody.ts";
 
 Deno.test("edit_file write: creates (folders too), audits file.write, asks the gate first", async () => {
   const s = await scratch();
@@ -538,8 +539,13 @@ Deno.test("a file its owner made read-only is not replaced behind its back (a re
       // nobody, who runs the same file operation in a process of its own.
       Deno.chmodSync(s.base, 0o755);
       Deno.chmodSync(s.root, 0o777);
-      Deno.chownSync(path, 65534, 65534);
-      const fsSafe = new URL("../../src/util/fs_safe.ts", import.meta.url).href;
+      Deno.chownSync(path, NOBODY, NOBODY);
+      // nobody may not reach the clone (a 0700 folder) or deno's cache: the
+      // helper imports a copy of the module in the world-readable scratch.
+      const fsSafe = await copyModuleGraph(
+        new URL("../../src/util/fs_safe.ts", import.meta.url),
+        join(s.base, "src-copy"),
+      );
       const script = join(s.base, "as_nobody.ts");
       Deno.writeTextFileSync(
         script,
@@ -549,29 +555,11 @@ try { replaceFile(t, t.existing!, new TextEncoder().encode("changed\\n")); conso
 catch (e) { console.log("REFUSED " + (e as Error).message); }`,
       );
       Deno.chmodSync(script, 0o644);
-      const denoDir = join(s.base, "deno-dir");
-      Deno.mkdirSync(denoDir, { mode: 0o777 });
-      Deno.chmodSync(denoDir, 0o777);
-      const out = await new Deno.Command("setpriv", {
-        args: [
-          "--reuid=65534",
-          "--regid=65534",
-          "--clear-groups",
-          Deno.execPath(),
-          "run",
-          "-A",
-          "--no-lock",
-          script,
-        ],
-        env: { HOME: s.base, DENO_DIR: denoDir, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
-        clearEnv: true,
-        stdin: "null",
-      }).output();
-      const said = new TextDecoder().decode(out.stdout).trim();
+      const out = await runDenoAsNobody(s.base, script);
       assertEquals(
-        said,
+        out.stdout.trim(),
         `REFUSED ${path} is read-only to you (mode 0444); nothing changed`,
-        new TextDecoder().decode(out.stderr),
+        out.stderr,
       );
     }
     assertEquals(read(path), "orig\n");

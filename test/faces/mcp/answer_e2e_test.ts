@@ -110,7 +110,9 @@ Deno.test("deny at a terminal refuses the command", async () => {
 });
 
 Deno.test("the same command without a terminal is refused (exit 1), misuse is 64, the request keeps waiting", async () => {
-  const t = await setUp({ approval: { timeoutSeconds: 4 } });
+  // The wait outlasts every misuse below however slow the machine (it used to
+  // be 4 s, which four runs of wisp could use up); the person ends it at last.
+  const t = await setUp({ approval: { timeoutSeconds: 600 } });
   try {
     const piped = await runWisp(["approvals", "approve", t.id], { home: t.s.home, stdin: "y\n" });
     assertEquals(piped.code, 1);
@@ -126,6 +128,8 @@ Deno.test("the same command without a terminal is refused (exit 1), misuse is 64
     assertEquals(unknown.code, 1);
     assertMatch(unknown.output, /no request waits with the id 00000000/);
     assertEquals(pendingIds(t.s.pending), [t.id], "still waiting for the person");
+    const denied = await wispAtTerminal(t.s.home, ["approvals", "deny", t.id]);
+    assertEquals(denied.code, 0, denied.output);
     const receipt = structured(await t.call);
     assertEquals((receipt.calls as Record<string, unknown>[])[0].outcome, "declined");
     assert(!exists(join(t.s.project, "made.txt")));

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../../support/assert.ts";
 import { startFakeOllama } from "../../support/fake_ollama.ts";
 import { runWisp } from "../../support/wisp.ts";
+import { exists, waitUntil } from "../../support/wait.ts";
 import { connect, mcpScratch, ollamaConfig, structured, textOf } from "./support.ts";
 
 function offered(body: Record<string, unknown>): string[] {
@@ -148,38 +149,31 @@ Deno.test("cancelling a respond call stops its turn and the command it runs", as
   const c = await connect(s, { args: ["--yes"] });
   try {
     ollama.reply({
-      toolCalls: [{ name: "run_command", arguments: { command: "touch started && sleep 30" } }],
+      toolCalls: [{
+        name: "run_command",
+        arguments: { command: "touch started && sleep 30 && touch late" },
+      }],
     });
     const controller = new AbortController();
-    const started = Date.now();
     const call = c.client.callTool(
       { name: "respond", arguments: { prompt: "sleep", thread_id: "z", tools: ["run_command"] } },
       undefined,
       { signal: controller.signal },
     );
     // Cancel once the command is running.
-    for (let i = 0; i < 400; i++) {
-      try {
-        Deno.statSync(join(s.project, "started"));
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    }
+    await waitUntil(() => exists(join(s.project, "started")), "the command's start");
     controller.abort("enough");
     await call.then(() => {}, () => {});
-    let outcome: Record<string, unknown> | undefined;
-    for (let i = 0; i < 200 && !outcome; i++) {
-      outcome = s.events().find((e) => e.kind === "command.outcome");
-      if (!outcome) await new Promise((r) => setTimeout(r, 25));
-    }
-    assert(outcome, "the command ended");
-    assertEquals(outcome.stopped, true);
-    assert(
-      s.events().some((e) => e.kind === "turn.stopped" && e.thread === "z"),
-      "the turn stopped",
+    const outcome = await waitUntil(
+      () => s.events().find((e) => e.kind === "command.outcome"),
+      "the command's end",
     );
-    assert(Date.now() - started < 15000, "long before its 30 s");
+    assertEquals(outcome.stopped, true);
+    assert(!exists(join(s.project, "late")), "the command ran to its end: it was not stopped");
+    await waitUntil(
+      () => s.events().some((e) => e.kind === "turn.stopped" && e.thread === "z"),
+      "the turn's stop",
+    );
     // The server still serves the thread afterwards.
     ollama.reply({ text: "again" });
     const next = structured(

@@ -114,8 +114,12 @@ export async function connect(
   };
 }
 
-/** Wait until `probe` returns something, polling. */
-export async function waitFor<T>(probe: () => T | undefined, what: string, ms = 15000): Promise<T> {
+/** Wait until `probe` returns something, polling, with a generous deadline. */
+export async function waitFor<T>(
+  probe: () => T | undefined,
+  what: string,
+  ms = 60_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = probe();
