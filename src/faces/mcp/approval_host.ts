@@ -6,7 +6,9 @@
  *     accept with a scope, or decline; withdrawn with notifications/cancelled
  *     (the SDK sends it when the request's signal is aborted);
  *   - a request file in <home>/pending (approval.outOfBand), answered by
- *     `wisp approvals approve|deny` at a terminal; withdrawn by settling it.
+ *     `wisp approvals approve|deny` at a terminal over the request's socket
+ *     (checked by the kernel's name for the sender, answerer.ts); withdrawn
+ *     by settling it.
  *
  * A notification names the request once the dialog has gone unanswered for
  * approval.bannerDelaySeconds, at once when there is no dialog. The gate
@@ -318,12 +320,14 @@ export class McpApprovalHost implements ApprovalHost {
     const board = this.options.board!;
     const every = this.options.pollMs ?? 100;
     while (!signal.aborted) {
-      const answer = await board.take(id, (reason) => {
+      const answer = await board.take(id, ({ reason, pid }) => {
         this.options.audit.record("approval.answered", {
           command: request.command,
           decision: "refused-answer",
           by: "terminal",
           reason,
+          // The process the kernel named as the socket's peer.
+          answererPid: pid,
           id,
           requestId: request.id,
           thread,

@@ -58,8 +58,14 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   let board: PendingBoard | undefined;
   if (config.approval.outOfBand) {
     ensureHome(paths, paths.pending);
-    board = await PendingBoard.open(paths.pending);
-    await board.sweep();
+    try {
+      board = await PendingBoard.open(paths.pending);
+      await board.sweep();
+    } catch (error) {
+      // Without the process facts no terminal answer could be checked: the dialog alone asks.
+      board = undefined;
+      log("error", `answers from a terminal are off: ${(error as Error).message}`);
+    }
   }
   const notifier = new Notifier(
     config.notifications,

@@ -17,8 +17,8 @@ import {
   pendingIds,
   structured,
   waitFor,
-  wispAtTerminal,
 } from "./support.ts";
+import { wispInTmux as wispAtTerminal } from "./tmux.ts";
 
 function exists(path: string): boolean {
   try {
