@@ -10,14 +10,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../s
 import { startFakeOllama } from "../../support/fake_ollama.ts";
 import { runWisp } from "../../support/wisp.ts";
 import { sha256Hex } from "../../../src/faces/mcp/pending.ts";
-import {
-  connect,
-  mcpScratch,
-  ollamaConfig,
-  pendingIds,
-  structured,
-  waitFor,
-} from "./support.ts";
+import { connect, mcpScratch, ollamaConfig, pendingIds, structured, waitFor } from "./support.ts";
 import { wispInTmux as wispAtTerminal } from "./tmux.ts";
 
 function exists(path: string): boolean {

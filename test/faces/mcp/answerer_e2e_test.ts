@@ -86,9 +86,7 @@ Deno.test("a python3 process with argv 'approvals approve ID' in a pty of its ow
   try {
     const fake = join(dir, "approvals.py");
     Deno.writeTextFileSync(fake, FAKE_ANSWERER);
-    const line = `script -qec ${
-      shellQuote(`python3 ${fake} approvals approve ${t.id}`)
-    } /dev/null`;
+    const line = `script -qec ${shellQuote(`python3 ${fake} approvals approve ${t.id}`)} /dev/null`;
     const out = await inTmux(line, { WISP_HOME: t.s.home });
     assertEquals(out.code, 1, out.output);
     assertMatch(out.output, /"status": ?"refused"/);
@@ -160,7 +158,9 @@ Deno.test("the real wisp without a controlling terminal is refused, though its s
   const t = await setUp();
   try {
     // setsid leaves the pane's terminal on stdin but gives the process no controlling terminal.
-    const line = `setsid -w ${[...wispCommand(), "approvals", "approve", t.id].map(shellQuote).join(" ")}`;
+    const line = `setsid -w ${
+      [...wispCommand(), "approvals", "approve", t.id].map(shellQuote).join(" ")
+    }`;
     const out = await inTmux(line, { WISP_HOME: t.s.home });
     assertEquals(out.code, 1, out.output);
     assertMatch(out.output, /has no terminal of its own/);
