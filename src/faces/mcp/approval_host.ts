@@ -69,8 +69,8 @@ export interface HostOptions {
 const SCOPE_TITLES: Record<Scope, string> = {
   once: "Once (the rest of this turn)",
   session: "This session (the rest of the server's life)",
-  project: "This project (30 days, this folder)",
-  always: "Always (30 days, anywhere)",
+  project: "This project (kept only while this server runs)",
+  always: "Always (kept only while this server runs)",
 };
 
 /** The elicitation form: one choice of scope; Decline refuses. */
@@ -143,6 +143,14 @@ export function answerFromElicitation(result: ElicitResult, request: ApprovalReq
   const scope = result.content?.scope;
   if (typeof scope !== "string" || !SCOPES.includes(scope as Scope)) return { answer: "once" };
   if (request.outsideSandbox) return { answer: "once" };
+  // The client's dialog may be answered by the agent itself: what it approves lasts at most
+  // this server's life (its one session) and is never stored for the person's own sessions.
+  if (scope === "project" || scope === "always") {
+    return {
+      answer: request.rememberable.includes("session") ? "session" : "once",
+      why: `${scope} from the client's dialog is kept for this server's life only`,
+    };
+  }
   if (!request.rememberable.includes(scope as ApprovalAnswer)) return { answer: "session" };
   return { answer: scope as ApprovalAnswer };
 }
@@ -274,6 +282,9 @@ export class McpApprovalHost implements ApprovalHost {
       command: request.command,
       decision: answer,
       by,
+      // Where the answer came from: the client's dialog (which an agent may answer) or a
+      // terminal the kernel named (answerer.ts).
+      ...(winner ? { source: winner.by === "elicitation" ? "elicitation" : "terminal" } : {}),
       ...(winner?.why ? { reason: winner.why } : {}),
       ...(filed ? { id: filed.id } : {}),
       requestId: request.id,

@@ -209,7 +209,12 @@ Deno.test("the elicitation form offers the scopes the gate allows; answers map b
   assertMatch(outside.message, /OUTSIDE THE SANDBOX/);
   assertEquals(
     answerFromElicitation({ action: "accept", content: { scope: "project" } }, REQUEST).answer,
-    "project",
+    "session",
+    "the client's dialog never stores an approval beyond the server's life",
+  );
+  assertEquals(
+    answerFromElicitation({ action: "accept", content: { scope: "always" } }, REQUEST).answer,
+    "session",
   );
   assertEquals(answerFromElicitation({ action: "decline" }, REQUEST).answer, "no");
   assertEquals(answerFromElicitation({ action: "cancel" }, REQUEST).answer, "no");
@@ -225,9 +230,6 @@ Deno.test("the elicitation form offers the scopes the gate allows; answers map b
     version: 1 as const,
     id: "a1b2c3d4",
     digest: "",
-    nonce: "",
-    by: { pid: 1 },
-    at: "",
   };
   assertEquals(
     answerFromTerminal({ ...base, decision: "approve", scope: "always" }, {
