@@ -25,7 +25,9 @@ Deno.test("under the wisp permission set, sh, other hosts and other libraries ar
     otherHost: "NotCapable",
     ffi: "NotCapable",
     ffiOther: "NotCapable",
-    ffiLibc: Deno.build.os === "linux" || Deno.build.os === "darwin" ? "loaded" : "other: not loaded",
+    ffiLibc: Deno.build.os === "linux" || Deno.build.os === "darwin"
+      ? "loaded"
+      : "other: not loaded",
     bwrap: "ran",
     loopback: "reached",
   });
