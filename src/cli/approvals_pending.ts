@@ -4,9 +4,11 @@
  * `approvals` command the gate registers (src/cli/approvals.ts), so this
  * module is registered after it.
  *
- * approve and deny run only with a terminal on standard input, so an agent's
- * shell cannot answer for the person; the default policy also refuses them
- * to wisp's own model, and its sandbox cannot write wisp's home.
+ * approve and deny run only with a terminal on standard input, and send the
+ * answer over the request's socket, where the server checks the process the
+ * kernel names (src/faces/mcp/answerer.ts): wisp itself, at a terminal of
+ * its own, not started by the MCP client. The default policy also refuses
+ * them to wisp's own model.
  */
 import { load } from "./lazy.ts";
 import type { Command } from "commander";

@@ -1,14 +1,15 @@
 /**
  * The permission fence (deno.json "permissions.wisp") refuses what wisp
  * itself must never do, whatever a bug in wisp might try: start a program
- * other than the sandbox launchers, reach a non-loopback host, load FFI.
+ * other than the sandbox launchers, reach a non-loopback host, load a native
+ * library other than the C library at its own path (ADR 0270).
  */
 import { assertEquals } from "../support/assert.ts";
 import { DENO_CONFIG } from "../support/wisp.ts";
 
 const PROBE = new URL("../fixtures/fence_probe.ts", import.meta.url).pathname;
 
-Deno.test("under the wisp permission set, sh, other hosts and FFI are refused; the launcher is not", async () => {
+Deno.test("under the wisp permission set, sh, other hosts and other libraries are refused; the launcher and libc are not", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-q", "-P=wisp", "--config", DENO_CONFIG, PROBE],
     stdout: "piped",
@@ -23,6 +24,10 @@ Deno.test("under the wisp permission set, sh, other hosts and FFI are refused; t
     env: "NotCapable",
     otherHost: "NotCapable",
     ffi: "NotCapable",
+    ffiOther: "NotCapable",
+    ffiLibc: Deno.build.os === "linux" || Deno.build.os === "darwin"
+      ? "loaded"
+      : "other: not loaded",
     bwrap: "ran",
     loopback: "reached",
   });

@@ -1,11 +1,12 @@
 /**
  * The terminal's side of a pending request: `wisp approvals approve|deny`
- * writes an answer bound to the request file it read, then waits (up to
- * three seconds) for the server to take it and reports what happened.
+ * sends an answer bound to the request file it read over the request's
+ * socket, where the server learns from the kernel which process sent it,
+ * then waits (up to five seconds) for the server's reply and reports it.
  */
-import { join } from "node:path";
+import { dirname } from "node:path";
+import { connectLocal, type PeerConnection } from "../../platform/peer_socket.ts";
 import {
-  answerPath,
   isPendingId,
   outcomePath,
   parseOutcome,
@@ -17,12 +18,13 @@ import {
   type Scope,
   serverAlive,
   sha256Hex,
+  socketPath,
   staleness,
   writeOutcome,
 } from "./pending.ts";
 import { probeProcess, type Prober } from "./procinfo.ts";
 
-export const ANSWER_WAIT_MS = 3000;
+export const ANSWER_WAIT_MS = 5000;
 
 export interface AnswerResult {
   /** 0 taken, 1 refused or not taken, 64 misuse. */
@@ -33,8 +35,6 @@ export interface AnswerResult {
 export interface AnswerOptions {
   decision: "approve" | "deny";
   scope?: Scope;
-  /** The answering process's terminal (its stdin), when known. */
-  tty?: string;
   waitMs?: number;
   pollMs?: number;
   prober?: Prober;
@@ -93,27 +93,14 @@ export function takenLine(outcome: PendingOutcome, asked: Scope | undefined): st
   return `approved (${outcome.scope ?? "once"}): ${outcome.command} ${thread}`;
 }
 
-/** Write `answer` as `<id>.answer`, exclusively and whole (a temp file linked into place). */
-function writeAnswerExclusive(dir: string, id: string, answer: PendingAnswer): boolean {
-  const temp = join(dir, `.${id}.answer.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`);
-  const file = Deno.openSync(temp, { write: true, createNew: true, mode: 0o600 });
-  try {
-    file.writeSync(new TextEncoder().encode(JSON.stringify(answer) + "\n"));
-    file.syncSync();
-  } finally {
-    file.close();
-  }
-  try {
-    Deno.linkSync(temp, answerPath(dir, id));
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists) return false;
-    throw error;
-  } finally {
-    try {
-      Deno.removeSync(temp);
-    } catch { /* gone */ }
-  }
+/** A sentence for an error reading or reaching something in the pending folder. */
+function unreachable(path: string, error: unknown): string {
+  const why = error instanceof Deno.errors.PermissionDenied
+    ? "permission denied"
+    : (error as Error).message;
+  return `${path} cannot be read (${why}); the pending folder must be yours and 0700: chmod 700 ${
+    dirname(path)
+  }`;
 }
 
 export async function answerPending(
@@ -128,7 +115,10 @@ export async function answerPending(
   let bytes: Uint8Array;
   try {
     bytes = Deno.readFileSync(requestPath(dir, id));
-  } catch {
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) {
+      return fail(unreachable(requestPath(dir, id), error));
+    }
     const outcome = readOutcome(dir, id);
     if (outcome && outcome.status !== "refused") return fail(answeredElsewhere(outcome));
     return fail(`no request waits with the id ${id}; wisp approvals pending lists them`);
@@ -175,52 +165,59 @@ export async function answerPending(
     } catch { /* gone */ }
     return fail(`${id} is stale: ${state.why}; nothing was approved`);
   }
-  const nonce = crypto.randomUUID();
   const answer: PendingAnswer = {
     version: 1,
     id,
     decision: options.decision,
     ...(options.decision === "approve" ? { scope: options.scope ?? "once" } : {}),
     digest: await sha256Hex(bytes),
-    nonce,
-    by: { pid: Deno.pid, ...(options.tty ? { tty: options.tty } : {}) },
-    at: new Date().toISOString(),
   };
-  if (!writeAnswerExclusive(dir, id, answer)) {
-    return fail(`${id} is already being answered from another terminal`);
+  let conn: PeerConnection | undefined;
+  try {
+    conn = connectLocal(socketPath(dir, id));
+  } catch (error) {
+    return fail(unreachable(socketPath(dir, id), error));
   }
-  const deadline = Date.now() + (options.waitMs ?? ANSWER_WAIT_MS);
-  const poll = options.pollMs ?? 50;
-  let withdrawn = false;
-  for (;;) {
+  if (!conn) {
     const outcome = readOutcome(dir, id);
-    if (outcome) {
-      if (outcome.status === "refused" && outcome.nonce === nonce) {
-        return fail(`${id}: the answer was refused: ${outcome.reason ?? "no reason given"}`);
-      }
-      if (outcome.status !== "refused") {
+    if (outcome && outcome.status !== "refused") return fail(answeredElsewhere(outcome));
+    return fail(
+      `the server of ${id} does not listen for answers (it may have stopped); nothing was approved`,
+    );
+  }
+  try {
+    conn.writeLine(JSON.stringify(answer));
+    const waitMs = options.waitMs ?? ANSWER_WAIT_MS;
+    const deadline = Date.now() + waitMs;
+    const poll = options.pollMs ?? 20;
+    for (;;) {
+      const line = conn.readLine();
+      if (line !== undefined) {
+        const outcome = parseOutcome(line);
+        if (!outcome) return fail(`the server's reply about ${id} could not be read`);
+        if (outcome.status === "refused") {
+          return fail(`${id}: the answer was refused: ${outcome.reason ?? "no reason given"}`);
+        }
         if (outcome.by === "terminal") {
           return { exitCode: 0, message: takenLine(outcome, options.scope) };
         }
         return fail(answeredElsewhere(outcome));
       }
-    }
-    if (Date.now() >= deadline) {
-      if (withdrawn) break;
-      // Take the answer back unless the server has just claimed it; then give it one more second.
-      try {
-        Deno.removeSync(answerPath(dir, id));
+      if (conn.peerGone()) {
         return fail(
-          `the server did not take the answer to ${id} within ${
-            Math.round((options.waitMs ?? ANSWER_WAIT_MS) / 1000)
-          } s (it may have stopped); nothing was approved`,
+          `the server of ${id} closed the connection without a reply; nothing was approved`,
         );
-      } catch {
-        withdrawn = true;
       }
+      if (Date.now() >= deadline) {
+        return fail(
+          `the server did not reply about ${id} within ${
+            Math.round(waitMs / 1000)
+          } s; look again with wisp approvals pending`,
+        );
+      }
+      await sleep(poll);
     }
-    await sleep(poll);
-    if (withdrawn && Date.now() > deadline + 1000) break;
+  } finally {
+    conn.close();
   }
-  return fail(`the server took the answer to ${id} but did not say what it made of it`);
 }

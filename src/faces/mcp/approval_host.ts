@@ -6,7 +6,9 @@
  *     accept with a scope, or decline; withdrawn with notifications/cancelled
  *     (the SDK sends it when the request's signal is aborted);
  *   - a request file in <home>/pending (approval.outOfBand), answered by
- *     `wisp approvals approve|deny` at a terminal; withdrawn by settling it.
+ *     `wisp approvals approve|deny` at a terminal over the request's socket
+ *     (checked by the kernel's name for the sender, answerer.ts); withdrawn
+ *     by settling it.
  *
  * A notification names the request once the dialog has gone unanswered for
  * approval.bannerDelaySeconds, at once when there is no dialog. The gate
@@ -67,8 +69,8 @@ export interface HostOptions {
 const SCOPE_TITLES: Record<Scope, string> = {
   once: "Once (the rest of this turn)",
   session: "This session (the rest of the server's life)",
-  project: "This project (30 days, this folder)",
-  always: "Always (30 days, anywhere)",
+  project: "This project (kept only while this server runs)",
+  always: "Always (kept only while this server runs)",
 };
 
 /** The elicitation form: one choice of scope; Decline refuses. */
@@ -141,6 +143,14 @@ export function answerFromElicitation(result: ElicitResult, request: ApprovalReq
   const scope = result.content?.scope;
   if (typeof scope !== "string" || !SCOPES.includes(scope as Scope)) return { answer: "once" };
   if (request.outsideSandbox) return { answer: "once" };
+  // The client's dialog may be answered by the agent itself: what it approves lasts at most
+  // this server's life (its one session) and is never stored for the person's own sessions.
+  if (scope === "project" || scope === "always") {
+    return {
+      answer: request.rememberable.includes("session") ? "session" : "once",
+      why: `${scope} from the client's dialog is kept for this server's life only`,
+    };
+  }
   if (!request.rememberable.includes(scope as ApprovalAnswer)) return { answer: "session" };
   return { answer: scope as ApprovalAnswer };
 }
@@ -272,6 +282,9 @@ export class McpApprovalHost implements ApprovalHost {
       command: request.command,
       decision: answer,
       by,
+      // Where the answer came from: the client's dialog (which an agent may answer) or a
+      // terminal the kernel named (answerer.ts).
+      ...(winner ? { source: winner.by === "elicitation" ? "elicitation" : "terminal" } : {}),
       ...(winner?.why ? { reason: winner.why } : {}),
       ...(filed ? { id: filed.id } : {}),
       requestId: request.id,
@@ -318,12 +331,14 @@ export class McpApprovalHost implements ApprovalHost {
     const board = this.options.board!;
     const every = this.options.pollMs ?? 100;
     while (!signal.aborted) {
-      const answer = await board.take(id, (reason) => {
+      const answer = await board.take(id, ({ reason, pid }) => {
         this.options.audit.record("approval.answered", {
           command: request.command,
           decision: "refused-answer",
           by: "terminal",
           reason,
+          // The process the kernel named as the socket's peer.
+          answererPid: pid,
           id,
           requestId: request.id,
           thread,

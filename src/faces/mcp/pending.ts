@@ -1,24 +1,34 @@
 /**
- * Requests waiting for a person, as files in `<home>/pending`, so that a
- * terminal (`wisp approvals approve|deny`) can answer what a `wisp mcp`
- * server asks. Three files per request, all 0600, written whole:
+ * Requests waiting for a person, in `<home>/pending`, so that a terminal
+ * (`wisp approvals approve|deny`) can answer what a `wisp mcp` server asks.
+ * Per request, all 0600:
  *
- *   <id>.json     the request, written by the server; the person reads it
- *   <id>.answer   the answer, created once (exclusively) by the terminal
- *   <id>.outcome  what the server made of it, for the terminal to report
+ *   <id>.json     the request, written whole by the server; the person reads it
+ *   <id>.sock     the server's socket for answers (ADR 0270)
+ *   <id>.outcome  what the server made of it, for a late terminal to report
  *
- * An answer is bound to exactly what was shown: it carries the SHA-256 of
- * the request file as the terminal read it, and the server compares that
- * with the bytes it wrote (kept in memory). A request file altered since is
- * refused, and so is an answer that no `wisp approvals` process at a
- * terminal wrote (checked through /proc while that process waits for the
- * outcome, through procinfo.ts). A request whose server has stopped, or
+ * An answer is one line sent over the socket, never a file: the kernel names
+ * the process that connected (peer_socket.ts), and the server refuses it
+ * unless that process is wisp's own `approvals approve|deny <id>` at a
+ * terminal of its own and does not descend from the MCP client or from the
+ * server (answerer.ts). The answer is bound to exactly what was shown: it
+ * carries the SHA-256 of the request file as the terminal read it, compared
+ * with the bytes the server wrote (kept in memory). The server replies with
+ * the outcome on the same connection. A request whose server has stopped, or
  * whose wait expired, is stale and removed by whoever lists the folder.
  */
 import { join } from "node:path";
 import { ensurePrivateDir } from "../../config/home.ts";
 import { writeFileAtomicSync } from "../../util/atomic.ts";
-import { isTerminalPath, probeProcess, type Prober } from "./procinfo.ts";
+import { type PeerConnection, PeerListener } from "../../platform/peer_socket.ts";
+import { probeProcess, type Prober } from "./procinfo.ts";
+import {
+  type AnswererCheck,
+  checkAnswerer,
+  ownIdentity,
+  serverLineage,
+  type WispIdentity,
+} from "./answerer.ts";
 
 export const SCOPES = ["once", "session", "project", "always"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -41,6 +51,7 @@ export interface PendingRequest {
   expiresAt: string;
 }
 
+/** The line `wisp approvals approve|deny` sends over the request's socket. */
 export interface PendingAnswer {
   version: 1;
   id: string;
@@ -48,10 +59,6 @@ export interface PendingAnswer {
   scope?: Scope;
   /** SHA-256 (hex) of the request file as the answering terminal read it. */
   digest: string;
-  /** Names this answer, so its outcome can be told from an earlier one. */
-  nonce: string;
-  by: { pid: number; tty?: string };
-  at: string;
 }
 
 export type OutcomeStatus = "approved" | "denied" | "refused" | "closed";
@@ -59,8 +66,6 @@ export type OutcomeStatus = "approved" | "denied" | "refused" | "closed";
 export interface PendingOutcome {
   id: string;
   status: OutcomeStatus;
-  /** The answer this outcome replies to, when it replies to one. */
-  nonce?: string;
   /** Who decided: terminal, elicitation, timeout, server. */
   by: string;
   scope?: Scope;
@@ -91,8 +96,8 @@ export function newPendingId(): string {
 export function requestPath(dir: string, id: string): string {
   return join(dir, `${id}.json`);
 }
-export function answerPath(dir: string, id: string): string {
-  return join(dir, `${id}.answer`);
+export function socketPath(dir: string, id: string): string {
+  return join(dir, `${id}.sock`);
 }
 export function outcomePath(dir: string, id: string): string {
   return join(dir, `${id}.outcome`);
@@ -152,11 +157,9 @@ export function parseAnswer(text: string): PendingAnswer | undefined {
     return undefined;
   }
   if (!isObject(value)) return undefined;
-  const by = value.by;
   if (
     typeof value.id !== "string" || (value.decision !== "approve" && value.decision !== "deny") ||
-    typeof value.digest !== "string" || typeof value.nonce !== "string" || !isObject(by) ||
-    typeof by.pid !== "number" ||
+    typeof value.digest !== "string" ||
     (value.scope !== undefined && !SCOPES.includes(value.scope as Scope))
   ) return undefined;
   return value as unknown as PendingAnswer;
@@ -277,7 +280,7 @@ function removeStale(dir: string, request: PendingRequest, why: string, now: num
     at: new Date(now).toISOString(),
   });
   removeQuietly(requestPath(dir, request.id));
-  removeQuietly(answerPath(dir, request.id));
+  removeQuietly(socketPath(dir, request.id));
 }
 
 export function writeOutcome(dir: string, outcome: PendingOutcome): void {
@@ -287,75 +290,85 @@ export function writeOutcome(dir: string, outcome: PendingOutcome): void {
 }
 
 /** Why an answer is refused, checked by the server against what it filed. */
-export type AnswerCheck = { ok: true; answer: PendingAnswer } | {
-  ok: false;
-  reason: string;
-  nonce?: string;
-};
+export type AnswerCheck = { ok: true; answer: PendingAnswer } | { ok: false; reason: string };
+
+/** How long a connection may take to send its answer line before it is dropped. */
+export const ANSWER_LINE_MS = 2000;
 
 /**
- * Check an answer file's bytes against the request as filed (`filed`, the
- * bytes the server wrote) and the request file as it is now (`current`).
+ * Check an answer's bytes against the request as filed (`filed`, the bytes
+ * the server wrote) and the request file as it is now (`current`). Who sent
+ * it is checked apart, from the kernel's name for the peer (answerer.ts).
  */
 export async function checkAnswer(
   answerText: string,
   id: string,
   filed: Uint8Array,
   current: Uint8Array | undefined,
-  prober: Prober = probeProcess,
 ): Promise<AnswerCheck> {
   const answer = parseAnswer(answerText);
   if (!answer || answer.id !== id) {
-    return { ok: false, reason: "the answer file is not an answer wisp approvals wrote" };
+    return { ok: false, reason: "the message is not an answer wisp approvals sends" };
   }
   const filedDigest = await sha256Hex(filed);
   const altered = current === undefined || (await sha256Hex(current)) !== filedDigest;
   if (altered || answer.digest !== filedDigest) {
     return {
       ok: false,
-      nonce: answer.nonce,
       reason: altered
         ? "its request file was altered after the server wrote it, so what you were shown is not what waits; the server restored it, look again with wisp approvals pending"
         : "the answer does not match the request as it was filed",
     };
   }
-  // The answering process waits for the outcome: it must be wisp approvals, at a terminal.
-  // Where that cannot be told, the answer is refused (fail closed).
-  const facts = await prober(answer.by.pid);
-  if (!facts) {
-    return {
-      ok: false,
-      nonce: answer.nonce,
-      reason: "wisp could not check which process wrote the answer, so it is refused",
-    };
-  }
-  const argv = facts.argv ?? [];
-  const fromWisp = facts.alive && argv.includes("approvals") && argv.includes(id) &&
-    (argv.includes("approve") || argv.includes("deny"));
-  if (
-    !fromWisp || !isTerminalPath(facts.stdin) ||
-    (answer.by.tty !== undefined && answer.by.tty !== facts.stdin)
-  ) {
-    return {
-      ok: false,
-      nonce: answer.nonce,
-      reason: "the answer did not come from wisp approvals run at a terminal",
-    };
-  }
   return { ok: true, answer };
 }
 
-/** The server's side: files requests, notices answers, withdraws requests. */
+/** A connection on a request's socket that has not sent its answer line yet. */
+interface Incoming {
+  conn: PeerConnection;
+  deadline: number;
+}
+
+interface Filed {
+  bytes: Uint8Array;
+  request: PendingRequest;
+  listener: PeerListener;
+  incoming: Incoming[];
+  /** The connection whose answer was taken; it gets the outcome at settle. */
+  taker?: PeerConnection;
+}
+
+/** A refused answer, for the audit: why, and which process sent it. */
+export interface Refusal {
+  reason: string;
+  pid: number;
+}
+
+/** The server's side: files requests, takes answers from their sockets, withdraws requests. */
 export class PendingBoard {
-  #filed = new Map<string, { bytes: Uint8Array; request: PendingRequest }>();
+  #filed = new Map<string, Filed>();
   #start: string | undefined;
   #heartbeat: ReturnType<typeof setInterval> | undefined;
 
-  private constructor(readonly dir: string, readonly prober: Prober) {}
+  private constructor(
+    readonly dir: string,
+    readonly prober: Prober,
+    readonly identity: WispIdentity,
+    /** Processes an answer must not descend from (this server up to the MCP client). */
+    readonly lineage: Set<string>,
+  ) {}
 
-  /** A board for this server: learns its own start time (so a reused pid is not taken for it). */
-  static async open(dir: string, prober: Prober = probeProcess): Promise<PendingBoard> {
-    const board = new PendingBoard(dir, prober);
+  /**
+   * A board for this server: learns its own start time (so a reused pid is
+   * not taken for it) and the processes between it and its client.
+   */
+  static async open(
+    dir: string,
+    prober: Prober = probeProcess,
+    identity: WispIdentity = ownIdentity(),
+  ): Promise<PendingBoard> {
+    const lineage = await serverLineage(prober);
+    const board = new PendingBoard(dir, prober, identity, lineage);
     board.#start = (await prober(Deno.pid))?.start;
     return board;
   }
@@ -369,7 +382,7 @@ export class PendingBoard {
     return [...this.#filed.values()].map((f) => f.request);
   }
 
-  /** Write a request file; returns the request as filed. */
+  /** Write a request file and open its socket; returns the request as filed. */
   file(
     fields:
       & Omit<PendingRequest, "version" | "kind" | "id" | "server" | "createdAt" | "expiresAt">
@@ -394,88 +407,130 @@ export class PendingBoard {
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + timeoutSeconds * 1000).toISOString(),
     };
+    // The socket first: a request no terminal could answer is not filed.
+    const listener = PeerListener.open(socketPath(this.dir, id));
     const bytes = new TextEncoder().encode(JSON.stringify(request, null, 2) + "\n");
-    writeFileAtomicSync(requestPath(this.dir, id), bytes);
-    this.#filed.set(id, { bytes, request });
+    try {
+      writeFileAtomicSync(requestPath(this.dir, id), bytes);
+    } catch (error) {
+      listener.close();
+      throw error;
+    }
+    this.#filed.set(id, { bytes, request, listener, incoming: [] });
     this.#startHeartbeat();
     return request;
   }
 
   /**
-   * Look for an answer to `id`. Returns the accepted answer, or undefined
-   * (none yet, or one refused: the terminal is told why and the request
-   * keeps waiting, restored if it was altered).
+   * Look for an answer to `id` on its socket. Returns the accepted answer,
+   * or undefined (none yet, or refused: the sender is told why on its
+   * connection, `onRefused` hears of it, and the request keeps waiting,
+   * restored if its file was altered).
    */
-  async take(id: string, onRefused?: (reason: string) => void): Promise<PendingAnswer | undefined> {
+  async take(
+    id: string,
+    onRefused?: (refusal: Refusal) => void,
+    now = Date.now(),
+  ): Promise<PendingAnswer | undefined> {
     const filed = this.#filed.get(id);
-    if (!filed) return undefined;
-    const path = answerPath(this.dir, id);
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.lstatSync(path);
-    } catch {
-      return undefined;
+    if (!filed || filed.taker) return undefined;
+    for (let conn = filed.listener.accept(); conn; conn = filed.listener.accept()) {
+      filed.incoming.push({ conn, deadline: now + ANSWER_LINE_MS });
     }
-    // Claim it: a terminal that gave up removes the answer file, and only one side can win.
-    const claimed = `${path}.taken-${Deno.pid}`;
-    try {
-      Deno.renameSync(path, claimed);
-    } catch {
-      return undefined;
+    const still: Incoming[] = [];
+    let taken: PendingAnswer | undefined;
+    for (const item of filed.incoming) {
+      if (taken) {
+        still.push(item);
+        continue;
+      }
+      const line = item.conn.readLine();
+      if (line === undefined) {
+        if (now < item.deadline && !item.conn.peerGone()) still.push(item);
+        else item.conn.close();
+        continue;
+      }
+      const check = await this.#check(filed, id, line, item.conn);
+      if (check.ok) {
+        taken = check.answer;
+        filed.taker = item.conn;
+        continue;
+      }
+      this.#refuse(filed, id, item.conn, check.reason);
+      onRefused?.({ reason: check.reason, pid: item.conn.peer.pid });
     }
-    let text = "";
-    try {
-      text = info.isFile ? Deno.readTextFileSync(claimed) : "";
-    } catch { /* unreadable: refused below */ }
-    removeQuietly(claimed);
+    filed.incoming = still;
+    return taken;
+  }
+
+  async #check(
+    filed: Filed,
+    id: string,
+    line: string,
+    conn: PeerConnection,
+  ): Promise<AnswerCheck> {
+    const bound = await checkAnswer(line, id, filed.bytes, readBytes(requestPath(this.dir, id)));
+    if (!bound.ok) return bound;
     const ownUid = Deno.uid();
-    let check: AnswerCheck;
-    if (!info.isFile) check = { ok: false, reason: "the answer is not a regular file" };
-    else if (ownUid !== null && info.uid !== null && info.uid !== ownUid) {
-      check = { ok: false, reason: "the answer file belongs to another user" };
-    } else {
-      check = await checkAnswer(
-        text,
-        id,
-        filed.bytes,
-        readBytes(requestPath(this.dir, id)),
-        this.prober,
-      );
+    if (ownUid !== null && conn.peer.uid !== ownUid) {
+      return { ok: false, reason: "the answer came from another user" };
     }
-    if (check.ok) return check.answer;
+    let who: AnswererCheck;
+    try {
+      who = await checkAnswerer(conn.peer.pid, id, this.identity, this.lineage, this.prober);
+    } catch {
+      who = { ok: false, reason: "wisp could not check which process answered" };
+    }
+    if (!who.ok) return who;
+    // The pid was read while the peer waits on its connection; gone now, it may name another.
+    if (conn.peerGone()) return { ok: false, reason: "the answering process went away" };
+    return bound;
+  }
+
+  #refuse(filed: Filed, id: string, conn: PeerConnection, reason: string): void {
     // Put the request back as it was filed, so the next reader sees the truth.
     try {
       writeFileAtomicSync(requestPath(this.dir, id), filed.bytes);
     } catch { /* the folder went away */ }
-    writeOutcome(this.dir, {
+    const outcome: PendingOutcome = {
       id,
       status: "refused",
-      ...(check.nonce ? { nonce: check.nonce } : {}),
       by: "server",
-      reason: check.reason,
+      reason,
       command: filed.request.command,
       thread: filed.request.thread,
       at: new Date().toISOString(),
-    });
-    onRefused?.(check.reason);
-    return undefined;
+    };
+    conn.writeLine(JSON.stringify(outcome));
+    conn.close();
   }
 
-  /** The request is decided (or withdrawn): remove it and leave the outcome for a late terminal. */
+  /** The request is decided (or withdrawn): tell who is connected, remove it, keep the outcome. */
   settle(id: string, outcome: Omit<PendingOutcome, "id" | "command" | "thread" | "at">): void {
     const filed = this.#filed.get(id);
     if (!filed) return;
     this.#filed.delete(id);
-    writeOutcome(this.dir, {
+    const full: PendingOutcome = {
       id,
       ...outcome,
       command: filed.request.command,
       thread: filed.request.thread,
       outsideSandbox: filed.request.outsideSandbox,
       at: new Date().toISOString(),
-    });
+    };
+    writeOutcome(this.dir, full);
+    const line = JSON.stringify(full);
+    for (
+      const conn of [
+        ...(filed.taker ? [filed.taker] : []),
+        ...filed.incoming.map((i) => i.conn),
+      ]
+    ) {
+      conn.writeLine(line);
+      conn.close();
+    }
+    filed.listener.close();
     removeQuietly(requestPath(this.dir, id));
-    removeQuietly(answerPath(this.dir, id));
     if (this.#filed.size === 0) this.#stopHeartbeat();
   }
 

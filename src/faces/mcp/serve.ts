@@ -56,8 +56,14 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   let board: PendingBoard | undefined;
   if (config.approval.outOfBand) {
     ensureHome(paths, paths.pending);
-    board = await PendingBoard.open(paths.pending);
-    await board.sweep();
+    try {
+      board = await PendingBoard.open(paths.pending);
+      await board.sweep();
+    } catch (error) {
+      // Without the process facts no terminal answer could be checked: the dialog alone asks.
+      board = undefined;
+      log("error", `answers from a terminal are off: ${(error as Error).message}`);
+    }
   }
   // One notifier for the server: the model's notify tool and the approval banners share its limit.
   // The client owns the terminal, so there is no terminal route (and MCP has no host route).

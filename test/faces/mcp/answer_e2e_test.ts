@@ -10,15 +10,8 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../s
 import { startFakeOllama } from "../../support/fake_ollama.ts";
 import { runWisp } from "../../support/wisp.ts";
 import { sha256Hex } from "../../../src/faces/mcp/pending.ts";
-import {
-  connect,
-  mcpScratch,
-  ollamaConfig,
-  pendingIds,
-  structured,
-  waitFor,
-  wispAtTerminal,
-} from "./support.ts";
+import { connect, mcpScratch, ollamaConfig, pendingIds, structured, waitFor } from "./support.ts";
+import { wispInTmux as wispAtTerminal } from "./tmux.ts";
 
 function exists(path: string): boolean {
   try {
@@ -138,10 +131,11 @@ Deno.test("the same command without a terminal is refused (exit 1), misuse is 64
   }
 });
 
-Deno.test("a forged answer file is refused and the request keeps waiting for the person", async () => {
+Deno.test("an answer written as a file counts for nothing: the old file path is gone", async () => {
   const t = await setUp();
   try {
     const requestBytes = Deno.readFileSync(join(t.s.pending, `${t.id}.json`));
+    // Exactly what wisp approvals wrote before answers went over the socket, naming this process.
     const forged = {
       version: 1,
       id: t.id,
@@ -153,31 +147,16 @@ Deno.test("a forged answer file is refused and the request keeps waiting for the
       at: new Date().toISOString(),
     };
     Deno.writeTextFileSync(join(t.s.pending, `${t.id}.answer`), JSON.stringify(forged));
-    const outcome = await waitFor(() => {
-      try {
-        const o = JSON.parse(Deno.readTextFileSync(join(t.s.pending, `${t.id}.outcome`)));
-        return o.nonce === "forged-1" ? o : undefined;
-      } catch {
-        return undefined;
-      }
-    }, "the refusal of the forged answer").catch((e) => {
-      console.error(t.c.stderr());
-      throw e;
-    });
-    assertEquals(outcome.status, "refused");
-    assertMatch(outcome.reason, /did not come from wisp approvals run at a terminal/);
-    assertEquals(pendingIds(t.s.pending), [t.id]);
-    assert(!exists(join(t.s.project, "made.txt")), "the forged answer ran nothing");
-    // The person can still answer.
+    // The person's deny, given after the forged file was in place, is the answer that counts.
     const answered = await wispAtTerminal(t.s.home, ["approvals", "deny", t.id]);
     assertEquals(answered.code, 0, answered.output);
+    assertStringIncludes(answered.output, "denied: touch made.txt");
     assertEquals(
       (structured(await t.call).calls as Record<string, unknown>[])[0].outcome,
       "declined",
     );
-    assert(
-      t.s.events().some((e) => e.kind === "approval.answered" && e.decision === "refused-answer"),
-    );
+    assert(!exists(join(t.s.project, "made.txt")), "the forged answer ran nothing");
+    assert(!t.s.events().some((e) => e.kind === "approval.answered" && e.decision === "always"));
   } finally {
     await t.tearDown();
   }

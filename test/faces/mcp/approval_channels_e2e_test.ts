@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../support/assert.ts";
 import { startFakeOllama } from "../../support/fake_ollama.ts";
 import { runWisp, wispCommand } from "../../support/wisp.ts";
+import { wispInTmux as wispAtTerminal } from "./tmux.ts";
 import {
   connect,
   mcpScratch,
@@ -17,7 +18,6 @@ import {
   structured,
   textOf,
   waitFor,
-  wispAtTerminal,
 } from "./support.ts";
 
 Deno.test("a terminal answering first withdraws the open dialog with notifications/cancelled; the banner came after the delay", async () => {

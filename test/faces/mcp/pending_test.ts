@@ -1,7 +1,7 @@
 /**
  * The pending folder's rules, on real files: an answer is bound to the
- * request as filed and to a wisp approvals process at a terminal; where the
- * process cannot be checked the answer is refused; stale requests are
+ * request as filed; the board takes answers only from its socket, tells a
+ * refused sender why, and restores an altered request; stale requests are
  * removed by whoever lists the folder.
  */
 import { join } from "node:path";
@@ -12,15 +12,19 @@ import {
   PendingBoard,
   sha256Hex,
 } from "../../../src/faces/mcp/pending.ts";
-import type { Prober, ProcessFacts } from "../../../src/faces/mcp/procinfo.ts";
+import type { Prober } from "../../../src/faces/mcp/procinfo.ts";
+import { connectLocal } from "../../../src/platform/peer_socket.ts";
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const enc = new TextEncoder();
-const terminalWisp = (id: string): ProcessFacts => ({
-  alive: true,
-  start: "100",
-  stdin: "/dev/pts/4",
-  argv: ["wisp", "approvals", "approve", id],
-});
 
 async function answerFor(
   id: string,
@@ -33,83 +37,29 @@ async function answerFor(
     decision: "approve",
     scope: "once",
     digest: await sha256Hex(filed),
-    nonce: "n1",
-    by: { pid: 4242 },
-    at: new Date().toISOString(),
     ...extra,
   });
 }
 
-Deno.test("an answer from wisp approvals at a terminal, matching the request as filed, is taken", async () => {
+Deno.test("an answer matching the request as filed passes the binding check", async () => {
   const filed = enc.encode('{"id":"a1b2c3d4"}\n');
-  const ok = await checkAnswer(
-    await answerFor("a1b2c3d4", filed),
-    "a1b2c3d4",
-    filed,
-    filed,
-    () => Promise.resolve(terminalWisp("a1b2c3d4")),
-  );
+  const ok = await checkAnswer(await answerFor("a1b2c3d4", filed), "a1b2c3d4", filed, filed);
   assert(ok.ok);
 });
 
-Deno.test("refused: another process, no terminal, a dead process, unknown facts, an altered request, a wrong digest", async () => {
+Deno.test("refused: an altered request, a wrong digest, another id, not an answer", async () => {
   const id = "a1b2c3d4";
   const filed = enc.encode('{"id":"a1b2c3d4","command":"git push"}\n');
   const answer = await answerFor(id, filed);
-  const cases: Array<[string, Prober, Uint8Array, string, RegExp]> = [
-    [
-      "another program",
-      () => Promise.resolve({ ...terminalWisp(id), argv: ["sh", "-c", "echo"] }),
-      filed,
-      answer,
-      /did not come from wisp approvals/,
-    ],
-    [
-      "a pipe on stdin",
-      () => Promise.resolve({ ...terminalWisp(id), stdin: "pipe:[1234]" }),
-      filed,
-      answer,
-      /at a terminal/,
-    ],
-    [
-      "another id",
-      () => Promise.resolve(terminalWisp("ffffffff")),
-      filed,
-      answer,
-      /did not come from wisp approvals/,
-    ],
-    ["a dead process", () => Promise.resolve({ alive: false }), filed, answer, /did not come from/],
-    [
-      "facts unknown",
-      () => Promise.resolve(undefined),
-      filed,
-      answer,
-      /could not check which process/,
-    ],
-    [
-      "altered request",
-      () => Promise.resolve(terminalWisp(id)),
-      enc.encode('{"id":"a1b2c3d4","command":"ls"}\n'),
-      answer,
-      /altered/,
-    ],
-    [
-      "wrong digest",
-      () => Promise.resolve(terminalWisp(id)),
-      filed,
-      await answerFor(id, enc.encode("other")),
-      /does not match the request/,
-    ],
-    [
-      "not an answer",
-      () => Promise.resolve(terminalWisp(id)),
-      filed,
-      '{"id":"a1b2c3d4","decision":"approve"}',
-      /not an answer/,
-    ],
+  const cases: Array<[string, Uint8Array | undefined, string, RegExp]> = [
+    ["altered request", enc.encode('{"id":"a1b2c3d4","command":"ls"}\n'), answer, /altered/],
+    ["request removed", undefined, answer, /altered/],
+    ["wrong digest", filed, await answerFor(id, enc.encode("other")), /does not match/],
+    ["another id", filed, await answerFor("ffffffff", filed), /not an answer/],
+    ["not an answer", filed, '{"id":"a1b2c3d4","decision":"approve"}', /not an answer/],
   ];
-  for (const [what, prober, current, text, reason] of cases) {
-    const result = await checkAnswer(text, id, filed, current, prober);
+  for (const [what, current, text, reason] of cases) {
+    const result = await checkAnswer(text, id, filed, current);
     assert(!result.ok, what);
     assertMatch(result.reason, reason, what);
   }
@@ -119,7 +69,7 @@ Deno.test("the board files, restores an altered request, settles, and withdraws 
   const dir = await Deno.makeTempDir({ prefix: "wisp-pending-" });
   try {
     const alive: Prober = (pid) =>
-      Promise.resolve(pid === Deno.pid ? { alive: true, start: "1" } : terminalWisp(""));
+      Promise.resolve(pid === Deno.pid ? { alive: true, start: "1", ppid: 1 } : { alive: false });
     const board = await PendingBoard.open(dir, alive);
     const request = board.file({
       session: "s1",
@@ -136,18 +86,26 @@ Deno.test("the board files, restores an altered request, settles, and withdraws 
     const original = Deno.readTextFileSync(path);
     assertEquals(Deno.statSync(path).mode! & 0o777, 0o600);
     Deno.writeTextFileSync(path, original.replace("git push", "ls"));
-    Deno.writeTextFileSync(
-      join(dir, `${request.id}.answer`),
-      await answerFor(request.id, enc.encode(original)),
-    );
+    // An answer sent over the request's socket, bound to the request as it was shown.
+    const conn = connectLocal(join(dir, `${request.id}.sock`));
+    assert(conn, "the board listens on the request's socket");
+    conn.writeLine(await answerFor(request.id, enc.encode(original)));
     let refused = "";
-    assertEquals(await board.take(request.id, (r) => refused = r), undefined);
+    let line: string | undefined;
+    for (let i = 0; i < 200 && line === undefined; i++) {
+      assertEquals(await board.take(request.id, (r) => refused = r.reason), undefined);
+      line = conn.readLine();
+      if (line === undefined) await new Promise((r) => setTimeout(r, 10));
+    }
+    conn.close();
     assertMatch(refused, /altered/);
+    assertEquals(JSON.parse(line!).status, "refused", "the sender is told on its connection");
     assertEquals(Deno.readTextFileSync(path), original);
     const listed = await listPending(dir, alive);
     assertEquals(listed.map((l) => l.request.id), [request.id]);
     board.closeAll();
     assertEquals(await listPending(dir, alive), []);
+    assert(!exists(join(dir, `${request.id}.sock`)), "the socket goes with the request");
     const outcome = JSON.parse(Deno.readTextFileSync(join(dir, `${request.id}.outcome`)));
     assertEquals(outcome.status, "closed");
     assertMatch(outcome.reason, /server stopped/);

@@ -13,7 +13,7 @@ import {
   answerFromTerminal,
   elicitationFor,
 } from "../../../src/faces/mcp/approval_host.ts";
-import { parseLinuxProbe, startFromStat } from "../../../src/faces/mcp/procinfo.ts";
+import { parseLinuxStat } from "../../../src/platform/process_table.ts";
 import { pendingRows } from "../../../src/cli/approvals_pending.ts";
 import type { ApprovalRequest } from "../../../src/gate/gate.ts";
 
@@ -209,7 +209,12 @@ Deno.test("the elicitation form offers the scopes the gate allows; answers map b
   assertMatch(outside.message, /OUTSIDE THE SANDBOX/);
   assertEquals(
     answerFromElicitation({ action: "accept", content: { scope: "project" } }, REQUEST).answer,
-    "project",
+    "session",
+    "the client's dialog never stores an approval beyond the server's life",
+  );
+  assertEquals(
+    answerFromElicitation({ action: "accept", content: { scope: "always" } }, REQUEST).answer,
+    "session",
   );
   assertEquals(answerFromElicitation({ action: "decline" }, REQUEST).answer, "no");
   assertEquals(answerFromElicitation({ action: "cancel" }, REQUEST).answer, "no");
@@ -225,9 +230,6 @@ Deno.test("the elicitation form offers the scopes the gate allows; answers map b
     version: 1 as const,
     id: "a1b2c3d4",
     digest: "",
-    nonce: "",
-    by: { pid: 1 },
-    at: "",
   };
   assertEquals(
     answerFromTerminal({ ...base, decision: "approve", scope: "always" }, {
@@ -294,17 +296,12 @@ Deno.test("pending rows: tab-separated fields when piped, readable on a terminal
   ]]);
 });
 
-Deno.test("process facts: /proc's stat start time, and the launcher probe's output", () => {
-  const stat = "123 (wisp mcp (x) y) S 1 123 123 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 987654 0 0";
-  assertEquals(startFromStat(stat), "987654");
-  assertEquals(parseLinuxProbe("dead\n"), { alive: false });
-  assertEquals(parseLinuxProbe("alive\n42\n/dev/pts/3\ndeno\nrun\napprovals\n"), {
-    alive: true,
-    start: "42",
-    stdin: "/dev/pts/3",
-    argv: ["deno", "run", "approvals"],
-  });
-  assertEquals(parseLinuxProbe(""), undefined);
+Deno.test("process facts: /proc's stat gives parent, controlling terminal and start time", () => {
+  const stat =
+    "123 (wisp mcp (x) y) S 77 123 123 34819 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 987654 0 0";
+  assertEquals(parseLinuxStat(stat), { ppid: 77, ttyNr: 34819, start: "987654" });
+  assertEquals(parseLinuxStat("123 (x) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0 0")?.ttyNr, 0);
+  assertEquals(parseLinuxStat("garbage"), undefined);
 });
 
 Deno.test("a call's arguments that do not fit: one sentence naming the first problem and counting the rest", async () => {

@@ -1,0 +1,109 @@
+/**
+ * The few C library calls wisp makes itself, through Deno's FFI (ADR 0270):
+ * a local socket whose peer the kernel names, and the process table facts
+ * Deno's fence does not give (Deno refuses /proc, and has no getsockopt).
+ *
+ * This is the only module that loads a native library. Its symbol list is
+ * fixed here and holds nothing that starts, signals or replaces a process
+ * (test/platform/libc_test.ts checks that), so a bug elsewhere in wisp cannot
+ * reach exec or kill through it. Every call takes and fills plain byte
+ * buffers: no pointer views, so the path-scoped `ffi` permission suffices.
+ * The binding can move into the native library (ffi/) when it exists.
+ */
+
+/** Where the C library lives, per platform; deno.json's `ffi` permission names the same paths. */
+export const LIBC_CANDIDATES: Record<string, string[]> = {
+  linux: [
+    "/lib/x86_64-linux-gnu/libc.so.6",
+    "/lib/aarch64-linux-gnu/libc.so.6",
+    "/usr/lib/x86_64-linux-gnu/libc.so.6",
+    "/usr/lib/aarch64-linux-gnu/libc.so.6",
+    "/lib64/libc.so.6",
+    "/usr/lib64/libc.so.6",
+    "/usr/lib/libc.so.6",
+  ],
+  darwin: ["/usr/lib/libSystem.B.dylib"],
+};
+
+/** Calls both platforms have (the socket and file calls). */
+export const COMMON_SYMBOLS = {
+  socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
+  bind: { parameters: ["i32", "buffer", "u32"], result: "i32" },
+  listen: { parameters: ["i32", "i32"], result: "i32" },
+  connect: { parameters: ["i32", "buffer", "u32"], result: "i32" },
+  accept: { parameters: ["i32", "buffer", "buffer"], result: "i32" },
+  poll: { parameters: ["buffer", "u64", "i32"], result: "i32" },
+  getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
+  setsockopt: { parameters: ["i32", "i32", "i32", "buffer", "u32"], result: "i32" },
+  recv: { parameters: ["i32", "buffer", "usize", "i32"], result: "isize" },
+  send: { parameters: ["i32", "buffer", "usize", "i32"], result: "isize" },
+  close: { parameters: ["i32"], result: "i32" },
+  readlink: { parameters: ["buffer", "buffer", "usize"], result: "isize" },
+  getuid: { parameters: [], result: "u32" },
+} as const satisfies Deno.ForeignLibraryInterface;
+
+/** Linux: /proc is read with open/read (open's third argument is unused with O_RDONLY). */
+export const LINUX_SYMBOLS = {
+  ...COMMON_SYMBOLS,
+  open: { parameters: ["buffer", "i32"], result: "i32" },
+  read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
+} as const satisfies Deno.ForeignLibraryInterface;
+
+/** macOS: the process table through libproc and sysctl (all in libSystem). */
+export const DARWIN_SYMBOLS = {
+  ...COMMON_SYMBOLS,
+  proc_pidpath: { parameters: ["i32", "buffer", "u32"], result: "i32" },
+  proc_pidinfo: { parameters: ["i32", "i32", "u64", "buffer", "i32"], result: "i32" },
+  sysctl: { parameters: ["buffer", "u32", "buffer", "buffer", "buffer", "usize"], result: "i32" },
+} as const satisfies Deno.ForeignLibraryInterface;
+
+export type LinuxLibc = Deno.DynamicLibrary<typeof LINUX_SYMBOLS>["symbols"];
+export type DarwinLibc = Deno.DynamicLibrary<typeof DARWIN_SYMBOLS>["symbols"];
+export type Libc = Deno.DynamicLibrary<typeof COMMON_SYMBOLS>["symbols"];
+
+let loaded: { symbols: Libc; os: string } | null | undefined;
+
+function exists(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    // libSystem lives in the dyld shared cache on recent macOS: not on disk, still loadable.
+    return Deno.build.os === "darwin";
+  }
+}
+
+/** The C library, loaded once; undefined where it cannot be (no FFI permission, unknown OS). */
+export function libc(): { symbols: Libc; os: string } | undefined {
+  if (loaded !== undefined) return loaded ?? undefined;
+  loaded = null;
+  const os = Deno.build.os;
+  for (const path of LIBC_CANDIDATES[os] ?? []) {
+    if (!exists(path)) continue;
+    try {
+      const lib = Deno.dlopen(path, os === "darwin" ? DARWIN_SYMBOLS : LINUX_SYMBOLS);
+      loaded = { symbols: lib.symbols as unknown as Libc, os };
+      break;
+    } catch { /* not this one, or FFI refused: try the next */ }
+  }
+  return loaded ?? undefined;
+}
+
+/** The Linux-only symbols; undefined elsewhere. */
+export function linuxLibc(): LinuxLibc | undefined {
+  const l = libc();
+  return l?.os === "linux" ? l.symbols as unknown as LinuxLibc : undefined;
+}
+
+/** The macOS-only symbols; undefined elsewhere. */
+export function darwinLibc(): DarwinLibc | undefined {
+  const l = libc();
+  return l?.os === "darwin" ? l.symbols as unknown as DarwinLibc : undefined;
+}
+
+/** A NUL-terminated copy of a string, for a `buffer` argument. */
+export function cString(text: string): Uint8Array<ArrayBuffer> {
+  const bytes = new TextEncoder().encode(text);
+  const out = new Uint8Array(bytes.length + 1);
+  out.set(bytes);
+  return out;
+}

@@ -1,0 +1,84 @@
+/**
+ * A real terminal that does not descend from the test: a tmux server of its
+ * own (it detaches from the process that starts it, as the person's terminal
+ * is no child of the MCP client). A line typed there runs in a pane with a
+ * controlling terminal; what it printed is read back from the pane.
+ */
+import { join } from "node:path";
+import { wispCommand } from "../../support/wisp.ts";
+
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_\/.,:=+@%-]+$/.test(arg) ? arg : "'" + arg.replaceAll("'", "'\\''") + "'";
+}
+
+function tmux(socket: string, args: string[]): Promise<Deno.CommandOutput> {
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: Deno.env.get("HOME") ?? "/root",
+    TERM: "xterm",
+  };
+  return new Deno.Command("tmux", {
+    args: ["-L", socket, "-f", "/dev/null", ...args],
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+}
+
+/** Run a shell line in a fresh tmux pane; resolves with its exit code and what the pane showed. */
+export async function inTmux(
+  line: string,
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<{ code: number; output: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "wisp-tmux-" });
+  const socket = `wisp-test-${crypto.randomUUID().slice(0, 8)}`;
+  const codeFile = join(dir, "code");
+  const exports = Object.entries({ NO_COLOR: "1", TERM: "dumb", ...env })
+    .map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
+  const script = `export ${exports}; ${line}; echo $? > ${shellQuote(codeFile)}; sleep 600`;
+  try {
+    const started = await tmux(socket, [
+      "new-session",
+      "-d",
+      "-x",
+      "250",
+      "-y",
+      "50",
+      "sh",
+      "-c",
+      script,
+    ]);
+    if (!started.success) throw new Error(new TextDecoder().decode(started.stderr));
+    const deadline = Date.now() + timeoutMs;
+    let code: string | undefined;
+    while (code === undefined) {
+      try {
+        const text = Deno.readTextFileSync(codeFile).trim();
+        if (text !== "") code = text;
+      } catch { /* not yet */ }
+      if (code === undefined) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for: ${line}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    const captured = await tmux(socket, ["capture-pane", "-p", "-J", "-S", "-"]);
+    return {
+      code: Number(code),
+      output: new TextDecoder().decode(captured.stdout).replace(/\n+$/, "\n"),
+    };
+  } finally {
+    await tmux(socket, ["kill-server"]);
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Run wisp (from source, under its permission set) in a fresh tmux pane, as the person would. */
+export function wispInTmux(
+  home: string,
+  args: string[],
+): Promise<{ code: number; output: string }> {
+  return inTmux([...wispCommand(), ...args].map(shellQuote).join(" "), { WISP_HOME: home });
+}
