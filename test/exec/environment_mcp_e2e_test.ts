@@ -17,8 +17,9 @@ import {
   structured,
   textOf,
   waitFor,
-  wispAtTerminal,
 } from "../faces/mcp/support.ts";
+// A pane of tmux's own server: a terminal that does not descend from the MCP client (the test).
+import { wispInTmux as wispAtTerminal } from "../faces/mcp/tmux.ts";
 
 const TOKEN = "ghp_" + crypto.randomUUID().replaceAll("-", "").slice(0, 32) + "Wisp";
 

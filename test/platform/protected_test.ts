@@ -85,7 +85,10 @@ async function confined(
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const args = bwrapArgs({
     mode: "confined",
-    writable: set,
+    // The set is worked out by this (root) process, whose host sockets (a tmux server's in
+    // /tmp/tmux-0) nobody cannot reach, so cannot be made to hide either; wisp run as nobody
+    // works out its own.
+    writable: who === "nobody" ? { ...set, masked: [] } : set,
     allowNetwork: false,
     cwd,
     inner: ["/bin/sh", "-c", script],

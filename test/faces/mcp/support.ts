@@ -153,7 +153,11 @@ function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_\/.,:=+@%-]+$/.test(arg) ? arg : "'" + arg.replaceAll("'", "'\\''") + "'";
 }
 
-/** Run wisp inside a real pseudo-terminal (util-linux `script`), as a person at a terminal would. */
+/**
+ * Run wisp inside a real pseudo-terminal (util-linux `script`) started by the test. The test is
+ * the MCP client here, so an approval answered this way is refused; a person's terminal is
+ * `wispInTmux` (tmux.ts).
+ */
 export async function wispAtTerminal(
   home: string,
   args: string[],
