@@ -151,6 +151,30 @@ Deno.test("the time limit fires on time while wisp's event loop is blocked", asy
   }
 });
 
+/** Whether a process `sleep SECONDS` is alive on this machine (zombies do not count). */
+function sleepsRunning(seconds: string): boolean {
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const argv = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).split("\0");
+      if (argv[0].endsWith("sleep") && argv[1] === seconds) {
+        const state = Deno.readTextFileSync(`/proc/${entry.name}/stat`).split(") ")[1]?.[0];
+        if (state !== "Z") return true;
+      }
+    } catch { /* gone meanwhile */ }
+  }
+  return false;
+}
+
+/** Poll `probe` until it holds, for up to a minute. */
+async function waitUntil(probe: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 Deno.test("stop: TERM to everything, recorded as stopped; a second stop kills at once", async () => {
   const s = await scratch();
   try {
@@ -165,28 +189,32 @@ Deno.test("stop: TERM to everything, recorded as stopped; a second stop kills at
     assertEquals(s.events.findLast((e) => e.kind === "command.outcome")!.stopped, true);
 
     // Two commands that ignore TERM, stopped together; only the first is
-    // stopped a second time. It must end first: the other waits out the grace.
+    // stopped a second time. Its processes must be gone while the other's
+    // still wait out the grace. (Read from the process table, not from the
+    // results: a result also waits for the pipes to drain, which a loaded
+    // machine can stretch past the grace.)
+    // Sleeps of lengths no other test (or a second run of this one) uses, to find them by.
+    const unique = 100_000 + Math.floor(Math.random() * 800_000);
+    const [first, second] = [String(unique), String(unique + 1)];
     const stubborn = startCommand(
-      request(s, "touch started2; trap '' TERM; sleep 30", { origin: "person" }),
+      request(s, `touch started2; trap '' TERM; sleep ${first}`, { origin: "person" }),
     );
     const control = startCommand(
-      request(s, "touch started3; trap '' TERM; sleep 30", { origin: "person" }),
+      request(s, `touch started3; trap '' TERM; sleep ${second}`, { origin: "person" }),
     );
     await waitFor(join(s.project, "started2"));
     await waitFor(join(s.project, "started3"));
+    await waitUntil(() => sleepsRunning(first) && sleepsRunning(second), "both sleeps to start");
     const t1 = performance.now();
     stubborn.stop();
     control.stop();
     stubborn.stop();
-    const order: string[] = [];
+    await waitUntil(() => !sleepsRunning(first), "the twice-stopped command's sleep to die");
+    assert(sleepsRunning(second), "the second stop did not kill at once: the grace ran out first");
     const [killed, graced] = await within(
-      Promise.all([
-        stubborn.result.then((r) => (order.push("second stop"), r)),
-        control.result.then((r) => (order.push("grace"), r)),
-      ]),
+      Promise.all([stubborn.result, control.result]),
       "both stopped commands' ends",
     );
-    assertEquals(order, ["second stop", "grace"], "the second stop did not kill at once");
     assert(performance.now() - t1 >= 1800, "the grace before KILL was cut short");
     assertEquals(killed.exitStatus, -9);
     assert(killed.stopped);
