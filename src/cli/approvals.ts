@@ -58,7 +58,7 @@ export function wrapLastColumn(lines: string[], indent: number, width: number): 
 }
 
 async function list(): Promise<void> {
-  const { outLine, errLine, stdoutIsTerminal } = await load<typeof import("./io.ts")>(
+  const { out, outLine, errLine, stdoutIsTerminal } = await load<typeof import("./io.ts")>(
     import.meta.resolve("./io.ts"),
   );
   const { homePaths } = await load<typeof import("../config/home.ts")>(
@@ -85,7 +85,7 @@ async function list(): Promise<void> {
     terminal,
   });
   if (!terminal) {
-    Deno.stdout.writeSync(new TextEncoder().encode(text));
+    out(text);
     return;
   }
   const lines = text.replace(/\n$/, "").split("\n");

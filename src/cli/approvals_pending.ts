@@ -53,7 +53,7 @@ export function pendingRows(list: PendingRowInput[], terminal: boolean, home?: s
 }
 
 async function pending(): Promise<void> {
-  const { outLine, errLine, stdoutIsTerminal } = await load<typeof import("./io.ts")>(
+  const { out, outLine, errLine, stdoutIsTerminal } = await load<typeof import("./io.ts")>(
     import.meta.resolve("./io.ts"),
   );
   const { homePaths } = await load<typeof import("../config/home.ts")>(
@@ -98,7 +98,7 @@ async function pending(): Promise<void> {
   if (terminal) {
     for (const line of text.replace(/\n$/, "").split("\n")) outLine(line);
   } else {
-    Deno.stdout.writeSync(new TextEncoder().encode(text));
+    out(text);
   }
 }
 
