@@ -57,7 +57,21 @@ export function wrapLastColumn(lines: string[], indent: number, width: number): 
   return out;
 }
 
-async function list(): Promise<void> {
+/** What `approvals --json` prints for one approval. */
+export function approvalJson(a: Approval, gone: boolean): Record<string, unknown> {
+  return {
+    id: a.id,
+    scope: a.scope,
+    level: a.level,
+    pattern: a.pattern,
+    directory: a.directory,
+    created: a.created,
+    expires: a.expires,
+    gone,
+  };
+}
+
+async function list(flags: { json?: boolean }): Promise<void> {
   const { out, outLine, errLine, stdoutIsTerminal } = await load<typeof import("./io.ts")>(
     import.meta.resolve("./io.ts"),
   );
@@ -74,6 +88,10 @@ async function list(): Promise<void> {
   const approvals = store.stored().filter((a) => !isExpired(a));
   const terminal = stdoutIsTerminal();
   const gone = (a: Approval) => isGone(a, directoryExists);
+  if (flags.json) {
+    outLine(JSON.stringify({ approvals: approvals.map((a) => approvalJson(a, gone(a))) }, null, 2));
+    return;
+  }
   if (approvals.length === 0) {
     if (terminal) errLine("no remembered approvals");
     return;
@@ -180,10 +198,16 @@ export function register(program: Command): void {
     .description(
       "remembered approvals (list, revoke, clear) and requests waiting in wisp mcp (pending, approve, deny)",
     )
-    .action(() => list());
+    .option("--json", 'print {"approvals": [{"id", "scope", "pattern", "directory", …}]}')
+    .action((flags: { json?: boolean }) => list(flags));
   approvals.command("list").description(
     "list remembered approvals: id, scope, expiry, directory, pattern",
-  ).action(() => list());
+  )
+    .option("--json", 'print {"approvals": [{"id", "scope", "pattern", "directory", …}]}')
+    // Commander hands flags written after `list` to whichever command declares them first.
+    .action((_flags: { json?: boolean }, command: Command) =>
+      list(command.optsWithGlobals<{ json?: boolean }>())
+    );
   approvals.command("revoke").description("forget one remembered approval").argument(
     "<id>",
     "the approval's id",
