@@ -57,8 +57,22 @@ export function wrapLastColumn(lines: string[], indent: number, width: number): 
   return out;
 }
 
-async function list(): Promise<void> {
-  const { outLine, errLine, stdoutIsTerminal } = await load<typeof import("./io.ts")>(
+/** What `approvals --json` prints for one approval. */
+export function approvalJson(a: Approval, gone: boolean): Record<string, unknown> {
+  return {
+    id: a.id,
+    scope: a.scope,
+    level: a.level,
+    pattern: a.pattern,
+    directory: a.directory,
+    created: a.created,
+    expires: a.expires,
+    gone,
+  };
+}
+
+async function list(flags: { json?: boolean }): Promise<void> {
+  const { out, outLine, errLine, stdoutIsTerminal } = await load<typeof import("./io.ts")>(
     import.meta.resolve("./io.ts"),
   );
   const { homePaths } = await load<typeof import("../config/home.ts")>(
@@ -74,6 +88,10 @@ async function list(): Promise<void> {
   const approvals = store.stored().filter((a) => !isExpired(a));
   const terminal = stdoutIsTerminal();
   const gone = (a: Approval) => isGone(a, directoryExists);
+  if (flags.json) {
+    outLine(JSON.stringify({ approvals: approvals.map((a) => approvalJson(a, gone(a))) }, null, 2));
+    return;
+  }
   if (approvals.length === 0) {
     if (terminal) errLine("no remembered approvals");
     return;
@@ -85,7 +103,7 @@ async function list(): Promise<void> {
     terminal,
   });
   if (!terminal) {
-    Deno.stdout.writeSync(new TextEncoder().encode(text));
+    out(text);
     return;
   }
   const lines = text.replace(/\n$/, "").split("\n");
@@ -126,6 +144,15 @@ async function revoke(id: string): Promise<void> {
   outLine(`revoked ${found.id}: ${found.pattern}`);
 }
 
+/** Ask on the terminal whether to remove; false when the person says no or cancels. */
+async function confirmRemoval(message: string): Promise<boolean> {
+  const { confirm, isCancel } = await load<typeof import("@clack/prompts")>(
+    import.meta.resolve("@clack/prompts"),
+  );
+  const answer = await confirm({ message, initialValue: false });
+  return !isCancel(answer) && answer === true;
+}
+
 async function clear(flags: { gone?: boolean; yes?: boolean }): Promise<void> {
   const { outLine, errLine, stdinIsTerminal } = await load<typeof import("./io.ts")>(
     import.meta.resolve("./io.ts"),
@@ -136,14 +163,35 @@ async function clear(flags: { gone?: boolean; yes?: boolean }): Promise<void> {
   const { ApprovalStore, isGone, directoryExists } = await load<
     typeof import("../gate/approvals.ts")
   >(import.meta.resolve("../gate/approvals.ts"));
+  const { WispError } = await load<typeof import("../util/errors.ts")>(
+    import.meta.resolve("../util/errors.ts"),
+  );
   const store = ApprovalStore.forHome(homePaths());
   if (!flags.gone) {
-    const removed = store.clear();
-    outLine(
-      removed.length === 0
-        ? "no remembered approvals to remove"
-        : `removed ${removed.length} approval${removed.length === 1 ? "" : "s"}`,
-    );
+    const all = store.stored();
+    if (all.length === 0) {
+      outLine("no remembered approvals to remove");
+      return;
+    }
+    const these = all.length === 1
+      ? "the one remembered approval"
+      : `all ${all.length} remembered approvals`;
+    if (!flags.yes) {
+      // Removing every approval is not undone: ask the person, and never assume a yes.
+      if (!stdinIsTerminal()) {
+        throw new WispError(
+          `wisp approvals clear asks before it removes ${these}, and there is no terminal to ask on; nothing was removed (add --yes to remove them without asking)`,
+        );
+      }
+      if (!(await confirmRemoval(`Remove ${these}?`))) {
+        errLine("nothing removed");
+        return;
+      }
+    }
+    // Only what was asked about: an approval remembered since stays.
+    const ids = new Set(all.map((a) => a.id));
+    const removed = store.clear((a) => ids.has(a.id));
+    outLine(`removed ${removed.length} approval${removed.length === 1 ? "" : "s"}`);
     return;
   }
   const candidates = store.stored().filter((a) => isGone(a, directoryExists));
@@ -153,16 +201,10 @@ async function clear(flags: { gone?: boolean; yes?: boolean }): Promise<void> {
   }
   if (stdinIsTerminal() && !flags.yes) {
     for (const a of candidates) errLine(`  ${a.id}  ${a.directory} (gone)  ${a.pattern}`);
-    const { confirm, isCancel } = await load<typeof import("@clack/prompts")>(
-      import.meta.resolve("@clack/prompts"),
-    );
-    const answer = await confirm({
-      message: `Remove ${
-        candidates.length === 1 ? "this approval" : `these ${candidates.length} approvals`
-      }?`,
-      initialValue: false,
-    });
-    if (isCancel(answer) || answer !== true) {
+    const message = `Remove ${
+      candidates.length === 1 ? "this approval" : `these ${candidates.length} approvals`
+    }?`;
+    if (!(await confirmRemoval(message))) {
       errLine("nothing removed");
       return;
     }
@@ -180,10 +222,16 @@ export function register(program: Command): void {
     .description(
       "remembered approvals (list, revoke, clear) and requests waiting in wisp mcp (pending, approve, deny)",
     )
-    .action(() => list());
+    .option("--json", 'print {"approvals": [{"id", "scope", "pattern", "directory", …}]}')
+    .action((flags: { json?: boolean }) => list(flags));
   approvals.command("list").description(
     "list remembered approvals: id, scope, expiry, directory, pattern",
-  ).action(() => list());
+  )
+    .option("--json", 'print {"approvals": [{"id", "scope", "pattern", "directory", …}]}')
+    // Commander hands flags written after `list` to whichever command declares them first.
+    .action((_flags: { json?: boolean }, command: Command) =>
+      list(command.optsWithGlobals<{ json?: boolean }>())
+    );
   approvals.command("revoke").description("forget one remembered approval").argument(
     "<id>",
     "the approval's id",
@@ -191,9 +239,9 @@ export function register(program: Command): void {
   approvals
     .command("clear")
     .description(
-      "forget every remembered approval, or with --gone those for folders that no longer exist",
+      "forget every remembered approval (asks first), or with --gone those for folders that no longer exist",
     )
     .option("--gone", "only approvals for folders that no longer exist")
-    .option("-y, --yes", "do not ask first")
+    .option("-y, --yes", "do not ask first (without a terminal, clearing them all needs it)")
     .action((flags: { gone?: boolean; yes?: boolean }) => clear(flags));
 }

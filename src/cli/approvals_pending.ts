@@ -54,8 +54,8 @@ export function pendingRows(list: PendingRowInput[], terminal: boolean, home?: s
   });
 }
 
-async function pending(): Promise<void> {
-  const { outLine, errLine, stdoutIsTerminal } = await load<typeof import("./io.ts")>(
+async function pending(flags: { json?: boolean }): Promise<void> {
+  const { out, outLine, errLine, stdoutIsTerminal } = await load<typeof import("./io.ts")>(
     import.meta.resolve("./io.ts"),
   );
   const { homePaths } = await load<typeof import("../config/home.ts")>(
@@ -70,6 +70,20 @@ async function pending(): Promise<void> {
   const paths = homePaths();
   const listed = await listPending(paths.pending);
   const terminal = stdoutIsTerminal();
+  if (flags.json) {
+    const pending = listed.map(({ request, waited }) => ({
+      id: request.id,
+      level: request.level,
+      waited,
+      client: request.client,
+      thread: request.thread,
+      cwd: request.cwd,
+      command: request.command,
+      outsideSandbox: request.outsideSandbox,
+    }));
+    outLine(JSON.stringify({ pending }, null, 2));
+    return;
+  }
   if (listed.length === 0) {
     if (terminal) errLine("no command waits for approval");
     return;
@@ -100,7 +114,7 @@ async function pending(): Promise<void> {
   if (terminal) {
     for (const line of text.replace(/\n$/, "").split("\n")) outLine(line);
   } else {
-    Deno.stdout.writeSync(new TextEncoder().encode(text));
+    out(text);
   }
 }
 
@@ -154,7 +168,10 @@ export function register(program: Command): void {
   approvals
     .command("pending")
     .description("list the commands waiting for approval in wisp mcp servers, oldest first")
-    .action(() => pending());
+    .option("--json", 'print {"pending": [{"id", "level", "waited", "command", …}]}')
+    .action((_flags: { json?: boolean }, command: Command) =>
+      pending(command.optsWithGlobals<{ json?: boolean }>())
+    );
   approvals
     .command("approve")
     .description("approve a command waiting in a wisp mcp server (only from a terminal)")

@@ -23,7 +23,7 @@ async function sandboxFinding(paths: import("../config/home.ts").HomePaths) {
   return [await sandboxProbeFinding(config, paths, Deno.cwd())];
 }
 
-async function doctor(): Promise<void> {
+async function doctor(flags: { json?: boolean }): Promise<void> {
   const { homePaths } = await load<typeof import("../config/home.ts")>(
     import.meta.resolve("../config/home.ts"),
   );
@@ -49,13 +49,19 @@ async function doctor(): Promise<void> {
       import.meta.resolve("../doctor/model.ts"),
     )).modelFindings(paths)),
   ];
-  for (const finding of findings) outLine(renderFinding(finding, colour));
-  if (findings.some((f) => !f.ok)) cliState.exitCode = 1;
+  const ok = findings.every((f) => f.ok);
+  if (flags.json) {
+    outLine(JSON.stringify({ ok, findings }, null, 2));
+  } else {
+    for (const finding of findings) outLine(renderFinding(finding, colour));
+  }
+  if (!ok) cliState.exitCode = 1;
 }
 
 export function register(program: Command): void {
   program
     .command("doctor")
     .description("check that this install can work; exits 1 when anything is not ok")
+    .option("--json", 'print {"ok", "findings": [{"name", "ok", "detail"}]} on stdout')
     .action(doctor);
 }

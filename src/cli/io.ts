@@ -1,34 +1,53 @@
 /**
  * stdout is the product, stderr the commentary. These writers are synchronous
- * (output order is the order of calls) and treat a closed pipe as the reader
- * having left, not as an error. Colour only on a terminal without NO_COLOR or
+ * (output order is the order of calls). A closed stdout means the reader has
+ * left (`wisp logs -f | head -1`): the command ends there, quietly, with exit
+ * 0, as a Unix tool ended by SIGPIPE does (Deno ignores SIGPIPE, so a write
+ * reports it as BrokenPipe instead). A closed stderr loses only commentary,
+ * and the command goes on. Colour only on a terminal without NO_COLOR or
  * TERM=dumb.
  */
 const encoder = new TextEncoder();
 
-function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string): void {
+/** Write all of `text`; false when the reader has closed the pipe. */
+function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string): boolean {
   const bytes = encoder.encode(text);
   let offset = 0;
   try {
     while (offset < bytes.length) offset += stream.writeSync(bytes.subarray(offset));
+    return true;
   } catch (error) {
-    if (error instanceof Deno.errors.BrokenPipe) return;
+    if (error instanceof Deno.errors.BrokenPipe) return false;
     throw error;
   }
 }
 
+/**
+ * The reader of stdout has gone: end now with exit 0. Nothing is left to
+ * flush (every write here is synchronous and the audit log appends line by
+ * line), and what the command started in the sandbox dies with it
+ * (bubblewrap's --die-with-parent).
+ */
+function readerGone(): never {
+  Deno.exit(0);
+}
+
+/** Text on stdout, the product. */
 export function out(text: string): void {
-  writeAll(Deno.stdout, text);
+  if (!writeAll(Deno.stdout, text)) readerGone();
 }
 
+/** A line on stdout. */
 export function outLine(text = ""): void {
-  writeAll(Deno.stdout, text + "\n");
+  out(text + "\n");
 }
 
+/** Text on stderr, the commentary. */
 export function err(text: string): void {
   writeAll(Deno.stderr, text);
 }
 
+/** A line on stderr. */
 export function errLine(text = ""): void {
   writeAll(Deno.stderr, text + "\n");
 }

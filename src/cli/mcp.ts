@@ -92,7 +92,7 @@ export function register(program: Command): void {
     .description(
       "serve the Model Context Protocol over stdio, for Claude Code, Codex and other agents",
     )
-    .option("--model <name>", "the model of every thread that does not choose one")
+    .option("-m, --model <name>", "the model of every thread that does not choose one")
     .option(
       "--tool <name>",
       "offer only this tool to threads that do not choose (repeatable)",
@@ -100,7 +100,7 @@ export function register(program: Command): void {
     )
     .option("--no-tools", "offer no tools to threads that do not choose")
     .option("--instructions <text>", "instructions for threads that do not give their own")
-    .option("--yes", "approve what would be asked (never a command outside the sandbox)")
+    .option("-y, --yes", "approve what would be asked (never a command outside the sandbox)")
     .option("--unsafe", "run commands without the sandbox (the deny list still applies)")
     .action(mcp);
 }

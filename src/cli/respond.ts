@@ -106,7 +106,7 @@ export function register(program: Command): void {
     .description('one prompt in, one reply out (the default command: wisp "a prompt")')
     .argument("[prompt...]", "the prompt; read from standard input when it is a pipe")
     .option(
-      "--model <name>",
+      "-m, --model <name>",
       "the model to use (system, ollama:<name>, llamacpp:<name>, lmstudio:<name>)",
     )
     .option("--tool <name>", "offer only this tool (repeatable); wisp tools lists them", collect)
@@ -115,7 +115,7 @@ export function register(program: Command): void {
     .option("--schema <file>", "a JSON Schema file the reply must match")
     .option("--no-stream", "print the reply whole when it is complete")
     .option(
-      "--yes",
+      "-y, --yes",
       "approve what would be asked (the policy, sandbox, classifier and audit still apply)",
     )
     .option("--unsafe", "run commands without the sandbox (prints a warning)")

@@ -145,7 +145,11 @@ Deno.test("wisp approvals: list piped is TSV with gone marked; revoke and clear 
     assertEquals(unknown.code, 1);
     assertMatch(unknown.stderr, /^error: no remembered approval has the id ffffffff/);
 
-    const all = await runWisp(["approvals", "clear"], { home });
+    const refused = await runWisp(["approvals", "clear"], { home });
+    assertEquals(refused.code, 1);
+    assertMatch(refused.stderr, /^error: wisp approvals clear asks before/);
+    assertEquals(readApprovals(`${home}/approvals.json`).map((x) => x.id), [c.id]);
+    const all = await runWisp(["approvals", "clear", "--yes"], { home });
     assertEquals(all.code, 0);
     assertEquals(readApprovals(`${home}/approvals.json`), []);
   } finally {

@@ -181,6 +181,15 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * The pending request's id in an audit event, when it is not the request's
+ * own id (only when that was taken in the pending folder). Never `id`, which
+ * is the event's own.
+ */
+function pendingIdField(request: ApprovalRequest, id: string | undefined): { pendingId?: string } {
+  return id !== undefined && id !== request.id ? { pendingId: id } : {};
+}
+
 export class McpApprovalHost implements ApprovalHost {
   constructor(readonly options: HostOptions) {}
 
@@ -196,6 +205,7 @@ export class McpApprovalHost implements ApprovalHost {
     let filed: ReturnType<PendingBoard["file"]> | undefined;
     try {
       filed = board?.file({
+        id: request.id,
         session: this.options.session,
         timeoutSeconds: this.options.timeoutSeconds,
         client,
@@ -215,7 +225,7 @@ export class McpApprovalHost implements ApprovalHost {
       );
     }
     audit.record("approval.pending", {
-      ...(filed ? { id: filed.id } : {}),
+      ...pendingIdField(request, filed?.id),
       command: request.command,
       requestId: request.id,
       thread,
@@ -286,7 +296,7 @@ export class McpApprovalHost implements ApprovalHost {
       // terminal the kernel named (answerer.ts).
       ...(winner ? { source: winner.by === "elicitation" ? "elicitation" : "terminal" } : {}),
       ...(winner?.why ? { reason: winner.why } : {}),
-      ...(filed ? { id: filed.id } : {}),
+      ...pendingIdField(request, filed?.id),
       requestId: request.id,
       thread,
       client,
@@ -339,7 +349,7 @@ export class McpApprovalHost implements ApprovalHost {
           reason,
           // The process the kernel named as the socket's peer.
           answererPid: pid,
-          id,
+          ...pendingIdField(request, id),
           requestId: request.id,
           thread,
         });

@@ -382,22 +382,28 @@ export class PendingBoard {
     return [...this.#filed.values()].map((f) => f.request);
   }
 
-  /** Write a request file and open its socket; returns the request as filed. */
+  /**
+   * Write a request file and open its socket; returns the request as filed.
+   * It is filed under `id` (the gate's request id, so that one id names the
+   * request in `wisp approvals pending`, the notification and `wisp logs`)
+   * when that is free.
+   */
   file(
     fields:
       & Omit<PendingRequest, "version" | "kind" | "id" | "server" | "createdAt" | "expiresAt">
       & {
         session: string;
         timeoutSeconds: number;
+        id?: string;
       },
     now = Date.now(),
   ): PendingRequest {
     ensurePrivateDir(this.dir);
-    let id = newPendingId();
-    while (this.#filed.has(id) || readBytes(requestPath(this.dir, id)) !== undefined) {
-      id = newPendingId();
-    }
-    const { session, timeoutSeconds, ...rest } = fields;
+    const { session, timeoutSeconds, id: wanted, ...rest } = fields;
+    const taken = (id: string) =>
+      this.#filed.has(id) || readBytes(requestPath(this.dir, id)) !== undefined;
+    let id = wanted !== undefined && isPendingId(wanted) ? wanted : newPendingId();
+    while (taken(id)) id = newPendingId();
     const request: PendingRequest = {
       version: 1,
       kind: "approval",

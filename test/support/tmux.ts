@@ -1,0 +1,77 @@
+/**
+ * wisp at a real terminal: tmux on a server of the test's own (its own
+ * socket, so another test killing its tmux server cannot take this one's
+ * sessions with it), typed into with send-keys and read with capture-pane.
+ */
+import { PROJECT_ROOT, wispCommand } from "./wisp.ts";
+
+const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/** Whether tmux can run here (a test of a terminal is ignored without it). */
+export function tmuxAvailable(): boolean {
+  try {
+    return new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" }).outputSync()
+      .success;
+  } catch {
+    return false;
+  }
+}
+
+/** A tmux server of one's own. */
+export class Terminal {
+  readonly socket = `wisp-test-${crypto.randomUUID().slice(0, 8)}`;
+
+  /** Run tmux on this server; its stdout. */
+  async tmux(...args: string[]): Promise<string> {
+    const out = await new Deno.Command("tmux", {
+      args: ["-L", this.socket, ...args],
+      stdout: "piped",
+      stderr: "piped",
+      stdin: "null",
+    }).output();
+    return new TextDecoder().decode(out.stdout);
+  }
+
+  /** Start `wisp ARGS` in a new session; its last line is EXIT=<status> when it is done. */
+  async wisp(session: string, home: string, args: string[]): Promise<void> {
+    const cmd = [...wispCommand(), ...args].map(quote).join(" ");
+    const env = `env -i PATH=${quote(Deno.env.get("PATH") ?? "/usr/bin:/bin")} HOME=${
+      quote(Deno.env.get("HOME") ?? "/root")
+    } TERM=xterm-256color NO_COLOR=1 WISP_HOME=${quote(home)}`;
+    await this.tmux(
+      "new-session",
+      "-d",
+      "-s",
+      session,
+      "-x",
+      "140",
+      "-y",
+      "30",
+      "-c",
+      PROJECT_ROOT,
+      `${env} ${cmd}; echo EXIT=$?; sleep 60`,
+    );
+  }
+
+  /** Type keys into a session. */
+  async keys(session: string, ...keys: string[]): Promise<void> {
+    for (const key of keys) await this.tmux("send-keys", "-t", session, key);
+  }
+
+  /** The screen once it shows `text`, polling with a generous deadline. */
+  async waitFor(session: string, text: string, ms = 60_000): Promise<string> {
+    const until = Date.now() + ms;
+    let screen = "";
+    while (Date.now() < until) {
+      screen = await this.tmux("capture-pane", "-p", "-t", session);
+      if (screen.includes(text)) return screen;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${JSON.stringify(text)}; the screen:\n${screen}`);
+  }
+
+  /** Stop this server and every session on it. */
+  async close(): Promise<void> {
+    await this.tmux("kill-server");
+  }
+}
