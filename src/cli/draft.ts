@@ -137,6 +137,8 @@ function cliSentence(
       return `${
         message.replace(/; write it to a file.*$/, "")
       }; pipe it in instead (git diff --cached | wisp draft)`;
+    case "not-repo":
+      return "this folder is not in a git repository, so there is no staged change to draft from; run wisp draft in a repository, or pipe a diff in (git diff | wisp draft)";
     case "silent-model":
       return `${model ?? "the model"} wrote nothing; try again or pick another model with -m`;
   }

@@ -7,6 +7,7 @@
  */
 import type { ChatMessage } from "../models/backend.ts";
 import { type DiffSummary, type FileChange, summariseDiff } from "./diff.ts";
+import { findGitDir } from "../util/gitstate.ts";
 
 export type DraftKind = "commit" | "pr" | "changelog";
 export const SUBJECT_MAX = 72;
@@ -124,4 +125,17 @@ export function exactDraft(kind: DraftKind, summary: DiffSummary): string {
   return kind === "pr"
     ? `${subject}\n\n${body.join("\n")}`
     : `${subject}\n\n${body.join("\n")}\n\n${WHY_PLACEHOLDER}`;
+}
+
+/**
+ * Whether git could find a repository from `cwd`: a .git folder or file here
+ * or above, or GIT_DIR set. Used only to explain a `git diff --cached` that
+ * failed (outside a repository git reads `--cached` as an unknown option of
+ * `diff --no-index`), never to refuse one before it runs.
+ */
+export function inGitRepository(cwd: string): boolean {
+  try {
+    if (Deno.env.get("GIT_DIR")) return true;
+  } catch { /* no env access: judge by the folders */ }
+  return findGitDir(cwd) !== undefined;
 }

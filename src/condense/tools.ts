@@ -17,7 +17,7 @@ import { condenseLog, systemLogCommand } from "./log.ts";
 import { CHURN_LOG_ARGS, hotPaths } from "./churn.ts";
 import { parseProfile, type ProfiledFunction, ProfileError, renderProfile } from "./profile.ts";
 import { compareRuns } from "./flaky.ts";
-import { draftMessages, exactDraft, finishDraft } from "./draft.ts";
+import { draftMessages, exactDraft, finishDraft, inGitRepository } from "./draft.ts";
 import { type HeldBack, readFileBounded, readLogWindow } from "./input.ts";
 import { messageOf, WispError } from "../util/errors.ts";
 import { readWholeInput, ToolInputError } from "../util/tool_input.ts";
@@ -383,7 +383,7 @@ export const draftChangeInput = z.object({
 }).strict();
 
 /** Why a draft could not be made, so a face can say it in its own words (the CLI says "pipe"). */
-export type DraftProblem = "empty" | "not-diff" | "too-big" | "silent-model";
+export type DraftProblem = "empty" | "not-diff" | "too-big" | "silent-model" | "not-repo";
 
 export class DraftInputError extends ToolInputError {
   constructor(readonly problem: DraftProblem, message: string) {
@@ -451,6 +451,14 @@ export async function draftChangeTool(
 /** The staged change, by `git diff --cached` through the gate and the runner (origin draft). */
 async function stagedDiff(ctx: CondenseContext): Promise<string> {
   const ran = await runCaptured("git diff --cached", "draft", { ...needRun(ctx), cwd: ctx.cwd });
+  if (ran.exitStatus !== 0 && !inGitRepository(ctx.cwd ?? Deno.cwd())) {
+    throw new DraftInputError(
+      "not-repo",
+      `${
+        ctx.cwd ?? Deno.cwd()
+      } is not in a git repository, so there is no staged change; give the diff as text or a path`,
+    );
+  }
   if (ran.exitStatus !== 0) {
     throw new ToolInputError(
       `git diff --cached failed (exit ${ran.exitStatus}): ${ran.text.trim().split("\n")[0] ?? ""}`,
