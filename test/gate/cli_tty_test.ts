@@ -8,9 +8,12 @@ import { ApprovalStore, readApprovals } from "../../src/gate/approvals.ts";
 
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
+/** A tmux server of this file's own, so killing it at the end ends no other test's panes. */
+const SOCKET = `wisp-test-tty-${crypto.randomUUID().slice(0, 8)}`;
+
 async function tmux(...args: string[]): Promise<string> {
   const out = await new Deno.Command("tmux", {
-    args,
+    args: ["-L", SOCKET, ...args],
     stdout: "piped",
     stderr: "piped",
     stdin: "null",
