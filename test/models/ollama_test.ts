@@ -301,18 +301,23 @@ Deno.test("ollama: aborting the signal stops a reply in progress", async () => {
   try {
     server.reply({ hang: true });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    // The reply hangs for ever: only the stop can end it.
-    await within(
-      assertRejects(
-        () =>
-          collect(
-            backend("granite4.1:8b", server.url).chat(ask("x", { signal: controller.signal })),
-          ),
-        ModelStopped,
-      ),
-      "the stopped reply's end",
+    // The reply hangs for ever: only the stop can end it. Stopped once the
+    // server has the request, so the stop meets a reply in progress.
+    const reply = assertRejects(
+      () =>
+        collect(
+          backend("granite4.1:8b", server.url).chat(ask("x", { signal: controller.signal })),
+        ),
+      ModelStopped,
     );
+    await within(
+      (async () => {
+        while (server.chats().length === 0) await new Promise((r) => setTimeout(r, 10));
+      })(),
+      "the chat request's arrival",
+    );
+    controller.abort();
+    await within(reply, "the stopped reply's end");
   } finally {
     await server.close();
   }
