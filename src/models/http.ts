@@ -95,6 +95,52 @@ export function boundLines(
   );
 }
 
+/**
+ * The body, ended with an AbortError the moment `signal` aborts, whether or
+ * not fetch's own stream notices: a read waiting on a reply that hangs must
+ * end when the person stops it (a pending read was seen to miss the abort on
+ * a freshly started process).
+ */
+export function endsOnAbort(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const abortError = () => new DOMException("The signal has been aborted", "AbortError");
+  let onAbort: (() => void) | undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      onAbort = () => {
+        try {
+          controller.error(abortError());
+        } catch { /* already ended */ }
+        reader.cancel().catch(() => {});
+      };
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+    },
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (signal.aborted) return;
+        if (done) {
+          signal.removeEventListener("abort", onAbort!);
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        signal.removeEventListener("abort", onAbort!);
+        try {
+          controller.error(error);
+        } catch { /* already ended */ }
+      }
+    },
+    cancel(reason) {
+      signal.removeEventListener("abort", onAbort!);
+      return reader.cancel(reason);
+    },
+  });
+}
+
 /** Up to `maxBytes` of a body as text; the rest is not read (the body is cancelled). */
 export async function readTextBounded(
   body: ReadableStream<Uint8Array> | null,
@@ -169,6 +215,7 @@ export function guardedFetch(options: GuardOptions = {}): typeof fetch {
     if (!response.body) return response;
     let body = boundLines(response.body, options.maxLineBytes ?? MAX_LINE_BYTES);
     if (options.ndjson && response.ok) body = checkNdjson(body);
+    if (signal) body = endsOnAbort(body, signal);
     return new Response(body, {
       status: response.status,
       statusText: response.statusText,
