@@ -497,7 +497,8 @@ function socketsUnder(dir: string, depth: number): string[] {
   } catch {
     return found;
   }
-  for (const entry of entries.slice(0, 256)) {
+  // Every entry: a cap let a server whose socket sorted past it stay reachable (fail closed).
+  for (const entry of entries) {
     const path = join(dir, entry.name);
     if (entry.isDirectory) {
       if (depth > 1) found.push(...socketsUnder(path, depth - 1));
