@@ -85,17 +85,30 @@ Deno.test("start returns an id at once; polls hand over new output; the exit sta
 
 Deno.test("a flood between two polls: the newest output within the budget, the dropped bytes counted", async () => {
   await withSession(async (session) => {
+    // The whole flood lands before the one poll: no earlier poll may take part of it.
+    const done = `/tmp/wisp-flood-${crypto.randomUUID().slice(0, 8)}`;
     await call(session, {
       action: "start",
       command:
-        "i=0; while [ $i -lt 4000 ]; do echo line-$i-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; i=$((i+1)); done",
+        `i=0; while [ $i -lt 4000 ]; do echo line-$i-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; i=$((i+1)); done; touch ${done}`,
     });
     let text = "";
-    for (let i = 0; i < 20 && !/exited/.test(text); i++) {
-      await new Promise((r) => setTimeout(r, 200));
+    try {
+      await waitUntil(() => {
+        try {
+          Deno.statSync(done);
+          return true;
+        } catch {
+          return false;
+        }
+      }, "the flood's end");
+      await waitUntil(async () => {
+        const listed = (await call(session, { action: "list" })).text;
+        return /exited/.test(listed);
+      }, "the process's exit");
       text = (await call(session, { action: "poll", id: "p1" }, 4096)).text;
-      if (/exited/.test(text)) break;
-      text = "";
+    } finally {
+      Deno.removeSync(done);
     }
     assertMatch(text, /exit status: 0/);
     assert(new TextEncoder().encode(text).length <= 4096, `poll of ${text.length} bytes`);
