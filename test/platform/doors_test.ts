@@ -104,9 +104,12 @@ Deno.test({
     const name = "wisp-doors-" + crypto.randomUUID().slice(0, 8);
     const tmux = ["tmux", "-L", name];
     try {
+      // nobody's login shell is nologin: without SHELL (as under CI) tmux would run the
+      // window through it, the window would close at once and the server would exit.
       const started = await run(
         "setpriv",
         asNobody([...tmux, "-f", "/dev/null", "new-session", "-d", "sleep 600"]),
+        { SHELL: "/bin/sh" },
       );
       assertEquals(started.code, 0, started.stderr);
       const env = (n: string) => (({ HOME: "/nonexistent" }) as Record<string, string>)[n];
