@@ -70,7 +70,7 @@ export async function train(flags: TrainFlags): Promise<void> {
     const audit = openAudit(paths, config);
     try {
       audit.record("classifier.train", {
-        version,
+        classifierVersion: version,
         examples: trainedOn.examples,
         ...(flags.fromAudit ? { fromAudit: trainedOn.fromAudit } : {}),
         excluded: trainedOn.excluded,
