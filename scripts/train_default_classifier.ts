@@ -21,7 +21,9 @@ if (import.meta.main) {
   const examples = fileURLToPath(new URL("../test/fixtures/gate/examples.tsv", import.meta.url));
   const out = fileURLToPath(new URL("../src/gate/trained/risk-default.json", import.meta.url));
   const trained = await trainDefault(Deno.readTextFileSync(examples), "examples.tsv");
-  Deno.writeTextFileSync(out, JSON.stringify(trained, null, 1) + "\n");
+  Deno.writeTextFileSync(out, JSON.stringify(trained, null, 2) + "\n");
+  // Laid out as the repository's formatter lays it out, so a rerun shows only real changes.
+  await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", out], stdin: "null" }).output();
   console.error(
     `wrote ${
       Object.keys(trained.weights.weights).length
