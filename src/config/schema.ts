@@ -277,6 +277,8 @@ export interface SettingInfo {
   pattern?: RegExp;
   /** A change to this value weakens the gate or the audit when `weakens(value)` says so. */
   weakens?: (value: unknown) => string | undefined;
+  /** Something to know about the new value, given the config it makes (not a weakening). */
+  note?: (value: unknown, config: Config) => string | undefined;
 }
 
 export const SETTINGS: SettingInfo[] = [
@@ -323,6 +325,10 @@ export const SETTINGS: SettingInfo[] = [
     weakens: (v) =>
       v === "rules"
         ? "with the classifier at rules, no model can raise a command's rating"
+        : undefined,
+    note: (v, config) =>
+      v === "coreml" && config.approval.coremlModel === undefined
+        ? "approval.coremlModel is not set, so coreml uses the trained classifier this release ships"
         : undefined,
   },
   {

@@ -170,11 +170,6 @@ export class Gate {
       : opts.classifier ?? chooseClassifier(opts.config, opts.home, this.#userHome);
   }
 
-  /** The classifier beside the rules this gate asks, if any. */
-  get classifier(): ModelClassifier | undefined {
-    return this.#classifier;
-  }
-
   /** A remembered approval; an unreadable approvals.json covers nothing (fail closed: ask). */
   #findRemembered(query: Parameters<ApprovalStore["find"]>[0]) {
     try {

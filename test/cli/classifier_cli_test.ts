@@ -218,3 +218,22 @@ Deno.test("wisp classifier measure: a trained version is measured beside the rul
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("wisp config set approval.classifier coreml without a version notes the shipped default", async () => {
+  const home = await tempDir();
+  try {
+    const set = await runWisp(["config", "set", "approval.classifier", "coreml"], { home });
+    assertEquals(set.code, 0, set.stderr);
+    assertMatch(set.stderr, /^note: approval\.coremlModel is not set, so coreml uses the trained/m);
+    const withVersion = await runWisp(["config", "set", "approval.coremlModel", DEFAULT], { home });
+    assertEquals(withVersion.code, 0, withVersion.stderr);
+    const again = await runWisp(["config", "set", "approval.classifier", "coreml"], { home });
+    assertEquals(again.code, 0, again.stderr);
+    assertEquals(again.stderr.includes("note:"), false, again.stderr);
+    const bad = await runWisp(["config", "set", "approval.coremlModel", "latest"], { home });
+    assertEquals(bad.code, 64, bad.stderr);
+    assertStringIncludes(bad.stderr, "must be a classifier version");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
