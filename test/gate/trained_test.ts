@@ -282,3 +282,26 @@ Deno.test("trained: the gate uses the trained default for approval.classifier co
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("trained: the shipped default raises what it learned on programs the rules do not know", async () => {
+  const gate = rulesGate(TRAINING_PLACE.userHome);
+  const classifier = trainedClassifier(
+    homePaths("/nonexistent-home/.wisp"),
+    undefined,
+    TRAINING_PLACE.userHome,
+  );
+  const rate = async (line: string) => {
+    const a = await gate.assess(line, { cwd: TRAINING_PLACE.root, origin: "model" });
+    const parts = await applyModelClassifier(classifier, a.parts, {
+      line,
+      cwd: TRAINING_PLACE.root,
+    });
+    let level: Level = "safe";
+    for (const p of parts) level = maxLevel(level, p.level);
+    return [a.level, level];
+  };
+  // Recursive, forcing, aimed at a system folder: the examples teach that this is dangerous.
+  assertEquals(await rate("shredder --force --recursive /etc/nginx"), ["moderate", "dangerous"]);
+  // An everyday build stays as the rules rate it.
+  assertEquals(await rate("cargo build"), ["moderate", "moderate"]);
+});
