@@ -243,6 +243,12 @@ Deno.test("trained store: versions are never overwritten, the default is written
       .catch((e) => failure = (e as Error).message);
     assertMatch(failure, /is not valid JSON/);
     assertThrows(() => store.loadWeights(paths, "risk@0.0.1-local.9"), Error, "is not in");
+    // A folder without a manifest is a training that did not finish: not a version.
+    const unfinished = `risk@${store.defaultVersion().split("@")[1].split("-")[0]}-local.9`;
+    Deno.mkdirSync(`${store.riskFolder(paths)}/${unfinished}`);
+    Deno.writeTextFileSync(`${store.riskFolder(paths)}/${unfinished}/weights.json`, "{}");
+    assertEquals(store.hasVersion(paths, unfinished), false);
+    assertEquals(store.hasVersion(paths, second), true);
     assertThrows(
       () => store.requireVersionName("risk@latest"),
       Error,

@@ -89,9 +89,12 @@ export function isDefaultVersion(name: string): boolean {
   return VERSION_NAME.exec(name)?.[2] === "default";
 }
 
-/** The bundled default's weights and what they were trained on, checked. */
+let shipped: z.infer<typeof bundledSchema> | undefined;
+
+/** The bundled default's weights and what they were trained on, checked once per process. */
 export function bundledDefault(): z.infer<typeof bundledSchema> {
-  return bundledSchema.parse(bundled);
+  shipped ??= bundledSchema.parse(bundled);
+  return shipped;
 }
 
 function versionFolder(paths: HomePaths, version: string): string {
@@ -110,19 +113,19 @@ export function ensureDefault(paths: HomePaths): void {
     Deno.statSync(join(folder, "manifest.json"));
     return;
   } catch { /* not written yet */ }
-  const shipped = bundledDefault();
+  const def = bundledDefault();
   ensurePrivateDir(paths.root);
   ensurePrivateDir(paths.classifiers, "the classifiers folder");
   ensurePrivateDir(riskFolder(paths), "the classifiers folder");
   ensurePrivateDir(folder, "the classifier's folder");
-  writeJson(join(folder, "weights.json"), shipped.weights);
+  writeJson(join(folder, "weights.json"), def.weights);
   const manifest: Manifest = {
     version,
     source: "shipped",
     created: new Date().toISOString(),
-    trainedOn: shipped.trainedOn,
-    features: Object.keys(shipped.weights.weights).length,
-    threshold: shipped.weights.threshold,
+    trainedOn: def.trainedOn,
+    features: Object.keys(def.weights.weights).length,
+    threshold: def.weights.threshold,
   };
   writeJson(join(folder, "manifest.json"), manifest);
 }
@@ -199,10 +202,10 @@ function readEntry(paths: HomePaths, version: string): VersionEntry {
   }
 }
 
-/** Whether a version is in the home. */
+/** Whether a version is in the home, whole: a folder without a manifest is a training that did not finish. */
 export function hasVersion(paths: HomePaths, version: string): boolean {
   try {
-    return Deno.statSync(versionFolder(paths, version)).isDirectory;
+    return Deno.statSync(join(versionFolder(paths, version), "manifest.json")).isFile;
   } catch {
     return false;
   }
