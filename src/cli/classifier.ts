@@ -63,6 +63,7 @@ export function register(program: Command): void {
       "--classifier <name>",
       "rules, coreml (trained; also: trained), model (routing.tasks.classifier) or system-model",
     )
+    .option("--coreml-model <file>", "measure a trained weights file (weights.json) instead")
     .option("--json", "one JSON object per line: label, verdict, command, reasons")
     .action(async (version: string | undefined, flags: MeasureFlags) => {
       const { measure } = await load<typeof import("./classifier_measure.ts")>(

@@ -1,6 +1,6 @@
 /**
  * `wisp classifier measure [risk@VERSION] [--examples FILE] [--classifier
- * rules|coreml|trained|model|system-model] [--json]`: runs the policy, the
+ * rules|coreml|trained|model|system-model] [--coreml-model FILE] [--json]`: runs the policy, the
  * rules and a classifier beside them over labelled command lines, prints the
  * rules alone and then the rules with the classifier (exact, over- and
  * under-ratings, latency per verdict), and records a trained version's
@@ -17,13 +17,16 @@ import { Gate } from "../gate/gate.ts";
 import { maxLevel } from "../gate/rules.ts";
 import { readLabelled, shippedExamples } from "./classifier_input.ts";
 import * as store from "../gate/trained/store.ts";
-import { trainedClassifier } from "../gate/trained/classifier.ts";
+import { TrainedClassifier, trainedClassifier } from "../gate/trained/classifier.ts";
+import { basename } from "node:path";
 import { chooseClassifier, classifierModelName } from "../gate/choose.ts";
 import { systemModelReason } from "../models/system.ts";
 import { resolveModel } from "../models/registry.ts";
 
 export interface MeasureFlags {
   examples?: string;
+  /** A weights file to measure instead of a version (not recorded anywhere). */
+  coremlModel?: string;
   classifier?: string;
   json?: boolean;
 }
@@ -31,7 +34,7 @@ export interface MeasureFlags {
 const NAMES = ["rules", "coreml", "trained", "model", "system-model"];
 
 export async function measure(version: string | undefined, flags: MeasureFlags): Promise<void> {
-  let which = flags.classifier ?? (version ? "coreml" : "rules");
+  let which = flags.classifier ?? (version || flags.coremlModel ? "coreml" : "rules");
   if (!NAMES.includes(which)) {
     throw new UsageError(
       `--classifier must be rules, coreml, trained, model or system-model (it is ${
@@ -48,6 +51,11 @@ export async function measure(version: string | undefined, flags: MeasureFlags):
       );
     }
   }
+  if (flags.coremlModel !== undefined && (version !== undefined || which !== "coreml")) {
+    throw new UsageError(
+      "--coreml-model measures a weights file with the coreml classifier; give it without a version or another --classifier",
+    );
+  }
   if (which === "system-model") {
     throw new WispError(
       `the system-model classifier cannot run here (${systemModelReason()}); measure with --classifier model or coreml`,
@@ -62,7 +70,10 @@ export async function measure(version: string | undefined, flags: MeasureFlags):
   const userHome = Deno.env.get("HOME") ?? "/";
   let classifier: ModelClassifier | undefined;
   let measured: string | undefined;
-  if (which === "coreml") {
+  if (flags.coremlModel !== undefined) {
+    const weights = store.readWeightsFile(flags.coremlModel);
+    classifier = new TrainedClassifier("coreml", basename(flags.coremlModel), weights, userHome);
+  } else if (which === "coreml") {
     measured = version ?? config.approval.coremlModel ?? store.defaultVersion();
     // Unreadable weights are this command's failure, not a line's.
     store.loadWeights(paths, measured);
@@ -137,7 +148,8 @@ export async function measure(version: string | undefined, flags: MeasureFlags):
   let final = rulesSummary;
   if (classifier) {
     final = summarise(rows);
-    const name = measured ? `${which} (${measured})` : `rules+${which}`;
+    const from = measured ?? flags.coremlModel;
+    const name = from ? `${which} (${from})` : `rules+${which}`;
     print("");
     for (const line of renderSummary(final, name)) print(line);
     if (failed > 0) {

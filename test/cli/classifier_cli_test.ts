@@ -202,6 +202,22 @@ Deno.test("wisp classifier measure: a trained version is measured beside the rul
     );
     const listed = await runWisp(["classifier", "list"], { home });
     assertStringIncludes(listed.stdout, "3/3 exact, 0 over, 0 under");
+    // A weights file named by path is measured and recorded nowhere.
+    const weights = `${home}/classifiers/risk/${DEFAULT}/weights.json`;
+    const byPath = await runWisp(
+      ["classifier", "measure", "--examples", set, "--coreml-model", weights],
+      { home },
+    );
+    assertEquals(byPath.code, 0, byPath.stderr);
+    assertStringIncludes(byPath.stdout, `with the coreml (${weights}) classifier`);
+    assertEquals(byPath.stderr.includes("recorded"), false);
+    const notWeights = await runWisp(
+      ["classifier", "measure", "--examples", set, "--coreml-model", set],
+      { home },
+    );
+    assertEquals(notWeights.code, 1);
+    oneSentence(notWeights.stderr);
+    assertStringIncludes(notWeights.stderr, "is not valid JSON");
     // --classifier trained is the same classifier, at the configured version.
     const json = await runWisp(
       ["classifier", "measure", "--examples", set, "--classifier", "trained", "--json"],

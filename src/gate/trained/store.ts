@@ -135,14 +135,26 @@ export function loadWeights(paths: HomePaths, version: string): Weights {
   requireVersionName(version);
   if (version === defaultVersion()) return bundledDefault().weights;
   const file = join(versionFolder(paths, version), "weights.json");
-  let text: string;
   try {
-    text = Deno.readTextFileSync(file);
+    Deno.statSync(file);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       throw new WispError(
         `${version} is not in ${riskFolder(paths)}; wisp classifier list shows the versions here`,
       );
+    }
+  }
+  return readWeightsFile(file, `remove ${version} and train again`);
+}
+
+/** A weights file wherever it is; `fix` ends the sentence when it is not one wisp reads. */
+export function readWeightsFile(file: string, fix = "give a weights.json wisp wrote"): Weights {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new WispError(`${file} does not exist; ${fix}`);
     }
     throw new WispError(`${file} cannot be read (${messageOf(error)})`);
   }
@@ -150,13 +162,11 @@ export function loadWeights(paths: HomePaths, version: string): Weights {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new WispError(`${file} is not valid JSON; remove ${version} and train again`);
+    throw new WispError(`${file} is not valid JSON; ${fix}`);
   }
   const result = weightsSchema.safeParse(parsed);
   if (!result.success) {
-    throw new WispError(
-      `${file} is not a weights file wisp reads; remove ${version} and train again`,
-    );
+    throw new WispError(`${file} is not a weights file wisp reads; ${fix}`);
   }
   return result.data;
 }
