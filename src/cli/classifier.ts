@@ -16,6 +16,7 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/** Add `wisp classifier` and its subcommands to the command tree. */
 export function register(program: Command): void {
   const classifier = program
     .command("classifier")

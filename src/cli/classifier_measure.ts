@@ -23,6 +23,7 @@ import { chooseClassifier, classifierModelName } from "../gate/choose.ts";
 import { systemModelReason } from "../models/system.ts";
 import { resolveModel } from "../models/registry.ts";
 
+/** The options `measure` takes. */
 export interface MeasureFlags {
   examples?: string;
   /** A weights file to measure instead of a version (not recorded anywhere). */
@@ -33,6 +34,7 @@ export interface MeasureFlags {
 
 const NAMES = ["rules", "coreml", "trained", "model", "system-model"];
 
+/** Run `wisp classifier measure`. */
 export async function measure(version: string | undefined, flags: MeasureFlags): Promise<void> {
   let which = flags.classifier ?? (version || flags.coremlModel ? "coreml" : "rules");
   if (!NAMES.includes(which)) {

@@ -20,6 +20,7 @@ import { readAuditLog } from "../audit/reader.ts";
 import type { Verdict } from "../gate/measure.ts";
 import { WispError } from "../util/errors.ts";
 
+/** The options `train` takes. */
 export interface TrainFlags {
   examples?: string;
   fromAudit?: boolean;
@@ -27,6 +28,7 @@ export interface TrainFlags {
   use?: boolean;
 }
 
+/** Run `wisp classifier train`. */
 export async function train(flags: TrainFlags): Promise<void> {
   const { paths, config } = loadContext();
   const file = flags.examples ?? shippedExamples();

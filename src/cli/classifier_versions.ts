@@ -51,6 +51,7 @@ function measurementText(m: store.Manifest["measurement"]): string {
   }, ${m.classifier})`;
 }
 
+/** Run `wisp classifier list`. */
 export function list(flags: { json?: boolean }): void {
   const { paths, config } = loadContext();
   const inUse = versionInUse(config);

@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { Backend, ChatRequest } from "../models/backend.ts";
 import type { ClassifierInput, ModelClassifier, ModelVerdict } from "./classifier.ts";
 
+/** The fixed system instructions of every verdict request. */
 export const CLASSIFIER_INSTRUCTIONS = [
   "You rate the risk of one shell command that an AI agent wants to run on a person's computer.",
   "Answer safe when it only reads or prints and changes nothing.",
@@ -20,10 +21,12 @@ export const CLASSIFIER_INSTRUCTIONS = [
   "Give the reason in one short sentence.",
 ].join(" ");
 
+/** The one answer a verdict may be: a level and a short reason. */
 export const VERDICT_SCHEMA = z.object({
   level: z.enum(["safe", "moderate", "dangerous"]),
   reason: z.string().max(400),
 });
+/** VERDICT_SCHEMA as the JSON Schema sent with the request. */
 export const VERDICT_JSON_SCHEMA = z.toJSONSchema(VERDICT_SCHEMA, { io: "input" }) as Record<
   string,
   unknown
@@ -58,6 +61,7 @@ export function parseVerdict(reply: string): z.infer<typeof VERDICT_SCHEMA> {
   return result.data;
 }
 
+/** What a model classifier is made from. */
 export interface LocalModelOptions {
   /** The name audited as the classifier (model, system-model). */
   name: string;

@@ -11,6 +11,7 @@
 import type { AuditEvent } from "../../audit/catalogue.ts";
 import type { Verdict } from "../measure.ts";
 
+/** A line labelled by the person's answer. */
 export interface AnsweredLine {
   label: Verdict;
   line: string;

@@ -12,6 +12,7 @@ import { trainedFeatures } from "./features.ts";
 import { predict, type Weights } from "./model.ts";
 import { defaultVersion, loadWeights } from "./store.ts";
 
+/** One version's weights, asked as the gate asks a classifier. */
 export class TrainedClassifier implements ModelClassifier {
   readonly by = "trained" as const;
 

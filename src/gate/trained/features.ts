@@ -15,6 +15,7 @@ import type { PartVerdict } from "../rules.ts";
 import { partFeatures } from "../features.ts";
 import { literal } from "../words.ts";
 
+/** Where the part runs: targets are placed against these folders. */
 export interface TrainedFeatureContext {
   /** The project folder. */
   root: string;

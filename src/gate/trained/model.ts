@@ -15,6 +15,7 @@
 import { z } from "zod";
 import type { Level } from "../../config/schema.ts";
 
+/** The three classes, in the order of every weight row. */
 export const CLASSES: readonly Level[] = ["safe", "moderate", "dangerous"];
 const RANK: Record<Level, number> = { safe: 0, moderate: 1, dangerous: 2 };
 
@@ -33,6 +34,7 @@ export const weightsSchema = z.object({
   threshold: z.number().min(0.5).max(1.01),
 });
 
+/** A version's weights, as weights.json holds them. */
 export type Weights = z.infer<typeof weightsSchema>;
 
 /** One training sample: the features of a part and the highest level it may be rated. */
@@ -44,6 +46,7 @@ export interface Sample {
   ceiling: Level;
 }
 
+/** How training runs; the defaults train the shipped default. */
 export interface TrainOptions {
   /** Gradient steps over the whole set. */
   steps?: number;

@@ -29,8 +29,10 @@ export const measurementSchema = z.looseObject({
   failures: z.number().int(),
   medianMicros: z.number(),
 });
+/** A measurement as a manifest keeps it. */
 export type Measurement = z.infer<typeof measurementSchema>;
 
+/** manifest.json: where a version came from, what it learned from, its latest measurement. */
 export const manifestSchema = z.looseObject({
   version: z.string(),
   /** shipped: the release's default; trained: made here by `wisp classifier train`. */
@@ -47,6 +49,7 @@ export const manifestSchema = z.looseObject({
   threshold: z.number(),
   measurement: measurementSchema.optional(),
 });
+/** A manifest as read. */
 export type Manifest = z.infer<typeof manifestSchema>;
 
 /** What the bundled default file holds: its weights and what they were trained on. */
