@@ -15,8 +15,6 @@
 import { z } from "zod";
 import type { Level } from "../../config/schema.ts";
 
-/** The three classes, in the order of every weight row. */
-export const CLASSES: readonly Level[] = ["safe", "moderate", "dangerous"];
 const RANK: Record<Level, number> = { safe: 0, moderate: 1, dangerous: 2 };
 
 /** The weights file's format version; a file of another format is refused, not guessed at. */
