@@ -10,7 +10,7 @@
 import { applyModelClassifier, type ModelClassifier } from "../gate/classifier.ts";
 import { renderSummary, type Row, summarise } from "../gate/measure.ts";
 import type { Level } from "../config/schema.ts";
-import { UsageError, WispError } from "../util/errors.ts";
+import { messageOf, UsageError, WispError } from "../util/errors.ts";
 import { cliState, errLine, outLine } from "./io.ts";
 import { loadContext } from "./context.ts";
 import { Gate } from "../gate/gate.ts";
@@ -163,18 +163,24 @@ export async function measure(version: string | undefined, flags: MeasureFlags):
     }
   }
   if (measured) {
-    store.recordMeasurement(paths, measured, {
-      at: new Date().toISOString(),
-      examples: file,
-      classifier: which,
-      total: final.total,
-      exact: final.exact,
-      over: final.over,
-      under: final.under,
-      failures: final.failures.length,
-      medianMicros: Math.round(final.medianMicros),
-    });
-    errLine(`recorded in ${measured}'s manifest`);
+    // The numbers are printed already; a home that cannot be written (a sandboxed run) loses only
+    // the record, and says so.
+    try {
+      store.recordMeasurement(paths, measured, {
+        at: new Date().toISOString(),
+        examples: file,
+        classifier: which,
+        total: final.total,
+        exact: final.exact,
+        over: final.over,
+        under: final.under,
+        failures: final.failures.length,
+        medianMicros: Math.round(final.medianMicros),
+      });
+      errLine(`recorded in ${measured}'s manifest`);
+    } catch (error) {
+      errLine(`note: not recorded in ${measured}'s manifest: ${messageOf(error)}`);
+    }
   }
   if (final.failures.length > 0) cliState.exitCode = 1;
 }

@@ -253,3 +253,23 @@ Deno.test("wisp config set approval.classifier coreml without a version notes th
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("wisp classifier measure: a home it cannot record in still gets the numbers, and a note", async () => {
+  const home = await tempDir();
+  try {
+    // A file where the classifiers folder should be: nothing can be recorded under it.
+    Deno.writeTextFileSync(`${home}/classifiers`, "in the way\n");
+    const set = `${home}/set.tsv`;
+    Deno.writeTextFileSync(set, "safe\tls -la\n");
+    const r = await runWisp(["classifier", "measure", DEFAULT, "--examples", set], { home });
+    assertEquals(r.code, 0, r.stderr);
+    assertMatch(
+      r.stdout,
+      new RegExp(`measured 1 lines with the coreml \\(${DEFAULT}\\) classifier`),
+    );
+    assertMatch(r.stderr, new RegExp(`^note: not recorded in ${DEFAULT}'s manifest: `, "m"));
+    assertEquals(Deno.readTextFileSync(`${home}/classifiers`), "in the way\n");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
