@@ -5,7 +5,7 @@
  * below; `config list` marks one set by hand. This is the one list: a feature
  * that lands removes its entry here (docs/adr/0221-settings-not-built-yet.md).
  *
- * Pure, like the schema: no import beyond model names.
+ * Pure, like the schema: no import beyond model names and why the on-device model is missing.
  */
 import { parseModelName } from "../models/names.ts";
 import { systemModelReason } from "../models/system.ts";
