@@ -31,6 +31,9 @@ export function compileArgs(options: { target?: string; output: string }): strin
     join(ROOT, "node_modules/tree-sitter-bash/tree-sitter-bash.wasm"),
     "--include",
     join(ROOT, "node_modules/web-tree-sitter/tree-sitter.wasm"),
+    // The labelled set `wisp classifier measure` and `train` use without --examples.
+    "--include",
+    join(ROOT, "test/fixtures/gate/examples.tsv"),
     ...(options.target ? ["--target", options.target] : []),
     "--output",
     options.output,

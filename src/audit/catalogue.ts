@@ -54,6 +54,24 @@ export const AUDIT_CATALOGUE = {
     pattern: z.string().optional(),
     readOnly: z.boolean().optional(),
     seconds: z.number().optional(),
+    /** Who judged it: rules (no second classifier asked), model, or trained. */
+    by: z.enum(["rules", "model", "trained"]).optional(),
+    /** The second classifier could not judge; the part was taken as at least moderate. */
+    failed: z.boolean().optional(),
+    /** The answer came from the session's cache. */
+    cached: z.boolean().optional(),
+    /** The model (ollama:…) or the trained version (risk@…) that judged it. */
+    source: z.string().optional(),
+  }),
+  /** `wisp classifier train` made a new version of the trained risk classifier. */
+  "classifier.train": z.looseObject({
+    /** The new version (risk@X.Y.Z-local.<n>); `version` is the envelope's wisp version. */
+    classifierVersion: z.string(),
+    examples: z.number().int(),
+    fromAudit: z.number().int().optional(),
+    excluded: z.number().int().optional(),
+    sources: z.array(z.string()).optional(),
+    use: z.boolean().optional(),
   }),
   "approval.requested": z.looseObject({
     command: z.string(),
@@ -114,7 +132,11 @@ export const AUDIT_CATALOGUE = {
     bytesAfter: z.number().int(),
   }),
   /** A turn began: the person's (or caller's) message verbatim, the model, the tools offered. */
-  prompt: z.looseObject({ text: z.string(), model: z.string().optional(), tools: z.array(z.string()).optional() }),
+  prompt: z.looseObject({
+    text: z.string(),
+    model: z.string().optional(),
+    tools: z.array(z.string()).optional(),
+  }),
   /** One model response of a turn, verbatim, with the calls it asked for (a turn has one per request). */
   response: z.looseObject({
     text: z.string(),

@@ -169,6 +169,7 @@ async function change(key: string, words: string[] | undefined): Promise<void> {
       : `set ${key} to ${renderValue(plan.to)}; it applies from the next session`,
   );
   if (plan.weakens) errLine(`note: ${plan.weakens}`);
+  if (plan.note) errLine(`note: ${plan.note}`);
 }
 
 export function register(program: Command): void {

@@ -48,6 +48,9 @@ async function doctor(flags: { json?: boolean }): Promise<void> {
     ...(await (await load<typeof import("../doctor/model.ts")>(
       import.meta.resolve("../doctor/model.ts"),
     )).modelFindings(paths)),
+    ...(await (await load<typeof import("../doctor/classifier.ts")>(
+      import.meta.resolve("../doctor/classifier.ts"),
+    )).classifierFindings(paths)),
   ];
   const ok = findings.every((f) => f.ok);
   if (flags.json) {

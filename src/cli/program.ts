@@ -73,10 +73,6 @@ export const NOT_BUILT: readonly (readonly string[])[] = [
   ["completions"],
   ["models", "check"],
   ["models", "pull"],
-  ["classifier", "list"],
-  ["classifier", "train"],
-  ["classifier", "use"],
-  ["classifier", "remove"],
 ];
 
 /** One-word prompts that are another tool's command, and what wisp offers instead. */

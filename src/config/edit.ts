@@ -23,6 +23,8 @@ export interface ConfigChange {
   to: unknown;
   /** A sentence when the change weakens the gate or the audit. */
   weakens?: string;
+  /** A note about the new value that is not a weakening. */
+  note?: string;
   /** The new file text. */
   text: string;
   config: Config;
@@ -176,6 +178,7 @@ function judge(
       from,
       to,
       weakens: findSetting(key)?.weakens?.(to),
+      note: findSetting(key)?.note?.(to, result.data),
       text,
       config: result.data,
       auditBefore: before.audit,

@@ -132,14 +132,20 @@ const factKind = z.looseObject({
 });
 
 /**
- * The classifier beside the rules when config.json names none. The Core ML
- * classifier is meant to be the default on macOS, but no model classifier is
- * built yet (src/config/unbuilt.ts), so the rules decide everywhere; the
- * classifier that lands restores `os === "darwin" ? "coreml" : "rules"`.
+ * The classifier beside the rules when config.json names none: on macOS the
+ * trained classifier (`coreml`, as the spec makes it the default there); on
+ * Linux the rules alone, so that a classifier is something a person chooses
+ * (docs/adr/0320-classifiers-beside-the-rules.md).
  */
-export function defaultClassifier(_os = Deno.build.os): "coreml" | "rules" {
-  return "rules";
+export function defaultClassifier(os = Deno.build.os): "coreml" | "rules" {
+  return os === "darwin" ? "coreml" : "rules";
 }
+
+/** A trained classifier's version name: risk@X.Y.Z-default or risk@X.Y.Z-local.<n>. */
+const classifierVersion = z.string().regex(
+  /^risk@\d+\.\d+\.\d+-(default|local\.[1-9]\d{0,5})$/,
+  "must be a classifier version such as risk@0.1.0-default (wisp classifier list shows them)",
+);
 
 export const configSchema = z.object({
   model: modelName.default("system"),
@@ -150,8 +156,8 @@ export const configSchema = z.object({
   maxThreads: positiveInt.max(1024).default(32),
   approval: z.object({
     threshold: z.enum(["safe", "moderate", "dangerous", "never"]).default("moderate"),
-    classifier: z.enum(["coreml", "system-model", "rules"]).default(defaultClassifier()),
-    coremlModel: z.string().optional(),
+    classifier: z.enum(["coreml", "model", "system-model", "rules"]).default(defaultClassifier()),
+    coremlModel: classifierVersion.optional(),
     timeoutSeconds: positiveInt.default(600),
     bannerDelaySeconds: nonNegativeInt.default(10),
     outOfBand: z.boolean().default(true),
@@ -271,6 +277,8 @@ export interface SettingInfo {
   pattern?: RegExp;
   /** A change to this value weakens the gate or the audit when `weakens(value)` says so. */
   weakens?: (value: unknown) => string | undefined;
+  /** Something to know about the new value, given the config it makes (not a weakening). */
+  note?: (value: unknown, config: Config) => string | undefined;
 }
 
 export const SETTINGS: SettingInfo[] = [
@@ -312,13 +320,21 @@ export const SETTINGS: SettingInfo[] = [
   },
   {
     key: "approval.classifier",
-    description: "the classifier beside the rules (coreml, system-model, rules)",
+    description:
+      "the classifier beside the rules (coreml: trained weights; model: a local model; system-model; rules)",
     weakens: (v) =>
       v === "rules"
         ? "with the classifier at rules, no model can raise a command's rating"
         : undefined,
+    note: (v, config) =>
+      v === "coreml" && config.approval.coremlModel === undefined
+        ? "approval.coremlModel is not set, so coreml uses the trained classifier this release ships"
+        : undefined,
   },
-  { key: "approval.coremlModel", description: "the Core ML classifier version to use (macOS)" },
+  {
+    key: "approval.coremlModel",
+    description: "the trained classifier version coreml uses (default: the one this release ships)",
+  },
   {
     key: "approval.timeoutSeconds",
     description: "seconds a question waits for your answer before it is refused",

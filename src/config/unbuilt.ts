@@ -5,9 +5,10 @@
  * below; `config list` marks one set by hand. This is the one list: a feature
  * that lands removes its entry here (docs/adr/0221-settings-not-built-yet.md).
  *
- * Pure, like the schema: no import beyond model names.
+ * Pure, like the schema: no import beyond model names and why the on-device model is missing.
  */
 import { parseModelName } from "../models/names.ts";
+import { systemModelReason } from "../models/system.ts";
 
 /** One segment of a setting's path: a name, or a test for a variable part (a task's name). */
 type Segment = string | ((segment: string) => boolean);
@@ -22,7 +23,7 @@ export interface UnbuiltSetting {
 }
 
 /** The tasks that run on a model of their own (routing.tasks.<task>) in this build. */
-export const ROUTED_TASKS: readonly string[] = ["triage", "draft"];
+export const ROUTED_TASKS: readonly string[] = ["triage", "draft", "classifier"];
 
 /** Whether a model name picks a runtime this build does not have (MLX, Core AI, Private Cloud). */
 export function unbuiltRuntime(name: unknown): boolean {
@@ -44,10 +45,10 @@ export const UNBUILT_SETTINGS: UnbuiltSetting[] = [
   { path: ["shownOutputLines"], missing: "wisp has no chat yet, which is where it applies" },
   {
     path: ["approval", "classifier"],
-    values: (v) => v === "coreml" || v === "system-model",
-    missing: "no model classifier is built into wisp yet (the rules decide alone)",
+    values: (v) => v === "system-model",
+    missing:
+      `${systemModelReason()}; use model (a local model, routing.tasks.classifier) or coreml (trained weights)`,
   },
-  { path: ["approval", "coremlModel"], missing: "the Core ML classifier is not built yet" },
   { path: ["context", "target"], missing: "conversations are not condensed yet" },
   { path: ["context", "memory"], missing: "the memory tool is not built yet" },
   { path: ["tools", "ask"], missing: "the ask tool is not built yet" },
@@ -56,7 +57,7 @@ export const UNBUILT_SETTINGS: UnbuiltSetting[] = [
   { path: ["routing", "ladder"], missing: "routing along a ladder of models is not built yet" },
   {
     path: ["routing", "tasks", (task) => !ROUTED_TASKS.includes(task)],
-    missing: `only ${ROUTED_TASKS.join(" and ")} are routed to a model of their own so far`,
+    missing: `only ${ROUTED_TASKS.join(", ")} are routed to a model of their own so far`,
   },
   {
     path: ["routing", "tasks", (task) => ROUTED_TASKS.includes(task)],

@@ -14,7 +14,8 @@ import { analyse, type Analysis } from "./analyse.ts";
 import { evaluatePolicy, type PolicyDecision } from "./policy.ts";
 import { classify, type GitConfigReader, LEVEL_RANK, maxLevel, type PartVerdict } from "./rules.ts";
 import { ApprovalStore } from "./approvals.ts";
-import { applyModelClassifier, type ModelClassifier } from "./classifier.ts";
+import { applyModelClassifier, type ClassifiedPart, type ModelClassifier } from "./classifier.ts";
+import { chooseClassifier } from "./choose.ts";
 import { PathLookup } from "./paths.ts";
 import { findGitDir, readGitConfigFile, readRepositoryConfig } from "./git_config.ts";
 import { partFeatures } from "./features.ts";
@@ -84,6 +85,7 @@ export interface GateOptions {
   config: Config;
   home: HomePaths;
   audit: AuditSink;
+  /** The classifier beside the rules; absent: the one approval.classifier names (choose.ts). */
   classifier?: ModelClassifier;
   /** Environment variables the command inherits, for resolving $HOME, $WISP_HOME, $TMPDIR… */
   env?: Record<string, string>;
@@ -147,6 +149,8 @@ export class Gate {
   readonly #env: Record<string, string>;
   readonly #userHome: string;
   readonly #scripts = wispScripts();
+  /** The classifier beside the rules, chosen once: its cache lasts the session. */
+  readonly #classifier: ModelClassifier | undefined;
   /** git's config files as the rules read them (git_config.ts). */
   readonly #gitConfig: GitConfigReader = {
     repositoryFrom: (dir) => {
@@ -161,6 +165,9 @@ export class Gate {
     this.approvals = opts.approvals ?? ApprovalStore.forHome(opts.home);
     this.#env = opts.env ?? readEnv();
     this.#userHome = opts.userHome ?? this.#env.HOME ?? "/";
+    this.#classifier = opts.config.approval.classifier === "rules"
+      ? undefined
+      : opts.classifier ?? chooseClassifier(opts.config, opts.home, this.#userHome);
   }
 
   /** A remembered approval; an unreadable approvals.json covers nothing (fail closed: ask). */
@@ -258,13 +265,14 @@ export class Gate {
     }
 
     // The model classifier may only raise the rules' level; read-only parts skip it.
-    const parts = this.opts.classifier && this.opts.config.approval.classifier !== "rules"
-      ? await applyModelClassifier(this.opts.classifier, ruleParts, {
+    const parts: ClassifiedPart[] = this.#classifier
+      ? await applyModelClassifier(this.#classifier, ruleParts, {
         line,
         cwd: ctx.cwd,
+        root: ctx.root,
         signal: ctx.signal,
       })
-      : ruleParts.map((p) => ({ ...p, classifier: "rules", seconds: 0 }));
+      : ruleParts.map((p) => ({ ...p, classifier: "rules", seconds: 0, by: "rules" as const }));
     let level: Level = "safe";
     for (const p of parts) {
       level = maxLevel(level, p.level);
@@ -277,6 +285,10 @@ export class Gate {
         pattern: p.pattern,
         readOnly: p.readOnly,
         seconds: p.seconds,
+        by: p.by,
+        ...(p.failed ? { failed: true } : {}),
+        ...(p.cached ? { cached: true } : {}),
+        ...(p.source ? { source: p.source } : {}),
       });
     }
     const gateParts = toParts(parts);

@@ -82,9 +82,7 @@ Deno.test("a setting whose feature is not built is refused with exit 1 and nothi
     ["tools.models", "true"],
     ["context.memory", "true"],
     ["context.target", "0.5"],
-    ["approval.classifier", "coreml"],
     ["approval.classifier", "system-model"],
-    ["approval.coremlModel", "risk@0.14.0-default"],
     ["routing.ladder", "ollama:qwen3.8:27b"],
     ["routing.tasks.secrets", "ollama:qwen3.8:27b"],
     ["mlx.baseURL", "http://127.0.0.1:8081/v1"],
@@ -108,7 +106,16 @@ Deno.test("a setting whose feature is not built is refused with exit 1 and nothi
   }
   assertEquals(exists(`${home}/logs`), false);
   // The values that work are still taken.
-  for (const [key, value] of [["approval.classifier", "rules"], ["verification.mode", "off"]]) {
+  for (
+    const [key, value] of [
+      ["approval.classifier", "rules"],
+      ["approval.classifier", "coreml"],
+      ["approval.classifier", "model"],
+      ["approval.coremlModel", "risk@0.14.0-default"],
+      ["routing.tasks.classifier", "ollama:qwen3.8:27b"],
+      ["verification.mode", "off"],
+    ]
+  ) {
     const run = await runWisp(["config", "set", key, value], { home });
     assertEquals(run.code, 0, `${key} ${value}: ${run.stderr}`);
   }

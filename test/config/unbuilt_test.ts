@@ -21,7 +21,11 @@ Deno.test("every entry of the not-built list names a setting config set knows", 
 
 Deno.test("values decide where only some are not built; a section covers its settings", () => {
   assertEquals(unbuiltEntry(["approval", "classifier"], "rules"), undefined);
-  assert(unbuiltEntry(["approval", "classifier"], "coreml"));
+  assertEquals(unbuiltEntry(["approval", "classifier"], "coreml"), undefined);
+  assertEquals(unbuiltEntry(["approval", "classifier"], "model"), undefined);
+  assert(unbuiltEntry(["approval", "classifier"], "system-model"));
+  assertEquals(unbuiltEntry(["approval", "coremlModel"], "risk@0.1.0-local.2"), undefined);
+  assertEquals(unbuiltEntry(["routing", "tasks", "classifier"], "ollama:x"), undefined);
   assert(unbuiltEntry(["mlx", "models", "x", "think"], true));
   assertEquals(unbuiltEntry(["routing", "tasks", "triage"], "ollama:x"), undefined);
   assert(unbuiltEntry(["routing", "tasks", "triage"], "mlx:x"));
