@@ -13,6 +13,7 @@ import { CODE_SCAN_LIMIT, HOME_DIRS, PRIVILEGE, SYSTEM_DIRS } from "./programs.t
 import { cachedRegExp } from "./regexes.ts";
 import { isLongOption } from "./options.ts";
 import { writeTargets } from "./targets.ts";
+import { recordLink, throughLinks } from "./writes.ts";
 import { absolutePath, display, literal, litWord, resolveWord, type Word } from "./words.ts";
 
 export interface PolicyConfig {
@@ -190,7 +191,7 @@ function builtInRules(
       disk(part, analysis) ?? power(part) ?? homeWrite(part, analysis, home, context, links) ??
       (context.origin !== "person" ? wispRun(part, analysis, context) : undefined);
     if (refusal) return { allowed: false, ...refusal, command: part.text };
-    recordLink(part, analysis, links);
+    recordLink(part, analysis.userHome, links);
     for (const t of downloadTargets(part)) {
       const r = resolveWord(t, part.vars, analysis.userHome);
       if (!r.unknown) { for (const cwd of part.cwds) downloaded.add(absolutePath(r.value, cwd)); }
@@ -202,35 +203,6 @@ function builtInRules(
 }
 
 type Refusal = { rule: string; reason: string };
-
-function recordLink(part: Part, analysis: Analysis, links: Map<string, string>): void {
-  if (
-    part.program !== "ln" ||
-    !part.argv.slice(1).some((a) => /^-[a-zA-Z]*s/.test(a) || a === "--symbolic")
-  ) return;
-  const pos = part.words.slice(1).filter((w) => !(literal(w) ?? "").startsWith("-"));
-  if (pos.length < 1) return;
-  const target = resolveWord(pos[0], part.vars, analysis.userHome);
-  const name = pos.length >= 2
-    ? resolveWord(pos[pos.length - 1], part.vars, analysis.userHome)
-    : undefined;
-  if (target.unknown || target.globRegex) return;
-  for (const cwd of part.cwds) {
-    const to = absolutePath(target.value, cwd);
-    const at = name && !name.unknown
-      ? absolutePath(name.value, cwd)
-      : absolutePath(basename(target.value), cwd);
-    if (links.size < 64) links.set(at, to);
-  }
-}
-
-/** Follow the links the line made itself. */
-function throughLinks(path: string, links: Map<string, string>): string {
-  for (const [at, to] of links) {
-    if (path === at || path.startsWith(at + "/")) return to + path.slice(at.length);
-  }
-  return path;
-}
 
 const FETCHES =
   /urlopen|urllib|requests\.(get|post)|http\.client|fetch\(|https?:\/\/|Net::HTTP|open-uri|LWP|IO::Socket|socket\.|child_process.*curl|wget|curl/i;
@@ -759,9 +731,13 @@ function homeWrite(
           : `${cwd === "/" ? "" : escapeRe(cwd)}\\/${r.globRegex}`;
         re = cachedRegExp(`^${src}`, "i") ?? undefined;
         if (!re) continue;
+        // The folder the pattern's fixed start names (`~/.wisp/part*` lands in ~/.wisp).
+        const fixed = r.value.slice(0, r.value.search(/[*?[]/));
+        const dir = fixed.slice(0, fixed.lastIndexOf("/") + 1);
         for (const root of roots) {
           if (
-            re.test(root) || re.test(`${root}/config.json`) || re.test(`${root}/approvals.json`)
+            re.test(root) || re.test(`${root}/config.json`) || re.test(`${root}/approvals.json`) ||
+            (dir !== "" && insideHome(absolutePath(dir, cwd), root))
           ) {
             return {
               rule: "wisp-home",
