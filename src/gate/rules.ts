@@ -21,6 +21,7 @@ import {
 } from "./programs.ts";
 import { absolutePath, display, isDynamic, literal, resolveWord, type Word } from "./words.ts";
 import { awkProgramEffects, sedScriptEffects, writeTargets } from "./targets.ts";
+import { backgroundRating, ranFileRating } from "./line_effects.ts";
 import { linksBefore, riskyDestination, riskyDestinationGlob, throughLinks } from "./writes.ts";
 import { parseLine } from "./parse.ts";
 import { analyse } from "./analyse.ts";
@@ -232,6 +233,9 @@ export function classifyPart(
     acc.exact = true;
     raise(acc, dangerous("runs whatever comes down the pipe as a script"));
   }
+  // Whole-line effects (line_effects.ts): running a file the line wrote, background spawning.
+  raise(acc, ranFileRating(part));
+  raise(acc, backgroundRating(part));
   // A pager, an editor or a helper is a program; shell code hidden in one is an evasion.
   if (part.hookSource && (part.payloadKind || part.readsScriptFromStdin)) {
     raise(acc, dangerous(`${part.hookSource} hides shell code (${part.payloadKind ?? "stdin"})`));
