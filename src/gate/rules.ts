@@ -22,6 +22,7 @@ import {
 import { absolutePath, display, isDynamic, literal, resolveWord, type Word } from "./words.ts";
 import { awkProgramEffects, sedScriptEffects, writeTargets } from "./targets.ts";
 import { backgroundRating, ranFileRating } from "./line_effects.ts";
+import { consequenceOf, killArgs } from "./consequences.ts";
 import { linksBefore, riskyDestination, riskyDestinationGlob, throughLinks } from "./writes.ts";
 import { parseLine } from "./parse.ts";
 import { analyse } from "./analyse.ts";
@@ -348,6 +349,8 @@ export function classifyPart(
     const why = destinationRisk(r, part, analysis);
     if (why) raise(acc, dangerous(`writes ${display(t.word)}: ${why}`));
   }
+  // Consequences the program's name does not show (consequences.ts).
+  raise(acc, consequenceOf(part, analysis));
   // Environment hooks and git's settings: rated by what they run (hooks.ts).
   const ruleFeatures: string[] = [];
   rateHooks(acc, part, analysis, options, ruleFeatures);
@@ -1162,6 +1165,9 @@ function rateSingle(
     case "pkill":
     case "skill":
       if (args.some((a) => a === "-l" || a === "-L")) return out(safe("lists signals"), true);
+      if (prog === "kill" && killArgs(part.words.slice(1)).signal === "0") {
+        return out(safe("checks that a process exists (signal 0 sends nothing)"), true);
+      }
       if (positional.some((p) => p === "-1" || p === "1") || args.includes("-1")) {
         return out(dangerous("signals every process you own, or init"));
       }
