@@ -104,6 +104,9 @@ function signals(part: Part, analysis: Analysis): Rating | undefined {
       return dangerous("signals processes named at run time, whoever started them");
     }
   }
+  // `kill -- -42`, `kill -9 -42`: a negative pid is a whole process group.
+  const group = pids.map((w) => literal(w)).find((l) => l !== undefined && /^-\d+$/.test(l));
+  if (group) return dangerous(`signals every process of the group ${group.slice(1)}`);
   if (!KILL.test(signal)) return undefined;
   const foreign = pids.find((w) => !isOwnChild(w, own));
   if (foreign) {
@@ -162,6 +165,15 @@ function persistence(part: Part): Rating | undefined {
     ) {
       return dangerous("makes macOS run a program at every login");
     }
+  }
+  // Package managers' settings that name a program they run for every script.
+  if (
+    /^(npm|yarn|pnpm|bun)$/.test(prog) && verbs[0] === "config" && verbs[1] === "set" &&
+    /^(script-shell|shell|node-options|git|editor|browser|viewer|yarn-path|yarnPath)(=|$)/.test(
+      verbs[2] ?? "",
+    )
+  ) {
+    return dangerous(`makes ${prog} run a program of its choosing for its scripts (${verbs[2]})`);
   }
   if (
     LIFECYCLE.test(args.join(" ").slice(0, CODE_SCAN_LIMIT)) &&
@@ -254,6 +266,7 @@ const PUBLISHERS: Record<string, RegExp> = {
   helm: /^push$/,
   pod: /^trunk$/,
   dotnet: /^nuget$/,
+  gh: /^release (create|upload|edit)$/,
 };
 
 function publishing(part: Part): Rating | undefined {
@@ -266,9 +279,10 @@ function publishing(part: Part): Rating | undefined {
     verbs = part.argv.slice(m + 2).filter((a) => !a.startsWith("-"));
   }
   const re = Object.hasOwn(PUBLISHERS, prog) ? PUBLISHERS[prog] : undefined;
-  if (re && re.test(verbs[0] ?? "") && !part.argv.some((a) => a === "--dry-run" || a === "-n")) {
+  const verb = prog === "gh" ? verbs.slice(0, 2).join(" ") : verbs[0] ?? "";
+  if (re && re.test(verb) && !part.argv.some((a) => a === "--dry-run" || a === "-n")) {
     return dangerous(
-      `${prog} ${verbs[0] ?? ""}: publishes beyond this machine, which cannot be taken back`
+      `${prog} ${verb}: publishes beyond this machine, which cannot be taken back`
         .replace(" :", ":"),
     );
   }
