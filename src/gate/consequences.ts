@@ -123,6 +123,10 @@ function signals(part: Part, analysis: Analysis): Rating | undefined {
 function isOwnChild(w: Word, own: Set<string>): boolean {
   const l = literal(w);
   if (l !== undefined) return /^%/.test(l);
+  // $(jobs -p): the pids of this shell's own jobs.
+  if (w.segs.length === 1 && w.segs[0].kind === "sub") {
+    return /^(\$\(|`)\s*jobs\s+-[a-z]*p[a-z]*\s*(\)|`)$/.test(w.segs[0].text);
+  }
   return w.segs.length === 1 && w.segs[0].kind === "var" &&
     (w.segs[0].name === "!" || own.has(w.segs[0].name));
 }
@@ -155,6 +159,20 @@ function persistence(part: Part): Rating | undefined {
     )
   ) {
     return dangerous("makes a service start by itself at every boot or login");
+  }
+  if (
+    prog === "systemd-run" &&
+    args.some((a) => /^--on-(calendar|boot|startup|unit-active|unit-inactive|active)/.test(a))
+  ) {
+    return dangerous("schedules a command that runs later by itself (a systemd timer)");
+  }
+  if (prog === "loginctl" && verbs[0] === "enable-linger") {
+    return dangerous("keeps your services running after you log out, and starts them at boot");
+  }
+  if (
+    prog === "defaults" && verbs[0] === "write" && /LSQuarantine|GKAutoRearm/i.test(args.join(" "))
+  ) {
+    return dangerous("turns off macOS's checks of downloaded programs");
   }
   if (prog === "defaults" && verbs[0] === "write") {
     const text = args.join(" ");
@@ -196,6 +214,17 @@ function reach(part: Part, analysis: Analysis): Rating | undefined {
   if ((prog === "kubectl" || prog === "oc") && /^(exec|attach|debug)$/.test(verbs[0] ?? "")) {
     return dangerous(`runs commands inside a workload of the cluster (${prog} ${verbs[0]})`);
   }
+  if (
+    (prog === "kubectl" || prog === "oc") && verbs[0] === "run" &&
+    args.some((a) => /^-[a-zA-Z]*[it]|^--(stdin|tty|attach)|^--$/.test(a))
+  ) return dangerous(`starts a pod in the cluster and runs a command in it (${prog} run)`);
+  // Cloud CLIs' remote shells and remote commands.
+  const cloud = verbs.slice(0, 3).join(" ");
+  if (
+    (prog === "gcloud" && /\b(ssh|scp)\b/.test(cloud)) ||
+    (prog === "aws" && /^(ssm (start-session|send-command)|ecs execute-command)/.test(cloud)) ||
+    (prog === "az" && /^(ssh|vm run-command|container exec|webapp ssh)/.test(cloud))
+  ) return dangerous(`runs commands on a machine in the cloud (${prog} ${cloud})`);
   if (!CONTAINER_TOOLS.test(prog)) return undefined;
   const verb = verbs[0] === "container" ? verbs[1] : verbs[0];
   if (verb !== "run" && verb !== "create") return undefined;
@@ -266,7 +295,9 @@ const PUBLISHERS: Record<string, RegExp> = {
   helm: /^push$/,
   pod: /^trunk$/,
   dotnet: /^nuget$/,
-  gh: /^release (create|upload|edit)$/,
+  gh: /^(release (create|upload|edit)|gist create)$/,
+  deno: /^publish$/,
+  bun: /^publish$/,
 };
 
 function publishing(part: Part): Rating | undefined {

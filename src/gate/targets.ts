@@ -110,7 +110,10 @@ export function writeTargets(part: Part): Target[] {
     case "rsync":
     case "ditto":
     case "gcp": {
-      const t = optionValues(args, ["-t", "--target-directory"]);
+      const t = [
+        ...optionValues(args, ["-t", "--target-directory"]),
+        ...clusterValues(args, "t", "tmogSZ"),
+      ];
       if (t.length) add(t, `${prog} into`);
       else {
         const pos = positionals(

@@ -42,6 +42,7 @@ Deno.test("consequences: signals to processes the line did not start are dangero
   assertEquals(verdict("./srv & S=$!; kill -KILL $S"), "moderate");
   assertEquals(verdict("kill -9 %3"), "moderate");
   assertEquals(verdict("kill -USR1 5001"), "moderate");
+  assertEquals(verdict("./a & ./b & kill -KILL $(jobs -p)"), "moderate");
   assertEquals(verdict("kill -0 5001"), "safe");
   assertEquals(verdict("kill -l"), "safe");
 });
@@ -58,6 +59,9 @@ Deno.test("consequences: what starts again by itself later is dangerous", () => 
       "npm config set script-shell ./sh",
       "git config core.hooksPath hooks",
       "cp pre-push .git/hooks/",
+      "systemd-run --user --on-boot=5min ./task",
+      "loginctl enable-linger me",
+      "defaults write com.apple.LaunchServices LSQuarantine -bool false",
     ]
   ) assertEquals(verdict(line), "dangerous", line);
   assertEquals(verdict("systemctl --user status watcher.service"), "safe");
@@ -78,6 +82,10 @@ Deno.test("consequences: shells in a cluster and containers with the host's powe
       "docker run -v $HOME:/h x",
       "docker run -v ~/.aws:/root/.aws:ro x",
       "nerdctl run --mount type=bind,source=/usr,target=/u x",
+      "kubectl run shell -it --image=busybox",
+      "gcloud compute ssh web-1 --zone z",
+      "aws ssm send-command --document-name x",
+      "az vm run-command invoke -g g -n n --command-id RunShellScript",
     ]
   ) assertEquals(verdict(line), "dangerous", line);
   assertEquals(verdict("docker run --rm -v ./out:/out x"), "moderate");
@@ -91,6 +99,8 @@ Deno.test("consequences: publishing and macOS's ways around its checks are dange
       "python3 -m twine upload dist/x.tar.gz",
       "hatch publish",
       "gh release upload v2 a.zip",
+      "gh gist create secret.txt",
+      "bun publish",
       "open Tool.app",
       "open ~/Downloads/setup.command",
       "open -a Terminal ./go.sh",

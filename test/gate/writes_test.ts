@@ -70,6 +70,7 @@ Deno.test("writes: disguised writes into system folders and the home's dotfiles 
       "cp myrc ~/.vimrc",
       "mv ./git ~/.cargo/bin/",
       "install tool /usr/bin/",
+      "install -Dt ~/.local/bin mytool",
       "tee -a ~/.xprofile < x",
       "ln -s ~/.zshenv z; printf 'x\\n' >> z",
       "ln -s /usr/local/bin pathdir && cp mytool pathdir/",
