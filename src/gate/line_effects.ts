@@ -41,6 +41,8 @@ export interface RanFile {
 interface Made {
   origin: FileOrigin;
   content?: string;
+  /** Added to the end of the file (`>>`, `tee -a`). */
+  append?: boolean;
 }
 
 /** Write targets that put a command's output or a copy into a file (not rm, chmod, touch…). */
@@ -75,9 +77,6 @@ export class LineFiles {
   /** Record what a part writes, once it has been analysed. */
   record(part: Part, parts: Map<number, Part[]>): void {
     if (this.#files.size > 256) return;
-    const upstream = part.cmd.upstream.flatMap((id) => parts.get(id) ?? []);
-    const fed = feederKind(part.words) ??
-      upstream.map((u) => feederKind(u.words)).find((k) => k !== undefined);
     const prog = part.program;
     // Copies and moves carry what their source was; unpacking carries it to a folder.
     let carried: Made | undefined;
@@ -98,29 +97,37 @@ export class LineFiles {
       }
       return;
     }
-    for (const t of [...writeTargets(part), ...remoteNames(part)]) {
-      if (!FILLS.test(t.how)) continue;
-      const made: Made = carried ??
+    const targets = [...writeTargets(part), ...remoteNames(part)].filter((t) => FILLS.test(t.how));
+    if (targets.length === 0) return;
+    const upstream = part.cmd.upstream.flatMap((id) => parts.get(id) ?? []);
+    const fed = feederKind(part.words) ??
+      upstream.map((u) => feederKind(u.words)).find((k) => k !== undefined);
+    for (const t of targets) {
+      const captured = t.how.startsWith("redirects") || t.how.startsWith("writes (tee)");
+      // A build's output file (-o app) is not text the line produced.
+      if (!carried && !fed && !captured) continue;
+      const made = carried ??
         (fed === "downloaded" || fed === "decoded"
           ? { origin: fed }
           : this.#written(part, t.how, upstream));
-      if (!carried && !fed && !t.how.startsWith("redirects") && !t.how.startsWith("writes (tee)")) {
-        continue; // a build's output file (-o app) is not text the line produced
-      }
       for (const key of this.#keys(t.word, part)) {
-        if (made.origin === "written" && made.content !== undefined && t.how.includes("append")) {
+        if (made.append) {
+          // Appended text follows what the line wrote before; after anything else it is unknown.
           const before = this.#files.get(key);
-          made.content = before?.content !== undefined ? before.content + made.content : undefined;
-        }
-        this.#files.set(key, made);
+          const content = before?.content !== undefined && made.content !== undefined
+            ? `${before.content}\n${made.content}`
+            : undefined;
+          this.#files.set(key, { origin: "written", content });
+        } else this.#files.set(key, made);
       }
     }
   }
 
   /** Text written by echo or printf, a here-doc into cat or tee, or echo piped into tee. */
   #written(part: Part, how: string, upstream: Part[]): Made {
-    const append = part.cmd.redirects.some((r) => r.op.includes(">>")) || how.includes("append") ||
-      (part.program === "tee" && part.argv.some((a) => /^-[a-z]*a/.test(a) || a === "--append"));
+    const append = how.startsWith("redirects")
+      ? part.cmd.redirects.some((r) => r.op.includes(">>"))
+      : part.argv.some((a) => /^-[a-z]*a/.test(a) || a === "--append");
     let content: string | undefined;
     if (how.startsWith("redirects")) content = echoed(part);
     if (
@@ -128,7 +135,7 @@ export class LineFiles {
       !(part.cmd.heredoc.expands && /[$`]/.test(part.cmd.heredoc.body))
     ) content = part.cmd.heredoc.body;
     if (part.program === "tee" && upstream.length === 1) content = echoed(upstream[0]);
-    return { origin: "written", content: append ? undefined : content };
+    return { origin: "written", content, append };
   }
 
   /** The file this part runs, when the line made it before. */

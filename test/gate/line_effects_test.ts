@@ -46,6 +46,10 @@ Deno.test("line effects: text the line writes and then runs is rated as the comm
   assertEquals(verdict("echo 'git push --force' > p.sh; chmod +x p.sh; ./p.sh"), "dangerous");
   assertEquals(verdict("echo 'ls' | tee l.sh; sh l.sh"), "moderate");
   assertEquals(verdict("echo 'echo ok' > ok.sh && sh ok.sh"), "moderate");
+  // Appended text follows what the line wrote; appended to a file of unknown text, it is unknown.
+  assertEquals(verdict("echo 'cd /' > a.sh; echo 'sudo ls' >> a.sh; sh a.sh"), "deny");
+  assertEquals(verdict("echo 'ls' > a.sh; echo 'pwd' >> a.sh; sh a.sh"), "moderate");
+  assertEquals(verdict("echo 'ls' >> old.sh; sh old.sh"), "dangerous");
   // Text known only when it runs is dangerous.
   assertEquals(verdict("./gen > step.sh; sh step.sh"), "dangerous");
   assertEquals(verdict('echo "$CMD" > c.sh; bash c.sh'), "dangerous");
