@@ -9,11 +9,10 @@
  * level; none lowers it.
  */
 import type { Analysis, Part } from "./analyse.ts";
-import { dangerous, type Rating } from "./programs.ts";
+import { CODE_SCAN_LIMIT, dangerous, type Rating } from "./programs.ts";
 import { writeTargets } from "./targets.ts";
 import { riskyDestination } from "./writes.ts";
 import { absolutePath, literal, type Word } from "./words.ts";
-import { CODE_SCAN_LIMIT } from "./programs.ts";
 
 /** The first consequence that makes the part dangerous, or undefined. */
 export function consequenceOf(part: Part, analysis: Analysis): Rating | undefined {

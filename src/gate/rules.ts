@@ -346,7 +346,7 @@ export function classifyPart(
       raise(acc, dangerous("moves files to /dev/null, which throws them away"));
     }
     // Where it lands decides (writes.ts), through any link the line made before it.
-    const why = destinationRisk(r, part, analysis);
+    const why = destinationRisk(t.word, r, part, analysis);
     if (why) raise(acc, dangerous(`writes ${display(t.word)}: ${why}`));
   }
   // Consequences the program's name does not show (consequences.ts).
@@ -513,6 +513,7 @@ const SECRET_NAME = /(TOKEN|SECRET|PASSW(OR)?D|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY
 
 /** Why the place a resolved write target names is dangerous (writes.ts), for any folder the part may run in. */
 function destinationRisk(
+  word: Word,
   r: { value: string; unknown: boolean; globRegex?: string },
   part: Part,
   analysis: Analysis,
@@ -527,14 +528,29 @@ function destinationRisk(
       if (why) return why;
       continue;
     }
-    // A name partly unknown: the folder its known start names decides.
-    const known = r.unknown ? r.value.slice(0, r.value.lastIndexOf("/") + 1) : r.value;
+    // A name partly unknown: the folder its known start names decides (`/etc/$X`, not `$X/etc`).
+    const start = r.unknown ? knownStart(word, part, analysis.userHome) : r.value;
+    const known = r.unknown ? start.slice(0, start.lastIndexOf("/") + 1) : start;
     if (known === "") continue;
     const abs = throughLinks(absolutePath(known, cwd), links);
     const why = riskyDestination(abs, analysis.userHome);
     if (why) return why;
   }
   return undefined;
+}
+
+/** The value of a word up to its first piece known only at run time. */
+function knownStart(word: Word, part: Part, userHome: string): string {
+  const segs = [];
+  for (const seg of word.segs) {
+    if (seg.kind === "sub" || seg.kind === "arith" || seg.kind === "glob") break;
+    if (seg.kind === "var") {
+      const v = seg.plain ? part.vars.get(seg.name) : undefined;
+      if (!v || !("value" in v)) break;
+    }
+    segs.push(seg);
+  }
+  return resolveWord({ raw: word.raw, segs }, part.vars, userHome).value;
 }
 
 export function patternFor(part: Part, verb: string | undefined): string {

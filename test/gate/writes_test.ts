@@ -99,6 +99,9 @@ Deno.test("writes: the same programs writing inside the project, or only reading
   assertEquals(verdict("awk '{ print > $1 \".part\" }' in.tsv"), "moderate");
   assertEquals(verdict("cp config.json build/"), "moderate");
   assertEquals(verdict("cp notes.md ~/Desktop/"), "moderate");
+  // A name known only in part is judged by its known start: `$PREFIX/bin` is not /bin.
+  assertEquals(verdict('cp tool "$PREFIX/bin/"'), "moderate");
+  assertEquals(verdict("cp tool /etc/$NAME"), "dangerous");
   assertEquals(verdict("sed 's/new/old/' a.txt"), "safe");
   assertEquals(verdict("sed -n '/^we /p' a.txt"), "safe");
   assertEquals(verdict("awk 'NF > 3' data"), "safe");
