@@ -259,6 +259,9 @@ export function ranFileRating(part: Part): Rating | undefined {
   const ran = part.ranFile;
   if (!ran || ran.origin !== "written") return undefined;
   if (ran.content === undefined) {
+    // An interpreter given generated code (`esbuild … > out.js; node out.js`) is rated as any
+    // script it runs; shell text produced at run time is the evasion.
+    if (isInterpreter(part.program)) return undefined;
     return dangerous(
       `runs ${ran.name}, which the line itself fills with text known only when it runs`,
     );

@@ -70,7 +70,10 @@ export function riskyDestinationGlob(regex: string, userHome: string): string | 
   if (!re) return "a name the gate cannot read";
   const home = userHome.replace(/\/+$/, "");
   for (const probe of probes(home)) {
-    if (re.test(probe)) return riskyDestination(probe, userHome);
+    if (!re.test(probe)) continue;
+    const why = riskyDestination(probe, userHome);
+    const shown = probe.startsWith(home + "/") ? `~${probe.slice(home.length)}` : probe;
+    if (why) return `it may name ${shown.replace(/\/x$/, "/…")}: ${why}`;
   }
   return undefined;
 }

@@ -55,6 +55,8 @@ Deno.test("line effects: text the line writes and then runs is rated as the comm
   assertEquals(verdict('echo "$CMD" > c.sh; bash c.sh'), "dangerous");
   const ran = analysed("echo 'rm -rf build' > c.sh; sh c.sh").parts.find((p) => p.program === "sh");
   assertEquals(ran?.ranFile?.content, "rm -rf build");
+  // Generated code given to an interpreter is rated as any script it runs.
+  assertEquals(verdict("./bundle src/app.ts > out.js && node out.js"), "moderate");
   // A build's output file is not text the line produced.
   assertEquals(verdict("cc -o app main.c && ./app"), "moderate");
 });
