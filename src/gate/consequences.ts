@@ -81,6 +81,7 @@ function signals(part: Part, analysis: Analysis): Rating | undefined {
   if (prog === "fuser" && part.argv.some((a) => /^-[a-zA-Z]*k/.test(a))) {
     return dangerous("kills every process using a file or port, whoever started it");
   }
+  if (prog === "killall5") return dangerous("signals every process on the machine");
   if (prog !== "kill") return undefined;
   const { signal, pids } = killArgs(part.words.slice(1));
   if (signal === "LIST") return undefined;
@@ -265,8 +266,8 @@ function reach(part: Part, analysis: Analysis): Rating | undefined {
       .replace(/^\$\{?PWD\}?(?=\/|$)/, part.cwds[0]);
     if (!host.startsWith("/")) continue;
     const abs = absolutePath(host, part.cwds[0]);
-    const why = abs === "/" || abs === home
-      ? "the whole file system or home"
+    const why = abs === "/" || abs === home || home.startsWith(abs + "/")
+      ? "the whole file system or a folder holding your home"
       : riskyDestination(abs, analysis.userHome);
     if (why) return dangerous(`gives a container the host's ${source} (${why})`);
   }
@@ -308,6 +309,10 @@ function publishing(part: Part): Rating | undefined {
     prog = part.argv[m + 1] ?? "";
     verbs = part.argv.slice(m + 2).filter((a) => !a.startsWith("-"));
   }
+  if (
+    prog === "gh" && verbs[0] === "repo" && /^(create|edit)$/.test(verbs[1] ?? "") &&
+    part.argv.some((a) => a === "--public" || /^--visibility[= ]?public$/.test(a) || a === "public")
+  ) return dangerous("makes a repository public, which cannot be taken back");
   const re = Object.hasOwn(PUBLISHERS, prog) ? PUBLISHERS[prog] : undefined;
   const verb = prog === "gh" ? verbs.slice(0, 2).join(" ") : verbs[0] ?? "";
   if (re && re.test(verb) && !part.argv.some((a) => a === "--dry-run" || a === "-n")) {

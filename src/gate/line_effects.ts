@@ -27,7 +27,7 @@ import {
 } from "./words.ts";
 
 /** Where a file the line made came from. */
-export type FileOrigin = "downloaded" | "decoded" | "written";
+export type FileOrigin = "downloaded" | "decoded" | "cloned" | "written";
 
 /** A file a part runs that the line itself made before it. */
 export interface RanFile {
@@ -88,8 +88,25 @@ export class LineFiles {
       const dest = operands[operands.length - 1];
       if (dest) { for (const key of this.#keys(dest, part)) this.#files.set(key, carried); }
     }
+    if (prog === "git" && part.argv.includes("clone")) {
+      // A repository cloned from elsewhere: running its scripts runs code from the network.
+      const into = writeTargets(part).filter((t) => t.how === "clones into").map((t) => t.word);
+      const url = part.argv.slice(part.argv.indexOf("clone") + 1).find((a) => /[:/]/.test(a));
+      const name = url?.replace(/\/+$/, "").replace(/\.git$/, "").split(/[/:]/).pop();
+      const dirs = into.length
+        ? into.flatMap((w) => this.#keys(w, part))
+        : name
+        ? part.cwds.slice(0, 4).map((cwd) => absolutePath(name, cwd))
+        : [];
+      for (const d of dirs) this.#folders.push({ path: d, origin: "cloned" });
+      return;
+    }
     if (/^(tar|gtar|bsdtar|unzip)$/.test(prog)) {
-      const archive = part.words.slice(1).map((w) => this.#find(w, part)).find((m) => m);
+      const upstream = part.cmd.upstream.flatMap((id) => parts.get(id) ?? []);
+      const piped = upstream.map((u) => feederKind(u.words)).find((k) => k !== undefined);
+      const archive = piped === "downloaded" || piped === "decoded"
+        ? { origin: piped as FileOrigin }
+        : part.words.slice(1).map((w) => this.#find(w, part)).find((m) => m);
       if (archive && archive.origin !== "written") {
         const into = writeTargets(part).filter((t) => t.how === "unpacks into").map((t) => t.word);
         const dirs = into.length ? into.flatMap((w) => this.#keys(w, part)) : part.cwds.slice(0, 4);
@@ -257,6 +274,9 @@ export function runsAsShell(part: Part, content: string): boolean {
 /** What the rules say of a part that runs a file the line wrote itself. */
 export function ranFileRating(part: Part): Rating | undefined {
   const ran = part.ranFile;
+  if (ran?.origin === "cloned") {
+    return dangerous(`runs ${ran.name}, code from a repository the line just cloned`);
+  }
   if (!ran || ran.origin !== "written") return undefined;
   if (ran.content === undefined) {
     // An interpreter given generated code (`esbuild … > out.js; node out.js`) is rated as any

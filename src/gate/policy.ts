@@ -456,7 +456,7 @@ function runsCode(part: Part): boolean {
 function downloadExec(part: Part, analysis: Analysis): Refusal | undefined {
   // Downloaded or decoded to a file, then run (line_effects.ts): curl -o i.sh …; sh i.sh,
   // wget …; chmod +x f; ./f, also after a copy, a move or unpacking the archive.
-  if (part.ranFile && part.ranFile.origin !== "written") {
+  if (part.ranFile && (part.ranFile.origin === "downloaded" || part.ranFile.origin === "decoded")) {
     return {
       rule: "download-exec",
       reason: `it runs ${part.ranFile.name}, which the line just ${part.ranFile.origin}`,

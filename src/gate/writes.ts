@@ -57,7 +57,13 @@ export function riskyDestination(abs: string, userHome: string): string | undefi
     return git[2] === "hooks" ? GIT_WHY.hooks : git[2] === "info" ? GIT_WHY.info : GIT_WHY.config;
   }
   if (basename(abs) === ".envrc") return "direnv runs it when you cd into the folder";
+  if (abs === "/") return "the root of the file system";
+  if (/^\/(proc|sys)\//.test(abs)) return "a setting of the running kernel";
   if (isSystemPath(abs)) return "a system file or folder";
+  // Another user's dotfiles (their shell start-up files, their ssh keys).
+  if (!abs.startsWith(home + "/") && /^\/(home|Users)\/[^/]+\/\.[^/]/.test(abs)) {
+    return "a dotfile of another user's home";
+  }
   return undefined;
 }
 

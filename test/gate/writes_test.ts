@@ -74,6 +74,9 @@ Deno.test("writes: disguised writes into system folders and the home's dotfiles 
       "tee -a ~/.xprofile < x",
       "ln -s ~/.zshenv z; printf 'x\\n' >> z",
       "ln -s /usr/local/bin pathdir && cp mytool pathdir/",
+      "unzip -o kit.zip -d /",
+      "echo 0 > /proc/sys/vm/swappiness",
+      "cp rc /home/someone/.zshrc",
     ]
   ) assertEquals(verdict(line), "dangerous", line);
 });
