@@ -61,8 +61,17 @@ export function riskyDestination(abs: string, userHome: string): string | undefi
   if (/^\/(proc|sys)\//.test(abs)) return "a setting of the running kernel";
   if (isSystemPath(abs)) return "a system file or folder";
   // Another user's dotfiles (their shell start-up files, their ssh keys).
-  if (!abs.startsWith(home + "/") && /^\/(home|Users)\/[^/]+\/\.[^/]/.test(abs)) {
-    return "a dotfile of another user's home";
+  // Another user's start-up files, keys and the like (the same list, in their home).
+  const other = /^\/(?:home|Users)\/[^/]+\/(.+)$/.exec(abs);
+  if (other && !abs.startsWith(home + "/")) {
+    for (const p of HOME_PROTECTED) {
+      if (other[1] === p.path || other[1].startsWith(p.path + "/")) {
+        return `another user's: ${p.why}`;
+      }
+    }
+    if (MORE_STARTUP.test(other[1])) {
+      return "another user's: it runs at login or in every new shell";
+    }
   }
   return undefined;
 }
