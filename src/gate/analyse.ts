@@ -197,7 +197,7 @@ function analyseParsed(
     for (const p of made) out.push(p);
     byCmd.set(cmd.id, made);
     // A file the line made before: its text, when the line wrote it, is read as a payload.
-    const ran = made[0] ? files.ranBy(made[0], byCmd) : undefined;
+    const ran = made[0] ? files.ranBy(made[0], byCmd, parsed) : undefined;
     if (ran) {
       made[0].ranFile = ran;
       if (

@@ -85,8 +85,12 @@ function signals(part: Part, analysis: Analysis): Rating | undefined {
   if (prog !== "kill") return undefined;
   const { signal, pids } = killArgs(part.words.slice(1));
   if (signal === "LIST") return undefined;
-  const own = ownChildVariables(analysis);
+  const { own, found } = pidVariables(analysis);
   for (const w of pids) {
+    const named = w.segs.find((s) => s.kind === "var" && found.has(s.name));
+    if (named) {
+      return dangerous("signals processes found by name or port at run time, whoever started them");
+    }
     if (w.segs.some((s) => s.kind === "var" && s.name === "PPID")) {
       return dangerous("signals the process that started this command (wisp itself)");
     }
@@ -131,15 +135,18 @@ function isOwnChild(w: Word, own: Set<string>): boolean {
     (w.segs[0].name === "!" || own.has(w.segs[0].name));
 }
 
-function ownChildVariables(analysis: Analysis): Set<string> {
+/** Variables the line sets from `$!` (its own child), and from lsof, pgrep and the like. */
+function pidVariables(analysis: Analysis): { own: Set<string>; found: Set<string> } {
   const own = new Set<string>();
+  const found = new Set<string>();
   for (const c of analysis.parsed.commands) {
     for (const a of c.assignments) {
       const seg = a.value?.segs.length === 1 ? a.value.segs[0] : undefined;
       if (seg?.kind === "var" && seg.name === "!") own.add(a.name);
+      if (a.value?.segs.some((s) => s.kind === "sub" && FINDERS.test(s.text))) found.add(a.name);
     }
   }
-  return own;
+  return { own, found };
 }
 
 // -- what starts again later ---------------------------------------------------------

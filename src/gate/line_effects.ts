@@ -13,6 +13,7 @@
  * whose content is not known.
  */
 import { type Analysis, echoedText, feederKind, type Part, SHELLS } from "./analyse.ts";
+import type { ParsedLine } from "./parse.ts";
 import { isInterpreter } from "./rules.ts";
 import { writeTargets } from "./targets.ts";
 import { CODE_SCAN_LIMIT, dangerous, moderate, type Rating, RISKY_CODE } from "./programs.ts";
@@ -44,6 +45,9 @@ interface Made {
   /** Added to the end of the file (`>>`, `tee -a`). */
   append?: boolean;
 }
+
+/** Programs that only pass a file's text on. */
+const READERS = /^(cat|head|tail|tac|more|less)$/;
 
 /** Write targets that put a command's output or a copy into a file (not rm, chmod, touch…). */
 const FILLS =
@@ -156,9 +160,9 @@ export class LineFiles {
   }
 
   /** The file this part runs, when the line made it before. */
-  ranBy(part: Part, parts: Map<number, Part[]>): RanFile | undefined {
+  ranBy(part: Part, parts: Map<number, Part[]>, parsed: ParsedLine): RanFile | undefined {
     if (this.#files.size === 0 && this.#folders.length === 0) return undefined;
-    for (const w of runsFiles(part, parts)) {
+    for (const w of runsFiles(part, parts, parsed)) {
       const made = this.#find(w, part);
       if (made) return { name: display(w), ...made };
     }
@@ -191,7 +195,7 @@ function remoteNames(part: Part): Array<{ word: Word; how: string }> {
 }
 
 /** The files a part runs: the program named by a path, a script a shell or interpreter is given. */
-function runsFiles(part: Part, parts: Map<number, Part[]>): Word[] {
+function runsFiles(part: Part, parts: Map<number, Part[]>, parsed: ParsedLine): Word[] {
   const out: Word[] = [];
   const first = part.words[0];
   if (first && part.programPath.includes("/")) out.push(first);
@@ -215,9 +219,19 @@ function runsFiles(part: Part, parts: Map<number, Part[]>): Word[] {
     for (const r of part.cmd.redirects) if (r.op === "<" && r.target) out.push(r.target);
     if (part.cmd.pipeIn) {
       for (const up of part.cmd.upstream.flatMap((id) => parts.get(id) ?? [])) {
-        if (/^(cat|head|tail|tac|more|less)$/.test(up.program)) {
+        if (READERS.test(up.program)) {
           out.push(...up.words.slice(1).filter((w) => !(literal(w) ?? "").startsWith("-")));
         }
+      }
+    }
+  }
+  // sh -c "$(cat f)", eval "$(cat f)", source <(cat f): the file's text becomes the code.
+  if (shell || sources || prog === "eval" || isInterpreter(prog)) {
+    for (const c of parsed.commands) {
+      if (c.substitutionOf !== part.cmd.id) continue;
+      const name = literal(c.words[0] ?? litWord(""))?.split("/").pop() ?? "";
+      if (READERS.test(name)) {
+        out.push(...c.words.slice(1).filter((w) => !(literal(w) ?? "").startsWith("-")));
       }
     }
   }

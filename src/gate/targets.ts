@@ -199,6 +199,23 @@ export function writeTargets(part: Part): Target[] {
       break;
     case "curl":
       add(optionValues(args, ["-o", "--output", "--output-dir"]), "downloads into");
+      // Headers, cookies, traces and its own errors go to files too.
+      add(
+        optionValues(args, [
+          "-D",
+          "--dump-header",
+          "-c",
+          "--cookie-jar",
+          "--trace",
+          "--trace-ascii",
+          "--stderr",
+          "--libcurl",
+          "--etag-save",
+          "--hsts",
+          "--alt-svc",
+        ]),
+        "writes",
+      );
       add(clusterValues(args, "o", CURL_VALUE_LETTERS), "downloads into");
       break;
     case "wget":
@@ -229,6 +246,41 @@ export function writeTargets(part: Part): Target[] {
       break;
     case "unzip":
       add(optionValues(args, ["-d"]), "unpacks into");
+      break;
+    case "zip":
+    case "script": {
+      // zip ARCHIVE FILES…, script [FILE]: the first operand is written.
+      const pos = positionals(
+        args,
+        new Set([
+          "-c",
+          "--command",
+          "-E",
+          "--echo",
+          "-T",
+          "--log-timing",
+          "-t",
+          "--timing",
+          "-I",
+          "--log-in",
+          "-O",
+          "--log-out",
+          "-B",
+          "--log-io",
+          "-b",
+          "-n",
+          "-P",
+          "-x",
+          "-i",
+          "-Z",
+        ]),
+      );
+      if (pos.length) add([pos[0]], "writes");
+      break;
+    }
+    case "tcpdump":
+    case "tshark":
+      add(optionValues(args, ["-w"]), "writes");
       break;
     case "awk":
     case "gawk":

@@ -35,6 +35,7 @@ Deno.test("consequences: signals to processes the line did not start are dangero
       "fuser -k 5432/tcp",
       "kill -9 $(cat app.pid)",
       "kill -- -77",
+      "p=$(pidof redis-server); kill -HUP $p",
     ]
   ) assertEquals(verdict(line), "dangerous", line);
   // Its own jobs and children, a gentle signal, or no signal at all.

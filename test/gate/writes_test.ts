@@ -51,6 +51,12 @@ Deno.test("writes: targets hidden in options, scripts and clusters are found", (
   assertEquals(targets("sed -n '/x/w hits.txt' log"), ["hits.txt"]);
   assertEquals(targets("awk '{ print > \"o.txt\" }' in"), ["o.txt"]);
   assertEquals(targets("xattr -l f.app"), []);
+  assertEquals(targets("curl --dump-header h.txt -c jar.txt https://example.com/"), [
+    "h.txt",
+    "jar.txt",
+  ]);
+  assertEquals(targets("zip -r out.zip src"), ["out.zip"]);
+  assertEquals(targets("script -q session.log"), ["session.log"]);
 });
 
 Deno.test("writes: disguised writes into system folders and the home's dotfiles are dangerous", () => {
