@@ -431,7 +431,7 @@ function set(...items: string[]): Set<string> {
 
 const SIMPLE_WRAPPERS: Record<string, Set<string>> = {
   nohup: set(),
-  time: set(),
+  time: set("-o", "-f", "--output", "--format"),
   builtin: set(),
   setsid: set(),
   unbuffer: set(),

@@ -430,6 +430,8 @@ export function writeTargets(part: Part): Target[] {
       add(optionValues(args, ["-o"]), "writes its output into");
     }
   }
+  // A wrapper's own output file (strace -o, ltrace -o, GNU time -o) is written too.
+  if (part.wrappers.length > 0) add(wrapperOutputs(part), "writes its output into");
   if (prog === "sort") {
     add(optionValues(args, ["-o", "--output"]), "writes");
     add(clusterValues(args, "o", "koSTt"), "writes");
@@ -470,6 +472,28 @@ function clusterValues(args: Word[], letters: string, valued: string): Word[] {
       }
       break;
     }
+  }
+  return out;
+}
+
+/** Wrappers that write a log of the program they run, and the options that name the file. */
+const WRAPPER_OUTPUTS: Record<string, string[]> = {
+  strace: ["-o", "--output"],
+  ltrace: ["-o", "--output"],
+  time: ["-o", "--output"],
+};
+
+/** The files the part's wrappers write, read from the command's words before the program. */
+function wrapperOutputs(part: Part): Word[] {
+  const out: Word[] = [];
+  const words = part.cmd.words;
+  for (let i = 0; i < words.length; i++) {
+    const name = (literal(words[i]) ?? "").split("/").pop() ?? "";
+    const options = Object.hasOwn(WRAPPER_OUTPUTS, name) ? WRAPPER_OUTPUTS[name] : undefined;
+    if (!options || !part.wrappers.includes(name)) continue;
+    // Its options run up to the program it wraps (the same word the unwrapping found).
+    const end = part.words[0] ? words.indexOf(part.words[0], i + 1) : -1;
+    out.push(...optionValues(words.slice(i + 1, end < 0 ? words.length : end), options));
   }
   return out;
 }

@@ -81,6 +81,8 @@ Deno.test("writes: disguised writes into system folders and the home's dotfiles 
       "ln -s ~/.zshenv z; printf 'x\\n' >> z",
       "ln -s /usr/local/bin pathdir && cp mytool pathdir/",
       "unzip -o kit.zip -d /",
+      "strace -f -o ~/.bash_profile true",
+      "/usr/bin/time -o /etc/timing make",
       "echo 0 > /proc/sys/vm/swappiness",
       "cp rc /home/someone/.zshrc",
     ]
@@ -108,6 +110,9 @@ Deno.test("writes: the same programs writing inside the project, or only reading
   assertEquals(verdict("awk '{ print > $1 \".part\" }' in.tsv"), "moderate");
   assertEquals(verdict("cp config.json build/"), "moderate");
   assertEquals(verdict("cp notes.md ~/Desktop/"), "moderate");
+  assertEquals(verdict("strace -o trace.txt ls"), "moderate");
+  // GNU time's -o and -f take a value: the program it runs comes after them.
+  assertEquals(verdict("/usr/bin/time -f %e -o t.txt rm -rf ~"), "deny");
   // A name known only in part is judged by its known start: `$PREFIX/bin` is not /bin.
   assertEquals(verdict('cp tool "$PREFIX/bin/"'), "moderate");
   assertEquals(verdict("cp tool /etc/$NAME"), "dangerous");
