@@ -214,10 +214,14 @@ function persistence(part: Part): Rating | undefined {
 
 const CONTAINER_TOOLS = /^(docker|podman|nerdctl|finch)$/;
 
+/** kubectl's global options that take a value (`-n prod exec …`: the verb is exec). */
+const KUBE_VALUES =
+  /^(-n|--namespace|--context|--kubeconfig|--cluster|--user|-s|--server|--as|--as-group|--token|--request-timeout|-v)$/;
+
 function reach(part: Part, analysis: Analysis): Rating | undefined {
   const prog = part.program;
   const args = part.argv.slice(1);
-  const verbs = args.filter((a) => !a.startsWith("-"));
+  const verbs = args.filter((a, i) => !a.startsWith("-") && !KUBE_VALUES.test(args[i - 1] ?? ""));
   if ((prog === "kubectl" || prog === "oc") && /^(exec|attach|debug)$/.test(verbs[0] ?? "")) {
     return dangerous(`runs commands inside a workload of the cluster (${prog} ${verbs[0]})`);
   }

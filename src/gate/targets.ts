@@ -430,6 +430,25 @@ export function writeTargets(part: Part): Target[] {
       add(optionValues(args, ["-o"]), "writes its output into");
     }
   }
+  // find … -exec cp x {}/y: `{}` is each path found under find's start folders.
+  if (part.wrappers.includes("find -exec")) {
+    const starts = findStarts(part.cmd.words);
+    for (const t of [...targets]) {
+      if (!t.word.segs.some((seg) => seg.kind === "lit" && seg.text.includes("{}"))) continue;
+      for (const start of starts) {
+        for (const found of [start.segs, [...start.segs, SLASH, ANY]]) {
+          const segs = t.word.segs.flatMap((seg) => {
+            if (seg.kind !== "lit" || !seg.text.includes("{}")) return [seg];
+            return seg.text.split("{}").flatMap((text, k) => [
+              ...(k > 0 ? found : []),
+              ...(text ? [{ ...seg, text }] : []),
+            ]);
+          });
+          targets.push({ word: { raw: t.word.raw, segs }, how: t.how });
+        }
+      }
+    }
+  }
   // A wrapper's own output file (strace -o, ltrace -o, GNU time -o) is written too.
   if (part.wrappers.length > 0) add(wrapperOutputs(part), "writes its output into");
   if (prog === "sort") {
@@ -474,6 +493,21 @@ function clusterValues(args: Word[], letters: string, valued: string): Word[] {
     }
   }
   return out;
+}
+
+const SLASH: Segment = { kind: "lit", text: "/", quoted: true };
+const ANY: Segment = { kind: "glob", text: "*" };
+
+/** The folders a find command starts from (its operands before the first test), or `.`. */
+function findStarts(words: Word[]): Word[] {
+  const at = words.findIndex((w) => /^g?find$/.test((literal(w) ?? "").split("/").pop() ?? ""));
+  const starts: Word[] = [];
+  for (const w of words.slice(at + 1)) {
+    const l = literal(w);
+    if (l !== undefined && (l.startsWith("-") || l === "(" || l === "!")) break;
+    starts.push(w);
+  }
+  return starts.length ? starts : [litWord(".")];
 }
 
 /** Wrappers that write a log of the program they run, and the options that name the file. */

@@ -76,6 +76,7 @@ Deno.test("consequences: shells in a cluster and containers with the host's powe
     const line of [
       "kubectl exec -n prod api-0 -- bash",
       "kubectl attach -it web",
+      "kubectl --context prod -n api exec web-1 -- id",
       "docker run --security-opt=seccomp=unconfined x",
       "podman run --cap-add=SYS_PTRACE x",
       "docker run --ipc=host x",

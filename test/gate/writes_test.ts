@@ -100,6 +100,7 @@ Deno.test("writes: disguised writes into wisp's own home are refused", () => {
       "split -b 10 blob ~/.wisp/chunk",
       "openssl enc -in x -out ~/.wisp/approvals.json",
       "ln -s ~/.wisp h; sort -o h/config.json in",
+      "find ~ -maxdepth 1 -name '.w*' -exec cp evil.json {}/approvals.json \\;",
     ]
   ) assertEquals(verdict(line), "deny", line);
 });
