@@ -277,7 +277,8 @@ function reach(part: Part, analysis: Analysis): Rating | undefined {
       .replace(/^\$\{?PWD\}?(?=\/|$)/, part.cwds[0]);
     if (!host.startsWith("/")) continue;
     const abs = absolutePath(host, part.cwds[0]);
-    const why = abs === "/" || abs === home || home.startsWith(abs + "/")
+    const why = abs === "/" || abs === home || home.startsWith(abs + "/") ||
+        /^\/(home|Users)$/.test(abs)
       ? "the whole file system or a folder holding your home"
       : riskyDestination(abs, analysis.userHome);
     if (why) return dangerous(`gives a container the host's ${source} (${why})`);
