@@ -1048,6 +1048,9 @@ function rateSingle(
     case "rsync":
     case "ditto":
     case "scp": {
+      if (args.length > 0 && args.every((a) => /^--(help|version)$/.test(a))) {
+        return out(safe(`prints ${prog}'s help or version`), true);
+      }
       if (prog === "scp" || (prog === "rsync" && positional.some((p) => /^[^/]*:/.test(p)))) {
         return out(dangerous("copies files to or from another machine"));
       }

@@ -287,6 +287,13 @@ export function writeTargets(part: Part): Target[] {
     case "mawk":
     case "nawk":
       add(awkProgramEffects(part).writes, "writes (awk's print >)");
+      // gawk -i inplace rewrites every input file.
+      if (
+        args.some((a, i) =>
+          /^(-i|--include)$/.test(literal(a) ?? "") && literal(args[i + 1]) === "inplace" ||
+          /^(-iinplace|--include=inplace)$/.test(literal(a) ?? "")
+        )
+      ) add(awkInputFiles(args), "edits in place");
       break;
     case "uniq":
     case "xxd": {
@@ -597,6 +604,23 @@ export function sedScriptEffects(
   }
   if (scripts.length === 0 && !fromFile && firstOperand !== undefined) scripts.push(firstOperand);
   return { ...sedEffects(scripts.join("\n"), pieces), fromFile };
+}
+
+/** The input files of an awk command: the operands after its program (not `name=value`). */
+function awkInputFiles(args: Word[]): Word[] {
+  let program = false;
+  const out: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const l = literal(args[i]);
+    if (!program) {
+      if (l !== undefined && /^(-v|-F|-i|-f|-l|--assign|--include|--file|--load)$/.test(l)) i++;
+      else if (l === undefined || !l.startsWith("-")) program = true;
+      continue;
+    }
+    if (l !== undefined && /^[A-Za-z_]\w*=/.test(l)) continue;
+    out.push(args[i]);
+  }
+  return out;
 }
 
 /** The awk program a part runs, with its -v assignments; fromFile for -f. */

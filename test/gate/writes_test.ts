@@ -83,6 +83,7 @@ Deno.test("writes: disguised writes into system folders and the home's dotfiles 
       "unzip -o kit.zip -d /",
       "strace -f -o ~/.bash_profile true",
       "/usr/bin/time -o /etc/timing make",
+      "gawk -i inplace '{ sub(/a/, \"b\") } 1' /etc/fstab",
       "echo 0 > /proc/sys/vm/swappiness",
       "cp rc /home/someone/.zshrc",
     ]
@@ -123,4 +124,6 @@ Deno.test("writes: the same programs writing inside the project, or only reading
   assertEquals(verdict("git diff --output-indicator-new=+ HEAD"), "safe");
   assertEquals(verdict("head ~/.zshrc"), "safe");
   assertEquals(verdict("xattr -l App.app"), "safe");
+  assertEquals(verdict("cp --version"), "safe");
+  assertEquals(verdict("gawk -i inplace '{ print }' notes.txt"), "moderate");
 });
