@@ -14,6 +14,12 @@ export interface ScriptEffects {
   writes: Word[];
   /** It runs shell commands (sed's `e`, awk's `system`, pipes to or from a command). */
   runs: boolean;
+  /**
+   * The command lines it runs when they are written in the script (sed's `e CMD`, the
+   * replacement of `s///e`, awk's `print | "CMD"`), for a reader that rates payloads; a command
+   * taken from the input (`e` alone) is not here, only `runs`.
+   */
+  commands?: string[];
 }
 
 const UNKNOWN: Segment = { kind: "glob", text: "*" };
@@ -107,10 +113,17 @@ export function sedEffects(script: string, pieces: Segment[] = []): ScriptEffect
         const d = s[i];
         if (d === undefined || d === "\n" || d === "\\") return out;
         i++;
-        if (!delimited(d) || !delimited(d)) return out;
+        if (!delimited(d)) return out;
+        const from = i;
+        if (!delimited(d)) return out;
+        const replacement = s.slice(from, i - 1);
         // Flags: g p i I m M e, a number, then w FILE to the end of the line.
         while (i < n && /[gpiImMe0-9]/.test(s[i])) {
-          if (s[i] === "e") out.runs = true;
+          if (s[i] === "e") {
+            out.runs = true;
+            // The replacement is run as a command (with the matched text in it).
+            (out.commands ??= []).push(replacement);
+          }
           i++;
         }
         if (s[i] === "w") {
@@ -135,10 +148,13 @@ export function sedEffects(script: string, pieces: Segment[] = []): ScriptEffect
         if (file) out.writes.push(sedFile(file, pieces));
         break;
       }
-      case "e":
+      case "e": {
         out.runs = true;
-        restOfLine();
+        skipBlanks();
+        const command = restOfLine().trim();
+        if (command) (out.commands ??= []).push(command);
         break;
+      }
       case "r":
       case "R":
       case "a":
@@ -207,6 +223,13 @@ export function awkEffects(
     if (t.kind === "op" && (t.text === "|" || t.text === "|&")) {
       // print | "cmd", "cmd" | getline, cmd |& getline: a command runs either way.
       out.runs = true;
+      const after = tokens[k + 1];
+      const before = tokens[k - 1];
+      if (after?.kind === "string" && tokens[k + 2]?.text !== "getline") {
+        (out.commands ??= []).push(after.text);
+      } else if (before?.kind === "string" && after?.text === "getline") {
+        (out.commands ??= []).push(before.text);
+      }
     }
     if (t.kind !== "name" || (t.text !== "print" && t.text !== "printf")) continue;
     // The statement runs to ; } or a newline at its own depth; a > at that depth redirects.
@@ -219,8 +242,10 @@ export function awkEffects(
         if (depth === 0) break;
         depth--;
       } else if (depth === 0 && u.kind === "end") break;
-      else if (u.kind === "op" && (u.text === "|" || u.text === "|&")) out.runs = true;
-      else if (depth === 0 && u.kind === "op" && (u.text === ">" || u.text === ">>")) {
+      else if (u.kind === "op" && (u.text === "|" || u.text === "|&")) {
+        out.runs = true;
+        if (tokens[j + 1]?.kind === "string") (out.commands ??= []).push(tokens[j + 1].text);
+      } else if (depth === 0 && u.kind === "op" && (u.text === ">" || u.text === ">>")) {
         const target: AwkToken[] = [];
         let d = 0;
         for (j = j + 1; j < tokens.length; j++) {

@@ -69,3 +69,13 @@ Deno.test("awk: system, pipes to and from commands run them", () => {
   assert(!awkEffects("/a|b/ { n++ }").runs);
   assert(!awkEffects("$1 == 1 || $2 == 2").runs);
 });
+
+Deno.test("sed and awk: the command lines written in a script are handed over for rating", () => {
+  assertEquals(sedEffects("1e date -u").commands, ["date -u"]);
+  assertEquals(sedEffects("s/.*/rm x/e").commands, ["rm x"]);
+  assertEquals(sedEffects("e").commands, undefined);
+  assert(sedEffects("e").runs);
+  assertEquals(awkEffects('{ print | "sort -r" }').commands, ["sort -r"]);
+  assertEquals(awkEffects('BEGIN { "hostname" | getline h }').commands, ["hostname"]);
+  assertEquals(awkEffects("{ system($0) }").commands, undefined);
+});
