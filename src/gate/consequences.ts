@@ -349,7 +349,9 @@ function macOS(part: Part): Rating | undefined {
   const args = part.argv.slice(1);
   if (prog === "open") {
     const app = args.includes("-a") ? args[args.indexOf("-a") + 1] : undefined;
-    if (app && TERMINALS.test(app)) {
+    // A terminal given a file runs it; given a folder, it only opens a window there.
+    const opened = args.filter((a) => !a.startsWith("-") && a !== app);
+    if (app && TERMINALS.test(app) && opened.some((a) => !/^\.{1,2}$|\/$/.test(a))) {
       return dangerous(`opens a file in ${app}, which runs it`);
     }
     if (args.some((a) => /^-b$/.test(a)) && /terminal|iterm/i.test(args.join(" "))) {

@@ -68,6 +68,7 @@ export const READ_ONLY = new Set([
   "seq",
   "ps",
   "pgrep",
+  "fuser",
   "uptime",
   "free",
   "md5sum",

@@ -929,6 +929,30 @@ function rateVerbProgram(
   args: string[],
   spec: (typeof VERB_PROGRAMS)[string],
 ): ProgramRating {
+  const rated = rateVerb(prog, args, spec);
+  // `npm publish --dry-run`, `git push -n --force`: a dry run only shows what would happen.
+  const options = args.includes("--") ? args.slice(0, args.indexOf("--")) : args;
+  if (
+    rated.rating.level === "dangerous" &&
+    options.some((a) =>
+      a === "--dry-run" || /^--dry-run=(client|server|true)$/.test(a) ||
+      (prog === "git" && rated.verb === "push" && a === "-n")
+    )
+  ) {
+    return {
+      ...rated,
+      rating: moderate(`${prog} ${rated.verb ?? ""} --dry-run only shows what it would do`),
+      exact: false,
+    };
+  }
+  return rated;
+}
+
+function rateVerb(
+  prog: string,
+  args: string[],
+  spec: (typeof VERB_PROGRAMS)[string],
+): ProgramRating {
   const withValue = new Set(spec.globalsWithValue ?? []);
   let i = 0;
   const globals: string[] = [];

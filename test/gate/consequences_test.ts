@@ -115,6 +115,12 @@ Deno.test("consequences: publishing and macOS's ways around its checks are dange
     ]
   ) assertEquals(verdict(line), "dangerous", line);
   assertEquals(verdict("twine check dist/*"), "moderate");
+  // A dry run only shows what would happen; after `--` it is not an option.
+  assertEquals(verdict("npm publish --dry-run"), "moderate");
+  assertEquals(verdict("git push -n -f origin main"), "moderate");
+  assertEquals(verdict("npm publish -- --dry-run"), "dangerous");
+  assertEquals(verdict("open -a Terminal ."), "moderate");
+  assertEquals(verdict("fuser 8080/tcp"), "safe");
   assertEquals(verdict("open docs/index.html"), "moderate");
   assertEquals(verdict("networksetup -getdnsservers Wi-Fi"), "safe");
   assertEquals(verdict("osascript -e 'display dialog \"Done\"'"), "moderate");
