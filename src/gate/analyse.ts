@@ -9,6 +9,7 @@ import { basename } from "node:path";
 import { type Assignment, type ParsedLine, parseLine, type SimpleCommand } from "./parse.ts";
 import { CODE_SCAN_LIMIT } from "./programs.ts";
 import { envHookUses, gitOptionUses, type HookUse } from "./hooks.ts";
+import { LineFiles, type RanFile, runsAsShell, WRITTEN_FILE_PAYLOAD } from "./line_effects.ts";
 import {
   decodeAnsiC,
   display,
@@ -69,6 +70,8 @@ export interface Part {
   gitChdirs?: string[] | null;
   /** The hook whose command this part is part of (`GIT_EDITOR`, `git -c core.pager`). */
   hookSource?: string;
+  /** A file this part runs that the line made before it (line_effects.ts). */
+  ranFile?: RanFile;
 }
 
 export interface Analysis {
@@ -147,6 +150,7 @@ function analyseParsed(
 ): Part[] {
   const out: Part[] = [];
   const byCmd = new Map<number, Part[]>();
+  const files = new LineFiles(options.userHome);
   const order = [...parsed.commands].sort((a, b) => a.start - b.start || a.id - b.id);
   for (const cmd of order) {
     const snapshot: Vars = new Map(vars);
@@ -192,6 +196,20 @@ function analyseParsed(
     );
     for (const p of made) out.push(p);
     byCmd.set(cmd.id, made);
+    // A file the line made before: its text, when the line wrote it, is read as a payload.
+    const ran = made[0] ? files.ranBy(made[0], byCmd, parsed) : undefined;
+    if (ran) {
+      made[0].ranFile = ran;
+      if (
+        ran.content !== undefined && made[0].payloadKind === null &&
+        runsAsShell(made[0], ran.content)
+      ) {
+        made[0].payloadKind = WRITTEN_FILE_PAYLOAD;
+        made[0].payload = ran.content;
+        made[0].readsScriptFromStdin = false;
+      }
+    }
+    for (const p of made) files.record(p, byCmd);
     // cd/pushd change where later relative paths land; keep every candidate.
     const first = made[0];
     if (
@@ -413,7 +431,7 @@ function set(...items: string[]): Set<string> {
 
 const SIMPLE_WRAPPERS: Record<string, Set<string>> = {
   nohup: set(),
-  time: set(),
+  time: set("-o", "-f", "--output", "--format"),
   builtin: set(),
   setsid: set(),
   unbuffer: set(),

@@ -57,6 +57,17 @@ export interface SimpleCommand {
   heredoc: { body: string; expands: boolean } | null;
   /** Input from a here-string. */
   herestring: Word | null;
+  /** Started in the background (`cmd &`, or inside a list or block that is). */
+  background: boolean;
+  /** The innermost loop it runs in, if any. */
+  loop: Loop | null;
+}
+
+/** A loop around a command: one with no end (`while true`, `for ((;;))`), or how many rounds. */
+export interface Loop {
+  endless: boolean;
+  /** Rounds, when the list is written out (`for i in a b c`, `{1..500}`, `$(seq 1 500)`). */
+  rounds: number | null;
 }
 
 export interface FunctionDef {
@@ -150,6 +161,46 @@ export async function parseLineAsync(line: string): Promise<ParsedLine> {
   return parseLine(line);
 }
 
+/** The loop a node starts (while, until, for, for ((…))), or null for any other node. */
+function loopOf(node: Node, line: string): Loop | null {
+  const text = (n: Node) => line.slice(n.startIndex, n.endIndex);
+  if (node.type === "while_statement") {
+    const until = node.child(0)?.type === "until";
+    const condition = node.childrenForFieldName("condition")
+      .filter((c): c is Node => !!c && c.isNamed).map(text).join(" ").trim();
+    const always = /^(true|:|\/(usr\/)?bin\/true|\[\s*1\s*\]|\(\(\s*1\s*\)\)|test 1)$/;
+    const never = /^(false|\/(usr\/)?bin\/false|! (true|:)|\(\(\s*0\s*\)\))$/;
+    return { endless: until ? never.test(condition) : always.test(condition), rounds: null };
+  }
+  if (node.type === "c_style_for_statement") {
+    const condition = node.childForFieldName("condition");
+    return { endless: !condition || /^\s*1\s*$/.test(text(condition)), rounds: null };
+  }
+  if (node.type === "for_statement") {
+    const values = node.childrenForFieldName("value").filter((c): c is Node => !!c);
+    if (values.length === 0) return { endless: false, rounds: null };
+    let rounds = 0;
+    for (const v of values) {
+      const t = text(v);
+      const range = /^\{(-?\d+)\.\.(-?\d+)(\.\.-?\d+)?\}$/.exec(t);
+      const seq = /^\$\(\s*seq\s+(?:-\S+\s+)*(-?\d+)(?:\s+(-?\d+))?(?:\s+(-?\d+))?\s*\)$/.exec(t);
+      if (range) rounds += Math.abs(Number(range[2]) - Number(range[1])) + 1;
+      else if (seq) {
+        const [first, step, last] = seq[3] !== undefined
+          ? [Number(seq[1]), Number(seq[2]), Number(seq[3])]
+          : seq[2] !== undefined
+          ? [Number(seq[1]), 1, Number(seq[2])]
+          : [1, 1, Number(seq[1])];
+        rounds += step === 0 ? Infinity : Math.floor(Math.abs(last - first) / Math.abs(step)) + 1;
+      } else if (v.type === "command_substitution" || /[*?[]/.test(t)) {
+        return { endless: false, rounds: null };
+      } else rounds += 1;
+    }
+    return { endless: rounds === Infinity, rounds: rounds === Infinity ? null : rounds };
+  }
+  return null;
+}
+
 function describeError(root: Node, line: string): string {
   let found: Node | null = null;
   const visit = (n: Node) => {
@@ -180,6 +231,7 @@ interface Ctx {
   inherited: Redirect[];
   pipeIn: boolean;
   upstream: number[];
+  loop?: Loop | null;
 }
 
 class Walker {
@@ -264,25 +316,27 @@ class Walker {
         this.scanWords(node, deeper, null);
         return [];
       default: {
+        const loop = loopOf(node, this.line);
+        const inner: Ctx = loop ? { ...deeper, loop } : deeper;
         if (
           node.type === "for_statement" || node.type === "c_style_for_statement" ||
           node.type === "case_statement" || node.type === "case_item"
         ) {
           // Their value/word lists can hold substitutions.
           this.sawStatement = true;
-          const ids: number[] = [];
-          for (const child of node.namedChildren) {
-            if (!child) continue;
-            if (isWordNode(child.type)) this.scanWords(child, deeper, null);
-            else ids.push(...this.walk(child, deeper));
-          }
-          return ids;
         }
         const ids: number[] = [];
         for (const child of node.namedChildren) {
           if (!child) continue;
-          if (isWordNode(child.type)) this.scanWords(child, deeper, null);
-          else ids.push(...this.walk(child, deeper));
+          if (isWordNode(child.type)) this.scanWords(child, inner, null);
+          else {
+            const walked = this.walk(child, inner);
+            // `cmd &`: the statement before a lone & runs in the background.
+            if (child.nextSibling?.type === "&") {
+              for (const id of walked) this.commands[id].background = true;
+            }
+            ids.push(...walked);
+          }
         }
         return ids;
       }
@@ -418,6 +472,8 @@ class Walker {
       functionName: ctx.functionName,
       heredoc: null,
       herestring: null,
+      background: false,
+      loop: ctx.loop ?? null,
     };
     this.commands.push(cmd);
     this.sawStatement = true;
@@ -505,6 +561,7 @@ class Walker {
       inherited: [],
       pipeIn: false,
       upstream: [],
+      loop: ctx.loop,
     };
     if (inner.depth > MAX_DEPTH) {
       this.tooDeep = true;

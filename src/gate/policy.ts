@@ -13,7 +13,9 @@ import { CODE_SCAN_LIMIT, HOME_DIRS, PRIVILEGE, SYSTEM_DIRS } from "./programs.t
 import { cachedRegExp } from "./regexes.ts";
 import { isLongOption } from "./options.ts";
 import { writeTargets } from "./targets.ts";
-import { absolutePath, display, literal, litWord, resolveWord, type Word } from "./words.ts";
+import { recordLink, throughLinks } from "./writes.ts";
+import { endlessSpawning } from "./line_effects.ts";
+import { absolutePath, display, literal, resolveWord, type Word } from "./words.ts";
 
 export interface PolicyConfig {
   deny: string[];
@@ -176,7 +178,6 @@ function builtInRules(
   home: { root: string },
   context: PolicyContext & { origin: Origin },
 ): PolicyDecision | undefined {
-  const downloaded = new Set<string>();
   /** Links the line itself makes (ln -s TARGET NAME): later paths through NAME lead to TARGET. */
   const links = new Map<string, string>();
   for (const original of analysis.parts) {
@@ -186,15 +187,11 @@ function builtInRules(
         ? original
         : { ...original, program: original.program.toLowerCase() };
     const refusal = privilege(part) ?? rmRoots(part, analysis) ??
-      downloadExec(part, analysis, downloaded) ?? inlineCode(part, analysis, home) ??
+      downloadExec(part, analysis) ?? inlineCode(part, analysis, home) ??
       disk(part, analysis) ?? power(part) ?? homeWrite(part, analysis, home, context, links) ??
       (context.origin !== "person" ? wispRun(part, analysis, context) : undefined);
     if (refusal) return { allowed: false, ...refusal, command: part.text };
-    recordLink(part, analysis, links);
-    for (const t of downloadTargets(part)) {
-      const r = resolveWord(t, part.vars, analysis.userHome);
-      if (!r.unknown) { for (const cwd of part.cwds) downloaded.add(absolutePath(r.value, cwd)); }
-    }
+    recordLink(part, analysis.userHome, links);
   }
   const bomb = forkBomb(analysis);
   if (bomb) return { allowed: false, rule: "fork-bomb", reason: bomb };
@@ -202,35 +199,6 @@ function builtInRules(
 }
 
 type Refusal = { rule: string; reason: string };
-
-function recordLink(part: Part, analysis: Analysis, links: Map<string, string>): void {
-  if (
-    part.program !== "ln" ||
-    !part.argv.slice(1).some((a) => /^-[a-zA-Z]*s/.test(a) || a === "--symbolic")
-  ) return;
-  const pos = part.words.slice(1).filter((w) => !(literal(w) ?? "").startsWith("-"));
-  if (pos.length < 1) return;
-  const target = resolveWord(pos[0], part.vars, analysis.userHome);
-  const name = pos.length >= 2
-    ? resolveWord(pos[pos.length - 1], part.vars, analysis.userHome)
-    : undefined;
-  if (target.unknown || target.globRegex) return;
-  for (const cwd of part.cwds) {
-    const to = absolutePath(target.value, cwd);
-    const at = name && !name.unknown
-      ? absolutePath(name.value, cwd)
-      : absolutePath(basename(target.value), cwd);
-    if (links.size < 64) links.set(at, to);
-  }
-}
-
-/** Follow the links the line made itself. */
-function throughLinks(path: string, links: Map<string, string>): string {
-  for (const [at, to] of links) {
-    if (path === at || path.startsWith(at + "/")) return to + path.slice(at.length);
-  }
-  return path;
-}
 
 const FETCHES =
   /urlopen|urllib|requests\.(get|post)|http\.client|fetch\(|https?:\/\/|Net::HTTP|open-uri|LWP|IO::Socket|socket\.|child_process.*curl|wget|curl/i;
@@ -485,21 +453,14 @@ function runsCode(part: Part): boolean {
     part.dynamicProgram;
 }
 
-function downloadExec(
-  part: Part,
-  analysis: Analysis,
-  downloaded: Set<string>,
-): Refusal | undefined {
-  // Downloaded to a file, then run as a program: curl -o i.sh …; ./i.sh
-  if (downloaded.size > 0 && part.programPath.includes("/")) {
-    for (const cwd of part.cwds) {
-      if (downloaded.has(absolutePath(part.programPath, cwd))) {
-        return {
-          rule: "download-exec",
-          reason: `it runs ${part.programPath}, which the line just downloaded`,
-        };
-      }
-    }
+function downloadExec(part: Part, analysis: Analysis): Refusal | undefined {
+  // Downloaded or decoded to a file, then run (line_effects.ts): curl -o i.sh …; sh i.sh,
+  // wget …; chmod +x f; ./f, also after a copy, a move or unpacking the archive.
+  if (part.ranFile && (part.ranFile.origin === "downloaded" || part.ranFile.origin === "decoded")) {
+    return {
+      rule: "download-exec",
+      reason: `it runs ${part.ranFile.name}, which the line just ${part.ranFile.origin}`,
+    };
   }
   if (!runsCode(part)) return undefined;
   const what = (k: string) => (k === "decoded" ? "decoded data" : "something downloaded");
@@ -562,40 +523,7 @@ function downloadExec(
       reason: `it feeds something downloaded to ${part.program} through a here-doc`,
     };
   }
-  // Downloaded to a file, then run: curl -o x.sh …; sh x.sh
-  if (downloaded.size > 0) {
-    const candidates = [
-      part.programPath,
-      ...part.argv.slice(1).filter((a) => !a.startsWith("-")).slice(0, 1),
-    ];
-    for (const c of candidates) {
-      for (const cwd of part.cwds) {
-        if (c && downloaded.has(absolutePath(c, cwd))) {
-          return { rule: "download-exec", reason: `it runs ${c}, which the line just downloaded` };
-        }
-      }
-    }
-  }
   return undefined;
-}
-
-function downloadTargets(part: Part): Word[] {
-  if (!feederKind(part.words) && !part.upstream.some((u) => feederKind(u.words))) return [];
-  const out = writeTargets(part).map((t) => t.word);
-  // curl -O and a plain wget save under the URL's own file name.
-  const remoteName = (part.program === "curl" &&
-    part.argv.some((a) =>
-      /^-[a-zA-Z]*O[a-zA-Z]*$/.test(a) || a === "--remote-name" || a === "--remote-name-all"
-    )) ||
-    (part.program === "wget" &&
-      !part.argv.some((a) => /^-[a-zA-Z]*O/.test(a) || a.startsWith("--output-document")));
-  if (remoteName) {
-    for (const a of part.argv.slice(1)) {
-      const m = /^[a-z]+:\/\/[^/]+\/(?:.*\/)?([^/?#]+)(?:[?#].*)?$/i.exec(a);
-      if (m) out.push(litWord(m[1]));
-    }
-  }
-  return out;
 }
 
 const DISK_DEVICE =
@@ -703,6 +631,8 @@ function power(part: Part): Refusal | undefined {
 }
 
 function forkBomb(analysis: Analysis): string | undefined {
+  const endless = endlessSpawning(analysis);
+  if (endless) return endless;
   for (const f of analysis.functions) {
     const selfCalls = f.parts.filter((p) => p.program === f.name);
     if (selfCalls.length >= 2 || selfCalls.some((p) => p.cmd.pipeIn || p.upstream.length > 0)) {
@@ -759,9 +689,13 @@ function homeWrite(
           : `${cwd === "/" ? "" : escapeRe(cwd)}\\/${r.globRegex}`;
         re = cachedRegExp(`^${src}`, "i") ?? undefined;
         if (!re) continue;
+        // The folder the pattern's fixed start names (`~/.wisp/part*` lands in ~/.wisp).
+        const fixed = r.value.slice(0, r.value.search(/[*?[]/));
+        const dir = fixed.slice(0, fixed.lastIndexOf("/") + 1);
         for (const root of roots) {
           if (
-            re.test(root) || re.test(`${root}/config.json`) || re.test(`${root}/approvals.json`)
+            re.test(root) || re.test(`${root}/config.json`) || re.test(`${root}/approvals.json`) ||
+            (dir !== "" && insideHome(absolutePath(dir, cwd), root))
           ) {
             return {
               rule: "wisp-home",

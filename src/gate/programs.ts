@@ -68,6 +68,7 @@ export const READ_ONLY = new Set([
   "seq",
   "ps",
   "pgrep",
+  "fuser",
   "uptime",
   "free",
   "md5sum",
@@ -1238,9 +1239,10 @@ function packageManager(): VerbProgram {
       "access",
       "dist-tag",
     ],
-    groups: ["run", "run-script", "config", "cache", "audit", "workspace", "pm", "npm"],
+    groups: ["run", "run-script", "config", "cache", "audit", "workspace", "pm", "npm", "pkg"],
     moderateReason: "installs packages or runs the project's scripts",
     special: (verb, args) => {
+      if (verb === "pkg get") return safe("reads package.json");
       if (/^npm (publish|login|logout|tag)/.test(verb)) {
         return dangerous("publishes or handles your registry account");
       }

@@ -20,7 +20,10 @@ import {
   WRITING_CODE,
 } from "./programs.ts";
 import { absolutePath, display, isDynamic, literal, resolveWord, type Word } from "./words.ts";
-import { writeTargets } from "./targets.ts";
+import { awkProgramEffects, sedScriptEffects, writeTargets } from "./targets.ts";
+import { backgroundRating, ranFileRating } from "./line_effects.ts";
+import { consequenceOf, killArgs } from "./consequences.ts";
+import { linksBefore, riskyDestination, riskyDestinationGlob, throughLinks } from "./writes.ts";
 import { parseLine } from "./parse.ts";
 import { analyse } from "./analyse.ts";
 import { gitSettingUses, type HookUse } from "./hooks.ts";
@@ -231,6 +234,9 @@ export function classifyPart(
     acc.exact = true;
     raise(acc, dangerous("runs whatever comes down the pipe as a script"));
   }
+  // Whole-line effects (line_effects.ts): running a file the line wrote, background spawning.
+  raise(acc, ranFileRating(part));
+  raise(acc, backgroundRating(part));
   // A pager, an editor or a helper is a program; shell code hidden in one is an evasion.
   if (part.hookSource && (part.payloadKind || part.readsScriptFromStdin)) {
     raise(acc, dangerous(`${part.hookSource} hides shell code (${part.payloadKind ?? "stdin"})`));
@@ -339,21 +345,12 @@ export function classifyPart(
     ) {
       raise(acc, dangerous("moves files to /dev/null, which throws them away"));
     }
-    for (const cwd of part.cwds.slice(0, 4)) {
-      const abs = absolutePath(r.value, cwd);
-      if (!r.unknown && isSystemPath(abs)) {
-        raise(acc, dangerous(`changes a system file or folder (${display(t.word)})`));
-        break;
-      }
-      if (!r.unknown && isStartupFile(abs, analysis.userHome)) {
-        raise(
-          acc,
-          dangerous(`changes a file that runs at login or in every shell (${display(t.word)})`),
-        );
-        break;
-      }
-    }
+    // Where it lands decides (writes.ts), through any link the line made before it.
+    const why = destinationRisk(t.word, r, part, analysis);
+    if (why) raise(acc, dangerous(`writes ${display(t.word)}: ${why}`));
   }
+  // Consequences the program's name does not show (consequences.ts).
+  raise(acc, consequenceOf(part, analysis));
   // Environment hooks and git's settings: rated by what they run (hooks.ts).
   const ruleFeatures: string[] = [];
   rateHooks(acc, part, analysis, options, ruleFeatures);
@@ -503,16 +500,6 @@ function rateCommandText(
   return result;
 }
 
-/** System locations: a write there changes the machine, not the project. */
-function isSystemPath(path: string): boolean {
-  if (
-    /^\/(tmp|private\/tmp|var\/tmp|var\/folders|private\/var\/folders|dev\/(null|stdout|stderr|tty|fd\/\d+))(\/|$)/
-      .test(path)
-  ) return false;
-  return /^\/(etc|usr|bin|sbin|lib|lib64|boot|opt|System|Library|private\/etc|var|Applications)(\/|$)/
-    .test(path);
-}
-
 /** Options of any program that run a command named in them. */
 const COMMAND_OPTION =
   /^(--to-command|--use-compress-program|--checkpoint-action=exec|--info-script|--new-volume-script|--unzip-command|--upload-pack|--receive-pack|--exec(=|$)|-oProxyCommand|-oLocalCommand|-oPermitLocalCommand)|^(ProxyCommand|LocalCommand|PermitLocalCommand)=|--(pager|editor)=/i;
@@ -524,20 +511,46 @@ const SECRET_MARKER =
 /** Environment variables whose names say they hold a secret. */
 const SECRET_NAME = /(TOKEN|SECRET|PASSW(OR)?D|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|CREDENTIAL|AUTH)/i;
 
-function isStartupFile(path: string, userHome: string): boolean {
-  const h = userHome.replace(/\/+$/, "");
-  if (!path.startsWith(h + "/") && !path.startsWith("/etc/") && !path.startsWith("/Library/")) {
-    return false;
+/** Why the place a resolved write target names is dangerous (writes.ts), for any folder the part may run in. */
+function destinationRisk(
+  word: Word,
+  r: { value: string; unknown: boolean; globRegex?: string },
+  part: Part,
+  analysis: Analysis,
+): string | undefined {
+  if (r.value === "" || /^\/dev\//.test(r.value)) return undefined;
+  const links = linksBefore(analysis, part);
+  for (const cwd of part.cwds.slice(0, 4)) {
+    if (r.globRegex) {
+      const base = cwd === "/" ? "" : cwd.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+      const src = r.value.startsWith("/") ? r.globRegex : `${base}\\/${r.globRegex}`;
+      const why = riskyDestinationGlob(src, analysis.userHome);
+      if (why) return why;
+      continue;
+    }
+    // A name partly unknown: the folder its known start names decides (`/etc/$X`, not `$X/etc`).
+    const start = r.unknown ? knownStart(word, part, analysis.userHome) : r.value;
+    const known = r.unknown ? start.slice(0, start.lastIndexOf("/") + 1) : start;
+    if (known === "") continue;
+    const abs = throughLinks(absolutePath(known, cwd), links);
+    const why = riskyDestination(abs, analysis.userHome);
+    if (why) return why;
   }
-  const rel = path.startsWith(h + "/") ? path.slice(h.length + 1) : path;
-  return /^\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|inputrc)$/
-    .test(rel) ||
-    /^\.config\/(fish\/config\.fish|autostart\/|systemd\/user\/)/.test(rel) ||
-    /^Library\/(LaunchAgents|LaunchDaemons|StartupItems)(\/|$)/.test(rel) ||
-    /^\.ssh\/rc$/.test(rel) ||
-    /^\/etc\/(profile|bashrc|zshrc|zprofile|environment|crontab|cron\.|sudoers|rc\.local|launchd|systemd\/|init\.d\/)/
-      .test(rel) ||
-    /^\/Library\/(LaunchAgents|LaunchDaemons|StartupItems)(\/|$)/.test(rel);
+  return undefined;
+}
+
+/** The value of a word up to its first piece known only at run time. */
+function knownStart(word: Word, part: Part, userHome: string): string {
+  const segs = [];
+  for (const seg of word.segs) {
+    if (seg.kind === "sub" || seg.kind === "arith" || seg.kind === "glob") break;
+    if (seg.kind === "var") {
+      const v = seg.plain ? part.vars.get(seg.name) : undefined;
+      if (!v || !("value" in v)) break;
+    }
+    segs.push(seg);
+  }
+  return resolveWord({ raw: word.raw, segs }, part.vars, userHome).value;
 }
 
 export function patternFor(part: Part, verb: string | undefined): string {
@@ -660,27 +673,31 @@ function rateProgram(part: Part, args: string[]): ProgramRating {
     !(INLINE_CODE_OPTIONS[prog] ?? []).includes(args[0]);
   if (isInterpreter(prog) && !verbFirst) return rateInterpreter(part, prog, args, words);
   if (prog === "awk" || prog === "gawk" || prog === "mawk" || prog === "nawk") {
-    const program = (args.find((a) => !a.startsWith("-")) ?? "").slice(0, CODE_SCAN_LIMIT);
-    if (/system\s*\(|\|\s*getline|\|&|print[^;}]*\|\s*"/.test(program)) {
+    // The program is read by awk's own grammar (script_writes.ts).
+    const effects = awkProgramEffects(part);
+    if (effects.runs) {
       return out(dangerous("its program runs shell commands (system or a pipe)"), false, true);
     }
+    if (effects.fromFile) return out(moderate("runs an awk program from a file"), false, true);
     if (
-      /print[^;}]*>\s*"?|printf[^;}]*>|fflush|close\(/.test(program) ||
+      effects.writes.length > 0 ||
       args.some((a) => a === "-i" || a.startsWith("-i") && a.includes("inplace"))
     ) return out(moderate("its program writes files"), false, true);
     return out(safe("reads and prints text"), true);
   }
   if (prog === "sed" || prog === "gsed") {
+    // The script is read by sed's own grammar (script_writes.ts).
+    const effects = sedScriptEffects(part);
+    if (effects.runs) {
+      return out(dangerous("its script runs shell commands (the e command)"), false, true);
+    }
     if (args.some((a) => a === "-i" || /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"))) {
       return out(moderate("edits files in place (sed -i)"));
     }
-    const script = args.filter((a) => !a.startsWith("-")).join(" ").slice(0, 2048);
-    if (/(^|[;{}\s\d$/])e(\s|$)|s(.).*\2.*\2[gip0-9]*e/.test(script)) {
-      return out(dangerous("its script runs shell commands (the e command)"), false, true);
-    }
-    if (/(^|[;}\s])[wW]\s+\S|s(.).*\1.*\1[gip0-9]*w\s/.test(script)) {
+    if (effects.writes.length > 0) {
       return out(moderate("its script writes a file (the w command)"));
     }
+    if (effects.fromFile) return out(moderate("runs a sed script from a file"));
     return out(safe("reads and prints text"), true);
   }
   if (prog === "find" || prog === "gfind" || prog === "fd" || prog === "fdfind") {
@@ -912,6 +929,30 @@ function rateVerbProgram(
   args: string[],
   spec: (typeof VERB_PROGRAMS)[string],
 ): ProgramRating {
+  const rated = rateVerb(prog, args, spec);
+  // `npm publish --dry-run`, `git push -n --force`: a dry run only shows what would happen.
+  const options = args.includes("--") ? args.slice(0, args.indexOf("--")) : args;
+  if (
+    rated.rating.level === "dangerous" &&
+    options.some((a) =>
+      a === "--dry-run" || /^--dry-run=(client|server|true)$/.test(a) ||
+      (prog === "git" && rated.verb === "push" && a === "-n")
+    )
+  ) {
+    return {
+      ...rated,
+      rating: moderate(`${prog} ${rated.verb ?? ""} --dry-run only shows what it would do`),
+      exact: false,
+    };
+  }
+  return rated;
+}
+
+function rateVerb(
+  prog: string,
+  args: string[],
+  spec: (typeof VERB_PROGRAMS)[string],
+): ProgramRating {
   const withValue = new Set(spec.globalsWithValue ?? []);
   let i = 0;
   const globals: string[] = [];
@@ -1031,6 +1072,9 @@ function rateSingle(
     case "rsync":
     case "ditto":
     case "scp": {
+      if (args.length > 0 && args.every((a) => /^--(help|version)$/.test(a))) {
+        return out(safe(`prints ${prog}'s help or version`), true);
+      }
       if (prog === "scp" || (prog === "rsync" && positional.some((p) => /^[^/]*:/.test(p)))) {
         return out(dangerous("copies files to or from another machine"));
       }
@@ -1164,6 +1208,9 @@ function rateSingle(
     case "pkill":
     case "skill":
       if (args.some((a) => a === "-l" || a === "-L")) return out(safe("lists signals"), true);
+      if (prog === "kill" && killArgs(part.words.slice(1)).signal === "0") {
+        return out(safe("checks that a process exists (signal 0 sends nothing)"), true);
+      }
       if (positional.some((p) => p === "-1" || p === "1") || args.includes("-1")) {
         return out(dangerous("signals every process you own, or init"));
       }

@@ -5,7 +5,9 @@
  * against wisp's home.
  */
 import type { Part } from "./analyse.ts";
-import { literal, litWord, type Word } from "./words.ts";
+import { literal, litWord, type Segment, type Word } from "./words.ts";
+import { isLongOption } from "./options.ts";
+import { awkEffects, sedEffects } from "./script_writes.ts";
 
 function positionals(words: Word[], withValue: Set<string> = new Set()): Word[] {
   const out: Word[] = [];
@@ -108,7 +110,10 @@ export function writeTargets(part: Part): Target[] {
     case "rsync":
     case "ditto":
     case "gcp": {
-      const t = optionValues(args, ["-t", "--target-directory"]);
+      const t = [
+        ...optionValues(args, ["-t", "--target-directory"]),
+        ...clusterValues(args, "t", "tmogSZ"),
+      ];
       if (t.length) add(t, `${prog} into`);
       else {
         const pos = positionals(
@@ -117,14 +122,18 @@ export function writeTargets(part: Part): Target[] {
         );
         if (pos.length) add([pos[pos.length - 1]], `${prog} into`);
         if (prog === "ln" && pos.length === 1) add(pos, "links");
+        if (pos.length >= 2) add(intoFolder(pos.slice(0, -1), pos[pos.length - 1]), `${prog} into`);
       }
       break;
     }
     case "mv":
-    case "gmv":
-      add(positionals(args, new Set(["-t", "--target-directory", "-S", "--suffix"])), "moves");
+    case "gmv": {
+      const pos = positionals(args, new Set(["-t", "--target-directory", "-S", "--suffix"]));
+      add(pos, "moves");
       add(optionValues(args, ["-t", "--target-directory"]), "moves into");
+      if (pos.length >= 2) add(intoFolder(pos.slice(0, -1), pos[pos.length - 1]), "moves into");
       break;
+    }
     case "rm":
     case "rmdir":
     case "unlink":
@@ -160,10 +169,18 @@ export function writeTargets(part: Part): Target[] {
       add(positionals(args), "edits");
       break;
     case "xattr":
-      add(positionals(args), "changes attributes of");
+      // Only -w, -d, -c and -r change anything; without them xattr lists.
+      if (args.some((a) => /^-[a-zA-Z]*[wdc]/.test(literal(a) ?? ""))) {
+        add(
+          positionals(args).slice(args.some((a) => /^-[a-zA-Z]*w/.test(literal(a) ?? "")) ? 2 : 1),
+          "changes attributes of",
+        );
+      }
       break;
     case "sed":
     case "gsed":
+      add(sedScriptEffects(part).writes, "writes (sed's w)");
+      // falls through: -i edits the files named
     case "perl":
     case "ruby":
       if (
@@ -182,6 +199,24 @@ export function writeTargets(part: Part): Target[] {
       break;
     case "curl":
       add(optionValues(args, ["-o", "--output", "--output-dir"]), "downloads into");
+      // Headers, cookies, traces and its own errors go to files too.
+      add(
+        optionValues(args, [
+          "-D",
+          "--dump-header",
+          "-c",
+          "--cookie-jar",
+          "--trace",
+          "--trace-ascii",
+          "--stderr",
+          "--libcurl",
+          "--etag-save",
+          "--hsts",
+          "--alt-svc",
+        ]),
+        "writes",
+      );
+      add(clusterValues(args, "o", CURL_VALUE_LETTERS), "downloads into");
       break;
     case "wget":
       add(
@@ -197,6 +232,7 @@ export function writeTargets(part: Part): Target[] {
         ]),
         "downloads into",
       );
+      add(clusterValues(args, "OPoa", WGET_VALUE_LETTERS), "downloads into");
       break;
     case "tar":
     case "gtar":
@@ -211,6 +247,76 @@ export function writeTargets(part: Part): Target[] {
     case "unzip":
       add(optionValues(args, ["-d"]), "unpacks into");
       break;
+    case "zip":
+    case "script": {
+      // zip ARCHIVE FILES…, script [FILE]: the first operand is written.
+      const pos = positionals(
+        args,
+        new Set([
+          "-c",
+          "--command",
+          "-E",
+          "--echo",
+          "-T",
+          "--log-timing",
+          "-t",
+          "--timing",
+          "-I",
+          "--log-in",
+          "-O",
+          "--log-out",
+          "-B",
+          "--log-io",
+          "-b",
+          "-n",
+          "-P",
+          "-x",
+          "-i",
+          "-Z",
+        ]),
+      );
+      if (pos.length) add([pos[0]], "writes");
+      break;
+    }
+    case "tcpdump":
+    case "tshark":
+      add(optionValues(args, ["-w"]), "writes");
+      break;
+    case "awk":
+    case "gawk":
+    case "mawk":
+    case "nawk":
+      add(awkProgramEffects(part).writes, "writes (awk's print >)");
+      // gawk -i inplace rewrites every input file.
+      if (
+        args.some((a, i) =>
+          /^(-i|--include)$/.test(literal(a) ?? "") && literal(args[i + 1]) === "inplace" ||
+          /^(-iinplace|--include=inplace)$/.test(literal(a) ?? "")
+        )
+      ) add(awkInputFiles(args), "edits in place");
+      break;
+    case "uniq":
+    case "xxd": {
+      // The second file named is the output.
+      const pos = positionals(
+        args,
+        prog === "uniq"
+          ? new Set(["-f", "-s", "-w"])
+          : new Set(["-c", "-g", "-l", "-o", "-s", "-n"]),
+      );
+      if (pos.length >= 2) add([pos[1]], "writes");
+      break;
+    }
+    case "split":
+    case "csplit": {
+      // Output files are PREFIX followed by a suffix.
+      const pos = positionals(args, new Set(["-l", "-b", "-C", "-n", "-a", "-f", "-b"]));
+      const prefix = prog === "csplit" ? optionValues(args, ["-f", "--prefix"]) : pos.slice(1, 2);
+      for (const w of prefix) {
+        add([{ raw: w.raw + "*", segs: [...w.segs, { kind: "glob", text: "*" }] }], "writes");
+      }
+      break;
+    }
     case "find":
     case "gfind": {
       const lits = args.map((a) => literal(a) ?? "");
@@ -229,6 +335,12 @@ export function writeTargets(part: Part): Target[] {
           starts.length ? starts : [litWord(".")],
           lits.includes("-delete") ? "deletes under" : "runs a command on files under",
         );
+      }
+      // -fprint FILE, -fprint0 FILE, -fprintf FILE FORMAT, -fls FILE: the list goes to FILE.
+      for (let i = 0; i < lits.length - 1; i++) {
+        if (/^-(fprint|fprint0|fprintf|fls)$/.test(lits[i])) {
+          add([args[i + 1]], "writes its list to");
+        }
       }
       break;
     }
@@ -254,6 +366,23 @@ export function writeTargets(part: Part): Target[] {
         "config",
       ].includes(verb ?? "");
       if (!readOnly) add(c, "changes the repository in");
+      // diff, log, show, format-patch, archive …: --output FILE (any start of it), and -o for
+      // archive and format-patch.
+      for (let i = 0; i < args.length; i++) {
+        const first = args[i].segs[0];
+        const l = first?.kind === "lit" ? first.text : "";
+        // `--outp` may stand for --output; `--output-indicator-new` is another option.
+        const given = l.slice(2).split("=")[0];
+        if (!isLongOption(l, "output") || given.length < 2) continue;
+        const eq = l.indexOf("=");
+        if (eq > 0) {
+          const w = afterPrefix(args[i], l.slice(0, eq + 1));
+          if (w) add([w], "writes its output to");
+        } else if (args[i + 1]) add([args[i + 1]], "writes its output to");
+      }
+      if (verb === "archive" || verb === "format-patch") {
+        add(optionValues(args, ["-o", "--output-directory"]), "writes its output to");
+      }
       if (verb === "clone") {
         const pos = positionals(
           args.slice(lits.indexOf("clone") + 1),
@@ -308,6 +437,226 @@ export function writeTargets(part: Part): Target[] {
       add(optionValues(args, ["-o"]), "writes its output into");
     }
   }
-  if (prog === "sort") add(optionValues(args, ["-o", "--output"]), "writes");
+  // find … -exec cp x {}/y: `{}` is each path found under find's start folders.
+  if (part.wrappers.includes("find -exec")) {
+    const starts = findStarts(part.cmd.words);
+    for (const t of [...targets]) {
+      if (!t.word.segs.some((seg) => seg.kind === "lit" && seg.text.includes("{}"))) continue;
+      for (const start of starts) {
+        for (const found of [start.segs, [...start.segs, SLASH, ANY]]) {
+          const segs = t.word.segs.flatMap((seg) => {
+            if (seg.kind !== "lit" || !seg.text.includes("{}")) return [seg];
+            return seg.text.split("{}").flatMap((text, k) => [
+              ...(k > 0 ? found : []),
+              ...(text ? [{ ...seg, text }] : []),
+            ]);
+          });
+          targets.push({ word: { raw: t.word.raw, segs }, how: t.how });
+        }
+      }
+    }
+  }
+  // A wrapper's own output file (strace -o, ltrace -o, GNU time -o) is written too.
+  if (part.wrappers.length > 0) add(wrapperOutputs(part), "writes its output into");
+  if (prog === "sort") {
+    add(optionValues(args, ["-o", "--output"]), "writes");
+    add(clusterValues(args, "o", "koSTt"), "writes");
+  }
+  // openssl and other single-dash long options: -out FILE, -keyout FILE.
+  for (let i = 0; i < args.length - 1; i++) {
+    if (/^-(out|keyout|outfile)$/.test(literal(args[i]) ?? "")) {
+      add([args[i + 1]], "writes its output into");
+    }
+  }
   return targets;
+}
+
+/** Short options of curl and wget that take a value (the rest of a cluster, or the next word). */
+const CURL_VALUE_LETTERS = "AbcCdDeEFHKmoPQrTtuUwxXyYz";
+const WGET_VALUE_LETTERS = "OoaPetTwUQlARDIXiB";
+
+/**
+ * Values of short options written inside a cluster (`-sSLo FILE`, `-qO/tmp/x`), as getopt reads
+ * them: letters are flags until one that takes a value, whose value is the rest of the word or
+ * the next word. `letters` are the options wanted; `valued` all that take a value. A cluster that
+ * starts with the option itself (`-oFILE`) is optionValues' already.
+ */
+function clusterValues(args: Word[], letters: string, valued: string): Word[] {
+  const out: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const first = args[i].segs[0];
+    if (first?.kind !== "lit" || !/^-[A-Za-z0-9]{2,}/.test(first.text)) continue;
+    const text = first.text;
+    for (let k = 1; k < text.length; k++) {
+      const c = text[k];
+      if (!/[A-Za-z0-9]/.test(c)) break;
+      if (!valued.includes(c)) continue;
+      if (k > 1 && letters.includes(c)) {
+        const rest = afterPrefix(args[i], text.slice(0, k + 1));
+        if (rest && rest.segs.length > 0) out.push(rest);
+        else if (args[i + 1]) out.push(args[i + 1]);
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+const SLASH: Segment = { kind: "lit", text: "/", quoted: true };
+const ANY: Segment = { kind: "glob", text: "*" };
+
+/** The folders a find command starts from (its operands before the first test), or `.`. */
+function findStarts(words: Word[]): Word[] {
+  const at = words.findIndex((w) => /^g?find$/.test((literal(w) ?? "").split("/").pop() ?? ""));
+  const starts: Word[] = [];
+  for (const w of words.slice(at + 1)) {
+    const l = literal(w);
+    if (l !== undefined && (l.startsWith("-") || l === "(" || l === "!")) break;
+    starts.push(w);
+  }
+  return starts.length ? starts : [litWord(".")];
+}
+
+/** Wrappers that write a log of the program they run, and the options that name the file. */
+const WRAPPER_OUTPUTS: Record<string, string[]> = {
+  strace: ["-o", "--output"],
+  ltrace: ["-o", "--output"],
+  time: ["-o", "--output"],
+};
+
+/** The files the part's wrappers write, read from the command's words before the program. */
+function wrapperOutputs(part: Part): Word[] {
+  const out: Word[] = [];
+  const words = part.cmd.words;
+  for (let i = 0; i < words.length; i++) {
+    const name = (literal(words[i]) ?? "").split("/").pop() ?? "";
+    const options = Object.hasOwn(WRAPPER_OUTPUTS, name) ? WRAPPER_OUTPUTS[name] : undefined;
+    if (!options || !part.wrappers.includes(name)) continue;
+    // Its options run up to the program it wraps (the same word the unwrapping found).
+    const end = part.words[0] ? words.indexOf(part.words[0], i + 1) : -1;
+    out.push(...optionValues(words.slice(i + 1, end < 0 ? words.length : end), options));
+  }
+  return out;
+}
+
+/** `cp a b DIR/`: each source lands in the folder under its own name. */
+function intoFolder(sources: Word[], dest: Word): Word[] {
+  const out: Word[] = [];
+  const last = dest.segs[dest.segs.length - 1];
+  const slash = last?.kind === "lit" && last.text.endsWith("/") ? "" : "/";
+  for (const src of sources.slice(0, 16)) {
+    const l = literal(src);
+    if (l === undefined) continue;
+    const name = l.replace(/\/+$/, "").split("/").pop() ?? "";
+    if (l.endsWith("/") || name === "." || name === "") {
+      // rsync src/ DEST, cp -r src/. DEST: the folder's contents, under names not known here.
+      out.push({
+        raw: `${dest.raw}${slash}*`,
+        segs: [...dest.segs, { kind: "lit", text: slash, quoted: true }, {
+          kind: "glob",
+          text: "*",
+        }],
+      });
+      continue;
+    }
+    if (name === "..") continue;
+    out.push({
+      raw: `${dest.raw}${slash}${name}`,
+      segs: [...dest.segs, { kind: "lit", text: `${slash}${name}`, quoted: true }],
+    });
+  }
+  return out;
+}
+
+/** The sed script a part runs (its -e and --expression values, or its first operand). */
+export function sedScriptEffects(
+  part: Part,
+): ReturnType<typeof sedEffects> & { fromFile: boolean } {
+  const args = part.words.slice(1);
+  const scripts: string[] = [];
+  const pieces: Segment[] = [];
+  // A script word with variables in it: each unknown piece stands as a marker (script_writes.ts).
+  const text = (w: Word | undefined) =>
+    (w?.segs ?? []).map((seg) => {
+      if (seg.kind === "lit") return seg.text;
+      pieces.push(seg);
+      return `\u0001${pieces.length - 1}\u0001`;
+    }).join("");
+  let fromFile = false;
+  let firstOperand: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const l = literal(args[i]);
+    if (l === undefined) {
+      if (firstOperand === undefined && scripts.length === 0) firstOperand = text(args[i]);
+      continue;
+    }
+    if (l === "-e" || l === "--expression") {
+      scripts.push(text(args[i + 1]));
+      i++;
+    } else if (l.startsWith("--expression=")) scripts.push(l.slice(13));
+    else if (/^-[nrEsuz]*e./.test(l)) scripts.push(l.slice(l.indexOf("e") + 1));
+    else if (l === "-f" || l === "--file" || /^-[nrEsuz]*f$/.test(l) || l.startsWith("--file=")) {
+      fromFile = true;
+      if (!l.includes("=")) i++;
+    } else if (l === "-l" || l === "--line-length") i++;
+    else if (l.startsWith("-") && l !== "-") continue;
+    else if (firstOperand === undefined) firstOperand = l;
+  }
+  if (scripts.length === 0 && !fromFile && firstOperand !== undefined) scripts.push(firstOperand);
+  return { ...sedEffects(scripts.join("\n"), pieces), fromFile };
+}
+
+/** The input files of an awk command: the operands after its program (not `name=value`). */
+function awkInputFiles(args: Word[]): Word[] {
+  let program = false;
+  const out: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const l = literal(args[i]);
+    if (!program) {
+      if (l !== undefined && /^(-v|-F|-i|-f|-l|--assign|--include|--file|--load)$/.test(l)) i++;
+      else if (l === undefined || !l.startsWith("-")) program = true;
+      continue;
+    }
+    if (l !== undefined && /^[A-Za-z_]\w*=/.test(l)) continue;
+    out.push(args[i]);
+  }
+  return out;
+}
+
+/** The awk program a part runs, with its -v assignments; fromFile for -f. */
+export function awkProgramEffects(
+  part: Part,
+): ReturnType<typeof awkEffects> & { fromFile: boolean } {
+  const args = part.words.slice(1);
+  const assigned = new Map<string, Word>();
+  let program: string | undefined;
+  let fromFile = false;
+  for (let i = 0; i < args.length; i++) {
+    const l = literal(args[i]);
+    if (l === "-v" || l === "--assign") {
+      const w = args[i + 1];
+      const m = w ? /^([A-Za-z_]\w*)=/.exec(w.segs[0]?.kind === "lit" ? w.segs[0].text : "") : null;
+      if (w && m) {
+        const value = afterPrefix(w, m[0]);
+        if (value) assigned.set(m[1], value);
+      }
+      i++;
+      continue;
+    }
+    if (l === "-F" || l === "-i" || l === "--include" || l === "-l" || l === "--load") {
+      i++;
+      continue;
+    }
+    if (l === "-f" || l === "--file" || l?.startsWith("--file=")) {
+      fromFile = true;
+      if (!l.includes("=")) i++;
+      continue;
+    }
+    if (l !== undefined && l.startsWith("-") && l !== "-" && l !== "--") continue;
+    if (l === "--") continue;
+    program = l ?? "";
+    break;
+  }
+  if (fromFile || program === undefined) return { writes: [], runs: false, fromFile };
+  return { ...awkEffects(program, assigned), fromFile };
 }

@@ -129,7 +129,7 @@ export const HOME_PROTECTED: ReadonlyArray<Readonly<{ path: string; why: string 
 ];
 
 /** Places outside the home that a later process runs from. */
-const SYSTEM_PROTECTED: ReadonlyArray<Readonly<{ path: string; why: string }>> = [
+export const SYSTEM_PROTECTED: ReadonlyArray<Readonly<{ path: string; why: string }>> = [
   { path: "/var/spool/cron", why: "cron runs the crontabs it holds" },
   { path: "/var/at/tabs", why: "cron runs the crontabs it holds" },
 ];
@@ -149,7 +149,8 @@ const PROJECT_PROTECTED: ReadonlyArray<Readonly<{ path: string; why: string }>> 
   },
 ];
 
-const GIT_WHY = {
+/** Why each part of a repository is protected: git runs what it names. */
+export const GIT_WHY = {
   config: "git runs the programs a repository's config names (fsmonitor, hooksPath, filters)",
   hooks: "git runs a repository's hooks on your next commit, checkout or push",
   info: "git reads a repository's info/attributes and exclude (filters it runs)",
