@@ -82,6 +82,8 @@ export const AUDIT_CATALOGUE = {
   }),
   "approval.pending": z.looseObject({ id: z.string().optional(), command: z.string() }),
   "approval.answered": z.looseObject({ command: z.string().optional(), decision: z.string() }),
+  /** A running server dropped an approval it held, at `wisp approvals revoke`. */
+  "approval.revoked": z.looseObject({ approvalId: z.string(), pattern: z.string().optional() }),
   "command.outcome": z.looseObject({
     command: z.string(),
     exitStatus: z.number().int().nullable().optional(),
@@ -114,7 +116,11 @@ export const AUDIT_CATALOGUE = {
     bytesAfter: z.number().int(),
   }),
   /** A turn began: the person's (or caller's) message verbatim, the model, the tools offered. */
-  prompt: z.looseObject({ text: z.string(), model: z.string().optional(), tools: z.array(z.string()).optional() }),
+  prompt: z.looseObject({
+    text: z.string(),
+    model: z.string().optional(),
+    tools: z.array(z.string()).optional(),
+  }),
   /** One model response of a turn, verbatim, with the calls it asked for (a turn has one per request). */
   response: z.looseObject({
     text: z.string(),
