@@ -118,7 +118,7 @@ Deno.test("a status of 129–159 the command chose is its own; a death by a sign
   }
 });
 
-Deno.test("the waiter leaves the command SIGINT and no descriptor of its own", async () => {
+Deno.test("the waiter leaves the command SIGINT, no descriptor of its own, and is not a perl to kill", async () => {
   const s = await scratch();
   try {
     const r = await runCommand(
@@ -137,6 +137,15 @@ Deno.test("the waiter leaves the command SIGINT and no descriptor of its own", a
     }
     const extra = pipes.filter((p) => !ours.has(p));
     assertEquals(extra.length, 2, `pipes: ${pipes.join(" ")}`);
+    // A command that kills every perl it can see (a stuck script, say) goes on: the waiter is
+    // not called perl.
+    const sweeper = await runCommand(
+      request(
+        s,
+        'for d in /proc/[0-9]*; do [ "$(cat $d/comm 2>/dev/null)" = perl ] && kill -9 ${d#/proc/}; done; echo after',
+      ),
+    );
+    assertEquals([sweeper.exitStatus, stdoutText(sweeper)], [0, "after\n"]);
   } finally {
     await s.cleanup();
   }
