@@ -81,6 +81,8 @@ Deno.test("a status of 129–159 the command chose is its own; a death by a sign
       ["kill -TERM $$", -15, "SIGTERM"],
       ["kill -KILL $$", -9, "SIGKILL"],
       ["kill -PIPE $$", -13, "SIGPIPE"],
+      // A writer whose reader has gone: yes, in the shell's place, dies of SIGPIPE.
+      ["mkfifo p; head -c1 p >/dev/null & exec yes > p", -13, "SIGPIPE"],
       // A program the shell replaced itself with, killed by a signal.
       ["exec sh -c 'kill -QUIT $$'", -3, "SIGQUIT"],
     ];
@@ -103,6 +105,8 @@ Deno.test("a status of 129–159 the command chose is its own; a death by a sign
     running.stop();
     const stopped = await within(running.result, "the stopped command's end");
     assertEquals([stopped.stopped, stopped.exitStatus, stopped.signal], [true, -15, "SIGTERM"]);
+    const stoppedEvent = s.events.findLast((e) => e.kind === "command.outcome")!;
+    assertEquals([stoppedEvent.exitStatus, stoppedEvent.signal], [-15, "SIGTERM"]);
     // A command that catches the stop and chooses its status keeps it.
     const chooser = startCommand(
       request(s, "trap 'exit 143' TERM; touch chose; sleep 30 & wait", { origin: "person" }),
