@@ -21,7 +21,9 @@
  */
 import { join } from "node:path";
 import { ensurePrivateDir } from "../../config/home.ts";
-import type { Approval } from "../../gate/approvals.ts";
+import type { Approval, ApprovalStore } from "../../gate/approvals.ts";
+import type { AuditSink } from "../../audit/writer.ts";
+import type { Logger } from "./log.ts";
 import { writeFileAtomicSync } from "../../util/atomic.ts";
 import { serverAlive } from "./pending.ts";
 import { probeProcess, type Prober } from "./procinfo.ts";
@@ -171,4 +173,65 @@ export function fileRevocation(dir: string, session: string, id: string): void {
     throw new Error(`not a session and approval id: ${session} ${id}`);
   }
   writeFileAtomicSync(join(dir, `${session}.${id}.revoke`), "");
+}
+
+/** How often a server looks for revocations filed by `wisp approvals revoke`. */
+const REVOCATION_POLL_MS = 200;
+
+/**
+ * For `wisp mcp`'s life: publish the approvals `store` holds in memory each
+ * time they change, and drop one whose revocation is filed (audited as
+ * `approval.revoked`). Without a writable home the server runs on, unlisted.
+ */
+export async function serveLiveApprovals(options: {
+  dir: string;
+  audit: AuditSink;
+  store: ApprovalStore;
+  /** The client's name, known once it has introduced itself. */
+  client: () => string;
+  /** The server's start time, when already known. */
+  start?: string;
+  log: Logger;
+  prober?: Prober;
+}): Promise<{ close(): void }> {
+  const { store, audit, log } = options;
+  const start = options.start ?? (await (options.prober ?? probeProcess)(Deno.pid))?.start;
+  const live = new LiveApprovals(options.dir, {
+    pid: Deno.pid,
+    ...(start ? { start } : {}),
+    session: audit.session,
+    client: options.client(),
+  });
+  const publish = () => {
+    try {
+      live.server.client = options.client();
+      live.publish(store.inMemory());
+    } catch (error) {
+      log("error", `could not list this server's approvals: ${(error as Error).message}`);
+    }
+  };
+  store.onMemoryChange = publish;
+  publish();
+  const timer = setInterval(() => {
+    for (const id of live.takeRevocations()) {
+      const approval = store.inMemory().find((a) => a.id === id);
+      if (!approval || !store.revoke(id)) continue;
+      audit.record("approval.revoked", {
+        approvalId: id,
+        pattern: approval.pattern,
+        scope: approval.scope,
+        ...(approval.source ? { source: approval.source } : {}),
+        by: "terminal",
+      });
+    }
+  }, REVOCATION_POLL_MS);
+  // The poll must not keep the server alive once stdin has closed.
+  Deno.unrefTimer(timer);
+  return {
+    close() {
+      clearInterval(timer);
+      store.onMemoryChange = undefined;
+      live.close();
+    },
+  };
 }

@@ -14,10 +14,7 @@ import { newSessionId } from "../../audit/writer.ts";
 import { McpApprovalHost } from "./approval_host.ts";
 import { SessionEngine, ThreadAwareAuditLog } from "./engine.ts";
 import { PendingBoard } from "./pending.ts";
-import { LiveApprovals } from "./live_approvals.ts";
-import { probeProcess } from "./procinfo.ts";
-import type { ApprovalStore } from "../../gate/approvals.ts";
-import type { AuditSink } from "../../audit/writer.ts";
+import { serveLiveApprovals } from "./live_approvals.ts";
 import { McpFace } from "./server.ts";
 import type { ThreadShape } from "./threads.ts";
 import { LineTransport, writerSink } from "./transport.ts";
@@ -109,7 +106,15 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     unsafe: options.unsafe,
     argv: options.argv,
   });
-  const live = await openLive(paths, audit, host, session.gate.approvals, board?.serverStart, log);
+  // The approvals it holds, listed for `wisp approvals` and revocable from there.
+  const live = await serveLiveApprovals({
+    dir: paths.servers,
+    audit,
+    store: session.gate.approvals,
+    client: () => host.options.channels.client(),
+    start: board?.serverStart,
+    log,
+  });
   const face = new McpFace({
     session,
     engine: new SessionEngine(session),
@@ -131,7 +136,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     stopping = true;
     face.close();
     board?.closeAll();
-    live?.close();
+    live.close();
   };
   const onSignal = () => {
     stop();
@@ -154,62 +159,4 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   }
   session.close();
   log("info", "stdin closed; stopped");
-}
-
-/** How often the server looks for revocations filed by `wisp approvals revoke`. */
-const REVOCATION_POLL_MS = 200;
-
-/**
- * Publish the approvals this server holds in memory in <home>/servers, with
- * their source, and drop one when `wisp approvals revoke` files its id
- * (live_approvals.ts). Without a writable home the server runs on, unlisted.
- */
-async function openLive(
-  paths: HomePaths,
-  audit: AuditSink,
-  host: McpApprovalHost,
-  store: ApprovalStore,
-  start: string | undefined,
-  log: Logger,
-): Promise<{ close(): void }> {
-  const own = start ?? (await probeProcess(Deno.pid))?.start;
-  const live = new LiveApprovals(paths.servers, {
-    pid: Deno.pid,
-    ...(own ? { start: own } : {}),
-    session: audit.session,
-    client: host.options.channels.client(),
-  });
-  const publish = () => {
-    try {
-      // The client's name is known once it has introduced itself.
-      live.server.client = host.options.channels.client();
-      live.publish(store.inMemory());
-    } catch (error) {
-      log("error", `could not list this server's approvals: ${(error as Error).message}`);
-    }
-  };
-  store.onMemoryChange = publish;
-  publish();
-  const timer = setInterval(() => {
-    for (const id of live.takeRevocations()) {
-      const approval = store.inMemory().find((a) => a.id === id);
-      if (!approval || !store.revoke(id)) continue;
-      audit.record("approval.revoked", {
-        approvalId: id,
-        pattern: approval.pattern,
-        scope: approval.scope,
-        ...(approval.source ? { source: approval.source } : {}),
-        by: "terminal",
-      });
-    }
-  }, REVOCATION_POLL_MS);
-  // The poll must not keep the server alive once stdin has closed.
-  Deno.unrefTimer(timer);
-  return {
-    close() {
-      clearInterval(timer);
-      store.onMemoryChange = undefined;
-      live.close();
-    },
-  };
 }
