@@ -57,7 +57,6 @@ export const TRAILER_MAX_BYTES = TRAILER_MARK.length + 3 + 1 + 7 + 1 + 6 + 1;
  * exits with the shell's reading of the status, so the supervisor's status is
  * the same with or without it. No module is loaded: perl starts in about the
  * time a shell does. No single quote inside: the scripts quote it with them.
- * The child's `exec` takes the command's own name and arguments.
  */
 const WAITER = [
   // Not "perl" in the process table, so a command that kills every perl (pkill -9 perl) spares

@@ -286,10 +286,10 @@ Deno.test("stop: TERM to everything, recorded as stopped; a second stop kills at
     const unique = 100_000 + Math.floor(Math.random() * 800_000);
     const [first, second] = [String(unique), String(unique + 1)];
     const stubborn = startCommand(
-      request(s, `touch started2; trap '' TERM; sleep ${first}`, { origin: "person" }),
+      request(s, `trap '' TERM; touch started2; sleep ${first}`, { origin: "person" }),
     );
     const control = startCommand(
-      request(s, `touch started3; trap '' TERM; sleep ${second}`, { origin: "person" }),
+      request(s, `trap '' TERM; touch started3; sleep ${second}`, { origin: "person" }),
     );
     await waitFor(join(s.project, "started2"));
     await waitFor(join(s.project, "started3"));
@@ -317,8 +317,9 @@ Deno.test("stop through an AbortSignal; a command that ignores TERM is killed tw
   const s = await scratch();
   try {
     const controller = new AbortController();
+    // The trap is set before the mark: a stop that came between the two would end the shell by TERM.
     const running = startCommand(
-      request(s, "touch started; trap '' TERM; sleep 30", {
+      request(s, "trap '' TERM; touch started; sleep 30", {
         origin: "person",
         signal: controller.signal,
       }),
