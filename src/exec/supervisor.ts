@@ -59,6 +59,9 @@ export const TRAILER_MAX_BYTES = TRAILER_MARK.length + 3 + 1 + 7 + 1 + 6 + 1;
  * time a shell does. No single quote inside: the scripts quote it with them.
  */
 const WAITER = [
+  // Run with -t, which ignores PERL5OPT and PERL5LIB (a -M in the person's PERL5OPT must not stop
+  // the waiter, and the command still gets them); what -t would warn about is nobody's business.
+  "BEGIN { $SIG{__WARN__} = sub {} }",
   // Not "perl" in the process table, so a command that kills every perl (pkill -9 perl) spares
   // the waiter, whose death would end the command with it.
   '$0 = "wisp-waiter";',
@@ -97,7 +100,7 @@ fi
 exec 4>&2 2>/dev/null
 k=-
 if [ "$3" != capture ]; then (exec sh -c "$1") 2>&4 4>&-
-elif [ -x /usr/bin/perl ]; then k=$(exec /usr/bin/perl -e '${WAITER}' -- sh -c "$1" </dev/null 3>&1 >&5 2>&4 4>&- 5>&-) 5>&1
+elif [ -x /usr/bin/perl ]; then k=$(exec /usr/bin/perl -t -e '${WAITER}' -- sh -c "$1" </dev/null 3>&1 >&5 2>&4 4>&- 5>&-) 5>&1
 else (exec sh -c "$1") </dev/null 2>&4 4>&-; fi
 s=$?
 kill -KILL -1
@@ -114,7 +117,7 @@ exec 3<&0
 set -m
 exec 4>&2 2>/dev/null
 if [ "$3" != capture ]; then sh -c "$1" 2>&4 3<&- 4>&- &
-elif [ -n "$f" ] && [ -x /usr/bin/perl ]; then /usr/bin/perl -e '${WAITER}' -- sh -c "$1" </dev/null 2>&4 3>>"$f" 4>&- &
+elif [ -n "$f" ] && [ -x /usr/bin/perl ]; then /usr/bin/perl -t -e '${WAITER}' -- sh -c "$1" </dev/null 2>&4 3>>"$f" 4>&- &
 else sh -c "$1" </dev/null 2>&4 3<&- 4>&- & fi
 p=$!
 set +m

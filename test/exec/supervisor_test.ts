@@ -144,3 +144,28 @@ Deno.test("both flavours without perl: the command runs and the status is read t
     }
   }
 });
+
+Deno.test("both flavours: the person's PERL5OPT and PERL5LIB neither stop the waiter nor leave the command", async () => {
+  for (const flavour of ["pidns", "pgroup"] as const) {
+    const out = await new Deno.Command("bwrap", {
+      args: [
+        ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", "/tmp", "/tmp"],
+        ...["--unshare-pid", "--as-pid-1", "--die-with-parent", "--"],
+        ...supervisorArgv(flavour, 'echo "$PERL5OPT|$PERL5LIB"; exit 141', 0, true),
+      ],
+      env: { PERL5OPT: "-MWisp::Not::A::Module", PERL5LIB: "/nonexistent-lib" },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    await out.stdin.close();
+    const done = await out.output();
+    const split = splitTrailer(done.stderr);
+    assertEquals(
+      new TextDecoder().decode(done.stdout),
+      "-MWisp::Not::A::Module|/nonexistent-lib\n",
+    );
+    assertEquals(new TextDecoder().decode(split.rest), "");
+    assertEquals([flavour, split.trailer], [flavour, { status: 141, reason: "-", kind: "exit" }]);
+  }
+});
