@@ -9,12 +9,18 @@
  *     nothing else in this process counts, and its throughput against
  *     `cat > /dev/null` reading the same stream in the same sandbox (goal ≥ 0.5×);
  * (c) 1 GiB of stdin through `wisp sandbox -- cat` (wisp copies its stdin into
- *     the command's pipe) against the same stream piped into `bwrap … cat`.
+ *     the command's pipe) against the same stream piped into `bwrap … cat`;
+ * (d) the capturing supervisor running `true` with its perl waiter (which
+ *     tells an exit status from a signal) against the same supervisor with
+ *     /usr/bin/perl hidden, so without it: the waiter's cost per command
+ *     (docs/adr/0330-exit-status-or-signal.md). Runs alternate, so a busy
+ *     machine weighs on both alike.
  *
  * Run: deno run -A bench/exec_bench.ts [--runs N] [--gib N]
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { supervisorArgv } from "../src/exec/supervisor.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DENO = Deno.execPath();
@@ -171,6 +177,20 @@ const stdinWisp = await time("sh", ["-c", `${feed}${wispCat} > /dev/null`], {
 });
 const mbps = (ms: number) => bytes / 1e6 / (ms / 1000);
 
+// (d) the waiter's cost: the same supervisor with perl and with perl hidden.
+const sandboxed = bwrapArgs.slice(0, -3);
+const supervised = supervisorArgv("pidns", "true", 0, true);
+const noPerl = ["--ro-bind", "/dev/null", "/usr/bin/perl"];
+const withWaiter: number[] = [];
+const withoutWaiter: number[] = [];
+await time("bwrap", [...sandboxed, ...supervised]); // warm the caches
+for (let i = 0; i < runs; i++) {
+  withWaiter.push(await time("bwrap", [...sandboxed, ...supervised]));
+  withoutWaiter.push(await time("bwrap", [...noPerl, ...sandboxed, ...supervised]));
+}
+const waiter = median(withWaiter);
+const noWaiter = median(withoutWaiter);
+
 const rows: Array<[string, string, string]> = [
   ["bwrap … true (baseline)", `${bare.toFixed(1)} ms`, "1.00×"],
   [
@@ -205,6 +225,12 @@ const rows: Array<[string, string, string]> = [
     "  the same, minus wisp sandbox -- true",
     `${mbps(stdinWisp - wispTrue).toFixed(0)} MB/s`,
     `${(stdinBare / (stdinWisp - wispTrue)).toFixed(2)}×`,
+  ],
+  ["supervisor, capturing, without perl (baseline)", `${noWaiter.toFixed(1)} ms`, "1.00×"],
+  [
+    "supervisor, capturing, with its waiter",
+    `${waiter.toFixed(1)} ms`,
+    `${(waiter / noWaiter).toFixed(2)}×`,
   ],
   [
     "runner peak RSS growth over its baseline",

@@ -100,6 +100,8 @@ export const AUDIT_CATALOGUE = {
   }),
   "approval.pending": z.looseObject({ id: z.string().optional(), command: z.string() }),
   "approval.answered": z.looseObject({ command: z.string().optional(), decision: z.string() }),
+  /** A running server dropped an approval it held, at `wisp approvals revoke`. */
+  "approval.revoked": z.looseObject({ approvalId: z.string(), pattern: z.string().optional() }),
   "command.outcome": z.looseObject({
     command: z.string(),
     exitStatus: z.number().int().nullable().optional(),

@@ -1,14 +1,32 @@
 /**
  * `wisp approvals` (= `approvals list`), `approvals revoke ID`,
  * `approvals clear [--gone] [-y]`: the approvals remembered for project and
- * always in <home>/approvals.json. Session and once approvals live only in
- * the process that made them. (pending, approve and deny come with the MCP
+ * always in <home>/approvals.json, and beside them the session approvals
+ * running `wisp mcp` servers hold in memory, with where each answer came from
+ * (<home>/servers, faces/mcp/live_approvals.ts); revoke reaches those too.
+ * Once approvals, and the session approvals of other faces, live only in the
+ * process that made them. (pending, approve and deny come with the MCP
  * server; they answer requests filed in <home>/pending and end in the same
  * store.)
  */
 import { load } from "./lazy.ts";
 import type { Command } from "commander";
 import type { Approval } from "../gate/approvals.ts";
+import type { LiveServer } from "../faces/mcp/live_approvals.ts";
+
+/** A session approval a running server holds, with the server. */
+export interface LiveApproval {
+  approval: Approval;
+  server: LiveServer;
+}
+
+/** How long `revoke` waits for a running server to drop the approval. */
+const REVOKE_WAIT_MS = 10_000;
+
+/** "wisp mcp 4242 (claude-code)". */
+export function serverLabel(server: LiveServer): string {
+  return `wisp mcp ${server.pid} (${server.client})`;
+}
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -20,20 +38,40 @@ export function shortDate(iso: string | null): string {
   return `${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()}`;
 }
 
-/** Rows for the table: ID, SCOPE, EXPIRES, WHERE, PATTERN (+ gone when piped). */
+/**
+ * Rows for the table: ID, SCOPE, EXPIRES, WHERE, SOURCE, PATTERN on a
+ * terminal; piped, id, scope, expiry, directory, pattern (+ gone) for a
+ * stored approval, and for a running server's: id, session, two empty
+ * fields, pattern, an empty sixth, then source, the server's pid and its
+ * client.
+ */
 export function approvalRows(
   list: Approval[],
   gone: (a: Approval) => boolean,
   terminal: boolean,
+  live: LiveApproval[] = [],
 ): string[][] {
-  return list.map((a) => {
+  const stored = list.map((a) => {
     const isGone = gone(a);
     const where = a.directory ?? (terminal ? "any directory" : "");
     if (terminal) {
-      return [a.id, a.scope, shortDate(a.expires), isGone ? `${where} (gone)` : where, a.pattern];
+      return [
+        a.id,
+        a.scope,
+        shortDate(a.expires),
+        isGone ? `${where} (gone)` : where,
+        "stored",
+        a.pattern,
+      ];
     }
     return [a.id, a.scope, a.expires ?? "", where, a.pattern, ...(isGone ? ["gone"] : [])];
   });
+  const held = live.map(({ approval: a, server }) =>
+    terminal
+      ? [a.id, a.scope, "with the server", serverLabel(server), a.source ?? "", a.pattern]
+      : [a.id, a.scope, "", "", a.pattern, "", a.source ?? "", String(server.pid), server.client]
+  );
+  return [...stored, ...held];
 }
 
 /** Wrap the last column of aligned rows to the width, continuing under itself. */
@@ -57,8 +95,16 @@ export function wrapLastColumn(lines: string[], indent: number, width: number): 
   return out;
 }
 
-/** What `approvals --json` prints for one approval. */
-export function approvalJson(a: Approval, gone: boolean): Record<string, unknown> {
+/**
+ * What `approvals --json` prints for one approval: `source` is `stored` for
+ * approvals.json, else where a running server's answer came from
+ * (`elicitation`, `terminal`), with that `server`.
+ */
+export function approvalJson(
+  a: Approval,
+  gone: boolean,
+  server?: LiveServer,
+): Record<string, unknown> {
   return {
     id: a.id,
     scope: a.scope,
@@ -68,7 +114,18 @@ export function approvalJson(a: Approval, gone: boolean): Record<string, unknown
     created: a.created,
     expires: a.expires,
     gone,
+    source: server ? a.source ?? null : "stored",
+    server: server ? { pid: server.pid, session: server.session, client: server.client } : null,
   };
+}
+
+/** The session approvals of the servers that still run (stale files are removed). */
+async function liveApprovals(serversDir: string): Promise<LiveApproval[]> {
+  const { listLive } = await load<typeof import("../faces/mcp/live_approvals.ts")>(
+    import.meta.resolve("../faces/mcp/live_approvals.ts"),
+  );
+  const files = await listLive(serversDir);
+  return files.flatMap((f) => f.approvals.map((approval) => ({ approval, server: f.server })));
 }
 
 async function list(flags: { json?: boolean }): Promise<void> {
@@ -84,21 +141,27 @@ async function list(flags: { json?: boolean }): Promise<void> {
   const { renderTable } = await load<typeof import("./table.ts")>(
     import.meta.resolve("./table.ts"),
   );
-  const store = ApprovalStore.forHome(homePaths());
+  const paths = homePaths();
+  const store = ApprovalStore.forHome(paths);
   const approvals = store.stored().filter((a) => !isExpired(a));
+  const live = await liveApprovals(paths.servers);
   const terminal = stdoutIsTerminal();
   const gone = (a: Approval) => isGone(a, directoryExists);
   if (flags.json) {
-    outLine(JSON.stringify({ approvals: approvals.map((a) => approvalJson(a, gone(a))) }, null, 2));
+    const items = [
+      ...approvals.map((a) => approvalJson(a, gone(a))),
+      ...live.map((l) => approvalJson(l.approval, false, l.server)),
+    ];
+    outLine(JSON.stringify({ approvals: items }, null, 2));
     return;
   }
-  if (approvals.length === 0) {
+  if (approvals.length === 0 && live.length === 0) {
     if (terminal) errLine("no remembered approvals");
     return;
   }
-  const rows = approvalRows(approvals, gone, terminal);
+  const rows = approvalRows(approvals, gone, terminal, live);
   const text = renderTable({
-    headers: ["ID", "SCOPE", "EXPIRES", "WHERE", "PATTERN"],
+    headers: ["ID", "SCOPE", "EXPIRES", "WHERE", "SOURCE", "PATTERN"],
     rows,
     terminal,
   });
@@ -136,12 +199,43 @@ async function revoke(id: string): Promise<void> {
   const { WispError } = await load<typeof import("../util/errors.ts")>(
     import.meta.resolve("../util/errors.ts"),
   );
-  const store = ApprovalStore.forHome(homePaths());
+  const paths = homePaths();
+  const store = ApprovalStore.forHome(paths);
   const found = store.stored().find((a) => a.id === id);
-  if (!found || !store.revoke(id)) {
+  if (found && store.revoke(id)) {
+    outLine(`revoked ${found.id}: ${found.pattern}`);
+    return;
+  }
+  const held = (await liveApprovals(paths.servers)).find((l) => l.approval.id === id);
+  if (!held) {
     throw new WispError(`no remembered approval has the id ${id}; 'wisp approvals' lists them`);
   }
-  outLine(`revoked ${found.id}: ${found.pattern}`);
+  // The server holds it in memory: file the revocation and wait until it has dropped it.
+  const { fileRevocation } = await load<typeof import("../faces/mcp/live_approvals.ts")>(
+    import.meta.resolve("../faces/mcp/live_approvals.ts"),
+  );
+  const server = held.server;
+  try {
+    fileRevocation(paths.servers, server.session, id);
+  } catch (error) {
+    throw new WispError(
+      `could not file the revocation of ${id} for ${serverLabel(server)}: ${
+        (error as Error).message
+      }`,
+    );
+  }
+  const until = Date.now() + REVOKE_WAIT_MS;
+  while ((await liveApprovals(paths.servers)).some((l) => l.approval.id === id)) {
+    if (Date.now() > until) {
+      throw new WispError(
+        `${serverLabel(server)} has not dropped ${id} within ${
+          REVOKE_WAIT_MS / 1000
+        } s; the revocation stays filed and takes effect when the server next looks (run 'wisp approvals' to check)`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  outLine(`revoked ${id}: ${held.approval.pattern} (held by ${serverLabel(server)})`);
 }
 
 /** Ask on the terminal whether to remove; false when the person says no or cancels. */
@@ -225,14 +319,16 @@ export function register(program: Command): void {
     .option("--json", 'print {"approvals": [{"id", "scope", "pattern", "directory", …}]}')
     .action((flags: { json?: boolean }) => list(flags));
   approvals.command("list").description(
-    "list remembered approvals: id, scope, expiry, directory, pattern",
+    "list remembered approvals, and those running wisp mcp servers hold: id, scope, expiry, where, source, pattern",
   )
     .option("--json", 'print {"approvals": [{"id", "scope", "pattern", "directory", …}]}')
     // Commander hands flags written after `list` to whichever command declares them first.
     .action((_flags: { json?: boolean }, command: Command) =>
       list(command.optsWithGlobals<{ json?: boolean }>())
     );
-  approvals.command("revoke").description("forget one remembered approval").argument(
+  approvals.command("revoke").description(
+    "forget one remembered approval, or make the running wisp mcp holding it drop it",
+  ).argument(
     "<id>",
     "the approval's id",
   ).action((id: string) => revoke(id));

@@ -13,6 +13,8 @@ export interface HomePaths {
   auditLog: string;
   output: string;
   pending: string;
+  /** One file per running `wisp mcp` with the approvals it holds in memory (faces/mcp/live_approvals.ts). */
+  servers: string;
   approvals: string;
   facts: string;
   transcripts: string;
@@ -48,6 +50,7 @@ export function homePaths(root = homeRoot()): HomePaths {
     auditLog: join(logs, "audit.jsonl"),
     output: join(root, "output"),
     pending: join(root, "pending"),
+    servers: join(root, "servers"),
     approvals: join(root, "approvals.json"),
     facts: join(root, "facts.json"),
     transcripts: join(root, "transcripts"),

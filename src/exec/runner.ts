@@ -436,7 +436,11 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
     return split.rest;
   });
   const code = trailer?.status ?? status.code;
-  const { exitStatus, signal } = statusOf(code, killedHere ? "SIGKILL" : status.signal);
+  const { exitStatus, signal } = statusOf(
+    code,
+    killedHere ? "SIGKILL" : status.signal,
+    trailer?.kind,
+  );
   const timedOut = !stopped && (trailer?.reason === "timeout" || timedOutHere);
   const durationMs = Math.round(endedAt - started);
 

@@ -1,7 +1,9 @@
 /**
  * The exit status as a result reports it: a signal negated (-15), a status
- * otherwise (docs/adr/0111-supervisor-inside-the-sandbox.md on 128+N).
+ * otherwise (docs/adr/0330-exit-status-or-signal.md on 128+N).
  */
+import type { EndKind } from "./supervisor.ts";
+
 const SIGNALS: Record<number, string> = {
   1: "SIGHUP",
   2: "SIGINT",
@@ -24,20 +26,24 @@ const SIGNAL_NUMBERS: Record<string, number> = Object.fromEntries(
 );
 
 /**
- * The exit status as the result reports it. A status of 128+N from the
- * shell means it (or the command it ran) was killed by signal N: shells
- * report a signal that way, and the launcher passes it on the same way, so
- * the two cannot be told apart (docs/adr/0111-supervisor-inside-the-sandbox.md).
+ * The exit status as the result reports it. `kind` is how the supervisor's
+ * waiter saw the command end: after `exit`, the status is the command's own,
+ * 129–159 included; after a `signal`, 128+N means signal N. Without it (`-`,
+ * or no trailer: passthrough, a missing perl) a status of 128+N is read the
+ * way shells write a signal, since the two cannot be told apart there
+ * (docs/adr/0330-exit-status-or-signal.md).
  */
 export function statusOf(
   code: number,
   signal: string | null,
+  kind: EndKind = "-",
 ): { exitStatus: number; signal?: string } {
   if (signal) {
     const n = SIGNAL_NUMBERS[signal];
     return { exitStatus: n ? -n : -1, signal };
   }
-  if (code > 128 && code < 128 + 32) {
+  if (kind === "exit") return { exitStatus: code };
+  if (kind === "signal" ? code > 128 && code < 256 : code > 128 && code < 128 + 32) {
     const n = code - 128;
     return { exitStatus: -n, signal: SIGNALS[n] ?? `signal ${n}` };
   }

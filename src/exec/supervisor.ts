@@ -5,7 +5,8 @@
  * does not grant; docs/adr/0111-supervisor-inside-the-sandbox.md).
  *
  * It runs the command line as `sh -c LINE` with stdin from /dev/null and the
- * default signal dispositions, and
+ * default signal dispositions (under a small perl waiter when capturing, to
+ * tell an exit status from a signal), and
  * - on a line `stop` on its standard input (wisp's control pipe): SIGTERM to
  *   every process of the command, SIGKILL two seconds later; `kill`: SIGKILL
  *   at once;
@@ -13,7 +14,9 @@
  *   the limit holds however busy wisp's event loop is;
  * - when the shell exits, for any reason: SIGKILL to everything left, so no
  *   background job or TERM-ignoring child outlives the command; then one
- *   trailer line on stderr, `\x1ewisp-exit STATUS WHY`, which wisp strips.
+ *   trailer line on stderr, `\x1ewisp-exit STATUS WHY KIND`, which wisp
+ *   strips (KIND: whether the command exited or was killed, as the waiter
+ *   below saw it).
  *   The supervisor's own stderr goes to /dev/null (the command keeps the
  *   real one as fd 2), so the shell's "Killed" notices never reach the output;
  *   the command runs as a subshell because dash applies a simple command's
@@ -32,9 +35,48 @@ export type SupervisorFlavour = "pidns" | "pgroup";
 /** Why the supervisor ended the command, as its trailer says. */
 export type EndReason = "timeout" | "stop" | "-";
 
+/**
+ * How the command ended as the waiter saw it: by `exit` (the status is the
+ * one it chose, 129–159 included), by a `signal` (the status is 128+N), or
+ * `-` when there was no waiter to ask (perl missing, or killed with the
+ * command), and the status is read the shells' way.
+ */
+export type EndKind = "exit" | "signal" | "-";
+
 export const TRAILER_MARK = "\x1ewisp-exit ";
-/** The longest trailer: the mark, a status of up to 3 digits, a reason, a line feed. */
-export const TRAILER_MAX_BYTES = TRAILER_MARK.length + 3 + 1 + 7 + 1;
+/** The longest trailer: the mark, a status of up to 3 digits, a reason, a kind, a line feed. */
+export const TRAILER_MAX_BYTES = TRAILER_MARK.length + 3 + 1 + 7 + 1 + 6 + 1;
+
+/**
+ * The waiter: a few lines of perl between the supervisor and the command,
+ * because a shell's `$?` says 130 both for `exit 130` and for a death by
+ * SIGINT, and perl's `$?` is the raw wait status
+ * (docs/adr/0330-exit-status-or-signal.md). It ignores the signals a stop or a
+ * time limit sends (the command gets back the dispositions it came with),
+ * runs the command as its child, writes `exit` or `signal` on its fd 3, and
+ * exits with the shell's reading of the status, so the supervisor's status is
+ * the same with or without it. No module is loaded: perl starts in about the
+ * time a shell does. No single quote inside: the scripts quote it with them.
+ */
+const WAITER = [
+  // Run with -t, which ignores PERL5OPT and PERL5LIB (a -M in the person's PERL5OPT must not stop
+  // the waiter, and the command still gets them); what -t would warn about is nobody's business.
+  "BEGIN { $SIG{__WARN__} = sub {} }",
+  // Not "perl" in the process table, so a command that kills every perl (pkill -9 perl) spares
+  // the waiter, whose death would end the command with it.
+  '$0 = "wisp-waiter";',
+  "my %d = map { ($_, $SIG{$_}) } qw(HUP INT QUIT TERM);",
+  '$SIG{$_} = "IGNORE" for keys %d;',
+  // A copy of fd 3 that the command does not inherit (perl marks it
+  // close-on-exec), then fd 3 itself closed.
+  'my $ok = open(my $k, ">&", 3); if ($ok) { open(my $c, ">&=", 3); close $c }',
+  "my $p = $ok ? fork : undef;",
+  'if (!$p) { $SIG{$_} = $d{$_} // "DEFAULT" for keys %d; exec { $ARGV[0] } @ARGV; exit 127 }',
+  "waitpid($p, 0) == $p or exit 126;",
+  "my $s = $?;",
+  'syswrite $k, ($s & 127 ? "signal\\n" : "exit\\n");',
+  "exit($s & 127 ? 128 + ($s & 127) : $s >> 8);",
+].join(" ");
 
 const PIDNS = `trap 'w=timeout' USR1
 trap 'w=stop' USR2
@@ -56,10 +98,13 @@ if [ "$2" -gt 0 ]; then
   { trap '' TERM; sleep "$2"; kill -USR1 1; kill -TERM -1; sleep 2; kill -KILL -1; } </dev/null >/dev/null 2>&1 &
 fi
 exec 4>&2 2>/dev/null
-if [ "$3" = capture ]; then (exec sh -c "$1") </dev/null 2>&4 4>&-; else (exec sh -c "$1") 2>&4 4>&-; fi
+k=-
+if [ "$3" != capture ]; then (exec sh -c "$1") 2>&4 4>&-
+elif [ -x /usr/bin/perl ]; then k=$(exec /usr/bin/perl -t -e '${WAITER}' -- sh -c "$1" </dev/null 3>&1 >&5 2>&4 4>&- 5>&-) 5>&1
+else (exec sh -c "$1") </dev/null 2>&4 4>&-; fi
 s=$?
 kill -KILL -1
-[ "$3" = capture ] && printf '\\036wisp-exit %s %s\\n' "$s" "$w" >&4
+[ "$3" = capture ] && printf '\\036wisp-exit %s %s %s\\n' "$s" "$w" "\${k:--}" >&4
 exit "$s"
 `;
 
@@ -71,7 +116,9 @@ const PGROUP = `f=$(mktemp "\${TMPDIR:-/tmp}/wisp-supervisor.XXXXXX" 2>/dev/null
 exec 3<&0
 set -m
 exec 4>&2 2>/dev/null
-if [ "$3" = capture ]; then sh -c "$1" </dev/null 2>&4 3<&- 4>&- & else sh -c "$1" 2>&4 3<&- 4>&- & fi
+if [ "$3" != capture ]; then sh -c "$1" 2>&4 3<&- 4>&- &
+elif [ -n "$f" ] && [ -x /usr/bin/perl ]; then /usr/bin/perl -t -e '${WAITER}' -- sh -c "$1" </dev/null 2>&4 3>>"$f" 4>&- &
+else sh -c "$1" </dev/null 2>&4 3<&- 4>&- & fi
 p=$!
 set +m
 r=
@@ -80,7 +127,7 @@ if [ "$3" = capture ]; then
     trap '' TERM
     while read -r m; do
       case $m in
-        stop) [ -n "$f" ] && echo stop > "$f"; kill -TERM -$p; { sleep 2; kill -KILL -$p; } & ;;
+        stop) [ -n "$f" ] && echo stop >> "$f"; kill -TERM -$p; { sleep 2; kill -KILL -$p; } & ;;
         kill) kill -KILL -$p ;;
       esac
     done
@@ -90,7 +137,7 @@ fi
 exec 3<&-
 t=
 if [ "$2" -gt 0 ]; then
-  { trap '' TERM; sleep "$2"; [ -n "$f" ] && echo timeout > "$f"; kill -TERM -$p; sleep 2; kill -KILL -$p; } </dev/null >/dev/null 2>&1 4>&- &
+  { trap '' TERM; sleep "$2"; [ -n "$f" ] && echo timeout >> "$f"; kill -TERM -$p; sleep 2; kill -KILL -$p; } </dev/null >/dev/null 2>&1 4>&- &
   t=$!
 fi
 wait $p
@@ -108,10 +155,14 @@ alive() {
 n=0
 while kill -KILL -$p 2>/dev/null && alive && [ $n -lt 20 ]; do sleep 0.1; n=$((n+1)); done
 [ -n "$r$t" ] && kill -KILL $r $t
-w=-
-[ -n "$f" ] && read -r w < "$f" 2>/dev/null; [ -n "$f" ] && rm -f "$f"
-[ -z "$w" ] && w=-
-[ "$3" = capture ] && printf '\\036wisp-exit %s %s\\n' "$s" "$w" >&4
+# The file holds, one a line, why the supervisor ended the command (the last
+# one counts) and how the waiter saw it end.
+w=- k=-
+if [ -n "$f" ]; then
+  while read -r l; do case $l in stop|timeout) w=$l ;; exit|signal) k=$l ;; esac; done < "$f" 2>/dev/null
+  rm -f "$f"
+fi
+[ "$3" = capture ] && printf '\\036wisp-exit %s %s %s\\n' "$s" "$w" "$k" >&4
 exit "$s"
 `;
 
@@ -144,13 +195,15 @@ export function supervisorArgv(
   ];
 }
 
+/** What the supervisor's trailer says: the status, why it ended, and how. */
 export interface Trailer {
   status: number;
   reason: EndReason;
+  kind: EndKind;
 }
 
 // deno-lint-ignore no-control-regex
-const TRAILER_PATTERN = /\x1ewisp-exit (\d{1,3}) (timeout|stop|-)\n$/;
+const TRAILER_PATTERN = /\x1ewisp-exit (\d{1,3}) (timeout|stop|-) (exit|signal|-)\n$/;
 
 /**
  * Split the supervisor's trailer off the end of stderr's last bytes. Only the
@@ -164,6 +217,10 @@ export function splitTrailer(tail: Uint8Array): { rest: Uint8Array; trailer?: Tr
   // latin1 decoding keeps one char per byte, so the index is a byte offset.
   return {
     rest: tail.subarray(0, match.index),
-    trailer: { status: Number(match[1]), reason: match[2] as EndReason },
+    trailer: {
+      status: Number(match[1]),
+      reason: match[2] as EndReason,
+      kind: match[3] as EndKind,
+    },
   };
 }

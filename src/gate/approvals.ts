@@ -50,6 +50,12 @@ export interface Approval {
    * absent (an approval saved before features were kept) is none.
    */
   features?: string[];
+  /**
+   * Where the answer came from, when the face says (the MCP face: `elicitation` for the
+   * client's dialog, `terminal` for `wisp approvals approve`). Kept for approvals held in
+   * memory only; the stored ones are all a person's at a terminal.
+   */
+  source?: string;
 }
 
 export interface ApprovalQuery {
@@ -80,6 +86,7 @@ export function makeApproval(input: {
   root: string;
   turnId?: string;
   features?: string[];
+  source?: string;
   now?: Date;
 }): Approval {
   const now = input.now ?? new Date();
@@ -96,6 +103,7 @@ export function makeApproval(input: {
     expires: lasting ? new Date(now.getTime() + APPROVAL_DAYS * DAY_MS).toISOString() : null,
     ...(scope === "once" && input.turnId ? { turnId: input.turnId } : {}),
     features: [...new Set(input.features ?? [])].sort(),
+    ...(input.source && !lasting ? { source: input.source } : {}),
   };
 }
 
@@ -228,6 +236,8 @@ function fileKey(info: Deno.FileInfo): string {
 export class ApprovalStore {
   #memory: Approval[] = [];
   #cache: { key: string; list: Approval[]; racy: boolean } | undefined;
+  /** Called after the approvals held in memory changed (the MCP face publishes them). */
+  onMemoryChange?: () => void;
 
   constructor(readonly path: string) {}
 
@@ -276,6 +286,7 @@ export class ApprovalStore {
       root: string;
       turnId?: string;
       features?: string[];
+      source?: string;
       now?: Date;
     },
   ): Approval {
@@ -284,6 +295,7 @@ export class ApprovalStore {
       if (approval.scope === "once" && !approval.turnId) return approval;
       this.#memory.push(approval);
       if (this.#memory.length > 4096) this.#memory.splice(0, this.#memory.length - 4096);
+      this.#memoryChanged();
       return approval;
     }
     const now = input.now ?? new Date();
@@ -302,7 +314,15 @@ export class ApprovalStore {
 
   /** Forget the once approvals of a turn that ended. */
   endTurn(turnId: string): void {
+    const before = this.#memory.length;
     this.#memory = this.#memory.filter((a) => !(a.scope === "once" && a.turnId === turnId));
+    if (this.#memory.length !== before) this.#memoryChanged();
+  }
+
+  #memoryChanged(): void {
+    try {
+      this.onMemoryChange?.();
+    } catch { /* a listener's failure is its own: the approval stands */ }
   }
 
   /** Remove one stored approval by id; false when there is none. */
@@ -310,6 +330,7 @@ export class ApprovalStore {
     const memIndex = this.#memory.findIndex((a) => a.id === id);
     if (memIndex >= 0) {
       this.#memory.splice(memIndex, 1);
+      this.#memoryChanged();
       return true;
     }
     const current = readApprovals(this.path);

@@ -43,6 +43,12 @@ export interface ApprovalRequest {
 
 export interface ApprovalHost {
   approve(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer>;
+  /**
+   * Where the answer to a request came from, asked once right after it was
+   * given, when the host can answer in more than one way (the MCP face:
+   * `elicitation` or `terminal`); it is kept with the approval made.
+   */
+  sourceOf?(requestId: string): string | undefined;
 }
 
 export type Origin = "model" | "person" | "custom_tool" | "triage" | "watch" | "draft" | "sandbox";
@@ -394,6 +400,7 @@ export class Gate {
       }
       let given = answer.answer;
       if (!rememberable.includes(given)) given = "session";
+      const source = ctx.host.sourceOf?.(request.id);
       const approval = this.#remember({
         scope: given,
         pattern: part.pattern,
@@ -401,6 +408,7 @@ export class Gate {
         root: ctx.root,
         turnId: ctx.turnId,
         features,
+        ...(source ? { source } : {}),
       });
       approvedBy = approvedBy === "yes" ? "yes" : "person";
       scope = approval.scope;

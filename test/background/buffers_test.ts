@@ -56,7 +56,7 @@ Deno.test("a chunk copied on push: the runner may reuse its buffer", () => {
 Deno.test("stderr's buffer cuts the supervisor's trailer at the end, in whatever chunks it came", () => {
   const inner = new PollBuffer(1000);
   const trailed = new TrailedBuffer(inner);
-  const whole = `warning: x\n${TRAILER_MARK}0 -\n`;
+  const whole = `warning: x\n${TRAILER_MARK}0 - exit\n`;
   let seen = "";
   for (const c of whole) {
     trailed.push(enc(c));
@@ -71,9 +71,9 @@ Deno.test("stderr's buffer cuts the supervisor's trailer at the end, in whatever
 Deno.test("a lookalike trailer in the middle of stderr is output, not the trailer", () => {
   const inner = new PollBuffer(1000);
   const trailed = new TrailedBuffer(inner);
-  trailed.push(enc(`${TRAILER_MARK}0 -\nmore\n`));
+  trailed.push(enc(`${TRAILER_MARK}0 - exit\nmore\n`));
   trailed.end();
-  assertEquals(dec(inner.take().bytes), `${TRAILER_MARK}0 -\nmore\n`);
+  assertEquals(dec(inner.take().bytes), `${TRAILER_MARK}0 - exit\nmore\n`);
 });
 
 Deno.test("the lifetime: the default, the asked, the operator's cap, and a ceiling without one", () => {

@@ -44,7 +44,8 @@ Deno.test("past head and tail, the first bytes and the last are kept and the who
 Deno.test("the held-back end of stderr gives up the supervisor's trailer and nothing else", () => {
   const c = new StreamCapture(64, () => undefined, TRAILER_MAX_BYTES);
   const body = "error: x\n".repeat(5);
-  for (const ch of body + "\x1ewisp-exit 143 stop\n") c.push(enc(ch));
+  // The longest trailer there is: it fits the bytes held back.
+  for (const ch of body + "\x1ewisp-exit 143 timeout signal\n") c.push(enc(ch));
   let trailer: unknown;
   const r = c.finish((tail) => {
     const s = splitTrailer(tail);
@@ -52,13 +53,13 @@ Deno.test("the held-back end of stderr gives up the supervisor's trailer and not
     return s.rest;
   });
   assertEquals(dec(r.head), body);
-  assertEquals(trailer, { status: 143, reason: "stop" });
+  assertEquals(trailer, { status: 143, reason: "timeout", kind: "signal" });
 });
 
 Deno.test("a trailer that is not at the very end is the command's text", () => {
-  const s = splitTrailer(enc("\x1ewisp-exit 0 -\nmore\n"));
+  const s = splitTrailer(enc("\x1ewisp-exit 0 - exit\nmore\n"));
   assertEquals(s.trailer, undefined);
-  assertEquals(dec(s.rest), "\x1ewisp-exit 0 -\nmore\n");
+  assertEquals(dec(s.rest), "\x1ewisp-exit 0 - exit\nmore\n");
 });
 
 Deno.test("line feeds are counted four bytes at a time, at any alignment", () => {

@@ -62,3 +62,14 @@ Deno.test("statuses: a signal is reported negated, 128+N from the shell read as 
   assertEquals(statusOf(255, null), { exitStatus: 255 });
   assertEquals(statusOf(128, null), { exitStatus: 128 });
 });
+
+Deno.test("statuses: the waiter's word decides 129–159", () => {
+  assertEquals(statusOf(130, null, "exit"), { exitStatus: 130 });
+  assertEquals(statusOf(159, null, "exit"), { exitStatus: 159 });
+  assertEquals(statusOf(130, null, "signal"), { exitStatus: -2, signal: "SIGINT" });
+  // Real-time signals lie past the shells' 128+31.
+  assertEquals(statusOf(128 + 34, null, "signal"), { exitStatus: -34, signal: "signal 34" });
+  assertEquals(statusOf(130, null, "-"), { exitStatus: -2, signal: "SIGINT" });
+  // What the launcher itself reports outranks the trailer.
+  assertEquals(statusOf(130, "SIGKILL", "exit"), { exitStatus: -9, signal: "SIGKILL" });
+});

@@ -46,9 +46,9 @@ Deno.test("exit status, both streams, and nothing of the supervisor in them", as
 Deno.test("a look-alike of the supervisor's trailer printed by the command stays the command's output", async () => {
   const s = await scratch();
   try {
-    const r = await runCommand(request(s, "printf '\\036wisp-exit 0 -\\n' >&2; exit 5"));
+    const r = await runCommand(request(s, "printf '\\036wisp-exit 0 - exit\\n' >&2; exit 5"));
     assertEquals(r.exitStatus, 5);
-    assertEquals(stderrText(r), "\x1ewisp-exit 0 -\n");
+    assertEquals(stderrText(r), "\x1ewisp-exit 0 - exit\n");
   } finally {
     await s.cleanup();
   }
@@ -61,6 +61,97 @@ Deno.test("a command killed by a signal reports it negated", async () => {
     assertEquals(r.exitStatus, -15);
     assertEquals(r.signal, "SIGTERM");
     assertMatch(r.rendered, /^exit status: -15$/);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("a status of 129–159 the command chose is its own; a death by a signal is negated (result and audit)", async () => {
+  const s = await scratch();
+  try {
+    // [line, the status the model sees, the signal's name if one ended it]
+    const cases: [string, number, string | undefined][] = [
+      ["exit 129", 129, undefined],
+      ["exit 130", 130, undefined],
+      ["exit 143", 143, undefined],
+      ["exit 159", 159, undefined],
+      // A shell that waited for a killed child exits by itself with 128+N. (TERM: a background
+      // job of a shell without job control ignores SIGINT.)
+      ["sleep 30 & kill -TERM $!; wait $!", 143, undefined],
+      ["kill -INT $$", -2, "SIGINT"],
+      ["kill -TERM $$", -15, "SIGTERM"],
+      ["kill -KILL $$", -9, "SIGKILL"],
+      ["kill -PIPE $$", -13, "SIGPIPE"],
+      // A writer whose reader has gone: yes, in the shell's place, dies of SIGPIPE.
+      ["mkfifo p; head -c1 p >/dev/null & exec yes > p", -13, "SIGPIPE"],
+      // A program the shell replaced itself with, killed by a signal.
+      ["exec sh -c 'kill -QUIT $$'", -3, "SIGQUIT"],
+    ];
+    for (const [line, status, signal] of cases) {
+      const r = await runCommand(request(s, line));
+      assertEquals([line, r.exitStatus, r.signal], [line, status, signal]);
+      // The first line is the status the model reads (the shell may add "Terminated" below).
+      assertEquals(r.rendered.split("\n")[0], `exit status: ${status}`);
+      const event = s.events.findLast((e) => e.kind === "command.outcome")!;
+      assertEquals(event.command, line);
+      assertEquals([event.exitStatus, event.signal], [status, signal]);
+    }
+
+    // The supervisor's own endings: a time limit and a stop are signals.
+    const late = await runCommand(request(s, "sleep 30", { timeoutSeconds: 1 }));
+    assertEquals([late.timedOut, late.exitStatus, late.signal], [true, -15, "SIGTERM"]);
+    const lateEvent = s.events.findLast((e) => e.kind === "command.outcome")!;
+    assertEquals([lateEvent.exitStatus, lateEvent.signal], [-15, "SIGTERM"]);
+    const running = startCommand(request(s, "touch begun; sleep 30", { origin: "person" }));
+    await waitFor(join(s.project, "begun"));
+    running.stop();
+    const stopped = await within(running.result, "the stopped command's end");
+    assertEquals([stopped.stopped, stopped.exitStatus, stopped.signal], [true, -15, "SIGTERM"]);
+    const stoppedEvent = s.events.findLast((e) => e.kind === "command.outcome")!;
+    assertEquals([stoppedEvent.exitStatus, stoppedEvent.signal], [-15, "SIGTERM"]);
+    // A command that catches the stop and chooses its status keeps it.
+    const chooser = startCommand(
+      request(s, "trap 'exit 143' TERM; touch chose; sleep 30 & wait", { origin: "person" }),
+    );
+    await waitFor(join(s.project, "chose"));
+    chooser.stop();
+    const chose = await within(chooser.result, "the trapping command's end");
+    assertEquals([chose.stopped, chose.exitStatus, chose.signal], [true, 143, undefined]);
+    const choseEvent = s.events.findLast((e) => e.kind === "command.outcome")!;
+    assertEquals([choseEvent.exitStatus, choseEvent.signal], [143, undefined]);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("the waiter leaves the command SIGINT, no descriptor of its own, and is not a perl to kill", async () => {
+  const s = await scratch();
+  try {
+    const r = await runCommand(
+      request(s, "grep '^SigIgn' /proc/self/status; ls -l /proc/self/fd/ | grep -o 'pipe:.*'"),
+    );
+    const [ignored, ...pipes] = stdoutText(r).trim().split("\n");
+    assertEquals(BigInt("0x" + ignored.split(/\s+/)[1]) & 2n, 0n);
+    // stdout and stderr are wisp's two pipes; any other pipe the command
+    // holds must be one this test process holds too (inherited from outside),
+    // not the one the waiter reports through.
+    const ours = new Set<string>();
+    for (const fd of Deno.readDirSync("/proc/self/fd")) {
+      try {
+        ours.add(Deno.readLinkSync(`/proc/self/fd/${fd.name}`));
+      } catch { /* closed meanwhile */ }
+    }
+    const extra = pipes.filter((p) => !ours.has(p));
+    assertEquals(extra.length, 2, `pipes: ${pipes.join(" ")}`);
+    // A command that kills every perl it can see (a stuck script, say) goes on: the waiter is
+    // not called perl.
+    const sweeper = await runCommand(
+      request(
+        s,
+        'for d in /proc/[0-9]*; do [ "$(cat $d/comm 2>/dev/null)" = perl ] && kill -9 ${d#/proc/}; done; echo after',
+      ),
+    );
+    assertEquals([sweeper.exitStatus, stdoutText(sweeper)], [0, "after\n"]);
   } finally {
     await s.cleanup();
   }
@@ -197,10 +288,10 @@ Deno.test("stop: TERM to everything, recorded as stopped; a second stop kills at
     const unique = 100_000 + Math.floor(Math.random() * 800_000);
     const [first, second] = [String(unique), String(unique + 1)];
     const stubborn = startCommand(
-      request(s, `touch started2; trap '' TERM; sleep ${first}`, { origin: "person" }),
+      request(s, `trap '' TERM; touch started2; sleep ${first}`, { origin: "person" }),
     );
     const control = startCommand(
-      request(s, `touch started3; trap '' TERM; sleep ${second}`, { origin: "person" }),
+      request(s, `trap '' TERM; touch started3; sleep ${second}`, { origin: "person" }),
     );
     await waitFor(join(s.project, "started2"));
     await waitFor(join(s.project, "started3"));
@@ -228,8 +319,9 @@ Deno.test("stop through an AbortSignal; a command that ignores TERM is killed tw
   const s = await scratch();
   try {
     const controller = new AbortController();
+    // The trap is set before the mark: a stop that came between the two would end the shell by TERM.
     const running = startCommand(
-      request(s, "touch started; trap '' TERM; sleep 30", {
+      request(s, "trap '' TERM; touch started; sleep 30", {
         origin: "person",
         signal: controller.signal,
       }),

@@ -52,7 +52,7 @@ Deno.test("pgroup supervisor: the status, the trailer, and no background job lef
     );
     assertEquals(r.code, 4);
     assertEquals(r.stdout, "hi\n");
-    assertEquals(r.trailer, { status: 4, reason: "-" });
+    assertEquals(r.trailer, { status: 4, reason: "-", kind: "exit" });
     assertEquals([...Deno.readDirSync(dir)], [], "the supervisor waited for a job");
     // The group was killed; the kernel may take a moment to reap it.
     await waitUntil(
@@ -66,12 +66,12 @@ Deno.test("pgroup supervisor: the status, the trailer, and no background job lef
 
 Deno.test("pgroup supervisor: a time limit sends TERM, then KILL to what ignores it", async () => {
   const r = await supervise("sleep 30", 1);
-  assertEquals(r.trailer, { status: 143, reason: "timeout" });
+  assertEquals(r.trailer, { status: 143, reason: "timeout", kind: "signal" });
   // The limit is a time: at least 1 s, and an upper bound with five times
   // the room the old one left (it was 2 s).
   assert(r.ms > 900 && r.ms < 6000, `${r.ms} ms`);
   const stubborn = await supervise("trap '' TERM; sleep 30", 1);
-  assertEquals(stubborn.trailer, { status: 137, reason: "timeout" });
+  assertEquals(stubborn.trailer, { status: 137, reason: "timeout", kind: "-" });
   assert(stubborn.ms > 2500 && stubborn.ms < 15_000, `${stubborn.ms} ms`);
 });
 
@@ -81,6 +81,91 @@ Deno.test("pgroup supervisor: a stop on the control pipe ends the group", async 
     await w.write(new TextEncoder().encode("stop\n"));
   });
   // TERM ended it (143), not the KILL two seconds later, nor the end of its sleep.
-  assertEquals(r.trailer, { status: 143, reason: "stop" });
+  assertEquals(r.trailer, { status: 143, reason: "stop", kind: "signal" });
   assertEquals(r.stderr, "");
+});
+
+Deno.test("pgroup supervisor: an exit status of 128+N is told from a death by signal N", async () => {
+  for (
+    const [line, trailer] of [
+      ["exit 130", { status: 130, reason: "-", kind: "exit" }],
+      ["exit 159", { status: 159, reason: "-", kind: "exit" }],
+      ["kill -INT $$", { status: 130, reason: "-", kind: "signal" }],
+      ["kill -KILL $$", { status: 137, reason: "-", kind: "signal" }],
+      ["trap 'exit 143' TERM; sleep 30 & wait", { status: 143, reason: "timeout", kind: "exit" }],
+    ] as const
+  ) {
+    const r = await supervise(line, line.includes("TERM") ? 1 : 0);
+    assertEquals([line, r.trailer], [line, trailer]);
+    assertEquals(r.code, trailer.status);
+  }
+});
+
+Deno.test("pgroup supervisor: the command gets back SIGINT, and none of the waiter's descriptors", async () => {
+  // A job of a shell without job control would have SIGINT ignored; the
+  // waiter ignores it for itself only. The waiter writes to a private file
+  // the command must not hold open.
+  const r = await supervise("grep '^SigIgn' /proc/self/status; ls -l /proc/self/fd/", 0);
+  const [ignored, ...fds] = r.stdout.split("\n");
+  // SIGINT is bit 1 of the ignored mask (signal 2).
+  assertEquals(BigInt("0x" + ignored.split(/\s+/)[1]) & 2n, 0n);
+  assert(fds.some((l) => / 0 -> \/dev\/null$/.test(l)), r.stdout);
+  assert(!fds.some((l) => l.includes("wisp-supervisor")), r.stdout);
+});
+
+Deno.test("both flavours without perl: the command runs and the status is read the shells' way", async () => {
+  // bwrap hides /usr/bin/perl behind /dev/null (not executable), so the
+  // supervisor takes its way without a waiter.
+  for (const flavour of ["pidns", "pgroup"] as const) {
+    for (
+      const [line, status] of [["echo ran; exit 130", 130], [
+        "echo ran; kill -INT $$",
+        130,
+      ]] as const
+    ) {
+      const out = await new Deno.Command("bwrap", {
+        args: [
+          ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
+          ...["--ro-bind", "/dev/null", "/usr/bin/perl", "--bind", "/tmp", "/tmp"],
+          ...["--unshare-pid", "--as-pid-1", "--die-with-parent", "--"],
+          ...supervisorArgv(flavour, line, 0, true),
+        ],
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      await out.stdin.close();
+      const done = await out.output();
+      assertEquals(new TextDecoder().decode(done.stdout), "ran\n");
+      assertEquals(
+        [flavour, line, splitTrailer(done.stderr).trailer],
+        [flavour, line, { status, reason: "-", kind: "-" }],
+      );
+    }
+  }
+});
+
+Deno.test("both flavours: the person's PERL5OPT and PERL5LIB neither stop the waiter nor leave the command", async () => {
+  for (const flavour of ["pidns", "pgroup"] as const) {
+    const out = await new Deno.Command("bwrap", {
+      args: [
+        ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", "/tmp", "/tmp"],
+        ...["--unshare-pid", "--as-pid-1", "--die-with-parent", "--"],
+        ...supervisorArgv(flavour, 'echo "$PERL5OPT|$PERL5LIB"; exit 141', 0, true),
+      ],
+      env: { PERL5OPT: "-MWisp::Not::A::Module", PERL5LIB: "/nonexistent-lib" },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    await out.stdin.close();
+    const done = await out.output();
+    const split = splitTrailer(done.stderr);
+    assertEquals(
+      new TextDecoder().decode(done.stdout),
+      "-MWisp::Not::A::Module|/nonexistent-lib\n",
+    );
+    assertEquals(new TextDecoder().decode(split.rest), "");
+    assertEquals([flavour, split.trailer], [flavour, { status: 141, reason: "-", kind: "exit" }]);
+  }
 });

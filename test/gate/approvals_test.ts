@@ -221,3 +221,41 @@ Deno.test("approvals store: a malformed file is an error, not an empty list; bad
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("an answer's source stays with an approval held in memory, never in approvals.json", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "wisp-approvals-" });
+  try {
+    const store = new ApprovalStore(`${dir}/approvals.json`);
+    let changes = 0;
+    store.onMemoryChange = () => changes++;
+    const held = store.remember({
+      scope: "session",
+      pattern: "make *",
+      level: "moderate",
+      root: "/p",
+      source: "elicitation",
+    });
+    assertEquals(held.source, "elicitation");
+    assertEquals(changes, 1);
+    const saved = store.remember({
+      scope: "always",
+      pattern: "head *",
+      level: "safe",
+      root: "/p",
+      source: "terminal",
+    });
+    assertEquals(saved.source, undefined);
+    assert(!Deno.readTextFileSync(`${dir}/approvals.json`).includes("source"));
+    assertEquals(changes, 1, "a stored approval is not the memory's change");
+    store.remember({ scope: "once", pattern: "ls *", level: "safe", root: "/p", turnId: "t1" });
+    assertEquals(changes, 2);
+    store.endTurn("t1");
+    assertEquals(changes, 3);
+    store.endTurn("t1");
+    assertEquals(changes, 3, "nothing left to end");
+    assert(store.revoke(held.id));
+    assertEquals([changes, store.inMemory()], [4, []]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

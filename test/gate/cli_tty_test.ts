@@ -88,7 +88,7 @@ Deno.test({
       // session stops the server, and a new session started meanwhile can be lost with it.
       await run(`${session}-list`, home, ["approvals"]);
       const list = await waitFor(`${session}-list`, "EXIT=");
-      assert(/ID\s+SCOPE\s+EXPIRES\s+WHERE\s+PATTERN/.test(list), list);
+      assert(/ID\s+SCOPE\s+EXPIRES\s+WHERE\s+SOURCE\s+PATTERN/.test(list), list);
       assertStringIncludes(list, `${home}/gone (gone)`);
       assertStringIncludes(
         list,

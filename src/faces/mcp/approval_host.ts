@@ -191,7 +191,16 @@ function pendingIdField(request: ApprovalRequest, id: string | undefined): { pen
 }
 
 export class McpApprovalHost implements ApprovalHost {
+  /** Where each answer given came from, until the gate asks (sourceOf). */
+  #sources = new Map<string, "elicitation" | "terminal">();
+
   constructor(readonly options: HostOptions) {}
+
+  sourceOf(requestId: string): string | undefined {
+    const source = this.#sources.get(requestId);
+    this.#sources.delete(requestId);
+    return source;
+  }
 
   async approve(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer> {
     const { channels, board, audit } = this.options;
@@ -276,6 +285,12 @@ export class McpApprovalHost implements ApprovalHost {
     await banner.catch(() => {});
     const answer: ApprovalAnswer = winner?.answer ?? "no";
     const by = winner?.by ?? (signal?.aborted ? "withdrawn" : "nobody");
+    // Only a yes is remembered, and the gate asks at once: nothing else is kept here.
+    if (winner && answer !== "no") {
+      this.#sources.set(request.id, winner.by);
+      // A gate that gave up at the same moment never asks: keep the map small.
+      if (this.#sources.size > 64) this.#sources.delete(this.#sources.keys().next().value!);
+    }
     if (filed) {
       board!.settle(filed.id, {
         status: answer === "no" ? (winner ? "denied" : "closed") : "approved",

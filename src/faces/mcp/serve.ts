@@ -14,6 +14,7 @@ import { newSessionId } from "../../audit/writer.ts";
 import { McpApprovalHost } from "./approval_host.ts";
 import { SessionEngine, ThreadAwareAuditLog } from "./engine.ts";
 import { PendingBoard } from "./pending.ts";
+import { serveLiveApprovals } from "./live_approvals.ts";
 import { McpFace } from "./server.ts";
 import type { ThreadShape } from "./threads.ts";
 import { LineTransport, writerSink } from "./transport.ts";
@@ -105,6 +106,15 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     unsafe: options.unsafe,
     argv: options.argv,
   });
+  // The approvals it holds, listed for `wisp approvals` and revocable from there.
+  const live = await serveLiveApprovals({
+    dir: paths.servers,
+    audit,
+    store: session.gate.approvals,
+    client: () => host.options.channels.client(),
+    start: board?.serverStart,
+    log,
+  });
   const face = new McpFace({
     session,
     engine: new SessionEngine(session),
@@ -126,6 +136,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     stopping = true;
     face.close();
     board?.closeAll();
+    live.close();
   };
   const onSignal = () => {
     stop();

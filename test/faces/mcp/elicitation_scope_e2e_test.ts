@@ -49,10 +49,12 @@ Deno.test("'always' from the client's dialog is kept for the server's life only,
       e.kind === "approval.decided" && e.decision === "approved"
     );
     assertEquals(decided?.scope, "session");
-    // Nothing is stored: the person's own sessions are not covered.
+    // Nothing is stored: the person's own sessions are not covered. The list shows it as the
+    // running server's, from the dialog (live_approvals_e2e_test.ts has the rest).
     const listed = await runWisp(["approvals", "list"], { home: s.home });
     assertEquals(listed.code, 0, listed.stderr);
-    assertEquals(listed.stdout, "");
+    const rows = listed.stdout.trim().split("\n").map((l) => l.split("\t"));
+    assertEquals(rows.map((r) => [r[1], r[4], r[6]]), [["session", "touch *", "elicitation"]]);
     let stored = "";
     try {
       stored = Deno.readTextFileSync(join(s.home, "approvals.json"));
