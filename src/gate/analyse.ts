@@ -7,11 +7,15 @@
  */
 import { basename } from "node:path";
 import { type Assignment, type ParsedLine, parseLine, type SimpleCommand } from "./parse.ts";
-import { CODE_SCAN_LIMIT } from "./programs.ts";
+import { CODE_SCAN_LIMIT, INTERPRETERS } from "./programs.ts";
+import { payloadOptionUses } from "./payload_options.ts";
+import { codeShellouts } from "./code_shellouts.ts";
 import { envHookUses, gitOptionUses, type HookUse } from "./hooks.ts";
+import { expandBraces, globProgramCandidate } from "./expand.ts";
 import {
   decodeAnsiC,
   display,
+  hasGlob,
   isDynamic,
   literal,
   litWord,
@@ -1031,19 +1035,24 @@ function partsOf(
   options: AnalyseOptions,
   _state: AnalyseState,
 ): Part[] {
-  const u = unwrapWords(words);
-  // A program named by a variable the line set to a literal is that program.
+  const u = unwrapWords(expandBraces(words));
+  // A program named by a variable the line set to a literal is that program; a glob is whatever
+  // matches it when the line runs, taken to be the worst program it could name (expand.ts).
   let effective = u.words;
   let dynamicProgram = false;
-  if (effective.length > 0 && isDynamic(effective[0])) {
-    dynamicProgram = true;
-    const r = resolveWord(effective[0], vars, options.userHome);
-    const echoed = echoedSubstitution(effective[0]);
+  const globbed = effective.length > 0 && !isDynamic(effective[0]) && hasGlob(effective[0]);
+  if (effective.length > 0 && (isDynamic(effective[0]) || globbed)) {
+    const r = globbed
+      ? { value: globProgramCandidate(effective[0]) ?? "", unknown: true }
+      : resolveWord(effective[0], vars, options.userHome);
+    const echoed = globbed ? undefined : echoedSubstitution(effective[0]);
     if (r.unknown && echoed !== undefined) {
       r.value = echoed;
       r.unknown = false;
     }
-    if (!r.unknown) {
+    // A value the line set is known; one the environment gives is chosen outside the line.
+    dynamicProgram = r.unknown || fromEnvironment(effective[0], vars, options);
+    if (!r.unknown || (globbed && r.value !== "")) {
       const again = unwrapWords([litWord(r.value), ...effective.slice(1)]);
       effective = again.words;
       u.wrappers.push(...again.wrappers);
@@ -1089,6 +1098,14 @@ function partsOf(
     const git = gitOptionUses(main.words, vars, options.userHome);
     if (git.uses.length > 0) main.hooks = [...main.hooks, ...git.uses];
     main.gitChdirs = git.dynamicChdir ? null : git.chdirs;
+  }
+  // Options that name a command to run, and the commands inline code runs: payloads too.
+  const optionUses = payloadOptionUses(main.program, main.words, vars, options.userHome);
+  if (optionUses.length > 0) main.hooks = [...main.hooks, ...optionUses];
+  if (INTERPRETERS.has(main.program) || /^[gmn]?awk$/.test(main.program)) {
+    const code = main.words.slice(1).map((w) => literal(w) ?? "").join("\n");
+    const shellouts = codeShellouts(main.program, code, cwds);
+    if (shellouts.length > 0) main.hooks = [...main.hooks, ...shellouts];
   }
   // The payload this part carries.
   let payloadWords: Word[] | null = u.payload ? u.payload.words : null;
@@ -1138,6 +1155,20 @@ function partsOf(
     parts.push(p);
   }
   return parts;
+}
+
+/** Does the word use a variable whose value is still the one the environment gave? */
+function fromEnvironment(word: Word, vars: Vars, options: AnalyseOptions): boolean {
+  return word.segs.some((seg) => {
+    if (seg.kind !== "var") return false;
+    const given = seg.name === "HOME"
+      ? options.userHome
+      : seg.name === "PWD"
+      ? options.cwd
+      : options.env?.[seg.name];
+    const now = vars.get(seg.name);
+    return given !== undefined && now !== undefined && "value" in now && now.value === given;
+  });
 }
 
 function literalOf(w: Word, vars: Vars, userHome: string): string | undefined {

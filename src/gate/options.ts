@@ -16,3 +16,27 @@ export function isLongOption(arg: string, name: string): boolean {
 export function longOptionNames(arg: string, names: readonly string[]): string[] {
   return names.filter((n) => isLongOption(arg, n));
 }
+
+/** The arguments getopt reads as options: everything before a `--` (GNU getopt permutes). */
+export function optionArgs(args: readonly string[]): readonly string[] {
+  const end = args.indexOf("--");
+  return end < 0 ? args : args.slice(0, end);
+}
+
+/** The operands: arguments that are not options, and everything after `--`. */
+export function operandArgs(args: readonly string[]): string[] {
+  const end = args.indexOf("--");
+  const before = end < 0 ? args : args.slice(0, end);
+  const after = end < 0 ? [] : args.slice(end + 1);
+  return [...before.filter((a) => !a.startsWith("-") || a === "-"), ...after];
+}
+
+/** Is the short option `letter` given, alone (`-f`) or in a cluster (`-rf`, `-vrf`)? */
+export function hasShortOption(args: readonly string[], letter: string): boolean {
+  return optionArgs(args).some((a) => /^-[A-Za-z0-9]+$/.test(a) && a.slice(1).includes(letter));
+}
+
+/** Is the long option `name` (without dashes) given, spelled out, abbreviated or with `=value`? */
+export function hasLongOption(args: readonly string[], name: string): boolean {
+  return optionArgs(args).some((a) => isLongOption(a, name));
+}

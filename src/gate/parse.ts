@@ -658,7 +658,8 @@ function braces(segs: Segment[]): Segment[] {
       text += (segs[++i] as { text: string }).text;
       run++;
     }
-    if (run === 1 || !/\{[^{}]*(,|\.\.)[^{}]*\}/.test(text)) {
+    // A brace group or a bracket class (`s[u]do`) tree-sitter split into pieces.
+    if (run === 1 || !/\{[^{}]*(,|\.\.)[^{}]*\}|\[[^\]]+\]/.test(text)) {
       for (let k = i - run + 1; k <= i; k++) out.push(segs[k]);
       continue;
     }

@@ -4,6 +4,7 @@
  * otherwise harmless program write. Pure data and small pure functions.
  */
 import type { Level } from "../config/schema.ts";
+import { isLongOption, optionArgs } from "./options.ts";
 
 export interface Rating {
   level: Level;
@@ -413,9 +414,11 @@ export interface VerbProgram {
   special?: (verb: string, args: string[]) => Rating | undefined;
 }
 
+/** Any of the options `names`, long ones also abbreviated or with `=value` (GNU getopt). */
 const has = (args: string[], ...names: string[]) =>
-  args.some((a) =>
-    names.includes(a) || names.some((n) => n.startsWith("--") && a.startsWith(n + "="))
+  args.some((a) => names.includes(a)) ||
+  optionArgs(args).some((a) =>
+    names.some((n) => n.startsWith("--") && a.startsWith("--") && isLongOption(a, n.slice(2)))
   );
 const shortHas = (args: string[], letter: string) =>
   args.some((a) => /^-[a-zA-Z]+$/.test(a) && a.includes(letter));

@@ -26,7 +26,8 @@ import { analyse } from "./analyse.ts";
 import { gitSettingUses, type HookUse } from "./hooks.ts";
 import type { GitConfigRead } from "./git_config.ts";
 import { cachedRegExp } from "./regexes.ts";
-import { isLongOption } from "./options.ts";
+import { hasLongOption, hasShortOption, isLongOption, operandArgs } from "./options.ts";
+import { isGlobbedOption, isSystemProgram } from "./expand.ts";
 import {
   credentialExamples,
   isCredentialPath,
@@ -77,6 +78,17 @@ export interface GitConfigReader {
   gitDir(dir: string): GitConfigRead;
   /** A config file with its includes. */
   file(path: string): GitConfigRead;
+}
+
+/**
+ * Payload carriers that add nothing of their own: the shell of `sh -c '…'` and what a trap,
+ * `watch` or an alias runs. Their command lines are rated part by part; a dynamic or unreadable
+ * payload is still dangerous below.
+ */
+function isTransparentCarrier(kind: string): boolean {
+  if (kind === "trap" || kind === "watch" || kind === "alias") return true;
+  const m = /^(\S+) -c$/.exec(kind);
+  return m !== null && SHELLS.has(m[1]);
 }
 
 /** Classify every part of an analysed line. */
@@ -209,6 +221,18 @@ export function classifyPart(
     verb = r.verb;
   }
 
+  // An option spelled with a glob becomes whatever file names match it (expand.ts).
+  const globbedOption = part.words.slice(1).find(isGlobbedOption);
+  if (globbedOption) {
+    raise(
+      acc,
+      dangerous(
+        `the option ${
+          display(globbedOption)
+        } holds a glob, so it becomes whatever file names match it when the line runs`,
+      ),
+    );
+  }
   // Payloads: sh -c, eval, here-docs, echo | sh.
   if (part.payloadKind) {
     acc.exact = true;
@@ -220,12 +244,14 @@ export function classifyPart(
       );
     } else if (part.payloadError) {
       raise(acc, dangerous(`runs shell code that cannot be checked (${part.payloadError})`));
-    } else {raise(
+    } else if (!isTransparentCarrier(part.payloadKind)) {
+      raise(
         acc,
         moderate(
           `runs a shell command line (${part.payloadKind}); its commands are rated on their own`,
         ),
-      );}
+      );
+    }
   }
   if (part.readsScriptFromStdin) {
     acc.exact = true;
@@ -309,7 +335,7 @@ export function classifyPart(
   const commandOption = args.find((a, i) =>
     COMMAND_OPTION.test(a) || (prog === "tar" && (a === "-I" || a === "-F")) ||
     (prog === "rsync" && (a === "-e" || a === "--rsh") && !/^ssh( |$)/.test(args[i + 1] ?? "")) ||
-    (prog === "zip" && a === "-TT") || (/^(rg|ripgrep)$/.test(prog) && a.startsWith("--pre")) ||
+    (prog === "zip" && a === "-TT") || (/^(rg|ripgrep)$/.test(prog) && /^--pre(=|$)/.test(a)) ||
     (prog === "man" && a === "-P")
   );
   if (commandOption) {
@@ -630,7 +656,17 @@ function rateProgram(part: Part, args: string[]): ProgramRating {
     verb,
   });
 
+  if (!isSystemProgram(part.programPath)) {
+    // ./cat, ../ls, /tmp/x/grep: whatever was put there, not the system's program of that name.
+    return out(
+      moderate(`runs ${part.programPath}, a program from a folder of programs not the system's`),
+    );
+  }
   if (SHELLS.has(prog)) {
+    if (part.payloadKind && part.payload !== null && !part.payloadError) {
+      // sh -c '…': the shell adds nothing; the command line it runs is rated part by part.
+      return out(safe(`runs a shell command line (${prog}), rated part by part`), false, true);
+    }
     if (part.payloadKind) return out(moderate(`runs a shell (${prog})`), false, true);
     const script = args.find((a) => !a.startsWith("-"));
     if (script) {
@@ -954,7 +990,12 @@ function rateVerbProgram(
     ? rest.slice(1)
     : rest;
   const first = verb.split(" ")[0];
-  const special = spec.special?.(verb, [...globals, ...restArgs]);
+  // Global options that take a value (git -C DIR, -c k=v) are not the verb's own options.
+  const globalFlags = globals.filter((g, k) =>
+    !withValue.has(g.split("=")[0]) && !withValue.has(globals[k - 1] ?? "") &&
+    ![...withValue].some((w) => w.length === 2 && g.startsWith(w) && g.length > 2)
+  );
+  const special = spec.special?.(verb, [...globalFlags, ...restArgs]);
   if (special) return { rating: special, readOnly: special.level === "safe", exact: false, verb };
   if (spec.dangerous?.includes(verb) || spec.dangerous?.includes(first)) {
     return {
@@ -989,7 +1030,19 @@ function dangerVerbReason(prog: string, verb: string): string {
 }
 
 const RM_RECURSIVE = (args: string[]) =>
-  args.some((a) => isLongOption(a, "recursive") || (/^-[a-zA-Z]+$/.test(a) && /[rR]/.test(a)));
+  hasLongOption(args, "recursive") || hasShortOption(args, "r") || hasShortOption(args, "R");
+const RM_FORCE = (args: string[]) => hasLongOption(args, "force") || hasShortOption(args, "f");
+
+/** A path (as written, `~` expanded) that lies outside every folder the part may run in. */
+function isOutside(path: string, part: Part): boolean {
+  const home = part.vars.get("HOME");
+  const expanded = path.replace(/^~(?=\/|$)/, home && "value" in home ? home.value : "~");
+  if (!expanded.startsWith("/") && !expanded.startsWith("..")) return false;
+  return part.cwds.every((cwd) => {
+    const abs = absolutePath(expanded, cwd);
+    return abs !== cwd && !abs.startsWith(cwd.endsWith("/") ? cwd : cwd + "/");
+  });
+}
 
 /** Programs rated by their options, not on the verb tables. */
 function rateSingle(
@@ -1006,10 +1059,16 @@ function rateSingle(
   switch (prog) {
     case "rm":
     case "grm": {
+      const targets = operandArgs(args);
       if (RM_RECURSIVE(args)) {
         return out(
-          dangerous(`deletes ${positional.length ? positional.join(" ") : "files"} recursively`),
+          dangerous(`deletes ${targets.length ? targets.join(" ") : "files"} recursively`),
         );
+      }
+      // Forced removal of what lies outside the folder the command runs in.
+      const outside = RM_FORCE(args) && targets.find((t) => isOutside(t, part));
+      if (outside) {
+        return out(dangerous(`force-deletes ${outside}, outside the folder it runs in`));
       }
       if (part.words.slice(1).some((w) => w.segs.some((s) => s.kind === "glob"))) {
         return out(moderate(`deletes files matching ${positional.join(" ")}`));

@@ -1,0 +1,414 @@
+/**
+ * Options that name a command for a program to run: `rg --pre CMD`, `tar -I CMD`, `rsync -e CMD`,
+ * `ssh -o ProxyCommand=CMD`, `git grep -O CMD`, `git rebase -x CMD`, `git submodule foreach CMD`,
+ * `make SHELL=CMD`, `vim -c '!CMD'`, `gdb -ex 'shell CMD'`, `npx -c CMD`, … One table of the
+ * options, read as GNU getopt reads them (abbreviated long options, `--opt=value` and
+ * `--opt value`, a short option's value attached or in the next word, clusters), and a few readers
+ * for values that hold a command inside something else (an ssh setting, a vim command).
+ *
+ * Each command found is handed back as a hook use with the command's text: the analysis parses it
+ * and rates its commands like any payload (so `rg --pre sudo` is refused like `sudo`, and
+ * `rg --pre cat` is as safe as `cat`). A value known only when the line runs is dangerous.
+ * Pure.
+ */
+import type { HookUse } from "./hooks.ts";
+import { isLongOption } from "./options.ts";
+import { literal, resolveWord, type Vars, type Word } from "./words.ts";
+
+/** How an option's value is run. */
+type ValueKind =
+  /** A command line (or a program with arguments): parsed and rated as a payload. */
+  | "command"
+  /** tar --checkpoint-action: `exec=CMD` runs CMD, other actions run nothing. */
+  | "checkpoint-action"
+  /** ssh -o: `ProxyCommand=CMD`, `LocalCommand CMD`, `Match exec CMD`, … */
+  | "ssh-setting"
+  /** vim -c/+: an Ex command; `!CMD`, `r !CMD`, `w !CMD`, `terminal CMD` run a shell command. */
+  | "vim-command"
+  /** gdb -ex: `shell CMD` or `!CMD`. */
+  | "gdb-command";
+
+/** One option that hands a program a command to run. */
+export interface PayloadOption {
+  /** The programs (basenames) that read it. */
+  programs: readonly string[];
+  /** For a verb program: the verb it belongs to (`git grep`). */
+  verb?: string;
+  /** The short option's letter. */
+  short?: string;
+  /** The long option's names, without dashes (abbreviations are read as getopt reads them). */
+  long?: readonly string[];
+  /** The value only counts attached (`-Ovim`, `--open-files-in-pager=vim`): it is optional. */
+  attachedOnly?: boolean;
+  /** `+CMD` (vim). */
+  plus?: boolean;
+  kind: ValueKind;
+  /** What the command is, for the reason a person reads. */
+  runs: string;
+}
+
+const SSH_FAMILY = ["ssh", "scp", "sftp", "autossh", "slogin"];
+const VIM_FAMILY = ["vim", "vi", "nvim", "view", "vimdiff", "gvim", "ex", "nvi", "evim"];
+
+/** Every option the gate knows to hand a program a command to run. */
+export const PAYLOAD_OPTIONS: readonly PayloadOption[] = [
+  {
+    programs: ["rg", "ripgrep"],
+    long: ["pre"],
+    kind: "command",
+    runs: "a program rg runs on every file it searches",
+  },
+  {
+    programs: ["rg", "ripgrep"],
+    long: ["hostname-bin"],
+    kind: "command",
+    runs: "a program rg runs to learn the host's name",
+  },
+  {
+    programs: ["tar", "gtar", "bsdtar"],
+    short: "I",
+    long: ["use-compress-program"],
+    kind: "command",
+    runs: "the compression program tar runs",
+  },
+  {
+    programs: ["tar", "gtar"],
+    long: ["to-command"],
+    kind: "command",
+    runs: "a command tar pipes every file into",
+  },
+  {
+    programs: ["tar", "gtar"],
+    short: "F",
+    long: ["info-script", "new-volume-script"],
+    kind: "command",
+    runs: "a script tar runs at each volume",
+  },
+  {
+    programs: ["tar", "gtar"],
+    long: ["rsh-command", "rmt-command"],
+    kind: "command",
+    runs: "the remote shell tar runs",
+  },
+  {
+    programs: ["tar", "gtar"],
+    long: ["checkpoint-action"],
+    kind: "checkpoint-action",
+    runs: "a command tar runs at checkpoints",
+  },
+  {
+    programs: ["rsync"],
+    short: "e",
+    long: ["rsh"],
+    kind: "command",
+    runs: "the remote shell rsync runs",
+  },
+  {
+    programs: ["rsync"],
+    long: ["rsync-path"],
+    kind: "command",
+    runs: "the command rsync runs on the other side",
+  },
+  {
+    programs: SSH_FAMILY,
+    short: "o",
+    kind: "ssh-setting",
+    runs: "a command an ssh setting runs",
+  },
+  { programs: ["scp", "sftp"], short: "S", kind: "command", runs: "the program scp runs as ssh" },
+  {
+    programs: ["git"],
+    verb: "grep",
+    short: "O",
+    long: ["open-files-in-pager"],
+    attachedOnly: true,
+    kind: "command",
+    runs: "the pager git grep opens the files in",
+  },
+  {
+    programs: ["git"],
+    verb: "rebase",
+    short: "x",
+    long: ["exec"],
+    kind: "command",
+    runs: "a command git rebase runs after each commit",
+  },
+  {
+    programs: ["git"],
+    verb: "difftool",
+    short: "x",
+    long: ["extcmd"],
+    kind: "command",
+    runs: "the diff program git difftool runs",
+  },
+  {
+    programs: VIM_FAMILY,
+    short: "c",
+    long: ["cmd"],
+    plus: true,
+    kind: "vim-command",
+    runs: "a shell command the editor runs",
+  },
+  {
+    programs: ["gdb"],
+    long: ["ex", "iex", "eval-command", "init-eval-command"],
+    kind: "gdb-command",
+    runs: "a shell command gdb runs",
+  },
+  {
+    programs: ["npx", "pnpx", "bunx"],
+    short: "c",
+    long: ["call"],
+    kind: "command",
+    runs: "a command npx runs",
+  },
+  {
+    programs: ["zip"],
+    long: ["unzip-command"],
+    short: "TT",
+    kind: "command",
+    runs: "the test command zip runs",
+  },
+  { programs: ["man"], short: "P", long: ["pager"], kind: "command", runs: "the pager man runs" },
+];
+
+/** A word's value; undefined when it is known only when the line runs. */
+function valueOf(word: Word | undefined, vars: Vars, userHome: string): string | undefined {
+  if (!word) return undefined;
+  const l = literal(word);
+  if (l !== undefined) return l;
+  const r = resolveWord(word, vars, userHome);
+  return r.unknown ? undefined : r.value;
+}
+
+/** The verb of a verb program: the first argument that is not an option (git's own skipped). */
+function verbOf(values: Array<string | undefined>): { verb: string | undefined; at: number } {
+  for (let i = 1; i < values.length; i++) {
+    const v = values[i];
+    if (v === undefined) return { verb: undefined, at: i };
+    if (/^-[Cc]$|^--(git-dir|work-tree|namespace|config-env|super-prefix)$/.test(v)) {
+      i++;
+      continue;
+    }
+    if (!v.startsWith("-")) return { verb: v, at: i };
+  }
+  return { verb: undefined, at: values.length };
+}
+
+/** The command in an ssh setting (`ProxyCommand=cmd`, `LocalCommand cmd`, `Match exec "cmd"`). */
+function sshSettingCommand(setting: string): string | undefined | null {
+  const m = /^\s*(\w+)\s*(?:=\s*|\s+)([\s\S]*)$/.exec(setting);
+  if (!m) return null;
+  const key = m[1].toLowerCase();
+  if (key === "proxycommand" || key === "localcommand" || key === "knownhostscommand") {
+    return m[2].trim() === "none" ? null : m[2];
+  }
+  if (key === "match") {
+    const exec = /\bexec\s+("(?:[^"\\]|\\.)*"|\S+)/i.exec(m[2]);
+    return exec ? exec[1].replace(/^"|"$/g, "") : null;
+  }
+  if (key === "pkcs11provider" || key === "securitykeyprovider") return undefined;
+  return null;
+}
+
+/** The shell commands an Ex command runs (`!cmd`, `silent !cmd`, `r !cmd`, `w !cmd`, `terminal cmd`). */
+export function vimShellCommands(ex: string): string[] | undefined {
+  const out: string[] = [];
+  // `|` separates Ex commands, except after `!` where the rest is the shell's.
+  const re =
+    /(?:^|\|)\s*:*\s*(?:sil(?:ent)?!?\s+)?(?:\d*,?\d*)?(?:(?:r(?:ead)?|w(?:rite)?|\.|%)?\s*!|ter(?:minal)?\s+|sh(?:ell)?\s*$)(.*)/g;
+  for (const m of ex.matchAll(re)) out.push(m[1].trim() || "sh");
+  // system(), systemlist(), job_start(), jobstart(), libcallnr on a shell: code that runs commands.
+  if (/\b(system|systemlist|job_?start|termopen|libcall\w*)\s*\(/.test(ex)) return undefined;
+  return out;
+}
+
+/** The shell commands a gdb command runs (`shell cmd`, `!cmd`, `pipe … | cmd`). */
+function gdbShellCommands(command: string): string[] {
+  const m = /^\s*(?:shell\s+|!|pipe\s+[^|]*\|)(.*)$/.exec(command);
+  return m ? [m[1]] : [];
+}
+
+/** Turn one option value into hook uses. */
+function usesOf(
+  spec: PayloadOption,
+  source: string,
+  value: string | undefined,
+): HookUse[] {
+  if (value === undefined) {
+    return [{
+      source,
+      runs: spec.runs,
+      level: "dangerous",
+      reason: `${source} runs ${spec.runs.replace(/^an? /, "")} known only when the line runs`,
+    }];
+  }
+  const command = (text: string): HookUse => ({ source, runs: spec.runs, command: text });
+  switch (spec.kind) {
+    case "command":
+      return value.trim() === "" ? [] : [command(value)];
+    case "checkpoint-action": {
+      const m = /^exec=([\s\S]*)$/.exec(value);
+      return m ? [command(m[1])] : [];
+    }
+    case "ssh-setting": {
+      const c = sshSettingCommand(value);
+      if (c === null) return [];
+      if (c === undefined) {
+        return [{
+          source,
+          runs: "a library ssh loads",
+          level: "dangerous",
+          reason: `${source} makes ssh load a library (${value})`,
+        }];
+      }
+      return [command(c)];
+    }
+    case "vim-command": {
+      const cmds = vimShellCommands(value);
+      if (cmds === undefined) {
+        return [{
+          source,
+          runs: spec.runs,
+          level: "dangerous",
+          reason: `${source} runs editor code that starts commands (${value})`,
+        }];
+      }
+      return cmds.map(command);
+    }
+    case "gdb-command":
+      return gdbShellCommands(value).map(command);
+  }
+}
+
+/**
+ * The commands the options of a program hand it to run, read from its words (the program word
+ * first) as getopt reads them; options end at `--`.
+ */
+export function payloadOptionUses(
+  program: string,
+  words: Word[],
+  vars: Vars,
+  userHome: string,
+): HookUse[] {
+  const specs = PAYLOAD_OPTIONS.filter((s) => s.programs.includes(program));
+  const out: HookUse[] = [];
+  if (program === "make" || program === "gmake") out.push(...makeShellUses(words, vars, userHome));
+  if (specs.length === 0) return out;
+  const values = words.map((w) => valueOf(w, vars, userHome));
+  const verb = verbOf(values);
+  for (let i = 1; i < words.length; i++) {
+    const arg = values[i];
+    if (arg === "--") break;
+    if (arg === undefined || !/^[-+]/.test(arg)) continue;
+    for (const spec of specs) {
+      if (spec.verb !== undefined && (spec.verb !== verb.verb || i < verb.at)) continue;
+      const found = matchOption(spec, arg, values[i + 1], words[i + 1] !== undefined);
+      if (!found) continue;
+      out.push(
+        ...usesOf(spec, `${program}${spec.verb ? ` ${spec.verb}` : ""} ${found.name}`, found.value),
+      );
+      if (found.tookNext) i++;
+      break;
+    }
+  }
+  if (program === "git" && verb.verb === "submodule" && values[verb.at + 1] === "foreach") {
+    let k = verb.at + 2;
+    while (values[k] === "--recursive" || values[k] === "-q" || values[k] === "--quiet") k++;
+    const rest = values.slice(k);
+    const source = "git submodule foreach";
+    const runs = "a command git runs in every submodule";
+    if (rest.some((v) => v === undefined)) {
+      out.push({
+        source,
+        runs,
+        level: "dangerous",
+        reason: `${source} runs a command known only when the line runs`,
+      });
+    } else if (rest.length > 0) out.push({ source, runs, command: rest.join(" ") });
+  }
+  if (program === "git" && verb.verb === "bisect" && values[verb.at + 1] === "run") {
+    const rest = values.slice(verb.at + 2);
+    const source = "git bisect run";
+    const runs = "a command git runs at every step";
+    if (rest.some((v) => v === undefined)) {
+      out.push({
+        source,
+        runs,
+        level: "dangerous",
+        reason: `${source} runs a command known only when the line runs`,
+      });
+    } else if (rest.length > 0) out.push({ source, runs, command: rest.map(shellQuote).join(" ") });
+  }
+  return out;
+}
+
+/** Does `arg` spell the option of `spec`? Its name as given, its value, and whether it took the next word. */
+function matchOption(
+  spec: PayloadOption,
+  arg: string,
+  next: string | undefined,
+  hasNext: boolean,
+): { name: string; value: string | undefined; tookNext: boolean } | undefined {
+  if (arg.startsWith("--")) {
+    const name = arg.slice(2).split("=")[0];
+    if (!spec.long?.some((l) => isLongOption(arg, l) && name.length >= Math.min(2, l.length))) {
+      return undefined;
+    }
+    const eq = arg.indexOf("=");
+    if (eq >= 0) return { name: arg.slice(0, eq), value: arg.slice(eq + 1), tookNext: false };
+    if (spec.attachedOnly) return undefined;
+    return { name: arg, value: hasNext ? next : "", tookNext: true };
+  }
+  if (spec.plus && arg.startsWith("+") && arg.length > 1) {
+    return { name: "+", value: arg.slice(1), tookNext: false };
+  }
+  if (!arg.startsWith("-") || arg.startsWith("--") || !spec.short) return undefined;
+  // A short option alone or last in a cluster takes the next word; inside one, the rest.
+  if (spec.short.length > 1) {
+    // Single-dash long options (zip -TT, gdb -ex): whole word.
+    if (arg === `-${spec.short}`) return { name: arg, value: hasNext ? next : "", tookNext: true };
+    return undefined;
+  }
+  const at = arg.indexOf(spec.short, 1);
+  if (at < 0 || !/^-[A-Za-z0-9]+/.test(arg.slice(0, at + 1))) return undefined;
+  const rest = arg.slice(at + 1);
+  if (rest !== "") {
+    return { name: `-${spec.short}`, value: rest.replace(/^=/, ""), tookNext: false };
+  }
+  if (spec.attachedOnly) return undefined;
+  return { name: `-${spec.short}`, value: hasNext ? next : "", tookNext: true };
+}
+
+/** `make SHELL=…` (and `MAKESHELL`): the program make runs every recipe with. */
+function makeShellUses(words: Word[], vars: Vars, userHome: string): HookUse[] {
+  const out: HookUse[] = [];
+  for (const w of words.slice(1)) {
+    const first = w.segs[0];
+    if (first?.kind !== "lit") continue;
+    const m = /^(SHELL|MAKESHELL|\.SHELLFLAGS)=/.exec(first.text);
+    if (!m) continue;
+    const value = valueOf(
+      { raw: w.raw, segs: [{ ...first, text: first.text.slice(m[0].length) }, ...w.segs.slice(1)] },
+      vars,
+      userHome,
+    );
+    const source = `make ${m[1]}`;
+    if (value === undefined) {
+      out.push({
+        source,
+        runs: "the shell make runs recipes with",
+        level: "dangerous",
+        reason: `${source} is known only when the line runs`,
+      });
+    } else if (m[1] !== ".SHELLFLAGS" && value !== "") {
+      out.push({ source, runs: "the shell make runs recipes with", command: value });
+    }
+  }
+  return out;
+}
+
+/** Quote an argument for a shell line, when it needs it. */
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}
