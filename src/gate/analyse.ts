@@ -8,7 +8,8 @@
 import { basename } from "node:path";
 import { type Assignment, type ParsedLine, parseLine, type SimpleCommand } from "./parse.ts";
 import { CODE_SCAN_LIMIT, INTERPRETERS } from "./programs.ts";
-import { payloadOptionUses } from "./payload_options.ts";
+import { payloadOptionUses, remotePackageUses } from "./payload_options.ts";
+import { LONG_OPTIONS, spellOutLongOption } from "./options.ts";
 import { codeShellouts } from "./code_shellouts.ts";
 import { envHookUses, gitOptionUses, type HookUse } from "./hooks.ts";
 import { expandBraces, globProgramCandidate } from "./expand.ts";
@@ -119,7 +120,12 @@ export function analyse(parsed: ParsedLine, options: AnalyseOptions): Analysis {
   for (const [k, v] of Object.entries(options.env ?? {})) vars.set(k, { value: v });
   vars.set("HOME", { value: options.userHome });
   vars.set("PWD", { value: options.cwd });
-  const state: AnalyseState = { tooDeep: false, functions: [] };
+  const state: AnalyseState = {
+    aliases: new Map(),
+    expandAliases: false,
+    tooDeep: false,
+    functions: [],
+  };
   const parts = analyseParsed(parsed, vars, [options.cwd], 0, null, options, state);
   const functions = state.functions;
   return {
@@ -135,6 +141,10 @@ export function analyse(parsed: ParsedLine, options: AnalyseOptions): Analysis {
 }
 
 interface AnalyseState {
+  /** Aliases the line defines (`alias ll='ls -la'`), by name. */
+  aliases: Map<string, string>;
+  /** `shopt -s expand_aliases` ran earlier in the line: bash expands them. */
+  expandAliases: boolean;
   tooDeep: boolean;
   /** Functions defined anywhere in the line or its payloads, with the parts of their bodies. */
   functions: Array<{ name: string; parts: Part[] }>;
@@ -194,6 +204,7 @@ function analyseParsed(
       options,
       state,
     );
+    noteAliases(made[0], state);
     for (const p of made) out.push(p);
     byCmd.set(cmd.id, made);
     // cd/pushd change where later relative paths land; keep every candidate.
@@ -263,6 +274,43 @@ function analyseParsed(
     withPayloads.push(...innerParts);
   }
   return withPayloads;
+}
+
+/**
+ * Aliases: a definition is remembered; a later command whose first word is a defined alias
+ * carries the alias's text and its own arguments as a payload, parsed and rated like any command
+ * line. With `shopt -s expand_aliases` the command is only the alias; without it bash runs the
+ * word as a program too (zsh expands aliases anyway), so the part is rated both ways.
+ */
+function noteAliases(part: Part | undefined, state: AnalyseState): void {
+  if (!part || part.words.length === 0) return;
+  const first = part.cmd.words[0];
+  const name = first && first.segs.length === 1 && first.segs[0].kind === "lit" &&
+      !first.segs[0].quoted
+    ? first.segs[0].text
+    : undefined;
+  if (part.program === "alias") {
+    for (const w of part.words.slice(1)) {
+      const l = literal(w);
+      const m = l === undefined ? null : /^([^=\s/$`'"]+)=([\s\S]*)$/.exec(l);
+      if (m) state.aliases.set(m[1], m[2]);
+    }
+    return;
+  }
+  if (part.program === "unalias") {
+    for (const w of part.words.slice(1)) state.aliases.delete(literal(w) ?? "");
+    return;
+  }
+  if (
+    part.program === "shopt" && part.argv.includes("-s") && part.argv.includes("expand_aliases")
+  ) {
+    state.expandAliases = true;
+    return;
+  }
+  if (name === undefined || !state.aliases.has(name) || part.payloadKind) return;
+  const args = part.cmd.words.slice(1).map((w) => w.raw).join(" ");
+  part.payloadKind = state.expandAliases ? "alias" : "alias (when expanded)";
+  part.payload = `${state.aliases.get(name)}${args ? " " + args : ""}`;
 }
 
 /**
@@ -951,6 +999,30 @@ function unwrapInto(input: Word[], env: Assignment[]): Unwrapped {
       }
       return done(words);
     }
+    if (prog === "trap") {
+      // trap [-lp] [[handler] signal…]: the handler is shell code run later, in this shell.
+      const i = skipOptions(words, 1, set());
+      const handler = words[i];
+      if (handler && words.length > i + 1 && lit(handler) !== "-") {
+        return {
+          words,
+          wrappers,
+          argsAtRunTime,
+          payload: { kind: "trap", words: [handler] },
+          readsStdin: false,
+          extra,
+        };
+      }
+      return done(words);
+    }
+    if (prog === "coproc") {
+      // coproc [NAME] { …; }: what follows runs in the background; `{` and `}` are syntax.
+      const at = lit(words[1]) === "{" ? 2 : lit(words[2]) === "{" ? 3 : 1;
+      if (at >= words.length) return done(words);
+      wrappers.push("coproc");
+      words = rest(at);
+      continue;
+    }
     if (prog === "eval") {
       return {
         words,
@@ -1053,7 +1125,9 @@ function partsOf(
     // A value the line set is known; one the environment gives is chosen outside the line.
     dynamicProgram = r.unknown || fromEnvironment(effective[0], vars, options);
     if (!r.unknown || (globbed && r.value !== "")) {
-      const again = unwrapWords([litWord(r.value), ...effective.slice(1)]);
+      // An unquoted expansion is split into fields at IFS's characters: `$cmd` may be many words.
+      const fields = globbed ? [r.value] : splitFields(effective[0], r.value, vars);
+      const again = unwrapWords([...fields.map(litWord), ...effective.slice(1)]);
       effective = again.words;
       u.wrappers.push(...again.wrappers);
       if (again.payload && !u.payload) u.payload = again.payload;
@@ -1061,7 +1135,8 @@ function partsOf(
       if (again.env) u.env = [...(u.env ?? []), ...again.env];
     }
   }
-  const make = (w: Word[], extraWrappers: string[] = [], runTime = u.argsAtRunTime): Part => {
+  const make = (given: Word[], extraWrappers: string[] = [], runTime = u.argsAtRunTime): Part => {
+    const w = spellOutOptions(given);
     const programPath = w[0] ? (literal(w[0]) ?? display(w[0])) : "";
     return {
       cmd,
@@ -1100,7 +1175,10 @@ function partsOf(
     main.gitChdirs = git.dynamicChdir ? null : git.chdirs;
   }
   // Options that name a command to run, and the commands inline code runs: payloads too.
-  const optionUses = payloadOptionUses(main.program, main.words, vars, options.userHome);
+  const optionUses = [
+    ...payloadOptionUses(main.program, main.words, vars, options.userHome),
+    ...remotePackageUses(words, vars, options.userHome),
+  ];
   if (optionUses.length > 0) main.hooks = [...main.hooks, ...optionUses];
   if (INTERPRETERS.has(main.program) || /^[gmn]?awk$/.test(main.program)) {
     const code = main.words.slice(1).map((w) => literal(w) ?? "").join("\n");
@@ -1111,6 +1189,7 @@ function partsOf(
   let payloadWords: Word[] | null = u.payload ? u.payload.words : null;
   let payloadKind = u.payload?.kind ?? null;
   const isShellReader = u.readsStdin || main.program === "at" || main.program === "batch" ||
+    makefileFromStdin(main) ||
     (main.program !== "" && SHELLS.has(main.program) && effective.length === 1);
   if (isShellReader && !payloadWords) {
     if (cmd.heredoc) {
@@ -1155,6 +1234,52 @@ function partsOf(
     parts.push(p);
   }
   return parts;
+}
+
+/**
+ * The fields an expanded word splits into: at IFS's characters (space, tab and newline unless the
+ * line set IFS) when part of it came from an unquoted expansion; the whole value otherwise.
+ */
+function splitFields(word: Word, value: string, vars: Vars): string[] {
+  if (!word.segs.some((s) => (s.kind === "var" || s.kind === "sub") && !s.quoted)) return [value];
+  const ifs = vars.get("IFS");
+  const chars = ifs && "value" in ifs ? ifs.value : " \t\n";
+  if (chars === "") return [value];
+  const escaped = [...chars].map((c) => c.replace(/[\\\]^-]/g, "\\$&")).join("");
+  const fields = value.split(new RegExp(`[${escaped}]+`)).filter((f) => f !== "");
+  return fields.length > 0 ? fields : [value];
+}
+
+/**
+ * `make -f -`, `make --file=/dev/stdin`: the Makefile, and so its recipes, come from stdin. A
+ * here-doc or here-string is read as shell (its rules' names are unknown programs, its recipes
+ * commands); a pipe is code the gate cannot see.
+ */
+function makefileFromStdin(part: Part): boolean {
+  if (part.program !== "make" && part.program !== "gmake") return false;
+  const args = part.argv.slice(1);
+  const stdin = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
+  return args.some((a, i) =>
+    ((a === "-f" || a === "--file" || a === "--makefile") && stdin.test(args[i + 1] ?? "")) ||
+    /^(-f|--file=|--makefile=)/.test(a) && stdin.test(a.replace(/^(-f|--file=|--makefile=)/, ""))
+  );
+}
+
+/** A command's words with abbreviated long options spelled out (options.ts), up to `--`. */
+function spellOutOptions(words: Word[]): Word[] {
+  const prog = base(words[0]);
+  if (!Object.hasOwn(LONG_OPTIONS, prog)) return words;
+  let out: Word[] | undefined;
+  for (let i = 1; i < words.length; i++) {
+    const l = literal(words[i]);
+    if (l === "--") break;
+    if (l === undefined || !l.startsWith("--")) continue;
+    const full = spellOutLongOption(prog, l);
+    if (full === l) continue;
+    out ??= [...words];
+    out[i] = litWord(full);
+  }
+  return out ?? words;
 }
 
 /** Does the word use a variable whose value is still the one the environment gave? */

@@ -294,6 +294,14 @@ export function payloadOptionUses(
   const specs = PAYLOAD_OPTIONS.filter((s) => s.programs.includes(program));
   const out: HookUse[] = [];
   if (program === "make" || program === "gmake") out.push(...makeShellUses(words, vars, userHome));
+  if ((program === "rg" || program === "ripgrep") && searchesZip(words, vars, userHome)) {
+    out.push({
+      source: "rg --search-zip",
+      runs: "decompression programs",
+      level: "moderate",
+      reason: "rg -z runs decompression programs on the files it searches",
+    });
+  }
   if (specs.length === 0) return out;
   const values = words.map((w) => valueOf(w, vars, userHome));
   const verb = verbOf(values);
@@ -338,7 +346,9 @@ export function payloadOptionUses(
         level: "dangerous",
         reason: `${source} runs a command known only when the line runs`,
       });
-    } else if (rest.length > 0) out.push({ source, runs, command: rest.map(shellQuote).join(" ") });
+    } else if (rest.length > 0) {
+      out.push({ source, runs, command: (rest as string[]).map(shellQuote).join(" ") });
+    }
   }
   return out;
 }
@@ -380,6 +390,73 @@ function matchOption(
   return { name: `-${spec.short}`, value: hasNext ? next : "", tookNext: true };
 }
 
+/** Package runners: `npx X`, `npm exec X`, `pnpm dlx X`, `yarn dlx X`, `bunx X`, `bun x X`. */
+const RUNNERS: ReadonlyArray<[string, string | null]> = [
+  ["npx", null],
+  ["pnpx", null],
+  ["bunx", null],
+  ["npm", "exec"],
+  ["npm", "x"],
+  ["pnpm", "dlx"],
+  ["pnpm", "exec"],
+  ["yarn", "dlx"],
+  ["bun", "x"],
+];
+
+/** A package spec that is code from a URL, a tarball or a git host, not a registry package. */
+const REMOTE_SPEC =
+  /^(https?:|git(\+\w+)?:|git@|github:|gitlab:|bitbucket:|gist:|file:)|\.(tgz|tar\.gz|tar)$|^[\w.-]+\/[\w.-]+(#\S*)?$/i;
+
+/**
+ * Code fetched from a URL, a tarball or a git repository and run: `npx github:x/y`,
+ * `npm exec --package=https://…/t.tgz -- t`, `bun run https://…/s.ts`. Dangerous: what runs is
+ * not a package the registry serves, and the gate cannot read it.
+ */
+export function remotePackageUses(words: Word[], vars: Vars, userHome: string): HookUse[] {
+  const values = words.map((w) => valueOf(w, vars, userHome));
+  const out: HookUse[] = [];
+  const flag = (source: string, spec: string) =>
+    out.push({
+      source,
+      runs: "code fetched from elsewhere",
+      level: "dangerous",
+      reason: `${source} runs code fetched from ${spec}, which the gate cannot read`,
+    });
+  for (let i = 0; i < values.length; i++) {
+    const prog = (values[i] ?? "").split("/").pop() ?? "";
+    const runner = RUNNERS.find(([p, verb]) =>
+      p === prog && (verb === null || values[i + 1] === verb)
+    );
+    const isBunRun = (prog === "bun" || prog === "deno") && values[i + 1] === "run";
+    if (!runner && !isBunRun && !(prog === "bun" && /^https?:/.test(values[i + 1] ?? ""))) continue;
+    const source = runner?.[1] ? `${prog} ${runner[1]}` : isBunRun ? `${prog} run` : prog;
+    let k = i + (runner?.[1] || isBunRun ? 2 : 1);
+    for (; k < values.length; k++) {
+      const v = values[k];
+      if (v === undefined) break;
+      const pkg = /^(-p|--package)$/.test(v)
+        ? values[++k]
+        : /^--package=/.test(v)
+        ? v.slice(10)
+        : /^-p./.test(v)
+        ? v.slice(2)
+        : undefined;
+      if (pkg !== undefined) {
+        if (REMOTE_SPEC.test(pkg) && !pkg.startsWith("@")) flag(source, pkg);
+        continue;
+      }
+      if (v === "--") continue;
+      if (v.startsWith("-")) continue;
+      // The first positional: the package (or script) to run.
+      if (/^https?:/.test(v) || (!isBunRun && REMOTE_SPEC.test(v) && !v.startsWith("@"))) {
+        flag(source, v);
+      }
+      break;
+    }
+  }
+  return out;
+}
+
 /** `make SHELL=…` (and `MAKESHELL`): the program make runs every recipe with. */
 function makeShellUses(words: Word[], vars: Vars, userHome: string): HookUse[] {
   const out: HookUse[] = [];
@@ -406,6 +483,15 @@ function makeShellUses(words: Word[], vars: Vars, userHome: string): HookUse[] {
     }
   }
   return out;
+}
+
+function searchesZip(words: Word[], vars: Vars, userHome: string): boolean {
+  for (const w of words.slice(1)) {
+    const v = valueOf(w, vars, userHome);
+    if (v === "--") return false;
+    if (v !== undefined && (isLongOption(v, "search-zip") || /^-[A-Za-z]*z/.test(v))) return true;
+  }
+  return false;
 }
 
 /** Quote an argument for a shell line, when it needs it. */

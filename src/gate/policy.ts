@@ -149,7 +149,8 @@ export function evaluatePolicy(
 
 /** When the line does not parse: refuse what is plainly there. */
 function rawScan(line: string, origin: Origin): PolicyDecision | undefined {
-  const tokens = line.split(/[\s;&|()`$<>'"\\{}=]+/).filter(Boolean).map((t) => basename(t));
+  // `,` too: brace expansion (`{sudo,id}`) makes a word of each alternative.
+  const tokens = line.split(/[\s;&|()`$<>'"\\{}=,]+/).filter(Boolean).map((t) => basename(t));
   const priv = tokens.find((t) => PRIVILEGE.has(t));
   if (priv) {
     return {

@@ -499,6 +499,9 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
     special: (verb, args) => {
       const [v, sub] = verb.split(" ");
       switch (v) {
+        case "":
+          // No verb: git prints its usage (its settings and options are rated as hooks).
+          return safe("prints git's usage");
         case "push":
           if (
             has(

@@ -26,7 +26,7 @@ import { analyse } from "./analyse.ts";
 import { gitSettingUses, type HookUse } from "./hooks.ts";
 import type { GitConfigRead } from "./git_config.ts";
 import { cachedRegExp } from "./regexes.ts";
-import { hasLongOption, hasShortOption, isLongOption, operandArgs } from "./options.ts";
+import { hasLongOption, hasShortOption, operandArgs } from "./options.ts";
 import { isGlobbedOption, isSystemProgram } from "./expand.ts";
 import {
   credentialExamples,
@@ -213,6 +213,14 @@ export function classifyPart(
       ),
     );
     acc.exact = true;
+  } else if (
+    part.payloadKind === "alias" || analysis.functions.some((f) => f.name === part.argv[0])
+  ) {
+    // An alias or a function the line defines: its body is rated part by part.
+    raise(
+      acc,
+      safe(`runs ${part.argv[0]}, which this line defines; its commands are rated on their own`),
+    );
   } else {
     const r = rateProgram(part, args);
     raise(acc, r.rating);
@@ -1425,7 +1433,13 @@ function rateSingle(
     case "popd":
       return out(safe("changes the working directory"), true);
     case "trap":
-      return out(moderate("sets a command the shell runs on a signal"));
+      // The handler is a payload of its own (analyse.ts), rated like any command line.
+      return out(safe("sets a command the shell runs on a signal, rated on its own"));
+    case "watch":
+      return out(safe("runs a command again and again, rated on its own"));
+    case "{":
+    case "}":
+      return out(safe("groups commands"), true);
   }
   if (/^mkfs(\.\w+)?$|^newfs(_\w+)?$|^mke2fs$|^mkswap$/.test(prog)) {
     return out(dangerous("formats a disk"));
