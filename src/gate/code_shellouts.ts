@@ -37,7 +37,7 @@ const WRITES = [
   // python open(path, 'w'|'a'|'x'), ruby File.open/File.write
   /\b(?:open|File\.open|File\.write|IO\.write)\s*\(\s*((?:os\.path\.expanduser\(\s*)?(?:'[^']*'|"[^"]*"))\)?\s*,\s*(['"])[wax+]/g,
   // perl open(FH, '>path') / open(my $f, ">>", "path")
-  /\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*['"]\s*>{1,2}\s*(?:['"]\s*,\s*)?(['"]?[^'"]+)/g,
+  /\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*['"]\s*>{1,2}\s*(?:['"]\s*,\s*)?['"]?([^'"]+)/g,
   // node fs.writeFileSync(path…), appendFileSync, createWriteStream
   /\b(?:writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|write_text|write_bytes)\s*\(\s*((?:process\.env\.HOME|os\.homedir\(\))\s*\+\s*(?:'[^']*'|"[^"]*")|'[^']*'|"[^"]*"|`[^`]*`)/g,
   // python Path('…').write_text(…)

@@ -151,7 +151,15 @@ export const PAYLOAD_OPTIONS: readonly PayloadOption[] = [
   },
   {
     programs: ["gdb"],
-    long: ["ex", "iex", "eval-command", "init-eval-command"],
+    short: "ex",
+    long: ["eval-command"],
+    kind: "gdb-command",
+    runs: "a shell command gdb runs",
+  },
+  {
+    programs: ["gdb"],
+    short: "iex",
+    long: ["init-eval-command"],
     kind: "gdb-command",
     runs: "a shell command gdb runs",
   },
