@@ -32,7 +32,7 @@ export async function rateFixture(name: string): Promise<Rated[]> {
     });
     const out: Rated[] = [];
     for (const example of examples) {
-      const a = await gate.assess(example.line, { cwd, root: cwd, origin: "model" });
+      const a = await gate.assess(example.line, { cwd, origin: "model" });
       const verdict: Verdict = a.policy.allowed ? a.level : "deny";
       const reasons = a.policy.allowed
         ? a.parts.filter((p) => p.level === a.level).flatMap((p) => p.reasons)
