@@ -122,6 +122,7 @@ export function analyse(parsed: ParsedLine, options: AnalyseOptions): Analysis {
   vars.set("PWD", { value: options.cwd });
   const state: AnalyseState = {
     aliases: new Map(),
+    hashed: new Map(),
     expandAliases: false,
     tooDeep: false,
     functions: [],
@@ -143,6 +144,8 @@ export function analyse(parsed: ParsedLine, options: AnalyseOptions): Analysis {
 interface AnalyseState {
   /** Aliases the line defines (`alias ll='ls -la'`), by name. */
   aliases: Map<string, string>;
+  /** Names `hash -p PATH NAME` bound to a program path. */
+  hashed: Map<string, string>;
   /** `shopt -s expand_aliases` ran earlier in the line: bash expands them. */
   expandAliases: boolean;
   tooDeep: boolean;
@@ -223,8 +226,11 @@ function analyseParsed(
         }
       }
     }
+    // `printf -v NAME …` and `read NAME <<< literal` set a variable the line can know.
+    const known = first && cmd.substitutionOf === null ? staticAssignment(first) : undefined;
+    if (known) vars.set(known.name, { value: known.value });
     // Loop variables and `read` targets are unknown from here on.
-    if (first && (first.program === "read" || first.program === "mapfile")) {
+    else if (first && (first.program === "read" || first.program === "mapfile")) {
       for (const w of first.words.slice(1)) {
         const l = literal(w);
         if (l && !l.startsWith("-")) vars.delete(l);
@@ -297,6 +303,11 @@ function noteAliases(part: Part | undefined, state: AnalyseState): void {
     }
     return;
   }
+  if (part.program === "hash" && part.argv[1] === "-p" && part.argv.length >= 4) {
+    // hash -p PATH NAME: NAME runs PATH from now on, whatever the shell's options.
+    state.hashed.set(part.argv[3], part.argv[2]);
+    return;
+  }
   if (part.program === "unalias") {
     for (const w of part.words.slice(1)) state.aliases.delete(literal(w) ?? "");
     return;
@@ -307,10 +318,14 @@ function noteAliases(part: Part | undefined, state: AnalyseState): void {
     state.expandAliases = true;
     return;
   }
-  if (name === undefined || !state.aliases.has(name) || part.payloadKind) return;
+  if (name === undefined || part.payloadKind) return;
+  const hashed = state.hashed.get(name);
+  if (!state.aliases.has(name) && hashed === undefined) return;
   const args = part.cmd.words.slice(1).map((w) => w.raw).join(" ");
-  part.payloadKind = state.expandAliases ? "alias" : "alias (when expanded)";
-  part.payload = `${state.aliases.get(name)}${args ? " " + args : ""}`;
+  part.payloadKind = state.expandAliases || hashed !== undefined
+    ? "alias"
+    : "alias (when expanded)";
+  part.payload = `${state.aliases.get(name) ?? hashed}${args ? " " + args : ""}`;
 }
 
 /**
@@ -508,6 +523,76 @@ const SIMPLE_WRAPPERS: Record<string, Set<string>> = {
   pnpx: set(),
   npx: set("-p", "--package", "-c", "--call"),
   arch: set(),
+  // Programs that set something up and run the rest of their words as a command.
+  runuser: set("-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w"),
+  unshare: set(
+    "-S",
+    "--setuid",
+    "-G",
+    "--setgid",
+    "-R",
+    "--root",
+    "-w",
+    "--wd",
+    "--propagation",
+    "--map-user",
+    "--map-group",
+    "--map-users",
+    "--map-groups",
+  ),
+  nsenter: set("-t", "--target", "-S", "--setuid", "-G", "--setgid"),
+  setpriv: set(
+    "--reuid",
+    "--regid",
+    "--ruid",
+    "--euid",
+    "--rgid",
+    "--egid",
+    "--groups",
+    "--inh-caps",
+    "--ambient-caps",
+    "--bounding-set",
+    "--securebits",
+    "--selinux-label",
+    "--apparmor-profile",
+    "--pdeathsig",
+  ),
+  fakeroot: set("-l", "--lib", "--faked", "-s", "-i", "-b"),
+  "ssh-agent": set("-a", "-E", "-t", "-P", "-O"),
+  "xvfb-run": set(
+    "-n",
+    "--server-num",
+    "-s",
+    "--server-args",
+    "-f",
+    "--auth-file",
+    "-e",
+    "--error-file",
+    "-p",
+    "--xauth-protocol",
+  ),
+  torsocks: set("-u", "-p", "-a", "-P", "--user", "--pass", "--address", "--port"),
+  proxychains: set("-f"),
+  proxychains4: set("-f"),
+  numactl: set(
+    "-C",
+    "-N",
+    "-m",
+    "-p",
+    "-i",
+    "--physcpubind",
+    "--cpunodebind",
+    "--membind",
+    "--preferred",
+    "--interleave",
+  ),
+  prlimit: set("-p", "--pid"),
+  "systemd-inhibit": set("--what", "--who", "--why", "--mode"),
+  "dbus-run-session": set("--config-file", "--dbus-daemon"),
+  chpst: set("-u", "-U", "-b", "-e", "-/", "-n", "-l", "-L", "-m", "-d", "-o", "-p", "-f", "-c"),
+  catchsegv: set(),
+  valgrind: set(),
+  entr: set(),
 };
 
 /** Unwrap wrappers to the program that really runs, with the variables `env` sets for it. */
@@ -1122,9 +1207,12 @@ function partsOf(
       r.value = echoed;
       r.unknown = false;
     }
+    // `${X:-sudo}`: when X is unknown, the word it falls back to is one possible program.
+    const fallback = r.unknown && !globbed ? defaultWord(effective[0]) : undefined;
+    if (fallback !== undefined) r.value = fallback;
     // A value the line set is known; one the environment gives is chosen outside the line.
     dynamicProgram = r.unknown || fromEnvironment(effective[0], vars, options);
-    if (!r.unknown || (globbed && r.value !== "")) {
+    if (!r.unknown || ((globbed || fallback !== undefined) && r.value !== "")) {
       // An unquoted expansion is split into fields at IFS's characters: `$cmd` may be many words.
       const fields = globbed ? [r.value] : splitFields(effective[0], r.value, vars);
       const again = unwrapWords([...fields.map(litWord), ...effective.slice(1)]);
@@ -1181,7 +1269,10 @@ function partsOf(
   ];
   if (optionUses.length > 0) main.hooks = [...main.hooks, ...optionUses];
   if (INTERPRETERS.has(main.program) || /^[gmn]?awk$/.test(main.program)) {
-    const code = main.words.slice(1).map((w) => literal(w) ?? "").join("\n");
+    // Code on the command line, or on stdin from a here-doc or here-string.
+    const stdinCode = cmd.heredoc?.body ??
+      (cmd.herestring ? literal(cmd.herestring) ?? "" : "");
+    const code = [...main.words.slice(1).map((w) => literal(w) ?? ""), stdinCode].join("\n");
     const shellouts = codeShellouts(main.program, code, cwds);
     if (shellouts.length > 0) main.hooks = [...main.hooks, ...shellouts];
   }
@@ -1212,6 +1303,14 @@ function partsOf(
     } else if (main.program !== "" && SHELLS.has(main.program)) {
       // A bare shell with stdin closed does nothing; reading from the terminal is not possible here.
     }
+  }
+  // `bash <(…)`, `source <(…)`: the script is what the substitution prints.
+  if (!payloadWords && !main.readsScriptFromStdin && readsSubstitution(main)) {
+    const text = processSubstitutionEcho(main);
+    if (text !== undefined) {
+      payloadKind = "<(echo)";
+      payloadWords = [litWord(text)];
+    } else main.readsScriptFromStdin = true;
   }
   if (payloadWords) {
     main.payloadKind = payloadKind;
@@ -1263,6 +1362,50 @@ function makefileFromStdin(part: Part): boolean {
     ((a === "-f" || a === "--file" || a === "--makefile") && stdin.test(args[i + 1] ?? "")) ||
     /^(-f|--file=|--makefile=)/.test(a) && stdin.test(a.replace(/^(-f|--file=|--makefile=)/, ""))
   );
+}
+
+/** The script word of a shell or `source`, when it is a process substitution `<(…)`. */
+function scriptSubstitution(part: Part): Word | undefined {
+  const isShell = SHELLS.has(part.program);
+  if (!isShell && part.program !== "source" && part.program !== ".") return undefined;
+  const script = part.words.slice(1).find((w) => !(literal(w) ?? "").startsWith("-"));
+  if (!script || script.segs.length !== 1) return undefined;
+  const seg = script.segs[0];
+  return seg.kind === "sub" && seg.text.startsWith("<(") ? script : undefined;
+}
+
+function readsSubstitution(part: Part): boolean {
+  return scriptSubstitution(part) !== undefined;
+}
+
+/** What `<(echo …)` prints, when it is all literal. */
+function processSubstitutionEcho(part: Part): string | undefined {
+  const seg = scriptSubstitution(part)!.segs[0] as { text: string };
+  return echoedSubstitutionText("$(" + seg.text.slice(2));
+}
+
+/** A variable `printf -v NAME FORMAT …` or `read [-r] NAME <<< literal` sets, when it is static. */
+function staticAssignment(part: Part): { name: string; value: string } | undefined {
+  const a = part.argv;
+  if (part.program === "printf" && a[1] === "-v" && a.length >= 4 && /^\w+$/.test(a[2])) {
+    const text = echoedText([litWord("printf"), ...part.words.slice(3)]);
+    return text === undefined ? undefined : { name: a[2], value: text };
+  }
+  if (part.program === "read" && part.cmd.herestring) {
+    const names = a.slice(1).filter((x) => x !== "-r");
+    const value = literal(part.cmd.herestring);
+    if (names.length === 1 && /^\w+$/.test(names[0]) && value !== undefined) {
+      return { name: names[0], value: value.trim() };
+    }
+  }
+  return undefined;
+}
+
+/** The literal fallback of `${X:-word}`, `${X-word}`, `${X:=word}`, `${X:+word}` as a program word. */
+function defaultWord(word: Word): string | undefined {
+  const raw = word.raw.replace(/^"(.*)"$/s, "$1");
+  const m = /^\$\{[A-Za-z_]\w*:?[-=+]([^$`{}"']*)\}$/.exec(raw);
+  return m && m[1].trim() !== "" ? m[1].trim() : undefined;
 }
 
 /** A command's words with abbreviated long options spelled out (options.ts), up to `--`. */
@@ -1365,6 +1508,7 @@ function echoedSubstitutionUncached(raw: string): string | undefined {
     ? raw.slice(1, -1)
     : undefined;
   if (inner === undefined) return undefined;
+  if (inner.trim() === "") return ""; // `$()` prints nothing
   const parsed = parseLine(inner);
   if (!parsed.ok || parsed.commands.length !== 1) return undefined;
   const text = echoedText(parsed.commands[0].words);

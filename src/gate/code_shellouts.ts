@@ -16,11 +16,11 @@ import { CODE_SCAN_LIMIT } from "./programs.ts";
 import { shellQuote } from "./payload_options.ts";
 
 const STRING = String.raw`'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"`;
-const LIST = String.raw`\[\s*(?:(?:${STRING})\s*,?\s*)*\]`;
+const LIST = String.raw`\[\s*(?:(?:${STRING})\s*,?\s*)*\]|qw\s*[(\[{/][^)\]}/]*[)\]}/]`;
 
 /** Calls whose first argument is a shell command line. */
 const SHELL_CALLS = String
-  .raw`\b(?:os\.system|os\.popen|popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput|shell_exec|passthru|IO\.popen|Open3\.\w+|execSync|doShellScript|do shell script|exec|system|spawnSync|spawn|execFile|execFileSync|execvp?e?|execlp?e?|spawnvp?e?|spawnlp?e?|call|check_call|check_output|run|Popen|proc_open|Process\.spawn|pty\.spawn)`;
+  .raw`(?:new\s+Deno\.Command|\bDeno\.run|\bBun\.spawn(?:Sync)?|\bos\.execute|\bio\.popen|\b(?:os\.system|os\.popen|popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput|shell_exec|passthru|IO\.popen|Open3\.\w+|execSync|doShellScript|do shell script|exec|system|spawnSync|spawn|execFile|execFileSync|execvp?e?|execlp?e?|spawnvp?e?|spawnlp?e?|call|check_call|check_output|run|Popen|proc_open|Process\.spawn|pty\.spawn))`;
 
 /** A call with a string and maybe a list or more strings after it. */
 const CALL = new RegExp(
@@ -31,6 +31,12 @@ const CALL = new RegExp(
 /** Backticks and quote-like operators that run a shell command (perl, ruby, php). */
 const BACKTICK =
   /`([^`]*)`|%x\(([^)]*)\)|%x\{([^}]*)\}|%x\[([^\]]*)\]|qx\(([^)]*)\)|qx\{([^}]*)\}|qx\/([^/]*)\//g;
+
+const PIPES = new RegExp(
+  String
+    .raw`\|\s*("(?:[^"\\]|\\.)*")|("(?:[^"\\]|\\.)*")\s*\|\s*getline|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*(?:['"][-+]?\|['"]\s*,\s*)(${STRING})|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*['"]\s*\|\s*([^'"]+)['"]|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*['"]([^'"|]+)\|\s*['"]`,
+  "g",
+);
 
 /** Writing a file named by a literal (or the home plus a literal). */
 const WRITES = [
@@ -53,6 +59,8 @@ function unquote(text: string): string {
 }
 
 function listItems(text: string): string[] {
+  const qw = /^qw\s*[(\[{/]([^)\]}/]*)/.exec(text);
+  if (qw) return qw[1].trim().split(/\s+/).filter(Boolean);
   return [...text.matchAll(new RegExp(STRING, "g"))].map((m) => unquote(m[0]));
 }
 
@@ -95,7 +103,7 @@ export function codeShellouts(program: string, code: string, cwds: string[]): Ho
   for (const m of text.matchAll(CALL)) {
     const first = m[1];
     const more = m[2] ?? "";
-    if (first.startsWith("[")) {
+    if (first.startsWith("[") || first.startsWith("qw")) {
       add(listItems(first).map(shellQuote).join(" "));
       continue;
     }
@@ -108,6 +116,14 @@ export function codeShellouts(program: string, code: string, cwds: string[]): Ho
   if (!/^(node|nodejs|bun|deno|ts-node|tsx|python\d*(\.\d+)*|pypy\d*)$/.test(program)) {
     // In JavaScript and Python backticks are not commands.
     for (const m of text.matchAll(BACKTICK)) add(m.slice(1).find((g) => g !== undefined) ?? "");
+  }
+  // Pipes to and from commands: awk's `print | "cmd"` and `"cmd" | getline`, perl's and ruby's
+  // `open(F, "| cmd")`, `open(F, "cmd |")`, `open(F, "-|", "cmd")`; Tcl's `exec`/`spawn` (expect).
+  for (const m of text.matchAll(PIPES)) add(unquote(m.slice(1).find((g) => g !== undefined) ?? ""));
+  if (/^(expect|tclsh|wish)$/.test(program)) {
+    for (const m of text.matchAll(/(?:^|[;\n[{]\s*)(?:spawn|exec)\s+((?:-\S+\s+)*[^;\]\n}]+)/g)) {
+      add(m[1].replace(/^(?:-\S+\s+)*/, ""));
+    }
   }
   for (const re of WRITES) {
     for (const m of text.matchAll(re)) {

@@ -310,6 +310,15 @@ export function payloadOptionUses(
       reason: "rg -z runs decompression programs on the files it searches",
     });
   }
+  if (program === "enable" && words.some((w) => /^-[a-z]*f/.test(literal(w) ?? ""))) {
+    out.push({
+      source: "enable -f",
+      runs: "a builtin loaded from a shared library",
+      level: "dangerous",
+      reason: "enable -f loads a shell builtin from a shared library, code the gate cannot read",
+    });
+  }
+  if (program === "sed" || program === "gsed") out.push(...sedCommands(words, vars, userHome));
   if (specs.length === 0) return out;
   const values = words.map((w) => valueOf(w, vars, userHome));
   const verb = verbOf(values);
@@ -488,6 +497,68 @@ function makeShellUses(words: Word[], vars: Vars, userHome: string): HookUse[] {
       });
     } else if (m[1] !== ".SHELLFLAGS" && value !== "") {
       out.push({ source, runs: "the shell make runs recipes with", command: value });
+    }
+  }
+  return out;
+}
+
+/**
+ * GNU sed's `e` command (`1e CMD`, `e CMD`) and the `e` flag of `s` (`s/x/CMD/e`) run shell
+ * commands: each is handed back as a command line. The script is every `-e` value, or the first
+ * operand when there is none.
+ */
+function sedCommands(words: Word[], vars: Vars, userHome: string): HookUse[] {
+  const values = words.slice(1).map((w) => valueOf(w, vars, userHome));
+  const scripts: Array<string | undefined> = [];
+  let operand: string | undefined | null = null;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v === "-e" || v === "--expression") scripts.push(values[++i]);
+    else if (v?.startsWith("--expression=")) scripts.push(v.slice(13));
+    else if (v !== undefined && /^-[a-zA-Z]*e$/.test(v) && !v.startsWith("--")) {
+      scripts.push(values[++i]);
+    } else if (v === "-f" || v === "--file") i++;
+    else if (operand === null && (v === undefined || !v.startsWith("-"))) operand = v;
+  }
+  if (scripts.length === 0 && operand !== null) scripts.push(operand);
+  const out: HookUse[] = [];
+  const source = "sed e";
+  const runs = "a shell command sed runs";
+  for (const script of scripts) {
+    if (script === undefined) continue;
+    // An address (a line, `$`, a /regex/) or a range of two; then `e` with an optional command.
+    const address = String.raw`(?:\d+|\$|/(?:[^/\\]|\\.)*/)`;
+    const eCommand = new RegExp(
+      String
+        .raw`(?:^|[;\n{}])\s*(?:${address}(?:\s*,\s*${address})?)?\s*!?\s*e(?:\s+([^;\n}]*))?(?=$|[;\n}])`,
+      "g",
+    );
+    for (const m of script.matchAll(eCommand)) {
+      const c = (m[1] ?? "").trim();
+      // `e` alone runs the pattern space: a command the input decides.
+      if (c === "") {
+        out.push({
+          source,
+          runs,
+          level: "dangerous",
+          reason: "sed e runs each line of its input as a command",
+        });
+      } else out.push({ source, runs, command: c });
+    }
+    // s/regex/replacement/flags with the e flag runs the result as a command.
+    const sFlagE =
+      /(?:^|[;\n{}])\s*(?:\S*?)s([^\w\s\\])((?:(?!\1)[^\\]|\\.)*)\1((?:(?!\1)[^\\]|\\.)*)\1([gpiImMe0-9w]*)/g;
+    for (const m of script.matchAll(sFlagE)) {
+      if (!m[4].includes("e")) continue;
+      const replacement = m[3];
+      if (/[&\\]/.test(replacement)) {
+        out.push({
+          source,
+          runs,
+          level: "dangerous",
+          reason: "sed s///e runs a command built from its input",
+        });
+      } else out.push({ source: "sed s///e", runs, command: replacement });
     }
   }
   return out;

@@ -336,6 +336,9 @@ export const PRIVILEGE = new Set([
   "dzdo",
   "pbrun",
   "ksu",
+  "runuser",
+  "sg",
+  "newgrp",
 ]);
 
 /** System folders whose recursive removal the policy refuses. */

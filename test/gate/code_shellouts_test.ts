@@ -44,3 +44,18 @@ Deno.test("code shell-outs: code that runs a refused program is refused", () => 
   assertEquals(verdict(`python3 -c "open('/etc/hosts', 'w')"`), "dangerous");
   assertEquals(verdict(`python3 -c 'print(2 ** 10)'`), "moderate");
 });
+
+Deno.test("code shell-outs: lists, pipes, Deno, Lua, Tcl and code on stdin", () => {
+  assertEquals(commands("perl", "system(qw(make check))"), ["make check"]);
+  assertEquals(commands("awk", 'BEGIN { print "x" | "sort -r" }'), ["sort -r"]);
+  assertEquals(commands("awk", '{ "date +%s" | getline t }'), ["date +%s"]);
+  assertEquals(commands("perl", 'open(my $p, "-|", "git log -1")'), ["git log -1"]);
+  assertEquals(commands("perl", 'open(P, "| lpr")'), ["lpr"]);
+  assertEquals(commands("deno", 'new Deno.Command("git", { args: ["status"] })'), ["git"]);
+  assertEquals(commands("lua", 'os.execute("make")'), ["make"]);
+  assertEquals(commands("expect", "spawn ssh host; expect eof"), ["ssh host"]);
+  assertEquals(verdict("expect -c 'spawn pkexec id; interact'"), "deny");
+  assertEquals(verdict("lua -e 'io.popen(\"doas id\")'"), "deny");
+  assertEquals(verdict("python3 - <<'PY'\nimport os\nos.system(\"pkexec id\")\nPY"), "deny");
+  assertEquals(verdict("ruby <<< 'system(\"rm -rf ~\")'"), "deny");
+});
