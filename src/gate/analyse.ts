@@ -12,7 +12,12 @@ import { payloadOptionUses, remotePackageUses } from "./payload_options.ts";
 import { LONG_OPTIONS, spellOutLongOption } from "./options.ts";
 import { codeShellouts } from "./code_shellouts.ts";
 import { envHookUses, gitOptionUses, type HookUse } from "./hooks.ts";
-import { expandBraces, globProgramCandidate } from "./expand.ts";
+import {
+  expandBraces,
+  globOptionCandidate,
+  globProgramCandidate,
+  isGlobbedOption,
+} from "./expand.ts";
 import {
   decodeAnsiC,
   display,
@@ -833,6 +838,18 @@ function unwrapInto(input: Word[], env: Assignment[]): Unwrapped {
       }
       return done(words);
     }
+    if (prog === "fd" || prog === "fdfind") {
+      // fd -x CMD… / -X CMD… runs a command on what it finds, like find -exec.
+      const at = words.findIndex((w, k) =>
+        k > 0 && /^(-x|--exec|-X|--exec-batch)$/.test(lit(w) ?? "")
+      );
+      if (at > 0) {
+        let j = at + 1;
+        while (j < words.length && !/^(;|\\;)$/.test(lit(words[j]) ?? "")) j++;
+        extra.push(words.slice(at + 1, j));
+      }
+      return done(words);
+    }
     if (["npm", "pnpm", "yarn", "bun"].includes(prog)) {
       const verbIdx = skipOptions(
         words,
@@ -1276,6 +1293,7 @@ function partsOf(
     const shellouts = codeShellouts(main.program, code, cwds);
     if (shellouts.length > 0) main.hooks = [...main.hooks, ...shellouts];
   }
+  globbedOptions(main);
   // The payload this part carries.
   let payloadWords: Word[] | null = u.payload ? u.payload.words : null;
   let payloadKind = u.payload?.kind ?? null;
@@ -1406,6 +1424,32 @@ function defaultWord(word: Word): string | undefined {
   const raw = word.raw.replace(/^"(.*)"$/s, "$1");
   const m = /^\$\{[A-Za-z_]\w*:?[-=+]([^$`{}"']*)\}$/.exec(raw);
   return m && m[1].trim() !== "" ? m[1].trim() : undefined;
+}
+
+/**
+ * Options spelled with a glob (`find / -del*`, `rm -[rf][rf] x`): bash makes them whatever file
+ * names match, which the line itself may create, so each is dangerous; when the glob matches one
+ * of the program's consequential options it is read as that option, so a refusal still applies.
+ */
+function globbedOptions(part: Part): void {
+  for (let i = 1; i < part.words.length; i++) {
+    const w = part.words[i];
+    if (literal(w) === "--") break;
+    if (!isGlobbedOption(w)) continue;
+    part.hooks.push({
+      source: display(w),
+      runs: "an option chosen by the files that match it",
+      level: "dangerous",
+      reason: `the option ${
+        display(w)
+      } holds a glob, so it becomes whatever file names match it when the line runs`,
+    });
+    const option = globOptionCandidate(part.program, w);
+    if (option !== undefined) {
+      part.words = [...part.words.slice(0, i), litWord(option), ...part.words.slice(i + 1)];
+      part.argv = [...part.argv.slice(0, i), option, ...part.argv.slice(i + 1)];
+    }
+  }
 }
 
 /** A command's words with abbreviated long options spelled out (options.ts), up to `--`. */

@@ -197,3 +197,46 @@ export function isGlobbedOption(word: Word): boolean {
   }
   return false;
 }
+
+/**
+ * Options a globbed option is tried against, per program, the most consequential first: the
+ * ones the rules and the policy read for a refusal or a dangerous rating.
+ */
+const OPTION_CANDIDATES: Readonly<Record<string, readonly string[]>> = {
+  find: [
+    "-delete",
+    "-exec",
+    "-execdir",
+    "-ok",
+    "-okdir",
+    "-fprint",
+    "-fprint0",
+    "-fprintf",
+    "-fls",
+  ],
+  rm: ["-rf", "-fr", "-r", "-R", "-f", "--recursive", "--force", "--no-preserve-root"],
+  chmod: ["-R", "--recursive"],
+  chown: ["-R", "--recursive"],
+  chgrp: ["-R", "--recursive"],
+  rsync: ["--delete", "--delete-after", "--remove-source-files", "-e", "--rsh"],
+  git: ["--force", "-f", "--hard", "--delete", "-D", "--mirror"],
+  sed: ["-i", "--in-place"],
+  tar: ["--to-command", "--use-compress-program", "-I", "--remove-files"],
+};
+
+/**
+ * The option a globbed option word stands for: the first of the program's consequential options
+ * the glob matches; undefined when it matches none of them (it is still dangerous).
+ */
+export function globOptionCandidate(program: string, word: Word): string | undefined {
+  const candidates = OPTION_CANDIDATES[program];
+  if (!candidates) return undefined;
+  let source = "";
+  for (const seg of word.segs) {
+    if (seg.kind === "lit") source += seg.text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    else if (seg.kind === "glob") source += globToRegex(seg.text);
+    else return undefined;
+  }
+  const re = cachedRegExp(`^${source}$`, "");
+  return re ? candidates.find((c) => re.test(c)) : undefined;
+}

@@ -26,7 +26,9 @@ type ValueKind =
   /** vim -c/+: an Ex command; `!CMD`, `r !CMD`, `w !CMD`, `terminal CMD` run a shell command. */
   | "vim-command"
   /** gdb -ex: `shell CMD` or `!CMD`. */
-  | "gdb-command";
+  | "gdb-command"
+  /** emacs --eval: Lisp whose shell-command, call-process, … run commands. */
+  | "elisp";
 
 /** One option that hands a program a command to run. */
 export interface PayloadOption {
@@ -52,6 +54,14 @@ const VIM_FAMILY = ["vim", "vi", "nvim", "view", "vimdiff", "gvim", "ex", "nvi",
 
 /** Every option the gate knows to hand a program a command to run. */
 export const PAYLOAD_OPTIONS: readonly PayloadOption[] = [
+  {
+    programs: ["emacs", "emacsclient"],
+    short: "eval",
+    long: ["eval"],
+    kind: "elisp",
+    runs: "a command Emacs Lisp runs",
+  },
+  { programs: ["emacsclient"], short: "e", kind: "elisp", runs: "a command Emacs Lisp runs" },
   {
     programs: ["rg", "ripgrep"],
     long: ["pre"],
@@ -237,6 +247,30 @@ function gdbShellCommands(command: string): string[] {
   return m ? [m[1]] : [];
 }
 
+/**
+ * The commands Emacs Lisp runs: `(shell-command "cmd")` and its kin take a command line;
+ * `(call-process "prog" nil t nil "arg"…)`, `(process-lines "prog" "arg"…)` and
+ * `(start-process "name" buffer "prog" "arg"…)` a program and its arguments.
+ */
+export function elispCommands(code: string): string[] {
+  const out: string[] = [];
+  const str = String.raw`"((?:[^"\\]|\\.)*)"`;
+  const unescape = (t: string) => t.replace(/\\(.)/g, "$1");
+  const shellForms = new RegExp(
+    String
+      .raw`\((?:async-)?shell-command(?:-to-string)?\s+${str}|\(call-process-shell-command\s+${str}`,
+    "g",
+  );
+  for (const m of code.matchAll(shellForms)) out.push(unescape(m[1] ?? m[2]));
+  const strings = (rest: string) =>
+    [...rest.matchAll(new RegExp(str, "g"))].map((a) => unescape(a[1]));
+  for (const m of code.matchAll(/\((call-process|process-lines|start-process)\s+([^)]*)\)/g)) {
+    const list = m[1] === "start-process" ? strings(m[2]).slice(1) : strings(m[2]);
+    if (list.length > 0) out.push(list.map(shellQuote).join(" "));
+  }
+  return out;
+}
+
 /** Turn one option value into hook uses. */
 function usesOf(
   spec: PayloadOption,
@@ -286,6 +320,8 @@ function usesOf(
     }
     case "gdb-command":
       return gdbShellCommands(value).map(command);
+    case "elisp":
+      return elispCommands(value).map(command);
   }
 }
 

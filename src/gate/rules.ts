@@ -27,7 +27,7 @@ import { gitSettingUses, type HookUse } from "./hooks.ts";
 import type { GitConfigRead } from "./git_config.ts";
 import { cachedRegExp } from "./regexes.ts";
 import { hasLongOption, hasShortOption, operandArgs } from "./options.ts";
-import { isGlobbedOption, isSystemProgram } from "./expand.ts";
+import { isSystemProgram } from "./expand.ts";
 import {
   credentialExamples,
   isCredentialPath,
@@ -229,18 +229,6 @@ export function classifyPart(
     verb = r.verb;
   }
 
-  // An option spelled with a glob becomes whatever file names match it (expand.ts).
-  const globbedOption = part.words.slice(1).find(isGlobbedOption);
-  if (globbedOption) {
-    raise(
-      acc,
-      dangerous(
-        `the option ${
-          display(globbedOption)
-        } holds a glob, so it becomes whatever file names match it when the line runs`,
-      ),
-    );
-  }
   // Payloads: sh -c, eval, here-docs, echo | sh.
   if (part.payloadKind) {
     acc.exact = true;

@@ -73,3 +73,9 @@ Deno.test("expand: a program word the line set statically is that program, split
   // From the environment: chosen outside the line.
   assertEquals(verdict("$EDITOR notes.md"), "dangerous");
 });
+
+Deno.test("expand: a globbed option is read as the consequential option it can match", () => {
+  assertEquals(verdict("find /usr -dele?e"), "deny");
+  assertEquals(verdict("chmod -[R] 700 /var"), "deny");
+  assertEquals(analysed("find lib -del*").parts[0].argv, ["find", "lib", "-delete"]);
+});

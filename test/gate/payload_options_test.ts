@@ -155,3 +155,12 @@ Deno.test("environment hooks: families of editors and pagers, prompts, vim's sta
   assertEquals(verdict("GCONV_PATH=./mods iconv -l"), "dangerous");
   assertEquals(verdict("JDK_JAVA_OPTIONS=-javaagent:a.jar java -version"), "dangerous");
 });
+
+Deno.test("payload options: fd's -x and -X, and Emacs Lisp given to --eval", () => {
+  assertEquals(verdict("fd -e tmp -x pkexec rm"), "deny");
+  assertEquals(verdict("fd -t f -X rm -rf"), "dangerous");
+  assertEquals(verdict("fd -e md -x wc -l"), "moderate");
+  assertEquals(verdict("emacs -batch -eval '(shell-command \"doas id\")'"), "deny");
+  assertEquals(verdict('emacs --batch --eval \'(process-lines "rm" "-rf" "out")\''), "dangerous");
+  assertEquals(verdict('emacsclient -e \'(start-process "p" nil "doas" "id")\''), "deny");
+});
