@@ -231,6 +231,12 @@ function analyseParsed(
         }
       }
     }
+    // `set -- a b` sets the positional parameters.
+    if (first && first.program === "set" && first.argv[1] === "--" && cmd.substitutionOf === null) {
+      const args = first.words.slice(2).map((w) => literal(w));
+      if (args.every((a) => a !== undefined)) vars.set("@", { value: args.join(" ") });
+      else vars.delete("@");
+    }
     // `printf -v NAME …` and `read NAME <<< literal` set a variable the line can know.
     const known = first && cmd.substitutionOf === null ? staticAssignment(first) : undefined;
     if (known) vars.set(known.name, { value: known.value });
@@ -471,10 +477,16 @@ function skipOptions(
       else i += 1;
       continue;
     }
-    // short option cluster: -n5, -n 5, -xvf
-    const flag = l.slice(0, 2);
-    if (withValue.has(flag)) i += l.length > 2 ? 1 : 2;
-    else i += 1;
+    // A short option cluster as getopt reads it (-n5, -n 5, -xvf, -dmS name): the first letter
+    // that takes a value takes the rest of the word, or the next word when it is the last.
+    let takesNext = false;
+    for (let k = 1; k < l.length; k++) {
+      if (withValue.has(`-${l[k]}`)) {
+        takesNext = k === l.length - 1;
+        break;
+      }
+    }
+    i += takesNext ? 2 : 1;
   }
   return i;
 }
@@ -599,6 +611,36 @@ const SIMPLE_WRAPPERS: Record<string, Set<string>> = {
   valgrind: set(),
   entr: set(),
 };
+
+/** systemd-run's options that take a value. */
+const SYSTEMD_RUN_VALUES = set(
+  "-u",
+  "--unit",
+  "-p",
+  "--property",
+  "-E",
+  "--setenv",
+  "--uid",
+  "--gid",
+  "--working-directory",
+  "--slice",
+  "--description",
+  "-M",
+  "--machine",
+  "-H",
+  "--host",
+  "--on-active",
+  "--on-boot",
+  "--on-startup",
+  "--on-unit-active",
+  "--on-unit-inactive",
+  "--on-calendar",
+  "--timer-property",
+  "--path-property",
+  "--socket-property",
+  "--service-type",
+  "--nice",
+);
 
 /** Unwrap wrappers to the program that really runs, with the variables `env` sets for it. */
 export function unwrapWords(input: Word[]): Unwrapped {
@@ -837,6 +879,15 @@ function unwrapInto(input: Word[], env: Assignment[]): Unwrapped {
         }
       }
       return done(words);
+    }
+    if (prog === "systemd-run") {
+      // Without --user it runs as root (the policy refuses it); with it, the rest is a command.
+      if (!words.some((w) => lit(w) === "--user")) return done(words);
+      const i = skipOptions(words, 1, SYSTEMD_RUN_VALUES);
+      if (i >= words.length) return done(words);
+      wrappers.push("systemd-run --user");
+      words = rest(i);
+      continue;
     }
     if (prog === "fd" || prog === "fdfind") {
       // fd -x CMD… / -X CMD… runs a command on what it finds, like find -exec.
@@ -1216,8 +1267,11 @@ function partsOf(
   let dynamicProgram = false;
   const globbed = effective.length > 0 && !isDynamic(effective[0]) && hasGlob(effective[0]);
   if (effective.length > 0 && (isDynamic(effective[0]) || globbed)) {
+    const list = globbed ? undefined : listExpansion(effective[0], vars);
     const r = globbed
       ? { value: globProgramCandidate(effective[0]) ?? "", unknown: true }
+      : list !== undefined
+      ? { value: list.join(" "), unknown: false }
       : resolveWord(effective[0], vars, options.userHome);
     const echoed = globbed ? undefined : echoedSubstitution(effective[0]);
     if (r.unknown && echoed !== undefined) {
@@ -1231,7 +1285,7 @@ function partsOf(
     dynamicProgram = r.unknown || fromEnvironment(effective[0], vars, options);
     if (!r.unknown || ((globbed || fallback !== undefined) && r.value !== "")) {
       // An unquoted expansion is split into fields at IFS's characters: `$cmd` may be many words.
-      const fields = globbed ? [r.value] : splitFields(effective[0], r.value, vars);
+      const fields = globbed ? [r.value] : list ?? splitFields(effective[0], r.value, vars);
       const again = unwrapWords([...fields.map(litWord), ...effective.slice(1)]);
       effective = again.words;
       u.wrappers.push(...again.wrappers);
@@ -1351,6 +1405,23 @@ function partsOf(
     parts.push(p);
   }
   return parts;
+}
+
+/**
+ * `"$@"`, `"${arr[@]}"`, `${arr[0]}` when the line set them (`set -- a b`, `arr=(a b)`): the
+ * words they stand for. Elements are kept apart by spaces (parse.ts), so an element holding a
+ * space reads as two words, which only ever names more programs.
+ */
+function listExpansion(word: Word, vars: Vars): string[] | undefined {
+  const raw = word.raw.replace(/^"(.*)"$/s, "$1");
+  const m = /^\$(?:([@*])|\{([@*])\}|\{([A-Za-z_]\w*)\[([@*]|\d+)\]\})$/.exec(raw);
+  if (!m) return undefined;
+  const v = vars.get(m[1] ?? m[2] ?? m[3]);
+  if (!v || !("value" in v)) return undefined;
+  const items = v.value.split(" ").filter((x) => x !== "");
+  if (m[4] === undefined || m[4] === "@" || m[4] === "*") return items.length ? items : undefined;
+  const at = items[Number(m[4])];
+  return at === undefined ? undefined : [at];
 }
 
 /**

@@ -28,6 +28,11 @@ const CALL = new RegExp(
   "g",
 );
 
+const SPAWN_WITH_MODE = new RegExp(
+  String.raw`\bos\.spawn[lv]p?e?\s*\(\s*(?:os\.)?P_\w+\s*,\s*((?:(?:${STRING}|${LIST})\s*,?\s*)+)`,
+  "g",
+);
+
 /** Backticks and quote-like operators that run a shell command (perl, ruby, php). */
 const BACKTICK =
   /`([^`]*)`|%x\(([^)]*)\)|%x\{([^}]*)\}|%x\[([^\]]*)\]|qx\(([^)]*)\)|qx\{([^}]*)\}|qx\/([^/]*)\//g;
@@ -100,6 +105,12 @@ export function codeShellouts(program: string, code: string, cwds: string[]): Ho
     seen.add(c);
     out.push({ source, runs, command: c });
   };
+  // os.spawnlp(os.P_WAIT, "prog", "prog", "arg"…): the mode comes first.
+  for (const m of text.matchAll(SPAWN_WITH_MODE)) {
+    const items = listItems(m[1]);
+    if (items.length > 1 && items[1] === items[0]) items.splice(1, 1);
+    if (items.length > 0) add(items.map(shellQuote).join(" "));
+  }
   for (const m of text.matchAll(CALL)) {
     const first = m[1];
     const more = m[2] ?? "";

@@ -626,11 +626,17 @@ class Walker {
         }
         return;
       }
-      case "array":
+      case "array": {
+        // Elements are kept apart by a space: `(sudo id)` reads as "sudo id", not "sudoid".
+        let first = true;
         for (const child of node.namedChildren) {
-          if (child) this.segments(child, ctx, owner, out, quoted, false);
+          if (!child) continue;
+          if (!first) out.push({ kind: "lit", text: " ", quoted: true });
+          this.segments(child, ctx, owner, out, quoted, false);
+          first = false;
         }
         return;
+      }
       default:
         // Anything else (a heredoc body, an expression): keep it as text, walk substitutions.
         out.push({ kind: "lit", text, quoted });

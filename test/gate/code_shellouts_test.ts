@@ -59,3 +59,11 @@ Deno.test("code shell-outs: lists, pipes, Deno, Lua, Tcl and code on stdin", () 
   assertEquals(verdict("python3 - <<'PY'\nimport os\nos.system(\"pkexec id\")\nPY"), "deny");
   assertEquals(verdict("ruby <<< 'system(\"rm -rf ~\")'"), "deny");
 });
+
+Deno.test("code shell-outs: os.spawn* with a mode first", () => {
+  assertEquals(commands("python3", 'os.spawnlp(os.P_WAIT, "make", "make", "all")'), ["make all"]);
+  assertEquals(
+    verdict(`python3 -c 'import os; os.spawnvp(os.P_NOWAIT, "doas", ["doas", "id"])'`),
+    "deny",
+  );
+});

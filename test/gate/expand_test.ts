@@ -79,3 +79,11 @@ Deno.test("expand: a globbed option is read as the consequential option it can m
   assertEquals(verdict("chmod -[R] 700 /var"), "deny");
   assertEquals(analysed("find lib -del*").parts[0].argv, ["find", "lib", "-delete"]);
 });
+
+Deno.test("expand: arrays and positional parameters the line set are their words", () => {
+  assertEquals(verdict('cmd=(pkexec id); "${cmd[@]}"'), "deny");
+  assertEquals(verdict("cmd=(du -sh); ${cmd[0]} ."), "safe");
+  assertEquals(verdict('set -- doas whoami; "$@"'), "deny");
+  assertEquals(verdict('set -- ls; "$@"'), "safe");
+  assertEquals(verdict('"${unknown[@]}"'), "dangerous");
+});

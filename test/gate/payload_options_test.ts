@@ -164,3 +164,10 @@ Deno.test("payload options: fd's -x and -X, and Emacs Lisp given to --eval", () 
   assertEquals(verdict('emacs --batch --eval \'(process-lines "rm" "-rf" "out")\''), "dangerous");
   assertEquals(verdict('emacsclient -e \'(start-process "p" nil "doas" "id")\''), "deny");
 });
+
+Deno.test("wrappers: a short option's value is found in a cluster as getopt finds it", () => {
+  assertEquals(verdict("screen -dmS job pkexec id"), "deny");
+  assertEquals(verdict("screen -dmS job ls"), "safe");
+  assertEquals(verdict("systemd-run --user --scope -p MemoryMax=1G doas id"), "deny");
+  assertEquals(verdict("systemd-run --scope ls"), "deny");
+});
