@@ -235,6 +235,15 @@ export function envHookUses(assignments: Assignment[], vars: Vars, userHome: str
   const values = new Map<string, string | undefined>();
   for (const a of assignments) values.set(a.name, valueOf(a.value, vars, userHome));
   for (const a of assignments) {
+    // `X='() { …; }; cmd'`: a bash that imports functions from any variable runs the rest.
+    if (/^\(\)\s*\{/.test(values.get(a.name) ?? "")) {
+      out.push({
+        source: a.name,
+        runs: "a shell function in the environment",
+        level: "dangerous",
+        reason: `${a.name} holds a shell function, which an older bash imports and may run`,
+      });
+    }
     const hook = envHook(a.name);
     if (!hook) continue;
     const value = values.get(a.name);

@@ -188,6 +188,42 @@ export const PAYLOAD_OPTIONS: readonly PayloadOption[] = [
     runs: "the test command zip runs",
   },
   { programs: ["man"], short: "P", long: ["pager"], kind: "command", runs: "the pager man runs" },
+  {
+    programs: ["less", "more"],
+    plus: true,
+    kind: "vim-command",
+    runs: "a shell command the pager runs (+!cmd)",
+  },
+  ...["clone", "fetch", "pull", "ls-remote", "archive"].map((verb): PayloadOption => ({
+    programs: ["git"],
+    verb,
+    short: verb === "clone" ? "u" : undefined,
+    long: verb === "archive" ? ["exec"] : ["upload-pack"],
+    kind: "command",
+    runs: "the program git runs on the other side",
+  })),
+  {
+    programs: ["git"],
+    verb: "push",
+    long: ["receive-pack", "exec"],
+    kind: "command",
+    runs: "the program git runs on the other side",
+  },
+  {
+    programs: ["git"],
+    verb: "filter-branch",
+    long: [
+      "tree-filter",
+      "index-filter",
+      "msg-filter",
+      "env-filter",
+      "commit-filter",
+      "parent-filter",
+      "tag-name-filter",
+    ],
+    kind: "command",
+    runs: "a filter git runs on every commit",
+  },
 ];
 
 /** A word's value; undefined when it is known only when the line runs. */
@@ -218,7 +254,10 @@ function sshSettingCommand(setting: string): string | undefined | null {
   const m = /^\s*(\w+)\s*(?:=\s*|\s+)([\s\S]*)$/.exec(setting);
   if (!m) return null;
   const key = m[1].toLowerCase();
-  if (key === "proxycommand" || key === "localcommand" || key === "knownhostscommand") {
+  if (
+    key === "proxycommand" || key === "localcommand" || key === "knownhostscommand" ||
+    key === "remotecommand"
+  ) {
     return m[2].trim() === "none" ? null : m[2];
   }
   if (key === "match") {
@@ -236,8 +275,13 @@ export function vimShellCommands(ex: string): string[] | undefined {
   const re =
     /(?:^|\|)\s*:*\s*(?:sil(?:ent)?!?\s+)?(?:\d*,?\d*)?(?:(?:r(?:ead)?|w(?:rite)?|\.|%)?\s*!|ter(?:minal)?\s+|sh(?:ell)?\s*$)(.*)/g;
   for (const m of ex.matchAll(re)) out.push(m[1].trim() || "sh");
-  // system(), systemlist(), job_start(), jobstart(), libcallnr on a shell: code that runs commands.
+  // system(), systemlist(), job_start(), jobstart(), libcallnr on a shell: code that runs commands;
+  // so do the Ex commands that run another language's code, and `execute`, which builds one.
   if (/\b(system|systemlist|job_?start|termopen|libcall\w*)\s*\(/.test(ex)) return undefined;
+  if (
+    /(?:^|\|)\s*:*\s*(?:sil(?:ent)?!?\s+)?(?:lua|luado|luafile|py3?|python3?|pyx|pythonx|py3do|pydo|perl|perldo|ruby|rubydo|tcl|tcldo|mzscheme|exe(?:cute)?)\b/
+      .test(ex)
+  ) return undefined;
   return out;
 }
 

@@ -171,3 +171,24 @@ Deno.test("wrappers: a short option's value is found in a cluster as getopt find
   assertEquals(verdict("systemd-run --user --scope -p MemoryMax=1G doas id"), "deny");
   assertEquals(verdict("systemd-run --scope ls"), "deny");
 });
+
+Deno.test("payload options: git's remote programs and filters, ssh's RemoteCommand, less's +!", () => {
+  assertEquals(verdict("git clone -u 'pkexec git-upload-pack' host:repo"), "deny");
+  assertEquals(verdict("git ls-remote --upload-pack='rm -rf ~' origin"), "deny");
+  assertEquals(verdict("git push --receive-pack='doas git-receive-pack' origin"), "deny");
+  assertEquals(verdict("git filter-branch --index-filter 'doas id' HEAD"), "deny");
+  assertEquals(verdict("ssh -o 'RemoteCommand pkexec id' host"), "deny");
+  assertEquals(verdict("more '+!doas id' notes.txt"), "deny");
+  assertEquals(verdict("less +F app.log"), "safe");
+});
+
+Deno.test("payload options: editor commands that run another language's code are dangerous", () => {
+  assertEquals(verdict("nvim --headless -c 'lua vim.fn.jobstart(\"x\")' -c q"), "dangerous");
+  assertEquals(verdict("vim -c 'py3 import os' x"), "dangerous");
+  assertEquals(verdict("vim -c 'execute \"!\" . g:x' y"), "dangerous");
+});
+
+Deno.test("environment: a variable holding a shell function is dangerous", () => {
+  assertEquals(verdict("env HELPER='() { :; }; id' bash -c true"), "dangerous");
+  assertEquals(verdict("LABEL='() look' echo hi"), "safe");
+});
