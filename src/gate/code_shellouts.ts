@@ -13,10 +13,10 @@
  */
 import type { HookUse } from "./hooks.ts";
 import { CODE_SCAN_LIMIT } from "./programs.ts";
-import { shellQuote } from "./payload_options.ts";
+import { bounded, shellQuote } from "./payload_options.ts";
 
 const STRING = String.raw`'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"`;
-const LIST = String.raw`\[\s*(?:(?:${STRING})\s*,?\s*)*\]|qw\s*[(\[{/][^)\]}/]*[)\]}/]`;
+const LIST = String.raw`\[\s*(?:(?:${STRING})\s*(?:,\s*)?)*\]|qw\s*[(\[{/][^)\]}/]*[)\]}/]`;
 
 /** Calls whose first argument is a shell command line. */
 const SHELL_CALLS = String
@@ -24,12 +24,13 @@ const SHELL_CALLS = String
 
 /** A call with a string and maybe a list or more strings after it. */
 const CALL = new RegExp(
-  String.raw`${SHELL_CALLS}\s*\(?\s*(${STRING}|${LIST})((?:\s*,\s*(?:${STRING}|${LIST}))*)`,
+  String.raw`${SHELL_CALLS}\s*(?:\(\s*)?(${STRING}|${LIST})((?:\s*,\s*(?:${STRING}|${LIST}))*)`,
   "g",
 );
 
 const SPAWN_WITH_MODE = new RegExp(
-  String.raw`\bos\.spawn[lv]p?e?\s*\(\s*(?:os\.)?P_\w+\s*,\s*((?:(?:${STRING}|${LIST})\s*,?\s*)+)`,
+  String
+    .raw`\bos\.spawn[lv]p?e?\s*\(\s*(?:os\.)?P_\w+\s*,\s*((?:(?:${STRING}|${LIST})\s*(?:,\s*)?)+)`,
   "g",
 );
 
@@ -39,7 +40,7 @@ const BACKTICK =
 
 const PIPES = new RegExp(
   String
-    .raw`\|\s*("(?:[^"\\]|\\.)*")|("(?:[^"\\]|\\.)*")\s*\|\s*getline|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*(?:['"][-+]?\|['"]\s*,\s*)(${STRING})|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*['"]\s*\|\s*([^'"]+)['"]|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*['"]([^'"|]+)\|\s*['"]`,
+    .raw`\|\s*("(?:[^"\\]|\\.)*")|("(?:[^"\\]|\\.)*")\s*\|\s*getline|\bopen\s*(?:\(\s*)?(?:my\s+)?\$?\w+\s*,\s*(?:['"][-+]?\|['"]\s*,\s*)(${STRING})|\bopen\s*(?:\(\s*)?(?:my\s+)?\$?\w+\s*,\s*['"]\s*\|\s*([^'"]+)['"]|\bopen\s*(?:\(\s*)?(?:my\s+)?\$?\w+\s*,\s*['"]([^'"|]+)\|\s*['"]`,
   "g",
 );
 
@@ -48,7 +49,7 @@ const WRITES = [
   // python open(path, 'w'|'a'|'x'), ruby File.open/File.write
   /\b(?:open|File\.open|File\.write|IO\.write)\s*\(\s*((?:os\.path\.expanduser\(\s*)?(?:'[^']*'|"[^"]*"))\)?\s*,\s*(['"])[wax+]/g,
   // perl open(FH, '>path') / open(my $f, ">>", "path")
-  /\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*['"]\s*>{1,2}\s*(?:['"]\s*,\s*)?['"]?([^'"]+)/g,
+  /\bopen\s*(?:\(\s*)?(?:my\s+)?\$?\w+\s*,\s*['"]\s*>{1,2}\s*(?:['"]\s*,\s*)?['"]?([^'"]+)/g,
   // node fs.writeFileSync(path…), appendFileSync, createWriteStream
   /\b(?:writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|write_text|write_bytes)\s*\(\s*((?:process\.env\.HOME|os\.homedir\(\))\s*\+\s*(?:'[^']*'|"[^"]*")|'[^']*'|"[^"]*"|`[^`]*`)/g,
   // python Path('…').write_text(…)
@@ -94,6 +95,10 @@ function outsideProject(path: string, cwds: string[]): boolean {
 
 /** The commands and outside writes in a piece of inline code. */
 export function codeShellouts(program: string, code: string, cwds: string[]): HookUse[] {
+  return bounded(`${program} code`, shelloutsOf(program, code, cwds));
+}
+
+function shelloutsOf(program: string, code: string, cwds: string[]): HookUse[] {
   const text = code.slice(0, CODE_SCAN_LIMIT);
   const source = `${program} code`;
   const runs = "a command the code runs";

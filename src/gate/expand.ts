@@ -73,6 +73,13 @@ function braceAlternatives(text: string): string[] | undefined {
 export function expandWordBraces(word: Word): Word[] {
   const at = word.segs.findIndex((s) => s.kind === "glob" && braceAlternatives(s.text));
   if (at < 0) return [word];
+  // The words a word makes multiply with each group: give up before making them.
+  let product = 1;
+  for (const s of word.segs) {
+    if (s.kind !== "glob") continue;
+    product *= braceAlternatives(s.text)?.length ?? 1;
+    if (product > MAX_BRACE_WORDS) return [word];
+  }
   const seg = word.segs[at];
   const alts = braceAlternatives(seg.kind === "glob" ? seg.text : "")!;
   const out: Word[] = [];

@@ -13,6 +13,7 @@
  */
 import type { HookUse } from "./hooks.ts";
 import { isLongOption } from "./options.ts";
+import { CODE_SCAN_LIMIT } from "./programs.ts";
 import { literal, resolveWord, type Vars, type Word } from "./words.ts";
 
 /** How an option's value is run. */
@@ -269,17 +270,18 @@ function sshSettingCommand(setting: string): string | undefined | null {
 }
 
 /** The shell commands an Ex command runs (`!cmd`, `silent !cmd`, `r !cmd`, `w !cmd`, `terminal cmd`). */
-export function vimShellCommands(ex: string): string[] | undefined {
+export function vimShellCommands(text: string): string[] | undefined {
+  const ex = text.slice(0, CODE_SCAN_LIMIT);
   const out: string[] = [];
   // `|` separates Ex commands, except after `!` where the rest is the shell's.
   const re =
-    /(?:^|\|)\s*:*\s*(?:sil(?:ent)?!?\s+)?(?:\d*,?\d*)?(?:(?:r(?:ead)?|w(?:rite)?|\.|%)?\s*!|ter(?:minal)?\s+|sh(?:ell)?\s*$)(.*)/g;
+    /(?:^|\|)[\s:]*(?:sil(?:ent)?!?\s+)?[\d,.$%]*(?:(?:r(?:ead)?|w(?:rite)?)[ \t]*)?(?:!|ter(?:minal)?\s|sh(?:ell)?\s*$)(.*)/g;
   for (const m of ex.matchAll(re)) out.push(m[1].trim() || "sh");
   // system(), systemlist(), job_start(), jobstart(), libcallnr on a shell: code that runs commands;
   // so do the Ex commands that run another language's code, and `execute`, which builds one.
   if (/\b(system|systemlist|job_?start|termopen|libcall\w*)\s*\(/.test(ex)) return undefined;
   if (
-    /(?:^|\|)\s*:*\s*(?:sil(?:ent)?!?\s+)?(?:lua|luado|luafile|py3?|python3?|pyx|pythonx|py3do|pydo|perl|perldo|ruby|rubydo|tcl|tcldo|mzscheme|exe(?:cute)?)\b/
+    /(?:^|\|)[\s:]*(?:sil(?:ent)?!?\s+)?(?:lua|luado|luafile|py3?|python3?|pyx|pythonx|py3do|pydo|perl|perldo|ruby|rubydo|tcl|tcldo|mzscheme|exe(?:cute)?)\b/
       .test(ex)
   ) return undefined;
   return out;
@@ -374,6 +376,29 @@ function usesOf(
  * first) as getopt reads them; options end at `--`.
  */
 export function payloadOptionUses(
+  program: string,
+  words: Word[],
+  vars: Vars,
+  userHome: string,
+): HookUse[] {
+  return bounded(program, optionUsesOf(program, words, vars, userHome));
+}
+
+/** The most commands one part hands over; more are not parsed one by one but dangerous. */
+export const MAX_PAYLOAD_USES = 16;
+
+/** A list of uses kept to MAX_PAYLOAD_USES: beyond it, one dangerous use stands for them all. */
+export function bounded(program: string, uses: HookUse[]): HookUse[] {
+  if (uses.length <= MAX_PAYLOAD_USES) return uses;
+  return [{
+    source: program,
+    runs: "more commands than the gate checks",
+    level: "dangerous",
+    reason: `${program} is given ${uses.length} commands to run, more than the gate checks`,
+  }];
+}
+
+function optionUsesOf(
   program: string,
   words: Word[],
   vars: Vars,
@@ -604,8 +629,9 @@ function sedCommands(words: Word[], vars: Vars, userHome: string): HookUse[] {
   const out: HookUse[] = [];
   const source = "sed e";
   const runs = "a shell command sed runs";
-  for (const script of scripts) {
-    if (script === undefined) continue;
+  for (const whole of scripts) {
+    if (whole === undefined) continue;
+    const script = whole.slice(0, CODE_SCAN_LIMIT);
     // An address (a line, `$`, a /regex/) or a range of two; then `e` with an optional command.
     const address = String.raw`(?:\d+|\$|/(?:[^/\\]|\\.)*/)`;
     const eCommand = new RegExp(
@@ -627,7 +653,7 @@ function sedCommands(words: Word[], vars: Vars, userHome: string): HookUse[] {
     }
     // s/regex/replacement/flags with the e flag runs the result as a command.
     const sFlagE =
-      /(?:^|[;\n{}])\s*(?:\S*?)s([^\w\s\\])((?:(?!\1)[^\\]|\\.)*)\1((?:(?!\1)[^\\]|\\.)*)\1([gpiImMe0-9w]*)/g;
+      /(?:^|[;\n{}])[^;\n{}s]{0,64}?s([^\w\s\\])((?:(?!\1)[^\\]|\\.)*)\1((?:(?!\1)[^\\]|\\.)*)\1([gpiImMe0-9w]*)/g;
     for (const m of script.matchAll(sFlagE)) {
       if (!m[4].includes("e")) continue;
       const replacement = m[3];

@@ -711,7 +711,11 @@ function rateProgram(part: Part, args: string[]): ProgramRating {
     if (part.hooks.some((h) => h.source.startsWith("sed "))) {
       return out(dangerous("its script runs shell commands (the e command)"), false, true);
     }
-    if (/(^|[;}\s])[wW]\s+\S|s(.).*\1.*\1[gip0-9]*w\s/.test(script)) {
+    // An s command's parts are read one delimiter to the next, so a long script stays linear.
+    if (
+      /(^|[;}\s])[wW]\s+\S|s([^\w\s\\])(?:(?!\2)[^\\]|\\.)*\2(?:(?!\2)[^\\]|\\.)*\2[gpiImMe0-9]*w\s/
+        .test(script)
+    ) {
       return out(moderate("its script writes a file (the w command)"));
     }
     return out(safe("reads and prints text"), true);

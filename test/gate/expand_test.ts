@@ -87,3 +87,9 @@ Deno.test("expand: arrays and positional parameters the line set are their words
   assertEquals(verdict('set -- ls; "$@"'), "safe");
   assertEquals(verdict('"${unknown[@]}"'), "dangerous");
 });
+
+Deno.test("expand: a word whose groups multiply past the bound is left whole", () => {
+  assertEquals(expand("x{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}").length, 1);
+  assertEquals(expand("{a,b}".repeat(40)).length, 1);
+  assertEquals(verdict(`ls ${"-{l,a}".repeat(30)}`), "dangerous");
+});

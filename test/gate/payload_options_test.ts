@@ -192,3 +192,9 @@ Deno.test("environment: a variable holding a shell function is dangerous", () =>
   assertEquals(verdict("env HELPER='() { :; }; id' bash -c true"), "dangerous");
   assertEquals(verdict("LABEL='() look' echo hi"), "safe");
 });
+
+Deno.test("payload options: more commands than the gate checks are dangerous, not parsed", () => {
+  const many = "rg " + "--pre=cat ".repeat(40) + "x";
+  assertEquals(uses(many), ["(dangerous)"]);
+  assertEquals(verdict(many), "dangerous");
+});
