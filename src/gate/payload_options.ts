@@ -525,6 +525,9 @@ const RUNNERS: ReadonlyArray<[string, string | null]> = [
   ["bun", "x"],
 ];
 
+/** A word that may name a package runner (checked before anything is resolved). */
+const RUNNER_WORD = /(^|\/|["'])(npx|pnpx|bunx|npm|pnpm|yarn|bun|deno)["']?$/;
+
 /** A package spec that is code from a URL, a tarball or a git host, not a registry package. */
 const REMOTE_SPEC =
   /^(https?:|git(\+\w+)?:|git@|github:|gitlab:|bitbucket:|gist:|file:)|\.(tgz|tar\.gz|tar)$|^[\w.-]+\/[\w.-]+(#\S*)?$/i;
@@ -535,6 +538,8 @@ const REMOTE_SPEC =
  * not a package the registry serves, and the gate cannot read it.
  */
 export function remotePackageUses(words: Word[], vars: Vars, userHome: string): HookUse[] {
+  // Most parts name no package runner: look before resolving every word.
+  if (!words.some((w) => RUNNER_WORD.test(literal(w) ?? w.raw))) return [];
   const values = words.map((w) => valueOf(w, vars, userHome));
   const out: HookUse[] = [];
   const flag = (source: string, spec: string) =>
