@@ -7,12 +7,22 @@
  */
 import { basename } from "node:path";
 import { type Assignment, type ParsedLine, parseLine, type SimpleCommand } from "./parse.ts";
-import { CODE_SCAN_LIMIT } from "./programs.ts";
+import { CODE_SCAN_LIMIT, INTERPRETERS } from "./programs.ts";
+import { payloadOptionUses, remotePackageUses } from "./payload_options.ts";
+import { LONG_OPTIONS, spellOutLongOption } from "./options.ts";
+import { codeShellouts } from "./code_shellouts.ts";
 import { envHookUses, gitOptionUses, type HookUse } from "./hooks.ts";
 import { LineFiles, type RanFile, runsAsShell, WRITTEN_FILE_PAYLOAD } from "./line_effects.ts";
 import {
+  expandBraces,
+  globOptionCandidate,
+  globProgramCandidate,
+  isGlobbedOption,
+} from "./expand.ts";
+import {
   decodeAnsiC,
   display,
+  hasGlob,
   isDynamic,
   literal,
   litWord,
@@ -118,7 +128,13 @@ export function analyse(parsed: ParsedLine, options: AnalyseOptions): Analysis {
   for (const [k, v] of Object.entries(options.env ?? {})) vars.set(k, { value: v });
   vars.set("HOME", { value: options.userHome });
   vars.set("PWD", { value: options.cwd });
-  const state: AnalyseState = { tooDeep: false, functions: [] };
+  const state: AnalyseState = {
+    aliases: new Map(),
+    hashed: new Map(),
+    expandAliases: false,
+    tooDeep: false,
+    functions: [],
+  };
   const parts = analyseParsed(parsed, vars, [options.cwd], 0, null, options, state);
   const functions = state.functions;
   return {
@@ -134,6 +150,12 @@ export function analyse(parsed: ParsedLine, options: AnalyseOptions): Analysis {
 }
 
 interface AnalyseState {
+  /** Aliases the line defines (`alias ll='ls -la'`), by name. */
+  aliases: Map<string, string>;
+  /** Names `hash -p PATH NAME` bound to a program path. */
+  hashed: Map<string, string>;
+  /** `shopt -s expand_aliases` ran earlier in the line: bash expands them. */
+  expandAliases: boolean;
   tooDeep: boolean;
   /** Functions defined anywhere in the line or its payloads, with the parts of their bodies. */
   functions: Array<{ name: string; parts: Part[] }>;
@@ -194,6 +216,7 @@ function analyseParsed(
       options,
       state,
     );
+    noteAliases(made[0], state);
     for (const p of made) out.push(p);
     byCmd.set(cmd.id, made);
     // A file the line made before: its text, when the line wrote it, is read as a payload.
@@ -226,8 +249,17 @@ function analyseParsed(
         }
       }
     }
+    // `set -- a b` sets the positional parameters.
+    if (first && first.program === "set" && first.argv[1] === "--" && cmd.substitutionOf === null) {
+      const args = first.words.slice(2).map((w) => literal(w));
+      if (args.every((a) => a !== undefined)) vars.set("@", { value: args.join(" ") });
+      else vars.delete("@");
+    }
+    // `printf -v NAME …` and `read NAME <<< literal` set a variable the line can know.
+    const known = first && cmd.substitutionOf === null ? staticAssignment(first) : undefined;
+    if (known) vars.set(known.name, { value: known.value });
     // Loop variables and `read` targets are unknown from here on.
-    if (first && (first.program === "read" || first.program === "mapfile")) {
+    else if (first && (first.program === "read" || first.program === "mapfile")) {
       for (const w of first.words.slice(1)) {
         const l = literal(w);
         if (l && !l.startsWith("-")) vars.delete(l);
@@ -277,6 +309,52 @@ function analyseParsed(
     withPayloads.push(...innerParts);
   }
   return withPayloads;
+}
+
+/**
+ * Aliases: a definition is remembered; a later command whose first word is a defined alias
+ * carries the alias's text and its own arguments as a payload, parsed and rated like any command
+ * line. With `shopt -s expand_aliases` the command is only the alias; without it bash runs the
+ * word as a program too (zsh expands aliases anyway), so the part is rated both ways.
+ */
+function noteAliases(part: Part | undefined, state: AnalyseState): void {
+  if (!part || part.words.length === 0) return;
+  const first = part.cmd.words[0];
+  const name = first && first.segs.length === 1 && first.segs[0].kind === "lit" &&
+      !first.segs[0].quoted
+    ? first.segs[0].text
+    : undefined;
+  if (part.program === "alias") {
+    for (const w of part.words.slice(1)) {
+      const l = literal(w);
+      const m = l === undefined ? null : /^([^=\s/$`'"]+)=([\s\S]*)$/.exec(l);
+      if (m) state.aliases.set(m[1], m[2]);
+    }
+    return;
+  }
+  if (part.program === "hash" && part.argv[1] === "-p" && part.argv.length >= 4) {
+    // hash -p PATH NAME: NAME runs PATH from now on, whatever the shell's options.
+    state.hashed.set(part.argv[3], part.argv[2]);
+    return;
+  }
+  if (part.program === "unalias") {
+    for (const w of part.words.slice(1)) state.aliases.delete(literal(w) ?? "");
+    return;
+  }
+  if (
+    part.program === "shopt" && part.argv.includes("-s") && part.argv.includes("expand_aliases")
+  ) {
+    state.expandAliases = true;
+    return;
+  }
+  if (name === undefined || part.payloadKind) return;
+  const hashed = state.hashed.get(name);
+  if (!state.aliases.has(name) && hashed === undefined) return;
+  const args = part.cmd.words.slice(1).map((w) => w.raw).join(" ");
+  part.payloadKind = state.expandAliases || hashed !== undefined
+    ? "alias"
+    : "alias (when expanded)";
+  part.payload = `${state.aliases.get(name) ?? hashed}${args ? " " + args : ""}`;
 }
 
 /**
@@ -417,10 +495,16 @@ function skipOptions(
       else i += 1;
       continue;
     }
-    // short option cluster: -n5, -n 5, -xvf
-    const flag = l.slice(0, 2);
-    if (withValue.has(flag)) i += l.length > 2 ? 1 : 2;
-    else i += 1;
+    // A short option cluster as getopt reads it (-n5, -n 5, -xvf, -dmS name): the first letter
+    // that takes a value takes the rest of the word, or the next word when it is the last.
+    let takesNext = false;
+    for (let k = 1; k < l.length; k++) {
+      if (withValue.has(`-${l[k]}`)) {
+        takesNext = k === l.length - 1;
+        break;
+      }
+    }
+    i += takesNext ? 2 : 1;
   }
   return i;
 }
@@ -474,7 +558,107 @@ const SIMPLE_WRAPPERS: Record<string, Set<string>> = {
   pnpx: set(),
   npx: set("-p", "--package", "-c", "--call"),
   arch: set(),
+  // Programs that set something up and run the rest of their words as a command.
+  runuser: set("-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w"),
+  unshare: set(
+    "-S",
+    "--setuid",
+    "-G",
+    "--setgid",
+    "-R",
+    "--root",
+    "-w",
+    "--wd",
+    "--propagation",
+    "--map-user",
+    "--map-group",
+    "--map-users",
+    "--map-groups",
+  ),
+  nsenter: set("-t", "--target", "-S", "--setuid", "-G", "--setgid"),
+  setpriv: set(
+    "--reuid",
+    "--regid",
+    "--ruid",
+    "--euid",
+    "--rgid",
+    "--egid",
+    "--groups",
+    "--inh-caps",
+    "--ambient-caps",
+    "--bounding-set",
+    "--securebits",
+    "--selinux-label",
+    "--apparmor-profile",
+    "--pdeathsig",
+  ),
+  fakeroot: set("-l", "--lib", "--faked", "-s", "-i", "-b"),
+  "ssh-agent": set("-a", "-E", "-t", "-P", "-O"),
+  "xvfb-run": set(
+    "-n",
+    "--server-num",
+    "-s",
+    "--server-args",
+    "-f",
+    "--auth-file",
+    "-e",
+    "--error-file",
+    "-p",
+    "--xauth-protocol",
+  ),
+  torsocks: set("-u", "-p", "-a", "-P", "--user", "--pass", "--address", "--port"),
+  proxychains: set("-f"),
+  proxychains4: set("-f"),
+  numactl: set(
+    "-C",
+    "-N",
+    "-m",
+    "-p",
+    "-i",
+    "--physcpubind",
+    "--cpunodebind",
+    "--membind",
+    "--preferred",
+    "--interleave",
+  ),
+  prlimit: set("-p", "--pid"),
+  "systemd-inhibit": set("--what", "--who", "--why", "--mode"),
+  "dbus-run-session": set("--config-file", "--dbus-daemon"),
+  chpst: set("-u", "-U", "-b", "-e", "-/", "-n", "-l", "-L", "-m", "-d", "-o", "-p", "-f", "-c"),
+  catchsegv: set(),
+  valgrind: set(),
+  entr: set(),
 };
+
+/** systemd-run's options that take a value. */
+const SYSTEMD_RUN_VALUES = set(
+  "-u",
+  "--unit",
+  "-p",
+  "--property",
+  "-E",
+  "--setenv",
+  "--uid",
+  "--gid",
+  "--working-directory",
+  "--slice",
+  "--description",
+  "-M",
+  "--machine",
+  "-H",
+  "--host",
+  "--on-active",
+  "--on-boot",
+  "--on-startup",
+  "--on-unit-active",
+  "--on-unit-inactive",
+  "--on-calendar",
+  "--timer-property",
+  "--path-property",
+  "--socket-property",
+  "--service-type",
+  "--nice",
+);
 
 /** Unwrap wrappers to the program that really runs, with the variables `env` sets for it. */
 export function unwrapWords(input: Word[]): Unwrapped {
@@ -711,6 +895,27 @@ function unwrapInto(input: Word[], env: Assignment[]): Unwrapped {
           extra.push(words.slice(i + 1, j));
           i = j;
         }
+      }
+      return done(words);
+    }
+    if (prog === "systemd-run") {
+      // Without --user it runs as root (the policy refuses it); with it, the rest is a command.
+      if (!words.some((w) => lit(w) === "--user")) return done(words);
+      const i = skipOptions(words, 1, SYSTEMD_RUN_VALUES);
+      if (i >= words.length) return done(words);
+      wrappers.push("systemd-run --user");
+      words = rest(i);
+      continue;
+    }
+    if (prog === "fd" || prog === "fdfind") {
+      // fd -x CMD… / -X CMD… runs a command on what it finds, like find -exec.
+      const at = words.findIndex((w, k) =>
+        k > 0 && /^(-x|--exec|-X|--exec-batch)$/.test(lit(w) ?? "")
+      );
+      if (at > 0) {
+        let j = at + 1;
+        while (j < words.length && !/^(;|\\;)$/.test(lit(words[j]) ?? "")) j++;
+        extra.push(words.slice(at + 1, j));
       }
       return done(words);
     }
@@ -965,6 +1170,30 @@ function unwrapInto(input: Word[], env: Assignment[]): Unwrapped {
       }
       return done(words);
     }
+    if (prog === "trap") {
+      // trap [-lp] [[handler] signal…]: the handler is shell code run later, in this shell.
+      const i = skipOptions(words, 1, set());
+      const handler = words[i];
+      if (handler && words.length > i + 1 && lit(handler) !== "-") {
+        return {
+          words,
+          wrappers,
+          argsAtRunTime,
+          payload: { kind: "trap", words: [handler] },
+          readsStdin: false,
+          extra,
+        };
+      }
+      return done(words);
+    }
+    if (prog === "coproc") {
+      // coproc [NAME] { …; }: what follows runs in the background; `{` and `}` are syntax.
+      const at = lit(words[1]) === "{" ? 2 : lit(words[2]) === "{" ? 3 : 1;
+      if (at >= words.length) return done(words);
+      wrappers.push("coproc");
+      words = rest(at);
+      continue;
+    }
     if (prog === "eval") {
       return {
         words,
@@ -1049,20 +1278,33 @@ function partsOf(
   options: AnalyseOptions,
   _state: AnalyseState,
 ): Part[] {
-  const u = unwrapWords(words);
-  // A program named by a variable the line set to a literal is that program.
+  const u = unwrapWords(expandBraces(words));
+  // A program named by a variable the line set to a literal is that program; a glob is whatever
+  // matches it when the line runs, taken to be the worst program it could name (expand.ts).
   let effective = u.words;
   let dynamicProgram = false;
-  if (effective.length > 0 && isDynamic(effective[0])) {
-    dynamicProgram = true;
-    const r = resolveWord(effective[0], vars, options.userHome);
-    const echoed = echoedSubstitution(effective[0]);
+  const globbed = effective.length > 0 && !isDynamic(effective[0]) && hasGlob(effective[0]);
+  if (effective.length > 0 && (isDynamic(effective[0]) || globbed)) {
+    const list = globbed ? undefined : listExpansion(effective[0], vars);
+    const r = globbed
+      ? { value: globProgramCandidate(effective[0]) ?? "", unknown: true }
+      : list !== undefined
+      ? { value: list.join(" "), unknown: false }
+      : resolveWord(effective[0], vars, options.userHome);
+    const echoed = globbed ? undefined : echoedSubstitution(effective[0]);
     if (r.unknown && echoed !== undefined) {
       r.value = echoed;
       r.unknown = false;
     }
-    if (!r.unknown) {
-      const again = unwrapWords([litWord(r.value), ...effective.slice(1)]);
+    // `${X:-sudo}`: when X is unknown, the word it falls back to is one possible program.
+    const fallback = r.unknown && !globbed ? defaultWord(effective[0]) : undefined;
+    if (fallback !== undefined) r.value = fallback;
+    // A value the line set is known; one the environment gives is chosen outside the line.
+    dynamicProgram = r.unknown || fromEnvironment(effective[0], vars, options);
+    if (!r.unknown || ((globbed || fallback !== undefined) && r.value !== "")) {
+      // An unquoted expansion is split into fields at IFS's characters: `$cmd` may be many words.
+      const fields = globbed ? [r.value] : list ?? splitFields(effective[0], r.value, vars);
+      const again = unwrapWords([...fields.map(litWord), ...effective.slice(1)]);
       effective = again.words;
       u.wrappers.push(...again.wrappers);
       if (again.payload && !u.payload) u.payload = again.payload;
@@ -1070,7 +1312,8 @@ function partsOf(
       if (again.env) u.env = [...(u.env ?? []), ...again.env];
     }
   }
-  const make = (w: Word[], extraWrappers: string[] = [], runTime = u.argsAtRunTime): Part => {
+  const make = (given: Word[], extraWrappers: string[] = [], runTime = u.argsAtRunTime): Part => {
+    const w = spellOutOptions(given);
     const programPath = w[0] ? (literal(w[0]) ?? display(w[0])) : "";
     return {
       cmd,
@@ -1108,10 +1351,26 @@ function partsOf(
     if (git.uses.length > 0) main.hooks = [...main.hooks, ...git.uses];
     main.gitChdirs = git.dynamicChdir ? null : git.chdirs;
   }
+  // Options that name a command to run, and the commands inline code runs: payloads too.
+  const optionUses = [
+    ...payloadOptionUses(main.program, main.words, vars, options.userHome),
+    ...remotePackageUses(words, vars, options.userHome),
+  ];
+  if (optionUses.length > 0) main.hooks = [...main.hooks, ...optionUses];
+  if (INTERPRETERS.has(main.program) || /^[gmn]?awk$/.test(main.program)) {
+    // Code on the command line, or on stdin from a here-doc or here-string.
+    const stdinCode = cmd.heredoc?.body ??
+      (cmd.herestring ? literal(cmd.herestring) ?? "" : "");
+    const code = [...main.words.slice(1).map((w) => literal(w) ?? ""), stdinCode].join("\n");
+    const shellouts = codeShellouts(main.program, code, cwds);
+    if (shellouts.length > 0) main.hooks = [...main.hooks, ...shellouts];
+  }
+  globbedOptions(main);
   // The payload this part carries.
   let payloadWords: Word[] | null = u.payload ? u.payload.words : null;
   let payloadKind = u.payload?.kind ?? null;
   const isShellReader = u.readsStdin || main.program === "at" || main.program === "batch" ||
+    makefileFromStdin(main) ||
     (main.program !== "" && SHELLS.has(main.program) && effective.length === 1);
   if (isShellReader && !payloadWords) {
     if (cmd.heredoc) {
@@ -1135,6 +1394,14 @@ function partsOf(
       // A bare shell with stdin closed does nothing; reading from the terminal is not possible here.
     }
   }
+  // `bash <(…)`, `source <(…)`: the script is what the substitution prints.
+  if (!payloadWords && !main.readsScriptFromStdin && readsSubstitution(main)) {
+    const text = processSubstitutionEcho(main);
+    if (text !== undefined) {
+      payloadKind = "<(echo)";
+      payloadWords = [litWord(text)];
+    } else main.readsScriptFromStdin = true;
+  }
   if (payloadWords) {
     main.payloadKind = payloadKind;
     const texts = payloadWords.map((w) => literalOf(w, vars, options.userHome));
@@ -1156,6 +1423,153 @@ function partsOf(
     parts.push(p);
   }
   return parts;
+}
+
+/**
+ * `"$@"`, `"${arr[@]}"`, `${arr[0]}` when the line set them (`set -- a b`, `arr=(a b)`): the
+ * words they stand for. Elements are kept apart by spaces (parse.ts), so an element holding a
+ * space reads as two words, which only ever names more programs.
+ */
+function listExpansion(word: Word, vars: Vars): string[] | undefined {
+  const raw = word.raw.replace(/^"(.*)"$/s, "$1");
+  const m = /^\$(?:([@*])|\{([@*])\}|\{([A-Za-z_]\w*)\[([@*]|\d+)\]\})$/.exec(raw);
+  if (!m) return undefined;
+  const v = vars.get(m[1] ?? m[2] ?? m[3]);
+  if (!v || !("value" in v)) return undefined;
+  const items = v.value.split(" ").filter((x) => x !== "");
+  if (m[4] === undefined || m[4] === "@" || m[4] === "*") return items.length ? items : undefined;
+  const at = items[Number(m[4])];
+  return at === undefined ? undefined : [at];
+}
+
+/**
+ * The fields an expanded word splits into: at IFS's characters (space, tab and newline unless the
+ * line set IFS) when part of it came from an unquoted expansion; the whole value otherwise.
+ */
+function splitFields(word: Word, value: string, vars: Vars): string[] {
+  if (!word.segs.some((s) => (s.kind === "var" || s.kind === "sub") && !s.quoted)) return [value];
+  const ifs = vars.get("IFS");
+  const chars = ifs && "value" in ifs ? ifs.value : " \t\n";
+  if (chars === "") return [value];
+  const escaped = [...chars].map((c) => c.replace(/[\\\]^-]/g, "\\$&")).join("");
+  const fields = value.split(new RegExp(`[${escaped}]+`)).filter((f) => f !== "");
+  return fields.length > 0 ? fields : [value];
+}
+
+/**
+ * `make -f -`, `make --file=/dev/stdin`: the Makefile, and so its recipes, come from stdin. A
+ * here-doc or here-string is read as shell (its rules' names are unknown programs, its recipes
+ * commands); a pipe is code the gate cannot see.
+ */
+function makefileFromStdin(part: Part): boolean {
+  if (part.program !== "make" && part.program !== "gmake") return false;
+  const args = part.argv.slice(1);
+  const stdin = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
+  return args.some((a, i) =>
+    ((a === "-f" || a === "--file" || a === "--makefile") && stdin.test(args[i + 1] ?? "")) ||
+    /^(-f|--file=|--makefile=)/.test(a) && stdin.test(a.replace(/^(-f|--file=|--makefile=)/, ""))
+  );
+}
+
+/** The script word of a shell or `source`, when it is a process substitution `<(…)`. */
+function scriptSubstitution(part: Part): Word | undefined {
+  const isShell = SHELLS.has(part.program);
+  if (!isShell && part.program !== "source" && part.program !== ".") return undefined;
+  const script = part.words.slice(1).find((w) => !(literal(w) ?? "").startsWith("-"));
+  if (!script || script.segs.length !== 1) return undefined;
+  const seg = script.segs[0];
+  return seg.kind === "sub" && seg.text.startsWith("<(") ? script : undefined;
+}
+
+function readsSubstitution(part: Part): boolean {
+  return scriptSubstitution(part) !== undefined;
+}
+
+/** What `<(echo …)` prints, when it is all literal. */
+function processSubstitutionEcho(part: Part): string | undefined {
+  const seg = scriptSubstitution(part)!.segs[0] as { text: string };
+  return echoedSubstitutionText("$(" + seg.text.slice(2));
+}
+
+/** A variable `printf -v NAME FORMAT …` or `read [-r] NAME <<< literal` sets, when it is static. */
+function staticAssignment(part: Part): { name: string; value: string } | undefined {
+  const a = part.argv;
+  if (part.program === "printf" && a[1] === "-v" && a.length >= 4 && /^\w+$/.test(a[2])) {
+    const text = echoedText([litWord("printf"), ...part.words.slice(3)]);
+    return text === undefined ? undefined : { name: a[2], value: text };
+  }
+  if (part.program === "read" && part.cmd.herestring) {
+    const names = a.slice(1).filter((x) => x !== "-r");
+    const value = literal(part.cmd.herestring);
+    if (names.length === 1 && /^\w+$/.test(names[0]) && value !== undefined) {
+      return { name: names[0], value: value.trim() };
+    }
+  }
+  return undefined;
+}
+
+/** The literal fallback of `${X:-word}`, `${X-word}`, `${X:=word}`, `${X:+word}` as a program word. */
+function defaultWord(word: Word): string | undefined {
+  const raw = word.raw.replace(/^"(.*)"$/s, "$1");
+  const m = /^\$\{[A-Za-z_]\w*:?[-=+]([^$`{}"']*)\}$/.exec(raw);
+  return m && m[1].trim() !== "" ? m[1].trim() : undefined;
+}
+
+/**
+ * Options spelled with a glob (`find / -del*`, `rm -[rf][rf] x`): bash makes them whatever file
+ * names match, which the line itself may create, so each is dangerous; when the glob matches one
+ * of the program's consequential options it is read as that option, so a refusal still applies.
+ */
+function globbedOptions(part: Part): void {
+  for (let i = 1; i < part.words.length; i++) {
+    const w = part.words[i];
+    if (literal(w) === "--") break;
+    if (!isGlobbedOption(w)) continue;
+    part.hooks.push({
+      source: display(w),
+      runs: "an option chosen by the files that match it",
+      level: "dangerous",
+      reason: `the option ${
+        display(w)
+      } holds a glob, so it becomes whatever file names match it when the line runs`,
+    });
+    const option = globOptionCandidate(part.program, w);
+    if (option !== undefined) {
+      part.words = [...part.words.slice(0, i), litWord(option), ...part.words.slice(i + 1)];
+      part.argv = [...part.argv.slice(0, i), option, ...part.argv.slice(i + 1)];
+    }
+  }
+}
+
+/** A command's words with abbreviated long options spelled out (options.ts), up to `--`. */
+function spellOutOptions(words: Word[]): Word[] {
+  const prog = base(words[0]);
+  if (!Object.hasOwn(LONG_OPTIONS, prog)) return words;
+  let out: Word[] | undefined;
+  for (let i = 1; i < words.length; i++) {
+    const l = literal(words[i]);
+    if (l === "--") break;
+    if (l === undefined || !l.startsWith("--")) continue;
+    const full = spellOutLongOption(prog, l);
+    if (full === l) continue;
+    out ??= [...words];
+    out[i] = litWord(full);
+  }
+  return out ?? words;
+}
+
+/** Does the word use a variable whose value is still the one the environment gave? */
+function fromEnvironment(word: Word, vars: Vars, options: AnalyseOptions): boolean {
+  return word.segs.some((seg) => {
+    if (seg.kind !== "var") return false;
+    const given = seg.name === "HOME"
+      ? options.userHome
+      : seg.name === "PWD"
+      ? options.cwd
+      : options.env?.[seg.name];
+    const now = vars.get(seg.name);
+    return given !== undefined && now !== undefined && "value" in now && now.value === given;
+  });
 }
 
 function literalOf(w: Word, vars: Vars, userHome: string): string | undefined {
@@ -1227,6 +1641,7 @@ function echoedSubstitutionUncached(raw: string): string | undefined {
     ? raw.slice(1, -1)
     : undefined;
   if (inner === undefined) return undefined;
+  if (inner.trim() === "") return ""; // `$()` prints nothing
   const parsed = parseLine(inner);
   if (!parsed.ok || parsed.commands.length !== 1) return undefined;
   const text = echoedText(parsed.commands[0].words);

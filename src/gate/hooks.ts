@@ -13,6 +13,7 @@
 import type { Level } from "../config/schema.ts";
 import type { Assignment } from "./parse.ts";
 import { literal, resolveWord, type Vars, type Word } from "./words.ts";
+import { vimShellCommands } from "./payload_options.ts";
 
 /** How the value of a hook is rated. */
 export type HookRating =
@@ -43,7 +44,11 @@ export type HookRating =
   /** A repository folder (GIT_DIR): its config is read and rated by the rules. */
   | "git-dir"
   /** Where git finds its own programs: dangerous. */
-  | "git-exec-path";
+  | "git-exec-path"
+  /** A prompt: the commands in its `$(…)` and backticks run each time it is shown. */
+  | "prompt"
+  /** vim's start-up Ex commands: `!cmd` runs a shell command. */
+  | "vim-command";
 
 /** One environment hook. */
 export interface EnvHook {
@@ -85,7 +90,41 @@ export const ENV_HOOKS: readonly EnvHook[] = [
   { name: "SSH_ASKPASS", runs: "the program ssh asks passwords from", rating: "program" },
   { name: "SUDO_ASKPASS", runs: "the program sudo asks passwords from", rating: "program" },
   { name: "GIT_EXTERNAL_DIFF", runs: "the program git diff runs", rating: "program" },
+  { name: "RUSTC_WRAPPER", runs: "a program cargo runs around every compile", rating: "program" },
+  {
+    name: "RUSTC_WORKSPACE_WRAPPER",
+    runs: "a program cargo runs around every compile",
+    rating: "program",
+  },
+  { name: "RUSTC", runs: "the compiler cargo runs", rating: "program" },
+  { name: /^CARGO_BUILD_RUSTC(_WRAPPER)?$/, runs: "the compiler cargo runs", rating: "program" },
+  { name: /^CARGO_TARGET_\w+_(RUNNER|LINKER)$/, runs: "a program cargo runs", rating: "command" },
+  { name: /^(CC|CXX|LD|AR|CPP)$/, runs: "the compiler a build runs", rating: "program" },
+  { name: "MAKESHELL", runs: "the shell make runs recipes with", rating: "program" },
   { name: "BROWSER", runs: "the browser programs open", rating: "command" },
+  { name: "FCEDIT", runs: "the editor fc opens", rating: "command" },
+  {
+    name: /^[A-Z][A-Z0-9_]*_(EDITOR|PAGER|BROWSER)$/,
+    runs: "the editor, pager or browser a program opens",
+    rating: "command",
+  },
+  {
+    name: /^npm_config_(script_shell|shell|editor|browser)$/i,
+    runs: "a program npm runs scripts or editors with",
+    rating: "command",
+  },
+  { name: /^PS[0-2]$/, runs: "a prompt the shell expands", rating: "prompt" },
+  { name: /^(VIM|EX|GVIM)INIT$/, runs: "editor commands vim runs at start", rating: "vim-command" },
+  { name: "GCONV_PATH", runs: "character-set modules loaded into programs", rating: "loader" },
+  { name: "DOTNET_STARTUP_HOOKS", runs: "code loaded into every .NET program", rating: "loader" },
+  { name: /^CORECLR_PROFILER_PATH(_\w+)?$/, runs: "a profiler loaded into .NET", rating: "loader" },
+  {
+    name: "JDK_JAVA_OPTIONS",
+    runs: "options every Java program reads",
+    rating: "interpreter-options",
+  },
+  { name: "PERL5DB", runs: "code perl's debugger runs", rating: "interpreter-options" },
+  { name: "PYTHONBREAKPOINT", runs: "a function Python imports", rating: "interpreter-options" },
   { name: "LESSOPEN", runs: "an input filter less runs on every file", rating: "less-filter" },
   { name: "LESSCLOSE", runs: "a command less runs after each file", rating: "less-filter" },
   {
@@ -111,7 +150,7 @@ export const ENV_HOOKS: readonly EnvHook[] = [
   { name: "PERL5LIB", runs: "perl modules found in its folders first", rating: "search-path" },
   { name: "RUBYLIB", runs: "ruby libraries found in its folders first", rating: "search-path" },
   { name: "IFS", runs: "how the shell splits words", rating: "shell-state" },
-  { name: "PS4", runs: "a prompt bash expands while tracing", rating: "shell-state" },
+  { name: "PS4", runs: "a prompt bash expands while tracing", rating: "prompt" },
   { name: "SHELLOPTS", runs: "options every bash starts with", rating: "shell-state" },
   { name: "BASHOPTS", runs: "options every bash starts with", rating: "shell-state" },
   {
@@ -168,6 +207,7 @@ const LOADS_CODE: Record<string, RegExp> = {
   PERL5OPT: /(^|\s)-[A-Za-z]*[MmdIe]/,
   RUBYOPT: /(^|\s)-[A-Za-z]*[rIe]/,
   JAVA_TOOL_OPTIONS: /-(javaagent|agentlib|agentpath|Xbootclasspath)|(^|\s)-XX:/,
+  JDK_JAVA_OPTIONS: /-(javaagent|agentlib|agentpath|Xbootclasspath)|(^|\s)-XX:/,
   _JAVA_OPTIONS: /-(javaagent|agentlib|agentpath|Xbootclasspath)|(^|\s)-XX:/,
 };
 
@@ -195,6 +235,15 @@ export function envHookUses(assignments: Assignment[], vars: Vars, userHome: str
   const values = new Map<string, string | undefined>();
   for (const a of assignments) values.set(a.name, valueOf(a.value, vars, userHome));
   for (const a of assignments) {
+    // `X='() { …; }; cmd'`: a bash that imports functions from any variable runs the rest.
+    if (/^\(\)\s*\{/.test(values.get(a.name) ?? "")) {
+      out.push({
+        source: a.name,
+        runs: "a shell function in the environment",
+        level: "dangerous",
+        reason: `${a.name} holds a shell function, which an older bash imports and may run`,
+      });
+    }
     const hook = envHook(a.name);
     if (!hook) continue;
     const value = values.get(a.name);
@@ -303,6 +352,24 @@ function rateEnvHook(
       return [{ source: name, runs: hook.runs, gitConfigFile: v }];
     case "git-dir":
       return [{ source: name, runs: hook.runs, gitDir: v }];
+    case "prompt": {
+      const commands = substitutionTexts(v);
+      return commands.length === 0
+        ? undefined
+        : commands.map((command) => ({ source: name, runs: hook.runs, command }));
+    }
+    case "vim-command": {
+      const commands = vimShellCommands(v);
+      if (commands === undefined) {
+        return [{
+          source: name,
+          runs: hook.runs,
+          level: "dangerous",
+          reason: `${name} runs editor code that starts commands (${v})`,
+        }];
+      }
+      return commands.map((command) => ({ source: name, runs: hook.runs, command }));
+    }
     case "git-exec-path":
       return [{
         source: name,
@@ -311,6 +378,16 @@ function rateEnvHook(
         reason: `${name} makes git run its programs from ${v}`,
       }];
   }
+}
+
+/** The commands in a text's `$(…)` and backticks (a prompt, which the shell expands). */
+export function substitutionTexts(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\$\(((?:[^()]|\([^()]*\))*)\)|`([^`]*)`/g)) {
+    const body = (m[1] ?? m[2] ?? "").trim();
+    if (body !== "" && !body.startsWith("(")) out.push(body);
+  }
+  return out;
 }
 
 function lookup(values: Map<string, string | undefined>, vars: Vars, name: string) {

@@ -683,11 +683,17 @@ class Walker {
         }
         return;
       }
-      case "array":
+      case "array": {
+        // Elements are kept apart by a space: `(sudo id)` reads as "sudo id", not "sudoid".
+        let first = true;
         for (const child of node.namedChildren) {
-          if (child) this.segments(child, ctx, owner, out, quoted, false);
+          if (!child) continue;
+          if (!first) out.push({ kind: "lit", text: " ", quoted: true });
+          this.segments(child, ctx, owner, out, quoted, false);
+          first = false;
         }
         return;
+      }
       default:
         // Anything else (a heredoc body, an expression): keep it as text, walk substitutions.
         out.push({ kind: "lit", text, quoted });
@@ -715,7 +721,8 @@ function braces(segs: Segment[]): Segment[] {
       text += (segs[++i] as { text: string }).text;
       run++;
     }
-    if (run === 1 || !/\{[^{}]*(,|\.\.)[^{}]*\}/.test(text)) {
+    // A brace group or a bracket class (`s[u]do`) tree-sitter split into pieces.
+    if (run === 1 || !/\{[^{}]*(,|\.\.)[^{}]*\}|\[[^\]]+\]/.test(text)) {
       for (let k = i - run + 1; k <= i; k++) out.push(segs[k]);
       continue;
     }

@@ -151,7 +151,13 @@ export function evaluatePolicy(
 
 /** When the line does not parse: refuse what is plainly there. */
 function rawScan(line: string, origin: Origin): PolicyDecision | undefined {
-  const tokens = line.split(/[\s;&|()`$<>'"\\{}=]+/).filter(Boolean).map((t) => basename(t));
+  // `,` too: brace expansion (`{sudo,id}`) makes a word of each alternative.
+  // Empty quotes, empty substitutions and backslashes inside a word are no-ops to bash (`s''udo`,
+  // `s$()udo`, `s\udo`): look at the line without them too.
+  const squeezed = line.replace(/''|""|\$\(\s*\)|``|\\(?=\w)/g, "");
+  const tokens = `${line} ${squeezed}`.split(/[\s;&|()`$<>'"\\{}=,]+/).filter(Boolean).map((t) =>
+    basename(t)
+  );
   const priv = tokens.find((t) => PRIVILEGE.has(t));
   if (priv) {
     return {

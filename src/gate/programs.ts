@@ -4,6 +4,7 @@
  * otherwise harmless program write. Pure data and small pure functions.
  */
 import type { Level } from "../config/schema.ts";
+import { isLongOption, optionArgs } from "./options.ts";
 
 export interface Rating {
   level: Level;
@@ -336,6 +337,9 @@ export const PRIVILEGE = new Set([
   "dzdo",
   "pbrun",
   "ksu",
+  "runuser",
+  "sg",
+  "newgrp",
 ]);
 
 /** System folders whose recursive removal the policy refuses. */
@@ -414,9 +418,11 @@ export interface VerbProgram {
   special?: (verb: string, args: string[]) => Rating | undefined;
 }
 
+/** Any of the options `names`, long ones also abbreviated or with `=value` (GNU getopt). */
 const has = (args: string[], ...names: string[]) =>
-  args.some((a) =>
-    names.includes(a) || names.some((n) => n.startsWith("--") && a.startsWith(n + "="))
+  args.some((a) => names.includes(a)) ||
+  optionArgs(args).some((a) =>
+    names.some((n) => n.startsWith("--") && a.startsWith("--") && isLongOption(a, n.slice(2)))
   );
 const shortHas = (args: string[], letter: string) =>
   args.some((a) => /^-[a-zA-Z]+$/.test(a) && a.includes(letter));
@@ -497,6 +503,9 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
     special: (verb, args) => {
       const [v, sub] = verb.split(" ");
       switch (v) {
+        case "":
+          // No verb: git prints its usage (its settings and options are rated as hooks).
+          return safe("prints git's usage");
         case "push":
           if (
             has(

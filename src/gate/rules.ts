@@ -29,7 +29,8 @@ import { analyse } from "./analyse.ts";
 import { gitSettingUses, type HookUse } from "./hooks.ts";
 import type { GitConfigRead } from "./git_config.ts";
 import { cachedRegExp } from "./regexes.ts";
-import { isLongOption } from "./options.ts";
+import { hasLongOption, hasShortOption, operandArgs } from "./options.ts";
+import { isSystemProgram } from "./expand.ts";
 import {
   credentialExamples,
   isCredentialPath,
@@ -80,6 +81,17 @@ export interface GitConfigReader {
   gitDir(dir: string): GitConfigRead;
   /** A config file with its includes. */
   file(path: string): GitConfigRead;
+}
+
+/**
+ * Payload carriers that add nothing of their own: the shell of `sh -c '…'` and what a trap,
+ * `watch` or an alias runs. Their command lines are rated part by part; a dynamic or unreadable
+ * payload is still dangerous below.
+ */
+function isTransparentCarrier(kind: string): boolean {
+  if (kind === "trap" || kind === "watch" || kind === "alias") return true;
+  const m = /^(\S+) -c$/.exec(kind);
+  return m !== null && SHELLS.has(m[1]);
 }
 
 /** Classify every part of an analysed line. */
@@ -204,6 +216,14 @@ export function classifyPart(
       ),
     );
     acc.exact = true;
+  } else if (
+    part.payloadKind === "alias" || analysis.functions.some((f) => f.name === part.argv[0])
+  ) {
+    // An alias or a function the line defines: its body is rated part by part.
+    raise(
+      acc,
+      safe(`runs ${part.argv[0]}, which this line defines; its commands are rated on their own`),
+    );
   } else {
     const r = rateProgram(part, args);
     raise(acc, r.rating);
@@ -223,12 +243,14 @@ export function classifyPart(
       );
     } else if (part.payloadError) {
       raise(acc, dangerous(`runs shell code that cannot be checked (${part.payloadError})`));
-    } else {raise(
+    } else if (!isTransparentCarrier(part.payloadKind)) {
+      raise(
         acc,
         moderate(
           `runs a shell command line (${part.payloadKind}); its commands are rated on their own`,
         ),
-      );}
+      );
+    }
   }
   if (part.readsScriptFromStdin) {
     acc.exact = true;
@@ -315,7 +337,7 @@ export function classifyPart(
   const commandOption = args.find((a, i) =>
     COMMAND_OPTION.test(a) || (prog === "tar" && (a === "-I" || a === "-F")) ||
     (prog === "rsync" && (a === "-e" || a === "--rsh") && !/^ssh( |$)/.test(args[i + 1] ?? "")) ||
-    (prog === "zip" && a === "-TT") || (/^(rg|ripgrep)$/.test(prog) && a.startsWith("--pre")) ||
+    (prog === "zip" && a === "-TT") || (/^(rg|ripgrep)$/.test(prog) && /^--pre(=|$)/.test(a)) ||
     (prog === "man" && a === "-P")
   );
   if (commandOption) {
@@ -643,7 +665,17 @@ function rateProgram(part: Part, args: string[]): ProgramRating {
     verb,
   });
 
+  if (!isSystemProgram(part.programPath)) {
+    // ./cat, ../ls, /tmp/x/grep: whatever was put there, not the system's program of that name.
+    return out(
+      moderate(`runs ${part.programPath}, a program from a folder of programs not the system's`),
+    );
+  }
   if (SHELLS.has(prog)) {
+    if (part.payloadKind && part.payload !== null && !part.payloadError) {
+      // sh -c '…': the shell adds nothing; the command line it runs is rated part by part.
+      return out(safe(`runs a shell command line (${prog}), rated part by part`), false, true);
+    }
     if (part.payloadKind) return out(moderate(`runs a shell (${prog})`), false, true);
     const script = args.find((a) => !a.startsWith("-"));
     if (script) {
@@ -693,6 +725,11 @@ function rateProgram(part: Part, args: string[]): ProgramRating {
     }
     if (args.some((a) => a === "-i" || /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"))) {
       return out(moderate("edits files in place (sed -i)"));
+    }
+    // The e command is also handed over as a payload (payload_options.ts), so the policy
+    // judges what it runs.
+    if (part.hooks.some((h) => h.source.startsWith("sed "))) {
+      return out(dangerous("its script runs shell commands (the e command)"), false, true);
     }
     if (effects.writes.length > 0) {
       return out(moderate("its script writes a file (the w command)"));
@@ -995,7 +1032,12 @@ function rateVerb(
     ? rest.slice(1)
     : rest;
   const first = verb.split(" ")[0];
-  const special = spec.special?.(verb, [...globals, ...restArgs]);
+  // Global options that take a value (git -C DIR, -c k=v) are not the verb's own options.
+  const globalFlags = globals.filter((g, k) =>
+    !withValue.has(g.split("=")[0]) && !withValue.has(globals[k - 1] ?? "") &&
+    ![...withValue].some((w) => w.length === 2 && g.startsWith(w) && g.length > 2)
+  );
+  const special = spec.special?.(verb, [...globalFlags, ...restArgs]);
   if (special) return { rating: special, readOnly: special.level === "safe", exact: false, verb };
   if (spec.dangerous?.includes(verb) || spec.dangerous?.includes(first)) {
     return {
@@ -1030,7 +1072,19 @@ function dangerVerbReason(prog: string, verb: string): string {
 }
 
 const RM_RECURSIVE = (args: string[]) =>
-  args.some((a) => isLongOption(a, "recursive") || (/^-[a-zA-Z]+$/.test(a) && /[rR]/.test(a)));
+  hasLongOption(args, "recursive") || hasShortOption(args, "r") || hasShortOption(args, "R");
+const RM_FORCE = (args: string[]) => hasLongOption(args, "force") || hasShortOption(args, "f");
+
+/** A path (as written, `~` expanded) that lies outside every folder the part may run in. */
+function isOutside(path: string, part: Part): boolean {
+  const home = part.vars.get("HOME");
+  const expanded = path.replace(/^~(?=\/|$)/, home && "value" in home ? home.value : "~");
+  if (!expanded.startsWith("/") && !expanded.startsWith("..")) return false;
+  return part.cwds.every((cwd) => {
+    const abs = absolutePath(expanded, cwd);
+    return abs !== cwd && !abs.startsWith(cwd.endsWith("/") ? cwd : cwd + "/");
+  });
+}
 
 /** Programs rated by their options, not on the verb tables. */
 function rateSingle(
@@ -1047,10 +1101,16 @@ function rateSingle(
   switch (prog) {
     case "rm":
     case "grm": {
+      const targets = operandArgs(args);
       if (RM_RECURSIVE(args)) {
         return out(
-          dangerous(`deletes ${positional.length ? positional.join(" ") : "files"} recursively`),
+          dangerous(`deletes ${targets.length ? targets.join(" ") : "files"} recursively`),
         );
+      }
+      // Forced removal of what lies outside the folder the command runs in.
+      const outside = RM_FORCE(args) && targets.find((t) => isOutside(t, part));
+      if (outside) {
+        return out(dangerous(`force-deletes ${outside}, outside the folder it runs in`));
       }
       if (part.words.slice(1).some((w) => w.segs.some((s) => s.kind === "glob"))) {
         return out(moderate(`deletes files matching ${positional.join(" ")}`));
@@ -1413,7 +1473,13 @@ function rateSingle(
     case "popd":
       return out(safe("changes the working directory"), true);
     case "trap":
-      return out(moderate("sets a command the shell runs on a signal"));
+      // The handler is a payload of its own (analyse.ts), rated like any command line.
+      return out(safe("sets a command the shell runs on a signal, rated on its own"));
+    case "watch":
+      return out(safe("runs a command again and again, rated on its own"));
+    case "{":
+    case "}":
+      return out(safe("groups commands"), true);
   }
   if (/^mkfs(\.\w+)?$|^newfs(_\w+)?$|^mke2fs$|^mkswap$/.test(prog)) {
     return out(dangerous("formats a disk"));

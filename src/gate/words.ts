@@ -225,6 +225,21 @@ export function absolutePath(value: string, cwd: string): string {
   return path.length > 1 ? path.replace(/\/+$/, "") : path;
 }
 
+/** The index of the `}` that closes the `{` at `open`, nesting counted; -1 when none. */
+export function closingBrace(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return i;
+  }
+  return -1;
+}
+
 /** Decode the escapes of a $'…' string. */
 export function decodeAnsiC(body: string): string {
   let out = "";
@@ -322,9 +337,9 @@ export function splitUnquoted(text: string, atStart: boolean): Segment[] {
       }
     }
     if (c === "{") {
-      const close = text.indexOf("}", i);
+      const close = closingBrace(text, i);
       const body = close > 0 ? text.slice(i + 1, close) : "";
-      if (close > 0 && (body.includes(",") || /^-?\w+\.\.-?\w+$/.test(body))) {
+      if (close > 0 && (body.includes(",") || /^-?\w+\.\.-?\w+(\.\.-?\d+)?$/.test(body))) {
         flush();
         segs.push({ kind: "glob", text: text.slice(i, close + 1) });
         i = close;

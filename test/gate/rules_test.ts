@@ -126,7 +126,7 @@ Deno.test("rules: a program chosen at run time, or a line that does not parse, i
       "$CMD",
       '"${TOOL}" run',
       "$(which rm) x",
-      "`echo ls`",
+      "`cat cmd.txt`",
       'eval "$x"',
       'sh -c "$y"',
       "ls $(",
