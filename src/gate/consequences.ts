@@ -167,9 +167,13 @@ function persistence(part: Part): Rating | undefined {
   ) {
     return dangerous("makes a service start by itself at every boot or login");
   }
+  // `systemd-run --user` is unwrapped to the command it runs (analyse.ts), so its timer
+  // options are read from the line as written.
+  const timer = /^--on-(calendar|boot|startup|unit-active|unit-inactive|active)/;
   if (
-    prog === "systemd-run" &&
-    args.some((a) => /^--on-(calendar|boot|startup|unit-active|unit-inactive|active)/.test(a))
+    (prog === "systemd-run" && args.some((a) => timer.test(a))) ||
+    (part.wrappers.includes("systemd-run --user") &&
+      part.text.split(/\s+/).some((w) => timer.test(w)))
   ) {
     return dangerous("schedules a command that runs later by itself (a systemd timer)");
   }
