@@ -4,7 +4,8 @@
  * leading tilde) and the helpers that turn it into a value when it can be
  * known before the command runs.
  */
-import { isAbsolute, join, normalize, resolve } from "node:path";
+import { isAbsolute, normalize, resolve } from "node:path";
+import { homeOfUser } from "./user_homes.ts";
 
 export type Segment =
   | { kind: "lit"; text: string; quoted: boolean }
@@ -167,7 +168,7 @@ export function resolveWord(word: Word, vars: Vars, userHome: string): Resolved 
         if (withRegex) regex += escapeRegex(seg.text);
         break;
       case "tilde": {
-        const home = seg.user === "" ? userHome : join(userHome, "..", seg.user);
+        const home = seg.user === "" ? userHome : homeOfUser(seg.user, userHome);
         value += home;
         if (withRegex) regex += escapeRegex(home);
         break;
