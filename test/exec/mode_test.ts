@@ -1,6 +1,6 @@
 import { assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { decideMode } from "../../src/exec/mode.ts";
-import { statusOf } from "../../src/exec/status.ts";
+import { signalName, signalNumber, statusOf } from "../../src/exec/status.ts";
 
 const base = {
   origin: "model" as const,
@@ -72,4 +72,21 @@ Deno.test("statuses: the waiter's word decides 129–159", () => {
   assertEquals(statusOf(130, null, "-"), { exitStatus: -2, signal: "SIGINT" });
   // What the launcher itself reports outranks the trailer.
   assertEquals(statusOf(130, "SIGKILL", "exit"), { exitStatus: -9, signal: "SIGKILL" });
+});
+
+Deno.test("statuses: signal numbers past 15 are named by the system they ran on", () => {
+  // Linux and macOS agree up to SIGTERM and part after it.
+  assertEquals(statusOf(128 + 10, null, "signal", "linux"), { exitStatus: -10, signal: "SIGUSR1" });
+  assertEquals(statusOf(128 + 10, null, "signal", "darwin"), { exitStatus: -10, signal: "SIGBUS" });
+  assertEquals(statusOf(128 + 30, null, "signal", "darwin"), {
+    exitStatus: -30,
+    signal: "SIGUSR1",
+  });
+  assertEquals(statusOf(128 + 12, null, "signal", "darwin"), { exitStatus: -12, signal: "SIGSYS" });
+  assertEquals(statusOf(1, "SIGUSR2", "-", "darwin"), { exitStatus: -31, signal: "SIGUSR2" });
+  assertEquals(statusOf(1, "SIGUSR2", "-", "linux"), { exitStatus: -12, signal: "SIGUSR2" });
+  assertEquals(signalName(17, "linux"), "SIGCHLD");
+  assertEquals(signalName(17, "darwin"), "SIGSTOP");
+  assertEquals(signalNumber("SIGWINCH", "darwin"), 28);
+  assertEquals(signalNumber("SIGNOPE", "linux"), undefined);
 });
