@@ -46,6 +46,15 @@ export function parseLinuxStat(
   return { ppid, ttyNr, start: f[19] };
 }
 
+/**
+ * Whether /proc/PID/stat describes a process that has ended but was not yet
+ * reaped by its parent (state Z, or X while it goes): it runs no more.
+ */
+export function linuxStatEnded(stat: string): boolean {
+  const state = statFields(stat)?.[0];
+  return state === "Z" || state === "X";
+}
+
 const LINUX_READ_MAX = 256 * 1024;
 
 function readProcFile(c: LinuxLibc, path: string): Uint8Array | undefined {
@@ -83,7 +92,10 @@ function readLink(c: LinuxLibc | DarwinLibc, path: string): string | undefined {
 function linuxFacts(c: LinuxLibc, pid: number): ProcessFacts | undefined {
   const statBytes = readProcFile(c, `/proc/${pid}/stat`);
   if (!statBytes) return { alive: false };
-  const stat = parseLinuxStat(new TextDecoder().decode(statBytes));
+  const statText = new TextDecoder().decode(statBytes);
+  // A zombie keeps its pid and stat line until it is reaped, but runs no more.
+  if (linuxStatEnded(statText)) return { alive: false };
+  const stat = parseLinuxStat(statText);
   if (!stat) return undefined;
   const cmdline = readProcFile(c, `/proc/${pid}/cmdline`);
   const argv = cmdline === undefined
@@ -109,6 +121,8 @@ function linuxFacts(c: LinuxLibc, pid: number): ProcessFacts | undefined {
 /** struct proc_bsdinfo (sys/proc_info.h): its size and the offsets wisp reads. */
 export const DARWIN_BSDINFO = {
   size: 136,
+  /** pbi_status: SZOMB (5) for a process that ended and was not yet reaped. */
+  status: 4,
   ppid: 16,
   tdev: 108,
   startSec: 120,
@@ -118,6 +132,13 @@ export const DARWIN_BSDINFO = {
 } as const;
 /** e_tdev when a process has no controlling terminal. */
 const NODEV = 0xffffffff;
+
+/** Whether struct proc_bsdinfo describes a zombie (pbi_status SZOMB): it runs no more. */
+export function darwinBsdInfoEnded(bytes: Uint8Array): boolean {
+  if (bytes.length < DARWIN_BSDINFO.size) return false;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return view.getUint32(DARWIN_BSDINFO.status, true) === 5;
+}
 
 /** Decode struct proc_bsdinfo as proc_pidinfo(PROC_PIDTBSDINFO) fills it. */
 export function parseDarwinBsdInfo(
@@ -159,7 +180,7 @@ export function parseDarwinProcArgs(bytes: Uint8Array): string[] | undefined {
 function darwinFacts(c: DarwinLibc, pid: number): ProcessFacts | undefined {
   const info = new Uint8Array(DARWIN_BSDINFO.size);
   const n = c.proc_pidinfo(pid, DARWIN_BSDINFO.flavor, 0n, info, info.length);
-  if (n <= 0) return { alive: false };
+  if (n <= 0 || darwinBsdInfoEnded(info)) return { alive: false };
   const bsd = parseDarwinBsdInfo(info);
   if (!bsd) return undefined;
   const path = new Uint8Array(4096); // PROC_PIDPATHINFO_MAXSIZE

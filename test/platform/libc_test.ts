@@ -17,6 +17,8 @@ import {
 } from "../../src/platform/peer_socket.ts";
 import {
   DARWIN_BSDINFO,
+  darwinBsdInfoEnded,
+  linuxStatEnded,
   parseDarwinBsdInfo,
   parseDarwinProcArgs,
   processFacts,
@@ -142,5 +144,44 @@ Deno.test("on this machine: the socket names the connecting process, and the fac
     assertEquals(processFacts(2 ** 22 + 12345)?.alive, false);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a process that ended but was not reaped yet (a zombie) is not alive", async () => {
+  assertEquals(linuxStatEnded("4242 (sh) Z 1 4242 4242 0 -1 4194564 0 0"), true);
+  assertEquals(linuxStatEnded("4242 (a) Z) S 1 4242 4242 0 -1 4194564 0 0"), false);
+  assertEquals(linuxStatEnded("4242 (sh) S 1 4242 4242 0 -1 4194564 0 0"), false);
+  const bsd = new Uint8Array(DARWIN_BSDINFO.size);
+  assertEquals(darwinBsdInfoEnded(bsd), false);
+  new DataView(bsd.buffer).setUint32(DARWIN_BSDINFO.status, 5, true); // SZOMB
+  assertEquals(darwinBsdInfoEnded(bsd), true);
+  if (Deno.build.os !== "linux") return;
+  // The background sleep's parent execs into a sleep that never reaps it.
+  const parent = new Deno.Command("sh", {
+    args: ["-c", "sleep 0.1 & echo $!; exec sleep 60"],
+    stdout: "piped",
+    stdin: "null",
+  }).spawn();
+  const reader = parent.stdout.getReader();
+  try {
+    const { value } = await reader.read();
+    const pid = Number(new TextDecoder().decode(value).trim());
+    assert(pid > 0);
+    const state = () => {
+      try {
+        return Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1]?.[0];
+      } catch {
+        return undefined;
+      }
+    };
+    for (let i = 0; i < 600 && state() !== "Z"; i++) await new Promise((r) => setTimeout(r, 50));
+    assertEquals(state(), "Z", "the child became a zombie");
+    assertEquals(processFacts(pid)?.alive, false);
+    assertEquals(processFacts(parent.pid)?.alive, true);
+  } finally {
+    reader.releaseLock();
+    parent.kill("SIGKILL");
+    await parent.status;
+    await parent.stdout.cancel();
   }
 });
