@@ -87,7 +87,7 @@ if [ "$3" = capture ]; then
     trap '' TERM
     while read -r m; do
       case $m in
-        stop) kill -USR2 1; kill -TERM -1; { sleep 2; kill -KILL -1; } & ;;
+        stop) kill -USR2 1; kill -TERM -1; { command -p sleep 2; kill -KILL -1; } & ;;
         kill) kill -KILL -1 ;;
       esac
     done
@@ -95,13 +95,13 @@ if [ "$3" = capture ]; then
   exec 3<&-
 fi
 if [ "$2" -gt 0 ]; then
-  { trap '' TERM; sleep "$2"; kill -USR1 1; kill -TERM -1; sleep 2; kill -KILL -1; } </dev/null >/dev/null 2>&1 &
+  { trap '' TERM; command -p sleep "$2"; kill -USR1 1; kill -TERM -1; command -p sleep 2; kill -KILL -1; } </dev/null >/dev/null 2>&1 &
 fi
 exec 4>&2 2>/dev/null
 k=-
-if [ "$3" != capture ]; then (exec sh -c "$1") 2>&4 4>&-
-elif [ -x /usr/bin/perl ]; then k=$(exec /usr/bin/perl -t -e '${WAITER}' -- sh -c "$1" </dev/null 3>&1 >&5 2>&4 4>&- 5>&-) 5>&1
-else (exec sh -c "$1") </dev/null 2>&4 4>&-; fi
+if [ "$3" != capture ]; then (exec /bin/sh -c "$1") 2>&4 4>&-
+elif [ -x /usr/bin/perl ]; then k=$(exec /usr/bin/perl -t -e '${WAITER}' -- /bin/sh -c "$1" </dev/null 3>&1 >&5 2>&4 4>&- 5>&-) 5>&1
+else (exec /bin/sh -c "$1") </dev/null 2>&4 4>&-; fi
 s=$?
 kill -KILL -1
 [ "$3" = capture ] && printf '\\036wisp-exit %s %s %s\\n' "$s" "$w" "\${k:--}" >&4
@@ -112,13 +112,13 @@ exit "$s"
 // process group without a terminal, and does not ignore SIGINT in it. Why it
 // ended (timeout, stop) goes through a private temporary file, not a signal:
 // a trap that interrupts bash's `wait` can make the next wait hang.
-const PGROUP = `f=$(mktemp "\${TMPDIR:-/tmp}/wisp-supervisor.XXXXXX" 2>/dev/null) || f=
+const PGROUP = `f=$(command -p mktemp "\${TMPDIR:-/tmp}/wisp-supervisor.XXXXXX" 2>/dev/null) || f=
 exec 3<&0
 set -m
 exec 4>&2 2>/dev/null
-if [ "$3" != capture ]; then sh -c "$1" 2>&4 3<&- 4>&- &
-elif [ -n "$f" ] && [ -x /usr/bin/perl ]; then /usr/bin/perl -t -e '${WAITER}' -- sh -c "$1" </dev/null 2>&4 3>>"$f" 4>&- &
-else sh -c "$1" </dev/null 2>&4 3<&- 4>&- & fi
+if [ "$3" != capture ]; then /bin/sh -c "$1" 2>&4 3<&- 4>&- &
+elif [ -n "$f" ] && [ -x /usr/bin/perl ]; then /usr/bin/perl -t -e '${WAITER}' -- /bin/sh -c "$1" </dev/null 2>&4 3>>"$f" 4>&- &
+else /bin/sh -c "$1" </dev/null 2>&4 3<&- 4>&- & fi
 p=$!
 set +m
 r=
@@ -127,7 +127,7 @@ if [ "$3" = capture ]; then
     trap '' TERM
     while read -r m; do
       case $m in
-        stop) [ -n "$f" ] && echo stop >> "$f"; kill -TERM -$p; { sleep 2; kill -KILL -$p; } & ;;
+        stop) [ -n "$f" ] && echo stop >> "$f"; kill -TERM -$p; { command -p sleep 2; kill -KILL -$p; } & ;;
         kill) kill -KILL -$p ;;
       esac
     done
@@ -137,7 +137,7 @@ fi
 exec 3<&-
 t=
 if [ "$2" -gt 0 ]; then
-  { trap '' TERM; sleep "$2"; [ -n "$f" ] && echo timeout >> "$f"; kill -TERM -$p; sleep 2; kill -KILL -$p; } </dev/null >/dev/null 2>&1 4>&- &
+  { trap '' TERM; command -p sleep "$2"; [ -n "$f" ] && echo timeout >> "$f"; kill -TERM -$p; command -p sleep 2; kill -KILL -$p; } </dev/null >/dev/null 2>&1 4>&- &
   t=$!
 fi
 wait $p
@@ -146,21 +146,21 @@ s=$?
 # seconds). A zombie still counts for kill(2), so ask ps when it can run (it
 # cannot under Seatbelt, being setuid; there launchd reaps orphans at once).
 alive() {
-  if l=$(ps -A -o pgid= -o stat= 2>/dev/null); then
-    echo "$l" | awk -v g="$p" '$1 == g && $2 !~ /^Z/ { n++ } END { exit n > 0 ? 0 : 1 }'
+  if l=$(command -p ps -A -o pgid= -o stat= 2>/dev/null); then
+    echo "$l" | command -p awk -v g="$p" '$1 == g && $2 !~ /^Z/ { n++ } END { exit n > 0 ? 0 : 1 }'
   else
     kill -0 -$p 2>/dev/null
   fi
 }
 n=0
-while kill -KILL -$p 2>/dev/null && alive && [ $n -lt 20 ]; do sleep 0.1; n=$((n+1)); done
+while kill -KILL -$p 2>/dev/null && alive && [ $n -lt 20 ]; do command -p sleep 0.1; n=$((n+1)); done
 [ -n "$r$t" ] && kill -KILL $r $t
 # The file holds, one a line, why the supervisor ended the command (the last
 # one counts) and how the waiter saw it end.
 w=- k=-
 if [ -n "$f" ]; then
   while read -r l; do case $l in stop|timeout) w=$l ;; exit|signal) k=$l ;; esac; done < "$f" 2>/dev/null
-  rm -f "$f"
+  command -p rm -f "$f"
 fi
 [ "$3" = capture ] && printf '\\036wisp-exit %s %s %s\\n' "$s" "$w" "$k" >&4
 exit "$s"

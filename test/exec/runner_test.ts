@@ -215,6 +215,29 @@ Deno.test("a time limit sends TERM, then KILL two seconds later to what ignores 
   }
 });
 
+Deno.test("a PATH without the system folders: the command runs and its time limit is kept", async () => {
+  // The environment policy may give commands any PATH; the supervisor's own shell and sleep must
+  // not depend on it. Before, sleep was not found and the limit fired at once, before any output.
+  const s = await scratch();
+  try {
+    const cfg = config({
+      commandPolicy: { sandbox: { environment: { set: { PATH: "/nonexistent" } } } },
+    });
+    const r = await runCommand(
+      request(s, "echo started; /bin/sleep 30", { config: cfg, timeoutSeconds: 1 }),
+    );
+    assertEquals(stdoutText(r), "started\n");
+    assert(r.timedOut);
+    assertEquals(r.exitStatus, -15);
+    assert(r.durationMs >= 900, `took ${r.durationMs} ms`);
+    const plain = await runCommand(request(s, "echo $PATH; exit 3", { config: cfg }));
+    assertEquals(stdoutText(plain), "/nonexistent\n");
+    assertEquals(plain.exitStatus, 3);
+  } finally {
+    await s.cleanup();
+  }
+});
+
 Deno.test("the time limit fires on time while wisp's event loop is blocked", async () => {
   const s = await scratch();
   try {

@@ -12,10 +12,12 @@ async function supervise(
   line: string,
   seconds: number,
   control?: (w: WritableStreamDefaultWriter<Uint8Array>) => Promise<void>,
+  env?: Record<string, string>,
 ) {
   const [program, ...args] = supervisorArgv("pgroup", line, seconds, true);
   const child = new Deno.Command(program, {
     args,
+    ...(env ? { env } : {}),
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
@@ -168,4 +170,13 @@ Deno.test("both flavours: the person's PERL5OPT and PERL5LIB neither stop the wa
     assertEquals(new TextDecoder().decode(split.rest), "");
     assertEquals([flavour, split.trailer], [flavour, { status: 141, reason: "-", kind: "exit" }]);
   }
+});
+
+Deno.test("pgroup supervisor: a PATH without the system folders still gets the time limit kept", async () => {
+  // The command's PATH is the person's to set (the environment policy); the supervisor's own
+  // tools must not depend on it. Before, a sleep not found fired the limit at once.
+  const r = await supervise("echo started; /bin/sleep 30", 1, undefined, { PATH: "/nonexistent" });
+  assertEquals(r.stdout, "started\n");
+  assertEquals(r.trailer, { status: 143, reason: "timeout", kind: "signal" });
+  assert(r.ms > 900, `${r.ms} ms`);
 });
