@@ -13,7 +13,7 @@ import type { AuditSink } from "../audit/writer.ts";
 import { summariseDiff } from "./diff.ts";
 import { jsonShape } from "./json_shape.ts";
 import { auditLockfile, LOCKFILE_NAMES, LockfileError, renderAudits } from "./lockfiles.ts";
-import { condenseLog, systemLogCommand } from "./log.ts";
+import { condenseLog, gapNote, systemLogCommand, type Template } from "./log.ts";
 import { CHURN_LOG_ARGS, hotPaths } from "./churn.ts";
 import { parseProfile, type ProfiledFunction, ProfileError, renderProfile } from "./profile.ts";
 import { compareRuns } from "./flaky.ts";
@@ -92,6 +92,25 @@ export const summariseDiffInput = z.object({
   ),
 }).strict();
 
+const fileChangeOutput = z.object({
+  path: z.string(),
+  oldPath: z.string().optional(),
+  status: z.enum(["added", "deleted", "modified", "renamed", "copied"]),
+  binary: z.boolean(),
+  added: z.number().int(),
+  removed: z.number().int(),
+  hunks: z.number().int(),
+  symbols: z.array(z.string()).describe("functions or sections the hunk headers name"),
+  modeChange: z.string().optional(),
+});
+
+/** summarise_diff's structured result: the files shown, the totals, how many files were held back. */
+export const summariseDiffOutput = z.object({
+  files: z.array(fileChangeOutput),
+  totals: z.object({ files: z.number().int(), added: z.number().int(), removed: z.number().int() }),
+  heldBack: z.number().int().describe("files not listed (over max_files)"),
+});
+
 export async function summariseDiffTool(
   args: z.input<typeof summariseDiffInput>,
   ctx: CondenseContext = {},
@@ -108,7 +127,7 @@ export async function summariseDiffTool(
       files: summary.files.slice(0, shown),
       totals: summary.totals,
       heldBack: Math.max(0, summary.files.length - shown),
-    },
+    } satisfies z.output<typeof summariseDiffOutput>,
   };
 }
 
@@ -122,6 +141,13 @@ export const jsonShapeInput = z.object({
   ),
 }).strict();
 
+/** json_shape's structured result: the outline itself, and what kind of document it was. */
+export const jsonShapeOutput = z.object({
+  kind: z.enum(["json", "jsonl"]),
+  records: z.number().int().optional().describe("JSON Lines: how many records were read"),
+  outline: z.string().describe("the structure as an indented outline: keys, types, lengths"),
+});
+
 export async function jsonShapeTool(
   args: z.input<typeof jsonShapeInput>,
   ctx: CondenseContext = {},
@@ -132,7 +158,11 @@ export async function jsonShapeTool(
     const r = jsonShape(text, { maxDepth: a.max_depth, maxKeys: a.max_keys });
     return {
       text: r.text,
-      structured: { kind: r.kind, ...(r.records !== undefined ? { records: r.records } : {}) },
+      structured: {
+        kind: r.kind,
+        ...(r.records !== undefined ? { records: r.records } : {}),
+        outline: r.text,
+      } satisfies z.output<typeof jsonShapeOutput>,
     };
   } catch (error) {
     throw new ToolInputError((error as Error).message);
@@ -149,6 +179,23 @@ export const dependencyAuditInput = z.object({
     "list at most this many per section (default 20)",
   ),
 }).strict();
+
+/** dependency_audit's structured result: per lockfile, its counts, duplicates and marked packages. */
+export const dependencyAuditOutput = z.object({
+  lockfiles: z.array(z.object({
+    path: z.string(),
+    format: z.string(),
+    ecosystem: z.enum(["npm", "deno", "cargo", "go", "python", "swift"]),
+    packages: z.number().int().describe("packages pinned"),
+    duplicates: z.array(z.object({ name: z.string(), versions: z.array(z.string()) })),
+    marked: z.array(z.object({
+      name: z.string(),
+      version: z.string(),
+      source: z.string().optional(),
+      marks: z.array(z.string()),
+    })).describe("packages with a mark, at most 200"),
+  })),
+});
 
 export async function dependencyAuditTool(
   args: z.input<typeof dependencyAuditInput>,
@@ -190,7 +237,7 @@ export async function dependencyAuditTool(
         duplicates: x.duplicates,
         marked: x.packages.filter((p) => p.marks.length > 0).slice(0, 200),
       })),
-    },
+    } satisfies z.output<typeof dependencyAuditOutput>,
   };
 }
 
@@ -205,6 +252,49 @@ export const condenseLogInput = z.object({
     "list at most this many message groups per section (default 10)",
   ),
 }).strict();
+
+const severityOutput = z.enum(["fatal", "error", "warning", "notice", "info", "debug"]);
+
+/** One group of messages of one template, as condense_log's text lists it. */
+const logGroupOutput = z.object({
+  line: z.number().int().describe("the first line it appeared on (1-based)"),
+  severity: severityOutput.optional(),
+  count: z.number().int().describe("how often it repeats"),
+  template: z.string().describe("the message with its variable parts (numbers, ids) masked"),
+  example: z.string().describe("its first line, as written"),
+});
+
+/** condense_log's structured result: the counts, the span, the severe and rare groups, the ends. */
+export const condenseLogOutput = z.object({
+  lines: z.number().int().describe("lines read"),
+  severities: z.partialRecord(severityOutput, z.number().int()),
+  distinct: z.number().int().describe("distinct messages (templates)"),
+  span: z.object({ first: z.string(), last: z.string() }).optional().describe(
+    "the first and last timestamps",
+  ),
+  severe: z.array(logGroupOutput).describe("warning and worse, worst and most frequent first"),
+  rare: z.array(logGroupOutput).describe("messages seen at most twice"),
+  first: z.string().optional().describe("the log's first line"),
+  last: z.string().optional().describe("the log's last line"),
+  heldBack: z.object({
+    bytes: z.number().int(),
+    lines: z.number().int(),
+    exact: z.boolean(),
+    afterLine: z.number().int().optional(),
+  }).optional().describe("a stretch in the middle that was not read"),
+  note: z.string().optional().describe("what was held back, as a sentence"),
+});
+
+/** A template as condense_log's structured result lists it. */
+function logGroup(t: Template): z.output<typeof logGroupOutput> {
+  return {
+    line: t.firstLine,
+    ...(t.severity ? { severity: t.severity } : {}),
+    count: t.count,
+    template: t.template,
+    example: t.example,
+  };
+}
 
 export async function condenseLogTool(
   args: z.input<typeof condenseLogInput>,
@@ -254,9 +344,13 @@ export async function condenseLogTool(
     structured: {
       lines: r.lines,
       severities: r.severities,
+      distinct: r.templates.length,
       ...(r.span ? { span: r.span } : {}),
-      ...(heldBack ? { heldBack } : {}),
-    },
+      severe: r.severe.map(logGroup),
+      rare: r.rare.map(logGroup),
+      ...(r.ends ? { first: r.ends.first, last: r.ends.last } : {}),
+      ...(heldBack ? { heldBack, note: gapNote(heldBack) } : {}),
+    } satisfies z.output<typeof condenseLogOutput>,
   };
 }
 
@@ -275,6 +369,40 @@ export const hotPathsInput = z.object({
     "list at most this many paths or functions (default 15)",
   ),
 }).strict();
+
+const profiledOutput = z.object({
+  name: z.string(),
+  location: z.string().describe("file:line, or empty for native code"),
+  selfMs: z.number(),
+  totalMs: z.number(),
+  calls: z.number().int().optional(),
+});
+
+/** hot_paths' structured result: git churn by path, or a profile's hottest functions. */
+export const hotPathsOutput = z.union([
+  z.object({
+    source: z.literal("git"),
+    commits: z.number().int().describe("commits read"),
+    paths: z.array(z.object({
+      path: z.string(),
+      commits: z.number().int(),
+      added: z.number().int(),
+      removed: z.number().int(),
+      authors: z.number().int(),
+    })),
+    droppedBytes: z.number().int().optional().describe("git log bytes in the middle not read"),
+    note: z.string().optional().describe("what was not read, as a sentence"),
+  }),
+  z.object({
+    source: z.literal("profile"),
+    format: z.enum(["cpuprofile", "cprofile"]),
+    totalMs: z.number(),
+    samples: z.number().int().optional(),
+    functions: z.number().int().describe("functions in the profile"),
+    bySelf: z.array(profiledOutput),
+    byTotal: z.array(profiledOutput),
+  }),
+]);
 
 /** hot_paths from a profile file: the hottest functions by self and by total time, with file:line. */
 async function hotPathsFromProfile(
@@ -309,7 +437,7 @@ async function hotPathsFromProfile(
       functions: profile.functions.length,
       bySelf: r.hottest.bySelf.map(round),
       byTotal: r.hottest.byTotal.map(round),
-    },
+    } satisfies z.output<typeof hotPathsOutput>,
   };
 }
 
@@ -331,16 +459,16 @@ export async function hotPathsTool(
   const r = hotPaths(ran.text, { top: a.top });
   // A history longer than the capture keeps its newest and oldest commits; say what was not read.
   const note = ran.droppedBytes > 0
-    ? `\n(git log printed ${ran.bytes} bytes; ${ran.droppedBytes} in the middle were not read: narrow it with since)`
-    : "";
+    ? `git log printed ${ran.bytes} bytes; ${ran.droppedBytes} in the middle were not read: narrow it with since`
+    : undefined;
   return {
-    text: r.text + note,
+    text: r.text + (note ? `\n(${note})` : ""),
     structured: {
       source: "git",
       commits: r.commits,
       paths: r.paths.slice(0, a.top ?? 15),
-      ...(ran.droppedBytes > 0 ? { droppedBytes: ran.droppedBytes } : {}),
-    },
+      ...(note ? { droppedBytes: ran.droppedBytes, note } : {}),
+    } satisfies z.output<typeof hotPathsOutput>,
   };
 }
 
@@ -350,6 +478,22 @@ export const flakyTestsInput = z.object({
   command: z.string().min(1).describe("the test command, as typed"),
   times: z.number().int().min(2).max(20).optional().describe("how many runs (default 5)"),
 }).strict();
+
+const verdictOutput = z.object({
+  test: z.string(),
+  failedRuns: z.array(z.number().int()).describe("the runs it failed in (1-based)"),
+  location: z.string().optional(),
+  message: z.string().describe("the first failure's message"),
+});
+
+/** flaky_tests' structured result: the runs' statuses, the flaky and failing tests, unexplained runs. */
+export const flakyTestsOutput = z.object({
+  runs: z.number().int(),
+  exitStatuses: z.array(z.number().int().nullable()),
+  flaky: z.array(verdictOutput).describe("failed in some runs and not others"),
+  failing: z.array(verdictOutput).describe("failed in every run"),
+  unexplainedRuns: z.array(z.number().int()).describe("failed runs no reader could explain"),
+});
 
 export async function flakyTestsTool(
   args: z.input<typeof flakyTestsInput>,
@@ -366,7 +510,7 @@ export async function flakyTestsTool(
       flaky: r.flaky,
       failing: r.failing,
       unexplainedRuns: r.unexplainedRuns,
-    },
+    } satisfies z.output<typeof flakyTestsOutput>,
   };
 }
 
@@ -381,6 +525,14 @@ export const draftChangeInput = z.object({
     "commit (default), pr or changelog",
   ),
 }).strict();
+
+/** draft_change's structured result: the draft itself, its kind, the model that wrote it. */
+export const draftChangeOutput = z.object({
+  draft: z.string().describe("the commit message, pull request description or changelog line"),
+  kind: z.enum(["commit", "pr", "changelog"]),
+  model: z.string().nullable().describe("the model that wrote it; null: a plain draft"),
+  note: z.string().optional(),
+});
 
 /** Why a draft could not be made, so a face can say it in its own words (the CLI says "pipe"). */
 export type DraftProblem = "empty" | "not-diff" | "too-big" | "silent-model" | "not-repo";
@@ -417,13 +569,15 @@ export async function draftChangeTool(
   }
   const kind = a.kind ?? "commit";
   if (!ctx.model) {
+    const draft = exactDraft(kind, summary);
     return {
-      text: exactDraft(kind, summary),
+      text: draft,
       structured: {
+        draft,
         kind,
         model: null,
         note: "no model configured: a plain draft from the diff's summary",
-      },
+      } satisfies z.output<typeof draftChangeOutput>,
     };
   }
   const messages = draftMessages(kind, diff, summary);
@@ -445,7 +599,11 @@ export async function draftChangeTool(
   if (written.trim() === "") {
     throw new DraftInputError("silent-model", `${ctx.model.name} wrote nothing`);
   }
-  return { text: finishDraft(kind, written), structured: { kind, model: ctx.model.name } };
+  const draft = finishDraft(kind, written);
+  return {
+    text: draft,
+    structured: { draft, kind, model: ctx.model.name } satisfies z.output<typeof draftChangeOutput>,
+  };
 }
 
 /** The staged change, by `git diff --cached` through the gate and the runner (origin draft). */

@@ -45,6 +45,30 @@ export const redactInput = z.object({
 export type ScanSecretsArgs = z.input<typeof scanSecretsInput>;
 export type RedactArgs = z.input<typeof redactInput>;
 
+/** scan_secrets' structured result for the MCP face: the summary and every finding listed. */
+export const scanSecretsOutput = z.object({
+  summary: z.string().describe("what was found, by kind"),
+  findings: z.array(z.object({
+    path: z.string().optional(),
+    line: z.number().int(),
+    column: z.number().int(),
+    kind: z.string(),
+    preview: z.string().describe("masked: never the value"),
+  })),
+  counts: z.record(z.string(), z.number().int()),
+  total: z.number().int(),
+  heldBack: z.number().int().describe("findings not listed"),
+  binary: z.boolean(),
+});
+
+/** redact's structured result for the MCP face: the redacted text itself and what was replaced. */
+export const redactOutput = z.object({
+  text: z.string().describe("the input with every value found replaced by [REDACTED:kind#n]"),
+  summary: z.string(),
+  counts: z.record(z.string(), z.number().int()),
+  heldBack: z.number().int().describe("characters of redacted text not returned (size bound)"),
+});
+
 export interface ToolContext {
   audit?: AuditSink;
   /** Relative paths resolve against this (default: the process's cwd). */
@@ -65,6 +89,8 @@ export interface ScanSecretsResult {
   total: number;
   heldBack: number;
   binary: boolean;
+  /** The first line of the text: what was found, by kind. */
+  summary: string;
   /** The result as text, one finding a line, for the tool's content. */
   text: string;
 }
@@ -164,6 +190,7 @@ export async function scanSecretsTool(
     total,
     heldBack,
     binary,
+    summary,
     text: [summary, ...lines].join("\n"),
   };
 }

@@ -18,21 +18,35 @@ import { WispError } from "../../util/errors.ts";
 import {
   type CondenseContext,
   condenseLogInput,
+  condenseLogOutput,
   condenseLogTool,
   dependencyAuditInput,
+  dependencyAuditOutput,
   draftChangeInput,
+  draftChangeOutput,
   draftChangeTool,
   flakyTestsInput,
+  flakyTestsOutput,
   flakyTestsTool,
   hotPathsInput,
+  hotPathsOutput,
   hotPathsTool,
   jsonShapeInput,
+  jsonShapeOutput,
   type RunContext,
   summariseDiffInput,
+  summariseDiffOutput,
   ToolInputError,
   type ToolOutput,
 } from "../../condense/tools.ts";
-import { redactInput, redactTool, scanSecretsInput, scanSecretsTool } from "../../secrets/tools.ts";
+import {
+  redactInput,
+  redactOutput,
+  redactTool,
+  scanSecretsInput,
+  scanSecretsOutput,
+  scanSecretsTool,
+} from "../../secrets/tools.ts";
 import { type OffloadedTool, ToolThread } from "../../condense/offload.ts";
 import type { Backend } from "../../models/backend.ts";
 import type { Session } from "../../session/session.ts";
@@ -50,6 +64,8 @@ export interface CondensingTool {
   description: string;
   /** The tool's own arguments with working_directory: what tools/list shows and calls are checked against. */
   schema: z.ZodObject;
+  /** What its structuredContent holds (tools/list's outputSchema): everything its text says. */
+  output: z.ZodType;
   run(args: Record<string, unknown>, env: CallEnv): Promise<ToolOutput>;
 }
 
@@ -175,6 +191,29 @@ function triageAudit(session: Session, cwd: string): AuditLog {
   return audit;
 }
 
+/** triage's structured result: the headline, every finding with its detail, the counts, the audit. */
+export const triageOutput = z.object({
+  headline: z.string(),
+  findings: z.array(z.object({
+    kind: z.enum(["error", "warning", "test_failure"]),
+    location: z.string().optional().describe("file:line[:col]"),
+    test: z.string().optional(),
+    message: z.string(),
+    detail: z.array(z.string()).optional().describe(
+      "the lines that belong to it: expected and actual values, a code frame",
+    ),
+  })),
+  counts: z.object({
+    errors: z.number().int(),
+    test_failures: z.number().int(),
+    warnings: z.number().int(),
+  }),
+  exitStatus: z.number().int().nullable().optional().describe("the command's exit status"),
+  heldBack: z.number().int().describe("findings not listed (over cap)"),
+  session: z.string().describe("the audit session of this call"),
+  audit: z.string().describe("the resource with its audit events"),
+});
+
 async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Promise<ToolOutput> {
   if ((args.command === undefined) === (args.path === undefined)) {
     throw new ToolInputError("give either command or path, not both and not neither");
@@ -219,13 +258,13 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
     return {
       text: service.renderTriage(result),
       structured: {
-        ...service.triageJson(result),
+        ...service.triageJson(result, { detail: true }),
         counts: { ...result.counts },
         ...(exitStatus !== undefined ? { exitStatus } : {}),
         heldBack: result.heldBack,
         session: audit.session,
         audit: `wisp://audit/${audit.session}`,
-      },
+      } as z.output<typeof triageOutput>,
     };
   } finally {
     audit.close();
@@ -242,6 +281,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "cargo, pytest, go test, tsc, jest, …): give command (run under wisp's gate, approval and sandbox) or path. Returns a " +
       "headline and the findings; the raw output stays on this machine. Audited as a session of its own (structuredContent.audit).",
     schema: served(triageInput),
+    output: triageOutput,
     run: (args, env) => triageTool(args as z.infer<typeof triageInput>, env),
   },
   {
@@ -250,6 +290,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "A short summary of a unified diff on this machine (text or a file): files changed with their status, lines " +
       "added and removed, and the functions the hunks name, largest changes first. No model.",
     schema: served(summariseDiffInput),
+    output: summariseDiffOutput,
     run: (args, env) => offloaded("summarise_diff", args, env),
   },
   {
@@ -259,6 +300,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "file, or with neither the staged change, read by git diff --cached under wisp's gate). The configured model writes " +
       "from an exact summary; without one, a plain draft. A commit message ends in a Why: line for you to fill.",
     schema: served(draftChangeInput),
+    output: draftChangeOutput,
     run: async (args, env) => {
       const model = await draftModel(env.session);
       return await draftChangeTool(args, condenseContext(env, model ? { model } : {}));
@@ -271,6 +313,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "counts by severity, its time span, the severe messages grouped by template with how often they repeat, the " +
       "rare ones, the first and last lines. No model.",
     schema: served(condenseLogInput),
+    output: condenseLogOutput,
     // The system log's stretch (last) runs a command through the gate: on this thread.
     run: (args, env) =>
       args.last === undefined
@@ -283,6 +326,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "The structure of a JSON document or JSON Lines on this machine without its data: keys and their types, " +
       "optional keys, array lengths, unions and small enums, as an indented outline. No model.",
     schema: served(jsonShapeInput),
+    output: jsonShapeOutput,
     run: (args, env) => offloaded("json_shape", args, env),
   },
   {
@@ -292,6 +336,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "from the lockfiles alone: package counts, names at several versions, and what they mark (sources outside the " +
       "registry, plain http, missing integrity, install scripts). No network, no model.",
     schema: served(dependencyAuditInput),
+    output: dependencyAuditOutput,
     run: (args, env) => offloaded("dependency_audit", args, env),
   },
   {
@@ -301,6 +346,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "repeats) and compare the runs: the tests that failed in some runs and not others, those that failed every time, " +
       "and failed runs no reader could explain. The output stays on this machine.",
     schema: served(flakyTestsInput),
+    output: flakyTestsOutput,
     run: (args, env) =>
       flakyTestsTool(args as z.input<typeof flakyTestsInput>, condenseContext(env)),
   },
@@ -312,6 +358,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "profile (a V8 .cpuprofile from node or deno --cpu-prof, or python3 -m cProfile's text) by self and total time, " +
       "with file:line. No model.",
     schema: served(hotPathsInput),
+    output: hotPathsOutput,
     // Without a profile, git log runs through the gate: on this thread.
     run: (args, env) =>
       typeof args.path === "string"
@@ -324,12 +371,20 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "Look for credentials (and with personal: true, personal data) in a text or a file on this machine; returns each " +
       "finding's place, kind and a masked preview, never the value.",
     schema: served(scanSecretsInput),
+    output: scanSecretsOutput,
     run: async (args, env) => {
-      const { text, ...rest } = await scanSecretsTool(args, {
-        audit: env.session.audit,
-        cwd: env.cwd,
-      });
-      return { text, structured: rest as unknown as Record<string, unknown> };
+      const r = await scanSecretsTool(args, { audit: env.session.audit, cwd: env.cwd });
+      return {
+        text: r.text,
+        structured: {
+          summary: r.summary,
+          findings: r.findings,
+          counts: r.counts,
+          total: r.total,
+          heldBack: r.heldBack,
+          binary: r.binary,
+        } satisfies z.output<typeof scanSecretsOutput>,
+      };
     },
   },
   {
@@ -338,11 +393,17 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "Return a text or a file on this machine with every credential (and personal data unless personal: false) replaced by " +
       "[REDACTED:kind#n].",
     schema: served(redactInput),
+    output: redactOutput,
     run: async (args, env) => {
       const r = await redactTool(args, { audit: env.session.audit, cwd: env.cwd });
       return {
         text: r.text === "" ? r.summary : r.text,
-        structured: { summary: r.summary, counts: r.counts, heldBack: r.heldBack },
+        structured: {
+          text: r.text,
+          summary: r.summary,
+          counts: r.counts,
+          heldBack: r.heldBack,
+        } satisfies z.output<typeof redactOutput>,
       };
     },
   },

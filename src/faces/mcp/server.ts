@@ -30,7 +30,7 @@ import { ToolInputError } from "../../condense/tools.ts";
 import type { Session } from "../../session/session.ts";
 import { type Conversation, type SessionEngine, TurnFailure } from "./engine.ts";
 import { ThreadError, type ThreadShape, ThreadTable } from "./threads.ts";
-import { receiptText } from "./receipt.ts";
+import { receiptOutput, receiptText } from "./receipt.ts";
 import { RESOURCE_TEMPLATES, ResourceError, Resources, STATIC_RESOURCES } from "./resources.ts";
 import type { Logger } from "./log.ts";
 import { callDirectory, CONDENSING_TOOLS, folderFrom, gateReads } from "./condensing.ts";
@@ -67,10 +67,21 @@ export const closeThreadArgs = z.object({
   thread_id: z.string().describe("The thread to free."),
 }).strict();
 
+/** respond's result: the receipt, or (isError) the thread and what went wrong. */
+export const respondOutput = z.union([
+  receiptOutput,
+  z.object({ thread_id: z.string(), error: z.string() }),
+]);
+
+/** close_thread's result: the thread named and whether it was open. */
+export const closeThreadOutput = z.object({ thread_id: z.string(), closed: z.boolean() });
+
 export interface ToolEntry {
   name: string;
   description: string;
   schema: z.ZodType;
+  /** What the result's structuredContent holds (tools/list's outputSchema). */
+  output: z.ZodType;
 }
 
 export const TOOLS: ToolEntry[] = [
@@ -82,26 +93,50 @@ export const TOOLS: ToolEntry[] = [
       "reply, and in structuredContent a receipt of what ran (read it before trusting the reply). Read wisp://tools for the " +
       "model's tools and prompts that work.",
     schema: respondArgs,
+    output: respondOutput,
   },
   {
     name: "close_thread",
     description:
       "Free a respond thread when its work is done. Its audit, outputs and summary stay readable.",
     schema: closeThreadArgs,
+    output: closeThreadOutput,
   },
   ...CONDENSING_TOOLS,
 ];
 
-type ListedTool = { name: string; description: string; inputSchema: Record<string, unknown> };
+type ListedTool = {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+};
 let listed: ListedTool[] | undefined;
+
+/** A zod schema as tools/list gives it: JSON Schema without the $schema line. */
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+/**
+ * An outputSchema must be an object schema at the top (the MCP spec): a
+ * union of objects is given as an object whose alternatives are its anyOf.
+ */
+function outputSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const json = jsonSchema(schema, "output");
+  return json.type === "object" ? json : { type: "object", ...json };
+}
 
 /** tools/list's answer, made once: the schemas never change while the server runs. */
 export function toolList(): ListedTool[] {
-  return listed ??= TOOLS.map((t) => {
-    const schema = z.toJSONSchema(t.schema, { io: "input" }) as Record<string, unknown>;
-    delete schema.$schema;
-    return { name: t.name, description: t.description, inputSchema: schema };
-  });
+  return listed ??= TOOLS.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: jsonSchema(t.schema, "input"),
+    outputSchema: outputSchemaOf(t.output),
+  }));
 }
 
 /** The first thing wrong with a call's arguments, as one sentence (the rest are counted). */
@@ -289,7 +324,7 @@ export class McpFace {
           ...(args.schema ? { schema: args.schema } : {}),
           ...(signal ? { signal } : {}),
         }));
-      return textResult(receiptText(receipt), receipt as unknown as Record<string, unknown>);
+      return textResult(receiptText(receipt), receipt);
     } catch (error) {
       if (error instanceof TurnFailure) {
         return textResult(
