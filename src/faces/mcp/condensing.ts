@@ -66,7 +66,51 @@ export interface CondensingTool {
   schema: z.ZodObject;
   /** What its structuredContent holds (tools/list's outputSchema): everything its text says. */
   output: z.ZodType;
+  /** What a client may assume about it (ADR 0341). */
+  annotations: ToolAnnotations;
   run(args: Record<string, unknown>, env: CallEnv): Promise<ToolOutput>;
+}
+
+/**
+ * MCP tool annotations, every hint given (none left to the spec's defaults).
+ * Clients act on them: Codex runs a read-only tool without asking.
+ */
+export interface ToolAnnotations {
+  title: string;
+  /** It changes nothing outside wisp's own audit and output store. */
+  readOnlyHint: boolean;
+  /** Not read-only: it may change or delete what is there. */
+  destructiveHint: boolean;
+  /** The same call again has no further effect. */
+  idempotentHint: boolean;
+  /** It may reach beyond this machine's files (a command that may use the network). */
+  openWorldHint: boolean;
+}
+
+/** A tool that only reads (files, or git log and the journal through the gate) and computes. */
+function reads(title: string): ToolAnnotations {
+  return {
+    title,
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  };
+}
+
+/**
+ * A tool that runs a command the caller names: under the gate, the person's
+ * approval and the sandbox, but the command may write, and may reach the
+ * network where the config or an approval allows it.
+ */
+function runsCommands(title: string): ToolAnnotations {
+  return {
+    title,
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  };
 }
 
 const workingDirectory = {
@@ -282,6 +326,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "headline and the findings; the raw output stays on this machine. Audited as a session of its own (structuredContent.audit).",
     schema: served(triageInput),
     output: triageOutput,
+    annotations: runsCommands("Triage build or test output"),
     run: (args, env) => triageTool(args as z.infer<typeof triageInput>, env),
   },
   {
@@ -291,6 +336,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "added and removed, and the functions the hunks name, largest changes first. No model.",
     schema: served(summariseDiffInput),
     output: summariseDiffOutput,
+    annotations: reads("Summarise a diff"),
     run: (args, env) => offloaded("summarise_diff", args, env),
   },
   {
@@ -301,6 +347,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "from an exact summary; without one, a plain draft. A commit message ends in a Why: line for you to fill.",
     schema: served(draftChangeInput),
     output: draftChangeOutput,
+    annotations: reads("Draft a commit message or PR description"),
     run: async (args, env) => {
       const model = await draftModel(env.session);
       return await draftChangeTool(args, condenseContext(env, model ? { model } : {}));
@@ -314,6 +361,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "rare ones, the first and last lines. No model.",
     schema: served(condenseLogInput),
     output: condenseLogOutput,
+    annotations: reads("Condense a log"),
     // The system log's stretch (last) runs a command through the gate: on this thread.
     run: (args, env) =>
       args.last === undefined
@@ -327,6 +375,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "optional keys, array lengths, unions and small enums, as an indented outline. No model.",
     schema: served(jsonShapeInput),
     output: jsonShapeOutput,
+    annotations: reads("Outline a JSON document's shape"),
     run: (args, env) => offloaded("json_shape", args, env),
   },
   {
@@ -337,6 +386,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "registry, plain http, missing integrity, install scripts). No network, no model.",
     schema: served(dependencyAuditInput),
     output: dependencyAuditOutput,
+    annotations: reads("Audit lockfiles"),
     run: (args, env) => offloaded("dependency_audit", args, env),
   },
   {
@@ -347,6 +397,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "and failed runs no reader could explain. The output stays on this machine.",
     schema: served(flakyTestsInput),
     output: flakyTestsOutput,
+    annotations: runsCommands("Find flaky tests"),
     run: (args, env) =>
       flakyTestsTool(args as z.input<typeof flakyTestsInput>, condenseContext(env)),
   },
@@ -359,6 +410,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "with file:line. No model.",
     schema: served(hotPathsInput),
     output: hotPathsOutput,
+    annotations: reads("Find the hot paths"),
     // Without a profile, git log runs through the gate: on this thread.
     run: (args, env) =>
       typeof args.path === "string"
@@ -372,6 +424,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "finding's place, kind and a masked preview, never the value.",
     schema: served(scanSecretsInput),
     output: scanSecretsOutput,
+    annotations: reads("Scan for secrets"),
     run: async (args, env) => {
       const r = await scanSecretsTool(args, { audit: env.session.audit, cwd: env.cwd });
       return {
@@ -394,6 +447,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "[REDACTED:kind#n].",
     schema: served(redactInput),
     output: redactOutput,
+    annotations: reads("Redact secrets"),
     run: async (args, env) => {
       const r = await redactTool(args, { audit: env.session.audit, cwd: env.cwd });
       return {

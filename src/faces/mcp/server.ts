@@ -33,7 +33,13 @@ import { ThreadError, type ThreadShape, ThreadTable } from "./threads.ts";
 import { receiptOutput, receiptText } from "./receipt.ts";
 import { RESOURCE_TEMPLATES, ResourceError, Resources, STATIC_RESOURCES } from "./resources.ts";
 import type { Logger } from "./log.ts";
-import { callDirectory, CONDENSING_TOOLS, folderFrom, gateReads } from "./condensing.ts";
+import {
+  callDirectory,
+  CONDENSING_TOOLS,
+  folderFrom,
+  gateReads,
+  type ToolAnnotations,
+} from "./condensing.ts";
 
 export const respondArgs = z.object({
   prompt: z.string().min(1).describe(
@@ -82,6 +88,8 @@ export interface ToolEntry {
   schema: z.ZodType;
   /** What the result's structuredContent holds (tools/list's outputSchema). */
   output: z.ZodType;
+  /** What a client may assume about the tool (ADR 0341). */
+  annotations: ToolAnnotations;
 }
 
 export const TOOLS: ToolEntry[] = [
@@ -94,6 +102,15 @@ export const TOOLS: ToolEntry[] = [
       "model's tools and prompts that work.",
     schema: respondArgs,
     output: respondOutput,
+    // The model runs commands and edits files (under the gate and the person's approval);
+    // a command may reach the network where the config or an approval allows it.
+    annotations: {
+      title: "Ask wisp's local model to do it",
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    },
   },
   {
     name: "close_thread",
@@ -101,6 +118,14 @@ export const TOOLS: ToolEntry[] = [
       "Free a respond thread when its work is done. Its audit, outputs and summary stay readable.",
     schema: closeThreadArgs,
     output: closeThreadOutput,
+    // It forgets the thread's conversation (its audit and outputs stay); a second call changes nothing.
+    annotations: {
+      title: "Close a respond thread",
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
   },
   ...CONDENSING_TOOLS,
 ];
@@ -110,6 +135,7 @@ type ListedTool = {
   description: string;
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
+  annotations: ToolAnnotations;
 };
 let listed: ListedTool[] | undefined;
 
@@ -136,6 +162,7 @@ export function toolList(): ListedTool[] {
     description: t.description,
     inputSchema: jsonSchema(t.schema, "input"),
     outputSchema: outputSchemaOf(t.output),
+    annotations: t.annotations,
   }));
 }
 
