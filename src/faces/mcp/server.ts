@@ -33,6 +33,7 @@ import { ThreadError, type ThreadShape, ThreadTable } from "./threads.ts";
 import { receiptOutput, receiptText } from "./receipt.ts";
 import { RESOURCE_TEMPLATES, ResourceError, Resources, STATIC_RESOURCES } from "./resources.ts";
 import type { Logger } from "./log.ts";
+import { skipRequestIdZero } from "./request_ids.ts";
 import {
   callDirectory,
   CONDENSING_TOOLS,
@@ -244,6 +245,12 @@ export class McpFace {
           "result. Approvals reach only the person: never try to answer one.",
       },
     );
+    if (!skipRequestIdZero(this.server)) {
+      options.log(
+        "error",
+        "the SDK's request counter was not found: the first dialog may use id 0",
+      );
+    }
     this.#register();
   }
 
