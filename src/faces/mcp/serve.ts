@@ -11,7 +11,7 @@ import type { Config } from "../../config/schema.ts";
 import { Session } from "../../session/session.ts";
 import { configView } from "../../tools/inspect.ts";
 import { newSessionId } from "../../audit/writer.ts";
-import { McpApprovalHost } from "./approval_host.ts";
+import { dialogAllowed, McpApprovalHost } from "./approval_host.ts";
 import { SessionEngine, ThreadAwareAuditLog } from "./engine.ts";
 import { PendingBoard } from "./pending.ts";
 import { McpFace } from "./server.ts";
@@ -72,7 +72,12 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   const ref: { face?: McpFace } = {};
   const host = new McpApprovalHost({
     channels: {
-      canElicit: () => Boolean(ref.face?.server.getClientCapabilities()?.elicitation),
+      canElicit: () =>
+        dialogAllowed(
+          Boolean(ref.face?.server.getClientCapabilities()?.elicitation),
+          config.mcp.elicitation,
+          [ref.face?.server.getClientVersion()?.name, options.clientName],
+        ),
       elicit: (params, signal, timeoutMs) =>
         ref.face!.server.elicitInput(
           { mode: "form", ...params } as Parameters<McpFace["server"]["elicitInput"]>[0],
