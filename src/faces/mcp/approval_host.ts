@@ -25,6 +25,7 @@ import type {
 } from "../../gate/gate.ts";
 import type { AuditSink } from "../../audit/writer.ts";
 import { type PendingAnswer, type PendingBoard, type Scope, SCOPES } from "./pending.ts";
+import { callAnnouncer } from "./announce.ts";
 
 /** Which thread (and client) a turn belongs to, carried through its async calls. */
 export interface TurnScope {
@@ -171,6 +172,21 @@ export function answerFromTerminal(
   return request.rememberable.includes(scope) ? scope : "session";
 }
 
+/** The sentence a waiting request announces to the client of the call it waits in. */
+export function waitingMessage(
+  request: ApprovalRequest,
+  dialog: boolean,
+  pendingId: string | undefined,
+): string {
+  const where = [
+    ...(dialog ? ["in the client's dialog"] : []),
+    ...(pendingId ? [`at a terminal with wisp approvals approve ${pendingId}`] : []),
+  ].join(" or ");
+  return `wisp is waiting for approval of ${
+    request.outsideSandbox ? "OUTSIDE THE SANDBOX: " : ""
+  }${request.command} (${request.level}); answer ${where}`;
+}
+
 /** The per-client dialog setting (mcp.elicitation): client name → on or off. */
 export type DialogSetting = Record<string, "on" | "off">;
 
@@ -276,6 +292,11 @@ export class McpApprovalHost implements ApprovalHost {
       throw new Error(
         "no one can be asked: the client has no dialog and approval.outOfBand is false",
       );
+    }
+    // The call the request waits in hears of it at once (progress, a log message).
+    const announce = callAnnouncer.getStore();
+    if (announce) {
+      await announce(waitingMessage(request, canElicit, filed?.id)).catch(() => {});
     }
     const contenders: Promise<Winner | undefined>[] = [];
     if (canElicit) {

@@ -34,6 +34,7 @@ import { receiptOutput, receiptText } from "./receipt.ts";
 import { RESOURCE_TEMPLATES, ResourceError, Resources, STATIC_RESOURCES } from "./resources.ts";
 import type { Logger } from "./log.ts";
 import { skipRequestIdZero } from "./request_ids.ts";
+import { announcerFor, callAnnouncer } from "./announce.ts";
 import {
   callDirectory,
   CONDENSING_TOOLS,
@@ -236,7 +237,7 @@ export class McpFace {
     this.server = new Server(
       { name: "wisp", version: VERSION },
       {
-        capabilities: { tools: {}, resources: {} },
+        capabilities: { tools: {}, resources: {}, logging: {} },
         instructions:
           "wisp runs a local model with tools on this machine. Use respond to delegate work (it runs under the person's " +
           "approval, the sandbox and the audit); read wisp://tools for what the model can do. The condensing tools " +
@@ -259,7 +260,17 @@ export class McpFace {
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList() }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args } = request.params;
-      return await this.callTool(name, args ?? {}, extra.signal);
+      // What waits inside the call (an approval) announces itself to this call's client.
+      const announce = announcerFor({
+        progressToken: extra._meta?.progressToken,
+        progress: (params) =>
+          extra.sendNotification({ method: "notifications/progress", params } as never),
+        log: (params) => server.sendLoggingMessage(params, extra.sessionId),
+      });
+      return await callAnnouncer.run(
+        announce,
+        () => this.callTool(name, args ?? {}, extra.signal),
+      );
     });
     server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: STATIC_RESOURCES }));
     server.setRequestHandler(
