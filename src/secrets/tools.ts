@@ -5,7 +5,8 @@
  * structure, so the MCP server only has to wire them. The raw text stays on
  * the machine; the audit gets kinds and counts, never values.
  */
-import { z } from "zod";
+import type { z } from "zod";
+import { redactInput, scanSecretsInput } from "./schemas.ts";
 import { isAbsolute, resolve } from "node:path";
 import type { AuditSink } from "../audit/writer.ts";
 import type { SecretFinding } from "./types.ts";
@@ -24,50 +25,8 @@ export const MAX_LISTED_FINDINGS = 200;
 /** Redacted text returned by the redact tool is at most this long (more is held back and said so). */
 export const MAX_REDACTED_CHARS = 256 * 1024;
 
-const common = {
-  text: z.string().optional().describe("The text to look at (give this or path)."),
-  path: z.string().optional().describe("A file on this machine to read instead of text."),
-  personal: z.boolean().optional().describe(
-    "Also look for personal data: emails, phones, IBANs, cards, ids, IPs.",
-  ),
-  thorough: z.boolean().optional().describe(
-    "Looser thresholds and nameless high-entropy strings; implies personal.",
-  ),
-};
-
-export const scanSecretsInput = z.object(common);
-export const redactInput = z.object({
-  ...common,
-  personal: z.boolean().optional().describe(
-    "Redact personal data as well as credentials (default true).",
-  ),
-});
 export type ScanSecretsArgs = z.input<typeof scanSecretsInput>;
 export type RedactArgs = z.input<typeof redactInput>;
-
-/** scan_secrets' structured result for the MCP face: the summary and every finding listed. */
-export const scanSecretsOutput = z.object({
-  summary: z.string().describe("what was found, by kind"),
-  findings: z.array(z.object({
-    path: z.string().optional(),
-    line: z.number().int(),
-    column: z.number().int(),
-    kind: z.string(),
-    preview: z.string().describe("masked: never the value"),
-  })),
-  counts: z.record(z.string(), z.number().int()),
-  total: z.number().int(),
-  heldBack: z.number().int().describe("findings not listed"),
-  binary: z.boolean(),
-});
-
-/** redact's structured result for the MCP face: the redacted text itself and what was replaced. */
-export const redactOutput = z.object({
-  text: z.string().describe("the input with every value found replaced by [REDACTED:kind#n]"),
-  summary: z.string(),
-  counts: z.record(z.string(), z.number().int()),
-  heldBack: z.number().int().describe("characters of redacted text not returned (size bound)"),
-});
 
 export interface ToolContext {
   audit?: AuditSink;

@@ -15,38 +15,31 @@ import { AuditLog, newSessionId } from "../../audit/writer.ts";
 import { Gate } from "../../gate/gate.ts";
 import { readApprovalLine } from "../../tools/read_file.ts";
 import { WispError } from "../../util/errors.ts";
+import type { CondenseContext, RunContext, ToolOutput } from "../../condense/tools.ts";
 import {
-  type CondenseContext,
   condenseLogInput,
   condenseLogOutput,
-  condenseLogTool,
   dependencyAuditInput,
   dependencyAuditOutput,
   draftChangeInput,
   draftChangeOutput,
-  draftChangeTool,
   flakyTestsInput,
   flakyTestsOutput,
-  flakyTestsTool,
   hotPathsInput,
   hotPathsOutput,
-  hotPathsTool,
   jsonShapeInput,
   jsonShapeOutput,
-  type RunContext,
   summariseDiffInput,
   summariseDiffOutput,
-  ToolInputError,
-  type ToolOutput,
-} from "../../condense/tools.ts";
+} from "../../condense/schemas.ts";
 import {
   redactInput,
   redactOutput,
-  redactTool,
   scanSecretsInput,
   scanSecretsOutput,
-  scanSecretsTool,
-} from "../../secrets/tools.ts";
+} from "../../secrets/schemas.ts";
+import { ToolInputError } from "../../util/tool_input.ts";
+import { load } from "../../util/lazy.ts";
 import { type OffloadedTool, ToolThread } from "../../condense/offload.ts";
 import type { Backend } from "../../models/backend.ts";
 import type { Session } from "../../session/session.ts";
@@ -191,9 +184,21 @@ export async function gateReads(
   }
 }
 
+/**
+ * The condensing tools' code, loaded at the first call that needs it, so
+ * that the server answers initialize and tools/list without it (the schemas
+ * above are all tools/list needs).
+ */
+const condenseTools = () =>
+  load<typeof import("../../condense/tools.ts")>(import.meta.resolve("../../condense/tools.ts"));
+const secretsTools = () =>
+  load<typeof import("../../secrets/tools.ts")>(import.meta.resolve("../../secrets/tools.ts"));
+
 /** The model draft_change writes with: routing.tasks.draft, else the configured model; none when it cannot be had. */
 async function draftModel(session: Session): Promise<Backend | undefined> {
-  const { resolveModel } = await import("../../models/registry.ts");
+  const { resolveModel } = await load<typeof import("../../models/registry.ts")>(
+    import.meta.resolve("../../models/registry.ts"),
+  );
   const name = session.config.routing.tasks.draft ?? session.config.model;
   try {
     return resolveModel(name, session.config);
@@ -263,7 +268,9 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
     throw new ToolInputError("give either command or path, not both and not neither");
   }
   const { session } = env;
-  const service = await import("../../condense/service.ts");
+  const service = await load<typeof import("../../condense/service.ts")>(
+    import.meta.resolve("../../condense/service.ts"),
+  );
   const audit = triageAudit(session, env.cwd);
   try {
     let input: { text: string; bytes: number; droppedBytes: number };
@@ -271,7 +278,9 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
     // The server's gate (its config, classifier and approvals in memory), recording into the triage session.
     const gate = new Gate({ ...session.gate.opts, audit, approvals: session.gate.approvals });
     if (args.command !== undefined) {
-      const { runForTriage } = await import("../../condense/run_command.ts");
+      const { runForTriage } = await load<typeof import("../../condense/run_command.ts")>(
+        import.meta.resolve("../../condense/run_command.ts"),
+      );
       const ran = await runForTriage(args.command, {
         ...runContext(session, env.signal),
         audit,
@@ -282,7 +291,9 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
       exitStatus = ran.exitStatus;
     } else {
       await gateReads(args, env, gate);
-      const { readFileBounded } = await import("../../condense/input.ts");
+      const { readFileBounded } = await load<typeof import("../../condense/input.ts")>(
+        import.meta.resolve("../../condense/input.ts"),
+      );
       const path = isAbsolute(args.path!) ? args.path! : resolve(env.cwd, args.path!);
       input = await readFileBounded(path, undefined, args.path!);
     }
@@ -350,6 +361,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
     annotations: reads("Draft a commit message or PR description"),
     run: async (args, env) => {
       const model = await draftModel(env.session);
+      const { draftChangeTool } = await condenseTools();
       return await draftChangeTool(args, condenseContext(env, model ? { model } : {}));
     },
   },
@@ -363,10 +375,10 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
     output: condenseLogOutput,
     annotations: reads("Condense a log"),
     // The system log's stretch (last) runs a command through the gate: on this thread.
-    run: (args, env) =>
+    run: async (args, env) =>
       args.last === undefined
-        ? offloaded("condense_log", args, env)
-        : condenseLogTool(args, condenseContext(env)),
+        ? await offloaded("condense_log", args, env)
+        : await (await condenseTools()).condenseLogTool(args, condenseContext(env)),
   },
   {
     name: "json_shape",
@@ -398,8 +410,11 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
     schema: served(flakyTestsInput),
     output: flakyTestsOutput,
     annotations: runsCommands("Find flaky tests"),
-    run: (args, env) =>
-      flakyTestsTool(args as z.input<typeof flakyTestsInput>, condenseContext(env)),
+    run: async (args, env) =>
+      await (await condenseTools()).flakyTestsTool(
+        args as z.input<typeof flakyTestsInput>,
+        condenseContext(env),
+      ),
   },
   {
     name: "hot_paths",
@@ -412,10 +427,10 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
     output: hotPathsOutput,
     annotations: reads("Find the hot paths"),
     // Without a profile, git log runs through the gate: on this thread.
-    run: (args, env) =>
+    run: async (args, env) =>
       typeof args.path === "string"
-        ? offloaded("hot_paths", args, env)
-        : hotPathsTool(args, condenseContext(env)),
+        ? await offloaded("hot_paths", args, env)
+        : await (await condenseTools()).hotPathsTool(args, condenseContext(env)),
   },
   {
     name: "scan_secrets",
@@ -426,6 +441,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
     output: scanSecretsOutput,
     annotations: reads("Scan for secrets"),
     run: async (args, env) => {
+      const { scanSecretsTool } = await secretsTools();
       const r = await scanSecretsTool(args, { audit: env.session.audit, cwd: env.cwd });
       return {
         text: r.text,
@@ -449,6 +465,7 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
     output: redactOutput,
     annotations: reads("Redact secrets"),
     run: async (args, env) => {
+      const { redactTool } = await secretsTools();
       const r = await redactTool(args, { audit: env.session.audit, cwd: env.cwd });
       return {
         text: r.text === "" ? r.summary : r.text,

@@ -25,11 +25,10 @@ import { z } from "zod";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { VERSION } from "../../version.ts";
 import { messageOf, WispError } from "../../util/errors.ts";
-import { ToolInputError as SecretsInputError } from "../../secrets/tools.ts";
-import { ToolInputError } from "../../condense/tools.ts";
+import { ToolInputError } from "../../util/tool_input.ts";
 import type { Session } from "../../session/session.ts";
-import { type Conversation, type SessionEngine, TurnFailure } from "./engine.ts";
-import { ThreadError, type ThreadShape, ThreadTable } from "./threads.ts";
+import type { Conversation, SessionEngine } from "./engine.ts";
+import { ThreadError, type ThreadShape, ThreadTable, TurnFailure } from "./threads.ts";
 import { receiptOutput, receiptText } from "./receipt.ts";
 import { RESOURCE_TEMPLATES, ResourceError, Resources, STATIC_RESOURCES } from "./resources.ts";
 import type { Logger } from "./log.ts";
@@ -180,8 +179,7 @@ export function argumentsProblem(tool: string, error: z.ZodError): string {
 
 /** Errors a caller can act on; anything else is logged too. */
 function isCallersProblem(error: unknown): boolean {
-  return error instanceof ToolInputError || error instanceof SecretsInputError ||
-    error instanceof WispError;
+  return error instanceof ToolInputError || error instanceof WispError;
 }
 
 export interface McpFaceOptions {
