@@ -19,6 +19,7 @@ import { McpFace } from "./server.ts";
 import type { ThreadShape } from "./threads.ts";
 import { LineTransport, writerSink } from "./transport.ts";
 import type { Logger } from "./log.ts";
+import { type HttpAddress, newToken, serveHttp } from "./http.ts";
 
 export interface ServeOptions {
   paths: HomePaths;
@@ -31,6 +32,8 @@ export interface ServeOptions {
   log: Logger;
   /** WISP_MCP_CLIENT: the client's name for titles and pending requests. */
   clientName?: string;
+  /** --http: serve streamable HTTP on this loopback address instead of stdio. */
+  http?: HttpAddress;
   input?: ReadableStream<Uint8Array>;
   output?: { write(p: Uint8Array): Promise<number> };
 }
@@ -121,11 +124,6 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     log,
   });
   ref.face = face;
-  const transport = new LineTransport({
-    input: options.input ?? Deno.stdin.readable,
-    output: writerSink(options.output ?? Deno.stdout),
-    log,
-  });
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -133,6 +131,16 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     face.close();
     board?.closeAll();
   };
+  if (options.http) {
+    await serveOverHttp(face, options.http, stop, log);
+    session.close();
+    return;
+  }
+  const transport = new LineTransport({
+    input: options.input ?? Deno.stdin.readable,
+    output: writerSink(options.output ?? Deno.stdout),
+    log,
+  });
   const onSignal = () => {
     stop();
     transport.close().finally(() => Deno.exit(0));
@@ -154,4 +162,47 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   }
   session.close();
   log("info", "stdin closed; stopped");
+}
+
+/** The signals that stop the server. */
+function stopSignals(): Deno.Signal[] {
+  return Deno.build.os === "windows" ? [] : ["SIGINT", "SIGTERM", "SIGHUP"];
+}
+
+/**
+ * Serve `face` over streamable HTTP on `address` until a signal: the URL and
+ * the bearer token are printed once on stderr (whatever WISP_LOG says).
+ */
+async function serveOverHttp(
+  face: McpFace,
+  address: HttpAddress,
+  stop: () => void,
+  log: Logger,
+): Promise<void> {
+  const token = newToken();
+  const serving = await serveHttp(address, token);
+  await face.connect(serving.transport);
+  await Deno.stderr.write(
+    new TextEncoder().encode(
+      `wisp mcp: serving ${serving.url}; send the header Authorization: Bearer ${token}\n`,
+    ),
+  );
+  log("info", `serving on ${serving.url}`);
+  const onSignal = () => {
+    stop();
+    serving.close();
+  };
+  for (const s of stopSignals()) {
+    try {
+      Deno.addSignalListener(s, onSignal);
+    } catch { /* not here */ }
+  }
+  await serving.finished;
+  stop();
+  for (const s of stopSignals()) {
+    try {
+      Deno.removeSignalListener(s, onSignal);
+    } catch { /* not here */ }
+  }
+  log("info", "stopped");
 }
