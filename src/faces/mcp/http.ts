@@ -78,7 +78,8 @@ export interface HttpServing {
  * streamable HTTP transport (connect the server to `transport`).
  */
 export async function serveHttp(address: HttpAddress, token: string): Promise<HttpServing> {
-  let transport: WebStandardStreamableHTTPServerTransport | undefined;
+  // Made once the port is known (port 0 picks one); requests before then are told to retry.
+  const ready: { transport?: WebStandardStreamableHTTPServerTransport } = {};
   let listening!: (addr: Deno.NetAddr) => void;
   const listened = new Promise<Deno.NetAddr>((resolve) => listening = resolve);
   let server: Deno.HttpServer<Deno.NetAddr>;
@@ -95,8 +96,8 @@ export async function serveHttp(address: HttpAddress, token: string): Promise<Ht
       if (!bearerMatches(request.headers.get("authorization"), token)) {
         return jsonError(401, "send the bearer token wisp mcp printed when it started");
       }
-      if (!transport) return jsonError(503, "wisp mcp is starting; try again");
-      return await transport.handleRequest(request);
+      if (!ready.transport) return jsonError(503, "wisp mcp is starting; try again");
+      return await ready.transport.handleRequest(request);
     });
   } catch (error) {
     const why = error instanceof Deno.errors.AddrInUse
@@ -111,7 +112,7 @@ export async function serveHttp(address: HttpAddress, token: string): Promise<Ht
     enableDnsRebindingProtection: true,
     allowedHosts: [`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`],
   });
-  transport = made;
+  ready.transport = made;
   return {
     url: `http://${host}:${port}/mcp`,
     transport: made,
