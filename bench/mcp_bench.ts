@@ -112,11 +112,14 @@ async function viaMcp(): Promise<number> {
   const session = openSession();
   const backend = new ScriptedBackend(Array.from({ length: THREADS * 2 }, () => step));
   const face = new McpFace({
-    session,
-    engine: new SessionEngine(session, { backendFor: () => backend }),
+    open: () =>
+      Promise.resolve({
+        session,
+        engine: new SessionEngine(session, { backendFor: () => backend }),
+        configView: () => ({}),
+      }),
     defaults: { tools: ["current_date"] },
     maxThreads: THREADS,
-    configView: () => ({}),
     log: () => {},
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -12,8 +12,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 import { AuditLog, newSessionId } from "../../audit/writer.ts";
-import { Gate } from "../../gate/gate.ts";
-import { readApprovalLine } from "../../tools/read_file.ts";
+import type { Gate } from "../../gate/gate.ts";
 import { WispError } from "../../util/errors.ts";
 import type { CondenseContext, RunContext, ToolOutput } from "../../condense/tools.ts";
 import {
@@ -169,6 +168,9 @@ export async function gateReads(
     } catch {
       continue;
     }
+    const { readApprovalLine } = await load<typeof import("../../tools/read_file.ts")>(
+      import.meta.resolve("../../tools/read_file.ts"),
+    );
     const verdict = await gate.check(readApprovalLine(given, realPath, absolute), {
       cwd: env.cwd,
       root: session.root,
@@ -276,6 +278,9 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
     let input: { text: string; bytes: number; droppedBytes: number };
     let exitStatus: number | null | undefined;
     // The server's gate (its config, classifier and approvals in memory), recording into the triage session.
+    const { Gate } = await load<typeof import("../../gate/gate.ts")>(
+      import.meta.resolve("../../gate/gate.ts"),
+    );
     const gate = new Gate({ ...session.gate.opts, audit, approvals: session.gate.approvals });
     if (args.command !== undefined) {
       const { runForTriage } = await load<typeof import("../../condense/run_command.ts")>(

@@ -1,21 +1,22 @@
 /**
- * `wisp mcp`'s whole life: open one Session for the server (the audit session,
- * the gate and its approvals, the output store), serve MCP on stdin/stdout
- * until stdin closes (or SIGINT/SIGTERM), then withdraw every request still
- * waiting in <home>/pending and close.
+ * `wisp mcp`'s whole life: serve MCP on stdin/stdout until stdin closes (or
+ * SIGINT/SIGTERM), or over HTTP with --http; then withdraw every request
+ * still waiting in <home>/pending and close. The server's one Session (the
+ * audit session, the gate and its approvals, the output store) and its
+ * notifier are opened after the client's initialize, so that the reply does
+ * not wait for them (ADR 0344).
  */
 import process from "node:process";
-import { openNotifier } from "../../notify/world.ts";
 import { ensureHome, type HomePaths } from "../../config/home.ts";
 import type { Config } from "../../config/schema.ts";
-import { Session } from "../../session/session.ts";
-import { configView } from "../../tools/inspect.ts";
 import { newSessionId } from "../../audit/writer.ts";
+import { load } from "../../util/lazy.ts";
+import { messageOf } from "../../util/errors.ts";
+import type { Notifier } from "../../notify/notifier.ts";
 import { dialogAllowed, McpApprovalHost } from "./approval_host.ts";
-import { SessionEngine } from "./engine.ts";
 import { ThreadAwareAuditLog } from "./thread_audit.ts";
 import { PendingBoard } from "./pending.ts";
-import { McpFace } from "./server.ts";
+import { type FaceBackend, McpFace } from "./server.ts";
 import type { ThreadShape } from "./threads.ts";
 import { LineTransport, writerSink } from "./transport.ts";
 import type { Logger } from "./log.ts";
@@ -69,11 +70,10 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
       log("error", `answers from a terminal are off: ${(error as Error).message}`);
     }
   }
-  // One notifier for the server: the model's notify tool and the approval banners share its limit.
-  // The client owns the terminal, so there is no terminal route (and MCP has no host route).
-  const notifier = openNotifier(config.notifications, paths.auditLog, { terminal: false });
   // The host is made before the face it asks through: it reaches the face through this holder.
   const ref: { face?: McpFace } = {};
+  // Opened at the first request that needs them (the face's ready()).
+  let opened: { backend: FaceBackend; notifier: Notifier } | undefined;
   const host = new McpApprovalHost({
     channels: {
       canElicit: () =>
@@ -90,7 +90,8 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
           { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> }
         >,
       notify: async (title, message) => {
-        const outcome = await notifier.notify({ title, message });
+        await ref.face!.ready();
+        const outcome = await opened!.notifier.notify({ title, message });
         if (!outcome.posted) log("info", `notification not shown: ${outcome.reason}`);
         return outcome.route ?? null;
       },
@@ -103,27 +104,49 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     timeoutSeconds: config.approval.timeoutSeconds,
     bannerDelaySeconds: config.approval.bannerDelaySeconds,
   });
-  const session = Session.open({
-    face: "mcp",
-    paths,
-    config,
-    audit,
-    host,
-    notifier,
-    yes: options.yes,
-    unsafe: options.unsafe,
-    argv: options.argv,
-  });
+  const open = async (): Promise<FaceBackend> => {
+    const [{ openNotifier }, { Session }, { SessionEngine }, { configView }] = await Promise.all([
+      load<typeof import("../../notify/world.ts")>(import.meta.resolve("../../notify/world.ts")),
+      load<typeof import("../../session/session.ts")>(
+        import.meta.resolve("../../session/session.ts"),
+      ),
+      load<typeof import("./engine.ts")>(import.meta.resolve("./engine.ts")),
+      load<typeof import("../../tools/inspect.ts")>(import.meta.resolve("../../tools/inspect.ts")),
+    ]);
+    // One notifier for the server: the model's notify tool and the approval banners share its
+    // limit. The client owns the terminal, so there is no terminal route (nor an MCP host route).
+    const notifier = openNotifier(config.notifications, paths.auditLog, { terminal: false });
+    const session = Session.open({
+      face: "mcp",
+      paths,
+      config,
+      audit,
+      host,
+      notifier,
+      yes: options.yes,
+      unsafe: options.unsafe,
+      argv: options.argv,
+    });
+    const backend: FaceBackend = {
+      session,
+      engine: new SessionEngine(session),
+      // The view the model's inspect tool and `wisp config show` give, from the config loaded.
+      configView: () => configView(config, paths, options.configExists),
+    };
+    opened = { backend, notifier };
+    return backend;
+  };
   const face = new McpFace({
-    session,
-    engine: new SessionEngine(session),
+    open,
     defaults: options.defaults,
     maxThreads: config.maxThreads,
-    // The view the model's inspect tool and `wisp config show` give, from the config the server loaded.
-    configView: () => configView(config, paths, options.configExists),
     log,
   });
   ref.face = face;
+  // Once the client has its initialize reply, open the session while it has nothing to ask.
+  face.server.oninitialized = () => {
+    face.ready().catch((error) => log("error", `the session did not open: ${messageOf(error)}`));
+  };
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -133,7 +156,8 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   };
   if (options.http) {
     await serveOverHttp(face, options.http, stop, log);
-    session.close();
+    await face.opening()?.catch(() => {});
+    opened?.backend.session.close();
     return;
   }
   const transport = new LineTransport({
@@ -160,7 +184,8 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
       Deno.removeSignalListener(s, onSignal);
     } catch { /* not here */ }
   }
-  session.close();
+  await face.opening()?.catch(() => {});
+  opened?.backend.session.close();
   log("info", "stdin closed; stopped");
 }
 

@@ -182,13 +182,23 @@ function isCallersProblem(error: unknown): boolean {
   return error instanceof ToolInputError || error instanceof WispError;
 }
 
-export interface McpFaceOptions {
+/** What the face works with: the server's session, the engine of its turns, the config's view. */
+export interface FaceBackend {
   session: Session;
   engine: SessionEngine;
+  configView: () => Record<string, unknown>;
+}
+
+export interface McpFaceOptions {
+  /**
+   * Opens the backend, once, at the first request that needs it: initialize
+   * and tools/list are answered without loading the session, the gate and
+   * the tools (ADR 0344).
+   */
+  open: () => Promise<FaceBackend>;
   /** Thread defaults from wisp mcp's flags. */
   defaults: ThreadShape;
   maxThreads: number;
-  configView: () => Record<string, unknown>;
   log: Logger;
 }
 
@@ -213,25 +223,16 @@ function textResult(
 export class McpFace {
   readonly server: Server;
   readonly threads: ThreadTable<Conversation>;
-  readonly resources: Resources;
+  #opened: Promise<{ backend: FaceBackend; resources: Resources }> | undefined;
+  #backend: FaceBackend | undefined;
 
   constructor(readonly options: McpFaceOptions) {
-    const { session } = options;
     this.threads = new ThreadTable<Conversation>(
       options.maxThreads,
-      () => options.engine.newConversation(),
+      // Threads are opened only once the backend is (respond awaits ready() first).
+      () => this.#backend!.engine.newConversation(),
       (thread, why) => options.log("debug", `thread ${thread.id} ${why}`),
     );
-    this.resources = new Resources({
-      config: session.config,
-      paths: session.paths,
-      session: session.id,
-      configView: options.configView,
-      tools: () => session.tools(),
-      openThread: (id) => this.threads.get(id),
-      closedThread: (id) => this.threads.closed(id),
-      openThreads: () => this.threads.list(),
-    });
     this.server = new Server(
       { name: "wisp", version: VERSION },
       {
@@ -251,6 +252,30 @@ export class McpFace {
       );
     }
     this.#register();
+  }
+
+  /** The backend and the resources on it, opened at the first request that needs them. */
+  ready(): Promise<{ backend: FaceBackend; resources: Resources }> {
+    return this.#opened ??= this.options.open().then((backend) => {
+      this.#backend = backend;
+      const { session } = backend;
+      const resources = new Resources({
+        config: session.config,
+        paths: session.paths,
+        session: session.id,
+        configView: backend.configView,
+        tools: () => session.tools(),
+        openThread: (id) => this.threads.get(id),
+        closedThread: (id) => this.threads.closed(id),
+        openThreads: () => this.threads.list(),
+      });
+      return { backend, resources };
+    });
+  }
+
+  /** The opening of the backend, if it has begun (so a stopping server can wait for it). */
+  opening(): Promise<unknown> | undefined {
+    return this.#opened;
   }
 
   #register(): void {
@@ -275,9 +300,10 @@ export class McpFace {
       ListResourceTemplatesRequestSchema,
       () => ({ resourceTemplates: RESOURCE_TEMPLATES }),
     );
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      const { resources } = await this.ready();
       try {
-        return { contents: [this.resources.read(request.params.uri)] };
+        return { contents: [resources.read(request.params.uri)] };
       } catch (error) {
         if (error instanceof ResourceError) {
           throw new McpError(ErrorCode.InvalidParams, error.message);
@@ -312,9 +338,10 @@ export class McpFace {
     }
     const tool = CONDENSING_TOOLS.find((t) => t.name === name)!;
     const { working_directory, ...own } = parsed.data as Record<string, unknown>;
+    const { session } = (await this.ready()).backend;
     try {
-      const cwd = callDirectory(working_directory as string | undefined, this.options.session.root);
-      const env = { session: this.options.session, cwd, signal };
+      const cwd = callDirectory(working_directory as string | undefined, session.root);
+      const env = { session, cwd, signal };
       // triage gates its path itself, inside its own audit session.
       if (name !== "triage") await gateReads(own, env);
       const result = await tool.run(own, env);
@@ -327,14 +354,15 @@ export class McpFace {
     }
   }
 
-  #workingDirectory(given: string | undefined): string | undefined {
+  #workingDirectory(given: string | undefined, root: string): string | undefined {
     if (given === undefined) return undefined;
-    const { path, problem } = folderFrom(given, this.options.session.root, "workingDirectory");
+    const { path, problem } = folderFrom(given, root, "workingDirectory");
     if (problem) throw new ThreadError(problem);
     return path;
   }
 
   async respond(args: z.infer<typeof respondArgs>, signal?: AbortSignal): Promise<ToolResult> {
+    const { session, engine } = (await this.ready()).backend;
     let opened;
     try {
       const shape: Partial<ThreadShape> = {
@@ -345,11 +373,11 @@ export class McpFace {
           ? { commandTimeoutSeconds: args.commandTimeoutSeconds }
           : {}),
         ...(args.workingDirectory !== undefined
-          ? { workingDirectory: this.#workingDirectory(args.workingDirectory) }
+          ? { workingDirectory: this.#workingDirectory(args.workingDirectory, session.root) }
           : {}),
       };
       const isNew = args.thread_id === undefined || !this.threads.get(args.thread_id);
-      if (isNew) this.options.engine.toolsFor({ ...this.options.defaults, ...shape });
+      if (isNew) engine.toolsFor({ ...this.options.defaults, ...shape });
       opened = this.threads.open(args.thread_id, shape, this.options.defaults);
     } catch (error) {
       if (error instanceof ThreadError) throw new McpError(ErrorCode.InvalidParams, error.message);
@@ -361,7 +389,7 @@ export class McpFace {
     }
     try {
       const receipt = await this.threads.runTurn(thread, () =>
-        this.options.engine.turn(thread, {
+        engine.turn(thread, {
           prompt: args.prompt,
           ...(args.task ? { task: args.task } : {}),
           ...(args.schema ? { schema: args.schema } : {}),
