@@ -26,7 +26,8 @@ import { Session } from "../src/session/session.ts";
 import { ScriptedBackend, textReply, toolCallEvent } from "../src/models/scripted.ts";
 import type { ChatRequest } from "../src/models/backend.ts";
 import { runTurn } from "../src/agent/turn.ts";
-import { SessionEngine, ThreadAwareAuditLog } from "../src/faces/mcp/engine.ts";
+import { SessionEngine } from "../src/faces/mcp/engine.ts";
+import { ThreadAwareAuditLog } from "../src/faces/mcp/thread_audit.ts";
 import { McpFace } from "../src/faces/mcp/server.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -111,11 +112,14 @@ async function viaMcp(): Promise<number> {
   const session = openSession();
   const backend = new ScriptedBackend(Array.from({ length: THREADS * 2 }, () => step));
   const face = new McpFace({
-    session,
-    engine: new SessionEngine(session, { backendFor: () => backend }),
+    open: () =>
+      Promise.resolve({
+        session,
+        engine: new SessionEngine(session, { backendFor: () => backend }),
+        configView: () => ({}),
+      }),
     defaults: { tools: ["current_date"] },
     maxThreads: THREADS,
-    configView: () => ({}),
     log: () => {},
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

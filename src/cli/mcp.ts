@@ -14,6 +14,7 @@ interface McpOptions {
   tools?: boolean;
   yes?: boolean;
   unsafe?: boolean;
+  http?: string;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -37,6 +38,13 @@ async function mcp(options: McpOptions, command: Command): Promise<void> {
   const { serveMcp } = await load<typeof import("../faces/mcp/serve.ts")>(
     import.meta.resolve("../faces/mcp/serve.ts"),
   );
+  let http;
+  if (options.http !== undefined) {
+    const { parseHttpAddress } = await load<typeof import("../faces/mcp/http.ts")>(
+      import.meta.resolve("../faces/mcp/http.ts"),
+    );
+    http = parseHttpAddress(options.http);
+  }
   const { paths, loaded, config } = loadContext();
   const tools = options.tools === false ? [] : options.tool;
   if (tools && tools.length > 0) {
@@ -83,6 +91,7 @@ async function mcp(options: McpOptions, command: Command): Promise<void> {
     argv: ["mcp", ...command.args],
     log: stderrLogger(logThreshold(env("WISP_LOG"))),
     clientName: env("WISP_MCP_CLIENT") || undefined,
+    ...(http ? { http } : {}),
   });
 }
 
@@ -102,5 +111,9 @@ export function register(program: Command): void {
     .option("--instructions <text>", "instructions for threads that do not give their own")
     .option("-y, --yes", "approve what would be asked (never a command outside the sandbox)")
     .option("--unsafe", "run commands without the sandbox (the deny list still applies)")
+    .option(
+      "--http <host:port>",
+      "serve streamable HTTP on this loopback address (a bearer token is printed on stderr)",
+    )
     .action(mcp);
 }

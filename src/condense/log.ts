@@ -107,6 +107,12 @@ export interface LogSummary {
   severities: Partial<Record<Severity, number>>;
   span?: { first: string; last: string };
   templates: Template[];
+  /** The severe groups the text lists (warning and worse), worst and most frequent first. */
+  severe: Template[];
+  /** The rare groups the text lists (seen at most twice, not severe). */
+  rare: Template[];
+  /** The log's first and last lines as the text shows them (cut to 200 characters). */
+  ends?: { first: string; last: string };
   text: string;
 }
 
@@ -202,9 +208,12 @@ export function condenseLog(
     out.push("rare:");
     for (const t of rare) out.push(`  ${lineLabel(t.firstLine, gap)} ×${t.count}: ${t.example}`);
   }
-  if (lines.length > 0) {
-    out.push(`first: ${lines[0].slice(0, 200)}`);
-    out.push(`last: ${lines[lines.length - 1].slice(0, 200)}`);
+  const ends = lines.length > 0
+    ? { first: lines[0].slice(0, 200), last: lines[lines.length - 1].slice(0, 200) }
+    : undefined;
+  if (ends) {
+    out.push(`first: ${ends.first}`);
+    out.push(`last: ${ends.last}`);
   }
   return {
     lines: lines.length,
@@ -212,6 +221,9 @@ export function condenseLog(
     severities,
     span: first ? { first, last: last! } : undefined,
     templates: all,
+    severe,
+    rare,
+    ...(ends ? { ends } : {}),
     text: out.join("\n"),
   };
 }

@@ -91,17 +91,23 @@ export async function runTriage(req: TriageRequest): Promise<JudgedTriage> {
   return result;
 }
 
-/** The JSON the CLI and the MCP tool return: the headline and the findings' four fields. */
+/**
+ * The JSON the CLI and the MCP tool return: the headline and the findings'
+ * four fields; with `detail`, each finding's detail lines too (the expected
+ * and actual values, a code frame), as the text shows them.
+ */
 export function triageJson(
   result: { headline: string; findings: Finding[] },
-): { headline: string; findings: Record<string, string>[] } {
+  opts: { detail?: boolean } = {},
+): { headline: string; findings: Record<string, string | string[]>[] } {
   return {
     headline: result.headline,
     findings: result.findings.map((f) => {
-      const o: Record<string, string> = { kind: f.kind };
+      const o: Record<string, string | string[]> = { kind: f.kind };
       if (f.location) o.location = f.location;
       if (f.test) o.test = f.test;
       o.message = f.message;
+      if (opts.detail && f.detail && f.detail.length > 0) o.detail = f.detail.map((d) => d.trim());
       return o;
     }),
   };

@@ -6,14 +6,33 @@
  * through the gate and the runner (run_command.ts). Errors a caller can fix
  * are ToolInputError with one sentence.
  */
-import { z } from "zod";
+import type { z } from "zod";
+import {
+  condenseLogInput,
+  dependencyAuditInput,
+  draftChangeInput,
+  flakyTestsInput,
+  hotPathsInput,
+  jsonShapeInput,
+  summariseDiffInput,
+} from "./schemas.ts";
+import type {
+  condenseLogOutput,
+  dependencyAuditOutput,
+  draftChangeOutput,
+  flakyTestsOutput,
+  hotPathsOutput,
+  jsonShapeOutput,
+  logGroupOutput,
+  summariseDiffOutput,
+} from "./schemas.ts";
 import { isAbsolute, resolve } from "node:path";
 import type { Backend } from "../models/backend.ts";
 import type { AuditSink } from "../audit/writer.ts";
 import { summariseDiff } from "./diff.ts";
 import { jsonShape } from "./json_shape.ts";
 import { auditLockfile, LOCKFILE_NAMES, LockfileError, renderAudits } from "./lockfiles.ts";
-import { condenseLog, systemLogCommand } from "./log.ts";
+import { condenseLog, gapNote, systemLogCommand, type Template } from "./log.ts";
 import { CHURN_LOG_ARGS, hotPaths } from "./churn.ts";
 import { parseProfile, type ProfiledFunction, ProfileError, renderProfile } from "./profile.ts";
 import { compareRuns } from "./flaky.ts";
@@ -44,13 +63,6 @@ export interface CondenseContext {
 
 /** Lockfiles, JSON documents and diffs may be larger than a log's window; they cannot be cut. */
 const WHOLE_LIMIT = 16 * 1024 * 1024;
-
-const textOrPath = {
-  text: z.string().optional().describe("the input itself (give this or path)"),
-  path: z.string().optional().describe(
-    "a file on this machine, absolute or relative to the working directory",
-  ),
-};
 
 function where(path: string, cwd?: string): string {
   return isAbsolute(path) ? path : resolve(cwd ?? Deno.cwd(), path);
@@ -85,13 +97,6 @@ function needRun(ctx: CondenseContext): RunContext {
 
 // ---------- summarise_diff
 
-export const summariseDiffInput = z.object({
-  ...textOrPath,
-  max_files: z.number().int().min(1).max(200).optional().describe(
-    "list at most this many files (default 40)",
-  ),
-}).strict();
-
 export async function summariseDiffTool(
   args: z.input<typeof summariseDiffInput>,
   ctx: CondenseContext = {},
@@ -108,19 +113,11 @@ export async function summariseDiffTool(
       files: summary.files.slice(0, shown),
       totals: summary.totals,
       heldBack: Math.max(0, summary.files.length - shown),
-    },
+    } satisfies z.output<typeof summariseDiffOutput>,
   };
 }
 
 // ---------- json_shape
-
-export const jsonShapeInput = z.object({
-  ...textOrPath,
-  max_depth: z.number().int().min(1).max(32).optional().describe("nesting shown (default 8)"),
-  max_keys: z.number().int().min(1).max(500).optional().describe(
-    "keys shown per object (default 40)",
-  ),
-}).strict();
 
 export async function jsonShapeTool(
   args: z.input<typeof jsonShapeInput>,
@@ -132,7 +129,11 @@ export async function jsonShapeTool(
     const r = jsonShape(text, { maxDepth: a.max_depth, maxKeys: a.max_keys });
     return {
       text: r.text,
-      structured: { kind: r.kind, ...(r.records !== undefined ? { records: r.records } : {}) },
+      structured: {
+        kind: r.kind,
+        ...(r.records !== undefined ? { records: r.records } : {}),
+        outline: r.text,
+      } satisfies z.output<typeof jsonShapeOutput>,
     };
   } catch (error) {
     throw new ToolInputError((error as Error).message);
@@ -140,15 +141,6 @@ export async function jsonShapeTool(
 }
 
 // ---------- dependency_audit
-
-export const dependencyAuditInput = z.object({
-  paths: z.array(z.string()).max(20).optional().describe(
-    "lockfiles; default: the known lockfiles in the working directory",
-  ),
-  max_items: z.number().int().min(1).max(200).optional().describe(
-    "list at most this many per section (default 20)",
-  ),
-}).strict();
 
 export async function dependencyAuditTool(
   args: z.input<typeof dependencyAuditInput>,
@@ -190,21 +182,22 @@ export async function dependencyAuditTool(
         duplicates: x.duplicates,
         marked: x.packages.filter((p) => p.marks.length > 0).slice(0, 200),
       })),
-    },
+    } satisfies z.output<typeof dependencyAuditOutput>,
   };
 }
 
 // ---------- condense_log
 
-export const condenseLogInput = z.object({
-  ...textOrPath,
-  last: z.string().optional().describe(
-    "the system log's last stretch instead of text or path: 30s, 5m, 2h, 1d",
-  ),
-  top: z.number().int().min(1).max(100).optional().describe(
-    "list at most this many message groups per section (default 10)",
-  ),
-}).strict();
+/** A template as condense_log's structured result lists it. */
+function logGroup(t: Template): z.output<typeof logGroupOutput> {
+  return {
+    line: t.firstLine,
+    ...(t.severity ? { severity: t.severity } : {}),
+    count: t.count,
+    template: t.template,
+    example: t.example,
+  };
+}
 
 export async function condenseLogTool(
   args: z.input<typeof condenseLogInput>,
@@ -254,27 +247,17 @@ export async function condenseLogTool(
     structured: {
       lines: r.lines,
       severities: r.severities,
+      distinct: r.templates.length,
       ...(r.span ? { span: r.span } : {}),
-      ...(heldBack ? { heldBack } : {}),
-    },
+      severe: r.severe.map(logGroup),
+      rare: r.rare.map(logGroup),
+      ...(r.ends ? { first: r.ends.first, last: r.ends.last } : {}),
+      ...(heldBack ? { heldBack, note: gapNote(heldBack) } : {}),
+    } satisfies z.output<typeof condenseLogOutput>,
   };
 }
 
 // ---------- hot_paths
-
-export const hotPathsInput = z.object({
-  path: z.string().optional().describe(
-    "a profile to read instead of git churn: a V8 .cpuprofile (node or deno --cpu-prof) or the text " +
-      "python3 -m cProfile prints; absolute or relative to the working directory",
-  ),
-  since: z.string().regex(/^[\w .:-]+$/, "a date or a duration such as 3.months or 2026-01-01")
-    .optional().describe(
-      "git churn only: commits after this, a git date such as 3.months or 2026-01-01",
-    ),
-  top: z.number().int().min(1).max(100).optional().describe(
-    "list at most this many paths or functions (default 15)",
-  ),
-}).strict();
 
 /** hot_paths from a profile file: the hottest functions by self and by total time, with file:line. */
 async function hotPathsFromProfile(
@@ -309,7 +292,7 @@ async function hotPathsFromProfile(
       functions: profile.functions.length,
       bySelf: r.hottest.bySelf.map(round),
       byTotal: r.hottest.byTotal.map(round),
-    },
+    } satisfies z.output<typeof hotPathsOutput>,
   };
 }
 
@@ -331,25 +314,20 @@ export async function hotPathsTool(
   const r = hotPaths(ran.text, { top: a.top });
   // A history longer than the capture keeps its newest and oldest commits; say what was not read.
   const note = ran.droppedBytes > 0
-    ? `\n(git log printed ${ran.bytes} bytes; ${ran.droppedBytes} in the middle were not read: narrow it with since)`
-    : "";
+    ? `git log printed ${ran.bytes} bytes; ${ran.droppedBytes} in the middle were not read: narrow it with since`
+    : undefined;
   return {
-    text: r.text + note,
+    text: r.text + (note ? `\n(${note})` : ""),
     structured: {
       source: "git",
       commits: r.commits,
       paths: r.paths.slice(0, a.top ?? 15),
-      ...(ran.droppedBytes > 0 ? { droppedBytes: ran.droppedBytes } : {}),
-    },
+      ...(note ? { droppedBytes: ran.droppedBytes, note } : {}),
+    } satisfies z.output<typeof hotPathsOutput>,
   };
 }
 
 // ---------- flaky_tests
-
-export const flakyTestsInput = z.object({
-  command: z.string().min(1).describe("the test command, as typed"),
-  times: z.number().int().min(2).max(20).optional().describe("how many runs (default 5)"),
-}).strict();
 
 export async function flakyTestsTool(
   args: z.input<typeof flakyTestsInput>,
@@ -366,21 +344,11 @@ export async function flakyTestsTool(
       flaky: r.flaky,
       failing: r.failing,
       unexplainedRuns: r.unexplainedRuns,
-    },
+    } satisfies z.output<typeof flakyTestsOutput>,
   };
 }
 
 // ---------- draft_change
-
-export const draftChangeInput = z.object({
-  text: z.string().optional().describe(
-    "the diff itself; with neither text nor path, the staged change (git diff --cached)",
-  ),
-  path: textOrPath.path,
-  kind: z.enum(["commit", "pr", "changelog"]).optional().describe(
-    "commit (default), pr or changelog",
-  ),
-}).strict();
 
 /** Why a draft could not be made, so a face can say it in its own words (the CLI says "pipe"). */
 export type DraftProblem = "empty" | "not-diff" | "too-big" | "silent-model" | "not-repo";
@@ -417,13 +385,15 @@ export async function draftChangeTool(
   }
   const kind = a.kind ?? "commit";
   if (!ctx.model) {
+    const draft = exactDraft(kind, summary);
     return {
-      text: exactDraft(kind, summary),
+      text: draft,
       structured: {
+        draft,
         kind,
         model: null,
         note: "no model configured: a plain draft from the diff's summary",
-      },
+      } satisfies z.output<typeof draftChangeOutput>,
     };
   }
   const messages = draftMessages(kind, diff, summary);
@@ -445,7 +415,11 @@ export async function draftChangeTool(
   if (written.trim() === "") {
     throw new DraftInputError("silent-model", `${ctx.model.name} wrote nothing`);
   }
-  return { text: finishDraft(kind, written), structured: { kind, model: ctx.model.name } };
+  const draft = finishDraft(kind, written);
+  return {
+    text: draft,
+    structured: { draft, kind, model: ctx.model.name } satisfies z.output<typeof draftChangeOutput>,
+  };
 }
 
 /** The staged change, by `git diff --cached` through the gate and the runner (origin draft). */

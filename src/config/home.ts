@@ -37,7 +37,11 @@ export function expandTilde(path: string, home = userHomeDir()): string {
 
 export function homeRoot(env: (name: string) => string | undefined = Deno.env.get): string {
   const override = env("WISP_HOME");
-  if (override && override.trim() !== "") return resolve(expandTilde(override, userHomeDir(env)));
+  if (override && override.trim() !== "") {
+    // An absolute WISP_HOME needs no HOME: MCP clients often start servers without one.
+    const tilde = override === "~" || override.startsWith("~/");
+    return resolve(tilde ? expandTilde(override, userHomeDir(env)) : override);
+  }
   return join(userHomeDir(env), ".wisp");
 }
 

@@ -180,6 +180,11 @@ export const configSchema = z.object({
       }).prefault({}),
     }).prefault({}),
   }).prefault({}),
+  // Per MCP client (its clientInfo.name from initialize): "off" sends that client's approval
+  // requests only out of band, for a client whose dialog nobody sees (ADR 0343).
+  mcp: z.object({
+    elicitation: z.record(z.string().min(1), z.enum(["on", "off"])).default({}),
+  }).prefault({}),
   context: z.object({
     target: z.number().gt(0).lt(1).default(0.6),
     memory: z.boolean().default(false),
@@ -338,6 +343,12 @@ export const SETTINGS: SettingInfo[] = [
   {
     key: "approval.timeoutSeconds",
     description: "seconds a question waits for your answer before it is refused",
+  },
+  {
+    key: "mcp.elicitation.<client>",
+    description:
+      "on or off: whether wisp mcp asks approvals in that client's dialog (its clientInfo name); off: only wisp approvals approve",
+    pattern: /^mcp\.elicitation\.(.+)$/,
   },
   {
     key: "approval.bannerDelaySeconds",

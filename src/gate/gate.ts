@@ -41,8 +41,18 @@ export interface ApprovalRequest {
   id: string;
 }
 
+/**
+ * A "no" that no person gave (a client's dialog declined at once by a
+ * headless agent): who said it, and the sentence the refusal carries.
+ */
+export interface HostRefusal {
+  answer: "no";
+  by: string;
+  why: string;
+}
+
 export interface ApprovalHost {
-  approve(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer>;
+  approve(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer | HostRefusal>;
   /**
    * Where the answer to a request came from, asked once right after it was
    * given, when the host can answer in more than one way (the MCP face:
@@ -531,7 +541,7 @@ export class Gate {
       if (ctx.signal?.aborted) resolve("aborted");
       ctx.signal?.addEventListener("abort", () => resolve("aborted"), { once: true });
     });
-    let result: ApprovalAnswer | "timeout" | "aborted" | "error";
+    let result: ApprovalAnswer | HostRefusal | "timeout" | "aborted" | "error";
     try {
       result = await Promise.race([
         ctx.host!.approve(request, controller.signal).catch(() => "error" as const),
@@ -555,7 +565,11 @@ export class Gate {
       answer = "no";
       why = `the turn was stopped while ${request.command} waited for an answer`;
       by = "aborted";
-    } else if (result === "error" || !valid.includes(result)) {
+    } else if (typeof result === "object" && result.answer === "no") {
+      answer = "no";
+      why = `${result.why} for ${request.command}`;
+      by = result.by;
+    } else if (result === "error" || typeof result === "object" || !valid.includes(result)) {
       answer = "no";
       why = `the question about ${request.command} could not be answered`;
       by = "error";

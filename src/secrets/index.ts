@@ -25,14 +25,13 @@ export type { StreamOptions, StreamResult } from "./stream.ts";
 export {
   MAX_LISTED_FINDINGS,
   MAX_REDACTED_CHARS,
-  redactInput,
   redactTool,
   renderFinding,
-  scanSecretsInput,
   scanSecretsTool,
   scanSummary,
   ToolInputError,
 } from "./tools.ts";
+export { redactInput, redactOutput, scanSecretsInput, scanSecretsOutput } from "./schemas.ts";
 export type {
   ListedFinding,
   RedactArgs,

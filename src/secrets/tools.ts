@@ -5,7 +5,8 @@
  * structure, so the MCP server only has to wire them. The raw text stays on
  * the machine; the audit gets kinds and counts, never values.
  */
-import { z } from "zod";
+import type { z } from "zod";
+import { redactInput, scanSecretsInput } from "./schemas.ts";
 import { isAbsolute, resolve } from "node:path";
 import type { AuditSink } from "../audit/writer.ts";
 import type { SecretFinding } from "./types.ts";
@@ -24,24 +25,6 @@ export const MAX_LISTED_FINDINGS = 200;
 /** Redacted text returned by the redact tool is at most this long (more is held back and said so). */
 export const MAX_REDACTED_CHARS = 256 * 1024;
 
-const common = {
-  text: z.string().optional().describe("The text to look at (give this or path)."),
-  path: z.string().optional().describe("A file on this machine to read instead of text."),
-  personal: z.boolean().optional().describe(
-    "Also look for personal data: emails, phones, IBANs, cards, ids, IPs.",
-  ),
-  thorough: z.boolean().optional().describe(
-    "Looser thresholds and nameless high-entropy strings; implies personal.",
-  ),
-};
-
-export const scanSecretsInput = z.object(common);
-export const redactInput = z.object({
-  ...common,
-  personal: z.boolean().optional().describe(
-    "Redact personal data as well as credentials (default true).",
-  ),
-});
 export type ScanSecretsArgs = z.input<typeof scanSecretsInput>;
 export type RedactArgs = z.input<typeof redactInput>;
 
@@ -65,6 +48,8 @@ export interface ScanSecretsResult {
   total: number;
   heldBack: number;
   binary: boolean;
+  /** The first line of the text: what was found, by kind. */
+  summary: string;
   /** The result as text, one finding a line, for the tool's content. */
   text: string;
 }
@@ -164,6 +149,7 @@ export async function scanSecretsTool(
     total,
     heldBack,
     binary,
+    summary,
     text: [summary, ...lines].join("\n"),
   };
 }

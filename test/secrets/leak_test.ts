@@ -10,7 +10,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { runWisp, tempDir } from "../support/wisp.ts";
 import { AuditLog } from "../../src/audit/writer.ts";
 import { homePaths } from "../../src/config/home.ts";
-import { redactTool, scanSecretsTool } from "../../src/secrets/index.ts";
+import { redactTool, type ScanSecretsResult, scanSecretsTool } from "../../src/secrets/index.ts";
 import { rng, Values } from "./corpus_values.ts";
 
 const v = new Values(rng(99));
@@ -175,7 +175,7 @@ Deno.test("no planted value reaches anything wisp writes: audit, output store, t
       }
     }
     // The tools did their work on the same text.
-    assert((tools[0] as { total: number }).total >= values.length);
+    assert((tools[0] as ScanSecretsResult).total >= values.length);
     assert((tools[3] as { text: string }).text.includes("[REDACTED:github-pat#1]"));
   } finally {
     await Deno.remove(home, { recursive: true });

@@ -17,9 +17,15 @@
  * dialog can answer: the model's own tools cannot reach the pending folder.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { ApprovalAnswer, ApprovalHost, ApprovalRequest } from "../../gate/gate.ts";
+import type {
+  ApprovalAnswer,
+  ApprovalHost,
+  ApprovalRequest,
+  HostRefusal,
+} from "../../gate/gate.ts";
 import type { AuditSink } from "../../audit/writer.ts";
 import { type PendingAnswer, type PendingBoard, type Scope, SCOPES } from "./pending.ts";
+import { callAnnouncer } from "./announce.ts";
 
 /** Which thread (and client) a turn belongs to, carried through its async calls. */
 export interface TurnScope {
@@ -136,8 +142,8 @@ export function answerFromElicitation(result: ElicitResult, request: ApprovalReq
     return {
       answer: "no",
       why: result.action === "decline"
-        ? "declined in the client's dialog"
-        : "the client's dialog was dismissed",
+        ? "the client declined the dialog"
+        : "the client dismissed the dialog",
     };
   }
   const scope = result.content?.scope;
@@ -164,6 +170,42 @@ export function answerFromTerminal(
   if (request.outsideSandbox) return "once";
   const scope = answer.scope ?? "once";
   return request.rememberable.includes(scope) ? scope : "session";
+}
+
+/** The sentence a waiting request announces to the client of the call it waits in. */
+export function waitingMessage(
+  request: ApprovalRequest,
+  dialog: boolean,
+  pendingId: string | undefined,
+): string {
+  const where = [
+    ...(dialog ? ["in the client's dialog"] : []),
+    ...(pendingId ? [`at a terminal with wisp approvals approve ${pendingId}`] : []),
+  ].join(" or ");
+  return `wisp is waiting for approval of ${
+    request.outsideSandbox ? "OUTSIDE THE SANDBOX: " : ""
+  }${request.command} (${request.level}); answer ${where}`;
+}
+
+/** The per-client dialog setting (mcp.elicitation): client name → on or off. */
+export type DialogSetting = Record<string, "on" | "off">;
+
+/**
+ * Whether approvals may be asked in the client's dialog: it declared
+ * elicitation, and mcp.elicitation does not say off for any name it goes by
+ * (its clientInfo name from initialize, WISP_MCP_CLIENT). Names match
+ * without regard to case.
+ */
+export function dialogAllowed(
+  declared: boolean,
+  setting: DialogSetting,
+  names: readonly (string | undefined)[],
+): boolean {
+  if (!declared) return false;
+  const off = new Set(
+    Object.entries(setting).filter(([, v]) => v === "off").map(([k]) => k.toLowerCase()),
+  );
+  return !names.some((n) => n !== undefined && off.has(n.toLowerCase()));
 }
 
 type Winner = { by: "elicitation" | "terminal"; answer: ApprovalAnswer; why?: string };
@@ -202,7 +244,10 @@ export class McpApprovalHost implements ApprovalHost {
     return source;
   }
 
-  async approve(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer> {
+  async approve(
+    request: ApprovalRequest,
+    signal?: AbortSignal,
+  ): Promise<ApprovalAnswer | HostRefusal> {
     const { channels, board, audit } = this.options;
     const thread = turnScope.getStore()?.thread ?? "-";
     const client = channels.client();
@@ -256,6 +301,11 @@ export class McpApprovalHost implements ApprovalHost {
       throw new Error(
         "no one can be asked: the client has no dialog and approval.outOfBand is false",
       );
+    }
+    // The call the request waits in hears of it at once (progress, a log message).
+    const announce = callAnnouncer.getStore();
+    if (announce) {
+      await announce(waitingMessage(request, canElicit, filed?.id)).catch(() => {});
     }
     const contenders: Promise<Winner | undefined>[] = [];
     if (canElicit) {
@@ -317,6 +367,10 @@ export class McpApprovalHost implements ApprovalHost {
       client,
       ...(request.outsideSandbox ? { outsideSandbox: true } : {}),
     });
+    // A dialog's "no" may be a headless agent's instant decline: say so, not that a person refused.
+    if (answer === "no" && winner?.by === "elicitation" && winner.why) {
+      return { answer: "no", by: "client", why: winner.why };
+    }
     return answer;
   }
 

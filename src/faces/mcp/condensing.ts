@@ -12,27 +12,33 @@
 import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 import { AuditLog, newSessionId } from "../../audit/writer.ts";
-import { Gate } from "../../gate/gate.ts";
-import { readApprovalLine } from "../../tools/read_file.ts";
+import type { Gate } from "../../gate/gate.ts";
 import { WispError } from "../../util/errors.ts";
+import type { CondenseContext, RunContext, ToolOutput } from "../../condense/tools.ts";
 import {
-  type CondenseContext,
   condenseLogInput,
-  condenseLogTool,
+  condenseLogOutput,
   dependencyAuditInput,
+  dependencyAuditOutput,
   draftChangeInput,
-  draftChangeTool,
+  draftChangeOutput,
   flakyTestsInput,
-  flakyTestsTool,
+  flakyTestsOutput,
   hotPathsInput,
-  hotPathsTool,
+  hotPathsOutput,
   jsonShapeInput,
-  type RunContext,
+  jsonShapeOutput,
   summariseDiffInput,
-  ToolInputError,
-  type ToolOutput,
-} from "../../condense/tools.ts";
-import { redactInput, redactTool, scanSecretsInput, scanSecretsTool } from "../../secrets/tools.ts";
+  summariseDiffOutput,
+} from "../../condense/schemas.ts";
+import {
+  redactInput,
+  redactOutput,
+  scanSecretsInput,
+  scanSecretsOutput,
+} from "../../secrets/schemas.ts";
+import { ToolInputError } from "../../util/tool_input.ts";
+import { load } from "../../util/lazy.ts";
 import { type OffloadedTool, ToolThread } from "../../condense/offload.ts";
 import type { Backend } from "../../models/backend.ts";
 import type { Session } from "../../session/session.ts";
@@ -50,7 +56,53 @@ export interface CondensingTool {
   description: string;
   /** The tool's own arguments with working_directory: what tools/list shows and calls are checked against. */
   schema: z.ZodObject;
+  /** What its structuredContent holds (tools/list's outputSchema): everything its text says. */
+  output: z.ZodType;
+  /** What a client may assume about it (ADR 0341). */
+  annotations: ToolAnnotations;
   run(args: Record<string, unknown>, env: CallEnv): Promise<ToolOutput>;
+}
+
+/**
+ * MCP tool annotations, every hint given (none left to the spec's defaults).
+ * Clients act on them: Codex runs a read-only tool without asking.
+ */
+export interface ToolAnnotations {
+  title: string;
+  /** It changes nothing outside wisp's own audit and output store. */
+  readOnlyHint: boolean;
+  /** Not read-only: it may change or delete what is there. */
+  destructiveHint: boolean;
+  /** The same call again has no further effect. */
+  idempotentHint: boolean;
+  /** It may reach beyond this machine's files (a command that may use the network). */
+  openWorldHint: boolean;
+}
+
+/** A tool that only reads (files, or git log and the journal through the gate) and computes. */
+function reads(title: string): ToolAnnotations {
+  return {
+    title,
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  };
+}
+
+/**
+ * A tool that runs a command the caller names: under the gate, the person's
+ * approval and the sandbox, but the command may write, and may reach the
+ * network where the config or an approval allows it.
+ */
+function runsCommands(title: string): ToolAnnotations {
+  return {
+    title,
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  };
 }
 
 const workingDirectory = {
@@ -116,6 +168,9 @@ export async function gateReads(
     } catch {
       continue;
     }
+    const { readApprovalLine } = await load<typeof import("../../tools/read_file.ts")>(
+      import.meta.resolve("../../tools/read_file.ts"),
+    );
     const verdict = await gate.check(readApprovalLine(given, realPath, absolute), {
       cwd: env.cwd,
       root: session.root,
@@ -131,9 +186,21 @@ export async function gateReads(
   }
 }
 
+/**
+ * The condensing tools' code, loaded at the first call that needs it, so
+ * that the server answers initialize and tools/list without it (the schemas
+ * above are all tools/list needs).
+ */
+const condenseTools = () =>
+  load<typeof import("../../condense/tools.ts")>(import.meta.resolve("../../condense/tools.ts"));
+const secretsTools = () =>
+  load<typeof import("../../secrets/tools.ts")>(import.meta.resolve("../../secrets/tools.ts"));
+
 /** The model draft_change writes with: routing.tasks.draft, else the configured model; none when it cannot be had. */
 async function draftModel(session: Session): Promise<Backend | undefined> {
-  const { resolveModel } = await import("../../models/registry.ts");
+  const { resolveModel } = await load<typeof import("../../models/registry.ts")>(
+    import.meta.resolve("../../models/registry.ts"),
+  );
   const name = session.config.routing.tasks.draft ?? session.config.model;
   try {
     return resolveModel(name, session.config);
@@ -175,20 +242,50 @@ function triageAudit(session: Session, cwd: string): AuditLog {
   return audit;
 }
 
+/** triage's structured result: the headline, every finding with its detail, the counts, the audit. */
+export const triageOutput = z.object({
+  headline: z.string(),
+  findings: z.array(z.object({
+    kind: z.enum(["error", "warning", "test_failure"]),
+    location: z.string().optional().describe("file:line[:col]"),
+    test: z.string().optional(),
+    message: z.string(),
+    detail: z.array(z.string()).optional().describe(
+      "the lines that belong to it: expected and actual values, a code frame",
+    ),
+  })),
+  counts: z.object({
+    errors: z.number().int(),
+    test_failures: z.number().int(),
+    warnings: z.number().int(),
+  }),
+  exitStatus: z.number().int().nullable().optional().describe("the command's exit status"),
+  heldBack: z.number().int().describe("findings not listed (over cap)"),
+  session: z.string().describe("the audit session of this call"),
+  audit: z.string().describe("the resource with its audit events"),
+});
+
 async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Promise<ToolOutput> {
   if ((args.command === undefined) === (args.path === undefined)) {
     throw new ToolInputError("give either command or path, not both and not neither");
   }
   const { session } = env;
-  const service = await import("../../condense/service.ts");
+  const service = await load<typeof import("../../condense/service.ts")>(
+    import.meta.resolve("../../condense/service.ts"),
+  );
   const audit = triageAudit(session, env.cwd);
   try {
     let input: { text: string; bytes: number; droppedBytes: number };
     let exitStatus: number | null | undefined;
     // The server's gate (its config, classifier and approvals in memory), recording into the triage session.
+    const { Gate } = await load<typeof import("../../gate/gate.ts")>(
+      import.meta.resolve("../../gate/gate.ts"),
+    );
     const gate = new Gate({ ...session.gate.opts, audit, approvals: session.gate.approvals });
     if (args.command !== undefined) {
-      const { runForTriage } = await import("../../condense/run_command.ts");
+      const { runForTriage } = await load<typeof import("../../condense/run_command.ts")>(
+        import.meta.resolve("../../condense/run_command.ts"),
+      );
       const ran = await runForTriage(args.command, {
         ...runContext(session, env.signal),
         audit,
@@ -199,7 +296,9 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
       exitStatus = ran.exitStatus;
     } else {
       await gateReads(args, env, gate);
-      const { readFileBounded } = await import("../../condense/input.ts");
+      const { readFileBounded } = await load<typeof import("../../condense/input.ts")>(
+        import.meta.resolve("../../condense/input.ts"),
+      );
       const path = isAbsolute(args.path!) ? args.path! : resolve(env.cwd, args.path!);
       input = await readFileBounded(path, undefined, args.path!);
     }
@@ -219,13 +318,13 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
     return {
       text: service.renderTriage(result),
       structured: {
-        ...service.triageJson(result),
+        ...service.triageJson(result, { detail: true }),
         counts: { ...result.counts },
         ...(exitStatus !== undefined ? { exitStatus } : {}),
         heldBack: result.heldBack,
         session: audit.session,
         audit: `wisp://audit/${audit.session}`,
-      },
+      } as z.output<typeof triageOutput>,
     };
   } finally {
     audit.close();
@@ -242,6 +341,8 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "cargo, pytest, go test, tsc, jest, …): give command (run under wisp's gate, approval and sandbox) or path. Returns a " +
       "headline and the findings; the raw output stays on this machine. Audited as a session of its own (structuredContent.audit).",
     schema: served(triageInput),
+    output: triageOutput,
+    annotations: runsCommands("Triage build or test output"),
     run: (args, env) => triageTool(args as z.infer<typeof triageInput>, env),
   },
   {
@@ -250,6 +351,8 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "A short summary of a unified diff on this machine (text or a file): files changed with their status, lines " +
       "added and removed, and the functions the hunks name, largest changes first. No model.",
     schema: served(summariseDiffInput),
+    output: summariseDiffOutput,
+    annotations: reads("Summarise a diff"),
     run: (args, env) => offloaded("summarise_diff", args, env),
   },
   {
@@ -259,8 +362,11 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "file, or with neither the staged change, read by git diff --cached under wisp's gate). The configured model writes " +
       "from an exact summary; without one, a plain draft. A commit message ends in a Why: line for you to fill.",
     schema: served(draftChangeInput),
+    output: draftChangeOutput,
+    annotations: reads("Draft a commit message or PR description"),
     run: async (args, env) => {
       const model = await draftModel(env.session);
+      const { draftChangeTool } = await condenseTools();
       return await draftChangeTool(args, condenseContext(env, model ? { model } : {}));
     },
   },
@@ -271,11 +377,13 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "counts by severity, its time span, the severe messages grouped by template with how often they repeat, the " +
       "rare ones, the first and last lines. No model.",
     schema: served(condenseLogInput),
+    output: condenseLogOutput,
+    annotations: reads("Condense a log"),
     // The system log's stretch (last) runs a command through the gate: on this thread.
-    run: (args, env) =>
+    run: async (args, env) =>
       args.last === undefined
-        ? offloaded("condense_log", args, env)
-        : condenseLogTool(args, condenseContext(env)),
+        ? await offloaded("condense_log", args, env)
+        : await (await condenseTools()).condenseLogTool(args, condenseContext(env)),
   },
   {
     name: "json_shape",
@@ -283,6 +391,8 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "The structure of a JSON document or JSON Lines on this machine without its data: keys and their types, " +
       "optional keys, array lengths, unions and small enums, as an indented outline. No model.",
     schema: served(jsonShapeInput),
+    output: jsonShapeOutput,
+    annotations: reads("Outline a JSON document's shape"),
     run: (args, env) => offloaded("json_shape", args, env),
   },
   {
@@ -292,6 +402,8 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "from the lockfiles alone: package counts, names at several versions, and what they mark (sources outside the " +
       "registry, plain http, missing integrity, install scripts). No network, no model.",
     schema: served(dependencyAuditInput),
+    output: dependencyAuditOutput,
+    annotations: reads("Audit lockfiles"),
     run: (args, env) => offloaded("dependency_audit", args, env),
   },
   {
@@ -301,8 +413,13 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "repeats) and compare the runs: the tests that failed in some runs and not others, those that failed every time, " +
       "and failed runs no reader could explain. The output stays on this machine.",
     schema: served(flakyTestsInput),
-    run: (args, env) =>
-      flakyTestsTool(args as z.input<typeof flakyTestsInput>, condenseContext(env)),
+    output: flakyTestsOutput,
+    annotations: runsCommands("Find flaky tests"),
+    run: async (args, env) =>
+      await (await condenseTools()).flakyTestsTool(
+        args as z.input<typeof flakyTestsInput>,
+        condenseContext(env),
+      ),
   },
   {
     name: "hot_paths",
@@ -312,11 +429,13 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "profile (a V8 .cpuprofile from node or deno --cpu-prof, or python3 -m cProfile's text) by self and total time, " +
       "with file:line. No model.",
     schema: served(hotPathsInput),
+    output: hotPathsOutput,
+    annotations: reads("Find the hot paths"),
     // Without a profile, git log runs through the gate: on this thread.
-    run: (args, env) =>
+    run: async (args, env) =>
       typeof args.path === "string"
-        ? offloaded("hot_paths", args, env)
-        : hotPathsTool(args, condenseContext(env)),
+        ? await offloaded("hot_paths", args, env)
+        : await (await condenseTools()).hotPathsTool(args, condenseContext(env)),
   },
   {
     name: "scan_secrets",
@@ -324,12 +443,22 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "Look for credentials (and with personal: true, personal data) in a text or a file on this machine; returns each " +
       "finding's place, kind and a masked preview, never the value.",
     schema: served(scanSecretsInput),
+    output: scanSecretsOutput,
+    annotations: reads("Scan for secrets"),
     run: async (args, env) => {
-      const { text, ...rest } = await scanSecretsTool(args, {
-        audit: env.session.audit,
-        cwd: env.cwd,
-      });
-      return { text, structured: rest as unknown as Record<string, unknown> };
+      const { scanSecretsTool } = await secretsTools();
+      const r = await scanSecretsTool(args, { audit: env.session.audit, cwd: env.cwd });
+      return {
+        text: r.text,
+        structured: {
+          summary: r.summary,
+          findings: r.findings,
+          counts: r.counts,
+          total: r.total,
+          heldBack: r.heldBack,
+          binary: r.binary,
+        } satisfies z.output<typeof scanSecretsOutput>,
+      };
     },
   },
   {
@@ -338,11 +467,19 @@ export const CONDENSING_TOOLS: CondensingTool[] = [
       "Return a text or a file on this machine with every credential (and personal data unless personal: false) replaced by " +
       "[REDACTED:kind#n].",
     schema: served(redactInput),
+    output: redactOutput,
+    annotations: reads("Redact secrets"),
     run: async (args, env) => {
+      const { redactTool } = await secretsTools();
       const r = await redactTool(args, { audit: env.session.audit, cwd: env.cwd });
       return {
         text: r.text === "" ? r.summary : r.text,
-        structured: { summary: r.summary, counts: r.counts, heldBack: r.heldBack },
+        structured: {
+          text: r.text,
+          summary: r.summary,
+          counts: r.counts,
+          heldBack: r.heldBack,
+        } satisfies z.output<typeof redactOutput>,
       };
     },
   },

@@ -6,37 +6,46 @@
  * `thread` (and `threadTurn`), which the thread's resources and receipts
  * read.
  */
-import type { AuditEvent, AuditFields, AuditKind } from "../../audit/catalogue.ts";
-import { AuditLog, type AuditOptions } from "../../audit/writer.ts";
+import type { AuditEvent } from "../../audit/catalogue.ts";
 import type { Backend, ChatMessage } from "../../models/backend.ts";
-import { checkAvailable, resolveModel } from "../../models/registry.ts";
-import { budgetBytes } from "../../tools/budget.ts";
 import type { AnyTool } from "../../tools/tool.ts";
-import { composeInstructions } from "../../agent/instructions.ts";
-import { runTurn } from "../../agent/turn.ts";
-import { callsFromEvents } from "../../agent/calls.ts";
-import { storeReader, withWholeOutputs } from "../../agent/whole_outputs.ts";
 import type { Session } from "../../session/session.ts";
 import { messageOf } from "../../util/errors.ts";
+import { load } from "../../util/lazy.ts";
 import { turnScope } from "./approval_host.ts";
-import type { Thread, ThreadShape } from "./threads.ts";
-import { buildReceipt, type Receipt } from "./receipt.ts";
+import { type Thread, type ThreadShape, TurnFailure } from "./threads.ts";
+import type { Receipt } from "./receipt.ts";
 
-/** The audit log of a server: each event recorded inside a thread's turn names the thread. */
-export class ThreadAwareAuditLog extends AuditLog {
-  constructor(options: AuditOptions) {
-    super(options);
-  }
-
-  override record<K extends AuditKind>(kind: K, fields: AuditFields<K>): AuditEvent {
-    const scope = turnScope.getStore();
-    if (!scope) return super.record(kind, fields);
-    return super.record(kind, {
-      ...fields,
-      thread: scope.thread,
-      ...(scope.turn !== undefined ? { threadTurn: scope.turn } : {}),
-    } as AuditFields<K>);
-  }
+/**
+ * The turn loop and the model clients, loaded at the first turn: a server
+ * that only serves the condensing tools never loads them, and initialize is
+ * answered without them.
+ */
+async function turnCode() {
+  const [registry, budget, instructions, turn, calls, whole, receipt] = await Promise.all([
+    load<typeof import("../../models/registry.ts")>(
+      import.meta.resolve("../../models/registry.ts"),
+    ),
+    load<typeof import("../../tools/budget.ts")>(import.meta.resolve("../../tools/budget.ts")),
+    load<typeof import("../../agent/instructions.ts")>(
+      import.meta.resolve("../../agent/instructions.ts"),
+    ),
+    load<typeof import("../../agent/turn.ts")>(import.meta.resolve("../../agent/turn.ts")),
+    load<typeof import("../../agent/calls.ts")>(import.meta.resolve("../../agent/calls.ts")),
+    load<typeof import("../../agent/whole_outputs.ts")>(
+      import.meta.resolve("../../agent/whole_outputs.ts"),
+    ),
+    load<typeof import("./receipt.ts")>(import.meta.resolve("./receipt.ts")),
+  ]);
+  return {
+    ...registry,
+    ...budget,
+    ...instructions,
+    ...turn,
+    ...calls,
+    ...whole,
+    buildReceipt: receipt.buildReceipt,
+  };
 }
 
 export interface Conversation {
@@ -52,9 +61,6 @@ export interface TurnCall {
   schema?: Record<string, unknown>;
   signal?: AbortSignal;
 }
-
-/** A failure the caller should read as the tool's error text (not a protocol error). */
-export class TurnFailure extends Error {}
 
 export interface EngineOptions {
   /**
@@ -85,6 +91,7 @@ export class SessionEngine {
   async #prepare(thread: Thread<Conversation>): Promise<void> {
     const c = thread.conversation;
     if (c.backend) return;
+    const { resolveModel, checkAvailable, budgetBytes, composeInstructions } = await turnCode();
     const config = this.session.config;
     let tools: AnyTool[];
     try {
@@ -121,6 +128,8 @@ export class SessionEngine {
     const turnNo = thread.turns;
     return await turnScope.run({ thread: thread.id, turn: turnNo }, async () => {
       await this.#prepare(thread);
+      const { runTurn, withWholeOutputs, storeReader, callsFromEvents, buildReceipt } =
+        await turnCode();
       const c = thread.conversation;
       const events: AuditEvent[] = [];
       let turnId: string | undefined;

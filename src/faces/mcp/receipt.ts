@@ -3,6 +3,7 @@
  * did, read from its audit events (never from the reply), so a calling
  * agent can check a reply before trusting it. Pure.
  */
+import { z } from "zod";
 import type { AuditEvent } from "../../audit/catalogue.ts";
 import { callsFromEvents, type TurnCall } from "../../agent/calls.ts";
 import { ranLine } from "../../agent/receipts.ts";
@@ -11,50 +12,72 @@ import { type Claim, unsupportedClaims, unsupportedLine } from "../../agent/veri
 /** A call's output is given inline up to this many bytes; above, by reference. */
 export const INLINE_OUTPUT_BYTES = 2048;
 
-export interface ReceiptCall {
-  id: string;
-  tool: string;
-  arguments: unknown;
-  outcome: TurnCall["outcome"];
-  command?: string;
-  exitStatus?: number;
-  /** The result as the model saw it, when small. */
-  output?: string;
-  /** Where the result (or its whole output, when held back) can be read. */
-  outputRef?: string;
-  outputBytes: number;
-}
+const receiptCall = z.object({
+  id: z.string(),
+  tool: z.string(),
+  arguments: z.unknown(),
+  outcome: z.enum(["ok", "failed", "denied", "declined", "unfinished"]),
+  command: z.string().optional(),
+  exitStatus: z.number().int().optional(),
+  output: z.string().optional().describe("the result as the model saw it, when small"),
+  outputRef: z.string().optional().describe(
+    "where the result (or its whole output, when held back) can be read",
+  ),
+  outputBytes: z.number().int(),
+});
+/** One call of the turn, as the receipt lists it. */
+export type ReceiptCall = z.output<typeof receiptCall>;
 
-export interface Refusal {
-  tool: string;
-  command?: string;
-  kind: "denied" | "declined";
-  reason: string;
-}
+const refusal = z.object({
+  tool: z.string(),
+  command: z.string().optional(),
+  kind: z.enum(["denied", "declined"]),
+  reason: z.string(),
+});
+/** A call the policy denied or the person declined. */
+export type Refusal = z.output<typeof refusal>;
 
-export interface ReceiptNotification {
-  source: string;
-  title?: string;
-  message?: string;
-  route: string | null;
-  posted: boolean;
-}
+const receiptNotification = z.object({
+  source: z.string(),
+  title: z.string().optional(),
+  message: z.string().optional(),
+  route: z.string().nullable(),
+  posted: z.boolean(),
+});
+/** A notification the turn posted (or tried to). */
+export type ReceiptNotification = z.output<typeof receiptNotification>;
 
-export interface Receipt {
-  thread_id: string;
-  turn: number;
-  model: string;
-  reply: string;
-  ran: string | null;
-  calls: ReceiptCall[];
-  refusals: Refusal[];
-  /** Claims in the reply no call produced; `checked` false when verification.mode is off or the turn stopped. */
-  verification: { checked: boolean; unsupported: Claim[]; line: string | null };
-  notifications: ReceiptNotification[];
-  condensed: Array<Record<string, unknown>>;
-  stopped: boolean;
-  seconds: number;
-}
+/** A claim verification found unsupported; typed by agent/verify.ts's Claim, so the two agree. */
+const claim: z.ZodType<Claim> = z.object({
+  quote: z.string(),
+  why: z.string(),
+  reader: z.string(),
+});
+
+/**
+ * respond's structured result: the reply and what the turn did. The one
+ * source of the Receipt type and of respond's outputSchema.
+ */
+export const receiptOutput = z.object({
+  thread_id: z.string(),
+  turn: z.number().int(),
+  model: z.string(),
+  reply: z.string().describe("the model's reply"),
+  ran: z.string().nullable().describe("the ran: line, what the turn's calls did"),
+  calls: z.array(receiptCall),
+  refusals: z.array(refusal),
+  verification: z.object({
+    checked: z.boolean().describe("false when verification.mode is off or the turn stopped"),
+    unsupported: z.array(claim).describe("claims in the reply no call produced"),
+    line: z.string().nullable(),
+  }),
+  notifications: z.array(receiptNotification),
+  condensed: z.array(z.record(z.string(), z.unknown())),
+  stopped: z.boolean(),
+  seconds: z.number(),
+});
+/** What a respond result carries in structuredContent. */
+export type Receipt = z.output<typeof receiptOutput>;
 
 export function outputUri(thread: string, id: string): string {
   return `wisp://threads/${thread}/output/${id}`;

@@ -1,24 +1,27 @@
 /**
- * `wisp mcp`'s whole life: open one Session for the server (the audit session,
- * the gate and its approvals, the output store), serve MCP on stdin/stdout
- * until stdin closes (or SIGINT/SIGTERM), then withdraw every request still
- * waiting in <home>/pending and close.
+ * `wisp mcp`'s whole life: serve MCP on stdin/stdout until stdin closes (or
+ * SIGINT/SIGTERM), or over HTTP with --http; then withdraw every request
+ * still waiting in <home>/pending and close. The server's one Session (the
+ * audit session, the gate and its approvals, the output store) and its
+ * notifier are opened after the client's initialize, so that the reply does
+ * not wait for them (ADR 0344).
  */
 import process from "node:process";
-import { openNotifier } from "../../notify/world.ts";
 import { ensureHome, type HomePaths } from "../../config/home.ts";
 import type { Config } from "../../config/schema.ts";
-import { Session } from "../../session/session.ts";
-import { configView } from "../../tools/inspect.ts";
 import { newSessionId } from "../../audit/writer.ts";
-import { McpApprovalHost } from "./approval_host.ts";
-import { SessionEngine, ThreadAwareAuditLog } from "./engine.ts";
+import { load } from "../../util/lazy.ts";
+import { messageOf } from "../../util/errors.ts";
+import type { Notifier } from "../../notify/notifier.ts";
+import { dialogAllowed, McpApprovalHost } from "./approval_host.ts";
+import { ThreadAwareAuditLog } from "./thread_audit.ts";
 import { PendingBoard } from "./pending.ts";
 import { serveLiveApprovals } from "./live_approvals.ts";
-import { McpFace } from "./server.ts";
+import { type FaceBackend, McpFace } from "./server.ts";
 import type { ThreadShape } from "./threads.ts";
 import { LineTransport, writerSink } from "./transport.ts";
 import type { Logger } from "./log.ts";
+import { type HttpAddress, newToken, serveHttp } from "./http.ts";
 
 export interface ServeOptions {
   paths: HomePaths;
@@ -31,6 +34,8 @@ export interface ServeOptions {
   log: Logger;
   /** WISP_MCP_CLIENT: the client's name for titles and pending requests. */
   clientName?: string;
+  /** --http: serve streamable HTTP on this loopback address instead of stdio. */
+  http?: HttpAddress;
   input?: ReadableStream<Uint8Array>;
   output?: { write(p: Uint8Array): Promise<number> };
 }
@@ -66,14 +71,20 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
       log("error", `answers from a terminal are off: ${(error as Error).message}`);
     }
   }
-  // One notifier for the server: the model's notify tool and the approval banners share its limit.
-  // The client owns the terminal, so there is no terminal route (and MCP has no host route).
-  const notifier = openNotifier(config.notifications, paths.auditLog, { terminal: false });
   // The host is made before the face it asks through: it reaches the face through this holder.
   const ref: { face?: McpFace } = {};
+  // Opened at the first request that needs them (the face's ready()).
+  let opened:
+    | { backend: FaceBackend; notifier: Notifier; live: { close(): void } }
+    | undefined;
   const host = new McpApprovalHost({
     channels: {
-      canElicit: () => Boolean(ref.face?.server.getClientCapabilities()?.elicitation),
+      canElicit: () =>
+        dialogAllowed(
+          Boolean(ref.face?.server.getClientCapabilities()?.elicitation),
+          config.mcp.elicitation,
+          [ref.face?.server.getClientVersion()?.name, options.clientName],
+        ),
       elicit: (params, signal, timeoutMs) =>
         ref.face!.server.elicitInput(
           { mode: "form", ...params } as Parameters<McpFace["server"]["elicitInput"]>[0],
@@ -82,7 +93,8 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
           { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> }
         >,
       notify: async (title, message) => {
-        const outcome = await notifier.notify({ title, message });
+        await ref.face!.ready();
+        const outcome = await opened!.notifier.notify({ title, message });
         if (!outcome.posted) log("info", `notification not shown: ${outcome.reason}`);
         return outcome.route ?? null;
       },
@@ -95,49 +107,79 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     timeoutSeconds: config.approval.timeoutSeconds,
     bannerDelaySeconds: config.approval.bannerDelaySeconds,
   });
-  const session = Session.open({
-    face: "mcp",
-    paths,
-    config,
-    audit,
-    host,
-    notifier,
-    yes: options.yes,
-    unsafe: options.unsafe,
-    argv: options.argv,
-  });
-  // The approvals it holds, listed for `wisp approvals` and revocable from there.
-  const live = await serveLiveApprovals({
-    dir: paths.servers,
-    audit,
-    store: session.gate.approvals,
-    client: () => host.options.channels.client(),
-    start: board?.serverStart,
-    log,
-  });
+  let stopping = false;
+  const open = async (): Promise<FaceBackend> => {
+    const [{ openNotifier }, { Session }, { SessionEngine }, { configView }] = await Promise.all([
+      load<typeof import("../../notify/world.ts")>(import.meta.resolve("../../notify/world.ts")),
+      load<typeof import("../../session/session.ts")>(
+        import.meta.resolve("../../session/session.ts"),
+      ),
+      load<typeof import("./engine.ts")>(import.meta.resolve("./engine.ts")),
+      load<typeof import("../../tools/inspect.ts")>(import.meta.resolve("../../tools/inspect.ts")),
+    ]);
+    // One notifier for the server: the model's notify tool and the approval banners share its
+    // limit. The client owns the terminal, so there is no terminal route (nor an MCP host route).
+    const notifier = openNotifier(config.notifications, paths.auditLog, { terminal: false });
+    const session = Session.open({
+      face: "mcp",
+      paths,
+      config,
+      audit,
+      host,
+      notifier,
+      yes: options.yes,
+      unsafe: options.unsafe,
+      argv: options.argv,
+    });
+    // The approvals it holds, listed for `wisp approvals` and revocable from there.
+    const live = await serveLiveApprovals({
+      dir: paths.servers,
+      audit,
+      store: session.gate.approvals,
+      client: () => host.options.channels.client(),
+      start: board?.serverStart,
+      log,
+    });
+    // A server told to stop while the session opened withdraws its entry at once.
+    if (stopping) live.close();
+    const backend: FaceBackend = {
+      session,
+      engine: new SessionEngine(session),
+      // The view the model's inspect tool and `wisp config show` give, from the config loaded.
+      configView: () => configView(config, paths, options.configExists),
+    };
+    opened = { backend, notifier, live };
+    return backend;
+  };
   const face = new McpFace({
-    session,
-    engine: new SessionEngine(session),
+    open,
     defaults: options.defaults,
     maxThreads: config.maxThreads,
-    // The view the model's inspect tool and `wisp config show` give, from the config the server loaded.
-    configView: () => configView(config, paths, options.configExists),
     log,
   });
   ref.face = face;
-  const transport = new LineTransport({
-    input: options.input ?? Deno.stdin.readable,
-    output: writerSink(options.output ?? Deno.stdout),
-    log,
-  });
-  let stopping = false;
+  // Once the client has its initialize reply, open the session while it has nothing to ask.
+  face.server.oninitialized = () => {
+    face.ready().catch((error) => log("error", `the session did not open: ${messageOf(error)}`));
+  };
   const stop = () => {
     if (stopping) return;
     stopping = true;
     face.close();
     board?.closeAll();
-    live.close();
+    opened?.live.close();
   };
+  if (options.http) {
+    await serveOverHttp(face, options.http, stop, log);
+    await face.opening()?.catch(() => {});
+    opened?.backend.session.close();
+    return;
+  }
+  const transport = new LineTransport({
+    input: options.input ?? Deno.stdin.readable,
+    output: writerSink(options.output ?? Deno.stdout),
+    log,
+  });
   const onSignal = () => {
     stop();
     transport.close().finally(() => Deno.exit(0));
@@ -157,6 +199,50 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
       Deno.removeSignalListener(s, onSignal);
     } catch { /* not here */ }
   }
-  session.close();
+  await face.opening()?.catch(() => {});
+  opened?.backend.session.close();
   log("info", "stdin closed; stopped");
+}
+
+/** The signals that stop the server. */
+function stopSignals(): Deno.Signal[] {
+  return Deno.build.os === "windows" ? [] : ["SIGINT", "SIGTERM", "SIGHUP"];
+}
+
+/**
+ * Serve `face` over streamable HTTP on `address` until a signal: the URL and
+ * the bearer token are printed once on stderr (whatever WISP_LOG says).
+ */
+async function serveOverHttp(
+  face: McpFace,
+  address: HttpAddress,
+  stop: () => void,
+  log: Logger,
+): Promise<void> {
+  const token = newToken();
+  const serving = await serveHttp(address, token);
+  await face.connect(serving.transport);
+  await Deno.stderr.write(
+    new TextEncoder().encode(
+      `wisp mcp: serving ${serving.url}; send the header Authorization: Bearer ${token}\n`,
+    ),
+  );
+  log("info", `serving on ${serving.url}`);
+  const onSignal = () => {
+    stop();
+    serving.close();
+  };
+  for (const s of stopSignals()) {
+    try {
+      Deno.addSignalListener(s, onSignal);
+    } catch { /* not here */ }
+  }
+  await serving.finished;
+  stop();
+  for (const s of stopSignals()) {
+    try {
+      Deno.removeSignalListener(s, onSignal);
+    } catch { /* not here */ }
+  }
+  log("info", "stopped");
 }

@@ -25,15 +25,22 @@ import { z } from "zod";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { VERSION } from "../../version.ts";
 import { messageOf, WispError } from "../../util/errors.ts";
-import { ToolInputError as SecretsInputError } from "../../secrets/tools.ts";
-import { ToolInputError } from "../../condense/tools.ts";
+import { ToolInputError } from "../../util/tool_input.ts";
 import type { Session } from "../../session/session.ts";
-import { type Conversation, type SessionEngine, TurnFailure } from "./engine.ts";
-import { ThreadError, type ThreadShape, ThreadTable } from "./threads.ts";
-import { receiptText } from "./receipt.ts";
+import type { Conversation, SessionEngine } from "./engine.ts";
+import { ThreadError, type ThreadShape, ThreadTable, TurnFailure } from "./threads.ts";
+import { receiptOutput, receiptText } from "./receipt.ts";
 import { RESOURCE_TEMPLATES, ResourceError, Resources, STATIC_RESOURCES } from "./resources.ts";
 import type { Logger } from "./log.ts";
-import { callDirectory, CONDENSING_TOOLS, folderFrom, gateReads } from "./condensing.ts";
+import { skipRequestIdZero } from "./request_ids.ts";
+import { announcerFor, callAnnouncer } from "./announce.ts";
+import {
+  callDirectory,
+  CONDENSING_TOOLS,
+  folderFrom,
+  gateReads,
+  type ToolAnnotations,
+} from "./condensing.ts";
 
 export const respondArgs = z.object({
   prompt: z.string().min(1).describe(
@@ -67,10 +74,23 @@ export const closeThreadArgs = z.object({
   thread_id: z.string().describe("The thread to free."),
 }).strict();
 
+/** respond's result: the receipt, or (isError) the thread and what went wrong. */
+export const respondOutput = z.union([
+  receiptOutput,
+  z.object({ thread_id: z.string(), error: z.string() }),
+]);
+
+/** close_thread's result: the thread named and whether it was open. */
+export const closeThreadOutput = z.object({ thread_id: z.string(), closed: z.boolean() });
+
 export interface ToolEntry {
   name: string;
   description: string;
   schema: z.ZodType;
+  /** What the result's structuredContent holds (tools/list's outputSchema). */
+  output: z.ZodType;
+  /** What a client may assume about the tool (ADR 0341). */
+  annotations: ToolAnnotations;
 }
 
 export const TOOLS: ToolEntry[] = [
@@ -82,26 +102,69 @@ export const TOOLS: ToolEntry[] = [
       "reply, and in structuredContent a receipt of what ran (read it before trusting the reply). Read wisp://tools for the " +
       "model's tools and prompts that work.",
     schema: respondArgs,
+    output: respondOutput,
+    // The model runs commands and edits files (under the gate and the person's approval);
+    // a command may reach the network where the config or an approval allows it.
+    annotations: {
+      title: "Ask wisp's local model to do it",
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    },
   },
   {
     name: "close_thread",
     description:
       "Free a respond thread when its work is done. Its audit, outputs and summary stay readable.",
     schema: closeThreadArgs,
+    output: closeThreadOutput,
+    // It forgets the thread's conversation (its audit and outputs stay); a second call changes nothing.
+    annotations: {
+      title: "Close a respond thread",
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
   },
   ...CONDENSING_TOOLS,
 ];
 
-type ListedTool = { name: string; description: string; inputSchema: Record<string, unknown> };
+type ListedTool = {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+  annotations: ToolAnnotations;
+};
 let listed: ListedTool[] | undefined;
+
+/** A zod schema as tools/list gives it: JSON Schema without the $schema line. */
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+/**
+ * An outputSchema must be an object schema at the top (the MCP spec): a
+ * union of objects is given as an object whose alternatives are its anyOf.
+ */
+function outputSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const json = jsonSchema(schema, "output");
+  return json.type === "object" ? json : { type: "object", ...json };
+}
 
 /** tools/list's answer, made once: the schemas never change while the server runs. */
 export function toolList(): ListedTool[] {
-  return listed ??= TOOLS.map((t) => {
-    const schema = z.toJSONSchema(t.schema, { io: "input" }) as Record<string, unknown>;
-    delete schema.$schema;
-    return { name: t.name, description: t.description, inputSchema: schema };
-  });
+  return listed ??= TOOLS.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: jsonSchema(t.schema, "input"),
+    outputSchema: outputSchemaOf(t.output),
+    annotations: t.annotations,
+  }));
 }
 
 /** The first thing wrong with a call's arguments, as one sentence (the rest are counted). */
@@ -116,17 +179,26 @@ export function argumentsProblem(tool: string, error: z.ZodError): string {
 
 /** Errors a caller can act on; anything else is logged too. */
 function isCallersProblem(error: unknown): boolean {
-  return error instanceof ToolInputError || error instanceof SecretsInputError ||
-    error instanceof WispError;
+  return error instanceof ToolInputError || error instanceof WispError;
+}
+
+/** What the face works with: the server's session, the engine of its turns, the config's view. */
+export interface FaceBackend {
+  session: Session;
+  engine: SessionEngine;
+  configView: () => Record<string, unknown>;
 }
 
 export interface McpFaceOptions {
-  session: Session;
-  engine: SessionEngine;
+  /**
+   * Opens the backend, once, at the first request that needs it: initialize
+   * and tools/list are answered without loading the session, the gate and
+   * the tools (ADR 0344).
+   */
+  open: () => Promise<FaceBackend>;
   /** Thread defaults from wisp mcp's flags. */
   defaults: ThreadShape;
   maxThreads: number;
-  configView: () => Record<string, unknown>;
   log: Logger;
 }
 
@@ -151,29 +223,20 @@ function textResult(
 export class McpFace {
   readonly server: Server;
   readonly threads: ThreadTable<Conversation>;
-  readonly resources: Resources;
+  #opened: Promise<{ backend: FaceBackend; resources: Resources }> | undefined;
+  #backend: FaceBackend | undefined;
 
   constructor(readonly options: McpFaceOptions) {
-    const { session } = options;
     this.threads = new ThreadTable<Conversation>(
       options.maxThreads,
-      () => options.engine.newConversation(),
+      // Threads are opened only once the backend is (respond awaits ready() first).
+      () => this.#backend!.engine.newConversation(),
       (thread, why) => options.log("debug", `thread ${thread.id} ${why}`),
     );
-    this.resources = new Resources({
-      config: session.config,
-      paths: session.paths,
-      session: session.id,
-      configView: options.configView,
-      tools: () => session.tools(),
-      openThread: (id) => this.threads.get(id),
-      closedThread: (id) => this.threads.closed(id),
-      openThreads: () => this.threads.list(),
-    });
     this.server = new Server(
       { name: "wisp", version: VERSION },
       {
-        capabilities: { tools: {}, resources: {} },
+        capabilities: { tools: {}, resources: {}, logging: {} },
         instructions:
           "wisp runs a local model with tools on this machine. Use respond to delegate work (it runs under the person's " +
           "approval, the sandbox and the audit); read wisp://tools for what the model can do. The condensing tools " +
@@ -182,7 +245,37 @@ export class McpFace {
           "result. Approvals reach only the person: never try to answer one.",
       },
     );
+    if (!skipRequestIdZero(this.server)) {
+      options.log(
+        "error",
+        "the SDK's request counter was not found: the first dialog may use id 0",
+      );
+    }
     this.#register();
+  }
+
+  /** The backend and the resources on it, opened at the first request that needs them. */
+  ready(): Promise<{ backend: FaceBackend; resources: Resources }> {
+    return this.#opened ??= this.options.open().then((backend) => {
+      this.#backend = backend;
+      const { session } = backend;
+      const resources = new Resources({
+        config: session.config,
+        paths: session.paths,
+        session: session.id,
+        configView: backend.configView,
+        tools: () => session.tools(),
+        openThread: (id) => this.threads.get(id),
+        closedThread: (id) => this.threads.closed(id),
+        openThreads: () => this.threads.list(),
+      });
+      return { backend, resources };
+    });
+  }
+
+  /** The opening of the backend, if it has begun (so a stopping server can wait for it). */
+  opening(): Promise<unknown> | undefined {
+    return this.#opened;
   }
 
   #register(): void {
@@ -190,16 +283,27 @@ export class McpFace {
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList() }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args } = request.params;
-      return await this.callTool(name, args ?? {}, extra.signal);
+      // What waits inside the call (an approval) announces itself to this call's client.
+      const announce = announcerFor({
+        progressToken: extra._meta?.progressToken,
+        progress: (params) =>
+          extra.sendNotification({ method: "notifications/progress", params } as never),
+        log: (params) => server.sendLoggingMessage(params, extra.sessionId),
+      });
+      return await callAnnouncer.run(
+        announce,
+        () => this.callTool(name, args ?? {}, extra.signal),
+      );
     });
     server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: STATIC_RESOURCES }));
     server.setRequestHandler(
       ListResourceTemplatesRequestSchema,
       () => ({ resourceTemplates: RESOURCE_TEMPLATES }),
     );
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      const { resources } = await this.ready();
       try {
-        return { contents: [this.resources.read(request.params.uri)] };
+        return { contents: [resources.read(request.params.uri)] };
       } catch (error) {
         if (error instanceof ResourceError) {
           throw new McpError(ErrorCode.InvalidParams, error.message);
@@ -234,9 +338,10 @@ export class McpFace {
     }
     const tool = CONDENSING_TOOLS.find((t) => t.name === name)!;
     const { working_directory, ...own } = parsed.data as Record<string, unknown>;
+    const { session } = (await this.ready()).backend;
     try {
-      const cwd = callDirectory(working_directory as string | undefined, this.options.session.root);
-      const env = { session: this.options.session, cwd, signal };
+      const cwd = callDirectory(working_directory as string | undefined, session.root);
+      const env = { session, cwd, signal };
       // triage gates its path itself, inside its own audit session.
       if (name !== "triage") await gateReads(own, env);
       const result = await tool.run(own, env);
@@ -249,14 +354,15 @@ export class McpFace {
     }
   }
 
-  #workingDirectory(given: string | undefined): string | undefined {
+  #workingDirectory(given: string | undefined, root: string): string | undefined {
     if (given === undefined) return undefined;
-    const { path, problem } = folderFrom(given, this.options.session.root, "workingDirectory");
+    const { path, problem } = folderFrom(given, root, "workingDirectory");
     if (problem) throw new ThreadError(problem);
     return path;
   }
 
   async respond(args: z.infer<typeof respondArgs>, signal?: AbortSignal): Promise<ToolResult> {
+    const { session, engine } = (await this.ready()).backend;
     let opened;
     try {
       const shape: Partial<ThreadShape> = {
@@ -267,11 +373,11 @@ export class McpFace {
           ? { commandTimeoutSeconds: args.commandTimeoutSeconds }
           : {}),
         ...(args.workingDirectory !== undefined
-          ? { workingDirectory: this.#workingDirectory(args.workingDirectory) }
+          ? { workingDirectory: this.#workingDirectory(args.workingDirectory, session.root) }
           : {}),
       };
       const isNew = args.thread_id === undefined || !this.threads.get(args.thread_id);
-      if (isNew) this.options.engine.toolsFor({ ...this.options.defaults, ...shape });
+      if (isNew) engine.toolsFor({ ...this.options.defaults, ...shape });
       opened = this.threads.open(args.thread_id, shape, this.options.defaults);
     } catch (error) {
       if (error instanceof ThreadError) throw new McpError(ErrorCode.InvalidParams, error.message);
@@ -283,13 +389,13 @@ export class McpFace {
     }
     try {
       const receipt = await this.threads.runTurn(thread, () =>
-        this.options.engine.turn(thread, {
+        engine.turn(thread, {
           prompt: args.prompt,
           ...(args.task ? { task: args.task } : {}),
           ...(args.schema ? { schema: args.schema } : {}),
           ...(signal ? { signal } : {}),
         }));
-      return textResult(receiptText(receipt), receipt as unknown as Record<string, unknown>);
+      return textResult(receiptText(receipt), receipt);
     } catch (error) {
       if (error instanceof TurnFailure) {
         return textResult(

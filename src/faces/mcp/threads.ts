@@ -6,6 +6,9 @@
  */
 import { THREAD_ID_PATTERN } from "./uri.ts";
 
+/** A turn's failure the caller should read as the tool's error text (not a protocol error). */
+export class TurnFailure extends Error {}
+
 /** The arguments that shape a thread, taken only when it starts. */
 export interface ThreadShape {
   model?: string;

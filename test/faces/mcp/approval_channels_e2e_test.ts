@@ -25,8 +25,13 @@ Deno.test("a terminal answering first withdraws the open dialog with notificatio
   const s = await mcpScratch(ollamaConfig(ollama.url, { approval: { bannerDelaySeconds: 1 } }));
   let withdrawn: (reason: unknown) => void = () => {};
   const dialogWithdrawn = new Promise((resolve) => withdrawn = resolve);
+  const dialogIds: (string | number)[] = [];
   const c = await connect(s, {
-    elicit: () => new Promise(() => {}), // the person never answers the dialog
+    // The person never answers the dialog.
+    elicit: (_params, requestId) => {
+      dialogIds.push(requestId);
+      return new Promise(() => {});
+    },
   });
   // The SDK client aborts the handler's signal when notifications/cancelled arrives for it.
   c.client.setNotificationHandler(
@@ -58,7 +63,10 @@ Deno.test("a terminal answering first withdraws the open dialog with notificatio
     const answered = await wispAtTerminal(s.home, ["approvals", "approve", id]);
     assertEquals(answered.code, 0, answered.output);
     const cancelled = await dialogWithdrawn as { requestId: unknown };
-    assert(cancelled.requestId !== undefined);
+    // The first request of the session: SDK clients drop a cancellation of id 0 (a falsy id).
+    assertEquals(dialogIds.length, 1);
+    assert(dialogIds[0] !== 0, "the first dialog does not use id 0");
+    assertEquals(cancelled.requestId, dialogIds[0], "the cancellation names the open dialog");
     assertEquals((structured(await call).calls as Record<string, unknown>[])[0].outcome, "ok");
   } finally {
     await c.close();

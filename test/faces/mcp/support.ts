@@ -62,6 +62,8 @@ export function ollamaConfig(
 
 export type Elicit = (
   params: Record<string, unknown>,
+  /** The JSON-RPC id the server gave the request. */
+  requestId: string | number,
 ) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 export interface Connected {
@@ -99,8 +101,8 @@ export async function connect(
   );
   if (options.elicit) {
     const elicit = options.elicit;
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      return await elicit(request.params as Record<string, unknown>) as never;
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      return await elicit(request.params as Record<string, unknown>, extra.requestId) as never;
     });
   }
   await client.connect(transport);
