@@ -1,9 +1,10 @@
 /**
  * `wisp scan [FILE…]`: credentials (and with --personal, personal data) in
  * files, folders or standard input. Prints each finding's location, kind and
- * masked preview; exits 1 when anything is found (or an input could not be
- * read: a check that did not run is not a pass), 0 otherwise. Each input is
- * audited as secrets.scan with kinds and counts, never values.
+ * masked preview. Exit status a script can trust: 0 nothing found, 1 found,
+ * 2 something could not be scanned (a missing or unreadable file or folder:
+ * a check that did not run is not a pass, and it wins over a finding). Each
+ * input is audited as secrets.scan with kinds and counts, never values.
  */
 import { load } from "./lazy.ts";
 import type { Command } from "commander";
@@ -22,7 +23,7 @@ export function register(program: Command): void {
     .description(
       "find credentials (and, with --personal, personal data) in files or standard input",
     )
-    .argument("[files...]", "files or folders to scan; standard input when none")
+    .argument("[files...]", "files or folders to scan; standard input when none, or `-`")
     .option(
       "--personal",
       "also find personal data: emails, phone numbers, IBANs, cards, national ids, IPs",
@@ -34,7 +35,7 @@ export function register(program: Command): void {
     .option("--json", 'print {"findings": [{"path", "line", "kind", "preview"}]} on stdout')
     .addHelpText(
       "after",
-      "\nExamples:\n  git diff --cached | wisp scan     # in .git/hooks/pre-commit\n  wisp scan --personal export.csv",
+      "\nExamples:\n  git diff --cached | wisp scan     # in .git/hooks/pre-commit\n  wisp scan --personal export.csv\n\nExit status: 0 nothing found, 1 found, 2 could not scan an input.",
     )
     .action(async (files: string[], flags: ScanFlags) => {
       await runScan(files, flags);
@@ -43,6 +44,24 @@ export function register(program: Command): void {
 
 /** A root that yields at least this many files is scanned by the thread pool; fewer, right here. */
 const POOL_MIN_FILES = 16;
+
+/** Exit status when an input could not be scanned: the result is incomplete. */
+export const EXIT_NOT_SCANNED = 2;
+
+/** The sentence for an input that could not be scanned, or null for an error that is a bug. */
+export function notScannedReason(path: string, error: unknown): string | null {
+  if (error instanceof Deno.errors.NotFound) return `${path} does not exist; check the path`;
+  if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
+    return `${path} cannot be read; check its permissions`;
+  }
+  if (error instanceof Deno.errors.IsADirectory) return `${path} could not be read as a file`;
+  // A device, FIFO or socket named as an input: nothing is read from it.
+  if (error instanceof Error && error.name === "UnsafePath") {
+    return `${error.message}; give a file or a folder`;
+  }
+  if (error instanceof Error && error.name === "NotScannable") return error.message;
+  return null;
+}
 
 async function runScan(files: string[], flags: ScanFlags): Promise<void> {
   const { cliState, errLine, out, stdinIsTerminal } = await load<typeof import("./io.ts")>(
@@ -119,23 +138,49 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
       ...(result.binary ? { binary: true } : {}),
       personal: options.personal,
     });
-    if (result.binary) errLine(`note: ${path ?? "standard input"} is binary; skipped`);
+    if (result.binary && Deno.env.get("WISP_LOG") === "debug") {
+      errLine(`debug: ${path ?? "standard input"} is binary; its printable runs were scanned`);
+    }
+  };
+
+  /** Say why an input was not scanned and mark the run incomplete; rethrow what is a bug. */
+  const notScanned = (path: string, error: unknown) => {
+    const reason = notScannedReason(path, error);
+    if (reason === null) throw error;
+    errLine(`error: ${reason}`);
+    failed = true;
   };
 
   const scanHere = async (path: string) => {
     const { scanFile } = await scanning();
-    record(await scanFile(path, options, (found) => print(found, path)), path);
+    try {
+      record(await scanFile(path, options, (found) => print(found, path)), path);
+    } catch (error) {
+      notScanned(path, error);
+    }
+  };
+
+  const scanStdin = async () => {
+    const { scanInput } = await scanning();
+    try {
+      const result = await scanInput(Deno.stdin.readable, options, (found) => print(found, "-"));
+      record(result, undefined);
+    } catch (error) {
+      notScanned("standard input", error);
+    }
   };
 
   try {
-    if (files.length === 0) {
-      const { scanInput } = await scanning();
-      const result = await scanInput(Deno.stdin.readable, options, (found) => print(found, "-"));
-      record(result, undefined);
-    } else {
+    if (files.length === 0) await scanStdin();
+    else {
       for (const root of files) {
+        if (root === "-") {
+          await scanStdin();
+          continue;
+        }
+        const report = { unreadable: [] as string[] };
         try {
-          const walk = walkFiles(root);
+          const walk = walkFiles(root, report);
           const head = take(walk, POOL_MIN_FILES);
           if (threads > 0 && head.length === POOL_MIN_FILES) {
             if (!pool) {
@@ -145,8 +190,8 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
               }
             }
             for await (const outcome of scanInOrder(pool, chain(head, walk), options)) {
-              if (outcome.kind === "error") throw outcome.error;
-              if (outcome.kind === "large") await scanHere(outcome.path);
+              if (outcome.kind === "error") notScanned(outcome.path, outcome.error);
+              else if (outcome.kind === "large") await scanHere(outcome.path);
               else {
                 if (outcome.findings.length > 0) print(outcome.findings, outcome.path);
                 record(outcome.result, outcome.path);
@@ -156,17 +201,10 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
             for (const path of chain(head, walk)) await scanHere(path);
           }
         } catch (error) {
-          if (error instanceof Deno.errors.NotFound) {
-            errLine(`error: ${root} does not exist; check the path`);
-          } else if (error instanceof Deno.errors.PermissionDenied) {
-            errLine(`error: ${root} cannot be read; check its permissions`);
-          } else if (error instanceof Deno.errors.IsADirectory) {
-            errLine(`error: ${root} could not be read as a file`);
-          } else if (error instanceof Error && error.name === "UnsafePath") {
-            // A device, FIFO or socket named as an input: nothing is read from it.
-            errLine(`error: ${error.message}; give a file or a folder`);
-          } else throw error;
-          failed = true;
+          notScanned(root, error);
+        }
+        for (const folder of report.unreadable) {
+          notScanned(folder, new Deno.errors.PermissionDenied(folder));
         }
       }
     }
@@ -181,7 +219,8 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
   if (inputs > 0 || total > 0) {
     errLine(total === 0 ? `no secrets found${where}` : `${scanSummary(totals)}${where}`);
   }
-  if (total > 0 || failed) cliState.exitCode = 1;
+  if (failed) cliState.exitCode = EXIT_NOT_SCANNED;
+  else if (total > 0) cliState.exitCode = 1;
 }
 
 /** Up to `n` items from an iterator (which goes on from there). */

@@ -157,7 +157,9 @@ export async function scanSecretsTool(
   const lines = listed.map((f) => renderFinding(f, input.path ?? "-"));
   const heldBack = total - listed.length;
   if (heldBack > 0) lines.push(`${heldBack} more held back (counted above, not listed)`);
-  const summary = binary ? `${input.path}: binary file, not scanned` : scanSummary(counts);
+  const summary = binary
+    ? `${input.path}: binary file, its printable strings scanned: ${scanSummary(counts)}`
+    : scanSummary(counts);
   return {
     findings: listed,
     counts,

@@ -28,6 +28,8 @@ export interface WalkNotes {
   cutIgnoreFiles: string[];
   /** Credential files left out (read_file asks before reading one). */
   credentialFiles: number;
+  /** Folders that could not be listed (skipped, as ripgrep does; a scanner must say so). */
+  unreadable?: string[];
 }
 
 /** What one ignore file says of a path: ignore it, re-include it (a ! pattern), or nothing. */
@@ -120,6 +122,12 @@ export interface WalkOptions {
   deadline: number;
   /** Also list folders (find). */
   folders?: boolean;
+  /** Also walk names that start with a dot (`.env`, `.github/`), except `.git` (the secret scan). */
+  hidden?: boolean;
+  /** Also yield credential files instead of counting them (the secret scan looks inside them). */
+  credentialFiles?: boolean;
+  /** Bounds other than LIMITS (the secret scan lifts the caps on entries and files). */
+  limits?: Partial<Pick<typeof LIMITS, "entriesPerFolder" | "files">>;
 }
 
 export interface WalkEntry {
@@ -169,6 +177,8 @@ function inheritedRules(root: string, notes: WalkNotes): Rules[] {
 
 export function* walk(options: WalkOptions, notes: WalkNotes): Generator<WalkEntry> {
   let files = 0;
+  const entriesPerFolder = options.limits?.entriesPerFolder ?? LIMITS.entriesPerFolder;
+  const maxFiles = options.limits?.files ?? LIMITS.files;
   const base = inheritedRules(options.root, notes);
   const rootRules = rulesFor(options.root, "", notes);
   const stack: Array<{ dir: string; relative: string; rules: Rules[] }> = [
@@ -180,19 +190,21 @@ export function* walk(options: WalkOptions, notes: WalkNotes): Generator<WalkEnt
     try {
       let count = 0;
       for (const entry of Deno.readDirSync(dir)) {
-        if (++count > LIMITS.entriesPerFolder) {
+        if (++count > entriesPerFolder) {
           notes.bigFolders.push(relative || ".");
           break;
         }
         names.push(entry);
       }
     } catch {
+      notes.unreadable?.push(relative || ".");
       continue; // unreadable: skipped, as ripgrep does
     }
     names = names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: Array<{ dir: string; relative: string; rules: Rules[] }> = [];
     for (const entry of names) {
-      if (entry.name.startsWith(".") || entry.isSymlink) continue;
+      if (entry.isSymlink) continue;
+      if (entry.name.startsWith(".") && (!options.hidden || entry.name === ".git")) continue;
       const rel = relative ? `${relative}/${entry.name}` : entry.name;
       const abs = `${dir}/${entry.name}`;
       if (ignoredBy(rules, rel, entry.isDirectory)) continue;
@@ -207,12 +219,12 @@ export function* walk(options: WalkOptions, notes: WalkNotes): Generator<WalkEnt
         continue;
       }
       if (!entry.isFile) continue;
-      if (isCredentialPath(rel)) {
+      if (!options.credentialFiles && isCredentialPath(rel)) {
         notes.credentialFiles++;
         continue;
       }
-      if (++files > LIMITS.files) {
-        notes.stopped = `${LIMITS.files.toLocaleString("en")} files`;
+      if (++files > maxFiles) {
+        notes.stopped = `${maxFiles.toLocaleString("en")} files`;
         return;
       }
       let size = 0;
