@@ -415,7 +415,7 @@ export const CREDENTIAL_RULES: Rule[] = [
     validate: (v, text, start) => {
       const lineStart = text.lastIndexOf("\n", start) + 1;
       const line = text.slice(lineStart, start);
-      return /\b(?:login|mysql|mysqldump|mysqladmin)\b|\s-u\s?\S/.test(line) &&
+      return /\b(?:login|mysql|mysqldump|mysqladmin|sshpass)\b|\s-u\s?\S/.test(line) &&
         !/^\d+(?::\d+)*$/.test(v) &&
         !isPlaceholder(v) && shannonEntropy(v) >= 2;
     },
@@ -423,7 +423,7 @@ export const CREDENTIAL_RULES: Rule[] = [
   ...VENDOR_RULES,
   regexRule({
     kind: "basic-auth",
-    pattern: /(?<=^|\s)(?:-u|--user)\s+["']?[^\s:"'`$]+:([^\s"'`]{4,})/gmd,
+    pattern: /(?<=^|\s)(?:-u|--user)(?:\s+|=)["']?[^\s:"'`$]+:([^\s"'`]{4,})/gmd,
     group: 1,
     anchors: ["-u", "--user"],
     priority: PRIORITY.header,

@@ -224,6 +224,10 @@ const SECRET_TOKENS = new Set([
   "licensekey",
 ]);
 
+/** Words run together end with a secret word: `PGPASSWORD`, `dbpasswd`, `apitoken`, `clientsecret`. */
+const PASSWORD_SUFFIX = /^[a-z0-9]{2,}(?:password|passwd|passphrase)$/;
+const SECRET_SUFFIX = /^[a-z0-9]{2,}(?:secret|token|apikey)$/;
+
 /** Split `AWS_SECRET_ACCESS_KEY`, `apiKey`, `x-api-key`, `db.password` into lower-case words. */
 export function nameTokens(name: string): string[] {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[^a-z0-9]+/).filter((t) =>
@@ -253,8 +257,8 @@ function classifyNameUncached(name: string): NameClass {
   if (tokens.length === 1 && (tokens[0] === "pass" || tokens[0] === "pwd" || tokens[0] === "pw")) {
     return null;
   }
-  if (tokens.some((t) => PASSWORD_TOKENS.has(t))) return "password";
-  if (tokens.some((t) => SECRET_TOKENS.has(t))) return "secret";
+  if (tokens.some((t) => PASSWORD_TOKENS.has(t) || PASSWORD_SUFFIX.test(t))) return "password";
+  if (tokens.some((t) => SECRET_TOKENS.has(t) || SECRET_SUFFIX.test(t))) return "secret";
   // `api_key`, `STRIPE_KEY`, `privateKey`: "key" after another word (but not `key` alone).
   const last = tokens[tokens.length - 1];
   if (last === "key" && tokens.length >= 2) return "secret";
@@ -399,6 +403,8 @@ const LITERAL_EXTENSIONS = new Set([
 
 interface Assignment {
   name: string;
+  /** The name's class where the place decides it (`Pwd=` inside a connection string). */
+  cls?: Exclude<NameClass, null>;
   nameStart: number;
   valueStart: number;
   value: string;
@@ -528,7 +534,10 @@ export function assignmentAt(
   if (before === "$" || (before === "{" && text[nameStart - 2] === "$")) return null;
   // Most keyword hits sit in names that are not secret-like (`keys`, `tokenizer`, `authInfo`):
   // the class is cached per name, so this check is cheap and spares all the rest.
-  if (classifyName(text.slice(nameStart, nameEnd)) === null) return null;
+  // `Pwd=` and `PW=` alone are a working directory in a shell, but a password after `;` in an
+  // ODBC or ADO.NET connection string (`Uid=app;Pwd=…`).
+  const shortPassword = before === ";" && /^(?:pwd|pw|pass)$/i.test(text.slice(nameStart, nameEnd));
+  if (classifyName(text.slice(nameStart, nameEnd)) === null && !shortPassword) return null;
   let i = nameEnd;
   // Most keyword hits are not assignments: look for the operator before anything else.
   let probe = i;
@@ -617,6 +626,7 @@ export function assignmentAt(
   }
   return {
     name,
+    ...(shortPassword ? { cls: "password" as const } : {}),
     nameStart,
     valueStart: read.start,
     value: read.value,
@@ -652,7 +662,7 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
     if (!found || found.nameStart === lastNameStart) continue;
     lastNameStart = found.nameStart;
     skipUntil = found.valueStart;
-    const cls = classifyName(found.name);
+    const cls = found.cls ?? classifyName(found.name);
     if (!cls) continue;
     const value = found.value;
     if (

@@ -9,11 +9,13 @@ import { CREDENTIAL_RULES } from "./credentials.ts";
 import { genericRule, highEntropyRule } from "./generic.ts";
 import { PERSONAL_RULES } from "./personal.ts";
 import { tableRule } from "./table.ts";
+import { FORMAT_RULES } from "./formats.ts";
 import { maskedPreview } from "./preview.ts";
 import { type AnchorSet, anchorSet, findAnchors } from "./anchors.ts";
 
 export const RULES: Rule[] = [
   ...CREDENTIAL_RULES,
+  ...FORMAT_RULES,
   genericRule,
   tableRule,
   highEntropyRule,
@@ -55,6 +57,7 @@ export const CREDENTIAL_KINDS = [
   "basic-auth",
   "password",
   "generic-secret",
+  "kubernetes-secret",
   "high-entropy-string",
 ];
 export const PERSONAL_KINDS = [
