@@ -75,7 +75,8 @@ export const netrcRule: Rule = {
 };
 
 const PGPASS_LINE =
-  /^((?:[^:\\\n]|\\.)*):(\d+|\*):((?:[^:\\\n]|\\.)*):((?:[^:\\\n]|\\.)*):([^\n]+)$/;
+  /^((?:[^:\\\s]|\\.)+):(\d+|\*):((?:[^:\\\s]|\\.)+):((?:[^:\\\s]|\\.)+):(\S[^\n]*)$/;
+/^((?:[^:\\\n]|\\.)*):(\d+|\*):((?:[^:\\\n]|\\.)*):((?:[^:\\\n]|\\.)*):([^\n]+)$/;
 
 /**
  * `.pgpass` (`host:port:database:user:password`): a text is one when every line that is not blank
