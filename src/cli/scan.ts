@@ -12,6 +12,8 @@ import type { SecretFinding } from "../secrets/types.ts";
 import type { InputResult } from "../secrets/scan_input.ts";
 
 interface ScanFlags {
+  /** Commander's `--no-history`: false when given. */
+  history?: boolean;
   personal?: boolean;
   thorough?: boolean;
   json?: boolean;
@@ -31,6 +33,10 @@ export function register(program: Command): void {
     .option(
       "--thorough",
       "looser thresholds and nameless high-entropy strings (implies --personal)",
+    )
+    .option(
+      "--no-history",
+      "in a diff, only the lines it adds (by default a secret on a removed line is reported too: it is still in the history)",
     )
     .option("--json", 'print {"findings": [{"path", "line", "kind", "preview"}]} on stdout')
     .addHelpText(
@@ -98,6 +104,7 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
   const options = {
     personal: flags.personal === true || flags.thorough === true,
     thorough: flags.thorough === true,
+    history: flags.history !== false,
   };
   const threads = poolSize(Deno.env.get("WISP_SCAN_THREADS"), navigator.hardwareConcurrency ?? 1);
   let pool: InstanceType<typeof ScanPool> | undefined;
@@ -107,19 +114,32 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
   let inputs = 0;
   if (flags.json) out('{"findings": [');
 
+  // Findings on lines a diff removes, in this run and in the input being printed (for its audit).
+  let historyTotal = 0;
+  let historyHere = 0;
+
   const print = (found: SecretFinding[], fallbackPath: string) => {
     // One write per batch of findings, not per finding.
     let text = "";
     for (const f of found) {
+      if (f.history) historyHere++;
       const path = f.path ?? fallbackPath;
       if (flags.json) {
         const { line, column, kind, preview } = f;
-        text += `${firstJson ? "\n" : ",\n"}  ${
-          JSON.stringify({ path, line, column, kind, preview })
-        }`;
+        const entry = {
+          path,
+          line,
+          column,
+          kind,
+          preview,
+          ...(f.history ? { history: true } : {}),
+        };
+        text += `${firstJson ? "\n" : ",\n"}  ${JSON.stringify(entry)}`;
         firstJson = false;
       } else {
-        text += `${path}:${f.line}:${f.column}  ${f.kind}  ${f.preview}\n`;
+        text += `${path}:${f.line}:${f.column}  ${f.kind}  ${f.preview}${
+          f.history ? "  leaked in history" : ""
+        }\n`;
       }
     }
     out(text);
@@ -136,8 +156,11 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
       ...(path !== undefined ? { path } : {}),
       ...(result.diff ? { diff: true } : {}),
       ...(result.binary ? { binary: true } : {}),
+      ...(historyHere > 0 ? { history: historyHere } : {}),
       personal: options.personal,
     });
+    historyTotal += historyHere;
+    historyHere = 0;
     if (result.binary && Deno.env.get("WISP_LOG") === "debug") {
       errLine(`debug: ${path ?? "standard input"} is binary; its printable runs were scanned`);
     }
@@ -217,7 +240,10 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
   const where = inputs === 1 ? "" : ` in ${inputs} inputs`;
   // When nothing could be read, the errors above are the whole story.
   if (inputs > 0 || total > 0) {
-    errLine(total === 0 ? `no secrets found${where}` : `${scanSummary(totals)}${where}`);
+    const history = historyTotal > 0
+      ? ` (${historyTotal} on removed lines: leaked in history)`
+      : "";
+    errLine(total === 0 ? `no secrets found${where}` : `${scanSummary(totals)}${where}${history}`);
   }
   if (failed) cliState.exitCode = EXIT_NOT_SCANNED;
   else if (total > 0) cliState.exitCode = 1;

@@ -40,7 +40,7 @@ export async function scanInput(
   if (looksLikeDiff(headText)) {
     const whole = await readBounded(peeked.stream, MAX_DIFF_BYTES);
     if (whole !== null) {
-      const findings = scanDiff(whole, { personal: options.personal, thorough: options.thorough });
+      const findings = scanDiff(whole, diffOptions(options));
       if (findings.length > 0) onFindings(findings);
       return { binary: false, diff: true, counts: countByKind(findings) };
     }
@@ -52,6 +52,11 @@ export async function scanInput(
   }
   const result = await scanStream(peeked.stream, options, onFindings);
   return { binary: result.binary, diff: false, counts: result.counts };
+}
+
+/** The options a diff is scanned with (its own paths replace the input's). */
+function diffOptions(options: ScanOptions) {
+  return { personal: options.personal, thorough: options.thorough, history: options.history };
 }
 
 const DECODER = new TextDecoder();
@@ -73,9 +78,7 @@ export function scanBytes(
   }
   const text = DECODER.decode(bytes);
   const diff = looksLikeDiff(text);
-  const findings = diff
-    ? scanDiff(text, { personal: options.personal, thorough: options.thorough })
-    : scanText(text, options);
+  const findings = diff ? scanDiff(text, diffOptions(options)) : scanText(text, options);
   if (findings.length > 0) onFindings(findings);
   return { binary: false, diff, counts: countByKind(findings) };
 }

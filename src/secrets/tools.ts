@@ -57,6 +57,8 @@ export interface ListedFinding {
   column: number;
   kind: string;
   preview: string;
+  /** On a line a diff removes: still in the repository's history. */
+  history?: true;
 }
 
 export interface ScanSecretsResult {
@@ -109,11 +111,15 @@ export function listFinding(f: SecretFinding): ListedFinding {
     column: f.column,
     kind: f.kind,
     preview: f.preview,
+    ...(f.history ? { history: true as const } : {}),
   };
 }
 
+/** One finding as `wisp scan` prints it: `path:line:column  kind  preview[  leaked in history]`. */
 export function renderFinding(f: ListedFinding, fallbackPath = "-"): string {
-  return `${f.path ?? fallbackPath}:${f.line}:${f.column}  ${f.kind}  ${f.preview}`;
+  return `${f.path ?? fallbackPath}:${f.line}:${f.column}  ${f.kind}  ${f.preview}${
+    f.history ? "  leaked in history" : ""
+  }`;
 }
 
 /** scan_secrets: findings with location, kind and masked preview. */

@@ -12,6 +12,8 @@ export interface SecretFinding {
   preview: string;
   start: number;
   end: number;
+  /** On a line a diff removes: gone from the file, still in the repository's history. */
+  history?: boolean;
 }
 
 export type Category = "credential" | "personal";
@@ -22,6 +24,8 @@ export interface ScanOptions {
   /** Looser thresholds and keyword-less high-entropy strings; implies personal. */
   thorough?: boolean;
   path?: string;
+  /** A diff's removed lines are scanned too (findings marked `history`); on unless false. */
+  history?: boolean;
 }
 
 /** A candidate span proposed by a rule, before overlaps are settled. */

@@ -291,3 +291,37 @@ Deno.test("a binary file is scanned through its printable runs, small or streame
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a diff's removed secret is reported as leaked in history; --no-history keeps to added lines", async () => {
+  const home = await tempDir();
+  try {
+    const gone = v.githubPat();
+    const diff = [
+      "diff --git a/ci/deploy.sh b/ci/deploy.sh",
+      "--- a/ci/deploy.sh",
+      "+++ b/ci/deploy.sh",
+      "@@ -2,3 +2,3 @@ set -eu",
+      ' echo "deploying"',
+      `-export GH_TOKEN=${gone}`,
+      '+export GH_TOKEN="$(vault read -field=token secret/ci/gh)"',
+      " ./release.sh",
+      "",
+    ].join("\n");
+    const run = await runWisp(["scan"], { home, stdin: diff });
+    assertEquals(run.code, 1, run.stderr);
+    assertEquals(run.stdout, "ci/deploy.sh:3:17  github-pat  ghp_****[40]  leaked in history\n");
+    assertStringIncludes(
+      run.stderr,
+      "1 finding: 1 github-pat (1 on removed lines: leaked in history)",
+    );
+    const json = await runWisp(["scan", "--json", "-"], { home, stdin: diff });
+    assertEquals(JSON.parse(json.stdout).findings[0].history, true);
+    assert(!json.stdout.includes(gone));
+    const added = await runWisp(["scan", "--no-history"], { home, stdin: diff });
+    assertEquals([added.code, added.stdout], [0, ""]);
+    const events = (await auditEvents(home)).filter((e) => e.kind === "secrets.scan");
+    assertEquals(events.map((e) => e.history ?? 0), [1, 1, 0]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
