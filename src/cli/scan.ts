@@ -17,7 +17,11 @@ interface ScanFlags {
   personal?: boolean;
   thorough?: boolean;
   json?: boolean;
+  format?: string;
+  baseline?: string;
 }
+
+const FORMATS = ["text", "json", "sarif"];
 
 export function register(program: Command): void {
   program
@@ -38,7 +42,15 @@ export function register(program: Command): void {
       "--no-history",
       "in a diff, only the lines it adds (by default a secret on a removed line is reported too: it is still in the history)",
     )
-    .option("--json", 'print {"findings": [{"path", "line", "kind", "preview"}]} on stdout')
+    .option(
+      "--json",
+      'print {"findings": [{"path", "line", "column", "kind", "preview", "context"}]} (--format json)',
+    )
+    .option("--format <format>", "text (the default), json, or sarif (SARIF 2.1.0)")
+    .option(
+      "--baseline <file>",
+      "leave out the findings of an earlier wisp scan --json (known, already judged)",
+    )
     .addHelpText(
       "after",
       "\nExamples:\n  git diff --cached | wisp scan     # in .git/hooks/pre-commit\n  wisp scan --personal export.csv\n\nExit status: 0 nothing found, 1 found, 2 could not scan an input.",
@@ -100,6 +112,26 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
       "give files to scan, or pipe text to standard input (git diff --cached | wisp scan)",
     );
   }
+  const format = flags.format ?? (flags.json ? "json" : "text");
+  if (!FORMATS.includes(format) || (flags.json && format !== "json")) {
+    throw new UsageError(`--format takes one of ${FORMATS.join(", ")} (and --json means json)`);
+  }
+  const { KnownFindings, KnownFindingsError } = await load<typeof import("../secrets/known.ts")>(
+    import.meta.resolve("../secrets/known.ts"),
+  );
+  let known: InstanceType<typeof KnownFindings>;
+  try {
+    known = new KnownFindings(Deno.cwd(), flags.baseline);
+  } catch (error) {
+    if (error instanceof KnownFindingsError) throw new UsageError(error.message);
+    throw error;
+  }
+  const json = format === "json";
+  const sarif: { path: string; finding: SecretFinding }[] = [];
+  let suppressedTotal = 0;
+  let suppressedHere = 0;
+  /** The known findings of the input being printed, by kind (taken out of its counts). */
+  let knownKinds: Record<string, number> = {};
   const audit = openAudit("scan");
   const options = {
     personal: flags.personal === true || flags.thorough === true,
@@ -112,7 +144,7 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
   let failed = false;
   let firstJson = true;
   let inputs = 0;
-  if (flags.json) out('{"findings": [');
+  if (json) out('{"findings": [');
 
   // Findings on lines a diff removes, in this run and in the input being printed (for its audit).
   let historyTotal = 0;
@@ -122,10 +154,16 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
     // One write per batch of findings, not per finding.
     let text = "";
     for (const f of found) {
-      if (f.history) historyHere++;
       const path = f.path ?? fallbackPath;
-      if (flags.json) {
-        const { line, column, kind, preview } = f;
+      if (!known.empty && known.isKnown(f, path)) {
+        suppressedHere++;
+        knownKinds[f.kind] = (knownKinds[f.kind] ?? 0) + 1;
+        continue;
+      }
+      if (f.history) historyHere++;
+      if (format === "sarif") sarif.push({ path, finding: f });
+      else if (json) {
+        const { line, column, kind, preview, context } = f;
         const entry = {
           path,
           line,
@@ -133,6 +171,8 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
           kind,
           preview,
           ...(f.history ? { history: true } : {}),
+          fingerprint: `${path}:${kind}:${line}`,
+          context,
         };
         text += `${firstJson ? "\n" : ",\n"}  ${JSON.stringify(entry)}`;
         firstJson = false;
@@ -147,20 +187,30 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
 
   const record = (result: InputResult, path: string | undefined) => {
     inputs++;
-    for (const [kind, n] of Object.entries(result.counts)) totals[kind] = (totals[kind] ?? 0) + n;
+    // What the baseline or an ignore file already knows is counted apart, not as found.
+    const counts = { ...result.counts };
+    for (const [kind, n] of Object.entries(knownKinds)) {
+      counts[kind] -= n;
+      if (counts[kind] <= 0) delete counts[kind];
+    }
+    knownKinds = {};
+    for (const [kind, n] of Object.entries(counts)) totals[kind] = (totals[kind] ?? 0) + n;
     audit.record("secrets.scan", {
-      counts: result.counts,
-      total: Object.values(result.counts).reduce((a, b) => a + b, 0),
+      counts,
+      total: Object.values(counts).reduce((a, b) => a + b, 0),
       source: "cli",
       input: path === undefined ? "stdin" : "file",
       ...(path !== undefined ? { path } : {}),
       ...(result.diff ? { diff: true } : {}),
       ...(result.binary ? { binary: true } : {}),
       ...(historyHere > 0 ? { history: historyHere } : {}),
+      ...(suppressedHere > 0 ? { known: suppressedHere } : {}),
       personal: options.personal,
     });
     historyTotal += historyHere;
     historyHere = 0;
+    suppressedTotal += suppressedHere;
+    suppressedHere = 0;
     if (result.binary && Deno.env.get("WISP_LOG") === "debug") {
       errLine(`debug: ${path ?? "standard input"} is binary; its printable runs were scanned`);
     }
@@ -233,7 +283,16 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
     }
   } finally {
     pool?.close();
-    if (flags.json) out(`${firstJson ? "" : "\n"}]}\n`);
+    if (json) out(`${firstJson ? "" : "\n"}]}\n`);
+    if (format === "sarif") {
+      const { sarifLog } = await load<typeof import("../secrets/sarif.ts")>(
+        import.meta.resolve("../secrets/sarif.ts"),
+      );
+      const { VERSION } = await load<typeof import("../version.ts")>(
+        import.meta.resolve("../version.ts"),
+      );
+      out(JSON.stringify(sarifLog(sarif, VERSION), null, 2) + "\n");
+    }
     audit.close();
   }
   const total = Object.values(totals).reduce((a, b) => a + b, 0);
@@ -244,6 +303,13 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
       ? ` (${historyTotal} on removed lines: leaked in history)`
       : "";
     errLine(total === 0 ? `no secrets found${where}` : `${scanSummary(totals)}${where}${history}`);
+    if (suppressedTotal > 0) {
+      errLine(
+        `${suppressedTotal} known finding${
+          suppressedTotal === 1 ? "" : "s"
+        } left out (baseline, ignore file)`,
+      );
+    }
   }
   if (failed) cliState.exitCode = EXIT_NOT_SCANNED;
   else if (total > 0) cliState.exitCode = 1;

@@ -12,6 +12,7 @@ import { tableRule } from "./table.ts";
 import { FORMAT_RULES } from "./formats.ts";
 import { maskedPreview } from "./preview.ts";
 import { type AnchorSet, anchorSet, findAnchors } from "./anchors.ts";
+import { allowedInline, contextOf, mayHaveAllowComments } from "./conventions.ts";
 
 export const RULES: Rule[] = [
   ...CREDENTIAL_RULES,
@@ -218,14 +219,24 @@ export function locate(text: string, kept: Candidate[], path?: string): SecretFi
       preview: maskedPreview(c.kind, value, c.visible),
       start: c.start,
       end: c.end,
+      context: contextOf(text, c.start, c.end, c.kind),
     });
   }
   return findings;
 }
 
-/** Scan a text held in memory. */
+/**
+ * Scan a text held in memory. A value on a line marked with an allow comment (`gitleaks:allow`,
+ * `pragma: allowlist secret`, `wisp:allow`, or a next-line marker above) is left out, unless
+ * `allowComments` is false (redaction ignores them: text on its way out is cleaned whatever a
+ * comment says).
+ */
 export function scanText(text: string, options: ScanOptions = {}): SecretFinding[] {
-  return locate(text, settleOverlaps(candidatesIn(text, options)), options.path);
+  let kept = settleOverlaps(candidatesIn(text, options));
+  if (options.allowComments !== false && kept.length > 0 && mayHaveAllowComments(text)) {
+    kept = kept.filter((c) => !allowedInline(text, c.start));
+  }
+  return locate(text, kept, options.path);
 }
 
 /** Findings counted per kind. */
