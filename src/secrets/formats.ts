@@ -9,7 +9,7 @@ import type { Candidate, Rule, RuleContext } from "./types.ts";
 import { PRIORITY } from "./regex_rule.ts";
 import { isPlaceholder, isTemplateReference } from "./allowlist.ts";
 import { acceptValue, classifyName } from "./generic.ts";
-import { shannonEntropy } from "./entropy.ts";
+import { classCount, shannonEntropy } from "./entropy.ts";
 
 /** A password a format holds in a fixed place: not a stand-in, not a reference, a little random. */
 function plausiblePassword(value: string): boolean {
@@ -109,17 +109,34 @@ export const pgpassRule: Rule = {
   },
 };
 
-/** Whether a base64 value decodes to a stand-in (a Secret's `data:` holds values encoded). */
-function decodesToPlaceholder(value: string): boolean {
+/** A base64 value decoded, or null when it is not base64 of text. */
+function decoded(value: string): string | null {
   try {
-    const decoded = atob(value);
-    return isPlaceholder(decoded) || isTemplateReference(decoded) || decoded.length < 4;
+    const text = atob(value);
+    return /^[\t\n\r\x20-\x7e]*$/.test(text) ? text : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
-/** A Kubernetes `Secret`: each value under `data:` or `stringData:` is a secret, whatever its key. */
+/**
+ * Whether a Secret's entry holds a credential: its key names one (and the value is not a stand-in),
+ * or the value itself is one (a URL with a password, a long random string). A Secret also carries
+ * host names, ports and user names, which are not reported.
+ */
+function secretEntry(key: string, value: string): boolean {
+  if (isPlaceholder(value) || isTemplateReference(value) || value.length < 4) return false;
+  if (/:\/\/[^\s:@/]*:[^\s@/]+@/.test(value)) return true;
+  const cls = classifyName(key);
+  if (cls) return acceptValue(value, cls, { quoted: true, literalFile: true, thorough: false });
+  return value.length >= 16 && !/\s/.test(value) && shannonEntropy(value) >= 3.5 &&
+    classCount(value) >= 3;
+}
+
+/**
+ * A Kubernetes `Secret`: the values under `data:` (decoded from base64) and `stringData:` that
+ * are credentials by their key or by their look.
+ */
 export const kubernetesSecretRule: Rule = {
   id: "kubernetes-secret",
   category: "credential",
@@ -140,9 +157,9 @@ export const kubernetesSecretRule: Rule = {
         let e: RegExpExecArray | null;
         while ((e = entry.exec(m[2])) !== null) {
           const value = e[2];
-          if (value.length < 8 || value === "|" || value === ">") continue;
-          if (isPlaceholder(value) || isTemplateReference(value)) continue;
-          if (encoded ? decodesToPlaceholder(value) : shannonEntropy(value) < 3) continue;
+          if (value === "|" || value === ">" || isTemplateReference(value)) continue;
+          const plain = encoded ? decoded(value) : value;
+          if (plain === null || !secretEntry(e[1], plain)) continue;
           const at = bodyStart + e.index + e[0].indexOf(value, e[1].length + 1);
           out.push(candidate("kubernetes-secret", at, value, PRIORITY.structured));
         }

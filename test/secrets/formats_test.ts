@@ -249,9 +249,12 @@ Deno.test("git's credential store, docker's config.json and URLs of any scheme",
   );
 });
 
-Deno.test("a Kubernetes Secret: every value under data and stringData, not templates or stand-ins", () => {
+Deno.test("a Kubernetes Secret: credentials under data and stringData, not hosts, templates or stand-ins", () => {
   const url = btoa(`postgres://app:${pw()}@db:5432/app`);
   const hook = pw();
+  const signing = btoa(
+    v.mixed("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", 40),
+  );
   check(
     "k8s/app-secret.yaml",
     [
@@ -263,9 +266,13 @@ Deno.test("a Kubernetes Secret: every value under data and stringData, not templ
       "data:",
       `  DATABASE_URL: «${url}»`,
       `  PLACEHOLDER: ${btoa("changeme")}`,
+      `  SMTP_HOST: ${btoa("smtp.corp.example.io")}`,
+      `  SMTP_PORT: ${btoa("587")}`,
+      `  RANDOM_SEED_MATERIAL: «${signing}»`,
       "  FROM_HELM: {{ .Values.db.url | b64enc }}",
       "stringData:",
-      `  webhook: «${hook}»`,
+      `  webhook_secret: «${hook}»`,
+      "  username: deploy-bot",
       "---",
       "apiVersion: v1",
       "kind: ConfigMap",
@@ -273,7 +280,7 @@ Deno.test("a Kubernetes Secret: every value under data and stringData, not templ
       "  LOG_LEVEL: debug-verbose-mode",
       "",
     ].join("\n"),
-    { [url]: "kubernetes-secret", [hook]: "kubernetes-secret" },
+    { [url]: "kubernetes-secret", [hook]: "kubernetes-secret", [signing]: "kubernetes-secret" },
   );
 });
 
