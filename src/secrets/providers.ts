@@ -5,8 +5,8 @@
  * beside the gitleaks rule each answers); the value must be random past its prefix, so a
  * placeholder of the right shape is not reported.
  */
-import type { Rule } from "./types.ts";
-import { regexRule } from "./regex_rule.ts";
+import type { Candidate, Rule } from "./types.ts";
+import { PRIORITY, regexRule } from "./regex_rule.ts";
 import { isPlaceholder } from "./allowlist.ts";
 import { classCount, shannonEntropy } from "./entropy.ts";
 
@@ -218,7 +218,6 @@ const MARKED: Row[] = [
   ["maxmind-license-key", /(?<![A-Za-z0-9_])[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk(?![A-Za-z0-9_])/g, [
     "_mmk",
   ], 0],
-  ["mailchimp-api-key", /(?<![A-Za-z0-9])[a-f0-9]{32}-us\d{1,2}(?![A-Za-z0-9])/g, ["-us"], 0],
   [
     "telegram-bot-token",
     /(?<![A-Za-z0-9])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g,
@@ -228,9 +227,6 @@ const MARKED: Row[] = [
   ["twitter-bearer-token", /(?<![A-Za-z0-9%])A{22}[A-Za-z0-9%]{80,100}(?![A-Za-z0-9%])/g, [
     "AAAAAAAAAAAAAAAAAAAAAA",
   ], 0],
-  ["dropbox-token", /(?<![A-Za-z0-9])[A-Za-z0-9]{11}A{10}[A-Za-z0-9_=-]{43}(?![A-Za-z0-9_=-])/g, [
-    "AAAAAAAAAA",
-  ], 0],
   [
     "microsoft-teams-webhook",
     /https:\/\/[a-z0-9-]+\.webhook\.office\.com\/webhookb2\/[A-Za-z0-9@\/-]{100,}/g,
@@ -238,6 +234,60 @@ const MARKED: Row[] = [
     0,
   ],
 ];
+
+/**
+ * Tokens whose marker sits a little way in (`…-us12`, `…AAAAAAAAAA…`) and is common enough in
+ * ordinary text that running the pattern over a whole file on each occurrence would cost a pass:
+ * the scanner's one pass finds the marker, the rule walks back over the characters a token is made
+ * of to where it starts, and tries the pattern there.
+ */
+const BACK_MARKED: [string, RegExp, string, RegExp][] = [
+  [
+    "mailchimp-api-key",
+    /(?<![A-Za-z0-9])[a-f0-9]{32}-us\d{1,2}(?![A-Za-z0-9])/y,
+    "-us",
+    /[a-f0-9]/,
+  ],
+  [
+    "dropbox-token",
+    /(?<![A-Za-z0-9])[A-Za-z0-9]{11}A{10}[A-Za-z0-9_=-]{43}(?![A-Za-z0-9_=-])/y,
+    "AAAAAAAAAA",
+    /[A-Za-z0-9]/,
+  ],
+];
+
+function backMarkedRule([kind, sticky, marker, back]: [string, RegExp, string, RegExp]): Rule {
+  return {
+    id: kind,
+    category: "credential",
+    anchors: [marker],
+    find(text: string): Candidate[] {
+      const out: Candidate[] = [];
+      for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, at + 1)) {
+        const c = this.matchAt!(text, at, { thorough: false, extension: "" });
+        if (c && !out.some((o) => o.start === c.start)) out.push(c);
+      }
+      return out;
+    },
+    matchAt(text: string, position: number): Candidate | null {
+      let start = position;
+      while (start > 0 && position - start < 64 && back.test(text[start - 1])) start--;
+      // The marker itself may be part of the run (a run of A's): try from the run's start only.
+      sticky.lastIndex = start;
+      const m = sticky.exec(text);
+      if (!m || m.index + m[0].length <= position) return null;
+      if (!randomPart(m[0], 0) || classCount(m[0]) < 2) return null;
+      return {
+        kind,
+        category: "credential",
+        start: m.index,
+        end: m.index + m[0].length,
+        priority: PRIORITY.specific,
+        visible: 0,
+      };
+    },
+  };
+}
 
 /** Where a value's random part starts: after its prefix, or its first separator for marked ones. */
 function prefixLength(value: string, anchors: string[]): number {
@@ -255,6 +305,7 @@ export const PROVIDER_RULES: Rule[] = [
       validate: (v) => randomPart(v, prefixLength(v, anchors)) && classCount(v) >= 2,
     })
   ),
+  ...BACK_MARKED.map(backMarkedRule),
   ...MARKED.map(([kind, pattern, keywords, visible]) =>
     regexRule({
       kind,
