@@ -110,7 +110,7 @@ export function candidatesIn(text: string, options: ScanOptions = {}): Candidate
   const { offsets, which } = findAnchors(text, set);
   for (let k = 0; k < offsets.length; k++) {
     const gates = gatedAt[which[k]];
-    if (gates !== undefined) for (const rule of gates) triggered.add(rule);
+    if (gates !== undefined) { for (const rule of gates) triggered.add(rule); }
     const rules = rulesAt[which[k]];
     if (rules === undefined) {
       keywordHits.push(offsets[k]);
