@@ -91,8 +91,8 @@ export interface WalkReport {
  * (docs/adr/0005-search-traversal.md): `.gitignore`, `.ignore`, `.rgignore` and the repository's
  * `.git/info/exclude` are honoured, symbolic links below the root and `.git` are skipped. Unlike
  * a search, a scan also walks dot-files (`.env`, `.npmrc`) and credential files, without caps.
- * The root itself is followed when it is a link (it was named), and a file named as the root is
- * scanned even when an ignore file lists it. A root that is neither a regular file nor a folder
+ * The root itself is followed when it is a link (it was named), and a file or a folder named as
+ * the root is scanned even when an ignore file lists it. A root that is neither a regular file nor a folder
  * (a device, a FIFO, a socket) is an UnsafePath error, so nothing waits on it or reads it without
  * end. Folders that cannot be listed go to `report.unreadable`.
  */
@@ -114,6 +114,7 @@ export function* walkFiles(
     deadline: Infinity,
     hidden: true,
     credentialFiles: true,
+    namedRootWins: true,
     limits: { entriesPerFolder: Infinity, files: Infinity },
   }, notes);
   for (const entry of entries) {

@@ -246,9 +246,15 @@ Deno.test("scan of a folder honours .gitignore and walks dot-files; a named igno
     // A folder's own files come before its subfolders.
     assertEquals(paths, [".env", "keep.log", "deploy/.npmrc"]);
 
-    // Named on the command line, an ignored file is still scanned: it was asked for.
+    // Named on the command line, an ignored file or folder is still scanned: it was asked for.
     const named = await runWisp(["scan", "debug.log"], { home, cwd: dir });
     assertEquals(named.code, 1);
+    await Deno.mkdir(join(dir, ".git")); // the .gitignore is now a repository's, above the folder
+    const folder = await runWisp(["scan", "node_modules"], { home, cwd: dir });
+    assertEquals(folder.code, 1, folder.stderr);
+    assertMatch(folder.stdout, /^node_modules\/left-pad\/index\.js:1:16 {2}github-pat/);
+    const again = await runWisp(["scan", "--json", "."], { home, cwd: dir });
+    assertEquals(JSON.parse(again.stdout).findings.length, 3);
   } finally {
     await Deno.remove(home, { recursive: true });
     await Deno.remove(dir, { recursive: true });

@@ -126,6 +126,11 @@ export interface WalkOptions {
   hidden?: boolean;
   /** Also yield credential files instead of counting them (the secret scan looks inside them). */
   credentialFiles?: boolean;
+  /**
+   * A root that an ignore file above it lists is walked anyway, without the rules from above
+   * (the secret scan: a folder named on the command line was asked for).
+   */
+  namedRootWins?: boolean;
   /** Bounds other than LIMITS (the secret scan lifts the caps on entries and files). */
   limits?: Partial<Pick<typeof LIMITS, "entriesPerFolder" | "files">>;
 }
@@ -175,11 +180,27 @@ function inheritedRules(root: string, notes: WalkNotes): Rules[] {
   return stack;
 }
 
+/** Whether rules inherited from above the root ignore the root itself. */
+function rootIgnored(inherited: Rules[]): boolean {
+  for (let i = inherited.length - 1; i >= 0; i--) {
+    let verdict: Verdict;
+    try {
+      verdict = inherited[i].test(""); // the rules' own prefix: the root, as a folder
+    } catch {
+      continue; // rules without a prefix (the repository's own root) cannot ignore it
+    }
+    if (verdict.unignored) return false;
+    if (verdict.ignored) return true;
+  }
+  return false;
+}
+
 export function* walk(options: WalkOptions, notes: WalkNotes): Generator<WalkEntry> {
   let files = 0;
   const entriesPerFolder = options.limits?.entriesPerFolder ?? LIMITS.entriesPerFolder;
   const maxFiles = options.limits?.files ?? LIMITS.files;
-  const base = inheritedRules(options.root, notes);
+  let base = inheritedRules(options.root, notes);
+  if (options.namedRootWins && rootIgnored(base)) base = [];
   const rootRules = rulesFor(options.root, "", notes);
   const stack: Array<{ dir: string; relative: string; rules: Rules[] }> = [
     { dir: options.root, relative: "", rules: rootRules ? [...base, rootRules] : base },
