@@ -619,7 +619,11 @@ export function assignmentAt(
   // A `key=value` pair inside a string (a URL's query, a connection string) is a literal again.
   const inString = before === "&" || before === "?" || before === ";" ||
     ((before === '"' || before === "'") && text[nameEnd] === "=");
-  if (!read.quoted && CODE_EXTENSIONS.has(extension) && !inString) return null;
+  if (
+    !read.quoted && CODE_EXTENSIONS.has(extension) && !inString &&
+    // A libpq or ODBC keyword string in code: "host=db user=app password=…"
+    !(before === " " && text[nameEnd] === "=" && insideQuotes(text, nameStart))
+  ) return null;
   // `credentials: CredentialsType;` is a type annotation (a `;` after a YAML value is rare).
   if (!read.quoted && text[i - 1] === ":" && text[read.start + read.value.length] === ";") {
     return null;
@@ -633,6 +637,18 @@ export function assignmentAt(
     quoted: read.quoted,
     literal,
   };
+}
+
+/** Whether `at` sits inside a quoted string that opened earlier on its line. */
+function insideQuotes(text: string, at: number): boolean {
+  let open: string | null = null;
+  for (let i = text.lastIndexOf("\n", at - 1) + 1; i < at; i++) {
+    const c = text[i];
+    if (c === "\\") i++;
+    else if (open === null && (c === '"' || c === "'")) open = c;
+    else if (c === open) open = null;
+  }
+  return open !== null;
 }
 
 const KEYWORDS = [

@@ -207,6 +207,12 @@ Deno.test("framework settings: Django, Rails, Spring, ADO.NET and ODBC connectio
     `{"ConnectionStrings": {"Main": "Server=db;Database=app;User Id=sa;Password=«${ado}»;", "Odbc": "Driver={PostgreSQL};Server=db;Uid=app;Pwd=«${odbc}»;"}}\n`,
     {},
   );
+  const libpq = pw();
+  check(
+    "db.py",
+    `conn = psycopg2.connect("host=db.corp.io user=app password=«${libpq}» dbname=shop")\nok = password == expected\n`,
+    {},
+  );
   // `PWD=` alone is a shell's working directory.
   check("run.sh", "PWD=/srv/app\ncd $PWD\n", {});
 });
