@@ -56,6 +56,8 @@ const PLACEHOLDER_WORDS = [
 const PLACEHOLDER_VALUES = new Set([
   "password",
   "passwd",
+  "pw",
+  "pwd",
   "pass",
   "secret",
   "token",
@@ -88,6 +90,56 @@ const PLACEHOLDER_VALUES = new Set([
   "supersecret",
 ]);
 
+/**
+ * Passwords every tutorial and test fixture uses (`P@ssw0rd1!`, `hunter2`, `changeit`): the stem
+ * before any trailing digits and punctuation. Anyone guesses them first, so they are examples,
+ * not leaked secrets.
+ */
+const WELL_KNOWN_STEMS = new Set([
+  "password",
+  "passw0rd",
+  "p@ssw0rd",
+  "p@ssword",
+  "pa55word",
+  "pa55w0rd",
+  "pa$$word",
+  "pa$$w0rd",
+  "hunter",
+  "letmein",
+  "qwerty",
+  "qwertyuiop",
+  "asdfgh",
+  "secret",
+  "s3cr3t",
+  "s3cret",
+  "topsecret",
+  "supersecret",
+  "mysecret",
+  "admin",
+  "administrator",
+  "changeit",
+  "welcome",
+  "iloveyou",
+  "trustno",
+  "opensesame",
+  "test",
+  "tester",
+  "demo",
+  "foobar",
+  "guest",
+  "anonymous",
+  "abc",
+  "correcthorsebatterystaple",
+]);
+
+/** A well-known example password, with or without trailing digits and punctuation. */
+export function isWellKnownPassword(value: string): boolean {
+  const stem = value.toLowerCase().replace(/[0-9!@#$%^&*.?_-]+$/, "");
+  return stem === ""
+    ? /^\d{4,}$/.test(value) && hasSequentialRun(value, 4)
+    : WELL_KNOWN_STEMS.has(stem);
+}
+
 export function isDocumentedExample(value: string): boolean {
   return DOCUMENTED_EXAMPLES.has(value);
 }
@@ -102,7 +154,7 @@ export function isTemplateReference(value: string): boolean {
 export function isPlaceholder(value: string): boolean {
   if (isDocumentedExample(value)) return true;
   const lower = value.toLowerCase();
-  if (PLACEHOLDER_VALUES.has(lower)) return true;
+  if (PLACEHOLDER_VALUES.has(lower) || isWellKnownPassword(value)) return true;
   for (const word of PLACEHOLDER_WORDS) if (lower.includes(word)) return true;
   if (/^<[^>]*>$|^\[[^\]]*\]$/.test(value)) return true;
   if (isTemplateReference(value)) return true;

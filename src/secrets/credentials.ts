@@ -8,14 +8,11 @@ import { PRIORITY, regexRule } from "./regex_rule.ts";
 import { isPlaceholder, isTemplateReference } from "./allowlist.ts";
 import { classCount, shannonEntropy } from "./entropy.ts";
 import { privateKeyRule } from "./private_key.ts";
+import { PROVIDER_RULES } from "./providers.ts";
+
+import { randomPart } from "./providers.ts";
 
 const notPlaceholder = (value: string) => !isPlaceholder(value);
-
-/** Random enough to be generated: `minBits` per character over the part after any prefix. */
-function randomPart(value: string, prefixLength: number, minBits = 3): boolean {
-  const rest = value.slice(prefixLength);
-  return !isPlaceholder(value) && shannonEntropy(rest) >= minBits;
-}
 
 /** AWS access key ids, and a 40-character secret that follows one closely without a name. */
 const awsAccessKeyRule: Rule = (() => {
@@ -150,52 +147,6 @@ function azureSasContext(text: string, start: number): boolean {
   return /(?:^|[?&;=])sv=\d{4}-\d{2}-\d{2}/.test(token) || /[?&](?:se|sp|spr|srt|ss)=/.test(token);
 }
 
-/** Vendors beyond the ones the issue names, each with a recognisable prefix. */
-const VENDOR_RULES: Rule[] = [
-  [
-    "discord-webhook",
-    /https:\/\/(?:discord|discordapp)\.com\/api\/webhooks\/\d{10,25}\/[A-Za-z0-9_-]{40,}/g,
-    ["https://discord.com/api/webhooks/", "https://discordapp.com/api/webhooks/"],
-    34,
-  ],
-  ["gcp-oauth-client-secret", /GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g, ["GOCSPX-"], 7],
-  ["gcp-oauth-token", /ya29\.[A-Za-z0-9_-]{30,}/g, ["ya29."], 5],
-  ["shopify-token", /shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![A-Za-z0-9])/g, [
-    "shpat_",
-    "shpss_",
-    "shpca_",
-    "shppa_",
-  ], 6],
-  ["digitalocean-token", /do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/g, [
-    "dop_v1_",
-    "doo_v1_",
-    "dor_v1_",
-  ], 7],
-  ["vault-token", /hv[sbr]\.[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/g, ["hvs.", "hvb.", "hvr."], 4],
-  ["docker-hub-token", /dckr_pat_[A-Za-z0-9_-]{27,}(?![A-Za-z0-9_-])/g, ["dckr_pat_"], 9],
-  ["postman-api-key", /PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![A-Za-z0-9])/g, ["PMAK-"], 5],
-  ["linear-api-key", /lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9])/g, ["lin_api_"], 8],
-  [
-    "square-token",
-    /sq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}(?![A-Za-z0-9_-])/g,
-    ["sq0atp-", "sq0csp-"],
-    7,
-  ],
-  ["databricks-token", /dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])/g, ["dapi"], 4],
-  ["grafana-token", /glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}(?![A-Za-z0-9])/g, ["glsa_"], 5],
-  ["age-secret-key", /AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}/g, [
-    "AGE-SECRET-KEY-1",
-  ], 15],
-].map(([kind, pattern, anchors, visible]) =>
-  regexRule({
-    kind: kind as string,
-    pattern: pattern as RegExp,
-    anchors: anchors as string[],
-    visible: visible as number,
-    validate: (v) => randomPart(v, visible as number),
-  })
-);
-
 export const CREDENTIAL_RULES: Rule[] = [
   awsAccessKeyRule,
   regexRule({
@@ -289,8 +240,8 @@ export const CREDENTIAL_RULES: Rule[] = [
   }),
   regexRule({
     kind: "stripe-key",
-    pattern: /(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,247}(?![A-Za-z0-9])/g,
-    anchors: ["sk_live_", "sk_test_", "rk_live_", "rk_test_"],
+    pattern: /(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{20,247}(?![A-Za-z0-9])/g,
+    anchors: ["sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"],
     visible: 8,
     validate: (v) => randomPart(v, 8),
   }),
@@ -415,15 +366,15 @@ export const CREDENTIAL_RULES: Rule[] = [
     validate: (v, text, start) => {
       const lineStart = text.lastIndexOf("\n", start) + 1;
       const line = text.slice(lineStart, start);
-      return /\b(?:login|mysql|mysqldump|mysqladmin)\b|\s-u\s?\S/.test(line) &&
+      return /\b(?:login|mysql|mysqldump|mysqladmin|sshpass)\b|\s-u\s?\S/.test(line) &&
         !/^\d+(?::\d+)*$/.test(v) &&
         !isPlaceholder(v) && shannonEntropy(v) >= 2;
     },
   }),
-  ...VENDOR_RULES,
+  ...PROVIDER_RULES,
   regexRule({
     kind: "basic-auth",
-    pattern: /(?<=^|\s)(?:-u|--user)\s+["']?[^\s:"'`$]+:([^\s"'`]{4,})/gmd,
+    pattern: /(?<=^|\s)(?:-u|--user)(?:\s+|=)["']?[^\s:"'`$]+:([^\s"'`]{4,})/gmd,
     group: 1,
     anchors: ["-u", "--user"],
     priority: PRIORITY.header,

@@ -1,14 +1,16 @@
 /**
- * Diff-aware scanning: only the lines a unified diff adds are scanned (a
- * secret being removed is not a leak being made), and each finding is located
- * in the new file as path:line. Offsets stay offsets into the diff text.
+ * Diff-aware scanning: the lines a unified diff adds are scanned and located
+ * in the new file as path:line; the lines it removes are scanned too, located
+ * in the old file, and marked `history`: taking a secret out of a file does
+ * not take it out of the repository's history, so it still has to be
+ * rotated. Offsets stay offsets into the diff text.
  */
 import type { ScanOptions, SecretFinding } from "./types.ts";
 import { scanText } from "./scanner.ts";
 
 export interface AddedLine {
   path: string;
-  /** Line number in the new file. */
+  /** Line number in the new file (in the old file for a removed line). */
   line: number;
   /** Offset in the diff of the line's first character after the `+`. */
   offset: number;
@@ -31,8 +33,19 @@ function pathFromHeader(header: string): string | null {
 
 /** The added lines of a unified diff, with their file and new line numbers. */
 export function addedLines(diff: string): AddedLine[] {
+  return changedLines(diff).added;
+}
+
+/**
+ * The lines a unified diff adds (with the new file's path and line numbers) and removes (with the
+ * old file's path and line numbers).
+ */
+export function changedLines(diff: string): { added: AddedLine[]; removed: AddedLine[] } {
   const out: AddedLine[] = [];
+  const removed: AddedLine[] = [];
   let path: string | null = null;
+  let oldPath: string | null = null;
+  let oldLine = 0;
   let newLine = 0;
   let oldLeft = 0;
   let newLeft = 0;
@@ -50,37 +63,66 @@ export function addedLines(diff: string): AddedLine[] {
         newLine++;
         newLeft--;
       } else if (mark === "-") {
+        const from = oldPath ?? path;
+        if (from !== null) {
+          removed.push({ path: from, line: oldLine, offset: offset + 1, text: line.slice(1) });
+        }
+        oldLine++;
         oldLeft--;
       } else if (mark === "\\") {
         // "\ No newline at end of file"
       } else {
         newLine++;
+        oldLine++;
         newLeft--;
         oldLeft--;
       }
     } else if (line.startsWith("+++ ")) {
       path = pathFromHeader(line);
+    } else if (line.startsWith("--- ")) {
+      oldPath = pathFromHeader(line);
     } else if (line.startsWith("@@ ")) {
-      const m = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
+      const m = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
       if (m) {
-        oldLeft = m[1] === undefined ? 1 : Number(m[1]);
-        newLine = Number(m[2]);
-        newLeft = m[3] === undefined ? 1 : Number(m[3]);
+        oldLine = Number(m[1]);
+        oldLeft = m[2] === undefined ? 1 : Number(m[2]);
+        newLine = Number(m[3]);
+        newLeft = m[4] === undefined ? 1 : Number(m[4]);
       }
     } else if (line.startsWith("diff --git ")) {
       const m = / b\/(.+)$/.exec(line);
       path = m ? m[1] : null;
+      oldPath = null;
     }
     if (end === diff.length) break;
     offset = end + 1;
   }
-  return out;
+  return { added: out, removed };
 }
 
-/** Scan the lines a diff adds; each finding carries the new file's path and line. */
-export function scanDiff(diff: string, options: Omit<ScanOptions, "path"> = {}): SecretFinding[] {
+export interface DiffOptions extends Omit<ScanOptions, "path"> {
+  /** Also scan the removed lines (findings marked `history`); on unless false. */
+  history?: boolean;
+}
+
+/**
+ * Scan the lines a diff adds (each finding carries the new file's path and line) and, unless
+ * `history` is false, the lines it removes (the old file's path and line, marked `history`).
+ */
+export function scanDiff(diff: string, options: DiffOptions = {}): SecretFinding[] {
+  const { history, ...scan } = options;
+  const { added, removed } = changedLines(diff);
+  const findings = scanLines(added, scan);
+  if (history !== false) {
+    for (const f of scanLines(removed, scan)) findings.push({ ...f, history: true });
+  }
+  return findings.sort((a, b) => a.start - b.start);
+}
+
+/** Scan lines taken from a diff, one text per file, each finding located at its line. */
+function scanLines(changed: AddedLine[], options: Omit<ScanOptions, "path">): SecretFinding[] {
   const byPath = new Map<string, AddedLine[]>();
-  for (const added of addedLines(diff)) {
+  for (const added of changed) {
     const list = byPath.get(added.path);
     if (list) list.push(added);
     else byPath.set(added.path, [added]);
@@ -119,5 +161,5 @@ export function scanDiff(diff: string, options: Omit<ScanOptions, "path"> = {}):
       });
     }
   }
-  return findings.sort((a, b) => a.start - b.start);
+  return findings;
 }

@@ -224,6 +224,10 @@ const SECRET_TOKENS = new Set([
   "licensekey",
 ]);
 
+/** Words run together end with a secret word: `PGPASSWORD`, `dbpasswd`, `apitoken`, `clientsecret`. */
+const PASSWORD_SUFFIX = /^[a-z0-9]{2,}(?:password|passwd|passphrase)$/;
+const SECRET_SUFFIX = /^[a-z0-9]{2,}(?:secret|token|apikey)$/;
+
 /** Split `AWS_SECRET_ACCESS_KEY`, `apiKey`, `x-api-key`, `db.password` into lower-case words. */
 export function nameTokens(name: string): string[] {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[^a-z0-9]+/).filter((t) =>
@@ -253,8 +257,8 @@ function classifyNameUncached(name: string): NameClass {
   if (tokens.length === 1 && (tokens[0] === "pass" || tokens[0] === "pwd" || tokens[0] === "pw")) {
     return null;
   }
-  if (tokens.some((t) => PASSWORD_TOKENS.has(t))) return "password";
-  if (tokens.some((t) => SECRET_TOKENS.has(t))) return "secret";
+  if (tokens.some((t) => PASSWORD_TOKENS.has(t) || PASSWORD_SUFFIX.test(t))) return "password";
+  if (tokens.some((t) => SECRET_TOKENS.has(t) || SECRET_SUFFIX.test(t))) return "secret";
   // `api_key`, `STRIPE_KEY`, `privateKey`: "key" after another word (but not `key` alone).
   const last = tokens[tokens.length - 1];
   if (last === "key" && tokens.length >= 2) return "secret";
@@ -399,6 +403,8 @@ const LITERAL_EXTENSIONS = new Set([
 
 interface Assignment {
   name: string;
+  /** The name's class where the place decides it (`Pwd=` inside a connection string). */
+  cls?: Exclude<NameClass, null>;
   nameStart: number;
   valueStart: number;
   value: string;
@@ -528,7 +534,10 @@ export function assignmentAt(
   if (before === "$" || (before === "{" && text[nameStart - 2] === "$")) return null;
   // Most keyword hits sit in names that are not secret-like (`keys`, `tokenizer`, `authInfo`):
   // the class is cached per name, so this check is cheap and spares all the rest.
-  if (classifyName(text.slice(nameStart, nameEnd)) === null) return null;
+  // `Pwd=` and `PW=` alone are a working directory in a shell, but a password after `;` in an
+  // ODBC or ADO.NET connection string (`Uid=app;Pwd=…`).
+  const shortPassword = before === ";" && /^(?:pwd|pw|pass)$/i.test(text.slice(nameStart, nameEnd));
+  if (classifyName(text.slice(nameStart, nameEnd)) === null && !shortPassword) return null;
   let i = nameEnd;
   // Most keyword hits are not assignments: look for the operator before anything else.
   let probe = i;
@@ -610,19 +619,36 @@ export function assignmentAt(
   // A `key=value` pair inside a string (a URL's query, a connection string) is a literal again.
   const inString = before === "&" || before === "?" || before === ";" ||
     ((before === '"' || before === "'") && text[nameEnd] === "=");
-  if (!read.quoted && CODE_EXTENSIONS.has(extension) && !inString) return null;
+  if (
+    !read.quoted && CODE_EXTENSIONS.has(extension) && !inString &&
+    // A libpq or ODBC keyword string in code: "host=db user=app password=…"
+    !(before === " " && text[nameEnd] === "=" && insideQuotes(text, nameStart))
+  ) return null;
   // `credentials: CredentialsType;` is a type annotation (a `;` after a YAML value is rare).
   if (!read.quoted && text[i - 1] === ":" && text[read.start + read.value.length] === ";") {
     return null;
   }
   return {
     name,
+    ...(shortPassword ? { cls: "password" as const } : {}),
     nameStart,
     valueStart: read.start,
     value: read.value,
     quoted: read.quoted,
     literal,
   };
+}
+
+/** Whether `at` sits inside a quoted string that opened earlier on its line. */
+function insideQuotes(text: string, at: number): boolean {
+  let open: string | null = null;
+  for (let i = text.lastIndexOf("\n", at - 1) + 1; i < at; i++) {
+    const c = text[i];
+    if (c === "\\") i++;
+    else if (open === null && (c === '"' || c === "'")) open = c;
+    else if (c === open) open = null;
+  }
+  return open !== null;
 }
 
 const KEYWORDS = [
@@ -652,7 +678,7 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
     if (!found || found.nameStart === lastNameStart) continue;
     lastNameStart = found.nameStart;
     skipUntil = found.valueStart;
-    const cls = classifyName(found.name);
+    const cls = found.cls ?? classifyName(found.name);
     if (!cls) continue;
     const value = found.value;
     if (

@@ -18,7 +18,8 @@ export {
 export { addedLines, looksLikeDiff, scanDiff } from "./diff.ts";
 export { applyRedaction, RedactionNumbering, redactionSummary, redactText } from "./redact.ts";
 export { looksBinary, redactStream, scanStream } from "./stream.ts";
-export { scanBytes, scanFile, scanInput, WHOLE_FILE_BYTES } from "./scan_input.ts";
+export { NotScannable, scanBytes, scanFile, scanInput, WHOLE_FILE_BYTES } from "./scan_input.ts";
+export { PrintableRuns, printableStream, printableText } from "./binary.ts";
 export type { InputResult } from "./scan_input.ts";
 export { peek, readBounded, walkFiles } from "./input.ts";
 export type { StreamOptions, StreamResult } from "./stream.ts";

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { notRegularKind, UnsafePath } from "../util/fs_safe.ts";
+import { newNotes, walk } from "../tools/search/walk.ts";
 
 export interface Peeked {
   head: Uint8Array;
@@ -80,33 +81,48 @@ export async function readBounded(
   return new TextDecoder().decode(concat(chunks, size));
 }
 
-/**
- * Files under `root` (itself when a file), sorted, skipping `.git` folders and
- * symlinks below it. The root itself is followed when it is a link (it was
- * named); a root that is neither a regular file nor a folder (a device, a
- * FIFO, a socket) is an UnsafePath error, so nothing waits on it or reads it
- * without end.
- */
-export function* walkFiles(root: string): Generator<string> {
-  yield* walkBelow(root, Deno.statSync(root), true);
+/** What a walk of the inputs could not cover: folders it could not list. */
+export interface WalkReport {
+  unreadable: string[];
 }
 
-function* walkBelow(root: string, info: Deno.FileInfo, named = false): Generator<string> {
+/**
+ * Files under `root` (itself when a file), in name order, through the search traversal
+ * (docs/adr/0005-search-traversal.md): `.gitignore`, `.ignore`, `.rgignore` and the repository's
+ * `.git/info/exclude` are honoured, symbolic links below the root and `.git` are skipped. Unlike
+ * a search, a scan also walks dot-files (`.env`, `.npmrc`) and credential files, without caps.
+ * The root itself is followed when it is a link (it was named), and a file or a folder named as
+ * the root is scanned even when an ignore file lists it. A root that is neither a regular file nor a folder
+ * (a device, a FIFO, a socket) is an UnsafePath error, so nothing waits on it or reads it without
+ * end. Folders that cannot be listed go to `report.unreadable`.
+ */
+export function* walkFiles(
+  root: string,
+  report: WalkReport = { unreadable: [] },
+): Generator<string> {
+  const info = Deno.statSync(root);
   if (info.isFile) {
     yield root;
     return;
   }
   if (!info.isDirectory) {
-    if (named) throw new UnsafePath(root, `is ${notRegularKind(info)}, not a regular file`);
-    return;
+    throw new UnsafePath(root, `is ${notRegularKind(info)}, not a regular file`);
   }
-  const entries = [...Deno.readDirSync(root)];
-  entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const notes = { ...newNotes(), unreadable: [] as string[] };
+  const entries = walk({
+    root: Deno.realPathSync(root),
+    deadline: Infinity,
+    hidden: true,
+    credentialFiles: true,
+    namedRootWins: true,
+    limits: { entriesPerFolder: Infinity, files: Infinity },
+  }, notes);
   for (const entry of entries) {
-    if (entry.isSymlink) continue;
-    if (entry.isDirectory && entry.name === ".git") continue;
-    const path = join(root, entry.name);
-    if (entry.isDirectory) yield* walkBelow(path, Deno.lstatSync(path));
-    else if (entry.isFile) yield path;
+    yield join(root, entry.relative);
+    // Report each unlisted folder as soon as the walk meets it.
+    while (notes.unreadable.length > 0) {
+      report.unreadable.push(join(root, notes.unreadable.shift()!));
+    }
   }
+  for (const folder of notes.unreadable) report.unreadable.push(join(root, folder));
 }

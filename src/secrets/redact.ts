@@ -41,7 +41,11 @@ export function redactText(
   options: Omit<ScanOptions, "path"> & { path?: string } = {},
 ): { text: string; counts: Record<string, number> } {
   const numbering = new RedactionNumbering();
-  const redacted = applyRedaction(text, scanText(text, options), numbering);
+  const redacted = applyRedaction(
+    text,
+    scanText(text, { ...options, allowComments: false }),
+    numbering,
+  );
   return { text: redacted, counts: numbering.counts };
 }
 

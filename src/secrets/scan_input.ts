@@ -1,6 +1,6 @@
 /**
  * Scan one input (a file or standard input) the way every front end does:
- * binary is skipped, a unified diff is scanned by its added lines and located
+ * binary is scanned through its printable runs, a unified diff is scanned by its added lines and located
  * in the files it changes, anything else is streamed in bounded windows.
  */
 import type { ScanOptions, SecretFinding } from "./types.ts";
@@ -8,12 +8,19 @@ import { countByKind, scanText } from "./scanner.ts";
 import { looksLikeDiff, scanDiff } from "./diff.ts";
 import { looksBinary, scanStream } from "./stream.ts";
 import { peek, readBounded } from "./input.ts";
+import { printableStream, printableText } from "./binary.ts";
 
 /** A diff is held whole to be scanned; one larger than this is refused (fail closed). */
 export const MAX_DIFF_BYTES = 256 * 1024 * 1024;
 const PEEK_BYTES = 64 * 1024;
 
+/** An input that cannot be scanned as it is (its message is the sentence to show). */
+export class NotScannable extends Error {
+  override name = "NotScannable";
+}
+
 export interface InputResult {
+  /** The input was binary and was scanned through its printable runs. */
   binary: boolean;
   diff: boolean;
   counts: Record<string, number>;
@@ -26,18 +33,18 @@ export async function scanInput(
 ): Promise<InputResult> {
   const peeked = await peek(stream, PEEK_BYTES);
   if (looksBinary(peeked.head)) {
-    await peeked.stream.cancel().catch(() => {});
-    return { binary: true, diff: false, counts: {} };
+    const result = await scanStream(printableStream(peeked.stream), options, onFindings);
+    return { binary: true, diff: false, counts: result.counts };
   }
   const headText = new TextDecoder().decode(peeked.head);
   if (looksLikeDiff(headText)) {
     const whole = await readBounded(peeked.stream, MAX_DIFF_BYTES);
     if (whole !== null) {
-      const findings = scanDiff(whole, { personal: options.personal, thorough: options.thorough });
+      const findings = scanDiff(whole, diffOptions(options));
       if (findings.length > 0) onFindings(findings);
       return { binary: false, diff: true, counts: countByKind(findings) };
     }
-    throw new Error(
+    throw new NotScannable(
       `the diff is larger than ${
         MAX_DIFF_BYTES / 1024 / 1024
       } MiB; scan the files it changes instead`,
@@ -47,24 +54,31 @@ export async function scanInput(
   return { binary: result.binary, diff: false, counts: result.counts };
 }
 
+/** The options a diff is scanned with (its own paths replace the input's). */
+function diffOptions(options: ScanOptions) {
+  return { personal: options.personal, thorough: options.thorough, history: options.history };
+}
+
 const DECODER = new TextDecoder();
 let readBuffer = new Uint8Array(256 * 1024);
 
 /** Files up to this size are read whole and scanned in one piece; larger ones are streamed. */
 export const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
 
-/** Scan bytes held in memory (a small file read whole): binary skipped, a diff by its added lines. */
+/** Scan bytes held in memory (a small file read whole): binary by its printable runs, a diff by its lines. */
 export function scanBytes(
   bytes: Uint8Array,
   options: ScanOptions,
   onFindings: (findings: SecretFinding[]) => void,
 ): InputResult {
-  if (looksBinary(bytes)) return { binary: true, diff: false, counts: {} };
+  if (looksBinary(bytes)) {
+    const findings = scanText(printableText(bytes), options);
+    if (findings.length > 0) onFindings(findings);
+    return { binary: true, diff: false, counts: countByKind(findings) };
+  }
   const text = DECODER.decode(bytes);
   const diff = looksLikeDiff(text);
-  const findings = diff
-    ? scanDiff(text, { personal: options.personal, thorough: options.thorough })
-    : scanText(text, options);
+  const findings = diff ? scanDiff(text, diffOptions(options)) : scanText(text, options);
   if (findings.length > 0) onFindings(findings);
   return { binary: false, diff, counts: countByKind(findings) };
 }

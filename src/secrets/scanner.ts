@@ -9,11 +9,14 @@ import { CREDENTIAL_RULES } from "./credentials.ts";
 import { genericRule, highEntropyRule } from "./generic.ts";
 import { PERSONAL_RULES } from "./personal.ts";
 import { tableRule } from "./table.ts";
+import { FORMAT_RULES } from "./formats.ts";
 import { maskedPreview } from "./preview.ts";
 import { type AnchorSet, anchorSet, findAnchors } from "./anchors.ts";
+import { allowedInline, contextOf, mayHaveAllowComments } from "./conventions.ts";
 
 export const RULES: Rule[] = [
   ...CREDENTIAL_RULES,
+  ...FORMAT_RULES,
   genericRule,
   tableRule,
   highEntropyRule,
@@ -55,6 +58,7 @@ export const CREDENTIAL_KINDS = [
   "basic-auth",
   "password",
   "generic-secret",
+  "kubernetes-secret",
   "high-entropy-string",
 ];
 export const PERSONAL_KINDS = [
@@ -90,19 +94,23 @@ export function candidatesIn(text: string, options: ScanOptions = {}): Candidate
   const personal = options.personal === true || thorough;
   const context = { thorough, extension: extensionOf(options.path) };
   const out: Candidate[] = [];
+  const { set, rulesAt, keywordRules, gatedAt, gated } = anchorIndex();
   for (const rule of RULES) {
-    if (rule.anchors || rule.keywordsFolded) continue;
+    if (rule.anchors || rule.keywordsFolded || gated.has(rule)) continue;
     if (rule.category === "personal" && !personal) continue;
     if (rule.thoroughOnly && !thorough) continue;
     if (rule.keywords && !rule.keywords.some((k) => text.includes(k))) continue;
     for (const c of rule.find(text, context)) out.push(c);
   }
   // One pass finds every rule's anchors and keywords; each anchored rule is tried only where its
-  // anchor is, and keyword rules get the offsets of their words.
-  const { set, rulesAt, keywordRules } = anchorIndex();
+  // anchor is, keyword rules get the offsets of their words, and a rule gated by a literal runs
+  // once when its literal occurred (instead of one `includes` pass per literal).
   const keywordHits: number[] = [];
+  const triggered = new Set<Rule>();
   const { offsets, which } = findAnchors(text, set);
   for (let k = 0; k < offsets.length; k++) {
+    const gates = gatedAt[which[k]];
+    if (gates !== undefined) { for (const rule of gates) triggered.add(rule); }
     const rules = rulesAt[which[k]];
     if (rules === undefined) {
       keywordHits.push(offsets[k]);
@@ -114,6 +122,12 @@ export function candidatesIn(text: string, options: ScanOptions = {}): Candidate
       const c = rule.matchAt!(text, offsets[k], context);
       if (c) out.push(c);
     }
+  }
+  for (const rule of RULES) {
+    if (!triggered.has(rule)) continue;
+    if (rule.category === "personal" && !personal) continue;
+    if (rule.thoroughOnly && !thorough) continue;
+    for (const c of rule.find(text, context)) out.push(c);
   }
   for (const rule of keywordRules) {
     if (rule.thoroughOnly && !thorough) continue;
@@ -147,6 +161,10 @@ interface AnchorIndex {
   /** For each literal of `set` (by index), the rules it anchors; undefined for keywords. */
   rulesAt: (Rule[] | undefined)[];
   keywordRules: Rule[];
+  /** For each literal of `set`, the keyword-gated rules it lets run (undefined for none). */
+  gatedAt: (Rule[] | undefined)[];
+  /** Rules gated through the one pass: whole-text rules whose keywords are all 3+ characters. */
+  gated: Set<Rule>;
 }
 
 let anchors: AnchorIndex | undefined;
@@ -158,14 +176,26 @@ let anchors: AnchorIndex | undefined;
  */
 function anchorIndex(): AnchorIndex {
   if (anchors) return anchors;
-  const all = [...new Set(RULES.flatMap((r) => r.anchors ?? []))];
+  // A one-character keyword (`@`, `:`) would hit everywhere; those rules keep their own check.
+  const gated = new Set(
+    RULES.filter((r) =>
+      !r.anchors && !r.keywordsFolded && r.keywords && r.keywords.every((k) => k.length >= 3)
+    ),
+  );
+  const gates = [...gated].flatMap((r) => r.keywords!);
+  const all = [...new Set([...RULES.flatMap((r) => r.anchors ?? []), ...gates])];
   const keywordRules = RULES.filter((r) => r.keywordsFolded);
   const words = [...new Set(keywordRules.flatMap((r) => r.keywordsFolded!))];
   const set = anchorSet(all, words);
   const rulesAt = set.literals.map(({ literal, fold }) =>
     fold ? undefined : RULES.filter((r) => r.anchors?.includes(literal))
   );
-  anchors = { set, rulesAt, keywordRules };
+  const gatedAt = set.literals.map(({ literal, fold }) => {
+    if (fold) return undefined;
+    const rules = [...gated].filter((r) => r.keywords!.includes(literal));
+    return rules.length > 0 ? rules : undefined;
+  });
+  anchors = { set, rulesAt, keywordRules, gatedAt, gated };
   return anchors;
 }
 
@@ -215,14 +245,24 @@ export function locate(text: string, kept: Candidate[], path?: string): SecretFi
       preview: maskedPreview(c.kind, value, c.visible),
       start: c.start,
       end: c.end,
+      context: contextOf(text, c.start, c.end, c.kind),
     });
   }
   return findings;
 }
 
-/** Scan a text held in memory. */
+/**
+ * Scan a text held in memory. A value on a line marked with an allow comment (`gitleaks:allow`,
+ * `pragma: allowlist secret`, `wisp:allow`, or a next-line marker above) is left out, unless
+ * `allowComments` is false (redaction ignores them: text on its way out is cleaned whatever a
+ * comment says).
+ */
 export function scanText(text: string, options: ScanOptions = {}): SecretFinding[] {
-  return locate(text, settleOverlaps(candidatesIn(text, options)), options.path);
+  let kept = settleOverlaps(candidatesIn(text, options));
+  if (options.allowComments !== false && kept.length > 0 && mayHaveAllowComments(text)) {
+    kept = kept.filter((c) => !allowedInline(text, c.start));
+  }
+  return locate(text, kept, options.path);
 }
 
 /** Findings counted per kind. */

@@ -123,7 +123,7 @@ export async function redactStream(
 ): Promise<StreamResult> {
   const overlap = options.overlapChars ?? OVERLAP_CHARS;
   const result = await windows(stream, options.windowChars ?? WINDOW_CHARS, (text, last) => {
-    const found = scanText(text, options);
+    const found = scanText(text, { ...options, allowComments: false });
     let cut = last ? text.length : cutPoint(text, overlap);
     for (const f of found) if (f.start < cut && f.end > cut) cut = f.end;
     // The first window is visited only after the binary sniff, so binary input writes nothing.

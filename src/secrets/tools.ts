@@ -40,6 +40,8 @@ export interface ListedFinding {
   column: number;
   kind: string;
   preview: string;
+  /** On a line a diff removes: still in the repository's history. */
+  history?: true;
 }
 
 export interface ScanSecretsResult {
@@ -94,11 +96,15 @@ export function listFinding(f: SecretFinding): ListedFinding {
     column: f.column,
     kind: f.kind,
     preview: f.preview,
+    ...(f.history ? { history: true as const } : {}),
   };
 }
 
+/** One finding as `wisp scan` prints it: `path:line:column  kind  preview[  leaked in history]`. */
 export function renderFinding(f: ListedFinding, fallbackPath = "-"): string {
-  return `${f.path ?? fallbackPath}:${f.line}:${f.column}  ${f.kind}  ${f.preview}`;
+  return `${f.path ?? fallbackPath}:${f.line}:${f.column}  ${f.kind}  ${f.preview}${
+    f.history ? "  leaked in history" : ""
+  }`;
 }
 
 /** scan_secrets: findings with location, kind and masked preview. */
@@ -142,7 +148,9 @@ export async function scanSecretsTool(
   const lines = listed.map((f) => renderFinding(f, input.path ?? "-"));
   const heldBack = total - listed.length;
   if (heldBack > 0) lines.push(`${heldBack} more held back (counted above, not listed)`);
-  const summary = binary ? `${input.path}: binary file, not scanned` : scanSummary(counts);
+  const summary = binary
+    ? `${input.path}: binary file, its printable strings scanned: ${scanSummary(counts)}`
+    : scanSummary(counts);
   return {
     findings: listed,
     counts,

@@ -12,6 +12,10 @@ export interface SecretFinding {
   preview: string;
   start: number;
   end: number;
+  /** On a line a diff removes: gone from the file, still in the repository's history. */
+  history?: boolean;
+  /** A hash of the kind and the line around the value, without the value (conventions.ts). */
+  context?: string;
 }
 
 export type Category = "credential" | "personal";
@@ -22,6 +26,10 @@ export interface ScanOptions {
   /** Looser thresholds and keyword-less high-entropy strings; implies personal. */
   thorough?: boolean;
   path?: string;
+  /** A diff's removed lines are scanned too (findings marked `history`); on unless false. */
+  history?: boolean;
+  /** Honour inline allow comments (`gitleaks:allow`, …); on unless false. */
+  allowComments?: boolean;
 }
 
 /** A candidate span proposed by a rule, before overlaps are settled. */

@@ -61,7 +61,7 @@ Deno.test("scan --json, --personal, folders, binary files and stdin diffs", asyn
     );
     const plain = await runWisp(["scan", "--json", "data"], { home, cwd: dir });
     assertEquals([plain.code, JSON.parse(plain.stdout)], [0, { findings: [] }]);
-    assertStringIncludes(plain.stderr, "note: data/logo.png is binary; skipped");
+    assertEquals(plain.stderr, "no secrets found in 2 inputs\n");
 
     const personal = await runWisp(["scan", "--json", "--personal", "data"], { home, cwd: dir });
     assertEquals(personal.code, 1);
@@ -101,7 +101,7 @@ Deno.test("scan: a missing file fails closed with a sentence; a bad flag is a us
   const home = await tempDir();
   try {
     const missing = await runWisp(["scan", "no-such-file.env"], { home });
-    assertEquals(missing.code, 1);
+    assertEquals(missing.code, 2);
     assertMatch(missing.stderr, /error: no-such-file\.env does not exist; check the path/);
     const usage = await runWisp(["scan", "--no-such-flag"], { home });
     assertEquals(usage.code, 64);
@@ -185,5 +185,149 @@ Deno.test("as a git pre-commit hook, a staged secret stops the commit and a clea
   } finally {
     await Deno.remove(home, { recursive: true });
     await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("scan exit status: 0 clean, 1 found, 2 not scanned (which wins over a finding)", async () => {
+  const home = await tempDir();
+  const dir = await tempDir();
+  try {
+    await Deno.writeTextFile(join(dir, "clean.conf"), "listen = 8080\n");
+    await Deno.writeTextFile(join(dir, "leaky.sh"), `export GH_TOKEN=${v.githubPat()}\n`);
+    await Deno.symlink(join(dir, "gone"), join(dir, "dangling"));
+    const fifo = new Deno.Command("mkfifo", { args: [join(dir, "pipe")] }).outputSync();
+    assert(fifo.success);
+    const at = (args: string[], stdin?: string) => runWisp(args, { home, cwd: dir, stdin });
+
+    assertEquals((await at(["scan", "clean.conf"])).code, 0);
+    assertEquals((await at(["scan", "leaky.sh"])).code, 1);
+    const both = await at(["scan", "leaky.sh", "missing.env"]);
+    assertEquals(both.code, 2, "an incomplete scan is not a verdict");
+    assertStringIncludes(both.stdout, "leaky.sh:1:17  github-pat");
+    assertStringIncludes(both.stderr, "error: missing.env does not exist; check the path");
+    const dangling = await at(["scan", "dangling"]);
+    assertEquals([dangling.code, dangling.stdout], [2, ""]);
+    const pipe = await at(["scan", "pipe"]);
+    assertEquals(pipe.code, 2);
+    assertMatch(pipe.stderr, /^error: pipe is a named pipe \(FIFO\).*; give a file or a folder\n$/);
+
+    // `-` is standard input, alone or beside files.
+    const stdin = await at(["scan", "-"], `token: ${v.slackBot()}\n`);
+    assertEquals([stdin.code, stdin.stdout.split("  ").slice(0, 2)], [1, ["-:1:8", "slack-token"]]);
+    const mixed = await at(["scan", "clean.conf", "-"], "nothing here\n");
+    assertEquals([mixed.code, mixed.stderr], [0, "no secrets found in 2 inputs\n"]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("scan of a folder honours .gitignore and walks dot-files; a named ignored file is scanned", async () => {
+  const home = await tempDir();
+  const dir = await tempDir();
+  try {
+    const write = async (path: string, text: string) => {
+      await Deno.mkdir(join(dir, path, ".."), { recursive: true });
+      await Deno.writeTextFile(join(dir, path), text);
+    };
+    await write(".gitignore", "node_modules/\n*.log\n!keep.log\n");
+    await write("node_modules/left-pad/index.js", `const token = "${v.githubPat()}";\n`);
+    await write("debug.log", `GITHUB_TOKEN=${v.githubPat()}\n`);
+    await write("keep.log", `GITHUB_TOKEN=${v.githubPat()}\n`);
+    await write(".env", `STRIPE_KEY=${v.stripeSecret()}\n`);
+    await write("deploy/.npmrc", `//registry.npmjs.org/:_authToken=${v.npm()}\n`);
+    await write("src/nested/.gitignore", "generated.ts\n");
+    await write("src/nested/generated.ts", `export const k = "${v.githubPat()}";\n`);
+    await write("src/nested/app.ts", "export const port = 8080;\n");
+
+    const run = await runWisp(["scan", "--json", "."], { home, cwd: dir });
+    assertEquals(run.code, 1, run.stderr);
+    const paths = JSON.parse(run.stdout).findings.map((f: { path: string }) => f.path);
+    // A folder's own files come before its subfolders.
+    assertEquals(paths, [".env", "keep.log", "deploy/.npmrc"]);
+
+    // Named on the command line, an ignored file or folder is still scanned: it was asked for.
+    const named = await runWisp(["scan", "debug.log"], { home, cwd: dir });
+    assertEquals(named.code, 1);
+    await Deno.mkdir(join(dir, ".git")); // the .gitignore is now a repository's, above the folder
+    const folder = await runWisp(["scan", "node_modules"], { home, cwd: dir });
+    assertEquals(folder.code, 1, folder.stderr);
+    assertMatch(folder.stdout, /^node_modules\/left-pad\/index\.js:1:16 {2}github-pat/);
+    const again = await runWisp(["scan", "--json", "."], { home, cwd: dir });
+    assertEquals(JSON.parse(again.stdout).findings.length, 3);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a binary file is scanned through its printable runs, small or streamed", async () => {
+  const home = await tempDir();
+  const dir = await tempDir();
+  try {
+    const token = v.githubPat();
+    const junk = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 37) % 7);
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    const small = new Uint8Array([
+      ...junk(300),
+      ...bytes(`GITHUB_TOKEN=${token}`),
+      ...junk(40),
+      ...bytes("ab"), // a run too short to be text
+      ...junk(10),
+    ]);
+    await Deno.writeFile(join(dir, "app.bin"), small);
+    const run = await runWisp(["scan", "--json", "app.bin"], { home, cwd: dir });
+    assertEquals(run.code, 1, run.stderr);
+    const [f] = JSON.parse(run.stdout).findings;
+    assertEquals([f.kind, f.line, f.column], ["github-pat", 1, 314]);
+    assert(!run.stdout.includes(token));
+
+    // Over the size read whole: streamed, with the token past the first window.
+    const big = new Uint8Array(9 * 1024 * 1024);
+    const tail = bytes(`\0\0password_hint\0 ${token} \0`);
+    big.set(tail, big.length - tail.length - 100);
+    await Deno.writeFile(join(dir, "core.dump"), big);
+    const streamed = await runWisp(["scan", "core.dump"], { home, cwd: dir });
+    assertEquals(streamed.code, 1, streamed.stderr);
+    assertMatch(streamed.stdout, /^core\.dump:1:\d+ {2}github-pat {2}ghp_\*{4}\[40\]\n$/);
+    const events = (await auditEvents(home)).filter((e) => e.kind === "secrets.scan");
+    assertEquals(events.map((e) => [e.binary, e.total]), [[true, 1], [true, 1]]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a diff's removed secret is reported as leaked in history; --no-history keeps to added lines", async () => {
+  const home = await tempDir();
+  try {
+    const gone = v.githubPat();
+    const diff = [
+      "diff --git a/ci/deploy.sh b/ci/deploy.sh",
+      "--- a/ci/deploy.sh",
+      "+++ b/ci/deploy.sh",
+      "@@ -2,3 +2,3 @@ set -eu",
+      ' echo "deploying"',
+      `-export GH_TOKEN=${gone}`,
+      '+export GH_TOKEN="$(vault read -field=token secret/ci/gh)"',
+      " ./release.sh",
+      "",
+    ].join("\n");
+    const run = await runWisp(["scan"], { home, stdin: diff });
+    assertEquals(run.code, 1, run.stderr);
+    assertEquals(run.stdout, "ci/deploy.sh:3:17  github-pat  ghp_****[40]  leaked in history\n");
+    assertStringIncludes(
+      run.stderr,
+      "1 finding: 1 github-pat (1 on removed lines: leaked in history)",
+    );
+    const json = await runWisp(["scan", "--json", "-"], { home, stdin: diff });
+    assertEquals(JSON.parse(json.stdout).findings[0].history, true);
+    assert(!json.stdout.includes(gone));
+    const added = await runWisp(["scan", "--no-history"], { home, stdin: diff });
+    assertEquals([added.code, added.stdout], [0, ""]);
+    const events = (await auditEvents(home)).filter((e) => e.kind === "secrets.scan");
+    assertEquals(events.map((e) => e.history ?? 0), [1, 1, 0]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
   }
 });

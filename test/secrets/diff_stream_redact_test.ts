@@ -21,7 +21,7 @@ function streamOf(text: string | Uint8Array): ReadableStream<Uint8Array> {
   return new Blob([text as BlobPart]).stream() as ReadableStream<Uint8Array>;
 }
 
-Deno.test("a diff is scanned by its added lines and located as path:line in the new file", () => {
+Deno.test("a diff's added lines are located in the new file, its removed ones in the old file as history", () => {
   const removed = v.githubPat();
   const added = v.githubPat();
   const key = v.opensshKey();
@@ -47,11 +47,17 @@ Deno.test("a diff is scanned by its added lines and located as path:line in the 
     "",
   ].join("\n");
   assert(looksLikeDiff(diff));
-  const found = scanDiff(diff);
-  assertEquals(found.map((f) => `${f.path}:${f.line}:${f.column} ${f.kind}`), [
+  const all = scanDiff(diff);
+  const where = (f: SecretFinding) =>
+    `${f.path}:${f.line}:${f.column} ${f.kind}${f.history ? " history" : ""}`;
+  assertEquals(all.map(where), [
+    "app/config.py:11:14 github-pat history",
     "app/config.py:13:21 github-pat",
     "keys/deploy:1:1 openssh-private-key",
   ]);
+  assertEquals(diff.slice(all[0].start, all[0].end), removed, "offsets point into the diff");
+  const found = scanDiff(diff, { history: false });
+  assertEquals(found.map(where), all.slice(1).map(where));
   assertEquals(diff.slice(found[0].start, found[0].end), added, "offsets point into the diff");
   assert(
     diff.slice(found[1].start, found[1].end).startsWith("-----BEGIN OPENSSH PRIVATE KEY-----\n+"),
@@ -61,6 +67,27 @@ Deno.test("a diff is scanned by its added lines and located as path:line in the 
     13,
   ]);
   assert(!looksLikeDiff(`TOKEN=${added}\n`));
+});
+
+Deno.test("a renamed file's removed lines are located at its old path and old line numbers", () => {
+  const old = v.stripeSecret();
+  const diff = [
+    "diff --git a/billing/settings.py b/payments/settings.py",
+    "similarity index 91%",
+    "rename from billing/settings.py",
+    "rename to payments/settings.py",
+    "--- a/billing/settings.py",
+    "+++ b/payments/settings.py",
+    "@@ -3,3 +3,3 @@ import os",
+    " CURRENCY = 'EUR'",
+    `-STRIPE_KEY = "${old}"`,
+    "+STRIPE_KEY = os.environ['STRIPE_KEY']",
+    " TIMEOUT = 30",
+    "",
+  ].join("\n");
+  const [f, ...rest] = scanDiff(diff);
+  assertEquals(rest, []);
+  assertEquals([f.path, f.line, f.kind, f.history], ["billing/settings.py", 4, "stripe-key", true]);
 });
 
 Deno.test("a removed line that starts with --- is not taken for a file header", () => {

@@ -57,7 +57,15 @@ export function filler(v: Values, bytes: number): string {
   return lines.join("\n") + "\n";
 }
 
-/** The large tree: copies of the corpus (no diff) among filler files, and its labels. */
+/** Every this many copies, one large file (a log of a dozen MB) joins the small ones. */
+const LARGE_EVERY = 25;
+const LARGE_BYTES = 12 * 1024 * 1024;
+
+/**
+ * The large tree: copies of the corpus (no diff) among filler files, one large filler file every
+ * LARGE_EVERY copies (so a tree of 200 MB holds both many small files and some large ones, as real
+ * repositories do), and its labels.
+ */
 export function largeTree(
   targetBytes: number,
 ): { files: Record<string, string>; labels: Record<string, Label[]> } {
@@ -80,6 +88,12 @@ export function largeTree(
       files[path] = text;
       labels[path] = [];
       size += text.length;
+    }
+    if (copy % LARGE_EVERY === LARGE_EVERY - 1 && size < targetBytes) {
+      const path = `copy${copy}/logs/server.log`;
+      files[path] = filler(v, LARGE_BYTES);
+      labels[path] = [];
+      size += files[path].length;
     }
     copy++;
   }

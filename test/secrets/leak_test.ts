@@ -123,7 +123,18 @@ Deno.test("no planted value reaches anything wisp writes: audit, output store, t
       await runWisp(["scan", "--thorough", "--json", "."], { home, cwd: work }),
       await runWisp(["scan", "--personal"], { home, cwd: work, stdin: diff }),
       await runWisp(["scan"], { home, cwd: work, stdin: file }),
+      await runWisp(["scan", "--format", "sarif", "--personal", "planted.env", "planted.diff"], {
+        home,
+        cwd: work,
+      }),
     ];
+    // A baseline made of an earlier --json run: the file itself is output that must hold no value.
+    await Deno.writeTextFile(join(work, "baseline.json"), scans[1].stdout);
+    const baselined = await runWisp(["scan", "--baseline", "baseline.json", "planted.env"], {
+      home,
+      cwd: work,
+    });
+    assertEquals([baselined.code, baselined.stdout], [0, ""], baselined.stderr);
     for (const run of scans) assertEquals(run.code, 1, `every scan finds something: ${run.stderr}`);
     const redactions = [
       await runWisp(["redact", "planted.env"], { home, cwd: work }),
@@ -152,8 +163,9 @@ Deno.test("no planted value reaches anything wisp writes: audit, output store, t
     assert(written.some((p) => p.endsWith("audit.jsonl")), "the audit log was written");
     const auditText = await Deno.readTextFile(homePaths(home).auditLog);
     const kinds = auditText.trim().split("\n").map((l) => JSON.parse(l).kind);
-    // One per input: 1 + 1 + 2 + 2 (the folder) + 1 + 1 from the CLI, 3 from the tool.
-    assertEquals(kinds.filter((k) => k === "secrets.scan").length, 8 + 3);
+    // One per input: 1 + 1 + 2 + 2 (the folder) + 1 + 1 + 2 (SARIF) + 1 (baseline) from the CLI,
+    // 3 from the tool.
+    assertEquals(kinds.filter((k) => k === "secrets.scan").length, 11 + 3);
     assertEquals(kinds.filter((k) => k === "redaction").length, 3 + 2);
 
     const outputs: [string, string][] = [
@@ -164,6 +176,8 @@ Deno.test("no planted value reaches anything wisp writes: audit, output store, t
         [`scan run ${i} stdout+stderr`, r.stdout + r.stderr] as [string, string]
       ),
       ...redactions.map((r, i) => [`redact run ${i}`, r.stdout + r.stderr] as [string, string]),
+      ["baseline file", await Deno.readTextFile(join(work, "baseline.json"))],
+      ["baselined run", baselined.stdout + baselined.stderr],
       ...tools.map((t, i) => [`tool ${i}`, JSON.stringify(t)] as [string, string]),
     ];
     for (const needle of needles(values)) {

@@ -8,7 +8,7 @@
  *
  * Template markers: ⟪name⟫ inserts a generated value and labels its line with
  * the marker's kind; ⟪name!⟫ inserts one without a label (a value where
- * nothing should be reported, such as a line a diff removes); ⟪@kind⟫ only
+ * nothing should be reported, such as a placeholder beside a real value); ⟪@kind⟫ only
  * labels its line (for a value laid out by hand).
  */
 import { dirname, join } from "node:path";
@@ -605,7 +605,7 @@ Rotate it in the settings afterwards.
     lines: [
       " import os",
       " ",
-      `-SENDGRID_API_KEY = "⟪sendgrid!⟫"`,
+      `-SENDGRID_API_KEY = "⟪sendgrid⟫"`,
       `+SENDGRID_API_KEY = os.environ["SENDGRID_API_KEY"]`,
       ` FROM_ADDRESS = "billing@acme-corp.io"`,
       ` RETRIES = 3`,
@@ -621,7 +621,7 @@ Rotate it in the settings afterwards.
     newStart: 10,
     lines: [
       " Configure the mailer with environment variables.",
-      "-Old webhook: ⟪slack-webhook!⟫",
+      "-Old webhook: ⟪slack-webhook⟫",
       "+The webhook URL lives in the vault under mailer/slack.",
       " ",
     ],

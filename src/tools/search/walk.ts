@@ -28,6 +28,8 @@ export interface WalkNotes {
   cutIgnoreFiles: string[];
   /** Credential files left out (read_file asks before reading one). */
   credentialFiles: number;
+  /** Folders that could not be listed (skipped, as ripgrep does; a scanner must say so). */
+  unreadable?: string[];
 }
 
 /** What one ignore file says of a path: ignore it, re-include it (a ! pattern), or nothing. */
@@ -120,6 +122,17 @@ export interface WalkOptions {
   deadline: number;
   /** Also list folders (find). */
   folders?: boolean;
+  /** Also walk names that start with a dot (`.env`, `.github/`), except `.git` (the secret scan). */
+  hidden?: boolean;
+  /** Also yield credential files instead of counting them (the secret scan looks inside them). */
+  credentialFiles?: boolean;
+  /**
+   * A root that an ignore file above it lists is walked anyway, without the rules from above
+   * (the secret scan: a folder named on the command line was asked for).
+   */
+  namedRootWins?: boolean;
+  /** Bounds other than LIMITS (the secret scan lifts the caps on entries and files). */
+  limits?: Partial<Pick<typeof LIMITS, "entriesPerFolder" | "files">>;
 }
 
 export interface WalkEntry {
@@ -167,9 +180,27 @@ function inheritedRules(root: string, notes: WalkNotes): Rules[] {
   return stack;
 }
 
+/** Whether rules inherited from above the root ignore the root itself. */
+function rootIgnored(inherited: Rules[]): boolean {
+  for (let i = inherited.length - 1; i >= 0; i--) {
+    let verdict: Verdict;
+    try {
+      verdict = inherited[i].test(""); // the rules' own prefix: the root, as a folder
+    } catch {
+      continue; // rules without a prefix (the repository's own root) cannot ignore it
+    }
+    if (verdict.unignored) return false;
+    if (verdict.ignored) return true;
+  }
+  return false;
+}
+
 export function* walk(options: WalkOptions, notes: WalkNotes): Generator<WalkEntry> {
   let files = 0;
-  const base = inheritedRules(options.root, notes);
+  const entriesPerFolder = options.limits?.entriesPerFolder ?? LIMITS.entriesPerFolder;
+  const maxFiles = options.limits?.files ?? LIMITS.files;
+  let base = inheritedRules(options.root, notes);
+  if (options.namedRootWins && rootIgnored(base)) base = [];
   const rootRules = rulesFor(options.root, "", notes);
   const stack: Array<{ dir: string; relative: string; rules: Rules[] }> = [
     { dir: options.root, relative: "", rules: rootRules ? [...base, rootRules] : base },
@@ -180,19 +211,21 @@ export function* walk(options: WalkOptions, notes: WalkNotes): Generator<WalkEnt
     try {
       let count = 0;
       for (const entry of Deno.readDirSync(dir)) {
-        if (++count > LIMITS.entriesPerFolder) {
+        if (++count > entriesPerFolder) {
           notes.bigFolders.push(relative || ".");
           break;
         }
         names.push(entry);
       }
     } catch {
+      notes.unreadable?.push(relative || ".");
       continue; // unreadable: skipped, as ripgrep does
     }
     names = names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: Array<{ dir: string; relative: string; rules: Rules[] }> = [];
     for (const entry of names) {
-      if (entry.name.startsWith(".") || entry.isSymlink) continue;
+      if (entry.isSymlink) continue;
+      if (entry.name.startsWith(".") && (!options.hidden || entry.name === ".git")) continue;
       const rel = relative ? `${relative}/${entry.name}` : entry.name;
       const abs = `${dir}/${entry.name}`;
       if (ignoredBy(rules, rel, entry.isDirectory)) continue;
@@ -207,12 +240,12 @@ export function* walk(options: WalkOptions, notes: WalkNotes): Generator<WalkEnt
         continue;
       }
       if (!entry.isFile) continue;
-      if (isCredentialPath(rel)) {
+      if (!options.credentialFiles && isCredentialPath(rel)) {
         notes.credentialFiles++;
         continue;
       }
-      if (++files > LIMITS.files) {
-        notes.stopped = `${LIMITS.files.toLocaleString("en")} files`;
+      if (++files > maxFiles) {
+        notes.stopped = `${maxFiles.toLocaleString("en")} files`;
         return;
       }
       let size = 0;
