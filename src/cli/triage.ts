@@ -3,8 +3,9 @@
  * or test output, read exactly by the readers for known formats and, when a
  * model is configured, by the model for what they leave. Reads a file, a
  * command's output (run through the gate and the runner, as run_command runs
- * it), or standard input. Exits 1 when it finds errors or failed tests, 0
- * when it finds none; 64 for a usage error.
+ * it), or standard input. Exits 1 when it finds errors or failed tests, 2
+ * when the command (or the --exit-status given) failed and no reader found
+ * why, 0 otherwise; 64 for a usage error.
  */
 import { load } from "./lazy.ts";
 import { type Command, InvalidArgumentError } from "commander";
@@ -15,11 +16,19 @@ interface TriageFlags {
   cap?: number;
   model?: string | false;
   yes?: boolean;
+  exitStatus?: number;
 }
 
 function parseCap(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) {
     throw new InvalidArgumentError("it takes a whole number of at least 1.");
+  }
+  return Number(value);
+}
+
+function parseExitStatus(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 255) {
+    throw new InvalidArgumentError("it takes the exit status of the command, 0 to 255.");
   }
   return Number(value);
 }
@@ -45,6 +54,11 @@ export function register(program: Command): void {
       "the model that judges what no reader explains (default: routing.tasks.triage, else model)",
     )
     .option("--no-model", "exact readers only")
+    .option(
+      "--exit-status <n>",
+      "the exit status of the command whose output is read from --path or standard input (a failed one is never reported clean)",
+      parseExitStatus,
+    )
     .option("-y, --yes", "approve running the command without asking (never outside the sandbox)")
     .addHelpText(
       "after",
@@ -87,6 +101,11 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
   if (flags.path && command.length > 0) {
     throw new UsageError("give either --path FILE or a command after --, not both");
   }
+  if (flags.exitStatus !== undefined && command.length > 0) {
+    throw new UsageError(
+      "--exit-status is for output read from --path or standard input; a command's own status is used",
+    );
+  }
   if (!flags.path && command.length === 0 && stdinIsTerminal()) {
     throw new UsageError(
       "give --path FILE, a command after -- (wisp triage -- make test), or pipe output in (make test 2>&1 | wisp triage)",
@@ -124,9 +143,11 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
         throw error;
       }
       source = "path";
+      exitStatus = flags.exitStatus;
     } else {
       input = await readStreamBounded(Deno.stdin.readable);
       source = "stdin";
+      exitStatus = flags.exitStatus;
     }
     const choice = await service.chooseJudge(config, { model: flags.model, audit });
     const result = await service.runTriage({
@@ -141,8 +162,9 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
       choice,
       audit,
     });
-    outLine(flags.json ? JSON.stringify(service.triageJson(result)) : service.renderTriage(result));
-    cliState.exitCode = result.counts.errors + result.counts.test_failures > 0 ? 1 : 0;
+    const json = service.triageJson(result);
+    outLine(flags.json ? JSON.stringify(json) : service.renderTriage(result));
+    cliState.exitCode = json.exitCode;
   } finally {
     audit.close();
   }

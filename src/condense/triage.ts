@@ -34,8 +34,33 @@ export interface TriageOptions {
   captureLimit?: number;
 }
 
+/**
+ * What the triage concluded, and the exit code `wisp triage` gives it (the MCP
+ * tool returns the same code): `clean` 0 — nothing failed that triage can see;
+ * `failures` 1 — errors or failed tests found; `unexplained` 2 — the command
+ * failed (a non-zero or missing exit status) and no reader found why.
+ */
+export type Outcome = "clean" | "failures" | "unexplained";
+
+/** The exit code of each outcome (docs/exit-codes.md). */
+export const OUTCOME_EXIT: Record<Outcome, number> = { clean: 0, failures: 1, unexplained: 2 };
+
+/** Lines of the output's end kept as the evidence of a failure no reader explained. */
+export const EVIDENCE_LINES = 20;
+/** Characters of each evidence line kept. */
+export const EVIDENCE_CHARS = 300;
+
+/** One line of the output, numbered from 1 in the whole output. */
+export interface NumberedLine {
+  line: number;
+  text: string;
+}
+
 export interface TriageResult {
   headline: string;
+  outcome: Outcome;
+  /** For `unexplained`: the output's last non-blank lines, numbered, each clipped (EVIDENCE_LINES, EVIDENCE_CHARS). */
+  evidence: NumberedLine[];
   findings: Finding[];
   /** The text no reader accounted for, in chunks of at most CHUNK_CHARS cut at line ends. */
   unexplained: string[];
@@ -150,6 +175,8 @@ export interface HeadlineInput {
   heldBack: number;
   shown: number;
   notes?: string[];
+  /** The command failed and no reader explained it; `evidence` lines follow the headline. */
+  unexplained?: { evidenceLines: number };
 }
 
 /** `cargo test: exit 101; 3 failed tests, 1 error (showing 25 of 40); <notes>` */
@@ -166,10 +193,43 @@ export function headline(input: HeadlineInput): string {
   if (errors) parts.push(plural(errors, "error", "errors"));
   if (warnings) parts.push(plural(warnings, "warning", "warnings"));
   let counts = parts.length > 0 ? parts.join(", ") : "no failures found";
+  if (input.unexplained) {
+    // Never "no failures" for a command that failed: say what is known and what is not.
+    const found = parts.length > 0 ? `${parts.join(", ")} but no error or failed test` : "";
+    const n = input.unexplained.evidenceLines;
+    const evidence = n === 0
+      ? "it printed nothing"
+      : n === 1
+      ? "the output's last line follows"
+      : `the output's last ${n} lines follow`;
+    counts = `failed, and no reader found why${found ? ` (${found})` : ""}; ${evidence}`;
+  }
   if (input.heldBack > 0) counts += ` (showing ${input.shown} of ${input.shown + input.heldBack})`;
   const head = [subject + ":", status && status + ";", counts].filter(Boolean).join(" ");
   const notes = (input.notes ?? []).filter(Boolean);
   return notes.length > 0 ? `${head}; ${notes.join("; ")}` : head;
+}
+
+/** The outcome: failures found, else a failed exit status unexplained, else clean. */
+export function outcomeOf(counts: Counts, exitStatus: number | null | undefined): Outcome {
+  if (counts.errors + counts.test_failures > 0) return "failures";
+  if (exitStatus === undefined || exitStatus === 0) return "clean";
+  return "unexplained";
+}
+
+/** The last `max` non-blank lines, numbered from `firstNumber` for lines[0], each clipped. */
+export function lastLines(lines: string[], max = EVIDENCE_LINES, firstNumber = 1): NumberedLine[] {
+  const out: NumberedLine[] = [];
+  for (let i = lines.length - 1; i >= 0 && out.length < max; i--) {
+    if (lines[i].trim() === "") continue;
+    out.push({ line: firstNumber + i, text: clipLine(lines[i]) });
+  }
+  return out.reverse();
+}
+
+/** One line clipped to EVIDENCE_CHARS, the cut marked. */
+export function clipLine(text: string): string {
+  return text.length <= EVIDENCE_CHARS ? text : text.slice(0, EVIDENCE_CHARS - 1) + "…";
 }
 
 function kib(chars: number): string {
@@ -178,6 +238,8 @@ function kib(chars: number): string {
 
 interface ExactPart {
   all: Finding[];
+  /** The output's last lines, the evidence should the command have failed unexplained. */
+  tail: NumberedLine[];
   unexplained: string[];
   readers: string[];
   notes: string[];
@@ -192,6 +254,7 @@ function exactPart(text: string, opts: TriageOptions): ExactPart {
   if (dropped > 0) notes.push(`${kib(dropped)} in the middle of the output not read`);
   return {
     all: read.findings,
+    tail: lastLines(read.lines),
     unexplained: unexplainedChunks(read.lines, read.marks),
     readers: read.readers,
     notes,
@@ -201,11 +264,12 @@ function exactPart(text: string, opts: TriageOptions): ExactPart {
 /** Readers only: the exact part of triage, pure and synchronous. */
 export function triageText(text: string, opts: TriageOptions = {}): TriageResult {
   const exact = exactPart(text, opts);
-  return finish(exact.all, exact.unexplained, exact.readers, opts, exact.notes);
+  return finish(exact.all, exact.tail, exact.unexplained, exact.readers, opts, exact.notes);
 }
 
 function finish(
   all: Finding[],
+  tail: NumberedLine[],
   unexplained: string[],
   readers: string[],
   opts: TriageOptions,
@@ -216,7 +280,11 @@ function finish(
   const findings = merged.slice(0, cap);
   const heldBack = merged.length - findings.length;
   const counts = countFindings(merged);
+  const outcome = outcomeOf(counts, opts.exitStatus);
+  const evidence = outcome === "unexplained" ? tail : [];
   return {
+    outcome,
+    evidence,
     headline: headline({
       command: opts.command,
       source: opts.source,
@@ -225,6 +293,7 @@ function finish(
       heldBack,
       shown: findings.length,
       notes,
+      ...(outcome === "unexplained" ? { unexplained: { evidenceLines: evidence.length } } : {}),
     }),
     findings,
     unexplained,
@@ -300,6 +369,13 @@ export async function triage(text: string, run: TriageRun = {}): Promise<JudgedT
       } no reader explained`,
     );
   }
-  const result = finish([...exact.all, ...extra], exact.unexplained, exact.readers, run, notes);
+  const result = finish(
+    [...exact.all, ...extra],
+    exact.tail,
+    exact.unexplained,
+    exact.readers,
+    run,
+    notes,
+  );
   return { ...result, judged };
 }

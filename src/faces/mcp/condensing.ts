@@ -154,6 +154,9 @@ export const triageInput = z.object({
   cap: z.number().int().min(1).max(200).optional().describe(
     "list at most this many findings (default 25)",
   ),
+  exit_status: z.number().int().min(0).max(255).optional().describe(
+    "with path: the exit status of the command that wrote the file (a failed one is never reported clean)",
+  ),
 }).strict();
 
 /**
@@ -179,6 +182,9 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
   if ((args.command === undefined) === (args.path === undefined)) {
     throw new ToolInputError("give either command or path, not both and not neither");
   }
+  if (args.command !== undefined && args.exit_status !== undefined) {
+    throw new ToolInputError("exit_status is for a path; a command's own status is used");
+  }
   const { session } = env;
   const service = await import("../../condense/service.ts");
   const audit = triageAudit(session, env.cwd);
@@ -202,6 +208,7 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
       const { readFileBounded } = await import("../../condense/input.ts");
       const path = isAbsolute(args.path!) ? args.path! : resolve(env.cwd, args.path!);
       input = await readFileBounded(path, undefined, args.path!);
+      exitStatus = args.exit_status;
     }
     const choice = await service.chooseJudge(session.config, { audit });
     const result = await service.runTriage({
@@ -217,6 +224,7 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
       ...(env.signal ? { signal: env.signal } : {}),
     });
     return {
+      // The command's failure is a result, not an error: isError stays for wisp's own.
       text: service.renderTriage(result),
       structured: {
         ...service.triageJson(result),
