@@ -9,6 +9,7 @@
  */
 import { load } from "./lazy.ts";
 import { type Command, InvalidArgumentError } from "commander";
+import type { Scanned } from "../condense/scan.ts";
 
 interface TriageFlags {
   json?: boolean;
@@ -91,7 +92,7 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
   const { newSessionId } = await load<typeof import("../audit/writer.ts")>(
     import.meta.resolve("../audit/writer.ts"),
   );
-  const { readFileBounded, readStreamBounded } = await load<typeof import("../condense/input.ts")>(
+  const { scanFile, scanStream } = await load<typeof import("../condense/input.ts")>(
     import.meta.resolve("../condense/input.ts"),
   );
   const service = await load<typeof import("../condense/service.ts")>(
@@ -120,7 +121,7 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
     argv: ["triage", ...Deno.args.slice(1)],
   });
   try {
-    let input: { text: string; bytes: number; droppedBytes: number };
+    let input: Scanned;
     let exitStatus: number | null | undefined;
     let source: "command" | "path" | "stdin";
     const line = commandLine(command);
@@ -129,12 +130,12 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
         import.meta.resolve("../condense/run_command.ts"),
       );
       const ran = await runForTriage(line, { config, paths, audit, yes: flags.yes });
-      input = ran;
+      input = ran.scanned!;
       exitStatus = ran.exitStatus;
       source = "command";
     } else if (flags.path) {
       try {
-        input = await readFileBounded(flags.path);
+        input = await scanFile(flags.path);
       } catch (error) {
         // A missing file, a folder, a device or a FIFO: the sentence, and what to give instead.
         if (error instanceof Error && error.name === "ToolInputError") {
@@ -145,19 +146,18 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
       source = "path";
       exitStatus = flags.exitStatus;
     } else {
-      input = await readStreamBounded(Deno.stdin.readable);
+      input = await scanStream(Deno.stdin.readable);
       source = "stdin";
       exitStatus = flags.exitStatus;
     }
     const choice = await service.chooseJudge(config, { model: flags.model, audit });
     const result = await service.runTriage({
-      text: input.text,
+      text: input,
       source,
       command: line,
       path: flags.path,
       exitStatus,
       bytes: input.bytes,
-      droppedBytes: input.droppedBytes,
       cap: flags.cap,
       choice,
       audit,

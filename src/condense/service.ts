@@ -16,6 +16,7 @@ import {
   triage,
   type TriageResult,
 } from "./triage.ts";
+import type { Scanned } from "./scan.ts";
 
 export interface JudgeChoice {
   judge?: ChunkJudge;
@@ -57,7 +58,8 @@ export async function chooseJudge(
 }
 
 export interface TriageRequest {
-  text: string;
+  /** The output: already scanned (every byte through the readers), or a text to scan. */
+  text: string | Scanned;
   source: "command" | "path" | "stdin" | "text";
   command?: string;
   path?: string;

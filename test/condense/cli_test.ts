@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runWisp, tempDir } from "../support/wisp.ts";
 import { commandLine } from "../../src/cli/triage.ts";
+import { PLANTED, writeBigLog } from "../support/big_log.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/condense/", import.meta.url));
 const fixture = (name: string) => join(FIXTURES, name);
@@ -261,6 +262,48 @@ Deno.test({
     const [f] = json.findings;
     assertEquals(f.test, "totals the basket");
     assert(f.detail.includes("expected: 7") && f.detail.includes("actual: 6"), f.detail);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(work, { recursive: true });
+  }
+});
+
+Deno.test("every byte is read: one failure in the middle of a 12 MB log, from a file, standard input and a command", async () => {
+  const home = await tempDir();
+  const work = await tempDir();
+  try {
+    const log = join(work, "verbose.log");
+    writeBigLog(log, 12 * 1024 * 1024, 0.5);
+    const expect = (r: { code: number; stdout: string; stderr: string }, how: string) => {
+      assertEquals(r.code, 1, `${how}: ${r.stderr}`);
+      const json = JSON.parse(r.stdout);
+      assertEquals(json.outcome, "failures", how);
+      assertEquals(
+        json.findings.map((f: { test: string; location: string; message: string }) => [
+          f.test,
+          f.location,
+          f.message,
+        ]),
+        [[PLANTED.test, PLANTED.location, PLANTED.message]],
+        how,
+      );
+      assert(!/not read/.test(json.headline), `${how}: ${json.headline}`);
+    };
+    expect(await runWisp(["triage", "--json", "--no-model", "--path", log], { home }), "--path");
+    expect(
+      await runWisp(["triage", "--json", "--no-model"], {
+        home,
+        stdin: Deno.readTextFileSync(log),
+      }),
+      "stdin",
+    );
+    expect(
+      await runWisp(["triage", "--json", "--no-model", "-y", "--", "cat", "verbose.log"], {
+        home,
+        cwd: work,
+      }),
+      "command",
+    );
   } finally {
     await Deno.remove(home, { recursive: true });
     await Deno.remove(work, { recursive: true });

@@ -13,7 +13,7 @@ const PACKAGE = /^# (\S+)(?: \[.*\])?$/;
 const DIAG = /^(?:vet: )?(\.{0,2}\/?[^\s:]+\.go):(\d+)(?::(\d+))?: (.*)$/;
 const RUN = /^=== (?:RUN|CONT|PAUSE|NAME)\s+(\S+)$/;
 const FAIL = /^(\s*)--- FAIL: (\S+) \(([\d.]+s)\)$/;
-const PASS = /^\s*--- (?:PASS|SKIP): \S+ \([\d.]+s\)$/;
+const PASS = /^\s*--- (?:PASS|SKIP): (\S+) \([\d.]+s\)$/;
 const LOG = /^\s+([^\s:]+\.go):(\d+): (.*)$/;
 const PKG_RESULT =
   /^(?:ok|FAIL|\?)\s+\S+(?:\s+(?:[\d.]+s|\[.*\]|\(cached\)))*\s*$|^(?:FAIL|PASS|ok)$/;
@@ -30,10 +30,10 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
   let lastFail: { name: string; indent: number } | undefined;
   let inPackage = false;
   const addLog = (name: string, loc: string, msg: string) => {
-    const list = logs.get(name) ?? [];
+    let list = logs.get(name);
+    if (!list) logs.set(name, list = []);
     // A test run many times (-count, a rerun in the same log) keeps its first few lines, not thousands.
     if (list.length < 20) list.push({ loc, msg });
-    logs.set(name, list);
   };
   const { first, lead } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
@@ -109,9 +109,13 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       lastFail = { name: f[2], indent: f[1].length };
       continue;
     }
-    if (l0 === 45 && PASS.test(line)) {
+    const pass = l0 === 45 ? PASS.exec(line) : null;
+    if (pass) {
       ctx.explain(i);
       lastFail = undefined;
+      // A passing test's log lines (printed before its verdict under -v) are no failure's: let them go,
+      // or a long verbose run holds every test's lines to the end.
+      if (!failed.includes(pass[1])) logs.delete(pass[1]);
       continue;
     }
     const log = c0 === 32 || c0 === 9 ? LOG.exec(line) : null;

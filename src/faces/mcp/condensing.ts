@@ -35,6 +35,7 @@ import {
 import { redactInput, redactTool, scanSecretsInput, scanSecretsTool } from "../../secrets/tools.ts";
 import { type OffloadedTool, ToolThread } from "../../condense/offload.ts";
 import type { Backend } from "../../models/backend.ts";
+import type { Scanned } from "../../condense/scan.ts";
 import type { Session } from "../../session/session.ts";
 
 /** What a served tool runs with: the server's session, where to start, the call's signal. */
@@ -189,7 +190,7 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
   const service = await import("../../condense/service.ts");
   const audit = triageAudit(session, env.cwd);
   try {
-    let input: { text: string; bytes: number; droppedBytes: number };
+    let input: Scanned;
     let exitStatus: number | null | undefined;
     // The server's gate (its config, classifier and approvals in memory), recording into the triage session.
     const gate = new Gate({ ...session.gate.opts, audit, approvals: session.gate.approvals });
@@ -201,23 +202,22 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
         gate,
         cwd: env.cwd,
       });
-      input = ran;
+      input = ran.scanned!;
       exitStatus = ran.exitStatus;
     } else {
       await gateReads(args, env, gate);
-      const { readFileBounded } = await import("../../condense/input.ts");
+      const { scanFile } = await import("../../condense/input.ts");
       const path = isAbsolute(args.path!) ? args.path! : resolve(env.cwd, args.path!);
-      input = await readFileBounded(path, undefined, args.path!);
+      input = await scanFile(path, args.path!);
       exitStatus = args.exit_status;
     }
     const choice = await service.chooseJudge(session.config, { audit });
     const result = await service.runTriage({
-      text: input.text,
+      text: input,
       source: args.command !== undefined ? "command" : "path",
       ...(args.command !== undefined ? { command: args.command } : { path: args.path }),
       exitStatus,
       bytes: input.bytes,
-      droppedBytes: input.droppedBytes,
       ...(args.cap ? { cap: args.cap } : {}),
       choice,
       audit,
