@@ -22,18 +22,47 @@ const GO_TOOL_ERROR =
   /^go: (?:cannot find|updates to go\.mod needed|errors parsing|no required module|missing go\.sum entry|inconsistent vendoring|go\.mod file not found|malformed|unknown|module .*: (?:reading|git|invalid)|.*: (?:no matching versions|invalid version|unrecognized import path))/;
 const PANIC = /^panic: (.*?)(?: \[recovered\])?$/;
 
+/** A test's log line: where it starts in the lines (read into place and message only for a failed test), or a panic's. */
+type LogEntry = number | { loc: string; msg: string };
+
+/** The log line at `at` (and its more-indented continuation lines): its place, its text, and the last line it spans. */
+function logAt(lines: string[], at: number): { loc: string; msg: string; end: number } {
+  const log = LOG.exec(lines[at])!;
+  const body = [log[3]];
+  // t.Errorf text with newlines continues on more-indented lines.
+  const ind = indentOf(lines[at]);
+  let i = at;
+  while (
+    i + 1 < lines.length && indentOf(lines[i + 1]) > ind && !LOG.test(lines[i + 1]) &&
+    lines[i + 1].trim() !== ""
+  ) {
+    body.push(lines[++i].trim());
+  }
+  return { loc: `${log[1]}:${log[2]}`, msg: body.join(" "), end: i };
+}
+
 export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
-  const logs = new Map<string, { loc: string; msg: string }[]>();
+  const logs = new Map<string, LogEntry[]>();
   const failed: string[] = [];
   let running: string | undefined;
   let lastFail: { name: string; indent: number } | undefined;
   let inPackage = false;
-  const addLog = (name: string, loc: string, msg: string) => {
-    let list = logs.get(name);
-    if (!list) logs.set(name, list = []);
+  // The lines of the test that logged last, not yet in the map: under -v a test's lines come together and
+  // most tests pass, so their lines are dropped at their PASS without the map ever being asked.
+  let lastOwner: string | undefined;
+  let lastList: LogEntry[] = [];
+  const flush = () => {
+    if (lastOwner !== undefined && lastList.length > 0) logs.set(lastOwner, lastList);
+  };
+  const addLog = (name: string, entry: LogEntry) => {
+    if (name !== lastOwner) {
+      flush();
+      lastOwner = name;
+      lastList = logs.get(name) ?? [];
+    }
     // A test run many times (-count, a rerun in the same log) keeps its first few lines, not thousands.
-    if (list.length < 20) list.push({ loc, msg });
+    if (lastList.length < 20) lastList.push(entry);
   };
   const { first, lead } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
@@ -115,25 +144,27 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       lastFail = undefined;
       // A passing test's log lines (printed before its verdict under -v) are no failure's: let them go,
       // or a long verbose run holds every test's lines to the end.
-      if (!failed.includes(pass[1])) logs.delete(pass[1]);
+      if (!failed.includes(pass[1])) {
+        if (pass[1] === lastOwner) {
+          lastOwner = undefined;
+          lastList = [];
+        }
+        if (logs.size > 0) logs.delete(pass[1]);
+      }
       continue;
     }
-    const log = c0 === 32 || c0 === 9 ? LOG.exec(line) : null;
-    if (log) {
+    if ((c0 === 32 || c0 === 9) && LOG.test(line)) {
       const owner = lastFail && indentOf(line) > lastFail.indent ? lastFail.name : running;
       if (owner) {
-        ctx.explain(i);
-        const body = [log[3]];
-        // t.Errorf text with newlines continues on more-indented lines.
+        // Only the place is kept now; the text is read if the test turns out to have failed.
+        const at = i;
         const ind = indentOf(line);
         while (
           i + 1 < lines.length && indentOf(lines[i + 1]) > ind && !LOG.test(lines[i + 1]) &&
           lines[i + 1].trim() !== ""
-        ) {
-          body.push(lines[++i].trim());
-          ctx.explain(i);
-        }
-        addLog(owner, `${log[1]}:${log[2]}`, body.join(" "));
+        ) i++;
+        ctx.explain(at, i);
+        addLog(owner, at);
       }
       continue;
     }
@@ -163,7 +194,7 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       ctx.explain(i, j - 1);
       if (owner) {
         if (!failed.includes(owner)) failed.push(owner);
-        addLog(owner, loc ?? "", `panic: ${p[1]}`);
+        addLog(owner, { loc: loc ?? "", msg: `panic: ${p[1]}` });
       } else {
         out.push(finding("error", `panic: ${p[1]}`, { location: loc }));
       }
@@ -176,8 +207,9 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       lastFail = undefined;
     }
   }
+  flush();
   for (const name of failed) {
-    const own = logs.get(name) ?? [];
+    const own = (logs.get(name) ?? []).map((e) => typeof e === "number" ? logAt(lines, e) : e);
     // A parent that failed only because a subtest did says nothing of its own.
     if (own.length === 0 && failed.some((other) => other.startsWith(name + "/"))) continue;
     // t.Log and t.Error print alike; the failure is most often the last line a test printed (t.Fatal ends it).
