@@ -9,6 +9,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readAll } from "../../src/condense/readers/index.ts";
+import { triageText } from "../../src/condense/triage.ts";
 import { type Finding, findingKey } from "../../src/condense/findings.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/condense/", import.meta.url));
@@ -45,6 +46,7 @@ function expectFindings(name: string, want: Want[]): void {
 const PASSING = [
   "gcc/pass.log",
   "cargo/pass.log",
+  "cargo/should_panic_pass.log",
   "pytest/pass.log",
   "pytest/unittest_pass.log",
   "go/pass.log",
@@ -70,6 +72,52 @@ Deno.test("a passing run yields no findings, whatever harmless 'error' text it p
     const findings = readAll(text).findings;
     assertEquals(findings, [], `${name} gave findings`);
   }
+});
+
+Deno.test("a should_panic test's printed panic is no failure: the runner said ok (real cargo test --nocapture)", () => {
+  const text = Deno.readTextFileSync(join(FIXTURES, "cargo/should_panic_pass.log"));
+  assert(/panicked at src\/lib\.rs/.test(text), "the fixture shows the expected panics");
+  assertEquals(triageText(text).outcome, "clean");
+  assertEquals(triageText(text).findings, []);
+  // The same panic in a test the runner failed is that test's failure, at the panic's place.
+  const failed = text.replace(
+    "test tests::refuses_zero - should panic ... ok",
+    "test tests::refuses_zero - should panic ... FAILED",
+  );
+  assertEquals(
+    readAll(failed).findings.map((f) => [f.kind, f.test, f.location, f.message]),
+    [[
+      "test_failure",
+      "tests::refuses_zero - should panic",
+      "src/lib.rs:3:9",
+      "divide by zero: 1 / 0",
+    ]],
+  );
+});
+
+Deno.test("ESLint: the closing ✖ summary is no failed test; warnings alone are clean; --max-warnings is the error", () => {
+  const warnings = triageText(
+    Deno.readTextFileSync(join(FIXTURES, "eslint/warnings.log")),
+    { exitStatus: 0 },
+  );
+  assertEquals(warnings.outcome, "clean");
+  assertEquals(warnings.counts, { errors: 0, test_failures: 0, warnings: 3 });
+  const over = triageText(Deno.readTextFileSync(join(FIXTURES, "eslint/max_warnings.log")), {
+    exitStatus: 1,
+  });
+  assertEquals(over.outcome, "failures");
+  assertEquals(over.counts, { errors: 1, test_failures: 0, warnings: 3 });
+  assertEquals(over.findings[0].message, "more warnings than --max-warnings 0 allows");
+  // A summary with an indented line under it (the shape a node --test failure has) is still a summary.
+  const summary = [
+    "src/total.js",
+    "  4:9  warning  'spare' is defined but never used  no-unused-vars",
+    "",
+    "✖ 1 problem (0 errors, 1 warning)",
+    "  0 errors and 1 warning potentially fixable with the `--fix` option.",
+    "",
+  ].join("\n");
+  assertEquals(readAll(summary).findings.map((f) => f.kind), ["warning"]);
 });
 
 Deno.test("the passing fixtures do print 'error' (so the test above means something)", () => {
