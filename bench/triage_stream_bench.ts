@@ -35,7 +35,7 @@ async function child(kind: string, path: string): Promise<void> {
   warm.end();
   const before = statusKiB("VmRSS");
   const file = await Deno.open(path);
-  const buf = new Uint8Array(1024 * 1024);
+  const buf = new Uint8Array(64 * 1024);
   const started = performance.now();
   let found: boolean | undefined;
   if (kind === "scan") {

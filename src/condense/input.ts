@@ -10,7 +10,7 @@ import { openInputFile } from "../util/tool_input.ts";
 import { type Scanned, TriageScanner } from "./scan.ts";
 
 /** Bytes read from a file at a time when every byte is scanned. */
-const SCAN_READ = 1024 * 1024;
+const SCAN_READ = 64 * 1024;
 
 /** A file, every byte through the exact readers, read a MiB at a time (memory bounded whatever its size). */
 export async function scanFile(path: string, given = path): Promise<Scanned> {

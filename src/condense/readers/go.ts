@@ -59,7 +59,8 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
     if (name !== lastOwner) {
       flush();
       lastOwner = name;
-      lastList = logs.get(name) ?? [];
+      // The map holds only lines of tests that failed or were interleaved: usually empty, and not asked then.
+      lastList = (logs.size > 0 ? logs.get(name) : undefined) ?? [];
     }
     // A test run many times (-count, a rerun in the same log) keeps its first few lines, not thousands.
     if (lastList.length < 20) lastList.push(entry);
