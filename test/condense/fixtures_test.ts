@@ -559,3 +559,65 @@ Deno.test("long noisy runs of cargo test and go test -v: the one failure among 3
 Deno.test("a long noisy jest run: 200 tests logging 'error' text to the console, one failure", () => {
   expectFindings("jest/noisy.log", [["test_failure", "noisy.test.js:118:99", "item 117", "toBe"]]);
 });
+
+Deno.test("Node's uncaught error in an ES module: the file:/// place and the frame in the project", () => {
+  expectFindings("crash/node_esm.log", [[
+    "error",
+    "/home/dev/project/app.mjs:3:31",
+    undefined,
+    "TypeError: Cannot read properties of undefined (reading 'toFixed')",
+  ]]);
+});
+
+Deno.test("sanitizers (gcc 12): one error per report at the first frame in the project; one per leak; UBSan's line", () => {
+  expectFindings("sanitizer/asan.log", [[
+    "error",
+    "/home/dev/project/asan.c:2",
+    undefined,
+    "AddressSanitizer: heap-buffer-overflow",
+  ]]);
+  assertEquals(read("sanitizer/asan.log")[0].detail, ["WRITE of size 4"]);
+  expectFindings("sanitizer/lsan.log", [[
+    "error",
+    "/home/dev/project/leak.c:3",
+    undefined,
+    "LeakSanitizer: direct leak of 7 byte(s)",
+  ]]);
+  expectFindings("sanitizer/ubsan.log", [[
+    "error",
+    "ub.c:3:34",
+    undefined,
+    "runtime error: signed integer overflow",
+  ]]);
+  // The whole report is accounted for: nothing of it is left for the model.
+  for (const name of ["sanitizer/asan.log", "sanitizer/lsan.log"]) {
+    const r = triageText(Deno.readTextFileSync(join(FIXTURES, name)), { exitStatus: 1 });
+    assertEquals(r.unexplained, [], name);
+  }
+});
+
+Deno.test("sanitizer reports as the format defines them: several leaks, a ThreadSanitizer race, frames without source", () => {
+  const text = [
+    "==4242==ERROR: LeakSanitizer: detected memory leaks",
+    "",
+    "Direct leak of 32 byte(s) in 2 object(s) allocated from:",
+    "    #0 0x7f00aa in malloc (/usr/lib/x86_64-linux-gnu/libasan.so.8+0xdb9cf)",
+    "    #1 0x5500bb in make_basket /src/shop/basket.c:14:9",
+    "",
+    "Indirect leak of 8 byte(s) in 1 object(s) allocated from:",
+    "    #0 0x7f00aa in __interceptor_calloc ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:77",
+    "    #1 0x5500cc in add_item /src/shop/item.c:30",
+    "",
+    "SUMMARY: AddressSanitizer: 40 byte(s) leaked in 3 allocation(s).",
+    "WARNING: ThreadSanitizer: data race (pid=77)",
+    "  Write of size 4 at 0x7b04 by thread T1:",
+    "    #0 bump /src/shop/counter.c:8:11 (shop+0x12a9)",
+    "    #1 main /src/shop/main.c:20:3 (shop+0x1300) (BuildId: 4f2a)",
+    "SUMMARY: ThreadSanitizer: data race /src/shop/counter.c:8:11 in bump",
+  ].join("\n");
+  assertEquals(readAll(text).findings.map((f) => [f.location, f.message]), [
+    ["/src/shop/basket.c:14:9", "LeakSanitizer: direct leak of 32 byte(s)"],
+    ["/src/shop/item.c:30", "LeakSanitizer: indirect leak of 8 byte(s)"],
+    ["/src/shop/counter.c:8:11", "ThreadSanitizer: data race"],
+  ]);
+});

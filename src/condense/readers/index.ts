@@ -27,6 +27,7 @@ import { ruby } from "./ruby.ts";
 import { shellcheck } from "./shellcheck.ts";
 import { compiler } from "./compiler.ts";
 import { crash } from "./crash.ts";
+import { sanitizer } from "./sanitizer.ts";
 import { make } from "./make.ts";
 
 export type { ReadContext, Reader } from "./reader.ts";
@@ -49,6 +50,7 @@ export const READERS: readonly Reader[] = [
   java,
   ruby,
   shellcheck,
+  sanitizer,
   crash,
   compiler,
   make,
