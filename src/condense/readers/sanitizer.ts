@@ -101,7 +101,7 @@ function report(
     let k = end + 1;
     while (
       k < lines.length && k - end < 60 &&
-      (/^(?:Shadow byte|  [A-Z][\w -]+:|=>|\s+0x[0-9a-f]+:)/.test(lines[k]) ||
+      (/^(?:Shadow byte| {2}[A-Z][\w -]+:|=>|\s+0x[0-9a-f]+:)/.test(lines[k]) ||
         /^==\d+==ABORTING$/.test(lines[k]))
     ) k++;
     end = k - 1;
