@@ -621,3 +621,28 @@ Deno.test("sanitizer reports as the format defines them: several leaks, a Thread
     ["/src/shop/counter.c:8:11", "ThreadSanitizer: data race"],
   ]);
 });
+
+Deno.test("prove -v (Perl, Test::More): each failed test with its place and got/expected from the diagnostics", () => {
+  expectFindings("perl/prove_verbose.log", [
+    ["test_failure", "t/balance.t:7", "handles refunds", "failed"],
+    ["test_failure", "t/balance.t:8", "empty ledger is zero", "failed"],
+  ]);
+  assertEquals(read("perl/prove_verbose.log")[0].detail, ["got: '6'", "expected: '7'"]);
+  // Diagnostics after their not-ok lines (stdout and stderr in the other order), and an unnamed test.
+  const text = [
+    "1..2",
+    "not ok 1 - rounds half up",
+    "not ok 2",
+    "#   Failed test 'rounds half up'",
+    "#   at t/round.t line 12.",
+    "#     '2.4'",
+    "#         >=",
+    "#     '2.5'",
+    "#   Failed test at t/round.t line 15.",
+    "# Looks like you failed 2 tests of 2.",
+  ].join("\n");
+  assertEquals(readAll(text).findings.map((f) => [f.test, f.location, f.detail]), [
+    ["rounds half up", "t/round.t:12", ["'2.4'", ">=", "'2.5'"]],
+    [undefined, "t/round.t:15", undefined],
+  ]);
+});
