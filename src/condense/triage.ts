@@ -202,11 +202,19 @@ export function headline(input: HeadlineInput): string {
   return notes.length > 0 ? `${head}; ${notes.join("; ")}` : head;
 }
 
-/** The outcome: failures found, else a failed exit status unexplained, else clean. */
-export function outcomeOf(counts: Counts, exitStatus: number | null | undefined): Outcome {
+/**
+ * The outcome: failures found, else a failed exit status unexplained, else clean. Warnings explain a
+ * failed run only when the readers accounted for every line of it (a linter that fails on warnings,
+ * pylint's or flake8's way): with anything left unread, the failure may be in what was not read.
+ */
+export function outcomeOf(
+  counts: Counts,
+  exitStatus: number | null | undefined,
+  allRead = false,
+): Outcome {
   if (counts.errors + counts.test_failures > 0) return "failures";
   if (exitStatus === undefined || exitStatus === 0) return "clean";
-  return "unexplained";
+  return counts.warnings > 0 && allRead ? "failures" : "unexplained";
 }
 
 /** The last `max` non-blank lines, numbered from `firstNumber` for lines[0], each clipped. */
@@ -294,7 +302,7 @@ function finish(
     test_failures: listed.test_failures + over.test_failures,
     warnings: listed.warnings + over.warnings,
   };
-  const outcome = outcomeOf(counts, opts.exitStatus);
+  const outcome = outcomeOf(counts, opts.exitStatus, exact.chunkCount === 0);
   const evidence = outcome === "unexplained" ? tail : [];
   return {
     outcome,

@@ -646,3 +646,43 @@ Deno.test("prove -v (Perl, Test::More): each failed test with its place and got/
     [undefined, "t/round.t:15", undefined],
   ]);
 });
+
+Deno.test("Python linters (flake8 5, mypy 1.0, pylint 2.16): each message at its place; pylint's letter is its kind", () => {
+  expectFindings("python_lint/flake8.log", [
+    ["error", "inventory.py:1:1", undefined, "'os' imported but unused (F401)"],
+    ["error", "inventory.py:2:1", undefined, "'sys' imported but unused (F401)"],
+    ["error", "inventory.py:15:5", undefined, "never used (F841)"],
+  ]);
+  expectFindings("python_lint/mypy.log", [
+    ["error", "inventory.py:6", undefined, "Incompatible types in assignment"],
+    ["error", "inventory.py:19", undefined, 'Argument 3 to "restock"'],
+  ]);
+  const pylint = read("python_lint/pylint.log");
+  assertEquals(pylint.length, 6);
+  assert(pylint.every((f) => f.kind === "warning"), "C and W messages are warnings");
+  assertEquals(pylint[3].message, "Unused variable 'name' (W0612 unused-variable)");
+  // pylint failed (its status says warnings were found) and every line was read: the warnings are why.
+  const r = triageText(Deno.readTextFileSync(join(FIXTURES, "python_lint/pylint.log")), {
+    exitStatus: 20,
+  });
+  assertEquals([r.outcome, r.unexplained.length], ["failures", 0]);
+  // An error category, ruff's fixable mark, and a line that is neither.
+  const text = [
+    "app/models.py:12:4: E1101: Instance of 'Cart' has no 'totl' member (no-member)",
+    "app/views.py:3:8: F401 [*] `json` imported but unused",
+    "app/views.py:9: note: this is mypy's, not a lint code",
+  ].join("\n");
+  assertEquals(readAll(text).findings.map((f) => [f.kind, f.location, f.message]), [
+    ["error", "app/models.py:12:4", "Instance of 'Cart' has no 'totl' member (E1101 no-member)"],
+    ["error", "app/views.py:3:8", "`json` imported but unused (F401)"],
+  ]);
+});
+
+Deno.test("warnings explain a failed run only when every line was read", () => {
+  const warningsOnly = "src/a.py:1:0: C0114: Missing module docstring (missing-module-docstring)\n";
+  assertEquals(triageText(warningsOnly, { exitStatus: 16 }).outcome, "failures");
+  const withUnread = warningsOnly + "Segmentation fault (core dumped)\n";
+  const r = triageText(withUnread, { exitStatus: 139 });
+  assertEquals(r.outcome, "unexplained");
+  assertEquals(r.evidence.map((e) => e.line), [1, 2]);
+});

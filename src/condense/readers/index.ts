@@ -28,6 +28,7 @@ import { shellcheck } from "./shellcheck.ts";
 import { compiler } from "./compiler.ts";
 import { crash } from "./crash.ts";
 import { sanitizer } from "./sanitizer.ts";
+import { pythonLint } from "./python_lint.ts";
 import { make } from "./make.ts";
 
 export type { ReadContext, Reader } from "./reader.ts";
@@ -50,6 +51,7 @@ export const READERS: readonly Reader[] = [
   java,
   ruby,
   shellcheck,
+  pythonLint,
   sanitizer,
   crash,
   compiler,
