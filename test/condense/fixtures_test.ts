@@ -686,3 +686,48 @@ Deno.test("warnings explain a failed run only when every line was read", () => {
   assertEquals(r.outcome, "unexplained");
   assertEquals(r.evidence.map((e) => e.line), [1, 2]);
 });
+
+Deno.test("CMake (3.25): a configure error at its CMakeLists line, its first paragraph the message, the rest detail", () => {
+  expectFindings("cmake/configure_fail.log", [[
+    "error",
+    "CMakeLists.txt:3",
+    undefined,
+    'provided by "NoSuchLibrary", but CMake did not find one.',
+  ]]);
+  const [f] = read("cmake/configure_fail.log");
+  assert(f.detail!.includes("NoSuchLibraryConfig.cmake"), String(f.detail));
+  // The other heads the format has: a warning for developers, an error with no place, the generate step's.
+  const text = [
+    "CMake Warning (dev) at cmake/deps.cmake:12 (message):",
+    "  Policy CMP0135 is not set.",
+    "This warning is for project developers.  Use -Wno-dev to suppress it.",
+    "",
+    'CMake Error: The source directory "/src/nowhere" does not exist.',
+    "CMake Error in src/CMakeLists.txt:",
+    '  Target "shop" links to target "Missing::lib" but the target was not found.',
+    "-- Generating done",
+  ].join("\n");
+  assertEquals(readAll(text).findings.map((f) => [f.kind, f.location, f.message]), [
+    ["warning", "cmake/deps.cmake:12", "Policy CMP0135 is not set."],
+    ["error", undefined, 'The source directory "/src/nowhere" does not exist.'],
+    [
+      "error",
+      "src/CMakeLists.txt",
+      'Target "shop" links to target "Missing::lib" but the target was not found.',
+    ],
+  ]);
+});
+
+Deno.test("gcc -fdiagnostics-format=json (gcc 12): each error and warning at its caret, notes as detail", () => {
+  expectFindings("gcc/json.log", [[
+    "error",
+    "json_bad.c:1:31",
+    undefined,
+    "undeclared (first use in this function)",
+  ]]);
+  assertEquals(read("gcc/json.log")[0].detail, [
+    "json_bad.c:1:31: note: each undeclared identifier is reported only once for each function it appears in",
+  ]);
+  const cut = '[{"kind": "error", "message": "never closed"';
+  assertEquals(readAll(cut).findings, []);
+});

@@ -29,6 +29,8 @@ import { compiler } from "./compiler.ts";
 import { crash } from "./crash.ts";
 import { sanitizer } from "./sanitizer.ts";
 import { pythonLint } from "./python_lint.ts";
+import { cmake } from "./cmake.ts";
+import { gccJson } from "./gcc_json.ts";
 import { make } from "./make.ts";
 
 export type { ReadContext, Reader } from "./reader.ts";
@@ -52,6 +54,8 @@ export const READERS: readonly Reader[] = [
   ruby,
   shellcheck,
   pythonLint,
+  cmake,
+  gccJson,
   sanitizer,
   crash,
   compiler,
