@@ -731,3 +731,24 @@ Deno.test("gcc -fdiagnostics-format=json (gcc 12): each error and warning at its
   const cut = '[{"kind": "error", "message": "never closed"';
   assertEquals(readAll(cut).findings, []);
 });
+
+Deno.test("unittest subtests (Python 3.11, -v): every failing subtest, named with its parameters", () => {
+  expectFindings("pytest/unittest_subtests.log", [
+    [
+      "test_failure",
+      "/home/dev/project/test_prices.py:12",
+      "test_prices.PriceTest.test_rates (amount=50, rate=0.1)",
+      "AssertionError: 55 != 56",
+    ],
+    [
+      "test_failure",
+      "/home/dev/project/test_prices.py:12",
+      "test_prices.PriceTest.test_rates (amount=10, rate=0.5)",
+      "AssertionError: 15 != 16",
+    ],
+  ]);
+  const r = triageText(Deno.readTextFileSync(join(FIXTURES, "pytest/unittest_subtests.log")), {
+    exitStatus: 1,
+  });
+  assertEquals(r.unexplained, [], "the -v lines of subtests and the summary's rule are read");
+});
