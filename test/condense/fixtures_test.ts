@@ -752,3 +752,30 @@ Deno.test("unittest subtests (Python 3.11, -v): every failing subtest, named wit
   });
   assertEquals(r.unexplained, [], "the -v lines of subtests and the summary's rule are read");
 });
+
+Deno.test("go test timeouts (Go 1.19): the test that was running, at the first frame in the project", () => {
+  for (const name of ["go/timeout.log", "go/timeout_v.log"]) {
+    expectFindings(name, [[
+      "test_failure",
+      "/home/dev/project/queue.go:8",
+      "TestDrainEmpty",
+      "panic: test timed out after 2s",
+    ]]);
+  }
+  // Go 1.20 and later name the running tests under the panic; a library frame is never the place.
+  const text = [
+    "panic: test timed out after 5m0s",
+    "running tests:",
+    "\tTestReplay (5m0s)",
+    "",
+    "goroutine 33 [select]:",
+    "net/http.(*persistConn).roundTrip(0xc000190000)",
+    "\t/usr/local/go/src/net/http/transport.go:2652 +0x979",
+    "example.com/replay.fetch(...)",
+    "\t/src/replay/fetch.go:41 +0x1d",
+    "FAIL\texample.com/replay\t300.015s",
+  ].join("\n");
+  assertEquals(readAll(text).findings.map((f) => [f.test, f.location, f.message]), [
+    ["TestReplay", "/src/replay/fetch.go:41", "panic: test timed out after 5m0s"],
+  ]);
+});

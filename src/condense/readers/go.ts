@@ -21,6 +21,8 @@ const PKG_RESULT =
 const GO_TOOL_ERROR =
   /^go: (?:cannot find|updates to go\.mod needed|errors parsing|no required module|missing go\.sum entry|inconsistent vendoring|go\.mod file not found|malformed|unknown|module .*: (?:reading|git|invalid)|.*: (?:no matching versions|invalid version|unrecognized import path))/;
 const PANIC = /^panic: (.*?)(?: \[recovered\])?$/;
+/** A file of Go's own library or of a downloaded module: not the project's (GOROOT's src, GOPATH's pkg/mod). */
+const GO_ROOT_FILE = /\/go(?:-[\d.]+)?\/src\/|\/pkg\/mod\/|^\/?_testmain\.go$/;
 
 /** A test's log line: where it starts in the lines (read into place and message only for a failed test), or a panic's. */
 type LogEntry = number | { loc: string; msg: string };
@@ -171,27 +173,41 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
     }
     const p = c0 === 112 ? PANIC.exec(line) : null;
     if (p) {
-      const owner = lastFail?.name ?? running;
       let j = i + 1;
       let loc: string | undefined;
       let fn = "";
+      // The test the panic belongs to when no RUN line said (without -v): Go 1.20+ lists the tests
+      // running at a timeout; before that, the test's function is a frame of its goroutine.
+      let listed: string | undefined;
+      let inTrace: string | undefined;
+      let inList = false;
       // A goroutine trace: its lines start with a tab, a function name, "goroutine" or "created by".
       while (
-        j < lines.length && j - i < 200 &&
+        j < lines.length && j - i < 400 &&
         !((first[j] === 111 || first[j] === 70 || first[j] === 80 || first[j] === 63) &&
           PKG_RESULT.test(lines[j])) &&
         !(lead[j] === 45 && FAIL.test(lines[j])) && !(first[j] === 61 && RUN.test(lines[j]))
       ) {
         const l = lines[j];
+        if (/^\s*running tests:$/.test(l)) inList = true;
+        else if (inList) {
+          const t = /^\s+(\S+) \([\d.]+\w*\)$/.exec(l);
+          if (t) listed ??= t[1];
+          else inList = false;
+        }
         const frame = /^\t(\S+\.go):(\d+)/.exec(l);
         if (
-          frame && !loc && !/\/src\/(?:runtime|testing)\//.test(frame[1]) &&
-          !/^(?:testing|runtime|panic)\b/.test(fn)
+          frame && !loc && !GO_ROOT_FILE.test(frame[1]) && !/^(?:testing|runtime|panic)\b/.test(fn)
         ) {
           loc = `${frame[1]}:${frame[2]}`;
-        } else if (!frame) fn = l.trim();
+        } else if (!frame) {
+          fn = l.trim();
+          const test = /\.((?:Test|Benchmark|Fuzz|Example)\w*)\(/.exec(fn);
+          if (test && !fn.startsWith("testing.")) inTrace ??= test[1];
+        }
         j++;
       }
+      const owner = lastFail?.name ?? running ?? listed ?? inTrace;
       ctx.explain(i, j - 1);
       if (owner) {
         if (!failed.includes(owner)) failed.push(owner);
