@@ -18,6 +18,19 @@ interface TriageFlags {
   model?: string | false;
   yes?: boolean;
   exitStatus?: number;
+  quiet?: boolean;
+}
+
+/** Whether a command's run shows the working line: on a terminal, unless --quiet. */
+export function wantsProgress(quiet: boolean | undefined, stderrIsTerminal: boolean): boolean {
+  return !quiet && stderrIsTerminal;
+}
+
+/** The working line: `wisp triage: running, 12 s, 3,456 lines read`. */
+export function progressLine(elapsedMs: number, lines: number): string {
+  return `wisp triage: running, ${Math.floor(elapsedMs / 1000)} s, ${
+    lines.toLocaleString("en-US")
+  } lines read`;
 }
 
 function parseCap(value: string): number {
@@ -61,6 +74,7 @@ export function register(program: Command): void {
       parseExitStatus,
     )
     .option("-y, --yes", "approve running the command without asking (never outside the sandbox)")
+    .option("-q, --quiet", "no working line on the terminal while the command runs")
     .addHelpText(
       "after",
       "\nExamples:\n  cargo test 2>&1 | wisp triage\n  wisp triage --path build.log --json\n  wisp triage -y -- swift test",
@@ -80,7 +94,7 @@ export function commandLine(words: string[]): string | undefined {
 }
 
 async function runTriageCommand(command: string[], flags: TriageFlags): Promise<void> {
-  const { cliState, outLine, stdinIsTerminal } = await load<typeof import("./io.ts")>(
+  const { cliState, err, outLine, stdinIsTerminal } = await load<typeof import("./io.ts")>(
     import.meta.resolve("./io.ts"),
   );
   const { UsageError, WispError } = await load<typeof import("../util/errors.ts")>(
@@ -129,9 +143,34 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
       const { runForTriage } = await load<typeof import("../condense/run_command.ts")>(
         import.meta.resolve("../condense/run_command.ts"),
       );
-      const ran = await runForTriage(line, { config, paths, audit, yes: flags.yes });
-      input = ran.scanned!;
-      exitStatus = ran.exitStatus;
+      // On a terminal, a working line (elapsed seconds, lines read) on stderr, redrawn each half second.
+      let ticker: ReturnType<typeof setInterval> | undefined;
+      const started = Date.now();
+      const progress = wantsProgress(flags.quiet, Deno.stderr.isTerminal());
+      try {
+        const ran = await runForTriage(line, {
+          config,
+          paths,
+          audit,
+          yes: flags.yes,
+          ...(progress
+            ? {
+              onScanning: (linesRead: () => number) => {
+                ticker = setInterval(() => {
+                  err(`\r\x1b[2K${progressLine(Date.now() - started, linesRead())}`);
+                }, 500);
+              },
+            }
+            : {}),
+        });
+        input = ran.scanned!;
+        exitStatus = ran.exitStatus;
+      } finally {
+        if (ticker !== undefined) {
+          clearInterval(ticker);
+          err("\r\x1b[2K");
+        }
+      }
       source = "command";
     } else if (flags.path) {
       try {

@@ -30,6 +30,8 @@ export interface TriageRunOptions {
   timeoutSeconds?: number;
   /** Read every byte through the exact readers as it arrives (triage); the result's `scanned`. */
   scan?: boolean;
+  /** With `scan`: called once as the command starts, with a function that says how many lines were read so far. */
+  onScanning?: (linesRead: () => number) => void;
 }
 
 export interface TriageRunResult {
@@ -86,6 +88,7 @@ export async function runCaptured(
   const errBytes = scanners
     ? new TrailedBuffer({ push: (b) => scanners.err.pushBytes(b) })
     : undefined;
+  if (scanners) opts.onScanning?.(() => scanners.out.linesRead + scanners.err.linesRead);
   const result = await runCommand({
     command: line,
     cwd,

@@ -105,6 +105,11 @@ export class TriageScanner {
     this.#maxChunks = Math.max(2, opts.maxChunks ?? MAX_JUDGED_CHUNKS);
   }
 
+  /** Lines read so far (for a progress line). */
+  get linesRead(): number {
+    return this.#finalLines + this.#fresh.length;
+  }
+
   /** Bytes as they arrive (UTF-8; a character cut between pieces is joined). */
   pushBytes(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
