@@ -216,8 +216,15 @@ Deno.test("pytest: failures and the fixture error, summary and sections merged, 
   ];
   expectFindings("pytest/fail.log", want);
   expectFindings("pytest/fail_verbose.log", want);
-  // --tb=line prints no sections to take places from; the tests are still all there.
-  expectFindings("pytest/fail_line.log", want.map(([k, , t, m]) => [k, undefined, t, m] as Want));
+  // --tb=line prints no titled sections: each failure's lines and place, in the summary's order. Its one
+  // place is the innermost (calc.py for the division); the fixture error's section has none.
+  expectFindings("pytest/fail_line.log", [
+    ["test_failure", "/home/dev/project/test_calc.py:10", want[0][2], want[0][3]],
+    ["test_failure", "/home/dev/project/calc.py:2", want[1][2], want[1][3]],
+    ["test_failure", "/home/dev/project/test_calc.py:24", want[2][2], want[2][3]],
+    ["test_failure", "/home/dev/project/test_calc.py:28", want[3][2], want[3][3]],
+    ["error", undefined, want[4][2], want[4][3]],
+  ]);
 });
 
 Deno.test("pytest: collection errors name the module and the exception", () => {
@@ -778,4 +785,42 @@ Deno.test("go test timeouts (Go 1.19): the test that was running, at the first f
   assertEquals(readAll(text).findings.map((f) => [f.test, f.location, f.message]), [
     ["TestReplay", "/src/replay/fetch.go:41", "panic: test timed out after 5m0s"],
   ]);
+});
+
+Deno.test("pytest --tb=native (pytest 9): the traceback's frame in the test file and the exception line", () => {
+  expectFindings("pytest/tb_native.log", [
+    [
+      "test_failure",
+      "/home/dev/project/test_calc.py:10",
+      "test_calc.py::test_divide_rounding",
+      "assert 3.5 == 3",
+    ],
+    [
+      "test_failure",
+      "/home/dev/project/test_calc.py:14",
+      "test_calc.py::test_divide_by_zero",
+      "ZeroDivisionError: division by zero",
+    ],
+    [
+      "test_failure",
+      "/home/dev/project/test_calc.py:24",
+      "test_calc.py::TestParse::test_parse_list",
+      "assert [1, 2] == [1, 2, 3]",
+    ],
+    [
+      "test_failure",
+      "/home/dev/project/test_calc.py:28",
+      "test_calc.py::TestParse::test_parse_param[2-3]",
+      "AssertionError: assert 2 == 3",
+    ],
+    [
+      "error",
+      "/home/dev/project/test_calc.py:33",
+      "test_calc.py::test_uses_broken",
+      "RuntimeError: fixture could not start",
+    ],
+  ]);
+  for (const f of [...read("pytest/fail_line.log"), ...read("pytest/tb_native.log")]) {
+    assert(!f.message.endsWith("..."), `a cut summary message was kept: ${f.message}`);
+  }
 });
