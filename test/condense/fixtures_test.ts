@@ -824,3 +824,28 @@ Deno.test("pytest --tb=native (pytest 9): the traceback's frame in the test file
     assert(!f.message.endsWith("..."), `a cut summary message was kept: ${f.message}`);
   }
 });
+
+Deno.test("GNU ld's multiple definitions (gcc 12): one error per symbol, at the source file when the linker names one", () => {
+  expectFindings("gcc/multiple_definition.log", [
+    ["error", undefined, undefined, "multiple definition of shared"],
+    ["error", "b.c", undefined, "multiple definition of helper"],
+  ]);
+  assert(
+    read("gcc/multiple_definition.log")[1].detail![0].startsWith("first defined here: "),
+    "where it was first defined is detail",
+  );
+});
+
+Deno.test("MSVC and clang-cl diagnostics: file(line,col): error CODE: message", () => {
+  const text = [
+    "src\\main.cpp(12,5): error C2065: 'total': undeclared identifier",
+    "src\\util.h(3): warning C4996: 'strcpy': This function or variable may be unsafe.",
+    "C:\\build\\shop\\cart.cpp(40,1): fatal error C1004: unexpected end-of-file found",
+    "Build started (1 project)", // no diagnostic
+  ].join("\n");
+  assertEquals(readAll(text).findings.map((f) => [f.kind, f.location, f.message]), [
+    ["error", "src\\main.cpp:12:5", "C2065: 'total': undeclared identifier"],
+    ["warning", "src\\util.h:3", "C4996: 'strcpy': This function or variable may be unsafe."],
+    ["error", "C:\\build\\shop\\cart.cpp:40:1", "C1004: unexpected end-of-file found"],
+  ]);
+});
