@@ -849,3 +849,25 @@ Deno.test("MSVC and clang-cl diagnostics: file(line,col): error CODE: message", 
     ["error", "C:\\build\\shop\\cart.cpp:40:1", "C1004: unexpected end-of-file found"],
   ]);
 });
+
+Deno.test("formatters as checks (Prettier 3, Black 23): each file not formatted, and each one that cannot be parsed", () => {
+  expectFindings("formatters/prettier_check.log", [
+    ["error", "broken.js", undefined, "SyntaxError: Unexpected token (1:7)"],
+    ["error", "messy.js", undefined, "not formatted (prettier --check)"],
+  ]);
+  assertEquals(read("formatters/prettier_check.log")[0].detail?.[0], "> 1 | const = ;");
+  expectFindings("formatters/black_check.log", [
+    ["error", "/home/dev/project/broken.py", undefined, "cannot format: Cannot parse: 1:4"],
+    ["error", "/home/dev/project/messy.py", undefined, "would be reformatted (black --check)"],
+  ]);
+  for (const name of ["formatters/prettier_check.log", "formatters/black_check.log"]) {
+    const r = triageText(Deno.readTextFileSync(join(FIXTURES, name)), { exitStatus: 1 });
+    assertEquals(r.unexplained, [], `${name}: every line is the formatter's`);
+  }
+  // A passing check says so and gives nothing.
+  assertEquals(
+    readAll("Checking formatting...\nAll matched files use Prettier code style!\n").findings,
+    [],
+  );
+  assertEquals(readAll("All done! ✨ 🍰 ✨\n3 files would be left unchanged.\n").findings, []);
+});

@@ -31,6 +31,7 @@ import { sanitizer } from "./sanitizer.ts";
 import { pythonLint } from "./python_lint.ts";
 import { cmake } from "./cmake.ts";
 import { gccJson } from "./gcc_json.ts";
+import { formatters } from "./formatters.ts";
 import { make } from "./make.ts";
 
 export type { ReadContext, Reader } from "./reader.ts";
@@ -56,6 +57,7 @@ export const READERS: readonly Reader[] = [
   pythonLint,
   cmake,
   gccJson,
+  formatters,
   sanitizer,
   crash,
   compiler,
