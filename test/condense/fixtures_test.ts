@@ -234,9 +234,16 @@ Deno.test("pytest: collection errors name the module and the exception", () => {
   ]);
 });
 
-Deno.test("pytest: a long noisy run (400 tests, logs, warnings) gives its one failure", () => {
+Deno.test("pytest: a long noisy run (400 tests, logs, warnings) gives its one failure and its warnings summary", () => {
+  const warned = [0, 50, 100, 150, 200, 250, 300, 350];
   expectFindings("pytest/noisy.log", [
     ["test_failure", "test_noisy.py:14", "test_noisy.py::test_many[313]", "item 313 was rejected"],
+    ...warned.map((n): Want => [
+      "warning",
+      "/home/dev/project/test_noisy.py:13",
+      `test_noisy.py::test_many[${n}]`,
+      `DeprecationWarning: deprecated option used by item ${n}`,
+    ]),
   ]);
 });
 
@@ -870,4 +877,17 @@ Deno.test("formatters as checks (Prettier 3, Black 23): each file not formatted,
     [],
   );
   assertEquals(readAll("All done! ✨ 🍰 ✨\n3 files would be left unchanged.\n").findings, []);
+});
+
+Deno.test("pytest's warnings summary (pytest 9): each warning at its place, with the test that raised it; the run stays clean", () => {
+  expectFindings("pytest/warnings.log", [[
+    "warning",
+    "/home/dev/project/test_warn.py:5",
+    "test_warn.py::test_uses_old_api",
+    "DeprecationWarning: old_api is deprecated; use new_api",
+  ]]);
+  const r = triageText(Deno.readTextFileSync(join(FIXTURES, "pytest/warnings.log")), {
+    exitStatus: 0,
+  });
+  assertEquals([r.outcome, r.counts.warnings], ["clean", 1]);
 });

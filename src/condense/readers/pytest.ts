@@ -13,6 +13,8 @@ const SECTION =
 const TITLE = /^_{3,} (.+?) _{3,}$/;
 const PLACE = /^([^\s:]+\.py):(\d+): ?(.*)$/;
 const COLLECT = /^(?:ERROR collecting|ERROR at (?:setup|teardown) of) (.+)$/;
+/** A warnings-summary entry: `  path.py:5: DeprecationWarning: message`. */
+const WARNING = /^ {2}(\S+?):(\d+): (\w*Warning\w*): (.*)$/;
 const NATIVE_FRAME = /^\s+File "([^"]+)", line (\d+)/;
 const NATIVE_NOT_MESSAGE =
   /^(?:Traceback \(most recent call last\):|During handling|The above exception)/;
@@ -86,6 +88,8 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
   // --tb=line: FAILURES holds no titles, only each failure's E lines and its `path:line: message`, in the
   // order of the summary's entries.
   let titled = false;
+  let warnedIds: string[] = [];
+  const warnings: Finding[] = [];
   const untitled: { from: number; to: number }[] = [];
   let untitledFrom = -1;
   const conftest: Finding[] = [];
@@ -102,6 +106,33 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
         untitledFrom = -1;
         ctx.explain(i);
         continue;
+      }
+    }
+    if (part === "warnings summary") {
+      // Test ids (or a module) at the margin, then each warning indented: `  path:line: Category: message`,
+      // and the source line under it.
+      if (line === "") warnedIds = [];
+      else if (c !== 32) {
+        if (!line.startsWith("-- Docs: ")) warnedIds.push(line);
+        ctx.explain(i);
+        continue;
+      } else {
+        const w = WARNING.exec(line);
+        if (w) {
+          let j = i + 1;
+          while (j < lines.length && lines[j].startsWith("    ")) j++;
+          ctx.explain(i, j - 1);
+          const id = warnedIds.find((x) => x.includes("::"));
+          warnings.push(
+            finding("warning", `${w[3]}: ${w[4]}`, {
+              location: `${w[1]}:${w[2]}`,
+              test: id,
+              detail: warnedIds.length > 1 ? [`also in ${warnedIds.length - 1} more`] : [],
+            }),
+          );
+          i = j - 1;
+          continue;
+        }
       }
     }
     if (part === "FAILURES" && !titled && c !== 95) {
@@ -223,6 +254,7 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
       ),
     );
   }
+  out.push(...warnings);
   for (const [title, section] of sections) {
     if (used.has(title)) continue;
     const collected = COLLECT.exec(title);
