@@ -3,11 +3,13 @@
  * or test output, read exactly by the readers for known formats and, when a
  * model is configured, by the model for what they leave. Reads a file, a
  * command's output (run through the gate and the runner, as run_command runs
- * it), or standard input. Exits 1 when it finds errors or failed tests, 0
- * when it finds none; 64 for a usage error.
+ * it), or standard input. Exits 1 when it finds errors or failed tests, 2
+ * when the command (or the --exit-status given) failed and no reader found
+ * why, 0 otherwise; 64 for a usage error.
  */
 import { load } from "./lazy.ts";
 import { type Command, InvalidArgumentError } from "commander";
+import type { Scanned } from "../condense/scan.ts";
 
 interface TriageFlags {
   json?: boolean;
@@ -15,11 +17,32 @@ interface TriageFlags {
   cap?: number;
   model?: string | false;
   yes?: boolean;
+  exitStatus?: number;
+  quiet?: boolean;
+}
+
+/** Whether a command's run shows the working line: on a terminal, unless --quiet. */
+export function wantsProgress(quiet: boolean | undefined, stderrIsTerminal: boolean): boolean {
+  return !quiet && stderrIsTerminal;
+}
+
+/** The working line: `wisp triage: running, 12 s, 3,456 lines read`. */
+export function progressLine(elapsedMs: number, lines: number): string {
+  return `wisp triage: running, ${Math.floor(elapsedMs / 1000)} s, ${
+    lines.toLocaleString("en-US")
+  } lines read`;
 }
 
 function parseCap(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) {
     throw new InvalidArgumentError("it takes a whole number of at least 1.");
+  }
+  return Number(value);
+}
+
+function parseExitStatus(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 255) {
+    throw new InvalidArgumentError("it takes the exit status of the command, 0 to 255.");
   }
   return Number(value);
 }
@@ -45,7 +68,13 @@ export function register(program: Command): void {
       "the model that judges what no reader explains (default: routing.tasks.triage, else model)",
     )
     .option("--no-model", "exact readers only")
+    .option(
+      "--exit-status <n>",
+      "the exit status of the command whose output is read from --path or standard input (a failed one is never reported clean)",
+      parseExitStatus,
+    )
     .option("-y, --yes", "approve running the command without asking (never outside the sandbox)")
+    .option("-q, --quiet", "no working line on the terminal while the command runs")
     .addHelpText(
       "after",
       "\nExamples:\n  cargo test 2>&1 | wisp triage\n  wisp triage --path build.log --json\n  wisp triage -y -- swift test",
@@ -65,7 +94,7 @@ export function commandLine(words: string[]): string | undefined {
 }
 
 async function runTriageCommand(command: string[], flags: TriageFlags): Promise<void> {
-  const { cliState, outLine, stdinIsTerminal } = await load<typeof import("./io.ts")>(
+  const { cliState, err, outLine, stdinIsTerminal } = await load<typeof import("./io.ts")>(
     import.meta.resolve("./io.ts"),
   );
   const { UsageError, WispError } = await load<typeof import("../util/errors.ts")>(
@@ -77,7 +106,7 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
   const { newSessionId } = await load<typeof import("../audit/writer.ts")>(
     import.meta.resolve("../audit/writer.ts"),
   );
-  const { readFileBounded, readStreamBounded } = await load<typeof import("../condense/input.ts")>(
+  const { scanFile, scanStream } = await load<typeof import("../condense/input.ts")>(
     import.meta.resolve("../condense/input.ts"),
   );
   const service = await load<typeof import("../condense/service.ts")>(
@@ -86,6 +115,11 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
 
   if (flags.path && command.length > 0) {
     throw new UsageError("give either --path FILE or a command after --, not both");
+  }
+  if (flags.exitStatus !== undefined && command.length > 0) {
+    throw new UsageError(
+      "--exit-status is for output read from --path or standard input; a command's own status is used",
+    );
   }
   if (!flags.path && command.length === 0 && stdinIsTerminal()) {
     throw new UsageError(
@@ -101,7 +135,7 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
     argv: ["triage", ...Deno.args.slice(1)],
   });
   try {
-    let input: { text: string; bytes: number; droppedBytes: number };
+    let input: Scanned;
     let exitStatus: number | null | undefined;
     let source: "command" | "path" | "stdin";
     const line = commandLine(command);
@@ -109,13 +143,38 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
       const { runForTriage } = await load<typeof import("../condense/run_command.ts")>(
         import.meta.resolve("../condense/run_command.ts"),
       );
-      const ran = await runForTriage(line, { config, paths, audit, yes: flags.yes });
-      input = ran;
-      exitStatus = ran.exitStatus;
+      // On a terminal, a working line (elapsed seconds, lines read) on stderr, redrawn each half second.
+      let ticker: ReturnType<typeof setInterval> | undefined;
+      const started = Date.now();
+      const progress = wantsProgress(flags.quiet, Deno.stderr.isTerminal());
+      try {
+        const ran = await runForTriage(line, {
+          config,
+          paths,
+          audit,
+          yes: flags.yes,
+          ...(progress
+            ? {
+              onScanning: (linesRead: () => number) => {
+                ticker = setInterval(() => {
+                  err(`\r\x1b[2K${progressLine(Date.now() - started, linesRead())}`);
+                }, 500);
+              },
+            }
+            : {}),
+        });
+        input = ran.scanned!;
+        exitStatus = ran.exitStatus;
+      } finally {
+        if (ticker !== undefined) {
+          clearInterval(ticker);
+          err("\r\x1b[2K");
+        }
+      }
       source = "command";
     } else if (flags.path) {
       try {
-        input = await readFileBounded(flags.path);
+        input = await scanFile(flags.path);
       } catch (error) {
         // A missing file, a folder, a device or a FIFO: the sentence, and what to give instead.
         if (error instanceof Error && error.name === "ToolInputError") {
@@ -124,25 +183,27 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
         throw error;
       }
       source = "path";
+      exitStatus = flags.exitStatus;
     } else {
-      input = await readStreamBounded(Deno.stdin.readable);
+      input = await scanStream(Deno.stdin.readable);
       source = "stdin";
+      exitStatus = flags.exitStatus;
     }
     const choice = await service.chooseJudge(config, { model: flags.model, audit });
     const result = await service.runTriage({
-      text: input.text,
+      text: input,
       source,
       command: line,
       path: flags.path,
       exitStatus,
       bytes: input.bytes,
-      droppedBytes: input.droppedBytes,
       cap: flags.cap,
       choice,
       audit,
     });
-    outLine(flags.json ? JSON.stringify(service.triageJson(result)) : service.renderTriage(result));
-    cliState.exitCode = result.counts.errors + result.counts.test_failures > 0 ? 1 : 0;
+    const json = service.triageJson(result);
+    outLine(flags.json ? JSON.stringify(json) : service.renderTriage(result));
+    cliState.exitCode = json.exitCode;
   } finally {
     audit.close();
   }

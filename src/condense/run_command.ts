@@ -12,6 +12,8 @@ import { runCommand } from "../exec/runner.ts";
 import type { CapturedStream } from "../exec/capture.ts";
 import { WispError } from "../util/errors.ts";
 import { CAPTURE_LIMIT } from "./triage.ts";
+import { joinScans, type Scanned, TriageScanner } from "./scan.ts";
+import { TrailedBuffer } from "../exec/background.ts";
 
 export interface TriageRunOptions {
   config: Config;
@@ -26,6 +28,10 @@ export interface TriageRunOptions {
   gate?: Gate;
   signal?: AbortSignal;
   timeoutSeconds?: number;
+  /** Read every byte through the exact readers as it arrives (triage); the result's `scanned`. */
+  scan?: boolean;
+  /** With `scan`: called once as the command starts, with a function that says how many lines were read so far. */
+  onScanning?: (linesRead: () => number) => void;
 }
 
 export interface TriageRunResult {
@@ -33,6 +39,8 @@ export interface TriageRunResult {
   bytes: number;
   droppedBytes: number;
   exitStatus: number | null;
+  /** With `scan`: what the readers found in the whole output (stdout, then stderr). */
+  scanned?: Scanned;
 }
 
 /** One stream as text: whole when it was captured whole, else its head and tail. */
@@ -43,8 +51,9 @@ export function streamText(stream: CapturedStream): { text: string; dropped: num
   return { text: `${decoder.decode(stream.head)}\n${decoder.decode(stream.tail)}`, dropped };
 }
 
+/** The command triage reads: every byte of its output through the readers as it arrives. */
 export function runForTriage(line: string, opts: TriageRunOptions): Promise<TriageRunResult> {
-  return runCaptured(line, "triage", opts);
+  return runCaptured(line, "triage", { ...opts, scan: true });
 }
 
 /** A command for one of the condensing faces (triage, draft, watch): the gate, then the runner, output kept whole up to the limit. */
@@ -74,6 +83,12 @@ export async function runCaptured(
       }`,
     );
   }
+  // Each stream through a scanner of its own as it arrives; stderr without the supervisor's trailer.
+  const scanners = opts.scan ? { out: new TriageScanner(), err: new TriageScanner() } : undefined;
+  const errBytes = scanners
+    ? new TrailedBuffer({ push: (b) => scanners.err.pushBytes(b) })
+    : undefined;
+  if (scanners) opts.onScanning?.(() => scanners.out.linesRead + scanners.err.linesRead);
   const result = await runCommand({
     command: line,
     cwd,
@@ -87,6 +102,12 @@ export async function runCaptured(
     audit: opts.audit,
     ...(opts.signal ? { signal: opts.signal } : {}),
     memory: false,
+    ...(scanners
+      ? {
+        onOutput: (stream: "stdout" | "stderr", chunk: Uint8Array) =>
+          stream === "stdout" ? scanners.out.pushBytes(chunk) : errBytes!.push(chunk),
+      }
+      : {}),
   });
   if (result.error !== undefined && result.exitStatus === null) {
     throw new WispError(`${line} could not start: ${result.error}`);
@@ -98,11 +119,17 @@ export async function runCaptured(
     : out.text === ""
     ? err.text
     : `${out.text.replace(/\n?$/, "\n")}${err.text}`;
+  let scanned: Scanned | undefined;
+  if (scanners) {
+    errBytes!.end();
+    scanned = joinScans(scanners.out.end(), scanners.err.end());
+  }
   return {
     text,
     bytes: result.stdout.bytes + result.stderr.bytes,
     droppedBytes: out.dropped + err.dropped,
     exitStatus: result.exitStatus,
+    ...(scanned ? { scanned } : {}),
   };
 }
 

@@ -8,7 +8,15 @@ import type { AuditSink } from "../audit/writer.ts";
 import type { Config } from "../config/schema.ts";
 import type { Finding } from "./findings.ts";
 import { type ChunkJudge, modelJudge } from "./judge.ts";
-import { type JudgedTriage, triage } from "./triage.ts";
+import {
+  type JudgedTriage,
+  type NumberedLine,
+  type Outcome,
+  OUTCOME_EXIT,
+  triage,
+  type TriageResult,
+} from "./triage.ts";
+import type { Scanned } from "./scan.ts";
 
 export interface JudgeChoice {
   judge?: ChunkJudge;
@@ -50,7 +58,8 @@ export async function chooseJudge(
 }
 
 export interface TriageRequest {
-  text: string;
+  /** The output: already scanned (every byte through the readers), or a text to scan. */
+  text: string | Scanned;
   source: "command" | "path" | "stdin" | "text";
   command?: string;
   path?: string;
@@ -81,6 +90,7 @@ export async function runTriage(req: TriageRequest): Promise<JudgedTriage> {
     ...(req.exitStatus !== undefined ? { exitStatus: req.exitStatus } : {}),
     bytes: req.bytes,
     headline: result.headline,
+    outcome: result.outcome,
     counts: { ...result.counts },
     heldBack: result.heldBack,
     readers: result.readers,
@@ -91,25 +101,43 @@ export async function runTriage(req: TriageRequest): Promise<JudgedTriage> {
   return result;
 }
 
-/**
- * The JSON the CLI and the MCP tool return: the headline and the findings'
- * four fields; with `detail`, each finding's detail lines too (the expected
- * and actual values, a code frame), as the text shows them.
- */
+/** A finding as the JSON carries it: its kind, place, test, message and detail lines (expected/received values). */
+export interface FindingJson {
+  kind: Finding["kind"];
+  location?: string;
+  test?: string;
+  message: string;
+  detail?: string[];
+}
+
+/** The JSON the CLI and the MCP tool return (one shape for both; ADR 0175). */
+export interface TriageJson {
+  headline: string;
+  /** clean, failures or unexplained (the command failed and no reader found why). */
+  outcome: Outcome;
+  /** The exit code `wisp triage` gives this outcome: 0, 1 or 2. */
+  exitCode: number;
+  findings: FindingJson[];
+  /** For `unexplained`: the output's last lines, numbered in the whole output. */
+  evidence?: NumberedLine[];
+}
+
+/** The JSON the CLI and the MCP tool return: the headline, the outcome and its code, the findings, the evidence. */
 export function triageJson(
-  result: { headline: string; findings: Finding[] },
-  opts: { detail?: boolean } = {},
-): { headline: string; findings: Record<string, string | string[]>[] } {
+  result: Pick<TriageResult, "headline" | "findings" | "outcome" | "evidence">,
+): TriageJson {
   return {
     headline: result.headline,
-    findings: result.findings.map((f) => {
-      const o: Record<string, string | string[]> = { kind: f.kind };
-      if (f.location) o.location = f.location;
-      if (f.test) o.test = f.test;
-      o.message = f.message;
-      if (opts.detail && f.detail && f.detail.length > 0) o.detail = f.detail.map((d) => d.trim());
-      return o;
-    }),
+    outcome: result.outcome,
+    exitCode: OUTCOME_EXIT[result.outcome],
+    findings: result.findings.map((f): FindingJson => ({
+      kind: f.kind,
+      ...(f.location ? { location: f.location } : {}),
+      ...(f.test ? { test: f.test } : {}),
+      message: f.message,
+      ...(f.detail && f.detail.length > 0 ? { detail: [...f.detail] } : {}),
+    })),
+    ...(result.evidence.length > 0 ? { evidence: result.evidence.map((e) => ({ ...e })) } : {}),
   };
 }
 
@@ -119,13 +147,18 @@ const LABEL: Record<Finding["kind"], string> = {
   test_failure: "failed",
 };
 
-/** For a person: the headline, then one line per finding and its detail indented. */
-export function renderTriage(result: { headline: string; findings: Finding[] }): string {
+/** For a person: the headline, one line per finding and its detail indented, then any evidence lines. */
+export function renderTriage(
+  result: Pick<TriageResult, "headline" | "findings"> & { evidence?: NumberedLine[] },
+): string {
   const lines = [result.headline];
   for (const f of result.findings) {
     const where = [f.test, f.location].filter(Boolean).join(" at ");
     lines.push(`  ${LABEL[f.kind]}${where ? " " + where : ""}: ${f.message}`);
     for (const d of f.detail ?? []) lines.push(`      ${d.trim()}`);
   }
+  const evidence = result.evidence ?? [];
+  const width = String(evidence[evidence.length - 1]?.line ?? "").length;
+  for (const e of evidence) lines.push(`  ${String(e.line).padStart(width)} | ${e.text}`);
   return lines.join("\n");
 }

@@ -1,4 +1,4 @@
-/** Text helpers shared by the readers: terminal escapes out, lines split once. */
+/** Text helpers shared by the readers: terminal escapes out, indents, frames (lines are cut in normalise.ts). */
 
 // CSI sequences (colours, cursor moves), OSC sequences (hyperlinks, titles), and lone ESC codes.
 // deno-lint-ignore no-control-regex
@@ -13,23 +13,6 @@ export function stripAnsi(text: string): string {
   // (A scanner by char code measured slower than this pattern on colour-dense logs.)
   const rest = text.replace(CSI, "");
   return rest.includes("\x1b") ? rest.replace(ANSI, "") : rest;
-}
-
-/** The lines of an output, escapes stripped and CR line ends removed (a progress line keeps its last state). */
-export function toLines(text: string): string[] {
-  let clean = stripAnsi(text);
-  if (clean.includes("\r\n")) clean = clean.replace(/\r\n/g, "\n");
-  const lines = clean.split("\n");
-  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  if (clean.includes("\r")) {
-    for (let i = 0; i < lines.length; i++) {
-      let line = lines[i];
-      if (line.endsWith("\r")) line = line.slice(0, -1);
-      const cr = line.lastIndexOf("\r");
-      lines[i] = cr >= 0 ? line.slice(cr + 1) : line;
-    }
-  }
-  return lines;
 }
 
 /** Leading spaces (a tab counts as four). */

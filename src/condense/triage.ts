@@ -7,10 +7,13 @@
  * capped, with the number held back named.
  */
 import { dedupe, type Finding } from "./findings.ts";
-import { readAll } from "./readers/index.ts";
+import { type Scanned, scanText } from "./scan.ts";
 import type { ChunkJudge } from "./judge.ts";
 
-/** Output read whole up to this many bytes; a longer one keeps its head and tail halves. */
+/**
+ * What a condensing tool other than triage reads of an input at most (head and tail halves);
+ * triage itself reads every byte (scan.ts), and the runner keeps this much of a command's output.
+ */
 export const CAPTURE_LIMIT = 1024 * 1024;
 /** Chunks handed to the model are at most this long, cut at line ends. */
 export const CHUNK_CHARS = 4096;
@@ -30,12 +33,35 @@ export interface TriageOptions {
   source?: string;
   /** Bytes of the output dropped before triage saw it (the middle of an over-long output). */
   droppedBytes?: number;
-  /** Characters read at most (default CAPTURE_LIMIT); the bench reads everything. */
-  captureLimit?: number;
+}
+
+/**
+ * What the triage concluded, and the exit code `wisp triage` gives it (the MCP
+ * tool returns the same code): `clean` 0 — nothing failed that triage can see;
+ * `failures` 1 — errors or failed tests found; `unexplained` 2 — the command
+ * failed (a non-zero or missing exit status) and no reader found why.
+ */
+export type Outcome = "clean" | "failures" | "unexplained";
+
+/** The exit code of each outcome (docs/exit-codes.md). */
+export const OUTCOME_EXIT: Record<Outcome, number> = { clean: 0, failures: 1, unexplained: 2 };
+
+/** Lines of the output's end kept as the evidence of a failure no reader explained. */
+export const EVIDENCE_LINES = 20;
+/** Characters of each evidence line kept. */
+export const EVIDENCE_CHARS = 300;
+
+/** One line of the output, numbered from 1 in the whole output. */
+export interface NumberedLine {
+  line: number;
+  text: string;
 }
 
 export interface TriageResult {
   headline: string;
+  outcome: Outcome;
+  /** For `unexplained`: the output's last non-blank lines, numbered, each clipped (EVIDENCE_LINES, EVIDENCE_CHARS). */
+  evidence: NumberedLine[];
   findings: Finding[];
   /** The text no reader accounted for, in chunks of at most CHUNK_CHARS cut at line ends. */
   unexplained: string[];
@@ -65,15 +91,6 @@ export function boundBytes(
   const head = decoder.decode(bytes.subarray(0, half));
   const tail = decoder.decode(bytes.subarray(bytes.length - half));
   return { text: `${head}\n${tail}`, droppedBytes: bytes.length - 2 * half };
-}
-
-function boundText(text: string, limit = CAPTURE_LIMIT): { text: string; droppedChars: number } {
-  if (text.length <= limit) return { text, droppedChars: 0 };
-  const half = Math.floor(limit / 2);
-  return {
-    text: `${text.slice(0, half)}\n${text.slice(text.length - half)}`,
-    droppedChars: text.length - 2 * half,
-  };
 }
 
 /**
@@ -150,6 +167,8 @@ export interface HeadlineInput {
   heldBack: number;
   shown: number;
   notes?: string[];
+  /** The command failed and no reader explained it; `evidence` lines follow the headline. */
+  unexplained?: { evidenceLines: number };
 }
 
 /** `cargo test: exit 101; 3 failed tests, 1 error (showing 25 of 40); <notes>` */
@@ -166,10 +185,51 @@ export function headline(input: HeadlineInput): string {
   if (errors) parts.push(plural(errors, "error", "errors"));
   if (warnings) parts.push(plural(warnings, "warning", "warnings"));
   let counts = parts.length > 0 ? parts.join(", ") : "no failures found";
+  if (input.unexplained) {
+    // Never "no failures" for a command that failed: say what is known and what is not.
+    const found = parts.length > 0 ? `${parts.join(", ")} but no error or failed test` : "";
+    const n = input.unexplained.evidenceLines;
+    const evidence = n === 0
+      ? "it printed nothing"
+      : n === 1
+      ? "the output's last line follows"
+      : `the output's last ${n} lines follow`;
+    counts = `failed, and no reader found why${found ? ` (${found})` : ""}; ${evidence}`;
+  }
   if (input.heldBack > 0) counts += ` (showing ${input.shown} of ${input.shown + input.heldBack})`;
   const head = [subject + ":", status && status + ";", counts].filter(Boolean).join(" ");
   const notes = (input.notes ?? []).filter(Boolean);
   return notes.length > 0 ? `${head}; ${notes.join("; ")}` : head;
+}
+
+/**
+ * The outcome: failures found, else a failed exit status unexplained, else clean. Warnings explain a
+ * failed run only when the readers accounted for every line of it (a linter that fails on warnings,
+ * pylint's or flake8's way): with anything left unread, the failure may be in what was not read.
+ */
+export function outcomeOf(
+  counts: Counts,
+  exitStatus: number | null | undefined,
+  allRead = false,
+): Outcome {
+  if (counts.errors + counts.test_failures > 0) return "failures";
+  if (exitStatus === undefined || exitStatus === 0) return "clean";
+  return counts.warnings > 0 && allRead ? "failures" : "unexplained";
+}
+
+/** The last `max` non-blank lines, numbered from `firstNumber` for lines[0], each clipped. */
+export function lastLines(lines: string[], max = EVIDENCE_LINES, firstNumber = 1): NumberedLine[] {
+  const out: NumberedLine[] = [];
+  for (let i = lines.length - 1; i >= 0 && out.length < max; i--) {
+    if (lines[i].trim() === "") continue;
+    out.push({ line: firstNumber + i, text: clipLine(lines[i]) });
+  }
+  return out.reverse();
+}
+
+/** One line clipped to EVIDENCE_CHARS, the cut marked. */
+export function clipLine(text: string): string {
+  return text.length <= EVIDENCE_CHARS ? text : text.slice(0, EVIDENCE_CHARS - 1) + "…";
 }
 
 function kib(chars: number): string {
@@ -178,22 +238,41 @@ function kib(chars: number): string {
 
 interface ExactPart {
   all: Finding[];
+  /** Findings found beyond those kept (a huge output), by kind: counted, not listed. */
+  overflow: Counts;
+  /** The output's last lines, the evidence should the command have failed unexplained. */
+  tail: NumberedLine[];
   unexplained: string[];
+  /** Unexplained chunks in all, and their characters (more than `unexplained` holds when it was bounded). */
+  chunkCount: number;
+  unexplainedChars: number;
   readers: string[];
   notes: string[];
 }
 
-function exactPart(text: string, opts: TriageOptions): ExactPart {
-  const bounded = boundText(text, opts.captureLimit ?? CAPTURE_LIMIT);
+/** The scan's findings as triage takes them: a command that exited 0 did not die. */
+function exactPart(input: string | Scanned, opts: TriageOptions): ExactPart {
+  const scanned = typeof input === "string" ? scanText(input) : input;
   // A command that exited 0 did not die: a traceback it printed (a logged exception) is not a crash.
-  const read = readAll(bounded.text, opts.exitStatus === 0 ? { skip: new Set(["crash"]) } : {});
+  const passed = opts.exitStatus === 0;
+  const all = passed
+    ? scanned.findings.filter((_, k) => scanned.foundBy[k] !== "crash")
+    : scanned.findings;
+  const readers = passed ? scanned.readers.filter((r) => r !== "crash") : scanned.readers;
   const notes: string[] = [];
-  const dropped = (opts.droppedBytes ?? 0) + bounded.droppedChars;
+  const dropped = opts.droppedBytes ?? 0;
   if (dropped > 0) notes.push(`${kib(dropped)} in the middle of the output not read`);
+  const overflow = scanned.overflow.errors + scanned.overflow.test_failures +
+    scanned.overflow.warnings;
+  if (overflow > 0) notes.push(`${overflow} more findings counted but not kept`);
   return {
-    all: read.findings,
-    unexplained: unexplainedChunks(read.lines, read.marks),
-    readers: read.readers,
+    all,
+    overflow: scanned.overflow,
+    tail: scanned.tail,
+    unexplained: scanned.chunks,
+    chunkCount: scanned.chunkCount,
+    unexplainedChars: scanned.unexplainedChars,
+    readers,
     notes,
   };
 }
@@ -201,22 +280,33 @@ function exactPart(text: string, opts: TriageOptions): ExactPart {
 /** Readers only: the exact part of triage, pure and synchronous. */
 export function triageText(text: string, opts: TriageOptions = {}): TriageResult {
   const exact = exactPart(text, opts);
-  return finish(exact.all, exact.unexplained, exact.readers, opts, exact.notes);
+  return finish(exact.all, exact, opts, exact.notes);
 }
 
 function finish(
   all: Finding[],
-  unexplained: string[],
-  readers: string[],
+  exact: ExactPart,
   opts: TriageOptions,
   notes: string[],
 ): TriageResult {
+  const { tail, unexplained, readers } = exact;
   const merged = rankFindings(dedupe(all));
   const cap = Math.max(1, opts.cap ?? DEFAULT_CAP);
   const findings = merged.slice(0, cap);
-  const heldBack = merged.length - findings.length;
-  const counts = countFindings(merged);
+  const over = exact.overflow;
+  const heldBack = merged.length - findings.length + over.errors + over.test_failures +
+    over.warnings;
+  const listed = countFindings(merged);
+  const counts = {
+    errors: listed.errors + over.errors,
+    test_failures: listed.test_failures + over.test_failures,
+    warnings: listed.warnings + over.warnings,
+  };
+  const outcome = outcomeOf(counts, opts.exitStatus, exact.chunkCount === 0);
+  const evidence = outcome === "unexplained" ? tail : [];
   return {
+    outcome,
+    evidence,
     headline: headline({
       command: opts.command,
       source: opts.source,
@@ -225,6 +315,7 @@ function finish(
       heldBack,
       shown: findings.length,
       notes,
+      ...(outcome === "unexplained" ? { unexplained: { evidenceLines: evidence.length } } : {}),
     }),
     findings,
     unexplained,
@@ -254,12 +345,15 @@ export interface TriageRun extends TriageOptions {
  * judge is given), merged. Without a judge it reports from the readers and
  * says so when something was left unexplained.
  */
-export async function triage(text: string, run: TriageRun = {}): Promise<JudgedTriage> {
-  const exact = exactPart(text, run);
+export async function triage(
+  input: string | Scanned,
+  run: TriageRun = {},
+): Promise<JudgedTriage> {
+  const exact = exactPart(input, run);
   const notes = [...exact.notes];
   const judged = { chunks: 0, failed: 0, skipped: 0, model: run.judge?.model };
   const extra: Finding[] = [];
-  const unexplainedChars = exact.unexplained.reduce((n, c) => n + c.length, 0);
+  const unexplainedChars = exact.unexplainedChars;
   // A command that exited 0 passed: what the readers left is its ordinary output, and a model shown it could
   // only invent failures. Nothing is sent; the headline says so.
   const passed = run.exitStatus === 0;
@@ -268,7 +362,8 @@ export async function triage(text: string, run: TriageRun = {}): Promise<JudgedT
   } else if (exact.unexplained.length > 0 && run.judge) {
     const max = run.maxChunks ?? MAX_JUDGED_CHUNKS;
     const todo = exact.unexplained.slice(0, max);
-    judged.skipped = exact.unexplained.length - todo.length;
+    // The scan keeps the first and last chunks of a long output; those between were counted, not kept.
+    judged.skipped = exact.chunkCount - todo.length;
     for (const [index, chunk] of todo.entries()) {
       if (run.signal?.aborted) {
         judged.skipped += todo.length - index;
@@ -279,7 +374,7 @@ export async function triage(text: string, run: TriageRun = {}): Promise<JudgedT
           command: run.command,
           exitStatus: run.exitStatus,
           index,
-          total: exact.unexplained.length,
+          total: exact.chunkCount,
           signal: run.signal,
         });
         extra.push(...found);
@@ -289,7 +384,7 @@ export async function triage(text: string, run: TriageRun = {}): Promise<JudgedT
       }
     }
     notes.push(
-      `the model (${run.judge.model}) judged ${judged.chunks} of ${exact.unexplained.length} unexplained chunks`,
+      `the model (${run.judge.model}) judged ${judged.chunks} of ${exact.chunkCount} unexplained chunks`,
     );
     if (judged.failed > 0) notes.push(`${judged.failed} chunks failed`);
     if (judged.skipped > 0) notes.push(`${judged.skipped} chunks not judged`);
@@ -300,6 +395,6 @@ export async function triage(text: string, run: TriageRun = {}): Promise<JudgedT
       } no reader explained`,
     );
   }
-  const result = finish([...exact.all, ...extra], exact.unexplained, exact.readers, run, notes);
+  const result = finish([...exact.all, ...extra], exact, run, notes);
   return { ...result, judged };
 }

@@ -132,7 +132,7 @@ export class PollBuffer {
  */
 export class TrailedBuffer {
   #pending = new Uint8Array(0);
-  constructor(readonly inner: PollBuffer) {}
+  constructor(readonly inner: { push(chunk: Uint8Array): void }) {}
 
   push(chunk: Uint8Array): void {
     const merged = new Uint8Array(this.#pending.length + chunk.length);

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runWisp, tempDir } from "../support/wisp.ts";
 import { commandLine } from "../../src/cli/triage.ts";
+import { PLANTED, writeBigLog } from "../support/big_log.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/condense/", import.meta.url));
 const fixture = (name: string) => join(FIXTURES, name);
@@ -46,11 +47,13 @@ Deno.test("wisp triage --json --path: exactly the documented shape", async () =>
     ], { home });
     assertEquals(r.code, 1, r.stderr);
     const json = JSON.parse(r.stdout);
-    assertEquals(Object.keys(json).sort(), ["findings", "headline"]);
+    assertEquals(Object.keys(json).sort(), ["exitCode", "findings", "headline", "outcome"]);
+    assertEquals(json.outcome, "failures");
+    assertEquals(json.exitCode, 1);
     assertMatch(json.headline, /test_fail\.log: 3 failed tests$/);
     for (const f of json.findings) {
       for (const key of Object.keys(f)) {
-        assert(["kind", "location", "test", "message"].includes(key), key);
+        assert(["kind", "location", "test", "message", "detail"].includes(key), key);
       }
     }
     assertEquals(json.findings.map((f: { test: string }) => f.test), [
@@ -127,6 +130,180 @@ Deno.test("wisp triage -- COMMAND runs it through the gate and the sandboxed run
     }
     const outcome = auditEvents(home).find((e) => e.kind === "command.outcome")!;
     assertEquals(outcome.origin, "triage");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(work, { recursive: true });
+  }
+});
+
+Deno.test("a failed command no reader explains is never clean: exit 2, the last lines numbered as evidence", async () => {
+  const home = await tempDir();
+  const work = await tempDir();
+  try {
+    const silent = await runWisp(["triage", "-y", "--no-model", "--json", "--", "sh -c 'exit 3'"], {
+      home,
+      cwd: work,
+    });
+    assertEquals(silent.code, 2, silent.stderr);
+    const quiet = JSON.parse(silent.stdout);
+    assertEquals(quiet.outcome, "unexplained");
+    assertEquals(quiet.exitCode, 2);
+    assertMatch(quiet.headline, /exit 3; failed, and no reader found why; it printed nothing/);
+    assert(!/no failures/.test(quiet.headline), quiet.headline);
+
+    const missing = await runWisp(["triage", "-y", "--no-model", "--", "ls", "/nonexistent"], {
+      home,
+      cwd: work,
+    });
+    assertEquals(missing.code, 2, missing.stderr);
+    const [head, ...rest] = missing.stdout.trimEnd().split("\n");
+    assertMatch(
+      head,
+      /^ls \/nonexistent: exit 2; failed, and no reader found why; the output's last line follows/,
+    );
+    assertEquals(rest.length, 1);
+    assertMatch(rest[0], /^ {2}1 \| ls: .*\/nonexistent/);
+
+    // Many lines: only the last ones, numbered where they stand in the whole output.
+    const script = "i=1; while [ $i -le 500 ]; do echo line $i; i=$((i+1)); done; exit 4";
+    const long = await runWisp(["triage", "-y", "--no-model", "--json", "--", "sh", "-c", script], {
+      home,
+      cwd: work,
+    });
+    assertEquals(long.code, 2, long.stderr);
+    const evidence = JSON.parse(long.stdout).evidence as { line: number; text: string }[];
+    assertEquals(evidence.length, 20);
+    assertEquals(evidence[0], { line: 481, text: "line 481" });
+    assertEquals(evidence[19], { line: 500, text: "line 500" });
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(work, { recursive: true });
+  }
+});
+
+Deno.test("--exit-status with standard input or a path rules the headline; with a command it is a usage error", async () => {
+  const home = await tempDir();
+  try {
+    const failed = await runWisp(["triage", "--no-model", "--exit-status", "1"], {
+      home,
+      stdin: "compiling…\nsomething went wrong somewhere\n",
+    });
+    assertEquals(failed.code, 2, failed.stderr);
+    assertMatch(failed.stdout, /^stdin: exit 1; failed, and no reader found why/);
+    assertStringIncludes(failed.stdout, "  2 | something went wrong somewhere");
+
+    const passed = await runWisp([
+      "triage",
+      "--no-model",
+      "--exit-status",
+      "0",
+      "--path",
+      fixture("pytest/pass.log"),
+    ], { home });
+    assertEquals(passed.code, 0, passed.stderr);
+    assertMatch(passed.stdout, /pass\.log: exit 0; no failures found/);
+
+    const both = await runWisp(["triage", "--exit-status", "1", "--", "make"], { home });
+    assertEquals(both.code, 64);
+    assertMatch(
+      both.stderr,
+      /^error: --exit-status is for output read from --path or standard input/,
+    );
+    const bad = await runWisp(["triage", "--exit-status", "x"], { home, stdin: "" });
+    assertEquals(bad.code, 64);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+const HAS_NPM = (() => {
+  try {
+    return new Deno.Command("npm", { args: ["--version"], stdout: "null", stderr: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test({
+  name: "wisp triage -y -- npm test: a failing node test run is a failure with its values (exit 1)",
+  ignore: !HAS_NPM,
+}, async () => {
+  const home = await tempDir();
+  const work = await tempDir();
+  try {
+    Deno.writeTextFileSync(
+      join(work, "package.json"),
+      JSON.stringify({
+        name: "t",
+        version: "1.0.0",
+        private: true,
+        scripts: { test: "node --test" },
+      }),
+    );
+    Deno.writeTextFileSync(
+      join(work, "total.test.js"),
+      [
+        'const test = require("node:test");',
+        'const assert = require("node:assert");',
+        'test("totals the basket", () => { assert.strictEqual(2 * 3, 7); });',
+        "",
+      ].join("\n"),
+    );
+    const r = await runWisp(["triage", "-y", "--no-model", "--json", "--", "npm", "test"], {
+      home,
+      cwd: work,
+      inheritEnv: true,
+    });
+    assertEquals(r.code, 1, r.stderr + r.stdout);
+    const json = JSON.parse(r.stdout);
+    assertEquals(json.outcome, "failures");
+    assertMatch(json.headline, /^npm test: exit 1; 1 failed test/);
+    const [f] = json.findings;
+    assertEquals(f.test, "totals the basket");
+    assert(f.detail.includes("expected: 7") && f.detail.includes("actual: 6"), f.detail);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(work, { recursive: true });
+  }
+});
+
+Deno.test("every byte is read: one failure in the middle of a 12 MB log, from a file, standard input and a command", async () => {
+  const home = await tempDir();
+  const work = await tempDir();
+  try {
+    const log = join(work, "verbose.log");
+    writeBigLog(log, 12 * 1024 * 1024, 0.5);
+    const expect = (r: { code: number; stdout: string; stderr: string }, how: string) => {
+      assertEquals(r.code, 1, `${how}: ${r.stderr}`);
+      const json = JSON.parse(r.stdout);
+      assertEquals(json.outcome, "failures", how);
+      assertEquals(
+        json.findings.map((f: { test: string; location: string; message: string }) => [
+          f.test,
+          f.location,
+          f.message,
+        ]),
+        [[PLANTED.test, PLANTED.location, PLANTED.message]],
+        how,
+      );
+      assert(!/not read/.test(json.headline), `${how}: ${json.headline}`);
+    };
+    expect(await runWisp(["triage", "--json", "--no-model", "--path", log], { home }), "--path");
+    expect(
+      await runWisp(["triage", "--json", "--no-model"], {
+        home,
+        stdin: Deno.readTextFileSync(log),
+      }),
+      "stdin",
+    );
+    expect(
+      await runWisp(["triage", "--json", "--no-model", "-y", "--", "cat", "verbose.log"], {
+        home,
+        cwd: work,
+      }),
+      "command",
+    );
   } finally {
     await Deno.remove(home, { recursive: true });
     await Deno.remove(work, { recursive: true });

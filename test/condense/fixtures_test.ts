@@ -9,6 +9,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readAll } from "../../src/condense/readers/index.ts";
+import { triageText } from "../../src/condense/triage.ts";
 import { type Finding, findingKey } from "../../src/condense/findings.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/condense/", import.meta.url));
@@ -45,6 +46,7 @@ function expectFindings(name: string, want: Want[]): void {
 const PASSING = [
   "gcc/pass.log",
   "cargo/pass.log",
+  "cargo/should_panic_pass.log",
   "pytest/pass.log",
   "pytest/unittest_pass.log",
   "go/pass.log",
@@ -70,6 +72,52 @@ Deno.test("a passing run yields no findings, whatever harmless 'error' text it p
     const findings = readAll(text).findings;
     assertEquals(findings, [], `${name} gave findings`);
   }
+});
+
+Deno.test("a should_panic test's printed panic is no failure: the runner said ok (real cargo test --nocapture)", () => {
+  const text = Deno.readTextFileSync(join(FIXTURES, "cargo/should_panic_pass.log"));
+  assert(/panicked at src\/lib\.rs/.test(text), "the fixture shows the expected panics");
+  assertEquals(triageText(text).outcome, "clean");
+  assertEquals(triageText(text).findings, []);
+  // The same panic in a test the runner failed is that test's failure, at the panic's place.
+  const failed = text.replace(
+    "test tests::refuses_zero - should panic ... ok",
+    "test tests::refuses_zero - should panic ... FAILED",
+  );
+  assertEquals(
+    readAll(failed).findings.map((f) => [f.kind, f.test, f.location, f.message]),
+    [[
+      "test_failure",
+      "tests::refuses_zero - should panic",
+      "src/lib.rs:3:9",
+      "divide by zero: 1 / 0",
+    ]],
+  );
+});
+
+Deno.test("ESLint: the closing ✖ summary is no failed test; warnings alone are clean; --max-warnings is the error", () => {
+  const warnings = triageText(
+    Deno.readTextFileSync(join(FIXTURES, "eslint/warnings.log")),
+    { exitStatus: 0 },
+  );
+  assertEquals(warnings.outcome, "clean");
+  assertEquals(warnings.counts, { errors: 0, test_failures: 0, warnings: 3 });
+  const over = triageText(Deno.readTextFileSync(join(FIXTURES, "eslint/max_warnings.log")), {
+    exitStatus: 1,
+  });
+  assertEquals(over.outcome, "failures");
+  assertEquals(over.counts, { errors: 1, test_failures: 0, warnings: 3 });
+  assertEquals(over.findings[0].message, "more warnings than --max-warnings 0 allows");
+  // A summary with an indented line under it (the shape a node --test failure has) is still a summary.
+  const summary = [
+    "src/total.js",
+    "  4:9  warning  'spare' is defined but never used  no-unused-vars",
+    "",
+    "✖ 1 problem (0 errors, 1 warning)",
+    "  0 errors and 1 warning potentially fixable with the `--fix` option.",
+    "",
+  ].join("\n");
+  assertEquals(readAll(summary).findings.map((f) => f.kind), ["warning"]);
 });
 
 Deno.test("the passing fixtures do print 'error' (so the test above means something)", () => {
@@ -168,8 +216,15 @@ Deno.test("pytest: failures and the fixture error, summary and sections merged, 
   ];
   expectFindings("pytest/fail.log", want);
   expectFindings("pytest/fail_verbose.log", want);
-  // --tb=line prints no sections to take places from; the tests are still all there.
-  expectFindings("pytest/fail_line.log", want.map(([k, , t, m]) => [k, undefined, t, m] as Want));
+  // --tb=line prints no titled sections: each failure's lines and place, in the summary's order. Its one
+  // place is the innermost (calc.py for the division); the fixture error's section has none.
+  expectFindings("pytest/fail_line.log", [
+    ["test_failure", "/home/dev/project/test_calc.py:10", want[0][2], want[0][3]],
+    ["test_failure", "/home/dev/project/calc.py:2", want[1][2], want[1][3]],
+    ["test_failure", "/home/dev/project/test_calc.py:24", want[2][2], want[2][3]],
+    ["test_failure", "/home/dev/project/test_calc.py:28", want[3][2], want[3][3]],
+    ["error", undefined, want[4][2], want[4][3]],
+  ]);
 });
 
 Deno.test("pytest: collection errors name the module and the exception", () => {
@@ -179,9 +234,16 @@ Deno.test("pytest: collection errors name the module and the exception", () => {
   ]);
 });
 
-Deno.test("pytest: a long noisy run (400 tests, logs, warnings) gives its one failure", () => {
+Deno.test("pytest: a long noisy run (400 tests, logs, warnings) gives its one failure and its warnings summary", () => {
+  const warned = [0, 50, 100, 150, 200, 250, 300, 350];
   expectFindings("pytest/noisy.log", [
     ["test_failure", "test_noisy.py:14", "test_noisy.py::test_many[313]", "item 313 was rejected"],
+    ...warned.map((n): Want => [
+      "warning",
+      "/home/dev/project/test_noisy.py:13",
+      `test_noisy.py::test_many[${n}]`,
+      `DeprecationWarning: deprecated option used by item ${n}`,
+    ]),
   ]);
 });
 
@@ -510,4 +572,322 @@ Deno.test("long noisy runs of cargo test and go test -v: the one failure among 3
 
 Deno.test("a long noisy jest run: 200 tests logging 'error' text to the console, one failure", () => {
   expectFindings("jest/noisy.log", [["test_failure", "noisy.test.js:118:99", "item 117", "toBe"]]);
+});
+
+Deno.test("Node's uncaught error in an ES module: the file:/// place and the frame in the project", () => {
+  expectFindings("crash/node_esm.log", [[
+    "error",
+    "/home/dev/project/app.mjs:3:31",
+    undefined,
+    "TypeError: Cannot read properties of undefined (reading 'toFixed')",
+  ]]);
+});
+
+Deno.test("sanitizers (gcc 12): one error per report at the first frame in the project; one per leak; UBSan's line", () => {
+  expectFindings("sanitizer/asan.log", [[
+    "error",
+    "/home/dev/project/asan.c:2",
+    undefined,
+    "AddressSanitizer: heap-buffer-overflow",
+  ]]);
+  assertEquals(read("sanitizer/asan.log")[0].detail, ["WRITE of size 4"]);
+  expectFindings("sanitizer/lsan.log", [[
+    "error",
+    "/home/dev/project/leak.c:3",
+    undefined,
+    "LeakSanitizer: direct leak of 7 byte(s)",
+  ]]);
+  expectFindings("sanitizer/ubsan.log", [[
+    "error",
+    "ub.c:3:34",
+    undefined,
+    "runtime error: signed integer overflow",
+  ]]);
+  // The whole report is accounted for: nothing of it is left for the model.
+  for (const name of ["sanitizer/asan.log", "sanitizer/lsan.log"]) {
+    const r = triageText(Deno.readTextFileSync(join(FIXTURES, name)), { exitStatus: 1 });
+    assertEquals(r.unexplained, [], name);
+  }
+});
+
+Deno.test("sanitizer reports as the format defines them: several leaks, a ThreadSanitizer race, frames without source", () => {
+  const text = [
+    "==4242==ERROR: LeakSanitizer: detected memory leaks",
+    "",
+    "Direct leak of 32 byte(s) in 2 object(s) allocated from:",
+    "    #0 0x7f00aa in malloc (/usr/lib/x86_64-linux-gnu/libasan.so.8+0xdb9cf)",
+    "    #1 0x5500bb in make_basket /src/shop/basket.c:14:9",
+    "",
+    "Indirect leak of 8 byte(s) in 1 object(s) allocated from:",
+    "    #0 0x7f00aa in __interceptor_calloc ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:77",
+    "    #1 0x5500cc in add_item /src/shop/item.c:30",
+    "",
+    "SUMMARY: AddressSanitizer: 40 byte(s) leaked in 3 allocation(s).",
+    "WARNING: ThreadSanitizer: data race (pid=77)",
+    "  Write of size 4 at 0x7b04 by thread T1:",
+    "    #0 bump /src/shop/counter.c:8:11 (shop+0x12a9)",
+    "    #1 main /src/shop/main.c:20:3 (shop+0x1300) (BuildId: 4f2a)",
+    "SUMMARY: ThreadSanitizer: data race /src/shop/counter.c:8:11 in bump",
+  ].join("\n");
+  assertEquals(readAll(text).findings.map((f) => [f.location, f.message]), [
+    ["/src/shop/basket.c:14:9", "LeakSanitizer: direct leak of 32 byte(s)"],
+    ["/src/shop/item.c:30", "LeakSanitizer: indirect leak of 8 byte(s)"],
+    ["/src/shop/counter.c:8:11", "ThreadSanitizer: data race"],
+  ]);
+});
+
+Deno.test("prove -v (Perl, Test::More): each failed test with its place and got/expected from the diagnostics", () => {
+  expectFindings("perl/prove_verbose.log", [
+    ["test_failure", "t/balance.t:7", "handles refunds", "failed"],
+    ["test_failure", "t/balance.t:8", "empty ledger is zero", "failed"],
+  ]);
+  assertEquals(read("perl/prove_verbose.log")[0].detail, ["got: '6'", "expected: '7'"]);
+  // Diagnostics after their not-ok lines (stdout and stderr in the other order), and an unnamed test.
+  const text = [
+    "1..2",
+    "not ok 1 - rounds half up",
+    "not ok 2",
+    "#   Failed test 'rounds half up'",
+    "#   at t/round.t line 12.",
+    "#     '2.4'",
+    "#         >=",
+    "#     '2.5'",
+    "#   Failed test at t/round.t line 15.",
+    "# Looks like you failed 2 tests of 2.",
+  ].join("\n");
+  assertEquals(readAll(text).findings.map((f) => [f.test, f.location, f.detail]), [
+    ["rounds half up", "t/round.t:12", ["'2.4'", ">=", "'2.5'"]],
+    [undefined, "t/round.t:15", undefined],
+  ]);
+});
+
+Deno.test("Python linters (flake8 5, mypy 1.0, pylint 2.16): each message at its place; pylint's letter is its kind", () => {
+  expectFindings("python_lint/flake8.log", [
+    ["error", "inventory.py:1:1", undefined, "'os' imported but unused (F401)"],
+    ["error", "inventory.py:2:1", undefined, "'sys' imported but unused (F401)"],
+    ["error", "inventory.py:15:5", undefined, "never used (F841)"],
+  ]);
+  expectFindings("python_lint/mypy.log", [
+    ["error", "inventory.py:6", undefined, "Incompatible types in assignment"],
+    ["error", "inventory.py:19", undefined, 'Argument 3 to "restock"'],
+  ]);
+  const pylint = read("python_lint/pylint.log");
+  assertEquals(pylint.length, 6);
+  assert(pylint.every((f) => f.kind === "warning"), "C and W messages are warnings");
+  assertEquals(pylint[3].message, "Unused variable 'name' (W0612 unused-variable)");
+  // pylint failed (its status says warnings were found) and every line was read: the warnings are why.
+  const r = triageText(Deno.readTextFileSync(join(FIXTURES, "python_lint/pylint.log")), {
+    exitStatus: 20,
+  });
+  assertEquals([r.outcome, r.unexplained.length], ["failures", 0]);
+  // An error category, ruff's fixable mark, and a line that is neither.
+  const text = [
+    "app/models.py:12:4: E1101: Instance of 'Cart' has no 'totl' member (no-member)",
+    "app/views.py:3:8: F401 [*] `json` imported but unused",
+    "app/views.py:9: note: this is mypy's, not a lint code",
+  ].join("\n");
+  assertEquals(readAll(text).findings.map((f) => [f.kind, f.location, f.message]), [
+    ["error", "app/models.py:12:4", "Instance of 'Cart' has no 'totl' member (E1101 no-member)"],
+    ["error", "app/views.py:3:8", "`json` imported but unused (F401)"],
+  ]);
+});
+
+Deno.test("warnings explain a failed run only when every line was read", () => {
+  const warningsOnly = "src/a.py:1:0: C0114: Missing module docstring (missing-module-docstring)\n";
+  assertEquals(triageText(warningsOnly, { exitStatus: 16 }).outcome, "failures");
+  const withUnread = warningsOnly + "Segmentation fault (core dumped)\n";
+  const r = triageText(withUnread, { exitStatus: 139 });
+  assertEquals(r.outcome, "unexplained");
+  assertEquals(r.evidence.map((e) => e.line), [1, 2]);
+});
+
+Deno.test("CMake (3.25): a configure error at its CMakeLists line, its first paragraph the message, the rest detail", () => {
+  expectFindings("cmake/configure_fail.log", [[
+    "error",
+    "CMakeLists.txt:3",
+    undefined,
+    'provided by "NoSuchLibrary", but CMake did not find one.',
+  ]]);
+  const [f] = read("cmake/configure_fail.log");
+  assert(f.detail!.includes("NoSuchLibraryConfig.cmake"), String(f.detail));
+  // The other heads the format has: a warning for developers, an error with no place, the generate step's.
+  const text = [
+    "CMake Warning (dev) at cmake/deps.cmake:12 (message):",
+    "  Policy CMP0135 is not set.",
+    "This warning is for project developers.  Use -Wno-dev to suppress it.",
+    "",
+    'CMake Error: The source directory "/src/nowhere" does not exist.',
+    "CMake Error in src/CMakeLists.txt:",
+    '  Target "shop" links to target "Missing::lib" but the target was not found.',
+    "-- Generating done",
+  ].join("\n");
+  assertEquals(readAll(text).findings.map((f) => [f.kind, f.location, f.message]), [
+    ["warning", "cmake/deps.cmake:12", "Policy CMP0135 is not set."],
+    ["error", undefined, 'The source directory "/src/nowhere" does not exist.'],
+    [
+      "error",
+      "src/CMakeLists.txt",
+      'Target "shop" links to target "Missing::lib" but the target was not found.',
+    ],
+  ]);
+});
+
+Deno.test("gcc -fdiagnostics-format=json (gcc 12): each error and warning at its caret, notes as detail", () => {
+  expectFindings("gcc/json.log", [[
+    "error",
+    "json_bad.c:1:31",
+    undefined,
+    "undeclared (first use in this function)",
+  ]]);
+  assertEquals(read("gcc/json.log")[0].detail, [
+    "json_bad.c:1:31: note: each undeclared identifier is reported only once for each function it appears in",
+  ]);
+  const cut = '[{"kind": "error", "message": "never closed"';
+  assertEquals(readAll(cut).findings, []);
+});
+
+Deno.test("unittest subtests (Python 3.11, -v): every failing subtest, named with its parameters", () => {
+  expectFindings("pytest/unittest_subtests.log", [
+    [
+      "test_failure",
+      "/home/dev/project/test_prices.py:12",
+      "test_prices.PriceTest.test_rates (amount=50, rate=0.1)",
+      "AssertionError: 55 != 56",
+    ],
+    [
+      "test_failure",
+      "/home/dev/project/test_prices.py:12",
+      "test_prices.PriceTest.test_rates (amount=10, rate=0.5)",
+      "AssertionError: 15 != 16",
+    ],
+  ]);
+  const r = triageText(Deno.readTextFileSync(join(FIXTURES, "pytest/unittest_subtests.log")), {
+    exitStatus: 1,
+  });
+  assertEquals(r.unexplained, [], "the -v lines of subtests and the summary's rule are read");
+});
+
+Deno.test("go test timeouts (Go 1.19): the test that was running, at the first frame in the project", () => {
+  for (const name of ["go/timeout.log", "go/timeout_v.log"]) {
+    expectFindings(name, [[
+      "test_failure",
+      "/home/dev/project/queue.go:8",
+      "TestDrainEmpty",
+      "panic: test timed out after 2s",
+    ]]);
+  }
+  // Go 1.20 and later name the running tests under the panic; a library frame is never the place.
+  const text = [
+    "panic: test timed out after 5m0s",
+    "running tests:",
+    "\tTestReplay (5m0s)",
+    "",
+    "goroutine 33 [select]:",
+    "net/http.(*persistConn).roundTrip(0xc000190000)",
+    "\t/usr/local/go/src/net/http/transport.go:2652 +0x979",
+    "example.com/replay.fetch(...)",
+    "\t/src/replay/fetch.go:41 +0x1d",
+    "FAIL\texample.com/replay\t300.015s",
+  ].join("\n");
+  assertEquals(readAll(text).findings.map((f) => [f.test, f.location, f.message]), [
+    ["TestReplay", "/src/replay/fetch.go:41", "panic: test timed out after 5m0s"],
+  ]);
+});
+
+Deno.test("pytest --tb=native (pytest 9): the traceback's frame in the test file and the exception line", () => {
+  expectFindings("pytest/tb_native.log", [
+    [
+      "test_failure",
+      "/home/dev/project/test_calc.py:10",
+      "test_calc.py::test_divide_rounding",
+      "assert 3.5 == 3",
+    ],
+    [
+      "test_failure",
+      "/home/dev/project/test_calc.py:14",
+      "test_calc.py::test_divide_by_zero",
+      "ZeroDivisionError: division by zero",
+    ],
+    [
+      "test_failure",
+      "/home/dev/project/test_calc.py:24",
+      "test_calc.py::TestParse::test_parse_list",
+      "assert [1, 2] == [1, 2, 3]",
+    ],
+    [
+      "test_failure",
+      "/home/dev/project/test_calc.py:28",
+      "test_calc.py::TestParse::test_parse_param[2-3]",
+      "AssertionError: assert 2 == 3",
+    ],
+    [
+      "error",
+      "/home/dev/project/test_calc.py:33",
+      "test_calc.py::test_uses_broken",
+      "RuntimeError: fixture could not start",
+    ],
+  ]);
+  for (const f of [...read("pytest/fail_line.log"), ...read("pytest/tb_native.log")]) {
+    assert(!f.message.endsWith("..."), `a cut summary message was kept: ${f.message}`);
+  }
+});
+
+Deno.test("GNU ld's multiple definitions (gcc 12): one error per symbol, at the source file when the linker names one", () => {
+  expectFindings("gcc/multiple_definition.log", [
+    ["error", undefined, undefined, "multiple definition of shared"],
+    ["error", "b.c", undefined, "multiple definition of helper"],
+  ]);
+  assert(
+    read("gcc/multiple_definition.log")[1].detail![0].startsWith("first defined here: "),
+    "where it was first defined is detail",
+  );
+});
+
+Deno.test("MSVC and clang-cl diagnostics: file(line,col): error CODE: message", () => {
+  const text = [
+    "src\\main.cpp(12,5): error C2065: 'total': undeclared identifier",
+    "src\\util.h(3): warning C4996: 'strcpy': This function or variable may be unsafe.",
+    "C:\\build\\shop\\cart.cpp(40,1): fatal error C1004: unexpected end-of-file found",
+    "Build started (1 project)", // no diagnostic
+  ].join("\n");
+  assertEquals(readAll(text).findings.map((f) => [f.kind, f.location, f.message]), [
+    ["error", "src\\main.cpp:12:5", "C2065: 'total': undeclared identifier"],
+    ["warning", "src\\util.h:3", "C4996: 'strcpy': This function or variable may be unsafe."],
+    ["error", "C:\\build\\shop\\cart.cpp:40:1", "C1004: unexpected end-of-file found"],
+  ]);
+});
+
+Deno.test("formatters as checks (Prettier 3, Black 23): each file not formatted, and each one that cannot be parsed", () => {
+  expectFindings("formatters/prettier_check.log", [
+    ["error", "broken.js", undefined, "SyntaxError: Unexpected token (1:7)"],
+    ["error", "messy.js", undefined, "not formatted (prettier --check)"],
+  ]);
+  assertEquals(read("formatters/prettier_check.log")[0].detail?.[0], "> 1 | const = ;");
+  expectFindings("formatters/black_check.log", [
+    ["error", "/home/dev/project/broken.py", undefined, "cannot format: Cannot parse: 1:4"],
+    ["error", "/home/dev/project/messy.py", undefined, "would be reformatted (black --check)"],
+  ]);
+  for (const name of ["formatters/prettier_check.log", "formatters/black_check.log"]) {
+    const r = triageText(Deno.readTextFileSync(join(FIXTURES, name)), { exitStatus: 1 });
+    assertEquals(r.unexplained, [], `${name}: every line is the formatter's`);
+  }
+  // A passing check says so and gives nothing.
+  assertEquals(
+    readAll("Checking formatting...\nAll matched files use Prettier code style!\n").findings,
+    [],
+  );
+  assertEquals(readAll("All done! ✨ 🍰 ✨\n3 files would be left unchanged.\n").findings, []);
+});
+
+Deno.test("pytest's warnings summary (pytest 9): each warning at its place, with the test that raised it; the run stays clean", () => {
+  expectFindings("pytest/warnings.log", [[
+    "warning",
+    "/home/dev/project/test_warn.py:5",
+    "test_warn.py::test_uses_old_api",
+    "DeprecationWarning: old_api is deprecated; use new_api",
+  ]]);
+  const r = triageText(Deno.readTextFileSync(join(FIXTURES, "pytest/warnings.log")), {
+    exitStatus: 0,
+  });
+  assertEquals([r.outcome, r.counts.warnings], ["clean", 1]);
 });

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readAll, READERS } from "../../src/condense/readers/index.ts";
 import { computeShape, type ReadContext } from "../../src/condense/readers/reader.ts";
-import { toLines } from "../../src/condense/text.ts";
+import { outputLines } from "../../src/condense/normalise.ts";
 import { triageText } from "../../src/condense/triage.ts";
 
 export const FIXTURES = fileURLToPath(new URL("../fixtures/condense/", import.meta.url));
@@ -86,13 +86,13 @@ export function computeGolden(): Record<string, unknown> {
   ) => [n, Deno.readTextFileSync(join(FIXTURES, n))]);
   for (const [name, text] of Object.entries(combinedLogs())) texts.push([name, text]);
   for (const [name, text] of texts) {
-    const lines = toLines(text);
+    const lines = outputLines(text);
     const each: Record<string, unknown> = {};
     for (const reader of READERS) {
       const r = alone(reader.name, lines);
       if (r.findings.length > 0 || r.marks !== "") each[reader.name] = r;
     }
-    const t = triageText(text, { cap: 1000, captureLimit: Number.MAX_SAFE_INTEGER });
+    const t = triageText(text, { cap: 1000 });
     out[name] = {
       lines: lines.length,
       all: readWhole(text, false),

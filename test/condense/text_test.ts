@@ -1,5 +1,6 @@
 import { assertEquals } from "../support/assert.ts";
-import { stripAnsi, toLines } from "../../src/condense/text.ts";
+import { stripAnsi } from "../../src/condense/text.ts";
+import { outputLines } from "../../src/condense/normalise.ts";
 
 Deno.test("stripAnsi: colours, cursor moves, OSC hyperlinks and titles", () => {
   assertEquals(stripAnsi("\x1b[1m\x1b[31merror\x1b[0m: x"), "error: x");
@@ -9,8 +10,8 @@ Deno.test("stripAnsi: colours, cursor moves, OSC hyperlinks and titles", () => {
   assertEquals(stripAnsi("plain"), "plain");
 });
 
-Deno.test("toLines: CRLF ends, progress lines keep their last state, no empty last line", () => {
-  assertEquals(toLines("a\r\nb\r\n"), ["a", "b"]);
-  assertEquals(toLines("[1/3] x\r[2/3] y\r[3/3] z\nnext\n"), ["[3/3] z", "next"]);
-  assertEquals(toLines("\x1b[32mok\x1b[0m\n\nend"), ["ok", "", "end"]);
+Deno.test("outputLines: CRLF ends, progress lines keep their last state, no empty last line", () => {
+  assertEquals(outputLines("a\r\nb\r\n"), ["a", "b"]);
+  assertEquals(outputLines("[1/3] x\r[2/3] y\r[3/3] z\nnext\n"), ["[3/3] z", "next"]);
+  assertEquals(outputLines("\x1b[32mok\x1b[0m\n\nend"), ["ok", "", "end"]);
 });

@@ -18,6 +18,7 @@ import {
 } from "../../src/condense/judge.ts";
 import { ScriptedBackend, textReply } from "../../src/models/scripted.ts";
 import type { Finding } from "../../src/condense/findings.ts";
+import { triageJson } from "../../src/condense/service.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/condense/", import.meta.url));
 const fixture = (name: string) => Deno.readTextFileSync(join(FIXTURES, name));
@@ -208,4 +209,21 @@ Deno.test("a command that exited 0: nothing goes to the model", async () => {
   assertEquals(called, 0);
   assertEquals(r.findings, []);
   assertMatch(r.headline, /^make: exit 0; no failures found; exit 0: nothing sent to the model$/);
+});
+
+Deno.test("the JSON's findings carry the expected and received values (detail), not only the text form", () => {
+  const fixtures = new URL("../fixtures/condense/", import.meta.url);
+  const json = (name: string) =>
+    triageJson(triageText(Deno.readTextFileSync(new URL(name, fixtures)))).findings;
+  const jest = json("jest/fail.log").find((f) => f.test === "sum › adds large numbers")!;
+  assertEquals(jest.detail, ["Expected: 42", "Received: 43"]);
+  const cargo = json("cargo/test_fail.log").find((f) => f.test === "tests::adds_large_numbers")!;
+  assertEquals(cargo.detail, ["left: 43", "right: 42"]);
+  const rspec = json("ruby/rspec_fail.log").find((f) => f.test === "Calc.add adds large numbers")!;
+  assertEquals(rspec.message, "expected: 42");
+  assert(rspec.detail!.includes("got: 43"), String(rspec.detail));
+  // A finding without detail has no empty detail field.
+  const go = json("go/test_fail.log").find((f) => f.test === "TestAddLarge")!;
+  assertEquals(go.message, "Add(20, 22) = 43, want 42");
+  assertEquals("detail" in go, false);
 });

@@ -105,6 +105,8 @@ export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): F
   const blocks = new Map<string, Block>();
   let inFailureList = false;
   let pending: string | undefined;
+  /** Between `running N tests` and `test result:`: a test binary is running its tests. */
+  let inRun = false;
   const inline = new Map<string, Block>();
   const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
@@ -143,6 +145,7 @@ export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): F
       }
       if (line.startsWith("test result: ")) {
         ctx.explain(i);
+        inRun = false;
         continue;
       }
       // --nocapture: "test name ... " and the result after the test's own output
@@ -154,13 +157,17 @@ export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): F
       }
       continue;
     }
-    if (pending !== undefined && line.startsWith("thread '")) {
-      // A panic printed where it happened (--nocapture): it belongs to the test its thread is named after.
+    if ((pending !== undefined || inRun) && line.startsWith("thread '")) {
+      // A panic printed where it happened (--nocapture, or a should_panic test's expected panic): it belongs
+      // to the test its thread is named after, and only that test's result line says whether it failed —
+      // a `should panic ... ok` test printed its panic and passed. (A panic on the binary's main thread
+      // is no test's: the crash reader's.)
       const p = /^thread '([^']*)'(?: \(\d+\))? panicked at /.exec(line);
-      if (p) {
+      if (p && p[1] !== "main") {
         let j = i + 1;
+        // The message, then any backtrace (its frames indented) and its closing note, up to a blank line.
         while (
-          j < lines.length && j - i < 20 && lines[j] !== "" && lines[j] !== "FAILED" &&
+          j < lines.length && j - i < MAX_BLOCK && lines[j] !== "" && lines[j] !== "FAILED" &&
           !lines[j].startsWith("test ") && !lines[j].startsWith("thread '")
         ) j++;
         ctx.explain(i, j - 1);
@@ -200,11 +207,16 @@ export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): F
       }
       if (line.trim() !== "") inFailureList = false;
     }
-    if (line.startsWith("running ") && /^running \d+ tests?$/.test(line)) ctx.explain(i);
+    if (line.startsWith("running ") && /^running \d+ tests?$/.test(line)) {
+      ctx.explain(i);
+      inRun = true;
+    }
   }
   const out: Finding[] = [];
   for (const name of failed) {
-    const block = blocks.get(name) ?? inline.get(name);
+    // A should_panic test is listed as "name - should panic"; its thread is named "name".
+    const bare = name.endsWith(" - should panic") ? name.slice(0, -" - should panic".length) : name;
+    const block = blocks.get(name) ?? inline.get(name) ?? inline.get(bare);
     out.push(
       finding("test_failure", block?.message ?? "failed", {
         test: name,

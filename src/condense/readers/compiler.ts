@@ -2,7 +2,8 @@
  * Compiler diagnostics in the form gcc, clang, swiftc, javac, rustc's short
  * format and many others share: `file:line[:col]: error|warning: message`,
  * with the code frame, caret and notes that follow them as detail; plus the
- * linker's undefined symbols. This is also the generic reader: it runs after
+ * linker's undefined symbols and multiple definitions, and MSVC's (and
+ * clang-cl's) `file(line[,col]): error C2065: message`. This is also the generic reader: it runs after
  * the format-specific ones and skips lines they already accounted for.
  */
 import { type Finding, finding, location } from "../findings.ts";
@@ -16,6 +17,11 @@ const UNDEFINED_REF = /^(?:(.*?):(?:\([^)]*\)|\d+)?: )?undefined reference to [`
 const LLD_ERROR = /^(?:[\w./-]*\bld(?:\.\w+)?|ld64(?:\.lld)?|lld-link|wasm-ld): error: (.*)$/;
 const DRIVER_ERROR =
   /^(?:[\w./-]*\/)?(?:gcc|cc|clang|g\+\+|c\+\+|clang\+\+|swiftc|collect2)(?:-\d+)?: (?:fatal )?error: (.*)$/;
+/** GNU ld: `[/usr/bin/ld: ]obj-or-source:(section+off)|:line: multiple definition of `sym'; …: first defined here`. */
+const MULTIPLE_DEF =
+  /^(?:[\w./-]*\bld(?:\.\w+)?: )?(.*?):(?:\([^)]*\)|\d+): multiple definition of [`'‘](.+?)['’](?:; (.*?): first defined here)?$/;
+/** MSVC and clang-cl: `src\main.cpp(12,5): error C2065: message`. */
+const MSVC = /^(.+?)\((\d+)(?:,(\d+))?\)\s?: (fatal error|error|warning) ([A-Z]+\d+)\s?: (.*)$/;
 const MAC_UNDEFINED = /^Undefined symbols for architecture (\S+):$/;
 const LINKER_SUMMARY = /(?:ld returned \d+ exit status|linker command failed with exit code)/;
 
@@ -104,6 +110,19 @@ export function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
         (after === 73 || after === 65 || after === 110 || after === 101 || after === 102 ||
           after === 117 ||
           after === 105 || after === 47 || after === 115 || after === 97));
+    // MSVC's place is `file(line[,col])` before the colon (a Windows path has a drive's colon before it).
+    if (colon > 0 && (line.includes("): ") || line.includes(") : "))) {
+      const ms = MSVC.exec(line);
+      if (ms) {
+        ctx.explain(i);
+        out.push(
+          finding(ms[4] === "warning" ? "warning" : "error", `${ms[5]}: ${ms[6]}`, {
+            location: location(ms[1], ms[2], ms[3]),
+          }),
+        );
+        continue;
+      }
+    }
     if (!maybe) continue;
     if (CONTEXT.test(line)) {
       ctx.explain(i);
@@ -120,6 +139,22 @@ export function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
         continue;
       }
       if (/: in function [`'‘].*['’]:$/.test(line)) ctx.explain(i);
+    }
+    if (line.includes("multiple definition of")) {
+      const md = MULTIPLE_DEF.exec(line);
+      if (md) {
+        ctx.explain(i);
+        linkerFound = true;
+        // The place is a source file when the linker knew it (b.c, or with -g b.c:2), else the object file.
+        const where = md[1].replace(/^.*\.o:/, "");
+        out.push(
+          finding("error", `multiple definition of ${md[2]}`, {
+            location: /\.o$/.test(where) ? undefined : where,
+            detail: md[3] ? [`first defined here: ${md[3]}`] : [],
+          }),
+        );
+        continue;
+      }
     }
     if (/^\/\S*ld: .*: in function /.test(line)) {
       ctx.explain(i);

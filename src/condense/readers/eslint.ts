@@ -1,7 +1,9 @@
 /**
  * ESLint's formatters: stylish (a file's path alone on a line, then
  * `  4:22  error  message  rule` rows), unix (`file:4:22: message [Error/rule]`)
- * and compact (`file: line 4, col 22, Error - message (rule)`).
+ * and compact (`file: line 4, col 22, Error - message (rule)`). The closing
+ * `✖ N problems (…)` line is a summary, not a finding; `--max-warnings`
+ * failing a run of warnings alone is the one error such a run has.
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
@@ -11,6 +13,8 @@ const ROW = /^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?\s*$/;
 const UNIX = /^([^\s:][^:]*):(\d+):(\d+): (.*) \[(Error|Warning)(?:\/([^\]]+))?\]$/;
 const COMPACT =
   /^([^\s:][^:]*): line (\d+), col (\d+), (Error|Warning) - (.*?)(?: \(([\w@/-]+)\))?$/;
+/** ESLint's own line when `--max-warnings` fails a run (its cli prints it after the report). */
+const TOO_MANY = /^ESLint found too many warnings \(maximum: (\d+)\)\.?$/;
 const SUMMARY =
   /^(?:✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)|\s+\d+ errors? and \d+ warnings? potentially fixable.*|\d+ problems?)$/;
 
@@ -26,6 +30,14 @@ export function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
       shape.lead[i + 1] <= 57;
     if (file === undefined && !rowNext && (c0 === 0 || c0 === 32 || c0 === 9)) continue;
     const last = shape.last[i];
+    if (c0 === 69) {
+      const m = TOO_MANY.exec(lines[i]);
+      if (m) {
+        ctx.explain(i);
+        out.push(finding("error", `more warnings than --max-warnings ${m[1]} allows`));
+        continue;
+      }
+    }
     if (
       file === undefined && !rowNext && c0 !== 0x2716 && !(c0 >= 48 && c0 <= 57) && last !== 93 &&
       last !== 41

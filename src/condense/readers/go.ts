@@ -13,7 +13,7 @@ const PACKAGE = /^# (\S+)(?: \[.*\])?$/;
 const DIAG = /^(?:vet: )?(\.{0,2}\/?[^\s:]+\.go):(\d+)(?::(\d+))?: (.*)$/;
 const RUN = /^=== (?:RUN|CONT|PAUSE|NAME)\s+(\S+)$/;
 const FAIL = /^(\s*)--- FAIL: (\S+) \(([\d.]+s)\)$/;
-const PASS = /^\s*--- (?:PASS|SKIP): \S+ \([\d.]+s\)$/;
+const PASS = /^\s*--- (?:PASS|SKIP): (\S+) \([\d.]+s\)$/;
 const LOG = /^\s+([^\s:]+\.go):(\d+): (.*)$/;
 const PKG_RESULT =
   /^(?:ok|FAIL|\?)\s+\S+(?:\s+(?:[\d.]+s|\[.*\]|\(cached\)))*\s*$|^(?:FAIL|PASS|ok)$/;
@@ -21,19 +21,51 @@ const PKG_RESULT =
 const GO_TOOL_ERROR =
   /^go: (?:cannot find|updates to go\.mod needed|errors parsing|no required module|missing go\.sum entry|inconsistent vendoring|go\.mod file not found|malformed|unknown|module .*: (?:reading|git|invalid)|.*: (?:no matching versions|invalid version|unrecognized import path))/;
 const PANIC = /^panic: (.*?)(?: \[recovered\])?$/;
+/** A file of Go's own library or of a downloaded module: not the project's (GOROOT's src, GOPATH's pkg/mod). */
+const GO_ROOT_FILE = /\/go(?:-[\d.]+)?\/src\/|\/pkg\/mod\/|^\/?_testmain\.go$/;
+
+/** A test's log line: where it starts in the lines (read into place and message only for a failed test), or a panic's. */
+type LogEntry = number | { loc: string; msg: string };
+
+/** The log line at `at` (and its more-indented continuation lines): its place, its text, and the last line it spans. */
+function logAt(lines: string[], at: number): { loc: string; msg: string; end: number } {
+  const log = LOG.exec(lines[at])!;
+  const body = [log[3]];
+  // t.Errorf text with newlines continues on more-indented lines.
+  const ind = indentOf(lines[at]);
+  let i = at;
+  while (
+    i + 1 < lines.length && indentOf(lines[i + 1]) > ind && !LOG.test(lines[i + 1]) &&
+    lines[i + 1].trim() !== ""
+  ) {
+    body.push(lines[++i].trim());
+  }
+  return { loc: `${log[1]}:${log[2]}`, msg: body.join(" "), end: i };
+}
 
 export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
-  const logs = new Map<string, { loc: string; msg: string }[]>();
+  const logs = new Map<string, LogEntry[]>();
   const failed: string[] = [];
   let running: string | undefined;
   let lastFail: { name: string; indent: number } | undefined;
   let inPackage = false;
-  const addLog = (name: string, loc: string, msg: string) => {
-    const list = logs.get(name) ?? [];
+  // The lines of the test that logged last, not yet in the map: under -v a test's lines come together and
+  // most tests pass, so their lines are dropped at their PASS without the map ever being asked.
+  let lastOwner: string | undefined;
+  let lastList: LogEntry[] = [];
+  const flush = () => {
+    if (lastOwner !== undefined && lastList.length > 0) logs.set(lastOwner, lastList);
+  };
+  const addLog = (name: string, entry: LogEntry) => {
+    if (name !== lastOwner) {
+      flush();
+      lastOwner = name;
+      // The map holds only lines of tests that failed or were interleaved: usually empty, and not asked then.
+      lastList = (logs.size > 0 ? logs.get(name) : undefined) ?? [];
+    }
     // A test run many times (-count, a rerun in the same log) keeps its first few lines, not thousands.
-    if (list.length < 20) list.push({ loc, msg });
-    logs.set(name, list);
+    if (lastList.length < 20) lastList.push(entry);
   };
   const { first, lead } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
@@ -109,57 +141,77 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       lastFail = { name: f[2], indent: f[1].length };
       continue;
     }
-    if (l0 === 45 && PASS.test(line)) {
+    const pass = l0 === 45 ? PASS.exec(line) : null;
+    if (pass) {
       ctx.explain(i);
       lastFail = undefined;
+      // A passing test's log lines (printed before its verdict under -v) are no failure's: let them go,
+      // or a long verbose run holds every test's lines to the end.
+      if (!failed.includes(pass[1])) {
+        if (pass[1] === lastOwner) {
+          lastOwner = undefined;
+          lastList = [];
+        }
+        if (logs.size > 0) logs.delete(pass[1]);
+      }
       continue;
     }
-    const log = c0 === 32 || c0 === 9 ? LOG.exec(line) : null;
-    if (log) {
+    if ((c0 === 32 || c0 === 9) && LOG.test(line)) {
       const owner = lastFail && indentOf(line) > lastFail.indent ? lastFail.name : running;
       if (owner) {
-        ctx.explain(i);
-        const body = [log[3]];
-        // t.Errorf text with newlines continues on more-indented lines.
+        // Only the place is kept now; the text is read if the test turns out to have failed.
+        const at = i;
         const ind = indentOf(line);
         while (
           i + 1 < lines.length && indentOf(lines[i + 1]) > ind && !LOG.test(lines[i + 1]) &&
           lines[i + 1].trim() !== ""
-        ) {
-          body.push(lines[++i].trim());
-          ctx.explain(i);
-        }
-        addLog(owner, `${log[1]}:${log[2]}`, body.join(" "));
+        ) i++;
+        ctx.explain(at, i);
+        addLog(owner, at);
       }
       continue;
     }
     const p = c0 === 112 ? PANIC.exec(line) : null;
     if (p) {
-      const owner = lastFail?.name ?? running;
       let j = i + 1;
       let loc: string | undefined;
       let fn = "";
+      // The test the panic belongs to when no RUN line said (without -v): Go 1.20+ lists the tests
+      // running at a timeout; before that, the test's function is a frame of its goroutine.
+      let listed: string | undefined;
+      let inTrace: string | undefined;
+      let inList = false;
       // A goroutine trace: its lines start with a tab, a function name, "goroutine" or "created by".
       while (
-        j < lines.length && j - i < 200 &&
+        j < lines.length && j - i < 400 &&
         !((first[j] === 111 || first[j] === 70 || first[j] === 80 || first[j] === 63) &&
           PKG_RESULT.test(lines[j])) &&
         !(lead[j] === 45 && FAIL.test(lines[j])) && !(first[j] === 61 && RUN.test(lines[j]))
       ) {
         const l = lines[j];
+        if (/^\s*running tests:$/.test(l)) inList = true;
+        else if (inList) {
+          const t = /^\s+(\S+) \([\d.]+\w*\)$/.exec(l);
+          if (t) listed ??= t[1];
+          else inList = false;
+        }
         const frame = /^\t(\S+\.go):(\d+)/.exec(l);
         if (
-          frame && !loc && !/\/src\/(?:runtime|testing)\//.test(frame[1]) &&
-          !/^(?:testing|runtime|panic)\b/.test(fn)
+          frame && !loc && !GO_ROOT_FILE.test(frame[1]) && !/^(?:testing|runtime|panic)\b/.test(fn)
         ) {
           loc = `${frame[1]}:${frame[2]}`;
-        } else if (!frame) fn = l.trim();
+        } else if (!frame) {
+          fn = l.trim();
+          const test = /\.((?:Test|Benchmark|Fuzz|Example)\w*)\(/.exec(fn);
+          if (test && !fn.startsWith("testing.")) inTrace ??= test[1];
+        }
         j++;
       }
+      const owner = lastFail?.name ?? running ?? listed ?? inTrace;
       ctx.explain(i, j - 1);
       if (owner) {
         if (!failed.includes(owner)) failed.push(owner);
-        addLog(owner, loc ?? "", `panic: ${p[1]}`);
+        addLog(owner, { loc: loc ?? "", msg: `panic: ${p[1]}` });
       } else {
         out.push(finding("error", `panic: ${p[1]}`, { location: loc }));
       }
@@ -172,8 +224,9 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       lastFail = undefined;
     }
   }
+  flush();
   for (const name of failed) {
-    const own = logs.get(name) ?? [];
+    const own = (logs.get(name) ?? []).map((e) => typeof e === "number" ? logAt(lines, e) : e);
     // A parent that failed only because a subtest did says nothing of its own.
     if (own.length === 0 && failed.some((other) => other.startsWith(name + "/"))) continue;
     // t.Log and t.Error print alike; the failure is most often the last line a test printed (t.Fatal ends it).

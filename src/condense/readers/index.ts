@@ -6,7 +6,7 @@
  * skips lines an earlier reader accounted for, and duplicates are dropped.
  */
 import { dedupe, type Finding } from "../findings.ts";
-import { stripAnsi, toLines } from "../text.ts";
+import { outputLines } from "../normalise.ts";
 import { computeShape, type ReadContext, type Reader } from "./reader.ts";
 import { swift } from "./swift.ts";
 import { cargoTest } from "./cargo_test.ts";
@@ -27,6 +27,11 @@ import { ruby } from "./ruby.ts";
 import { shellcheck } from "./shellcheck.ts";
 import { compiler } from "./compiler.ts";
 import { crash } from "./crash.ts";
+import { sanitizer } from "./sanitizer.ts";
+import { pythonLint } from "./python_lint.ts";
+import { cmake } from "./cmake.ts";
+import { gccJson } from "./gcc_json.ts";
+import { formatters } from "./formatters.ts";
 import { make } from "./make.ts";
 
 export type { ReadContext, Reader } from "./reader.ts";
@@ -49,6 +54,11 @@ export const READERS: readonly Reader[] = [
   java,
   ruby,
   shellcheck,
+  pythonLint,
+  cmake,
+  gccJson,
+  formatters,
+  sanitizer,
   crash,
   compiler,
   make,
@@ -58,7 +68,9 @@ export interface ReadResult {
   /** 1 for each line some reader accounted for (or blank): the same as `explained`, cheaper to test. */
   marks: Uint8Array;
   findings: Finding[];
-  /** Indexes of the lines (of `toLines(text)`) some reader accounted for; blank lines count as accounted for. */
+  /** The name of the reader that found each finding, by index. */
+  foundBy: string[];
+  /** Indexes of the lines (of `outputLines(text)`) some reader accounted for; blank lines count as accounted for. */
   explained: Set<number>;
   /** The lines the indexes refer to. */
   lines: string[];
@@ -83,6 +95,7 @@ export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
     shape: computeShape(lines),
   };
   const findings: Finding[] = [];
+  const readerOf = new Map<Finding, string>();
   const ran: string[] = [];
   for (const reader of READERS) {
     if (opts.skip?.has(reader.name)) continue;
@@ -97,13 +110,19 @@ export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
     };
     const found = reader.read(lines, own);
     if (found.length > 0 || accounted > 0) ran.push(reader.name);
-    for (const f of found) findings.push(f);
+    for (const f of found) {
+      findings.push(f);
+      readerOf.set(f, reader.name);
+    }
   }
   const lead = ctx.shape!.lead;
   for (let i = 0; i < lines.length; i++) if (lead[i] === 0) marks[i] = 1;
   let set: Set<number> | undefined;
+  // dedupe keeps the first report's object, so each kept finding still names its reader.
+  const kept = dedupe(findings);
   return {
-    findings: dedupe(findings),
+    findings: kept,
+    foundBy: kept.map((f) => readerOf.get(f)!),
     marks,
     // Built when asked for: triage itself reads the marks.
     get explained() {
@@ -119,5 +138,5 @@ export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
 }
 
 export function readAll(text: string, opts: ReadOptions = {}): ReadResult {
-  return readLines(toLines(stripAnsi(text)), opts);
+  return readLines(outputLines(text), opts);
 }

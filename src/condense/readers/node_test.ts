@@ -9,7 +9,7 @@ import { type Finding, finding } from "../findings.ts";
 import { firstNonJsSpace, type Frame, FramePicker, indentOf, isBlank, jsFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
-const MARK = /^(\s*)(✖|✔|▶|﹣|\*) (.+?)(?: \((?:[\d.]+m?s)\))?(?: # .*)?$/;
+const MARK = /^(\s*)(✖|✔|▶|﹣|\*) (.+?)(?: \(([\d.]+m?s)\))?(?: # .*)?$/;
 /** The failing-tests section's heading (the whole line: compared, not matched). */
 const SECTION_LINE = "✖ failing tests:";
 const AT_LINE = /^\s*at /;
@@ -102,6 +102,9 @@ function readRun(
     }
     const m = MARK.exec(line);
     if (!m) continue;
+    // The reporter ends every test's and suite's ✖ with its duration; a ✖ without one is another tool's
+    // line (ESLint's closing "✖ 3 problems (0 errors, 3 warnings)" is a summary, not a failed test).
+    if (m[2] === "✖" && m[4] === undefined) continue;
     ctx.explain(i);
     const indent = m[1].length;
     while (stack.length > 0 && stack[stack.length - 1].indent >= indent) stack.pop();
@@ -152,7 +155,7 @@ function readRun(
     const at = TEST_AT.exec(lines[i]);
     const k = at ? i + 1 : i;
     const m = MARK.exec(k < lines.length ? lines[k] : "");
-    if (!m || m[2] !== "✖") continue;
+    if (!m || m[2] !== "✖" || m[4] === undefined) continue;
     const head = at ? i + 1 : i;
     let j = head + 1;
     while (

@@ -13,6 +13,11 @@ const SECTION =
 const TITLE = /^_{3,} (.+?) _{3,}$/;
 const PLACE = /^([^\s:]+\.py):(\d+): ?(.*)$/;
 const COLLECT = /^(?:ERROR collecting|ERROR at (?:setup|teardown) of) (.+)$/;
+/** A warnings-summary entry: `  path.py:5: DeprecationWarning: message`. */
+const WARNING = /^ {2}(\S+?):(\d+): (\w*Warning\w*): (.*)$/;
+const NATIVE_FRAME = /^\s+File "([^"]+)", line (\d+)/;
+const NATIVE_NOT_MESSAGE =
+  /^(?:Traceback \(most recent call last\):|During handling|The above exception)/;
 
 interface Section {
   location?: string;
@@ -28,6 +33,7 @@ function readSection(
 ): Section {
   const places: { file: string; line: string; rest: string }[] = [];
   const eLines: string[] = [];
+  let native: string | undefined;
   for (let i = from; i < to; i++) {
     const line = lines[i];
     if (line.startsWith("E ")) {
@@ -39,8 +45,16 @@ function readSection(
       continue;
     }
     const p = PLACE.exec(line);
-    if (p) places.push({ file: p[1], line: p[2], rest: p[3] });
+    if (p) {
+      places.push({ file: p[1], line: p[2], rest: p[3] });
+      continue;
+    }
+    // --tb=native: a Python traceback's frames, and its exception on the last line at the margin.
+    const f = NATIVE_FRAME.exec(line);
+    if (f) places.push({ file: f[1], line: f[2], rest: "" });
+    else if (line !== "" && !/^\s/.test(line) && !NATIVE_NOT_MESSAGE.test(line)) native = line;
   }
+  if (eLines.length === 0 && native !== undefined) eLines.push(native);
   const base = testFile?.split("/").pop();
   const inTest = base
     ? places.find((p) => p.file === testFile || p.file.endsWith("/" + base) || p.file === base)
@@ -71,6 +85,13 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
   const verbose: { kind: string; id: string }[] = [];
   const sections = new Map<string, { from: number; to: number; error: boolean }>();
   let part = "";
+  // --tb=line: FAILURES holds no titles, only each failure's E lines and its `path:line: message`, in the
+  // order of the summary's entries.
+  let titled = false;
+  let warnedIds: string[] = [];
+  const warnings: Finding[] = [];
+  const untitled: { from: number; to: number }[] = [];
+  let untitledFrom = -1;
   const conftest: Finding[] = [];
   const { first, last: lastChar } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
@@ -81,13 +102,58 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
       const s = SECTION.exec(line);
       if (s) {
         part = s[1];
+        titled = false;
+        untitledFrom = -1;
         ctx.explain(i);
+        continue;
+      }
+    }
+    if (part === "warnings summary") {
+      // Test ids (or a module) at the margin, then each warning indented: `  path:line: Category: message`,
+      // and the source line under it.
+      if (line === "") warnedIds = [];
+      else if (c !== 32) {
+        if (!line.startsWith("-- Docs: ")) warnedIds.push(line);
+        ctx.explain(i);
+        continue;
+      } else {
+        const w = WARNING.exec(line);
+        if (w) {
+          let j = i + 1;
+          while (j < lines.length && lines[j].startsWith("    ")) j++;
+          ctx.explain(i, j - 1);
+          const id = warnedIds.find((x) => x.includes("::"));
+          warnings.push(
+            finding("warning", `${w[3]}: ${w[4]}`, {
+              location: `${w[1]}:${w[2]}`,
+              test: id,
+              detail: warnedIds.length > 1 ? [`also in ${warnedIds.length - 1} more`] : [],
+            }),
+          );
+          i = j - 1;
+          continue;
+        }
+      }
+    }
+    if (part === "FAILURES" && !titled && c !== 95) {
+      if (c === 69 /* E */ && line.startsWith("E ")) {
+        if (untitledFrom < 0) untitledFrom = i;
+        continue;
+      }
+      if (untitledFrom >= 0 && (c === 32 || c === 0)) continue; // an E line's continuation
+      const p = PLACE.exec(line);
+      if (p) {
+        const from = untitledFrom >= 0 ? untitledFrom : i;
+        ctx.explain(from, i);
+        untitled.push({ from, to: i + 1 });
+        untitledFrom = -1;
         continue;
       }
     }
     if ((part === "FAILURES" || part === "ERRORS") && c === 95 /* _ */) {
       const t = TITLE.exec(line);
       if (t) {
+        titled = true;
         let j = i + 1;
         while (j < lines.length && !TITLE.test(lines[j]) && !SECTION.test(lines[j])) j++;
         ctx.explain(i, j - 1);
@@ -162,7 +228,12 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
         e.id.endsWith("::" + name.replace(/\./g, "::"));
     });
     const testFile = e.id.split("::")[0];
-    const section = title !== undefined ? sections.get(title)! : undefined;
+    // Without a titled section, a failure takes the next untitled one (--tb=line), in order.
+    const section = title !== undefined
+      ? sections.get(title)!
+      : e.kind === "FAILED" && untitled.length > 0
+      ? { ...untitled.shift()!, error: false }
+      : undefined;
     if (title !== undefined) used.add(title);
     const read = section ? readSection(lines, section.from, section.to, testFile) : undefined;
     // The summary line is cut to the terminal's width ("…: asser..."): the section's own line is whole.
@@ -183,6 +254,7 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
       ),
     );
   }
+  out.push(...warnings);
   for (const [title, section] of sections) {
     if (used.has(title)) continue;
     const collected = COLLECT.exec(title);

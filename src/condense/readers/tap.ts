@@ -2,7 +2,11 @@
  * TAP (node --test's tap reporter, tape, prove, bats): `not ok N - name`
  * with its YAML block (`location`, `error`, `stack`). Subtests are indented;
  * their names are joined with " > ". A suite that failed only through its
- * subtests, and TODO/SKIP lines, are not findings.
+ * subtests, and TODO/SKIP lines, are not findings. Perl's Test::More writes
+ * a failure's place and values as diagnostics (`#   Failed test 'name'`,
+ * `#   at t/x.t line 7.`, `#          got: '6'`, `#     expected: '7'`) on
+ * stderr, so before or after its `not ok` line: they are joined to the
+ * failure by its name (an unnamed one by its order).
  */
 import { type Finding, finding } from "../findings.ts";
 import { FramePicker, indentOf, isJsSpace, jsFrameAfterAt } from "../text.ts";
@@ -14,6 +18,9 @@ const SUBTEST = /^(\s*)# Subtest: (.*)$/;
 const COUNTS = /# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) /;
 const TAP_LINE =
   /^\s*(?:TAP version \d+|\d+\.\.\d+|# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) )/;
+/** Test::Builder's diagnostic for a failed test: named (its place on the next line) or not. */
+const TB_FAILED = /^#\s+Failed (?:\(TODO\) )?test (?:'(.*)'|at (.+) line (\d+)\.)$/;
+const TB_AT = /^#\s+at (.+) line (\d+)\.$/;
 const YAML_START = /^\s*---$/;
 const YAML_END = /^\s*\.\.\.$/;
 
@@ -69,12 +76,54 @@ function unquote(s: string): string {
   return t;
 }
 
+/** Test::Builder's diagnostics of one failed test: its place and the lines that say why. */
+interface Diagnostic {
+  name?: string;
+  location?: string;
+  detail: string[];
+}
+
+/** The diagnostic that starts at line i (a TB_FAILED match), and the index of its last line. */
+function diagnostic(
+  lines: string[],
+  i: number,
+  m: RegExpExecArray,
+): { d: Diagnostic; end: number } {
+  const d: Diagnostic = { name: m[1], detail: [] };
+  if (m[2]) d.location = `${m[2]}:${m[3]}`;
+  let j = i + 1;
+  for (; j < lines.length && j - i < 40; j++) {
+    const l = lines[j];
+    if (!l.startsWith("#") || TB_FAILED.test(l) || /^# Looks like /.test(l)) break;
+    const at = d.location === undefined ? TB_AT.exec(l) : null;
+    if (at) d.location = `${at[1]}:${at[2]}`;
+    else if (l.slice(1).trim() !== "") d.detail.push(l.slice(1).trim());
+  }
+  return { d, end: j - 1 };
+}
+
 export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const names: string[] = [];
+  const diagnostics: Diagnostic[] = [];
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c = shape.lead[i];
+    if (c === 35 && shape.first[i] === 35) {
+      const line = lines[i];
+      const tb = line.includes("Failed ") ? TB_FAILED.exec(line) : null;
+      if (tb) {
+        const { d, end } = diagnostic(lines, i, tb);
+        diagnostics.push(d);
+        ctx.explain(i, end);
+        i = end;
+        continue;
+      }
+      if (line.startsWith("# Looks like you ") && diagnostics.length > 0) {
+        ctx.explain(i);
+        continue;
+      }
+    }
     // not ok, ok, # Subtest / # tests, TAP version, 1..N
     if (c !== 110 && c !== 111 && c !== 35 && c !== 84 && (c < 48 || c > 57)) continue;
     const line = lines[i];
@@ -178,7 +227,25 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       }),
     );
   }
+  if (diagnostics.length > 0) joinDiagnostics(out, diagnostics);
   return out;
+}
+
+/** Each failure without a place takes its Test::Builder diagnostic's place and lines (by name, else in order). */
+function joinDiagnostics(out: Finding[], diagnostics: Diagnostic[]): void {
+  const unnamed = diagnostics.filter((d) => d.name === undefined);
+  for (let k = 0; k < out.length; k++) {
+    const f = out[k];
+    if (f.location) continue;
+    const named = f.test ? diagnostics.find((d) => d.name === f.test) : undefined;
+    const d = named ?? (f.test ? undefined : unnamed.shift());
+    if (!d) continue;
+    out[k] = finding(f.kind, f.message, {
+      test: f.test,
+      location: d.location,
+      detail: [...(f.detail ?? []), ...d.detail],
+    });
+  }
 }
 
 export const tap: Reader = { name: "tap", read: readTap };

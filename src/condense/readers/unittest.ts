@@ -1,6 +1,8 @@
 /**
  * Python's unittest: blocks opened by a line of `=` and `FAIL: test (id)` or
- * `ERROR: test (id)`, a traceback, and the exception on its last line.
+ * `ERROR: test (id)`, a traceback, and the exception on its last line. A
+ * failing subtest's heading carries its parameters (`FAIL: test (id) (n=2)`):
+ * each failing subtest is a failure of its own, named with them.
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
@@ -8,23 +10,28 @@ import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts"
 const HEAD = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([^)]+)\)(?:\s+\((.*)\))?$/;
 const FRAME = /^\s+File "([^"]+)", line (\d+), in (\S+)$/;
 const RESULT =
-  /^(?:test\w* \(.*\)(?: \.\.\.)? (?:ok|FAIL|ERROR|skipped.*|expected failure)$|Ran \d+ tests? in .*|FAILED \((?:failures|errors|skipped|expected|unexpected)=.*\)|OK(?: \(.*\))?)$/;
+  /^(?:\s*test\w* \(.*\)(?: \.\.\.)? ?(?:ok|FAIL|ERROR|skipped.*|expected failure)?$|Ran \d+ tests? in .*|FAILED \((?:failures|errors|skipped|expected|unexpected)=.*\)|OK(?: \(.*\))?)$/;
 
 export function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
-  const { first } = shapeOf(lines, ctx);
+  const { first, lead } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c = first[i];
-    // test…, Ran…, FAILED (…), OK, and the ===== rule
-    if (c !== 116 && c !== 82 && c !== 70 && c !== 79 && c !== 61) continue;
+    // test…, Ran…, FAILED (…), OK, the ===== rule, and a subtest's indented "  test… (params) ... FAIL" (-v)
+    const subtestLine = c === 32 && lead[i] === 116;
+    if (c !== 116 && c !== 82 && c !== 70 && c !== 79 && c !== 61 && !subtestLine) continue;
     const line = lines[i];
     // RESULT's four forms start "test", "Ran ", "FAILED (" and "OK": the pattern is tried on no other line.
     if (
-      ((c === 116 && line.startsWith("test")) || (c === 82 && line.startsWith("Ran ")) ||
+      ((c === 116 && line.startsWith("test")) ||
+        (subtestLine && line.trimStart().startsWith("test")) ||
+        (c === 82 && line.startsWith("Ran ")) ||
         (c === 70 && line.startsWith("FAILED (")) || (c === 79 && line.startsWith("OK"))) &&
       RESULT.test(line)
     ) {
-      ctx.explain(i);
+      // The rule of dashes above "Ran N tests" is the summary's.
+      const rule = c === 82 && i > 0 && /^-{20,}$/.test(lines[i - 1]);
+      ctx.explain(rule ? i - 1 : i, i);
       continue;
     }
     if (!line.startsWith("======")) continue;
@@ -44,7 +51,9 @@ export function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
     ctx.explain(i, end - 1);
     const method = h[2];
     // Python 3.11+ gives the full id in the parentheses; older ones the class.
-    const id = h[3].endsWith("." + method) ? h[3] : `${h[3]}.${method}`;
+    const base = h[3].endsWith("." + method) ? h[3] : `${h[3]}.${method}`;
+    // A subtest is named with its parameters, so each failing one is a finding of its own.
+    const id = h[4] !== undefined ? `${base} (${h[4]})` : base;
     const frames: { file: string; line: string; fn: string }[] = [];
     let message = "";
     const body = lines.slice(j, end);

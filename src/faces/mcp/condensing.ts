@@ -41,6 +41,7 @@ import { ToolInputError } from "../../util/tool_input.ts";
 import { load } from "../../util/lazy.ts";
 import { type OffloadedTool, ToolThread } from "../../condense/offload.ts";
 import type { Backend } from "../../models/backend.ts";
+import type { Scanned } from "../../condense/scan.ts";
 import type { Session } from "../../session/session.ts";
 
 /** What a served tool runs with: the server's session, where to start, the call's signal. */
@@ -221,6 +222,9 @@ export const triageInput = z.object({
   cap: z.number().int().min(1).max(200).optional().describe(
     "list at most this many findings (default 25)",
   ),
+  exit_status: z.number().int().min(0).max(255).optional().describe(
+    "with path: the exit status of the command that wrote the file (a failed one is never reported clean)",
+  ),
 }).strict();
 
 /**
@@ -245,6 +249,13 @@ function triageAudit(session: Session, cwd: string): AuditLog {
 /** triage's structured result: the headline, every finding with its detail, the counts, the audit. */
 export const triageOutput = z.object({
   headline: z.string(),
+  outcome: z.enum(["clean", "failures", "unexplained"]).describe(
+    "clean; failures found; or unexplained: the command failed and no reader found why",
+  ),
+  exitCode: z.number().int().describe("the exit code wisp triage gives this outcome: 0, 1 or 2"),
+  evidence: z.array(z.object({ line: z.number().int(), text: z.string() })).optional().describe(
+    "for unexplained: the output's last lines, numbered in the whole output",
+  ),
   findings: z.array(z.object({
     kind: z.enum(["error", "warning", "test_failure"]),
     location: z.string().optional().describe("file:line[:col]"),
@@ -269,13 +280,16 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
   if ((args.command === undefined) === (args.path === undefined)) {
     throw new ToolInputError("give either command or path, not both and not neither");
   }
+  if (args.command !== undefined && args.exit_status !== undefined) {
+    throw new ToolInputError("exit_status is for a path; a command's own status is used");
+  }
   const { session } = env;
   const service = await load<typeof import("../../condense/service.ts")>(
     import.meta.resolve("../../condense/service.ts"),
   );
   const audit = triageAudit(session, env.cwd);
   try {
-    let input: { text: string; bytes: number; droppedBytes: number };
+    let input: Scanned;
     let exitStatus: number | null | undefined;
     // The server's gate (its config, classifier and approvals in memory), recording into the triage session.
     const { Gate } = await load<typeof import("../../gate/gate.ts")>(
@@ -292,33 +306,34 @@ async function triageTool(args: z.infer<typeof triageInput>, env: CallEnv): Prom
         gate,
         cwd: env.cwd,
       });
-      input = ran;
+      input = ran.scanned!;
       exitStatus = ran.exitStatus;
     } else {
       await gateReads(args, env, gate);
-      const { readFileBounded } = await load<typeof import("../../condense/input.ts")>(
+      const { scanFile } = await load<typeof import("../../condense/input.ts")>(
         import.meta.resolve("../../condense/input.ts"),
       );
       const path = isAbsolute(args.path!) ? args.path! : resolve(env.cwd, args.path!);
-      input = await readFileBounded(path, undefined, args.path!);
+      input = await scanFile(path, args.path!);
+      exitStatus = args.exit_status;
     }
     const choice = await service.chooseJudge(session.config, { audit });
     const result = await service.runTriage({
-      text: input.text,
+      text: input,
       source: args.command !== undefined ? "command" : "path",
       ...(args.command !== undefined ? { command: args.command } : { path: args.path }),
       exitStatus,
       bytes: input.bytes,
-      droppedBytes: input.droppedBytes,
       ...(args.cap ? { cap: args.cap } : {}),
       choice,
       audit,
       ...(env.signal ? { signal: env.signal } : {}),
     });
     return {
+      // The command's failure is a result, not an error: isError stays for wisp's own.
       text: service.renderTriage(result),
       structured: {
-        ...service.triageJson(result, { detail: true }),
+        ...service.triageJson(result),
         counts: { ...result.counts },
         ...(exitStatus !== undefined ? { exitStatus } : {}),
         heldBack: result.heldBack,

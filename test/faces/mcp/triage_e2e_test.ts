@@ -64,6 +64,25 @@ Deno.test("triage reads a file or a command's output and returns the headline an
       "the receipt resource shows the session",
     );
 
+    // A failed command no reader explains: not an error of wisp's, but never clean; the same code as the CLI's.
+    const failed = await c.client.callTool({
+      name: "triage",
+      arguments: { command: "ls /nonexistent" },
+    });
+    assertEquals((failed as { isError?: boolean }).isError, undefined);
+    const unexplained = structured(failed);
+    assertEquals(unexplained.outcome, "unexplained");
+    assertEquals(unexplained.exitCode, 2);
+    assertEquals(unexplained.exitStatus, 2);
+    const evidence = unexplained.evidence as { line: number; text: string }[];
+    assertEquals(evidence.length, 1);
+    assertEquals(evidence[0].line, 1);
+    assertMatch(evidence[0].text, /nonexistent/);
+    const fromFile = structured(
+      await c.client.callTool({ name: "triage", arguments: { path: LOG, exit_status: 1 } }),
+    );
+    assertEquals([fromFile.outcome, fromFile.exitCode], ["failures", 1]);
+
     const refused = await c.client.callTool({
       name: "triage",
       arguments: { command: "sudo make test" },

@@ -1,0 +1,60 @@
+/**
+ * Python linters: flake8 (and ruff's concise output), `path:row:col: CODE
+ * message` — the run fails on any of them, and they carry no severity, so
+ * each is an error; and pylint, `path:line:col: C0114: message (symbol)`
+ * under a `************* Module name` heading, its letter the category:
+ * E (error) and F (fatal) are errors, W, C, R and I are warnings (info is
+ * not shown by default). mypy's `path:line: error: message` is the generic
+ * compiler form, read by compiler.ts.
+ */
+import { type Finding, finding } from "../findings.ts";
+import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+
+/** flake8's default format and ruff's concise one (`[*]`: ruff can fix it). Codes: letters then digits. */
+const FLAKE8 = /^(.+?\.pyi?):(\d+):(\d+): ([A-Z]{1,3}\d{2,4}) (?:\[\*\] )?(.+)$/;
+/** pylint's default text format. */
+const PYLINT = /^(.+?\.pyi?):(\d+):(\d+): ([CRWEFI])(\d{4}): (.*?)(?: \(([\w-]+)\))?$/;
+const PYLINT_MODULE = /^\*{13} Module \S+$/;
+const PYLINT_SCORE = /^Your code has been rated at -?[\d.]+\/10/;
+
+export function readPythonLint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+  const out: Finding[] = [];
+  const { first } = shapeOf(lines, ctx);
+  let pylint = false;
+  for (let i = 0; i < lines.length; i++) {
+    const c = first[i];
+    if (c === 0 || c === 32 || c === 9) continue;
+    const line = lines[i];
+    if (c === 42 /* * */) {
+      if (PYLINT_MODULE.test(line)) {
+        pylint = true;
+        ctx.explain(i);
+      }
+      continue;
+    }
+    if (c === 89 /* Y */ || c === 45 /* - */) {
+      // pylint's closing score and the rule of dashes above it
+      if (PYLINT_SCORE.test(line) || (pylint && /^-{10,}$/.test(line))) ctx.explain(i);
+      continue;
+    }
+    // Both forms have ".py:" followed by digits: looked for before any pattern is tried.
+    const at = line.indexOf(".py");
+    if (at < 1 || ctx.explained(i)) continue;
+    const p = PYLINT.exec(line);
+    if (p) {
+      ctx.explain(i);
+      const kind = p[4] === "E" || p[4] === "F" ? "error" : "warning";
+      const message = p[7] ? `${p[6]} (${p[4]}${p[5]} ${p[7]})` : `${p[6]} (${p[4]}${p[5]})`;
+      out.push(finding(kind, message, { location: `${p[1]}:${p[2]}:${p[3]}` }));
+      continue;
+    }
+    const f = FLAKE8.exec(line);
+    if (f) {
+      ctx.explain(i);
+      out.push(finding("error", `${f[5]} (${f[4]})`, { location: `${f[1]}:${f[2]}:${f[3]}` }));
+    }
+  }
+  return out;
+}
+
+export const pythonLint: Reader = { name: "python-lint", read: readPythonLint };

@@ -1,0 +1,317 @@
+/**
+ * Every byte of an output through the exact readers, in bounded memory.
+ *
+ * The output arrives in pieces (a file read a MiB at a time, standard input,
+ * a command's pipes as the runner drains them). Lines are cut as they come,
+ * each normalised once (normalise.ts: escapes, CR, CI timestamp prefixes,
+ * wrapper prefixes), and gathered into windows of about WINDOW_CHARS. The
+ * readers run over each window whole, so an output up to that size is read
+ * exactly as one text; a longer one is read window by window, each window
+ * starting with the last lines of the one before as context, and the last
+ * lines of each window carried into the next before their marks count, so a
+ * block of up to CARRY_LINES lines that crosses a cut is still read whole in
+ * the next window (a finding reported twice is dropped by its key).
+ *
+ * What is kept is bounded whatever the size: findings beyond KEPT_FINDINGS
+ * are counted, not kept; the unexplained text is kept as its first and last
+ * chunks (the rest counted); the evidence is the last EVIDENCE_LINES lines.
+ */
+import { dedupe, type Finding, findingKey } from "./findings.ts";
+import { readLines } from "./readers/index.ts";
+import { normaliseLine } from "./normalise.ts";
+import {
+  clipLine,
+  countFindings,
+  type Counts,
+  EVIDENCE_LINES,
+  MAX_JUDGED_CHUNKS,
+  type NumberedLine,
+  unexplainedChunks,
+} from "./triage.ts";
+
+/** The readers run over windows of about this many characters. */
+export const WINDOW_CHARS = 4 * 1024 * 1024;
+/** Lines at the end of a window carried into the next before their marks count. */
+export const CARRY_LINES = 2000;
+/** At most this many characters are carried (a window of very long lines carries fewer lines). */
+export const CARRY_CHARS = 512 * 1024;
+/** Findings kept (deduplicated, in output order); those beyond are counted by kind. */
+export const KEPT_FINDINGS = 2000;
+/** Distinct findings remembered for deduplication; past this, repeats are counted again. */
+const KNOWN_KEYS = 200_000;
+
+/** What a scan found. Everything in it is bounded; what was not kept is counted. */
+export interface Scanned {
+  /** Findings in output order (deduplicated), at most KEPT_FINDINGS; each with the reader that found it. */
+  findings: Finding[];
+  /** The reader of each finding, by index. */
+  foundBy: string[];
+  /** Findings found beyond those kept, by kind. */
+  overflow: Counts;
+  /** The last non-blank lines, numbered in the whole output. */
+  tail: NumberedLine[];
+  /** The unexplained text as chunks: the first and last of them when there were more than `maxChunks`. */
+  chunks: string[];
+  /** Chunks of unexplained text in all (kept or not). */
+  chunkCount: number;
+  /** Characters no reader explained. */
+  unexplainedChars: number;
+  /** The readers whose format appeared. */
+  readers: string[];
+  /** Lines and bytes read. */
+  lines: number;
+  bytes: number;
+}
+
+export interface ScanOptions {
+  windowChars?: number;
+  carryLines?: number;
+  /** Unexplained chunks kept (half from the start, half from the end); default MAX_JUDGED_CHUNKS. */
+  maxChunks?: number;
+}
+
+/** An output read piece by piece; `end()` says what the readers found in all of it. */
+export class TriageScanner {
+  readonly #windowChars: number;
+  readonly #carryLines: number;
+  readonly #maxChunks: number;
+  readonly #decoder = new TextDecoder();
+  /** The start of a line not yet ended. */
+  #partial = "";
+  /** Lines read already and final, kept as the next window's context (not re-marked). */
+  #context: string[] = [];
+  /** Lines not final yet: the window being gathered. */
+  #fresh: string[] = [];
+  #freshChars = 0;
+  /** Lines made final so far (the number of the next final line, less one). */
+  #finalLines = 0;
+  #bytes = 0;
+  readonly #kept: Finding[] = [];
+  readonly #foundBy: string[] = [];
+  /** Keys of the findings seen, each with the kept finding (undefined: counted, not kept). */
+  readonly #keys = new Map<string, Finding | undefined>();
+  readonly #overflow: Counts = { errors: 0, test_failures: 0, warnings: 0 };
+  readonly #readers = new Set<string>();
+  readonly #tail: NumberedLine[] = [];
+  readonly #headChunks: string[] = [];
+  #tailChunks: string[] = [];
+  #chunkCount = 0;
+  #unexplainedChars = 0;
+  #ended = false;
+
+  constructor(opts: ScanOptions = {}) {
+    this.#windowChars = opts.windowChars ?? WINDOW_CHARS;
+    this.#carryLines = opts.carryLines ?? CARRY_LINES;
+    this.#maxChunks = Math.max(2, opts.maxChunks ?? MAX_JUDGED_CHUNKS);
+  }
+
+  /** Lines read so far (for a progress line). */
+  get linesRead(): number {
+    return this.#finalLines + this.#fresh.length;
+  }
+
+  /** Bytes as they arrive (UTF-8; a character cut between pieces is joined). */
+  pushBytes(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    this.#bytes += bytes.length;
+    this.#take(this.#decoder.decode(bytes, { stream: true }));
+  }
+
+  /** Text as it arrives (counted as its UTF-8 length). */
+  pushText(text: string): void {
+    if (text === "") return;
+    this.#bytes += new TextEncoder().encode(text).length;
+    this.#take(text);
+  }
+
+  #take(text: string): void {
+    if (text === "") return;
+    let from = 0;
+    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", from)) {
+      const piece = text.slice(from, nl);
+      this.#line(this.#partial === "" ? piece : this.#partial + piece);
+      this.#partial = "";
+      from = nl + 1;
+    }
+    if (from < text.length) this.#partial += text.slice(from);
+  }
+
+  #line(raw: string): void {
+    const line = normaliseLine(raw);
+    this.#fresh.push(line);
+    this.#freshChars += line.length + 1;
+    if (this.#freshChars >= this.#windowChars) this.#readWindow(false);
+  }
+
+  /** Run the readers over context + fresh; make final all fresh lines but the carried ones (all at the end). */
+  #readWindow(last: boolean): void {
+    const fresh = this.#fresh;
+    let carry = 0;
+    if (!last) {
+      // At most a quarter of the window is carried, so each window makes most of its lines final.
+      const maxLines = Math.min(this.#carryLines, Math.floor(fresh.length / 4));
+      const maxChars = Math.min(CARRY_CHARS, Math.floor(this.#windowChars / 4));
+      let chars = 0;
+      while (carry < maxLines) {
+        chars += fresh[fresh.length - 1 - carry].length + 1;
+        if (chars > maxChars) break;
+        carry++;
+      }
+    }
+    const context = this.#context;
+    const lines = context.length === 0 ? fresh : context.concat(fresh);
+    const read = readLines(lines);
+    for (const r of read.readers) this.#readers.add(r);
+    for (let k = 0; k < read.findings.length; k++) {
+      this.#keep(read.findings[k], read.foundBy[k]);
+    }
+    const finalEnd = fresh.length - carry;
+    const finals = fresh.slice(0, finalEnd);
+    const marks = read.marks.subarray(context.length, context.length + finalEnd);
+    this.#noteTail(finals);
+    for (const chunk of unexplainedChunks(finals, marks)) this.#chunk(chunk);
+    this.#finalLines += finals.length;
+    // The next window: the last final lines as context, the carried lines as its first fresh ones.
+    // The context starts after a blank line where there is one near: blocks of most formats begin there.
+    const before = context.length === 0 ? finals : context.concat(finals);
+    let start = Math.max(0, before.length - this.#carryLines);
+    for (let k = start; k > 0 && k > start - this.#carryLines; k--) {
+      if (before[k - 1].trim() === "") {
+        start = k;
+        break;
+      }
+    }
+    this.#context = before.slice(start);
+    this.#fresh = fresh.slice(finalEnd);
+    this.#freshChars = this.#fresh.reduce((n, l) => n + l.length + 1, 0);
+  }
+
+  #keep(f: Finding, reader: string): void {
+    const key = findingKey(f);
+    if (this.#keys.has(key)) {
+      // A later report of a kept finding may carry what the first lacked (a window cut it short).
+      const earlier = this.#keys.get(key);
+      if (earlier) dedupe([earlier, f]);
+      return;
+    }
+    const keep = this.#kept.length < KEPT_FINDINGS;
+    if (this.#keys.size < KNOWN_KEYS) this.#keys.set(key, keep ? f : undefined);
+    if (keep) {
+      this.#kept.push(f);
+      this.#foundBy.push(reader);
+      return;
+    }
+    const c = countFindings([f]);
+    this.#overflow.errors += c.errors;
+    this.#overflow.test_failures += c.test_failures;
+    this.#overflow.warnings += c.warnings;
+  }
+
+  #noteTail(lines: string[]): void {
+    const found: NumberedLine[] = [];
+    for (let i = lines.length - 1; i >= 0 && found.length < EVIDENCE_LINES; i--) {
+      if (lines[i].trim() === "") continue;
+      found.push({ line: this.#finalLines + i + 1, text: clipLine(lines[i]) });
+    }
+    this.#tail.push(...found.reverse());
+    if (this.#tail.length > EVIDENCE_LINES) {
+      this.#tail.splice(0, this.#tail.length - EVIDENCE_LINES);
+    }
+  }
+
+  #chunk(chunk: string): void {
+    this.#chunkCount++;
+    this.#unexplainedChars += chunk.length;
+    const half = Math.floor(this.#maxChunks / 2);
+    if (this.#headChunks.length < this.#maxChunks - half) {
+      this.#headChunks.push(chunk);
+      return;
+    }
+    this.#tailChunks.push(chunk);
+    if (this.#tailChunks.length > 2 * half) this.#tailChunks = this.#tailChunks.slice(-half);
+  }
+
+  /** The end of the output: read what is left and say what was found. */
+  end(): Scanned {
+    if (!this.#ended) {
+      this.#ended = true;
+      this.#take(this.#decoder.decode());
+      // What follows the last line feed is a line only when something is left of it (not a colour reset).
+      if (this.#partial !== "" && normaliseLine(this.#partial) !== "") this.#line(this.#partial);
+      this.#partial = "";
+      if (this.#fresh.length > 0 || this.#finalLines === 0) this.#readWindow(true);
+    }
+    const half = Math.floor(this.#maxChunks / 2);
+    const tailChunks = this.#tailChunks.slice(-half);
+    return {
+      findings: [...this.#kept],
+      foundBy: [...this.#foundBy],
+      overflow: { ...this.#overflow },
+      tail: [...this.#tail],
+      chunks: [...this.#headChunks, ...tailChunks],
+      chunkCount: this.#chunkCount,
+      unexplainedChars: this.#unexplainedChars,
+      readers: [...this.#readers],
+      lines: this.#finalLines,
+      bytes: this.#bytes,
+    };
+  }
+}
+
+/** A whole text scanned at once. */
+export function scanText(text: string, opts: ScanOptions = {}): Scanned {
+  const scanner = new TriageScanner(opts);
+  scanner.pushText(text);
+  return scanner.end();
+}
+
+/**
+ * Two scans of one command's output as one, as if `second` followed `first`
+ * (stdout, then stderr): findings in that order, the second's lines numbered
+ * after the first's, chunks bounded as one scan bounds them.
+ */
+export function joinScans(first: Scanned, second: Scanned, maxChunks = MAX_JUDGED_CHUNKS): Scanned {
+  const findings: Finding[] = [...first.findings];
+  const foundBy = [...first.foundBy];
+  const keys = new Set(first.findings.map(findingKey));
+  const overflow = { ...first.overflow };
+  for (let k = 0; k < second.findings.length; k++) {
+    const f = second.findings[k];
+    const key = findingKey(f);
+    if (keys.has(key)) continue;
+    keys.add(key);
+    if (findings.length < KEPT_FINDINGS) {
+      findings.push(f);
+      foundBy.push(second.foundBy[k]);
+    } else {
+      const c = countFindings([f]);
+      overflow.errors += c.errors;
+      overflow.test_failures += c.test_failures;
+      overflow.warnings += c.warnings;
+    }
+  }
+  overflow.errors += second.overflow.errors;
+  overflow.test_failures += second.overflow.test_failures;
+  overflow.warnings += second.overflow.warnings;
+  const tail = [
+    ...first.tail,
+    ...second.tail.map((l) => ({ line: l.line + first.lines, text: l.text })),
+  ].slice(-EVIDENCE_LINES);
+  let chunks = [...first.chunks, ...second.chunks];
+  if (chunks.length > maxChunks) {
+    const half = Math.floor(maxChunks / 2);
+    chunks = [...chunks.slice(0, maxChunks - half), ...chunks.slice(-half)];
+  }
+  return {
+    findings,
+    foundBy,
+    overflow,
+    tail,
+    chunks,
+    chunkCount: first.chunkCount + second.chunkCount,
+    unexplainedChars: first.unexplainedChars + second.unexplainedChars,
+    readers: [...new Set([...first.readers, ...second.readers])],
+    lines: first.lines + second.lines,
+    bytes: first.bytes + second.bytes,
+  };
+}
