@@ -445,34 +445,50 @@ function optionUsesOf(
   if (program === "git" && verb.verb === "submodule" && values[verb.at + 1] === "foreach") {
     let k = verb.at + 2;
     while (values[k] === "--recursive" || values[k] === "-q" || values[k] === "--quiet") k++;
-    const rest = values.slice(k);
-    const source = "git submodule foreach";
-    const runs = "a command git runs in every submodule";
-    if (rest.some((v) => v === undefined)) {
-      out.push({
-        source,
-        runs,
-        level: "dangerous",
-        reason: `${source} runs a command known only when the line runs`,
-      });
-    } else if (rest.length > 0) out.push({ source, runs, command: rest.join(" ") });
+    // foreach hands its words to a shell as they are.
+    out.push(
+      ...trailingCommand(
+        "git submodule foreach",
+        "a command git runs in every submodule",
+        values.slice(k),
+        (w) => w.join(" "),
+      ),
+    );
   }
   if (program === "git" && verb.verb === "bisect" && values[verb.at + 1] === "run") {
-    const rest = values.slice(verb.at + 2);
-    const source = "git bisect run";
-    const runs = "a command git runs at every step";
-    if (rest.some((v) => v === undefined)) {
-      out.push({
-        source,
-        runs,
-        level: "dangerous",
-        reason: `${source} runs a command known only when the line runs`,
-      });
-    } else if (rest.length > 0) {
-      out.push({ source, runs, command: (rest as string[]).map(shellQuote).join(" ") });
-    }
+    // bisect run executes its words as an argv.
+    out.push(
+      ...trailingCommand(
+        "git bisect run",
+        "a command git runs at every step",
+        values.slice(verb.at + 2),
+        (w) => w.map(shellQuote).join(" "),
+      ),
+    );
   }
   return out;
+}
+
+/**
+ * The command a program runs from the rest of its words (`git submodule
+ * foreach …`, `git bisect run …`): the words as a line, or dangerous when a
+ * word is known only when the line runs; nothing when there are none.
+ */
+function trailingCommand(
+  source: string,
+  runs: string,
+  rest: (string | undefined)[],
+  asLine: (words: string[]) => string,
+): HookUse[] {
+  if (rest.some((v) => v === undefined)) {
+    return [{
+      source,
+      runs,
+      level: "dangerous",
+      reason: `${source} runs a command known only when the line runs`,
+    }];
+  }
+  return rest.length > 0 ? [{ source, runs, command: asLine(rest as string[]) }] : [];
 }
 
 /** Does `arg` spell the option of `spec`? Its name as given, its value, and whether it took the next word. */
