@@ -8,7 +8,6 @@
  */
 import type { Config } from "../config/schema.ts";
 import type { HomePaths } from "../config/home.ts";
-import { loadConfig } from "../config/load.ts";
 import { classifierModelName } from "../gate/choose.ts";
 import { predict } from "../gate/trained/model.ts";
 import * as store from "../gate/trained/store.ts";
@@ -16,7 +15,7 @@ import { checkAvailable, resolveModel } from "../models/registry.ts";
 import { systemModelReason } from "../models/system.ts";
 import type { Env } from "../models/host.ts";
 import { messageOf } from "../util/errors.ts";
-import type { Finding } from "./finding.ts";
+import { type Finding, withConfig } from "./finding.ts";
 
 const NAME = "classifier";
 
@@ -77,15 +76,10 @@ export async function classifierFindingFor(
 
 /** The classifier finding, reading config.json; a malformed config is its own finding. */
 export async function classifierFindings(paths: HomePaths): Promise<Finding[]> {
-  let config: Config;
-  try {
-    config = loadConfig(paths.config).config;
-  } catch {
-    return [{
-      ok: false,
-      name: NAME,
-      detail: "cannot tell which classifier: config.json is malformed (see the config finding)",
-    }];
-  }
-  return [await classifierFindingFor(config, paths)];
+  return await withConfig(
+    paths,
+    NAME,
+    "which classifier",
+    async (config) => [await classifierFindingFor(config, paths)],
+  );
 }

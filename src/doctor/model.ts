@@ -6,12 +6,11 @@
  */
 import type { Config } from "../config/schema.ts";
 import type { HomePaths } from "../config/home.ts";
-import { loadConfig } from "../config/load.ts";
 import type { Backend, WindowDecision } from "../models/backend.ts";
 import { checkAvailable, resolveModel } from "../models/registry.ts";
 import type { Env } from "../models/host.ts";
 import { messageOf } from "../util/errors.ts";
-import type { Finding } from "./finding.ts";
+import { type Finding, withConfig } from "./finding.ts";
 
 /** What the window finding says: "131,072 tokens, the model's maximum; …". */
 export function windowDetail(decision: WindowDecision): string {
@@ -70,15 +69,5 @@ export async function modelFindingsFor(
 
 /** The model's findings, reading config.json; a malformed config is reported by its own finding. */
 export async function modelFindings(paths: HomePaths): Promise<Finding[]> {
-  let config: Config;
-  try {
-    config = loadConfig(paths.config).config;
-  } catch {
-    return [{
-      ok: false,
-      name: "model",
-      detail: "cannot tell which model: config.json is malformed (see the config finding)",
-    }];
-  }
-  return await modelFindingsFor(config);
+  return await withConfig(paths, "model", "which model", (config) => modelFindingsFor(config));
 }
