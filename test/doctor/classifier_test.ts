@@ -65,3 +65,23 @@ Deno.test("doctor prints the classifier line", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("doctor with a malformed config.json: the model and classifier lines say they cannot tell, and why", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "wisp-doctor-cls-" });
+  try {
+    Deno.writeTextFileSync(`${dir}/config.json`, '{ "approval": { "classifier": \n');
+    const run = await runWisp(["doctor"], { home: dir });
+    assertEquals(run.code, 1);
+    for (const what of ["model", "classifier"]) {
+      assertMatch(
+        run.stdout,
+        new RegExp(
+          `^not ok ${what}: cannot tell which ${what}: config.json is malformed \\(see the config finding\\)$`,
+          "m",
+        ),
+      );
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
