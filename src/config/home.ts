@@ -65,15 +65,16 @@ export function homePaths(root = homeRoot()): HomePaths {
 
 /**
  * Create a directory (and its parents) with mode 0700, tightening an existing
- * one. A failure is one sentence naming the folder (util/errors.ts).
+ * one (never widening it). A failure is one sentence naming the folder (util/errors.ts).
  */
 export function ensurePrivateDir(path: string, what = "wisp's home folder"): void {
   try {
     Deno.mkdirSync(path, { recursive: true, mode: 0o700 });
-    // chmod only when the mode is wrong: a folder already 0700 may be one we cannot change.
-    if (Deno.build.os !== "windows" && ((Deno.statSync(path).mode ?? 0) & 0o777) !== 0o700) {
-      Deno.chmodSync(path, 0o700);
-    }
+    // Tighten only: group and other bits are taken away, the owner's are left as they are (a
+    // home its owner made read-only stays so, and writing to it then fails with a sentence).
+    // chmod only when something changes: a folder already private may be one we cannot change.
+    const mode = (Deno.statSync(path).mode ?? 0) & 0o777;
+    if (Deno.build.os !== "windows" && (mode & 0o077) !== 0) Deno.chmodSync(path, mode & 0o700);
   } catch (error) {
     throw homeWriteError(error, path, what);
   }
