@@ -47,6 +47,8 @@ export const LINUX_SYMBOLS = {
   ...COMMON_SYMBOLS,
   open: { parameters: ["buffer", "i32"], result: "i32" },
   read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
+  // Lists a folder into a buffer of ours (glibc 2.30 and later; absent, the symbol is null).
+  getdents64: { parameters: ["i32", "buffer", "usize"], result: "isize", optional: true },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** macOS: the process table through libproc and sysctl (all in libSystem). */

@@ -118,6 +118,75 @@ function linuxFacts(c: LinuxLibc, pid: number): ProcessFacts | undefined {
   };
 }
 
+/**
+ * The names in a buffer getdents64 filled: struct linux_dirent64 records
+ * (d_ino u64, d_off i64, d_reclen u16, d_type u8, then the NUL-terminated
+ * name), one after another, each d_reclen bytes long.
+ */
+export function parseDirents(bytes: Uint8Array): string[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const names: string[] = [];
+  let at = 0;
+  while (at + 19 <= bytes.length) {
+    const length = view.getUint16(at + 16, true);
+    if (length < 20 || at + length > bytes.length) break;
+    const start = at + 19;
+    let end = start;
+    while (end < at + length && bytes[end] !== 0) end++;
+    names.push(new TextDecoder().decode(bytes.subarray(start, end)));
+    at += length;
+  }
+  return names;
+}
+
+/** The names in a folder, through getdents64; undefined when it cannot be listed. */
+function listFolder(c: LinuxLibc, path: string): string[] | undefined {
+  if (!c.getdents64) return undefined;
+  const fd = c.open(cString(path), 0 /* O_RDONLY */);
+  if (fd < 0) return undefined;
+  try {
+    const names: string[] = [];
+    const buf = new Uint8Array(32 * 1024);
+    for (;;) {
+      const n = Number(c.getdents64(fd, buf, BigInt(buf.length)));
+      if (n < 0) return undefined;
+      if (n === 0) return names;
+      names.push(
+        ...parseDirents(buf.subarray(0, n)).filter((name) => name !== "." && name !== ".."),
+      );
+    }
+  } finally {
+    c.close(fd);
+  }
+}
+
+/**
+ * Which processes hold which sockets (socket inode → pids), read in this
+ * process from /proc's fd links, as far as the kernel lets this user see
+ * them. A sandbox launched by an ordinary user sits in a user namespace of
+ * its own, where the kernel hides every outside process's fd links; this
+ * process is outside it. Undefined where it cannot be read (not Linux, no
+ * getdents64).
+ */
+export function socketOwners(): Map<number, number[]> | undefined {
+  const c = linuxLibc();
+  if (!c) return undefined;
+  const pids = listFolder(c, "/proc")?.filter((name) => /^\d+$/.test(name));
+  if (!pids) return undefined;
+  const owners = new Map<number, number[]>();
+  for (const pid of pids) {
+    for (const fd of listFolder(c, `/proc/${pid}/fd`) ?? []) {
+      const match = /^socket:\[(\d+)\]$/.exec(readLink(c, `/proc/${pid}/fd/${fd}`) ?? "");
+      if (!match) continue;
+      const inode = Number(match[1]);
+      const list = owners.get(inode) ?? [];
+      if (!list.includes(Number(pid))) list.push(Number(pid));
+      owners.set(inode, list);
+    }
+  }
+  return owners;
+}
+
 /** struct proc_bsdinfo (sys/proc_info.h): its size and the offsets wisp reads. */
 export const DARWIN_BSDINFO = {
   size: 136,

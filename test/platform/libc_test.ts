@@ -21,7 +21,9 @@ import {
   linuxStatEnded,
   parseDarwinBsdInfo,
   parseDarwinProcArgs,
+  parseDirents,
   processFacts,
+  socketOwners,
 } from "../../src/platform/process_table.ts";
 
 Deno.test("the binding declares no call that starts, signals or replaces a process", () => {
@@ -183,5 +185,46 @@ Deno.test("a process that ended but was not reaped yet (a zombie) is not alive",
     parent.kill("SIGKILL");
     await parent.status;
     await parent.stdout.cancel();
+  }
+});
+
+Deno.test("getdents64 records: names by their record lengths, a truncated record ends the list", () => {
+  const record = (name: string) => {
+    const bytes = new TextEncoder().encode(name);
+    const length = Math.ceil((19 + bytes.length + 1) / 8) * 8;
+    const out = new Uint8Array(length);
+    const view = new DataView(out.buffer);
+    view.setBigUint64(0, 42n, true); // d_ino
+    view.setUint16(16, length, true); // d_reclen
+    out[18] = 4; // d_type: a folder
+    out.set(bytes, 19);
+    return out;
+  };
+  const parts = [record("."), record(".."), record("1234"), record("a-longer-name.txt")];
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  assertEquals(parseDirents(all), [".", "..", "1234", "a-longer-name.txt"]);
+  assertEquals(parseDirents(all.subarray(0, all.length - 3)), [".", "..", "1234"]);
+});
+
+Deno.test("socket owners read through the C library name this process's listening socket", async () => {
+  if (Deno.build.os !== "linux") return;
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const port = (listener.addr as Deno.NetAddr).port;
+    const hex = port.toString(16).toUpperCase().padStart(4, "0");
+    const row = Deno.readTextFileSync("/proc/net/tcp").split("\n")
+      .find((line) => line.trim().split(/\s+/)[1] === `0100007F:${hex}`);
+    assert(row, "the listener's row in /proc/net/tcp");
+    const inode = Number(row.trim().split(/\s+/)[9]);
+    const owners = socketOwners();
+    assert(owners, "getdents64 is there on this machine");
+    assertEquals(owners.get(inode), [Deno.pid]);
+  } finally {
+    listener.close();
   }
 });

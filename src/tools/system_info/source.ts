@@ -6,6 +6,7 @@
  * snapshot: file contents by path, and which processes hold which sockets.
  */
 import { runHostView } from "../../platform/host_view.ts";
+import { socketOwners } from "../../platform/process_table.ts";
 
 export interface ProcSnapshot {
   /** Path → content (bytes decoded as UTF-8, NULs kept). */
@@ -71,10 +72,16 @@ export function snapshotScript(request: ProcRequest): string {
   const parts: string[] = [];
   const allowed = /^\/(proc|sys)\/[A-Za-z0-9_*/.-]+$/;
   const fixed = (request.paths ?? []).filter((p) => allowed.test(p));
-  const per = (request.perProcess ?? []).filter((f) => /^[a-z_]+$/.test(f)).map((f) => `/proc/[0-9]*/${f}`);
-  if (fixed.length + per.length > 0) parts.push(`head -v -c 65536 -- ${[...fixed, ...per].join(" ")} 2>/dev/null`);
+  const per = (request.perProcess ?? []).filter((f) => /^[a-z_]+$/.test(f)).map((f) =>
+    `/proc/[0-9]*/${f}`
+  );
+  if (fixed.length + per.length > 0) {
+    parts.push(`head -v -c 65536 -- ${[...fixed, ...per].join(" ")} 2>/dev/null`);
+  }
   if (request.sockets) {
-    parts.push(`echo '==> @sockets <=='; find /proc/[0-9]*/fd -maxdepth 1 -lname 'socket:*' -printf '%p %l\\n' 2>/dev/null`);
+    parts.push(
+      `echo '==> @sockets <=='; find /proc/[0-9]*/fd -maxdepth 1 -lname 'socket:*' -printf '%p %l\\n' 2>/dev/null`,
+    );
   }
   parts.push("exit 0");
   return parts.join("; ");
@@ -102,7 +109,9 @@ export function expandStars(path: string): string[] {
     const next: string[] = [];
     for (const dir of found) {
       try {
-        for (const entry of Deno.readDirSync(dir || "/")) if (re.test(entry.name)) next.push(`${dir}/${entry.name}`);
+        for (const entry of Deno.readDirSync(dir || "/")) {
+          if (re.test(entry.name)) next.push(`${dir}/${entry.name}`);
+        }
       } catch { /* not a folder */ }
     }
     found = next.sort();
@@ -119,7 +128,9 @@ function readDirect(request: ProcRequest): ProcSnapshot {
   };
   for (const path of request.paths ?? []) for (const expanded of expandStars(path)) read(expanded);
   const pids: number[] = [];
-  for (const entry of Deno.readDirSync("/proc")) if (/^\d+$/.test(entry.name)) pids.push(Number(entry.name));
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (/^\d+$/.test(entry.name)) pids.push(Number(entry.name));
+  }
   for (const pid of pids) for (const name of request.perProcess ?? []) read(`/proc/${pid}/${name}`);
   const sockets = new Map<number, number[]>();
   if (request.sockets) {
@@ -128,7 +139,9 @@ function readDirect(request: ProcRequest): ProcSnapshot {
       try {
         for (const fd of Deno.readDirSync(`/proc/${pid}/fd`)) {
           try {
-            lines.push(`/proc/${pid}/fd/${fd.name} ${Deno.readLinkSync(`/proc/${pid}/fd/${fd.name}`)}`);
+            lines.push(
+              `/proc/${pid}/fd/${fd.name} ${Deno.readLinkSync(`/proc/${pid}/fd/${fd.name}`)}`,
+            );
           } catch { /* closed meanwhile */ }
         }
       } catch { /* another user's, or gone */ }
@@ -138,14 +151,35 @@ function readDirect(request: ProcRequest): ProcSnapshot {
   return { files, sockets };
 }
 
+/** The socket owners of both reads, each pid once. */
+export function mergeOwners(
+  a: Map<number, number[]>,
+  b: Map<number, number[]> | undefined,
+): Map<number, number[]> {
+  const merged = new Map([...a].map(([inode, pids]) => [inode, [...pids]]));
+  for (const [inode, pids] of b ?? []) {
+    const list = merged.get(inode) ?? [];
+    for (const pid of pids) if (!list.includes(pid)) list.push(pid);
+    merged.set(inode, list);
+  }
+  return merged;
+}
+
 /** Read what the request names, directly when allowed, else through the launcher. */
-export async function procSnapshot(request: ProcRequest, options: { viaLauncher?: boolean } = {}): Promise<ProcSnapshot> {
+export async function procSnapshot(
+  request: ProcRequest,
+  options: { viaLauncher?: boolean } = {},
+): Promise<ProcSnapshot> {
   if (!options.viaLauncher && canReadProcDirectly()) return readDirect(request);
   const result = await runHostView(["/bin/sh", "-c", snapshotScript(request)]);
-  if (!result.ok) throw new Error("the process table could not be read through the sandbox launcher");
+  if (!result.ok) {
+    throw new Error("the process table could not be read through the sandbox launcher");
+  }
   const text = new TextDecoder().decode(result.stdout);
   const split = text.indexOf("==> @sockets <==");
   const files = parseHeadOutput(split >= 0 ? text.slice(0, split) : text);
-  const sockets = split >= 0 ? parseSocketLinks(text.slice(split)) : new Map<number, number[]>();
+  const seen = split >= 0 ? parseSocketLinks(text.slice(split)) : new Map<number, number[]>();
+  // The launcher of an ordinary user cannot read fd links (its user namespace); this process can.
+  const sockets = request.sockets ? mergeOwners(seen, socketOwners()) : seen;
   return { files, sockets };
 }
