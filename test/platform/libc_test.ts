@@ -211,7 +211,7 @@ Deno.test("getdents64 records: names by their record lengths, a truncated record
   assertEquals(parseDirents(all.subarray(0, all.length - 3)), [".", "..", "1234"]);
 });
 
-Deno.test("socket owners read through the C library name this process's listening socket", async () => {
+Deno.test("socket owners read through the C library name this process's listening socket", () => {
   if (Deno.build.os !== "linux") return;
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   try {
