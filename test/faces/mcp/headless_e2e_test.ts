@@ -78,17 +78,23 @@ Deno.test("with mcp.elicitation off for the client, no dialog is sent and the re
       toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }],
     });
     ollama.reply({ text: "Done." });
+    // Held as a settled value, so a server that goes away fails this test with its own words
+    // rather than as an unhandled rejection of the whole file.
     const call = c.client.callTool({
       name: "respond",
       arguments: { prompt: "touch", thread_id: "h", tools: ["run_command"] },
-    });
+    }).then((r) => r, (error: Error) => error);
     const id = await waitFor(() => pendingIds(s.pending)[0], "the request file");
     const pending = s.events().find((e) => e.kind === "approval.pending")!;
     assertEquals(pending.dialog, false, "the client's dialog is not used");
     assertEquals(pending.client, "headless-agent");
     const answered = await wispAtTerminal(s.home, ["approvals", "approve", id]);
     assertEquals(answered.code, 0, answered.output);
-    const receipt = structured(await call) as unknown as Receipt;
+    const result = await call;
+    if (result instanceof Error) {
+      throw new Error(`${result.message}; the server said: ${c.stderr()}`);
+    }
+    const receipt = structured(result) as unknown as Receipt;
     assertEquals(receipt.calls[0].outcome, "ok");
     assertEquals(asked, 0, "no elicitation/create was sent");
     Deno.statSync(join(s.project, "made.txt"));
