@@ -43,9 +43,11 @@ export class AuditTailer {
       current = Deno.statSync(this.path);
     } catch { /* rotated and not yet recreated */ }
     if (current && current.ino !== this.#ino) {
-      // Rotated: what was left in the old file has been drained above. If it
-      // rotated more than once since the last poll, the files between ours
-      // and the current one are read whole.
+      // Rotated. Lines the writer appended to our file after the drain above
+      // and before it rotated are read now: nothing appends to a file once it
+      // has been rotated away. If it rotated more than once since the last
+      // poll, the files between ours and the current one are read whole.
+      this.#drain(events);
       this.#flushPartial(events);
       const files = auditFiles(this.path);
       const ours = files.findIndex((file) => {

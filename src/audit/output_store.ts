@@ -27,6 +27,7 @@ export interface OutputKeeper {
   ): Promise<KeptOutput>;
 }
 import { ensurePrivateDir, type HomePaths } from "../config/home.ts";
+import { randomHex } from "../util/random_id.ts";
 
 /** The most one stored output keeps. */
 export const OUTPUT_STORE_CAP_BYTES = 16 * 1024 * 1024;
@@ -34,8 +35,7 @@ export const OUTPUT_STORE_CAP_BYTES = 16 * 1024 * 1024;
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,80}$/;
 
 export function newOutputId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(4));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return randomHex(4);
 }
 
 /**

@@ -19,9 +19,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { dirname } from "node:path";
 import { AUDIT_CATALOGUE, type AuditEvent, type AuditFields, type AuditKind } from "./catalogue.ts";
-import { ensurePrivateDir } from "../config/home.ts";
+import { ensureHome, ensurePrivateDir, type HomePaths } from "../config/home.ts";
+import type { Config } from "../config/schema.ts";
 import { VERSION } from "../version.ts";
 import { homeWriteError } from "../util/errors.ts";
+import { randomHex } from "../util/random_id.ts";
 
 export interface AuditOptions {
   /** Path of audit.jsonl. */
@@ -95,13 +97,11 @@ export class AuditScope implements AuditSink {
 const activeScopes = new AsyncLocalStorage<readonly AuditScope[]>();
 
 export function newSessionId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(4));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return randomHex(4);
 }
 
 function newEventId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return randomHex(8);
 }
 
 const encoder = new TextEncoder();
@@ -120,6 +120,22 @@ export class AuditLog implements AuditSink {
 
   constructor(readonly options: AuditOptions) {
     this.session = options.session ?? newSessionId();
+  }
+
+  /**
+   * The audit log of wisp's home as the configuration sets it up: the one way
+   * a command, a session or a server opens it. Creates the home's log folder
+   * (0700) when the log is on; `session` continues one, else a new id.
+   */
+  static open(paths: HomePaths, settings: Config["audit"], session?: string): AuditLog {
+    if (settings.enabled) ensureHome(paths, paths.logs);
+    return new AuditLog({
+      path: paths.auditLog,
+      enabled: settings.enabled,
+      maxBytes: settings.maxBytes,
+      keep: settings.keep,
+      ...(session ? { session } : {}),
+    });
   }
 
   get enabled(): boolean {

@@ -8,7 +8,7 @@
  * classifier.train, and with --use put in use.
  */
 import { basename } from "node:path";
-import { loadContext, openAudit } from "./context.ts";
+import {loadContext } from "./context.ts";
 import { errLine, outLine } from "./io.ts";
 import { readLabelled, shippedExamples } from "./classifier_input.ts";
 import { switchTo } from "./classifier_versions.ts";
@@ -19,6 +19,7 @@ import { answersFromAudit } from "../gate/trained/answers.ts";
 import { readAuditLog } from "../audit/reader.ts";
 import type { Verdict } from "../gate/measure.ts";
 import { WispError } from "../util/errors.ts";
+import { AuditLog } from "../audit/writer.ts";
 
 /** The options `train` takes. */
 export interface TrainFlags {
@@ -69,7 +70,7 @@ export async function train(flags: TrainFlags): Promise<void> {
   };
   const version = store.saveTrained(paths, weights, trainedOn);
   try {
-    const audit = openAudit(paths, config);
+    const audit = AuditLog.open(paths, config.audit);
     try {
       audit.record("classifier.train", {
         classifierVersion: version,

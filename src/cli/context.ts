@@ -22,18 +22,6 @@ export function loadContext(): CliContext {
   return { paths, loaded, config: loaded.config };
 }
 
-/** Open the audit log for a command that writes; creates the home (0700). */
-export function openAudit(paths: HomePaths, config: Config, session?: string): AuditLog {
-  if (config.audit.enabled) ensureHome(paths, paths.logs);
-  return new AuditLog({
-    path: paths.auditLog,
-    enabled: config.audit.enabled,
-    maxBytes: config.audit.maxBytes,
-    keep: config.audit.keep,
-    session,
-  });
-}
-
 /** Where a config change came from, as config.change records it. */
 export type ConfigChangeSource = "cli" | "chat" | "tui" | "models";
 
@@ -63,12 +51,7 @@ export function commitConfigChange(
     // The log the change is recorded in: the one in force before it, or the one it turns on.
     const settings = plan.auditBefore.enabled ? plan.auditBefore : plan.config.audit;
     if (settings.enabled) {
-      const audit = new AuditLog({
-        path: paths.auditLog,
-        enabled: true,
-        maxBytes: settings.maxBytes,
-        keep: settings.keep,
-      });
+      const audit = AuditLog.open(paths, settings);
       try {
         audit.record("config.change", {
           key: plan.key,

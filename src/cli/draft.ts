@@ -52,10 +52,10 @@ async function runDraft(kindArg: string, flags: DraftFlags): Promise<void> {
     throw new UsageError(`${kindArg} is not a kind of draft; use commit, pr or changelog`);
   }
   const kind = kindArg as (typeof KINDS)[number];
-  const { loadContext, openAudit } = await load<typeof import("./context.ts")>(
+  const { loadContext } = await load<typeof import("./context.ts")>(
     import.meta.resolve("./context.ts"),
   );
-  const { newSessionId } = await load<typeof import("../audit/writer.ts")>(
+  const { AuditLog, newSessionId } = await load<typeof import("../audit/writer.ts")>(
     import.meta.resolve("../audit/writer.ts"),
   );
   const { readStreamBounded } = await load<typeof import("../condense/input.ts")>(
@@ -66,7 +66,7 @@ async function runDraft(kindArg: string, flags: DraftFlags): Promise<void> {
   );
 
   const { paths, config } = loadContext();
-  const audit = openAudit(paths, config, `draft-${newSessionId()}`);
+  const audit = AuditLog.open(paths, config.audit, `draft-${newSessionId()}`);
   audit.record("session.start", {
     face: "draft",
     pid: Deno.pid,

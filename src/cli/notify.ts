@@ -17,8 +17,11 @@ interface NotifyOptions {
 }
 
 async function notify(message: string[], options: NotifyOptions): Promise<void> {
-  const { loadContext, openAudit } = await load<typeof import("./context.ts")>(
+  const { loadContext } = await load<typeof import("./context.ts")>(
     import.meta.resolve("./context.ts"),
+  );
+  const { AuditLog } = await load<typeof import("../audit/writer.ts")>(
+    import.meta.resolve("../audit/writer.ts"),
   );
   const { Notifier } = await load<typeof import("../notify/notifier.ts")>(
     import.meta.resolve("../notify/notifier.ts"),
@@ -50,7 +53,7 @@ async function notify(message: string[], options: NotifyOptions): Promise<void> 
     },
     route,
   );
-  const audit = openAudit(paths, config);
+  const audit = AuditLog.open(paths, config.audit);
   audit.record("notification", {
     source: "user",
     title: options.title ?? "wisp",

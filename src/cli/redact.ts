@@ -41,7 +41,7 @@ async function runRedact(file: string | undefined, flags: RedactFlags): Promise<
   const secrets = await load<typeof import("../secrets/index.ts")>(
     import.meta.resolve("../secrets/index.ts"),
   );
-  const { openAudit } = await load<typeof import("../secrets/audit_log.ts")>(
+  const { scanAudit } = await load<typeof import("../secrets/audit_log.ts")>(
     import.meta.resolve("../secrets/audit_log.ts"),
   );
 
@@ -83,7 +83,7 @@ async function runRedact(file: string | undefined, flags: RedactFlags): Promise<
     thorough: flags.thorough === true,
     path: file,
   };
-  const audit = openAudit("redact");
+  const audit = scanAudit("redact");
   try {
     const result = await secrets.redactStream(stream, options, (chunk) => out(chunk));
     audit.record("redaction", {

@@ -8,12 +8,7 @@
  */
 import { load } from "./lazy.ts";
 import type { Command } from "commander";
-
-/** Quote one argument for `sh -c` (pure): bare when safe, else single-quoted. */
-export function shellQuote(arg: string): string {
-  if (arg !== "" && /^[A-Za-z0-9_\/.,:=+@%^-]+$/.test(arg)) return arg;
-  return "'" + arg.replaceAll("'", "'\\''") + "'";
-}
+import { shellQuote } from "../util/shell_words.ts";
 
 /** The shell line that runs argv exactly. */
 export function shellLine(argv: string[]): string {

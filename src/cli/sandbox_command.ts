@@ -3,13 +3,14 @@
  * deny list only, and the gate records its own decision), then the one
  * runner with stdio passed through, then the program's exit status as wisp's.
  */
-import { loadContext, openAudit } from "./context.ts";
+import {loadContext } from "./context.ts";
 import { cliState, errLine } from "./io.ts";
 import { UsageError, WispError } from "../util/errors.ts";
 import { runCommand } from "../exec/runner.ts";
 import { nestedSandboxProbe } from "../platform/index.ts";
 import { exitCodeFor, shellLine } from "./sandbox.ts";
 import { passingOnce } from "../exec/passthrough.ts";
+import { AuditLog } from "../audit/writer.ts";
 
 export interface SandboxCommandOptions {
   network: boolean;
@@ -25,7 +26,7 @@ export async function runSandbox(argv: string[], options: SandboxCommandOptions)
   // Which of wisp's descriptors the program may have as they are (src/exec/passthrough.ts).
   void passingOnce();
   const { paths, config } = loadContext();
-  const audit = openAudit(paths, config);
+  const audit = AuditLog.open(paths, config.audit);
   const cwd = Deno.cwd();
   const line = shellLine(argv);
   audit.record("session.start", {

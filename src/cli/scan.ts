@@ -97,7 +97,7 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
   const { poolSize, scanInOrder, ScanPool } = await load<typeof import("../secrets/pool.ts")>(
     import.meta.resolve("../secrets/pool.ts"),
   );
-  const { openAudit } = await load<typeof import("../secrets/audit_log.ts")>(
+  const { scanAudit } = await load<typeof import("../secrets/audit_log.ts")>(
     import.meta.resolve("../secrets/audit_log.ts"),
   );
   // The rules themselves load only when this thread scans (stdin, a few files, a large file).
@@ -132,7 +132,7 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
   let suppressedHere = 0;
   /** The known findings of the input being printed, by kind (taken out of its counts). */
   let knownKinds: Record<string, number> = {};
-  const audit = openAudit("scan");
+  const audit = scanAudit("scan");
   const options = {
     personal: flags.personal === true || flags.thorough === true,
     thorough: flags.thorough === true,

@@ -100,10 +100,10 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
   const { UsageError, WispError } = await load<typeof import("../util/errors.ts")>(
     import.meta.resolve("../util/errors.ts"),
   );
-  const { loadContext, openAudit } = await load<typeof import("./context.ts")>(
+  const { loadContext } = await load<typeof import("./context.ts")>(
     import.meta.resolve("./context.ts"),
   );
-  const { newSessionId } = await load<typeof import("../audit/writer.ts")>(
+  const { AuditLog, newSessionId } = await load<typeof import("../audit/writer.ts")>(
     import.meta.resolve("../audit/writer.ts"),
   );
   const { scanFile, scanStream } = await load<typeof import("../condense/input.ts")>(
@@ -127,7 +127,7 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
     );
   }
   const { paths, config } = loadContext();
-  const audit = openAudit(paths, config, `triage-${newSessionId()}`);
+  const audit = AuditLog.open(paths, config.audit, `triage-${newSessionId()}`);
   audit.record("session.start", {
     face: "triage",
     pid: Deno.pid,

@@ -81,10 +81,10 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
     throw new UsageError("--no-files needs --every, or nothing would run the command again");
   }
   const { relative } = await load<typeof import("node:path")>(import.meta.resolve("node:path"));
-  const { loadContext, openAudit } = await load<typeof import("./context.ts")>(
+  const { loadContext } = await load<typeof import("./context.ts")>(
     import.meta.resolve("./context.ts"),
   );
-  const { newSessionId } = await load<typeof import("../audit/writer.ts")>(
+  const { AuditLog, newSessionId } = await load<typeof import("../audit/writer.ts")>(
     import.meta.resolve("../audit/writer.ts"),
   );
   const { runCaptured } = await load<typeof import("../condense/run_command.ts")>(
@@ -107,7 +107,7 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
   );
 
   const { paths, config } = loadContext();
-  const audit = openAudit(paths, config, `watch-${newSessionId()}`);
+  const audit = AuditLog.open(paths, config.audit, `watch-${newSessionId()}`);
   audit.record("session.start", {
     face: "watch",
     pid: Deno.pid,

@@ -21,6 +21,7 @@ import { ensurePrivateDir, type HomePaths } from "../config/home.ts";
 import { writeFileAtomicSync } from "../util/atomic.ts";
 import { WispError } from "../util/errors.ts";
 import { featuresCovered } from "./features.ts";
+import { randomHex } from "../util/random_id.ts";
 
 export type Scope = "once" | "session" | "project" | "always";
 
@@ -71,8 +72,7 @@ export interface ApprovalQuery {
 }
 
 export function newApprovalId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(4));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return randomHex(4);
 }
 
 /**

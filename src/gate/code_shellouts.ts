@@ -13,7 +13,8 @@
  */
 import type { HookUse } from "./hooks.ts";
 import { CODE_SCAN_LIMIT } from "./programs.ts";
-import { bounded, shellQuote } from "./payload_options.ts";
+import { bounded } from "./payload_options.ts";
+import { shellQuote } from "../util/shell_words.ts";
 
 const STRING = String.raw`'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"`;
 const LIST = String.raw`\[\s*(?:(?:${STRING})\s*(?:,\s*)?)*\]|qw\s*[(\[{/][^)\]}/]*[)\]}/]`;

@@ -20,6 +20,8 @@ import { PathLookup } from "./paths.ts";
 import { findGitDir, readGitConfigFile, readRepositoryConfig } from "./git_config.ts";
 import { partFeatures } from "./features.ts";
 import { nestedSandboxProbe } from "../platform/index.ts";
+import type { Origin } from "../exec/mode.ts";
+import { randomHex } from "../util/random_id.ts";
 
 export type { Level };
 export type { ModelClassifier };
@@ -61,7 +63,7 @@ export interface ApprovalHost {
   sourceOf?(requestId: string): string | undefined;
 }
 
-export type Origin = "model" | "person" | "custom_tool" | "triage" | "watch" | "draft" | "sandbox";
+
 
 export interface GateContext {
   cwd: string;
@@ -596,6 +598,5 @@ export class Gate {
 }
 
 function newRequestId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(4));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return randomHex(4);
 }

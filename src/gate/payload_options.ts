@@ -15,6 +15,7 @@ import type { HookUse } from "./hooks.ts";
 import { isLongOption } from "./options.ts";
 import { CODE_SCAN_LIMIT } from "./programs.ts";
 import { literal, resolveWord, type Vars, type Word } from "./words.ts";
+import { shellQuote } from "../util/shell_words.ts";
 
 /** How an option's value is run. */
 type ValueKind =
@@ -700,7 +701,3 @@ function searchesZip(words: Word[], vars: Vars, userHome: string): boolean {
   return false;
 }
 
-/** Quote an argument for a shell line, when it needs it. */
-export function shellQuote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
-}

@@ -29,10 +29,12 @@ import {
   serverLineage,
   type WispIdentity,
 } from "./answerer.ts";
+import type { Level } from "../config/schema.ts";
+import { randomHex } from "../util/random_id.ts";
 
 export const SCOPES = ["once", "session", "project", "always"] as const;
 export type Scope = (typeof SCOPES)[number];
-export type Level = "safe" | "moderate" | "dangerous";
+
 
 export interface PendingRequest {
   version: 1;
@@ -89,8 +91,7 @@ export function isPendingId(id: string): boolean {
 }
 
 export function newPendingId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(4));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return randomHex(4);
 }
 
 export function requestPath(dir: string, id: string): string {

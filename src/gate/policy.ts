@@ -16,6 +16,7 @@ import { writeTargets } from "./targets.ts";
 import { recordLink, throughLinks } from "./writes.ts";
 import { endlessSpawning } from "./line_effects.ts";
 import { absolutePath, display, literal, resolveWord, type Word } from "./words.ts";
+import type { Origin } from "../exec/mode.ts";
 
 export interface PolicyConfig {
   deny: string[];
@@ -23,7 +24,6 @@ export interface PolicyConfig {
   sandbox?: { allowOutsideSandbox?: boolean };
 }
 
-export type Origin = "model" | "person" | "custom_tool" | "triage" | "watch" | "draft" | "sandbox";
 
 export interface PolicyContext {
   origin?: Origin;

@@ -38,8 +38,7 @@ import type { Config } from "../config/schema.ts";
 import { type HomePaths, homePaths } from "../config/home.ts";
 import { loadConfig } from "../config/load.ts";
 import type { AuditEvent } from "../audit/catalogue.ts";
-import { AuditLog, type AuditScope, newSessionId } from "../audit/writer.ts";
-import { ensureHome } from "../config/home.ts";
+import { AuditLog, type AuditScope } from "../audit/writer.ts";
 import { Gate } from "../gate/gate.ts";
 import type { ApprovalHost, GateContext, GateDecision } from "../gate/gate.ts";
 import { OutputStore } from "../audit/output_store.ts";
@@ -159,16 +158,7 @@ export class Session {
     const config = options.config ?? loadConfig(paths.config).config;
     let audit = options.audit;
     const ownsAudit = audit === undefined;
-    if (!audit) {
-      if (config.audit.enabled) ensureHome(paths, paths.logs);
-      audit = new AuditLog({
-        path: paths.auditLog,
-        enabled: config.audit.enabled,
-        maxBytes: config.audit.maxBytes,
-        keep: config.audit.keep,
-        session: newSessionId(),
-      });
-    }
+    if (!audit) audit = AuditLog.open(paths, config.audit);
     const session = new Session({ ...options, config, paths, audit, ownsAudit });
     audit.record("session.start", {
       face: options.face,

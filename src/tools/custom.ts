@@ -26,17 +26,13 @@ import {
   substitute,
   valueFits,
 } from "./custom_validate.ts";
+import { quoteWord } from "../util/shell_words.ts";
 
 export type { CustomToolDef } from "./custom_validate.ts";
 
-/** A value as /bin/sh reads one word: `it's` → `'it'\''s'`. */
-export function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
 /** One value as it goes into the line: strings quoted, numbers and booleans as written. */
 export function renderValue(type: ArgumentType, value: string | number | boolean): string {
-  if (type === "string") return shellQuote(String(value));
+  if (type === "string") return quoteWord(String(value));
   return String(value);
 }
 

@@ -41,7 +41,7 @@ import {
   type WriteTarget,
 } from "../util/fs_safe.ts";
 import { formatBytes, formatCount } from "../util/bytes.ts";
-import { shellQuote } from "./read_file.ts";
+import { quoteWord } from "../util/shell_words.ts";
 import { countBreaks, joinLines, splitLines, type TextLine } from "./text_lines.ts";
 import { errorResult, gateRefusal, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 import { writableSet } from "../platform/paths.ts";
@@ -521,7 +521,7 @@ export async function editFile(
   if (!ctx.gate) {
     return errorResult("edit not approved: no approval gate is set up for this session");
   }
-  const verdict = await ctx.gate.check(`edit_file ${mode} ${shellQuote(absolute)}`, {
+  const verdict = await ctx.gate.check(`edit_file ${mode} ${quoteWord(absolute)}`, {
     origin: "model",
     cwd: ctx.cwd,
     tool: "edit_file",

@@ -14,6 +14,7 @@ import { openForRead, UnsafePath } from "../util/fs_safe.ts";
 import { formatBytes, formatCount } from "../util/bytes.ts";
 import { type Page, readPage } from "./text_lines.ts";
 import { errorResult, gateRefusal, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
+import { quoteWord } from "../util/shell_words.ts";
 
 export const READ_DEFAULT_LIMIT = 200;
 export const READ_MAX_LIMIT = 2000;
@@ -34,15 +35,10 @@ export const readFileSchema = z.object({
 
 export type ReadFileArgs = z.infer<typeof readFileSchema>;
 
-/** A path quoted for a shell line, as the gate reads it: 'it'\''s'. */
-export function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
 /** The line the gate judges a read as. */
 export function readApprovalLine(given: string, realPath: string | null, absolute: string): string {
-  const line = `cat ${shellQuote(given)}`;
-  return realPath && realPath !== absolute ? `${line} # resolves to ${shellQuote(realPath)}` : line;
+  const line = `cat ${quoteWord(given)}`;
+  return realPath && realPath !== absolute ? `${line} # resolves to ${quoteWord(realPath)}` : line;
 }
 
 /** The model-facing text of a page. */

@@ -20,12 +20,12 @@ import {
   errorResult,
   type ToolContext,
   type ToolResult,
-  type ToolSpec,
   undeclaredGate,
 } from "./tool.ts";
 
 import { fitted } from "./budget.ts";
 import { byteLength } from "../util/bytes.ts";
+import type { ToolSpec } from "../models/backend.ts";
 
 export { budgetBytes } from "./budget.ts";
 

@@ -113,13 +113,6 @@ export function undeclaredGate(tool: string): ToolGate {
 // deno-lint-ignore no-explicit-any
 export type AnyTool = Tool<any>;
 
-/** The tool as offered to a model: name, description, JSON Schema of its arguments. */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
-
 /** An error result the model can react to. */
 export function errorResult(message: string, meta?: Record<string, unknown>): ToolResult {
   return { text: `error: ${message}`, ok: false, ...(meta ? { meta } : {}) };

@@ -9,7 +9,8 @@ import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { homePaths } from "../../src/config/home.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { Session } from "../../src/session/session.ts";
-import { renderCommand, shellQuote } from "../../src/tools/custom.ts";
+import { renderCommand } from "../../src/tools/custom.ts";
+import { quoteWord } from "../../src/util/shell_words.ts";
 import type { AuditEvent } from "../../src/audit/catalogue.ts";
 import type { CustomToolDef } from "../../src/tools/custom_validate.ts";
 
@@ -72,7 +73,7 @@ async function call(session: Session, name: string, args: unknown, turn = {}) {
 }
 
 Deno.test("quoting: it's becomes 'it'\\''s'; one pass leaves {other} as text", () => {
-  assertEquals(shellQuote("it's"), `'it'\\''s'`);
+  assertEquals(quoteWord("it's"), `'it'\\''s'`);
   assertEquals(renderCommand(echoArgs, { a: "{b}", b: "x" }), `printf '[%s]' '{b}' 'x'`);
   assertEquals(renderCommand(echoArgs, { a: "1" }), `printf '[%s]' '1' 'B'`);
   assertEquals(

@@ -1,5 +1,6 @@
 import { assertEquals } from "../support/assert.ts";
-import { exitCodeFor, shellLine, shellQuote } from "../../src/cli/sandbox.ts";
+import { exitCodeFor, shellLine } from "../../src/cli/sandbox.ts";
+import { shellQuote } from "../../src/util/shell_words.ts";
 import { runCommand } from "../../src/exec/runner.ts";
 import { request, scratch, stdoutText } from "./support.ts";
 

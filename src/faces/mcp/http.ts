@@ -11,6 +11,7 @@
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { UsageError, WispError } from "../../util/errors.ts";
+import { randomHex } from "../../util/random_id.ts";
 
 /** Where --http listens. */
 export interface HttpAddress {
@@ -41,11 +42,7 @@ export function parseHttpAddress(given: string): HttpAddress {
 
 /** A bearer token: 32 random bytes as hex. */
 export function newToken(): string {
-  return Array.from(
-    crypto.getRandomValues(new Uint8Array(32)),
-    (b) => b.toString(16).padStart(2, "0"),
-  )
-    .join("");
+  return randomHex(32);
 }
 
 /** Whether `header` is exactly `Bearer <token>`, compared in constant time. */

@@ -9,7 +9,7 @@
 import process from "node:process";
 import { ensureHome, type HomePaths } from "../../config/home.ts";
 import type { Config } from "../../config/schema.ts";
-import { AuditLog, newSessionId } from "../../audit/writer.ts";
+import { AuditLog } from "../../audit/writer.ts";
 import { load } from "../../util/lazy.ts";
 import { messageOf } from "../../util/errors.ts";
 import type { Notifier } from "../../notify/notifier.ts";
@@ -50,14 +50,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   try {
     process.title = processTitle(options.clientName);
   } catch { /* the platform does not allow it */ }
-  if (config.audit.enabled) ensureHome(paths, paths.logs);
-  const audit = new AuditLog({
-    path: paths.auditLog,
-    enabled: config.audit.enabled,
-    maxBytes: config.audit.maxBytes,
-    keep: config.audit.keep,
-    session: newSessionId(),
-  });
+  const audit = AuditLog.open(paths, config.audit);
   let board: PendingBoard | undefined;
   if (config.approval.outOfBand) {
     ensureHome(paths, paths.pending);

@@ -5,6 +5,7 @@
  * starts; a later call that tries to change it is an error.
  */
 import { THREAD_ID_PATTERN } from "./uri.ts";
+import { randomHex } from "../../util/random_id.ts";
 
 /** A turn's failure the caller should read as the tool's error text (not a protocol error). */
 export class TurnFailure extends Error {}
@@ -69,8 +70,7 @@ export function shapeConflicts(existing: ThreadShape, given: Partial<ThreadShape
 
 export function newThreadId(taken: (id: string) => boolean): string {
   for (;;) {
-    const bytes = crypto.getRandomValues(new Uint8Array(4));
-    const id = "t" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    const id = "t" + randomHex(4);
     if (!taken(id)) return id;
   }
 }

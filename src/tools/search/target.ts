@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import { isCredentialPath } from "../../util/credential_paths.ts";
 import type { ToolContext } from "../tool.ts";
-import { shellQuote } from "../read_file.ts";
+import { quoteWord } from "../../util/shell_words.ts";
 
 export interface SearchTarget {
   /** Absolute path as given (resolved against cwd). */
@@ -57,7 +57,7 @@ export async function searchTarget(
           `${tool} of a credential path needs the person's approval, and no one can be asked here`,
       };
     }
-    const verdict = await ctx.gate.check(approvalLine(shellQuote(given ?? absolute)), {
+    const verdict = await ctx.gate.check(approvalLine(quoteWord(given ?? absolute)), {
       cwd: ctx.cwd,
       root: ctx.root,
       origin: "model",
