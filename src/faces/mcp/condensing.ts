@@ -150,7 +150,7 @@ function namedFiles(args: Record<string, unknown>): string[] {
 }
 
 /**
- * Reading a file clears the gate as read_file does (ADR 0023): each named
+ * Reading a file clears the gate as read_file does (the specification's ADR 0023): each named
  * file is judged as `cat '<path>'`, so a credential path asks the person (or
  * is refused where nobody can answer) before any tool reads it. A file that
  * does not exist is left to the tool, which says so.
