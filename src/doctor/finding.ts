@@ -3,19 +3,12 @@
  * its detail. Each check is its own function so later work can add findings
  * (model, classifier, native library, front end) without touching the others.
  */
+import type { Finding } from "./finding_type.ts";
 import type { Config } from "../config/schema.ts";
 import type { HomePaths } from "../config/home.ts";
 import { loadConfig } from "../config/load.ts";
 
-/** One line of doctor's report; `--json` prints it with `fix` null when there is none. */
-export interface Finding {
-  ok: boolean;
-  name: string;
-  /** What was found, naming the file or program it is about. */
-  detail: string;
-  /** What to do about it, when it is not ok (printed after the detail, after "; "). */
-  fix?: string;
-}
+export type { Finding };
 
 /** A finding as `wisp doctor --json` prints it: always all four fields. */
 export interface FindingJson {

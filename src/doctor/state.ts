@@ -14,7 +14,7 @@
  * a test can run it as an ordinary user.
  */
 import { join, relative } from "node:path";
-import type { Finding } from "./finding.ts";
+import type { Finding } from "./finding_type.ts";
 
 /** One kind of state in the home: a file, or a folder of files. */
 export interface StateItem {
@@ -148,14 +148,13 @@ function named(faults: Fault[], root: string): string {
   return shown.join(", ") + more;
 }
 
-/** "<path> has the wrong mode (mode 755, not 700), and inside it a (…)". */
-function describe(faults: Fault[], root: string, what: string): string {
+/** "<path> has the wrong mode (mode 755, not 700), and inside it a (…)"; `what` is [one, many]. */
+function describe(faults: Fault[], root: string, what: [string, string]): string {
   const own = faults.find((f) => f.path === root);
   const inside = faults.filter((f) => f.path !== root);
-  const head = own ? `${root} ${what} (${own.problem})` : `${root}: some files ${what}`;
-  return inside.length > 0
-    ? `${head}${own ? ", and inside it" : ":"} ${named(inside, root)}`
-    : head;
+  if (!own) return `${root}: files in it ${what[1]}: ${named(inside, root)}`;
+  const head = `${root} ${what[0]} (${own.problem})`;
+  return inside.length > 0 ? `${head}, and inside it ${named(inside, root)}` : head;
 }
 
 /** The finding for one kind of state. */
@@ -201,11 +200,13 @@ export function stateFinding(item: StateItem): Finding {
   const faults: string[] = [];
   const fixes: string[] = [];
   if (walk.ownerFaults.length > 0) {
-    faults.push(describe(walk.ownerFaults, item.path, "is not yours"));
+    faults.push(describe(walk.ownerFaults, item.path, ["is not yours", "are not yours"]));
     fixes.push(`give it back to yourself (chown -R "$(id -un)" ${item.path}) or set WISP_HOME`);
   }
   if (walk.modeFaults.length > 0) {
-    faults.push(describe(walk.modeFaults, item.path, "has the wrong mode"));
+    faults.push(
+      describe(walk.modeFaults, item.path, ["has the wrong mode", "have the wrong mode"]),
+    );
     fixes.push(
       wantFolder
         ? `run chmod -R u+rwX,go-rwx ${item.path} so that it is yours alone`

@@ -22,7 +22,12 @@ function readText(path: string): string {
   try {
     return Deno.readTextFileSync(path);
   } catch (error) {
-    throw new Error(`cannot be read (${error instanceof Error ? error.message : String(error)})`);
+    // The kind of failure, not the OS's own words (which name the call and the errno).
+    if (error instanceof Deno.errors.PermissionDenied) {
+      throw new Error("cannot be read (no permission)");
+    }
+    if (error instanceof Deno.errors.NotFound) throw new Error("went away while doctor read it");
+    throw new Error(`cannot be read (${error instanceof Error ? error.name : "unknown error"})`);
   }
 }
 
