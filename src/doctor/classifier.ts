@@ -48,7 +48,11 @@ export async function classifierFindingFor(
   if (which === "coreml") {
     const version = config.approval.coremlModel ?? store.defaultVersion();
     const source = store.isDefaultVersion(version) ? "shipped" : "trained here";
-    const failure = await probe(config, paths, chooseClassifier(config, paths, paths.root));
+    const failure = await probe(
+      config,
+      paths,
+      chooseClassifier(config, paths, userHome(env, paths)),
+    );
     return failure === undefined
       ? { ok: true, name: NAME, detail: `coreml model ${version} (${source}) prepares` }
       : {
@@ -85,6 +89,11 @@ export async function classifierFindingFor(
       detail: `the model classifier on ${served} is listed but does not answer: ${failure}`,
       fix: "check the model server's own log, or choose another model (routing.tasks.classifier)",
     };
+}
+
+/** The person's home folder, as the gate takes it for the trained classifier's features. */
+function userHome(env: Env, paths: HomePaths): string {
+  return env("HOME") ?? paths.root;
 }
 
 /** The command the probe asks about: one the rules leave open, whatever the folder. */

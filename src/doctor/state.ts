@@ -90,12 +90,22 @@ function checkEntry(path: string, info: Deno.FileInfo, walk: Walk, uid: number |
   }
 }
 
+function gone(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return false;
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound;
+  }
+}
+
 function readOne(item: StateItem, path: string, walk: Walk): void {
   if (!item.read) return;
   try {
     const note = item.read(path);
     if (note) walk.notes.push(note);
   } catch (error) {
+    if (gone(path)) return; // answered or tidied away meanwhile (pending requests come and go)
     const message = messageOf(error);
     walk.readFaults.push({ path, problem: message });
   }
