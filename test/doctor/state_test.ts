@@ -233,6 +233,27 @@ Deno.test("doctor's state findings: modes that shut wisp out, links, a file wher
       `in ${paths.classifiers}, risk/${defaultVersion()}/weights.json (not valid JSON)`,
     );
     assertMatch(finding.fix ?? "", /wisp classifier remove/);
+    // A server's file that is not one, and facts that are not a JSON object.
+    writeFileAtomicSync(join(paths.servers, "s2.json"), JSON.stringify({ version: 1, server: {} }));
+    finding = byName(stateFindings(paths), "live servers");
+    assertEquals(finding.ok, false);
+    assertEquals(finding.detail, `in ${paths.servers}, s2.json (not a server's file wisp reads)`);
+    assertMatch(finding.fix ?? "", /^remove the files named/);
+    Deno.removeSync(paths.facts, { recursive: true });
+    writeFileAtomicSync(paths.facts, "[1, 2");
+    finding = byName(stateFindings(paths), "facts");
+    assertEquals(finding, {
+      ok: false,
+      name: "facts",
+      detail: `${paths.facts} is not valid JSON`,
+      fix:
+        `move it aside (mv ${paths.facts} ${paths.facts}.aside) to start with no permanent facts`,
+    });
+    writeFileAtomicSync(paths.facts, "[]");
+    assertEquals(
+      byName(stateFindings(paths), "facts").detail,
+      `${paths.facts} does not hold a JSON object`,
+    );
     // An audit line that is not an event is a note, not a fault: wisp logs reads around it.
     Deno.writeTextFileSync(paths.auditLog, "{torn\n", { append: true });
     finding = byName(stateFindings(paths), "audit log");
