@@ -7,7 +7,7 @@
  *
  *   ran: read_file ×2 · run_command ×10 (2 failed, 1 denied) · edit_file ×3 · notify
  */
-import type { TurnCall } from "./calls.ts";
+import type { TurnCall } from "../audit/calls.ts";
 
 export const RAN_MAX_NAMED = 6;
 

@@ -10,7 +10,7 @@
  *
  *   unsupported: "Removed the scratch file." (no rm, rmdir, unlink, or trash command ran in this turn) +1 more
  */
-import type { TurnCall } from "./calls.ts";
+import type { TurnCall } from "../audit/calls.ts";
 
 export interface Claim {
   /** The sentence (or line) of the reply that makes the claim, shortened. */

@@ -3,7 +3,7 @@
  * was shown: a result that held lines back names its stored output, and this
  * reads it back (bounded) so a claim quoting a held-back line is supported.
  */
-import type { TurnCall } from "./calls.ts";
+import type { TurnCall } from "../audit/calls.ts";
 
 /** The most read back per call, and per turn. */
 export const WHOLE_PER_CALL_BYTES = 4 * 1024 * 1024;

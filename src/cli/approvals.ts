@@ -138,8 +138,8 @@ async function list(flags: { json?: boolean }): Promise<void> {
   const { ApprovalStore, isExpired, isGone, directoryExists } = await import(
     "../gate/approvals.ts"
   );
-  const { renderTable } = await load<typeof import("./table.ts")>(
-    import.meta.resolve("./table.ts"),
+  const { renderTable } = await load<typeof import("../util/table.ts")>(
+    import.meta.resolve("../util/table.ts"),
   );
   const paths = homePaths();
   const store = ApprovalStore.forHome(paths);
@@ -171,8 +171,8 @@ async function list(flags: { json?: boolean }): Promise<void> {
   }
   const lines = text.replace(/\n$/, "").split("\n");
   const indent = lines[0].indexOf("PATTERN");
-  const { fittingWidth } = await load<typeof import("./table.ts")>(
-    import.meta.resolve("./table.ts"),
+  const { fittingWidth } = await load<typeof import("../util/table.ts")>(
+    import.meta.resolve("../util/table.ts"),
   );
   for (const line of wrapLastColumn(lines, indent, fittingWidth())) outLine(line);
   const goneCount = approvals.filter(gone).length;

@@ -61,11 +61,11 @@ async function pending(flags: { json?: boolean }): Promise<void> {
   const { homePaths } = await load<typeof import("../config/home.ts")>(
     import.meta.resolve("../config/home.ts"),
   );
-  const { listPending } = await load<typeof import("../faces/mcp/pending.ts")>(
-    import.meta.resolve("../faces/mcp/pending.ts"),
+  const { listPending } = await load<typeof import("../gate/pending.ts")>(
+    import.meta.resolve("../gate/pending.ts"),
   );
-  const { renderTable } = await load<typeof import("./table.ts")>(
-    import.meta.resolve("./table.ts"),
+  const { renderTable } = await load<typeof import("../util/table.ts")>(
+    import.meta.resolve("../util/table.ts"),
   );
   const paths = homePaths();
   const listed = await listPending(paths.pending);
@@ -126,8 +126,8 @@ async function answer(
   const { UsageError, WispError } = await load<typeof import("../util/errors.ts")>(
     import.meta.resolve("../util/errors.ts"),
   );
-  const { SCOPES } = await load<typeof import("../faces/mcp/pending.ts")>(
-    import.meta.resolve("../faces/mcp/pending.ts"),
+  const { SCOPES } = await load<typeof import("../gate/pending.ts")>(
+    import.meta.resolve("../gate/pending.ts"),
   );
   if (
     decision === "approve" && scope !== undefined && !(SCOPES as readonly string[]).includes(scope)

@@ -11,7 +11,7 @@ import type { Config } from "../config/schema.ts";
 import { planSet } from "../config/edit.ts";
 import { commitConfigChange, loadContext } from "./context.ts";
 import { errLine, outLine, stdoutIsTerminal } from "./io.ts";
-import { renderTable, terminalWidth } from "./table.ts";
+import { renderTable, terminalWidth } from "../util/table.ts";
 import * as store from "../gate/trained/store.ts";
 import { WispError } from "../util/errors.ts";
 

@@ -83,8 +83,8 @@ async function list(options: { json?: boolean }): Promise<void> {
   const { unbuiltEntry } = await load<typeof import("../config/unbuilt.ts")>(
     import.meta.resolve("../config/unbuilt.ts"),
   );
-  const { renderTable, terminalWidth } = await load<typeof import("./table.ts")>(
-    import.meta.resolve("./table.ts"),
+  const { renderTable, terminalWidth } = await load<typeof import("../util/table.ts")>(
+    import.meta.resolve("../util/table.ts"),
   );
   const { loaded } = loadContext();
   const rows: ListRow[] = [];

@@ -100,6 +100,9 @@ async function doctor(flags: { json?: boolean }): Promise<void> {
   const { stateFindings } = await load<typeof import("../doctor/state_files.ts")>(
     import.meta.resolve("../doctor/state_files.ts"),
   );
+  const { parseLiveFile } = await load<typeof import("../faces/mcp/live_approvals.ts")>(
+    import.meta.resolve("../faces/mcp/live_approvals.ts"),
+  );
   const { versionString } = await load<typeof import("./version.ts")>(
     import.meta.resolve("./version.ts"),
   );
@@ -124,7 +127,7 @@ async function doctor(flags: { json?: boolean }): Promise<void> {
       import.meta.resolve("../doctor/classifier.ts"),
     )).classifierFindings(paths)),
     ...(await hereFindings(paths)),
-    ...stateFindings(paths),
+    ...stateFindings(paths, { isLiveServerFile: (text) => parseLiveFile(text) !== undefined }),
   ];
   const ok = findings.every((f) => f.ok);
   if (flags.json) {

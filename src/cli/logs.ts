@@ -31,8 +31,8 @@ async function logs(options: LogsOptions): Promise<void> {
     import.meta.resolve("../audit/summary.ts"),
   );
   const { outLine, errLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
-  const { terminalWidth } = await load<typeof import("./table.ts")>(
-    import.meta.resolve("./table.ts"),
+  const { terminalWidth } = await load<typeof import("../util/table.ts")>(
+    import.meta.resolve("../util/table.ts"),
   );
   const paths = homePaths();
   const width = terminalWidth() ?? 100_000;

@@ -38,8 +38,8 @@ async function list(flags: ListFlags): Promise<void> {
     return;
   }
   if (stdoutIsTerminal()) {
-    const { fittingWidth } = await load<typeof import("./table.ts")>(
-      import.meta.resolve("./table.ts"),
+    const { fittingWidth } = await load<typeof import("../util/table.ts")>(
+      import.meta.resolve("../util/table.ts"),
     );
     for (const line of renderTable(listing, fittingWidth())) outLine(line);
   } else {

@@ -53,8 +53,8 @@ export function register(program: Command): void {
         "writable. Example: wisp sandbox --no-network -- make test",
     )
     .action(async (argv: string[], options: SandboxOptions) => {
-      const { runSandbox } = await load<typeof import("../exec/sandbox_command.ts")>(
-        import.meta.resolve("../exec/sandbox_command.ts"),
+      const { runSandbox } = await load<typeof import("./sandbox_command.ts")>(
+        import.meta.resolve("./sandbox_command.ts"),
       );
       await runSandbox(argv, options);
     });

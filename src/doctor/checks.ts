@@ -3,6 +3,7 @@
  * sandbox launcher, config.json, wisp's home, and the permission fence.
  */
 import { join } from "node:path";
+import { whichProgram } from "../platform/which.ts";
 import { type Finding, notOkFrom } from "./finding.ts";
 import { ensureHome, type HomePaths } from "../config/home.ts";
 import { loadConfig } from "../config/load.ts";
@@ -54,22 +55,6 @@ export function osFinding(): Finding {
     detail: `${Deno.build.os} is not supported`,
     fix: "wisp runs on macOS and Linux",
   };
-}
-
-/** Where a program would be found on PATH, or undefined. */
-export function whichProgram(
-  program: string,
-  pathEnv = Deno.env.get("PATH") ?? "",
-): string | undefined {
-  for (const dir of pathEnv.split(":")) {
-    if (!dir) continue;
-    const candidate = join(dir, program);
-    try {
-      const info = Deno.statSync(candidate);
-      if (info.isFile && ((info.mode ?? 0o111) & 0o111)) return candidate;
-    } catch { /* not here */ }
-  }
-  return undefined;
 }
 
 export function launcherFinding(): Finding {

@@ -11,8 +11,7 @@ import type { HomePaths } from "../config/home.ts";
 import { readApprovals } from "../gate/approvals.ts";
 import { manifestSchema, riskFolder } from "../gate/trained/store.ts";
 import { weightsSchema } from "../gate/trained/model.ts";
-import { parseOutcome, parseRequest } from "../faces/mcp/pending.ts";
-import { parseLiveFile } from "../faces/mcp/live_approvals.ts";
+import { parseOutcome, parseRequest } from "../gate/pending.ts";
 import { parseEventLine } from "../audit/reader.ts";
 import type { Finding } from "./finding.ts";
 import { stateFinding, type StateItem } from "./state.ts";
@@ -44,8 +43,17 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/**
+ * Readers of formats that a face owns. Doctor and the faces share a floor, so
+ * doctor does not import them; the command line, above both, hands them over.
+ */
+export interface FaceReaders {
+  /** Whether a text is a running server's file in `servers` (faces/mcp/live_approvals.ts). */
+  isLiveServerFile: (text: string) => boolean;
+}
+
 /** Every kind of state in this home, in the order doctor prints them. */
-export function stateItems(paths: HomePaths): StateItem[] {
+export function stateItems(paths: HomePaths, faces: FaceReaders): StateItem[] {
   return [
     {
       name: "approvals",
@@ -81,7 +89,9 @@ export function stateItems(paths: HomePaths): StateItem[] {
       holds: "approvals of running wisp mcp servers",
       reads: (p) => !p.includes("/") && p.endsWith(".json"),
       read: (path) => {
-        if (!parseLiveFile(readText(path))) throw new Error("not a server's file wisp reads");
+        if (!faces.isLiveServerFile(readText(path))) {
+          throw new Error("not a server's file wisp reads");
+        }
         return undefined;
       },
       damagedFix:
@@ -169,6 +179,6 @@ export function stateItems(paths: HomePaths): StateItem[] {
 }
 
 /** One finding per kind of state in the home. */
-export function stateFindings(paths: HomePaths): Finding[] {
-  return stateItems(paths).map(stateFinding);
+export function stateFindings(paths: HomePaths, faces: FaceReaders): Finding[] {
+  return stateItems(paths, faces).map(stateFinding);
 }

@@ -8,7 +8,7 @@
  * `holdBack` keeps the last few bytes uncommitted until the end, for the
  * supervisor's trailer on stderr (src/exec/supervisor.ts).
  */
-import { countNewlines, type OutputWriter } from "../tools/output_store.ts";
+import { countNewlines, type OutputWriter } from "../audit/output_store.ts";
 
 export interface CapturedStream {
   /** Bytes the stream carried (the supervisor's trailer excluded). */

@@ -3,7 +3,7 @@
  * (`exit status`, `stdout:`, stream, `stderr:`, stream), from memory or from
  * the streams' spill files (docs/adr/0116-bounded-capture.md).
  */
-import type { OutputStore, OutputWriter } from "../tools/output_store.ts";
+import type { OutputStore, OutputWriter } from "../audit/output_store.ts";
 import type { CapturedStream } from "./capture.ts";
 import { exitLine, type KeptWhole } from "./render.ts";
 

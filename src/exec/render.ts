@@ -9,7 +9,7 @@
  * numbers in the stored output, so a recall from that line lands on the first
  * one held back.
  */
-import { cutToBytes, formatBytes, formatCount } from "../tools/budget.ts";
+import { cutToBytes, formatBytes, formatCount } from "../util/bytes.ts";
 import type { CapturedStream } from "./capture.ts";
 
 const encoder = new TextEncoder();

@@ -16,7 +16,7 @@ import { currentPlatform, nestedSandboxProbe, type Platform } from "../platform/
 import { plantedLink, realpathLongest, writableSet, writeAllowed } from "../platform/paths.ts";
 import { setAsidePlanted } from "../platform/planted.ts";
 import type { WritableSet } from "../platform/types.ts";
-import { newOutputId, OutputStore } from "../tools/output_store.ts";
+import { newOutputId, OutputStore } from "../audit/output_store.ts";
 import { type CapturedStream, StreamCapture } from "./capture.ts";
 import { diagnoseRefusal, type Refusal } from "./refusal.ts";
 import { exitLine, fitsWhole, type KeptWhole, renderResult } from "./render.ts";

@@ -22,7 +22,7 @@ import { SANDBOX_OFF_WARNING } from "../exec/runner.ts";
 import { budgetBytes, BYTES_PER_TOKEN } from "../tools/budget.ts";
 import { composeInstructions } from "../agent/instructions.ts";
 import { runTurn, type TurnOutcome } from "../agent/turn.ts";
-import { callsFromEvents } from "../agent/calls.ts";
+import { callsFromEvents } from "../audit/calls.ts";
 import { ranLine } from "../agent/receipts.ts";
 import { unsupportedClaims, unsupportedLine } from "../agent/verify.ts";
 import { storeReader, withWholeOutputs } from "../agent/whole_outputs.ts";

@@ -8,7 +8,7 @@ import { Notifier, type NotifierSettings, type NotifierWorld } from "./notifier.
 import { recentNotificationTimes } from "./recent.ts";
 import { currentPlatform, type LaunchSpec } from "../platform/index.ts";
 import { runLaunched } from "../platform/host_view.ts";
-import { whichProgram } from "../doctor/checks.ts";
+import { whichProgram } from "../platform/which.ts";
 
 /** Start a fixed program (argv, never a shell line) through the launcher, allow-all. */
 export async function runFixedThroughLauncher(argv: string[], timeoutMs = 5000): Promise<number> {

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { notRegularKind, UnsafePath } from "../util/fs_safe.ts";
-import { newNotes, walk } from "../tools/search/walk.ts";
+import { newNotes, walk } from "../util/walk.ts";
 
 export interface Peeked {
   head: Uint8Array;

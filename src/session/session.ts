@@ -37,7 +37,7 @@ import { AuditLog, newSessionId } from "../audit/writer.ts";
 import { ensureHome } from "../config/home.ts";
 import { Gate } from "../gate/gate.ts";
 import type { ApprovalHost, GateContext, GateDecision } from "../gate/gate.ts";
-import { OutputStore } from "../tools/output_store.ts";
+import { OutputStore } from "../audit/output_store.ts";
 import { builtinRegistry } from "../tools/builtins.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { AnyTool, ToolContext, ToolGate } from "../tools/tool.ts";

@@ -10,6 +10,8 @@
  * window × 4 / 8 = window / 2 bytes, clamped to 4 KiB … 64 KiB.
  */
 import type { ToolContext } from "./tool.ts";
+import type { KeptOutput, OutputKeeper } from "../audit/output_store.ts";
+import { byteLength, cutToBytes, formatBytes, formatCount } from "../util/bytes.ts";
 
 export const BUDGET_MIN_BYTES = 4 * 1024;
 export const BUDGET_MAX_BYTES = 64 * 1024;
@@ -19,34 +21,6 @@ export function budgetBytes(contextWindowTokens: number): number {
   if (!Number.isFinite(contextWindowTokens) || contextWindowTokens <= 0) return BUDGET_MIN_BYTES;
   const bytes = Math.floor((contextWindowTokens * BYTES_PER_TOKEN) / 8);
   return Math.min(BUDGET_MAX_BYTES, Math.max(BUDGET_MIN_BYTES, bytes));
-}
-
-const encoder = new TextEncoder();
-
-export function byteLength(text: string): number {
-  return encoder.encode(text).length;
-}
-
-/** 2270 → "2,270". */
-export function formatCount(n: number): string {
-  return Math.round(n).toLocaleString("en-US");
-}
-
-/** A size for people and models: "812 bytes", "180 KiB", "3.4 MiB". */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} byte${n === 1 ? "" : "s"}`;
-  if (n < 1024 * 1024) return `${formatCount(Math.round(n / 1024))} KiB`;
-  if (n < 1024 * 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1).replace(/\.0$/, "")} MiB`;
-  return `${(n / (1024 * 1024 * 1024)).toFixed(1).replace(/\.0$/, "")} GiB`;
-}
-
-/** Where the whole of a held-back output is, when it was kept. */
-export interface KeptOutput {
-  id: string;
-  /** Lines of the stored text. */
-  lines: number;
-  /** The store cut the text (past its own cap); the note says the rest was not kept. */
-  truncated?: boolean;
 }
 
 export interface FitOptions {
@@ -79,17 +53,6 @@ function linesWithEndings(text: string): string[] {
   }
   if (start < text.length) lines.push(text.slice(start));
   return lines;
-}
-
-/** Cut a string to at most `max` UTF-8 bytes without splitting a character. */
-export function cutToBytes(text: string, max: number): string {
-  if (max <= 0) return "";
-  const bytes = encoder.encode(text);
-  if (bytes.length <= max) return text;
-  let end = max;
-  // Step back over continuation bytes (10xxxxxx) so a character stays whole.
-  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
-  return new TextDecoder().decode(bytes.subarray(0, end));
 }
 
 export function heldBackNote(
@@ -169,14 +132,6 @@ export function fitText(text: string, budget: number, options: FitOptions = {}):
     whole: false,
     heldBack: { fromLine: from, toLine: to, lines: heldLines.length, bytes: heldBytes },
   };
-}
-
-/** What the output store must offer for `fitted` to keep a whole output (src/tools/output_store.ts). */
-export interface OutputKeeper {
-  keep(
-    text: string,
-    about: { session: string; callId?: string; tool: string },
-  ): Promise<KeptOutput>;
 }
 
 function isOutputKeeper(value: unknown): value is OutputKeeper {

@@ -40,7 +40,7 @@ import {
   type WriteHooks,
   type WriteTarget,
 } from "../util/fs_safe.ts";
-import { formatBytes, formatCount } from "./budget.ts";
+import { formatBytes, formatCount } from "../util/bytes.ts";
 import { shellQuote } from "./read_file.ts";
 import { countBreaks, joinLines, splitLines, type TextLine } from "./text_lines.ts";
 import { errorResult, gateRefusal, type Tool, type ToolContext, type ToolResult } from "./tool.ts";

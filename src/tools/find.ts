@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { errorResult, type Tool } from "./tool.ts";
 import { fitted } from "./budget.ts";
-import { describeNotes, newNotes, walk } from "./search/walk.ts";
+import { describeNotes, newNotes, walk } from "../util/walk.ts";
 import { globMatcher } from "./search/glob.ts";
 import { namesCredentialPath, searchTarget } from "./search/target.ts";
 

@@ -21,11 +21,12 @@ import type { HomePaths } from "../config/home.ts";
 import { AUDIT_KINDS, type AuditEvent } from "../audit/catalogue.ts";
 import { filterEvents, readAuditLog } from "../audit/reader.ts";
 import { summariseEvent } from "../audit/summary.ts";
-import { callsFromEvents, type TurnCall } from "../agent/calls.ts";
+import { callsFromEvents, type TurnCall } from "../audit/calls.ts";
 import { ApprovalStore } from "../gate/approvals.ts";
 import { VERSION } from "../version.ts";
 import type { ProcessTable } from "../exec/background.ts";
-import { byteLength, fitted } from "./budget.ts";
+import { fitted } from "./budget.ts";
+import { byteLength } from "../util/bytes.ts";
 import { normaliseArguments } from "./registry.ts";
 import { errorResult, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 

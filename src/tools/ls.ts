@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { errorResult, type Tool } from "./tool.ts";
-import { fitted, formatBytes } from "./budget.ts";
+import { fitted } from "./budget.ts";
+import { formatBytes } from "../util/bytes.ts";
 import { namesCredentialPath, searchTarget } from "./search/target.ts";
 
 export const LS_MAX_ENTRIES = 1000;

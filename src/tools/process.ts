@@ -26,9 +26,9 @@ import {
   resolveLifetime,
   type Taken,
 } from "../exec/background.ts";
-import { OutputStore } from "./output_store.ts";
+import { OutputStore } from "../audit/output_store.ts";
 import { refusalText } from "./run_command.ts";
-import { formatBytes, formatCount } from "./budget.ts";
+import { formatBytes, formatCount } from "../util/bytes.ts";
 import { errorResult, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 
 export const MAX_WAIT_SECONDS = 30;

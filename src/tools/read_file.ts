@@ -11,7 +11,7 @@ import { resolve } from "node:path";
 import type { Config } from "../config/schema.ts";
 import { expandTilde } from "../config/home.ts";
 import { openForRead, UnsafePath } from "../util/fs_safe.ts";
-import { formatBytes, formatCount } from "./budget.ts";
+import { formatBytes, formatCount } from "../util/bytes.ts";
 import { type Page, readPage } from "./text_lines.ts";
 import { errorResult, gateRefusal, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 

@@ -24,7 +24,8 @@ import {
   undeclaredGate,
 } from "./tool.ts";
 
-import { byteLength, fitted } from "./budget.ts";
+import { fitted } from "./budget.ts";
+import { byteLength } from "../util/bytes.ts";
 
 export { budgetBytes } from "./budget.ts";
 

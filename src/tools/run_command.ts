@@ -14,7 +14,7 @@ import type { Config } from "../config/schema.ts";
 import { expandTilde } from "../config/home.ts";
 import { runCommand as runOnRunner, type RunRequest, type RunResult } from "../exec/runner.ts";
 import { resolveTimeout } from "../exec/timeouts.ts";
-import { OutputStore } from "./output_store.ts";
+import { OutputStore } from "../audit/output_store.ts";
 import { errorResult, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 
 export const runCommandSchema = z.object({

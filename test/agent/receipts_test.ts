@@ -1,5 +1,5 @@
 import { assertEquals } from "../support/assert.ts";
-import { callsFromEvents, refusalKind, type TurnCall } from "../../src/agent/calls.ts";
+import { callsFromEvents, refusalKind, type TurnCall } from "../../src/audit/calls.ts";
 import { ranLine } from "../../src/agent/receipts.ts";
 import type { AuditEvent } from "../../src/audit/catalogue.ts";
 

@@ -1,5 +1,5 @@
 import { assertEquals } from "../support/assert.ts";
-import type { TurnCall } from "../../src/agent/calls.ts";
+import type { TurnCall } from "../../src/audit/calls.ts";
 import { unsupportedClaims, unsupportedLine } from "../../src/agent/verify.ts";
 
 const TOOLS = ["current_date", "run_command", "read_file", "edit_file", "notify"];

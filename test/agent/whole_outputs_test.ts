@@ -1,5 +1,5 @@
 import { assertEquals } from "../support/assert.ts";
-import type { TurnCall } from "../../src/agent/calls.ts";
+import type { TurnCall } from "../../src/audit/calls.ts";
 import { unsupportedClaims } from "../../src/agent/verify.ts";
 import { WHOLE_PER_CALL_BYTES, withWholeOutputs } from "../../src/agent/whole_outputs.ts";
 

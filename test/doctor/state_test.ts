@@ -13,14 +13,17 @@ import { ensureHome, ensurePrivateDir, type HomePaths, homePaths } from "../../s
 import { makeApproval, readApprovals, writeApprovals } from "../../src/gate/approvals.ts";
 import { ensureDefault, riskFolder } from "../../src/gate/trained/store.ts";
 import { defaultVersion } from "../../src/gate/trained/store.ts";
-import { LiveApprovals } from "../../src/faces/mcp/live_approvals.ts";
-import type { PendingRequest } from "../../src/faces/mcp/pending.ts";
-import { OutputStore } from "../../src/tools/output_store.ts";
+import { LiveApprovals, parseLiveFile } from "../../src/faces/mcp/live_approvals.ts";
+import type { PendingRequest } from "../../src/gate/pending.ts";
+import { OutputStore } from "../../src/audit/output_store.ts";
 import { AuditLog } from "../../src/audit/writer.ts";
 import { writeFileAtomicSync } from "../../src/util/atomic.ts";
 import { stateFindings } from "../../src/doctor/state_files.ts";
 import type { Finding } from "../../src/doctor/finding.ts";
 import { copyModuleGraph, NOBODY, runDenoAsNobody } from "../support/as_nobody.ts";
+
+/** The face's reader, handed over as the command line hands it. */
+const FACES = { isLiveServerFile: (text: string) => parseLiveFile(text) !== undefined };
 
 async function scratchHome(): Promise<{ dir: string; paths: HomePaths }> {
   const dir = await Deno.makeTempDir({ prefix: "wisp-doctor-state-" });
@@ -82,13 +85,13 @@ async function fillHome(paths: HomePaths): Promise<void> {
 Deno.test("doctor's state findings: a home as wisp writes it is ok throughout, and each says what it holds", async () => {
   const { dir, paths } = await scratchHome();
   try {
-    const empty = stateFindings(paths);
+    const empty = stateFindings(paths, FACES);
     for (const finding of empty) {
       assertEquals(finding.ok, true, `${finding.name}: ${finding.detail}`);
       assertMatch(finding.detail, /^no .* yet \(no \//);
     }
     await fillHome(paths);
-    const findings = stateFindings(paths);
+    const findings = stateFindings(paths, FACES);
     for (const finding of findings) {
       assertEquals(finding.ok, true, `${finding.name}: ${finding.detail}`);
       assertEquals(finding.fix, undefined);
@@ -135,7 +138,7 @@ Deno.test("doctor's state findings: a corrupt approvals.json is not ok, names th
   const { dir, paths } = await scratchHome();
   try {
     writeFileAtomicSync(paths.approvals, '{ "version": 1, "approvals": [');
-    const finding = byName(stateFindings(paths), "approvals");
+    const finding = byName(stateFindings(paths, FACES), "approvals");
     assertEquals(finding, {
       ok: false,
       name: "approvals",
@@ -151,7 +154,7 @@ Deno.test("doctor's state findings: a corrupt approvals.json is not ok, names th
     }
     assert(failed);
     writeFileAtomicSync(paths.approvals, '{ "version": 1 }');
-    assertMatch(byName(stateFindings(paths), "approvals").detail, /has no approvals list$/);
+    assertMatch(byName(stateFindings(paths, FACES), "approvals").detail, /has no approvals list$/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -162,7 +165,7 @@ Deno.test("doctor's state findings: a pending folder of mode 0755 is not ok, wit
   try {
     await fillHome(paths);
     Deno.chmodSync(paths.pending, 0o755);
-    const finding = byName(stateFindings(paths), "pending requests");
+    const finding = byName(stateFindings(paths, FACES), "pending requests");
     assertEquals(finding, {
       ok: false,
       name: "pending requests",
@@ -175,7 +178,7 @@ Deno.test("doctor's state findings: a pending folder of mode 0755 is not ok, wit
     Deno.chmodSync(paths.pending, 0o700);
     Deno.chmodSync(join(paths.pending, "0a1b2c3d.json"), 0o644);
     writeFileAtomicSync(join(paths.pending, "ffffffff.json"), "not json");
-    const both = byName(stateFindings(paths), "pending requests");
+    const both = byName(stateFindings(paths, FACES), "pending requests");
     assertEquals(both.ok, false);
     assertEquals(
       both.detail,
@@ -199,34 +202,34 @@ Deno.test("doctor's state findings: modes that shut wisp out, links, a file wher
     const output = join(paths.output, "s1");
     const [stored] = [...Deno.readDirSync(output)].map((e) => join(output, e.name));
     Deno.chmodSync(stored, 0o644);
-    let finding = byName(stateFindings(paths), "output store");
+    let finding = byName(stateFindings(paths, FACES), "output store");
     assertEquals(finding.ok, false);
     assertMatch(finding.detail, /files in it have the wrong mode: s1\/\S+ \(mode 644, not 600\)$/);
     // A file nobody may read: root could still read it, so the mode is what tells.
     Deno.chmodSync(stored, 0o000);
-    finding = byName(stateFindings(paths), "output store");
+    finding = byName(stateFindings(paths, FACES), "output store");
     assertMatch(finding.detail, /\(mode 000: wisp cannot read or replace it\)$/);
     Deno.chmodSync(stored, 0o600);
     // A link in the transcripts.
     Deno.symlinkSync("/etc/hostname", join(paths.transcripts, "elsewhere.jsonl"));
-    finding = byName(stateFindings(paths), "transcripts");
+    finding = byName(stateFindings(paths, FACES), "transcripts");
     assertEquals(finding.ok, false);
     assertMatch(finding.detail, /elsewhere\.jsonl \(a symbolic link, which wisp never makes\)/);
     // A file where wisp keeps a folder, and a folder where it keeps a file.
     Deno.writeTextFileSync(paths.models, "x", { mode: 0o600 });
-    finding = byName(stateFindings(paths), "models folder");
+    finding = byName(stateFindings(paths, FACES), "models folder");
     assertEquals(finding.detail, `${paths.models} is not a folder, where wisp keeps a folder`);
     assertMatch(finding.fix ?? "", /^move it aside \(mv /);
     Deno.removeSync(paths.facts);
     Deno.mkdirSync(paths.facts, { mode: 0o700 });
     assertMatch(
-      byName(stateFindings(paths), "facts").detail,
+      byName(stateFindings(paths, FACES), "facts").detail,
       /facts\.json is a folder, where wisp keeps a file$/,
     );
     // A classifier version whose weights were cut short.
     const weights = join(riskFolder(paths), defaultVersion(), "weights.json");
     writeFileAtomicSync(weights, '{"weights": {');
-    finding = byName(stateFindings(paths), "classifier versions");
+    finding = byName(stateFindings(paths, FACES), "classifier versions");
     assertEquals(finding.ok, false);
     assertEquals(
       finding.detail,
@@ -235,13 +238,13 @@ Deno.test("doctor's state findings: modes that shut wisp out, links, a file wher
     assertMatch(finding.fix ?? "", /wisp classifier remove/);
     // A server's file that is not one, and facts that are not a JSON object.
     writeFileAtomicSync(join(paths.servers, "s2.json"), JSON.stringify({ version: 1, server: {} }));
-    finding = byName(stateFindings(paths), "live servers");
+    finding = byName(stateFindings(paths, FACES), "live servers");
     assertEquals(finding.ok, false);
     assertEquals(finding.detail, `in ${paths.servers}, s2.json (not a server's file wisp reads)`);
     assertMatch(finding.fix ?? "", /^remove the files named/);
     Deno.removeSync(paths.facts, { recursive: true });
     writeFileAtomicSync(paths.facts, "[1, 2");
-    finding = byName(stateFindings(paths), "facts");
+    finding = byName(stateFindings(paths, FACES), "facts");
     assertEquals(finding, {
       ok: false,
       name: "facts",
@@ -251,12 +254,12 @@ Deno.test("doctor's state findings: modes that shut wisp out, links, a file wher
     });
     writeFileAtomicSync(paths.facts, "[]");
     assertEquals(
-      byName(stateFindings(paths), "facts").detail,
+      byName(stateFindings(paths, FACES), "facts").detail,
       `${paths.facts} does not hold a JSON object`,
     );
     // An audit line that is not an event is a note, not a fault: wisp logs reads around it.
     Deno.writeTextFileSync(paths.auditLog, "{torn\n", { append: true });
-    finding = byName(stateFindings(paths), "audit log");
+    finding = byName(stateFindings(paths, FACES), "audit log");
     assertEquals(finding.ok, true);
     assertMatch(finding.detail, /2 lines, 1 line not an event \(wisp logs skips it\)$/);
   } finally {
@@ -271,7 +274,7 @@ Deno.test("doctor's state findings: another user's file is not yours (needs root
   try {
     await fillHome(paths);
     Deno.chownSync(paths.approvals, NOBODY, NOBODY);
-    const finding = byName(stateFindings(paths), "approvals");
+    const finding = byName(stateFindings(paths, FACES), "approvals");
     assertEquals(finding.ok, false);
     assertEquals(
       finding.detail,

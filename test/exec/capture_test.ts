@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { StreamCapture } from "../../src/exec/capture.ts";
 import { splitTrailer, TRAILER_MAX_BYTES } from "../../src/exec/supervisor.ts";
-import { countNewlines, OutputStore } from "../../src/tools/output_store.ts";
+import { countNewlines, OutputStore } from "../../src/audit/output_store.ts";
 import { homePaths } from "../../src/config/home.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { renderResult, shareRoom, storedLineOffsets } from "../../src/exec/render.ts";
 import type { CapturedStream } from "../../src/exec/capture.ts";
-import { countNewlines } from "../../src/tools/output_store.ts";
+import { countNewlines } from "../../src/audit/output_store.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

@@ -9,7 +9,7 @@ import { homePaths } from "../../src/config/home.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { Session } from "../../src/session/session.ts";
 import { runTurn } from "../../src/agent/turn.ts";
-import { callsFromEvents } from "../../src/agent/calls.ts";
+import { callsFromEvents } from "../../src/audit/calls.ts";
 import { ranLine } from "../../src/agent/receipts.ts";
 import { ScriptedBackend, textReply, toolCallEvent } from "../../src/models/scripted.ts";
 import type { ApprovalAnswer, ApprovalHost, ApprovalRequest } from "../../src/gate/gate.ts";

@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
-import { budgetBytes, byteLength, fitted, fitText, formatBytes } from "../../src/tools/budget.ts";
+import { budgetBytes, fitted, fitText } from "../../src/tools/budget.ts";
+import { byteLength, formatBytes } from "../../src/util/bytes.ts";
 import { configSchema } from "../../src/config/schema.ts";
 
 Deno.test("budget: an eighth of the window at 4 bytes a token, clamped to 4–64 KiB", () => {

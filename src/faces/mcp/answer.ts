@@ -21,8 +21,8 @@ import {
   socketPath,
   staleness,
   writeOutcome,
-} from "./pending.ts";
-import { probeProcess, type Prober } from "./procinfo.ts";
+} from "../../gate/pending.ts";
+import { probeProcess, type Prober } from "../../platform/process_probe.ts";
 
 export const ANSWER_WAIT_MS = 5000;
 

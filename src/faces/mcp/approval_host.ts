@@ -24,7 +24,7 @@ import type {
   HostRefusal,
 } from "../../gate/gate.ts";
 import type { AuditSink } from "../../audit/writer.ts";
-import { type PendingAnswer, type PendingBoard, type Scope, SCOPES } from "./pending.ts";
+import { type PendingAnswer, type PendingBoard, type Scope, SCOPES } from "../../gate/pending.ts";
 import { callAnnouncer } from "./announce.ts";
 
 /** Which thread (and client) a turn belongs to, carried through its async calls. */

@@ -31,7 +31,7 @@ async function turnCode() {
       import.meta.resolve("../../agent/instructions.ts"),
     ),
     load<typeof import("../../agent/turn.ts")>(import.meta.resolve("../../agent/turn.ts")),
-    load<typeof import("../../agent/calls.ts")>(import.meta.resolve("../../agent/calls.ts")),
+    load<typeof import("../../audit/calls.ts")>(import.meta.resolve("../../audit/calls.ts")),
     load<typeof import("../../agent/whole_outputs.ts")>(
       import.meta.resolve("../../agent/whole_outputs.ts"),
     ),

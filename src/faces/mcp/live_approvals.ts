@@ -25,8 +25,8 @@ import type { Approval, ApprovalStore } from "../../gate/approvals.ts";
 import type { AuditSink } from "../../audit/writer.ts";
 import type { Logger } from "./log.ts";
 import { writeFileAtomicSync } from "../../util/atomic.ts";
-import { serverAlive } from "./pending.ts";
-import { probeProcess, type Prober } from "./procinfo.ts";
+import { serverAlive } from "../../gate/pending.ts";
+import { probeProcess, type Prober } from "../../platform/process_probe.ts";
 
 /** Who holds the approvals: enough to tell the live server from a reused pid. */
 export interface LiveServer {

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { AuditEvent } from "../../audit/catalogue.ts";
-import { callsFromEvents, type TurnCall } from "../../agent/calls.ts";
+import { callsFromEvents, type TurnCall } from "../../audit/calls.ts";
 import { ranLine } from "../../agent/receipts.ts";
 import { type Claim, unsupportedClaims, unsupportedLine } from "../../agent/verify.ts";
 

@@ -10,7 +10,7 @@ import type { Config } from "../../config/schema.ts";
 import type { HomePaths } from "../../config/home.ts";
 import { catalogueJson, catalogueMarkdown } from "../../tools/catalogue.ts";
 import type { AnyTool } from "../../tools/tool.ts";
-import { OutputStore } from "../../tools/output_store.ts";
+import { OutputStore } from "../../audit/output_store.ts";
 import { auditPageOf, pageOf, ROWS_PER_PAGE, textPageOf } from "./paging.ts";
 import { parseWispUri, type ResourceTarget } from "./uri.ts";
 import type { ClosedThread, Thread, ThreadShape } from "./threads.ts";

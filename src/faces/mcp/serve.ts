@@ -15,7 +15,7 @@ import { messageOf } from "../../util/errors.ts";
 import type { Notifier } from "../../notify/notifier.ts";
 import { dialogAllowed, McpApprovalHost } from "./approval_host.ts";
 import { ThreadAwareAuditLog } from "./thread_audit.ts";
-import { PendingBoard } from "./pending.ts";
+import { PendingBoard } from "../../gate/pending.ts";
 import { serveLiveApprovals } from "./live_approvals.ts";
 import { type FaceBackend, McpFace } from "./server.ts";
 import type { ThreadShape } from "./threads.ts";

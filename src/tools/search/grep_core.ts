@@ -7,7 +7,7 @@
  * (docs/adr/0005-search-traversal.md).
  */
 import { RE2JS } from "re2js";
-import { describeNotes, newNotes, walk } from "./walk.ts";
+import { describeNotes, newNotes, walk } from "../../util/walk.ts";
 import { type LineTest, scanFile } from "./scan.ts";
 
 export interface GrepRequest {

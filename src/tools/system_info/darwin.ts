@@ -15,7 +15,7 @@
  */
 import { basename } from "node:path";
 import { runHostView } from "../../platform/host_view.ts";
-import { formatBytes } from "../budget.ts";
+import { formatBytes } from "../../util/bytes.ts";
 import { duration, folderReport, statfsColumns, table, TopicError, type Topics } from "./shared.ts";
 
 /** Runs one fixed argv and returns its standard output. */

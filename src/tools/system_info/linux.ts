@@ -14,7 +14,7 @@ import {
 } from "./procfs.ts";
 import { procSnapshot, type ProcRequest } from "./source.ts";
 import { duration, folderReport, statfsColumns, table, type Topics, TopicError } from "./shared.ts";
-import { formatBytes } from "../budget.ts";
+import { formatBytes } from "../../util/bytes.ts";
 
 // The in-process folder walk and the topic error are shared with darwin.ts.
 export { folderReport, TopicError };

@@ -4,8 +4,8 @@
  * bounded in-process folder walk (the same on every platform).
  */
 import { statfsSync } from "node:fs";
-import { renderTable } from "../../cli/table.ts";
-import { formatBytes } from "../budget.ts";
+import { renderTable } from "../../util/table.ts";
+import { formatBytes } from "../../util/bytes.ts";
 
 /** A topic's failure; the tool shows it as `error: <message>`. */
 export class TopicError extends Error {}

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../support/assert.ts";
 import { startFakeOllama } from "../../support/fake_ollama.ts";
 import { runWisp } from "../../support/wisp.ts";
-import { sha256Hex } from "../../../src/faces/mcp/pending.ts";
+import { sha256Hex } from "../../../src/gate/pending.ts";
 import { connect, mcpScratch, ollamaConfig, pendingIds, structured, waitFor } from "./support.ts";
 import { wispInTmux as wispAtTerminal } from "./tmux.ts";
 

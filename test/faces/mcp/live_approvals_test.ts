@@ -13,7 +13,7 @@ import {
   LiveApprovals,
   parseLiveFile,
 } from "../../../src/faces/mcp/live_approvals.ts";
-import type { Prober } from "../../../src/faces/mcp/procinfo.ts";
+import type { Prober } from "../../../src/platform/process_probe.ts";
 
 const facts = (table: Record<number, { alive: boolean; start?: string } | undefined>): Prober =>
 (

@@ -10,7 +10,7 @@
  * never followed (docs/adr/0005-search-traversal.md).
  */
 import ignore, { type Ignore } from "ignore";
-import { isCredentialPath } from "../../util/credential_paths.ts";
+import { isCredentialPath } from "./credential_paths.ts";
 
 export const LIMITS = {
   entriesPerFolder: 20_000,

@@ -5,15 +5,15 @@
  * removed by whoever lists the folder.
  */
 import { join } from "node:path";
-import { assert, assertEquals, assertMatch } from "../../support/assert.ts";
+import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import {
   checkAnswer,
   listPending,
   PendingBoard,
   sha256Hex,
-} from "../../../src/faces/mcp/pending.ts";
-import type { Prober } from "../../../src/faces/mcp/procinfo.ts";
-import { connectLocal } from "../../../src/platform/peer_socket.ts";
+} from "../../src/gate/pending.ts";
+import type { Prober } from "../../src/platform/process_probe.ts";
+import { connectLocal } from "../../src/platform/peer_socket.ts";
 
 function exists(path: string): boolean {
   try {

@@ -5,7 +5,7 @@
  * read only this, never the reply, so a model cannot talk its way into them.
  * Pure.
  */
-import type { AuditEvent } from "../audit/catalogue.ts";
+import type { AuditEvent } from "./catalogue.ts";
 
 export type CallOutcome = "ok" | "failed" | "denied" | "declined" | "unfinished";
 

@@ -3,13 +3,13 @@
  * list of our own), then the one runner with stdio passed through, then the
  * program's exit status as wisp's.
  */
-import { loadContext, openAudit } from "../cli/context.ts";
-import { cliState, errLine } from "../cli/io.ts";
+import { loadContext, openAudit } from "./context.ts";
+import { cliState, errLine } from "./io.ts";
 import { UsageError, WispError } from "../util/errors.ts";
-import { runCommand } from "./runner.ts";
+import { runCommand } from "../exec/runner.ts";
 import { nestedSandboxProbe } from "../platform/index.ts";
-import { exitCodeFor, shellLine } from "../cli/sandbox.ts";
-import { passingOnce } from "./passthrough.ts";
+import { exitCodeFor, shellLine } from "./sandbox.ts";
+import { passingOnce } from "../exec/passthrough.ts";
 
 export interface SandboxCommandOptions {
   network: boolean;

@@ -2,15 +2,15 @@
  * The answerer rules as pure functions: which argv is wisp's own from source
  * or compiled, and the walk up the parents against the server's lineage.
  */
-import { assert, assertEquals, assertMatch } from "../../support/assert.ts";
+import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import {
   checkAnswerer,
   processKey,
   serverLineage,
   wispArguments,
   type WispIdentity,
-} from "../../../src/faces/mcp/answerer.ts";
-import type { Prober, ProcessFacts } from "../../../src/faces/mcp/procinfo.ts";
+} from "../../src/gate/answerer.ts";
+import type { Prober, ProcessFacts } from "../../src/platform/process_probe.ts";
 
 const SOURCE: WispIdentity = {
   kind: "source",

@@ -18,10 +18,10 @@
  * whose wait expired, is stale and removed by whoever lists the folder.
  */
 import { join } from "node:path";
-import { ensurePrivateDir } from "../../config/home.ts";
-import { writeFileAtomicSync } from "../../util/atomic.ts";
-import { type PeerConnection, PeerListener } from "../../platform/peer_socket.ts";
-import { probeProcess, type Prober } from "./procinfo.ts";
+import { ensurePrivateDir } from "../config/home.ts";
+import { writeFileAtomicSync } from "../util/atomic.ts";
+import { type PeerConnection, PeerListener } from "../platform/peer_socket.ts";
+import { probeProcess, type Prober } from "../platform/process_probe.ts";
 import {
   type AnswererCheck,
   checkAnswerer,

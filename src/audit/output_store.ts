@@ -9,8 +9,24 @@
  * output as cut. Files are 0600 in 0700 folders, like everything in the home.
  */
 import { join } from "node:path";
+
+/** Where the whole of a held-back output is, when it was kept. */
+export interface KeptOutput {
+  id: string;
+  /** Lines of the stored text. */
+  lines: number;
+  /** The store cut the text (past its own cap); the note says the rest was not kept. */
+  truncated?: boolean;
+}
+
+/** What the output store must offer for `fitted` to keep a whole output (src/audit/output_store.ts). */
+export interface OutputKeeper {
+  keep(
+    text: string,
+    about: { session: string; callId?: string; tool: string },
+  ): Promise<KeptOutput>;
+}
 import { ensurePrivateDir, type HomePaths } from "../config/home.ts";
-import type { KeptOutput, OutputKeeper } from "./budget.ts";
 
 /** The most one stored output keeps. */
 export const OUTPUT_STORE_CAP_BYTES = 16 * 1024 * 1024;

@@ -14,8 +14,8 @@
  */
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BUILD } from "../../build_info.ts";
-import type { Prober, ProcessFacts } from "./procinfo.ts";
+import { BUILD } from "../build_info.ts";
+import type { Prober, ProcessFacts } from "../platform/process_probe.ts";
 
 /** What a wisp process looks like to the kernel. */
 export interface WispIdentity {

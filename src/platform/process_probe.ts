@@ -4,7 +4,7 @@
  * C library), behind a `Prober` so that tests can hand in facts of their own.
  * `undefined` means "cannot tell", and callers fail closed on it.
  */
-import { type ProcessFacts, processFacts } from "../../platform/process_table.ts";
+import { type ProcessFacts, processFacts } from "./process_table.ts";
 
 export type { ProcessFacts };
 
