@@ -53,6 +53,7 @@ interface Walk {
   files: number;
   modeFaults: Fault[];
   ownerFaults: Fault[];
+  linkFaults: Fault[];
   readFaults: Fault[];
   notes: string[];
   truncated: boolean;
@@ -121,7 +122,9 @@ function walkFolder(item: StateItem, walk: Walk, uid: number | undefined): void 
     try {
       entries = [...Deno.readDirSync(dir)];
     } catch (error) {
-      walk.readFaults.push({ path: dir, problem: `cannot be listed (${messageOf(error)})` });
+      // The folder's own mode says why (and is reported); the OS's words add nothing.
+      const why = error instanceof Deno.errors.PermissionDenied ? "no permission" : "unreadable";
+      walk.readFaults.push({ path: dir, problem: `cannot be listed (${why})` });
       continue;
     }
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
@@ -137,7 +140,7 @@ function walkFolder(item: StateItem, walk: Walk, uid: number | undefined): void 
         continue; // removed while we looked (a pending request answered meanwhile)
       }
       if (info.isSymlink) {
-        walk.modeFaults.push({ path: full, problem: "a symbolic link, which wisp never makes" });
+        walk.linkFaults.push({ path: full, problem: "a symbolic link, which wisp never makes" });
         continue;
       }
       checkEntry(full, info, walk, uid);
@@ -153,7 +156,9 @@ function walkFolder(item: StateItem, walk: Walk, uid: number | undefined): void 
 
 /** Faults inside a folder, by their path inside it: "a.json (mode 644, not 600), … and 2 more". */
 function named(faults: Fault[], root: string): string {
-  const shown = faults.slice(0, NAMED).map((f) => `${relative(root, f.path)} (${f.problem})`);
+  const shown = faults.slice(0, NAMED).map((f) =>
+    `${f.path === root ? "the folder itself" : relative(root, f.path)} (${f.problem})`
+  );
   const more = faults.length > NAMED ? ` and ${faults.length - NAMED} more` : "";
   return shown.join(", ") + more;
 }
@@ -198,6 +203,7 @@ export function stateFinding(item: StateItem): Finding {
     files: wantFolder ? 0 : 1,
     modeFaults: [],
     ownerFaults: [],
+    linkFaults: [],
     readFaults: [],
     notes: [],
     truncated: false,
@@ -222,6 +228,10 @@ export function stateFinding(item: StateItem): Finding {
         ? `run chmod -R u+rwX,go-rwx ${item.path} so that it is yours alone`
         : `run chmod 600 ${item.path} so that it is yours alone`,
     );
+  }
+  if (walk.linkFaults.length > 0) {
+    faults.push(`in ${item.path}, ${named(walk.linkFaults, item.path)}`);
+    fixes.push("remove the links named; wisp keeps only files of its own here");
   }
   if (walk.readFaults.length > 0) {
     if (wantFolder) {

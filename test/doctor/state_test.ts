@@ -214,7 +214,12 @@ Deno.test("doctor's state findings: modes that shut wisp out, links, a file wher
     Deno.symlinkSync("/etc/hostname", join(paths.transcripts, "elsewhere.jsonl"));
     finding = byName(stateFindings(paths, FACES), "transcripts");
     assertEquals(finding.ok, false);
-    assertMatch(finding.detail, /elsewhere\.jsonl \(a symbolic link, which wisp never makes\)/);
+    assertEquals(
+      finding.detail,
+      `in ${paths.transcripts}, elsewhere.jsonl (a symbolic link, which wisp never makes)`,
+    );
+    assertEquals(finding.fix, "remove the links named; wisp keeps only files of its own here");
+    Deno.removeSync(join(paths.transcripts, "elsewhere.jsonl"));
     // A file where wisp keeps a folder, and a folder where it keeps a file.
     Deno.writeTextFileSync(paths.models, "x", { mode: 0o600 });
     finding = byName(stateFindings(paths, FACES), "models folder");
