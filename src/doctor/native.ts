@@ -85,16 +85,26 @@ export function nativeFinding(world: NativeWorld): Finding {
       detail: `${found.path} (${found.from}) loads; ABI version ${version}`,
     };
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
     const fenced = error instanceof Deno.errors.NotCapable ||
       error instanceof Deno.errors.PermissionDenied;
+    if (fenced) {
+      return {
+        ok: false,
+        name: NAME,
+        detail: `${found.path} (${found.from}) is there, but wisp may not load it`,
+        fix: "wisp's permission set does not allow it; run the build that ships with it",
+      };
+    }
+    // The loader's own message names the call and the ELF details; say what it means instead.
+    const message = error instanceof Error ? error.message : String(error);
+    const what = message.includes("wisp_abi_version")
+      ? "is a library without wisp_abi_version, so not libwisp"
+      : "does not load as a library";
     return {
       ok: false,
       name: NAME,
-      detail: `${found.path} (${found.from}) does not load: ${why}`,
-      fix: fenced
-        ? "wisp's permission set does not allow loading it; run the build that ships with it"
-        : `reinstall wisp or rebuild ${libwispName(world.os)}`,
+      detail: `${found.path} (${found.from}) ${what}`,
+      fix: `reinstall wisp or rebuild ${libwispName(world.os)}`,
     };
   }
 }

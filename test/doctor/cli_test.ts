@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { runWisp } from "../support/wisp.ts";
+import { fileExists } from "../../src/doctor/native.ts";
 
 interface Report {
   ok: boolean;
@@ -153,3 +154,39 @@ Deno.test("doctor: with no launcher on PATH the sandbox is not ok and says what 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test(
+  "doctor: a libwisp that WISP_LIBWISP names is found, and the permission set's refusal to load it is said",
+  {
+    ignore: Deno.build.os !== "linux",
+  },
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "wisp-doctor-cli-" });
+    try {
+      const source = join(dir, "abi.c");
+      const library = join(dir, "libwisp.so");
+      Deno.writeTextFileSync(source, "unsigned int wisp_abi_version(void) { return 7; }\n");
+      const built = await new Deno.Command("cc", {
+        args: ["-shared", "-fPIC", "-o", library, source],
+        stdout: "null",
+        stderr: "piped",
+      }).output().catch(() => undefined);
+      if (!built?.success) return; // no C compiler here: the unit test covers the finding
+      const run = await runWisp(["doctor", "--json"], {
+        home: join(dir, "home"),
+        env: { WISP_LIBWISP: library },
+      });
+      const native = find(parseReport(run.stdout), "native library");
+      // This build's permission set names no libwisp yet, so the fence refuses it.
+      assertEquals(native, {
+        name: "native library",
+        ok: false,
+        detail: `${library} (WISP_LIBWISP) is there, but wisp may not load it`,
+        fix: "wisp's permission set does not allow it; run the build that ships with it",
+      });
+      assertEquals(run.code, 1);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);

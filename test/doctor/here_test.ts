@@ -216,7 +216,11 @@ Deno.test("native library: not built on Linux is ok and says where it looked; on
     },
   }));
   assertEquals(fenced.ok, false);
-  assertMatch(fenced.fix ?? "", /permission set does not allow loading it/);
+  assertEquals(
+    fenced.detail,
+    "/src/wisp/ffi/build/libwisp.so (the source build) is there, but wisp may not load it",
+  );
+  assertMatch(fenced.fix ?? "", /permission set does not allow it/);
 });
 
 Deno.test(
@@ -255,7 +259,25 @@ Deno.test(
         abiVersion: loadAbiVersion,
       }));
       assertEquals(bad.ok, false);
-      assertMatch(bad.detail, new RegExp(`^${junk} \\(WISP_LIBWISP\\) does not load: `));
+      assertEquals(bad.detail, `${junk} (WISP_LIBWISP) does not load as a library`);
+      // A library, but not libwisp.
+      const other = join(dir, "libother.so");
+      Deno.writeTextFileSync(source, "int something_else(void) { return 1; }\n");
+      const builtOther = await new Deno.Command("cc", {
+        args: ["-shared", "-fPIC", "-o", other, source],
+        stdout: "null",
+        stderr: "piped",
+      }).output();
+      assert(builtOther.success, new TextDecoder().decode(builtOther.stderr));
+      const notOurs = nativeFinding(nativeWorld({
+        env: (n) => (n === "WISP_LIBWISP" ? other : undefined),
+        exists: fileExists,
+        abiVersion: loadAbiVersion,
+      }));
+      assertEquals(
+        [notOurs.ok, notOurs.detail],
+        [false, `${other} (WISP_LIBWISP) is a library without wisp_abi_version, so not libwisp`],
+      );
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
