@@ -57,6 +57,7 @@ export function osFinding(): Finding {
   };
 }
 
+/** The sandbox launcher is there: sandbox-exec on a Mac, bwrap on PATH elsewhere. */
 export function launcherFinding(): Finding {
   if (Deno.build.os === "darwin") {
     try {
@@ -80,6 +81,7 @@ export function launcherFinding(): Finding {
   };
 }
 
+/** config.json is absent (defaults apply) or parses and validates. */
 export function configFinding(paths: HomePaths): Finding {
   try {
     const loaded = loadConfig(paths.config);

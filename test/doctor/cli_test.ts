@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { runWisp } from "../support/wisp.ts";
+import { startFakeOllama } from "../support/fake_ollama.ts";
 import { fileExists } from "../../src/doctor/native.ts";
 
 interface Report {
@@ -190,3 +191,44 @@ Deno.test(
     }
   },
 );
+
+Deno.test("doctor: a model classifier whose server lists the model but fails to answer is not ok; one that answers is", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const dir = await Deno.makeTempDir({ prefix: "wisp-doctor-cli-" });
+  try {
+    const home = join(dir, "home");
+    Deno.mkdirSync(home, { mode: 0o700 });
+    Deno.writeTextFileSync(
+      join(home, "config.json"),
+      JSON.stringify({
+        model: "ollama:granite4.1:8b",
+        ollama: { host: ollama.url },
+        approval: { classifier: "model" },
+      }),
+    );
+    // No reply scripted: the server lists the model, and every chat fails.
+    let run = await runWisp(["doctor", "--json"], { home });
+    assertEquals(run.code, 1);
+    const silent = find(parseReport(run.stdout), "classifier");
+    assertEquals(silent.ok, false);
+    assertMatch(
+      silent.detail,
+      /^the model classifier on ollama:granite4\.1:8b is listed but does not answer: /,
+    );
+    assert(silent.fix !== null);
+    // Two replies: the model's own findings may ask it something first (a one-word probe).
+    for (let i = 0; i < 2; i++) {
+      ollama.reply({ text: '{"level": "moderate", "reason": "it runs the tests"}' });
+    }
+    run = await runWisp(["doctor", "--json"], { home });
+    assertEquals(find(parseReport(run.stdout), "classifier"), {
+      name: "classifier",
+      ok: true,
+      detail: "model classifier on ollama:granite4.1:8b, served and answers",
+      fix: null,
+    });
+  } finally {
+    await ollama.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
