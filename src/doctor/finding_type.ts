@@ -1,7 +1,7 @@
 /**
  * The shape of one doctor finding, in a module of its own that imports
  * nothing, so that a check with no other dependency (state.ts) can be run by
- * a test as an ordinary user. finding.ts re-exports it with its helpers.
+ * a test as an ordinary user. finding.ts re-exports it beside the functions that print it.
  */
 
 /** One line of doctor's report; `--json` prints it with `fix` null when there is none. */
