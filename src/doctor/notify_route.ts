@@ -71,6 +71,7 @@ export async function notificationFinding(
   }
   // A program that is not installed is the install's fault only when it is all that is missing:
   // the same dry run with every program present would post through it.
+  let blockers = outcome.tried;
   const missingProgram = outcome.tried.find((t) => /is not installed/.test(t.reason));
   if (missingProgram) {
     const everything = new Notifier(sane, dryRun({ ...world, hasProgram: () => true }));
@@ -86,12 +87,14 @@ export async function notificationFinding(
           : `install ${missingProgram.route}`,
       };
     }
+    // Installing it would not help: say what stands in the way beyond it.
+    if (would.tried.length > 0) blockers = would.tried;
   }
+  const why = blockers.map((t) => `${t.route}: ${t.reason}`).join("; ") ||
+    "no route on this system";
   return {
     ok: true,
     name: NAME,
-    detail: `none here (${
-      skipped || "no route on this system"
-    }); the notify tool says it cannot show one`,
+    detail: `none here (${why}); wisp notify and the notify tool say so when asked`,
   };
 }

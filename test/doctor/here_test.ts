@@ -143,7 +143,7 @@ Deno.test("notifications: the route the notifier would take here, found in a dry
   w = notifierWorld({ hasProgram: () => false });
   finding = await notificationFinding(w.world, SETTINGS);
   assertEquals(finding.ok, true);
-  assertMatch(finding.detail, /^none here \(notify-send: /);
+  assertMatch(finding.detail, /^none here \(notify-send: no desktop session /);
   w = notifierWorld({});
   finding = await notificationFinding(w.world, SETTINGS);
   assertEquals(finding.ok, true);
