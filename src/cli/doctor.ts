@@ -138,6 +138,7 @@ async function doctor(flags: { json?: boolean }): Promise<void> {
   if (!ok) cliState.exitCode = 1;
 }
 
+/** Adds `wisp doctor` to the command line. */
 export function register(program: Command): void {
   program
     .command("doctor")
