@@ -27,7 +27,7 @@ import { ScriptedBackend, textReply, toolCallEvent } from "../src/models/scripte
 import type { ChatRequest } from "../src/models/backend.ts";
 import { runTurn } from "../src/agent/turn.ts";
 import { SessionEngine } from "../src/faces/mcp/engine.ts";
-import { ThreadAwareAuditLog } from "../src/faces/mcp/thread_audit.ts";
+import { AuditLog } from "../src/audit/writer.ts";
 import { McpFace } from "../src/faces/mcp/server.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -99,7 +99,7 @@ const config32 = configSchema.parse({ notifications: { enabled: false } });
 const paths = homePaths(join(home, "threads"));
 
 function openSession(): Session {
-  const audit = new ThreadAwareAuditLog({
+  const audit = new AuditLog({
     path: paths.auditLog,
     enabled: true,
     maxBytes: config32.audit.maxBytes,

@@ -8,7 +8,15 @@
  *
  * Listeners see every event in process, whether or not the log is enabled:
  * receipts (`ran:`) count from them.
+ *
+ * Scopes tag events by what they belong to: an event recorded through a
+ * scope, or on the log inside the scope's `run` (in its async calls too,
+ * whoever records it), carries the scope's fields (a turn's id; an MCP
+ * thread and its turn) and is kept in the scope's list, which the turn's
+ * receipt reads. Turns running at once on one log (MCP threads) never see
+ * each other's events.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { dirname } from "node:path";
 import { AUDIT_CATALOGUE, type AuditEvent, type AuditFields, type AuditKind } from "./catalogue.ts";
 import { ensurePrivateDir } from "../config/home.ts";
@@ -35,7 +43,56 @@ export type AuditListener = (event: AuditEvent) => void;
 export interface AuditSink {
   readonly session: string;
   record<K extends AuditKind>(kind: K, fields: AuditFields<K>): AuditEvent;
+  /** The fields of the audit scopes the caller runs inside (AuditScope.run), merged. */
+  scopeFields?(): Record<string, unknown>;
 }
+
+/** The most events a scope keeps in its list; past it, events are still recorded and counted. */
+export const SCOPE_EVENTS_MAX = 10_000;
+
+/**
+ * What events belong to: a turn (and an MCP thread). Recording through the
+ * scope, or on its log inside `run`, adds the scope's fields to the event
+ * and keeps the event in the scope's list.
+ */
+export class AuditScope implements AuditSink {
+  /** The events recorded in this scope, in order (up to SCOPE_EVENTS_MAX). */
+  readonly events: AuditEvent[] = [];
+  #dropped = 0;
+
+  constructor(readonly log: AuditLog, readonly fields: Readonly<Record<string, unknown>>) {}
+
+  get session(): string {
+    return this.log.session;
+  }
+
+  /** Events recorded but not kept in `events` because the scope passed SCOPE_EVENTS_MAX. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  record<K extends AuditKind>(kind: K, fields: AuditFields<K>): AuditEvent {
+    return this.log.recordIn(kind, fields, this);
+  }
+
+  /** Run `work` with every event its log records meanwhile — in its async calls too — in this scope. */
+  run<T>(work: () => T): T {
+    const outer = activeScopes.getStore() ?? [];
+    return activeScopes.run(outer.includes(this) ? outer : [...outer, this], work);
+  }
+
+  scopeFields(): Record<string, unknown> {
+    return { ...this.log.scopeFields(), ...this.fields };
+  }
+
+  /** Called by the log for each event recorded in this scope. */
+  keep(event: AuditEvent): void {
+    if (this.events.length < SCOPE_EVENTS_MAX) this.events.push(event);
+    else this.#dropped++;
+  }
+}
+
+const activeScopes = new AsyncLocalStorage<readonly AuditScope[]>();
 
 export function newSessionId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(4));
@@ -75,7 +132,38 @@ export class AuditLog implements AuditSink {
     return () => this.#listeners.delete(listener);
   }
 
+  /** A scope whose events carry `fields` (see AuditScope). */
+  scope(fields: Record<string, unknown>): AuditScope {
+    return new AuditScope(this, fields);
+  }
+
+  /** The fields of this log's scopes the caller runs inside (AuditScope.run), outermost first, merged. */
+  scopeFields(): Record<string, unknown> {
+    const merged: Record<string, unknown> = {};
+    for (const scope of activeScopes.getStore() ?? []) {
+      if (scope.log === this) Object.assign(merged, scope.fields);
+    }
+    return merged;
+  }
+
   record<K extends AuditKind>(kind: K, fields: AuditFields<K>): AuditEvent {
+    return this.recordIn(kind, fields, undefined);
+  }
+
+  /** Record an event in the active scopes and, when given, one more (AuditScope.record). */
+  recordIn<K extends AuditKind>(
+    kind: K,
+    given: AuditFields<K>,
+    explicit: AuditScope | undefined,
+  ): AuditEvent {
+    const scopes = (activeScopes.getStore() ?? []).filter((scope) => scope.log === this);
+    if (explicit && !scopes.includes(explicit)) scopes.push(explicit);
+    let fields = given;
+    if (scopes.length > 0) {
+      const tags: Record<string, unknown> = {};
+      for (const scope of scopes) Object.assign(tags, scope.fields);
+      fields = { ...given, ...tags } as AuditFields<K>;
+    }
     // Checking the fields costs microseconds; an event nobody will read or
     // receive (log off, no listener) need not pay it.
     const read = (this.options.enabled && !this.#closed) || this.#listeners.size > 0;
@@ -108,6 +196,7 @@ export class AuditLog implements AuditSink {
         throw homeWriteError(error, this.options.path, "the audit log");
       }
     }
+    for (const scope of scopes) scope.keep(event);
     for (const listener of this.#listeners) {
       try {
         listener(event);

@@ -1,7 +1,7 @@
 /**
- * The action of `wisp sandbox`: the deny list (the gate's policy check, not a
- * list of our own), then the one runner with stdio passed through, then the
- * program's exit status as wisp's.
+ * The action of `wisp sandbox`: the gate (for a line the person typed: the
+ * deny list only, and the gate records its own decision), then the one
+ * runner with stdio passed through, then the program's exit status as wisp's.
  */
 import { loadContext, openAudit } from "./context.ts";
 import { cliState, errLine } from "./io.ts";
@@ -35,19 +35,11 @@ export async function runSandbox(argv: string[], options: SandboxCommandOptions)
     argv: ["sandbox", ...argv],
   });
 
-  const { Gate } = await import("../gate/gate.ts");
+  const [{ Gate }, { checkThenRun }] = await Promise.all([
+    import("../gate/gate.ts"),
+    import("../gate/check_then_run.ts"),
+  ]);
   const gate = new Gate({ config, home: paths, audit });
-  const { policy } = await gate.assess(line, { cwd, origin: "sandbox" });
-  audit.record("policy.decision", {
-    command: line,
-    decision: policy.allowed ? "allow" : "deny",
-    ...(policy.reason ? { reason: policy.reason } : {}),
-    ...(policy.rule ? { rule: policy.rule } : {}),
-    origin: "sandbox",
-    cwd,
-  });
-  if (!policy.allowed) throw new WispError(`command denied by policy: ${policy.reason}`);
-  await probing;
 
   // Ctrl-C reaches the launcher too (it shares wisp's terminal group) and ends
   // the sandbox at once; wisp waits for it and reports the stop.
@@ -59,21 +51,31 @@ export async function runSandbox(argv: string[], options: SandboxCommandOptions)
     listening = true;
   } catch { /* no signal support here */ }
   try {
-    const result = await runCommand({
-      command: line,
-      cwd,
-      root: cwd,
-      origin: "sandbox",
-      budgetBytes: 4096,
-      config,
-      home: paths,
-      audit,
-      passthrough: true,
-      signal: controller.signal,
-      allowNetwork: options.network && config.commandPolicy.sandbox.allowNetwork,
-      extraWritable: options.writable.map((p) => (p.startsWith("/") ? p : `${cwd}/${p}`)),
-      warn: errLine,
+    // Typing the line is its approval: the gate applies the deny list only (origin "sandbox").
+    const gated = await checkThenRun(gate, line, { cwd, root: cwd, origin: "sandbox" }, async () => {
+      await probing;
+      return runCommand({
+        command: line,
+        cwd,
+        root: cwd,
+        origin: "sandbox",
+        budgetBytes: 4096,
+        config,
+        home: paths,
+        audit,
+        passthrough: true,
+        signal: controller.signal,
+        allowNetwork: options.network && config.commandPolicy.sandbox.allowNetwork,
+        extraWritable: options.writable.map((p) => (p.startsWith("/") ? p : `${cwd}/${p}`)),
+        warn: errLine,
+      });
     });
+    if (!gated.ran) {
+      // The refusal without the model-facing `error: ` (wisp's own error line adds it).
+      const refusal = "refusal" in gated ? gated.refusal : "error: stopped before it started";
+      throw new WispError(refusal.replace(/^error: /, ""));
+    }
+    const result = gated.result;
     if (result.error) throw new WispError(result.error);
     cliState.exitCode = exitCodeFor(result.exitStatus);
     if (result.stopped) errLine("wisp: stopped");

@@ -9,6 +9,7 @@ import type { Config } from "../config/schema.ts";
 import type { HomePaths } from "../config/home.ts";
 import { type ApprovalHost, Gate } from "../gate/gate.ts";
 import { runCommand } from "../exec/runner.ts";
+import { checkThenRun } from "../gate/check_then_run.ts";
 import type { CapturedStream } from "../exec/capture.ts";
 import { WispError } from "../util/errors.ts";
 import { CAPTURE_LIMIT } from "./triage.ts";
@@ -65,50 +66,53 @@ export async function runCaptured(
   const cwd = opts.cwd ?? Deno.cwd();
   const root = opts.root ?? cwd;
   const gate = opts.gate ?? new Gate({ config: opts.config, home: opts.paths, audit: opts.audit });
-  const verdict = await gate.check(line, {
+  // Each stream through a scanner of its own as it arrives; stderr without the supervisor's trailer.
+  const scanners = opts.scan ? { out: new TriageScanner(), err: new TriageScanner() } : undefined;
+  const errBytes = scanners
+    ? new TrailedBuffer({ push: (b) => scanners.err.pushBytes(b) })
+    : undefined;
+  const gated = await checkThenRun(gate, line, {
     cwd,
     root,
     origin,
     ...(opts.host ? { host: opts.host } : {}),
     ...(opts.yes ? { yes: true } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
-  });
-  if (!verdict.allowed) {
-    const refusal = (verdict.refusal ?? "command not approved").replace(/^error: /, "");
+  }, () => {
+    if (scanners) opts.onScanning?.(() => scanners.out.linesRead + scanners.err.linesRead);
+    return runCommand({
+      command: line,
+      cwd,
+      root,
+      origin,
+      timeoutSeconds: opts.timeoutSeconds,
+      // Each stream keeps half the capture limit at each end in memory; the rest spills to the output store.
+      budgetBytes: Math.floor(CAPTURE_LIMIT / 2),
+      config: opts.config,
+      home: opts.paths,
+      audit: opts.audit,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      memory: false,
+      ...(scanners
+        ? {
+          onOutput: (stream: "stdout" | "stderr", chunk: Uint8Array) =>
+            stream === "stdout" ? scanners.out.pushBytes(chunk) : errBytes!.push(chunk),
+        }
+        : {}),
+    });
+  }, opts.signal);
+  if (!gated.ran) {
+    if ("stopped" in gated) throw new WispError(`${line} was stopped before it started`);
+    const refusal = gated.refusal.replace(/^error: /, "");
     throw new WispError(
       `${refusal}${
-        !opts.yes && !opts.host && verdict.level !== "dangerous"
+        !opts.yes && !opts.host && gated.decision.level !== "dangerous"
           ? " (add --yes to approve it for this run)"
           : ""
       }`,
     );
   }
-  // Each stream through a scanner of its own as it arrives; stderr without the supervisor's trailer.
-  const scanners = opts.scan ? { out: new TriageScanner(), err: new TriageScanner() } : undefined;
-  const errBytes = scanners
-    ? new TrailedBuffer({ push: (b) => scanners.err.pushBytes(b) })
-    : undefined;
-  if (scanners) opts.onScanning?.(() => scanners.out.linesRead + scanners.err.linesRead);
-  const result = await runCommand({
-    command: line,
-    cwd,
-    root,
-    origin,
-    timeoutSeconds: opts.timeoutSeconds,
-    // Each stream keeps half the capture limit at each end in memory; the rest spills to the output store.
-    budgetBytes: Math.floor(CAPTURE_LIMIT / 2),
-    config: opts.config,
-    home: opts.paths,
-    audit: opts.audit,
-    ...(opts.signal ? { signal: opts.signal } : {}),
-    memory: false,
-    ...(scanners
-      ? {
-        onOutput: (stream: "stdout" | "stderr", chunk: Uint8Array) =>
-          stream === "stdout" ? scanners.out.pushBytes(chunk) : errBytes!.push(chunk),
-      }
-      : {}),
-  });
+  const result = gated.result;
   if (result.error !== undefined && result.exitStatus === null) {
     throw new WispError(`${line} could not start: ${result.error}`);
   }

@@ -19,13 +19,9 @@ import { Session } from "../session/session.ts";
 import type { Notifier } from "../notify/notifier.ts";
 import { openNotifier } from "../notify/world.ts";
 import { SANDBOX_OFF_WARNING } from "../exec/runner.ts";
-import { budgetBytes, BYTES_PER_TOKEN } from "../tools/budget.ts";
-import { composeInstructions } from "../agent/instructions.ts";
-import { runTurn, type TurnOutcome } from "../agent/turn.ts";
-import { callsFromEvents } from "../audit/calls.ts";
-import { ranLine } from "../agent/receipts.ts";
-import { unsupportedClaims, unsupportedLine } from "../agent/verify.ts";
-import { storeReader, withWholeOutputs } from "../agent/whole_outputs.ts";
+import { BYTES_PER_TOKEN } from "../tools/budget.ts";
+import { Conversation, TurnFailed } from "../agent/conversation.ts";
+import type { TurnOutcome } from "../agent/turn.ts";
 
 /** The most a piped prompt may hold. */
 export const PROMPT_MAX_BYTES = 4 * 1024 * 1024;
@@ -205,34 +201,22 @@ export async function respond(
         );
       }
     }
-    const window = await backend.contextWindow();
-    const names = tools.map((t) => t.name);
-    const messages = [{
-      role: "system" as const,
-      content: composeInstructions({
-        tools: names,
-        extension: deps.config.systemPromptExtension,
-        instructions: options.instructions,
-        cwd: session.root,
-      }),
-    }];
-    const overflow = promptOverflow(prompt, messages[0].content, window);
+    const conversation = await Conversation.open(session, {
+      backend,
+      tools,
+      instructions: options.instructions,
+    });
+    const overflow = promptOverflow(prompt, conversation.instructions, conversation.window);
     if (overflow) {
       throw new WispError(
         `${overflow} for ${backend.name}; give a shorter prompt, or pick a model with a larger window`,
       );
     }
-    const turn = session.beginTurn({ budgetBytes: budgetBytes(window), signal: deps.signal });
     let printed = "";
-    let outcome: TurnOutcome;
+    let report;
     try {
-      outcome = await runTurn({
-        backend,
-        messages,
+      report = await conversation.turn({
         prompt,
-        tools,
-        registry: session.registry,
-        context: turn.context,
         schema: options.schema,
         signal: deps.signal,
         hooks: {
@@ -244,27 +228,20 @@ export async function respond(
         },
       });
     } catch (error) {
+      if (!(error instanceof TurnFailed)) throw error;
       // The model failed part-way: say what the turn ran before it did, then fail.
       if (printed !== "" && !printed.endsWith("\n")) io.out("\n");
-      const ran = ranLine(callsFromEvents(turn.audit.events), "", tools.map((t) => t.name));
-      if (ran) io.err(muted(ran) + "\n");
-      throw error;
+      if (error.ran) io.err(muted(error.ran) + "\n");
+      throw error.failure;
     }
+    const { outcome, ran, unsupported } = report;
     if (!options.stream) {
       printed = outcome.text;
       io.out(printed);
     }
     if (printed !== "" && !printed.endsWith("\n")) io.out("\n");
-
-    const calls = callsFromEvents(turn.audit.events);
-    const ran = ranLine(calls, outcome.text, names);
     if (ran) io.err(muted(ran) + "\n");
-    let unsupported: string | null = null;
-    if (deps.config.verification.mode !== "off" && !outcome.stopped) {
-      const whole = await withWholeOutputs(calls, storeReader(session.outputStore));
-      unsupported = unsupportedLine(unsupportedClaims(outcome.text, whole, names));
-      if (unsupported) io.err(muted(unsupported) + "\n");
-    }
+    if (unsupported) io.err(muted(unsupported) + "\n");
     if (outcome.stopped) {
       io.err("stopped by you\n");
       return { code: EXIT.interrupted, outcome, ran, unsupported };

@@ -264,8 +264,8 @@ export class Gate {
       };
     }
 
-    if (ctx.origin === "person") {
-      // Typing it is the approval: not classified, never asked.
+    if (ctx.origin === "person" || ctx.origin === "sandbox") {
+      // Typing it (a `!` command, `wisp sandbox -- …`) is the approval: not classified, never asked.
       return {
         allowed: true,
         level: "safe",

@@ -24,16 +24,21 @@
  * API, for faces:
  *   const session = Session.open({ face: "respond", yes, unsafe, host, notifier });
  *   const tools = session.tools({ only, noTools });        // AnyTool[] for a conversation
- *   const turn = session.beginTurn({ cwd, budgetBytes, signal, commandTimeoutSeconds });
- *   // turn.context: the ToolContext calls run with; turn.audit.events: the turn's events
+ *   const turn = session.beginTurn({ cwd, budgetBytes, signal, commandTimeoutSeconds, tags });
+ *   await turn.run(() => work(turn.context));  // events inside are tagged; turn.events lists them
+ *   turn.end();
  *   session.close();
+ *
+ * Faces do not run turns by hand: src/agent/conversation.ts does, through
+ * beginTurn.
  *
  * Nothing here prints or reads a terminal: that is the face's job.
  */
 import type { Config } from "../config/schema.ts";
 import { type HomePaths, homePaths } from "../config/home.ts";
 import { loadConfig } from "../config/load.ts";
-import { AuditLog, newSessionId } from "../audit/writer.ts";
+import type { AuditEvent } from "../audit/catalogue.ts";
+import { AuditLog, type AuditScope, newSessionId } from "../audit/writer.ts";
 import { ensureHome } from "../config/home.ts";
 import { Gate } from "../gate/gate.ts";
 import type { ApprovalHost, GateContext, GateDecision } from "../gate/gate.ts";
@@ -45,7 +50,7 @@ import { runCommandTool } from "../tools/run_command.ts";
 import { registerCustomTools } from "../tools/custom.ts";
 import { ProcessTable } from "../exec/background.ts";
 import type { Notifier } from "../notify/notifier.ts";
-import { TurnAudit } from "./turn_audit.ts";
+import type { TurnHandle, TurnRequest } from "../agent/conversation.ts";
 
 export interface SessionOptions {
   /** Which face opened it: respond, chat, mcp, … (recorded on session.start). */
@@ -72,15 +77,8 @@ export interface SessionOptions {
   argv?: string[];
 }
 
-export interface TurnOptions {
-  /** Where commands and relative paths start; the root by default. */
-  cwd?: string;
-  /** The tool-output budget in bytes (budgetBytes of the model's window). */
-  budgetBytes: number;
-  signal?: AbortSignal;
-  /** The thread's time limit for commands, 0 for none up to the cap (the call's own, if it gives one, comes first). */
-  commandTimeoutSeconds?: number;
-}
+/** What a turn is begun with (the conversation's request). */
+export type TurnOptions = TurnRequest;
 
 /** What run_command (and custom tools) read beside the ordinary ToolContext. */
 export interface SessionToolContext extends ToolContext {
@@ -95,10 +93,11 @@ export interface SessionToolContext extends ToolContext {
   sessionApprovals?: () => number;
 }
 
-export interface Turn {
-  id: string;
-  audit: TurnAudit;
-  context: SessionToolContext;
+/** A turn of this session: its id, the context its calls run with, and its events. */
+export interface Turn extends TurnHandle {
+  readonly context: SessionToolContext;
+  /** The turn's audit scope: its calls record through it, and it lists the turn's events. */
+  readonly audit: AuditScope;
 }
 
 /**
@@ -212,10 +211,15 @@ export class Session {
     };
   }
 
-  /** Start a turn: its id, its audit view, and the context its calls run with. */
+  /**
+   * Start a turn: its id, and the context its calls run with. Work run
+   * through the turn's `run` has every audit event tagged with the turn's id
+   * (and the request's tags) and listed in `events`; `end` lapses the
+   * turn's "once" approvals.
+   */
   beginTurn(options: TurnOptions): Turn {
     const id = `${this.id}-${++this.#turns}`;
-    const audit = new TurnAudit(this.audit, id);
+    const audit = this.audit.scope({ turn: id, ...options.tags });
     const cwd = options.cwd ?? this.root;
     const context: SessionToolContext = {
       cwd,
@@ -239,7 +243,19 @@ export class Session {
         ? { commandTimeoutSeconds: options.commandTimeoutSeconds }
         : {}),
     };
-    return { id, audit, context };
+    const gate = this.gate;
+    return {
+      id,
+      context,
+      audit,
+      get events(): readonly AuditEvent[] {
+        return audit.events;
+      },
+      run: <T>(work: () => Promise<T>): Promise<T> => audit.run(work),
+      end(): void {
+        gate.endTurn(id);
+      },
+    };
   }
 
   close(): void {

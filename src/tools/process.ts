@@ -28,6 +28,7 @@ import {
 } from "../exec/background.ts";
 import { OutputStore } from "../audit/output_store.ts";
 import { refusalText } from "./run_command.ts";
+import { checkThenRun } from "../gate/check_then_run.ts";
 import { formatBytes, formatCount } from "../util/bytes.ts";
 import { errorResult, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 
@@ -146,41 +147,42 @@ async function start(
   if (!ctx.gate) {
     return errorResult("command not approved: no approval gate is set up for this session");
   }
-  const verdict = await ctx.gate.check(args.command, {
-    origin: "model",
-    cwd,
-    tool: "process",
-    signal: ctx.signal,
-  });
-  if (!verdict.allowed) {
-    return { text: refusalText(verdict.refusal), ok: false, meta: { refused: true } };
-  }
-  if (ctx.signal?.aborted) return errorResult("process was stopped before the command started");
   const lifetime = resolveLifetime(args.lifetimeSeconds, ctx.config.commandTimeoutCapSeconds);
-  let entry: ManagedProcess;
+  let gated;
   try {
-    entry = table.launch({
-      command: args.command,
-      cwd,
-      root: ctx.root,
+    gated = await checkThenRun(ctx.gate, args.command, {
       origin: "model",
-      timeoutSeconds: lifetime.seconds,
-      timeoutSource: args.lifetimeSeconds ? "call" : "default",
-      timeoutClamped: lifetime.clamped,
-      budgetBytes: ctx.budgetBytes,
-      config: ctx.config,
-      home: ctx.home,
-      audit: ctx.audit,
-      unsafe: ctx.unsafe === true,
-      ...(ctx.callId ? { outputId: ctx.callId } : {}),
-      outputStore: ctx.outputStore instanceof OutputStore ? ctx.outputStore : undefined,
-      memory: ctx.config.context.memory,
-      // Deliberately no signal: the process outlives this call and this turn;
-      // it ends at its lifetime, by stop, or with the session.
-    });
+      cwd,
+      tool: "process",
+      signal: ctx.signal,
+    }, () =>
+      Promise.resolve(table.launch({
+        command: args.command!,
+        cwd,
+        root: ctx.root,
+        origin: "model",
+        timeoutSeconds: lifetime.seconds,
+        timeoutSource: args.lifetimeSeconds ? "call" : "default",
+        timeoutClamped: lifetime.clamped,
+        budgetBytes: ctx.budgetBytes,
+        config: ctx.config,
+        home: ctx.home,
+        audit: ctx.audit,
+        unsafe: ctx.unsafe === true,
+        ...(ctx.callId ? { outputId: ctx.callId } : {}),
+        outputStore: ctx.outputStore instanceof OutputStore ? ctx.outputStore : undefined,
+        memory: ctx.config.context.memory,
+        // Deliberately no signal: the process outlives this call and this turn;
+        // it ends at its lifetime, by stop, or with the session.
+      })), ctx.signal);
   } catch (error) {
     return errorResult((error as Error).message);
   }
+  if (!gated.ran) {
+    if ("stopped" in gated) return errorResult("process was stopped before the command started");
+    return { text: refusalText(gated.refusal), ok: false, meta: { refused: true } };
+  }
+  const entry: ManagedProcess = gated.result;
   return {
     text: `started process ${entry.id} in the background: ${args.command}\n` +
       `it runs for at most ${lifetime.seconds} s${

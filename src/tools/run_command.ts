@@ -14,6 +14,7 @@ import type { Config } from "../config/schema.ts";
 import { expandTilde } from "../config/home.ts";
 import { runCommand as runOnRunner, type RunRequest, type RunResult } from "../exec/runner.ts";
 import { resolveTimeout } from "../exec/timeouts.ts";
+import { checkThenRun } from "../gate/check_then_run.ts";
 import { OutputStore } from "../audit/output_store.ts";
 import { errorResult, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 
@@ -102,43 +103,43 @@ export async function runCommand(
   }
   // With the sandbox off the argument changes nothing, so it asks nothing more.
   const outside = args.outsideSandbox === true && !sandboxOff(ctx);
-  const verdict = await ctx.gate.check(args.command, {
-    origin: "model",
-    cwd,
-    tool: "run_command",
-    ...(outside ? { outsideSandbox: true } : {}),
-    signal: ctx.signal,
-  });
-  if (!verdict.allowed) {
-    return { text: refusalText(verdict.refusal), ok: false, meta: { refused: true } };
-  }
-  if (ctx.signal?.aborted) return errorResult("run_command was stopped before the command started");
-
   const timeout = resolveTimeout({
     call: args.timeoutSeconds,
     thread: ctx.commandTimeoutSeconds,
     configDefault: ctx.config.commandTimeoutSeconds,
     cap: ctx.config.commandTimeoutCapSeconds,
   });
-  const result = await runner({
-    command: args.command,
-    cwd,
-    root: ctx.root,
+  const gated = await checkThenRun(ctx.gate, args.command, {
     origin: "model",
-    timeoutSeconds: timeout.seconds,
-    timeoutSource: timeout.source,
-    timeoutClamped: timeout.clamped,
-    budgetBytes: ctx.budgetBytes,
-    outsideSandbox: outside,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-    config: ctx.config,
-    home: ctx.home,
-    audit: ctx.audit,
-    unsafe: ctx.unsafe === true,
-    ...(ctx.callId ? { outputId: ctx.callId } : {}),
-    outputStore: ctx.outputStore instanceof OutputStore ? ctx.outputStore : undefined,
-    memory: ctx.config.context.memory,
-  });
+    cwd,
+    tool: "run_command",
+    ...(outside ? { outsideSandbox: true } : {}),
+    signal: ctx.signal,
+  }, () =>
+    runner({
+      command: args.command,
+      cwd,
+      root: ctx.root,
+      origin: "model",
+      timeoutSeconds: timeout.seconds,
+      timeoutSource: timeout.source,
+      timeoutClamped: timeout.clamped,
+      budgetBytes: ctx.budgetBytes,
+      outsideSandbox: outside,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      config: ctx.config,
+      home: ctx.home,
+      audit: ctx.audit,
+      unsafe: ctx.unsafe === true,
+      ...(ctx.callId ? { outputId: ctx.callId } : {}),
+      outputStore: ctx.outputStore instanceof OutputStore ? ctx.outputStore : undefined,
+      memory: ctx.config.context.memory,
+    }), ctx.signal);
+  if (!gated.ran) {
+    if ("stopped" in gated) return errorResult("run_command was stopped before the command started");
+    return { text: refusalText(gated.refusal), ok: false, meta: { refused: true } };
+  }
+  const result = gated.result;
   let text = result.rendered;
   if (
     args.outsideSandbox === true && sandboxOff(ctx) &&

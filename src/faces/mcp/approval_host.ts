@@ -16,7 +16,6 @@
  * passes, which withdraws both. Nothing in the MCP conversation besides the
  * dialog can answer: the model's own tools cannot reach the pending folder.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import type {
   ApprovalAnswer,
   ApprovalHost,
@@ -27,13 +26,6 @@ import type { AuditSink } from "../../audit/writer.ts";
 import { type PendingAnswer, type PendingBoard, type Scope, SCOPES } from "../../gate/pending.ts";
 import { callAnnouncer } from "./announce.ts";
 
-/** Which thread (and client) a turn belongs to, carried through its async calls. */
-export interface TurnScope {
-  thread: string;
-  /** The thread's turn number, from 1. */
-  turn?: number;
-}
-export const turnScope = new AsyncLocalStorage<TurnScope>();
 
 export interface ElicitResult {
   action: "accept" | "decline" | "cancel";
@@ -249,7 +241,8 @@ export class McpApprovalHost implements ApprovalHost {
     signal?: AbortSignal,
   ): Promise<ApprovalAnswer | HostRefusal> {
     const { channels, board, audit } = this.options;
-    const thread = turnScope.getStore()?.thread ?? "-";
+    // The thread whose turn asks: the turn's audit scope carries it (src/audit/writer.ts).
+    const thread = String(audit.scopeFields?.().thread ?? "-");
     const client = channels.client();
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);

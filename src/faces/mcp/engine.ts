@@ -6,53 +6,36 @@
  * `thread` (and `threadTurn`), which the thread's resources and receipts
  * read.
  */
-import type { AuditEvent } from "../../audit/catalogue.ts";
-import type { Backend, ChatMessage } from "../../models/backend.ts";
+import type { Backend } from "../../models/backend.ts";
 import type { AnyTool } from "../../tools/tool.ts";
 import type { Session } from "../../session/session.ts";
+import type { Conversation as AgentConversation } from "../../agent/conversation.ts";
 import { messageOf } from "../../util/errors.ts";
 import { load } from "../../util/lazy.ts";
-import { turnScope } from "./approval_host.ts";
 import { type Thread, type ThreadShape, TurnFailure } from "./threads.ts";
 import type { Receipt } from "./receipt.ts";
 
 /**
- * The turn loop and the model clients, loaded at the first turn: a server
- * that only serves the condensing tools never loads them, and initialize is
- * answered without them.
+ * The conversation, the model clients and the receipt, loaded at the first
+ * turn: a server that only serves the condensing tools never loads them,
+ * and initialize is answered without them.
  */
 async function turnCode() {
-  const [registry, budget, instructions, turn, calls, whole, receipt] = await Promise.all([
+  const [registry, conversation, receipt] = await Promise.all([
     load<typeof import("../../models/registry.ts")>(
       import.meta.resolve("../../models/registry.ts"),
     ),
-    load<typeof import("../../tools/budget.ts")>(import.meta.resolve("../../tools/budget.ts")),
-    load<typeof import("../../agent/instructions.ts")>(
-      import.meta.resolve("../../agent/instructions.ts"),
-    ),
-    load<typeof import("../../agent/turn.ts")>(import.meta.resolve("../../agent/turn.ts")),
-    load<typeof import("../../audit/calls.ts")>(import.meta.resolve("../../audit/calls.ts")),
-    load<typeof import("../../agent/whole_outputs.ts")>(
-      import.meta.resolve("../../agent/whole_outputs.ts"),
+    load<typeof import("../../agent/conversation.ts")>(
+      import.meta.resolve("../../agent/conversation.ts"),
     ),
     load<typeof import("./receipt.ts")>(import.meta.resolve("./receipt.ts")),
   ]);
-  return {
-    ...registry,
-    ...budget,
-    ...instructions,
-    ...turn,
-    ...calls,
-    ...whole,
-    buildReceipt: receipt.buildReceipt,
-  };
+  return { ...registry, ...conversation, buildReceipt: receipt.buildReceipt };
 }
 
+/** A thread's conversation: opened at its first turn, kept for the rest. */
 export interface Conversation {
-  messages: ChatMessage[];
-  backend?: Backend;
-  tools?: AnyTool[];
-  budget?: number;
+  agent?: AgentConversation;
 }
 
 export interface TurnCall {
@@ -74,7 +57,7 @@ export class SessionEngine {
   constructor(readonly session: Session, readonly options: EngineOptions = {}) {}
 
   newConversation(): Conversation {
-    return { messages: [] };
+    return {};
   }
 
   /** The tools a thread of this shape gets; an unknown name throws a sentence. */
@@ -88,106 +71,76 @@ export class SessionEngine {
     );
   }
 
-  async #prepare(thread: Thread<Conversation>): Promise<void> {
-    const c = thread.conversation;
-    if (c.backend) return;
-    const { resolveModel, checkAvailable, budgetBytes, composeInstructions } = await turnCode();
-    const config = this.session.config;
+  async #open(thread: Thread<Conversation>): Promise<AgentConversation> {
+    const held = thread.conversation.agent;
+    if (held) return held;
+    const { resolveModel, checkAvailable, Conversation } = await turnCode();
     let tools: AnyTool[];
     try {
       tools = this.toolsFor(thread.shape);
     } catch (error) {
       throw new TurnFailure(messageOf(error));
     }
-    let backend: Backend;
     try {
-      const name = thread.shape.model ?? config.model;
-      backend = this.options.backendFor
+      const name = thread.shape.model ?? this.session.config.model;
+      const backend = this.options.backendFor
         ? this.options.backendFor(name)
-        : resolveModel(name, config);
+        : resolveModel(name, this.session.config);
       await checkAvailable(backend, { tools: tools.length > 0 });
-      c.budget = budgetBytes(await backend.contextWindow());
+      const agent = await Conversation.open(this.session, {
+        backend,
+        tools,
+        instructions: thread.shape.instructions,
+        cwd: thread.shape.workingDirectory ?? this.session.root,
+      });
+      thread.conversation.agent = agent;
+      return agent;
     } catch (error) {
       throw new TurnFailure(messageOf(error));
     }
-    c.tools = tools;
-    c.messages = [{
-      role: "system",
-      content: composeInstructions({
-        tools: tools.map((t) => t.name),
-        extension: config.systemPromptExtension,
-        instructions: thread.shape.instructions,
-        cwd: thread.shape.workingDirectory ?? this.session.root,
-      }),
-    }];
-    c.backend = backend;
   }
 
   /** Run one turn on the thread (the caller has queued it); returns the receipt. */
   async turn(thread: Thread<Conversation>, call: TurnCall): Promise<Receipt> {
     const turnNo = thread.turns;
-    return await turnScope.run({ thread: thread.id, turn: turnNo }, async () => {
-      await this.#prepare(thread);
-      const { runTurn, withWholeOutputs, storeReader, callsFromEvents, buildReceipt } =
-        await turnCode();
-      const c = thread.conversation;
-      const events: AuditEvent[] = [];
-      let turnId: string | undefined;
-      const unsubscribe = this.session.audit.onEvent((event) => {
-        if (event.thread === thread.id && event.threadTurn === turnNo) events.push(event);
+    const agent = await this.#open(thread);
+    const { TurnFailed, buildReceipt } = await turnCode();
+    const prompt = call.task ? `Task: ${call.task}\n\n${call.prompt}` : call.prompt;
+    let report;
+    try {
+      report = await agent.turn({
+        prompt,
+        ...(call.schema ? { schema: call.schema } : {}),
+        ...(call.signal ? { signal: call.signal } : {}),
+        ...(thread.shape.commandTimeoutSeconds !== undefined
+          ? { commandTimeoutSeconds: thread.shape.commandTimeoutSeconds }
+          : {}),
+        tags: { thread: thread.id, threadTurn: turnNo },
       });
-      try {
-        const turn = this.session.beginTurn({
-          cwd: thread.shape.workingDirectory ?? this.session.root,
-          budgetBytes: c.budget!,
-          ...(call.signal ? { signal: call.signal } : {}),
-          ...(thread.shape.commandTimeoutSeconds !== undefined
-            ? { commandTimeoutSeconds: thread.shape.commandTimeoutSeconds }
-            : {}),
-        });
-        turnId = turn.id;
-        const prompt = call.task ? `Task: ${call.task}\n\n${call.prompt}` : call.prompt;
-        let outcome;
-        try {
-          outcome = await runTurn({
-            backend: c.backend!,
-            messages: c.messages,
-            prompt,
-            tools: c.tools!,
-            registry: this.session.registry,
-            context: turn.context,
-            ...(call.schema ? { schema: call.schema } : {}),
-            ...(call.signal ? { signal: call.signal } : {}),
-          });
-        } catch (error) {
-          throw new TurnFailure(`the model ${c.backend!.name} failed: ${messageOf(error)}`);
-        }
-        for (const event of events) {
-          if (event.kind === "tool.result" && typeof event.outputId === "string") {
-            if (!thread.outputs.includes(event.outputId)) thread.outputs.push(event.outputId);
-          }
-        }
-        const verify = this.session.config.verification.mode !== "off" && !outcome.stopped;
-        const verifyWith = verify
-          ? await withWholeOutputs(callsFromEvents(events), storeReader(this.session.outputStore))
-          : undefined;
-        return buildReceipt({
-          thread: thread.id,
-          turn: turnNo,
-          model: c.backend!.name,
-          reply: outcome.text,
-          ...(verifyWith ? { verifyWith } : {}),
-          events,
-          tools: c.tools!.map((t) => t.name),
-          stopped: outcome.stopped,
-          seconds: outcome.seconds,
-          auditEnabled: this.session.config.audit.enabled,
-        });
-      } finally {
-        unsubscribe();
-        // "once" covers the rest of the turn, and no more.
-        if (turnId) this.session.gate.endTurn(turnId);
+    } catch (error) {
+      if (error instanceof TurnFailed) {
+        throw new TurnFailure(`the model ${agent.backend.name} failed: ${messageOf(error.failure)}`);
       }
+      throw error;
+    }
+    for (const event of report.events) {
+      if (event.kind === "tool.result" && typeof event.outputId === "string") {
+        if (!thread.outputs.includes(event.outputId)) thread.outputs.push(event.outputId);
+      }
+    }
+    return buildReceipt({
+      thread: thread.id,
+      turn: turnNo,
+      model: agent.backend.name,
+      reply: report.outcome.text,
+      events: report.events,
+      calls: report.calls,
+      ran: report.ran,
+      claims: report.claims,
+      tools: agent.toolNames,
+      stopped: report.outcome.stopped,
+      seconds: report.outcome.seconds,
+      auditEnabled: this.session.config.audit.enabled,
     });
   }
 }

@@ -5,9 +5,9 @@
  */
 import { z } from "zod";
 import type { AuditEvent } from "../../audit/catalogue.ts";
-import { callsFromEvents, type TurnCall } from "../../audit/calls.ts";
-import { ranLine } from "../../agent/receipts.ts";
-import { type Claim, unsupportedClaims, unsupportedLine } from "../../agent/verify.ts";
+import type { TurnCall } from "../../audit/calls.ts";
+import { type Claim, unsupportedLine } from "../../agent/verify.ts";
+import { byteLength } from "../../util/bytes.ts";
 
 /** A call's output is given inline up to this many bytes; above, by reference. */
 export const INLINE_OUTPUT_BYTES = 2048;
@@ -83,10 +83,6 @@ export function outputUri(thread: string, id: string): string {
   return `wisp://threads/${thread}/output/${id}`;
 }
 
-function byteLength(text: string): number {
-  return new TextEncoder().encode(text).length;
-}
-
 /** The first line of a refusal, without its `error: ` prefix. */
 function refusalReason(text: string): string {
   const first = text.split("\n", 1)[0];
@@ -104,12 +100,16 @@ export interface ReceiptInput {
   seconds: number;
   /** Output references are given only when the audit is on (the resources read it). */
   auditEnabled: boolean;
-  /** The calls with their whole stored outputs (withWholeOutputs), for verification; absent: not verified. */
-  verifyWith?: readonly TurnCall[];
+  /** The turn's calls (the conversation read them from the events). */
+  calls: readonly TurnCall[];
+  /** The `ran:` line. */
+  ran: string | null;
+  /** Unsupported claims; null when the turn was not verified. */
+  claims: readonly Claim[] | null;
 }
 
 export function buildReceipt(input: ReceiptInput): Receipt {
-  const calls = callsFromEvents(input.events);
+  const calls = input.calls;
   const outputIds = new Map<string, string>();
   for (const event of input.events) {
     if (
@@ -162,19 +162,17 @@ export function buildReceipt(input: ReceiptInput): Receipt {
       const { ts: _ts, session: _s, seq: _q, id: _i, version: _v, ...rest } = e;
       return rest as Record<string, unknown>;
     });
-  const claims = input.verifyWith
-    ? unsupportedClaims(input.reply, input.verifyWith, input.tools)
-    : [];
+  const claims = [...(input.claims ?? [])];
   return {
     thread_id: input.thread,
     turn: input.turn,
     model: input.model,
     reply: input.reply,
-    ran: ranLine(calls, input.reply, input.tools),
+    ran: input.ran,
     calls: receiptCalls,
     refusals,
     verification: {
-      checked: input.verifyWith !== undefined,
+      checked: input.claims !== null,
       unsupported: claims,
       line: unsupportedLine(claims),
     },

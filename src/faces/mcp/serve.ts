@@ -9,12 +9,11 @@
 import process from "node:process";
 import { ensureHome, type HomePaths } from "../../config/home.ts";
 import type { Config } from "../../config/schema.ts";
-import { newSessionId } from "../../audit/writer.ts";
+import { AuditLog, newSessionId } from "../../audit/writer.ts";
 import { load } from "../../util/lazy.ts";
 import { messageOf } from "../../util/errors.ts";
 import type { Notifier } from "../../notify/notifier.ts";
 import { dialogAllowed, McpApprovalHost } from "./approval_host.ts";
-import { ThreadAwareAuditLog } from "./thread_audit.ts";
 import { PendingBoard } from "../../gate/pending.ts";
 import { serveLiveApprovals } from "./live_approvals.ts";
 import { type FaceBackend, McpFace } from "./server.ts";
@@ -52,7 +51,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     process.title = processTitle(options.clientName);
   } catch { /* the platform does not allow it */ }
   if (config.audit.enabled) ensureHome(paths, paths.logs);
-  const audit = new ThreadAwareAuditLog({
+  const audit = new AuditLog({
     path: paths.auditLog,
     enabled: config.audit.enabled,
     maxBytes: config.audit.maxBytes,
