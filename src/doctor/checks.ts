@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { whichProgram } from "../platform/which.ts";
-import type { Finding } from "./finding.ts";
+import { type Finding, notOkFrom } from "./finding.ts";
 import { ensureHome, type HomePaths } from "../config/home.ts";
 import { loadConfig } from "../config/load.ts";
 import { writeFileAtomicSync } from "../util/atomic.ts";
@@ -23,12 +23,20 @@ export function osFinding(): Finding {
   if (Deno.build.os === "darwin") {
     const plist = readTextOr("/System/Library/CoreServices/SystemVersion.plist") ?? "";
     const version = /<key>ProductVersion<\/key>\s*<string>([^<]+)<\/string>/.exec(plist)?.[1];
-    if (!version) return { ok: false, name: "macOS", detail: "cannot read the macOS version" };
+    if (!version) {
+      return {
+        ok: false,
+        name: "macOS",
+        detail: "cannot read the macOS version",
+        fix: "check that /System/Library/CoreServices/SystemVersion.plist is readable",
+      };
+    }
     const major = Number(version.split(".")[0]);
     return major >= 27 ? { ok: true, name: "macOS", detail: version } : {
       ok: false,
       name: "macOS",
-      detail: `${version}; wisp needs macOS 27 or later for the on-device model`,
+      detail: version,
+      fix: "wisp needs macOS 27 or later for the on-device model; update macOS",
     };
   }
   if (Deno.build.os === "linux") {
@@ -44,10 +52,12 @@ export function osFinding(): Finding {
   return {
     ok: false,
     name: "os",
-    detail: `${Deno.build.os} is not supported; wisp runs on macOS and Linux`,
+    detail: `${Deno.build.os} is not supported`,
+    fix: "wisp runs on macOS and Linux",
   };
 }
 
+/** The sandbox launcher is there: sandbox-exec on a Mac, bwrap on PATH elsewhere. */
 export function launcherFinding(): Finding {
   if (Deno.build.os === "darwin") {
     try {
@@ -57,7 +67,8 @@ export function launcherFinding(): Finding {
       return {
         ok: false,
         name: "sandbox",
-        detail: "/usr/bin/sandbox-exec is missing; commands cannot be confined",
+        detail: "/usr/bin/sandbox-exec is missing",
+        fix: "commands cannot be confined without it; restore it (it ships with macOS)",
       };
     }
   }
@@ -65,11 +76,12 @@ export function launcherFinding(): Finding {
   return bwrap ? { ok: true, name: "sandbox", detail: `${bwrap} present` } : {
     ok: false,
     name: "sandbox",
-    detail:
-      "bwrap (bubblewrap) is not on PATH; install it (apt install bubblewrap) so commands can be confined",
+    detail: "bwrap (bubblewrap) is not on PATH",
+    fix: "install it (apt install bubblewrap) so commands can be confined",
   };
 }
 
+/** config.json is absent (defaults apply) or parses and validates. */
 export function configFinding(paths: HomePaths): Finding {
   try {
     const loaded = loadConfig(paths.config);
@@ -77,7 +89,7 @@ export function configFinding(paths: HomePaths): Finding {
       ? { ok: true, name: "config", detail: `${paths.config} parses` }
       : { ok: true, name: "config", detail: `no ${paths.config}; defaults apply` };
   } catch (error) {
-    return { ok: false, name: "config", detail: messageOf(error) };
+    return notOkFrom("config", messageOf(error));
   }
 }
 
@@ -93,9 +105,8 @@ export function homeFinding(paths: HomePaths): Finding {
       return {
         ok: false,
         name: "home",
-        detail: `${paths.root} is mode ${
-          mode.toString(8)
-        }; run chmod 700 ${paths.root} so only you can read it`,
+        detail: `${paths.root} is mode ${mode.toString(8)}`,
+        fix: `run chmod 700 ${paths.root} so only you can read it`,
       };
     }
     return { ok: true, name: "home", detail: `${paths.root} writable` };
@@ -103,7 +114,8 @@ export function homeFinding(paths: HomePaths): Finding {
     return {
       ok: false,
       name: "home",
-      detail: `${paths.root} is not writable (${messageOf(error)}); fix its owner or set WISP_HOME`,
+      detail: `${paths.root} is not writable (${messageOf(error)})`,
+      fix: "fix its owner or set WISP_HOME",
     };
   }
 }
@@ -131,9 +143,8 @@ export function fenceFinding(): Finding {
     return {
       ok: false,
       name: "permission fence",
-      detail: `not in force: ${
-        problems.join(", ")
-      }; run wisp as built (deno task compile) or with deno task wisp`,
+      detail: `not in force: ${problems.join(", ")}`,
+      fix: "run wisp as built (deno task compile) or with deno task wisp",
     };
   }
   const launchers = ["bwrap", "sandbox-exec"].filter((c) => granted({ name: "run", command: c }));

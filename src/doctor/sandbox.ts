@@ -56,11 +56,19 @@ export async function sandboxProbeFinding(
       ok: false,
       name,
       detail:
-        "the sandbox is off (commandPolicy.sandbox.enabled is false); commands can write anywhere you can",
+        "the sandbox is off (commandPolicy.sandbox.enabled is false): commands can write anywhere you can",
+      fix: "wisp config set commandPolicy.sandbox.enabled true",
     };
   }
   const nested = await nestedSandboxProbe(platform);
-  if (nested.state === "missing") return { ok: false, name, detail: nested.detail };
+  if (nested.state === "missing") {
+    return {
+      ok: false,
+      name,
+      detail: nested.detail,
+      fix: "install the launcher (the sandbox finding says which) so commands can be confined",
+    };
+  }
   if (nested.state === "nested") {
     return {
       ok: true,
@@ -101,8 +109,9 @@ export async function sandboxProbeFinding(
       return {
         ok: false,
         name,
-        detail:
-          `a confined command wrote into ${paths.root}; the sandbox does not hold — do not run model commands until it does`,
+        detail: `a confined command wrote into ${paths.root}; the sandbox does not hold`,
+        fix:
+          "do not run model commands until it does; check the launcher's version and the kernel's user namespaces",
       };
     }
     if (said.includes("protected-written")) {
@@ -112,6 +121,7 @@ export async function sandboxProbeFinding(
         detail: `a confined command wrote into ${folder!.path}, which must stay read-only (${
           folder!.why
         }); the sandbox does not hold`,
+        fix: "do not run model commands until it does; check the launcher's version",
       };
     }
     if (!said.includes("inside-written")) {
@@ -119,7 +129,8 @@ export async function sandboxProbeFinding(
         ok: false,
         name,
         detail:
-          `a confined command could not write into ${temp} either; every command would fail: check ${platform.launcher}`,
+          `a confined command could not write into ${temp} either, so every command would fail`,
+        fix: `check ${platform.launcher} (run it by hand, as the sandbox finding names it)`,
       };
     }
     const also = folder ? `, so was one into ${folder.path} (protected)` : "";
@@ -129,6 +140,11 @@ export async function sandboxProbeFinding(
       detail: `a write into wisp's home was refused${also}, one into ${temp} went through`,
     };
   } catch (error) {
-    return { ok: false, name, detail: `could not run ${platform.launcher} (${messageOf(error)})` };
+    return {
+      ok: false,
+      name,
+      detail: `could not run ${platform.launcher} (${messageOf(error)})`,
+      fix: "install it, or check that it is on PATH",
+    };
   }
 }

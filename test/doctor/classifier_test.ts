@@ -32,16 +32,34 @@ Deno.test("doctor's classifier line: each classifier says whether it can judge",
     const system = await finding({ approval: { classifier: "system-model" } });
     assertEquals(system.ok, false);
     assertMatch(system.detail, /^system-model cannot run here/);
-    const served = await finding({
+    const modelClassifier = {
       approval: { classifier: "model" },
       routing: { tasks: { classifier: "ollama:granite4.1:8b" } },
       ollama: { host: ollama.url },
-    });
+    };
+    ollama.reply({ text: '{"level": "moderate", "reason": "it builds and runs the tests"}' });
+    const served = await finding(modelClassifier);
     assertEquals(served, {
       ok: true,
       name: "classifier",
-      detail: "model classifier on ollama:granite4.1:8b, served and listed",
+      detail: "model classifier on ollama:granite4.1:8b, served and answers",
     });
+    // It answered a real verdict request about the probe command, as the gate sends it.
+    assertEquals(ollama.chats().length, 1);
+    assertMatch(JSON.stringify(ollama.chats()[0]), /Command: make test/);
+    // Listed, but the request fails: the finding says so instead of trusting the list.
+    const silent = await finding(modelClassifier);
+    assertEquals([silent.ok, silent.name], [false, "classifier"]);
+    assertMatch(
+      silent.detail,
+      /^the model classifier on ollama:granite4\.1:8b is listed but does not answer: .*500/,
+    );
+    assertMatch(silent.fix ?? "", /model server's own log/);
+    // An answer that is not a verdict is not an answer either.
+    ollama.reply({ text: "I think it is fine." });
+    const chatty = await finding(modelClassifier);
+    assertEquals(chatty.ok, false);
+    assertMatch(chatty.detail, /does not answer: the model's reply held no JSON object/);
     const absent = await finding({
       approval: { classifier: "model" },
       model: "ollama:qwen9:1b",
