@@ -22,10 +22,11 @@ import type { Receipt } from "./receipt.ts";
  * answered without them.
  */
 async function turnCode() {
-  const [registry, budget, instructions, turn, calls, whole, receipt] = await Promise.all([
+  const [registry, choose, budget, instructions, turn, calls, whole, receipt] = await Promise.all([
     load<typeof import("../../models/registry.ts")>(
       import.meta.resolve("../../models/registry.ts"),
     ),
+    load<typeof import("../../models/choose.ts")>(import.meta.resolve("../../models/choose.ts")),
     load<typeof import("../../tools/budget.ts")>(import.meta.resolve("../../tools/budget.ts")),
     load<typeof import("../../agent/instructions.ts")>(
       import.meta.resolve("../../agent/instructions.ts"),
@@ -39,6 +40,7 @@ async function turnCode() {
   ]);
   return {
     ...registry,
+    chooseModel: choose.chooseModel,
     ...budget,
     ...instructions,
     ...turn,
@@ -91,7 +93,7 @@ export class SessionEngine {
   async #prepare(thread: Thread<Conversation>): Promise<void> {
     const c = thread.conversation;
     if (c.backend) return;
-    const { resolveModel, checkAvailable, budgetBytes, composeInstructions } = await turnCode();
+    const { chooseModel, checkAvailable, budgetBytes, composeInstructions } = await turnCode();
     const config = this.session.config;
     let tools: AnyTool[];
     try {
@@ -102,10 +104,16 @@ export class SessionEngine {
     let backend: Backend;
     try {
       const name = thread.shape.model ?? config.model;
-      backend = this.options.backendFor
-        ? this.options.backendFor(name)
-        : resolveModel(name, config);
-      await checkAvailable(backend, { tools: tools.length > 0 });
+      if (this.options.backendFor) {
+        backend = this.options.backendFor(name);
+        await checkAvailable(backend, { tools: tools.length > 0 });
+      } else {
+        // A caller's model never falls back; the default that cannot exist here gives way to a local one.
+        backend = (await chooseModel(name, config, {
+          tools: tools.length > 0,
+          explicit: thread.shape.model !== undefined,
+        })).backend;
+      }
       c.budget = budgetBytes(await backend.contextWindow());
     } catch (error) {
       throw new TurnFailure(messageOf(error));
