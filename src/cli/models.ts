@@ -271,6 +271,16 @@ export function register(program: Command): void {
     .description("ask llama.cpp models three short questions and record what they can do")
     .argument("<name...>", "models as --model names them, e.g. llamacpp:qwen3-8b")
     .action((names: string[]) => checkAll(names));
+  models.command("pull")
+    .description("fetch a model: ollama:<name> through Ollama, with progress on stderr")
+    .argument("<name>", "ollama:<name>")
+    .option("--trust-publisher", "pull from a publisher not in mlx.trustedPublishers, this once")
+    .action(async (name: string, flags: { trustPublisher?: boolean }) => {
+      const { pull } = await load<typeof import("./models_pull.ts")>(
+        import.meta.resolve("./models_pull.ts"),
+      );
+      await pull(name, flags);
+    });
   models.command("disable")
     .description("hide models and refuse them wherever a model is chosen")
     .argument("<name...>", "models as --model names them, e.g. ollama:llama3.2:3b")
