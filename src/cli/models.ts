@@ -272,8 +272,10 @@ export function register(program: Command): void {
     .argument("<name...>", "models as --model names them, e.g. llamacpp:qwen3-8b")
     .action((names: string[]) => checkAll(names));
   models.command("pull")
-    .description("fetch a model: ollama:<name> through Ollama, with progress on stderr")
-    .argument("<name>", "ollama:<name>")
+    .description(
+      "fetch a model: ollama:<name> through Ollama, or a Hugging Face <organisation>/<name> into its cache",
+    )
+    .argument("<name>", "ollama:<name>, or a Hugging Face repository <organisation>/<name>")
     .option("--trust-publisher", "pull from a publisher not in mlx.trustedPublishers, this once")
     .action(async (name: string, flags: { trustPublisher?: boolean }) => {
       const { pull } = await load<typeof import("./models_pull.ts")>(

@@ -116,7 +116,12 @@ export async function pull(name: string, flags: PullFlags): Promise<void> {
   if (name.startsWith("ollama:") && name.length > "ollama:".length) {
     return await pullFromOllama(name.slice("ollama:".length));
   }
-  void flags;
+  if (/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(name)) {
+    const { pullFromHub } = await load<typeof import("./models_hub.ts")>(
+      import.meta.resolve("./models_hub.ts"),
+    );
+    return await pullFromHub(name, flags);
+  }
   throw new UsageError(
     `wisp models pull takes ollama:<name> (pulled by the Ollama server) or a Hugging Face repository <organisation>/<name>, not '${name}'`,
   );

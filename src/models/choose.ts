@@ -7,7 +7,8 @@
  *   names none) is Apple's on-device model; on Linux, or a build without the
  *   native library, it is replaced by the first enabled model a running local
  *   server offers (routing.ladder's order first), and wisp says so once.
- * - Routed tasks (classifier, triage, draft, distiller, summary, condense):
+ * - Routed tasks (classifier, triage, draft; the spec's distiller, summary
+ *   and condense join when they are built):
  *   routing.tasks.<task>, else the configured model; when that is
  *   unavailable, routing.ladder's models are tried in order.
  *
@@ -22,18 +23,8 @@ import { canonicalName, isDisabled, parseModelName, sameModel } from "./names.ts
 import { checkAvailable, listModels, resolveModel, type ResolveOptions } from "./registry.ts";
 import { systemModelReason } from "./system.ts";
 
-/** The tasks routing.tasks can send to a model of their own. */
-export const ROUTED_TASKS = [
-  "classifier",
-  "triage",
-  "draft",
-  "distiller",
-  "summary",
-  "condense",
-  "secrets",
-] as const;
-
-export type RoutedTask = typeof ROUTED_TASKS[number];
+/** The tasks this build sends to a model of their own (config/unbuilt.ts refuses the others). */
+export type RoutedTask = "classifier" | "triage" | "draft";
 
 export interface ChooseOptions extends ResolveOptions {
   /** Given for this use (--model, an MCP caller's model): never replaced by another model. */
