@@ -117,8 +117,12 @@ Deno.test("routing: a task takes routing.tasks.<task>, then the ladder when that
     const draft = await chooseForTask("draft", config, { env, os });
     assertEquals(draft.backend.name, "ollama:qwen3:8b");
     assertEquals(draft.standIn, null);
-    const summary = await chooseForTask("summary", config, { env, os });
-    assertEquals(summary.backend.name, "ollama:granite4.1:8b", "an unrouted task takes the model");
+    const classifier = await chooseForTask("classifier", config, { env, os });
+    assertEquals(
+      classifier.backend.name,
+      "ollama:granite4.1:8b",
+      "an unrouted task takes the model",
+    );
     const triage = await chooseForTask("triage", config, { env, os });
     assertEquals(triage.backend.name, "ollama:granite4.1:8b");
     assertMatch(
