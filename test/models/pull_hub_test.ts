@@ -322,3 +322,19 @@ Deno.test("models pull ORG/NAME: Ctrl-C during a download exits 130 and leaves n
     await s.remove();
   }
 });
+
+Deno.test("models pull ORG/NAME: the real Hub is outside the permission fence, and the pull says so in one sentence", async () => {
+  const s = await scratch("unused");
+  try {
+    const { HF_ENDPOINT: _, ...env } = s.env;
+    const run = await runWisp(["models", "pull", "mlx-community/Qwen3-4B-4bit"], { env });
+    assertEquals(run.code, 1);
+    assertEquals(
+      run.stderr.trim(),
+      "error: cannot reach the Hugging Face Hub at https://huggingface.co (wisp's permission fence does not allow connections to huggingface.co)",
+    );
+    assert(!listAll(join(s.home, "..")).some((p) => p.includes("models--")));
+  } finally {
+    await s.remove();
+  }
+});
