@@ -13,7 +13,7 @@ import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { runWisp, tempDir, wispCommand } from "../support/wisp.ts";
 import { waitUntil } from "../support/wait.ts";
 import { type FakeHubFile, sha256Hex, startFakeHub } from "./fake_hub.ts";
-import { scanCachedRepo } from "npm:@huggingface/hub@2.17.5";
+import { scanCachedRepo } from "@huggingface/hub";
 import { join } from "node:path";
 
 const REVISION = "0123456789abcdef0123456789abcdef01234567";
