@@ -52,11 +52,22 @@ async function list(flags: ListFlags): Promise<void> {
   }
   if (!defaultListed(listing)) {
     const name = listing.defaultModel;
-    errLine(
-      canonicalName(name) === "system"
-        ? `the default model, system, cannot run here (${systemModelReason()}); choose another with wisp config set model <name>`
-        : `the default model, ${name}, is not listed; wisp models --all shows every model with the reason one cannot be used`,
-    );
+    if (canonicalName(name) === "system") {
+      // What a prompt would run on instead (models/choose.ts): the ladder's first usable model, else the first listed.
+      const usable = listing.models.filter((m) => m.usable && m.enabled && m.runtime !== "system");
+      const standIn = config.routing.ladder
+        .map((rung) => usable.find((m) => canonicalName(m.model) === canonicalName(rung)))
+        .find((m) => m !== undefined) ?? usable[0];
+      errLine(
+        standIn
+          ? `the default model, system, cannot run here (${systemModelReason()}); wisp uses ${standIn.model} in its place, the first model a running local server offers (choose one with wisp config set model <name>)`
+          : `the default model, system, cannot run here (${systemModelReason()}); choose another with wisp config set model <name>`,
+      );
+    } else {
+      errLine(
+        `the default model, ${name}, is not listed; wisp models --all shows every model with the reason one cannot be used`,
+      );
+    }
   }
 }
 
