@@ -556,7 +556,10 @@ export class OpenAICompatibleBackend implements Backend {
       }
       if (error instanceof OpenAI.APIError) {
         if (typeof error.status === "number") {
-          throw this.#failure(error.status, JSON.stringify({ error: error.error ?? error.message }));
+          throw this.#failure(
+            error.status,
+            JSON.stringify({ error: error.error ?? error.message }),
+          );
         }
         // An `event: error` in the stream.
         throw new ModelError(
