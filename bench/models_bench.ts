@@ -6,12 +6,11 @@
  *   JSON.parse of the same stream. The difference is wisp's overhead (goal:
  *   ≤ 10 µs a chunk; a model streams tens of chunks a second, so this is noise
  *   beside respond's ≤ 5 ms a turn).
- * - The SSE parser's throughput beside splitting the same text on blank lines.
+ * (The stream parsing of OpenAI-compatible servers is the official client's since ADR 0452.)
  */
 import { defaultConfig } from "../src/config/schema.ts";
 import { OllamaBackend } from "../src/models/ollama.ts";
 import { OpenAICompatibleBackend } from "../src/models/openai.ts";
-import { SseParser } from "../src/models/sse.ts";
 import { startFakeOllama } from "../test/support/fake_ollama.ts";
 import { startFakeOpenAI } from "../test/support/fake_openai.ts";
 
@@ -118,37 +117,4 @@ console.log(row("SSE: fetch + split + JSON.parse", openaiBase, openaiBase));
 console.log(
   row("SSE: OpenAICompatibleBackend.chat", openaiWisp, openaiBase) +
     perChunk(openaiWisp - openaiBase),
-);
-
-// SSE parser throughput
-const event = `data: ${
-  JSON.stringify({ choices: [{ index: 0, delta: { content: "hello wörld " } }] })
-}\n\n`;
-const text = event.repeat(Math.ceil(8_000_000 / event.length));
-const pieces: string[] = [];
-for (let i = 0; i < text.length; i += 4096) pieces.push(text.slice(i, i + 4096));
-const split = await timeIt(() => {
-  let n = 0;
-  for (const block of text.split("\n\n")) if (block.startsWith("data: ")) n += block.length;
-  if (n === 0) throw new Error("nothing parsed");
-  return Promise.resolve();
-});
-const parsed = await timeIt(() => {
-  const parser = new SseParser();
-  let n = 0;
-  for (const piece of pieces) n += parser.push(piece).length;
-  if (n === 0) throw new Error("nothing parsed");
-  return Promise.resolve();
-});
-const mb = text.length / 1e6;
-console.log("SSE parsing of %s MB in 4 KiB reads", mb.toFixed(1));
-console.log(
-  `  ${"split on blank lines (baseline)".padEnd(34)} ${
-    (mb / (split / 1000)).toFixed(0).padStart(8)
-  } MB/s  1.00×`,
-);
-console.log(
-  `  ${"SseParser".padEnd(34)} ${(mb / (parsed / 1000)).toFixed(0).padStart(8)} MB/s  ${
-    (split / parsed).toFixed(2)
-  }×`,
 );

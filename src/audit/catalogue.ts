@@ -150,6 +150,18 @@ export const AUDIT_CATALOGUE = {
   }),
   "turn.stopped": z.looseObject({ reason: z.string().optional() }),
   "model.fallback": z.looseObject({ from: z.string(), to: z.string() }),
+  /** `wisp models check` asked a model its questions: the capabilities that passed and failed. */
+  "model.verified": z.looseObject({
+    model: z.string(),
+    passed: z.array(z.string()),
+    failed: z.array(z.string()),
+  }),
+  /** `wisp models pull` fetched (or found, or refused) a model. */
+  "model.pull": z.looseObject({
+    model: z.string(),
+    outcome: z.enum(["pulled", "cached", "linked", "refused", "failed", "interrupted"]),
+    bytes: z.number().optional(),
+  }),
   notification: z.looseObject({ route: z.string().nullable().optional() }),
   /** One input scanned by `wisp scan` or scan_secrets: kinds and counts, never values. */
   "secrets.scan": z.looseObject({

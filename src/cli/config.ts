@@ -161,6 +161,14 @@ async function change(key: string, words: string[] | undefined): Promise<void> {
     errLine(`${key} is not set in config.json; its default applies`);
     return;
   }
+  // The model is asked of its server: a name no server has is refused with the near ones.
+  let modelNote: string | undefined;
+  if (key === "model" && words !== undefined) {
+    const { requireResolvableModel } = await load<typeof import("../models/validate.ts")>(
+      import.meta.resolve("../models/validate.ts"),
+    );
+    modelNote = await requireResolvableModel(String(plan.to), plan.config);
+  }
   // Audited first; if the event cannot be written, nothing changes.
   commitConfigChange(paths, plan, "cli");
   errLine(
@@ -170,6 +178,7 @@ async function change(key: string, words: string[] | undefined): Promise<void> {
   );
   if (plan.weakens) errLine(`note: ${plan.weakens}`);
   if (plan.note) errLine(`note: ${plan.note}`);
+  if (modelNote) errLine(`note: ${modelNote}`);
 }
 
 export function register(program: Command): void {

@@ -90,11 +90,12 @@ async function runDraft(kindArg: string, flags: DraftFlags): Promise<void> {
     if (flags.model !== false) {
       const explicit = typeof flags.model === "string";
       const name = explicit ? flags.model as string : config.routing.tasks.draft ?? config.model;
-      const { resolveModel } = await load<typeof import("../models/registry.ts")>(
-        import.meta.resolve("../models/registry.ts"),
+      const { chooseForTask } = await load<typeof import("../models/choose.ts")>(
+        import.meta.resolve("../models/choose.ts"),
       );
       try {
-        backend = resolveModel(name, config);
+        // routing.ladder when the task's model is unavailable; --model never falls back.
+        backend = (await chooseForTask("draft", config, explicit ? { model: name } : {})).backend;
       } catch (error) {
         if (explicit) throw error;
         reason = `no model configured: ${name} is not available here`;

@@ -42,8 +42,8 @@ async function action(words: string[], flags: RespondFlags, command: Command): P
   const { loadContext } = await load<typeof import("./context.ts")>(
     import.meta.resolve("./context.ts"),
   );
-  const { resolveModel, checkAvailable } = await load<typeof import("../models/registry.ts")>(
-    import.meta.resolve("../models/registry.ts"),
+  const { chooseModel } = await load<typeof import("../models/choose.ts")>(
+    import.meta.resolve("../models/choose.ts"),
   );
   const schema = flags.schema ? readSchemaFile(flags.schema) : undefined;
   const { paths, config } = loadContext();
@@ -81,11 +81,13 @@ async function action(words: string[], flags: RespondFlags, command: Command): P
       config,
       paths,
       signal: controller.signal,
-      backend: async (name, tools) => {
-        const backend = resolveModel(name, config);
-        await checkAvailable(backend, { tools });
-        return backend;
-      },
+      // --model is used or refused; the default that cannot exist here gives way to a local model.
+      backend: async (name, tools) =>
+        (await chooseModel(name, config, {
+          tools,
+          explicit: flags.model !== undefined,
+          note: io.errLine,
+        })).backend,
     }, {
       out: io.out,
       err: io.err,

@@ -36,9 +36,10 @@ export async function chooseJudge(
   if (opts.model === false) return { reason: "model step off" };
   const explicit = typeof opts.model === "string";
   const name = explicit ? opts.model as string : config.routing.tasks.triage ?? config.model;
-  const { resolveModel } = await import("../models/registry.ts");
+  const { chooseForTask } = await import("../models/choose.ts");
   try {
-    const backend = resolveModel(name, config);
+    // routing.tasks.triage, else the model; routing.ladder when that is unavailable (--model never falls back).
+    const backend = (await chooseForTask("triage", config, explicit ? { model: name } : {})).backend;
     const audit = opts.audit;
     return {
       judge: modelJudge(

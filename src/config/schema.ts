@@ -104,6 +104,12 @@ const perModel = z.looseObject({
   contextLength: positiveInt.optional(),
   think: z.boolean().optional(),
   capabilities: z.array(z.string()).optional(),
+  /** What `wisp models check` last found: the date and the capabilities that passed and failed. */
+  verified: z.looseObject({
+    date: z.string(),
+    passed: z.array(z.string()),
+    failed: z.array(z.string()),
+  }).optional(),
 });
 
 const customArgument = z.looseObject({
@@ -428,6 +434,16 @@ export const SETTINGS: SettingInfo[] = [
   {
     key: "llamacpp.apiKey",
     description: "the llama.cpp server's key (WISP_LLAMACPP_API_KEY wins)",
+  },
+  {
+    key: "llamacpp.models.<name>.capabilities",
+    description: "what one llama.cpp model can do (toolCalling, guidedGeneration, reasoning, vision)",
+    pattern: /^llamacpp\.models\.(.+)\.capabilities$/,
+  },
+  {
+    key: "llamacpp.models.<name>.verified",
+    description: "what wisp models check last found for one llama.cpp model",
+    pattern: /^llamacpp\.models\.(.+)\.verified$/,
   },
   { key: "lmstudio.baseURL", description: "the LM Studio server's OpenAI-compatible base URL" },
   {

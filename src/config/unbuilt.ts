@@ -53,8 +53,11 @@ export const UNBUILT_SETTINGS: UnbuiltSetting[] = [
   { path: ["context", "memory"], missing: "the memory tool is not built yet" },
   { path: ["tools", "ask"], missing: "the ask tool is not built yet" },
   { path: ["tools", "models"], missing: "the models tool is not built yet" },
-  { path: ["mlx"], missing: "MLX models are not built into wisp yet" },
-  { path: ["routing", "ladder"], missing: "routing along a ladder of models is not built yet" },
+  // Pulls fill the Hugging Face cache and link models (trustedPublishers, modelsDirectory); running them is not built.
+  {
+    path: ["mlx", (field) => field !== "trustedPublishers" && field !== "modelsDirectory"],
+    missing: "MLX models are not built into wisp yet",
+  },
   {
     path: ["routing", "tasks", (task) => !ROUTED_TASKS.includes(task)],
     missing: `only ${ROUTED_TASKS.join(", ")} are routed to a model of their own so far`,

@@ -41,10 +41,17 @@ export function chooseClassifier(
     name: which,
     backend: async () => {
       // Not a literal import: model clients load only when a part needs them (cli/lazy.ts).
-      const { resolveModel } = await import(
-        import.meta.resolve("../models/registry.ts")
-      ) as typeof import("../models/registry.ts");
-      return resolveModel(name, config);
+      if (which === "system-model") {
+        const { resolveModel } = await import(
+          import.meta.resolve("../models/registry.ts")
+        ) as typeof import("../models/registry.ts");
+        return resolveModel(name, config);
+      }
+      // routing.tasks.classifier, else the model; routing.ladder when that is unavailable.
+      const { chooseForTask } = await import(
+        import.meta.resolve("../models/choose.ts")
+      ) as typeof import("../models/choose.ts");
+      return (await chooseForTask("classifier", config)).backend;
     },
   });
 }

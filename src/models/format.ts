@@ -5,7 +5,9 @@ export function formatCount(n: number): string {
 }
 
 function trimmed(value: number, digits: number): string {
-  return value.toFixed(digits).replace(/\.?0+$/, "");
+  // Only zeros after a decimal point go: 300 stays 300, 1.50 becomes 1.5.
+  const text = value.toFixed(digits);
+  return text.includes(".") ? text.replace(/\.?0+$/, "") : text;
 }
 
 /** Decimal units, as Ollama and the Finder report sizes. */
@@ -13,5 +15,5 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1e9) return `${trimmed(bytes / 1e9, 2)} GB`;
   if (bytes >= 1e6) return `${trimmed(bytes / 1e6, 1)} MB`;
   if (bytes >= 1e3) return `${trimmed(bytes / 1e3, 0)} KB`;
-  return `${bytes} B`;
+  return `${Math.round(bytes)} B`;
 }

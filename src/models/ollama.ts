@@ -376,3 +376,41 @@ export async function loadedOllama(host: string): Promise<string[]> {
     return [];
   }
 }
+
+/** One line of Ollama's pull progress (/api/pull NDJSON). */
+export interface OllamaPullProgress {
+  status: string;
+  digest?: string;
+  total?: number;
+  completed?: number;
+}
+
+/**
+ * Pull a model through the server's /api/pull, yielding each progress line.
+ * An {"error": …} line, a refused request or a dead server throws a
+ * ModelError that says why; the signal stops the pull (Ollama keeps the
+ * layers it has and resumes from them next time).
+ */
+export async function* pullOllama(
+  host: string,
+  model: string,
+  signal?: AbortSignal,
+): AsyncGenerator<OllamaPullProgress> {
+  requireLoopback(host, "ollama.host");
+  const name = `ollama:${model}`;
+  let stream: AsyncIterable<OllamaPullProgress>;
+  try {
+    stream = await client(host, { signal, ndjson: true }).pull({ model, stream: true });
+    for await (const line of stream) yield line;
+  } catch (error) {
+    if (signal?.aborted || isAbortError(error)) throw new ModelStopped(name);
+    const message = messageOf(error);
+    if (/file does not exist|manifest|not found/i.test(message)) {
+      throw new ModelError(
+        "not_found",
+        `Ollama cannot pull ${model} (${message}); check the name at https://ollama.com/library`,
+      );
+    }
+    throw ollamaError(error, host, name, model);
+  }
+}

@@ -18,11 +18,11 @@ import type {
   WindowDecision,
 } from "./backend.ts";
 import { connectionCause, isAbortError, ModelError, ModelStopped, unavailable } from "./errors.ts";
-import { guardedFetch, readTextBounded } from "./http.ts";
+import { guardedFetch } from "./http.ts";
 import { requireLoopback, serverRoot } from "./host.ts";
 import { canonicalLlamacpp } from "./names.ts";
 import { argumentsObject } from "./ollama.ts";
-import { sseEvents } from "./sse.ts";
+import OpenAI from "openai";
 import { configuredWindow, FALLBACK_WINDOW, perModelSettings } from "./window.ts";
 import { messageOf } from "../util/errors.ts";
 
@@ -500,63 +500,36 @@ export class OpenAICompatibleBackend implements Backend {
     requireLoopback(url, `${this.runtime}.baseURL`);
     const think = request.think ??
       perModelSettings(this.deps.config[this.runtime].models, this.runtime, this.model)?.think;
-    let response: Response;
-    try {
-      response = await guardedFetch({ signal })(url, {
-        method: "POST",
-        headers: { ...this.#headers(true), accept: "text/event-stream" },
-        body: JSON.stringify(chatBody(this.model, request, think, this.runtime)),
-      });
-    } catch (error) {
-      if (signal?.aborted || isAbortError(error)) throw new ModelStopped(this.name);
-      if (error instanceof ModelError) throw error;
-      throw unavailable(
-        "unreachable",
-        this.name,
-        `no ${this.server} server at ${this.deps.baseURL}: ${connectionCause(error)}`,
-        `start it, or set ${this.runtime}.baseURL`,
-      );
-    }
-    if (!response.ok) {
-      throw this.#failure(
-        response.status,
-        await readTextBounded(response.body, 4000),
-      );
-    }
     const assembler = new CompletionAssembler();
     const broken = (why: string) =>
       new ModelError(
         "broken",
         `the ${this.server} server at ${this.deps.baseURL} ended the reply of ${this.name} before it was done (${why})`,
       );
+    // The official client speaks the wire (SSE, [DONE], error events); guardedFetch keeps the
+    // fence's refusal a sentence. Retries are ours to decide, so the client makes none.
+    const client = new OpenAI({
+      baseURL: this.deps.baseURL,
+      apiKey: this.deps.apiKey ?? "none",
+      maxRetries: 0,
+      fetch: guardedFetch({}),
+      dangerouslyAllowBrowser: true,
+    });
     try {
+      const { data, response } = await client.chat.completions.create(
+        chatBody(this.model, request, think, this.runtime) as never,
+        { signal },
+      ).withResponse();
       if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
         // A server that ignored stream: true answers with the whole completion at once.
         yield* assembler.chunk(await response.json());
         yield* assembler.end();
         return;
       }
-      for await (const event of sseEvents(response.body!)) {
-        if (event.event === "error") {
-          throw new ModelError(
-            "refused",
-            `the ${this.server} server at ${this.deps.baseURL} failed the request to ${this.name} (${
-              event.data.slice(0, 500)
-            })`,
-          );
-        }
-        if (event.data.trim() === "[DONE]") {
-          yield* assembler.end();
-          return;
-        }
-        let value: unknown;
+      const stream = data as unknown as AsyncIterable<unknown>;
+      for await (const chunk of stream) {
         try {
-          value = JSON.parse(event.data);
-        } catch {
-          throw broken(`it sent a chunk that is not JSON: ${event.data.slice(0, 80)}`);
-        }
-        try {
-          yield* assembler.chunk(value);
+          yield* assembler.chunk(chunk);
         } catch (error) {
           throw new ModelError(
             "refused",
@@ -566,9 +539,37 @@ export class OpenAICompatibleBackend implements Backend {
           );
         }
       }
+      // The client ends a stream quietly when its signal aborts it.
+      if (signal?.aborted) throw new ModelStopped(this.name);
     } catch (error) {
       if (signal?.aborted || isAbortError(error)) throw new ModelStopped(this.name);
-      if (error instanceof ModelError) throw error;
+      if (error instanceof ModelError || error instanceof ModelStopped) throw error;
+      if (error instanceof OpenAI.APIConnectionError) {
+        const cause = (error as { cause?: unknown }).cause;
+        if (cause instanceof ModelError) throw cause;
+        throw unavailable(
+          "unreachable",
+          this.name,
+          `no ${this.server} server at ${this.deps.baseURL}: ${connectionCause(cause ?? error)}`,
+          `start it, or set ${this.runtime}.baseURL`,
+        );
+      }
+      if (error instanceof OpenAI.APIError) {
+        if (typeof error.status === "number") {
+          throw this.#failure(
+            error.status,
+            JSON.stringify({ error: error.error ?? error.message }),
+          );
+        }
+        // An `event: error` in the stream.
+        throw new ModelError(
+          "refused",
+          `the ${this.server} server at ${this.deps.baseURL} failed the request to ${this.name} (${
+            String(messageOf(error)).slice(0, 500)
+          })`,
+        );
+      }
+      if (error instanceof SyntaxError) throw broken(`it sent a chunk that is not JSON`);
       throw broken(connectionCause(error));
     }
     // The body ended without [DONE]: complete only if a finish reason arrived.

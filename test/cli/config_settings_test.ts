@@ -83,12 +83,9 @@ Deno.test("a setting whose feature is not built is refused with exit 1 and nothi
     ["context.memory", "true"],
     ["context.target", "0.5"],
     ["approval.classifier", "system-model"],
-    ["routing.ladder", "ollama:qwen3.8:27b"],
     ["routing.tasks.secrets", "ollama:qwen3.8:27b"],
     ["mlx.baseURL", "http://127.0.0.1:8081/v1"],
     ["mlx.contextLength", "8192"],
-    ["mlx.modelsDirectory", "/tmp/models"],
-    ["mlx.trustedPublishers", "someone"],
     ["inquiry.timeoutSeconds", "30"],
     ["facts.enabled", "false"],
     ["shownOutputLines", "5"],
@@ -113,6 +110,9 @@ Deno.test("a setting whose feature is not built is refused with exit 1 and nothi
       ["approval.classifier", "model"],
       ["approval.coremlModel", "risk@0.14.0-default"],
       ["routing.tasks.classifier", "ollama:qwen3.8:27b"],
+      ["routing.ladder", "ollama:qwen3.8:27b"],
+      ["mlx.modelsDirectory", "/tmp/models"],
+      ["mlx.trustedPublishers", "someone"],
       ["verification.mode", "off"],
     ]
   ) {

@@ -240,3 +240,25 @@ Deno.test("wisp models: on a terminal, a table fitted to COLUMNS with the unreac
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("wisp models: on Linux with no model configured, the listing says which model stands in for system", async () => {
+  if (Deno.build.os !== "linux") return;
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }, { name: "qwen3:8b" }] });
+  const dead = deadURL();
+  const dir = await home({
+    llamacpp: { baseURL: `${dead}/v1` },
+    lmstudio: { baseURL: `${dead}/v1` },
+    routing: { ladder: ["ollama:qwen3:8b"] },
+  });
+  try {
+    const result = await runWisp(["models"], { home: dir, env: { OLLAMA_HOST: ollama.url } });
+    assertEquals(result.code, 0, result.stderr);
+    assertStringIncludes(
+      result.stderr,
+      "the default model, system, cannot run here (Apple's on-device model exists only on macOS, and this is Linux); wisp uses ollama:qwen3:8b in its place",
+    );
+  } finally {
+    await ollama.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

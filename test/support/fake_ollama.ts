@@ -93,8 +93,24 @@ export interface FakeOllama {
   close(): Promise<void>;
 }
 
+/** What /api/pull serves for one model name, as Ollama's NDJSON progress. */
+export interface FakeOllamaPull {
+  /** The layers, each reported as it downloads in `steps` progress lines. */
+  layers: { digest: string; total: number }[];
+  /** Progress lines per layer (default 4). */
+  steps?: number;
+  /** An {"error": …} line after the first layer's progress, as Ollama reports a failed pull. */
+  error?: string;
+  /** Stop sending after the first layer's first progress line, until the client gives up. */
+  hang?: boolean;
+  /** Added to the models /api/tags lists once the pull succeeds. */
+  model?: FakeOllamaModel;
+}
+
 export interface FakeOllamaOptions extends Piecewise {
   models?: FakeOllamaModel[];
+  /** /api/pull by model name; a name not here gets Ollama's "file does not exist" error line. */
+  pulls?: Record<string, FakeOllamaPull>;
   replies?: ScriptedFakeOllamaReply[];
 }
 
@@ -217,6 +233,54 @@ export function startFakeOllama(options: FakeOllamaOptions = {}): FakeOllama {
     return new Response(piecewiseBody(encoder.encode(text), piecewise), { headers });
   }
 
+  /** Ollama's pull progress: manifest, each layer's bytes, verifying, writing, success. */
+  function pull(name: string): Response {
+    const script = options.pulls?.[name];
+    const lines: (Record<string, unknown> | "hang")[] = [{ status: "pulling manifest" }];
+    if (!script) {
+      lines.push({ error: "pull model manifest: file does not exist" });
+    } else {
+      for (const [index, layer] of script.layers.entries()) {
+        const steps = script.steps ?? 4;
+        for (let step = 0; step <= steps; step++) {
+          lines.push({
+            status: `pulling ${layer.digest.slice(7, 19)}`,
+            digest: layer.digest,
+            total: layer.total,
+            completed: Math.round(layer.total * step / steps),
+          });
+          if (script.hang && index === 0 && step === 0) lines.push("hang");
+        }
+        if (script.error && index === 0) lines.push({ error: script.error });
+      }
+      lines.push({ status: "verifying sha256 digest" }, { status: "writing manifest" }, {
+        status: "success",
+      });
+    }
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        for (const line of lines) {
+          if (line === "hang") {
+            await new Promise<void>((resolve) => {
+              if (closing.signal.aborted) resolve();
+              closing.signal.addEventListener("abort", () => resolve(), { once: true });
+            });
+            controller.close();
+            return;
+          }
+          controller.enqueue(encoder.encode(JSON.stringify(line) + "\n"));
+          if ("error" in line) break;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        if (script?.model && !script.error && !models.some((m) => m.name === script.model!.name)) {
+          models.push(script.model);
+        }
+        controller.close();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "application/x-ndjson" } });
+  }
+
   const served = serveLoopback(async (request) => {
     const recorded = await recordRequest(request);
     requests.push(recorded);
@@ -267,6 +331,8 @@ export function startFakeOllama(options: FakeOllamaOptions = {}): FakeOllama {
       }
       case "POST /api/chat":
         return chat(body);
+      case "POST /api/pull":
+        return pull(String(body.model ?? body.name ?? ""));
       default:
         return new Response("404 page not found", {
           status: 404,

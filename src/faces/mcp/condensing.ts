@@ -199,12 +199,12 @@ const secretsTools = () =>
 
 /** The model draft_change writes with: routing.tasks.draft, else the configured model; none when it cannot be had. */
 async function draftModel(session: Session): Promise<Backend | undefined> {
-  const { resolveModel } = await load<typeof import("../../models/registry.ts")>(
-    import.meta.resolve("../../models/registry.ts"),
+  const { chooseForTask } = await load<typeof import("../../models/choose.ts")>(
+    import.meta.resolve("../../models/choose.ts"),
   );
-  const name = session.config.routing.tasks.draft ?? session.config.model;
   try {
-    return resolveModel(name, session.config);
+    // routing.tasks.draft, else the model; routing.ladder when that is unavailable.
+    return (await chooseForTask("draft", session.config)).backend;
   } catch {
     return undefined;
   }

@@ -21,16 +21,22 @@ import type { Receipt } from "./receipt.ts";
  * and initialize is answered without them.
  */
 async function turnCode() {
-  const [registry, conversation, receipt] = await Promise.all([
+  const [registry, choose, conversation, receipt] = await Promise.all([
     load<typeof import("../../models/registry.ts")>(
       import.meta.resolve("../../models/registry.ts"),
     ),
+    load<typeof import("../../models/choose.ts")>(import.meta.resolve("../../models/choose.ts")),
     load<typeof import("../../agent/conversation.ts")>(
       import.meta.resolve("../../agent/conversation.ts"),
     ),
     load<typeof import("./receipt.ts")>(import.meta.resolve("./receipt.ts")),
   ]);
-  return { ...registry, ...conversation, buildReceipt: receipt.buildReceipt };
+  return {
+    ...registry,
+    chooseModel: choose.chooseModel,
+    ...conversation,
+    buildReceipt: receipt.buildReceipt,
+  };
 }
 
 /** A thread's conversation: opened at its first turn, kept for the rest. */
@@ -74,7 +80,7 @@ export class SessionEngine {
   async #open(thread: Thread<Conversation>): Promise<AgentConversation> {
     const held = thread.conversation.agent;
     if (held) return held;
-    const { resolveModel, checkAvailable, Conversation } = await turnCode();
+    const { chooseModel, checkAvailable, Conversation } = await turnCode();
     let tools: AnyTool[];
     try {
       tools = this.toolsFor(thread.shape);
@@ -83,10 +89,17 @@ export class SessionEngine {
     }
     try {
       const name = thread.shape.model ?? this.session.config.model;
-      const backend = this.options.backendFor
-        ? this.options.backendFor(name)
-        : resolveModel(name, this.session.config);
-      await checkAvailable(backend, { tools: tools.length > 0 });
+      let backend: Backend;
+      if (this.options.backendFor) {
+        backend = this.options.backendFor(name);
+        await checkAvailable(backend, { tools: tools.length > 0 });
+      } else {
+        // A caller's model never falls back; the default that cannot exist here gives way to a local one.
+        backend = (await chooseModel(name, this.session.config, {
+          tools: tools.length > 0,
+          explicit: thread.shape.model !== undefined,
+        })).backend;
+      }
       const agent = await Conversation.open(this.session, {
         backend,
         tools,

@@ -10,7 +10,7 @@ import { configSchema } from "../../../src/config/schema.ts";
 import { ollamaConfig, scratch } from "./support.ts";
 
 Deno.test("doctor: a served model is ok, with its window", async () => {
-  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }], replies: [{ text: "ready" }] });
   const s = await scratch({
     ...ollamaConfig(ollama.url),
     ollama: { host: ollama.url, contextLength: 32768 },
@@ -19,7 +19,7 @@ Deno.test("doctor: a served model is ok, with its window", async () => {
     const run = await s.wisp(["doctor"]);
     assertMatch(
       run.stdout,
-      /^ok {3}model: ollama:granite4\.1:8b is served and listed; it can use tools/m,
+      /^ok {3}model: ollama:granite4\.1:8b is served and answered a one-word request in [0-9.]+ s; it can use tools/m,
     );
     assertMatch(run.stdout, /^ok {3}context window: 32,768 tokens, set in config\.json/m);
   } finally {
@@ -61,9 +61,19 @@ Deno.test("doctor: no server answering is not ok with the reason", async () => {
 
 Deno.test("doctor: Apple's model on Linux is not ok, pointing at Ollama", async () => {
   if (Deno.build.os !== "linux") return; // on macOS the system model is the native library's to check
-  const [finding] = await modelFindingsFor(configSchema.parse({}));
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const dead = `http://127.0.0.1:${port}`;
+  const [finding] = await modelFindingsFor(
+    configSchema.parse({ llamacpp: { baseURL: `${dead}/v1` }, lmstudio: { baseURL: `${dead}/v1` } }),
+    (name) => name === "OLLAMA_HOST" ? dead : undefined,
+  );
   assertEquals(finding.ok, false);
-  assertMatch(finding.detail, /^system is unavailable .*Ollama/);
+  assertMatch(
+    finding.detail,
+    /^system cannot run here \(Apple's on-device model exists only on macOS.*\), and no running local server offers a model .*; install Ollama \(curl .*\), start it \(ollama serve\), and pull a model that calls tools \(ollama pull granite4\.1:8b\)/,
+  );
 });
 
 Deno.test("the window finding's words", () => {
