@@ -81,7 +81,7 @@ async function values(kind: string, setting: string | undefined): Promise<void> 
     typeof import("./completions_values.ts")
   >(import.meta.resolve("./completions_values.ts"));
   const { out } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
-  out(valueLines(completionValues(kind as "models", setting)));
+  out(valueLines(await completionValues(kind as "models", setting)));
 }
 
 export function register(program: Command): void {

@@ -17,7 +17,7 @@ import {
   SETTINGS,
 } from "../config/schema.ts";
 import { isPendingId, parseRequest, type PendingRequest } from "../faces/mcp/pending.ts";
-import { sessionRegistry } from "../session/session.ts";
+import { load } from "../util/lazy.ts";
 import { join } from "node:path";
 import type { ValueKind } from "./completions_tree.ts";
 
@@ -111,7 +111,10 @@ function settingSchema(key: string): Record<string, unknown> | undefined {
 }
 
 /** The values a setting takes that can be listed: its choices, true and false, models, tools. */
-function valuesOfSetting(key: string, loaded: LoadedConfig | undefined): CompletionValue[] {
+function valuesOfSetting(
+  key: string,
+  loaded: LoadedConfig | undefined,
+): CompletionValue[] | Promise<CompletionValue[]> {
   const setting = findSetting(key);
   if (!setting) return [];
   if (MODEL_SETTINGS.has(setting.key)) return modelValues(loaded);
@@ -155,8 +158,13 @@ function pendingValues(): CompletionValue[] {
   return out;
 }
 
-function toolValues(loaded: LoadedConfig | undefined): CompletionValue[] {
+async function toolValues(loaded: LoadedConfig | undefined): Promise<CompletionValue[]> {
   const config = loaded?.config ?? defaultConfig();
+  // The session's registry (built-ins and custom tools) is loaded only for this kind: it is most
+  // of what a Tab would otherwise wait for.
+  const { sessionRegistry } = await load<typeof import("../session/session.ts")>(
+    import.meta.resolve("../session/session.ts"),
+  );
   const registry = sessionRegistry(config);
   // What --tool may name: every registered tool that tools.disabled does not take away.
   const names = registry.all().map((t) => t.name);
@@ -167,7 +175,10 @@ function toolValues(loaded: LoadedConfig | undefined): CompletionValue[] {
 }
 
 /** The values of one kind; `setting` is the key for `setting-values`. */
-export function completionValues(kind: ValueKind, setting?: string): CompletionValue[] {
+export function completionValues(
+  kind: ValueKind,
+  setting?: string,
+): CompletionValue[] | Promise<CompletionValue[]> {
   const loaded = readConfig();
   switch (kind) {
     case "models":
