@@ -33,13 +33,25 @@ export async function scriptFor(shell: string): Promise<string> {
   return completionScript(shell as "zsh", completionTree(buildProgram()), VERSION);
 }
 
-async function print(shell: string | undefined): Promise<void> {
+async function print(shell: string | undefined, _flags: unknown, command: Command): Promise<void> {
+  const { UsageError } = await load<typeof import("../util/errors.ts")>(
+    import.meta.resolve("../util/errors.ts"),
+  );
   if (shell === undefined) {
-    const { UsageError } = await load<typeof import("../util/errors.ts")>(
-      import.meta.resolve("../util/errors.ts"),
-    );
     throw new UsageError(
       "name the shell: wisp completions zsh, wisp completions bash or wisp completions fish",
+    );
+  }
+  const { SHELLS } = await load<typeof import("./completions_scripts.ts")>(
+    import.meta.resolve("./completions_scripts.ts"),
+  );
+  if (command.name() === "completions" && !(SHELLS as readonly string[]).includes(shell)) {
+    // `wisp completions zzqx`: a word of the group, said the way every group says it.
+    const { unknownCommandSentence } = await load<typeof import("./program.ts")>(
+      import.meta.resolve("./program.ts"),
+    );
+    throw new UsageError(
+      `${unknownCommandSentence(shell, command)} (or name a shell: ${SHELL_NAMES})`,
     );
   }
   const { out } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
