@@ -29,6 +29,17 @@ async function run(
   };
 }
 
+/** Deno's cache, shared so that a scratch HOME does not compile wisp afresh. */
+function denoDir(): Record<string, string> {
+  const out = new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" })
+    .outputSync();
+  try {
+    return { DENO_DIR: JSON.parse(new TextDecoder().decode(out.stdout)).denoDir };
+  } catch {
+    return {};
+  }
+}
+
 /** `deno task install ARGS` as a person runs it: from the checkout, called from `from`. */
 function install(args: string[], env: Record<string, string>, from: string) {
   return run(
@@ -47,7 +58,7 @@ Deno.test("the launcher runs wisp doctor from another folder, with the scratch h
     const elsewhere = join(scratch, "some project");
     Deno.mkdirSync(home);
     Deno.mkdirSync(elsewhere);
-    const env = { HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
+    const env = { HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...denoDir() };
     // A relative --prefix is taken from where the task was called.
     const first = await install(["--prefix", "bin"], env, scratch);
     assertEquals(first.code, 0, first.stderr);
@@ -87,7 +98,7 @@ Deno.test("the launcher runs wisp doctor from another folder, with the scratch h
 Deno.test("install leaves a wisp it did not write alone, and a bad argument is a usage error", async () => {
   const scratch = await tempDir("wisp-install-");
   try {
-    const env = { HOME: scratch, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
+    const env = { HOME: scratch, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...denoDir() };
     const bin = join(scratch, "bin");
     Deno.mkdirSync(bin);
     Deno.writeTextFileSync(join(bin, "wisp"), "#!/bin/sh\necho a different wisp\n");
