@@ -206,7 +206,11 @@ async function release(dryRun: boolean): Promise<void> {
     }
     const darwin = step.target.endsWith("-apple-darwin");
     if (native && darwin) {
-      Deno.copyFileSync(join(native, NATIVE_LIBRARY), join(step.folder, NATIVE_LIBRARY));
+      try {
+        Deno.copyFileSync(join(native, NATIVE_LIBRARY), join(step.folder, NATIVE_LIBRARY));
+      } catch {
+        fail(`--native names ${native}, which has no readable ${NATIVE_LIBRARY}`);
+      }
     }
     for (const [shell, file] of Object.entries(COMPLETION_FILES)) {
       Deno.writeTextFileSync(
