@@ -12,7 +12,14 @@ import { SCOPES } from "../faces/mcp/pending.ts";
 import { SHELLS } from "./completions_scripts.ts";
 
 /** The kinds `wisp completions values KIND` answers (src/cli/completions_values.ts). */
-export const VALUE_KINDS = ["models", "settings", "setting-values", "pending", "tools"] as const;
+export const VALUE_KINDS = [
+  "models",
+  "settings",
+  "setting-values",
+  "pending",
+  "approvals",
+  "tools",
+] as const;
 export type ValueKind = (typeof VALUE_KINDS)[number];
 
 /** Where a value is completed from. */
@@ -67,6 +74,7 @@ export const VALUE_HOOKS: {
     "config unset key": { kind: "settings" },
     "approvals approve id": { kind: "pending" },
     "approvals deny id": { kind: "pending" },
+    "approvals revoke id": { kind: "approvals" },
     "models enable name": { kind: "models" },
     "models disable name": { kind: "models" },
     "completions shell": { words: SHELLS },

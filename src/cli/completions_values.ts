@@ -1,7 +1,8 @@
 /**
  * The values `wisp completions values KIND` prints for the completion
  * scripts, one `value<TAB>description` line each, read from wisp's own files
- * only (config.json and the pending requests in wisp's home), never from a
+ * only (config.json, the pending requests and the remembered approvals in
+ * wisp's home), never from a
  * model server or the network, and never written: a Tab changes nothing.
  * Anything that cannot be read gives fewer values, not an error, so a Tab
  * never prints a complaint into the person's command line.
@@ -19,6 +20,7 @@ import {
 import { isPendingId, parseRequest, type PendingRequest } from "../faces/mcp/pending.ts";
 import { load } from "../util/lazy.ts";
 import { join } from "node:path";
+import { isExpired, readApprovals } from "../gate/approvals.ts";
 import type { ValueKind } from "./completions_tree.ts";
 
 /** One completion value and what it is. */
@@ -158,6 +160,19 @@ function pendingValues(): CompletionValue[] {
   return out;
 }
 
+function approvalValues(): CompletionValue[] {
+  try {
+    return readApprovals(homePaths().approvals)
+      .filter((approval) => !isExpired(approval))
+      .map((approval) => ({
+        value: approval.id,
+        description: `${approval.scope}: ${approval.pattern}`,
+      }));
+  } catch {
+    return [];
+  }
+}
+
 async function toolValues(loaded: LoadedConfig | undefined): Promise<CompletionValue[]> {
   const config = loaded?.config ?? defaultConfig();
   // The session's registry (built-ins and custom tools) is loaded only for this kind: it is most
@@ -189,6 +204,8 @@ export function completionValues(
       return setting ? valuesOfSetting(setting, loaded) : [];
     case "pending":
       return pendingValues();
+    case "approvals":
+      return approvalValues();
     case "tools":
       return toolValues(loaded);
   }

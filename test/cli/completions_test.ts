@@ -245,6 +245,25 @@ Deno.test("values come from config.json and the pending folder, without writing 
           expiresAt: new Date(Date.now() + expires).toISOString(),
         }),
       );
+    const approval = (id: string, expires: number, pattern: string) => ({
+      id,
+      scope: "always",
+      pattern,
+      level: "moderate",
+      directory: null,
+      created: new Date().toISOString(),
+      expires: new Date(Date.now() + expires).toISOString(),
+    });
+    Deno.writeTextFileSync(
+      join(wispHome, "approvals.json"),
+      JSON.stringify({
+        version: 1,
+        approvals: [
+          approval("1111aaaa", 3_600_000, "make *"),
+          approval("2222bbbb", -1000, "old *"),
+        ],
+      }),
+    );
     request("0000abcd", 3_600_000, "make deploy");
     request("0000dead", -1000, "an expired one");
     const before = [...Deno.readDirSync(join(wispHome, "pending"))].map((e) => e.name).sort();
@@ -255,6 +274,7 @@ Deno.test("values come from config.json and the pending folder, without writing 
       return run.stdout.split("\n").filter(Boolean).map((line) => line.split("\t"));
     };
     assertEquals(await values("pending"), [["0000abcd", "make deploy"]]);
+    assertEquals(await values("approvals"), [["1111aaaa", "always: make *"]]);
     const models = (await values("models")).map(([name]) => name);
     assertEquals(models.slice(0, 3), ["ollama:granite4.1:8b", "system", "ollama:qwen3:4b"]);
     const settings = (await values("settings")).map(([key]) => key);
