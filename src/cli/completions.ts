@@ -113,7 +113,10 @@ export function register(program: Command): void {
     .action(install);
   completions.command("values", { hidden: true })
     .description("the values the scripts complete at Tab time (one value<TAB>description a line)")
-    .argument("<kind>", "models, settings, setting-values, pending, approvals or tools")
+    .argument(
+      "<kind>",
+      "models, settings, setting-values, pending, approvals, classifier-versions or tools",
+    )
     .argument("[setting]", "the setting whose values to list (for setting-values)")
     .action(values);
 }

@@ -18,6 +18,7 @@ export const VALUE_KINDS = [
   "setting-values",
   "pending",
   "approvals",
+  "classifier-versions",
   "tools",
 ] as const;
 export type ValueKind = (typeof VALUE_KINDS)[number];
@@ -75,6 +76,9 @@ export const VALUE_HOOKS: {
     "approvals approve id": { kind: "pending" },
     "approvals deny id": { kind: "pending" },
     "approvals revoke id": { kind: "approvals" },
+    "classifier use version": { kind: "classifier-versions" },
+    "classifier remove version": { kind: "classifier-versions" },
+    "classifier measure version": { kind: "classifier-versions" },
     "models enable name": { kind: "models" },
     "models disable name": { kind: "models" },
     "completions shell": { words: SHELLS },

@@ -37,6 +37,7 @@ const MODEL_SETTINGS = new Set([
   "routing.tasks.<task>",
 ]);
 const TOOL_SETTINGS = new Set(["tools.disabled"]);
+const CLASSIFIER_SETTINGS = new Set(["approval.coremlModel"]);
 
 /** The config as the file gives it, or the defaults when it is absent or cannot be read. */
 function readConfig(): LoadedConfig | undefined {
@@ -121,6 +122,7 @@ function valuesOfSetting(
   if (!setting) return [];
   if (MODEL_SETTINGS.has(setting.key)) return modelValues(loaded);
   if (TOOL_SETTINGS.has(setting.key)) return toolValues(loaded);
+  if (CLASSIFIER_SETTINGS.has(setting.key)) return classifierValues();
   const schema = settingSchema(key);
   if (!schema) return [];
   const item = schema.type === "array" ? schema.items as Record<string, unknown> : schema;
@@ -173,6 +175,21 @@ function approvalValues(): CompletionValue[] {
   }
 }
 
+/** The trained classifier's versions: this release's default and those in wisp's home. */
+async function classifierValues(): Promise<CompletionValue[]> {
+  // The store carries the bundled weights: loaded only for this kind.
+  const { defaultVersion, listVersions } = await load<typeof import("../gate/trained/store.ts")>(
+    import.meta.resolve("../gate/trained/store.ts"),
+  );
+  const found = new Map<string, string>([[defaultVersion(), "this release's default"]]);
+  try {
+    for (const entry of listVersions(homePaths())) {
+      if (!found.has(entry.version)) found.set(entry.version, "trained here");
+    }
+  } catch { /* none readable */ }
+  return [...found].map(([value, description]) => ({ value, description }));
+}
+
 async function toolValues(loaded: LoadedConfig | undefined): Promise<CompletionValue[]> {
   const config = loaded?.config ?? defaultConfig();
   // The session's registry (built-ins and custom tools) is loaded only for this kind: it is most
@@ -206,6 +223,8 @@ export function completionValues(
       return pendingValues();
     case "approvals":
       return approvalValues();
+    case "classifier-versions":
+      return classifierValues();
     case "tools":
       return toolValues(loaded);
   }

@@ -22,6 +22,7 @@ import {
   SHELLS,
 } from "../../src/cli/completions_scripts.ts";
 import type { Command } from "commander";
+import { VERSION } from "../../src/version.ts";
 
 function visiblePaths(command: Command, path: string[], help = new Help()): string[][] {
   const out = [path];
@@ -275,6 +276,12 @@ Deno.test("values come from config.json and the pending folder, without writing 
     };
     assertEquals(await values("pending"), [["0000abcd", "make deploy"]]);
     assertEquals(await values("approvals"), [["1111aaaa", "always: make *"]]);
+    const versions = (await values("classifier-versions")).map(([v]) => v);
+    assertEquals(versions, [`risk@${VERSION}-default`]);
+    assertEquals(
+      (await values("setting-values", "approval.coremlModel")).map(([v]) => v),
+      versions,
+    );
     const models = (await values("models")).map(([name]) => name);
     assertEquals(models.slice(0, 3), ["ollama:granite4.1:8b", "system", "ollama:qwen3:4b"]);
     const settings = (await values("settings")).map(([key]) => key);
