@@ -1,6 +1,6 @@
 /**
  * `deno task test`: makes sure the system tools the suite drives are present
- * (bubblewrap, tmux, bash, zsh, fish), installing what is missing with apt on
+ * (bubblewrap, tmux, bash, zsh, fish, ruby), installing what is missing with apt on
  * Debian/Ubuntu or Homebrew on a Mac, then runs the whole suite. Extra
  * arguments go to `deno test` (a file or folder narrows the run).
  *
@@ -35,6 +35,8 @@ const NEEDED_LINUX: Record<string, string> = {
   git: "git",
   // The triage test that runs a real pytest inside the sandbox.
   "pytest-3": "python3-pytest",
+  // `ruby -c` on the Homebrew formula (test/scripts/release_test.ts).
+  ruby: "ruby",
 };
 const NEEDED_MAC: Record<string, string> = { tmux: "tmux", fish: "fish" };
 

@@ -36,6 +36,7 @@ import * as sandbox from "./sandbox.ts";
 import * as triage from "./triage.ts";
 import * as draft from "./draft.ts";
 import * as watch from "./watch.ts";
+import * as completions from "./completions.ts";
 
 interface CommandModule {
   register(program: Command): void;
@@ -59,6 +60,7 @@ export const COMMANDS: CommandModule[] = [
   triage,
   draft,
   watch,
+  completions,
 ];
 
 /**
@@ -70,7 +72,6 @@ export const NOT_BUILT: readonly (readonly string[])[] = [
   ["chat"],
   ["facts"],
   ["questions"],
-  ["completions"],
   ["models", "check"],
   ["models", "pull"],
 ];
