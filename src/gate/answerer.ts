@@ -12,7 +12,7 @@
  *     main.ts (by real path, so a copy of the source elsewhere is not wisp)
  *     with only the flags `deno task wisp` uses and this folder's deno.json.
  */
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BUILD } from "../build_info.ts";
 import type { Prober, ProcessFacts } from "../platform/process_probe.ts";
@@ -39,7 +39,8 @@ function realPath(path: string): string | undefined {
 export function ownIdentity(): WispIdentity {
   const exe = realPath(Deno.execPath()) ?? Deno.execPath();
   if (BUILD.kind !== "source") return { kind: "compiled", exe };
-  const root = dirname(dirname(dirname(dirname(fileURLToPath(import.meta.url)))));
+  // This file is src/gate/answerer.ts: the checkout is two folders up.
+  const root = fileURLToPath(new URL("../../", import.meta.url));
   return {
     kind: "source",
     exe,
