@@ -479,6 +479,8 @@ if (PROFILE) {
     "wisp --version": [...FLAGS, MAIN, "--version"],
     "wisp config": [...FLAGS, MAIN, "config"],
     "wisp sandbox -- true": [...FLAGS, MAIN, "sandbox", "--", "true"],
+    // Standard input is closed: the server starts, reads the end, and stops.
+    "wisp mcp (starts, then reads the end of its input)": [...FLAGS, MAIN, "mcp"],
   };
   for (const [name, args] of Object.entries(commands)) {
     const { groups, wallMs } = await profile(args);
