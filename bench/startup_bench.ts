@@ -410,6 +410,8 @@ async function profile(args: string[]): Promise<{ groups: Group[]; wallMs: numbe
   const scripts: Array<{ url: string; at: number }> = [];
   let finished!: () => void;
   const ended = new Promise<void>((resolve) => finished = resolve);
+  // A process that ends without the inspector's last event ends the wait too.
+  child.status.then(() => finished());
   let nextId = 1;
   const send = <T>(method: string, params: Record<string, unknown> = {}) =>
     new Promise<T>((resolve) => {
@@ -434,7 +436,12 @@ async function profile(args: string[]): Promise<{ groups: Group[]; wallMs: numbe
   await send("Runtime.runIfWaitingForDebugger");
   await ended;
   const wallMs = performance.now() - running;
-  const { profile } = await send<{ profile: CpuProfile }>("Profiler.stop");
+  // Deno waits for the inspector to leave before it exits; one that exited anyway has no profile.
+  const stopped = await Promise.race([
+    send<{ profile: CpuProfile }>("Profiler.stop"),
+    child.status.then(() => undefined),
+  ]);
+  const profile = stopped?.profile ?? { nodes: [], samples: [], timeDeltas: [] };
   socket.close();
   await child.status;
 
