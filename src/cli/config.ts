@@ -16,8 +16,8 @@ async function show(): Promise<void> {
     import.meta.resolve("./context.ts"),
   );
   const { outLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
-  const { configView } = await load<typeof import("../tools/inspect.ts")>(
-    import.meta.resolve("../tools/inspect.ts"),
+  const { configView } = await load<typeof import("../config/view.ts")>(
+    import.meta.resolve("../config/view.ts"),
   );
   const { loaded, paths } = loadContext();
   // The same object the model's inspect tool shows (what: config).

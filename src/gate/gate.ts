@@ -180,6 +180,9 @@ export class Gate {
   };
 
   constructor(readonly opts: GateOptions) {
+    // Start the shell parser now, beside whatever else the caller is starting; the first check
+    // awaits it (a failure is reported there, and the next check tries again).
+    initShellParser().catch(() => {});
     this.approvals = opts.approvals ?? ApprovalStore.forHome(opts.home);
     this.#env = opts.env ?? readEnv();
     this.#userHome = opts.userHome ?? this.#env.HOME ?? "/";

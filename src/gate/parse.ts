@@ -88,17 +88,43 @@ export interface ParsedLine {
 let parserPromise: Promise<Parser> | undefined;
 let parser: Parser | undefined;
 
-/** Load the grammar once per process. */
+/**
+ * Lines parsed once when the parser starts. V8 compiles a WebAssembly function
+ * at its first call, and tree-sitter-bash's lexer and scanner are large, so
+ * the first line a process parses used to pay most of the parser's start-up
+ * (about 100 ms here). These lines take the grammar through the paths
+ * ordinary lines use — pipelines, lists, quotes of every kind, expansions,
+ * substitutions, redirections, assignments, compound commands, a function and
+ * a here-doc — through the walker below, so that cost is paid in `initShellParser`, which commands start
+ * early beside their other start-up work (docs/adr/0410-start-up-by-construction.md).
+ */
+const WARM_UP_LINES = [
+  `cd "$HOME/src" && FOO=1 ls -la ./a\ b 2>/dev/null | grep -v 'x y' >> out.txt; ` +
+  `echo $(date +%s) \`pwd\` \${X:-y} $'\n' "$@" &\n`,
+  `for f in *.ts; do [ -f "$f" ] && cat -- "$f" | wc -l || true; done; ` +
+  `if test 1 -eq 1; then (exit 0); fi\n`,
+  `f() { local a=(1 2); echo "\${a[@]}" <<< "$((1 + 2))"; }; ` +
+  `case $1 in a|b) f ;; *) : ;; esac; x=$(<in) git commit -m "a $b"\n`,
+  `cat <<'EOF' > /tmp/x && sh -c 'echo hi' | tee >(wc -c) && ! [[ -n $PATH && $x =~ ^a ]]\n` +
+  `body $x\nEOF\n`,
+];
+
+/** Load the grammar once per process, and take it through the common paths once. */
 export function initShellParser(): Promise<Parser> {
   if (!parserPromise) {
     parserPromise = (async () => {
       const require = createRequire(import.meta.url);
       const wasm = require.resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+      // The grammar's bytes are read while tree-sitter's own module starts.
+      const grammar = Deno.readFile(wasm);
+      grammar.catch(() => {}); // awaited below; a failure is reported there
       await Parser.init();
-      const language = await Language.load(wasm);
+      const language = await Language.load(await grammar);
       const p = new Parser();
       p.setLanguage(language);
       parser = p;
+      // Through the walker too: its code is compiled at first use as well.
+      for (const line of WARM_UP_LINES) parseLine(line);
       return p;
     })();
     parserPromise.catch(() => {

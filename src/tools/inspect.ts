@@ -17,13 +17,13 @@
  */
 import { z } from "zod";
 import type { Config } from "../config/schema.ts";
-import type { HomePaths } from "../config/home.ts";
 import { AUDIT_KINDS, type AuditEvent } from "../audit/catalogue.ts";
 import { filterEvents, readAuditLog } from "../audit/reader.ts";
 import { summariseEvent } from "../audit/summary.ts";
 import { callsFromEvents, type TurnCall } from "../audit/calls.ts";
 import { ApprovalStore } from "../gate/approvals.ts";
 import { VERSION } from "../version.ts";
+import { configView } from "../config/view.ts";
 import type { ProcessTable } from "../exec/background.ts";
 import { fitted } from "./budget.ts";
 import { byteLength } from "../util/bytes.ts";
@@ -59,14 +59,8 @@ export interface InspectContext extends ToolContext {
   processes?: ProcessTable;
 }
 
-/** The object `wisp config show` prints and the config view shows. Pure. */
-export function configView(
-  config: Config,
-  paths: HomePaths,
-  exists: boolean,
-): Record<string, unknown> {
-  return { ...config, configFile: { path: paths.config, exists }, paths };
-}
+/** The object `wisp config show` prints; its one home is src/config/view.ts. */
+export { configView };
 
 /** Pretty JSON, or compact on one line when pretty would pass `max` bytes. */
 export function jsonView(value: unknown, max = CONFIG_PRETTY_MAX): string {
