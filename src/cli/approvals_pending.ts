@@ -6,7 +6,7 @@
  *
  * approve and deny run only with a terminal on standard input, and send the
  * answer over the request's socket, where the server checks the process the
- * kernel names (src/faces/mcp/answerer.ts): wisp itself, at a terminal of
+ * kernel names (src/gate/answerer.ts): wisp itself, at a terminal of
  * its own, not started by the MCP client. The default policy also refuses
  * them to wisp's own model.
  */

@@ -8,7 +8,7 @@
  * argument or option.
  */
 import { type Command, Help } from "commander";
-import { SCOPES } from "../faces/mcp/pending.ts";
+import { SCOPES } from "../gate/pending.ts";
 import { SHELLS } from "./completions_scripts.ts";
 
 /** The kinds `wisp completions values KIND` answers (src/cli/completions_values.ts). */

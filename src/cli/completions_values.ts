@@ -17,7 +17,7 @@ import {
   findSetting,
   SETTINGS,
 } from "../config/schema.ts";
-import { isPendingId, parseRequest, type PendingRequest } from "../faces/mcp/pending.ts";
+import { isPendingId, parseRequest, type PendingRequest } from "../gate/pending.ts";
 import { load } from "../util/lazy.ts";
 import { join } from "node:path";
 import { isExpired, readApprovals } from "../gate/approvals.ts";

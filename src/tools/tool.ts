@@ -36,7 +36,7 @@ export interface ToolContext {
   session: string;
   /** The approval gate; a tool that needs one and finds none refuses (fail closed). */
   gate?: ToolGate;
-  /** The conversation's output store, when there is one (src/tools/output_store.ts). */
+  /** The conversation's output store, when there is one (src/audit/output_store.ts). */
   outputStore?: unknown;
   /** --unsafe: the sandbox is off for this session (the policy's deny list stays on). */
   unsafe?: boolean;
