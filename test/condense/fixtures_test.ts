@@ -64,6 +64,7 @@ const PASSING = [
   "shellcheck/pass.log",
   "swift/xctest_pass.log",
   "swift/swift_testing_pass.log",
+  "gtest/gtest_pass.log",
 ];
 
 Deno.test("a passing run yields no findings, whatever harmless 'error' text it prints", () => {
@@ -890,4 +891,65 @@ Deno.test("pytest's warnings summary (pytest 9): each warning at its place, with
     exitStatus: 0,
   });
   assertEquals([r.outcome, r.counts.warnings], ["clean", 1]);
+});
+
+const LEDGER_TEST = "/home/dev/project/test/ledger_test.cpp";
+const GTEST_LEDGER: Want[] = [
+  ["test_failure", `${LEDGER_TEST}:13`, "LedgerTest.WithdrawBeyondBalanceIsRefused", "Actual: true"],
+  ["test_failure", `${LEDGER_TEST}:25`, "FormatTest.CentsKeepTwoDigits", 'Which is: "1.5"'],
+  ["test_failure", `${LEDGER_TEST}:31`, "Amounts/AmountTest.NonNegative/1", "actual: -2 vs 0"],
+];
+const GTEST_PARSE: Want[] = [
+  ["test_failure", "/home/dev/project/test/parse_test.cpp:14", "ParseTest.NearlyEqual", "exceeds 0.01"],
+  ["test_failure", undefined, "ParseTest.UnexpectedThrow", 'description "empty amount" thrown'],
+];
+
+Deno.test("GoogleTest (1.12): one failure per failed test at its first assertion, the values in the message", () => {
+  expectFindings("gtest/gtest_fail.log", GTEST_LEDGER);
+  expectFindings("gtest/gtest_throw.log", GTEST_PARSE);
+  // The second failed assertion of a test is its detail, with the values it printed.
+  const [withdraw] = read("gtest/gtest_fail.log");
+  assertEquals(withdraw.detail, [
+    `${LEDGER_TEST}:14: Expected equality of these values: l.balance Which is: -30 50`,
+  ]);
+  assertEquals(triageText(Deno.readTextFileSync(join(FIXTURES, "gtest/gtest_pass.log"))).outcome, "clean");
+});
+
+Deno.test("ctest: a failed test is named by ctest only when its GoogleTest failures were not printed", () => {
+  expectFindings("gtest/ctest.log", [
+    ["test_failure", undefined, "ledger_test", "Failed"],
+    ["test_failure", undefined, "parse_test", "Failed"],
+  ]);
+  // --output-on-failure prints each test's output after its status line; -V before it, prefixed "N: ".
+  expectFindings("gtest/ctest_output.log", [...GTEST_LEDGER, ...GTEST_PARSE]);
+  expectFindings("gtest/ctest_verbose.log", [...GTEST_LEDGER, ...GTEST_PARSE]);
+});
+
+Deno.test("GoogleTest read from its format, not the fixture: MSVC's form, a typed test, a skip, ctest's other statuses", () => {
+  const text = [
+    "[ RUN      ] Sizes/0.Fits",
+    String.raw`C:\src\sizes_test.cpp(12): error: Expected equality of these values:`,
+    "  sizeof(TypeParam)",
+    "    Which is: 8",
+    "  4",
+    "[  FAILED  ] Sizes/0.Fits, where TypeParam = long (0 ms)",
+    "[ RUN      ] Net.Skips",
+    "net_test.cc:5: Skipped",
+    "no network here",
+    "[  SKIPPED ] Net.Skips (0 ms)",
+    "3/5 Test  #3: net_suite_with_a_rather_long_name_here ***Exception: SegFault  0.21 sec",
+    "4/5 Test  #4: slow_suite .......................***Timeout  10.01 sec",
+    "5/5 Test  #5: off_suite ........................***Not Run (Disabled)   0.00 sec",
+    "2/5 Test  #2: quick_suite ......................   Passed    0.01 sec",
+  ].join("\n");
+  const got = readAll(text).findings;
+  assertEquals(got.map((f) => [f.test, f.location, f.message]), [
+    [
+      "Sizes/0.Fits",
+      String.raw`C:\src\sizes_test.cpp:12`,
+      "Expected equality of these values: sizeof(TypeParam) Which is: 8 4",
+    ],
+    ["net_suite_with_a_rather_long_name_here", undefined, "ctest: Exception: SegFault"],
+    ["slow_suite", undefined, "ctest: Timeout"],
+  ]);
 });
