@@ -953,3 +953,72 @@ Deno.test("GoogleTest read from its format, not the fixture: MSVC's form, a type
     ["slow_suite", undefined, "ctest: Timeout"],
   ]);
 });
+
+Deno.test("SARIF (clang 19 -fdiagnostics-format=sarif): each error and warning at its place, clang's notes as detail", () => {
+  expectFindings("sarif/clang_fail.log", [
+    ["error", "/home/dev/project/stock.c:5:6", undefined, "conflicting types for 'restock'"],
+    ["error", "/home/dev/project/stock.c:11:18", undefined, "undeclared identifier 'missing_bonus'"],
+  ]);
+  assertEquals(read("sarif/clang_fail.log")[0].detail, [
+    "/home/dev/project/stock.c:3:5: note: previous declaration is here",
+  ]);
+  expectFindings("sarif/clang_warn.log", [
+    ["warning", "/home/dev/project/warn.c:3:7", undefined, "result of an assignment as a condition"],
+    ["warning", "/home/dev/project/warn.c:2:7", undefined, "unused variable 'spare'"],
+  ]);
+  assertEquals(read("sarif/clang_pass.log"), []);
+});
+
+Deno.test("SARIF read from its format: a document spread over lines (gcc 13's shape, relatedLocations as notes)", () => {
+  const doc = {
+    $schema: "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
+    version: "2.1.0",
+    runs: [{
+      tool: { driver: { name: "GNU C17" } },
+      results: [
+        {
+          ruleId: "-Wunused-variable",
+          level: "warning",
+          message: { text: "unused variable ‘spare’" },
+          locations: [{
+            physicalLocation: {
+              artifactLocation: { uri: "src/shelf%20count.c", uriBaseId: "PWD" },
+              region: { startLine: 2, startColumn: 7, endColumn: 12 },
+            },
+          }],
+        },
+        {
+          ruleId: "error",
+          level: "error",
+          message: { text: "conflicting types for ‘restock’" },
+          locations: [{
+            physicalLocation: {
+              artifactLocation: { uri: "file:///C:/work/stock.c" },
+              region: { startLine: 5, startColumn: 6 },
+            },
+          }],
+          relatedLocations: [{
+            physicalLocation: {
+              artifactLocation: { uri: "file:///C:/work/stock.c" },
+              region: { startLine: 3, startColumn: 5 },
+            },
+            message: { text: "previous declaration of ‘restock’ with type ‘int(int)’" },
+          }],
+        },
+        { level: "note", message: { text: "notes are the detail of the result before them" } },
+      ],
+    }],
+  };
+  const text = ["make: entering", JSON.stringify(doc, null, 2), "make: *** [all] Error 1"].join("\n");
+  const got = readAll(text).findings.filter((f) => !f.message.startsWith("make"));
+  assertEquals(got.map((f) => [f.kind, f.location, f.message, f.detail]), [
+    ["warning", "src/shelf%20count.c:2:7", "unused variable ‘spare’", undefined],
+    ["error", "C:/work/stock.c:5:6", "conflicting types for ‘restock’", [
+      "C:/work/stock.c:3:5: previous declaration of ‘restock’ with type ‘int(int)’",
+      "note: notes are the detail of the result before them",
+    ]],
+  ]);
+  // A document cut short is left alone, not half-read.
+  const cut = JSON.stringify(doc, null, 2).split("\n").slice(0, 20).join("\n");
+  assertEquals(readAll(cut).findings, []);
+});

@@ -32,6 +32,7 @@ import { pythonLint } from "./python_lint.ts";
 import { cmake } from "./cmake.ts";
 import { gtest } from "./gtest.ts";
 import { gccJson } from "./gcc_json.ts";
+import { sarif } from "./sarif.ts";
 import { formatters } from "./formatters.ts";
 import { make } from "./make.ts";
 
@@ -59,6 +60,7 @@ export const READERS: readonly Reader[] = [
   gtest,
   cmake,
   gccJson,
+  sarif,
   formatters,
   sanitizer,
   crash,
