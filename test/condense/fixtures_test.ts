@@ -1022,3 +1022,30 @@ Deno.test("SARIF read from its format: a document spread over lines (gcc 13's sh
   const cut = JSON.stringify(doc, null, 2).split("\n").slice(0, 20).join("\n");
   assertEquals(readAll(cut).findings, []);
 });
+
+Deno.test("a Perl script that died (perl 5.36): croak, a run-time error, a compile error, a missing module", () => {
+  expectFindings("perl/die_croak.log", [
+    ["error", "report.pl:13", undefined, "cannot take a ratio over zero items"],
+  ]);
+  // The warning before the death has the same shape; the death is the last one printed.
+  expectFindings("perl/die_runtime.log", [["error", "divide.pl:8", undefined, "Illegal division by zero"]]);
+  expectFindings("perl/die_syntax.log", [["error", "syntax.pl:4", undefined, 'syntax error, near "print"']]);
+  expectFindings("perl/die_missing_module.log", [
+    ["error", "needs.pl:2", undefined, "Can't locate Shop/Missing.pm in @INC"],
+  ]);
+  assert(!read("perl/die_missing_module.log")[0].message.includes("@INC contains"));
+});
+
+Deno.test("Perl's death read from its format: after reading a file, with a confess stack; a run that exited 0 did not die", () => {
+  const died = [
+    "Use of uninitialized value $qty in multiplication (*) at lib/Cart.pm line 40, <$fh> line 3.",
+    "bad price 'x' at lib/Cart.pm line 41, <$fh> line 3.",
+    "\tCart::price(\"x\") called at bin/cart.pl line 9",
+    "processed 2 rows",
+  ].join("\n");
+  assertEquals(readAll(died).findings.map((f) => [f.location, f.message]), [
+    ["lib/Cart.pm:41", "bad price 'x'"],
+  ]);
+  const warned = "Use of uninitialized value $qty in multiplication (*) at lib/Cart.pm line 40.\ndone\n";
+  assertEquals(triageText(warned, { exitStatus: 0 }).outcome, "clean");
+});

@@ -1,8 +1,9 @@
 /**
  * A program that died, outside any test runner's report: a Python traceback,
- * an uncaught Node.js exception, a Java exception on a thread, a Rust panic.
- * Each is one error at the innermost frame in the program's own code, with
- * the exception's line as its message. Runs after the test runners' readers
+ * an uncaught Node.js exception, a Java exception on a thread, a Rust panic,
+ * a Perl script's `die` (`message at file line N.`). Each is one error at the
+ * innermost frame in the program's own code, with the exception's line as
+ * its message. Runs after the test runners' readers
  * and skips lines they accounted for (a traceback inside a pytest section is
  * pytest's).
  */
@@ -19,6 +20,14 @@ const NODE_PLACE =
 const NODE_ERROR = /^(?:Uncaught )?([A-Z]\w*(?:Error|Exception)|Error)(?: \[[\w_]+\])?: (.*)$/;
 const JAVA_THREAD = /^Exception in thread "([^"]+)" ([\w.$]+(?:Exception|Error)[\w$]*)(?:: (.*))?$/;
 const JAVA_AT = /^\s+at ([\w.$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
+/** Perl's `die`/`croak` without a newline, and its run-time errors: `text at file line N.` (`, <FH> line M` after reading). */
+const PERL_DIE = /^(?!#)(\S.*?) at (\S+) line (\d+)(?:, <[^>]*> (?:line|chunk) \d+)?\.$/;
+/** Perl's compile failure: the errors before it say what (`syntax error at file line N, near "…"`). */
+const PERL_COMPILE_ABORTED =
+  /^(?:Execution of \S+ aborted due to compilation errors|\S+ had compilation errors)\.$/;
+const PERL_COMPILE_ERROR = /^(?!#)(\S.*?) at (\S+) line (\d+)(?:\.|, (.*))?$/;
+const PERL_BEGIN_FAILED = "BEGIN failed--compilation aborted at ";
+const FULL_STOP = ".".charCodeAt(0);
 const RUST_PANIC = /^thread '([^']*)'(?: \(\d+\))? panicked at (.+?:\d+:\d+):$/;
 
 function python(
@@ -78,6 +87,56 @@ function node(
     ? `${frame.file}:${frame.line}:${frame.col}`
     : `${m[1]}:${m[2]}`;
   return { finding: finding("error", `${e[1]}: ${e[2]}`, { location }), end: k - 1 };
+}
+
+/**
+ * A Perl script's death. Its warnings print in the same shape as its death
+ * (`Use of uninitialized value … at x.pl line 6.`), but a script dies once,
+ * and the death is the last such line it prints (its buffered standard
+ * output may still follow). After a compile failure the first error is the
+ * cause; after `BEGIN failed` the line before (`Can't locate …`).
+ */
+function perl(lines: string[], lastChar: Uint16Array, ctx: ReadContext): Finding | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (lastChar[i] !== FULL_STOP || ctx.explained(i)) continue;
+    const line = lines[i];
+    if (
+      !line.includes(" line ") && !line.includes(" aborted due to ") &&
+      !line.includes(" had compilation errors")
+    ) continue;
+    if (PERL_COMPILE_ABORTED.test(line)) {
+      // The first compile error of the run of them just above.
+      let cause: RegExpExecArray | undefined;
+      let at = i;
+      for (let k = i - 1; k >= 0 && k >= i - 20 && !ctx.explained(k); k--) {
+        const m = PERL_COMPILE_ERROR.exec(lines[k]);
+        if (m) {
+          cause = m;
+          at = k;
+        }
+      }
+      if (!cause) return undefined;
+      ctx.explain(at, i);
+      return finding("error", cause[4] ? `${cause[1]}, ${cause[4]}` : cause[1], {
+        location: `${cause[2]}:${cause[3]}`,
+      });
+    }
+    let die = PERL_DIE.exec(line);
+    if (!die) continue;
+    let from = i;
+    if (line.startsWith(PERL_BEGIN_FAILED) && i > 0 && !ctx.explained(i - 1)) {
+      const before = PERL_DIE.exec(lines[i - 1]);
+      if (before) {
+        die = before;
+        from = i - 1;
+      }
+    }
+    ctx.explain(from, i);
+    // A missing module's message lists the whole search path: the path is noise.
+    const message = die[1].replace(/ \(@INC (?:contains|entries checked): [^)]*\)/, "");
+    return finding("error", message, { location: `${die[2]}:${die[3]}` });
+  }
+  return undefined;
 }
 
 export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
@@ -156,6 +215,8 @@ export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
       }
     }
   }
+  const died = perl(lines, lastChar, ctx);
+  if (died) out.push(died);
   return out;
 }
 
