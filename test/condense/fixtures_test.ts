@@ -1027,7 +1027,7 @@ Deno.test("a Perl script that died (perl 5.36): croak, a run-time error, a compi
   expectFindings("perl/die_croak.log", [
     ["error", "report.pl:13", undefined, "cannot take a ratio over zero items"],
   ]);
-  // The warning before the death has the same shape; the death is the last one printed.
+  // Perl's warning before the death has the same shape; it is known by its words.
   expectFindings("perl/die_runtime.log", [["error", "divide.pl:8", undefined, "Illegal division by zero"]]);
   expectFindings("perl/die_syntax.log", [["error", "syntax.pl:4", undefined, 'syntax error, near "print"']]);
   expectFindings("perl/die_missing_module.log", [
@@ -1038,6 +1038,7 @@ Deno.test("a Perl script that died (perl 5.36): croak, a run-time error, a compi
 
 Deno.test("Perl's death read from its format: after reading a file, with a confess stack; a run that exited 0 did not die", () => {
   const died = [
+    'Argument "x" isn\'t numeric in addition (+) at lib/Cart.pm line 38, <$fh> line 3.',
     "Use of uninitialized value $qty in multiplication (*) at lib/Cart.pm line 40, <$fh> line 3.",
     "bad price 'x' at lib/Cart.pm line 41, <$fh> line 3.",
     "\tCart::price(\"x\") called at bin/cart.pl line 9",

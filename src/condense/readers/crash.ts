@@ -90,14 +90,24 @@ function node(
 }
 
 /**
- * A Perl script's death. Its warnings print in the same shape as its death
- * (`Use of uninitialized value … at x.pl line 6.`), but a script dies once,
- * and the death is the last such line it prints (its buffered standard
- * output may still follow). After a compile failure the first error is the
- * cause; after `BEGIN failed` the line before (`Can't locate …`).
+ * Perl's own warnings, which print in the shape of a death (`… at x.pl line
+ * 6.`): the common ones of perldiag's warning classes, by their opening
+ * words. (A script's own `warn "text"` without a newline looks like its
+ * `die`; for a command that exited 0 none of these is kept.)
  */
-function perl(lines: string[], lastChar: Uint16Array, ctx: ReadContext): Finding | undefined {
-  for (let i = lines.length - 1; i >= 0; i--) {
+const PERL_WARNING =
+  /^(?:Use of uninitialized value|Argument "[^"]*" isn't numeric|Useless use of|Name "[^"]+" used only once|Scalar value |Odd number of elements|Deep recursion|Subroutine \S+ redefined|Possible (?:attempt|precedence|unintended)|Wide character|\w+\(\) on (?:closed|unopened) filehandle|Exiting (?:subroutine|eval) via|"my" variable \S+ masks|Found = in conditional|Reversed \S+= operator|Unquoted string|Unsuccessful \w+ on filename|Statement unlikely to be reached|Parentheses missing around|Applying pattern match|Misplaced _ in number|Possible unintended interpolation)/;
+
+/**
+ * A Perl script's deaths: each line in the shape `text at file line N.` that
+ * is not one of Perl's own warnings. After a compile failure (`Execution of
+ * x.pl aborted due to compilation errors.`) the first error above it is the
+ * cause (a syntax error's line ends `near "…"`, not in a full stop); after
+ * `BEGIN failed` the line before it (`Can't locate …`) is.
+ */
+function perl(lines: string[], lastChar: Uint16Array, ctx: ReadContext): Finding[] {
+  const out: Finding[] = [];
+  for (let i = 0; i < lines.length; i++) {
     if (lastChar[i] !== FULL_STOP || ctx.explained(i)) continue;
     const line = lines[i];
     if (
@@ -115,28 +125,34 @@ function perl(lines: string[], lastChar: Uint16Array, ctx: ReadContext): Finding
           at = k;
         }
       }
-      if (!cause) return undefined;
+      if (!cause) continue;
       ctx.explain(at, i);
-      return finding("error", cause[4] ? `${cause[1]}, ${cause[4]}` : cause[1], {
-        location: `${cause[2]}:${cause[3]}`,
-      });
+      out.push(
+        finding("error", cause[4] ? `${cause[1]}, ${cause[4]}` : cause[1], {
+          location: `${cause[2]}:${cause[3]}`,
+        }),
+      );
+      continue;
     }
     let die = PERL_DIE.exec(line);
-    if (!die) continue;
-    let from = i;
-    if (line.startsWith(PERL_BEGIN_FAILED) && i > 0 && !ctx.explained(i - 1)) {
-      const before = PERL_DIE.exec(lines[i - 1]);
-      if (before) {
-        die = before;
-        from = i - 1;
-      }
+    if (!die || PERL_WARNING.test(line)) continue;
+    if (
+      line.startsWith(PERL_BEGIN_FAILED) && out.length > 0 && i > 0 && PERL_DIE.test(lines[i - 1])
+    ) {
+      // The line before said why (and was read already).
+      ctx.explain(i);
+      continue;
     }
-    ctx.explain(from, i);
+    if (line.startsWith(PERL_BEGIN_FAILED)) {
+      const before = i > 0 && !ctx.explained(i - 1) ? PERL_DIE.exec(lines[i - 1]) : null;
+      if (before) die = before;
+    }
+    ctx.explain(i);
     // A missing module's message lists the whole search path: the path is noise.
     const message = die[1].replace(/ \(@INC (?:contains|entries checked): [^)]*\)/, "");
-    return finding("error", message, { location: `${die[2]}:${die[3]}` });
+    out.push(finding("error", message, { location: `${die[2]}:${die[3]}` }));
   }
-  return undefined;
+  return out;
 }
 
 export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
@@ -215,8 +231,7 @@ export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
       }
     }
   }
-  const died = perl(lines, lastChar, ctx);
-  if (died) out.push(died);
+  out.push(...perl(lines, lastChar, ctx));
   return out;
 }
 
