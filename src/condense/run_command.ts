@@ -12,7 +12,7 @@ import { runCommand } from "../exec/runner.ts";
 import type { CapturedStream } from "../exec/capture.ts";
 import { WispError } from "../util/errors.ts";
 import { CAPTURE_LIMIT } from "./triage.ts";
-import { joinScans, type Scanned, TriageScanner } from "./scan.ts";
+import { joinScans, type Scanned, type ScanWatch, TriageScanner } from "./scan.ts";
 import { TrailedBuffer } from "../exec/background.ts";
 
 export interface TriageRunOptions {
@@ -30,8 +30,8 @@ export interface TriageRunOptions {
   timeoutSeconds?: number;
   /** Read every byte through the exact readers as it arrives (triage); the result's `scanned`. */
   scan?: boolean;
-  /** With `scan`: called once as the command starts, with a function that says how many lines were read so far. */
-  onScanning?: (linesRead: () => number) => void;
+  /** With `scan`: `onScanning` is called once as the command starts. */
+  onScanning?: ScanWatch["onScanning"];
 }
 
 export interface TriageRunResult {

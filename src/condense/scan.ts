@@ -70,6 +70,12 @@ export interface ScanOptions {
   maxChunks?: number;
 }
 
+/** What a scan's caller may watch while it reads (a working line on a terminal). */
+export interface ScanWatch {
+  /** Called once, when reading starts, with a way to ask how many lines were read so far. */
+  onScanning?: (linesRead: () => number) => void;
+}
+
 /** An output read piece by piece; `end()` says what the readers found in all of it. */
 export class TriageScanner {
   readonly #windowChars: number;
