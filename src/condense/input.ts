@@ -13,7 +13,11 @@ import { type Scanned, type ScanWatch, TriageScanner } from "./scan.ts";
 const SCAN_READ = 64 * 1024;
 
 /** A file, every byte through the exact readers, read 64 KiB at a time (memory bounded whatever its size). */
-export async function scanFile(path: string, given = path, watch: ScanWatch = {}): Promise<Scanned> {
+export async function scanFile(
+  path: string,
+  given = path,
+  watch: ScanWatch = {},
+): Promise<Scanned> {
   const { file } = openInputFile(path, given);
   try {
     const scanner = new TriageScanner();

@@ -10,6 +10,17 @@
 import { type Finding, finding } from "../findings.ts";
 import { type Frame, jsFrame, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  COLON,
+  DOT,
+  isDigit,
+  isLower,
+  isUpper,
+  LOWER_T,
+  SLASH,
+  UPPER_E,
+  UPPER_T,
+} from "../chars.ts";
 
 const PY_FRAME = /^\s+File "([^"]+)", line (\d+)(?:, in (.+))?$/;
 const PY_EXCEPTION =
@@ -27,7 +38,6 @@ const PERL_COMPILE_ABORTED =
   /^(?:Execution of \S+ aborted due to compilation errors|\S+ had compilation errors)\.$/;
 const PERL_COMPILE_ERROR = /^(?!#)(\S.*?) at (\S+) line (\d+)(?:\.|, (.*))?$/;
 const PERL_BEGIN_FAILED = "BEGIN failed--compilation aborted at ";
-const FULL_STOP = ".".charCodeAt(0);
 const RUST_PANIC = /^thread '([^']*)'(?: \(\d+\))? panicked at (.+?:\d+:\d+):$/;
 
 function python(
@@ -108,7 +118,7 @@ const PERL_WARNING =
 function perl(lines: string[], lastChar: Uint16Array, ctx: ReadContext): Finding[] {
   const out: Finding[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (lastChar[i] !== FULL_STOP || ctx.explained(i)) continue;
+    if (lastChar[i] !== DOT || ctx.explained(i)) continue;
     const line = lines[i];
     if (
       !line.includes(" line ") && !line.includes(" aborted due to ") &&
@@ -162,15 +172,15 @@ export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
     const c = first[i];
     // Traceback…, /path.js:3, ./x.js:3, Exception in thread…, thread '…' panicked
     if (
-      c !== 84 && c !== 47 && c !== 46 && c !== 69 && c !== 116 && !(c >= 97 && c <= 122) &&
-      !(c >= 65 && c <= 90)
+      c !== UPPER_T && c !== SLASH && c !== DOT && c !== UPPER_E && c !== LOWER_T && !isLower(c) &&
+      !isUpper(c)
     ) continue;
     // Traceback… ends in ":", Exception in thread… anything, thread … panicked ends in ":", a Node place in a digit
     const e = lastChar[i];
-    if (c !== 69 && e !== 58 && !(e >= 48 && e <= 57)) continue;
+    if (c !== UPPER_E && e !== COLON && !isDigit(e)) continue;
     if (ctx.explained(i)) continue;
     const line = lines[i];
-    if (c === 84 && line === "Traceback (most recent call last):") {
+    if (c === UPPER_T && line === "Traceback (most recent call last):") {
       const r = python(lines, i, ctx);
       if (r) {
         out.push(r.finding);
@@ -178,7 +188,7 @@ export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
       }
       continue;
     }
-    if (c === 69 && line.startsWith("Exception in thread ")) {
+    if (c === UPPER_E && line.startsWith("Exception in thread ")) {
       const t = JAVA_THREAD.exec(line);
       if (!t) continue;
       let k = i + 1;
@@ -199,7 +209,7 @@ export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
       i = k - 1;
       continue;
     }
-    if (c === 116 && line.startsWith("thread '")) {
+    if (c === LOWER_T && line.startsWith("thread '")) {
       const p = RUST_PANIC.exec(line);
       if (!p) continue;
       let k = i + 1;
@@ -220,7 +230,7 @@ export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
     }
     // "/path/x.js:3": ends in a digit
     const last = line.charCodeAt(line.length - 1);
-    if (last >= 48 && last <= 57 && line.length < 300 && line.includes(":")) {
+    if (isDigit(last) && line.length < 300 && line.includes(":")) {
       const m = NODE_PLACE.exec(line);
       if (m) {
         const r = node(lines, i, ctx, m);

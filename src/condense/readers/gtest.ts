@@ -23,13 +23,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
-
-const OPEN_BRACKET = "[".charCodeAt(0);
-const TAB = "\t".charCodeAt(0);
-const SPACE = " ".charCodeAt(0);
-const DIGIT_0 = "0".charCodeAt(0);
-const DIGIT_9 = "9".charCodeAt(0);
-const UPPER_T = "T".charCodeAt(0);
+import { isDigit, OPEN_BRACKET, SPACE, TAB, UPPER_T } from "../chars.ts";
 
 /** ctest -V's prefix on a test's output: the test's number. */
 const VERBOSE_PREFIX = /^(\d+): /;
@@ -99,7 +93,7 @@ export function readGtest(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
     // digit, a space or tab (status and list lines) or "T" (the list's heading).
     let line = lines[i];
     let ctestNumber: string | undefined;
-    if (c >= DIGIT_0 && c <= DIGIT_9) {
+    if (isDigit(c)) {
       const v = VERBOSE_PREFIX.exec(line);
       if (v) {
         ctestNumber = v[1];
@@ -158,9 +152,10 @@ export function readGtest(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
       i = end - 1;
       continue;
     }
-    if (c >= DIGIT_0 && c <= DIGIT_9 || c === SPACE) {
-      if (line.includes("% tests passed")) boundaries.push(i);
-      else if (line.includes(" Test ") && line.endsWith(" sec")) {
+    if (isDigit(c) || c === SPACE) {
+      // `100% tests passed, …` starts with its digits; a status line ends in " sec" (tested before a search).
+      if (c !== SPACE && line.includes("% tests passed")) boundaries.push(i);
+      else if (line.endsWith(" sec") && line.includes(" Test ")) {
         const s = CTEST_STATUS.exec(line);
         if (s) {
           ctx.explain(i);

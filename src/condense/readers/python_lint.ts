@@ -9,6 +9,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { ASTERISK, DASH, SPACE, TAB, UPPER_Y } from "../chars.ts";
 
 /** flake8's default format and ruff's concise one (`[*]`: ruff can fix it). Codes: letters then digits. */
 const FLAKE8 = /^(.+?\.pyi?):(\d+):(\d+): ([A-Z]{1,3}\d{2,4}) (?:\[\*\] )?(.+)$/;
@@ -23,16 +24,16 @@ export function readPythonLint(lines: string[], ctx: ReadContext = NO_CONTEXT): 
   let pylint = false;
   for (let i = 0; i < lines.length; i++) {
     const c = first[i];
-    if (c === 0 || c === 32 || c === 9) continue;
+    if (c === 0 || c === SPACE || c === TAB) continue;
     const line = lines[i];
-    if (c === 42 /* * */) {
+    if (c === ASTERISK /* * */) {
       if (PYLINT_MODULE.test(line)) {
         pylint = true;
         ctx.explain(i);
       }
       continue;
     }
-    if (c === 89 /* Y */ || c === 45 /* - */) {
+    if (c === UPPER_Y || c === DASH) {
       // pylint's closing score and the rule of dashes above it
       if (PYLINT_SCORE.test(line) || (pylint && /^-{10,}$/.test(line))) ctx.explain(i);
       continue;

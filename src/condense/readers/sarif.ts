@@ -14,8 +14,8 @@
  */
 import { type Finding, finding, location } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { OPEN_BRACE } from "../chars.ts";
 
-const OPEN_BRACE = "{".charCodeAt(0);
 /** How many lines a document spread over lines may take before it is taken for something else. */
 const MAX_DOCUMENT_LINES = 200_000;
 
