@@ -145,7 +145,10 @@ export async function runRepeatedly(
 ): Promise<TriageRunResult[]> {
   const results: TriageRunResult[] = [];
   for (let i = 0; i < times && !opts.signal?.aborted; i++) {
-    results.push(await runCaptured(line, "triage", { ...opts, yes: opts.yes || i > 0 }));
+    // Each run read whole by the readers as it arrives (its `scanned`), as triage reads one.
+    results.push(
+      await runCaptured(line, "triage", { ...opts, scan: true, yes: opts.yes || i > 0 }),
+    );
   }
   return results;
 }
