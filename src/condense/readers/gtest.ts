@@ -31,6 +31,8 @@ const RUN = "[ RUN      ] ";
 const OK = "[       OK ] ";
 const FAILED = "[  FAILED  ] ";
 const SKIPPED = "[  SKIPPED ] ";
+/** Any of GoogleTest's markers: ten characters between brackets (`[ RUN      ]`, `[==========]`, `[  FAILED  ]`). */
+const MARKER = /^\[[ A-Z=-]{10}\]/;
 /** `[  FAILED  ] Suite.Name (0 ms)`, `[  FAILED  ] Suite.Name/1, where GetParam() = -2 (0 ms)`. */
 const FAILED_TEST = /^\[ {2}FAILED {2}\] (\S+?)(?:, where .*?)?(?: \(\d+ ms\))?$/;
 /** `file:line: Failure`, `unknown file: Failure`, MSVC's `file(line): error: text`; `Skipped` likewise. */
@@ -59,7 +61,7 @@ function failureText(lines: string[], from: number, strip: (s: string) => string
   let j = from;
   while (j < lines.length && j - from < 40) {
     const s = strip(lines[j]);
-    if (s.trim() === "" || s.startsWith("[ ") || s.startsWith("[  ") || isFailureHead(s)) break;
+    if (s.trim() === "" || MARKER.test(s) || isFailureHead(s)) break;
     j++;
   }
   return j;
