@@ -42,9 +42,7 @@ export function compareRuns(outcomes: RunOutcome[]): FlakyReport {
   outcomes.forEach((outcome, index) => {
     const run = index + 1;
     const found = outcome.scanned?.findings ?? readAll(outcome.text).findings;
-    const failures: Finding[] = found.filter((f) =>
-      f.kind === "test_failure" && f.test
-    );
+    const failures: Finding[] = found.filter((f) => f.kind === "test_failure" && f.test);
     if (failures.length === 0 && outcome.exitStatus !== 0) unexplainedRuns.push(run);
     for (const f of failures) {
       const v = byTest.get(f.test!) ??
