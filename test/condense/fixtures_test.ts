@@ -993,13 +993,13 @@ Deno.test("SARIF read from its format: a document spread over lines (gcc 13's sh
           message: { text: "conflicting types for ‘restock’" },
           locations: [{
             physicalLocation: {
-              artifactLocation: { uri: "file:///C:/work/stock.c" },
+              artifactLocation: { uri: "file:///C:/src/shop/stock.c" },
               region: { startLine: 5, startColumn: 6 },
             },
           }],
           relatedLocations: [{
             physicalLocation: {
-              artifactLocation: { uri: "file:///C:/work/stock.c" },
+              artifactLocation: { uri: "file:///C:/src/shop/stock.c" },
               region: { startLine: 3, startColumn: 5 },
             },
             message: { text: "previous declaration of ‘restock’ with type ‘int(int)’" },
@@ -1013,8 +1013,8 @@ Deno.test("SARIF read from its format: a document spread over lines (gcc 13's sh
   const got = readAll(text).findings.filter((f) => !f.message.startsWith("make"));
   assertEquals(got.map((f) => [f.kind, f.location, f.message, f.detail]), [
     ["warning", "src/shelf%20count.c:2:7", "unused variable ‘spare’", undefined],
-    ["error", "C:/work/stock.c:5:6", "conflicting types for ‘restock’", [
-      "C:/work/stock.c:3:5: previous declaration of ‘restock’ with type ‘int(int)’",
+    ["error", "C:/src/shop/stock.c:5:6", "conflicting types for ‘restock’", [
+      "C:/src/shop/stock.c:3:5: previous declaration of ‘restock’ with type ‘int(int)’",
       "note: notes are the detail of the result before them",
     ]],
   ]);
