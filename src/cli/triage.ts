@@ -21,14 +21,14 @@ interface TriageFlags {
   quiet?: boolean;
 }
 
-/** Whether a command's run shows the working line: on a terminal, unless --quiet. */
+/** Whether the working line is shown (a command running, a file or standard input read): on a terminal, unless --quiet. */
 export function wantsProgress(quiet: boolean | undefined, stderrIsTerminal: boolean): boolean {
   return !quiet && stderrIsTerminal;
 }
 
-/** The working line: `wisp triage: running, 12 s, 3,456 lines read`. */
-export function progressLine(elapsedMs: number, lines: number): string {
-  return `wisp triage: running, ${Math.floor(elapsedMs / 1000)} s, ${
+/** The working line: `wisp triage: running, 12 s, 3,456 lines read` (`reading` for a file or standard input). */
+export function progressLine(elapsedMs: number, lines: number, doing = "running"): string {
+  return `wisp triage: ${doing}, ${Math.floor(elapsedMs / 1000)} s, ${
     lines.toLocaleString("en-US")
   } lines read`;
 }
@@ -74,7 +74,7 @@ export function register(program: Command): void {
       parseExitStatus,
     )
     .option("-y, --yes", "approve running the command without asking (never outside the sandbox)")
-    .option("-q, --quiet", "no working line on the terminal while the command runs")
+    .option("-q, --quiet", "no working line on the terminal while the output is read")
     .addHelpText(
       "after",
       "\nExamples:\n  cargo test 2>&1 | wisp triage\n  wisp triage --path build.log --json\n  wisp triage -y -- swift test",
@@ -139,55 +139,57 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
     let exitStatus: number | null | undefined;
     let source: "command" | "path" | "stdin";
     const line = commandLine(command);
-    if (line !== undefined) {
-      const { runForTriage } = await load<typeof import("../condense/run_command.ts")>(
-        import.meta.resolve("../condense/run_command.ts"),
-      );
-      // On a terminal, a working line (elapsed seconds, lines read) on stderr, redrawn each half second.
-      let ticker: ReturnType<typeof setInterval> | undefined;
-      const started = Date.now();
-      const progress = wantsProgress(flags.quiet, Deno.stderr.isTerminal());
-      try {
+    // On a terminal, a working line (elapsed seconds, lines read) on stderr, redrawn each half second.
+    let ticker: ReturnType<typeof setInterval> | undefined;
+    const started = Date.now();
+    const progress = wantsProgress(flags.quiet, Deno.stderr.isTerminal());
+    const doing = line !== undefined ? "running" : "reading";
+    const watch = progress
+      ? {
+        onScanning: (linesRead: () => number) => {
+          ticker = setInterval(() => {
+            err(`\r\x1b[2K${progressLine(Date.now() - started, linesRead(), doing)}`);
+          }, 500);
+        },
+      }
+      : {};
+    try {
+      if (line !== undefined) {
+        const { runForTriage } = await load<typeof import("../condense/run_command.ts")>(
+          import.meta.resolve("../condense/run_command.ts"),
+        );
         const ran = await runForTriage(line, {
           config,
           paths,
           audit,
           yes: flags.yes,
-          ...(progress
-            ? {
-              onScanning: (linesRead: () => number) => {
-                ticker = setInterval(() => {
-                  err(`\r\x1b[2K${progressLine(Date.now() - started, linesRead())}`);
-                }, 500);
-              },
-            }
-            : {}),
+          ...watch,
         });
         input = ran.scanned!;
         exitStatus = ran.exitStatus;
-      } finally {
-        if (ticker !== undefined) {
-          clearInterval(ticker);
-          err("\r\x1b[2K");
+        source = "command";
+      } else if (flags.path) {
+        try {
+          input = await scanFile(flags.path, flags.path, watch);
+        } catch (error) {
+          // A missing file, a folder, a device or a FIFO: the sentence, and what to give instead.
+          if (error instanceof Error && error.name === "ToolInputError") {
+            throw new WispError(`${error.message}; give the path of an output file`);
+          }
+          throw error;
         }
+        source = "path";
+        exitStatus = flags.exitStatus;
+      } else {
+        input = await scanStream(Deno.stdin.readable, watch);
+        source = "stdin";
+        exitStatus = flags.exitStatus;
       }
-      source = "command";
-    } else if (flags.path) {
-      try {
-        input = await scanFile(flags.path);
-      } catch (error) {
-        // A missing file, a folder, a device or a FIFO: the sentence, and what to give instead.
-        if (error instanceof Error && error.name === "ToolInputError") {
-          throw new WispError(`${error.message}; give the path of an output file`);
-        }
-        throw error;
+    } finally {
+      if (ticker !== undefined) {
+        clearInterval(ticker);
+        err("\r\x1b[2K");
       }
-      source = "path";
-      exitStatus = flags.exitStatus;
-    } else {
-      input = await scanStream(Deno.stdin.readable);
-      source = "stdin";
-      exitStatus = flags.exitStatus;
     }
     const choice = await service.chooseJudge(config, { model: flags.model, audit });
     const result = await service.runTriage({

@@ -163,6 +163,8 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
         root,
         yes: approved,
         signal: kill.signal,
+        // Every byte through the readers as it arrives, so a failing run is triaged whole.
+        scan: true,
       });
       // Approving the watch covers its reruns; each still passes the policy and runs sandboxed.
       approved = true;
@@ -189,12 +191,12 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
       let headline: string | undefined;
       if (watch.shouldTriage(previous, record)) {
         const result = await service.runTriage({
-          text: ran.text,
+          text: ran.scanned ?? ran.text,
           source: "command",
           command: line,
           exitStatus: ran.exitStatus,
           bytes: ran.bytes,
-          droppedBytes: ran.droppedBytes,
+          ...(ran.scanned ? {} : { droppedBytes: ran.droppedBytes }),
           cap: 10,
           choice,
           audit,

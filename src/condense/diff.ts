@@ -4,6 +4,7 @@
  * removed, hunks, and the symbols the hunk headers name — and rendered as a
  * short bounded summary. No model: draft_change writes prose from this.
  */
+import { BACKSLASH, DASH, PLUS, SPACE } from "./chars.ts";
 
 export type FileStatus = "added" | "deleted" | "modified" | "renamed" | "copied";
 
@@ -59,20 +60,21 @@ export function parseDiff(diff: string): FileChange[] {
     const line = lines[i].replace(/\r$/, "");
     if (current && (oldLeft > 0 || newLeft > 0)) {
       const c = line.charCodeAt(0);
-      if (c === 43 /* + */) {
+      if (c === PLUS) {
         current.added++;
         newLeft--;
-      } else if (c === 45 /* - */) {
+      } else if (c === DASH) {
         current.removed++;
         oldLeft--;
-      } else if (c === 32 || line === "") {
+      } else if (c === SPACE || line === "") {
         oldLeft--;
         newLeft--;
-      } else if (c !== 92 /* \ No newline at end of file */) {
+      } else if (c !== BACKSLASH /* \ No newline at end of file */) {
         oldLeft = newLeft = 0; // a malformed hunk: read the line as a header below
       }
       if (
-        oldLeft > 0 || newLeft > 0 || c === 43 || c === 45 || c === 32 || c === 92 || line === ""
+        oldLeft > 0 || newLeft > 0 || c === PLUS || c === DASH || c === SPACE || c === BACKSLASH ||
+        line === ""
       ) continue;
     }
     const git = GIT_HEADER.exec(line);

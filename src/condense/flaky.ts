@@ -1,7 +1,8 @@
 /**
  * flaky_tests: a test command run N times (each run through the gate and the
  * runner, as triage runs one), every run read by the exact readers, and the
- * tests compared across runs: a test that failed in some runs and not in
+ * tests compared across runs (every byte of each run read as it arrives, so
+ * a failure in the middle of a long output counts): a test that failed in some runs and not in
  * others is flaky; one that failed in every run is failing, not flaky. A run
  * whose failures no reader could name (a crash, an unknown format) is counted
  * and said, never guessed at.
@@ -11,7 +12,10 @@ import type { Finding } from "./findings.ts";
 
 export interface RunOutcome {
   exitStatus: number | null;
+  /** The output as kept (bounded: a long one keeps its head and tail). */
   text: string;
+  /** Every byte of the output as the readers read it while it ran; when present, read instead of `text`. */
+  scanned?: { findings: Finding[] };
 }
 
 export interface TestVerdict {
@@ -37,9 +41,8 @@ export function compareRuns(outcomes: RunOutcome[]): FlakyReport {
   const unexplainedRuns: number[] = [];
   outcomes.forEach((outcome, index) => {
     const run = index + 1;
-    const failures: Finding[] = readAll(outcome.text).findings.filter((f) =>
-      f.kind === "test_failure" && f.test
-    );
+    const found = outcome.scanned?.findings ?? readAll(outcome.text).findings;
+    const failures: Finding[] = found.filter((f) => f.kind === "test_failure" && f.test);
     if (failures.length === 0 && outcome.exitStatus !== 0) unexplainedRuns.push(run);
     for (const f of failures) {
       const v = byTest.get(f.test!) ??

@@ -7,16 +7,21 @@
  */
 import { boundBytes, CAPTURE_LIMIT } from "./triage.ts";
 import { openInputFile } from "../util/tool_input.ts";
-import { type Scanned, TriageScanner } from "./scan.ts";
+import { type Scanned, type ScanWatch, TriageScanner } from "./scan.ts";
 
 /** Bytes read from a file at a time when every byte is scanned. */
 const SCAN_READ = 64 * 1024;
 
-/** A file, every byte through the exact readers, read a MiB at a time (memory bounded whatever its size). */
-export async function scanFile(path: string, given = path): Promise<Scanned> {
+/** A file, every byte through the exact readers, read 64 KiB at a time (memory bounded whatever its size). */
+export async function scanFile(
+  path: string,
+  given = path,
+  watch: ScanWatch = {},
+): Promise<Scanned> {
   const { file } = openInputFile(path, given);
   try {
     const scanner = new TriageScanner();
+    watch.onScanning?.(() => scanner.linesRead);
     const buf = new Uint8Array(SCAN_READ);
     for (;;) {
       const n = await file.read(buf);
@@ -30,8 +35,12 @@ export async function scanFile(path: string, given = path): Promise<Scanned> {
 }
 
 /** A stream (standard input), every byte through the exact readers as it arrives. */
-export async function scanStream(stream: ReadableStream<Uint8Array>): Promise<Scanned> {
+export async function scanStream(
+  stream: ReadableStream<Uint8Array>,
+  watch: ScanWatch = {},
+): Promise<Scanned> {
   const scanner = new TriageScanner();
+  watch.onScanning?.(() => scanner.linesRead);
   for await (const chunk of stream) scanner.pushBytes(chunk);
   return scanner.end();
 }

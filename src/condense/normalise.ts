@@ -13,6 +13,7 @@
  * the order the systems add them; the tool's own text is never touched.
  */
 import { stripAnsi } from "./text.ts";
+import { HASH, isDigit, LOWER_N, OPEN_BRACKET, SPACE, UPPER_A, UPPER_S } from "./chars.ts";
 
 // Buildkite's timestamps and other application program commands: ESC _ … BEL (or ESC \).
 // deno-lint-ignore no-control-regex
@@ -30,10 +31,6 @@ const DOCKER_STEP = /^#\d+ \d+\.\d+ /;
 /** npm's prefix on what a failed script or build printed (npm 6 `npm ERR! `, npm 10 `npm error `). */
 const NPM_PREFIX = /^npm (?:ERR!|error) ?/;
 
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
 /** The line without escapes, CR redraws, and CI or wrapper prefixes. */
 export function normaliseLine(raw: string): string {
   let line = raw;
@@ -50,20 +47,20 @@ export function normaliseLine(raw: string): string {
   if (line.length < 9) return line;
   // The first character decides which prefixes may be there: nearly every line is rejected here.
   const c = line.charCodeAt(0);
-  if (isDigit(c) || c === 91 /* [ */) {
+  if (isDigit(c) || c === OPEN_BRACKET) {
     if (isDigit(line.charCodeAt(1)) || isDigit(line.charCodeAt(2))) {
       const m = ISO_PREFIX.exec(line) ?? CLOCK_PREFIX.exec(line);
       if (m) line = line.slice(m[0].length);
     }
-  } else if (c >= 65 && c <= 83 && line.charCodeAt(3) === 32) {
+  } else if (c >= UPPER_A && c <= UPPER_S && line.charCodeAt(3) === SPACE) {
     const m = TS_PREFIX.exec(line);
     if (m) line = line.slice(m[0].length);
   }
-  if (line.charCodeAt(0) === 35 /* # */) {
+  if (line.charCodeAt(0) === HASH) {
     const m = DOCKER_STEP.exec(line);
     if (m) line = line.slice(m[0].length);
   }
-  if (line.charCodeAt(0) === 110 /* n */ && line.startsWith("npm ")) {
+  if (line.charCodeAt(0) === LOWER_N && line.startsWith("npm ")) {
     const m = NPM_PREFIX.exec(line);
     if (m) line = line.slice(m[0].length);
   }

@@ -13,7 +13,7 @@ import { checkThenRun } from "../gate/check_then_run.ts";
 import type { CapturedStream } from "../exec/capture.ts";
 import { WispError } from "../util/errors.ts";
 import { CAPTURE_LIMIT } from "./triage.ts";
-import { joinScans, type Scanned, TriageScanner } from "./scan.ts";
+import { joinScans, type Scanned, type ScanWatch, TriageScanner } from "./scan.ts";
 import { TrailedBuffer } from "../exec/background.ts";
 
 export interface TriageRunOptions {
@@ -31,8 +31,8 @@ export interface TriageRunOptions {
   timeoutSeconds?: number;
   /** Read every byte through the exact readers as it arrives (triage); the result's `scanned`. */
   scan?: boolean;
-  /** With `scan`: called once as the command starts, with a function that says how many lines were read so far. */
-  onScanning?: (linesRead: () => number) => void;
+  /** With `scan`: `onScanning` is called once as the command starts. */
+  onScanning?: ScanWatch["onScanning"];
 }
 
 export interface TriageRunResult {
@@ -149,7 +149,10 @@ export async function runRepeatedly(
 ): Promise<TriageRunResult[]> {
   const results: TriageRunResult[] = [];
   for (let i = 0; i < times && !opts.signal?.aborted; i++) {
-    results.push(await runCaptured(line, "triage", { ...opts, yes: opts.yes || i > 0 }));
+    // Each run read whole by the readers as it arrives (its `scanned`), as triage reads one.
+    results.push(
+      await runCaptured(line, "triage", { ...opts, scan: true, yes: opts.yes || i > 0 }),
+    );
   }
   return results;
 }

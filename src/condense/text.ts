@@ -1,4 +1,5 @@
 /** Text helpers shared by the readers: terminal escapes out, indents, frames (lines are cut in normalise.ts). */
+import { CARRIAGE_RETURN, LOWER_A, SPACE, TAB } from "./chars.ts";
 
 // CSI sequences (colours, cursor moves), OSC sequences (hyperlinks, titles), and lone ESC codes.
 // deno-lint-ignore no-control-regex
@@ -21,8 +22,8 @@ export function indentOf(line: string): number {
   let n = 0;
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
-    if (c === 32) n++;
-    else if (c === 9) n += 4;
+    if (c === SPACE) n++;
+    else if (c === TAB) n += 4;
     else break;
   }
   return n;
@@ -52,7 +53,7 @@ export function hasText(line: string, rarePart: string, text: string): boolean {
 
 /** Whether a character code is one JavaScript's `\s` matches (the full set, so tests built on it stay exact). */
 export function isJsSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c <= SPACE) return c === SPACE || (c >= TAB && c <= CARRIAGE_RETURN);
   if (c < 0xa0) return false;
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 ||
     c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
@@ -62,8 +63,8 @@ export function isJsSpace(c: number): boolean {
 export function firstNonJsSpace(line: string): number {
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
-    if (c === 32 || c === 9) continue; // the indent: nearly always spaces
-    if ((c > 32 && c < 0xa0) || !isJsSpace(c)) return c;
+    if (c === SPACE || c === TAB) continue; // the indent: nearly always spaces
+    if ((c > SPACE && c < 0xa0) || !isJsSpace(c)) return c;
   }
   return -1;
 }
@@ -76,7 +77,7 @@ export function isBlank(line: string): boolean {
 export function jsFrame(line: string): Frame | undefined {
   // A frame starts "at " or "❯ " after its indent: most lines are rejected on that one character.
   const c = firstNonJsSpace(line);
-  if (c !== 97 && c !== 0x276f) return undefined;
+  if (c !== LOWER_A && c !== 0x276f) return undefined;
   const m = JS_FRAME.exec(line);
   if (!m) return undefined;
   return { fn: m[1], file: m[2], line: m[3], col: m[4] };
@@ -150,7 +151,7 @@ export function pickFrame(frames: Frame[], testFile?: string): Frame | undefined
 export function lead(line: string): number {
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
-    if (c !== 32 && c !== 9) return c;
+    if (c !== SPACE && c !== TAB) return c;
   }
   return -1;
 }

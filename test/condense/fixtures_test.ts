@@ -64,6 +64,7 @@ const PASSING = [
   "shellcheck/pass.log",
   "swift/xctest_pass.log",
   "swift/swift_testing_pass.log",
+  "gtest/gtest_pass.log",
 ];
 
 Deno.test("a passing run yields no findings, whatever harmless 'error' text it prints", () => {
@@ -890,4 +891,162 @@ Deno.test("pytest's warnings summary (pytest 9): each warning at its place, with
     exitStatus: 0,
   });
   assertEquals([r.outcome, r.counts.warnings], ["clean", 1]);
+});
+
+const LEDGER_TEST = "/home/dev/project/test/ledger_test.cpp";
+const GTEST_LEDGER: Want[] = [
+  ["test_failure", `${LEDGER_TEST}:13`, "LedgerTest.WithdrawBeyondBalanceIsRefused", "Actual: true"],
+  ["test_failure", `${LEDGER_TEST}:25`, "FormatTest.CentsKeepTwoDigits", 'Which is: "1.5"'],
+  ["test_failure", `${LEDGER_TEST}:31`, "Amounts/AmountTest.NonNegative/1", "actual: -2 vs 0"],
+];
+const GTEST_PARSE: Want[] = [
+  ["test_failure", "/home/dev/project/test/parse_test.cpp:14", "ParseTest.NearlyEqual", "exceeds 0.01"],
+  ["test_failure", undefined, "ParseTest.UnexpectedThrow", 'description "empty amount" thrown'],
+];
+
+Deno.test("GoogleTest (1.12): one failure per failed test at its first assertion, the values in the message", () => {
+  expectFindings("gtest/gtest_fail.log", GTEST_LEDGER);
+  expectFindings("gtest/gtest_throw.log", GTEST_PARSE);
+  // The second failed assertion of a test is its detail, with the values it printed.
+  const [withdraw] = read("gtest/gtest_fail.log");
+  assertEquals(withdraw.detail, [
+    `${LEDGER_TEST}:14: Expected equality of these values: l.balance Which is: -30 50`,
+  ]);
+  assertEquals(triageText(Deno.readTextFileSync(join(FIXTURES, "gtest/gtest_pass.log"))).outcome, "clean");
+});
+
+Deno.test("ctest: a failed test is named by ctest only when its GoogleTest failures were not printed", () => {
+  expectFindings("gtest/ctest.log", [
+    ["test_failure", undefined, "ledger_test", "Failed"],
+    ["test_failure", undefined, "parse_test", "Failed"],
+  ]);
+  // --output-on-failure prints each test's output after its status line; -V before it, prefixed "N: ".
+  expectFindings("gtest/ctest_output.log", [...GTEST_LEDGER, ...GTEST_PARSE]);
+  expectFindings("gtest/ctest_verbose.log", [...GTEST_LEDGER, ...GTEST_PARSE]);
+});
+
+Deno.test("GoogleTest read from its format, not the fixture: MSVC's form, a typed test, a skip, ctest's other statuses", () => {
+  const text = [
+    "[ RUN      ] Sizes/0.Fits",
+    String.raw`C:\src\sizes_test.cpp(12): error: Expected equality of these values:`,
+    "  sizeof(TypeParam)",
+    "    Which is: 8",
+    "  4",
+    "[  FAILED  ] Sizes/0.Fits, where TypeParam = long (0 ms)",
+    "[ RUN      ] Net.Skips",
+    "net_test.cc:5: Skipped",
+    "no network here",
+    "[  SKIPPED ] Net.Skips (0 ms)",
+    "3/5 Test  #3: net_suite_with_a_rather_long_name_here ***Exception: SegFault  0.21 sec",
+    "4/5 Test  #4: slow_suite .......................***Timeout  10.01 sec",
+    "5/5 Test  #5: off_suite ........................***Not Run (Disabled)   0.00 sec",
+    "2/5 Test  #2: quick_suite ......................   Passed    0.01 sec",
+  ].join("\n");
+  const got = readAll(text).findings;
+  assertEquals(got.map((f) => [f.test, f.location, f.message]), [
+    [
+      "Sizes/0.Fits",
+      String.raw`C:\src\sizes_test.cpp:12`,
+      "Expected equality of these values: sizeof(TypeParam) Which is: 8 4",
+    ],
+    ["net_suite_with_a_rather_long_name_here", undefined, "ctest: Exception: SegFault"],
+    ["slow_suite", undefined, "ctest: Timeout"],
+  ]);
+});
+
+Deno.test("SARIF (clang 19 -fdiagnostics-format=sarif): each error and warning at its place, clang's notes as detail", () => {
+  expectFindings("sarif/clang_fail.log", [
+    ["error", "/home/dev/project/stock.c:5:6", undefined, "conflicting types for 'restock'"],
+    ["error", "/home/dev/project/stock.c:11:18", undefined, "undeclared identifier 'missing_bonus'"],
+  ]);
+  assertEquals(read("sarif/clang_fail.log")[0].detail, [
+    "/home/dev/project/stock.c:3:5: note: previous declaration is here",
+  ]);
+  expectFindings("sarif/clang_warn.log", [
+    ["warning", "/home/dev/project/warn.c:3:7", undefined, "result of an assignment as a condition"],
+    ["warning", "/home/dev/project/warn.c:2:7", undefined, "unused variable 'spare'"],
+  ]);
+  assertEquals(read("sarif/clang_pass.log"), []);
+});
+
+Deno.test("SARIF read from its format: a document spread over lines (gcc 13's shape, relatedLocations as notes)", () => {
+  const doc = {
+    $schema: "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
+    version: "2.1.0",
+    runs: [{
+      tool: { driver: { name: "GNU C17" } },
+      results: [
+        {
+          ruleId: "-Wunused-variable",
+          level: "warning",
+          message: { text: "unused variable ‘spare’" },
+          locations: [{
+            physicalLocation: {
+              artifactLocation: { uri: "src/shelf%20count.c", uriBaseId: "PWD" },
+              region: { startLine: 2, startColumn: 7, endColumn: 12 },
+            },
+          }],
+        },
+        {
+          ruleId: "error",
+          level: "error",
+          message: { text: "conflicting types for ‘restock’" },
+          locations: [{
+            physicalLocation: {
+              artifactLocation: { uri: "file:///C:/src/shop/stock.c" },
+              region: { startLine: 5, startColumn: 6 },
+            },
+          }],
+          relatedLocations: [{
+            physicalLocation: {
+              artifactLocation: { uri: "file:///C:/src/shop/stock.c" },
+              region: { startLine: 3, startColumn: 5 },
+            },
+            message: { text: "previous declaration of ‘restock’ with type ‘int(int)’" },
+          }],
+        },
+        { level: "note", message: { text: "notes are the detail of the result before them" } },
+      ],
+    }],
+  };
+  const text = ["make: entering", JSON.stringify(doc, null, 2), "make: *** [all] Error 1"].join("\n");
+  const got = readAll(text).findings.filter((f) => !f.message.startsWith("make"));
+  assertEquals(got.map((f) => [f.kind, f.location, f.message, f.detail]), [
+    ["warning", "src/shelf%20count.c:2:7", "unused variable ‘spare’", undefined],
+    ["error", "C:/src/shop/stock.c:5:6", "conflicting types for ‘restock’", [
+      "C:/src/shop/stock.c:3:5: previous declaration of ‘restock’ with type ‘int(int)’",
+      "note: notes are the detail of the result before them",
+    ]],
+  ]);
+  // A document cut short is left alone, not half-read.
+  const cut = JSON.stringify(doc, null, 2).split("\n").slice(0, 20).join("\n");
+  assertEquals(readAll(cut).findings, []);
+});
+
+Deno.test("a Perl script that died (perl 5.36): croak, a run-time error, a compile error, a missing module", () => {
+  expectFindings("perl/die_croak.log", [
+    ["error", "report.pl:13", undefined, "cannot take a ratio over zero items"],
+  ]);
+  // Perl's warning before the death has the same shape; it is known by its words.
+  expectFindings("perl/die_runtime.log", [["error", "divide.pl:8", undefined, "Illegal division by zero"]]);
+  expectFindings("perl/die_syntax.log", [["error", "syntax.pl:4", undefined, 'syntax error, near "print"']]);
+  expectFindings("perl/die_missing_module.log", [
+    ["error", "needs.pl:2", undefined, "Can't locate Shop/Missing.pm in @INC"],
+  ]);
+  assert(!read("perl/die_missing_module.log")[0].message.includes("@INC contains"));
+});
+
+Deno.test("Perl's death read from its format: after reading a file, with a confess stack; a run that exited 0 did not die", () => {
+  const died = [
+    'Argument "x" isn\'t numeric in addition (+) at lib/Cart.pm line 38, <$fh> line 3.',
+    "Use of uninitialized value $qty in multiplication (*) at lib/Cart.pm line 40, <$fh> line 3.",
+    "bad price 'x' at lib/Cart.pm line 41, <$fh> line 3.",
+    "\tCart::price(\"x\") called at bin/cart.pl line 9",
+    "processed 2 rows",
+  ].join("\n");
+  assertEquals(readAll(died).findings.map((f) => [f.location, f.message]), [
+    ["lib/Cart.pm:41", "bad price 'x'"],
+  ]);
+  const warned = "Use of uninitialized value $qty in multiplication (*) at lib/Cart.pm line 40.\ndone\n";
+  assertEquals(triageText(warned, { exitStatus: 0 }).outcome, "clean");
 });

@@ -69,6 +69,51 @@ Deno.test("flaky_tests: a test failing in some runs is flaky, one failing in all
   }
 });
 
+// A verbose go test run longer than the capture limit, its one failure (on odd runs) in the middle.
+const LONG_SCRIPT = `n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count
+passing() { awk -v from=$1 'BEGIN { for (i = from; i < from + 25000; i++) printf "=== RUN   TestCase%d\\n--- PASS: TestCase%d (0.00s)\\n", i, i }'; }
+passing 0
+if [ $((n % 2)) -eq 1 ]; then
+  printf '=== RUN   TestMiddle\\n    middle_test.go:12: got 3, want 4\\n--- FAIL: TestMiddle (0.00s)\\n'
+fi
+passing 25000
+if [ $((n % 2)) -eq 1 ]; then printf 'FAIL\\n'; exit 1; fi
+printf 'ok\\texample.com/shop\\t0.5s\\n'
+`;
+
+Deno.test("flaky_tests reads every byte of each run: a failure in the middle of a long output counts", async () => {
+  const home = await tempDir();
+  const work = await tempDir();
+  const paths = homePaths(home);
+  const audit = new AuditLog({ path: paths.auditLog, enabled: true, maxBytes: 1 << 20, keep: 1 });
+  try {
+    Deno.writeTextFileSync(join(work, "t.sh"), LONG_SCRIPT);
+    const runs = await runRepeatedly("sh t.sh", 2, {
+      config: defaultConfig(),
+      paths,
+      audit,
+      cwd: work,
+      root: work,
+      yes: true,
+    });
+    assertEquals(runs.map((r) => r.exitStatus), [1, 0]);
+    // The kept text lost the middle; the readers did not.
+    assertEquals(runs[0].droppedBytes > 0, true);
+    assertEquals(runs[0].text.includes("TestMiddle"), false);
+    const report = compareRuns(runs);
+    assertEquals(report.flaky.map((v) => [v.test, v.failedRuns, v.location]), [[
+      "TestMiddle",
+      [1],
+      "middle_test.go:12",
+    ]]);
+    assertEquals(report.unexplainedRuns, []);
+  } finally {
+    audit.close();
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(work, { recursive: true });
+  }
+});
+
 Deno.test("flaky_tests: a failed run no reader explains is counted, not guessed at", () => {
   const r = compareRuns([{ exitStatus: 0, text: "all good\n" }, {
     exitStatus: 139,

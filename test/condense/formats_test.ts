@@ -365,3 +365,28 @@ go: updates to go.mod needed; to update it:
     ["error - - | go: updates to go.mod needed; to update it:"],
   );
 });
+
+Deno.test("ruff's full output in rustc's layout (ruff 0.12+): code and message, the place on the next line", () => {
+  const text = [
+    "F401 [*] `os` imported but unused",
+    " --> src/app.py:1:8",
+    "  |",
+    "1 | import os",
+    "  |        ^^",
+    "  |",
+    "help: Remove unused import: `os`",
+    "",
+    "E711 Comparison to `None` should be `cond is None`",
+    " --> src/app.py:4:9",
+    "  |",
+    "4 |     if x == None:",
+    "  |         ^^^^",
+    "",
+    "Found 2 errors.",
+    "[*] 1 fixable with the `--fix` option.",
+  ].join("\n");
+  assertEquals(readAll(text).findings.map((f) => [f.kind, f.location, f.message]), [
+    ["error", "src/app.py:1:8", "`os` imported but unused (F401)"],
+    ["error", "src/app.py:4:9", "Comparison to `None` should be `cond is None` (E711)"],
+  ]);
+});

@@ -163,6 +163,34 @@ Deno.test("a change reruns the command; ignored paths do not; the turn is notifi
   }
 });
 
+Deno.test("a failing run is triaged from every byte: its one failure in the middle of a long output is found", async () => {
+  const home = await tempDir();
+  const work = await tempDir();
+  try {
+    // About 2.5 MB of passing go tests around one failure: more than the capture keeps of the middle.
+    Deno.writeTextFileSync(
+      join(work, "check.sh"),
+      [
+        "passing() { awk -v from=$1 'BEGIN { for (i = from; i < from + 25000; i++) printf \"=== RUN   TestCase%d\\n--- PASS: TestCase%d (0.00s)\\n\", i, i }'; }",
+        "passing 0",
+        "printf '=== RUN   TestMiddle\\n    middle_test.go:12: got 3, want 4\\n--- FAIL: TestMiddle (0.00s)\\n'",
+        "passing 25000",
+        "printf 'FAIL\\n'",
+        "exit 1",
+        "",
+      ].join("\n"),
+    );
+    const w = startWatch(["-y", "--no-model", "--max-runs", "1", "--", "sh", "check.sh"], work, home);
+    await w.waitFor(/run 1 \(start\): fail, exit 1/);
+    await w.waitFor(/TestMiddle.*middle_test\.go:12|middle_test\.go:12.*TestMiddle/);
+    // The last run failed: watch exits 1.
+    assertEquals((await w.done).code, 1);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(work, { recursive: true });
+  }
+});
+
 Deno.test("--no-files --every: runs on the interval; --no-files alone is a usage error", async () => {
   const home = await tempDir();
   const work = await tempDir();

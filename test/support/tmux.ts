@@ -32,9 +32,12 @@ export class Terminal {
     return new TextDecoder().decode(out.stdout);
   }
 
-  /** Start `wisp ARGS` in a new session; its last line is EXIT=<status> when it is done. */
-  async wisp(session: string, home: string, args: string[]): Promise<void> {
-    const cmd = [...wispCommand(), ...args].map(quote).join(" ");
+  /**
+   * Start `wisp ARGS` in a new session; its last line is EXIT=<status> when it is done.
+   * `stdinFrom`, a shell command, is piped into wisp's standard input (stderr stays the terminal).
+   */
+  async wisp(session: string, home: string, args: string[], stdinFrom?: string): Promise<void> {
+    const cmd = (stdinFrom ? `${stdinFrom} | ` : "") + [...wispCommand(), ...args].map(quote).join(" ");
     const env = `env -i PATH=${quote(Deno.env.get("PATH") ?? "/usr/bin:/bin")} HOME=${
       quote(Deno.env.get("HOME") ?? "/root")
     } TERM=xterm-256color NO_COLOR=1 WISP_HOME=${quote(home)}`;

@@ -6,6 +6,19 @@
 import { type Finding, finding } from "../findings.ts";
 import { isBlank } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  DASH,
+  LOWER_F,
+  LOWER_I,
+  LOWER_L,
+  LOWER_N,
+  LOWER_O,
+  LOWER_R,
+  LOWER_T,
+  SPACE,
+  UPPER_E,
+  UPPER_F,
+} from "../chars.ts";
 
 const RESULT = /^test (.+?) \.\.\. (FAILED|ok|ignored.*|bench:.*)$/;
 const BLOCK = /^---- (.+?) std(?:out|err) ----$/;
@@ -32,9 +45,12 @@ function readBlock(lines: string[], from: number, to: number): Block {
     const line = lines[i];
     const c = line.charCodeAt(0);
     // thread '…' panicked, left:/right: (indented or not), note:, Error: — a backtrace's lines are none of these
-    if (c !== 116 && c !== 32 && c !== 108 && c !== 114 && c !== 110 && c !== 69) continue;
-    if (c === 32 && block.message === undefined) continue;
-    const p = c === 116 ? PANIC_NEW.exec(line) : null;
+    if (
+      c !== LOWER_T && c !== SPACE && c !== LOWER_L && c !== LOWER_R && c !== LOWER_N &&
+      c !== UPPER_E
+    ) continue;
+    if (c === SPACE && block.message === undefined) continue;
+    const p = c === LOWER_T ? PANIC_NEW.exec(line) : null;
     if (p) {
       block.location ??= p[2];
       const msg: string[] = [];
@@ -50,14 +66,16 @@ function readBlock(lines: string[], from: number, to: number): Block {
       i = j - 1;
       continue;
     }
-    const o = c === 116 ? PANIC_OLD.exec(line) : null;
+    const o = c === LOWER_T ? PANIC_OLD.exec(line) : null;
     if (o) {
       block.location ??= o[3];
       block.message ??= o[2];
       continue;
     }
     // Before Rust 1.73 the message was quoted and could run over lines: `panicked at 'assertion failed: …\n  left: `4`,\n right: `5`', src/lib.rs:8:9`.
-    const open = c === 116 ? /^thread '([^']*)'(?: \(\d+\))? panicked at '(.*)$/.exec(line) : null;
+    const open = c === LOWER_T
+      ? /^thread '([^']*)'(?: \(\d+\))? panicked at '(.*)$/.exec(line)
+      : null;
     if (open) {
       let j = i + 1;
       const parts = [open[2]];
@@ -114,9 +132,9 @@ export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): F
     // test …, ---- …, failures:, running …, the indented failure list, and with --nocapture a result on a line of
     // its own (FAILED, ok) after the test's output
     if (
-      c0 !== 116 && c0 !== 45 && c0 !== 102 && c0 !== 114 &&
-      !(inFailureList && (c0 === 32 || c0 === 0)) &&
-      !(pending !== undefined && (c0 === 70 || c0 === 111 || c0 === 105))
+      c0 !== LOWER_T && c0 !== DASH && c0 !== LOWER_F && c0 !== LOWER_R &&
+      !(inFailureList && (c0 === SPACE || c0 === 0)) &&
+      !(pending !== undefined && (c0 === UPPER_F || c0 === LOWER_O || c0 === LOWER_I))
     ) {
       inFailureList = false;
       continue;

@@ -8,6 +8,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { DASH, UPPER_C } from "../chars.ts";
 
 const HEAD =
   /^CMake (Error|Warning|Warning \(dev\)|Deprecation Warning|Deprecation Error)(?: (?:at|in) (.+?)(?::(\d+))?(?: \(([\w]+)\))?)?:\s*(.*)$/;
@@ -18,11 +19,14 @@ export function readCmake(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
   const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c = first[i];
-    if (c === 45 /* - */) {
-      if (DONE.test(lines[i])) ctx.explain(i);
+    if (c === DASH) {
+      // "-- Configuring …" / "-- Generating …": tested by their start before the pattern.
+      if ((lines[i].startsWith("-- C") || lines[i].startsWith("-- G")) && DONE.test(lines[i])) {
+        ctx.explain(i);
+      }
       continue;
     }
-    if (c !== 67 /* C */ || !lines[i].startsWith("CMake ")) continue;
+    if (c !== UPPER_C || !lines[i].startsWith("CMake ")) continue;
     const m = HEAD.exec(lines[i]);
     if (!m) continue;
     // The text: indented lines and blank lines between them, up to the next line at the margin.

@@ -8,6 +8,26 @@
  */
 import { type Finding, finding, location } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  COLON,
+  isDigit,
+  LOWER_A,
+  LOWER_E,
+  LOWER_F,
+  LOWER_I,
+  LOWER_N,
+  LOWER_R,
+  LOWER_S,
+  LOWER_U,
+  LOWER_W,
+  OPEN_PAREN,
+  SLASH,
+  SPACE,
+  TAB,
+  UPPER_A,
+  UPPER_I,
+  UPPER_U,
+} from "../chars.ts";
 
 const DIAGNOSTIC =
   /^([^\s:][^\s:]*):(\d+):(?:(\d+):)? (fatal error|error|warning|note|remark)(?:\[([^\]]+)\])?: (.*)$/;
@@ -25,25 +45,21 @@ const MSVC = /^(.+?)\((\d+)(?:,(\d+))?\)\s?: (fatal error|error|warning) ([A-Z]+
 const MAC_UNDEFINED = /^Undefined symbols for architecture (\S+):$/;
 const LINKER_SUMMARY = /(?:ld returned \d+ exit status|linker command failed with exit code)/;
 
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
 /** `file:LINE[:COL]: e|w|f|n|r…` after the first colon, checked by hand (far cheaper than the pattern on every line). */
 function looksLikeDiagnostic(line: string, colon: number): boolean {
   let k = colon + 1;
   if (!isDigit(line.charCodeAt(k))) return false;
   while (isDigit(line.charCodeAt(k))) k++;
-  if (line.charCodeAt(k) !== 58) return false;
+  if (line.charCodeAt(k) !== COLON) return false;
   k++;
   if (isDigit(line.charCodeAt(k))) {
     while (isDigit(line.charCodeAt(k))) k++;
-    if (line.charCodeAt(k) !== 58) return false;
+    if (line.charCodeAt(k) !== COLON) return false;
     k++;
   }
-  if (line.charCodeAt(k) !== 32) return false;
+  if (line.charCodeAt(k) !== SPACE) return false;
   const w = line.charCodeAt(k + 1);
-  return w === 101 || w === 119 || w === 102 || w === 110 || w === 114;
+  return w === LOWER_E || w === LOWER_W || w === LOWER_F || w === LOWER_N || w === LOWER_R;
 }
 
 function isPath(file: string): boolean {
@@ -57,7 +73,7 @@ export function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
   const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c = first[i];
-    if (c === 0 || c === 32 || c === 9) continue; // diagnostics start at the margin
+    if (c === 0 || c === SPACE || c === TAB) continue; // diagnostics start at the margin
     if (ctx.explained(i)) continue;
     const line = lines[i];
     // file:LINE: — the first colon is followed by a digit (a cheap test before the pattern)
@@ -77,7 +93,7 @@ export function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
         while (j < lines.length && !ctx.explained(j)) {
           const next = lines[j];
           const f = first[j];
-          if (f === 32 || f === 9) {
+          if (f === SPACE || f === TAB) {
             // An indented line is the code frame, the caret, or javac's symbol lines; a blank one ends it.
             if (next.trim() === "") break;
             detail.push(next);
@@ -105,11 +121,12 @@ export function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
     // "prog: error|fatal|undefined|In function|all warnings|symbol(s)|/path…": look no further at other lines.
     const next1 = colon > 0 ? line.charCodeAt(colon + 1) : 0;
     const after = colon > 0 ? line.charCodeAt(colon + 2) : 0;
-    const maybe = c === 73 || c === 85 || (c >= 48 && c <= 57) || next1 === 40 ||
-      (next1 === 32 &&
-        (after === 73 || after === 65 || after === 110 || after === 101 || after === 102 ||
-          after === 117 ||
-          after === 105 || after === 47 || after === 115 || after === 97));
+    const maybe = c === UPPER_I || c === UPPER_U || isDigit(c) || next1 === OPEN_PAREN ||
+      (next1 === SPACE &&
+        (after === UPPER_I || after === UPPER_A || after === LOWER_N || after === LOWER_E ||
+          after === LOWER_F ||
+          after === LOWER_U ||
+          after === LOWER_I || after === SLASH || after === LOWER_S || after === LOWER_A));
     // MSVC's place is `file(line[,col])` before the colon (a Windows path has a drive's colon before it).
     if (colon > 0 && (line.includes("): ") || line.includes(") : "))) {
       const ms = MSVC.exec(line);

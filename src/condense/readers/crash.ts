@@ -1,14 +1,26 @@
 /**
  * A program that died, outside any test runner's report: a Python traceback,
- * an uncaught Node.js exception, a Java exception on a thread, a Rust panic.
- * Each is one error at the innermost frame in the program's own code, with
- * the exception's line as its message. Runs after the test runners' readers
+ * an uncaught Node.js exception, a Java exception on a thread, a Rust panic,
+ * a Perl script's `die` (`message at file line N.`). Each is one error at the
+ * innermost frame in the program's own code, with the exception's line as
+ * its message. Runs after the test runners' readers
  * and skips lines they accounted for (a traceback inside a pytest section is
  * pytest's).
  */
 import { type Finding, finding } from "../findings.ts";
 import { type Frame, jsFrame, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  COLON,
+  DOT,
+  isDigit,
+  isLower,
+  isUpper,
+  LOWER_T,
+  SLASH,
+  UPPER_E,
+  UPPER_T,
+} from "../chars.ts";
 
 const PY_FRAME = /^\s+File "([^"]+)", line (\d+)(?:, in (.+))?$/;
 const PY_EXCEPTION =
@@ -19,6 +31,13 @@ const NODE_PLACE =
 const NODE_ERROR = /^(?:Uncaught )?([A-Z]\w*(?:Error|Exception)|Error)(?: \[[\w_]+\])?: (.*)$/;
 const JAVA_THREAD = /^Exception in thread "([^"]+)" ([\w.$]+(?:Exception|Error)[\w$]*)(?:: (.*))?$/;
 const JAVA_AT = /^\s+at ([\w.$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
+/** Perl's `die`/`croak` without a newline, and its run-time errors: `text at file line N.` (`, <FH> line M` after reading). */
+const PERL_DIE = /^(?!#)(\S.*?) at (\S+) line (\d+)(?:, <[^>]*> (?:line|chunk) \d+)?\.$/;
+/** Perl's compile failure: the errors before it say what (`syntax error at file line N, near "…"`). */
+const PERL_COMPILE_ABORTED =
+  /^(?:Execution of \S+ aborted due to compilation errors|\S+ had compilation errors)\.$/;
+const PERL_COMPILE_ERROR = /^(?!#)(\S.*?) at (\S+) line (\d+)(?:\.|, (.*))?$/;
+const PERL_BEGIN_FAILED = "BEGIN failed--compilation aborted at ";
 const RUST_PANIC = /^thread '([^']*)'(?: \(\d+\))? panicked at (.+?:\d+:\d+):$/;
 
 function python(
@@ -80,6 +99,72 @@ function node(
   return { finding: finding("error", `${e[1]}: ${e[2]}`, { location }), end: k - 1 };
 }
 
+/**
+ * Perl's own warnings, which print in the shape of a death (`… at x.pl line
+ * 6.`): the common ones of perldiag's warning classes, by their opening
+ * words. (A script's own `warn "text"` without a newline looks like its
+ * `die`; for a command that exited 0 none of these is kept.)
+ */
+const PERL_WARNING =
+  /^(?:Use of uninitialized value|Argument "[^"]*" isn't numeric|Useless use of|Name "[^"]+" used only once|Scalar value |Odd number of elements|Deep recursion|Subroutine \S+ redefined|Possible (?:attempt|precedence|unintended)|Wide character|\w+\(\) on (?:closed|unopened) filehandle|Exiting (?:subroutine|eval) via|"my" variable \S+ masks|Found = in conditional|Reversed \S+= operator|Unquoted string|Unsuccessful \w+ on filename|Statement unlikely to be reached|Parentheses missing around|Applying pattern match|Misplaced _ in number|Possible unintended interpolation)/;
+
+/**
+ * A Perl script's deaths: each line in the shape `text at file line N.` that
+ * is not one of Perl's own warnings. After a compile failure (`Execution of
+ * x.pl aborted due to compilation errors.`) the first error above it is the
+ * cause (a syntax error's line ends `near "…"`, not in a full stop); after
+ * `BEGIN failed` the line before it (`Can't locate …`) is.
+ */
+function perl(lines: string[], lastChar: Uint16Array, ctx: ReadContext): Finding[] {
+  const out: Finding[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lastChar[i] !== DOT || ctx.explained(i)) continue;
+    const line = lines[i];
+    if (
+      !line.includes(" line ") && !line.includes(" aborted due to ") &&
+      !line.includes(" had compilation errors")
+    ) continue;
+    if (PERL_COMPILE_ABORTED.test(line)) {
+      // The first compile error of the run of them just above.
+      let cause: RegExpExecArray | undefined;
+      let at = i;
+      for (let k = i - 1; k >= 0 && k >= i - 20 && !ctx.explained(k); k--) {
+        const m = PERL_COMPILE_ERROR.exec(lines[k]);
+        if (m) {
+          cause = m;
+          at = k;
+        }
+      }
+      if (!cause) continue;
+      ctx.explain(at, i);
+      out.push(
+        finding("error", cause[4] ? `${cause[1]}, ${cause[4]}` : cause[1], {
+          location: `${cause[2]}:${cause[3]}`,
+        }),
+      );
+      continue;
+    }
+    let die = PERL_DIE.exec(line);
+    if (!die || PERL_WARNING.test(line)) continue;
+    if (
+      line.startsWith(PERL_BEGIN_FAILED) && out.length > 0 && i > 0 && PERL_DIE.test(lines[i - 1])
+    ) {
+      // The line before said why (and was read already).
+      ctx.explain(i);
+      continue;
+    }
+    if (line.startsWith(PERL_BEGIN_FAILED)) {
+      const before = i > 0 && !ctx.explained(i - 1) ? PERL_DIE.exec(lines[i - 1]) : null;
+      if (before) die = before;
+    }
+    ctx.explain(i);
+    // A missing module's message lists the whole search path: the path is noise.
+    const message = die[1].replace(/ \(@INC (?:contains|entries checked): [^)]*\)/, "");
+    out.push(finding("error", message, { location: `${die[2]}:${die[3]}` }));
+  }
+  return out;
+}
+
 export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const { first, last: lastChar } = shapeOf(lines, ctx);
@@ -87,15 +172,15 @@ export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
     const c = first[i];
     // Traceback…, /path.js:3, ./x.js:3, Exception in thread…, thread '…' panicked
     if (
-      c !== 84 && c !== 47 && c !== 46 && c !== 69 && c !== 116 && !(c >= 97 && c <= 122) &&
-      !(c >= 65 && c <= 90)
+      c !== UPPER_T && c !== SLASH && c !== DOT && c !== UPPER_E && c !== LOWER_T && !isLower(c) &&
+      !isUpper(c)
     ) continue;
     // Traceback… ends in ":", Exception in thread… anything, thread … panicked ends in ":", a Node place in a digit
     const e = lastChar[i];
-    if (c !== 69 && e !== 58 && !(e >= 48 && e <= 57)) continue;
+    if (c !== UPPER_E && e !== COLON && !isDigit(e)) continue;
     if (ctx.explained(i)) continue;
     const line = lines[i];
-    if (c === 84 && line === "Traceback (most recent call last):") {
+    if (c === UPPER_T && line === "Traceback (most recent call last):") {
       const r = python(lines, i, ctx);
       if (r) {
         out.push(r.finding);
@@ -103,7 +188,7 @@ export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
       }
       continue;
     }
-    if (c === 69 && line.startsWith("Exception in thread ")) {
+    if (c === UPPER_E && line.startsWith("Exception in thread ")) {
       const t = JAVA_THREAD.exec(line);
       if (!t) continue;
       let k = i + 1;
@@ -124,7 +209,7 @@ export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
       i = k - 1;
       continue;
     }
-    if (c === 116 && line.startsWith("thread '")) {
+    if (c === LOWER_T && line.startsWith("thread '")) {
       const p = RUST_PANIC.exec(line);
       if (!p) continue;
       let k = i + 1;
@@ -145,7 +230,7 @@ export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
     }
     // "/path/x.js:3": ends in a digit
     const last = line.charCodeAt(line.length - 1);
-    if (last >= 48 && last <= 57 && line.length < 300 && line.includes(":")) {
+    if (isDigit(last) && line.length < 300 && line.includes(":")) {
       const m = NODE_PLACE.exec(line);
       if (m) {
         const r = node(lines, i, ctx, m);
@@ -156,6 +241,7 @@ export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
       }
     }
   }
+  out.push(...perl(lines, lastChar, ctx));
   return out;
 }
 

@@ -8,6 +8,21 @@
 import { type Finding, finding } from "../findings.ts";
 import { type Frame, hasText, isBlank, jsFrame, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  CLOSE_PAREN,
+  DASH,
+  isDigit,
+  LOWER_E,
+  LOWER_O,
+  LOWER_R,
+  SPACE,
+  UPPER_C,
+  UPPER_D,
+  UPPER_E,
+  UPPER_F,
+  UPPER_S,
+  UPPER_T,
+} from "../chars.ts";
 
 const HEADING = /^\s?(ERRORS|FAILURES)\s?$/;
 const FAILURE = /^(.+?) => (\.{0,2}\/?\S+?):(\d+):(\d+)$/;
@@ -21,7 +36,7 @@ const AT = /^\s+at (?:file:\/\/)?(\S+?):(\d+):(\d+)$/;
 // The patterns need a last digit and " => ", the " (uncaught error)" ending, and at most ten characters: tested first, far cheaper.
 function isFailure(line: string): boolean {
   const last = line.charCodeAt(line.length - 1);
-  return last >= 48 && last <= 57 && hasText(line, "=>", " => ") && FAILURE.test(line);
+  return isDigit(last) && hasText(line, "=>", " => ") && FAILURE.test(line);
 }
 function isUncaught(line: string): boolean {
   return line.endsWith(" (uncaught error)") && UNCAUGHT.test(line);
@@ -40,13 +55,16 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       // TS… [ERROR], error:, ok |, FAILED |, Found, running, Check, Download, Stack backtrace, ---- output, the
       // " ERRORS " heading, a backtrace frame, or an inline "name ... ok (1ms)" line (any start, ends in ")").
       const l = shape.lead[i];
-      const candidate = c0 === 84 || c0 === 101 || c0 === 111 || c0 === 70 || c0 === 114 ||
-        c0 === 67 || c0 === 68 ||
-        c0 === 83 || c0 === 45 || (c0 === 32 && (l === 69 || (l >= 48 && l <= 57)));
-      if (!candidate && (shape.last[i] !== 41 || !hasText(lines[i], "...", " ... "))) continue;
+      const candidate = c0 === UPPER_T || c0 === LOWER_E || c0 === LOWER_O || c0 === UPPER_F ||
+        c0 === LOWER_R ||
+        c0 === UPPER_C || c0 === UPPER_D ||
+        c0 === UPPER_S || c0 === DASH || (c0 === SPACE && (l === UPPER_E || isDigit(l)));
+      if (!candidate && (shape.last[i] !== CLOSE_PAREN || !hasText(lines[i], "...", " ... "))) {
+        continue;
+      }
     }
     const line = lines[i];
-    const h = line.length <= 12 && (c0 === 32 || c0 === 69 || c0 === 70)
+    const h = line.length <= 12 && (c0 === SPACE || c0 === UPPER_E || c0 === UPPER_F)
       ? HEADING.exec(line)
       : null;
     if (h) {
@@ -54,31 +72,33 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       ctx.explain(i);
       continue;
     }
-    if (c0 === 111 || c0 === 70) {
+    if (c0 === LOWER_O || c0 === UPPER_F) {
       // "ok | 2 passed | 0 failed", "FAILED | …", "Found 3 errors."
       if (RESULT.test(line)) {
         ctx.explain(i);
         part = "";
         continue;
       }
-      if (c0 === 70 && line.startsWith("Found ") && /^Found \d+ errors?\.$/.test(line)) {
+      if (c0 === UPPER_F && line.startsWith("Found ") && /^Found \d+ errors?\.$/.test(line)) {
         ctx.explain(i);
         continue;
       }
     }
     if (
-      (c0 === 114 && line.startsWith("running ") && / tests? from /.test(line)) ||
-      (c0 === 67 && line.startsWith("Check ")) || (c0 === 68 && line.startsWith("Download ")) ||
-      (c0 === 83 && line === "Stack backtrace:") ||
-      (c0 === 45 &&
+      (c0 === LOWER_R && line.startsWith("running ") && / tests? from /.test(line)) ||
+      (c0 === UPPER_C && line.startsWith("Check ")) ||
+      (c0 === UPPER_D && line.startsWith("Download ")) ||
+      (c0 === UPPER_S && line === "Stack backtrace:") ||
+      (c0 === DASH &&
         /^-{5,7} (?:output|pre-test output|post-test output)(?: end)? -{5,7}$/.test(line)) ||
-      (c0 === 32 && /^\s+\d+: <unknown>$/.test(line))
+      (c0 === SPACE && /^\s+\d+: <unknown>$/.test(line))
     ) {
       ctx.explain(i);
       continue;
     }
     if (
-      part === "" && line.charCodeAt(line.length - 1) === 41 && hasText(line, "...", " ... ") &&
+      part === "" && line.charCodeAt(line.length - 1) === CLOSE_PAREN &&
+      hasText(line, "...", " ... ") &&
       INLINE.test(line)
     ) {
       ctx.explain(i);
@@ -141,9 +161,9 @@ export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       i = j - 1;
       continue;
     }
-    if (part === "" && c0 !== 84 && c0 !== 101) continue; // TS… [ERROR] and error: are all that is left
-    const c = c0 === 84 ? CHECK.exec(line) : null;
-    const e = c || c0 !== 101 ? null : ERROR.exec(line);
+    if (part === "" && c0 !== UPPER_T && c0 !== LOWER_E) continue; // TS… [ERROR] and error: are all that is left
+    const c = c0 === UPPER_T ? CHECK.exec(line) : null;
+    const e = c || c0 !== LOWER_E ? null : ERROR.exec(line);
     if (!c && !e) continue;
     // The place is the first `at file:…` within the next few lines.
     let at: RegExpExecArray | null = null;

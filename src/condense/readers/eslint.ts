@@ -7,6 +7,17 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  CLOSE_BRACKET,
+  CLOSE_PAREN,
+  DIGIT_0,
+  DIGIT_9,
+  HEAVY_X,
+  isDigit,
+  SPACE,
+  TAB,
+  UPPER_E,
+} from "../chars.ts";
 
 const PATH_ALONE = /^(?:[A-Za-z]:\\|\/|\.{1,2}\/)?[^\s:]+\.[A-Za-z0-9]+$|^\/\S.*\.[A-Za-z0-9]+$/;
 const ROW = /^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?\s*$/;
@@ -26,11 +37,12 @@ export function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
     const c0 = shape.first[i];
     // Stylish: a path heading before an indented row (lead digit); ✖ summary; a digit ("7 problems"); unix and
     // compact lines start with a path (checked by their ends below).
-    const rowNext = i + 1 < lines.length && shape.first[i + 1] === 32 && shape.lead[i + 1] >= 48 &&
-      shape.lead[i + 1] <= 57;
-    if (file === undefined && !rowNext && (c0 === 0 || c0 === 32 || c0 === 9)) continue;
+    const rowNext = i + 1 < lines.length && shape.first[i + 1] === SPACE &&
+      shape.lead[i + 1] >= DIGIT_0 &&
+      shape.lead[i + 1] <= DIGIT_9;
+    if (file === undefined && !rowNext && (c0 === 0 || c0 === SPACE || c0 === TAB)) continue;
     const last = shape.last[i];
-    if (c0 === 69) {
+    if (c0 === UPPER_E) {
       const m = TOO_MANY.exec(lines[i]);
       if (m) {
         ctx.explain(i);
@@ -39,11 +51,13 @@ export function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
       }
     }
     if (
-      file === undefined && !rowNext && c0 !== 0x2716 && !(c0 >= 48 && c0 <= 57) && last !== 93 &&
-      last !== 41
+      file === undefined && !rowNext && c0 !== HEAVY_X && !isDigit(c0) && last !== CLOSE_BRACKET &&
+      last !== CLOSE_PAREN
     ) continue;
     const line = lines[i];
-    if (file === undefined && !rowNext && last === 41 && !line.includes(", col ")) continue;
+    if (file === undefined && !rowNext && last === CLOSE_PAREN && !line.includes(", col ")) {
+      continue;
+    }
     if (SUMMARY.test(line)) {
       ctx.explain(i);
       continue;
@@ -62,7 +76,7 @@ export function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
       }
       if (line.trim() !== "") file = undefined;
     }
-    if (rowNext && line.length > 0 && line.charCodeAt(0) !== 32 && PATH_ALONE.test(line)) {
+    if (rowNext && line.length > 0 && line.charCodeAt(0) !== SPACE && PATH_ALONE.test(line)) {
       // Only a heading when a stylish row follows it.
       if (ROW.test(lines[i + 1] ?? "")) {
         file = line;

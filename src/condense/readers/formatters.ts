@@ -9,6 +9,17 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  DIGIT_0,
+  DIGIT_9,
+  LOWER_E,
+  LOWER_W,
+  OPEN_BRACKET,
+  UPPER_A,
+  UPPER_C,
+  UPPER_E,
+  UPPER_O,
+} from "../chars.ts";
 
 const PRETTIER_START = /^Checking formatting\.\.\.$/;
 const PRETTIER_FILE = /^\[warn\] (\S.*)$/;
@@ -30,18 +41,19 @@ export function readFormatters(lines: string[], ctx: ReadContext = NO_CONTEXT): 
     const c = first[i];
     // "Checking…", "[warn]"/"[error]", "All …", "would reformat", "error: cannot format", "Oh no!", a count
     if (
-      c !== 67 && c !== 91 && c !== 65 && c !== 69 && c !== 119 && c !== 101 && c !== 79 &&
-      (c < 48 || c > 57)
+      c !== UPPER_C && c !== OPEN_BRACKET && c !== UPPER_A && c !== UPPER_E && c !== LOWER_W &&
+      c !== LOWER_E && c !== UPPER_O &&
+      (c < DIGIT_0 || c > DIGIT_9)
     ) {
       continue;
     }
     const line = lines[i];
-    if (c === 67 && PRETTIER_START.test(line)) {
+    if (c === UPPER_C && PRETTIER_START.test(line)) {
       prettier = true;
       ctx.explain(i);
       continue;
     }
-    if (c === 91 && prettier) {
+    if (c === OPEN_BRACKET && prettier) {
       if (PRETTIER_END.test(line)) {
         ctx.explain(i);
         continue;
@@ -69,11 +81,11 @@ export function readFormatters(lines: string[], ctx: ReadContext = NO_CONTEXT): 
       }
       continue;
     }
-    if ((c === 65 || c === 69) && PRETTIER_DONE.test(line)) {
+    if ((c === UPPER_A || c === UPPER_E) && PRETTIER_DONE.test(line)) {
       ctx.explain(i);
       continue;
     }
-    if (c === 119) {
+    if (c === LOWER_W) {
       const b = BLACK_FILE.exec(line);
       if (b) {
         ctx.explain(i);
@@ -81,7 +93,7 @@ export function readFormatters(lines: string[], ctx: ReadContext = NO_CONTEXT): 
       }
       continue;
     }
-    if (c === 101) {
+    if (c === LOWER_E) {
       const b = BLACK_ERROR.exec(line);
       if (b) {
         ctx.explain(i);

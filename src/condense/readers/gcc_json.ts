@@ -7,6 +7,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { CLOSE_BRACKET, OPEN_BRACKET } from "../chars.ts";
 
 interface Caret {
   file?: string;
@@ -35,7 +36,7 @@ export function readGccJson(lines: string[], ctx: ReadContext = NO_CONTEXT): Fin
   const { first, last } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     // "[{" … "}]" on one line; an empty unit is "[]".
-    if (first[i] !== 91 || last[i] !== 93) continue;
+    if (first[i] !== OPEN_BRACKET || last[i] !== CLOSE_BRACKET) continue;
     const line = lines[i];
     if (!line.startsWith('[{"kind": ') && line !== "[]") continue;
     let parsed: unknown;

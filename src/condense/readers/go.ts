@@ -8,6 +8,24 @@
 import { type Finding, finding } from "../findings.ts";
 import { indentOf } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  DASH,
+  DOT,
+  EQUALS,
+  HASH,
+  isLower,
+  isUpper,
+  LOWER_G,
+  LOWER_O,
+  LOWER_P,
+  QUESTION_MARK,
+  SLASH,
+  SPACE,
+  TAB,
+  UNDERSCORE,
+  UPPER_F,
+  UPPER_P,
+} from "../chars.ts";
 
 const PACKAGE = /^# (\S+)(?: \[.*\])?$/;
 const DIAG = /^(?:vet: )?(\.{0,2}\/?[^\s:]+\.go):(\d+)(?::(\d+))?: (.*)$/;
@@ -72,12 +90,12 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
     const c0 = first[i];
     if (!inPackage) {
       // # pkg, === RUN, --- FAIL, panic:, ok, FAIL, PASS, ?, and indented --- FAIL / file.go: lines
-      if (c0 === 32 || c0 === 9) {
+      if (c0 === SPACE || c0 === TAB) {
         const l = lead[i];
-        if (l === 45) {
+        if (l === DASH) {
           if (!lines[i].includes("--- ")) continue;
         } else {
-          if (!(l >= 97 && l <= 122) && !(l >= 65 && l <= 90) && l !== 95 && l !== 46 && l !== 47) {
+          if (!isLower(l) && !isUpper(l) && l !== UNDERSCORE && l !== DOT && l !== SLASH) {
             continue;
           }
           const s = lines[i];
@@ -85,19 +103,20 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
           if (colon < 4 || !s.startsWith(".go", colon - 3)) continue;
         }
       } else if (
-        c0 !== 35 && c0 !== 61 && c0 !== 45 && c0 !== 112 && c0 !== 111 && c0 !== 70 && c0 !== 80 &&
-        c0 !== 63 && c0 !== 103
+        c0 !== HASH && c0 !== EQUALS && c0 !== DASH && c0 !== LOWER_P && c0 !== LOWER_O &&
+        c0 !== UPPER_F && c0 !== UPPER_P &&
+        c0 !== QUESTION_MARK && c0 !== LOWER_G
       ) continue;
     }
     const line = lines[i];
-    if (c0 === 103 && line.startsWith("go: ")) {
+    if (c0 === LOWER_G && line.startsWith("go: ")) {
       if (GO_TOOL_ERROR.test(line)) {
         ctx.explain(i);
         out.push(finding("error", line));
       }
       continue;
     }
-    const pkg = c0 === 35 /* # */ ? PACKAGE.exec(line) : null;
+    const pkg = c0 === HASH ? PACKAGE.exec(line) : null;
     if (pkg) {
       inPackage = true;
       ctx.explain(i);
@@ -127,21 +146,21 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       if (!/^\s/.test(line)) inPackage = false;
     }
     const l0 = lead[i];
-    const run = c0 === 61 ? RUN.exec(line) : null;
+    const run = c0 === EQUALS ? RUN.exec(line) : null;
     if (run) {
       running = run[1];
       lastFail = undefined;
       ctx.explain(i);
       continue;
     }
-    const f = l0 === 45 ? FAIL.exec(line) : null;
+    const f = l0 === DASH ? FAIL.exec(line) : null;
     if (f) {
       ctx.explain(i);
       if (!failed.includes(f[2])) failed.push(f[2]);
       lastFail = { name: f[2], indent: f[1].length };
       continue;
     }
-    const pass = l0 === 45 ? PASS.exec(line) : null;
+    const pass = l0 === DASH ? PASS.exec(line) : null;
     if (pass) {
       ctx.explain(i);
       lastFail = undefined;
@@ -156,7 +175,7 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       }
       continue;
     }
-    if ((c0 === 32 || c0 === 9) && LOG.test(line)) {
+    if ((c0 === SPACE || c0 === TAB) && LOG.test(line)) {
       const owner = lastFail && indentOf(line) > lastFail.indent ? lastFail.name : running;
       if (owner) {
         // Only the place is kept now; the text is read if the test turns out to have failed.
@@ -171,7 +190,7 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       }
       continue;
     }
-    const p = c0 === 112 ? PANIC.exec(line) : null;
+    const p = c0 === LOWER_P ? PANIC.exec(line) : null;
     if (p) {
       let j = i + 1;
       let loc: string | undefined;
@@ -184,9 +203,10 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       // A goroutine trace: its lines start with a tab, a function name, "goroutine" or "created by".
       while (
         j < lines.length && j - i < 400 &&
-        !((first[j] === 111 || first[j] === 70 || first[j] === 80 || first[j] === 63) &&
+        !((first[j] === LOWER_O || first[j] === UPPER_F || first[j] === UPPER_P ||
+          first[j] === QUESTION_MARK) &&
           PKG_RESULT.test(lines[j])) &&
-        !(lead[j] === 45 && FAIL.test(lines[j])) && !(first[j] === 61 && RUN.test(lines[j]))
+        !(lead[j] === DASH && FAIL.test(lines[j])) && !(first[j] === EQUALS && RUN.test(lines[j]))
       ) {
         const l = lines[j];
         if (/^\s*running tests:$/.test(l)) inList = true;
@@ -218,7 +238,10 @@ export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       i = j - 1;
       continue;
     }
-    if ((c0 === 111 || c0 === 70 || c0 === 80 || c0 === 63) && PKG_RESULT.test(line)) {
+    if (
+      (c0 === LOWER_O || c0 === UPPER_F || c0 === UPPER_P || c0 === QUESTION_MARK) &&
+      PKG_RESULT.test(line)
+    ) {
       ctx.explain(i);
       running = undefined;
       lastFail = undefined;

@@ -30,7 +30,9 @@ import { crash } from "./crash.ts";
 import { sanitizer } from "./sanitizer.ts";
 import { pythonLint } from "./python_lint.ts";
 import { cmake } from "./cmake.ts";
+import { gtest } from "./gtest.ts";
 import { gccJson } from "./gcc_json.ts";
+import { sarif } from "./sarif.ts";
 import { formatters } from "./formatters.ts";
 import { make } from "./make.ts";
 
@@ -55,8 +57,10 @@ export const READERS: readonly Reader[] = [
   ruby,
   shellcheck,
   pythonLint,
+  gtest,
   cmake,
   gccJson,
+  sarif,
   formatters,
   sanitizer,
   crash,

@@ -9,6 +9,17 @@
 import { type Finding, finding } from "../findings.ts";
 import { hasText } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  COLON,
+  EXCLAMATION,
+  isLower,
+  isUpper,
+  LOWER_E,
+  LOWER_W,
+  OPEN_BRACKET,
+  SPACE,
+  UPPER_D,
+} from "../chars.ts";
 
 const MVN_COMPILE = /^\[(ERROR|WARNING)\] (\S+\.(?:java|kt|scala|groovy)):\[(\d+),(\d+)\] (.*)$/;
 const SUREFIRE_3 =
@@ -45,11 +56,17 @@ export function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     const c0 = first[i];
     // [ERROR]/[WARNING]/[INFO] lines; Gradle's "Class > test() FAILED" and Surefire 2's "… <<< FAILURE!" start with a
     // letter and end in D or !. (javac's own "File.java:7: error: …" is the generic compiler form, read there.)
-    if (c0 !== 91 && !(c0 >= 65 && c0 <= 90) && !(c0 >= 97 && c0 <= 122)) continue;
+    if (c0 !== OPEN_BRACKET && !isUpper(c0) && !isLower(c0)) continue;
     // Gradle's and Surefire 2's lines end in D or !; Kotlin's start "e: "/"w: "
-    if (c0 !== 91 && last[i] !== 68 && last[i] !== 33 && c0 !== 101 && c0 !== 119) continue;
+    if (
+      c0 !== OPEN_BRACKET && last[i] !== UPPER_D && last[i] !== EXCLAMATION && c0 !== LOWER_E &&
+      c0 !== LOWER_W
+    ) continue;
     const line = lines[i];
-    if ((c0 === 101 || c0 === 119) && line.charCodeAt(1) === 58 && line.charCodeAt(2) === 32) {
+    if (
+      (c0 === LOWER_E || c0 === LOWER_W) && line.charCodeAt(1) === COLON &&
+      line.charCodeAt(2) === SPACE
+    ) {
       // kotlinc: "e: file:///src/Main.kt:3:5 Unresolved reference: foo" (older: "e: /src/Main.kt: (3, 5): …")
       const k = /^([ew]): (?:file:\/\/)?(\S+?\.kts?)(?::(\d+):(\d+)|: \((\d+), (\d+)\):) (.*)$/
         .exec(line);
@@ -60,9 +77,9 @@ export function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
         continue;
       }
     }
-    if (c0 !== 91) {
+    if (c0 !== OPEN_BRACKET) {
       const last = line.charCodeAt(line.length - 1);
-      if (last !== 68 && last !== 33) continue;
+      if (last !== UPPER_D && last !== EXCLAMATION) continue;
     }
     if (!line.startsWith("[") && !hasText(line, ">", " > ") && !line.includes("<<<")) continue;
     if (line.startsWith("[INFO]")) {

@@ -6,6 +6,19 @@
 import { type Finding, finding } from "../findings.ts";
 import { type Frame, jsFrame, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  BLACK_CIRCLE,
+  GREATER_THAN,
+  isDigit,
+  LOWER_A,
+  PIPE,
+  SPACE,
+  UPPER_F,
+  UPPER_P,
+  UPPER_R,
+  UPPER_S,
+  UPPER_T,
+} from "../chars.ts";
 
 const FILE = /^(FAIL|PASS)\s+(\S+)(?:\s+\(.*\))?$/;
 const BULLET = /^\s*● (.+)$/;
@@ -20,8 +33,8 @@ export function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     const c0 = shape.first[i];
     // FAIL, PASS, Test…, Snapshots, Time, Ran all…, or an indented ●
     if (
-      c0 !== 70 && c0 !== 80 && c0 !== 84 && c0 !== 83 && c0 !== 82 &&
-      !(c0 === 32 && shape.lead[i] === 0x25cf)
+      c0 !== UPPER_F && c0 !== UPPER_P && c0 !== UPPER_T && c0 !== UPPER_S && c0 !== UPPER_R &&
+      !(c0 === SPACE && shape.lead[i] === BLACK_CIRCLE)
     ) continue;
     const line = lines[i];
     const f = FILE.exec(line);
@@ -39,9 +52,9 @@ export function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     if (!b || NOT_A_FAILURE.test(b[1])) continue;
     let j = i + 1;
     while (
-      j < lines.length && j - i < 150 && shape.lead[j] !== 0x25cf &&
-      !((shape.first[j] === 70 || shape.first[j] === 80) && FILE.test(lines[j])) &&
-      !((shape.first[j] === 84 || shape.first[j] === 83 || shape.first[j] === 82) &&
+      j < lines.length && j - i < 150 && shape.lead[j] !== BLACK_CIRCLE &&
+      !((shape.first[j] === UPPER_F || shape.first[j] === UPPER_P) && FILE.test(lines[j])) &&
+      !((shape.first[j] === UPPER_T || shape.first[j] === UPPER_S || shape.first[j] === UPPER_R) &&
         SUMMARY.test(lines[j]))
     ) j++;
     ctx.explain(i, j - 1);
@@ -50,10 +63,10 @@ export function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
     for (let k = i + 1; k < j; k++) {
       const l = shape.lead[k];
       if (
-        l === 0 || l === 124 /* | */ || l === 62 /* > */ ||
-        (l >= 48 && l <= 57 && /^\s*\d+ \|/.test(lines[k]))
+        l === 0 || l === PIPE || l === GREATER_THAN ||
+        (isDigit(l) && /^\s*\d+ \|/.test(lines[k]))
       ) continue;
-      const frame = l === 97 /* at */ ? jsFrame(lines[k]) : undefined;
+      const frame = l === LOWER_A ? jsFrame(lines[k]) : undefined;
       if (frame) frames.push(frame);
       else text.push(lines[k].trim());
     }

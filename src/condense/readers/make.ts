@@ -5,6 +5,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { LOWER_G, LOWER_M, LOWER_N, SLASH, SPACE, TAB, UPPER_F } from "../chars.ts";
 
 const MAKE = /^(?:[\w./-]*\/)?(?:g?make|gmake|mingw32-make)(?:\[(\d+)\])?: (?:\*\*\* )?(.*)$/;
 const ERROR_N = /^\[(?:([^\]:]+:\d+): )?([^\]]+)\] Error (\d+)(?: \(ignored\))?$/;
@@ -18,19 +19,19 @@ export function readMake(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
   for (let i = 0; i < lines.length; i++) {
     const c0 = first[i];
     // make:, make[1]:, gmake, mingw32-make, /usr/bin/make, or a makefile's own "Makefile:3: *** …" (a path at the margin)
-    if (c0 === 0 || c0 === 32 || c0 === 9) continue;
+    if (c0 === 0 || c0 === SPACE || c0 === TAB) continue;
     const line = lines[i];
-    if (c0 === 70 && line.startsWith("FAILED: ")) {
+    if (c0 === UPPER_F && line.startsWith("FAILED: ")) {
       // ninja: "FAILED: obj/main.o" then the command; "ninja: build stopped: subcommand failed." after.
       ctx.explain(i);
       out.push(finding("error", `ninja: target ${line.slice(8).trim()} failed`));
       continue;
     }
-    if (c0 === 110 && line.startsWith("ninja: ")) {
+    if (c0 === LOWER_N && line.startsWith("ninja: ")) {
       ctx.explain(i);
       continue;
     }
-    if (c0 !== 109 && c0 !== 103 && c0 !== 47 && !line.includes("***")) continue;
+    if (c0 !== LOWER_M && c0 !== LOWER_G && c0 !== SLASH && !line.includes("***")) continue;
     const mf = MAKEFILE_ERROR.exec(line);
     if (mf) {
       ctx.explain(i);

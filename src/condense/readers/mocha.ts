@@ -6,6 +6,7 @@
 import { type Finding, finding } from "../findings.ts";
 import { type Frame, jsFrame, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { DIGIT_0, DIGIT_9 } from "../chars.ts";
 
 const FAILING = /^\s+(\d+) failing$/;
 const COUNTS = /^\s+\d+ (?:passing|pending)(?: \(.*\))?$/;
@@ -16,7 +17,7 @@ export function readMocha(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c = shape.lead[i];
-    if (c < 48 || c > 57) continue; // "  3 passing", "  1 failing"
+    if (c < DIGIT_0 || c > DIGIT_9) continue; // "  3 passing", "  1 failing"
     if (!lines[i].endsWith("ing") && !lines[i].endsWith(")")) continue;
     if (COUNTS.test(lines[i])) ctx.explain(i);
     const failing = FAILING.exec(lines[i]);
@@ -41,7 +42,7 @@ function readEntries(
   let i = start;
   for (; i < lines.length && expected <= count; i++) {
     const c = lead[i];
-    if (c < 48 || c > 57) continue; // "  1) title"
+    if (c < DIGIT_0 || c > DIGIT_9) continue; // "  1) title"
     if (!lines[i].includes(") ")) continue;
     const e = ENTRY.exec(lines[i]);
     if (!e || Number(e[1]) !== expected) continue;

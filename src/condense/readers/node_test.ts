@@ -8,6 +8,23 @@
 import { type Finding, finding } from "../findings.ts";
 import { firstNonJsSpace, type Frame, FramePicker, indentOf, isBlank, jsFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  ASTERISK,
+  BLACK_RIGHT_TRIANGLE,
+  CLOSE_BRACE,
+  HEAVY_CHECK,
+  HEAVY_X,
+  INFORMATION,
+  LOWER_A,
+  LOWER_C,
+  LOWER_E,
+  LOWER_G,
+  LOWER_O,
+  LOWER_T,
+  OPEN_BRACE,
+  SMALL_HYPHEN,
+  SPACE,
+} from "../chars.ts";
 
 const MARK = /^(\s*)(✖|✔|▶|﹣|\*) (.+?)(?: \(([\d.]+m?s)\))?(?: # .*)?$/;
 /** The failing-tests section's heading (the whole line: compared, not matched). */
@@ -19,8 +36,11 @@ const ERROR_FIELD = /^\s+(?:generatedMessage|code|actual|expected|operator):|^\s
 /** Whether a line (not blank) is an `at` line or an error field: by its first character, then the patterns. */
 function isFrameOrField(l: string): boolean {
   const c = firstNonJsSpace(l);
-  if (c === 97) return AT_LINE.test(l) || ERROR_FIELD.test(l);
-  if (c === 103 || c === 99 || c === 101 || c === 111 || c === 123 || c === 125) {
+  if (c === LOWER_A) return AT_LINE.test(l) || ERROR_FIELD.test(l);
+  if (
+    c === LOWER_G || c === LOWER_C || c === LOWER_E || c === LOWER_O || c === OPEN_BRACE ||
+    c === CLOSE_BRACE
+  ) {
     return ERROR_FIELD.test(l);
   }
   return false;
@@ -30,7 +50,8 @@ const TEST_AT = /^test at (\S+?):(\d+):(\d+)$/;
 /** MARK's test, its mark character checked first (most lines of an error block are not marks). */
 function isMark(line: string): boolean {
   const c = firstNonJsSpace(line);
-  return (c === 0x2716 || c === 0x2714 || c === 0x25b6 || c === 0xfe63 || c === 42) &&
+  return (c === HEAVY_X || c === HEAVY_CHECK || c === BLACK_RIGHT_TRIANGLE || c === SMALL_HYPHEN ||
+    c === ASTERISK) &&
     MARK.test(line);
 }
 
@@ -57,7 +78,7 @@ function readError(
   for (let k = from; k < to; k++) {
     const l = lines[k];
     // Once the frame is picked, an `at …` line needs no parsing: the text leaves it out either way.
-    const frame = picker.decided && firstNonJsSpace(l) === 97 ? undefined : jsFrame(l);
+    const frame = picker.decided && firstNonJsSpace(l) === LOWER_A ? undefined : jsFrame(l);
     if (frame) {
       picker.add(frame);
       continue;
@@ -87,10 +108,13 @@ function readRun(
   for (let i = from; i < lines.length; i++) {
     const c = lead[i];
     // ℹ ✖ ✔ ▶ ﹣ and * start every line of the tree and the summary
-    if (c !== 0x2139 && c !== 0x2716 && c !== 0x2714 && c !== 0x25b6 && c !== 0xfe63 && c !== 42) {
+    if (
+      c !== INFORMATION && c !== HEAVY_X && c !== HEAVY_CHECK && c !== BLACK_RIGHT_TRIANGLE &&
+      c !== SMALL_HYPHEN && c !== ASTERISK
+    ) {
       continue;
     }
-    if (c === 0x2714 || c === 0x2139 || c === 0xfe63) {
+    if (c === HEAVY_CHECK || c === INFORMATION || c === SMALL_HYPHEN) {
       // ✔ passed, ℹ summary, ﹣ skipped: accounted for, nothing more to read
       ctx.explain(i);
       continue;
@@ -147,9 +171,9 @@ function readRun(
     // The first character from the shape, and no read past the last line: charCodeAt on an empty
     // line and an index past the end each sent the optimised code back to the interpreter on every run.
     const c0 = first[i];
-    if (c0 !== 116 && c0 !== 0x2716) {
+    if (c0 !== LOWER_T && c0 !== HEAVY_X) {
       // The section ends at a line of another kind at the margin.
-      if (c0 !== 32 && lines[i] !== "") break;
+      if (c0 !== SPACE && lines[i] !== "") break;
       continue;
     }
     const at = TEST_AT.exec(lines[i]);
@@ -160,7 +184,7 @@ function readRun(
     let j = head + 1;
     while (
       j < lines.length && j - head < 150 && !isTestAt(lines[j]) &&
-      !(lines[j] !== "" && first[j] !== 32)
+      !(lines[j] !== "" && first[j] !== SPACE)
     ) j++;
     ctx.explain(i, j - 1);
     const err = readError(lines, head + 1, j, at?.[1]);

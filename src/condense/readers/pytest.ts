@@ -5,6 +5,22 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  CLOSE_BRACKET,
+  EQUALS,
+  EXCLAMATION,
+  SPACE,
+  UNDERSCORE,
+  UPPER_D,
+  UPPER_E,
+  UPPER_F,
+  UPPER_I,
+  UPPER_L,
+  UPPER_P,
+  UPPER_R,
+  UPPER_S,
+  UPPER_X,
+} from "../chars.ts";
 
 const SUMMARY = /^(FAILED|ERROR|XPASS\(strict\)) (\S+?)(?: - (.*))?$/;
 const VERBOSE = /^(\S+::\S+?) (FAILED|ERROR)(?:\s+\[\s*\d+%\])?$/;
@@ -98,7 +114,8 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
     const c = first[i];
     // Section rules (=, _), summary entries (F, E, X), -rA entries (P, S), "!!! interrupted", and -v lines (any start)
     const line = lines[i];
-    if (c === 61 /* = */) {
+    // A section rule ends as it starts, in "=" (a go test's "=== RUN" line does not).
+    if (c === EQUALS && lastChar[i] === EQUALS) {
       const s = SECTION.exec(line);
       if (s) {
         part = s[1];
@@ -112,7 +129,7 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
       // Test ids (or a module) at the margin, then each warning indented: `  path:line: Category: message`,
       // and the source line under it.
       if (line === "") warnedIds = [];
-      else if (c !== 32) {
+      else if (c !== SPACE) {
         if (!line.startsWith("-- Docs: ")) warnedIds.push(line);
         ctx.explain(i);
         continue;
@@ -135,12 +152,12 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
         }
       }
     }
-    if (part === "FAILURES" && !titled && c !== 95) {
-      if (c === 69 /* E */ && line.startsWith("E ")) {
+    if (part === "FAILURES" && !titled && c !== UNDERSCORE) {
+      if (c === UPPER_E && line.startsWith("E ")) {
         if (untitledFrom < 0) untitledFrom = i;
         continue;
       }
-      if (untitledFrom >= 0 && (c === 32 || c === 0)) continue; // an E line's continuation
+      if (untitledFrom >= 0 && (c === SPACE || c === 0)) continue; // an E line's continuation
       const p = PLACE.exec(line);
       if (p) {
         const from = untitledFrom >= 0 ? untitledFrom : i;
@@ -150,7 +167,7 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
         continue;
       }
     }
-    if ((part === "FAILURES" || part === "ERRORS") && c === 95 /* _ */) {
+    if ((part === "FAILURES" || part === "ERRORS") && c === UNDERSCORE) {
       const t = TITLE.exec(line);
       if (t) {
         titled = true;
@@ -162,7 +179,7 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
         continue;
       }
     }
-    if (c === 70 /* F */ || c === 69 /* E */ || c === 88 /* X */) {
+    if (c === UPPER_F || c === UPPER_E || c === UPPER_X) {
       const m = SUMMARY.exec(line);
       if (
         m && (part === "short test summary info" || m[2].includes("::") || m[2].endsWith(".py"))
@@ -186,8 +203,9 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
     const last = lastChar[i];
     // -v lines end in "[ 25%]" or the outcome (…ED, ERROR, XFAIL, XPASS); the -rA ones start with it.
     if (
-      (last === 93 || last === 68 || last === 82 || last === 76 || last === 83 || c === 80 ||
-        c === 83) && line.includes("::")
+      (last === CLOSE_BRACKET || last === UPPER_D || last === UPPER_R || last === UPPER_L ||
+        last === UPPER_S || c === UPPER_P ||
+        c === UPPER_S) && line.includes("::")
     ) {
       const v = VERBOSE.exec(line);
       if (v) {
@@ -200,8 +218,8 @@ export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
         /^(PASSED|SKIPPED|XFAIL) \S+::/.test(line)
       ) ctx.explain(i);
     }
-    if (c === 33 /* ! */ && /^!{3,} .* !{3,}$/.test(line)) ctx.explain(i);
-    if (c === 73 /* I */ && line.startsWith("ImportError while loading conftest")) {
+    if (c === EXCLAMATION && /^!{3,} .* !{3,}$/.test(line)) ctx.explain(i);
+    if (c === UPPER_I && line.startsWith("ImportError while loading conftest")) {
       // pytest stops before collecting: no summary, only this block.
       let j = i + 1;
       while (j < lines.length && j - i < 40 && lines[j] !== "" && !SECTION.test(lines[j])) j++;

@@ -4,16 +4,22 @@
  * each is an error; and pylint, `path:line:col: C0114: message (symbol)`
  * under a `************* Module name` heading, its letter the category:
  * E (error) and F (fatal) are errors, W, C, R and I are warnings (info is
- * not shown by default). mypy's `path:line: error: message` is the generic
+ * not shown by default). ruff's full output in the layout of rustc (ruff
+ * 0.12 and later): `F401 [*] message` with the place on the next line,
+ * ` --> path.py:1:8`, then a code frame and `help:` lines. mypy's `path:line: error: message` is the generic
  * compiler form, read by compiler.ts.
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { ASTERISK, DASH, isUpper, SPACE, TAB, UPPER_Y } from "../chars.ts";
 
 /** flake8's default format and ruff's concise one (`[*]`: ruff can fix it). Codes: letters then digits. */
 const FLAKE8 = /^(.+?\.pyi?):(\d+):(\d+): ([A-Z]{1,3}\d{2,4}) (?:\[\*\] )?(.+)$/;
 /** pylint's default text format. */
 const PYLINT = /^(.+?\.pyi?):(\d+):(\d+): ([CRWEFI])(\d{4}): (.*?)(?: \(([\w-]+)\))?$/;
+/** ruff's full output: the code and message, then ` --> path:row:col` on the next line. */
+const RUFF_HEAD = /^([A-Z]{1,3}\d{2,4}) (?:\[\*\] )?(.+)$/;
+const RUFF_PLACE = /^\s*--> (.+?\.pyi?):(\d+):(\d+)$/;
 const PYLINT_MODULE = /^\*{13} Module \S+$/;
 const PYLINT_SCORE = /^Your code has been rated at -?[\d.]+\/10/;
 
@@ -23,19 +29,36 @@ export function readPythonLint(lines: string[], ctx: ReadContext = NO_CONTEXT): 
   let pylint = false;
   for (let i = 0; i < lines.length; i++) {
     const c = first[i];
-    if (c === 0 || c === 32 || c === 9) continue;
+    if (c === 0 || c === SPACE || c === TAB) continue;
     const line = lines[i];
-    if (c === 42 /* * */) {
+    if (c === ASTERISK /* * */) {
       if (PYLINT_MODULE.test(line)) {
         pylint = true;
         ctx.explain(i);
       }
       continue;
     }
-    if (c === 89 /* Y */ || c === 45 /* - */) {
+    if (c === UPPER_Y || c === DASH) {
       // pylint's closing score and the rule of dashes above it
       if (PYLINT_SCORE.test(line) || (pylint && /^-{10,}$/.test(line))) ctx.explain(i);
       continue;
+    }
+    if (isUpper(c) && i + 1 < lines.length && lines[i + 1].includes("--> ")) {
+      const head = RUFF_HEAD.exec(line);
+      const place = head ? RUFF_PLACE.exec(lines[i + 1]) : null;
+      if (head && place) {
+        // The code frame and help lines, up to the blank line that ends the diagnostic.
+        let j = i + 2;
+        while (j < lines.length && j - i < 60 && lines[j].trim() !== "") j++;
+        ctx.explain(i, j - 1);
+        out.push(
+          finding("error", `${head[2]} (${head[1]})`, {
+            location: `${place[1]}:${place[2]}:${place[3]}`,
+          }),
+        );
+        i = j - 1;
+        continue;
+      }
     }
     // Both forms have ".py:" followed by digits: looked for before any pattern is tried.
     const at = line.indexOf(".py");

@@ -1,5 +1,6 @@
 /** The shape every exact reader has. */
 import type { Finding } from "../findings.ts";
+import { SPACE, TAB } from "../chars.ts";
 
 /** What a reader may tell the caller besides its findings: which lines it accounted for. */
 export interface ReadContext {
@@ -48,13 +49,13 @@ export function computeShape(lines: string[]): LineShape {
     const c = line.charCodeAt(0);
     first[i] = c;
     last[i] = line.charCodeAt(line.length - 1);
-    if (c !== 32 && c !== 9) {
+    if (c !== SPACE && c !== TAB) {
       lead[i] = c;
       continue;
     }
     for (let k = 1; k < line.length; k++) {
       const d = line.charCodeAt(k);
-      if (d !== 32 && d !== 9) {
+      if (d !== SPACE && d !== TAB) {
         lead[i] = d;
         break;
       }

@@ -6,6 +6,17 @@
 import { type Finding, finding } from "../findings.ts";
 import { hasText } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  DIGIT_0,
+  DIGIT_9,
+  HASH,
+  isDigit,
+  LOWER_R,
+  SPACE,
+  UPPER_A,
+  UPPER_F,
+  UPPER_R,
+} from "../chars.ts";
 
 const RSPEC_ENTRY = /^\s+(\d+)\) (.+)$/;
 const RSPEC_FRAME = /^\s+# (\S+?):(\d+)(?::in .*)?$/;
@@ -57,7 +68,9 @@ function readRspec(lines: string[], ctx: ReadContext, out: Finding[]): void {
   for (let i = 0; i < lines.length; i++) {
     const c0 = first[i];
     // rspec ./…, An error occurred…, Failed examples:, N examples
-    if (c0 !== 114 && c0 !== 65 && c0 !== 70 && (c0 < 48 || c0 > 57)) continue;
+    if (c0 !== LOWER_R && c0 !== UPPER_A && c0 !== UPPER_F && (c0 < DIGIT_0 || c0 > DIGIT_9)) {
+      continue;
+    }
     const line = lines[i];
     if (RSPEC_SUMMARY.test(line) || line === "Failed examples:") {
       ctx.explain(i);
@@ -97,11 +110,13 @@ function readMinitest(lines: string[], ctx: ReadContext, out: Finding[]): void {
     const l = shape.lead[i];
     // Run options, # Running, Finished in, N runs, and the indented "  1) Failure:"
     if (
-      c0 !== 82 && c0 !== 35 && c0 !== 70 && (c0 < 48 || c0 > 57) &&
-      !(c0 === 32 && l >= 48 && l <= 57)
+      c0 !== UPPER_R && c0 !== HASH && c0 !== UPPER_F && (c0 < DIGIT_0 || c0 > DIGIT_9) &&
+      !(c0 === SPACE && isDigit(l))
     ) continue;
     const line = lines[i];
-    if (c0 === 32 ? !line.includes(") ") : c0 <= 57 && !hasText(line, "runs, ", " runs, ")) {
+    if (
+      c0 === SPACE ? !line.includes(") ") : c0 <= DIGIT_9 && !hasText(line, "runs, ", " runs, ")
+    ) {
       continue;
     }
     if (

@@ -6,6 +6,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { LOWER_E, LOWER_W, UPPER_F, UPPER_S } from "../chars.ts";
 
 const HEADER = /^(error|warning)(?:\[([\w:-]+)\])?: (.+)$/;
 const SHORT = /^([^\s:][^\s:]*\.rs):(\d+):(\d+): (error|warning)(?:\[([\w:-]+)\])?: (.*)$/;
@@ -22,7 +23,7 @@ export function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
   for (let i = 0; i < lines.length; i++) {
     const first = shape.first[i];
     if (
-      first !== 101 /* e */ && first !== 119 /* w */ && first !== 83 /* S */ && first !== 70 /* F */
+      first !== LOWER_E && first !== LOWER_W && first !== UPPER_S && first !== UPPER_F
     ) continue;
     const line = lines[i];
     if (
@@ -30,7 +31,7 @@ export function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Findin
       !line.startsWith("For more")
     ) continue;
     if (
-      (first === 83 || first === 70) &&
+      (first === UPPER_S || first === UPPER_F) &&
       /^(?:Some errors have detailed|For more information about)/.test(line)
     ) {
       ctx.explain(i);

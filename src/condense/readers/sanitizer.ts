@@ -12,6 +12,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { EQUALS, SPACE, TAB, UPPER_W } from "../chars.ts";
 
 const OPEN = /^==\d+==ERROR: (\w+Sanitizer): (.*?)(?: on (?:address|unknown address) .*)?$/;
 const TSAN_OPEN = /^WARNING: (ThreadSanitizer): (.*?)(?: \(pid=\d+\))?$/;
@@ -55,19 +56,19 @@ export function readSanitizer(lines: string[], ctx: ReadContext = NO_CONTEXT): F
   for (let i = 0; i < lines.length; i++) {
     const c = first[i];
     // "==", "WARNING: ThreadSanitizer", or a UBSan line that starts with a path
-    if (c === 61) {
+    if (c === EQUALS) {
       const open = OPEN.exec(lines[i]);
       if (open) i = report(lines, i, open[1], open[2], ctx, out);
       continue;
     }
-    if (c === 87) {
+    if (c === UPPER_W) {
       const open = lines[i].startsWith("WARNING: ThreadSanitizer")
         ? TSAN_OPEN.exec(lines[i])
         : null;
       if (open) i = report(lines, i, open[1], open[2], ctx, out);
       continue;
     }
-    if (c === 0 || c === 32 || c === 9) continue;
+    if (c === 0 || c === SPACE || c === TAB) continue;
     const line = lines[i];
     if (!line.includes(": runtime error: ")) continue;
     const ub = UBSAN.exec(line);

@@ -6,6 +6,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { LOWER_H, SPACE, UPPER_D, UPPER_F, UPPER_I } from "../chars.ts";
 
 const IN = /^In (.+) line (\d+):$/;
 const CARET = /^(\s*)\^[-^]*\s+(SC\d+) \((error|warning|info|style)\): (.*)$/;
@@ -17,8 +18,8 @@ export function readShellcheck(lines: string[], ctx: ReadContext = NO_CONTEXT): 
     const c0 = shape.first[i];
     // In …, For more information, Did you mean, and the indented wiki links
     if (
-      c0 !== 73 && c0 !== 70 && c0 !== 68 &&
-      !(c0 === 32 && shape.lead[i] === 104 && lines[i].includes("shellcheck.net"))
+      c0 !== UPPER_I && c0 !== UPPER_F && c0 !== UPPER_D &&
+      !(c0 === SPACE && shape.lead[i] === LOWER_H && lines[i].includes("shellcheck.net"))
     ) continue;
     const h = IN.exec(lines[i]);
     if (!h) {

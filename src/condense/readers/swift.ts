@@ -10,6 +10,18 @@
 import { type Finding, finding } from "../findings.ts";
 import { firstNonJsSpace } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  LAST_ASCII,
+  LOWER_E,
+  OPEN_BRACKET,
+  SLASH,
+  TAB,
+  UPPER_B,
+  UPPER_C,
+  UPPER_E,
+  UPPER_T,
+  UPPER_W,
+} from "../chars.ts";
 
 const XC_ISSUE = /^(\S+\.swift):(\d+): error: (-\[\S+ \S+\]|[\w.]+) : (.*)$/;
 const XC_CASE =
@@ -47,8 +59,9 @@ export function readSwift(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
     // Only lines that start like one of these formats' lines are looked at further.
     // (a mark, /path, Test …, a tab before Executed, error:, [n/m], Build…, Compiling, Write)
     if (
-      !(c0 > 127 || c0 === 47 || c0 === 84 || c0 === 9 || c0 === 101 || c0 === 91 || c0 === 66 ||
-        c0 === 67 || c0 === 87)
+      !(c0 > LAST_ASCII || c0 === SLASH || c0 === UPPER_T || c0 === TAB || c0 === LOWER_E ||
+        c0 === OPEN_BRACKET || c0 === UPPER_B ||
+        c0 === UPPER_C || c0 === UPPER_W)
     ) continue;
     const line = lines[i];
     // Each pattern is tried only where its fixed part is present (the answers are the same, far cheaper).
@@ -62,20 +75,22 @@ export function readSwift(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
       );
       continue;
     }
-    const c = c0 === 84 && line.startsWith("Test Case '") ? XC_CASE.exec(line) : null;
+    const c = c0 === UPPER_T && line.startsWith("Test Case '") ? XC_CASE.exec(line) : null;
     if (c) {
       ctx.explain(i);
       if (c[2] === "failed") failedCases.push(xcName(c[1]));
       continue;
     }
     if (
-      ((line.startsWith("Test Suite '") || firstNonJsSpace(line) === 69) && XC_SUITE.test(line)) ||
-      ((c0 === 101 || c0 === 91 || c0 === 66 || c0 === 67 || c0 === 87) && BUILD_SUMMARY.test(line))
+      ((line.startsWith("Test Suite '") || firstNonJsSpace(line) === UPPER_E) &&
+        XC_SUITE.test(line)) ||
+      ((c0 === LOWER_E || c0 === OPEN_BRACKET || c0 === UPPER_B || c0 === UPPER_C ||
+        c0 === UPPER_W) && BUILD_SUMMARY.test(line))
     ) {
       ctx.explain(i);
       continue;
     }
-    if (c0 <= 127) continue; // the rest are swift-testing's lines, which start with a mark
+    if (c0 <= LAST_ASCII) continue; // the rest are swift-testing's lines, which start with a mark
     const s = ST_ISSUE.exec(line) ?? null;
     if (s) {
       let j = i + 1;

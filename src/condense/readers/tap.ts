@@ -11,6 +11,25 @@
 import { type Finding, finding } from "../findings.ts";
 import { FramePicker, indentOf, isJsSpace, jsFrameAfterAt } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  CARRIAGE_RETURN,
+  COLON,
+  DASH,
+  DIGIT_0,
+  DIGIT_9,
+  DOT,
+  HASH,
+  isDigit,
+  isLower,
+  isUpper,
+  LINE_FEED,
+  LINE_SEPARATOR,
+  LOWER_N,
+  LOWER_O,
+  PARAGRAPH_SEPARATOR,
+  UNDERSCORE,
+  UPPER_T,
+} from "../chars.ts";
 
 const NOT_OK = /^(\s*)not ok \d+(?: -)? ?(.*?)(?:\s+#\s*(TODO|SKIP)\b.*)?$/i;
 const OK = /^\s*ok \d+\b/;
@@ -44,8 +63,8 @@ const YAML_KEYS_READ = new Set([
 ]);
 
 function isWordOrDash(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 ||
-    c === 45;
+  return isLower(c) || isUpper(c) || isDigit(c) || c === UNDERSCORE ||
+    c === DASH;
 }
 
 /**
@@ -58,12 +77,14 @@ export function yamlKey(line: string): [string, string] | undefined {
   while (p < line.length && isJsSpace(line.charCodeAt(p))) p++;
   let q = p;
   while (q < line.length && isWordOrDash(line.charCodeAt(q))) q++;
-  if (q === p || line.charCodeAt(q) !== 58) return undefined;
+  if (q === p || line.charCodeAt(q) !== COLON) return undefined;
   let r = q + 1;
   if (r < line.length && isJsSpace(line.charCodeAt(r))) r++;
   for (let k = r; k < line.length; k++) {
     const c = line.charCodeAt(k);
-    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return undefined;
+    if (
+      c === LINE_FEED || c === CARRIAGE_RETURN || c === LINE_SEPARATOR || c === PARAGRAPH_SEPARATOR
+    ) return undefined;
   }
   return [line.slice(p, q), line.slice(r)];
 }
@@ -109,7 +130,7 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c = shape.lead[i];
-    if (c === 35 && shape.first[i] === 35) {
+    if (c === HASH && shape.first[i] === HASH) {
       const line = lines[i];
       const tb = line.includes("Failed ") ? TB_FAILED.exec(line) : null;
       if (tb) {
@@ -125,15 +146,17 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       }
     }
     // not ok, ok, # Subtest / # tests, TAP version, 1..N
-    if (c !== 110 && c !== 111 && c !== 35 && c !== 84 && (c < 48 || c > 57)) continue;
+    if (
+      c !== LOWER_N && c !== LOWER_O && c !== HASH && c !== UPPER_T && (c < DIGIT_0 || c > DIGIT_9)
+    ) continue;
     const line = lines[i];
     // Each pattern is tried only on lines its first character allows (every test of a pattern
     // allocates, and the garbage of millions of them cost more than the tests).
-    const subtest = c === 35 && line.includes("# Subtest: ");
+    const subtest = c === HASH && line.includes("# Subtest: ");
     if (
-      (c === 110 && !line.includes("not ok")) || (c === 111 && !line.includes("ok ")) ||
-      (c === 35 && !subtest && !COUNTS.test(line)) ||
-      (c === 84 && !line.startsWith("TAP version")) || (c >= 48 && c <= 57 && !line.includes(".."))
+      (c === LOWER_N && !line.includes("not ok")) || (c === LOWER_O && !line.includes("ok ")) ||
+      (c === HASH && !subtest && !COUNTS.test(line)) ||
+      (c === UPPER_T && !line.startsWith("TAP version")) || (isDigit(c) && !line.includes(".."))
     ) continue;
     const s = subtest ? SUBTEST.exec(line) : null;
     if (s) {
@@ -143,20 +166,20 @@ export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       ctx.explain(i);
       continue;
     }
-    const ok = c === 111 && OK.test(line);
-    if (ok || (c !== 110 && c !== 111 && TAP_LINE.test(line))) {
+    const ok = c === LOWER_O && OK.test(line);
+    if (ok || (c !== LOWER_N && c !== LOWER_O && TAP_LINE.test(line))) {
       ctx.explain(i);
       if (ok && isYamlStart(lines[i + 1] ?? "")) {
         let j = i + 2;
         while (
-          j < lines.length && j - i < 200 && !(shape.lead[j] === 46 && YAML_END.test(lines[j]))
+          j < lines.length && j - i < 200 && !(shape.lead[j] === DOT && YAML_END.test(lines[j]))
         ) j++;
         ctx.explain(i, j);
         i = j;
       }
       continue;
     }
-    if (c !== 110) continue; // "not ok" is all that is left
+    if (c !== LOWER_N) continue; // "not ok" is all that is left
     const n = NOT_OK.exec(line);
     if (!n) continue;
     const level = Math.floor(n[1].length / 4);

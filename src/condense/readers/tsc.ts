@@ -5,6 +5,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { isDigit, SPACE, TAB, UPPER_E, UPPER_F } from "../chars.ts";
 
 const PLAIN = /^([^\s(][^(]*?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$/;
 const PRETTY = /^(\S+?):(\d+):(\d+) - (error|warning|message) (TS\d+): (.*)$/;
@@ -18,13 +19,16 @@ export function readTsc(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     const c0 = shape.first[i];
     const l = shape.lead[i];
     // Found N errors, the Errors/Files table, or a line naming a TS code (which starts with a path or "error")
-    if (c0 === 0 || c0 === 9 || (c0 === 32 && !(l >= 48 && l <= 57))) continue;
+    if (c0 === 0 || c0 === TAB || (c0 === SPACE && !isDigit(l))) continue;
     const line = lines[i];
-    if (c0 === 32) {
+    if (c0 === SPACE) {
       if (SUMMARY.test(line)) ctx.explain(i); // a row of the Errors/Files table
       continue;
     }
-    if ((c0 === 70 && line.startsWith("Found ")) || (c0 === 69 && line.startsWith("Errors "))) {
+    if (
+      (c0 === UPPER_F && line.startsWith("Found ")) ||
+      (c0 === UPPER_E && line.startsWith("Errors "))
+    ) {
       if (SUMMARY.test(line)) ctx.explain(i);
       continue;
     }

@@ -6,6 +6,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { EQUALS, LOWER_T, SPACE, UPPER_F, UPPER_O, UPPER_R } from "../chars.ts";
 
 const HEAD = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([^)]+)\)(?:\s+\((.*)\))?$/;
 const FRAME = /^\s+File "([^"]+)", line (\d+), in (\S+)$/;
@@ -18,19 +19,23 @@ export function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Fi
   for (let i = 0; i < lines.length; i++) {
     const c = first[i];
     // test…, Ran…, FAILED (…), OK, the ===== rule, and a subtest's indented "  test… (params) ... FAIL" (-v)
-    const subtestLine = c === 32 && lead[i] === 116;
-    if (c !== 116 && c !== 82 && c !== 70 && c !== 79 && c !== 61 && !subtestLine) continue;
+    const subtestLine = c === SPACE && lead[i] === LOWER_T;
+    if (
+      c !== LOWER_T && c !== UPPER_R && c !== UPPER_F && c !== UPPER_O && c !== EQUALS &&
+      !subtestLine
+    ) continue;
     const line = lines[i];
     // RESULT's four forms start "test", "Ran ", "FAILED (" and "OK": the pattern is tried on no other line.
     if (
-      ((c === 116 && line.startsWith("test")) ||
+      ((c === LOWER_T && line.startsWith("test")) ||
         (subtestLine && line.trimStart().startsWith("test")) ||
-        (c === 82 && line.startsWith("Ran ")) ||
-        (c === 70 && line.startsWith("FAILED (")) || (c === 79 && line.startsWith("OK"))) &&
+        (c === UPPER_R && line.startsWith("Ran ")) ||
+        (c === UPPER_F && line.startsWith("FAILED (")) ||
+        (c === UPPER_O && line.startsWith("OK"))) &&
       RESULT.test(line)
     ) {
       // The rule of dashes above "Ran N tests" is the summary's.
-      const rule = c === 82 && i > 0 && /^-{20,}$/.test(lines[i - 1]);
+      const rule = c === UPPER_R && i > 0 && /^-{20,}$/.test(lines[i - 1]);
       ctx.explain(rule ? i - 1 : i, i);
       continue;
     }

@@ -6,6 +6,15 @@
 import { type Finding, finding } from "../findings.ts";
 import { type Frame, jsFrame, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import {
+  HORIZONTAL_LINE_EXTENSION,
+  LAST_ASCII,
+  UPPER_D,
+  UPPER_F,
+  UPPER_R,
+  UPPER_S,
+  UPPER_T,
+} from "../chars.ts";
 
 const FAIL = /^\s?FAIL {2}(\S+?)(?: > (.+?))?(?: \[ (.+) \])?\s*$/;
 const RULE = /^⎯{3,}/;
@@ -19,10 +28,13 @@ export function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Find
   for (let i = 0; i < lines.length; i++) {
     const c = shape.lead[i];
     // ⎯ ✓ × ↓ ❯ ✔ ✖ √, FAIL, or the summary's first letters
-    if (c < 128 && c !== 84 && c !== 83 && c !== 68 && c !== 82 && c !== 70) continue;
+    if (
+      c <= LAST_ASCII && c !== UPPER_T && c !== UPPER_S && c !== UPPER_D && c !== UPPER_R &&
+      c !== UPPER_F
+    ) continue;
     const line = lines[i];
-    const fail = c === 70 && line.includes("FAIL  ");
-    if (!fail && (c === 0x23af || SUMMARY.test(line) || TREE.test(line))) {
+    const fail = c === UPPER_F && line.includes("FAIL  ");
+    if (!fail && (c === HORIZONTAL_LINE_EXTENSION || SUMMARY.test(line) || TREE.test(line))) {
       ctx.explain(i);
       if (CAUGHT_TITLE.test(line)) {
         let j = i + 1;
