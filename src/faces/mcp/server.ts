@@ -13,6 +13,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -220,6 +221,22 @@ function textResult(
   };
 }
 
+/** Most values one completion answer carries (the MCP limit). */
+const COMPLETION_MAX = 100;
+
+/** A completion/complete answer: the first hundred values, and how many there are. */
+export function completionOf(values: string[]): {
+  completion: { values: string[]; total: number; hasMore: boolean };
+} {
+  return {
+    completion: {
+      values: values.slice(0, COMPLETION_MAX),
+      total: values.length,
+      hasMore: values.length > COMPLETION_MAX,
+    },
+  };
+}
+
 export class McpFace {
   readonly server: Server;
   readonly threads: ThreadTable<Conversation>;
@@ -236,7 +253,7 @@ export class McpFace {
     this.server = new Server(
       { name: "wisp", version: VERSION },
       {
-        capabilities: { tools: {}, resources: {}, logging: {} },
+        capabilities: { tools: {}, resources: {}, logging: {}, completions: {} },
         instructions:
           "wisp runs a local model with tools on this machine. Use respond to delegate work (it runs under the person's " +
           "approval, the sandbox and the audit); read wisp://tools for what the model can do. The condensing tools " +
@@ -300,6 +317,16 @@ export class McpFace {
       ListResourceTemplatesRequestSchema,
       () => ({ resourceTemplates: RESOURCE_TEMPLATES }),
     );
+    server.setRequestHandler(CompleteRequestSchema, async (request) => {
+      const { ref, argument, context } = request.params;
+      // wisp offers no prompts, and a template that is not its own has nothing to offer:
+      // completion is a hint while typing, so either is an empty list, not an error (ADR 0370).
+      if (ref.type !== "ref/resource") return completionOf([]);
+      const { resources } = await this.ready();
+      return completionOf(
+        resources.complete(ref.uri, argument.name, argument.value, context?.arguments ?? {}),
+      );
+    });
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
       const { resources } = await this.ready();
       try {
