@@ -28,6 +28,8 @@ import { environmentFor, resolveOnOwnPath } from "./environment.ts";
 import { copyOut, feedStdin, type Passing, passingOnce } from "./passthrough.ts";
 import { splitTrailer, supervisorArgv, type Trailer, TRAILER_MAX_BYTES } from "./supervisor.ts";
 import { timedOutLine, type TimeoutSource } from "./timeouts.ts";
+import { enabled, log, quotedArgv } from "../util/log.ts";
+import { maskForLog } from "../secrets/log_mask.ts";
 
 export type { Origin, SandboxMode } from "./mode.ts";
 export { decideMode } from "./mode.ts";
@@ -298,6 +300,10 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
     });
     program = launch.program;
     args = launch.args;
+  }
+  // The argv with secrets masked; the scanner is loaded only when someone reads the line.
+  if (enabled("debug")) {
+    log("debug", `launcher: ${await maskForLog(quotedArgv([program, ...args]))}`);
   }
 
   // The output store and the spill files of each stream.

@@ -26,6 +26,7 @@ import { callsFromEvents } from "../agent/calls.ts";
 import { ranLine } from "../agent/receipts.ts";
 import { unsupportedClaims, unsupportedLine } from "../agent/verify.ts";
 import { storeReader, withWholeOutputs } from "../agent/whole_outputs.ts";
+import { log } from "../util/log.ts";
 
 /** The most a piped prompt may hold. */
 export const PROMPT_MAX_BYTES = 4 * 1024 * 1024;
@@ -197,6 +198,10 @@ export async function respond(
     const tools = session.tools({ only: options.tools, noTools: options.noTools });
     const modelName = options.model ?? deps.config.model;
     const backend = await deps.backend(modelName, tools.length > 0);
+    log(
+      "debug",
+      `model ${backend.name}, chosen by ${options.model ? "--model" : "config.json's model"}`,
+    );
     if (options.schema) {
       const caps = await backend.capabilities();
       if (!caps.structured) {
