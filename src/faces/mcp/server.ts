@@ -237,7 +237,7 @@ const MCP_LEVELS: LoggingLevel[] = [
 ];
 
 /** What a client gets before it sets a level with logging/setLevel (ADR 0371). */
-export const DEFAULT_CLIENT_LOG_LEVEL: LoggingLevel = "info";
+export const DEFAULT_CLIENT_LOG_LEVEL: LoggingLevel = "warning";
 
 /** The lowest of wisp's levels a client at `level` takes, or undefined for none. */
 export function wispLevelFor(level: LoggingLevel): LogLevel | undefined {
