@@ -12,6 +12,7 @@ import type { AnyTool } from "../../tools/tool.ts";
 import type { Session } from "../../session/session.ts";
 import { messageOf } from "../../util/errors.ts";
 import { load } from "../../util/lazy.ts";
+import { log } from "../../util/log.ts";
 import { turnScope } from "./approval_host.ts";
 import { type Thread, type ThreadShape, TurnFailure } from "./threads.ts";
 import type { Receipt } from "./receipt.ts";
@@ -106,6 +107,14 @@ export class SessionEngine {
         ? this.options.backendFor(name)
         : resolveModel(name, config);
       await checkAvailable(backend, { tools: tools.length > 0 });
+      log(
+        "debug",
+        `thread ${thread.id}: model ${backend.name}, chosen by ${
+          thread.shape.model
+            ? "the thread (respond's model, else wisp mcp --model)"
+            : "config.json's model"
+        }`,
+      );
       c.budget = budgetBytes(await backend.contextWindow());
     } catch (error) {
       throw new TurnFailure(messageOf(error));
