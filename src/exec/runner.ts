@@ -515,6 +515,10 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
 }
 
 function record(req: RunRequest, result: RunResult, mode: SandboxMode, nested: boolean): void {
+  log(
+    "debug",
+    () => `command ran ${result.durationMs} ms (${mode}), ${exitLine(result.exitStatus)}`,
+  );
   try {
     req.audit.record("command.outcome", {
       command: req.command,

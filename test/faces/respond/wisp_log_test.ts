@@ -65,6 +65,7 @@ Deno.test("WISP_LOG=debug: diagnostics on stderr, stdout unchanged, secrets mask
   has(/^wisp: debug: gate "echo hi; true .*": .*→ allowed by /, "the gate's path");
   has(/^wisp: debug: gate "echo hi; true .*": \d+ ms/, "the gate's time");
   has(/^wisp: debug: launcher: "[^"]*(bwrap|sh)"/, "the launcher's argv");
+  has(/^wisp: debug: command ran \d+ ms \(\w+\), exit status: 0$/, "the command's time");
   assert(!run.stderr.includes(TOKEN), `the token reached the log:\n${run.stderr}`);
 
   const errorsOnly = await runWith("error");
