@@ -54,7 +54,70 @@ export function pendingRows(list: PendingRowInput[], terminal: boolean, home?: s
   });
 }
 
-async function pending(flags: { json?: boolean }): Promise<void> {
+/** How often `pending --watch` looks at the pending folder (as wisp-tui does). */
+const WATCH_EVERY_MS = 500;
+
+/** What `pending --watch` knows of a request: enough to print it and to say it has gone. */
+export interface WatchedRequest extends PendingRowInput {
+  /** How it ended, when its server left an outcome (`approved (once) from a terminal`). */
+  outcome?: string;
+}
+
+/**
+ * The lines `pending --watch` prints when the folder changes: one for each
+ * request that started waiting since the last look, and on a terminal one
+ * for each that no longer waits, with how it ended when that is known.
+ * Piped, a new request is the row `pending` prints for it, and a gone one
+ * prints nothing.
+ */
+export function watchLines(
+  before: Map<string, WatchedRequest>,
+  now: WatchedRequest[],
+  terminal: boolean,
+  home?: string,
+  ended: (id: string) => string | undefined = () => undefined,
+): string[] {
+  const lines: string[] = [];
+  const ids = new Set(now.map((r) => r.id));
+  for (const r of now) {
+    if (before.has(r.id)) continue;
+    const [row] = pendingRows([r], terminal, home);
+    if (!terminal) {
+      lines.push(row.join("\t"));
+      continue;
+    }
+    const [, level, , from, where, command] = row;
+    lines.push(
+      `· ${r.id} waiting (${level}, ${from}, in ${where}): ${command} — wisp approvals approve ${r.id}`,
+    );
+  }
+  if (terminal) {
+    for (const id of before.keys()) {
+      if (ids.has(id)) continue;
+      lines.push(`· ${id} no longer waiting: ${ended(id) ?? "answered elsewhere or withdrawn"}`);
+    }
+  }
+  return lines;
+}
+
+/** How a request ended, from the outcome its server wrote (pending.ts), in a few words. */
+export function outcomeWords(o: { status: string; by: string; scope?: string }): string {
+  const what = `${o.status}${o.scope ? ` (${o.scope})` : ""}`;
+  switch (o.by) {
+    case "terminal":
+      return `${what} from a terminal`;
+    case "elicitation":
+      return `${what} in the client's dialog`;
+    case "timeout":
+      return `${what}: its wait ran out`;
+    case "server":
+      return `${what}: its server stopped`;
+    default:
+      return `${what} by ${o.by}`;
+  }
+}
+
+async function pending(flags: { json?: boolean; watch?: boolean }): Promise<void> {
   const { out, outLine, errLine, stdoutIsTerminal } = await load<typeof import("./io.ts")>(
     import.meta.resolve("./io.ts"),
   );
@@ -86,6 +149,7 @@ async function pending(flags: { json?: boolean }): Promise<void> {
   }
   if (listed.length === 0) {
     if (terminal) errLine("no command waits for approval");
+    if (flags.watch) await watchPending(paths.pending, terminal, listed);
     return;
   }
   let home: string | undefined;
@@ -115,6 +179,61 @@ async function pending(flags: { json?: boolean }): Promise<void> {
     for (const line of text.replace(/\n$/, "").split("\n")) outLine(line);
   } else {
     out(text);
+  }
+  if (flags.watch) await watchPending(paths.pending, terminal, listed);
+}
+
+function rowInput(
+  { request, waited }: {
+    request: import("../gate/pending.ts").PendingRequest;
+    waited: number;
+  },
+): PendingRowInput {
+  return {
+    id: request.id,
+    level: request.level,
+    waited,
+    client: request.client,
+    thread: request.thread,
+    cwd: request.cwd,
+    command: request.command,
+    outsideSandbox: request.outsideSandbox,
+  };
+}
+
+/**
+ * `pending --watch`: after the list, look at the folder every half second
+ * and print a line for each request that starts waiting (and, on a
+ * terminal, each that stops), until interrupted.
+ */
+async function watchPending(
+  dir: string,
+  terminal: boolean,
+  first: { request: import("../gate/pending.ts").PendingRequest; waited: number }[],
+): Promise<never> {
+  const { errLine, outLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
+  const { listPending, outcomePath, parseOutcome } = await load<
+    typeof import("../gate/pending.ts")
+  >(import.meta.resolve("../gate/pending.ts"));
+  let home: string | undefined;
+  try {
+    home = Deno.env.get("HOME");
+  } catch { /* unknown */ }
+  const ended = (id: string) => {
+    try {
+      const outcome = parseOutcome(Deno.readTextFileSync(outcomePath(dir, id)));
+      return outcome ? outcomeWords(outcome) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  if (terminal) errLine("watching for requests that start waiting; Ctrl-C ends");
+  let seen = new Map(first.map((l) => [l.request.id, rowInput(l)]));
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, WATCH_EVERY_MS));
+    const now = (await listPending(dir)).map(rowInput);
+    for (const line of watchLines(seen, now, terminal, home, ended)) outLine(line);
+    seen = new Map(now.map((r) => [r.id, r]));
   }
 }
 
@@ -169,9 +288,17 @@ export function register(program: Command): void {
     .command("pending")
     .description("list the commands waiting for approval in wisp mcp servers, oldest first")
     .option("--json", 'print {"pending": [{"id", "level", "waited", "command", …}]}')
-    .action((_flags: { json?: boolean }, command: Command) =>
-      pending(command.optsWithGlobals<{ json?: boolean }>())
-    );
+    .option("--watch", "stay open and print a line for each request that starts waiting")
+    .action(async (_flags: { json?: boolean; watch?: boolean }, command: Command) => {
+      const flags = command.optsWithGlobals<{ json?: boolean; watch?: boolean }>();
+      if (flags.json && flags.watch) {
+        const { UsageError } = await load<typeof import("../util/errors.ts")>(
+          import.meta.resolve("../util/errors.ts"),
+        );
+        throw new UsageError("choose one of --json and --watch");
+      }
+      await pending(flags);
+    });
   approvals
     .command("approve")
     .description("approve a command waiting in a wisp mcp server (only from a terminal)")

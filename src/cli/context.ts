@@ -9,6 +9,7 @@ import type { Config } from "../config/schema.ts";
 import { type ConfigChange, prepareConfig } from "../config/edit.ts";
 import type { PreparedFile } from "../util/atomic.ts";
 import { messageOf, WispError } from "../util/errors.ts";
+import { log } from "../util/log.ts";
 
 export interface CliContext {
   paths: HomePaths;
@@ -19,6 +20,13 @@ export interface CliContext {
 export function loadContext(): CliContext {
   const paths = homePaths();
   const loaded = loadConfig(paths.config);
+  log(
+    "debug",
+    () =>
+      `home ${paths.root}; config ${paths.config} ${
+        loaded.exists ? "read" : "absent, defaults used"
+      }`,
+  );
   return { paths, loaded, config: loaded.config };
 }
 

@@ -32,9 +32,10 @@ async function mcp(options: McpOptions, command: Command): Promise<void> {
     import.meta.resolve("./context.ts"),
   );
   const { errLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
-  const { logThreshold, stderrLogger } = await load<typeof import("../faces/mcp/log.ts")>(
+  const { faceLogger } = await load<typeof import("../faces/mcp/log.ts")>(
     import.meta.resolve("../faces/mcp/log.ts"),
   );
+  const log = faceLogger();
   const { serveMcp } = await load<typeof import("../faces/mcp/serve.ts")>(
     import.meta.resolve("../faces/mcp/serve.ts"),
   );
@@ -89,7 +90,7 @@ async function mcp(options: McpOptions, command: Command): Promise<void> {
     yes: options.yes === true,
     unsafe: options.unsafe === true,
     argv: ["mcp", ...command.args],
-    log: stderrLogger(logThreshold(env("WISP_LOG"))),
+    log,
     clientName: env("WISP_MCP_CLIENT") || undefined,
     ...(http ? { http } : {}),
   });

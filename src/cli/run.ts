@@ -19,6 +19,17 @@ import {
 } from "./program.ts";
 import { cliState, err, errLine, out } from "./io.ts";
 import { EXIT, messageOf, UsageError, WispError } from "../util/errors.ts";
+import { setLogMask } from "../util/log.ts";
+import { load } from "./lazy.ts";
+
+// Diagnostics that may hold a secret (a command line, a launcher's argv) are
+// masked by the secrets scanner, loaded only when such a line is logged.
+setLogMask(async (text) => {
+  const { maskForLog } = await load<typeof import("../secrets/log_mask.ts")>(
+    import.meta.resolve("../secrets/log_mask.ts"),
+  );
+  return await maskForLog(text);
+});
 
 function debugEnabled(): boolean {
   try {

@@ -28,6 +28,7 @@ import { environmentFor, resolveOnOwnPath } from "./environment.ts";
 import { copyOut, feedStdin, type Passing, passingOnce } from "./passthrough.ts";
 import { splitTrailer, supervisorArgv, type Trailer, TRAILER_MAX_BYTES } from "./supervisor.ts";
 import { timedOutLine, type TimeoutSource } from "./timeouts.ts";
+import { enabled, log, masked, quotedArgv } from "../util/log.ts";
 
 export type { Origin, SandboxMode } from "./mode.ts";
 export { decideMode } from "./mode.ts";
@@ -299,6 +300,10 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
     program = launch.program;
     args = launch.args;
   }
+  // The argv with secrets masked; the scanner is loaded only when someone reads the line.
+  if (enabled("debug")) {
+    log("debug", `launcher: ${await masked(quotedArgv([program, ...args]))}`);
+  }
 
   // The output store and the spill files of each stream.
   // The id names files: a call id that could not is replaced by a fresh one.
@@ -509,6 +514,10 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
 }
 
 function record(req: RunRequest, result: RunResult, mode: SandboxMode, nested: boolean): void {
+  log(
+    "debug",
+    () => `command ran ${result.durationMs} ms (${mode}), ${exitLine(result.exitStatus)}`,
+  );
   try {
     req.audit.record("command.outcome", {
       command: req.command,

@@ -22,6 +22,7 @@ import { SANDBOX_OFF_WARNING } from "../exec/runner.ts";
 import { BYTES_PER_TOKEN } from "../tools/budget.ts";
 import { Conversation, TurnFailed } from "../agent/conversation.ts";
 import type { TurnOutcome } from "../agent/turn.ts";
+import { log } from "../util/log.ts";
 
 /** The most a piped prompt may hold. */
 export const PROMPT_MAX_BYTES = 4 * 1024 * 1024;
@@ -193,6 +194,10 @@ export async function respond(
     const tools = session.tools({ only: options.tools, noTools: options.noTools });
     const modelName = options.model ?? deps.config.model;
     const backend = await deps.backend(modelName, tools.length > 0);
+    log(
+      "debug",
+      `model ${backend.name}, chosen by ${options.model ? "--model" : "config.json's model"}`,
+    );
     if (options.schema) {
       const caps = await backend.capabilities();
       if (!caps.structured) {

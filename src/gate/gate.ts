@@ -22,6 +22,7 @@ import { partFeatures } from "./features.ts";
 import { nestedSandboxProbe } from "../platform/index.ts";
 import type { Origin } from "../exec/mode.ts";
 import { randomHex } from "../util/random_id.ts";
+import { enabled, log, masked, timed } from "../util/log.ts";
 
 export type { Level };
 export type { ModelClassifier };
@@ -162,6 +163,18 @@ function toParts(verdicts: PartVerdict[]): GatePart[] {
   }));
 }
 
+/** The path a decision took, in one line: each part's level and why, then the outcome. */
+function verdictPath(d: GateDecision): string {
+  const parts = d.parts.map((p) =>
+    `${p.command}: ${p.level} (${p.reasons.join("; ") || "no reason"})`
+  );
+  const outcome = d.allowed
+    ? `allowed by ${d.approvedBy ?? "rules"}${d.scope ? ` (${d.scope})` : ""}`
+    : `refused: ${d.refusal}`;
+  return [d.policyRule ? `policy rule ${d.policyRule}` : "policy allows", ...parts, outcome]
+    .join(" → ");
+}
+
 export class Gate {
   readonly approvals: ApprovalStore;
   readonly #env: Record<string, string>;
@@ -243,7 +256,16 @@ export class Gate {
     return { analysis, policy, parts: c.parts, level: c.level };
   }
 
+  /** Decide whether `line` may run: the policy, the classifiers, then approval (see #decide). */
   async check(line: string, ctx: GateContext): Promise<GateDecision> {
+    if (!enabled("debug")) return await this.#decide(line, ctx);
+    const shown = await masked(JSON.stringify(line));
+    const decision = await timed(`gate ${shown}`, () => this.#decide(line, ctx));
+    log("debug", `gate ${shown}: ${await masked(verdictPath(decision))}`);
+    return decision;
+  }
+
+  async #decide(line: string, ctx: GateContext): Promise<GateDecision> {
     const audit = this.opts.audit;
     const outsideSandbox = ctx.outsideSandbox === true;
     const { policy, parts: ruleParts, level: rulesLevel } = await this.assess(line, ctx);

@@ -6,6 +6,7 @@
  * line is cut off rather than filling memory).
  */
 import { ModelError } from "./errors.ts";
+import { timed } from "../util/log.ts";
 
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
@@ -186,7 +187,7 @@ export function guardedFetch(options: GuardOptions = {}): typeof fetch {
     const url = input instanceof Request ? input.url : String(input);
     let response: Response;
     try {
-      response = await fetch(input, { ...init, signal });
+      response = await timed(`model request ${url}`, () => fetch(input, { ...init, signal }));
     } catch (error) {
       if (error instanceof Deno.errors.NotCapable) {
         throw new ModelError(

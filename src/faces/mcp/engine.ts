@@ -12,6 +12,7 @@ import type { Session } from "../../session/session.ts";
 import type { Conversation as AgentConversation } from "../../agent/conversation.ts";
 import { messageOf } from "../../util/errors.ts";
 import { load } from "../../util/lazy.ts";
+import { log } from "../../util/log.ts";
 import { type Thread, type ThreadShape, TurnFailure } from "./threads.ts";
 import type { Receipt } from "./receipt.ts";
 
@@ -106,6 +107,14 @@ export class SessionEngine {
         instructions: thread.shape.instructions,
         cwd: thread.shape.workingDirectory ?? this.session.root,
       });
+      log(
+        "debug",
+        `thread ${thread.id}: model ${backend.name}, chosen by ${
+          thread.shape.model
+            ? "the thread (respond's model, else wisp mcp --model)"
+            : "config.json's model"
+        }`,
+      );
       thread.conversation.agent = agent;
       return agent;
     } catch (error) {

@@ -1,23 +1,23 @@
 /**
- * Diagnostics of the MCP server: stdout is the protocol, so everything else
- * goes to stderr, and only as far as WISP_LOG asks (debug, info or error;
- * unset: errors only).
+ * The MCP face's view of wisp's one logger (src/util/log.ts): the face's
+ * code takes a `Logger` function, and `wisp mcp` hands it `faceLogger()`.
+ * Stdout is the protocol, so stderr (as WISP_LOG says) and the client's MCP
+ * log messages (server.ts) are the only places a line goes.
  */
-export type LogLevel = "debug" | "info" | "error";
-const RANK: Record<LogLevel, number> = { debug: 0, info: 1, error: 2 };
+import { log, type LogLevel, logLocally, setStderrPrefix } from "../../util/log.ts";
 
-export function logThreshold(value: string | undefined): LogLevel {
-  return value === "debug" || value === "info" || value === "error" ? value : "error";
-}
+export type { LogLevel };
 
+/** How the face's code writes a diagnostic line. */
 export type Logger = (level: LogLevel, text: string) => void;
 
-export function stderrLogger(threshold: LogLevel): Logger {
-  const encoder = new TextEncoder();
-  return (level, text) => {
-    if (RANK[level] < RANK[threshold]) return;
-    try {
-      Deno.stderr.writeSync(encoder.encode(`wisp mcp: ${level}: ${text}\n`));
-    } catch { /* stderr closed */ }
-  };
+/** wisp's logger, as the face takes it; its stderr lines start `wisp mcp:`. */
+export function faceLogger(): Logger {
+  setStderrPrefix("wisp mcp");
+  return (level, text) => log(level, text);
+}
+
+/** The logger of the connection itself: its lines stay on this machine (stderr). */
+export function connectionLogger(): Logger {
+  return (level, text) => logLocally(level, text);
 }

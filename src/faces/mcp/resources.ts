@@ -272,6 +272,50 @@ export class Resources {
     }
   }
 
+  /**
+   * The values a resource template's argument can take that start with what
+   * the client typed (completion/complete): thread ids this server can read,
+   * a thread's output ids (the thread named in `context`), audit session ids
+   * (newest first). An argument or template it does not know has none.
+   */
+  complete(
+    template: string,
+    argument: string,
+    typed: string,
+    context: Record<string, string> = {},
+  ): string[] {
+    let values: string[] = [];
+    if (template === "wisp://audit/{session}" && argument === "session") {
+      values = [...new Set(this.#events().map((e) => e.session))].reverse();
+    } else if (template.startsWith("wisp://threads/{thread_id}") && argument === "thread_id") {
+      values = this.#threadIds();
+    } else if (template === "wisp://threads/{thread_id}/output/{id}" && argument === "id") {
+      const thread = context.thread_id;
+      if (thread && this.#threadIds().includes(thread)) values = this.#readableOutputs(thread);
+    }
+    return values.filter((v) => typeof v === "string" && v.startsWith(typed));
+  }
+
+  /** The ids wisp://threads/{thread_id}/output/{id} reads: stored outputs, then calls' results. */
+  #readableOutputs(thread: string): string[] {
+    const ids = this.#outputsOf(thread);
+    for (const e of this.#threadEvents(thread)) {
+      if (e.kind !== "tool.result" || typeof e.callId !== "string") continue;
+      if (typeof e.text === "string" && !ids.includes(e.callId)) ids.push(e.callId);
+    }
+    return ids;
+  }
+
+  /** Threads a read can name: the open ones, then those of this server's audit it still knows. */
+  #threadIds(): string[] {
+    const ids = this.world.openThreads().map((t) => t.id);
+    for (const e of this.#events()) {
+      if (e.session !== this.world.session || typeof e.thread !== "string") continue;
+      if (!ids.includes(e.thread) && this.world.closedThread(e.thread)) ids.push(e.thread);
+    }
+    return ids;
+  }
+
   #auditFor(target: ResourceTarget): AuditEvent[] {
     const events = this.#events();
     if (target.kind === "audit.session") return events.filter((e) => e.session === target.session);

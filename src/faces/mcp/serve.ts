@@ -19,7 +19,7 @@ import { serveLiveApprovals } from "./live_approvals.ts";
 import { type FaceBackend, McpFace } from "./server.ts";
 import type { ThreadShape } from "./threads.ts";
 import { LineTransport, writerSink } from "./transport.ts";
-import type { Logger } from "./log.ts";
+import { connectionLogger, type Logger } from "./log.ts";
 import { type HttpAddress, newToken, serveHttp } from "./http.ts";
 
 export interface ServeOptions {
@@ -170,7 +170,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   const transport = new LineTransport({
     input: options.input ?? Deno.stdin.readable,
     output: writerSink(options.output ?? Deno.stdout),
-    log,
+    log: connectionLogger(),
   });
   const onSignal = () => {
     stop();

@@ -13,12 +13,15 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  type LoggingLevel,
   McpError,
   ReadResourceRequestSchema,
+  SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/shared/transport"
@@ -32,6 +35,7 @@ import { ThreadError, type ThreadShape, ThreadTable, TurnFailure } from "./threa
 import { receiptOutput, receiptText } from "./receipt.ts";
 import { RESOURCE_TEMPLATES, ResourceError, Resources, STATIC_RESOURCES } from "./resources.ts";
 import type { Logger } from "./log.ts";
+import { addLogSink, type LogLevel } from "../../util/log.ts";
 import { skipRequestIdZero } from "./request_ids.ts";
 import { announcerFor, callAnnouncer } from "./announce.ts";
 import {
@@ -220,11 +224,54 @@ function textResult(
   };
 }
 
+/** MCP's log levels, least severe first. */
+const MCP_LEVELS: LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
+
+/** What a client gets before it sets a level with logging/setLevel (ADR 0371). */
+export const DEFAULT_CLIENT_LOG_LEVEL: LoggingLevel = "warning";
+
+/** The lowest of wisp's levels a client at `level` takes, or undefined for none. */
+export function wispLevelFor(level: LoggingLevel): LogLevel | undefined {
+  const rank = MCP_LEVELS.indexOf(level);
+  if (rank <= MCP_LEVELS.indexOf("debug")) return "debug";
+  if (rank <= MCP_LEVELS.indexOf("info")) return "info";
+  if (rank <= MCP_LEVELS.indexOf("error")) return "error";
+  return undefined;
+}
+
+/** Most values one completion answer carries (the MCP limit). */
+const COMPLETION_MAX = 100;
+
+/** A completion/complete answer: the first hundred values, and how many there are. */
+export function completionOf(values: string[]): {
+  completion: { values: string[]; total: number; hasMore: boolean };
+} {
+  return {
+    completion: {
+      values: values.slice(0, COMPLETION_MAX),
+      total: values.length,
+      hasMore: values.length > COMPLETION_MAX,
+    },
+  };
+}
+
 export class McpFace {
   readonly server: Server;
   readonly threads: ThreadTable<Conversation>;
   #opened: Promise<{ backend: FaceBackend; resources: Resources }> | undefined;
   #backend: FaceBackend | undefined;
+  /** The level the client asked for with logging/setLevel. */
+  #clientLevel: LoggingLevel = DEFAULT_CLIENT_LOG_LEVEL;
+  #removeSink: (() => void) | undefined;
 
   constructor(readonly options: McpFaceOptions) {
     this.threads = new ThreadTable<Conversation>(
@@ -236,7 +283,7 @@ export class McpFace {
     this.server = new Server(
       { name: "wisp", version: VERSION },
       {
-        capabilities: { tools: {}, resources: {}, logging: {} },
+        capabilities: { tools: {}, resources: {}, logging: {}, completions: {} },
         instructions:
           "wisp runs a local model with tools on this machine. Use respond to delegate work (it runs under the person's " +
           "approval, the sandbox and the audit); read wisp://tools for what the model can do. The condensing tools " +
@@ -288,7 +335,7 @@ export class McpFace {
         progressToken: extra._meta?.progressToken,
         progress: (params) =>
           extra.sendNotification({ method: "notifications/progress", params } as never),
-        log: (params) => server.sendLoggingMessage(params, extra.sessionId),
+        log: (params) => this.sendLog(params.level, params.data),
       });
       return await callAnnouncer.run(
         announce,
@@ -300,6 +347,21 @@ export class McpFace {
       ListResourceTemplatesRequestSchema,
       () => ({ resourceTemplates: RESOURCE_TEMPLATES }),
     );
+    // The SDK's own handler keeps the level where this face cannot read it; this one keeps it here.
+    server.setRequestHandler(SetLevelRequestSchema, (request) => {
+      this.#clientLevel = request.params.level;
+      return {};
+    });
+    server.setRequestHandler(CompleteRequestSchema, async (request) => {
+      const { ref, argument, context } = request.params;
+      // wisp offers no prompts, and a template that is not its own has nothing to offer:
+      // completion is a hint while typing, so either is an empty list, not an error (ADR 0370).
+      if (ref.type !== "ref/resource") return completionOf([]);
+      const { resources } = await this.ready();
+      return completionOf(
+        resources.complete(ref.uri, argument.name, argument.value, context?.arguments ?? {}),
+      );
+    });
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
       const { resources } = await this.ready();
       try {
@@ -412,11 +474,34 @@ export class McpFace {
     }
   }
 
+  /**
+   * Send the client a log message (notifications/message, logger `wisp`) if
+   * its level takes `level`; a client that has gone cannot be told.
+   */
+  async sendLog(level: LoggingLevel, data: string): Promise<void> {
+    if (MCP_LEVELS.indexOf(level) < MCP_LEVELS.indexOf(this.#clientLevel)) return;
+    await this.server.sendLoggingMessage({ level, logger: "wisp", data }).catch(() => {});
+  }
+
   async connect(transport: Transport): Promise<void> {
     await this.server.connect(transport);
+    // wisp's diagnostics reach the client too, at the level it set (one logger, two sinks).
+    const clientLevel = () => this.#clientLevel;
+    this.#removeSink ??= addLogSink({
+      remote: true,
+      get level() {
+        return wispLevelFor(clientLevel()) ?? "error";
+      },
+      write: (level, text) => {
+        if (wispLevelFor(clientLevel()) === undefined) return;
+        void this.sendLog(level, text);
+      },
+    });
   }
 
   close(): void {
+    this.#removeSink?.();
+    this.#removeSink = undefined;
     this.threads.closeAll();
   }
 }

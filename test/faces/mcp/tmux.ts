@@ -82,3 +82,37 @@ export function wispInTmux(
 ): Promise<{ code: number; output: string }> {
   return inTmux([...wispCommand(), ...args].map(shellQuote).join(" "), { WISP_HOME: home });
 }
+
+/** A pane left running: what it shows now, and how to end it. */
+export interface OpenPane {
+  screen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Start wisp in a tmux pane and leave it running (a watching view), as the person would. */
+export async function openWispInTmux(home: string, args: string[]): Promise<OpenPane> {
+  const socket = `wisp-test-${crypto.randomUUID().slice(0, 8)}`;
+  const line = [...wispCommand(), ...args].map(shellQuote).join(" ");
+  const script = `export NO_COLOR=1 TERM=dumb WISP_HOME=${shellQuote(home)}; ${line}; sleep 600`;
+  const started = await tmux(socket, [
+    "new-session",
+    "-d",
+    "-x",
+    "250",
+    "-y",
+    "50",
+    "sh",
+    "-c",
+    script,
+  ]);
+  if (!started.success) throw new Error(new TextDecoder().decode(started.stderr));
+  return {
+    screen: async () =>
+      new TextDecoder().decode(
+        (await tmux(socket, ["capture-pane", "-p", "-J", "-S", "-"])).stdout,
+      ),
+    close: async () => {
+      await tmux(socket, ["kill-server"]);
+    },
+  };
+}
