@@ -6,31 +6,16 @@
  */
 import { load } from "./lazy.ts";
 import type { Command } from "commander";
+import { wrapWords } from "../util/wrap.ts";
 
 interface ToolsOptions {
   json?: boolean;
   markdown?: boolean;
 }
 
-/** Split a text into lines of at most `width` columns, at spaces where it can. */
+/** A tool's text in lines of at most `width` columns; a word too long is cut. */
 export function wrapText(text: string, width: number): string[] {
-  const words = text.replace(/\s+/g, " ").trim().split(" ");
-  const lines: string[] = [];
-  let line = "";
-  for (const word of words) {
-    if (line === "") line = word;
-    else if (line.length + 1 + word.length <= width) line += " " + word;
-    else {
-      lines.push(line);
-      line = word;
-    }
-    while (line.length > width && width > 0) {
-      lines.push(line.slice(0, width));
-      line = line.slice(width);
-    }
-  }
-  if (line !== "" || lines.length === 0) lines.push(line);
-  return lines;
+  return wrapWords(text, width, { breakLongWords: true });
 }
 
 /** The terminal listing: TOOLS:, the names in a column, the descriptions wrapped beside them. */

@@ -10,6 +10,7 @@
  */
 import type { ModelEntry, ModelListing } from "./registry.ts";
 import { formatCount } from "./format.ts";
+import { wrapWords } from "../util/wrap.ts";
 
 interface Column {
   key: string;
@@ -63,20 +64,7 @@ function capabilitiesText(entry: ModelEntry): string {
 
 /** Wrap a comma-separated list at `width`, breaking after commas (a word longer than the width stays whole). */
 export function wrapList(text: string, width: number): string[] {
-  if (text === "") return [""];
-  const words = text.split(" ");
-  const lines: string[] = [];
-  let line = "";
-  for (const word of words) {
-    if (line === "") line = word;
-    else if (line.length + 1 + word.length <= width) line += " " + word;
-    else {
-      lines.push(line);
-      line = word;
-    }
-  }
-  lines.push(line);
-  return lines;
+  return wrapWords(text, width);
 }
 
 function widthOf(column: Column, entries: ModelEntry[]): number {

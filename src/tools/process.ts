@@ -16,9 +16,7 @@
  * what is still running when it closes.
  */
 import { z } from "zod";
-import { resolve } from "node:path";
 import type { Config } from "../config/schema.ts";
-import { expandTilde } from "../config/home.ts";
 import {
   type ManagedProcess,
   MAX_RUNNING,
@@ -27,7 +25,7 @@ import {
   type Taken,
 } from "../exec/background.ts";
 import { OutputStore } from "../audit/output_store.ts";
-import { refusalText } from "./run_command.ts";
+import { refusalText, workingDirectory } from "./run_command.ts";
 import { checkThenRun } from "../gate/check_then_run.ts";
 import { formatBytes, formatCount } from "../util/bytes.ts";
 import { errorResult, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
@@ -131,16 +129,8 @@ async function start(
   if (!args.command) {
     return errorResult('start needs a command: process with action start and command "…"');
   }
-  const cwd = args.workingDirectory
-    ? resolve(ctx.cwd, expandTilde(args.workingDirectory))
-    : ctx.cwd;
-  try {
-    if (!Deno.statSync(cwd).isDirectory) {
-      return errorResult(`the working directory ${args.workingDirectory} is not a directory`);
-    }
-  } catch {
-    return errorResult(`the working directory ${args.workingDirectory ?? cwd} does not exist`);
-  }
+  const cwd = workingDirectory(args.workingDirectory, ctx);
+  if (typeof cwd !== "string") return cwd;
   if (table.running().length >= MAX_RUNNING) {
     return errorResult(`${MAX_RUNNING} background processes are running already; stop one first`);
   }

@@ -83,21 +83,29 @@ function sandboxOff(ctx: ToolContext): boolean {
   return ctx.unsafe === true || ctx.config.commandPolicy.sandbox.enabled === false;
 }
 
+/**
+ * Where a command given `workingDirectory` starts (relative to the turn's
+ * directory, `~` expanded), or the error result when it is not a folder.
+ */
+export function workingDirectory(given: string | undefined, ctx: ToolContext): string | ToolResult {
+  const cwd = given ? resolve(ctx.cwd, expandTilde(given)) : ctx.cwd;
+  try {
+    if (!Deno.statSync(cwd).isDirectory) {
+      return errorResult(`the working directory ${given} is not a directory`);
+    }
+  } catch {
+    return errorResult(`the working directory ${given ?? cwd} does not exist`);
+  }
+  return cwd;
+}
+
 export async function runCommand(
   args: RunCommandArgs,
   ctx: CommandContext,
   runner: Runner = runOnRunner,
 ): Promise<ToolResult> {
-  const cwd = args.workingDirectory
-    ? resolve(ctx.cwd, expandTilde(args.workingDirectory))
-    : ctx.cwd;
-  try {
-    if (!Deno.statSync(cwd).isDirectory) {
-      return errorResult(`the working directory ${args.workingDirectory} is not a directory`);
-    }
-  } catch {
-    return errorResult(`the working directory ${args.workingDirectory ?? cwd} does not exist`);
-  }
+  const cwd = workingDirectory(args.workingDirectory, ctx);
+  if (typeof cwd !== "string") return cwd;
   if (!ctx.gate) {
     return errorResult("command not approved: no approval gate is set up for this session");
   }
