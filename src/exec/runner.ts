@@ -20,7 +20,13 @@ import { newOutputId, OutputStore } from "../audit/output_store.ts";
 import { type CapturedStream, StreamCapture } from "./capture.ts";
 import { diagnoseRefusal, type Refusal } from "./refusal.ts";
 import { exitLine, fitsWhole, type KeptWhole, renderResult } from "./render.ts";
-import { decideMode, type Origin, plainShellAllowed, type SandboxMode } from "./mode.ts";
+import {
+  decideMode,
+  type ModeDecision,
+  type Origin,
+  plainShellAllowed,
+  type SandboxMode,
+} from "./mode.ts";
 import { statusOf } from "./status.ts";
 import { keepWhole, removeQuietly } from "./keep.ts";
 import { drain } from "./drain.ts";
@@ -178,6 +184,112 @@ interface Hooks {
   register(stop: () => void, kill: () => void): void;
 }
 
+/**
+ * The working and launch directories as real paths, and wisp's home made
+ * sure of (bound read-only, a home that does not exist yet could be created
+ * and planted by the command); or why the command cannot start.
+ */
+function resolveDirectories(req: RunRequest): { cwd: string; root: string } | { error: string } {
+  let cwd: string;
+  try {
+    cwd = Deno.realPathSync(req.cwd);
+    if (!Deno.statSync(cwd).isDirectory) {
+      return { error: `the working directory ${req.cwd} is not a directory` };
+    }
+  } catch {
+    return { error: `the working directory ${req.cwd} does not exist` };
+  }
+  let root: string;
+  try {
+    root = Deno.realPathSync(req.root);
+  } catch {
+    return { error: `the launch directory ${req.root} does not exist` };
+  }
+  try {
+    ensureHome(req.home);
+  } catch (error) {
+    return {
+      error: `wisp's home ${req.home.root} cannot be created (${(error as Error).message})`,
+    };
+  }
+  return { cwd, root };
+}
+
+/** The config with `wisp sandbox --writable` folders added to the writable paths. Pure. */
+function withExtraWritable(config: Config, extra: string[] | undefined): Config {
+  if (!extra?.length) return config;
+  const sandbox = config.commandPolicy.sandbox;
+  return {
+    ...config,
+    commandPolicy: {
+      ...config.commandPolicy,
+      sandbox: { ...sandbox, writablePaths: [...sandbox.writablePaths, ...extra] },
+    },
+  };
+}
+
+/** What the person is warned of about a confined command's writable set. Pure. */
+export function sandboxWarnings(set: WritableSet, os: string): string[] {
+  const lines: string[] = [];
+  for (const path of set.refused ?? []) {
+    lines.push(
+      `warning: ${path} is not writable in the sandbox: a symbolic link on its way lies where a ` +
+        "command could have planted it; name its real path instead",
+    );
+  }
+  for (const path of set.unprotected ?? []) {
+    lines.push(
+      `warning: ${path} is protected but writable here (commandPolicy.sandbox.unprotectedPaths): ` +
+        "a command can plant code there that runs later outside the sandbox",
+    );
+  }
+  for (const path of set.shared ?? []) {
+    lines.push(
+      `warning: ${path} is protected but has another hard link; a write through that name is not stopped`,
+    );
+  }
+  if (os === "linux") {
+    for (const path of set.missing.filter((p) => !writeAllowed(p, set))) {
+      lines.push(`warning: ${path} does not exist, so the sandbox cannot make it writable`);
+    }
+  }
+  return lines;
+}
+
+/**
+ * The program and arguments that start the command: the supervisor alone
+ * in a process group of its own (plain), or inside the platform's launcher
+ * (confined, outside, nested). Pure.
+ */
+export function launchArgv(plan: {
+  launch: ModeDecision["launch"];
+  platform: Platform;
+  command: string;
+  timeout: number;
+  capture: boolean;
+  writable: WritableSet;
+  allowNetwork: boolean;
+  cwd: string;
+}): { program: string; args: string[] } {
+  if (plan.launch === "plain") {
+    const [program, ...args] = supervisorArgv("pgroup", plan.command, plan.timeout, plan.capture);
+    return { program, args };
+  }
+  const inner = supervisorArgv(
+    plan.platform.supervisorFlavour,
+    plan.command,
+    plan.timeout,
+    plan.capture,
+  );
+  return plan.platform.launch({
+    mode: plan.launch,
+    writable: plan.writable,
+    allowNetwork: plan.allowNetwork,
+    cwd: plan.cwd,
+    inner,
+  });
+}
+
 async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<RunResult> {
   const started = performance.now();
   const sandboxConfig = req.config.commandPolicy.sandbox;
@@ -210,64 +322,13 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   if (decision.error) return fail(decision.error);
   if (decision.mode === "off") req.warn?.(SANDBOX_OFF_WARNING);
 
-  let cwd: string;
-  try {
-    cwd = Deno.realPathSync(req.cwd);
-    if (!Deno.statSync(cwd).isDirectory) {
-      return fail(`the working directory ${req.cwd} is not a directory`);
-    }
-  } catch {
-    return fail(`the working directory ${req.cwd} does not exist`);
-  }
-  let root: string;
-  try {
-    root = Deno.realPathSync(req.root);
-  } catch {
-    return fail(`the launch directory ${req.root} does not exist`);
-  }
-  // The home must exist before a confined command starts: bound read-only, it
-  // cannot be created (and planted) by the command.
-  try {
-    ensureHome(req.home);
-  } catch (error) {
-    return fail(`wisp's home ${req.home.root} cannot be created (${(error as Error).message})`);
-  }
-  const config: Config = req.extraWritable?.length
-    ? {
-      ...req.config,
-      commandPolicy: {
-        ...req.config.commandPolicy,
-        sandbox: {
-          ...sandboxConfig,
-          writablePaths: [...sandboxConfig.writablePaths, ...req.extraWritable],
-        },
-      },
-    }
-    : req.config;
+  const dirs = resolveDirectories(req);
+  if ("error" in dirs) return fail(dirs.error);
+  const { cwd, root } = dirs;
+  const config = withExtraWritable(req.config, req.extraWritable);
   const set: WritableSet = writableSet({ config, root, home: req.home.root, os: platform.os });
   if (decision.launch === "confined") {
-    for (const path of set.refused ?? []) {
-      req.warn?.(
-        `warning: ${path} is not writable in the sandbox: a symbolic link on its way lies where a ` +
-          "command could have planted it; name its real path instead",
-      );
-    }
-    for (const path of set.unprotected ?? []) {
-      req.warn?.(
-        `warning: ${path} is protected but writable here (commandPolicy.sandbox.unprotectedPaths): ` +
-          "a command can plant code there that runs later outside the sandbox",
-      );
-    }
-    for (const path of set.shared ?? []) {
-      req.warn?.(
-        `warning: ${path} is protected but has another hard link; a write through that name is not stopped`,
-      );
-    }
-    if (platform.os === "linux") {
-      for (const path of set.missing.filter((p) => !writeAllowed(p, set))) {
-        req.warn?.(`warning: ${path} does not exist, so the sandbox cannot make it writable`);
-      }
-    }
+    for (const line of sandboxWarnings(set, platform.os)) req.warn?.(line);
   }
   // wisp opens its home by the path it was given. A symlink on that path
   // inside the writable set could be swapped by a command for a folder of
@@ -282,24 +343,16 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   const timeout = req.timeoutSeconds && req.timeoutSeconds > 0 ? req.timeoutSeconds : 0;
   const capture = !req.passthrough;
 
-  let program: string;
-  let args: string[];
-  if (decision.launch === "plain") {
-    const inner = supervisorArgv("pgroup", req.command, timeout, capture);
-    program = inner[0];
-    args = inner.slice(1);
-  } else {
-    const inner = supervisorArgv(platform.supervisorFlavour, req.command, timeout, capture);
-    const launch = platform.launch({
-      mode: decision.launch,
-      writable: set,
-      allowNetwork,
-      cwd,
-      inner,
-    });
-    program = launch.program;
-    args = launch.args;
-  }
+  const { program, args } = launchArgv({
+    launch: decision.launch,
+    platform,
+    command: req.command,
+    timeout,
+    capture,
+    writable: set,
+    allowNetwork,
+    cwd,
+  });
   // The argv with secrets masked; the scanner is loaded only when someone reads the line.
   if (enabled("debug")) {
     log("debug", `launcher: ${await masked(quotedArgv([program, ...args]))}`);
