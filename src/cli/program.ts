@@ -72,8 +72,6 @@ export const NOT_BUILT: readonly (readonly string[])[] = [
   ["chat"],
   ["facts"],
   ["questions"],
-  ["models", "check"],
-  ["models", "pull"],
 ];
 
 /** One-word prompts that are another tool's command, and what wisp offers instead. */

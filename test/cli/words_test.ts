@@ -110,10 +110,15 @@ Deno.test("a word that is no subcommand of a group is said to be unknown, in eve
     const extra = await runWisp(["config", "show", "extra"], { home });
     assertEquals(extra.code, 64);
     assertMatch(extra.stderr, /^error: too many arguments for 'show'/);
-    // A spec subcommand not built yet says so.
-    const check = await runWisp(["models", "check", "system"], { home });
-    assertEquals(check.code, 64);
-    assertMatch(check.stderr, /^error: wisp models check is not built yet/);
+    // A subcommand that was a placeholder and is built now runs as itself: here it finds no
+    // llama.cpp server on a closed port.
+    Deno.writeTextFileSync(
+      `${home}/config.json`,
+      JSON.stringify({ llamacpp: { baseURL: "http://127.0.0.1:9/v1" } }),
+    );
+    const check = await runWisp(["models", "check", "llamacpp:nothing-here"], { home });
+    assertEquals(check.code, 1);
+    assertMatch(check.stderr, /^error: llamacpp:nothing-here is unavailable/);
   } finally {
     await Deno.remove(home, { recursive: true });
   }
