@@ -249,15 +249,57 @@ export function classifyName(name: string): NameClass {
   return cls;
 }
 
+/**
+ * Words that say what a secret belongs to when they come first (`EMAIL_HOST_PASSWORD`,
+ * `USER_PASSWORD`, `KEYSTORE_PASSWORD`, `VAULT_TOKEN`: the last word names the thing, and it is a
+ * secret) but an attribute of it when they come after (`password_host`, `token_user`,
+ * `secret_store`). They exclude a name only after its last secret word.
+ */
+const OWNER_TOKENS = new Set([
+  "host",
+  "hostname",
+  "server",
+  "user",
+  "username",
+  "login",
+  "email",
+  "domain",
+  "realm",
+  "region",
+  "cache",
+  "vault",
+  "store",
+  "keystore",
+  "keychain",
+  "keyring",
+]);
+
+/**
+ * Whether `token` is a word that makes a name hold a secret (`password`, `apitoken`). A bare `key`
+ * is not one here: `host_key` and `cache_key` name public or harmless values.
+ */
+function secretWord(token: string): boolean {
+  return PASSWORD_TOKENS.has(token) || PASSWORD_SUFFIX.test(token) || SECRET_TOKENS.has(token) ||
+    SECRET_SUFFIX.test(token);
+}
+
 function classifyNameUncached(name: string): NameClass {
   const tokens = nameTokens(name);
   if (tokens.length === 0) return null;
-  if (tokens.some((t) => EXCLUDED_TOKENS.has(t))) return null;
+  let lastSecretWord = -1;
+  for (let i = 0; i < tokens.length; i++) if (secretWord(tokens[i])) lastSecretWord = i;
+  if (
+    tokens.some((t, i) => EXCLUDED_TOKENS.has(t) && (!OWNER_TOKENS.has(t) || i > lastSecretWord))
+  ) return null;
   // `PASS:` and `pwd:` alone are a test runner's verdict and a working directory.
   if (tokens.length === 1 && (tokens[0] === "pass" || tokens[0] === "pwd" || tokens[0] === "pw")) {
     return null;
   }
-  if (tokens.some((t) => PASSWORD_TOKENS.has(t) || PASSWORD_SUFFIX.test(t))) return "password";
+  if (tokens.some((t) => PASSWORD_TOKENS.has(t) || PASSWORD_SUFFIX.test(t))) {
+    // `adminPasswordKey`, `password_key`: the key a password is stored under (a Helm chart's
+    // `existingSecretPasswordKey: postgres-password`), judged as any other secret-like name.
+    return tokens.length >= 2 && tokens[tokens.length - 1] === "key" ? "secret" : "password";
+  }
   if (tokens.some((t) => SECRET_TOKENS.has(t) || SECRET_SUFFIX.test(t))) return "secret";
   // `api_key`, `STRIPE_KEY`, `privateKey`: "key" after another word (but not `key` alone).
   const last = tokens[tokens.length - 1];
@@ -680,7 +722,11 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
     skipUntil = found.valueStart;
     const cls = found.cls ?? classifyName(found.name);
     if (!cls) continue;
-    const value = found.value;
+    // `${DB_PASSWORD:s3cret}` (Spring) and `${DB_PASSWORD:-s3cret}` (shell, compose): the default
+    // after the variable is a literal written into the file, and is judged as the value.
+    const fallback = defaultOfReference(found.value);
+    const value = fallback ? fallback.value : found.value;
+    const valueStart = found.valueStart + (fallback ? fallback.offset : 0);
     if (
       !acceptValue(value, cls, {
         quoted: found.quoted,
@@ -694,13 +740,25 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
     out.push({
       kind,
       category: "credential",
-      start: found.valueStart,
-      end: found.valueStart + value.length,
+      start: valueStart,
+      end: valueStart + value.length,
       priority,
       visible: 0,
     });
   }
   return out;
+}
+
+/**
+ * The default written into a variable reference, `${NAME:default}`, `${NAME:-default}`,
+ * `${NAME-default}` or `${NAME:=default}`, with its offset in the value; null for anything else
+ * (`${NAME:?message}` is an error message, `${NAME:+alt}` an alternative, not a default).
+ */
+export function defaultOfReference(value: string): { offset: number; value: string } | null {
+  // The value as read may stop before the closing brace.
+  const m = /^\$\{[A-Za-z_][A-Za-z0-9_.-]*?(:-|:=|-|:)([^?+{}][^{}]*)(\}?)$/.exec(value);
+  if (!m) return null;
+  return { offset: value.length - m[3].length - m[2].length, value: m[2] };
 }
 
 function* keywordOffsets(text: string): Generator<number> {
