@@ -272,6 +272,8 @@ const OWNER_TOKENS = new Set([
   "keystore",
   "keychain",
   "keyring",
+  // NuGet's `ClearTextPassword`: text before the secret word says how it is stored.
+  "text",
 ]);
 
 /**
@@ -571,9 +573,16 @@ export function assignmentAt(
     span.start = nameStart;
     span.end = nameEnd;
   }
-  // `$PASSWORD` and `${TOKEN}` use a variable; they do not assign one.
-  const before = text[nameStart - 1];
-  if (before === "$" || (before === "{" && text[nameStart - 2] === "$")) return null;
+  // `$PASSWORD` and `${TOKEN}` use a variable; they do not assign one. PHP and Perl assign with
+  // the sigil (`$db_password = '…';`), which a quoted value after `=` tells apart.
+  let before = text[nameStart - 1];
+  if (before === "{" && text[nameStart - 2] === "$") return null;
+  if (before === "$") {
+    // A quoted literal, without interpolation (`"{$prefix}_x"`, `"$base/key"` build a value).
+    const assigned = /^[ \t]*=[ \t]*(["'])([^"'\n]*)\1/.exec(text.slice(nameEnd, nameEnd + 1100));
+    if (!assigned || /\$[A-Za-z_{]|\{\$/.test(assigned[2])) return null;
+    before = " "; // judged as a name that starts the assignment
+  }
   // Most keyword hits sit in names that are not secret-like (`keys`, `tokenizer`, `authInfo`):
   // the class is cached per name, so this check is cheap and spares all the rest.
   // `Pwd=` and `PW=` alone are a working directory in a shell, but a password after `;` in an

@@ -384,3 +384,80 @@ Deno.test("a name's first word says whose secret it is; a word after the secret 
   assertEquals(defaultOfReference("${DB_PASSWORD:?missing}"), null);
   assertEquals(defaultOfReference("${DB_PASSWORD}"), null);
 });
+
+Deno.test("package managers' and tools' credential files; PHP's sigil; NuGet's ClearTextPassword", () => {
+  const p = Array.from({ length: 12 }, pw);
+  check(
+    ".pypirc",
+    `[distutils]\nindex-servers = internal\n[internal]\nrepository = https://pypi.corp.io\nusername = deploy\npassword = «${
+      p[0]
+    }»\n`,
+  );
+  check(
+    "settings.xml",
+    `<settings><servers><server><id>nexus</id><username>ci</username><password>«${
+      p[1]
+    }»</password></server><server><id>x</id><password>\${env.NEXUS_PASSWORD}</password></server></servers></settings>\n`,
+  );
+  check(
+    "gradle.properties",
+    `org.gradle.jvmargs=-Xmx2g\nsigning.keyId=24875D73\nsigning.password=«${
+      p[2]
+    }»\nossrhPassword=«${p[3]}»\n`,
+  );
+  const gh = v.githubPat();
+  check(
+    "auth.json",
+    `{"http-basic": {"repo.packagist.com": {"username": "token", "password": "«${
+      p[4]
+    }»"}}, "github-oauth": {"github.com": "«${gh}»"}}\n`,
+  );
+  // Hashes are what .htpasswd holds: not a secret to revoke.
+  check(
+    ".htpasswd",
+    "admin:$apr1$r31.....$HqJZimcKQFAMYayBlzkrA/\nbob:{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=\n",
+  );
+  check(
+    "wp-config.php",
+    [
+      "<?php",
+      `define( 'DB_PASSWORD', '«${p[5]}»' );`,
+      "define( 'SECURE_AUTH_KEY', 'put your unique phrase here' );",
+      `$db_password = '«${p[6]}»';`,
+      '$password = "$input";',
+      '$token = "{$prefix}_abcdefghijkl";',
+      `if ($password == '${p[7]}') {}`,
+      "$api_key = getenv('API_KEY');",
+      "$password = $_POST['password'];",
+      "",
+    ].join("\n"),
+  );
+  check(
+    "main.tf",
+    `resource "aws_db_instance" "db" {\n  username = "admin"\n  password = "«${
+      p[8]
+    }»"\n}\nresource "x" "y" { password = var.db_password }\n`,
+  );
+  check(".git/config", `[remote "origin"]\n\turl = https://ci:«${p[9]}»@git.corp.io/app.git\n`);
+  check(
+    "NuGet.Config",
+    `<configuration><packageSourceCredentials><corp><add key="Username" value="ci" /><add key="ClearTextPassword" value="«${
+      p[10]
+    }»" /></corp></packageSourceCredentials></configuration>\n`,
+  );
+  check(
+    "group_vars/all/vault.yml",
+    `$ANSIBLE_VAULT;1.1;AES256\n${v.hex(80)}\n${v.hex(80)}\n`,
+  );
+  check(
+    "src/config.ts",
+    `export const config = {\n  dbPassword: process.env.DB_PASSWORD,\n  apiKey: '«${v.genericSecret()}»',\n  password: '',\n};\n`,
+  );
+  const token = v.jwt();
+  check(
+    "kubeconfig",
+    `apiVersion: v1\nusers:\n- name: ci\n  user:\n    token: «${token}»\n- name: admin\n  user:\n    password: «${
+      p[11]
+    }»\n`,
+  );
+});
