@@ -445,6 +445,9 @@ const LITERAL_EXTENSIONS = new Set([
   "",
 ]);
 
+/** Files of `name = value` lines, where a lone `pass` is a password and not a verdict. */
+const INI_EXTENSIONS = new Set([".conf", ".ini", ".cfg"]);
+
 interface Assignment {
   name: string;
   /** The name's class where the place decides it (`Pwd=` inside a connection string). */
@@ -587,7 +590,11 @@ export function assignmentAt(
   // the class is cached per name, so this check is cheap and spares all the rest.
   // `Pwd=` and `PW=` alone are a working directory in a shell, but a password after `;` in an
   // ODBC or ADO.NET connection string (`Uid=app;Pwd=…`).
-  const shortPassword = before === ";" && /^(?:pwd|pw|pass)$/i.test(text.slice(nameStart, nameEnd));
+  // In an ini-style file, `pass = …` is a password too (rclone, sftp and mail clients' configs).
+  const shortPassword =
+    (before === ";" && /^(?:pwd|pw|pass)$/i.test(text.slice(nameStart, nameEnd))) ||
+    (INI_EXTENSIONS.has(extension) && text.slice(nameStart, nameEnd) === "pass" &&
+      /^[ \t]*=[^=]/.test(text.slice(nameEnd, nameEnd + 8)));
   if (classifyName(text.slice(nameStart, nameEnd)) === null && !shortPassword) return null;
   let i = nameEnd;
   // Most keyword hits are not assignments: look for the operator before anything else.

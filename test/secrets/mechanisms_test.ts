@@ -461,3 +461,13 @@ Deno.test("package managers' and tools' credential files; PHP's sigil; NuGet's C
     }»\n`,
   );
 });
+
+Deno.test("a lone pass = … in an ini-style file is a password; a test runner's PASS is not", () => {
+  const p = pw();
+  check(
+    "rclone.conf",
+    `[remote]\ntype = sftp\nhost = files.corp.io\nuser = backup\npass = «${p}»\n`,
+  );
+  check("test.log", "PASS: test_login (0.2s)\npass = 12\n");
+  check("setup.cfg", "[tool:pytest]\npass = 1\n");
+});
