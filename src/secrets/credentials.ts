@@ -375,6 +375,15 @@ export const CREDENTIAL_RULES: Rule[] = [
   }),
   ...PROVIDER_RULES,
   regexRule({
+    // Go's MySQL driver names a server without a scheme: `user:password@tcp(db:3306)/name`.
+    kind: "database-connection-string",
+    pattern: /(?<=["'`\s=(]|^)[A-Za-z0-9_.-]+:([^\s:@"'`/]{4,})@(?:tcp|tcp6|unix|udp)\(/gmd,
+    group: 1,
+    keywords: ["@tcp(", "@tcp6(", "@unix(", "@udp("],
+    priority: PRIORITY.structured,
+    validate: (v) => !isPlaceholder(v) && !isTemplateReference(v) && !v.startsWith("$"),
+  }),
+  regexRule({
     // The user and password in one option with another separator: `lftp -u user,password` and
     // Samba's `smbclient -U user%password` (also rpcclient, smbmap, mount.cifs' username=).
     kind: "password",

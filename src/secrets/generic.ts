@@ -740,7 +740,10 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
     if (!cls) continue;
     // `${DB_PASSWORD:s3cret}` (Spring) and `${DB_PASSWORD:-s3cret}` (shell, compose): the default
     // after the variable is a literal written into the file, and is judged as the value.
-    const fallback = defaultOfReference(found.value);
+    const fallback = defaultOfReference(found.value) ??
+      (found.quoted
+        ? null
+        : blockScalarValue(text, found.nameStart, found.valueStart, found.value));
     const value = fallback ? fallback.value : found.value;
     const valueStart = found.valueStart + (fallback ? fallback.offset : 0);
     if (
@@ -775,6 +778,31 @@ export function defaultOfReference(value: string): { offset: number; value: stri
   const m = /^\$\{[A-Za-z_][A-Za-z0-9_.-]*?(:-|:=|-|:)([^?+{}][^{}]*)(\}?)$/.exec(value);
   if (!m) return null;
   return { offset: value.length - m[3].length - m[2].length, value: m[2] };
+}
+
+/**
+ * The value of a YAML block scalar of one line (`password: |` with the value alone on the next,
+ * deeper line), with its offset from the indicator; null otherwise. A block of several lines is a
+ * certificate or a script, which other rules read.
+ */
+export function blockScalarValue(
+  text: string,
+  nameStart: number,
+  indicatorStart: number,
+  indicator: string,
+): { offset: number; value: string } | null {
+  if (!/^[|>][-+]?[1-9]?$/.test(indicator)) return null;
+  const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
+  const indent = nameStart - lineStart - (text.slice(lineStart, nameStart).trimStart().length);
+  const next = text.indexOf("\n", indicatorStart);
+  if (next === -1) return null;
+  const m = /^([ \t]*)(\S[^\n]*?)[ \t]*(?:\n|$)([ \t]*)(\S?)/.exec(
+    text.slice(next + 1, next + 1100),
+  );
+  if (!m || m[1].length <= indent) return null;
+  // One line only: what follows is back at the name's depth, or the text ends.
+  if (m[4] !== "" && m[3].length > indent) return null;
+  return { offset: next + 1 + m[1].length - indicatorStart, value: m[2] };
 }
 
 function* keywordOffsets(text: string): Generator<number> {

@@ -471,3 +471,34 @@ Deno.test("a lone pass = … in an ini-style file is a password; a test runner's
   check("test.log", "PASS: test_login (0.2s)\npass = 12\n");
   check("setup.cfg", "[tool:pytest]\npass = 1\n");
 });
+
+Deno.test("a YAML block scalar of one line, and Go's MySQL DSN without a scheme", () => {
+  const [block, dsn, code] = [pw(), pw(), pw()];
+  check(
+    "charts/mail/values.yaml",
+    [
+      "smtp:",
+      "  password: |",
+      `    «${block}»`,
+      "  port: 587",
+      "notes:",
+      "  token: >-",
+      "    line one of a",
+      "    long folded text here",
+      "  secret: |",
+      "    ${SMTP_SECRET}",
+      "",
+    ].join("\n"),
+  );
+  check(
+    "internal/db/open.go",
+    [
+      `db, err := sql.Open("mysql", "app:«${dsn}»@tcp(db:3306)/shop?parseTime=true")`,
+      `const dbPassword = "«${code}»"`,
+      'password := os.Getenv("DB_PASSWORD")',
+      'dsn := fmt.Sprintf("%s:%s@tcp(%s)/%s", user, pass, host, name)',
+      'local := "root:@tcp(127.0.0.1:3306)/test"',
+      "",
+    ].join("\n"),
+  );
+});
