@@ -173,6 +173,10 @@ export const AUDIT_CATALOGUE = {
     diff: z.boolean().optional(),
     binary: z.boolean().optional(),
     personal: z.boolean().optional(),
+    /** Findings on a diff's removed lines (`leaked in history`), when there were any. */
+    history: z.number().int().optional(),
+    /** Findings left out as already judged (ignore file or `--baseline`), when there were any. */
+    known: z.number().int().optional(),
   }),
   /** One input redacted by `wisp redact` or the redact tool: counts replaced per kind. */
   redaction: z.looseObject({

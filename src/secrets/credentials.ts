@@ -342,7 +342,9 @@ export const CREDENTIAL_RULES: Rule[] = [
   regexRule({
     kind: "basic-auth",
     pattern:
-      /\b(?:Authorization|authorization)["']?\s*[:=]\s*["']?Basic\s+([A-Za-z0-9+/]{8,}={0,2})/gd,
+      // `Authorization: Basic …` in a request, `= "Basic …"` in code, and `Authorization "Basic …"`
+      // with only a space in server configuration (nginx's proxy_set_header, Apache's RequestHeader).
+      /\b(?:Authorization|authorization)["']?(?:\s*[:=]\s*|\s+)["']?Basic\s+([A-Za-z0-9+/]{8,}={0,2})/gd,
     group: 1,
     anchors: ["Authorization", "authorization"],
     priority: PRIORITY.header + 1,
@@ -373,11 +375,47 @@ export const CREDENTIAL_RULES: Rule[] = [
   }),
   ...PROVIDER_RULES,
   regexRule({
+    // Go's MySQL driver names a server without a scheme: `user:password@tcp(db:3306)/name`.
+    kind: "database-connection-string",
+    pattern: /(?<=["'`\s=(]|^)[A-Za-z0-9_.-]+:([^\s:@"'`/]{4,})@(?:tcp|tcp6|unix|udp)\(/gmd,
+    group: 1,
+    keywords: ["@tcp(", "@tcp6(", "@unix(", "@udp("],
+    priority: PRIORITY.structured,
+    validate: (v) => !isPlaceholder(v) && !isTemplateReference(v) && !v.startsWith("$"),
+  }),
+  regexRule({
+    // The user and password in one option with another separator: `lftp -u user,password` and
+    // Samba's `smbclient -U user%password` (also rpcclient, smbmap, mount.cifs' username=).
+    kind: "password",
+    pattern: /(?<=\s)(?:-u|-U|--user)(?:\s+|=)["']?[^\s,%:"'`$]+[,%]([^\s"'`]{4,})/gd,
+    group: 1,
+    anchors: ["-u", "--user", "-U"],
+    priority: PRIORITY.header,
+    validate: (v, text, start) => {
+      if (isPlaceholder(v) || isTemplateReference(v) || v.startsWith("$")) return false;
+      const lineStart = text.lastIndexOf("\n", start) + 1;
+      const line = text.slice(lineStart, start);
+      const separator = text[start - 1];
+      return separator === ","
+        ? /\blftp\b/.test(line)
+        : /\b(?:smbclient|rpcclient|smbmap|smbcacls|net|winexe|crackmapexec|nxc)\b/.test(line);
+    },
+  }),
+  regexRule({
     kind: "basic-auth",
-    pattern: /(?<=^|\s)(?:-u|--user)(?:\s+|=)["']?[^\s:"'`$]+:([^\s"'`]{4,})/gmd,
+    // curl also takes the option run together with its value: `-uadmin:pw`.
+    pattern: /(?<=^|\s)(?:-u|--user)(?:\s+|=|(?=[^\s-]))["']?[^\s:"'`$]+:([^\s"'`]{4,})/gmd,
     group: 1,
     anchors: ["-u", "--user"],
     priority: PRIORITY.header,
-    validate: (v) => !isPlaceholder(v) && !isTemplateReference(v) && !v.startsWith("$"),
+    validate: (v, text, start) => {
+      if (isPlaceholder(v) || isTemplateReference(v) || v.startsWith("$")) return false;
+      // The run-together form only on a curl command line (other tools' -u flags take no pair).
+      const lineStart = text.lastIndexOf("\n", start) + 1;
+      const option = text.slice(lineStart, start).search(/(?:^|\s)(?:-u|--user)\S*$/);
+      const runTogether = option !== -1 &&
+        /^\s?-u[^\s=]/.test(text.slice(lineStart + option, start));
+      return !runTogether || /\bcurl\b/.test(text.slice(lineStart, start));
+    },
   }),
 ];

@@ -202,10 +202,31 @@ export const dockerfileEnvRule: Rule = {
   },
 };
 
+/**
+ * A `.key` file that holds one random string and nothing else: Rails' `config/master.key` and
+ * `config/credentials/production.key` (32 hex digits), and the raw symmetric keys other tools keep
+ * the same way. (A `.key` file in PEM is the private-key rule's.)
+ */
+export const rawKeyFileRule: Rule = {
+  id: "raw-key-file",
+  category: "credential",
+  find(text: string, context: RuleContext): Candidate[] {
+    if (context.extension !== ".key" || text.length > 4096) return [];
+    const m = /^\s*([A-Za-z0-9+/_-]{16,}={0,2})\s*$/.exec(text);
+    if (!m) return [];
+    const value = m[1];
+    const random = /^[0-9a-f]{32,}$/i.test(value) ||
+      (classCount(value) >= 3 && shannonEntropy(value) >= 3.5);
+    if (!random || isPlaceholder(value)) return [];
+    return [candidate("generic-secret", text.indexOf(value), value, PRIORITY.structured)];
+  },
+};
+
 /** The format readers, in the order the scanner runs them. */
 export const FORMAT_RULES: Rule[] = [
   netrcRule,
   pgpassRule,
   kubernetesSecretRule,
   dockerfileEnvRule,
+  rawKeyFileRule,
 ];

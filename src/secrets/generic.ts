@@ -249,15 +249,59 @@ export function classifyName(name: string): NameClass {
   return cls;
 }
 
+/**
+ * Words that say what a secret belongs to when they come first (`EMAIL_HOST_PASSWORD`,
+ * `USER_PASSWORD`, `KEYSTORE_PASSWORD`, `VAULT_TOKEN`: the last word names the thing, and it is a
+ * secret) but an attribute of it when they come after (`password_host`, `token_user`,
+ * `secret_store`). They exclude a name only after its last secret word.
+ */
+const OWNER_TOKENS = new Set([
+  "host",
+  "hostname",
+  "server",
+  "user",
+  "username",
+  "login",
+  "email",
+  "domain",
+  "realm",
+  "region",
+  "cache",
+  "vault",
+  "store",
+  "keystore",
+  "keychain",
+  "keyring",
+  // NuGet's `ClearTextPassword`: text before the secret word says how it is stored.
+  "text",
+]);
+
+/**
+ * Whether `token` is a word that makes a name hold a secret (`password`, `apitoken`). A bare `key`
+ * is not one here: `host_key` and `cache_key` name public or harmless values.
+ */
+function secretWord(token: string): boolean {
+  return PASSWORD_TOKENS.has(token) || PASSWORD_SUFFIX.test(token) || SECRET_TOKENS.has(token) ||
+    SECRET_SUFFIX.test(token);
+}
+
 function classifyNameUncached(name: string): NameClass {
   const tokens = nameTokens(name);
   if (tokens.length === 0) return null;
-  if (tokens.some((t) => EXCLUDED_TOKENS.has(t))) return null;
+  let lastSecretWord = -1;
+  for (let i = 0; i < tokens.length; i++) if (secretWord(tokens[i])) lastSecretWord = i;
+  if (
+    tokens.some((t, i) => EXCLUDED_TOKENS.has(t) && (!OWNER_TOKENS.has(t) || i > lastSecretWord))
+  ) return null;
   // `PASS:` and `pwd:` alone are a test runner's verdict and a working directory.
   if (tokens.length === 1 && (tokens[0] === "pass" || tokens[0] === "pwd" || tokens[0] === "pw")) {
     return null;
   }
-  if (tokens.some((t) => PASSWORD_TOKENS.has(t) || PASSWORD_SUFFIX.test(t))) return "password";
+  if (tokens.some((t) => PASSWORD_TOKENS.has(t) || PASSWORD_SUFFIX.test(t))) {
+    // `adminPasswordKey`, `password_key`: the key a password is stored under (a Helm chart's
+    // `existingSecretPasswordKey: postgres-password`), judged as any other secret-like name.
+    return tokens.length >= 2 && tokens[tokens.length - 1] === "key" ? "secret" : "password";
+  }
   if (tokens.some((t) => SECRET_TOKENS.has(t) || SECRET_SUFFIX.test(t))) return "secret";
   // `api_key`, `STRIPE_KEY`, `privateKey`: "key" after another word (but not `key` alone).
   const last = tokens[tokens.length - 1];
@@ -401,6 +445,9 @@ const LITERAL_EXTENSIONS = new Set([
   "",
 ]);
 
+/** Files of `name = value` lines, where a lone `pass` is a password and not a verdict. */
+const INI_EXTENSIONS = new Set([".conf", ".ini", ".cfg"]);
+
 interface Assignment {
   name: string;
   /** The name's class where the place decides it (`Pwd=` inside a connection string). */
@@ -529,14 +576,25 @@ export function assignmentAt(
     span.start = nameStart;
     span.end = nameEnd;
   }
-  // `$PASSWORD` and `${TOKEN}` use a variable; they do not assign one.
-  const before = text[nameStart - 1];
-  if (before === "$" || (before === "{" && text[nameStart - 2] === "$")) return null;
+  // `$PASSWORD` and `${TOKEN}` use a variable; they do not assign one. PHP and Perl assign with
+  // the sigil (`$db_password = '…';`), which a quoted value after `=` tells apart.
+  let before = text[nameStart - 1];
+  if (before === "{" && text[nameStart - 2] === "$") return null;
+  if (before === "$") {
+    // A quoted literal, without interpolation (`"{$prefix}_x"`, `"$base/key"` build a value).
+    const assigned = /^[ \t]*=[ \t]*(["'])([^"'\n]*)\1/.exec(text.slice(nameEnd, nameEnd + 1100));
+    if (!assigned || /\$[A-Za-z_{]|\{\$/.test(assigned[2])) return null;
+    before = " "; // judged as a name that starts the assignment
+  }
   // Most keyword hits sit in names that are not secret-like (`keys`, `tokenizer`, `authInfo`):
   // the class is cached per name, so this check is cheap and spares all the rest.
   // `Pwd=` and `PW=` alone are a working directory in a shell, but a password after `;` in an
   // ODBC or ADO.NET connection string (`Uid=app;Pwd=…`).
-  const shortPassword = before === ";" && /^(?:pwd|pw|pass)$/i.test(text.slice(nameStart, nameEnd));
+  // In an ini-style file, `pass = …` is a password too (rclone, sftp and mail clients' configs).
+  const shortPassword =
+    (before === ";" && /^(?:pwd|pw|pass)$/i.test(text.slice(nameStart, nameEnd))) ||
+    (INI_EXTENSIONS.has(extension) && text.slice(nameStart, nameEnd) === "pass" &&
+      /^[ \t]*=[^=]/.test(text.slice(nameEnd, nameEnd + 8)));
   if (classifyName(text.slice(nameStart, nameEnd)) === null && !shortPassword) return null;
   let i = nameEnd;
   // Most keyword hits are not assignments: look for the operator before anything else.
@@ -680,7 +738,14 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
     skipUntil = found.valueStart;
     const cls = found.cls ?? classifyName(found.name);
     if (!cls) continue;
-    const value = found.value;
+    // `${DB_PASSWORD:s3cret}` (Spring) and `${DB_PASSWORD:-s3cret}` (shell, compose): the default
+    // after the variable is a literal written into the file, and is judged as the value.
+    const fallback = defaultOfReference(found.value) ??
+      (found.quoted
+        ? null
+        : blockScalarValue(text, found.nameStart, found.valueStart, found.value));
+    const value = fallback ? fallback.value : found.value;
+    const valueStart = found.valueStart + (fallback ? fallback.offset : 0);
     if (
       !acceptValue(value, cls, {
         quoted: found.quoted,
@@ -694,13 +759,50 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
     out.push({
       kind,
       category: "credential",
-      start: found.valueStart,
-      end: found.valueStart + value.length,
+      start: valueStart,
+      end: valueStart + value.length,
       priority,
       visible: 0,
     });
   }
   return out;
+}
+
+/**
+ * The default written into a variable reference, `${NAME:default}`, `${NAME:-default}`,
+ * `${NAME-default}` or `${NAME:=default}`, with its offset in the value; null for anything else
+ * (`${NAME:?message}` is an error message, `${NAME:+alt}` an alternative, not a default).
+ */
+export function defaultOfReference(value: string): { offset: number; value: string } | null {
+  // The value as read may stop before the closing brace.
+  const m = /^\$\{[A-Za-z_][A-Za-z0-9_.-]*?(:-|:=|-|:)([^?+{}][^{}]*)(\}?)$/.exec(value);
+  if (!m) return null;
+  return { offset: value.length - m[3].length - m[2].length, value: m[2] };
+}
+
+/**
+ * The value of a YAML block scalar of one line (`password: |` with the value alone on the next,
+ * deeper line), with its offset from the indicator; null otherwise. A block of several lines is a
+ * certificate or a script, which other rules read.
+ */
+export function blockScalarValue(
+  text: string,
+  nameStart: number,
+  indicatorStart: number,
+  indicator: string,
+): { offset: number; value: string } | null {
+  if (!/^[|>][-+]?[1-9]?$/.test(indicator)) return null;
+  const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
+  const indent = nameStart - lineStart - (text.slice(lineStart, nameStart).trimStart().length);
+  const next = text.indexOf("\n", indicatorStart);
+  if (next === -1) return null;
+  const m = /^([ \t]*)(\S[^\n]*?)[ \t]*(?:\n|$)([ \t]*)(\S?)/.exec(
+    text.slice(next + 1, next + 1100),
+  );
+  if (!m || m[1].length <= indent) return null;
+  // One line only: what follows is back at the name's depth, or the text ends.
+  if (m[4] !== "" && m[3].length > indent) return null;
+  return { offset: next + 1 + m[1].length - indicatorStart, value: m[2] };
 }
 
 function* keywordOffsets(text: string): Generator<number> {

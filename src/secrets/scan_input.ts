@@ -6,7 +6,7 @@
 import type { ScanOptions, SecretFinding } from "./types.ts";
 import { countByKind, scanText } from "./scanner.ts";
 import { looksLikeDiff, scanDiff } from "./diff.ts";
-import { looksBinary, scanStream } from "./stream.ts";
+import { looksBinary, scanReaderSync, scanStream } from "./stream.ts";
 import { peek, readBounded } from "./input.ts";
 import { printableStream, printableText } from "./binary.ts";
 
@@ -111,7 +111,23 @@ export async function scanFile(
         onFindings,
       );
     }
-    return await scanInput(file.readable, { ...options, path: options.path ?? path }, onFindings);
+    const fileOptions = { ...options, path: options.path ?? path };
+    // A large text file is read in windows without the stream machinery; binary input and diffs
+    // (rare at this size) take the general way, from the start again.
+    const head = new Uint8Array(PEEK_BYTES);
+    let headLength = 0;
+    while (headLength < head.length) {
+      const n = file.readSync(head.subarray(headLength));
+      if (n === null) break;
+      headLength += n;
+    }
+    file.seekSync(0, Deno.SeekMode.Start);
+    const start = head.subarray(0, headLength);
+    if (!looksBinary(start) && !looksLikeDiff(DECODER.decode(start))) {
+      const result = scanReaderSync(file, fileOptions, onFindings);
+      return { binary: false, diff: false, counts: result.counts };
+    }
+    return await scanInput(file.readable, fileOptions, onFindings);
   } finally {
     try {
       file.close();

@@ -83,19 +83,18 @@ function cutPoint(text: string, overlap: number): number {
 }
 
 /**
- * Scan a stream; `onFindings` receives each window's findings in order, located in the
- * whole input (line numbers and offsets). Returns the counts per kind.
+ * The visitor that scans one window and reports its findings up to the cut, located in the whole
+ * input (line numbers and offsets), with the counts per kind it has reported so far.
  */
-export async function scanStream(
-  stream: ReadableStream<Uint8Array>,
+function windowScanner(
   options: StreamOptions,
   onFindings: (findings: SecretFinding[]) => void,
-): Promise<StreamResult> {
+): { visit: (text: string, last: boolean) => number; counts: Record<string, number> } {
   const counts: Record<string, number> = {};
   let offset = 0;
   let lineBase = 0;
   const overlap = options.overlapChars ?? OVERLAP_CHARS;
-  const result = await windows(stream, options.windowChars ?? WINDOW_CHARS, (text, last) => {
+  const visit = (text: string, last: boolean) => {
     const found = scanText(text, options);
     let cut = last ? text.length : cutPoint(text, overlap);
     for (const f of found) if (f.start < cut && f.end > cut) cut = f.end;
@@ -110,8 +109,67 @@ export async function scanStream(
     lineBase += countNewlines(text, cut);
     offset += cut;
     return cut;
-  });
+  };
+  return { visit, counts };
+}
+
+/**
+ * Scan a stream; `onFindings` receives each window's findings in order, located in the
+ * whole input (line numbers and offsets). Returns the counts per kind.
+ */
+export async function scanStream(
+  stream: ReadableStream<Uint8Array>,
+  options: StreamOptions,
+  onFindings: (findings: SecretFinding[]) => void,
+): Promise<StreamResult> {
+  const { visit, counts } = windowScanner(options, onFindings);
+  const result = await windows(stream, options.windowChars ?? WINDOW_CHARS, visit);
   return { ...result, counts };
+}
+
+/** Something read synchronously into a buffer, as `Deno.FsFile.readSync` is (null at the end). */
+export interface SyncReader {
+  readSync(into: Uint8Array): number | null;
+}
+
+/**
+ * Scan text read synchronously, window by window, in the same windows `scanStream` uses and with
+ * the same findings. A large file is read this way: a few reads of a window's size each, where a
+ * stream delivers it in many small chunks, each a trip through the event loop (measured at twice
+ * the scan's own time on a 12 MB log; ADR 0390). The caller has ruled out binary input and diffs.
+ */
+export function scanReaderSync(
+  reader: SyncReader,
+  options: StreamOptions,
+  onFindings: (findings: SecretFinding[]) => void,
+): StreamResult {
+  const windowChars = options.windowChars ?? WINDOW_CHARS;
+  const { visit, counts } = windowScanner(options, onFindings);
+  const chunk = new Uint8Array(Math.max(windowChars, 64 * 1024));
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let bytes = 0;
+  let done = false;
+  while (!done) {
+    // Fill the chunk (a read may return less than asked), then decode it in one piece.
+    let filled = 0;
+    while (filled < chunk.length) {
+      const n = reader.readSync(chunk.subarray(filled));
+      if (n === null) {
+        done = true;
+        break;
+      }
+      filled += n;
+    }
+    bytes += filled;
+    buffer += decoder.decode(chunk.subarray(0, filled), { stream: !done });
+    while (buffer.length >= windowChars || (done && buffer.length > 0)) {
+      const last = done && buffer.length < windowChars * 2;
+      const consumed = visit(last ? buffer : buffer.slice(0, windowChars), last);
+      buffer = last ? "" : buffer.slice(consumed);
+    }
+  }
+  return { binary: false, bytes, counts };
 }
 
 /** Redact a stream, writing the redacted text window by window through `write`. */

@@ -72,14 +72,20 @@ function readIgnoreFile(path: string, notes: WalkNotes): string[] | undefined {
   return lines;
 }
 
+/**
+ * The rules of a folder's own ignore files. `listed` is the folder's listing when the walk has it:
+ * only the ignore files it names are read (a failed open of a missing one costs an error object
+ * with a stack; three of them per folder dominated a large tree's walk).
+ */
 function rulesFor(
   dir: string,
   base: string,
   notes: WalkNotes,
-  extra: string[] = [],
+  listed?: Deno.DirEntry[],
 ): Rules | undefined {
-  const patterns = [...extra];
+  const patterns: string[] = [];
   for (const name of IGNORE_FILES) {
+    if (listed && !listed.some((entry) => entry.name === name)) continue;
     const lines = readIgnoreFile(`${dir}/${name}`, notes);
     if (lines) patterns.push(...lines);
   }
@@ -201,18 +207,20 @@ export function* walk(options: WalkOptions, notes: WalkNotes): Generator<WalkEnt
   const maxFiles = options.limits?.files ?? LIMITS.files;
   let base = inheritedRules(options.root, notes);
   if (options.namedRootWins && rootIgnored(base)) base = [];
-  const rootRules = rulesFor(options.root, "", notes);
+  // Each folder's own ignore files are read once it is listed (and only those it holds).
   const stack: Array<{ dir: string; relative: string; rules: Rules[] }> = [
-    { dir: options.root, relative: "", rules: rootRules ? [...base, rootRules] : base },
+    { dir: options.root, relative: "", rules: base },
   ];
   while (stack.length > 0) {
-    const { dir, relative, rules } = stack.pop()!;
+    const { dir, relative, rules: inherited } = stack.pop()!;
     let names: Deno.DirEntry[] = [];
+    let cut = false;
     try {
       let count = 0;
       for (const entry of Deno.readDirSync(dir)) {
         if (++count > entriesPerFolder) {
           notes.bigFolders.push(relative || ".");
+          cut = true;
           break;
         }
         names.push(entry);
@@ -222,6 +230,9 @@ export function* walk(options: WalkOptions, notes: WalkNotes): Generator<WalkEnt
       continue; // unreadable: skipped, as ripgrep does
     }
     names = names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // A listing cut short may leave out an ignore file that is there: then every one is tried.
+    const own = rulesFor(dir, relative, notes, cut ? undefined : names);
+    const rules = own ? [...inherited, own] : inherited;
     const subdirs: Array<{ dir: string; relative: string; rules: Rules[] }> = [];
     for (const entry of names) {
       if (entry.isSymlink) continue;
@@ -234,8 +245,7 @@ export function* walk(options: WalkOptions, notes: WalkNotes): Generator<WalkEnt
         return;
       }
       if (entry.isDirectory) {
-        const own = rulesFor(abs, rel, notes);
-        subdirs.push({ dir: abs, relative: rel, rules: own ? [...rules, own] : rules });
+        subdirs.push({ dir: abs, relative: rel, rules });
         if (options.folders) yield { relative: rel, absolute: abs, isDir: true, size: 0 };
         continue;
       }

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
 import { runWisp, tempDir } from "../support/wisp.ts";
 import { redactText, scanText } from "../../src/secrets/index.ts";
+import { AUDIT_CATALOGUE } from "../../src/audit/catalogue.ts";
 import { rng, Values } from "./corpus_values.ts";
 
 const v = new Values(rng(314));
@@ -105,6 +106,15 @@ Deno.test("--baseline: findings of an earlier --json run are left out, even afte
     });
     assertEquals([known.code, known.stdout], [0, ""]);
     assertStringIncludes(known.stderr, "1 known finding left out");
+    // The audit event counts what was left out (`known`), a field of the catalogue's event.
+    const audit = (await Deno.readTextFile(join(s.home, "logs", "audit.jsonl"))).trim().split("\n")
+      .map((l) => JSON.parse(l)).filter((e) => e.kind === "secrets.scan");
+    const last = audit[audit.length - 1];
+    assertEquals([last.known, last.total, last.counts], [1, 0, {}]);
+    assert(AUDIT_CATALOGUE["secrets.scan"].safeParse(last).success);
+    for (const field of ["known", "history"]) {
+      assert(!AUDIT_CATALOGUE["secrets.scan"].safeParse({ ...last, [field]: "1" }).success, field);
+    }
 
     // The same place with another value on another kind's line is not hidden.
     await Deno.writeTextFile(path, `GITHUB_TOKEN=${v.stripeSecret()}\n`);

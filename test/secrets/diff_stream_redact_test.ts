@@ -13,6 +13,8 @@ import {
   scanText,
   type SecretFinding,
 } from "../../src/secrets/index.ts";
+import { scanReaderSync } from "../../src/secrets/stream.ts";
+import { scanFile, WHOLE_FILE_BYTES } from "../../src/secrets/scan_input.ts";
 import { rng, Values } from "./corpus_values.ts";
 
 const v = new Values(rng(11));
@@ -134,6 +136,59 @@ Deno.test("streaming in small windows finds exactly what one pass over the whole
     );
     assertEquals(summary(streamed), summary(whole), `window ${windowChars}`);
     assertEquals(result.counts, { "github-pat": 108, "private-key": 12 });
+  }
+});
+
+Deno.test("a large file read synchronously in windows finds what one pass over its text finds", async () => {
+  // Multi-byte characters on every line, so a read or a window edge falls inside one.
+  const { text: planted } = plantedText();
+  const text = planted.replaceAll("filler", "fïllér ✓");
+  const bytes = new TextEncoder().encode(text);
+  const whole = scanText(text);
+  assertEquals(whole.length, 120);
+  for (const [windowChars, overlapChars, readBytes] of [[2000, 1200, 777], [5000, 1500, 4096]]) {
+    let at = 0;
+    // A reader that returns less than asked, as a read may.
+    const reader = {
+      readSync(into: Uint8Array): number | null {
+        if (at >= bytes.length) return null;
+        const n = Math.min(into.length, readBytes, bytes.length - at);
+        into.set(bytes.subarray(at, at + n));
+        at += n;
+        return n;
+      },
+    };
+    const found: SecretFinding[] = [];
+    const result = scanReaderSync(reader, { windowChars, overlapChars }, (f) => found.push(...f));
+    assertEquals(summary(found), summary(whole), `window ${windowChars}`);
+    assertEquals(result.counts, { "github-pat": 108, "private-key": 12 });
+    assertEquals(result.bytes, bytes.length);
+  }
+  // Through scanFile: a file over the size read whole takes this way, and a large diff does not.
+  const dir = await Deno.makeTempDir();
+  try {
+    const big = "x".repeat(100) + "\n";
+    const filler = big.repeat(Math.ceil((WHOLE_FILE_BYTES + 1) / big.length));
+    await Deno.writeTextFile(`${dir}/big.log`, filler + text);
+    const fromFile: SecretFinding[] = [];
+    const result = await scanFile(`${dir}/big.log`, {}, (f) => fromFile.push(...f));
+    const lineBase = filler.split("\n").length - 1;
+    assertEquals(
+      fromFile.map((f) => `${f.line - lineBase}:${f.column}:${f.kind}`),
+      whole.map((f) => `${f.line}:${f.column}:${f.kind}`),
+    );
+    assertEquals([result.diff, result.binary], [false, false]);
+    const removed = v.githubPat();
+    const diff =
+      `--- a/notes.txt\n+++ b/notes.txt\n@@ -1,1 +1,1 @@\n-token ${removed}\n+token none\n` +
+      filler.replaceAll(/^/gm, " ").slice(0, -1);
+    await Deno.writeTextFile(`${dir}/big.diff`, diff);
+    const diffFound: SecretFinding[] = [];
+    const diffResult = await scanFile(`${dir}/big.diff`, {}, (f) => diffFound.push(...f));
+    assertEquals(diffResult.diff, true);
+    assertEquals(diffFound.map((f) => [f.path, f.history]), [["notes.txt", true]]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
 

@@ -197,6 +197,110 @@ Deno.test("no planted value reaches anything wisp writes: audit, output store, t
   }
 });
 
+Deno.test("no planted value reaches the other output forms: history, binary, large files, threads, debug, new mechanisms", async () => {
+  const home = await tempDir();
+  const work = await tempDir();
+  try {
+    const { values, file } = planted();
+    // Credentials the format readers and command-line rules find, planted as well.
+    const [curlPw, lftpPw, smbPw, springPw] = [
+      v.urlPassword(),
+      v.urlPassword(),
+      v.urlPassword(),
+      v
+        .urlPassword(),
+    ];
+    const nginxBasic = btoa(`svc:${v.urlPassword()}`);
+    const master = v.hex(32);
+    values.push(curlPw, lftpPw, smbPw, springPw, nginxBasic, master);
+    await Deno.mkdir(join(work, "tree", "config"), { recursive: true });
+    await Deno.writeTextFile(join(work, "tree", "config", "master.key"), `${master}\n`);
+    await Deno.writeTextFile(
+      join(work, "tree", "deploy.sh"),
+      `curl -uadmin:${curlPw} https://ci.corp.io\nlftp -u backup,${lftpPw} sftp://f.corp.io\nsmbclient //fs/s -U admin%${smbPw}\n`,
+    );
+    await Deno.writeTextFile(
+      join(work, "tree", "application.yml"),
+      `spring:\n  datasource:\n    password: \${DB_PASSWORD:${springPw}}\n`,
+    );
+    await Deno.writeTextFile(
+      join(work, "tree", "site.conf"),
+      `proxy_set_header Authorization "Basic ${nginxBasic}";\n`,
+    );
+    // Enough files for the pool of scanning threads to take the folder.
+    for (let i = 0; i < 16; i++) {
+      await Deno.writeTextFile(join(work, "tree", `part${i}.env`), file);
+    }
+    // A diff that removes every line: each finding is on a removed line (leaked in history).
+    const removal = [
+      "--- a/.env",
+      "+++ b/.env",
+      `@@ -1,${file.split("\n").length - 1} +0,0 @@`,
+      ...file.trimEnd().split("\n").map((l) => "-" + l),
+      "",
+    ].join("\n");
+    await Deno.writeTextFile(join(work, "removal.diff"), removal);
+    // A binary file with the values among its printable runs, and a text file over the size read
+    // whole, with the values past the first window.
+    const text = new TextEncoder().encode(file);
+    const binary = new Uint8Array(text.length + 64);
+    binary.set(text, 32);
+    await Deno.writeFile(join(work, "core.bin"), binary);
+    const filler = `${"x".repeat(99)}\n`.repeat(90_000);
+    await Deno.writeTextFile(join(work, "big.log"), filler + file);
+
+    const debug = { WISP_LOG: "debug" };
+    const runs = [
+      await runWisp(["scan", "--personal", "removal.diff"], { home, cwd: work }),
+      await runWisp(["scan", "--json", "--personal"], { home, cwd: work, stdin: removal }),
+      await runWisp(["scan", "--format", "sarif", "removal.diff"], { home, cwd: work }),
+      await runWisp(["scan", "core.bin", "big.log"], { home, cwd: work, env: debug }),
+      await runWisp(["scan", "--json", "core.bin", "big.log"], { home, cwd: work }),
+      await runWisp(["scan", "--personal", "tree"], {
+        home,
+        cwd: work,
+        env: { ...debug, WISP_SCAN_THREADS: "2" },
+      }),
+      await runWisp(["scan", "--json", "tree"], { home, cwd: work }),
+      // A run that also could not read an input: its error names the path only.
+      await runWisp(["scan", "tree/deploy.sh", "missing.env"], { home, cwd: work }),
+    ];
+    for (const run of runs.slice(0, -1)) assertEquals(run.code, 1, run.stderr);
+    assertEquals(runs[runs.length - 1].code, 2, runs[runs.length - 1].stderr);
+    assert(runs[0].stdout.includes("leaked in history"), "the removed lines were reported");
+    assert(runs[3].stderr.includes("binary"), "the debug line says the file was binary");
+    assert(runs[5].stderr.includes("worker threads"), "the folder was scanned on the pool");
+    for (const kind of ["basic-auth", "password", "generic-secret"]) {
+      assert(runs[6].stdout.includes(`"kind":"${kind}"`), `the new mechanisms found ${kind}`);
+    }
+    const redactions = [
+      await runWisp(["redact", "big.log"], { home, cwd: work }),
+      await runWisp(["redact", "removal.diff"], { home, cwd: work }),
+    ];
+    for (const run of redactions) assertEquals(run.code, 0, run.stderr);
+
+    const written = await filesUnder(home);
+    const outputs: [string, string][] = [
+      ...await Promise.all(
+        written.map(async (p) => [p, await Deno.readTextFile(p)] as [string, string]),
+      ),
+      ...runs.map((r, i) => [`scan run ${i}`, r.stdout + r.stderr] as [string, string]),
+      ...redactions.map((r, i) => [`redact run ${i}`, r.stdout + r.stderr] as [string, string]),
+    ];
+    for (const needle of needles(values)) {
+      for (const [where, text] of outputs) {
+        assert(
+          !text.includes(needle),
+          `a planted value (${needle.length} chars) leaked into ${where}`,
+        );
+      }
+    }
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(work, { recursive: true });
+  }
+});
+
 Deno.test("through the real MCP server: scan_secrets and redact leave no planted value in wisp's home", async () => {
   const { mcpScratch, connect } = await import("../faces/mcp/support.ts");
   const s = await mcpScratch({ notifications: { enabled: false } });
