@@ -134,16 +134,7 @@ async function pending(flags: { json?: boolean; watch?: boolean }): Promise<void
   const listed = await listPending(paths.pending);
   const terminal = stdoutIsTerminal();
   if (flags.json) {
-    const pending = listed.map(({ request, waited }) => ({
-      id: request.id,
-      level: request.level,
-      waited,
-      client: request.client,
-      thread: request.thread,
-      cwd: request.cwd,
-      command: request.command,
-      outsideSandbox: request.outsideSandbox,
-    }));
+    const pending = listed.map(rowInput);
     outLine(JSON.stringify({ pending }, null, 2));
     return;
   }
@@ -157,16 +148,7 @@ async function pending(flags: { json?: boolean; watch?: boolean }): Promise<void
     home = Deno.env.get("HOME");
   } catch { /* unknown */ }
   const rows = pendingRows(
-    listed.map(({ request, waited }) => ({
-      id: request.id,
-      level: request.level,
-      waited,
-      client: request.client,
-      thread: request.thread,
-      cwd: request.cwd,
-      command: request.command,
-      outsideSandbox: request.outsideSandbox,
-    })),
+    listed.map(rowInput),
     terminal,
     home,
   );
