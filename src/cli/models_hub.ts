@@ -76,8 +76,8 @@ export async function pullFromHub(repoName: string, flags: PullFlags): Promise<v
   const { FileProgress, stderrSink } = await load<typeof import("../models/progress.ts")>(
     import.meta.resolve("../models/progress.ts"),
   );
-  const { formatBytes } = await load<typeof import("../models/format.ts")>(
-    import.meta.resolve("../models/format.ts"),
+  const { formatDecimalBytes } = await load<typeof import("../util/bytes.ts")>(
+    import.meta.resolve("../util/bytes.ts"),
   );
   const { planSet } = await load<typeof import("../config/edit.ts")>(
     import.meta.resolve("../config/edit.ts"),
@@ -127,7 +127,7 @@ export async function pullFromHub(repoName: string, flags: PullFlags): Promise<v
     const total = repo.files.reduce((sum, f) => sum + f.size, 0);
     outLine(
       `${repoName} at ${repo.revision.slice(0, 12)}: ${repo.files.length} files, ${
-        formatBytes(total)
+        formatDecimalBytes(total)
       }`,
     );
     const width = Math.max(...repo.files.map((f) => f.path.length), 4);
@@ -135,7 +135,7 @@ export async function pullFromHub(repoName: string, flags: PullFlags): Promise<v
     for (const file of repo.files) {
       if (hub.isCached(folder, repo.revision, file)) cached.add(file.path);
       outLine(
-        `  ${file.path.padEnd(width)}  ${formatBytes(file.size).padEnd(8)}  ${
+        `  ${file.path.padEnd(width)}  ${formatDecimalBytes(file.size).padEnd(8)}  ${
           cached.has(file.path) ? "already in the Hugging Face cache" : "to fetch"
         }`,
       );
@@ -169,8 +169,8 @@ export async function pullFromHub(repoName: string, flags: PullFlags): Promise<v
       outLine(`  Licence:     ${repo.license}`);
       outLine(
         `  Download:    ${
-          formatBytes(fetchBytes)
-        } in ${toFetch.length} of ${repo.files.length} files, ${formatBytes(total)} in all`,
+          formatDecimalBytes(fetchBytes)
+        } in ${toFetch.length} of ${repo.files.length} files, ${formatDecimalBytes(total)} in all`,
       );
       outLine("Its weights, tokenizer, and chat template would run on this machine.");
       out(`Pull it once [o], trust ${publisher} from now on [t], or refuse [N]? `);
@@ -193,10 +193,10 @@ export async function pullFromHub(repoName: string, flags: PullFlags): Promise<v
     if (toFetch.length > 0 && !approved) {
       if (!terminal) {
         throw new UsageError(
-          `the pull would download ${formatBytes(fetchBytes)} and asks first; run it in a terminal`,
+          `the pull would download ${formatDecimalBytes(fetchBytes)} and asks first; run it in a terminal`,
         );
       }
-      out(`Fetch ${toFetch.length} of them, ${formatBytes(fetchBytes)}? [y/N] `);
+      out(`Fetch ${toFetch.length} of them, ${formatDecimalBytes(fetchBytes)}? [y/N] `);
       if ((await readAnswer()).toLowerCase() !== "y") {
         audit("refused");
         errLine("nothing was fetched");

@@ -4,7 +4,7 @@
  * plain line when each file starts and when it is done, so a log shows what
  * happened without a carriage return in it.
  */
-import { formatBytes } from "./format.ts";
+import { formatDecimalBytes } from "../util/bytes.ts";
 
 export interface ProgressSink {
   /** Write text as it is (the terminal form uses \r). */
@@ -36,11 +36,11 @@ export function progressLine(
   const filled = Math.round(share * width);
   const bar = "#".repeat(filled) + "-".repeat(width - filled);
   const percent = `${Math.floor(share * 100)}%`.padStart(4);
-  const rate = bytesPerSecond > 0 ? `${formatBytes(bytesPerSecond)}/s` : "–";
+  const rate = bytesPerSecond > 0 ? `${formatDecimalBytes(bytesPerSecond)}/s` : "–";
   const eta = bytesPerSecond > 0 && total > done
     ? `ETA ${clock((total - done) / bytesPerSecond)}`
     : "";
-  return `${label} [${bar}] ${percent} ${formatBytes(done)} / ${formatBytes(total)} ${rate} ${eta}`
+  return `${label} [${bar}] ${percent} ${formatDecimalBytes(done)} / ${formatDecimalBytes(total)} ${rate} ${eta}`
     .trimEnd();
 }
 
@@ -64,8 +64,8 @@ export class FileProgress {
     this.#done = resumedFrom;
     if (!sink.terminal) {
       sink.write(
-        `${label} (${formatBytes(total)})${
-          resumedFrom > 0 ? `, resuming at ${formatBytes(resumedFrom)}` : ""
+        `${label} (${formatDecimalBytes(total)})${
+          resumedFrom > 0 ? `, resuming at ${formatDecimalBytes(resumedFrom)}` : ""
         }\n`,
       );
     }
@@ -101,10 +101,10 @@ export class FileProgress {
     }
     this.sink.write(
       outcome === "done"
-        ? `${this.label}: ${formatBytes(this.#done - this.resumedFrom)} in ${
+        ? `${this.label}: ${formatDecimalBytes(this.#done - this.resumedFrom)} in ${
           seconds.toFixed(1)
         } s\n`
-        : `${this.label}: ${outcome} at ${formatBytes(this.#done)} of ${formatBytes(this.total)}\n`,
+        : `${this.label}: ${outcome} at ${formatDecimalBytes(this.#done)} of ${formatDecimalBytes(this.total)}\n`,
     );
   }
 }

@@ -20,7 +20,7 @@ import { OpenAICompatibleBackend, type OpenAIRuntime } from "./openai.ts";
 import { macRuntimeError, systemModelError, systemModelReason } from "./system.ts";
 import { canonicalOllama } from "./names.ts";
 import { configuredWindow, shapeFromModelInfo, sizeWindow } from "./window.ts";
-import { formatBytes } from "./format.ts";
+import { formatDecimalBytes } from "../util/bytes.ts";
 import { messageOf } from "../util/errors.ts";
 
 export interface ResolveOptions {
@@ -234,7 +234,7 @@ function entry(
     usable: true,
     problem: null,
     ...fields,
-    ...(fields.bytes != null && fields.size == null ? { size: formatBytes(fields.bytes) } : {}),
+    ...(fields.bytes != null && fields.size == null ? { size: formatDecimalBytes(fields.bytes) } : {}),
   };
 }
 

@@ -9,7 +9,7 @@
  * cell of a line is never written, so a terminal never wraps a line itself.
  */
 import type { ModelEntry, ModelListing } from "./registry.ts";
-import { formatCount } from "./format.ts";
+import { formatCount } from "../util/bytes.ts";
 import { wrapWords } from "../util/wrap.ts";
 
 interface Column {

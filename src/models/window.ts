@@ -9,7 +9,7 @@
 import type { Config } from "../config/schema.ts";
 import type { WindowDecision } from "./backend.ts";
 import { canonicalLlamacpp, canonicalOllama } from "./names.ts";
-import { formatBytes, formatCount } from "./format.ts";
+import { formatDecimalBytes, formatCount } from "../util/bytes.ts";
 
 /** What the key/value cache size depends on, from Ollama's /api/show model_info. */
 export interface ModelShape {
@@ -108,7 +108,7 @@ export function sizeWindow(input: SizingInput): WindowDecision {
     return {
       tokens: max,
       from: "model",
-      note: `the model's maximum; ${formatBytes(input.freeBytes)} free holds it`,
+      note: `the model's maximum; ${formatDecimalBytes(input.freeBytes)} free holds it`,
     };
   }
   const sized = Math.max(MIN_WINDOW, largestPowerOfTwoAtMost(fits));
@@ -117,7 +117,7 @@ export function sizeWindow(input: SizingInput): WindowDecision {
   return {
     tokens,
     from: "memory",
-    note: `sized to ${formatBytes(input.freeBytes)} free${tight}${
+    note: `sized to ${formatDecimalBytes(input.freeBytes)} free${tight}${
       max !== undefined ? `; the model allows ${formatCount(max)}` : ""
     }`,
   };

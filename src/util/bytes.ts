@@ -33,3 +33,17 @@ export function cutToBytes(text: string, max: number): string {
   while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
   return new TextDecoder().decode(bytes.subarray(0, end));
 }
+
+function trimmed(value: number, digits: number): string {
+  // Only zeros after a decimal point go: 300 stays 300, 1.50 becomes 1.5.
+  const text = value.toFixed(digits);
+  return text.includes(".") ? text.replace(/\.?0+$/, "") : text;
+}
+
+/** A size in decimal units, as Ollama, model hubs and the Finder report them: "5.35 GB", "300 KB". */
+export function formatDecimalBytes(bytes: number): string {
+  if (bytes >= 1e9) return `${trimmed(bytes / 1e9, 2)} GB`;
+  if (bytes >= 1e6) return `${trimmed(bytes / 1e6, 1)} MB`;
+  if (bytes >= 1e3) return `${trimmed(bytes / 1e3, 0)} KB`;
+  return `${Math.round(bytes)} B`;
+}
