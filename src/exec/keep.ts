@@ -5,7 +5,18 @@
  */
 import type { OutputStore, OutputWriter } from "../audit/output_store.ts";
 import type { CapturedStream } from "./capture.ts";
-import { exitLine, type KeptWhole } from "./render.ts";
+
+/** The first line of a command's result, and of its kept whole output. */
+export function exitLine(exitStatus: number | null): string {
+  return `exit status: ${exitStatus === null ? "none (the command could not start)" : exitStatus}`;
+}
+
+/** Where the whole output was kept, or null when it could not be. */
+export interface KeptWhole {
+  id: string;
+  lines: number;
+  truncated: boolean;
+}
 
 /** Copy a spill file into the stored output. */
 function copyInto(writer: OutputWriter, path: string): void {

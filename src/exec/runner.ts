@@ -19,7 +19,6 @@ import type { WritableSet } from "../platform/types.ts";
 import { newOutputId, OutputStore } from "../audit/output_store.ts";
 import { type CapturedStream, StreamCapture } from "./capture.ts";
 import { diagnoseRefusal, type Refusal } from "./refusal.ts";
-import { exitLine, fitsWhole, type KeptWhole, renderResult } from "./render.ts";
 import {
   decideMode,
   type ModeDecision,
@@ -28,7 +27,7 @@ import {
   type SandboxMode,
 } from "./mode.ts";
 import { statusOf } from "./status.ts";
-import { keepWhole, removeQuietly } from "./keep.ts";
+import { exitLine, type KeptWhole, keepWhole, removeQuietly } from "./keep.ts";
 import { drain } from "./drain.ts";
 import { environmentFor, resolveOnOwnPath } from "./environment.ts";
 import { copyOut, feedStdin, type Passing, passingOnce } from "./passthrough.ts";
@@ -43,6 +42,11 @@ export { statusOf } from "./status.ts";
 export interface RunRequest {
   /** A shell line, run as `sh -c`. */
   command: string;
+  /**
+   * How the result is shown (the run_command tool's rendering); without one,
+   * `rendered` is the exit line and the whole output is not kept.
+   */
+  render?: CommandRenderer;
   /** Where it runs (never widens the writable set). */
   cwd: string;
   /** The launch directory: the writable root. */
@@ -88,6 +92,30 @@ export interface RunRequest {
   warn?: (line: string) => void;
 }
 
+/** A finished command's output, as the runner hands it to a renderer. */
+export interface CommandOutput {
+  exitStatus: number | null;
+  stdout: CapturedStream;
+  stderr: CapturedStream;
+  /** timed out / stopped / sandbox lines, in order. */
+  notes: string[];
+  /** The room the rendering has, in bytes. */
+  budget: number;
+  /** The conversation has the memory tool (the held-back note names its recalls). */
+  memory: boolean;
+}
+
+/**
+ * How a caller shows a command's result to its reader: the run_command
+ * tool's rendering (src/tools/command_result.ts). The runner asks whether
+ * the result fits whole, keeps the whole output in the store when it does
+ * not, then has it rendered with where it was kept.
+ */
+export interface CommandRenderer {
+  fits(output: CommandOutput): boolean;
+  render(output: CommandOutput & { kept: KeptWhole | null }): string;
+}
+
 /** See RunRequest.onOutput. */
 export type OutputListener = (stream: "stdout" | "stderr", chunk: Uint8Array) => void;
 
@@ -103,7 +131,7 @@ export interface RunResult {
   stderr: CapturedStream;
   outputId?: string;
   sandbox: { mode: SandboxMode; refusal?: string; verdict?: Refusal["verdict"]; nested: boolean };
-  /** Exactly the run_command result text. */
+  /** The result as the request's renderer shows it (the run_command text); the exit line without one. */
   rendered: string;
   /** Why it could not start, when it could not. */
   error?: string;
@@ -535,7 +563,8 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
     memory: req.memory ?? true,
   };
   let kept: KeptWhole | null = null;
-  if (capture && !fitsWhole(renderInput) && store) {
+  const renderer = req.render;
+  if (capture && renderer && !renderer.fits(renderInput) && store) {
     try {
       kept = keepWhole(store, outputId, exitStatus, stdout, stderr);
     } catch {
@@ -544,7 +573,9 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   }
   removeQuietly(stdout.spill?.path);
   removeQuietly(stderr.spill?.path);
-  const rendered = capture ? renderResult({ ...renderInput, kept }).text : exitLine(exitStatus);
+  const rendered = capture && renderer
+    ? renderer.render({ ...renderInput, kept })
+    : exitLine(exitStatus);
 
   const result: RunResult = {
     exitStatus,

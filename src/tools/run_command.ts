@@ -15,6 +15,7 @@ import { expandTilde } from "../config/home.ts";
 import { runCommand as runOnRunner, type RunRequest, type RunResult } from "../exec/runner.ts";
 import { resolveTimeout } from "../exec/timeouts.ts";
 import { checkThenRun } from "../gate/check_then_run.ts";
+import { commandResultRenderer } from "./command_result.ts";
 import { OutputStore } from "../audit/output_store.ts";
 import { errorResult, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 
@@ -142,6 +143,7 @@ export async function runCommand(
       ...(ctx.callId ? { outputId: ctx.callId } : {}),
       outputStore: ctx.outputStore instanceof OutputStore ? ctx.outputStore : undefined,
       memory: ctx.config.context.memory,
+      render: commandResultRenderer,
     }), ctx.signal);
   if (!gated.ran) {
     if ("stopped" in gated) return errorResult("run_command was stopped before the command started");

@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
 import { join } from "node:path";
 import { runCommand, startCommand } from "../../src/exec/runner.ts";
-import { renderWhole } from "../../src/exec/render.ts";
+import { renderWhole } from "../../src/tools/command_result.ts";
 import {
   config,
   exists,

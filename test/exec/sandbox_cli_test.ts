@@ -192,7 +192,8 @@ Deno.test("nested, with a fence that lets wisp start a shell: the command runs p
       `import { runCommand } from "${root}src/exec/runner.ts";
 import { defaultConfig } from "${root}src/config/schema.ts";
 import { homePaths } from "${root}src/config/home.ts";
-const r = await runCommand({ command: "echo plain; touch ${s.outside}/nested-escape", cwd: "${s.project}", root: "${s.project}", origin: "model", outsideSandbox: true,
+import { commandResultRenderer } from "${root}src/tools/command_result.ts";
+const r = await runCommand({ render: commandResultRenderer, command: "echo plain; touch ${s.outside}/nested-escape", cwd: "${s.project}", root: "${s.project}", origin: "model", outsideSandbox: true,
   budgetBytes: 4096, config: defaultConfig(), home: homePaths("${s.project}/nested-home"), audit: { session: "nest0001", record: () => ({}) } as never });
 console.log(JSON.stringify({ mode: r.sandbox.mode, nested: r.sandbox.nested, rendered: r.rendered }));
 `,

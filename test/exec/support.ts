@@ -10,6 +10,7 @@ import { type Config, configSchema } from "../../src/config/schema.ts";
 import type { AuditEvent } from "../../src/audit/catalogue.ts";
 import type { AuditSink } from "../../src/audit/writer.ts";
 import type { RunRequest } from "../../src/exec/runner.ts";
+import { commandResultRenderer } from "../../src/tools/command_result.ts";
 
 export interface Scratch {
   project: string;
@@ -77,6 +78,8 @@ export function request(s: Scratch, command: string, extra: Partial<RunRequest> 
     config: config(),
     home: s.home,
     audit: s.audit,
+    // The run_command rendering, so a test reads `rendered` as the model would.
+    render: commandResultRenderer,
     ...extra,
   };
 }

@@ -10,7 +10,9 @@
  * one held back.
  */
 import { cutToBytes, formatBytes, formatCount } from "../util/bytes.ts";
-import type { CapturedStream } from "./capture.ts";
+import type { CapturedStream } from "../exec/capture.ts";
+import { exitLine, type KeptWhole } from "../exec/keep.ts";
+import type { CommandOutput, CommandRenderer } from "../exec/runner.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -19,27 +21,9 @@ function size(text: string): number {
   return encoder.encode(text).length;
 }
 
-export function exitLine(exitStatus: number | null): string {
-  return `exit status: ${exitStatus === null ? "none (the command could not start)" : exitStatus}`;
-}
-
-/** Where the whole output was kept, or null when it could not be. */
-export interface KeptWhole {
-  id: string;
-  lines: number;
-  truncated: boolean;
-}
-
-export interface RenderInput {
-  exitStatus: number | null;
-  stdout: CapturedStream;
-  stderr: CapturedStream;
-  /** timed out / stopped / sandbox lines, in order. */
-  notes: string[];
-  budget: number;
-  /** The conversation has the memory tool. */
-  memory: boolean;
-  /** Called when something must be held back: keep the whole and say where (null: not kept). */
+/** A finished command's output as the runner hands it over, and where its whole output was kept. */
+export interface RenderInput extends CommandOutput {
+  /** Where the whole was kept when something must be held back (null: not kept). */
   kept?: KeptWhole | null;
 }
 
@@ -302,3 +286,9 @@ export function renderResult(input: RenderInput): Rendered {
   if (size(text) > input.budget) text = cutToBytes(text, input.budget);
   return { text, heldBack: parts.length > 0 };
 }
+
+/** The run_command rendering, as the runner takes it (RunRequest.render). */
+export const commandResultRenderer: CommandRenderer = {
+  fits: fitsWhole,
+  render: (input) => renderResult(input).text,
+};

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { renderResult, shareRoom, storedLineOffsets } from "../../src/exec/render.ts";
+import { renderResult, shareRoom, storedLineOffsets } from "../../src/tools/command_result.ts";
 import type { CapturedStream } from "../../src/exec/capture.ts";
 import { countNewlines } from "../../src/audit/output_store.ts";
 
