@@ -5,6 +5,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { PROJECT_ROOT, tempDir, wispCommand } from "../support/wisp.ts";
 import { ApprovalStore, readApprovals } from "../../src/gate/approvals.ts";
+import { removeTmuxSocket } from "../support/tmux.ts";
 
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
@@ -115,6 +116,7 @@ Deno.test({
       assertEquals(readApprovals(`${home}/approvals.json`).map((a) => a.id), [kept.id]);
     } finally {
       await tmux("kill-server");
+      await removeTmuxSocket(SOCKET);
       await Deno.remove(home, { recursive: true });
     }
   },

@@ -7,6 +7,19 @@ import { PROJECT_ROOT, wispCommand } from "./wisp.ts";
 
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
+/**
+ * Remove a named tmux server's socket file: `kill-server` leaves it behind,
+ * and every socket left in the tmux folder is one more path wisp's sandbox
+ * hides from each command it confines (so they slow every later run).
+ */
+export async function removeTmuxSocket(name: string, uid = Deno.uid()): Promise<void> {
+  let base = "/tmp";
+  try {
+    base = Deno.env.get("TMUX_TMPDIR") || "/tmp";
+  } catch { /* no permission to read it: tmux's default */ }
+  await Deno.remove(`${base}/tmux-${uid}/${name}`).catch(() => {});
+}
+
 /** Whether tmux can run here (a test of a terminal is ignored without it). */
 export function tmuxAvailable(): boolean {
   try {
@@ -76,5 +89,6 @@ export class Terminal {
   /** Stop this server and every session on it. */
   async close(): Promise<void> {
     await this.tmux("kill-server");
+    await removeTmuxSocket(this.socket);
   }
 }

@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { wispCommand } from "../../support/wisp.ts";
+import { removeTmuxSocket } from "../../support/tmux.ts";
 
 export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_\/.,:=+@%-]+$/.test(arg) ? arg : "'" + arg.replaceAll("'", "'\\''") + "'";
@@ -71,6 +72,7 @@ export async function inTmux(
     };
   } finally {
     await tmux(socket, ["kill-server"]);
+    await removeTmuxSocket(socket);
     await Deno.remove(dir, { recursive: true });
   }
 }
@@ -113,6 +115,7 @@ export async function openWispInTmux(home: string, args: string[]): Promise<Open
       ),
     close: async () => {
       await tmux(socket, ["kill-server"]);
+      await removeTmuxSocket(socket);
     },
   };
 }
