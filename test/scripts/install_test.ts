@@ -81,7 +81,12 @@ Deno.test("the launcher runs wisp doctor from another folder, with the scratch h
     const finding = (name: string) =>
       report.findings.find((f: { name: string }) => f.name === name);
     assert(finding("config").ok, finding("config").detail);
-    assertEquals(finding("home"), { ok: true, name: "home", detail: `${wispHome} writable` });
+    assertEquals(finding("home"), {
+      ok: true,
+      name: "home",
+      detail: `${wispHome} writable`,
+      fix: null,
+    });
     assertMatch(finding("permission fence").detail, /starts only/);
     // The launcher passes its arguments through and the version says where it came from.
     const version = await run(launcher, ["--version"], env, elsewhere);
