@@ -13,13 +13,14 @@
  * its bindings (src/ffi/) exist, their locator replaces `libwispCandidates`.
  */
 import { join } from "node:path";
+import { hostOs, sharedLibraryName } from "../platform/os.ts";
 import type { Finding } from "./finding.ts";
 
 const NAME = "native library";
 
 /** The library's file name on this platform. */
-export function libwispName(os: string = Deno.build.os): string {
-  return os === "darwin" ? "libwisp.dylib" : "libwisp.so";
+export function libwispName(os: string = hostOs()): string {
+  return sharedLibraryName("libwisp", os);
 }
 
 /** What the finding reads from the world. */

@@ -3,6 +3,7 @@
  * otherwise (docs/adr/0330-exit-status-or-signal.md on 128+N).
  */
 import type { EndKind } from "./supervisor.ts";
+import { signalFamily } from "../platform/os.ts";
 
 /** Signal names by number: the first fifteen agree, then Linux and the BSDs (macOS) part. */
 const LINUX_SIGNALS = [
@@ -88,7 +89,7 @@ export function signalNumber(name: string, os: SignalTable = hostTable()): numbe
 }
 
 function hostTable(): SignalTable {
-  return Deno.build.os === "darwin" || Deno.build.os === "freebsd" ? "darwin" : "linux";
+  return signalFamily();
 }
 
 /**

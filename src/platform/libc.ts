@@ -10,6 +10,7 @@
  * buffers: no pointer views, so the path-scoped `ffi` permission suffices.
  * The binding can move into the native library (ffi/) when it exists.
  */
+import { hostOs } from "./os.ts";
 
 /** Where the C library lives, per platform; deno.json's `ffi` permission names the same paths. */
 export const LIBC_CANDIDATES: Record<string, string[]> = {
@@ -70,7 +71,7 @@ function exists(path: string): boolean {
     return Deno.statSync(path).isFile;
   } catch {
     // libSystem lives in the dyld shared cache on recent macOS: not on disk, still loadable.
-    return Deno.build.os === "darwin";
+    return hostOs() === "darwin";
   }
 }
 
@@ -78,7 +79,7 @@ function exists(path: string): boolean {
 export function libc(): { symbols: Libc; os: string } | undefined {
   if (loaded !== undefined) return loaded ?? undefined;
   loaded = null;
-  const os = Deno.build.os;
+  const os = hostOs();
   for (const path of LIBC_CANDIDATES[os] ?? []) {
     if (!exists(path)) continue;
     try {
