@@ -7,16 +7,6 @@ import { hasModeBits, hostOs } from "../util/host_os.ts";
 
 export { hasModeBits, hostOs };
 
-/** The signals that end a long-running wisp server on `os` (none where signals do not exist). */
-export function stopSignals(os: string = hostOs()): Deno.Signal[] {
-  return os === "windows" ? [] : ["SIGINT", "SIGTERM", "SIGHUP"];
-}
-
-/** Whose signal numbering `os` uses: the BSD one (macOS, FreeBSD) or Linux's. */
-export function signalFamily(os: string = hostOs()): "darwin" | "linux" {
-  return os === "darwin" || os === "freebsd" ? "darwin" : "linux";
-}
-
 /** A shared library's file name on `os`: `stem.dylib` on a Mac, `stem.so` elsewhere. */
 export function sharedLibraryName(stem: string, os: string = hostOs()): string {
   return os === "darwin" ? `${stem}.dylib` : `${stem}.so`;

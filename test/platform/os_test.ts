@@ -7,13 +7,8 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  hasModeBits,
-  hostOs,
-  sharedLibraryName,
-  signalFamily,
-  stopSignals,
-} from "../../src/platform/os.ts";
+import { hasModeBits, hostOs, sharedLibraryName } from "../../src/platform/os.ts";
+import { signalFamily, stopSignals } from "../../src/platform/signals.ts";
 
 Deno.test("hostOs is the OS Deno reports", () => {
   assertEquals(hostOs(), Deno.build.os);

@@ -7,7 +7,7 @@
  * not wait for them (ADR 0344).
  */
 import process from "node:process";
-import { stopSignals } from "../../platform/os.ts";
+import { stopSignals } from "../../platform/signals.ts";
 import { ensureHome, type HomePaths } from "../../config/home.ts";
 import type { Config } from "../../config/schema.ts";
 import { AuditLog } from "../../audit/writer.ts";
