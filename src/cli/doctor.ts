@@ -5,6 +5,7 @@
  */
 import { dirname } from "node:path";
 import { hostOs } from "../platform/os.ts";
+import { loadAbiVersion } from "../platform/libc.ts";
 import { fileURLToPath } from "node:url";
 import { load } from "./lazy.ts";
 import type { Command } from "commander";
@@ -83,7 +84,7 @@ async function hereFindings(paths: import("../config/home.ts").HomePaths) {
     binaryDir,
     sourceRoot: compiled ? undefined : sourceRoot,
     exists: native.fileExists,
-    abiVersion: native.loadAbiVersion,
+    abiVersion: loadAbiVersion,
   }));
   return findings;
 }

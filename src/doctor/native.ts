@@ -110,21 +110,6 @@ export function nativeFinding(world: NativeWorld): Finding {
   }
 }
 
-/** Ask a library its ABI version through Deno FFI, closing it again. */
-export function loadAbiVersion(path: string): number {
-  const library = Deno.dlopen(
-    path,
-    {
-      wisp_abi_version: { parameters: [], result: "u32" },
-    } as const,
-  );
-  try {
-    return library.symbols.wisp_abi_version();
-  } finally {
-    library.close();
-  }
-}
-
 /** Whether a file exists (following links). */
 export function fileExists(path: string): boolean {
   try {

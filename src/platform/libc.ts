@@ -3,7 +3,8 @@
  * a local socket whose peer the kernel names, and the process table facts
  * Deno's fence does not give (Deno refuses /proc, and has no getsockopt).
  *
- * This is the only module that loads a native library. Its symbol list is
+ * This is the only module that loads a native library (the C library here,
+ * and wisp's own libwisp only to ask its ABI version). Its symbol list is
  * fixed here and holds nothing that starts, signals or replaces a process
  * (test/platform/libc_test.ts checks that), so a bug elsewhere in wisp cannot
  * reach exec or kill through it. Every call takes and fills plain byte
@@ -109,4 +110,23 @@ export function cString(text: string): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(bytes.length + 1);
   out.set(bytes);
   return out;
+}
+
+/**
+ * Ask wisp's own native library (libwisp) its ABI version, closing it again;
+ * doctor's native-library finding calls it. It throws when the file does not
+ * load or has no `wisp_abi_version`.
+ */
+export function loadAbiVersion(path: string): number {
+  const library = Deno.dlopen(
+    path,
+    {
+      wisp_abi_version: { parameters: [], result: "u32" },
+    } as const,
+  );
+  try {
+    return library.symbols.wisp_abi_version();
+  } finally {
+    library.close();
+  }
 }
