@@ -4,6 +4,8 @@
  * scripts and bug reports. Exit 1 when any is not ok.
  */
 import { dirname } from "node:path";
+import { hostOs } from "../platform/os.ts";
+import { loadAbiVersion } from "../platform/libc.ts";
 import { fileURLToPath } from "node:url";
 import { load } from "./lazy.ts";
 import type { Command } from "commander";
@@ -77,12 +79,12 @@ async function hereFindings(paths: import("../config/home.ts").HomePaths) {
     );
   }
   findings.push(native.nativeFinding({
-    os: Deno.build.os,
+    os: hostOs(),
     env: (name) => Deno.env.get(name),
     binaryDir,
     sourceRoot: compiled ? undefined : sourceRoot,
     exists: native.fileExists,
-    abiVersion: native.loadAbiVersion,
+    abiVersion: loadAbiVersion,
   }));
   return findings;
 }

@@ -6,6 +6,7 @@
  * thousands that repeat. `systemLogCommand` is the command that reads the
  * system log's last stretch on Linux (journalctl).
  */
+import { hostOs } from "../platform/os.ts";
 
 export type Severity = "fatal" | "error" | "warning" | "notice" | "info" | "debug";
 
@@ -233,7 +234,7 @@ export function condenseLog(
  * (`30s`, `5m`, `2h`, `1d`). Linux only (journalctl); on macOS the unified
  * log is read in process, not by a command.
  */
-export function systemLogCommand(last: string, os: string = Deno.build.os): string {
+export function systemLogCommand(last: string, os: string = hostOs()): string {
   const m = /^(\d+)\s*(s|m|h|d)$/.exec(last.trim());
   if (!m) throw new Error(`${last} is not a duration; use 30s, 5m, 2h or 1d`);
   if (os !== "linux") {

@@ -4,6 +4,7 @@
  * called only by commands that write.
  */
 import { join, resolve } from "node:path";
+import { hasModeBits } from "../util/host_os.ts";
 import { homeWriteError } from "../util/errors.ts";
 
 export interface HomePaths {
@@ -74,7 +75,7 @@ export function ensurePrivateDir(path: string, what = "wisp's home folder"): voi
     // home its owner made read-only stays so, and writing to it then fails with a sentence).
     // chmod only when something changes: a folder already private may be one we cannot change.
     const mode = (Deno.statSync(path).mode ?? 0) & 0o777;
-    if (Deno.build.os !== "windows" && (mode & 0o077) !== 0) Deno.chmodSync(path, mode & 0o700);
+    if (hasModeBits() && (mode & 0o077) !== 0) Deno.chmodSync(path, mode & 0o700);
   } catch (error) {
     throw homeWriteError(error, path, what);
   }

@@ -8,6 +8,7 @@
  * edited by hand.
  */
 import { z } from "zod";
+import { hostOs } from "../util/host_os.ts";
 import { isDisabled, parseModelName } from "../models/names.ts";
 import { isLoopbackUrl, normaliseOllamaHost } from "../models/host.ts";
 import { BUILTIN_TOOL_NAMES, customToolsProblem } from "../tools/custom_validate.ts";
@@ -143,7 +144,7 @@ const factKind = z.looseObject({
  * Linux the rules alone, so that a classifier is something a person chooses
  * (docs/adr/0320-classifiers-beside-the-rules.md).
  */
-export function defaultClassifier(os = Deno.build.os): "coreml" | "rules" {
+export function defaultClassifier(os = hostOs()): "coreml" | "rules" {
   return os === "darwin" ? "coreml" : "rules";
 }
 

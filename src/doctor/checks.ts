@@ -3,82 +3,22 @@
  * sandbox launcher, config.json, wisp's home, and the permission fence.
  */
 import { join } from "node:path";
-import { whichProgram } from "../platform/which.ts";
+import { hostOsCheck, launcherCheck } from "../platform/host_checks.ts";
+import { hasModeBits } from "../platform/os.ts";
 import { type Finding, notOkFrom } from "./finding.ts";
 import { ensureHome, type HomePaths } from "../config/home.ts";
 import { loadConfig } from "../config/load.ts";
 import { writeFileAtomicSync } from "../util/atomic.ts";
 import { messageOf } from "../util/errors.ts";
 
-function readTextOr(path: string): string | undefined {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The OS name and version; macOS must be 27 or later for the on-device model. */
 export function osFinding(): Finding {
-  if (Deno.build.os === "darwin") {
-    const plist = readTextOr("/System/Library/CoreServices/SystemVersion.plist") ?? "";
-    const version = /<key>ProductVersion<\/key>\s*<string>([^<]+)<\/string>/.exec(plist)?.[1];
-    if (!version) {
-      return {
-        ok: false,
-        name: "macOS",
-        detail: "cannot read the macOS version",
-        fix: "check that /System/Library/CoreServices/SystemVersion.plist is readable",
-      };
-    }
-    const major = Number(version.split(".")[0]);
-    return major >= 27 ? { ok: true, name: "macOS", detail: version } : {
-      ok: false,
-      name: "macOS",
-      detail: version,
-      fix: "wisp needs macOS 27 or later for the on-device model; update macOS",
-    };
-  }
-  if (Deno.build.os === "linux") {
-    const release = readTextOr("/etc/os-release") ?? "";
-    const pretty = /^PRETTY_NAME="?([^"\n]+)"?/m.exec(release)?.[1] ?? "Linux";
-    return {
-      ok: true,
-      name: "os",
-      detail:
-        `${pretty}, kernel ${Deno.osRelease()}; no on-device model here: use Ollama, llama.cpp or LM Studio`,
-    };
-  }
-  return {
-    ok: false,
-    name: "os",
-    detail: `${Deno.build.os} is not supported`,
-    fix: "wisp runs on macOS and Linux",
-  };
+  return hostOsCheck();
 }
 
 /** The sandbox launcher is there: sandbox-exec on a Mac, bwrap on PATH elsewhere. */
 export function launcherFinding(): Finding {
-  if (Deno.build.os === "darwin") {
-    try {
-      Deno.statSync("/usr/bin/sandbox-exec");
-      return { ok: true, name: "sandbox", detail: "/usr/bin/sandbox-exec present" };
-    } catch {
-      return {
-        ok: false,
-        name: "sandbox",
-        detail: "/usr/bin/sandbox-exec is missing",
-        fix: "commands cannot be confined without it; restore it (it ships with macOS)",
-      };
-    }
-  }
-  const bwrap = whichProgram("bwrap");
-  return bwrap ? { ok: true, name: "sandbox", detail: `${bwrap} present` } : {
-    ok: false,
-    name: "sandbox",
-    detail: "bwrap (bubblewrap) is not on PATH",
-    fix: "install it (apt install bubblewrap) so commands can be confined",
-  };
+  return launcherCheck();
 }
 
 /** config.json is absent (defaults apply) or parses and validates. */
@@ -101,7 +41,7 @@ export function homeFinding(paths: HomePaths): Finding {
     writeFileAtomicSync(probe, "probe\n");
     Deno.removeSync(probe);
     const mode = (Deno.statSync(paths.root).mode ?? 0o700) & 0o777;
-    if (Deno.build.os !== "windows" && mode !== 0o700) {
+    if (hasModeBits() && mode !== 0o700) {
       return {
         ok: false,
         name: "home",

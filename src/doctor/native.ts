@@ -13,13 +13,14 @@
  * its bindings (src/ffi/) exist, their locator replaces `libwispCandidates`.
  */
 import { join } from "node:path";
+import { hostOs, sharedLibraryName } from "../platform/os.ts";
 import type { Finding } from "./finding.ts";
 
 const NAME = "native library";
 
 /** The library's file name on this platform. */
-export function libwispName(os: string = Deno.build.os): string {
-  return os === "darwin" ? "libwisp.dylib" : "libwisp.so";
+export function libwispName(os: string = hostOs()): string {
+  return sharedLibraryName("libwisp", os);
 }
 
 /** What the finding reads from the world. */
@@ -106,21 +107,6 @@ export function nativeFinding(world: NativeWorld): Finding {
       detail: `${found.path} (${found.from}) ${what}`,
       fix: `reinstall wisp or rebuild ${libwispName(world.os)}`,
     };
-  }
-}
-
-/** Ask a library its ABI version through Deno FFI, closing it again. */
-export function loadAbiVersion(path: string): number {
-  const library = Deno.dlopen(
-    path,
-    {
-      wisp_abi_version: { parameters: [], result: "u32" },
-    } as const,
-  );
-  try {
-    return library.symbols.wisp_abi_version();
-  } finally {
-    library.close();
   }
 }
 

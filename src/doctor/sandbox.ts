@@ -18,6 +18,8 @@ import {
   writableRoots,
 } from "../platform/index.ts";
 import { isInside, tempDirs } from "../platform/paths.ts";
+import { runHelper } from "../platform/helper_process.ts";
+import { hostOs } from "../platform/os.ts";
 import type { Protection } from "../platform/protected.ts";
 import type { WritableSet } from "../platform/types.ts";
 import type { Finding } from "./finding.ts";
@@ -80,7 +82,7 @@ export async function sandboxProbeFinding(
     ensureHome(paths);
     const tag = crypto.randomUUID().slice(0, 8);
     const outside = join(paths.root, `.sandbox-probe-${tag}`);
-    const temp = tempDirs(Deno.build.os, (n) => Deno.env.get(n))[0] ?? "/tmp";
+    const temp = tempDirs(hostOs(), (n) => Deno.env.get(n))[0] ?? "/tmp";
     const inside = join(Deno.realPathSync(temp), `wisp-sandbox-probe-${tag}`);
     const writable = writableRoots(config, root, paths);
     const folder = protectedFolder(writable, Deno.realPathSync(root));
@@ -92,13 +94,9 @@ export async function sandboxProbeFinding(
       cwd: root,
       inner: ["/bin/sh", "-c", probeScript(outside, inside, guarded)],
     });
-    const out = await new Deno.Command(launch.program, {
-      args: launch.args,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-      cwd: root,
-    }).output();
+    // The script is three echoes; the limit is for a launcher that hangs.
+    const out = await runHelper(launch, { cwd: root, stdout: "keep", timeoutMs: 30_000 });
+    if (!out.started) throw new Error(out.reason);
     const said = new TextDecoder().decode(out.stdout);
     for (const path of [outside, guarded]) {
       try {

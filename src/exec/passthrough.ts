@@ -25,6 +25,8 @@
  * non-terminal stdin is piped there, as the rule for every platform says.
  */
 import { hostViewLaunch } from "../platform/host_view.ts";
+import { runHelper } from "../platform/helper_process.ts";
+import { hostOs } from "../platform/os.ts";
 
 export type Passing = "inherit" | "piped";
 
@@ -49,7 +51,7 @@ const ALL_PIPED: [Passing, Passing, Passing] = ["piped", "piped", "piped"];
 
 /** How the program gets wisp's stdin, stdout and stderr. */
 export async function descriptorPassing(
-  os: string = Deno.build.os,
+  os: string = hostOs(),
 ): Promise<[Passing, Passing, Passing]> {
   if (os !== "linux") {
     let terminal = false;
@@ -59,19 +61,9 @@ export async function descriptorPassing(
     return [terminal ? "inherit" : "piped", "inherit", "inherit"];
   }
   const launch = hostViewLaunch(["/bin/sh", "-c", DESCRIPTOR_SCRIPT], os);
-  let code: number;
-  try {
-    const status = await new Deno.Command(launch.program, {
-      args: launch.args,
-      stdin: "inherit",
-      stdout: "inherit",
-      stderr: "inherit",
-      cwd: "/",
-    }).spawn().status;
-    code = status.signal ? 255 : status.code;
-  } catch {
-    return ALL_PIPED;
-  }
+  const status = await runHelper(launch, { inheritDescriptors: true });
+  if (!status.started) return ALL_PIPED;
+  const code = status.signal ? 255 : status.code;
   if (code < 0 || code > 7) return ALL_PIPED;
   return [0, 1, 2].map((fd) => (code & (1 << fd)) ? "inherit" : "piped") as [
     Passing,

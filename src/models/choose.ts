@@ -16,6 +16,7 @@
  * refused, never replaced: the caller says `explicit`.
  */
 import type { Config } from "../config/schema.ts";
+import { hostOs } from "../platform/os.ts";
 import type { Backend, Capabilities } from "./backend.ts";
 import { ModelError } from "./errors.ts";
 import type { Env } from "./host.ts";
@@ -115,7 +116,7 @@ export async function chooseModel(
   }
   if (!isSystem(name)) throw firstError;
   // The default names a model this machine cannot have: the first local model that answers.
-  const os = options.os ?? Deno.build.os;
+  const os = options.os ?? hostOs();
   const listing = await listModels(config, { ...options, env: options.env });
   const offered = [
     ...candidates,

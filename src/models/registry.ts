@@ -5,6 +5,7 @@
  * double has no name here.
  */
 import type { Config } from "../config/schema.ts";
+import { hostOs } from "../platform/os.ts";
 import type { Backend, Capabilities } from "./backend.ts";
 import { ModelError, unavailable } from "./errors.ts";
 import { type Env, ollamaHost, openAIEndpoint, requireLoopback } from "./host.ts";
@@ -394,7 +395,7 @@ const RUNTIME_LABEL: Record<string, string> = {
  */
 export async function listModels(config: Config, options: ListOptions = {}): Promise<ModelListing> {
   const env = options.env ?? Deno.env.get;
-  const os = options.os ?? Deno.build.os;
+  const os = options.os ?? hostOs();
   const freeMemory = options.freeMemory ?? freeMemoryNow;
   const unreachable: Unreachable[] = [];
   const runtimes: [string, () => Promise<ModelEntry[]>][] = [

@@ -5,18 +5,19 @@
  * mlx:, coreai: and private-cloud are macOS runtimes this build does not have.
  */
 import { ModelError } from "./errors.ts";
+import { hostOs } from "../platform/os.ts";
 
 const OLLAMA_HINT =
   "use Ollama instead: ollama pull granite4.1:8b, then wisp config set model ollama:granite4.1:8b (or --model ollama:granite4.1:8b)";
 
 /** Why the on-device model cannot be used on this system. */
-export function systemModelReason(os: string = Deno.build.os): string {
+export function systemModelReason(os: string = hostOs()): string {
   return os === "darwin"
     ? "Apple's on-device model needs wisp's native library, which this build does not include yet"
     : `Apple's on-device model exists only on macOS, and this is ${os === "linux" ? "Linux" : os}`;
 }
 
-export function systemModelError(os: string = Deno.build.os): ModelError {
+export function systemModelError(os: string = hostOs()): ModelError {
   const reason = systemModelReason(os);
   return new ModelError("unsupported", `system is unavailable (${reason}); ${OLLAMA_HINT}`, reason);
 }

@@ -5,6 +5,7 @@
  * failing at the next prompt.
  */
 import type { Config } from "../config/schema.ts";
+import { hostOs } from "../platform/os.ts";
 import { ModelError } from "./errors.ts";
 import type { Env } from "./host.ts";
 import { canonicalName, parseModelName } from "./names.ts";
@@ -72,7 +73,7 @@ export async function judgeModelChoice(
 ): Promise<ModelChoiceVerdict> {
   const parsed = parseModelName(name); // a spelling wisp does not take was refused by the schema
   if (parsed.runtime === "system") {
-    const os = options.os ?? Deno.build.os;
+    const os = options.os ?? hostOs();
     return os === "darwin" ? {} : {
       note: `system cannot run here (${
         systemModelReason(os)

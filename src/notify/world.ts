@@ -5,6 +5,7 @@
  * the permission fence still lets wisp start nothing but the launcher.
  */
 import { Notifier, type NotifierSettings, type NotifierWorld } from "./notifier.ts";
+import { hostOs } from "../platform/os.ts";
 import { recentNotificationTimes } from "./recent.ts";
 import { currentPlatform, type LaunchSpec } from "../platform/index.ts";
 import { runLaunched } from "../platform/host_view.ts";
@@ -31,7 +32,7 @@ export interface WorldOptions {
 export function realWorld(options: WorldOptions): NotifierWorld {
   const encoder = new TextEncoder();
   return {
-    os: Deno.build.os,
+    os: hostOs(),
     env: (name) => Deno.env.get(name),
     now: () => Date.now(),
     host: options.host,

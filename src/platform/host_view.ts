@@ -9,12 +9,14 @@
 import type { Launch } from "./types.ts";
 import { BWRAP } from "./linux/bwrap.ts";
 import { SANDBOX_EXEC } from "./darwin/seatbelt.ts";
+import { HELPER_MAX_BYTES, HELPER_TIMEOUT_MS, runHelper } from "./helper_process.ts";
+import { hostOs } from "./os.ts";
 
 export const DARWIN_READ_ONLY_PROFILE =
   '(version 1) (allow default) (deny file-write* (subpath "/"))';
 
 /** The launch of a fixed argv in the host view (pure). */
-export function hostViewLaunch(argv: string[], os: string = Deno.build.os): Launch {
+export function hostViewLaunch(argv: string[], os: string = hostOs()): Launch {
   if (os === "darwin") {
     return { program: SANDBOX_EXEC, args: ["-p", DARWIN_READ_ONLY_PROFILE, ...argv] };
   }
@@ -46,59 +48,21 @@ export interface HostViewResult {
 }
 
 /** What a fixed read may print at most; past it the program is stopped and the result says so. */
-export const HOST_VIEW_MAX_BYTES = 32 * 1024 * 1024;
+export const HOST_VIEW_MAX_BYTES = HELPER_MAX_BYTES;
 
 /** Start a launch with no input, collect its stdout (bounded), and kill it after `timeoutMs`. */
 export async function runLaunched(
   launch: Launch,
-  timeoutMs = 10_000,
+  timeoutMs = HELPER_TIMEOUT_MS,
   maxBytes = HOST_VIEW_MAX_BYTES,
 ): Promise<HostViewResult> {
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command(launch.program, {
-      args: launch.args,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-      cwd: "/",
-    }).spawn();
-  } catch {
-    return { ok: false, stdout: new Uint8Array(), code: 127 };
-  }
-  const kill = () => {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* ended */ }
-  };
-  const timer = setTimeout(kill, timeoutMs);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let cut = false;
-  for await (const chunk of child.stdout) {
-    if (cut) continue;
-    if (size + chunk.length > maxBytes) {
-      chunks.push(chunk.subarray(0, maxBytes - size));
-      size = maxBytes;
-      cut = true;
-      kill();
-      continue;
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  const status = await child.status;
-  clearTimeout(timer);
-  const stdout = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    stdout.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return { ok: status.success && !cut, stdout, code: status.code, ...(cut ? { cut } : {}) };
+  const result = await runHelper(launch, { stdout: "keep", timeoutMs, maxBytes });
+  if (!result.started) return { ok: false, stdout: new Uint8Array(), code: 127 };
+  const { ok, stdout, code, cut } = result;
+  return { ok, stdout, code, ...(cut ? { cut } : {}) };
 }
 
 /** Run a fixed argv in the host view, killed after `timeoutMs`. */
-export function runHostView(argv: string[], timeoutMs = 10_000): Promise<HostViewResult> {
+export function runHostView(argv: string[], timeoutMs = HELPER_TIMEOUT_MS): Promise<HostViewResult> {
   return runLaunched(hostViewLaunch(argv), timeoutMs);
 }

@@ -9,6 +9,8 @@ import type { LaunchSpec, Platform, WritableSet } from "./types.ts";
 import { BWRAP, bwrapLaunch } from "./linux/bwrap.ts";
 import { SANDBOX_EXEC, sandboxExecLaunch } from "./darwin/seatbelt.ts";
 import { writableSet } from "./paths.ts";
+import { runHelper } from "./helper_process.ts";
+import { hostOs } from "./os.ts";
 
 export type { Launch, LaunchMode, LaunchSpec, Platform, WritableSet } from "./types.ts";
 export {
@@ -33,7 +35,7 @@ export const darwin: Platform = {
   supervisorFlavour: "pgroup",
 };
 
-export function currentPlatform(os: string = Deno.build.os): Platform {
+export function currentPlatform(os: string = hostOs()): Platform {
   if (os === "darwin") return darwin;
   if (os === "linux") return linux;
   throw new Error(`wisp's sandbox runs on macOS and Linux, not on ${os}`);
@@ -68,28 +70,20 @@ function probeSpec(): LaunchSpec {
 
 async function probe(platform: Platform): Promise<ProbeResult> {
   const launch = platform.launch(probeSpec());
-  const args = launch.args;
-  try {
-    const out = await new Deno.Command(launch.program, {
-      args,
-      stdin: "null",
-      stdout: "null",
-      stderr: "piped",
-      cwd: "/",
-    })
-      .output();
-    if (out.success) return { state: "ok" };
-    const detail = new TextDecoder().decode(out.stderr).trim().split("\n")[0] ?? "";
+  // The launcher on `true` ends at once; the limit is for a launcher that hangs.
+  const out = await runHelper(launch, { stderr: "keep", timeoutMs: 30_000 });
+  if (!out.started) {
     return {
-      state: "nested",
-      detail: detail || `${launch.program} exited with status ${out.code}`,
+      state: "missing",
+      detail: out.notFound ? `${launch.program} is not installed` : out.reason,
     };
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      return { state: "missing", detail: `${launch.program} is not installed` };
-    }
-    return { state: "missing", detail: error instanceof Error ? error.message : String(error) };
   }
+  if (out.ok) return { state: "ok" };
+  const detail = new TextDecoder().decode(out.stderr).trim().split("\n")[0] ?? "";
+  return {
+    state: "nested",
+    detail: detail || `${launch.program} exited with status ${out.code}`,
+  };
 }
 
 let probed: Promise<ProbeResult> | undefined;

@@ -3,13 +3,15 @@
  * a local socket whose peer the kernel names, and the process table facts
  * Deno's fence does not give (Deno refuses /proc, and has no getsockopt).
  *
- * This is the only module that loads a native library. Its symbol list is
+ * This is the only module that loads a native library (the C library here,
+ * and wisp's own libwisp only to ask its ABI version). Its symbol list is
  * fixed here and holds nothing that starts, signals or replaces a process
  * (test/platform/libc_test.ts checks that), so a bug elsewhere in wisp cannot
  * reach exec or kill through it. Every call takes and fills plain byte
  * buffers: no pointer views, so the path-scoped `ffi` permission suffices.
  * The binding can move into the native library (ffi/) when it exists.
  */
+import { hostOs } from "./os.ts";
 
 /** Where the C library lives, per platform; deno.json's `ffi` permission names the same paths. */
 export const LIBC_CANDIDATES: Record<string, string[]> = {
@@ -70,7 +72,7 @@ function exists(path: string): boolean {
     return Deno.statSync(path).isFile;
   } catch {
     // libSystem lives in the dyld shared cache on recent macOS: not on disk, still loadable.
-    return Deno.build.os === "darwin";
+    return hostOs() === "darwin";
   }
 }
 
@@ -78,7 +80,7 @@ function exists(path: string): boolean {
 export function libc(): { symbols: Libc; os: string } | undefined {
   if (loaded !== undefined) return loaded ?? undefined;
   loaded = null;
-  const os = Deno.build.os;
+  const os = hostOs();
   for (const path of LIBC_CANDIDATES[os] ?? []) {
     if (!exists(path)) continue;
     try {
@@ -108,4 +110,23 @@ export function cString(text: string): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(bytes.length + 1);
   out.set(bytes);
   return out;
+}
+
+/**
+ * Ask wisp's own native library (libwisp) its ABI version, closing it again;
+ * doctor's native-library finding calls it. It throws when the file does not
+ * load or has no `wisp_abi_version`.
+ */
+export function loadAbiVersion(path: string): number {
+  const library = Deno.dlopen(
+    path,
+    {
+      wisp_abi_version: { parameters: [], result: "u32" },
+    } as const,
+  );
+  try {
+    return library.symbols.wisp_abi_version();
+  } finally {
+    library.close();
+  }
 }

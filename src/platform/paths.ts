@@ -12,6 +12,7 @@ import type { WritableSet } from "./types.ts";
 import { buildCaches } from "./caches.ts";
 import { protectedPaths, type Protection, type RuntimePaths, wispRuntime } from "./protected.ts";
 import { unshareOwnModules } from "./own_links.ts";
+import { hostOs } from "./os.ts";
 
 export type Env = (name: string) => string | undefined;
 
@@ -177,7 +178,7 @@ let ownRuntime: RuntimePaths | undefined;
  * after the roots.
  */
 export function writableSet(input: WritableSetInput): WritableSet {
-  const os = input.os ?? Deno.build.os;
+  const os = input.os ?? hostOs();
   const env = input.env ?? safeEnv;
   const candidates: string[] = [input.root, ...tempDirs(os, env)];
   const cache = userCacheDir(os, env);

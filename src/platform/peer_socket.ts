@@ -11,6 +11,7 @@
  * is one short line, which a local socket's buffer always takes.
  */
 import { type Libc, libc } from "./libc.ts";
+import { hostOs } from "./os.ts";
 
 interface Constants {
   solSocket: number;
@@ -165,7 +166,7 @@ export class PeerConnection {
  */
 export function connectLocal(path: string): PeerConnection | undefined {
   const loaded = libc();
-  const os = Deno.build.os;
+  const os = hostOs();
   if (!loaded || !SOCKET_CONSTANTS[os]) {
     throw new Error(
       "the C library could not be loaded (wisp needs the ffi permission for local sockets)",
@@ -212,7 +213,7 @@ export class PeerListener {
   /** Listen at `path` (replacing a stale socket there); throws with a sentence when it cannot. */
   static open(path: string): PeerListener {
     const loaded = libc();
-    const os = Deno.build.os;
+    const os = hostOs();
     if (!loaded || !SOCKET_CONSTANTS[os]) {
       throw new Error(
         "the C library could not be loaded (wisp needs the ffi permission for local sockets)",

@@ -6,6 +6,7 @@
  * shell.
  */
 import { resolve as resolvePath } from "node:path";
+import { hostOs } from "../platform/os.ts";
 import { z } from "zod";
 import { errorResult, type Tool } from "./tool.ts";
 import { fitted } from "./budget.ts";
@@ -63,7 +64,7 @@ export async function systemInfoReport(
   cwd: string,
   options: ReportOptions = {},
 ): Promise<{ ok: boolean; text: string }> {
-  const os = options.os ?? Deno.build.os;
+  const os = options.os ?? hostOs();
   const topics = platformTopics(os, options);
   if (!topics) {
     return {
@@ -133,7 +134,7 @@ export const systemInfoTool: Tool<Args> = {
     "Read-only: fixed reads of the process table, sockets, memory and file systems; it never runs a command the model wrote.",
     "folder stops after 200,000 entries or 5 seconds and says so; processes and folder show 10 rows unless limit says otherwise (at most 50).",
     "Output is bounded to the tool-output budget.",
-    ...(Deno.build.os === "darwin"
+    ...(hostOs() === "darwin"
       ? ["On macOS, processes needs wisp's native library (not in this build) and process shows pid, parent and name only."]
       : []),
   ],

@@ -4,6 +4,7 @@
  * A crash at any moment leaves either the old file or the new one.
  */
 import { basename, dirname, join } from "node:path";
+import { hasModeBits } from "./host_os.ts";
 import { homeWriteError } from "./errors.ts";
 
 /** A temporary file this old was left by a process killed mid-write. */
@@ -68,7 +69,7 @@ export function prepareFileAtomicSync(
     file.syncSync();
     file.close();
     file = undefined;
-    if (Deno.build.os !== "windows") Deno.chmodSync(temp, mode);
+    if (hasModeBits()) Deno.chmodSync(temp, mode);
   } catch (error) {
     try {
       file?.close();

@@ -19,10 +19,10 @@ import type { NotifierWorld } from "../../src/notify/notifier.ts";
 import {
   fileExists,
   libwispCandidates,
-  loadAbiVersion,
   nativeFinding,
   type NativeWorld,
 } from "../../src/doctor/native.ts";
+import { loadAbiVersion } from "../../src/platform/libc.ts";
 
 Deno.test("front end: wisp-tui beside wisp, in a bin beside its folder, missing, not executable, piped", async () => {
   const dir = await Deno.makeTempDir({ prefix: "wisp-doctor-tui-" });

@@ -1,6 +1,7 @@
 import { assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { decideMode } from "../../src/exec/mode.ts";
-import { signalName, signalNumber, statusOf } from "../../src/exec/status.ts";
+import { statusOf } from "../../src/exec/status.ts";
+import { signalName, signalNumber } from "../../src/platform/signals.ts";
 
 const base = {
   origin: "model" as const,

@@ -7,6 +7,7 @@
  * not wait for them (ADR 0344).
  */
 import process from "node:process";
+import { stopSignals } from "../../platform/signals.ts";
 import { ensureHome, type HomePaths } from "../../config/home.ts";
 import type { Config } from "../../config/schema.ts";
 import { AuditLog } from "../../audit/writer.ts";
@@ -176,7 +177,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     stop();
     transport.close().finally(() => Deno.exit(0));
   };
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? [] : ["SIGINT", "SIGTERM", "SIGHUP"];
+  const signals = stopSignals();
   for (const s of signals) {
     try {
       Deno.addSignalListener(s, onSignal);
@@ -194,11 +195,6 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   await face.opening()?.catch(() => {});
   opened?.backend.session.close();
   log("info", "stdin closed; stopped");
-}
-
-/** The signals that stop the server. */
-function stopSignals(): Deno.Signal[] {
-  return Deno.build.os === "windows" ? [] : ["SIGINT", "SIGTERM", "SIGHUP"];
 }
 
 /**
