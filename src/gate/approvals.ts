@@ -75,11 +75,8 @@ export function newApprovalId(): string {
   return randomHex(4);
 }
 
-/**
- * The approval an answer makes. A dangerous part is never remembered beyond
- * the session, so project and always become session for it.
- */
-export function makeApproval(input: {
+/** An answer to remember: its scope and pattern, the part's level, and where it was given. */
+export interface AnswerToRemember {
   scope: Scope;
   pattern: string;
   level: Level;
@@ -88,7 +85,13 @@ export function makeApproval(input: {
   features?: string[];
   source?: string;
   now?: Date;
-}): Approval {
+}
+
+/**
+ * The approval an answer makes. A dangerous part is never remembered beyond
+ * the session, so project and always become session for it.
+ */
+export function makeApproval(input: AnswerToRemember): Approval {
   const now = input.now ?? new Date();
   let scope = input.scope;
   if (input.level === "dangerous" && (scope === "project" || scope === "always")) scope = "session";
@@ -278,18 +281,7 @@ export class ApprovalStore {
   }
 
   /** Remember an answer; returns the approval made (after the scope rules). */
-  remember(
-    input: {
-      scope: Scope;
-      pattern: string;
-      level: Level;
-      root: string;
-      turnId?: string;
-      features?: string[];
-      source?: string;
-      now?: Date;
-    },
-  ): Approval {
+  remember(input: AnswerToRemember): Approval {
     const approval = makeApproval(input);
     if (approval.scope === "once" || approval.scope === "session") {
       if (approval.scope === "once" && !approval.turnId) return approval;

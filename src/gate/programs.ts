@@ -5,6 +5,7 @@
  */
 import type { Level } from "../config/schema.ts";
 import { isLongOption, optionArgs } from "./options.ts";
+import { GIT_READ_ONLY_VERBS } from "./git_verbs.ts";
 
 export interface Rating {
   level: Level;
@@ -438,45 +439,7 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
       "--exec-path",
       "--config-env",
     ],
-    safe: [
-      "status",
-      "log",
-      "diff",
-      "show",
-      "blame",
-      "grep",
-      "ls-files",
-      "ls-tree",
-      "ls-remote",
-      "rev-parse",
-      "describe",
-      "shortlog",
-      "help",
-      "version",
-      "cat-file",
-      "count-objects",
-      "check-ignore",
-      "name-rev",
-      "merge-base",
-      "for-each-ref",
-      "var",
-      "whatchanged",
-      "cherry",
-      "range-diff",
-      "show-ref",
-      "show-branch",
-      "rev-list",
-      "annotate",
-      "diff-tree",
-      "diff-files",
-      "diff-index",
-      "verify-commit",
-      "verify-tag",
-      "fsck",
-      "check-attr",
-      "--version",
-      "--help",
-    ],
+    safe: [...GIT_READ_ONLY_VERBS],
     dangerous: [
       "filter-branch",
       "filter-repo",
