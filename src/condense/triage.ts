@@ -217,16 +217,6 @@ export function outcomeOf(
   return counts.warnings > 0 && allRead ? "failures" : "unexplained";
 }
 
-/** The last `max` non-blank lines, numbered from `firstNumber` for lines[0], each clipped. */
-export function lastLines(lines: string[], max = EVIDENCE_LINES, firstNumber = 1): NumberedLine[] {
-  const out: NumberedLine[] = [];
-  for (let i = lines.length - 1; i >= 0 && out.length < max; i--) {
-    if (lines[i].trim() === "") continue;
-    out.push({ line: firstNumber + i, text: clipLine(lines[i]) });
-  }
-  return out.reverse();
-}
-
 /** One line clipped to EVIDENCE_CHARS, the cut marked. */
 export function clipLine(text: string): string {
   return text.length <= EVIDENCE_CHARS ? text : text.slice(0, EVIDENCE_CHARS - 1) + "…";

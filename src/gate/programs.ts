@@ -311,18 +311,6 @@ export const RISKY_CODE =
 export const WRITING_CODE =
   /\b(open\([^)]*['"][wax+]|write_text|write_bytes|writeFile|appendFile|createWriteStream|File\.write|File\.open\([^)]*['"][wa]|IO\.write|fwrite|file_put_contents|\.write\(|rename|os\.replace|shutil\.(copy|move)|mkdir|makedirs|touch\()/i;
 
-/** Downloaders that print to stdout unless told to write. */
-export const NETWORK_READERS = new Set([
-  "curl",
-  "wget",
-  "http",
-  "https",
-  "xh",
-  "aria2c",
-  "fetch",
-  "lwp-request",
-]);
-
 /** Privilege escalation: always refused by the policy. */
 export const PRIVILEGE = new Set([
   "sudo",
@@ -1396,5 +1384,3 @@ function awsLike(verb: string, args: string[]): Rating | undefined {
   return undefined;
 }
 
-/** Single programs (not verb programs), rated by their options. */
-export const PROGRAM_RULES: Record<string, (args: string[]) => Rating | undefined> = {};

@@ -44,10 +44,6 @@ export function hasGlob(word: Word): boolean {
   return word.segs.some((s) => s.kind === "glob");
 }
 
-export function hasSubstitution(word: Word): boolean {
-  return word.segs.some((s) => s.kind === "sub");
-}
-
 /**
  * What a person would read: literal text resolved, everything else as
  * written. Used for argv, patterns and matching.

@@ -19,7 +19,7 @@ import type { Config } from "../config/schema.ts";
 import type { Backend, Capabilities } from "./backend.ts";
 import { ModelError } from "./errors.ts";
 import type { Env } from "./host.ts";
-import { canonicalName, isDisabled, parseModelName, sameModel } from "./names.ts";
+import { canonicalName, isDisabled, parseModelName } from "./names.ts";
 import { checkAvailable, listModels, resolveModel, type ResolveOptions } from "./registry.ts";
 import { systemModelReason } from "./system.ts";
 
@@ -177,7 +177,3 @@ export async function chooseForTask(
   });
 }
 
-/** Whether `name` is the configured default, however spelt. */
-export function isDefaultModel(name: string, config: Config): boolean {
-  return sameModel(name, config.model);
-}

@@ -14,7 +14,6 @@
  */
 
 export type Route = "host" | "terminal" | "app" | "osascript" | "notify-send";
-export const ROUTES: Route[] = ["host", "terminal", "app", "osascript", "notify-send"];
 
 export const BOUNDS = { title: 80, subtitle: 80, message: 400 } as const;
 

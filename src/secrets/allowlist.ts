@@ -201,8 +201,3 @@ export function isReference(value: string): boolean {
   return false;
 }
 
-/** Everything the entropy-driven rules skip, whatever the name it is assigned to. */
-export function isAllowlistedValue(value: string): boolean {
-  return isPlaceholder(value) || isHexDigest(value) || isUuid(value) || isIntegrityString(value) ||
-    isDataUrl(value) || isReference(value);
-}

@@ -128,17 +128,6 @@ export function isJsonWithoutAlg(part: string): boolean {
   }
 }
 
-/** A JWT: three base64url parts whose header decodes to JSON naming an algorithm. */
-export function isJwtHeader(part: string): boolean {
-  try {
-    const padded = part.replace(/-/g, "+").replace(/_/g, "/");
-    const json = JSON.parse(atob(padded + "=".repeat((4 - (padded.length % 4)) % 4)));
-    return typeof json === "object" && json !== null && typeof json.alg === "string";
-  } catch {
-    return false;
-  }
-}
-
 function azureSasContext(text: string, start: number): boolean {
   const before = text.slice(Math.max(0, start - 600), start);
   const token = before.slice(

@@ -137,6 +137,3 @@ export function parseWispUri(uri: string): UriResult {
   return { ok: true, value: { target, page, limit, base: `wisp://${pathText}` } };
 }
 
-export function isAuditTarget(target: ResourceTarget): boolean {
-  return isAudit(target);
-}
