@@ -166,7 +166,7 @@ export interface LogWindow {
 }
 
 /** Beyond this much, the held-back stretch's lines are estimated rather than counted. */
-export const COUNT_SCAN_LIMIT = 256 * 1024 * 1024;
+const COUNT_SCAN_LIMIT = 256 * 1024 * 1024;
 
 function newlines(bytes: Uint8Array): number {
   let n = 0;
@@ -175,7 +175,7 @@ function newlines(bytes: Uint8Array): number {
 }
 
 /** Line breaks in [from, to) of a file, read a MiB at a time; past `scanLimit` bytes, estimated. */
-export async function countLineBreaks(
+async function countLineBreaks(
   file: Deno.FsFile,
   from: number,
   to: number,

@@ -18,7 +18,7 @@ export const CAPTURE_LIMIT = 1024 * 1024;
 /** Chunks handed to the model are at most this long, cut at line ends. */
 export const CHUNK_CHARS = 4096;
 /** Findings listed unless the caller asks for another cap. */
-export const DEFAULT_CAP = 25;
+const DEFAULT_CAP = 25;
 /** Chunks judged at most in one triage; the rest are counted as not judged. */
 export const MAX_JUDGED_CHUNKS = 64;
 
@@ -49,7 +49,7 @@ export const OUTCOME_EXIT: Record<Outcome, number> = { clean: 0, failures: 1, un
 /** Lines of the output's end kept as the evidence of a failure no reader explained. */
 export const EVIDENCE_LINES = 20;
 /** Characters of each evidence line kept. */
-export const EVIDENCE_CHARS = 300;
+const EVIDENCE_CHARS = 300;
 
 /** One line of the output, numbered from 1 in the whole output. */
 export interface NumberedLine {
@@ -139,7 +139,7 @@ export function unexplainedChunks(
 const RANK: Record<Finding["kind"], number> = { error: 0, test_failure: 0, warning: 1 };
 
 /** Errors and failed tests first, warnings after, each in the order the output gave them. */
-export function rankFindings(findings: Finding[]): Finding[] {
+function rankFindings(findings: Finding[]): Finding[] {
   return findings.map((f, i) => ({ f, i })).sort((a, b) =>
     RANK[a.f.kind] - RANK[b.f.kind] || a.i - b.i
   ).map((x) => x.f);

@@ -16,7 +16,7 @@ const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
 
 /** A regular expression given as a string; an invalid one makes the config malformed. */
-export const regexPattern = z.string().superRefine((pattern, ctx) => {
+const regexPattern = z.string().superRefine((pattern, ctx) => {
   try {
     new RegExp(pattern);
   } catch (error) {
@@ -143,7 +143,7 @@ const factKind = z.looseObject({
  * Linux the rules alone, so that a classifier is something a person chooses
  * (docs/adr/0320-classifiers-beside-the-rules.md).
  */
-export function defaultClassifier(os = Deno.build.os): "coreml" | "rules" {
+function defaultClassifier(os = Deno.build.os): "coreml" | "rules" {
   return os === "darwin" ? "coreml" : "rules";
 }
 

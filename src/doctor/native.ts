@@ -18,7 +18,7 @@ import type { Finding } from "./finding.ts";
 const NAME = "native library";
 
 /** The library's file name on this platform. */
-export function libwispName(os: string = Deno.build.os): string {
+function libwispName(os: string = Deno.build.os): string {
   return os === "darwin" ? "libwisp.dylib" : "libwisp.so";
 }
 

@@ -53,7 +53,7 @@ export interface FaceReaders {
 }
 
 /** Every kind of state in this home, in the order doctor prints them. */
-export function stateItems(paths: HomePaths, faces: FaceReaders): StateItem[] {
+function stateItems(paths: HomePaths, faces: FaceReaders): StateItem[] {
   return [
     {
       name: "approvals",

@@ -29,7 +29,7 @@ import { hostViewLaunch } from "../platform/host_view.ts";
 export type Passing = "inherit" | "piped";
 
 /** The answer script: bit N set when descriptor N may be handed over as it is. */
-export const DESCRIPTOR_SCRIPT = `plain() {
+const DESCRIPTOR_SCRIPT = `plain() {
   [ -t "$1" ] || [ -p /proc/self/fd/$1 ] || [ /proc/self/fd/$1 -ef /dev/null ]
 }
 written() {
@@ -48,7 +48,7 @@ exit $b
 const ALL_PIPED: [Passing, Passing, Passing] = ["piped", "piped", "piped"];
 
 /** How the program gets wisp's stdin, stdout and stderr. */
-export async function descriptorPassing(
+async function descriptorPassing(
   os: string = Deno.build.os,
 ): Promise<[Passing, Passing, Passing]> {
   if (os !== "linux") {

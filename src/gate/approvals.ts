@@ -28,7 +28,7 @@ export type Scope = "once" | "session" | "project" | "always";
 export const APPROVAL_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The most approvals kept on disk; the oldest go first past this. */
-export const MAX_STORED_APPROVALS = 2000;
+const MAX_STORED_APPROVALS = 2000;
 
 const RANK: Record<Level, number> = { safe: 0, moderate: 1, dangerous: 2 };
 
@@ -71,7 +71,7 @@ export interface ApprovalQuery {
   now?: Date;
 }
 
-export function newApprovalId(): string {
+function newApprovalId(): string {
   return randomHex(4);
 }
 

@@ -29,7 +29,7 @@ function positionals(words: Word[], withValue: Set<string> = new Set()): Word[] 
 }
 
 /** The rest of a word after a literal prefix (`of=$HOME/x` after `of=`), keeping what is dynamic. */
-export function afterPrefix(word: Word, prefix: string): Word | undefined {
+function afterPrefix(word: Word, prefix: string): Word | undefined {
   const first = word.segs[0];
   if (!first || first.kind !== "lit" || !first.text.startsWith(prefix)) return undefined;
   const rest = first.text.slice(prefix.length);

@@ -55,7 +55,7 @@ function tell(options: ChooseOptions, line: string): void {
 }
 
 /** The commands that give a Linux machine a model wisp can use, for doctor and the errors here. */
-export const INSTALL_OLLAMA =
+const INSTALL_OLLAMA =
   "install Ollama (curl -fsSL https://ollama.com/install.sh | sh), start it (ollama serve), and pull a model that calls tools (ollama pull granite4.1:8b)";
 
 async function tryModel(
@@ -154,7 +154,7 @@ function reasonOf(error: unknown): string {
 }
 
 /** The model name a routed task asks for: routing.tasks.<task>, else the configured model. */
-export function taskModelName(task: RoutedTask, config: Config): string {
+function taskModelName(task: RoutedTask, config: Config): string {
   return config.routing.tasks[task] ?? config.model;
 }
 

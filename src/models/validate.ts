@@ -65,7 +65,7 @@ const SERVER: Record<string, string> = {
  * server that does not answer cannot tell, which is a note, not a refusal
  * (the server may simply not be running yet).
  */
-export async function judgeModelChoice(
+async function judgeModelChoice(
   name: string,
   config: Config,
   options: { env?: Env; os?: string } = {},

@@ -10,7 +10,7 @@ import type { Launch } from "./types.ts";
 import { BWRAP } from "./linux/bwrap.ts";
 import { SANDBOX_EXEC } from "./darwin/seatbelt.ts";
 
-export const DARWIN_READ_ONLY_PROFILE =
+const DARWIN_READ_ONLY_PROFILE =
   '(version 1) (allow default) (deny file-write* (subpath "/"))';
 
 /** The launch of a fixed argv in the host view (pure). */
@@ -46,7 +46,7 @@ export interface HostViewResult {
 }
 
 /** What a fixed read may print at most; past it the program is stopped and the result says so. */
-export const HOST_VIEW_MAX_BYTES = 32 * 1024 * 1024;
+const HOST_VIEW_MAX_BYTES = 32 * 1024 * 1024;
 
 /** Start a launch with no input, collect its stdout (bounded), and kill it after `timeoutMs`. */
 export async function runLaunched(

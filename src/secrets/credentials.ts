@@ -117,7 +117,7 @@ const urlCredentialRule: Rule = {
 };
 
 /** A base64url part that decodes to a JSON object naming neither `alg` nor `typ`. */
-export function isJsonWithoutAlg(part: string): boolean {
+function isJsonWithoutAlg(part: string): boolean {
   try {
     const padded = part.replace(/-/g, "+").replace(/_/g, "/");
     const json = JSON.parse(atob(padded + "=".repeat((4 - (padded.length % 4)) % 4)));

@@ -27,7 +27,7 @@ export interface CharClasses {
   symbol: boolean;
 }
 
-export function charClasses(value: string): CharClasses {
+function charClasses(value: string): CharClasses {
   return {
     lower: /[a-z]/.test(value),
     upper: /[A-Z]/.test(value),

@@ -229,7 +229,7 @@ const PASSWORD_SUFFIX = /^[a-z0-9]{2,}(?:password|passwd|passphrase)$/;
 const SECRET_SUFFIX = /^[a-z0-9]{2,}(?:secret|token|apikey)$/;
 
 /** Split `AWS_SECRET_ACCESS_KEY`, `apiKey`, `x-api-key`, `db.password` into lower-case words. */
-export function nameTokens(name: string): string[] {
+function nameTokens(name: string): string[] {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[^a-z0-9]+/).filter((t) =>
     t !== ""
   );
@@ -368,7 +368,7 @@ const CODE_EXTENSIONS = new Set([
 ]);
 
 /** A value that is code, not a literal: a call, an index, a member chain, a bare identifier. */
-export function looksLikeExpression(value: string, literalFile: boolean): boolean {
+function looksLikeExpression(value: string, literalFile: boolean): boolean {
   if (/[()[\]{}]/.test(value) || /^[$@]/.test(value)) return true;
   // YAML anchors, aliases and tags (`*default`, `!Ref`), printf and batch variables (`%s`, `%VAR%`).
   if (/^[&*][A-Za-z_][\w.-]*$|^!!?[A-Za-z]+$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) {
@@ -562,7 +562,7 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
  * The assignment whose name contains the keyword at `at`, if there is one. The name's span is
  * left in `span` (when given) either way: every keyword inside the same name gives the same answer.
  */
-export function assignmentAt(
+function assignmentAt(
   text: string,
   at: number,
   extension: string,
@@ -785,7 +785,7 @@ export function defaultOfReference(value: string): { offset: number; value: stri
  * deeper line), with its offset from the indicator; null otherwise. A block of several lines is a
  * certificate or a script, which other rules read.
  */
-export function blockScalarValue(
+function blockScalarValue(
   text: string,
   nameStart: number,
   indicatorStart: number,
@@ -836,7 +836,7 @@ const IMAGE_BASE64 = /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR)/;
  * Long random strings that are public: inside a certificate or public key block, an SSH public
  * key, an embedded image, or a part of a documented example token.
  */
-export function isPublicMaterial(text: string, start: number, value: string): boolean {
+function isPublicMaterial(text: string, start: number, value: string): boolean {
   if (IMAGE_BASE64.test(value)) return true;
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
   if (

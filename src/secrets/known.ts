@@ -26,7 +26,7 @@ interface Fingerprint {
 }
 
 /** Parse an ignore file: `path:kind:line`, or gitleaks' `[commit:]path:rule:line`; `#` comments. */
-export function parseIgnoreFile(text: string, base: string, ownKinds: boolean): Fingerprint[] {
+function parseIgnoreFile(text: string, base: string, ownKinds: boolean): Fingerprint[] {
   const out: Fingerprint[] = [];
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
@@ -58,7 +58,7 @@ interface BaselineEntry {
 }
 
 /** Read a baseline: the JSON `wisp scan --json` prints (or its SARIF, by partial fingerprints). */
-export function parseBaseline(text: string, name: string): BaselineEntry[] {
+function parseBaseline(text: string, name: string): BaselineEntry[] {
   let doc: unknown;
   try {
     doc = JSON.parse(text);

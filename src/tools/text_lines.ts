@@ -100,7 +100,7 @@ export interface PageOptions {
 }
 
 /** The bytes `number<TAB>text\n` takes, as read_file renders a line. */
-export function renderedLineBytes(number: number, textBytes: number): number {
+function renderedLineBytes(number: number, textBytes: number): number {
   return String(number).length + (textBytes > 0 ? 1 + textBytes : 0) + 1;
 }
 

@@ -37,7 +37,7 @@ export interface FileStamp {
   isDirectory: boolean;
 }
 
-export function stampOf(info: Deno.FileInfo): FileStamp {
+function stampOf(info: Deno.FileInfo): FileStamp {
   return {
     dev: info.dev ?? 0,
     ino: info.ino ?? 0,
@@ -57,7 +57,7 @@ export function sameFile(a: FileStamp, b: FileStamp): boolean {
 }
 
 /** Same file, same size, same modification time: nobody wrote it in between. */
-export function sameVersion(a: FileStamp, b: FileStamp): boolean {
+function sameVersion(a: FileStamp, b: FileStamp): boolean {
   return sameFile(a, b) && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 

@@ -12,7 +12,7 @@
 import ignore, { type Ignore } from "ignore";
 import { isCredentialPath } from "./credential_paths.ts";
 
-export const LIMITS = {
+const LIMITS = {
   entriesPerFolder: 20_000,
   files: 100_000,
   ignoreFileBytes: 256 * 1024,
