@@ -33,7 +33,7 @@ type ValueKind =
   | "elisp";
 
 /** One option that hands a program a command to run. */
-export interface PayloadOption {
+interface PayloadOption {
   /** The programs (basenames) that read it. */
   programs: readonly string[];
   /** For a verb program: the verb it belongs to (`git grep`). */

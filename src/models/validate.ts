@@ -11,7 +11,7 @@ import { canonicalName, parseModelName } from "./names.ts";
 import { listModels } from "./registry.ts";
 import { systemModelReason } from "./system.ts";
 
-export interface ModelChoiceVerdict {
+interface ModelChoiceVerdict {
   /** Why the name is refused (the change is not made). */
   problem?: string;
   /** Something to know about an accepted name. */

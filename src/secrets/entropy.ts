@@ -20,7 +20,7 @@ export function shannonEntropy(value: string): number {
   return bits;
 }
 
-export interface CharClasses {
+interface CharClasses {
   lower: boolean;
   upper: boolean;
   digit: boolean;

@@ -9,7 +9,7 @@ import type { Config } from "../config/schema.ts";
 import { toolSpec } from "./registry.ts";
 import type { AnyTool } from "./tool.ts";
 
-export interface CatalogueEntry {
+interface CatalogueEntry {
   name: string;
   description: string;
   parameters: Record<string, unknown>;

@@ -103,7 +103,7 @@ function readHead(gitDir: string): { commit?: string; branch?: string } {
   return /^[0-9a-f]{40,64}$/.test(head) ? { commit: head } : {};
 }
 
-export interface IndexEntry {
+interface IndexEntry {
   path: string;
   mtimeSeconds: number;
   mtimeNanoseconds: number;
