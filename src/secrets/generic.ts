@@ -491,6 +491,27 @@ function readValue(
   return { start: i, value: text.slice(i, j), quoted: false };
 }
 
+/** The value read from `at` to the end of its line, as a literal assignment to `name`. */
+function valueOnItsLine(
+  text: string,
+  name: string,
+  nameStart: number,
+  at: number,
+): Assignment | null {
+  let lineEnd = text.indexOf("\n", at);
+  if (lineEnd === -1) lineEnd = text.length;
+  const read = readValue(text, at, lineEnd);
+  if (!read) return null;
+  return {
+    name,
+    nameStart,
+    valueStart: read.start,
+    value: read.value,
+    quoted: read.quoted,
+    literal: true,
+  };
+}
+
 /**
  * A name whose value sits on a following line: a Kubernetes env entry (`- name: API_TOKEN` then
  * `value: …`) or a Terraform variable (`variable "api_token" {` then `default = …`).
@@ -506,56 +527,21 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
   ) {
     const m = /^["'][ \t]+value=(?=["'])/.exec(text.slice(nameEnd, nameEnd + 40));
     if (!m) return null;
-    let lineEnd = text.indexOf("\n", nameEnd);
-    if (lineEnd === -1) lineEnd = text.length;
-    const read = readValue(text, nameEnd + m[0].length, lineEnd);
-    if (!read) return null;
-    const name = text.slice(nameStart, nameEnd);
-    return {
-      name,
-      nameStart,
-      valueStart: read.start,
-      value: read.value,
-      quoted: true,
-      literal: true,
-    };
+    // The look-ahead above leaves a quote at the value's start, so it reads as quoted.
+    return valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length);
   }
   // .netrc: machine host login user password secret
   if (
     quote === " " && /^(?:machine|default)\b.*\blogin\s+\S+\s+$/.test(prefix) &&
     /^password$/i.test(text.slice(nameStart, nameEnd))
   ) {
-    let lineEnd = text.indexOf("\n", nameEnd);
-    if (lineEnd === -1) lineEnd = text.length;
-    const read = readValue(text, nameEnd, lineEnd);
-    if (!read) return null;
-    return {
-      name: "password",
-      nameStart,
-      valueStart: read.start,
-      value: read.value,
-      quoted: read.quoted,
-      literal: true,
-    };
+    return valueOnItsLine(text, "password", nameStart, nameEnd);
   }
   if (!/^[ \t]*-?[ \t]*name:[ \t]*["']?$|^[ \t]*variable[ \t]+"$/.test(prefix)) return null;
   const window = text.slice(nameEnd, nameEnd + 400);
   const m = /^[^\n]*\n(?:[^\n]*\n){0,2}?[ \t]*(?:value|default)[ \t]*[:=][ \t]*/.exec(window);
   if (!m) return null;
-  const at = nameEnd + m[0].length;
-  let lineEnd = text.indexOf("\n", at);
-  if (lineEnd === -1) lineEnd = text.length;
-  const read = readValue(text, at, lineEnd);
-  if (!read) return null;
-  const name = text.slice(nameStart, nameEnd);
-  return {
-    name,
-    nameStart,
-    valueStart: read.start,
-    value: read.value,
-    quoted: read.quoted,
-    literal: true,
-  };
+  return valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length);
 }
 
 /**
