@@ -6,6 +6,7 @@
 import type { OutputStore, OutputWriter } from "../audit/output_store.ts";
 import type { CapturedStream } from "./capture.ts";
 import { exitLine, type KeptWhole } from "./render.ts";
+export { removeQuietly } from "../util/fs_safe.ts";
 
 /** Copy a spill file into the stored output. */
 function copyInto(writer: OutputWriter, path: string): void {
@@ -52,11 +53,4 @@ export function keepWhole(
   }
   const kept = writer.close();
   return { id, lines: kept.lines, truncated: truncated || !!kept.truncated };
-}
-
-export function removeQuietly(path: string | undefined): void {
-  if (!path) return;
-  try {
-    Deno.removeSync(path);
-  } catch { /* already gone */ }
 }

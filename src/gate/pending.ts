@@ -31,10 +31,10 @@ import {
 } from "./answerer.ts";
 import type { Level } from "../config/schema.ts";
 import { randomHex } from "../util/random_id.ts";
+import { removeQuietly } from "../util/fs_safe.ts";
 
 export const SCOPES = ["once", "session", "project", "always"] as const;
 export type Scope = (typeof SCOPES)[number];
-
 
 export interface PendingRequest {
   version: 1;
@@ -115,12 +115,6 @@ function readBytes(path: string): Uint8Array | undefined {
   } catch {
     return undefined;
   }
-}
-
-function removeQuietly(path: string): void {
-  try {
-    Deno.removeSync(path);
-  } catch { /* already gone */ }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -5,8 +5,9 @@
  * `path:kind:line`, a baseline entry a path, a kind and a context hash
  * (docs/adr/0360-secrets-conventions.md).
  */
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import type { SecretFinding } from "./types.ts";
+import { repositoryRoot } from "../util/walk.ts";
 
 /** A baseline or ignore file that cannot be used; the message is the sentence to show. */
 export class KnownFindingsError extends Error {
@@ -36,19 +37,6 @@ function parseIgnoreFile(text: string, base: string, ownKinds: boolean): Fingerp
     out.push({ base, path: m[1], kind: ownKinds ? m[2] : null, line: Number(m[3]) });
   }
   return out;
-}
-
-/** The repository root above `dir` (the folder holding .git), if any. */
-function repositoryRoot(dir: string): string | undefined {
-  for (let current = dir;;) {
-    try {
-      Deno.lstatSync(join(current, ".git"));
-      return current;
-    } catch { /* not here */ }
-    const parent = dirname(current);
-    if (parent === current) return undefined;
-    current = parent;
-  }
 }
 
 interface BaselineEntry {

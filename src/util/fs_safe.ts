@@ -293,7 +293,8 @@ function checkFileUnchanged(target: WriteTarget, expected: FileStamp | null): vo
   }
 }
 
-function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
+/** Write every byte of `bytes` to `file`, however many calls that takes. */
+export function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
   let written = 0;
   while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
 }
@@ -484,4 +485,12 @@ function safeUid(): number | null {
   } catch {
     return null;
   }
+}
+
+/** Remove a file, if there is one to remove; a file already gone is not an error. */
+export function removeQuietly(path: string | undefined): void {
+  if (!path) return;
+  try {
+    Deno.removeSync(path);
+  } catch { /* already gone */ }
 }

@@ -109,7 +109,7 @@ function ignoredBy(stack: Rules[], relative: string, isDir: boolean): boolean {
 }
 
 /** The repository root above `dir` (the folder holding .git), if any. */
-function repositoryRoot(dir: string): string | undefined {
+export function repositoryRoot(dir: string): string | undefined {
   let current = dir;
   while (true) {
     try {
