@@ -9,6 +9,7 @@
 import { dedupe, type Finding } from "./findings.ts";
 import { type Scanned, scanText } from "./scan.ts";
 import type { ChunkJudge } from "./judge.ts";
+import { plural } from "../util/plural.ts";
 
 /**
  * What a condensing tool other than triage reads of an input at most (head and tail halves);
@@ -153,10 +154,6 @@ export function countFindings(findings: Finding[]): Counts {
     else counts.warnings++;
   }
   return counts;
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 export interface HeadlineInput {

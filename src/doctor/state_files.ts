@@ -15,6 +15,7 @@ import { parseOutcome, parseRequest } from "../gate/pending.ts";
 import { parseEventLine } from "../audit/reader.ts";
 import type { Finding } from "./finding.ts";
 import { stateFinding, type StateItem } from "./state.ts";
+import { plural } from "../util/plural.ts";
 
 /** A file's text, or the fault that stops it being read. */
 function readText(path: string): string {
@@ -37,10 +38,6 @@ function parseJson(path: string): unknown {
     if (error instanceof SyntaxError) throw new Error("not valid JSON");
     throw error;
   }
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /**
