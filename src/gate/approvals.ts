@@ -22,6 +22,7 @@ import { writeFileAtomicSync } from "../util/atomic.ts";
 import { WispError } from "../util/errors.ts";
 import { featuresCovered } from "./features.ts";
 import { randomHex } from "../util/random_id.ts";
+import { isWithin } from "../util/fs_safe.ts";
 
 export type Scope = "once" | "session" | "project" | "always";
 
@@ -114,11 +115,6 @@ export function isExpired(approval: Approval, now = new Date()): boolean {
   return approval.expires !== null && Date.parse(approval.expires) <= now.getTime();
 }
 
-function within(path: string, dir: string): boolean {
-  const d = dir.replace(/\/+$/, "");
-  return path === d || path.startsWith(d + "/");
-}
-
 /** Does this approval cover the part asked about? */
 export function covers(approval: Approval, query: ApprovalQuery): boolean {
   const now = query.now ?? new Date();
@@ -133,7 +129,7 @@ export function covers(approval: Approval, query: ApprovalQuery): boolean {
       return true;
     case "project":
       return approval.directory !== null &&
-        (query.root === approval.directory || within(query.cwd, approval.directory));
+        (query.root === approval.directory || isWithin(query.cwd, approval.directory));
     case "always":
       return approval.level !== "dangerous";
   }

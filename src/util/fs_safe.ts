@@ -116,11 +116,13 @@ export function canonicalPath(path: string, cwd = Deno.cwd()): string {
   }
 }
 
-/** Whether `path` is `root` or inside it (both canonical). */
+/**
+ * Whether `path` is `root` or inside it. Both are absolute; trailing slashes
+ * on `root` (as a person may write a folder in a setting) do not count.
+ */
 export function isWithin(path: string, root: string): boolean {
-  if (path === root) return true;
-  const prefix = root.endsWith("/") ? root : root + "/";
-  return path.startsWith(prefix);
+  const folder = root.length > 1 ? root.replace(/\/+$/, "") : root;
+  return path === folder || path.startsWith(folder === "/" ? "/" : folder + "/");
 }
 
 // ---------------------------------------------------------------------------
