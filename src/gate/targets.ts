@@ -355,7 +355,9 @@ export function writeTargets(part: Part): Target[] {
       // repository they are pointed at; whether they may is rated by their own rules.
       const readOnly = GIT_READ_ONLY_VERBS.includes(verb ?? "") ||
         ["branch", "tag", "remote", "config"].includes(verb ?? "");
-      if (!readOnly) add(c, "changes the repository in");
+      // fsck --lost-found is the one read-only verb's option that writes (into .git/lost-found).
+      const lostFound = verb === "fsck" && lits.some((l) => isLongOption(l, "lost-found"));
+      if (!readOnly || lostFound) add(c, "changes the repository in");
       // diff, log, show, format-patch, archive …: --output FILE (any start of it), and -o for
       // archive and format-patch.
       for (let i = 0; i < args.length; i++) {
