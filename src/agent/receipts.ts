@@ -9,7 +9,7 @@
  */
 import type { TurnCall } from "../audit/calls.ts";
 
-export const RAN_MAX_NAMED = 6;
+const RAN_MAX_NAMED = 6;
 
 interface Tally {
   tool: string;
@@ -19,7 +19,7 @@ interface Tally {
   declined: number;
 }
 
-export function tallyCalls(calls: readonly TurnCall[]): Tally[] {
+function tallyCalls(calls: readonly TurnCall[]): Tally[] {
   const tallies = new Map<string, Tally>();
   for (const call of calls) {
     let tally = tallies.get(call.tool);
@@ -47,7 +47,7 @@ function renderTally(tally: Tally): string {
 }
 
 /** Whether the reply names one of the tools, as a word. */
-export function namesATool(reply: string, tools: readonly string[]): boolean {
+function namesATool(reply: string, tools: readonly string[]): boolean {
   return tools.some((tool) => new RegExp(`(^|[^A-Za-z0-9_])${tool}($|[^A-Za-z0-9_])`).test(reply));
 }
 

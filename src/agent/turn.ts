@@ -19,7 +19,7 @@ import type { AnyTool, ToolContext, ToolResult } from "../tools/tool.ts";
 import { prepareCall, PreparedGate } from "./prepare.ts";
 import { PARALLEL_GROUP, runScheduled, scheduleCalls } from "./schedule.ts";
 
-export const MAX_ROUNDS = 16;
+const MAX_ROUNDS = 16;
 
 export interface TurnHooks {
   /** A piece of the model's text, as it streams. */
@@ -66,13 +66,13 @@ export interface TurnOutcome {
 }
 
 /** What a cut-off call gets back instead of running. */
-export function cutOffResult(call: ToolCall): string {
+function cutOffResult(call: ToolCall): string {
   return `error: your response was cut off at the length limit before this ${call.name} call was complete, so it did not run; ` +
     "issue the call again with complete arguments, and keep the response short";
 }
 
 /** What a call of a tool this turn does not offer gets back. */
-export function notOfferedResult(name: string, offered: readonly string[]): string {
+function notOfferedResult(name: string, offered: readonly string[]): string {
   return offered.length === 0
     ? `error: there is no tool named ${name} here: this conversation has no tools; reply in words`
     : `error: there is no tool named ${name} in this conversation; the tools you have are ${

@@ -34,7 +34,7 @@ type Reader = (sentence: string, turn: Turn) => Omit<Claim, "quote"> | null;
 const QUOTE_MAX = 90;
 
 /** Sentences and lines of a reply, code blocks kept apart (they are read by the output reader). */
-export function sentencesOf(reply: string): string[] {
+function sentencesOf(reply: string): string[] {
   const prose = reply.replace(/```[\s\S]*?(```|$)/g, "\n");
   const out: string[] = [];
   for (const line of prose.split(/\r?\n/)) {
@@ -210,7 +210,7 @@ const INTRODUCES_OUTPUT =
   /\b(output|printed|prints|print|returned|returns|shows|showed|says|said|result|gave|reads|contains|contents)\b/i;
 
 /** Fenced blocks and inline quotes introduced as output, whose lines no call produced. */
-export function quotedOutputClaims(reply: string, turn: Turn): Claim[] {
+function quotedOutputClaims(reply: string, turn: Turn): Claim[] {
   const claims: Claim[] = [];
   const fence = /```[^\n]*\n([\s\S]*?)(```|$)/g;
   for (let m = fence.exec(reply); m; m = fence.exec(reply)) {
@@ -248,7 +248,7 @@ export function quotedOutputClaims(reply: string, turn: Turn): Claim[] {
   return claims;
 }
 
-export function turnOf(calls: readonly TurnCall[]): Turn {
+function turnOf(calls: readonly TurnCall[]): Turn {
   const haystack = calls.map((c) => `${c.whole ?? c.text}\n${JSON.stringify(c.arguments ?? null)}`)
     .join("\n");
   const commands = calls.filter(ran).flatMap((c) => c.command !== undefined ? [c.command] : []);

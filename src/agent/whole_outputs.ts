@@ -7,7 +7,7 @@ import type { TurnCall } from "../audit/calls.ts";
 
 /** The most read back per call, and per turn. */
 export const WHOLE_PER_CALL_BYTES = 4 * 1024 * 1024;
-export const WHOLE_PER_TURN_BYTES = 16 * 1024 * 1024;
+const WHOLE_PER_TURN_BYTES = 16 * 1024 * 1024;
 
 /** Reads up to `max` bytes of a stored output; null when it is not there. */
 export type ReadStored = (id: string, max: number) => Promise<string | null>;

@@ -45,7 +45,7 @@ export function outcomeOf(ok: boolean | undefined, text: string): CallOutcome {
 }
 
 /** The exit status a run_command result states on its first line ("exit status: 1"). */
-export function exitStatusOf(text: string): number | undefined {
+function exitStatusOf(text: string): number | undefined {
   const match = /^exit status: (-?\d+)/m.exec(text.slice(0, 200));
   return match ? Number(match[1]) : undefined;
 }

@@ -219,10 +219,6 @@ export type AuditFields<K extends AuditKind> = z.input<(typeof AUDIT_CATALOGUE)[
 
 export const AUDIT_KINDS = Object.keys(AUDIT_CATALOGUE) as AuditKind[];
 
-export function isAuditKind(kind: string): kind is AuditKind {
-  return Object.hasOwn(AUDIT_CATALOGUE, kind);
-}
-
 /** The envelope every line carries, whatever its kind. */
 export interface AuditEnvelope {
   ts: string;

@@ -30,7 +30,7 @@ import { ensurePrivateDir, type HomePaths } from "../config/home.ts";
 import { randomHex } from "../util/random_id.ts";
 
 /** The most one stored output keeps. */
-export const OUTPUT_STORE_CAP_BYTES = 16 * 1024 * 1024;
+const OUTPUT_STORE_CAP_BYTES = 16 * 1024 * 1024;
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,80}$/;
 

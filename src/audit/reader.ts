@@ -56,7 +56,7 @@ export function parseEventLine(line: string): AuditEvent | undefined {
 }
 
 /** Parse a file's text; the last line counts as torn only if it is not whole. */
-export function parseEventsText(text: string, file: string, into: ReadResult): void {
+function parseEventsText(text: string, file: string, into: ReadResult): void {
   const lines = text.split("\n");
   const bad: number[] = [];
   lines.forEach((line, index) => {

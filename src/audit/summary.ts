@@ -28,7 +28,7 @@ function short(value: unknown, max = 80): string {
 }
 
 /** `2026-11-30 10:00:25` in UTC, from an ISO timestamp. */
-export function shortTime(ts: string): string {
+function shortTime(ts: string): string {
   return ts.length >= 19 ? `${ts.slice(0, 10)} ${ts.slice(11, 19)}` : ts;
 }
 

@@ -50,7 +50,7 @@ export interface AuditSink {
 }
 
 /** The most events a scope keeps in its list; past it, events are still recorded and counted. */
-export const SCOPE_EVENTS_MAX = 10_000;
+const SCOPE_EVENTS_MAX = 10_000;
 
 /**
  * What events belong to: a turn (and an MCP thread). Recording through the

@@ -24,14 +24,14 @@ export interface LiveApproval {
 const REVOKE_WAIT_MS = 10_000;
 
 /** "wisp mcp 4242 (claude-code)". */
-export function serverLabel(server: LiveServer): string {
+function serverLabel(server: LiveServer): string {
   return `wisp mcp ${server.pid} (${server.client})`;
 }
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** "31 Oct 2026", in local time. */
-export function shortDate(iso: string | null): string {
+function shortDate(iso: string | null): string {
   if (!iso) return "";
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
@@ -75,7 +75,7 @@ export function approvalRows(
 }
 
 /** Wrap the last column of aligned rows to the width, continuing under itself. */
-export function wrapLastColumn(lines: string[], indent: number, width: number): string[] {
+function wrapLastColumn(lines: string[], indent: number, width: number): string[] {
   const out: string[] = [];
   const room = Math.max(20, width - indent);
   for (const line of lines) {

@@ -14,14 +14,14 @@ import { load } from "./lazy.ts";
 import type { Command } from "commander";
 
 /** "12 s", "3 min", "2 h". */
-export function waitedText(seconds: number): string {
+function waitedText(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
   return `${Math.floor(seconds / 3600)} h`;
 }
 
 /** A directory with the home folder written as ~. */
-export function tildePath(path: string, home: string | undefined): string {
+function tildePath(path: string, home: string | undefined): string {
   if (!home) return path;
   if (path === home) return "~";
   return path.startsWith(home + "/") ? "~" + path.slice(home.length) : path;

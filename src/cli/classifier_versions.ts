@@ -16,7 +16,7 @@ import * as store from "../gate/trained/store.ts";
 import { WispError } from "../util/errors.ts";
 
 /** The version the config names for coreml (its default when none is set). */
-export function configuredVersion(config: Config): string {
+function configuredVersion(config: Config): string {
   return config.approval.coremlModel ?? store.defaultVersion();
 }
 

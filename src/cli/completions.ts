@@ -11,7 +11,7 @@ import type { Command } from "commander";
 const SHELL_NAMES = "zsh, bash or fish";
 
 /** The script for `shell`, generated from the full command tree. */
-export async function scriptFor(shell: string): Promise<string> {
+async function scriptFor(shell: string): Promise<string> {
   const { UsageError } = await load<typeof import("../util/errors.ts")>(
     import.meta.resolve("../util/errors.ts"),
   );

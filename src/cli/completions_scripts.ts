@@ -22,7 +22,7 @@ export type Shell = (typeof SHELLS)[number];
 export const MARKER = "# wisp completions:";
 
 /** How many lines from the top the marker may be on (zsh's #compdef comes first). */
-export const MARKER_LINES = 5;
+const MARKER_LINES = 5;
 
 function specOf(values: ValueSource | undefined): string {
   if (!values) return "-";

@@ -42,7 +42,7 @@ interface CommandModule {
   register(program: Command): void;
 }
 
-export const COMMANDS: CommandModule[] = [
+const COMMANDS: CommandModule[] = [
   respond,
   tools,
   models,

@@ -64,7 +64,7 @@ export function register(program: Command): void {
 const POOL_MIN_FILES = 16;
 
 /** Exit status when an input could not be scanned: the result is incomplete. */
-export const EXIT_NOT_SCANNED = 2;
+const EXIT_NOT_SCANNED = 2;
 
 /** The sentence for an input that could not be scanned, or null for an error that is a bug. */
 export function notScannedReason(path: string, error: unknown): string | null {

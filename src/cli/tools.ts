@@ -43,7 +43,7 @@ export function renderToolList(
 }
 
 /** name<TAB>description per line, for scripts. */
-export function renderToolLines(tools: { name: string; description: string }[]): string {
+function renderToolLines(tools: { name: string; description: string }[]): string {
   return tools.map((t) => `${t.name}\t${t.description.replace(/[\t\r\n]+/g, " ")}\n`).join("");
 }
 

@@ -15,7 +15,7 @@ export function formatVersion(version: string, build: BuildInfo): string {
 }
 
 /** The build this process is: compiled builds carry it; a source run reads git. */
-export function currentBuild(): BuildInfo {
+function currentBuild(): BuildInfo {
   if (BUILD.kind !== "source") return BUILD;
   try {
     const url = new URL("../..", import.meta.url);

@@ -68,7 +68,7 @@ export const UPPER_V = 86;
 export const UPPER_W = 87;
 export const UPPER_X = 88;
 export const UPPER_Y = 89;
-export const UPPER_Z = 90;
+const UPPER_Z = 90;
 export const LOWER_A = 97;
 export const LOWER_B = 98;
 export const LOWER_C = 99;
@@ -94,7 +94,7 @@ export const LOWER_V = 118;
 export const LOWER_W = 119;
 export const LOWER_X = 120;
 export const LOWER_Y = 121;
-export const LOWER_Z = 122;
+const LOWER_Z = 122;
 
 /** "0" to "9". */
 export function isDigit(c: number): boolean {

@@ -13,7 +13,7 @@ export type DraftKind = "commit" | "pr" | "changelog";
 export const SUBJECT_MAX = 72;
 export const WHY_PLACEHOLDER = "Why: <…>";
 /** Characters of the diff itself sent with the summary. */
-export const DIFF_BUDGET = 16_000;
+const DIFF_BUDGET = 16_000;
 
 /** A subject of at most 72 characters, cut at a word, without a trailing period. */
 export function capSubject(subject: string, max = SUBJECT_MAX): string {
@@ -39,7 +39,7 @@ const INSTRUCTIONS: Record<DraftKind, string> = {
 };
 
 /** The diff cut to the budget, each file getting a fair share of lines (the summary names everything). */
-export function boundedDiff(diff: string, budget = DIFF_BUDGET): { text: string; cut: boolean } {
+function boundedDiff(diff: string, budget = DIFF_BUDGET): { text: string; cut: boolean } {
   if (diff.length <= budget) return { text: diff, cut: false };
   const parts = diff.split(/(?=^diff --git )/m);
   const share = Math.floor(budget / Math.max(1, parts.length));

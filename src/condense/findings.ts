@@ -13,9 +13,9 @@ export interface Finding {
   detail?: string[];
 }
 
-export const DETAIL_LINES = 8;
+const DETAIL_LINES = 8;
 /** Longest message kept; longer ones are cut with an ellipsis. */
-export const MESSAGE_CHARS = 400;
+const MESSAGE_CHARS = 400;
 
 export function location(file: string, line?: string | number, col?: string | number): string {
   if (line === undefined || line === "") return file;

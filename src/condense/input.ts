@@ -8,6 +8,7 @@
 import { boundBytes, CAPTURE_LIMIT } from "./triage.ts";
 import { openInputFile } from "../util/tool_input.ts";
 import { type Scanned, type ScanWatch, TriageScanner } from "./scan.ts";
+import { concatBytes } from "../util/bytes.ts";
 
 /** Bytes read from a file at a time when every byte is scanned. */
 const SCAN_READ = 64 * 1024;
@@ -49,16 +50,6 @@ export interface BoundedInput {
   text: string;
   bytes: number;
   droppedBytes: number;
-}
-
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 async function readExactly(file: Deno.FsFile, length: number): Promise<Uint8Array> {
@@ -127,15 +118,15 @@ export async function readStreamBounded(
       tailLength -= tail[0].length;
       tail.shift();
     }
-    if (tail.length > 64) tail = [concat(tail, tailLength)];
+    if (tail.length > 64) tail = [concatBytes(tail, tailLength)];
   }
-  const headBytes = concat(head, headLength);
-  let tailBytes = concat(tail, tailLength);
+  const headBytes = concatBytes(head, headLength);
+  let tailBytes = concatBytes(tail, tailLength);
   if (tailBytes.length > half) tailBytes = tailBytes.subarray(tailBytes.length - half);
   if (total <= limit) {
     return {
       text: new TextDecoder().decode(
-        concat([headBytes, tailBytes], headBytes.length + tailBytes.length),
+        concatBytes([headBytes, tailBytes], headBytes.length + tailBytes.length),
       ),
       bytes: total,
       droppedBytes: 0,
@@ -166,7 +157,7 @@ export interface LogWindow {
 }
 
 /** Beyond this much, the held-back stretch's lines are estimated rather than counted. */
-export const COUNT_SCAN_LIMIT = 256 * 1024 * 1024;
+const COUNT_SCAN_LIMIT = 256 * 1024 * 1024;
 
 function newlines(bytes: Uint8Array): number {
   let n = 0;
@@ -175,7 +166,7 @@ function newlines(bytes: Uint8Array): number {
 }
 
 /** Line breaks in [from, to) of a file, read a MiB at a time; past `scanLimit` bytes, estimated. */
-export async function countLineBreaks(
+async function countLineBreaks(
   file: Deno.FsFile,
   from: number,
   to: number,

@@ -270,7 +270,7 @@ function render(
   }
 }
 
-export function renderShape(shape: Shape, opts: RenderOptions = {}): string {
+function renderShape(shape: Shape, opts: RenderOptions = {}): string {
   const out: string[] = [];
   render(shape, "", 0, { maxDepth: opts.maxDepth ?? 8, maxKeys: opts.maxKeys ?? 40 }, out, "");
   return out.join("\n");

@@ -40,13 +40,13 @@ const judgedFinding = z.object({
   test: z.string().optional(),
   message: z.string().min(1),
 });
-export const JUDGE_SCHEMA = z.object({ findings: z.array(judgedFinding).max(50) });
-export const JUDGE_JSON_SCHEMA = z.toJSONSchema(JUDGE_SCHEMA, { io: "input" }) as Record<
+const JUDGE_SCHEMA = z.object({ findings: z.array(judgedFinding).max(50) });
+const JUDGE_JSON_SCHEMA = z.toJSONSchema(JUDGE_SCHEMA, { io: "input" }) as Record<
   string,
   unknown
 >;
 
-export function judgePrompt(chunk: string, context: JudgeContext): string {
+function judgePrompt(chunk: string, context: JudgeContext): string {
   const about = context.command
     ? `Command: ${context.command}${
       context.exitStatus === undefined ? "" : ` (exit ${context.exitStatus ?? "none"})`

@@ -58,6 +58,12 @@ function npmMarks(entry: Record<string, unknown>): { marks: string[]; source?: s
   return { marks, source };
 }
 
+/** One package-lock entry as listed: its name, version, source and marks. */
+function npmPackage(name: string, entry: Record<string, unknown>): LockPackage {
+  const { marks, source } = npmMarks(entry);
+  return { name, version: String(entry.version ?? "?"), ...(source ? { source } : {}), marks };
+}
+
 function readPackageLock(text: string): { format: string; packages: LockPackage[] } {
   const doc = JSON.parse(text) as Record<string, unknown>;
   const packages: LockPackage[] = [];
@@ -70,25 +76,13 @@ function readPackageLock(text: string): { format: string; packages: LockPackage[
       const name = typeof raw.name === "string"
         ? raw.name
         : key.slice(key.lastIndexOf("node_modules/") + 13);
-      const { marks, source } = npmMarks(raw);
-      packages.push({
-        name,
-        version: String(raw.version ?? "?"),
-        ...(source ? { source } : {}),
-        marks,
-      });
+      packages.push(npmPackage(name, raw));
     }
   } else if (doc.dependencies && typeof doc.dependencies === "object") {
     // v1: a nested tree
     const walk = (deps: Record<string, Record<string, unknown>>) => {
       for (const [name, raw] of Object.entries(deps)) {
-        const { marks, source } = npmMarks(raw);
-        packages.push({
-          name,
-          version: String(raw.version ?? "?"),
-          ...(source ? { source } : {}),
-          marks,
-        });
+        packages.push(npmPackage(name, raw));
         if (raw.dependencies && typeof raw.dependencies === "object") {
           walk(raw.dependencies as Record<string, Record<string, unknown>>);
         }

@@ -199,7 +199,7 @@ function cprofilePlace(spec: string): { name: string; location: string } {
   return { name: m[3], location: `${m[1]}:${m[2]}` };
 }
 
-export function isCProfileText(text: string): boolean {
+function isCProfileText(text: string): boolean {
   return text.split("\n", 400).some((line) => CPROFILE_HEADER.test(line));
 }
 

@@ -45,7 +45,7 @@ export interface TriageRunResult {
 }
 
 /** One stream as text: whole when it was captured whole, else its head and tail. */
-export function streamText(stream: CapturedStream): { text: string; dropped: number } {
+function streamText(stream: CapturedStream): { text: string; dropped: number } {
   const decoder = new TextDecoder();
   if (stream.complete) return { text: decoder.decode(stream.head), dropped: 0 };
   const dropped = Math.max(0, stream.bytes - stream.head.length - stream.tail.length);

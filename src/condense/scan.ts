@@ -38,9 +38,9 @@ import {
  */
 export const WINDOW_CHARS = 512 * 1024;
 /** Lines at the end of a window carried into the next before their marks count. */
-export const CARRY_LINES = 2000;
+const CARRY_LINES = 2000;
 /** At most this many characters are carried (a window of very long lines carries fewer lines). */
-export const CARRY_CHARS = 512 * 1024;
+const CARRY_CHARS = 512 * 1024;
 /** Findings kept (deduplicated, in output order); those beyond are counted by kind. */
 export const KEPT_FINDINGS = 2000;
 /** Distinct findings remembered for deduplication; past this, repeats are counted again. */

@@ -9,6 +9,7 @@
 import { dedupe, type Finding } from "./findings.ts";
 import { type Scanned, scanText } from "./scan.ts";
 import type { ChunkJudge } from "./judge.ts";
+import { plural } from "../util/plural.ts";
 
 /**
  * What a condensing tool other than triage reads of an input at most (head and tail halves);
@@ -18,7 +19,7 @@ export const CAPTURE_LIMIT = 1024 * 1024;
 /** Chunks handed to the model are at most this long, cut at line ends. */
 export const CHUNK_CHARS = 4096;
 /** Findings listed unless the caller asks for another cap. */
-export const DEFAULT_CAP = 25;
+const DEFAULT_CAP = 25;
 /** Chunks judged at most in one triage; the rest are counted as not judged. */
 export const MAX_JUDGED_CHUNKS = 64;
 
@@ -49,7 +50,7 @@ export const OUTCOME_EXIT: Record<Outcome, number> = { clean: 0, failures: 1, un
 /** Lines of the output's end kept as the evidence of a failure no reader explained. */
 export const EVIDENCE_LINES = 20;
 /** Characters of each evidence line kept. */
-export const EVIDENCE_CHARS = 300;
+const EVIDENCE_CHARS = 300;
 
 /** One line of the output, numbered from 1 in the whole output. */
 export interface NumberedLine {
@@ -139,7 +140,7 @@ export function unexplainedChunks(
 const RANK: Record<Finding["kind"], number> = { error: 0, test_failure: 0, warning: 1 };
 
 /** Errors and failed tests first, warnings after, each in the order the output gave them. */
-export function rankFindings(findings: Finding[]): Finding[] {
+function rankFindings(findings: Finding[]): Finding[] {
   return findings.map((f, i) => ({ f, i })).sort((a, b) =>
     RANK[a.f.kind] - RANK[b.f.kind] || a.i - b.i
   ).map((x) => x.f);
@@ -153,10 +154,6 @@ export function countFindings(findings: Finding[]): Counts {
     else counts.warnings++;
   }
   return counts;
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 export interface HeadlineInput {
@@ -215,16 +212,6 @@ export function outcomeOf(
   if (counts.errors + counts.test_failures > 0) return "failures";
   if (exitStatus === undefined || exitStatus === 0) return "clean";
   return counts.warnings > 0 && allRead ? "failures" : "unexplained";
-}
-
-/** The last `max` non-blank lines, numbered from `firstNumber` for lines[0], each clipped. */
-export function lastLines(lines: string[], max = EVIDENCE_LINES, firstNumber = 1): NumberedLine[] {
-  const out: NumberedLine[] = [];
-  for (let i = lines.length - 1; i >= 0 && out.length < max; i--) {
-    if (lines[i].trim() === "") continue;
-    out.push({ line: firstNumber + i, text: clipLine(lines[i]) });
-  }
-  return out.reverse();
 }
 
 /** One line clipped to EVIDENCE_CHARS, the cut marked. */

@@ -8,7 +8,7 @@
 import ignore from "ignore";
 
 /** Folders whose changes never start a run: VCS, build output, dependencies, caches. */
-export const IGNORED_DIRS = new Set([
+const IGNORED_DIRS = new Set([
   ".git",
   ".hg",
   ".svn",
@@ -33,7 +33,7 @@ export const IGNORED_DIRS = new Set([
 const SCRATCH =
   /(?:^\.?.*\.sw[a-p x]$|^4913$|^\.#|^#.*#$|~$|\.tmp$|\.crswap$|___jb_(?:tmp|old)___$|^\.DS_Store$)/;
 
-export function isScratch(name: string): boolean {
+function isScratch(name: string): boolean {
   return SCRATCH.test(name);
 }
 

@@ -44,7 +44,7 @@ export function valueAtPath(object: unknown, path: string[]): unknown {
 }
 
 /** A key `config set|unset` accepts, or a UsageError that says where the list is. */
-export function requireSettableKey(key: string): string[] {
+function requireSettableKey(key: string): string[] {
   if (!findSetting(key)) {
     const byHand =
       /^(commandPolicy\.(deny|allow|sandbox\.writablePaths)|tools\.custom|facts\.kinds)/.test(key);
@@ -58,7 +58,7 @@ export function requireSettableKey(key: string): string[] {
 }
 
 /** Whether a setting holds a list (its default is an array). */
-export function isListSetting(path: string[]): boolean {
+function isListSetting(path: string[]): boolean {
   return Array.isArray(valueAtPath(defaultConfig(), path));
 }
 
@@ -67,7 +67,7 @@ export function isListSetting(path: string[]): boolean {
  * list setting takes words or one JSON array; a scalar tries JSON (numbers,
  * true/false, null, quoted strings) and then the words as one string.
  */
-export function candidateValues(path: string[], words: string[]): unknown[] {
+function candidateValues(path: string[], words: string[]): unknown[] {
   if (words.length === 0) {
     throw new UsageError("config set needs a value: wisp config set KEY VALUE");
   }

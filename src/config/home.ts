@@ -23,7 +23,7 @@ export interface HomePaths {
   models: string;
 }
 
-export function userHomeDir(env: (name: string) => string | undefined = Deno.env.get): string {
+function userHomeDir(env: (name: string) => string | undefined = Deno.env.get): string {
   const home = env("HOME") ?? env("USERPROFILE");
   if (!home) throw new Error("HOME is not set; set HOME or WISP_HOME");
   return home;

@@ -59,7 +59,7 @@ export const TOKEN = {
  * levels (a custom tool's argument's enum); the parser and the schema recurse
  * per level, so a file nested 10^5 deep would overflow the stack.
  */
-export const MAX_NESTING = 64;
+const MAX_NESTING = 64;
 
 /** The offset where nesting first passes MAX_NESTING, counted without recursion. */
 function tooDeepAt(text: string): number | undefined {
@@ -142,7 +142,7 @@ function nearestNode(tree: Node, path: PropertyKey[]): Node | undefined {
 }
 
 /** The 1-based line a path of the file is written on, when it is in the file. */
-export function lineOfPath(text: string, path: PropertyKey[]): number | undefined {
+function lineOfPath(text: string, path: PropertyKey[]): number | undefined {
   const tree = configTree(text);
   const node = tree ? nearestNode(tree, path) : undefined;
   if (!node) return undefined;

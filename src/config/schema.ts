@@ -17,7 +17,7 @@ const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
 
 /** A regular expression given as a string; an invalid one makes the config malformed. */
-export const regexPattern = z.string().superRefine((pattern, ctx) => {
+const regexPattern = z.string().superRefine((pattern, ctx) => {
   try {
     new RegExp(pattern);
   } catch (error) {

@@ -23,10 +23,10 @@ export interface UnbuiltSetting {
 }
 
 /** The tasks that run on a model of their own (routing.tasks.<task>) in this build. */
-export const ROUTED_TASKS: readonly string[] = ["triage", "draft", "classifier"];
+const ROUTED_TASKS: readonly string[] = ["triage", "draft", "classifier"];
 
 /** Whether a model name picks a runtime this build does not have (MLX, Core AI, Private Cloud). */
-export function unbuiltRuntime(name: unknown): boolean {
+function unbuiltRuntime(name: unknown): boolean {
   if (typeof name !== "string") return false;
   try {
     const runtime = parseModelName(name).runtime;

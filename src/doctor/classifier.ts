@@ -97,7 +97,7 @@ function userHome(env: Env, paths: HomePaths): string {
 }
 
 /** The command the probe asks about: one the rules leave open, whatever the folder. */
-export const PROBE_LINE = "make test";
+const PROBE_LINE = "make test";
 
 /**
  * Ask the classifier about the probe line as the gate would; undefined when it

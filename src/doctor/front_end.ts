@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import type { Finding } from "./finding.ts";
 
 /** The front end's executable name. */
-export const TUI_NAME = "wisp-tui";
+const TUI_NAME = "wisp-tui";
 
 /** What the front end finding reads from the world. */
 export interface FrontEndWorld {

@@ -48,7 +48,7 @@ function restartAdvice(backend: Backend): string {
  * Ask the model for one word, as a person's first request would: availability
  * alone can say yes while every request fails. Returns the seconds it took.
  */
-export async function askOneWord(backend: Backend, limitMs = ANSWER_LIMIT_MS): Promise<number> {
+async function askOneWord(backend: Backend, limitMs = ANSWER_LIMIT_MS): Promise<number> {
   const started = performance.now();
   let text = "";
   for await (

@@ -26,7 +26,7 @@ import type { Finding } from "./finding.ts";
 import { messageOf } from "../util/errors.ts";
 
 /** The probe's shell line: prints which of the writes succeeded. */
-export function probeScript(outside: string, inside: string, guarded?: string): string {
+function probeScript(outside: string, inside: string, guarded?: string): string {
   const q = (p: string) => `'${p.replaceAll("'", `'\\''`)}'`;
   return `(echo x > ${q(outside)}) 2>/dev/null && echo outside-written; ` +
     (guarded ? `(echo x > ${q(guarded)}) 2>/dev/null && echo protected-written; ` : "") +

@@ -42,7 +42,7 @@ export interface StateItem {
 /** How many faults a detail names before it counts the rest. */
 const NAMED = 3;
 /** A folder with more entries than this is checked this far and said so. */
-export const MAX_ENTRIES = 20_000;
+const MAX_ENTRIES = 20_000;
 
 interface Fault {
   path: string;

@@ -15,6 +15,7 @@ import { parseOutcome, parseRequest } from "../gate/pending.ts";
 import { parseEventLine } from "../audit/reader.ts";
 import type { Finding } from "./finding.ts";
 import { stateFinding, type StateItem } from "./state.ts";
+import { plural } from "../util/plural.ts";
 
 /** A file's text, or the fault that stops it being read. */
 function readText(path: string): string {
@@ -39,10 +40,6 @@ function parseJson(path: string): unknown {
   }
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 /**
  * Readers of formats that a face owns. Doctor and the faces share a floor, so
  * doctor does not import them; the command line, above both, hands them over.
@@ -53,7 +50,7 @@ export interface FaceReaders {
 }
 
 /** Every kind of state in this home, in the order doctor prints them. */
-export function stateItems(paths: HomePaths, faces: FaceReaders): StateItem[] {
+function stateItems(paths: HomePaths, faces: FaceReaders): StateItem[] {
   return [
     {
       name: "approvals",

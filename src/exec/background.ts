@@ -21,13 +21,13 @@ export type ProcessState = "running" | "exited" | "timed out" | "stopped" | "fai
 /** The most processes a session runs at once. */
 export const MAX_RUNNING = 8;
 /** Ended processes kept for a last poll (the oldest is forgotten first). */
-export const MAX_ENDED_KEPT = 16;
+const MAX_ENDED_KEPT = 16;
 /** Bytes of unread output kept per stream between two polls (the newest). */
-export const POLL_KEEP_BYTES = 64 * 1024;
+const POLL_KEEP_BYTES = 64 * 1024;
 /** A lifetime the model did not choose. */
-export const DEFAULT_LIFETIME_SECONDS = 30 * 60;
+const DEFAULT_LIFETIME_SECONDS = 30 * 60;
 /** The longest lifetime when the operator set no cap (commandTimeoutCapSeconds 0). */
-export const MAX_LIFETIME_SECONDS = 4 * 60 * 60;
+const MAX_LIFETIME_SECONDS = 4 * 60 * 60;
 
 /**
  * A process's lifetime: what was asked (or the default), never past the
@@ -169,7 +169,7 @@ export interface ManagedProcess {
 }
 
 /** How a process ended, from the runner's result. */
-export function stateOf(result: RunResult): ProcessState {
+function stateOf(result: RunResult): ProcessState {
   if (result.error !== undefined) return "failed";
   if (result.stopped) return "stopped";
   if (result.timedOut) return "timed out";

@@ -35,7 +35,7 @@ export interface EnvironmentPolicy {
  * XDG folders, wisp's home), language and terminal, the network's own
  * configuration (proxies, certificate bundles), and where toolchains live.
  */
-export const CORE_VARIABLES: readonly string[] = [
+const CORE_VARIABLES: readonly string[] = [
   // who and where
   "HOME",
   "USER",
@@ -100,7 +100,7 @@ export const CORE_VARIABLES: readonly string[] = [
 ];
 
 /** Names that look like credentials: withheld from the base whatever `inherit` says. */
-export const CREDENTIAL_PATTERNS: readonly string[] = [
+const CREDENTIAL_PATTERNS: readonly string[] = [
   "*KEY*",
   "*SECRET*",
   "*TOKEN*",
@@ -145,7 +145,7 @@ export const CREDENTIAL_PATTERNS: readonly string[] = [
  * engine. Their sockets are hidden (src/platform/paths.ts daemonSockets); the
  * addresses are withheld too.
  */
-export const ADDRESS_VARIABLES: readonly string[] = [
+const ADDRESS_VARIABLES: readonly string[] = [
   "TMUX",
   "TMUX_PANE",
   "STY",

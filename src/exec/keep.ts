@@ -64,10 +64,3 @@ export function keepWhole(
   const kept = writer.close();
   return { id, lines: kept.lines, truncated: truncated || !!kept.truncated };
 }
-
-export function removeQuietly(path: string | undefined): void {
-  if (!path) return;
-  try {
-    Deno.removeSync(path);
-  } catch { /* already gone */ }
-}

@@ -31,7 +31,7 @@ import { hostOs } from "../platform/os.ts";
 export type Passing = "inherit" | "piped";
 
 /** The answer script: bit N set when descriptor N may be handed over as it is. */
-export const DESCRIPTOR_SCRIPT = `plain() {
+const DESCRIPTOR_SCRIPT = `plain() {
   [ -t "$1" ] || [ -p /proc/self/fd/$1 ] || [ /proc/self/fd/$1 -ef /dev/null ]
 }
 written() {

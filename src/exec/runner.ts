@@ -8,7 +8,6 @@
  * the moment a byte would be dropped), enforces the time limit, renders the
  * result as run_command's, and records command.outcome.
  */
-import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
 import { ensureHome, type HomePaths } from "../config/home.ts";
 import type { AuditSink } from "../audit/writer.ts";
@@ -27,7 +26,8 @@ import {
   type SandboxMode,
 } from "./mode.ts";
 import { statusOf } from "./status.ts";
-import { exitLine, type KeptWhole, keepWhole, removeQuietly } from "./keep.ts";
+import { exitLine, type KeptWhole, keepWhole } from "./keep.ts";
+import { removeQuietly } from "../util/fs_safe.ts";
 import { drain } from "./drain.ts";
 import { environmentFor, resolveOnOwnPath } from "./environment.ts";
 import { copyOut, feedStdin, type Passing, passingOnce } from "./passthrough.ts";
@@ -625,9 +625,4 @@ function record(req: RunRequest, result: RunResult, mode: SandboxMode, nested: b
       ...(result.error ? { error: result.error } : {}),
     });
   } catch { /* the audit's own failure never changes a command's result */ }
-}
-
-/** Where a run's output lives on disk (for tests and /show). */
-export function outputPath(home: HomePaths, session: string, id: string): string {
-  return join(home.output, session, id);
 }

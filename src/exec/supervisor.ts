@@ -166,7 +166,7 @@ fi
 exit "$s"
 `;
 
-export function supervisorScript(flavour: SupervisorFlavour): string {
+function supervisorScript(flavour: SupervisorFlavour): string {
   return flavour === "pidns" ? PIDNS : PGROUP;
 }
 

@@ -25,14 +25,14 @@ import type { TurnOutcome } from "../agent/turn.ts";
 import { log } from "../util/log.ts";
 
 /** The most a piped prompt may hold. */
-export const PROMPT_MAX_BYTES = 4 * 1024 * 1024;
+const PROMPT_MAX_BYTES = 4 * 1024 * 1024;
 /** The most a --schema file may hold. */
-export const SCHEMA_MAX_BYTES = 256 * 1024;
+const SCHEMA_MAX_BYTES = 256 * 1024;
 
-export const YES_WARNING =
+const YES_WARNING =
   "warning: --yes: commands that would ask you run without asking; the deny list, sandbox, classifier and audit still apply";
 
-export const UNSAFE_WARNING =
+const UNSAFE_WARNING =
   "warning: --unsafe: commands run without the sandbox and can write anywhere you can, wisp's home included";
 
 export interface RespondOptions {
@@ -84,7 +84,7 @@ export interface RespondResult {
  * 4 bytes a token, which underestimates most text, so a prompt refused here
  * would certainly have been cut by the server; a closer call is left to it.
  */
-export function promptOverflow(
+function promptOverflow(
   prompt: string,
   instructions: string,
   windowTokens: number,

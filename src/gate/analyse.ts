@@ -121,7 +121,7 @@ export const SHELLS = new Set([
 ]);
 
 /** How deep payloads nest before the gate stops looking and calls it dangerous. */
-export const MAX_PAYLOAD_DEPTH = 6;
+const MAX_PAYLOAD_DEPTH = 6;
 
 export function analyse(parsed: ParsedLine, options: AnalyseOptions): Analysis {
   const vars: Vars = new Map();
@@ -395,7 +395,7 @@ function isInside(parsed: ParsedLine, c: SimpleCommand, owner: number): boolean 
   return false;
 }
 
-export function normalisePath(path: string): string {
+function normalisePath(path: string): string {
   const parts: string[] = [];
   for (const seg of path.split("/")) {
     if (seg === "" || seg === ".") continue;
@@ -431,7 +431,7 @@ export function feederKind(words: Word[]): string | undefined {
   return undefined;
 }
 
-export const DOWNLOADERS = new Set([
+const DOWNLOADERS = new Set([
   "curl",
   "wget",
   "fetch",
@@ -661,7 +661,7 @@ const SYSTEMD_RUN_VALUES = set(
 );
 
 /** Unwrap wrappers to the program that really runs, with the variables `env` sets for it. */
-export function unwrapWords(input: Word[]): Unwrapped {
+function unwrapWords(input: Word[]): Unwrapped {
   const env: Assignment[] = [];
   const out = unwrapInto(input, env);
   return env.length ? { ...out, env } : out;

@@ -22,13 +22,14 @@ import { writeFileAtomicSync } from "../util/atomic.ts";
 import { WispError } from "../util/errors.ts";
 import { featuresCovered } from "./features.ts";
 import { randomHex } from "../util/random_id.ts";
+import { isWithin } from "../util/fs_safe.ts";
 
 export type Scope = "once" | "session" | "project" | "always";
 
 export const APPROVAL_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The most approvals kept on disk; the oldest go first past this. */
-export const MAX_STORED_APPROVALS = 2000;
+const MAX_STORED_APPROVALS = 2000;
 
 const RANK: Record<Level, number> = { safe: 0, moderate: 1, dangerous: 2 };
 
@@ -71,15 +72,12 @@ export interface ApprovalQuery {
   now?: Date;
 }
 
-export function newApprovalId(): string {
+function newApprovalId(): string {
   return randomHex(4);
 }
 
-/**
- * The approval an answer makes. A dangerous part is never remembered beyond
- * the session, so project and always become session for it.
- */
-export function makeApproval(input: {
+/** An answer to remember: its scope and pattern, the part's level, and where it was given. */
+export interface AnswerToRemember {
   scope: Scope;
   pattern: string;
   level: Level;
@@ -88,7 +86,13 @@ export function makeApproval(input: {
   features?: string[];
   source?: string;
   now?: Date;
-}): Approval {
+}
+
+/**
+ * The approval an answer makes. A dangerous part is never remembered beyond
+ * the session, so project and always become session for it.
+ */
+export function makeApproval(input: AnswerToRemember): Approval {
   const now = input.now ?? new Date();
   let scope = input.scope;
   if (input.level === "dangerous" && (scope === "project" || scope === "always")) scope = "session";
@@ -111,11 +115,6 @@ export function isExpired(approval: Approval, now = new Date()): boolean {
   return approval.expires !== null && Date.parse(approval.expires) <= now.getTime();
 }
 
-function within(path: string, dir: string): boolean {
-  const d = dir.replace(/\/+$/, "");
-  return path === d || path.startsWith(d + "/");
-}
-
 /** Does this approval cover the part asked about? */
 export function covers(approval: Approval, query: ApprovalQuery): boolean {
   const now = query.now ?? new Date();
@@ -130,7 +129,7 @@ export function covers(approval: Approval, query: ApprovalQuery): boolean {
       return true;
     case "project":
       return approval.directory !== null &&
-        (query.root === approval.directory || within(query.cwd, approval.directory));
+        (query.root === approval.directory || isWithin(query.cwd, approval.directory));
     case "always":
       return approval.level !== "dangerous";
   }
@@ -278,18 +277,7 @@ export class ApprovalStore {
   }
 
   /** Remember an answer; returns the approval made (after the scope rules). */
-  remember(
-    input: {
-      scope: Scope;
-      pattern: string;
-      level: Level;
-      root: string;
-      turnId?: string;
-      features?: string[];
-      source?: string;
-      now?: Date;
-    },
-  ): Approval {
+  remember(input: AnswerToRemember): Approval {
     const approval = makeApproval(input);
     if (approval.scope === "once" || approval.scope === "session") {
       if (approval.scope === "once" && !approval.turnId) return approval;

@@ -55,7 +55,7 @@ export interface ClassifiedPart extends PartVerdict {
 }
 
 /** Combine the rules with a model: the higher level wins, and the rules' reasons stay. */
-export function combine(
+function combine(
   rules: PartVerdict,
   model: ModelVerdict | undefined,
   failure?: string,

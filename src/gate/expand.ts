@@ -19,7 +19,7 @@ import { PRIVILEGE } from "./programs.ts";
 import { cachedRegExp } from "./regexes.ts";
 
 /** The most words one word may expand to; a larger expansion is left as a glob. */
-export const MAX_BRACE_WORDS = 64;
+const MAX_BRACE_WORDS = 64;
 
 /** The alternatives of a brace body split at its top-level commas (`a,{b,c}` → `a`, `{b,c}`). */
 function topLevelCommas(body: string): string[] {

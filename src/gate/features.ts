@@ -12,6 +12,7 @@
 import type { Part } from "./analyse.ts";
 import { absolutePath, literal, resolveWord, type Word } from "./words.ts";
 import { longOptionNames } from "./options.ts";
+import { isWithin } from "../util/fs_safe.ts";
 
 export interface FeatureContext {
   /** The project folder (the launch directory). */
@@ -41,19 +42,14 @@ const FORCING_OPTIONS = [
 /** Paths that name no file a command changes. */
 const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/[0-2])$/;
 
-function within(path: string, dir: string): boolean {
-  const d = dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
-  return path === d || path.startsWith(d === "/" ? "/" : d + "/");
-}
-
 /** Where a path outside the project lies: temp, the home, or the rest of the machine. */
 function outsideKind(abs: string, ctx: FeatureContext): string | undefined {
   if (HARMLESS_DEVICES.test(abs)) return undefined;
-  if (within(abs, ctx.root)) return undefined;
+  if (isWithin(abs, ctx.root)) return undefined;
   if (/^\/(tmp|private\/tmp|var\/tmp|var\/folders|private\/var\/folders)(\/|$)/.test(abs)) {
     return "outside:tmp";
   }
-  if (within(abs, ctx.userHome)) return "outside:home";
+  if (isWithin(abs, ctx.userHome)) return "outside:home";
   return "outside:system";
 }
 

@@ -381,7 +381,7 @@ function rateEnvHook(
 }
 
 /** The commands in a text's `$(…)` and backticks (a prompt, which the shell expands). */
-export function substitutionTexts(text: string): string[] {
+function substitutionTexts(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/\$\(((?:[^()]|\([^()]*\))*)\)|`([^`]*)`/g)) {
     const body = (m[1] ?? m[2] ?? "").trim();
@@ -448,7 +448,7 @@ type GitSettingKind =
   | "url-rewrite";
 
 /** git settings that name a program to run. Keys are matched in lower case, subsections kept. */
-export const GIT_PROGRAM_SETTINGS: ReadonlyArray<{ key: RegExp; kind: GitSettingKind }> = [
+const GIT_PROGRAM_SETTINGS: ReadonlyArray<{ key: RegExp; kind: GitSettingKind }> = [
   { key: /^core\.(pager|editor|sshcommand|askpass|gitproxy)$/, kind: "command" },
   { key: /^core\.fsmonitor$/, kind: "command-or-bool" },
   { key: /^core\.hookspath$/, kind: "hooks-path" },

@@ -259,7 +259,7 @@ export function endlessSpawning(analysis: Analysis): string | undefined {
 }
 
 /** How many background processes a loop may start before the line is dangerous. */
-export const MANY_ROUNDS = 1000;
+const MANY_ROUNDS = 1000;
 
 /** A part started in the background on every round of a loop: moderate, dangerous for many. */
 export function backgroundRating(part: Part): Rating | undefined {

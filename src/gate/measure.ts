@@ -6,7 +6,7 @@
  */
 import { UsageError } from "../util/errors.ts";
 
-export const VERDICTS = ["safe", "moderate", "dangerous", "deny"] as const;
+const VERDICTS = ["safe", "moderate", "dangerous", "deny"] as const;
 export type Verdict = (typeof VERDICTS)[number];
 const RANK: Record<Verdict, number> = { safe: 0, moderate: 1, dangerous: 2, deny: 3 };
 

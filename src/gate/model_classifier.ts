@@ -22,7 +22,7 @@ export const CLASSIFIER_INSTRUCTIONS = [
 ].join(" ");
 
 /** The one answer a verdict may be: a level and a short reason. */
-export const VERDICT_SCHEMA = z.object({
+const VERDICT_SCHEMA = z.object({
   level: z.enum(["safe", "moderate", "dangerous"]),
   reason: z.string().max(400),
 });
@@ -33,10 +33,10 @@ export const VERDICT_JSON_SCHEMA = z.toJSONSchema(VERDICT_SCHEMA, { io: "input" 
 >;
 
 /** How long one verdict may take before the part is taken as moderate. */
-export const DEFAULT_TIMEOUT_MS = 20_000;
+const DEFAULT_TIMEOUT_MS = 20_000;
 
 /** The user message of one request: the part, the whole line, the folder, the rules' level. */
-export function verdictPrompt(input: ClassifierInput): string {
+function verdictPrompt(input: ClassifierInput): string {
   return [
     `Command: ${input.command}`,
     `Whole line: ${input.line}`,
@@ -46,7 +46,7 @@ export function verdictPrompt(input: ClassifierInput): string {
 }
 
 /** The verdict in a reply, or an error that says why there is none. */
-export function parseVerdict(reply: string): z.infer<typeof VERDICT_SCHEMA> {
+function parseVerdict(reply: string): z.infer<typeof VERDICT_SCHEMA> {
   const start = reply.indexOf("{");
   const end = reply.lastIndexOf("}");
   if (start < 0 || end < start) throw new Error("the model's reply held no JSON object");

@@ -182,11 +182,6 @@ export function parseLine(line: string): ParsedLine {
   }
 }
 
-export async function parseLineAsync(line: string): Promise<ParsedLine> {
-  await initShellParser();
-  return parseLine(line);
-}
-
 /** The loop a node starts (while, until, for, for ((…))), or null for any other node. */
 function loopOf(node: Node, line: string): Loop | null {
   const text = (n: Node) => line.slice(n.startIndex, n.endIndex);

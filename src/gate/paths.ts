@@ -71,11 +71,6 @@ export class PathLookup {
   }
 }
 
-/** One-off forms, for callers without a lookup of their own. */
-export function realPathPrefix(path: string): string | undefined {
-  return new PathLookup().realPrefix(path);
-}
-
 export function realPathExisting(path: string): string | undefined {
   return new PathLookup().realExisting(path);
 }

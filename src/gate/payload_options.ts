@@ -33,7 +33,7 @@ type ValueKind =
   | "elisp";
 
 /** One option that hands a program a command to run. */
-export interface PayloadOption {
+interface PayloadOption {
   /** The programs (basenames) that read it. */
   programs: readonly string[];
   /** For a verb program: the verb it belongs to (`git grep`). */
@@ -55,7 +55,7 @@ const SSH_FAMILY = ["ssh", "scp", "sftp", "autossh", "slogin"];
 const VIM_FAMILY = ["vim", "vi", "nvim", "view", "vimdiff", "gvim", "ex", "nvi", "evim"];
 
 /** Every option the gate knows to hand a program a command to run. */
-export const PAYLOAD_OPTIONS: readonly PayloadOption[] = [
+const PAYLOAD_OPTIONS: readonly PayloadOption[] = [
   {
     programs: ["emacs", "emacsclient"],
     short: "eval",
@@ -299,7 +299,7 @@ function gdbShellCommands(command: string): string[] {
  * `(call-process "prog" nil t nil "arg"…)`, `(process-lines "prog" "arg"…)` and
  * `(start-process "name" buffer "prog" "arg"…)` a program and its arguments.
  */
-export function elispCommands(code: string): string[] {
+function elispCommands(code: string): string[] {
   const out: string[] = [];
   const str = String.raw`"((?:[^"\\]|\\.)*)"`;
   const unescape = (t: string) => t.replace(/\\(.)/g, "$1");
@@ -386,7 +386,7 @@ export function payloadOptionUses(
 }
 
 /** The most commands one part hands over; more are not parsed one by one but dangerous. */
-export const MAX_PAYLOAD_USES = 16;
+const MAX_PAYLOAD_USES = 16;
 
 /** A list of uses kept to MAX_PAYLOAD_USES: beyond it, one dangerous use stands for them all. */
 export function bounded(program: string, uses: HookUse[]): HookUse[] {

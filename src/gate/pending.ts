@@ -31,10 +31,10 @@ import {
 } from "./answerer.ts";
 import type { Level } from "../config/schema.ts";
 import { randomHex } from "../util/random_id.ts";
+import { removeQuietly } from "../util/fs_safe.ts";
 
 export const SCOPES = ["once", "session", "project", "always"] as const;
 export type Scope = (typeof SCOPES)[number];
-
 
 export interface PendingRequest {
   version: 1;
@@ -79,10 +79,10 @@ export interface PendingOutcome {
 }
 
 /** How long an outcome file is kept for a late terminal to read. */
-export const OUTCOME_KEEP_MS = 10 * 60 * 1000;
+const OUTCOME_KEEP_MS = 10 * 60 * 1000;
 /** Where /proc cannot tell whether a server runs, its heartbeat must be this fresh. */
-export const HEARTBEAT_STALE_MS = 30 * 1000;
-export const HEARTBEAT_EVERY_MS = 5 * 1000;
+const HEARTBEAT_STALE_MS = 30 * 1000;
+const HEARTBEAT_EVERY_MS = 5 * 1000;
 
 const ID_PATTERN = /^[0-9a-f]{8}$/;
 
@@ -90,7 +90,7 @@ export function isPendingId(id: string): boolean {
   return ID_PATTERN.test(id);
 }
 
-export function newPendingId(): string {
+function newPendingId(): string {
   return randomHex(4);
 }
 
@@ -115,12 +115,6 @@ function readBytes(path: string): Uint8Array | undefined {
   } catch {
     return undefined;
   }
-}
-
-function removeQuietly(path: string): void {
-  try {
-    Deno.removeSync(path);
-  } catch { /* already gone */ }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -150,7 +144,7 @@ export function parseRequest(
   return value as unknown as PendingRequest;
 }
 
-export function parseAnswer(text: string): PendingAnswer | undefined {
+function parseAnswer(text: string): PendingAnswer | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -294,7 +288,7 @@ export function writeOutcome(dir: string, outcome: PendingOutcome): void {
 export type AnswerCheck = { ok: true; answer: PendingAnswer } | { ok: false; reason: string };
 
 /** How long a connection may take to send its answer line before it is dropped. */
-export const ANSWER_LINE_MS = 2000;
+const ANSWER_LINE_MS = 2000;
 
 /**
  * Check an answer's bytes against the request as filed (`filed`, the bytes

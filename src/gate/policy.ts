@@ -12,7 +12,7 @@ import { isInterpreter } from "./rules.ts";
 import { CODE_SCAN_LIMIT, HOME_DIRS, PRIVILEGE, SYSTEM_DIRS } from "./programs.ts";
 import { cachedRegExp } from "./regexes.ts";
 import { isLongOption } from "./options.ts";
-import { writeTargets } from "./targets.ts";
+import { type Target, writeTargets } from "./targets.ts";
 import { recordLink, throughLinks } from "./writes.ts";
 import { endlessSpawning } from "./line_effects.ts";
 import { absolutePath, display, literal, resolveWord, type Word } from "./words.ts";
@@ -42,21 +42,6 @@ export interface PolicyDecision {
   rule?: string;
   /** The part refused. */
   command?: string;
-}
-
-const regexCache = new Map<string, RegExp | null>();
-function compiled(pattern: string): RegExp | null {
-  let re = regexCache.get(pattern);
-  if (re === undefined) {
-    try {
-      re = new RegExp(pattern);
-    } catch {
-      re = null;
-    }
-    if (regexCache.size > 512) regexCache.clear();
-    regexCache.set(pattern, re);
-  }
-  return re;
 }
 
 /** Texts a user pattern is tried against for one part: as written, and normalised. */
@@ -91,7 +76,7 @@ export function evaluatePolicy(
 
   // The person's deny patterns: the line, and each part as written and normalised.
   for (const pattern of config.deny) {
-    const re = compiled(pattern);
+    const re = cachedRegExp(pattern);
     if (!re) {
       return deny(
         "deny-pattern",
@@ -121,7 +106,7 @@ export function evaluatePolicy(
   }
 
   if (config.allow.length > 0) {
-    const res = config.allow.map(compiled);
+    const res = config.allow.map((pattern) => cachedRegExp(pattern));
     if (res.some((r) => r === null)) {
       return deny("allow-list", "a commandPolicy.allow pattern is not a valid regular expression");
     }
@@ -667,6 +652,15 @@ function insideHome(path: string, homeRoot: string): boolean {
   return p === h || p.startsWith(h + "/");
 }
 
+/** The refusal of a write into wisp's own home, naming how and where the line writes. */
+function wispHomeRefusal(target: Target): Refusal {
+  return {
+    rule: "wisp-home",
+    reason: "it changes wisp's own home, where its approvals, facts and settings live " +
+      `(${target.how} ${display(target.word)})`,
+  };
+}
+
 function homeWrite(
   part: Part,
   analysis: Analysis,
@@ -703,13 +697,7 @@ function homeWrite(
             re.test(root) || re.test(`${root}/config.json`) || re.test(`${root}/approvals.json`) ||
             (dir !== "" && insideHome(absolutePath(dir, cwd), root))
           ) {
-            return {
-              rule: "wisp-home",
-              reason:
-                `it changes wisp's own home, where its approvals, facts and settings live (${t.how} ${
-                  display(t.word)
-                })`,
-            };
+            return wispHomeRefusal(t);
           }
         }
       }
@@ -724,13 +712,7 @@ function homeWrite(
           insideHome(abs, root) || (real && insideHome(real, root)) || ANY_WISP_HOME.test(abs) ||
           (real !== undefined && ANY_WISP_HOME.test(real))
         ) {
-          return {
-            rule: "wisp-home",
-            reason:
-              `it changes wisp's own home, where its approvals, facts and settings live (${t.how} ${
-                display(t.word)
-              })`,
-          };
+          return wispHomeRefusal(t);
         }
       }
     }

@@ -5,6 +5,7 @@
  */
 import type { Level } from "../config/schema.ts";
 import { isLongOption, optionArgs } from "./options.ts";
+import { GIT_READ_ONLY_VERBS } from "./git_verbs.ts";
 
 export interface Rating {
   level: Level;
@@ -310,18 +311,6 @@ export const RISKY_CODE =
 export const WRITING_CODE =
   /\b(open\([^)]*['"][wax+]|write_text|write_bytes|writeFile|appendFile|createWriteStream|File\.write|File\.open\([^)]*['"][wa]|IO\.write|fwrite|file_put_contents|\.write\(|rename|os\.replace|shutil\.(copy|move)|mkdir|makedirs|touch\()/i;
 
-/** Downloaders that print to stdout unless told to write. */
-export const NETWORK_READERS = new Set([
-  "curl",
-  "wget",
-  "http",
-  "https",
-  "xh",
-  "aria2c",
-  "fetch",
-  "lwp-request",
-]);
-
 /** Privilege escalation: always refused by the policy. */
 export const PRIVILEGE = new Set([
   "sudo",
@@ -438,45 +427,7 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
       "--exec-path",
       "--config-env",
     ],
-    safe: [
-      "status",
-      "log",
-      "diff",
-      "show",
-      "blame",
-      "grep",
-      "ls-files",
-      "ls-tree",
-      "ls-remote",
-      "rev-parse",
-      "describe",
-      "shortlog",
-      "help",
-      "version",
-      "cat-file",
-      "count-objects",
-      "check-ignore",
-      "name-rev",
-      "merge-base",
-      "for-each-ref",
-      "var",
-      "whatchanged",
-      "cherry",
-      "range-diff",
-      "show-ref",
-      "show-branch",
-      "rev-list",
-      "annotate",
-      "diff-tree",
-      "diff-files",
-      "diff-index",
-      "verify-commit",
-      "verify-tag",
-      "fsck",
-      "check-attr",
-      "--version",
-      "--help",
-    ],
+    safe: [...GIT_READ_ONLY_VERBS],
     dangerous: [
       "filter-branch",
       "filter-repo",
@@ -1433,5 +1384,3 @@ function awsLike(verb: string, args: string[]): Rating | undefined {
   return undefined;
 }
 
-/** Single programs (not verb programs), rated by their options. */
-export const PROGRAM_RULES: Record<string, (args: string[]) => Rating | undefined> = {};

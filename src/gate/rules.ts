@@ -193,7 +193,7 @@ function raise(acc: Acc, r: Rating | undefined): void {
   if (r.level !== "safe") acc.readOnly = false;
 }
 
-export function classifyPart(
+function classifyPart(
   part: Part,
   analysis: Analysis,
   options: RulesOptions = {},
@@ -575,7 +575,7 @@ function knownStart(word: Word, part: Part, userHome: string): string {
   return resolveWord({ raw: word.raw, segs }, part.vars, userHome).value;
 }
 
-export function patternFor(part: Part, verb: string | undefined): string {
+function patternFor(part: Part, verb: string | undefined): string {
   const prog =
     part.programPath.includes("/") && !/^\/(usr\/)?(local\/)?s?bin\//.test(part.programPath) &&
       !part.programPath.startsWith("/opt/homebrew/bin/")

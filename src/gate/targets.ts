@@ -7,6 +7,7 @@
 import type { Part } from "./analyse.ts";
 import { literal, litWord, type Segment, type Word } from "./words.ts";
 import { isLongOption } from "./options.ts";
+import { GIT_READ_ONLY_VERBS } from "./git_verbs.ts";
 import { awkEffects, sedEffects } from "./script_writes.ts";
 
 function positionals(words: Word[], withValue: Set<string> = new Set()): Word[] {
@@ -28,7 +29,7 @@ function positionals(words: Word[], withValue: Set<string> = new Set()): Word[] 
 }
 
 /** The rest of a word after a literal prefix (`of=$HOME/x` after `of=`), keeping what is dynamic. */
-export function afterPrefix(word: Word, prefix: string): Word | undefined {
+function afterPrefix(word: Word, prefix: string): Word | undefined {
   const first = word.segs[0];
   if (!first || first.kind !== "lit" || !first.text.startsWith(prefix)) return undefined;
   const rest = first.text.slice(prefix.length);
@@ -350,22 +351,13 @@ export function writeTargets(part: Part): Target[] {
       const verb = lits.find((l, i) =>
         !l.startsWith("-") && !["-C", "-c", "--git-dir", "--work-tree"].includes(lits[i - 1] ?? "")
       );
-      const readOnly = [
-        "status",
-        "log",
-        "diff",
-        "show",
-        "blame",
-        "grep",
-        "ls-files",
-        "rev-parse",
-        "describe",
-        "branch",
-        "tag",
-        "remote",
-        "config",
-      ].includes(verb ?? "");
-      if (!readOnly) add(c, "changes the repository in");
+      // branch, tag, remote and config change names and settings, not the files of the
+      // repository they are pointed at; whether they may is rated by their own rules.
+      const readOnly = GIT_READ_ONLY_VERBS.includes(verb ?? "") ||
+        ["branch", "tag", "remote", "config"].includes(verb ?? "");
+      // fsck --lost-found is the one read-only verb's option that writes (into .git/lost-found).
+      const lostFound = verb === "fsck" && lits.some((l) => isLongOption(l, "lost-found"));
+      if (!readOnly || lostFound) add(c, "changes the repository in");
       // diff, log, show, format-patch, archive …: --output FILE (any start of it), and -o for
       // archive and format-patch.
       for (let i = 0; i < args.length; i++) {

@@ -44,10 +44,6 @@ export function hasGlob(word: Word): boolean {
   return word.segs.some((s) => s.kind === "glob");
 }
 
-export function hasSubstitution(word: Word): boolean {
-  return word.segs.some((s) => s.kind === "sub");
-}
-
 /**
  * What a person would read: literal text resolved, everything else as
  * written. Used for argv, patterns and matching.
@@ -136,14 +132,14 @@ export function setSubstitutionResolver(fn: (text: string) => string | undefined
 }
 
 /** The most wildcards a pattern keeps before it is taken as matching anything. */
-export const MAX_WILDCARDS = 6;
+const MAX_WILDCARDS = 6;
 
 /**
  * Keep a glob's regular expression cheap to run: adjacent wildcards become
  * one, and a pattern with many is taken as matching anything (which errs on
  * the side of refusing), so no line can make the gate backtrack for long.
  */
-export function boundedRegex(source: string): string {
+function boundedRegex(source: string): string {
   const collapsed = source.replace(
     /(?:\[\^\/\]\*|\.\*)+/g,
     (run) => (run.includes(".*") ? ".*" : "[^/]*"),

@@ -16,7 +16,7 @@ import { absolutePath, literal, resolveWord } from "./words.ts";
 import { cachedRegExp } from "./regexes.ts";
 
 /** System locations: a write there changes the machine, not the project. */
-export function isSystemPath(path: string): boolean {
+function isSystemPath(path: string): boolean {
   if (
     /^\/(tmp|private\/tmp|var\/tmp|var\/folders|private\/var\/folders|dev\/(null|stdout|stderr|tty|fd\/\d+))(\/|$)/
       .test(path)

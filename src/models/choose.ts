@@ -20,7 +20,7 @@ import { hostOs } from "../platform/os.ts";
 import type { Backend, Capabilities } from "./backend.ts";
 import { ModelError } from "./errors.ts";
 import type { Env } from "./host.ts";
-import { canonicalName, isDisabled, parseModelName, sameModel } from "./names.ts";
+import { canonicalName, isDisabled, parseModelName } from "./names.ts";
 import { checkAvailable, listModels, resolveModel, type ResolveOptions } from "./registry.ts";
 import { systemModelReason } from "./system.ts";
 
@@ -56,7 +56,7 @@ function tell(options: ChooseOptions, line: string): void {
 }
 
 /** The commands that give a Linux machine a model wisp can use, for doctor and the errors here. */
-export const INSTALL_OLLAMA =
+const INSTALL_OLLAMA =
   "install Ollama (curl -fsSL https://ollama.com/install.sh | sh), start it (ollama serve), and pull a model that calls tools (ollama pull granite4.1:8b)";
 
 async function tryModel(
@@ -155,7 +155,7 @@ function reasonOf(error: unknown): string {
 }
 
 /** The model name a routed task asks for: routing.tasks.<task>, else the configured model. */
-export function taskModelName(task: RoutedTask, config: Config): string {
+function taskModelName(task: RoutedTask, config: Config): string {
   return config.routing.tasks[task] ?? config.model;
 }
 
@@ -178,7 +178,3 @@ export async function chooseForTask(
   });
 }
 
-/** Whether `name` is the configured default, however spelt. */
-export function isDefaultModel(name: string, config: Config): boolean {
-  return sameModel(name, config.model);
-}

@@ -9,7 +9,7 @@ import { ModelError } from "./errors.ts";
 
 export type Env = (name: string) => string | undefined;
 
-export const DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434";
+const DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434";
 
 /** The Ollama base URL: config's ollama.host, else OLLAMA_HOST, else the default; normalised as ollama does. */
 export function ollamaHost(config: Config, env: Env): string {

@@ -34,7 +34,7 @@ export class MalformedLine extends Error {
 }
 
 /** A stream that passes bytes through and errors at the first complete line that is not JSON. */
-export function checkNdjson(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+function checkNdjson(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   let partial = "";
   const check = (line: string) => {
@@ -76,7 +76,7 @@ export class LineTooLong extends Error {
 }
 
 /** A stream that passes bytes through and errors once a line grows past the limit. */
-export function boundLines(
+function boundLines(
   body: ReadableStream<Uint8Array>,
   limit: number,
 ): ReadableStream<Uint8Array> {
@@ -102,7 +102,7 @@ export function boundLines(
  * end when the person stops it (a pending read was seen to miss the abort on
  * a freshly started process).
  */
-export function endsOnAbort(
+function endsOnAbort(
   body: ReadableStream<Uint8Array>,
   signal: AbortSignal,
 ): ReadableStream<Uint8Array> {
@@ -143,7 +143,7 @@ export function endsOnAbort(
 }
 
 /** Up to `maxBytes` of a body as text; the rest is not read (the body is cancelled). */
-export async function readTextBounded(
+async function readTextBounded(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
 ): Promise<string> {

@@ -21,6 +21,7 @@ import { createHash } from "node:crypto";
 import { dirname, join, relative } from "node:path";
 import type { Env } from "./host.ts";
 import { messageOf, WispError } from "../util/errors.ts";
+import { writeAll } from "../util/fs_safe.ts";
 
 /** huggingface_hub's cache folder. */
 export function hubCacheDir(env: Env): string {
@@ -299,11 +300,6 @@ export async function downloadToCache(
   }
   Deno.renameSync(incomplete, blob);
   linkSnapshot(folder, repo.revision, file.path, blob);
-}
-
-function writeAll(file: Deno.FsFile, chunk: Uint8Array): void {
-  let written = 0;
-  while (written < chunk.length) written += file.writeSync(chunk.subarray(written));
 }
 
 async function removeQuietly(path: string): Promise<void> {

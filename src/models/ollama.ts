@@ -86,7 +86,7 @@ function client(
 }
 
 /** Turn whatever ollama-js or fetch threw into a ModelError that says why. */
-export function ollamaError(error: unknown, host: string, name: string, model: string): Error {
+function ollamaError(error: unknown, host: string, name: string, model: string): Error {
   if (error instanceof ModelError || error instanceof ModelStopped) return error;
   const message = messageOf(error);
   const status = (error as { status_code?: number }).status_code;

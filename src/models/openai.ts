@@ -59,7 +59,7 @@ export interface ServedModel {
 }
 
 /** Capabilities as config.json declares them (toolCalling, guidedGeneration, reasoning, vision; or tools, structured, thinking). */
-export function declaredCapabilities(
+function declaredCapabilities(
   names: readonly string[] | undefined,
 ): Capabilities | undefined {
   if (!names) return undefined;
@@ -73,7 +73,7 @@ export function declaredCapabilities(
 }
 
 /** Whether an id the server lists is the model asked for (a llama.cpp file and its path are one). */
-export function servesModel(runtime: OpenAIRuntime, listedId: string, model: string): boolean {
+function servesModel(runtime: OpenAIRuntime, listedId: string, model: string): boolean {
   if (listedId === model) return true;
   return runtime === "llamacpp" && canonicalLlamacpp(listedId) === canonicalLlamacpp(model);
 }
@@ -85,7 +85,7 @@ const positive = (v: unknown) =>
   typeof v === "number" && Number.isFinite(v) && v > 0 ? v : undefined;
 
 /** LM Studio's /api/v1/models (0.4) or /api/v0/models (0.3) entries, as ServedModel. */
-export function parseLmStudioModels(body: unknown): ServedModel[] | undefined {
+function parseLmStudioModels(body: unknown): ServedModel[] | undefined {
   if (!isObject(body)) return undefined;
   if (Array.isArray(body.models)) {
     return body.models.filter(isObject).map((m) => {
@@ -133,7 +133,7 @@ export function parseLmStudioModels(body: unknown): ServedModel[] | undefined {
 }
 
 /** The OpenAI-shaped /v1/models list (ids, with llama.cpp's meta when present). */
-export function parseOpenAIModels(body: unknown): ServedModel[] {
+function parseOpenAIModels(body: unknown): ServedModel[] {
   if (!isObject(body) || !Array.isArray(body.data)) return [];
   return body.data.filter(isObject).map((m) => {
     const meta = isObject(m.meta) ? m.meta : {};
@@ -149,7 +149,7 @@ export function parseOpenAIModels(body: unknown): ServedModel[] {
 }
 
 /** The window llama.cpp's /props reports. */
-export function parseLlamacppProps(body: unknown): number | undefined {
+function parseLlamacppProps(body: unknown): number | undefined {
   if (!isObject(body)) return undefined;
   const settings = isObject(body.default_generation_settings)
     ? body.default_generation_settings
@@ -173,7 +173,7 @@ function toOpenAIMessage(message: ChatMessage): Fields {
 }
 
 /** The body of a chat completions request. */
-export function chatBody(
+function chatBody(
   model: string,
   request: ChatRequest,
   think: boolean | undefined,

@@ -202,7 +202,7 @@ export interface ListOptions extends ResolveOptions {
 }
 
 /** Capabilities as the listing names them. */
-export function capabilityLabels(caps: Capabilities): string[] {
+function capabilityLabels(caps: Capabilities): string[] {
   return [
     ...(caps.tools ? ["tools"] : []),
     ...(caps.structured ? ["structured replies"] : []),

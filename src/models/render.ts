@@ -53,8 +53,8 @@ export const COLUMNS: Column[] = [
 ];
 
 /** The order in which columns leave a narrow table. */
-export const DROP_ORDER = ["format", "runtime", "from", "where", "params", "size", "context"];
-export const MIN_CAPABILITY_CELLS = 20;
+const DROP_ORDER = ["format", "runtime", "from", "where", "params", "size", "context"];
+const MIN_CAPABILITY_CELLS = 20;
 const GAP = 2;
 const MARK = 2;
 
@@ -72,7 +72,7 @@ function widthOf(column: Column, entries: ModelEntry[]): number {
 }
 
 /** The columns a table of these entries shows at this width. */
-export function fitColumns(entries: ModelEntry[], width: number): Column[] {
+function fitColumns(entries: ModelEntry[], width: number): Column[] {
   let columns = COLUMNS.filter((c) => c.key === "enabled" || entries.some((e) => c.cell(e) !== ""));
   const modelWidth = Math.max("MODEL".length, ...entries.map((e) => e.model.length));
   const usable = width - 1;

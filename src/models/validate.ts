@@ -12,7 +12,7 @@ import { canonicalName, parseModelName } from "./names.ts";
 import { listModels } from "./registry.ts";
 import { systemModelReason } from "./system.ts";
 
-export interface ModelChoiceVerdict {
+interface ModelChoiceVerdict {
   /** Why the name is refused (the change is not made). */
   problem?: string;
   /** Something to know about an accepted name. */
@@ -66,7 +66,7 @@ const SERVER: Record<string, string> = {
  * server that does not answer cannot tell, which is a note, not a refusal
  * (the server may simply not be running yet).
  */
-export async function judgeModelChoice(
+async function judgeModelChoice(
   name: string,
   config: Config,
   options: { env?: Env; os?: string } = {},

@@ -23,9 +23,9 @@ export interface ModelShape {
 
 /** The window when nothing better is known, and the least wisp sizes to. */
 export const FALLBACK_WINDOW = 8192;
-export const MIN_WINDOW = 4096;
+const MIN_WINDOW = 4096;
 /** The share of free memory (after the weights) the cache may take; the rest stays for everything else. */
-export const MEMORY_SHARE = 0.5;
+const MEMORY_SHARE = 0.5;
 /** Bytes per cached value: Ollama keeps the cache in f16 unless told otherwise. */
 const CACHE_VALUE_BYTES = 2;
 
@@ -159,6 +159,6 @@ export function perModelSettings<T>(
 }
 
 /** A configured window, as a decision. */
-export function configDecision(tokens: number, key: string): WindowDecision {
+function configDecision(tokens: number, key: string): WindowDecision {
   return { tokens, from: "config", note: `set in config.json (${key})` };
 }

@@ -14,7 +14,6 @@
  */
 
 export type Route = "host" | "terminal" | "app" | "osascript" | "notify-send";
-export const ROUTES: Route[] = ["host", "terminal", "app", "osascript", "notify-send"];
 
 export const BOUNDS = { title: 80, subtitle: 80, message: 400 } as const;
 
@@ -72,7 +71,7 @@ export function bound(n: Notification): Notification {
 }
 
 /** Terminals that show OSC 9 as a notification. iTerm2 only with a setting on, so the app route goes first there. */
-export function terminalTakesOsc9(env: (name: string) => string | undefined): boolean {
+function terminalTakesOsc9(env: (name: string) => string | undefined): boolean {
   if (env("TMUX")) return false; // tmux does not pass the sequence through
   const program = env("TERM_PROGRAM") ?? "";
   if (/^(ghostty|WezTerm|iTerm\.app)$/i.test(program)) return true;
@@ -86,7 +85,7 @@ export function osc9(n: Notification): string {
 }
 
 /** The fixed AppleScript: every value arrives as argv, so nothing is parsed as script. */
-export const OSASCRIPT_PROGRAM = [
+const OSASCRIPT_PROGRAM = [
   "on run argv",
   "set t to item 1 of argv",
   "set m to item 2 of argv",
@@ -105,7 +104,7 @@ export function osascriptArgv(n: Notification): string[] {
 }
 
 /** The app route: the same script told to the terminal app by bundle id, also from argv. */
-export function appArgv(n: Notification, bundleId: string): string[] {
+function appArgv(n: Notification, bundleId: string): string[] {
   const script = [
     "on run argv",
     "tell application id (item 4 of argv)",
@@ -120,7 +119,7 @@ export function appArgv(n: Notification, bundleId: string): string[] {
   return ["/usr/bin/osascript", ...script, n.title, n.message, n.subtitle ?? "", bundleId];
 }
 
-export function notifySendArgv(n: Notification): string[] {
+function notifySendArgv(n: Notification): string[] {
   const body = n.subtitle ? `${n.subtitle}\n${n.message}` : n.message;
   return ["notify-send", "--app-name=wisp", "--", n.title, body];
 }

@@ -12,7 +12,7 @@ import { runLaunched } from "../platform/host_view.ts";
 import { whichProgram } from "../platform/which.ts";
 
 /** Start a fixed program (argv, never a shell line) through the launcher, allow-all. */
-export async function runFixedThroughLauncher(argv: string[], timeoutMs = 5000): Promise<number> {
+async function runFixedThroughLauncher(argv: string[], timeoutMs = 5000): Promise<number> {
   const spec: LaunchSpec = {
     mode: "open",
     writable: { roots: [], home: "/", homeInsideRoot: false, missing: [] },

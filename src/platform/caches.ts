@@ -12,7 +12,7 @@ import { isAbsolute, join } from "node:path";
 import type { Env } from "./paths.ts";
 
 /** Folders under the per-user cache folder ($XDG_CACHE_HOME or ~/.cache; ~/Library/Caches). */
-export const CACHE_FOLDER_ENTRIES: ReadonlyArray<Readonly<{ path: string; tool: string }>> = [
+const CACHE_FOLDER_ENTRIES: ReadonlyArray<Readonly<{ path: string; tool: string }>> = [
   { path: "pip", tool: "pip's downloads and built wheels" },
   { path: "uv", tool: "uv's downloads and built wheels" },
   { path: "go-build", tool: "go's build cache" },
@@ -28,7 +28,7 @@ export const CACHE_FOLDER_ENTRIES: ReadonlyArray<Readonly<{ path: string; tool: 
 ];
 
 /** Caches elsewhere in the home. */
-export const HOME_CACHE_ENTRIES: ReadonlyArray<Readonly<{ path: string; tool: string }>> = [
+const HOME_CACHE_ENTRIES: ReadonlyArray<Readonly<{ path: string; tool: string }>> = [
   { path: ".npm/_cacache", tool: "npm's content-addressed package cache" },
   { path: ".npm/_logs", tool: "npm's debug logs" },
   { path: ".cargo/registry", tool: "cargo's crate downloads" },

@@ -12,7 +12,7 @@ import { SANDBOX_EXEC } from "./darwin/seatbelt.ts";
 import { HELPER_MAX_BYTES, HELPER_TIMEOUT_MS, runHelper } from "./helper_process.ts";
 import { hostOs } from "./os.ts";
 
-export const DARWIN_READ_ONLY_PROFILE =
+const DARWIN_READ_ONLY_PROFILE =
   '(version 1) (allow default) (deny file-write* (subpath "/"))';
 
 /** The launch of a fixed argv in the host view (pure). */

@@ -41,12 +41,6 @@ export function currentPlatform(os: string = hostOs()): Platform {
   throw new Error(`wisp's sandbox runs on macOS and Linux, not on ${os}`);
 }
 
-/** The full argv (launcher first) that starts `spec.inner` on this platform. */
-export function sandboxArgv(spec: LaunchSpec, platform: Platform = currentPlatform()): string[] {
-  const launch = platform.launch(spec);
-  return [launch.program, ...launch.args];
-}
-
 /** The writable set for commands launched in `root` (what edit_file confines its writes to as well). */
 export function writableRoots(config: Config, root: string, home: HomePaths): WritableSet {
   return writableSet({ config, root, home: home.root });

@@ -14,7 +14,7 @@
 import { hostOs } from "./os.ts";
 
 /** Where the C library lives, per platform; deno.json's `ffi` permission names the same paths. */
-export const LIBC_CANDIDATES: Record<string, string[]> = {
+const LIBC_CANDIDATES: Record<string, string[]> = {
   linux: [
     "/lib/x86_64-linux-gnu/libc.so.6",
     "/lib/aarch64-linux-gnu/libc.so.6",
@@ -28,7 +28,7 @@ export const LIBC_CANDIDATES: Record<string, string[]> = {
 };
 
 /** Calls both platforms have (the socket and file calls). */
-export const COMMON_SYMBOLS = {
+const COMMON_SYMBOLS = {
   socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
   bind: { parameters: ["i32", "buffer", "u32"], result: "i32" },
   listen: { parameters: ["i32", "i32"], result: "i32" },

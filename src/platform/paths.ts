@@ -286,7 +286,7 @@ function unprotectedRoots(config: Config, env: Env, root: string): string[] {
  * files with more than one link are named: a write through the other name
  * reaches the same file.
  */
-export function protectionsFor(
+function protectionsFor(
   candidates: Protection[],
   roots: string[],
   lifted: string[],
@@ -541,7 +541,7 @@ export function protectionOf(real: string, set: WritableSet): Protection | undef
  * a fresh one be planted in its place, so the Linux profile pins each (binds
  * it onto itself) and the Seatbelt profile denies writes to each as a literal.
  */
-export function protectedAncestorsInside(
+function protectedAncestorsInside(
   set: Pick<WritableSet, "roots" | "protected" | "unguarded">,
 ): string[] {
   const found = new Set<string>();

@@ -26,7 +26,7 @@ interface Constants {
 }
 
 /** The numbers each platform's headers give (sys/socket.h, sys/un.h). */
-export const SOCKET_CONSTANTS: Record<string, Constants> = {
+const SOCKET_CONSTANTS: Record<string, Constants> = {
   linux: {
     solSocket: 1,
     peerLevel: 1, // SOL_SOCKET

@@ -12,7 +12,7 @@ import { basename, dirname } from "node:path";
 import type { WritableSet } from "./types.ts";
 
 /** The suffix a planted protected path is renamed with. */
-export const SET_ASIDE_SUFFIX = ".wisp-refused";
+const SET_ASIDE_SUFFIX = ".wisp-refused";
 
 function present(path: string): boolean {
   try {

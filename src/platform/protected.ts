@@ -174,7 +174,7 @@ function lstat(path: string): Deno.FileInfo | undefined {
 }
 
 /** The repository folders of the worktree at `top` (its .git a folder or a `gitdir:` file). */
-export function gitDirsOf(
+function gitDirsOf(
   top: string,
 ): { dotGit: string; gitDir: string; commonDir: string } | undefined {
   const dotGit = join(top, ".git");
@@ -202,7 +202,7 @@ export function gitDirsOf(
  * the worktree), read with a plain pattern: a value the pattern misses keeps
  * the default hooks folder protected all the same.
  */
-export function configuredHooksPath(configPath: string): string | undefined {
+function configuredHooksPath(configPath: string): string | undefined {
   let text: string;
   try {
     text = Deno.readTextFileSync(configPath);
@@ -222,7 +222,7 @@ export function configuredHooksPath(configPath: string): string | undefined {
 }
 
 /** The worktree top above `dir` (the nearest folder holding .git), if any. */
-export function repositoryTop(dir: string): string | undefined {
+function repositoryTop(dir: string): string | undefined {
   let current = resolve(dir);
   for (;;) {
     if (lstat(join(current, ".git"))) return current;

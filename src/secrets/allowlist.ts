@@ -140,7 +140,7 @@ export function isWellKnownPassword(value: string): boolean {
     : WELL_KNOWN_STEMS.has(stem);
 }
 
-export function isDocumentedExample(value: string): boolean {
+function isDocumentedExample(value: string): boolean {
   return DOCUMENTED_EXAMPLES.has(value);
 }
 
@@ -162,17 +162,6 @@ export function isPlaceholder(value: string): boolean {
   if (isRepetitive(core) || isRepetitive(value)) return true;
   if (hasSequentialRun(value, 10)) return true;
   return false;
-}
-
-/** A bare hex digest: a git SHA, MD5, SHA-1, SHA-256 or SHA-512. */
-export function isHexDigest(value: string): boolean {
-  return /^[0-9a-f]+$/i.test(value) &&
-    [7, 8, 10, 12, 32, 40, 56, 64, 96, 128].includes(value.length) &&
-    /[0-9]/.test(value);
-}
-
-export function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 }
 
 /** A subresource-integrity string as lockfiles hold them: `sha512-…`. */
@@ -201,8 +190,3 @@ export function isReference(value: string): boolean {
   return false;
 }
 
-/** Everything the entropy-driven rules skip, whatever the name it is assigned to. */
-export function isAllowlistedValue(value: string): boolean {
-  return isPlaceholder(value) || isHexDigest(value) || isUuid(value) || isIntegrityString(value) ||
-    isDataUrl(value) || isReference(value);
-}

@@ -18,7 +18,7 @@ export function luhnValid(digits: string): boolean {
 }
 
 /** IBAN lengths by country (ISO 13616 registry). */
-export const IBAN_LENGTHS: Record<string, number> = {
+const IBAN_LENGTHS: Record<string, number> = {
   AD: 24,
   AE: 23,
   AL: 28,
@@ -123,7 +123,7 @@ export function ibanValid(iban: string): boolean {
 }
 
 /** The remainder mod 97 of a string whose letters count as 10..35. */
-export function mod97(alnum: string): number {
+function mod97(alnum: string): number {
   let remainder = 0;
   for (const ch of alnum) {
     const code = ch.charCodeAt(0);

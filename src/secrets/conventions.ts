@@ -5,7 +5,6 @@
  * `wisp:allow-next-line`), and a fingerprint of where a finding sits that never holds its value
  * (for ignore files and baselines, docs/adr/0360-secrets-conventions.md).
  */
-import type { SecretFinding } from "./types.ts";
 
 const ALLOW_SAME_LINE = /gitleaks:allow|pragma:[ \t]*allowlist[ \t]+secret|wisp:allow(?!-)/i;
 const ALLOW_NEXT_LINE = /pragma:[ \t]*allowlist[ \t]+nextline[ \t]+secret|wisp:allow-next-line/i;
@@ -58,10 +57,3 @@ export function contextOf(text: string, start: number, end: number, kind: string
   return fnv1a64(`${kind}\0${before.trimStart()}\0${end - start}\0${after.trimEnd()}`);
 }
 
-/** The fingerprint an ignore file lists: `path:kind:line`, as gitleaks writes its own. */
-export function fingerprintOf(
-  f: Pick<SecretFinding, "path" | "kind" | "line">,
-  path?: string,
-): string {
-  return `${path ?? f.path ?? "-"}:${f.kind}:${f.line}`;
-}

@@ -117,23 +117,12 @@ const urlCredentialRule: Rule = {
 };
 
 /** A base64url part that decodes to a JSON object naming neither `alg` nor `typ`. */
-export function isJsonWithoutAlg(part: string): boolean {
+function isJsonWithoutAlg(part: string): boolean {
   try {
     const padded = part.replace(/-/g, "+").replace(/_/g, "/");
     const json = JSON.parse(atob(padded + "=".repeat((4 - (padded.length % 4)) % 4)));
     return typeof json !== "object" || json === null ||
       (json.alg === undefined && json.typ === undefined);
-  } catch {
-    return false;
-  }
-}
-
-/** A JWT: three base64url parts whose header decodes to JSON naming an algorithm. */
-export function isJwtHeader(part: string): boolean {
-  try {
-    const padded = part.replace(/-/g, "+").replace(/_/g, "/");
-    const json = JSON.parse(atob(padded + "=".repeat((4 - (padded.length % 4)) % 4)));
-    return typeof json === "object" && json !== null && typeof json.alg === "string";
   } catch {
     return false;
   }

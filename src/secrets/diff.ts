@@ -40,7 +40,7 @@ export function addedLines(diff: string): AddedLine[] {
  * The lines a unified diff adds (with the new file's path and line numbers) and removes (with the
  * old file's path and line numbers).
  */
-export function changedLines(diff: string): { added: AddedLine[]; removed: AddedLine[] } {
+function changedLines(diff: string): { added: AddedLine[]; removed: AddedLine[] } {
   const out: AddedLine[] = [];
   const removed: AddedLine[] = [];
   let path: string | null = null;

@@ -20,14 +20,14 @@ export function shannonEntropy(value: string): number {
   return bits;
 }
 
-export interface CharClasses {
+interface CharClasses {
   lower: boolean;
   upper: boolean;
   digit: boolean;
   symbol: boolean;
 }
 
-export function charClasses(value: string): CharClasses {
+function charClasses(value: string): CharClasses {
   return {
     lower: /[a-z]/.test(value),
     upper: /[A-Z]/.test(value),

@@ -33,7 +33,7 @@ const NETRC_PAIRS = new Set(["machine", "login", "password", "passwd", "account"
 const NETRC_START = /^(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:machine|default)[ \t\n]/;
 
 /** `.netrc` / `_netrc`: the value after each `password` token, wherever the line breaks fall. */
-export const netrcRule: Rule = {
+const netrcRule: Rule = {
   id: "netrc",
   category: "credential",
   keywords: ["machine", "default"],
@@ -82,7 +82,7 @@ const PGPASS_LINE =
  * `.pgpass` (`host:port:database:user:password`): a text is one when every line that is not blank
  * or a comment has those five fields with a port (or `*`) in the second.
  */
-export const pgpassRule: Rule = {
+const pgpassRule: Rule = {
   id: "pgpass",
   category: "credential",
   keywords: [":"],
@@ -137,7 +137,7 @@ function secretEntry(key: string, value: string): boolean {
  * A Kubernetes `Secret`: the values under `data:` (decoded from base64) and `stringData:` that
  * are credentials by their key or by their look.
  */
-export const kubernetesSecretRule: Rule = {
+const kubernetesSecretRule: Rule = {
   id: "kubernetes-secret",
   category: "credential",
   keywords: ["Secret"],
@@ -174,7 +174,7 @@ const DOCKER_ENV =
   /^[ \t]*(?:ENV|ARG)[ \t]+([A-Za-z_][A-Za-z0-9_.-]*)[ \t]+([^\s=][^\n]*?)[ \t]*$/gm;
 
 /** A Dockerfile's `ENV NAME value` (no `=`): the whole rest of the line is the value. */
-export const dockerfileEnvRule: Rule = {
+const dockerfileEnvRule: Rule = {
   id: "dockerfile-env",
   category: "credential",
   keywords: ["ENV", "ARG"],
@@ -207,7 +207,7 @@ export const dockerfileEnvRule: Rule = {
  * `config/credentials/production.key` (32 hex digits), and the raw symmetric keys other tools keep
  * the same way. (A `.key` file in PEM is the private-key rule's.)
  */
-export const rawKeyFileRule: Rule = {
+const rawKeyFileRule: Rule = {
   id: "raw-key-file",
   category: "credential",
   find(text: string, context: RuleContext): Candidate[] {

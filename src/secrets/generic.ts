@@ -229,7 +229,7 @@ const PASSWORD_SUFFIX = /^[a-z0-9]{2,}(?:password|passwd|passphrase)$/;
 const SECRET_SUFFIX = /^[a-z0-9]{2,}(?:secret|token|apikey)$/;
 
 /** Split `AWS_SECRET_ACCESS_KEY`, `apiKey`, `x-api-key`, `db.password` into lower-case words. */
-export function nameTokens(name: string): string[] {
+function nameTokens(name: string): string[] {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[^a-z0-9]+/).filter((t) =>
     t !== ""
   );
@@ -368,7 +368,7 @@ const CODE_EXTENSIONS = new Set([
 ]);
 
 /** A value that is code, not a literal: a call, an index, a member chain, a bare identifier. */
-export function looksLikeExpression(value: string, literalFile: boolean): boolean {
+function looksLikeExpression(value: string, literalFile: boolean): boolean {
   if (/[()[\]{}]/.test(value) || /^[$@]/.test(value)) return true;
   // YAML anchors, aliases and tags (`*default`, `!Ref`), printf and batch variables (`%s`, `%VAR%`).
   if (/^[&*][A-Za-z_][\w.-]*$|^!!?[A-Za-z]+$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) {
@@ -491,6 +491,27 @@ function readValue(
   return { start: i, value: text.slice(i, j), quoted: false };
 }
 
+/** The value read from `at` to the end of its line, as a literal assignment to `name`. */
+function valueOnItsLine(
+  text: string,
+  name: string,
+  nameStart: number,
+  at: number,
+): Assignment | null {
+  let lineEnd = text.indexOf("\n", at);
+  if (lineEnd === -1) lineEnd = text.length;
+  const read = readValue(text, at, lineEnd);
+  if (!read) return null;
+  return {
+    name,
+    nameStart,
+    valueStart: read.start,
+    value: read.value,
+    quoted: read.quoted,
+    literal: true,
+  };
+}
+
 /**
  * A name whose value sits on a following line: a Kubernetes env entry (`- name: API_TOKEN` then
  * `value: …`) or a Terraform variable (`variable "api_token" {` then `default = …`).
@@ -506,63 +527,28 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
   ) {
     const m = /^["'][ \t]+value=(?=["'])/.exec(text.slice(nameEnd, nameEnd + 40));
     if (!m) return null;
-    let lineEnd = text.indexOf("\n", nameEnd);
-    if (lineEnd === -1) lineEnd = text.length;
-    const read = readValue(text, nameEnd + m[0].length, lineEnd);
-    if (!read) return null;
-    const name = text.slice(nameStart, nameEnd);
-    return {
-      name,
-      nameStart,
-      valueStart: read.start,
-      value: read.value,
-      quoted: true,
-      literal: true,
-    };
+    // The look-ahead above leaves a quote at the value's start, so it reads as quoted.
+    return valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length);
   }
   // .netrc: machine host login user password secret
   if (
     quote === " " && /^(?:machine|default)\b.*\blogin\s+\S+\s+$/.test(prefix) &&
     /^password$/i.test(text.slice(nameStart, nameEnd))
   ) {
-    let lineEnd = text.indexOf("\n", nameEnd);
-    if (lineEnd === -1) lineEnd = text.length;
-    const read = readValue(text, nameEnd, lineEnd);
-    if (!read) return null;
-    return {
-      name: "password",
-      nameStart,
-      valueStart: read.start,
-      value: read.value,
-      quoted: read.quoted,
-      literal: true,
-    };
+    return valueOnItsLine(text, "password", nameStart, nameEnd);
   }
   if (!/^[ \t]*-?[ \t]*name:[ \t]*["']?$|^[ \t]*variable[ \t]+"$/.test(prefix)) return null;
   const window = text.slice(nameEnd, nameEnd + 400);
   const m = /^[^\n]*\n(?:[^\n]*\n){0,2}?[ \t]*(?:value|default)[ \t]*[:=][ \t]*/.exec(window);
   if (!m) return null;
-  const at = nameEnd + m[0].length;
-  let lineEnd = text.indexOf("\n", at);
-  if (lineEnd === -1) lineEnd = text.length;
-  const read = readValue(text, at, lineEnd);
-  if (!read) return null;
-  const name = text.slice(nameStart, nameEnd);
-  return {
-    name,
-    nameStart,
-    valueStart: read.start,
-    value: read.value,
-    quoted: read.quoted,
-    literal: true,
-  };
+  return valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length);
 }
 
 /**
  * The assignment whose name contains the keyword at `at`, if there is one. The name's span is
  * left in `span` (when given) either way: every keyword inside the same name gives the same answer.
  */
-export function assignmentAt(
+function assignmentAt(
   text: string,
   at: number,
   extension: string,
@@ -785,7 +771,7 @@ export function defaultOfReference(value: string): { offset: number; value: stri
  * deeper line), with its offset from the indicator; null otherwise. A block of several lines is a
  * certificate or a script, which other rules read.
  */
-export function blockScalarValue(
+function blockScalarValue(
   text: string,
   nameStart: number,
   indicatorStart: number,
@@ -836,7 +822,7 @@ const IMAGE_BASE64 = /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR)/;
  * Long random strings that are public: inside a certificate or public key block, an SSH public
  * key, an embedded image, or a part of a documented example token.
  */
-export function isPublicMaterial(text: string, start: number, value: string): boolean {
+function isPublicMaterial(text: string, start: number, value: string): boolean {
   if (IMAGE_BASE64.test(value)) return true;
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
   if (

@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { notRegularKind, UnsafePath } from "../util/fs_safe.ts";
 import { newNotes, walk } from "../util/walk.ts";
+import { concatBytes } from "../util/bytes.ts";
 
 export interface Peeked {
   head: Uint8Array;
@@ -29,7 +30,7 @@ export async function peek(stream: ReadableStream<Uint8Array>, bytes: number): P
     chunks.push(next.value);
     size += next.value.length;
   }
-  const head = concat(chunks, size);
+  const head = concatBytes(chunks, size);
   let replayed = false;
   const replay = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -50,16 +51,6 @@ export async function peek(stream: ReadableStream<Uint8Array>, bytes: number): P
   return { head, stream: replay, done };
 }
 
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
-}
-
 /** Read a whole stream as text, or null when it is longer than `maxBytes`. */
 export async function readBounded(
   stream: ReadableStream<Uint8Array>,
@@ -78,7 +69,7 @@ export async function readBounded(
     }
     chunks.push(next.value);
   }
-  return new TextDecoder().decode(concat(chunks, size));
+  return new TextDecoder().decode(concatBytes(chunks, size));
 }
 
 /** What a walk of the inputs could not cover: folders it could not list. */

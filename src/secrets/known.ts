@@ -5,8 +5,9 @@
  * `path:kind:line`, a baseline entry a path, a kind and a context hash
  * (docs/adr/0360-secrets-conventions.md).
  */
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import type { SecretFinding } from "./types.ts";
+import { repositoryRoot } from "../util/walk.ts";
 
 /** A baseline or ignore file that cannot be used; the message is the sentence to show. */
 export class KnownFindingsError extends Error {
@@ -26,7 +27,7 @@ interface Fingerprint {
 }
 
 /** Parse an ignore file: `path:kind:line`, or gitleaks' `[commit:]path:rule:line`; `#` comments. */
-export function parseIgnoreFile(text: string, base: string, ownKinds: boolean): Fingerprint[] {
+function parseIgnoreFile(text: string, base: string, ownKinds: boolean): Fingerprint[] {
   const out: Fingerprint[] = [];
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
@@ -38,19 +39,6 @@ export function parseIgnoreFile(text: string, base: string, ownKinds: boolean): 
   return out;
 }
 
-/** The repository root above `dir` (the folder holding .git), if any. */
-function repositoryRoot(dir: string): string | undefined {
-  for (let current = dir;;) {
-    try {
-      Deno.lstatSync(join(current, ".git"));
-      return current;
-    } catch { /* not here */ }
-    const parent = dirname(current);
-    if (parent === current) return undefined;
-    current = parent;
-  }
-}
-
 interface BaselineEntry {
   path: string;
   kind: string;
@@ -58,7 +46,7 @@ interface BaselineEntry {
 }
 
 /** Read a baseline: the JSON `wisp scan --json` prints (or its SARIF, by partial fingerprints). */
-export function parseBaseline(text: string, name: string): BaselineEntry[] {
+function parseBaseline(text: string, name: string): BaselineEntry[] {
   let doc: unknown;
   try {
     doc = JSON.parse(text);

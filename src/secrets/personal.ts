@@ -28,7 +28,7 @@ const EXAMPLE_DOMAIN =
 const FILE_TLDS =
   /^(?:png|jpe?g|gif|svg|webp|ico|bmp|js|mjs|cjs|ts|tsx|jsx|css|scss|less|map|json|txt|md|html?|py|rb|lock|ya?ml|toml|xml|zip|gz|tgz|exe|dll|so|dylib|wasm|pdf|csv|log|sh|pem|key)$/i;
 
-export function emailAllowed(email: string, text: string, start: number, end: number): boolean {
+function emailAllowed(email: string, text: string, start: number, end: number): boolean {
   const at = email.lastIndexOf("@");
   const local = email.slice(0, at).toLowerCase();
   const domain = email.slice(at + 1);
@@ -43,7 +43,7 @@ export function emailAllowed(email: string, text: string, start: number, end: nu
 }
 
 /** Not a made-up number: at least four different digits, no run like 98765432. */
-export function plausibleDigits(digits: string): boolean {
+function plausibleDigits(digits: string): boolean {
   if (new Set(digits).size < 4) return false;
   let up = 1;
   let down = 1;
@@ -66,7 +66,7 @@ function consistentSeparators(value: string): boolean {
 }
 
 /** IPv4 addresses that identify nobody: unspecified, loopback, link-local, broadcast, masks, docs ranges. */
-export function ipv4Personal(ip: string): boolean {
+function ipv4Personal(ip: string): boolean {
   const o = ip.split(".").map(Number);
   if (o[0] === 0 || o[0] === 127 || o[0] >= 224 || o[0] === 255) return false;
   if (o[0] === 169 && o[1] === 254) return false;
@@ -80,7 +80,7 @@ export function ipv4Personal(ip: string): boolean {
 }
 
 /** A full IPv6 address (not loopback, unspecified, link-local or the documentation prefix). */
-export function ipv6Personal(value: string): boolean {
+function ipv6Personal(value: string): boolean {
   const lower = value.toLowerCase();
   const halves = lower.split("::");
   if (halves.length > 2) return false;

@@ -27,7 +27,7 @@ function kindOf(label: string, block: boolean, text: string, start: number): str
 }
 
 /** The body's base64 characters, once JSON escapes, quotes and headers are removed. */
-export function keyBodyCharacters(body: string): number {
+function keyBodyCharacters(body: string): number {
   const cleaned = body
     .replace(/\\n|\\r/g, "\n")
     .split("\n")

@@ -5,7 +5,7 @@
  */
 import type { SecretFinding } from "./types.ts";
 
-export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
+const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 
 /** A finding as printed, with the path it is printed at. */
 export interface PrintedFinding {

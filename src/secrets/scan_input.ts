@@ -11,7 +11,7 @@ import { peek, readBounded } from "./input.ts";
 import { printableStream, printableText } from "./binary.ts";
 
 /** A diff is held whole to be scanned; one larger than this is refused (fail closed). */
-export const MAX_DIFF_BYTES = 256 * 1024 * 1024;
+const MAX_DIFF_BYTES = 256 * 1024 * 1024;
 const PEEK_BYTES = 64 * 1024;
 
 /** An input that cannot be scanned as it is (its message is the sentence to show). */

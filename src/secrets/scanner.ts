@@ -200,7 +200,7 @@ function anchorIndex(): AnchorIndex {
 }
 
 /** Keep the best of overlapping candidates: higher priority, then longer, then earlier. */
-export function settleOverlaps(candidates: Candidate[]): Candidate[] {
+function settleOverlaps(candidates: Candidate[]): Candidate[] {
   const ranked = [...candidates].sort((a, b) =>
     b.priority - a.priority || (b.end - b.start) - (a.end - a.start) || a.start - b.start
   );

@@ -11,7 +11,7 @@ import { scanText } from "./scanner.ts";
 import { applyRedaction, RedactionNumbering } from "./redact.ts";
 
 export const WINDOW_CHARS = 4 * 1024 * 1024;
-export const OVERLAP_CHARS = 64 * 1024;
+const OVERLAP_CHARS = 64 * 1024;
 const SNIFF_BYTES = 8 * 1024;
 
 export interface StreamOptions extends ScanOptions {

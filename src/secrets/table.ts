@@ -16,7 +16,7 @@ interface Cell {
 }
 
 /** Split one line into cells, honouring double quotes (RFC 4180, without multi-line cells). */
-export function splitRow(line: string, offset: number, delimiter: string): Cell[] {
+function splitRow(line: string, offset: number, delimiter: string): Cell[] {
   const cells: Cell[] = [];
   let i = 0;
   while (i <= line.length) {

@@ -89,7 +89,7 @@ function fileStream(path: string): ReadableStream<Uint8Array> {
   return openInputFile(path).file.readable;
 }
 
-export function listFinding(f: SecretFinding): ListedFinding {
+function listFinding(f: SecretFinding): ListedFinding {
   return {
     ...(f.path !== undefined ? { path: f.path } : {}),
     line: f.line,

@@ -13,8 +13,8 @@ import type { ToolContext } from "./tool.ts";
 import type { KeptOutput, OutputKeeper } from "../audit/output_store.ts";
 import { byteLength, cutToBytes, formatBytes, formatCount } from "../util/bytes.ts";
 
-export const BUDGET_MIN_BYTES = 4 * 1024;
-export const BUDGET_MAX_BYTES = 64 * 1024;
+const BUDGET_MIN_BYTES = 4 * 1024;
+const BUDGET_MAX_BYTES = 64 * 1024;
 export const BYTES_PER_TOKEN = 4;
 
 export function budgetBytes(contextWindowTokens: number): number {

@@ -9,7 +9,7 @@ import type { Config } from "../config/schema.ts";
 import { toolSpec } from "./registry.ts";
 import type { AnyTool } from "./tool.ts";
 
-export interface CatalogueEntry {
+interface CatalogueEntry {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
@@ -19,7 +19,7 @@ export interface CatalogueEntry {
   custom: boolean;
 }
 
-export function catalogueEntries(tools: AnyTool[], config: Config): CatalogueEntry[] {
+function catalogueEntries(tools: AnyTool[], config: Config): CatalogueEntry[] {
   return tools.map((tool) => {
     const spec = toolSpec(tool);
     return {
@@ -50,7 +50,7 @@ interface PropertySchema {
 }
 
 /** A JSON Schema type in a few words: "string", "integer ≥ 1", "write | append | replace". */
-export function describeType(schema: PropertySchema): string {
+function describeType(schema: PropertySchema): string {
   if (schema.enum) return schema.enum.map((v) => String(v)).join(" \\| ");
   let type = Array.isArray(schema.type) ? schema.type.join(" or ") : schema.type ?? "any";
   if (type === "array" && schema.items) type = `array of ${describeType(schema.items)}`;
@@ -67,7 +67,7 @@ function cell(text: string): string {
 }
 
 /** One tool's section of wisp://tools.md. */
-export function markdownSection(entry: CatalogueEntry): string {
+function markdownSection(entry: CatalogueEntry): string {
   const out: string[] = [`## ${entry.name}`, "", entry.description, ""];
   const properties = (entry.parameters.properties ?? {}) as Record<string, PropertySchema>;
   const required = new Set((entry.parameters.required ?? []) as string[]);

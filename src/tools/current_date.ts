@@ -24,7 +24,7 @@ export function formatCurrentDate(instant: Date, offsetMinutes: number, zone: st
 }
 
 /** The process's zone name, falling back to the offset when the runtime knows no name. */
-export function localZoneName(): string {
+function localZoneName(): string {
   try {
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (zone) return zone;
@@ -32,7 +32,7 @@ export function localZoneName(): string {
   return "local time";
 }
 
-export const currentDateSchema = z.object({}).strict();
+const currentDateSchema = z.object({}).strict();
 
 export const currentDateTool: Tool<z.infer<typeof currentDateSchema>> = {
   name: "current_date",

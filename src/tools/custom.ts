@@ -90,7 +90,7 @@ function argumentSchema(arg: CustomArgumentDef): z.ZodType {
 }
 
 /** The zod schema of a definition's arguments, as the model is offered it. */
-export function customSchema(def: CustomToolDef): z.ZodType<Record<string, unknown>> {
+function customSchema(def: CustomToolDef): z.ZodType<Record<string, unknown>> {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, arg] of Object.entries(def.arguments ?? {})) shape[name] = argumentSchema(arg);
   return z.object(shape).strict() as unknown as z.ZodType<Record<string, unknown>>;
@@ -112,7 +112,7 @@ function exampleValue(arg: CustomArgumentDef): string | number | boolean {
 }
 
 /** "Use issue with number: 1 and report what it returns." */
-export function examplePromptOf(def: CustomToolDef): string {
+function examplePromptOf(def: CustomToolDef): string {
   const entries = Object.entries(def.arguments ?? {});
   const given = entries.map(([name, arg]) => `${name}: ${JSON.stringify(exampleValue(arg))}`);
   const withArgs = given.length > 0 ? ` with ${given.join(", ")}` : "";
@@ -155,7 +155,7 @@ export function customTool(def: CustomToolDef): Tool<Record<string, unknown>> {
 }
 
 /** Run one call: build the line, then run_command's path with the template's own options. */
-export async function runCustom(
+async function runCustom(
   def: CustomToolDef,
   args: Record<string, unknown>,
   ctx: ToolContext,
@@ -181,7 +181,7 @@ export async function runCustom(
 }
 
 /** The custom tools a config declares (already validated when it loaded). */
-export function customTools(config: Config): AnyTool[] {
+function customTools(config: Config): AnyTool[] {
   return (config.tools.custom as unknown as CustomToolDef[]).map(customTool);
 }
 

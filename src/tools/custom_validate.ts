@@ -30,7 +30,7 @@ export const BUILTIN_TOOL_NAMES: readonly string[] = [
   "triage",
 ];
 
-export const ARGUMENT_TYPES = ["string", "integer", "number", "boolean"] as const;
+const ARGUMENT_TYPES = ["string", "integer", "number", "boolean"] as const;
 export type ArgumentType = (typeof ARGUMENT_TYPES)[number];
 
 export interface CustomArgumentDef {
@@ -50,9 +50,9 @@ export interface CustomToolDef {
   timeoutSeconds?: number;
 }
 
-export const DESCRIPTION_MAX = 300;
-export const NAME_MAX = 64;
-export const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+const DESCRIPTION_MAX = 300;
+const NAME_MAX = 64;
+const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 
 /**
  * `{name}` placeholders, one pass. `${NAME}` is the shell's own expansion and
@@ -150,7 +150,7 @@ function argumentProblem(name: string, def: unknown): string | undefined {
 }
 
 /** What is wrong with one definition (without the tool's name), or undefined. */
-export function definitionProblem(def: Record<string, unknown>): string | undefined {
+function definitionProblem(def: Record<string, unknown>): string | undefined {
   const name = def.name as string;
   if (!SNAKE_CASE.test(name) || name.length > NAME_MAX) {
     return `the name must be snake_case (lower-case letters and digits joined by single underscores, starting with a letter, at most ${NAME_MAX} characters)`;

@@ -48,11 +48,11 @@ import { writableSet } from "../platform/paths.ts";
 import type { Protection } from "../platform/protected.ts";
 
 /** The largest file replace reads, and the largest content any mode writes. */
-export const EDIT_MAX_BYTES = 8 * 1024 * 1024;
+const EDIT_MAX_BYTES = 8 * 1024 * 1024;
 /** Characters of an edited line shown in the result. */
 const SHOWN_CHARS = 200;
 
-export const editFileSchema = z.object({
+const editFileSchema = z.object({
   path: z.string().min(1).describe(
     "The file to write: an absolute path, or relative to the working directory.",
   ),
@@ -209,7 +209,7 @@ function planFindEdit(
 }
 
 /** "1 byte", "42 bytes", "1,024 bytes". */
-export function sizeText(n: number): string {
+function sizeText(n: number): string {
   return `${formatCount(n)} byte${n === 1 ? "" : "s"}`;
 }
 

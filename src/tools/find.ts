@@ -9,7 +9,7 @@ import { describeNotes, newNotes, walk } from "../util/walk.ts";
 import { globMatcher } from "./search/glob.ts";
 import { namesCredentialPath, searchTarget } from "./search/target.ts";
 
-export const findSchema = z.object({
+const findSchema = z.object({
   pattern: z.string().min(1).describe("a glob: *.ts matches names; src/**/*.test.ts matches paths"),
   path: z.string().optional().describe("the folder to search (default: the working directory)"),
   type: z.enum(["file", "folder", "any"]).optional().describe("what to list (default: file)"),

@@ -11,9 +11,9 @@ import { compileRegex, type GrepMessage, type GrepRequest, runGrep } from "./sea
 import { globToRegExp } from "./search/glob.ts";
 import { namesCredentialPath, searchTarget } from "./search/target.ts";
 
-export const GREP_TIME_LIMIT_MS = 10_000;
+const GREP_TIME_LIMIT_MS = 10_000;
 
-export const grepSchema = z.object({
+const grepSchema = z.object({
   pattern: z.string().min(1).describe("the text to find (literal unless regex is true)"),
   path: z.string().optional().describe("the folder or file to search (default: the working directory)"),
   regex: z.boolean().optional().describe("treat pattern as a regular expression (RE2 syntax)"),

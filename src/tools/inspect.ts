@@ -30,13 +30,13 @@ import { byteLength } from "../util/bytes.ts";
 import { normaliseArguments } from "./registry.ts";
 import { errorResult, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 
-export const INSPECT_VIEWS = ["config", "status", "approvals", "audit", "calls"] as const;
-export const AUDIT_LAST_DEFAULT = 20;
-export const AUDIT_LAST_MAX = 500;
+const INSPECT_VIEWS = ["config", "status", "approvals", "audit", "calls"] as const;
+const AUDIT_LAST_DEFAULT = 20;
+const AUDIT_LAST_MAX = 500;
 /** A pretty config view past this is printed compact, so no setting is cut. */
-export const CONFIG_PRETTY_MAX = 4 * 1024;
+const CONFIG_PRETTY_MAX = 4 * 1024;
 
-export const inspectSchema = z.object({
+const inspectSchema = z.object({
   what: z.enum(INSPECT_VIEWS).describe(
     "config: the settings in effect; status: this session; approvals: the standing command approvals; " +
       "audit: recent audit events; calls: this turn's tool calls",
@@ -83,7 +83,7 @@ function turnEvents(ctx: ToolContext): readonly AuditEvent[] | undefined {
 }
 
 /** The turn's number from its id (`<session>-3` → 3). */
-export function turnNumber(turnId: string | undefined): number | undefined {
+function turnNumber(turnId: string | undefined): number | undefined {
   const match = turnId ? /-(\d+)$/.exec(turnId) : null;
   return match ? Number(match[1]) : undefined;
 }
@@ -103,7 +103,7 @@ export interface SameResponse {
 }
 
 /** One call's outcome in a few words. Pure. */
-export function outcomeText(call: TurnCall, running?: ReadonlySet<string>): string {
+function outcomeText(call: TurnCall, running?: ReadonlySet<string>): string {
   if (call.outcome === "unfinished") {
     // A call of this response still running has not failed to finish: it has no result yet.
     return running?.has(call.id) ? "no result yet: it runs beside this call" : "did not finish";
@@ -151,7 +151,7 @@ export function renderCalls(
  * the response's calls, and those after it that have a `tool.call` have
  * started (in the response's order). Pure.
  */
-export function sameResponse(
+function sameResponse(
   events: readonly AuditEvent[],
   callId: string | undefined,
 ): SameResponse {
@@ -178,7 +178,7 @@ export function sameResponse(
 }
 
 /** Whether this exact call was made earlier in the turn (same tool, same arguments). Pure. */
-export function isRepeated(
+function isRepeated(
   events: readonly AuditEvent[],
   tool: string,
   args: unknown,
@@ -242,7 +242,7 @@ function approvalsView(ctx: ToolContext): unknown[] {
 }
 
 /** The audit view: the lines `wisp logs` prints, oldest first. */
-export function auditView(events: AuditEvent[], kind: string | undefined, last: number): string {
+function auditView(events: AuditEvent[], kind: string | undefined, last: number): string {
   const kept = filterEvents(events, { ...(kind ? { kinds: [kind] } : {}), last });
   if (kept.length === 0) return "no matching audit events";
   // The width `wisp logs` uses when piped: whole lines (the budget bounds the view).
@@ -276,7 +276,7 @@ function view(args: InspectArgs, ctx: InspectContext): string | ToolResult {
   }
 }
 
-export async function runInspect(args: InspectArgs, ctx: InspectContext): Promise<ToolResult> {
+async function runInspect(args: InspectArgs, ctx: InspectContext): Promise<ToolResult> {
   if (args.what !== "audit" && (args.last !== undefined || args.kind !== undefined)) {
     return errorResult("last and kind go with what: audit only");
   }

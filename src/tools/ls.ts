@@ -9,9 +9,9 @@ import { fitted } from "./budget.ts";
 import { formatBytes } from "../util/bytes.ts";
 import { namesCredentialPath, searchTarget } from "./search/target.ts";
 
-export const LS_MAX_ENTRIES = 1000;
+const LS_MAX_ENTRIES = 1000;
 
-export const lsSchema = z.object({
+const lsSchema = z.object({
   path: z.string().optional().describe("the folder to list (default: the working directory)"),
   hidden: z.boolean().optional().describe("include names starting with a dot"),
 }).strict();

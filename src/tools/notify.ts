@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Tool } from "./tool.ts";
 import { BOUNDS } from "../notify/notifier.ts";
 
-export const notifySchema = z.object({
+const notifySchema = z.object({
   title: z.string().optional().describe("a short title (default: wisp)"),
   message: z.string().describe("what to tell the person, one or two sentences"),
   subtitle: z.string().optional().describe("an optional second line"),

@@ -30,9 +30,9 @@ import { checkThenRun } from "../gate/check_then_run.ts";
 import { formatBytes, formatCount } from "../util/bytes.ts";
 import { errorResult, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 
-export const MAX_WAIT_SECONDS = 30;
+const MAX_WAIT_SECONDS = 30;
 
-export const processSchema = z.object({
+const processSchema = z.object({
   action: z.enum(["start", "poll", "stop", "list"]).describe(
     "start a command in the background, poll one for its new output and state, stop one, or list them all",
   ),
@@ -75,7 +75,7 @@ export function renderTaken(label: string, taken: Taken): string {
 }
 
 /** The first line of a poll or stop: the state, how long it ran, and the exit status once it ended. */
-export function stateLine(entry: ManagedProcess, now: number): string {
+function stateLine(entry: ManagedProcess, now: number): string {
   const ran = seconds((entry.endedAt ?? now) - entry.startedAt);
   if (entry.state === "running") {
     return `process ${entry.id}: running for ${ran} (lifetime ${entry.lifetimeSeconds} s)`;
@@ -95,7 +95,7 @@ export function stateLine(entry: ManagedProcess, now: number): string {
 }
 
 /** A poll: the state, then each stream's new output, bounded to the budget. */
-export function renderPoll(entry: ManagedProcess, budget: number, now: number): string {
+function renderPoll(entry: ManagedProcess, budget: number, now: number): string {
   const room = Math.max(512, Math.floor((budget - 600) / 2));
   const ended = entry.state !== "running";
   const parts = [
@@ -111,7 +111,7 @@ export function renderPoll(entry: ManagedProcess, budget: number, now: number): 
   return parts.join("\n");
 }
 
-export function renderList(entries: ManagedProcess[], now: number): string {
+function renderList(entries: ManagedProcess[], now: number): string {
   if (entries.length === 0) return "no background processes in this session";
   return entries.map((p) => {
     const status = p.result && p.result.exitStatus !== null ? ` ${p.result.exitStatus}` : "";
@@ -194,7 +194,7 @@ function unknownId(id: string | undefined, table: ProcessTable): ToolResult {
   );
 }
 
-export async function runProcess(args: ProcessArgs, ctx: ProcessContext): Promise<ToolResult> {
+async function runProcess(args: ProcessArgs, ctx: ProcessContext): Promise<ToolResult> {
   const table = ctx.processes;
   if (!table) return errorResult("background processes are not available here; use run_command");
   const now = () => table.now();

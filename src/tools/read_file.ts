@@ -16,12 +16,12 @@ import { type Page, readPage } from "./text_lines.ts";
 import { errorResult, gateRefusal, type Tool, type ToolContext, type ToolResult } from "./tool.ts";
 import { quoteWord } from "../util/shell_words.ts";
 
-export const READ_DEFAULT_LIMIT = 200;
-export const READ_MAX_LIMIT = 2000;
+const READ_DEFAULT_LIMIT = 200;
+const READ_MAX_LIMIT = 2000;
 /** Bytes of a page kept for the closing marker and notes. */
 const MARKER_ROOM = 200;
 
-export const readFileSchema = z.object({
+const readFileSchema = z.object({
   path: z.string().min(1).describe(
     "The file to read: an absolute path, or relative to the working directory.",
   ),
@@ -42,7 +42,7 @@ export function readApprovalLine(given: string, realPath: string | null, absolut
 }
 
 /** The model-facing text of a page. */
-export function renderPage(page: Page): string {
+function renderPage(page: Page): string {
   const out: string[] = [];
   if (page.lines.length === 0) out.push("(no lines in range)");
   for (const line of page.lines) {

@@ -30,7 +30,7 @@ import type { ToolSpec } from "../models/backend.ts";
 export { budgetBytes } from "./budget.ts";
 
 /** Tools a session has only when a setting turns them on (or a named list names them). */
-export const OPT_IN_TOOLS: Record<string, (config: Config) => boolean> = {
+const OPT_IN_TOOLS: Record<string, (config: Config) => boolean> = {
   memory: (config) => config.context.memory,
   models: (config) => config.tools.models,
   ask: (config) => config.tools.ask,
@@ -174,7 +174,7 @@ export function normaliseArguments(args: unknown): unknown {
 }
 
 /** One sentence from zod's issues, naming each argument and what is wrong with it. */
-export function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.ZodError): string {
   return error.issues.slice(0, 4).map((issue) => {
     const where = issue.path.length > 0 ? issue.path.map(String).join(".") : "arguments";
     if (issue.code === "invalid_type") {

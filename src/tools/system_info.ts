@@ -14,7 +14,7 @@ import * as linux from "./system_info/linux.ts";
 import * as darwin from "./system_info/darwin.ts";
 import { type Topics, TopicError } from "./system_info/shared.ts";
 
-export const TOPICS = [
+const TOPICS = [
   "port",
   "disk",
   "folder",
@@ -26,7 +26,7 @@ export const TOPICS = [
   "network",
 ] as const;
 
-export const systemInfoSchema = z.object({
+const systemInfoSchema = z.object({
   topic: z.enum(TOPICS).describe(
     "port: what uses a port; disk: free space; folder: what fills a folder; processes: your busiest processes; " +
       "memory: RAM and swap; process: one program by name; battery; os: system and hardware; network: interfaces",
@@ -52,7 +52,7 @@ export interface ReportOptions extends linux.SourceOptions {
 }
 
 /** The topics of a platform system_info knows, or undefined. */
-export function platformTopics(os: string, options: ReportOptions = {}): Topics | undefined {
+function platformTopics(os: string, options: ReportOptions = {}): Topics | undefined {
   if (os === "linux") return linux.linuxTopics(options);
   if (os === "darwin") return darwin.darwinTopics(options.darwin);
   return undefined;

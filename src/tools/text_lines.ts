@@ -1,3 +1,4 @@
+import { concatBytes } from "../util/bytes.ts";
 /**
  * How read_file and edit_file count lines, in one place so they always agree:
  * a line ends at \n, \r\n, or a lone \r (a classic Mac OS file). A file's last
@@ -100,7 +101,7 @@ export interface PageOptions {
 }
 
 /** The bytes `number<TAB>text\n` takes, as read_file renders a line. */
-export function renderedLineBytes(number: number, textBytes: number): number {
+function renderedLineBytes(number: number, textBytes: number): number {
   return String(number).length + (textBytes > 0 ? 1 + textBytes : 0) + 1;
 }
 
@@ -142,7 +143,7 @@ export function readPage(read: ByteReader, options: PageOptions): Page {
   /** The current line ended; true when the page is complete. */
   const finish = (): boolean => {
     if (wanted()) {
-      const bytes = parts.length === 1 ? parts[0] : concat(parts, kept);
+      const bytes = parts.length === 1 ? parts[0] : concatBytes(parts, kept);
       if (bytes.indexOf(0) !== -1) {
         binary = true;
         return true;
@@ -275,16 +276,6 @@ export function readPage(read: ByteReader, options: PageOptions): Page {
     if (stopped === "before") return { lines, next, binary, bytesRead };
   }
   return { lines, next: null, binary, bytesRead };
-}
-
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /** Cut a text to at most `max` UTF-8 bytes without splitting a character. */

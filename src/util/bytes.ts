@@ -47,3 +47,14 @@ export function formatDecimalBytes(bytes: number): string {
   if (bytes >= 1e3) return `${trimmed(bytes / 1e3, 0)} KB`;
   return `${Math.round(bytes)} B`;
 }
+
+/** The parts joined into one array of `total` bytes (the sum of their lengths). */
+export function concatBytes(parts: Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

@@ -185,7 +185,7 @@ export const CREDENTIAL_ENTRIES: readonly CredentialEntry[] = [
  * Names that look like credentials but are published on purpose: public keys, and the
  * example dotenv files a project ships for others to copy.
  */
-export const NOT_CREDENTIALS = /\.pub$|(^|\/)\.env\.(example|sample|template)$/i;
+const NOT_CREDENTIALS = /\.pub$|(^|\/)\.env\.(example|sample|template)$/i;
 
 const ANY_CREDENTIAL = new RegExp(CREDENTIAL_ENTRIES.map((e) => `(?:${e.pattern})`).join("|"), "i");
 

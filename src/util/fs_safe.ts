@@ -37,7 +37,7 @@ export interface FileStamp {
   isDirectory: boolean;
 }
 
-export function stampOf(info: Deno.FileInfo): FileStamp {
+function stampOf(info: Deno.FileInfo): FileStamp {
   return {
     dev: info.dev ?? 0,
     ino: info.ino ?? 0,
@@ -57,7 +57,7 @@ export function sameFile(a: FileStamp, b: FileStamp): boolean {
 }
 
 /** Same file, same size, same modification time: nobody wrote it in between. */
-export function sameVersion(a: FileStamp, b: FileStamp): boolean {
+function sameVersion(a: FileStamp, b: FileStamp): boolean {
   return sameFile(a, b) && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
@@ -116,11 +116,13 @@ export function canonicalPath(path: string, cwd = Deno.cwd()): string {
   }
 }
 
-/** Whether `path` is `root` or inside it (both canonical). */
+/**
+ * Whether `path` is `root` or inside it. Both are absolute; trailing slashes
+ * on `root` (as a person may write a folder in a setting) do not count.
+ */
 export function isWithin(path: string, root: string): boolean {
-  if (path === root) return true;
-  const prefix = root.endsWith("/") ? root : root + "/";
-  return path.startsWith(prefix);
+  const folder = root.length > 1 ? root.replace(/\/+$/, "") : root;
+  return path === folder || path.startsWith(folder === "/" ? "/" : folder + "/");
 }
 
 // ---------------------------------------------------------------------------
@@ -293,7 +295,8 @@ function checkFileUnchanged(target: WriteTarget, expected: FileStamp | null): vo
   }
 }
 
-function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
+/** Write every byte of `bytes` to `file`, however many calls that takes. */
+export function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
   let written = 0;
   while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
 }
@@ -484,4 +487,12 @@ function safeUid(): number | null {
   } catch {
     return null;
   }
+}
+
+/** Remove a file, if there is one to remove; a file already gone is not an error. */
+export function removeQuietly(path: string | undefined): void {
+  if (!path) return;
+  try {
+    Deno.removeSync(path);
+  } catch { /* already gone */ }
 }

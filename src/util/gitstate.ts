@@ -74,7 +74,7 @@ function commonDir(gitDir: string): string {
   return text ? resolve(gitDir, text.trim()) : gitDir;
 }
 
-export function resolveRef(gitDir: string, ref: string): string | undefined {
+function resolveRef(gitDir: string, ref: string): string | undefined {
   const common = commonDir(gitDir);
   for (const base of [gitDir, common]) {
     const loose = readText(join(base, ref));
@@ -90,7 +90,7 @@ export function resolveRef(gitDir: string, ref: string): string | undefined {
   return undefined;
 }
 
-export function readHead(gitDir: string): { commit?: string; branch?: string } {
+function readHead(gitDir: string): { commit?: string; branch?: string } {
   const head = readText(join(gitDir, "HEAD"))?.trim();
   if (!head) return {};
   if (head.startsWith("ref: ")) {
@@ -103,7 +103,7 @@ export function readHead(gitDir: string): { commit?: string; branch?: string } {
   return /^[0-9a-f]{40,64}$/.test(head) ? { commit: head } : {};
 }
 
-export interface IndexEntry {
+interface IndexEntry {
   path: string;
   mtimeSeconds: number;
   mtimeNanoseconds: number;
@@ -116,7 +116,7 @@ export interface IndexEntry {
 }
 
 /** Parse the entries of a version 2 or 3 index; undefined for anything else. */
-export function parseIndex(bytes: Uint8Array): IndexEntry[] | undefined {
+function parseIndex(bytes: Uint8Array): IndexEntry[] | undefined {
   if (bytes.length < 12) return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const signature = String.fromCharCode(...bytes.subarray(0, 4));
@@ -164,14 +164,14 @@ export function parseIndex(bytes: Uint8Array): IndexEntry[] | undefined {
   return entries;
 }
 
-export function shaHex(entry: IndexEntry): string {
+function shaHex(entry: IndexEntry): string {
   let hex = "";
   for (const b of entry.shaBytes) hex += (b < 16 ? "0" : "") + b.toString(16);
   return hex;
 }
 
 /** Whether a tracked file differs from its index entry. */
-export function entryModified(
+function entryModified(
   workTree: string,
   entry: IndexEntry,
   indexMtimeMs = Infinity,

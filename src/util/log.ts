@@ -138,7 +138,7 @@ function write(level: LogLevel, text: string | (() => string), remote: boolean):
 }
 
 /** Milliseconds since wisp began, for a step's line (`+123 ms`). */
-export function sinceStart(): string {
+function sinceStart(): string {
   return `+${Math.round(performance.now() - started)} ms`;
 }
 

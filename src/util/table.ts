@@ -17,7 +17,7 @@ export interface TableOptions {
 }
 
 /** Display width of a string, counting each code point as one column. */
-export function displayWidth(text: string): number {
+function displayWidth(text: string): number {
   let width = 0;
   for (const _ of text) width++;
   return width;
@@ -31,7 +31,7 @@ export function truncate(text: string, width: number): string {
 }
 
 /** A value made safe for one TSV field: tabs and newlines become spaces. */
-export function tsvField(value: string): string {
+function tsvField(value: string): string {
   return value.replace(/[\t\r\n]+/g, " ");
 }
 

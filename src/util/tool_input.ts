@@ -21,7 +21,7 @@ export class ToolInputError extends Error {
 }
 
 /** The sentence for an error met opening or reading `given`, or undefined when it is not a caller's problem. */
-export function inputFileProblem(error: unknown, given: string): string | undefined {
+function inputFileProblem(error: unknown, given: string): string | undefined {
   if (error instanceof UnsafePath) return `${given} ${error.detail}`;
   if (error instanceof Deno.errors.NotFound) return `${given} does not exist`;
   if (error instanceof Deno.errors.NotADirectory) return `${given} does not exist`;

@@ -12,7 +12,7 @@
 import ignore, { type Ignore } from "ignore";
 import { isCredentialPath } from "./credential_paths.ts";
 
-export const LIMITS = {
+const LIMITS = {
   entriesPerFolder: 20_000,
   files: 100_000,
   ignoreFileBytes: 256 * 1024,
@@ -109,7 +109,7 @@ function ignoredBy(stack: Rules[], relative: string, isDir: boolean): boolean {
 }
 
 /** The repository root above `dir` (the folder holding .git), if any. */
-function repositoryRoot(dir: string): string | undefined {
+export function repositoryRoot(dir: string): string | undefined {
   let current = dir;
   while (true) {
     try {

@@ -118,7 +118,7 @@ function readBlock(lines: string[], from: number, to: number): Block {
   return block;
 }
 
-export function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const failed: string[] = [];
   const blocks = new Map<string, Block>();
   let inFailureList = false;

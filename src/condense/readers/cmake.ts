@@ -14,7 +14,7 @@ const HEAD =
   /^CMake (Error|Warning|Warning \(dev\)|Deprecation Warning|Deprecation Error)(?: (?:at|in) (.+?)(?::(\d+))?(?: \(([\w]+)\))?)?:\s*(.*)$/;
 const DONE = /^-- (?:Configuring incomplete, errors occurred!|Generating done|Configuring done)/;
 
-export function readCmake(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readCmake(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {

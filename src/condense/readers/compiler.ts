@@ -66,7 +66,7 @@ function isPath(file: string): boolean {
   return /[A-Za-z]/.test(file) && !/^(?:https?|ftp|file)$/.test(file);
 }
 
-export function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let linkerSummary: string | undefined;
   let linkerFound = false;

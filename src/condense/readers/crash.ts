@@ -165,7 +165,7 @@ function perl(lines: string[], lastChar: Uint16Array, ctx: ReadContext): Finding
   return out;
 }
 
-export function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const { first, last: lastChar } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {

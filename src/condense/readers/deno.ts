@@ -45,7 +45,7 @@ function isHeading(line: string): boolean {
   return line.length <= 10 && HEADING.test(line);
 }
 
-export function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let part = "";
   const shape = shapeOf(lines, ctx);

@@ -29,7 +29,7 @@ const TOO_MANY = /^ESLint found too many warnings \(maximum: (\d+)\)\.?$/;
 const SUMMARY =
   /^(?:✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)|\s+\d+ errors? and \d+ warnings? potentially fixable.*|\d+ problems?)$/;
 
-export function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let file: string | undefined;
   const shape = shapeOf(lines, ctx);

@@ -33,7 +33,7 @@ const BLACK_ERROR = /^error: cannot format (.+?): (.*)$/;
 const BLACK_SUMMARY =
   /^(?:Oh no! .*|All done! .*|\d+ files? would be (?:reformatted|left unchanged)(?:, \d+ files? would (?:be left unchanged|fail to reformat))*\.?|\d+ files? would fail to reformat\.?)$/;
 
-export function readFormatters(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readFormatters(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const { first } = shapeOf(lines, ctx);
   let prettier = false;

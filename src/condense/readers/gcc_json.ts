@@ -31,7 +31,7 @@ function place(d: Diagnostic): string | undefined {
     : `${c.file}:${c.line}:${c.column}`;
 }
 
-export function readGccJson(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readGccJson(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const { first, last } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {

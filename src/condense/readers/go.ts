@@ -61,7 +61,7 @@ function logAt(lines: string[], at: number): { loc: string; msg: string; end: nu
   return { loc: `${log[1]}:${log[2]}`, msg: body.join(" "), end: i };
 }
 
-export function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const logs = new Map<string, LogEntry[]>();
   const failed: string[] = [];

@@ -72,7 +72,7 @@ function isFailureHead(s: string): boolean {
     FAILURE_HEAD.test(s);
 }
 
-export function readGtest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readGtest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const { first } = shapeOf(lines, ctx);
   let running: Running | undefined;

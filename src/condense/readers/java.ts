@@ -37,7 +37,7 @@ function simple(cls: string): string {
   return cls.split(".").pop()!.split("$")[0];
 }
 
-export function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const tests = new Map<string, Finding>();
   let goal: string | undefined;

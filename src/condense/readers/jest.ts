@@ -25,7 +25,7 @@ const BULLET = /^\s*● (.+)$/;
 const SUMMARY = /^(?:Test Suites:|Tests:|Snapshots:|Time:|Ran all test suites)/;
 const NOT_A_FAILURE = /^(?:Console|Validation (?:Warning|Error)|Deprecation Warning)/;
 
-export function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let file: string | undefined;
   const shape = shapeOf(lines, ctx);

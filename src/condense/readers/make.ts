@@ -12,7 +12,7 @@ const ERROR_N = /^\[(?:([^\]:]+:\d+): )?([^\]]+)\] Error (\d+)(?: \(ignored\))?$
 const STOP = /^(.*?)\.?\s+Stop\.$/;
 const MAKEFILE_ERROR = /^([^\s:]+):(\d+): \*\*\* (.*?)\.?\s+Stop\.$/;
 
-export function readMake(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readMake(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let deepest = -1;
   const { first } = shapeOf(lines, ctx);

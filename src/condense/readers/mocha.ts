@@ -12,7 +12,7 @@ const FAILING = /^\s+(\d+) failing$/;
 const COUNTS = /^\s+\d+ (?:passing|pending)(?: \(.*\))?$/;
 const ENTRY = /^\s+(\d+)\) (.*)$/;
 
-export function readMocha(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readMocha(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {

@@ -202,7 +202,7 @@ function readRun(
   return { findings: out, next: i };
 }
 
-export function readNodeTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readNodeTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const { lead, first } = shapeOf(lines, ctx);
   const out: Finding[] = [];
   let from = 0;

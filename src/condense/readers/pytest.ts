@@ -96,7 +96,7 @@ function titleOf(id: string): string {
   return parts.length > 1 ? parts.slice(1).join(".") : id;
 }
 
-export function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const summary: { kind: string; id: string; message?: string }[] = [];
   const verbose: { kind: string; id: string }[] = [];
   const sections = new Map<string, { from: number; to: number; error: boolean }>();

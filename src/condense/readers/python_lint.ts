@@ -23,7 +23,7 @@ const RUFF_PLACE = /^\s*--> (.+?\.pyi?):(\d+):(\d+)$/;
 const PYLINT_MODULE = /^\*{13} Module \S+$/;
 const PYLINT_SCORE = /^Your code has been rated at -?[\d.]+\/10/;
 
-export function readPythonLint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readPythonLint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const { first } = shapeOf(lines, ctx);
   let pylint = false;

@@ -151,7 +151,7 @@ function readMinitest(lines: string[], ctx: ReadContext, out: Finding[]): void {
   }
 }
 
-export function readRuby(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readRuby(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   readRspec(lines, ctx, out);
   readMinitest(lines, ctx, out);

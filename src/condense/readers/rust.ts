@@ -14,7 +14,7 @@ const ARROW = /^\s*(?:-->|╭▸|┌─) (\S+?):(\d+):(\d+)$/;
 const SUMMARY =
   /^(?:could not compile|aborting due to|test failed, to rerun|\d+ targets? failed|build failed|unused manifest key|.*generated \d+ warnings?|.*\d+ warnings? emitted|some errors have detailed|for more information about)/i;
 
-export function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const loose: Finding[] = [];
   const unlocated: { at: number; to: number; f: Finding }[] = [];

@@ -50,7 +50,7 @@ function ownFrame(lines: string[], from: number): { location?: string; end: numb
   return { location, end: j };
 }
 
-export function readSanitizer(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readSanitizer(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {

@@ -116,7 +116,7 @@ function resultsOf(doc: SarifLog): Finding[] {
   return out;
 }
 
-export function readSarif(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readSarif(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {

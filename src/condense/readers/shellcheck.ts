@@ -11,7 +11,7 @@ import { LOWER_H, SPACE, UPPER_D, UPPER_F, UPPER_I } from "../chars.ts";
 const IN = /^In (.+) line (\d+):$/;
 const CARET = /^(\s*)\^[-^]*\s+(SC\d+) \((error|warning|info|style)\): (.*)$/;
 
-export function readShellcheck(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readShellcheck(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {

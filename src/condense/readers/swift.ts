@@ -48,7 +48,7 @@ function xcName(raw: string): string {
   return m ? `${m[1]}.${m[2]}` : raw;
 }
 
-export function readSwift(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readSwift(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const reported = new Set<string>();
   const failedCases: string[] = [];

@@ -123,7 +123,7 @@ function diagnostic(
   return { d, end: j - 1 };
 }
 
-export function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const names: string[] = [];
   const diagnostics: Diagnostic[] = [];

@@ -12,7 +12,7 @@ const PRETTY = /^(\S+?):(\d+):(\d+) - (error|warning|message) (TS\d+): (.*)$/;
 const GLOBAL = /^(error|warning) (TS\d+): (.*)$/;
 const SUMMARY = /^(?:Found \d+ errors?(?: in .*)?\.?|Errors\s+Files|\s+\d+\s+\S+:\d+)$/;
 
-export function readTsc(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readTsc(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {

@@ -13,7 +13,7 @@ const FRAME = /^\s+File "([^"]+)", line (\d+), in (\S+)$/;
 const RESULT =
   /^(?:\s*test\w* \(.*\)(?: \.\.\.)? ?(?:ok|FAIL|ERROR|skipped.*|expected failure)?$|Ran \d+ tests? in .*|FAILED \((?:failures|errors|skipped|expected|unexpected)=.*\)|OK(?: \(.*\))?)$/;
 
-export function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const { first, lead } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {

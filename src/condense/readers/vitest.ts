@@ -22,7 +22,7 @@ const TREE = /^\s*(?:[✓×↓❯]|✔|✖|√)\s/;
 const SUMMARY = /^\s*(?:Test Files|Tests|Start at|Duration|RUN)\s/;
 const CAUGHT_TITLE = /^⎯+ (?:Unhandled Errors?|Uncaught Exception) ⎯+$/;
 
-export function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
+function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {

@@ -24,7 +24,7 @@ import {
 } from "../../gate/pending.ts";
 import { probeProcess, type Prober } from "../../platform/process_probe.ts";
 
-export const ANSWER_WAIT_MS = 5000;
+const ANSWER_WAIT_MS = 5000;
 
 export interface AnswerResult {
   /** 0 taken, 1 refused or not taken, 64 misuse. */

@@ -165,7 +165,7 @@ export function answerFromTerminal(
 }
 
 /** The sentence a waiting request announces to the client of the call it waits in. */
-export function waitingMessage(
+function waitingMessage(
   request: ApprovalRequest,
   dialog: boolean,
   pendingId: string | undefined,

@@ -117,7 +117,7 @@ function served(schema: z.ZodObject): z.ZodObject {
 }
 
 /** The options a command run by a condensing tool needs: the server's gate, approval host, audit. */
-export function runContext(session: Session, signal?: AbortSignal): RunContext {
+function runContext(session: Session, signal?: AbortSignal): RunContext {
   return {
     config: session.config,
     paths: session.paths,
@@ -212,7 +212,7 @@ async function draftModel(session: Session): Promise<Backend | undefined> {
 
 // ---------- triage: a command or a file, audited as a session of its own
 
-export const triageInput = z.object({
+const triageInput = z.object({
   command: z.string().min(1).optional().describe(
     "a build or test command to run (through the same gate, approval and sandbox as run_command) and read",
   ),
@@ -247,7 +247,7 @@ function triageAudit(session: Session, cwd: string): AuditLog {
 }
 
 /** triage's structured result: the headline, every finding with its detail, the counts, the audit. */
-export const triageOutput = z.object({
+const triageOutput = z.object({
   headline: z.string(),
   outcome: z.enum(["clean", "failures", "unexplained"]).describe(
     "clean; failures found; or unexplained: the command failed and no reader found why",

@@ -46,7 +46,7 @@ export function newToken(): string {
 }
 
 /** Whether `header` is exactly `Bearer <token>`, compared in constant time. */
-export function bearerMatches(header: string | null, token: string): boolean {
+function bearerMatches(header: string | null, token: string): boolean {
   const expected = `Bearer ${token}`;
   if (header === null || header.length !== expected.length) return false;
   let diff = 0;

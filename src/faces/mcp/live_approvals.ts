@@ -27,6 +27,7 @@ import type { Logger } from "./log.ts";
 import { writeFileAtomicSync } from "../../util/atomic.ts";
 import { serverAlive } from "../../gate/pending.ts";
 import { probeProcess, type Prober } from "../../platform/process_probe.ts";
+import { removeQuietly } from "../../util/fs_safe.ts";
 
 /** Who holds the approvals: enough to tell the live server from a reused pid. */
 export interface LiveServer {
@@ -48,12 +49,6 @@ export interface LiveFile {
 
 const SESSION = /^[A-Za-z0-9_-]{1,64}$/;
 const APPROVAL_ID = /^[0-9a-f]{8}$/;
-
-function removeQuietly(path: string): void {
-  try {
-    Deno.removeSync(path);
-  } catch { /* gone already */ }
-}
 
 /** Parse a server's file; undefined when it is not one (torn files cannot occur: renamed whole). */
 export function parseLiveFile(text: string): LiveFile | undefined {

@@ -7,9 +7,9 @@
 /** Rows on a page of an ordinary collection. */
 export const ROWS_PER_PAGE = 50;
 /** Events on a page of an audit collection, unless &limit= says otherwise. */
-export const EVENTS_PER_PAGE = 100;
+const EVENTS_PER_PAGE = 100;
 /** A text longer than this is served in pages of this many bytes. */
-export const TEXT_PAGE_BYTES = 16 * 1024;
+const TEXT_PAGE_BYTES = 16 * 1024;
 
 export interface PageInfo {
   page: number;
@@ -20,11 +20,11 @@ export interface PageInfo {
 
 export type Paged<T> = { ok: true; rows: T[]; info: PageInfo } | { ok: false; error: string };
 
-export function pageCount(total: number, size: number): number {
+function pageCount(total: number, size: number): number {
   return Math.max(1, Math.ceil(total / size));
 }
 
-export function pageUri(base: string, page: number, limit?: number): string {
+function pageUri(base: string, page: number, limit?: number): string {
   const parts = [`page=${page}`];
   if (limit !== undefined) parts.push(`limit=${limit}`);
   return `${base}?${parts.join("&")}`;

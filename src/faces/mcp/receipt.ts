@@ -10,7 +10,7 @@ import { type Claim, unsupportedLine } from "../../agent/verify.ts";
 import { byteLength } from "../../util/bytes.ts";
 
 /** A call's output is given inline up to this many bytes; above, by reference. */
-export const INLINE_OUTPUT_BYTES = 2048;
+const INLINE_OUTPUT_BYTES = 2048;
 
 const receiptCall = z.object({
   id: z.string(),
@@ -79,7 +79,7 @@ export const receiptOutput = z.object({
 /** What a respond result carries in structuredContent. */
 export type Receipt = z.output<typeof receiptOutput>;
 
-export function outputUri(thread: string, id: string): string {
+function outputUri(thread: string, id: string): string {
   return `wisp://threads/${thread}/output/${id}`;
 }
 

@@ -146,7 +146,7 @@ function shapeView(shape: ThreadShape): Record<string, unknown> {
 }
 
 /** Parsed audit events are kept between reads while the log's files total at most this. */
-export const AUDIT_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+const AUDIT_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 export class Resources {
   #cache: { key: string; events: AuditEvent[] } | undefined;

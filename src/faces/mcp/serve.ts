@@ -41,7 +41,7 @@ export interface ServeOptions {
 }
 
 /** The process title: `wisp mcp (claude-code)`, or `wisp mcp`. */
-export function processTitle(client: string | undefined): string {
+function processTitle(client: string | undefined): string {
   const name = client?.replace(/[^\x20-\x7e]/g, "").trim().slice(0, 40);
   return name ? `wisp mcp (${name})` : "wisp mcp";
 }

@@ -46,7 +46,7 @@ import {
   type ToolAnnotations,
 } from "./condensing.ts";
 
-export const respondArgs = z.object({
+const respondArgs = z.object({
   prompt: z.string().min(1).describe(
     "What to ask wisp's model: name the tool, give exact arguments, say how to report.",
   ),
@@ -74,18 +74,18 @@ export const respondArgs = z.object({
   ),
 }).strict();
 
-export const closeThreadArgs = z.object({
+const closeThreadArgs = z.object({
   thread_id: z.string().describe("The thread to free."),
 }).strict();
 
 /** respond's result: the receipt, or (isError) the thread and what went wrong. */
-export const respondOutput = z.union([
+const respondOutput = z.union([
   receiptOutput,
   z.object({ thread_id: z.string(), error: z.string() }),
 ]);
 
 /** close_thread's result: the thread named and whether it was open. */
-export const closeThreadOutput = z.object({ thread_id: z.string(), closed: z.boolean() });
+const closeThreadOutput = z.object({ thread_id: z.string(), closed: z.boolean() });
 
 export interface ToolEntry {
   name: string;
@@ -161,7 +161,7 @@ function outputSchemaOf(schema: z.ZodType): Record<string, unknown> {
 }
 
 /** tools/list's answer, made once: the schemas never change while the server runs. */
-export function toolList(): ListedTool[] {
+function toolList(): ListedTool[] {
   return listed ??= TOOLS.map((t) => ({
     name: t.name,
     description: t.description,
@@ -237,10 +237,10 @@ const MCP_LEVELS: LoggingLevel[] = [
 ];
 
 /** What a client gets before it sets a level with logging/setLevel (ADR 0371). */
-export const DEFAULT_CLIENT_LOG_LEVEL: LoggingLevel = "warning";
+const DEFAULT_CLIENT_LOG_LEVEL: LoggingLevel = "warning";
 
 /** The lowest of wisp's levels a client at `level` takes, or undefined for none. */
-export function wispLevelFor(level: LoggingLevel): LogLevel | undefined {
+function wispLevelFor(level: LoggingLevel): LogLevel | undefined {
   const rank = MCP_LEVELS.indexOf(level);
   if (rank <= MCP_LEVELS.indexOf("debug")) return "debug";
   if (rank <= MCP_LEVELS.indexOf("info")) return "info";
@@ -252,7 +252,7 @@ export function wispLevelFor(level: LoggingLevel): LogLevel | undefined {
 const COMPLETION_MAX = 100;
 
 /** A completion/complete answer: the first hundred values, and how many there are. */
-export function completionOf(values: string[]): {
+function completionOf(values: string[]): {
   completion: { values: string[]; total: number; hasMore: boolean };
 } {
   return {

@@ -20,7 +20,7 @@ export interface ThreadShape {
   workingDirectory?: string;
 }
 
-export const SHAPE_KEYS = [
+const SHAPE_KEYS = [
   "model",
   "tools",
   "instructions",
@@ -68,7 +68,7 @@ export function shapeConflicts(existing: ThreadShape, given: Partial<ThreadShape
   return out;
 }
 
-export function newThreadId(taken: (id: string) => boolean): string {
+function newThreadId(taken: (id: string) => boolean): string {
   for (;;) {
     const id = "t" + randomHex(4);
     if (!taken(id)) return id;

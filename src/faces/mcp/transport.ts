@@ -18,9 +18,9 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 
 /** The largest message taken; a longer line is answered with an error and skipped. */
-export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 /** When the input ends, requests already read get this long to be answered before the transport closes. */
-export const DRAIN_GRACE_MS = 2000;
+const DRAIN_GRACE_MS = 2000;
 
 export type Sink = (bytes: Uint8Array) => Promise<void>;
 

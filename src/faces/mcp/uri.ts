@@ -34,8 +34,8 @@ export const THREAD_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const SESSION_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const OUTPUT_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-export const AUDIT_LIMIT_MIN = 1;
-export const AUDIT_LIMIT_MAX = 500;
+const AUDIT_LIMIT_MIN = 1;
+const AUDIT_LIMIT_MAX = 500;
 
 function isAudit(target: ResourceTarget): boolean {
   return target.kind === "audit" || target.kind === "audit.session" ||
@@ -137,6 +137,3 @@ export function parseWispUri(uri: string): UriResult {
   return { ok: true, value: { target, page, limit, base: `wisp://${pathText}` } };
 }
 
-export function isAuditTarget(target: ResourceTarget): boolean {
-  return isAudit(target);
-}

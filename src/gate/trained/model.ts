@@ -18,7 +18,7 @@ import type { Level } from "../../config/schema.ts";
 const RANK: Record<Level, number> = { safe: 0, moderate: 1, dangerous: 2 };
 
 /** The weights file's format version; a file of another format is refused, not guessed at. */
-export const WEIGHTS_FORMAT = 1;
+const WEIGHTS_FORMAT = 1;
 
 const weightRow = z.tuple([z.number(), z.number(), z.number()]);
 
@@ -55,7 +55,7 @@ export interface TrainOptions {
 }
 
 /** Probabilities of safe, moderate and dangerous for a set of features. */
-export function probabilities(weights: Weights, features: readonly string[]): number[] {
+function probabilities(weights: Weights, features: readonly string[]): number[] {
   const scores = [0, 0, 0];
   for (const f of features) {
     const w = weights.weights[f];
@@ -75,7 +75,7 @@ function softmax(scores: number[]): number[] {
 }
 
 /** The level the model raises to at this threshold: dangerous, moderate, or safe (no raise). */
-export function levelAt(p: readonly number[], threshold: number): Level {
+function levelAt(p: readonly number[], threshold: number): Level {
   if (p[2] >= threshold) return "dangerous";
   if (p[1] + p[2] >= threshold) return "moderate";
   return "safe";

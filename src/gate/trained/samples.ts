@@ -26,7 +26,7 @@ export const TRAINING_PLACE: TrainedFeatureContext = {
 };
 
 /** The level a label asks for: deny is the policy's, and as a rating it is dangerous. */
-export function labelLevel(label: Verdict): Level {
+function labelLevel(label: Verdict): Level {
   return label === "deny" ? "dangerous" : label;
 }
 

@@ -18,7 +18,7 @@ import { type Weights, weightsSchema } from "./model.ts";
 import bundled from "./risk-default.json" with { type: "json" };
 
 /** The latest measurement of a version, as `wisp classifier measure` records it. */
-export const measurementSchema = z.looseObject({
+const measurementSchema = z.looseObject({
   at: z.string(),
   examples: z.string(),
   classifier: z.string(),

@@ -22,7 +22,7 @@ import { homeAncestorsInside } from "../paths.ts";
 export const BWRAP = "bwrap";
 
 /** Parts of /proc that change the machine, not the process: read-only inside. */
-export const PROC_COVERED = [
+const PROC_COVERED = [
   "sys",
   "sysrq-trigger",
   "mtrr",

@@ -38,7 +38,7 @@ export function compileRegex(pattern: string, ignoreCase: boolean): RE2JS {
   return RE2JS.compile(pattern, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
 }
 
-export function lineTest(request: Pick<GrepRequest, "pattern" | "regex" | "ignoreCase">): LineTest {
+function lineTest(request: Pick<GrepRequest, "pattern" | "regex" | "ignoreCase">): LineTest {
   if (request.regex) {
     const re = compileRegex(request.pattern, request.ignoreCase);
     return (line) => re.matcher(line).find();
@@ -51,7 +51,7 @@ export function lineTest(request: Pick<GrepRequest, "pattern" | "regex" | "ignor
 }
 
 /** For a literal pattern, one search of a whole file says whether any line can match. */
-export function wholeTextCheck(
+function wholeTextCheck(
   request: Pick<GrepRequest, "pattern" | "regex" | "ignoreCase">,
 ): ((text: string) => boolean) | undefined {
   if (request.regex || request.pattern.includes("\n")) return undefined;

@@ -5,7 +5,7 @@
  * and it is skipped at once, however large it is.
  */
 
-export const SCAN_LIMITS = {
+const SCAN_LIMITS = {
   binaryProbeBytes: 8 * 1024,
   chunkBytes: 64 * 1024,
   /** Characters of a matching line shown. */
@@ -21,11 +21,11 @@ export interface LineMatch {
   cut: boolean;
 }
 
-export function isBinary(head: Uint8Array): boolean {
+function isBinary(head: Uint8Array): boolean {
   return head.subarray(0, SCAN_LIMITS.binaryProbeBytes).includes(0);
 }
 
-export function showLine(text: string): { text: string; cut: boolean } {
+function showLine(text: string): { text: string; cut: boolean } {
   const clean = text.replace(/\r$/, "");
   if (clean.length <= SCAN_LIMITS.lineShown) return { text: clean, cut: false };
   return { text: clean.slice(0, SCAN_LIMITS.lineShown) + "…", cut: true };

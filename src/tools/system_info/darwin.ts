@@ -30,13 +30,13 @@ export interface DarwinOptions {
 
 // Absolute paths, so no PATH lookup can swap a program.
 export const LSOF = "/usr/sbin/lsof";
-export const DF = "/bin/df";
+const DF = "/bin/df";
 export const MOUNT = "/sbin/mount";
-export const VM_STAT = "/usr/bin/vm_stat";
-export const SYSCTL = "/usr/sbin/sysctl";
-export const PMSET = "/usr/bin/pmset";
-export const SW_VERS = "/usr/bin/sw_vers";
-export const ROUTE = "/sbin/route";
+const VM_STAT = "/usr/bin/vm_stat";
+const SYSCTL = "/usr/sbin/sysctl";
+const PMSET = "/usr/bin/pmset";
+const SW_VERS = "/usr/bin/sw_vers";
+const ROUTE = "/sbin/route";
 
 // ---- the fixed argvs --------------------------------------------------------
 
@@ -274,7 +274,7 @@ export function parsePmsetBatt(text: string): { source?: string; batteries: Batt
 }
 
 /** `Key: value` lines (sw_vers, route get). */
-export function parseColonPairs(text: string): Record<string, string> {
+function parseColonPairs(text: string): Record<string, string> {
   const pairs: Record<string, string> = {};
   for (const line of text.split("\n")) {
     const match = /^\s*([A-Za-z][\w ]*?):\s+(.+?)\s*$/.exec(line);

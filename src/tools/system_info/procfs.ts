@@ -123,7 +123,7 @@ export function parseMeminfo(text: string): Record<string, number> {
 }
 
 /** /proc/PID/status's Uid line: the real uid. */
-export function parseStatusUid(text: string): number | undefined {
+function parseStatusUid(text: string): number | undefined {
   const match = /^Uid:\s+(\d+)/m.exec(text);
   return match ? Number(match[1]) : undefined;
 }

@@ -97,7 +97,7 @@ function canReadProcDirectly(): boolean {
 }
 
 /** Expand `*` segments of a path by listing folders (as the shell would). */
-export function expandStars(path: string): string[] {
+function expandStars(path: string): string[] {
   const parts = path.split("/").filter(Boolean);
   let found = [""];
   for (const part of parts) {
@@ -152,7 +152,7 @@ function readDirect(request: ProcRequest): ProcSnapshot {
 }
 
 /** The socket owners of both reads, each pid once. */
-export function mergeOwners(
+function mergeOwners(
   a: Map<number, number[]>,
   b: Map<number, number[]> | undefined,
 ): Map<number, number[]> {
