@@ -52,6 +52,24 @@ interface Scratch {
   pendingId: string;
 }
 
+/**
+ * Remove the scratch home. A shell killed with its tmux server may still be
+ * writing its history there (fish does, on SIGHUP), so a removal that meets
+ * a folder filling up again is tried again for a while.
+ */
+async function removeAfterShells(path: string): Promise<void> {
+  for (let attempt = 0;; attempt++) {
+    try {
+      await Deno.remove(path, { recursive: true });
+      return;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return;
+      if (attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 async function run(cmd: string, args: string[], env: Record<string, string>, cwd: string) {
   const out = await new Deno.Command(cmd, {
     args,
@@ -211,7 +229,7 @@ async function completeIn(shell: "bash" | "zsh" | "fish"): Promise<void> {
     await promptLine(terminal, session, new RegExp(`^wisp approvals approve ${s.pendingId} ?$`));
   } finally {
     await terminal.close();
-    await Deno.remove(s.home, { recursive: true });
+    await removeAfterShells(s.home);
   }
 }
 

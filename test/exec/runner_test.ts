@@ -449,8 +449,9 @@ Deno.test("`yes | head -c 2G` is captured within the memory bound (measured in a
       `import { runCommand } from "${root}src/exec/runner.ts";
 import { defaultConfig } from "${root}src/config/schema.ts";
 import { homePaths } from "${root}src/config/home.ts";
+import { commandResultRenderer } from "${root}src/tools/command_result.ts";
 const kib = (k: string) => Number(new RegExp(k + ":\\\\s+(\\\\d+)").exec(Deno.readTextFileSync("/proc/self/status"))![1]);
-const base = { cwd: "${s.project}", root: "${s.project}", origin: "model" as const, budgetBytes: 64 * 1024, config: defaultConfig(), home: homePaths("${s.home.root}"), audit: { session: "mem00001", record: () => ({}) } as never };
+const base = { cwd: "${s.project}", root: "${s.project}", origin: "model" as const, budgetBytes: 64 * 1024, config: defaultConfig(), home: homePaths("${s.home.root}"), audit: { session: "mem00001", record: () => ({}) } as never, render: commandResultRenderer };
 await runCommand({ ...base, command: "echo warm" });
 const before = kib("VmRSS");
 const r = await runCommand({ ...base, command: "yes | head -c 2G" });
