@@ -9,7 +9,7 @@ import { darwin, linux } from "../../src/platform/index.ts";
 import type { WritableSet } from "../../src/platform/types.ts";
 
 const SET: WritableSet = {
-  roots: ["/work/project"],
+  roots: ["/srv/project"],
   home: "/home/me/.wisp",
   homeInsideRoot: false,
   missing: ["/opt/cache"],
@@ -26,7 +26,7 @@ Deno.test("plain: the supervisor alone, whatever the platform", () => {
       capture: true,
       writable: SET,
       allowNetwork: false,
-      cwd: "/work/project",
+      cwd: "/srv/project",
     });
     assertEquals(program, "/bin/bash"); // the process-group supervisor
     assert(args.some((a) => a.includes("echo hi")), args.join(" "));
@@ -42,7 +42,7 @@ Deno.test("confined on Linux: bubblewrap around the supervisor, the command insi
     capture: true,
     writable: SET,
     allowNetwork: false,
-    cwd: "/work/project",
+    cwd: "/srv/project",
   });
   assertEquals(program, "bwrap");
   assert(args.includes("--unshare-net"), "no network unless allowed");
@@ -52,12 +52,12 @@ Deno.test("confined on Linux: bubblewrap around the supervisor, the command insi
 Deno.test("warnings: refused, unprotected, shared and missing paths each get a sentence", () => {
   const lines = sandboxWarnings({
     ...SET,
-    refused: ["/work/link"],
-    unprotected: ["/work/project/.git/hooks"],
-    shared: ["/work/project/.envrc"],
+    refused: ["/srv/link"],
+    unprotected: ["/srv/project/.git/hooks"],
+    shared: ["/srv/project/.envrc"],
   } as WritableSet, "linux");
   assertEquals(lines.length, 4);
-  assertMatch(lines[0], /\/work\/link is not writable in the sandbox/);
+  assertMatch(lines[0], /\/srv\/link is not writable in the sandbox/);
   assertMatch(lines[1], /protected but writable here/);
   assertMatch(lines[2], /another hard link/);
   assertMatch(lines[3], /\/opt\/cache does not exist/);
