@@ -50,10 +50,13 @@ export class Terminal {
    * `stdinFrom`, a shell command, is piped into wisp's standard input (stderr stays the terminal).
    */
   async wisp(session: string, home: string, args: string[], stdinFrom?: string): Promise<void> {
-    const cmd = (stdinFrom ? `${stdinFrom} | ` : "") + [...wispCommand(), ...args].map(quote).join(" ");
     const env = `env -i PATH=${quote(Deno.env.get("PATH") ?? "/usr/bin:/bin")} HOME=${
       quote(Deno.env.get("HOME") ?? "/root")
     } TERM=xterm-256color NO_COLOR=1 WISP_HOME=${quote(home)}`;
+    // The scratch home goes on wisp's own side of the pipe: an assignment before a pipeline
+    // reaches only its first command.
+    const cmd = (stdinFrom ? `${stdinFrom} | ` : "") +
+      `${env} ${[...wispCommand(), ...args].map(quote).join(" ")}`;
     await this.tmux(
       "new-session",
       "-d",
@@ -65,7 +68,7 @@ export class Terminal {
       "30",
       "-c",
       PROJECT_ROOT,
-      `${env} ${cmd}; echo EXIT=$?; sleep 60`,
+      `${cmd}; echo EXIT=$?; sleep 60`,
     );
   }
 
