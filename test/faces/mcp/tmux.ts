@@ -41,18 +41,7 @@ export async function inTmux(
     .map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
   const script = `export ${exports}; ${line}; echo $? > ${shellQuote(codeFile)}; sleep 600`;
   try {
-    const started = await tmux(socket, [
-      "new-session",
-      "-d",
-      "-x",
-      "250",
-      "-y",
-      "50",
-      "sh",
-      "-c",
-      script,
-    ]);
-    if (!started.success) throw new Error(new TextDecoder().decode(started.stderr));
+    await startPane(socket, script);
     const deadline = Date.now() + timeoutMs;
     let code: string | undefined;
     while (code === undefined) {
@@ -91,11 +80,8 @@ export interface OpenPane {
   close(): Promise<void>;
 }
 
-/** Start wisp in a tmux pane and leave it running (a watching view), as the person would. */
-export async function openWispInTmux(home: string, args: string[]): Promise<OpenPane> {
-  const socket = `wisp-test-${crypto.randomUUID().slice(0, 8)}`;
-  const line = [...wispCommand(), ...args].map(shellQuote).join(" ");
-  const script = `export NO_COLOR=1 TERM=dumb WISP_HOME=${shellQuote(home)}; ${line}; sleep 600`;
+/** Start a detached 250×50 session on `socket` running `script` under sh; throws tmux's complaint. */
+async function startPane(socket: string, script: string): Promise<void> {
   const started = await tmux(socket, [
     "new-session",
     "-d",
@@ -108,6 +94,14 @@ export async function openWispInTmux(home: string, args: string[]): Promise<Open
     script,
   ]);
   if (!started.success) throw new Error(new TextDecoder().decode(started.stderr));
+}
+
+/** Start wisp in a tmux pane and leave it running (a watching view), as the person would. */
+export async function openWispInTmux(home: string, args: string[]): Promise<OpenPane> {
+  const socket = `wisp-test-${crypto.randomUUID().slice(0, 8)}`;
+  const line = [...wispCommand(), ...args].map(shellQuote).join(" ");
+  const script = `export NO_COLOR=1 TERM=dumb WISP_HOME=${shellQuote(home)}; ${line}; sleep 600`;
+  await startPane(socket, script);
   return {
     screen: async () =>
       new TextDecoder().decode(
