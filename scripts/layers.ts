@@ -35,6 +35,9 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["session"],
   // The conversation turn and the model's loop.
   ["agent"],
+  // What a conversation remembers: its store, composition and condensing,
+  // facts, and the memory tool.
+  ["context"],
   // The tools a model is offered.
   ["tools"],
   // The readers, condensers and scanners the tools and faces are built on.
