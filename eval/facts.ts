@@ -1,0 +1,143 @@
+/**
+ * Facts of this machine, read by the harness itself — never through wisp's
+ * tools — so a system_info case checks the model's reply against the
+ * machine and not against what the tool happened to print. Each fact is a
+ * matcher over the reply: a number as a word, a name, or a quantity of bytes
+ * within a tolerance (a reply may say 23.5 GiB or 24 GB for the same RAM).
+ */
+import type { MachineFact } from "./cases.ts";
+
+/** What the harness started for a case, which some facts are about. */
+export interface CaseWorld {
+  /** The pid of the process started for the case. */
+  processPid?: number;
+  /** The program name the port's listener has in the process table. */
+  listenerName?: string;
+}
+
+/** A fact as a test of the reply: null when the reply states it, else why not. */
+export type FactMatcher = (reply: string) => string | null;
+
+const UNITS: Record<string, number[]> = {
+  // A "GB" in a reply is read both ways: people write GB for GiB.
+  tib: [2 ** 40],
+  gib: [2 ** 30],
+  mib: [2 ** 20],
+  tb: [1e12, 2 ** 40],
+  gb: [1e9, 2 ** 30],
+  mb: [1e6, 2 ** 20],
+  t: [1e12, 2 ** 40],
+  g: [1e9, 2 ** 30],
+  m: [1e6, 2 ** 20],
+};
+
+/** Every byte quantity a text states, each in all the readings its unit allows. */
+export function quantities(text: string): number[] {
+  const found: number[] = [];
+  for (const m of text.matchAll(/(\d+(?:[.,]\d+)?)\s*(TiB|GiB|MiB|TB|GB|MB|T|G|M)\b/gi)) {
+    const value = Number(m[1].replace(",", "."));
+    for (const unit of UNITS[m[2].toLowerCase()] ?? []) found.push(value * unit);
+  }
+  return found;
+}
+
+/** A byte quantity within `tolerance` (a share) of the truth. */
+function quantityNear(truth: number, tolerance: number, what: string): FactMatcher {
+  return (reply) =>
+    quantities(reply).some((q) => Math.abs(q - truth) <= truth * tolerance)
+      ? null
+      : `the reply does not state the ${what} (${(truth / 2 ** 30).toFixed(1)} GiB)`;
+}
+
+function wordIn(word: string, what: string): FactMatcher {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = new RegExp(`(^|[^\\w.])${escaped}($|[^\\w]|\\.(?!\\d))`, "i");
+  return (reply) => pattern.test(reply) ? null : `the reply does not state the ${what} (${word})`;
+}
+
+function anyWord(words: string[], what: string): FactMatcher {
+  const tests = words.map((w) => wordIn(w, what));
+  return (reply) =>
+    tests.some((t) => t(reply) === null)
+      ? null
+      : `the reply does not state the ${what} (${words.join(" or ")})`;
+}
+
+function cpuCount(): number {
+  try {
+    const n = (Deno.readTextFileSync("/proc/cpuinfo").match(/^processor\s*:/gm) ?? []).length;
+    if (n > 0) return n;
+  } catch { /* not Linux: the runtime's count */ }
+  return navigator.hardwareConcurrency;
+}
+
+function osName(): string[] {
+  if (Deno.build.os === "darwin") return ["macOS"];
+  try {
+    const text = Deno.readTextFileSync("/etc/os-release");
+    const name = text.match(/^NAME="?([^"\n]+)"?/m)?.[1];
+    // "Debian GNU/Linux": its first word is what anyone would say.
+    if (name) return [name.split(" ")[0]];
+  } catch { /* no os-release: the kernel's name */ }
+  return ["Linux"];
+}
+
+async function diskTotal(): Promise<number> {
+  const out = await new Deno.Command("df", { args: ["-kP", "/"], stdin: "null" }).output();
+  const line = new TextDecoder().decode(out.stdout).trim().split("\n")[1] ?? "";
+  return Number(line.split(/\s+/)[1]) * 1024;
+}
+
+function batteryPercent(): number | null {
+  try {
+    for (const entry of Deno.readDirSync("/sys/class/power_supply")) {
+      if (!entry.name.startsWith("BAT")) continue;
+      return Number(
+        Deno.readTextFileSync(`/sys/class/power_supply/${entry.name}/capacity`).trim(),
+      );
+    }
+  } catch { /* no power supply class: no battery */ }
+  return null;
+}
+
+/** The matcher for one fact of this machine. */
+export async function factMatcher(fact: MachineFact, world: CaseWorld): Promise<FactMatcher> {
+  switch (fact) {
+    case "cpu_count":
+      return wordIn(String(cpuCount()), "number of processor cores");
+    case "memory_total":
+      return quantityNear(Deno.systemMemoryInfo().total, 0.05, "total memory");
+    case "kernel_release": {
+      const release = Deno.osRelease();
+      // The version numbers alone count: "6.18.44" for "6.18.44-fc-v1045".
+      return anyWord([release, release.split("-")[0]], "kernel release");
+    }
+    case "hostname":
+      return wordIn(Deno.hostname(), "host name");
+    case "os_name":
+      return anyWord(osName(), "operating system");
+    case "ipv4_address": {
+      const addresses = Deno.networkInterfaces()
+        .filter((i) => i.family === "IPv4" && !i.address.startsWith("127."))
+        .map((i) => i.address);
+      if (addresses.length === 0) return wordIn("127.0.0.1", "IPv4 address");
+      return anyWord(addresses, "IPv4 address");
+    }
+    case "disk_total":
+      return quantityNear(await diskTotal(), 0.05, "size of the root file system");
+    case "listening_process":
+      return wordIn(world.listenerName ?? "deno", "program listening on the port");
+    case "process_pid":
+      if (world.processPid === undefined) return () => "the case started no process";
+      return wordIn(String(world.processPid), "process's pid");
+    case "battery": {
+      const percent = batteryPercent();
+      if (percent !== null) return wordIn(`${percent}%`, "battery charge");
+      return (reply) =>
+        /\b(no|not|without|n't)\b[^.]*\bbatter(y|ies)\b|\bbattery\b[^.]*\b(none|not|no)\b|mains/i
+            .test(reply)
+          ? null
+          : "the reply does not say this machine has no battery";
+    }
+  }
+}
