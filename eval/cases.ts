@@ -98,6 +98,8 @@ export type Check = z.infer<typeof check>;
 const setup = z.object({
   /** Files of the scratch project, relative path → content. */
   files: z.record(z.string(), z.string()).default({}),
+  /** Files of the scratch project made of this many bytes (for questions about sizes). */
+  sized: z.record(z.string(), z.number().int().min(0).max(64 * 1024 * 1024)).default({}),
   /** Make the project a git repository with these files committed. */
   git: z.boolean().default(false),
   /** After that commit, write these and stage them (git add). */
@@ -112,7 +114,14 @@ const evalCase = z.object({
   id: z.string().regex(/^[a-z0-9_.-]+$/),
   /** The shape of behaviour the case measures, for the table and the docs. */
   about: z.string(),
-  setup: setup.default({ files: {}, git: false, staged: {}, listen: false, process: false }),
+  setup: setup.default({
+    files: {},
+    sized: {},
+    git: false,
+    staged: {},
+    listen: false,
+    process: false,
+  }),
   /** config.json for the case's scratch home. */
   config: z.record(z.string(), z.unknown()).default({}),
   /** The tools offered (default: every tool a session offers). */

@@ -78,9 +78,14 @@ function scriptedPerson(answer: "approve" | "deny"): ApprovalHost & { asked: num
   return person;
 }
 
-/** Fill `{{project}}`, `{{port}}` and `{{process}}` into a text or any JSON value. */
+/**
+ * Fill `{{project}}`, `{{port}}` and `{{process}}` into a text or any JSON
+ * value; a string that is `{{port}}` alone becomes the port's number.
+ */
 export function fillIn<T>(value: T, names: Record<string, string>): T {
-  const text = JSON.stringify(value).replace(
+  let text = JSON.stringify(value);
+  if (names.port !== undefined) text = text.replaceAll('"{{port}}"', names.port);
+  text = text.replace(
     /\{\{(project|port|process)\}\}/g,
     (whole, key: string) => names[key] !== undefined ? JSON.stringify(names[key]).slice(1, -1) : whole,
   );
@@ -128,6 +133,11 @@ async function stage(c: EvalCase): Promise<Stage> {
   const enders: (() => Promise<void> | void)[] = [];
   try {
     writeFiles(project, c.setup.files);
+    for (const [path, bytes] of Object.entries(c.setup.sized)) {
+      const full = join(project, path);
+      Deno.mkdirSync(dirname(full), { recursive: true });
+      Deno.writeFileSync(full, new Uint8Array(bytes).fill(0x61));
+    }
     if (c.setup.git) {
       await git(project, "init", "-q", "-b", "main");
       await git(project, "add", "-A");
@@ -273,7 +283,7 @@ async function condense(
 }
 
 /** How a case gets its model: a fresh one per case (a script), or one shared by every case. */
-export type BackendFor = (c: EvalCase, set: SetName) => Backend;
+export type BackendFor = (c: EvalCase, set: SetName, names: Record<string, string>) => Backend;
 
 /** Run one case end to end and check it. */
 export async function runCase(c: EvalCase, set: SetName, backendFor: BackendFor): Promise<CaseResult> {
@@ -301,7 +311,7 @@ export async function runCase(c: EvalCase, set: SetName, backendFor: BackendFor)
     });
     const missing = missingNeeds(c, session);
     if (missing) return result("skip", [missing]);
-    const backend = countingBackend(backendFor(c, set), tokens);
+    const backend = countingBackend(backendFor(c, set, staged.names), tokens);
     const check = fillIn(c.check, staged.names);
     let outcome: CaseOutcome;
     try {

@@ -7,7 +7,7 @@
 import { ScriptedBackend, type ScriptStep, toolCallEvent } from "../src/models/scripted.ts";
 import type { ChatRequest, StreamEvent } from "../src/models/backend.ts";
 import type { EvalCase, ScriptedTurn, SetName } from "./cases.ts";
-import type { BackendFor } from "./run.ts";
+import { type BackendFor, fillIn } from "./run.ts";
 
 /** Which of a case's scripted answers to replay. */
 export type AnswerKind = "reference" | "wrong";
@@ -46,8 +46,8 @@ export function answersOf(c: EvalCase, set: SetName, kind: AnswerKind): Scripted
 
 /** A backend per case that replays its answers of this kind. */
 export function scriptedAnswers(kind: AnswerKind): BackendFor {
-  return (c, set) =>
-    new ScriptedBackend(answersOf(c, set, kind).flatMap(turnSteps), {
+  return (c, set, names) =>
+    new ScriptedBackend(fillIn(answersOf(c, set, kind), names).flatMap(turnSteps), {
       name: kind,
       // Triage's judge asks for a schema; the scripted model honours one.
       capabilities: { tools: true, structured: true },
