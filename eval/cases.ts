@@ -41,6 +41,7 @@ export const MACHINE_FACTS = [
   "listening_process",
   "process_pid",
   "battery",
+  "today",
 ] as const;
 export type MachineFact = typeof MACHINE_FACTS[number];
 

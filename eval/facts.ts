@@ -130,6 +130,28 @@ export async function factMatcher(fact: MachineFact, world: CaseWorld): Promise<
     case "process_pid":
       if (world.processPid === undefined) return () => "the case started no process";
       return wordIn(String(world.processPid), "process's pid");
+    case "today": {
+      // Local and UTC dates both count (near midnight they differ), as an ISO date (a
+      // timestamp's date part too) or written out.
+      const days = [new Date()].flatMap((now) => [
+        [now.getFullYear(), now.getMonth(), now.getDate()],
+        [now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()],
+      ]);
+      const forms = days.flatMap(([y, m, d]) => {
+        const month = new Date(Date.UTC(y, m, 1)).toLocaleString("en-US", {
+          month: "long",
+          timeZone: "UTC",
+        });
+        const iso = `${y}-${String(m + 1).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+        return [
+          new RegExp(`(^|\\D)${iso}(?!\\d)`),
+          new RegExp(`\\b${month} ${d}(?!\\d)`, "i"),
+          new RegExp(`(^|\\D)${d}(st|nd|rd|th)? (of )?${month}\\b`, "i"),
+        ];
+      });
+      return (reply) =>
+        forms.some((f) => f.test(reply)) ? null : "the reply does not state today's date";
+    }
     case "battery": {
       const percent = batteryPercent();
       if (percent !== null) return wordIn(`${percent}%`, "battery charge");
