@@ -101,6 +101,8 @@ const setup = z.object({
   files: z.record(z.string(), z.string()).default({}),
   /** Files of the scratch project made of this many bytes (for questions about sizes). */
   sized: z.record(z.string(), z.number().int().min(0).max(64 * 1024 * 1024)).default({}),
+  /** Files of the scratch project copied from eval/fixtures/ (project path → fixture name). */
+  copy: z.record(z.string(), z.string()).default({}),
   /** Make the project a git repository with these files committed. */
   git: z.boolean().default(false),
   /** After that commit, write these and stage them (git add). */
@@ -118,6 +120,7 @@ const evalCase = z.object({
   setup: setup.default({
     files: {},
     sized: {},
+    copy: {},
     git: false,
     staged: {},
     listen: false,
@@ -151,6 +154,9 @@ export interface CaseSet {
   name: SetName;
   cases: EvalCase[];
 }
+
+/** The folder of the larger files cases copy into their project. */
+export const FIXTURES_DIR = fileURLToPath(new URL("./fixtures/", import.meta.url));
 
 /** The folder the set files live in. */
 export const SETS_DIR = fileURLToPath(new URL("./sets/", import.meta.url));

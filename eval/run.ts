@@ -21,7 +21,7 @@ import { runTriage } from "../src/condense/service.ts";
 import { draftChangeTool } from "../src/condense/tools.ts";
 import type { Finding } from "../src/condense/findings.ts";
 import { messageOf } from "../src/util/errors.ts";
-import type { EvalCase, SetName } from "./cases.ts";
+import { type EvalCase, FIXTURES_DIR, type SetName } from "./cases.ts";
 import { type CaseOutcome, checkOutcome } from "./check.ts";
 import type { CaseWorld } from "./facts.ts";
 
@@ -133,6 +133,11 @@ async function stage(c: EvalCase): Promise<Stage> {
   const enders: (() => Promise<void> | void)[] = [];
   try {
     writeFiles(project, c.setup.files);
+    for (const [path, fixture] of Object.entries(c.setup.copy)) {
+      const full = join(project, path);
+      Deno.mkdirSync(dirname(full), { recursive: true });
+      Deno.copyFileSync(join(FIXTURES_DIR, fixture), full);
+    }
     for (const [path, bytes] of Object.entries(c.setup.sized)) {
       const full = join(project, path);
       Deno.mkdirSync(dirname(full), { recursive: true });
