@@ -12,7 +12,14 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 
 /** The sets, in the order the table lists them. */
-export const SET_NAMES = ["edit_file", "system_info", "triage", "context", "tools", "draft"] as const;
+export const SET_NAMES = [
+  "edit_file",
+  "system_info",
+  "triage",
+  "context",
+  "tools",
+  "draft",
+] as const;
 export type SetName = typeof SET_NAMES[number];
 
 /** A tool call a scripted answer makes. */

@@ -60,7 +60,9 @@ function checkFiles(check: Check, outcome: CaseOutcome, reasons: string[]): void
   for (const [path, want] of Object.entries(check.files)) {
     const got = readOrNull(join(outcome.project, path));
     if (got === null) reasons.push(`${path} does not exist`);
-    else if (got !== want) reasons.push(`${path} is not as intended: ${firstDifference(got, want)}`);
+    else if (got !== want) {
+      reasons.push(`${path} is not as intended: ${firstDifference(got, want)}`);
+    }
   }
   for (const path of check.absent) {
     const full = isAbsolute(path) ? path : join(outcome.project, path);
@@ -202,7 +204,9 @@ function checkDraft(check: Check, outcome: CaseOutcome, reasons: string[]): void
   }
   const lower = draft.toLowerCase();
   for (const name of check.draft.mentions) {
-    if (!lower.includes(name.toLowerCase())) reasons.push(`the draft does not mention ${show(name)}`);
+    if (!lower.includes(name.toLowerCase())) {
+      reasons.push(`the draft does not mention ${show(name)}`);
+    }
   }
 }
 

@@ -25,8 +25,8 @@ import { type CaseResult, runCase } from "./run.ts";
 import {
   classOf,
   loadFloors,
-  type ModelClass,
   MODEL_CLASSES,
+  type ModelClass,
   readBaseline,
   renderComparison,
   renderTable,
@@ -90,7 +90,9 @@ function parseOptions(args: string[]): Options {
   if (v.help) throw new Usage(USAGE);
   const sets = words(v.set);
   for (const s of sets) {
-    if (!isSetName(s)) throw new Usage(`there is no set ${s}; the sets are ${SET_NAMES.join(", ")}`);
+    if (!isSetName(s)) {
+      throw new Usage(`there is no set ${s}; the sets are ${SET_NAMES.join(", ")}`);
+    }
   }
   if (v.class !== undefined && !(MODEL_CLASSES as readonly string[]).includes(v.class)) {
     throw new Usage(`there is no class ${v.class}; the classes are ${MODEL_CLASSES.join(", ")}`);
@@ -117,7 +119,9 @@ function chosenSets(options: Options): CaseSet[] {
   const found = new Set(picked.flatMap((s) => s.cases.map((c) => c.id)));
   const unknown = options.cases.filter((id) => !found.has(id));
   if (unknown.length > 0) {
-    throw new Usage(`no case ${unknown.join(", ")} in the sets chosen (${options.sets.join(", ")})`);
+    throw new Usage(
+      `no case ${unknown.join(", ")} in the sets chosen (${options.sets.join(", ")})`,
+    );
   }
   return picked.filter((s) => s.cases.length > 0);
 }
@@ -161,6 +165,11 @@ async function selfCheck(sets: CaseSet[], options: Options): Promise<number> {
       `self-check: ${ran - referenceFailed.length} of ${ran} reference answers pass, ` +
         `${runs.wrong.filter((r) => r.status === "fail").length} of ${ran} wrong answers fail`,
     );
+    const skipped = runs.reference.filter((r) => r.status === "skip");
+    if (skipped.length > 0) {
+      const reasons = [...new Set(skipped.map((r) => r.reasons.join("; ")))];
+      console.log(`  ${skipped.length} skipped: ${reasons.join("; ")}`);
+    }
     for (const r of referenceFailed) {
       console.log(`  reference fails ${r.set}/${r.id}: ${r.reasons.join("; ")}`);
     }

@@ -87,7 +87,8 @@ export function fillIn<T>(value: T, names: Record<string, string>): T {
   if (names.port !== undefined) text = text.replaceAll('"{{port}}"', names.port);
   text = text.replace(
     /\{\{(project|port|process)\}\}/g,
-    (whole, key: string) => names[key] !== undefined ? JSON.stringify(names[key]).slice(1, -1) : whole,
+    (whole, key: string) =>
+      names[key] !== undefined ? JSON.stringify(names[key]).slice(1, -1) : whole,
   );
   return JSON.parse(text) as T;
 }
@@ -291,7 +292,11 @@ async function condense(
 export type BackendFor = (c: EvalCase, set: SetName, names: Record<string, string>) => Backend;
 
 /** Run one case end to end and check it. */
-export async function runCase(c: EvalCase, set: SetName, backendFor: BackendFor): Promise<CaseResult> {
+export async function runCase(
+  c: EvalCase,
+  set: SetName,
+  backendFor: BackendFor,
+): Promise<CaseResult> {
   const tokens: TokenCount = { input: 0, output: 0 };
   const started = performance.now();
   const result = (status: CaseResult["status"], reasons: string[]): CaseResult => ({
