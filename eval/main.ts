@@ -21,7 +21,7 @@ import { chooseModel } from "../src/models/choose.ts";
 import type { Backend } from "../src/models/backend.ts";
 import { EXIT, messageOf } from "../src/util/errors.ts";
 import { type CaseSet, isSetName, loadSet, SET_NAMES, type SetName } from "./cases.ts";
-import { type CaseResult, runCase } from "./run.ts";
+import { type BackendFor, type CaseLimits, type CaseResult, runCase } from "./run.ts";
 import {
   classOf,
   loadFloors,
@@ -36,7 +36,10 @@ import {
 import { type AnswerKind, scriptedAnswers } from "./scripted.ts";
 
 const USAGE =
-  "usage: deno task eval [--model NAME] [--set SET…] [--case ID…] [--class small|medium|large] [--json] [--baseline FILE] [--self-check]";
+  "usage: deno task eval [--model NAME] [--set SET…] [--case ID…] [--class small|medium|large] [--json] [--baseline FILE] [--case-seconds N] [--self-check]";
+
+/** How long a case may run against a model before it is stopped and fails. */
+const DEFAULT_CASE_SECONDS = 600;
 
 class Usage extends Error {}
 
@@ -47,6 +50,7 @@ interface Options {
   cls?: ModelClass;
   json: boolean;
   baseline?: string;
+  caseSeconds: number;
   selfCheck: boolean;
 }
 
@@ -78,6 +82,7 @@ function parseOptions(args: string[]): Options {
         class: { type: "string" },
         json: { type: "boolean", default: false },
         baseline: { type: "string" },
+        "case-seconds": { type: "string" },
         "self-check": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
@@ -97,6 +102,12 @@ function parseOptions(args: string[]): Options {
   if (v.class !== undefined && !(MODEL_CLASSES as readonly string[]).includes(v.class)) {
     throw new Usage(`there is no class ${v.class}; the classes are ${MODEL_CLASSES.join(", ")}`);
   }
+  const caseSeconds = v["case-seconds"] === undefined
+    ? DEFAULT_CASE_SECONDS
+    : Number(v["case-seconds"]);
+  if (!Number.isFinite(caseSeconds) || caseSeconds <= 0) {
+    throw new Usage(`--case-seconds ${v["case-seconds"]} is not a number of seconds above 0`);
+  }
   if (v["self-check"] && v.model !== undefined) {
     throw new Usage("--self-check runs the cases' own answers, not a model; leave out --model");
   }
@@ -107,6 +118,7 @@ function parseOptions(args: string[]): Options {
     ...(v.class !== undefined ? { cls: v.class as ModelClass } : {}),
     json: v.json,
     ...(v.baseline !== undefined ? { baseline: v.baseline } : {}),
+    caseSeconds,
     selfCheck: v["self-check"],
   };
 }
@@ -128,13 +140,14 @@ function chosenSets(options: Options): CaseSet[] {
 
 async function runAll(
   sets: CaseSet[],
-  backendFor: Parameters<typeof runCase>[2],
+  backendFor: BackendFor,
   progress: (r: CaseResult) => void,
+  limits: CaseLimits = {},
 ): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   for (const set of sets) {
     for (const c of set.cases) {
-      const r = await runCase(c, set.name, backendFor);
+      const r = await runCase(c, set.name, backendFor, limits);
       progress(r);
       results.push(r);
     }
@@ -189,7 +202,9 @@ async function evaluate(options: Options, sets: CaseSet[]): Promise<number> {
   const cls = options.cls ?? classOf(backend.name);
   const baseline = options.baseline ? readBaseline(options.baseline) : undefined;
   const started = new Date().toISOString();
-  const cases = await runAll(sets, () => backend, progressLine(options.json));
+  const cases = await runAll(sets, () => backend, progressLine(options.json), {
+    seconds: options.caseSeconds,
+  });
   const report: RunReport = {
     model: backend.name,
     class: cls,

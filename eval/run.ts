@@ -212,6 +212,7 @@ async function converse(
   session: Session,
   backend: Backend,
   prompts: string[],
+  signal?: AbortSignal,
 ): Promise<{ reply: string; events: AuditEvent[] }> {
   const conversation = await Conversation.open(session, {
     backend,
@@ -221,7 +222,7 @@ async function converse(
   let reply = "";
   for (const prompt of prompts) {
     try {
-      const report = await conversation.turn({ prompt });
+      const report = await conversation.turn({ prompt, ...(signal ? { signal } : {}) });
       events.push(...report.events);
       reply = report.outcome.reply;
     } catch (error) {
@@ -239,8 +240,9 @@ async function condense(
   backend: Backend,
   host: ApprovalHost,
   set: SetName,
+  signal?: AbortSignal,
 ): Promise<{ reply: string; events: AuditEvent[]; findings?: Finding[]; written?: string }> {
-  const turn = session.beginTurn({ budgetBytes: 16384 });
+  const turn = session.beginTurn({ budgetBytes: 16384, ...(signal ? { signal } : {}) });
   try {
     return await turn.run(async () => {
       if (set === "triage") {
@@ -258,6 +260,7 @@ async function condense(
             }),
           },
           audit: session.audit,
+          ...(signal ? { signal } : {}),
         });
         return { reply: result.headline, events: [...turn.events], findings: result.findings };
       }
@@ -276,6 +279,7 @@ async function condense(
             root: session.root,
             host,
             gate: session.gate,
+            ...(signal ? { signal } : {}),
           },
         },
       );
@@ -291,11 +295,18 @@ async function condense(
 /** How a case gets its model: a fresh one per case (a script), or one shared by every case. */
 export type BackendFor = (c: EvalCase, set: SetName, names: Record<string, string>) => Backend;
 
+/** How a run treats each case. */
+export interface CaseLimits {
+  /** A case still running after this many seconds is stopped and fails; absent: no limit. */
+  seconds?: number;
+}
+
 /** Run one case end to end and check it. */
 export async function runCase(
   c: EvalCase,
   set: SetName,
   backendFor: BackendFor,
+  limits: CaseLimits = {},
 ): Promise<CaseResult> {
   const tokens: TokenCount = { input: 0, output: 0 };
   const started = performance.now();
@@ -323,12 +334,14 @@ export async function runCase(
     if (missing) return result("skip", [missing]);
     const backend = countingBackend(backendFor(c, set, staged.names), tokens);
     const check = fillIn(c.check, staged.names);
+    const signal = limits.seconds ? AbortSignal.timeout(limits.seconds * 1000) : undefined;
+    const tooLong = () => `the case ran past its limit of ${limits.seconds} s and was stopped`;
     let outcome: CaseOutcome;
     try {
       const done: { reply: string; events: AuditEvent[]; findings?: Finding[]; written?: string } =
         set === "triage" || set === "draft"
-          ? await condense(c, session, backend, person, set)
-          : await converse(c, session, backend, fillIn(c.prompts, staged.names));
+          ? await condense(c, session, backend, person, set, signal)
+          : await converse(c, session, backend, fillIn(c.prompts, staged.names), signal);
       outcome = {
         reply: done.reply,
         events: done.events,
@@ -338,9 +351,11 @@ export async function runCase(
         ...(done.written !== undefined ? { draftWritten: done.written } : {}),
       };
     } catch (error) {
+      if (signal?.aborted) return result("fail", [tooLong()]);
       const failure = error instanceof TurnFailed ? error.failure : error;
       return result("fail", [`the case did not finish: ${messageOf(failure)}`]);
     }
+    if (signal?.aborted) return result("fail", [tooLong()]);
     const reasons = await checkOutcome(check, outcome);
     return result(reasons.length === 0 ? "pass" : "fail", reasons);
   } finally {

@@ -11,7 +11,7 @@ import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { startFakeOllama } from "../support/fake_ollama.ts";
 import { PROJECT_ROOT, tempDir } from "../support/wisp.ts";
 import { type EvalCase, loadSet, SET_NAMES, type SetName } from "../../eval/cases.ts";
-import { type CaseResult, runCase } from "../../eval/run.ts";
+import { type BackendFor, type CaseResult, runCase } from "../../eval/run.ts";
 import { type AnswerKind, scriptedAnswers } from "../../eval/scripted.ts";
 import {
   classOf,
@@ -116,6 +116,26 @@ Deno.test("a case needing the memory tool is skipped, with the reason, exactly w
     assertEquals(result.status, "skip");
     assertEquals(result.reasons, ["this build has no memory tool"]);
   }
+});
+
+Deno.test("a case whose model never answers is stopped at the case's limit and fails, saying so", async () => {
+  const c = find("tools", "read-009");
+  const silent: BackendFor = () => ({
+    name: "silent",
+    runtime: "scripted",
+    model: "silent",
+    capabilities: () => Promise.resolve({ tools: true, structured: true, thinking: false }),
+    contextWindow: () => Promise.resolve(32768),
+    async *chat(request) {
+      // Answers nothing until the request is withdrawn.
+      await new Promise((resolve) => request.signal?.addEventListener("abort", resolve));
+      yield* [];
+      throw new Error("withdrawn");
+    },
+  });
+  const result = await runCase(c, "tools", silent, { seconds: 0.5 });
+  assertEquals(result.status, "fail");
+  assertEquals(result.reasons, ["the case ran past its limit of 0.5 s and was stopped"]);
 });
 
 Deno.test("floors, the class a name implies, and the comparison with a baseline", () => {
