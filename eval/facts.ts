@@ -88,7 +88,13 @@ async function diskTotal(): Promise<number> {
   return Number(line.split(/\s+/)[1]) * 1024;
 }
 
-function batteryPercent(): number | null {
+/** The battery's charge in percent, or null when the machine has no battery. */
+async function batteryPercent(): Promise<number | null> {
+  if (Deno.build.os === "darwin") {
+    const out = await new Deno.Command("pmset", { args: ["-g", "batt"], stdin: "null" }).output();
+    const percent = new TextDecoder().decode(out.stdout).match(/(\d+)%/)?.[1];
+    return percent === undefined ? null : Number(percent);
+  }
   try {
     for (const entry of Deno.readDirSync("/sys/class/power_supply")) {
       if (!entry.name.startsWith("BAT")) continue;
@@ -153,7 +159,7 @@ export async function factMatcher(fact: MachineFact, world: CaseWorld): Promise<
         forms.some((f) => f.test(reply)) ? null : "the reply does not state today's date";
     }
     case "battery": {
-      const percent = batteryPercent();
+      const percent = await batteryPercent();
       if (percent !== null) return wordIn(`${percent}%`, "battery charge");
       return (reply) =>
         /\b(no|not|without|n't)\b[^.]*\bbatter(y|ies)\b|\bbattery\b[^.]*\b(none|not|no)\b|mains/i
