@@ -1,5 +1,5 @@
 /**
- * `deno task eval [--model NAME] [--set SET…] [--case ID…] [--class CLASS]
+ * `deno task eval [--model NAME…] [--set SET…] [--case ID…] [--class CLASS]
  * [--json] [--baseline FILE] [--self-check]`: runs the case sets against a
  * model wisp can resolve and prints a table per model (docs/evaluation.md).
  *
@@ -36,7 +36,7 @@ import {
 import { type AnswerKind, scriptedAnswers } from "./scripted.ts";
 
 const USAGE =
-  "usage: deno task eval [--model NAME] [--set SET…] [--case ID…] [--class small|medium|large] [--json] [--baseline FILE] [--case-seconds N] [--self-check]";
+  "usage: deno task eval [--model NAME…] [--set SET…] [--case ID…] [--class small|medium|large] [--json] [--baseline FILE] [--case-seconds N] [--self-check]";
 
 /** How long a case may run against a model before it is stopped and fails. */
 const DEFAULT_CASE_SECONDS = 600;
@@ -44,7 +44,8 @@ const DEFAULT_CASE_SECONDS = 600;
 class Usage extends Error {}
 
 interface Options {
-  model?: string;
+  /** The models to run, one table each; none: the configured model. */
+  models: string[];
   sets: SetName[];
   cases: string[];
   cls?: ModelClass;
@@ -76,7 +77,7 @@ function parseOptions(args: string[]): Options {
     parsed = parseArgs({
       args: normalised,
       options: {
-        model: { type: "string" },
+        model: { type: "string", multiple: true },
         set: { type: "string", multiple: true },
         case: { type: "string", multiple: true },
         class: { type: "string" },
@@ -108,11 +109,11 @@ function parseOptions(args: string[]): Options {
   if (!Number.isFinite(caseSeconds) || caseSeconds <= 0) {
     throw new Usage(`--case-seconds ${v["case-seconds"]} is not a number of seconds above 0`);
   }
-  if (v["self-check"] && v.model !== undefined) {
+  if (v["self-check"] && v.model !== undefined && v.model.length > 0) {
     throw new Usage("--self-check runs the cases' own answers, not a model; leave out --model");
   }
   return {
-    ...(v.model !== undefined ? { model: v.model } : {}),
+    models: words(v.model),
     sets: (sets.length > 0 ? sets : [...SET_NAMES]) as SetName[],
     cases: words(v.case),
     ...(v.class !== undefined ? { cls: v.class as ModelClass } : {}),
@@ -191,33 +192,48 @@ async function selfCheck(sets: CaseSet[], options: Options): Promise<number> {
   return referenceFailed.length + wrongPassed.length === 0 ? EXIT.ok : EXIT.failure;
 }
 
+/** The baseline run to compare a model's run with: the same model's, else the only one. */
+function baselineFor(model: string, runs: RunReport[]): RunReport | undefined {
+  return runs.find((r) => r.model === model) ?? (runs.length === 1 ? runs[0] : undefined);
+}
+
 async function evaluate(options: Options, sets: CaseSet[]): Promise<number> {
   const paths = homePaths();
   const config = loadConfig(paths.config).config;
-  const name = options.model ?? config.model;
-  // As `wisp --model`: the named model is used or refused, never swapped for another.
-  const backend: Backend = (await chooseModel(name, config, { tools: true, explicit: true }))
-    .backend;
-  const floors = loadFloors();
-  const cls = options.cls ?? classOf(backend.name);
-  const baseline = options.baseline ? readBaseline(options.baseline) : undefined;
-  const started = new Date().toISOString();
-  const cases = await runAll(sets, () => backend, progressLine(options.json), {
-    seconds: options.caseSeconds,
-  });
-  const report: RunReport = {
-    model: backend.name,
-    class: cls,
-    started,
-    sets: summarise(cases, cls, floors),
-    cases,
-  };
-  if (options.json) console.log(JSON.stringify(report, null, 2));
-  else {
-    console.log(renderTable(report));
-    if (baseline) console.log("\n" + renderComparison(report, baseline));
+  const names = options.models.length > 0 ? options.models : [config.model];
+  // Every model and the baseline are checked before any case runs: a run can take hours.
+  // As `wisp --model`: a named model is used or refused, never swapped for another.
+  const backends: Backend[] = [];
+  for (const name of names) {
+    backends.push((await chooseModel(name, config, { tools: true, explicit: true })).backend);
   }
-  return report.sets.some((s) => s.belowFloor) ? EXIT.failure : EXIT.ok;
+  const floors = loadFloors();
+  const baseline = options.baseline ? readBaseline(options.baseline) : undefined;
+  const reports: RunReport[] = [];
+  for (const backend of backends) {
+    const cls = options.cls ?? classOf(backend.name);
+    const started = new Date().toISOString();
+    const cases = await runAll(sets, () => backend, progressLine(options.json), {
+      seconds: options.caseSeconds,
+    });
+    const report: RunReport = {
+      model: backend.name,
+      class: cls,
+      started,
+      sets: summarise(cases, cls, floors),
+      cases,
+    };
+    reports.push(report);
+    if (options.json) continue;
+    if (reports.length > 1) console.log("");
+    console.log(renderTable(report));
+    const then = baseline ? baselineFor(report.model, baseline) : undefined;
+    if (then) console.log("\n" + renderComparison(report, then));
+  }
+  if (options.json) {
+    console.log(JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2));
+  }
+  return reports.some((r) => r.sets.some((s) => s.belowFloor)) ? EXIT.failure : EXIT.ok;
 }
 
 /** The command: parse, run, print; returns the exit code. */

@@ -132,8 +132,8 @@ export function renderTable(report: RunReport): string {
   return lines.join("\n");
 }
 
-/** Read a run written by --json; a file that is not one is an error naming it. */
-export function readBaseline(path: string): RunReport {
+/** Read the runs written by --json (one model's, or several); a file that is not one is an error naming it. */
+export function readBaseline(path: string): RunReport[] {
   let value: unknown;
   try {
     value = JSON.parse(Deno.readTextFileSync(path));
@@ -144,11 +144,16 @@ export function readBaseline(path: string): RunReport {
       }); give a file written by deno task eval --json`,
     );
   }
-  const report = value as Partial<RunReport>;
-  if (!report || !Array.isArray(report.sets) || !Array.isArray(report.cases)) {
-    throw new Error(`${path} is not a run written by deno task eval --json`);
+  const runs = (Array.isArray(value) ? value : [value]) as Partial<RunReport>[];
+  for (const run of runs) {
+    if (
+      !run || typeof run.model !== "string" || !Array.isArray(run.sets) ||
+      !Array.isArray(run.cases)
+    ) {
+      throw new Error(`${path} is not a run written by deno task eval --json`);
+    }
   }
-  return report as RunReport;
+  return runs as RunReport[];
 }
 
 /** This run against a baseline: each set's passes then and now, and the cases that changed. */

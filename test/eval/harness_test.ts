@@ -212,7 +212,7 @@ async function evalTask(args: string[], given: Record<string, string>) {
 }
 
 Deno.test("deno task eval --model ollama:NAME runs against a fake Ollama and prints the table, then compares with a baseline", async () => {
-  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }, { name: "qwen3:1.7b" }] });
   const home = await tempDir("wisp-eval-home-");
   const env = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
@@ -240,14 +240,25 @@ Deno.test("deno task eval --model ollama:NAME runs against a fake Ollama and pri
       "fail",
     ]]);
 
-    ollama.reply(
-      { toolCalls: [{ name: "read_file", arguments: { path: "README.md" } }] },
-      (body) => ({ text: lastToolResult(body) }),
-      { toolCalls: [{ name: "read_file", arguments: { path: "docs/usage.md" } }] },
-      (body) => ({ text: lastToolResult(body) }),
-    );
+    // Two models, both answering right this time: a table each.
+    for (let model = 0; model < 2; model++) {
+      ollama.reply(
+        { toolCalls: [{ name: "read_file", arguments: { path: "README.md" } }] },
+        (body) => ({ text: lastToolResult(body) }),
+        { toolCalls: [{ name: "read_file", arguments: { path: "docs/usage.md" } }] },
+        (body) => ({ text: lastToolResult(body) }),
+      );
+    }
     const second = await evalTask(
-      [...cases, "--model", "ollama:granite4.1:8b", "--baseline", baselinePath],
+      [
+        ...cases,
+        "--model",
+        "ollama:granite4.1:8b",
+        "--model",
+        "ollama:qwen3:1.7b",
+        "--baseline",
+        baselinePath,
+      ],
       env,
     );
     assertEquals(second.code, 0, second.stderr);
@@ -256,6 +267,13 @@ Deno.test("deno task eval --model ollama:NAME runs against a fake Ollama and pri
     assertMatch(second.stdout, /tools\s+2 of 2\s+0\s+2 ok/);
     assertMatch(second.stdout, /tools\s+1 of 2\s+2 of 2\s+\+1/);
     assertMatch(second.stdout, /now passing: tools\/read-010/);
+    assertMatch(second.stdout, /model ollama:qwen3:1\.7b \(class small\)/);
+    assertEquals(second.stdout.match(/^tools\s+2 of 2\s+0\s+2 ok/gm)?.length, 2);
+    assertEquals(ollama.chats().map((c) => c.model), [
+      ...Array(3).fill("granite4.1:8b"),
+      ...Array(4).fill("granite4.1:8b"),
+      ...Array(4).fill("qwen3:1.7b"),
+    ]);
     assertEquals(ollama.pending(), 0);
     // Every request offered the session's tools, and nothing reached the person's home.
     for (const chat of ollama.chats()) assert(Array.isArray(chat.tools));
