@@ -42,6 +42,8 @@ const USAGE =
 const DEFAULT_CASE_SECONDS = 600;
 
 class Usage extends Error {}
+/** --help: the usage line on stdout, exit 0. */
+class Help extends Error {}
 
 interface Options {
   /** The models to run, one table each; none: the configured model. */
@@ -93,7 +95,7 @@ function parseOptions(args: string[]): Options {
     throw new Usage(`${messageOf(error)}\n${USAGE}`);
   }
   const v = parsed.values;
-  if (v.help) throw new Usage(USAGE);
+  if (v.help) throw new Help(USAGE);
   const sets = words(v.set);
   for (const s of sets) {
     if (!isSetName(s)) {
@@ -244,6 +246,10 @@ export async function main(args: string[]): Promise<number> {
     options = parseOptions(args);
     sets = chosenSets(options);
   } catch (error) {
+    if (error instanceof Help) {
+      console.log(`${error.message}\nSee docs/evaluation.md.`);
+      return EXIT.ok;
+    }
     if (!(error instanceof Usage)) throw error;
     console.error(error.message);
     return EXIT.usage;
