@@ -55,6 +55,8 @@ export type MachineFact = typeof MACHINE_FACTS[number];
 const replyCheck = z.object({
   /** Each must occur in the reply (case-insensitive). */
   contains: z.array(z.string()).default([]),
+  /** Each must occur as a word of its own, not inside a longer word or number (12 is not in 512). */
+  words: z.array(z.string()).default([]),
   /** Each group: at least one of its strings must occur (case-insensitive). */
   anyOf: z.array(z.array(z.string())).default([]),
   /** None may occur (case-insensitive). */
@@ -120,7 +122,8 @@ const setup = z.object({
   process: z.boolean().default(false),
 }).strict();
 
-const evalCase = z.object({
+/** One case as a set file holds it (defaults filled in when parsed). */
+export const caseSchema = z.object({
   id: z.string().regex(/^[a-z0-9_.-]+$/),
   /** The shape of behaviour the case measures, for the table and the docs. */
   about: z.string(),
@@ -154,7 +157,7 @@ const evalCase = z.object({
   /** An answer that fails; absent: a reply of "Done." with no tool call. */
   wrong: z.array(scriptedTurn).optional(),
 }).strict();
-export type EvalCase = z.infer<typeof evalCase>;
+export type EvalCase = z.infer<typeof caseSchema>;
 
 /** A set read from its file. */
 export interface CaseSet {
@@ -175,7 +178,7 @@ export function loadSet(name: SetName, dir = SETS_DIR): CaseSet {
   if (!Array.isArray(raw.cases)) throw new Error(`${path} has no "cases" list`);
   const seen = new Set<string>();
   const cases = raw.cases.map((value, index) => {
-    const parsed = evalCase.safeParse(value);
+    const parsed = caseSchema.safeParse(value);
     const id = (value as { id?: string })?.id ?? `#${index + 1}`;
     if (!parsed.success) {
       throw new Error(`set ${name}, case ${id}: ${z.prettifyError(parsed.error)}`);

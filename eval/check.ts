@@ -10,7 +10,7 @@ import type { AuditEvent } from "../src/audit/catalogue.ts";
 import type { Finding } from "../src/condense/findings.ts";
 import { SUBJECT_MAX, WHY_PLACEHOLDER } from "../src/condense/draft.ts";
 import type { Check } from "./cases.ts";
-import { type CaseWorld, factMatcher } from "./facts.ts";
+import { type CaseWorld, factMatcher, statesWord } from "./facts.ts";
 
 /** What a case did, as the check reads it. */
 export interface CaseOutcome {
@@ -135,6 +135,9 @@ async function checkReply(check: Check, outcome: CaseOutcome, reasons: string[])
   const lower = reply.toLowerCase();
   for (const s of check.reply.contains) {
     if (!lower.includes(s.toLowerCase())) reasons.push(`the reply does not say ${show(s)}`);
+  }
+  for (const word of check.reply.words) {
+    if (!statesWord(reply, word)) reasons.push(`the reply does not state ${show(word)}`);
   }
   for (const group of check.reply.anyOf) {
     if (!group.some((s) => lower.includes(s.toLowerCase()))) {

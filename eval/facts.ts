@@ -49,10 +49,18 @@ function quantityNear(truth: number, tolerance: number, what: string): FactMatch
       : `the reply does not state the ${what} (${(truth / 2 ** 30).toFixed(1)} GiB)`;
 }
 
-function wordIn(word: string, what: string): FactMatcher {
+/**
+ * Whether a text states `word` as a word of its own: not inside a longer
+ * word or number (12 is not in 512, nor in 12.5), case-insensitive.
+ */
+export function statesWord(text: string, word: string): boolean {
   const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const pattern = new RegExp(`(^|[^\\w.])${escaped}($|[^\\w]|\\.(?!\\d))`, "i");
-  return (reply) => pattern.test(reply) ? null : `the reply does not state the ${what} (${word})`;
+  return new RegExp(`(^|[^\\w.])${escaped}($|[^\\w.]|\\.(?!\\d))`, "i").test(text);
+}
+
+function wordIn(word: string, what: string): FactMatcher {
+  return (reply) =>
+    statesWord(reply, word) ? null : `the reply does not state the ${what} (${word})`;
 }
 
 function anyWord(words: string[], what: string): FactMatcher {

@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { startFakeOllama } from "../support/fake_ollama.ts";
 import { PROJECT_ROOT, tempDir } from "../support/wisp.ts";
-import { type EvalCase, loadSet, SET_NAMES, type SetName } from "../../eval/cases.ts";
+import { caseSchema, type EvalCase, loadSet, SET_NAMES, type SetName } from "../../eval/cases.ts";
 import { type BackendFor, type CaseResult, runCase } from "../../eval/run.ts";
+import { checkOutcome } from "../../eval/check.ts";
 import { type AnswerKind, scriptedAnswers } from "../../eval/scripted.ts";
 import {
   classOf,
@@ -24,6 +25,11 @@ import {
 } from "../../eval/report.ts";
 import { sessionRegistry } from "../../src/session/session.ts";
 import { configSchema } from "../../src/config/schema.ts";
+
+/** A check as a case file would give it, defaults filled in. */
+function configCheck(given: Record<string, unknown>): EvalCase["check"] {
+  return caseSchema.parse({ id: "x", about: "x", check: given, reference: [] }).check;
+}
 
 function find(set: SetName, id: string): EvalCase {
   const c = loadSet(set).cases.find((c) => c.id === id);
@@ -103,6 +109,19 @@ Deno.test("each kind of check says which wrong outcome it caught", async () => {
     const result = await run(set, find(set, id), "wrong");
     assertEquals(result.status, "fail", `${set}/${id}`);
     assertMatch(result.reasons.join("\n"), reason, `${set}/${id}`);
+  }
+});
+
+Deno.test("a number in a reply counts only as a number of its own", async () => {
+  const check = configCheck({ reply: { words: ["12"] } });
+  const outcome = (reply: string) => ({ reply, events: [], project: "/nonexistent", world: {} });
+  assertEquals(await checkOutcome(check, outcome("limits.toml sets 12 workers.")), []);
+  for (const wrong of ["upload_mb = 512", "12.5 workers", "version 1.12"]) {
+    assertEquals(
+      await checkOutcome(check, outcome(wrong)),
+      ['the reply does not state "12"'],
+      wrong,
+    );
   }
 });
 
