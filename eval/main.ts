@@ -29,6 +29,7 @@ import {
   type ModelClass,
   readBaseline,
   renderComparison,
+  renderShapes,
   renderTable,
   type RunReport,
   summarise,
@@ -36,7 +37,7 @@ import {
 import { type AnswerKind, scriptedAnswers } from "./scripted.ts";
 
 const USAGE =
-  "usage: deno task eval [--model NAME…] [--set SET…] [--case ID…] [--class small|medium|large] [--json] [--baseline FILE] [--case-seconds N] [--self-check]";
+  "usage: deno task eval [--model NAME…] [--set SET…] [--case ID…] [--class small|medium|large] [--json] [--by-shape] [--baseline FILE] [--case-seconds N] [--self-check]";
 
 /** How long a case may run against a model before it is stopped and fails. */
 const DEFAULT_CASE_SECONDS = 600;
@@ -52,6 +53,7 @@ interface Options {
   cases: string[];
   cls?: ModelClass;
   json: boolean;
+  byShape: boolean;
   baseline?: string;
   caseSeconds: number;
   selfCheck: boolean;
@@ -84,6 +86,7 @@ function parseOptions(args: string[]): Options {
         case: { type: "string", multiple: true },
         class: { type: "string" },
         json: { type: "boolean", default: false },
+        "by-shape": { type: "boolean", default: false },
         baseline: { type: "string" },
         "case-seconds": { type: "string" },
         "self-check": { type: "boolean", default: false },
@@ -120,6 +123,7 @@ function parseOptions(args: string[]): Options {
     cases: words(v.case),
     ...(v.class !== undefined ? { cls: v.class as ModelClass } : {}),
     json: v.json,
+    byShape: v["by-shape"],
     ...(v.baseline !== undefined ? { baseline: v.baseline } : {}),
     caseSeconds,
     selfCheck: v["self-check"],
@@ -229,6 +233,7 @@ async function evaluate(options: Options, sets: CaseSet[]): Promise<number> {
     if (options.json) continue;
     if (reports.length > 1) console.log("");
     console.log(renderTable(report));
+    if (options.byShape) console.log("\n" + renderShapes(report));
     const then = baseline ? baselineFor(report.model, baseline) : undefined;
     if (then) console.log("\n" + renderComparison(report, then));
   }

@@ -132,6 +132,23 @@ export function renderTable(report: RunReport): string {
   return lines.join("\n");
 }
 
+/**
+ * Passes per shape of behaviour (a case's `about`), set by set, so a shape
+ * that fails as a whole (every CRLF edit, every dedent) stands out.
+ */
+export function renderShapes(report: RunReport): string {
+  const rows = [["SET", "SHAPE", "PASSED"]];
+  for (const s of report.sets) {
+    const mine = report.cases.filter((r) => r.set === s.set && r.status !== "skip");
+    for (const about of [...new Set(mine.map((r) => r.about))]) {
+      const shape = mine.filter((r) => r.about === about);
+      const passed = shape.filter((r) => r.status === "pass").length;
+      rows.push([s.set, about, `${passed} of ${shape.length}`]);
+    }
+  }
+  return pad(rows);
+}
+
 /** Read the runs written by --json (one model's, or several); a file that is not one is an error naming it. */
 export function readBaseline(path: string): RunReport[] {
   let value: unknown;

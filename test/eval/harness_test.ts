@@ -19,6 +19,7 @@ import {
   type Floors,
   loadFloors,
   renderComparison,
+  renderShapes,
   renderTable,
   type RunReport,
   summarise,
@@ -190,6 +191,15 @@ Deno.test("floors, the class a name implies, and the comparison with a baseline"
     cases: now,
   };
   assertMatch(renderTable(report), /tools\s+2 of 4\s+1\s+3 BELOW/);
+  const shapes = renderShapes({
+    ...report,
+    cases: [{ ...now[0], about: "read" }, { ...now[2], about: "read" }, {
+      ...now[1],
+      about: "find",
+    }],
+  });
+  assertMatch(shapes, /tools\s+read\s+1 of 2/);
+  assertMatch(shapes, /tools\s+find\s+1 of 1/);
   const then: RunReport = {
     ...report,
     sets: [{ ...line, passed: 3, failed: 1 }],
