@@ -157,6 +157,17 @@ function findingName(f: { kind: string; location?: string; test?: string }): str
   return `${f.kind}${f.location ? ` at ${f.location}` : ""}${f.test ? ` in ${f.test}` : ""}`;
 }
 
+/**
+ * Whether a found location names the intended place: the same text, or the
+ * same file and line with or without the column (`a.R:8` for `a.R:8:3`).
+ * (A test name counts when the found one holds the intended one: a runner's
+ * prefix such as `FAILED ` copied with it is still the same test.)
+ */
+function samePlace(found: string | undefined, want: string): boolean {
+  if (found === undefined) return false;
+  return found === want || want.startsWith(`${found}:`) || found.startsWith(`${want}:`);
+}
+
 function checkFindings(check: Check, outcome: CaseOutcome, reasons: string[]): void {
   if (!check.findings) return;
   const wantWarnings = check.findings.some((f) => f.kind === "warning");
@@ -164,8 +175,9 @@ function checkFindings(check: Check, outcome: CaseOutcome, reasons: string[]): v
   const unmatched = [...found];
   for (const want of check.findings) {
     const i = unmatched.findIndex((f) =>
-      f.kind === want.kind && (want.location === undefined || f.location === want.location) &&
-      (want.test === undefined || f.test === want.test)
+      f.kind === want.kind &&
+      (want.location === undefined || samePlace(f.location, want.location)) &&
+      (want.test === undefined || (f.test ?? "").includes(want.test))
     );
     if (i < 0) reasons.push(`triage did not find the ${findingName(want)}`);
     else unmatched.splice(i, 1);
