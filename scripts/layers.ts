@@ -50,6 +50,8 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["audit"],
   // What differs between operating systems.
   ["platform"],
+  // The native library's bindings (ffi/ through Deno FFI).
+  ["ffi"],
   // wisp's home and its configuration.
   ["config"],
   // Small shared pieces with no knowledge of wisp's parts.
