@@ -43,7 +43,7 @@ export interface AnswerOptions {
   /** Where permanent facts are kept (default: facts.json beside the pending folder). */
   factsPath?: string;
   /** A fact whose server had stopped was kept (or dropped) here: for the audit. */
-  onKept?: (request: PendingFactRequest) => void;
+  onKept?: (request: PendingFactRequest, permanentId: string) => void;
   onDropped?: (request: PendingFactRequest) => void;
 }
 
@@ -323,8 +323,9 @@ function settleStopped(
   const text = `${request.fact.name || request.fact.subject} = ${request.fact.value}`;
   let message: string;
   if (options.decision === "keep") {
+    let permanentId: string;
     try {
-      keepPermanentFact(options.factsPath ?? join(dirname(dir), "facts.json"), {
+      permanentId = keepPermanentFact(options.factsPath ?? join(dirname(dir), "facts.json"), {
         subject: request.fact.subject,
         name: request.fact.name,
         key: request.fact.key,
@@ -336,14 +337,14 @@ function settleStopped(
           source: request.fact.source,
         },
         via: "terminal",
-      });
+      }).fact.id;
     } catch (error) {
       return {
         exitCode: 1,
         message: `${request.id}: ${(error as Error).message}; nothing was kept`,
       };
     }
-    options.onKept?.(request);
+    options.onKept?.(request, permanentId);
     message =
       `kept as a permanent fact: ${text} (thread ${request.thread}); its server had stopped, so wisp kept it itself`;
   } else {
