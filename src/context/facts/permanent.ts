@@ -59,7 +59,7 @@ export function readPermanentFacts(path: string): PermanentFact[] {
   if (!parsed.success) {
     throw new FactError(
       `${path} is not a facts file wisp wrote (${parsed.error.issues[0].path.join(".") || "top"}: ${
-        parsed.error.issues[0].message
+        parsed.error.issues[0].message.replace(/^Invalid input: /, "")
       }); mend it or move it aside`,
     );
   }
