@@ -6,6 +6,7 @@
  *   const book = openFactBook({ config, paths, audit });
  *   book.beginTurn(turn);
  *   const factLines = book.lines({ windowTokens });
+ *   for (const fact of observe({ tool, command, cwd, exitStatus, output, turn, entry })) book.record(fact);
  *   await distil(droppedText, { turn, entry }, backend, book, { onDone: (f) => audit.record("fact.distilled", f) });
  */
 import type { Config } from "../../config/schema.ts";
@@ -21,6 +22,8 @@ export type { FactInput, FactSource, FactVersion, OfferedFact } from "./book.ts"
 export { findKind, resolveKinds } from "./kinds.ts";
 export type { FactClass, FactKind } from "./kinds.ts";
 export { distil, parseDistillerReply } from "./distiller.ts";
+export { observe } from "./observe.ts";
+export type { ObservedRun } from "./observe.ts";
 export type { DistilResult } from "./distiller.ts";
 export { keepPermanentFact, offeredFacts, readPermanentFacts } from "./permanent.ts";
 export type { PermanentFact } from "./permanent.ts";
