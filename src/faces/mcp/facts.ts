@@ -12,6 +12,7 @@
  * closed meanwhile), drop leaves it in its thread, which does not ask again.
  * A request the server could not see answered outlives it (pending.ts).
  */
+import { resolve } from "node:path";
 import type { AuditSink } from "../../audit/writer.ts";
 import type { Config } from "../../config/schema.ts";
 import type { HomePaths } from "../../config/home.ts";
@@ -23,6 +24,7 @@ import {
   type FactVersion,
   keepPermanentFact,
   lineOf,
+  observe,
   openFactBook,
   readPermanentFacts,
   sourceText,
@@ -78,6 +80,18 @@ interface Waiting {
   stopped: boolean;
 }
 
+/** The labels of run_command's result that are not what the command printed (command_result.ts). */
+const RESULT_LABEL = /^(exit status: .*|stdout:|stderr:|(timed out|stopped|sandbox|held back): .*)$/;
+
+/**
+ * What a command printed, from its run_command result as the model read it
+ * (`exit status: 0`, `stdout:` and its lines, `stderr:` and its lines, then
+ * notes): the labels removed, the streams' lines kept in order.
+ */
+export function printedOf(result: string): string {
+  return result.split("\n").filter((line) => !RESULT_LABEL.test(line)).join("\n");
+}
+
 export class FactDesk {
   #books = new Map<string, FactBook>();
   #waiting = new Map<string, Waiting>();
@@ -122,6 +136,54 @@ export class FactDesk {
     } catch (error) {
       if (!(error instanceof FactError)) throw error;
       this.options.log("info", `thread ${thread}: ${error.message}`);
+    }
+  }
+
+  /**
+   * Record what a turn's commands showed (observe.ts): where each ran, and,
+   * when its result was small enough to be given whole, the branch or test
+   * result it reported. A result given only by reference is not guessed at.
+   */
+  observeTurn(
+    thread: string,
+    turn: number,
+    calls: readonly {
+      tool: string;
+      arguments: unknown;
+      command?: string;
+      exitStatus?: number;
+      output?: string;
+      outputRef?: string;
+    }[],
+    root: string,
+  ): void {
+    const book = this.bookFor(thread);
+    if (!book) return;
+    const base = this.options.threadDirectory?.(thread) ?? root;
+    for (const call of calls) {
+      if (call.command === undefined || call.exitStatus === undefined) continue;
+      const given = (call.arguments as { workingDirectory?: unknown } | undefined)
+        ?.workingDirectory;
+      const cwd = typeof given === "string" ? resolve(base, given) : base;
+      const whole = call.outputRef === undefined && call.output !== undefined
+        ? printedOf(call.output)
+        : undefined;
+      const facts = observe({
+        tool: call.tool,
+        command: call.command,
+        cwd,
+        exitStatus: call.exitStatus,
+        output: whole ?? "",
+        turn,
+      });
+      for (const fact of facts) {
+        if (whole === undefined && fact.subject !== "workdir") continue;
+        try {
+          book.record(fact);
+        } catch (error) {
+          if (!(error instanceof FactError)) throw error;
+        }
+      }
     }
   }
 

@@ -531,6 +531,8 @@ export class McpFace {
           ...(args.schema ? { schema: args.schema } : {}),
           ...(signal ? { signal } : {}),
         }));
+      // What the turn's commands showed becomes the thread's facts (the tools' observations).
+      this.facts?.observeTurn(thread.id, thread.turns, receipt.calls, session.root);
       return textResult(receiptText(receipt), receipt);
     } catch (error) {
       if (error instanceof TurnFailure) {

@@ -323,3 +323,39 @@ Deno.test("set_fact_scope's mistakes are one sentence; with facts off, a thread'
     await off.tearDown();
   }
 });
+
+Deno.test("what a thread's commands show becomes its facts, the tool's, and can be asked to be kept", async () => {
+  const t = await setUp();
+  try {
+    const git = (...args: string[]) =>
+      new Deno.Command("git", { args, cwd: t.s.project, stdout: "null", stderr: "null" })
+        .outputSync();
+    assert(git("init", "-q", "-b", "trunk").success, "git init");
+    t.ollama.reply({
+      toolCalls: [{ name: "run_command", arguments: { command: "git branch --show-current" } }],
+    });
+    t.ollama.reply({ text: "On trunk." });
+    const result = await t.c.client.callTool({
+      name: "respond",
+      arguments: { prompt: "Which branch?", thread_id: "repo", tools: ["run_command"] },
+    });
+    assertEquals((structured(result).calls as Json[])[0].exitStatus, 0, textOf(result));
+    const lines = (await readJson(t.c, "wisp://threads/repo/facts")).lines as string[];
+    assertEquals(lines, [
+      `c1 workdir = ${t.s.project} (from tool run_command, turn 1)`,
+      "c2 branch = trunk (from tool run_command, turn 1)",
+    ]);
+    const asked = structured(await t.scope({ thread_id: "repo", fact: "c2", scope: "permanent" }));
+    assertEquals(asked.scope, "pending");
+    const listed = await runWisp(["facts", "pending"], { home: t.s.home });
+    assertEquals(listed.stdout.trimEnd().split("\t").slice(3), [
+      "c2",
+      "tool",
+      "branch",
+      "",
+      "trunk",
+    ]);
+  } finally {
+    await t.tearDown();
+  }
+});
