@@ -415,10 +415,7 @@ export class FactDesk {
     this.#books.get(entry.thread)?.markPermanent(entry.factId);
     this.options.board?.settle(request.id, { status: "kept", by: "terminal" });
     this.options.audit.record("fact.kept", {
-      fact: `${request.fact.subject} ${request.fact.name} = ${request.fact.value}`.replace(
-        "  ",
-        " ",
-      ),
+      fact: factText(request.fact),
       permanentId: kept.fact.id,
       by: "terminal",
       pendingId: request.id,
@@ -431,10 +428,7 @@ export class FactDesk {
     this.#books.get(entry.thread)?.decline(entry.factId);
     this.options.board?.settle(request.id, { status: "dropped", by: "terminal" });
     this.options.audit.record("fact.dropped", {
-      fact: `${request.fact.subject} ${request.fact.name} = ${request.fact.value}`.replace(
-        "  ",
-        " ",
-      ),
+      fact: factText(request.fact),
       by: "terminal",
       pendingId: request.id,
       thread: request.thread,
