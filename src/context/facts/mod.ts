@@ -23,6 +23,8 @@ export { findKind, resolveKinds } from "./kinds.ts";
 export type { FactClass, FactKind } from "./kinds.ts";
 export { distil, parseDistillerReply } from "./distiller.ts";
 export { observe } from "./observe.ts";
+export { parseFactStatement } from "./statement.ts";
+export type { FactStatement } from "./statement.ts";
 export type { ObservedRun } from "./observe.ts";
 export type { DistilResult } from "./distiller.ts";
 export { keepPermanentFact, offeredFacts, readPermanentFacts } from "./permanent.ts";
