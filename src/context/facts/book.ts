@@ -145,6 +145,10 @@ export class FactBook {
   #declined = new Set<string>();
   #next = 1;
   #turn = 0;
+  /** The current facts in order, kept until the book changes (lines() runs for every request). */
+  #ordered: FactVersion[] | undefined;
+  /** Each version's line, made once: a version's text and source never change. */
+  #lineOf = new WeakMap<FactVersion, string>();
 
   constructor(readonly options: FactBookOptions) {
     this.kinds = options.kinds;
@@ -177,6 +181,7 @@ export class FactBook {
       if (v.class === "ephemeral" && (v.source.turn ?? 0) < n - 1) {
         v.state = "expired";
         this.#current.delete(k);
+        this.#ordered = undefined;
       }
     }
   }
@@ -234,7 +239,10 @@ export class FactBook {
         : scope,
     };
     if (current && !outranked) current.state = "superseded";
-    if (!outranked) this.#current.set(slot, version);
+    if (!outranked) {
+      this.#current.set(slot, version);
+      this.#ordered = undefined;
+    }
     this.#versions.push(version);
     if (report) {
       this.options.onEvent?.("fact.recorded", {
@@ -272,11 +280,23 @@ export class FactBook {
 
   /** The current facts, in kind order, then in the order recorded. */
   current(): FactVersion[] {
-    const order = new Map(this.kinds.map((k, i) => [k.name, i]));
-    return [...this.#current.values()].sort((a, b) =>
-      (order.get(a.subject) ?? 0) - (order.get(b.subject) ?? 0) ||
-      Number(a.id.slice(1)) - Number(b.id.slice(1))
-    );
+    if (!this.#ordered) {
+      const order = new Map(this.kinds.map((k, i) => [k.name, i]));
+      const seq = (v: FactVersion) => Number(v.id.slice(1));
+      this.#ordered = [...this.#current.values()].sort((a, b) =>
+        (order.get(a.subject) ?? 0) - (order.get(b.subject) ?? 0) || seq(a) - seq(b)
+      );
+    }
+    return [...this.#ordered];
+  }
+
+  #line(fact: FactVersion): string {
+    let line = this.#lineOf.get(fact);
+    if (line === undefined) {
+      line = lineOf(fact);
+      this.#lineOf.set(fact, line);
+    }
+    return line;
   }
 
   /** Every version recorded, oldest first. */
@@ -311,6 +331,8 @@ export class FactBook {
    */
   lines(options: { windowTokens?: number } = {}): string[] {
     const facts = this.current();
+    const bounded = options.windowTokens !== undefined && this.kinds.some((k) => k.share);
+    if (!bounded) return facts.map((f) => this.#line(f));
     const kept = new Set(facts);
     if (options.windowTokens !== undefined) {
       for (const kind of this.kinds) {
@@ -318,12 +340,12 @@ export class FactBook {
         let room = kind.share * options.windowTokens * CHARS_PER_TOKEN;
         const ofKind = facts.filter((f) => f.subject === kind.name).reverse();
         for (const fact of ofKind) {
-          room -= lineOf(fact).length + 1;
+          room -= this.#line(fact).length + 1;
           if (room < 0) kept.delete(fact);
         }
       }
     }
-    return facts.filter((f) => kept.has(f)).map(lineOf);
+    return facts.filter((f) => kept.has(f)).map((f) => this.#line(f));
   }
 }
 

@@ -52,7 +52,7 @@ export function shellTokens(line: string): string[] {
       word += ch;
     } else if (ch === "\\" && i + 1 < line.length) {
       word += ch + line[++i];
-    } else if (/\s/.test(ch)) {
+    } else if (ch === " " || ch === "\t" || ch === "\n" || ch === "\r") {
       flush();
     } else if (ch === "&" && line[i + 1] === "&") {
       flush();
