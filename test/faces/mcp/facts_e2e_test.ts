@@ -149,6 +149,9 @@ Deno.test("a fact the caller asks to keep waits for the person; wisp facts keep 
     assert(
       events.some((e) => e.kind === "fact.recorded" && e.factId === "c2" && e.thread === "git"),
     );
+    const notice = events.find((e) => e.kind === "notification" && e.source === "fact");
+    assertEquals(notice?.title, "wisp: keep as a permanent fact?");
+    assertEquals(notice?.message, `release codename = BLUE HERON — wisp facts keep ${id}`);
 
     // Kept for later conversations: `wisp facts list`, and a new thread is offered it.
     const list = await runWisp(["facts", "list"], { home: t.s.home });
