@@ -245,6 +245,14 @@ export const AUDIT_CATALOGUE = {
     pendingId: z.string().optional(),
     thread: z.string().optional(),
   }),
+  /** An answer to a fact waiting to be kept was refused (not wisp facts keep|drop at a terminal of its own, …). */
+  "fact.answer_refused": z.looseObject({
+    pendingId: z.string(),
+    reason: z.string(),
+    /** The process the kernel named as the socket's peer. */
+    answererPid: z.number().int(),
+    thread: z.string().optional(),
+  }),
   /** An MCP caller set a fact's scope (set_fact_scope), with what came of it. */
   "fact.scope": z.looseObject({
     thread: z.string(),

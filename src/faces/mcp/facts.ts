@@ -367,10 +367,13 @@ export class FactDesk {
     const tick = async () => {
       if (entry.stopped) return;
       const answer = await board.take(entry.request.id, ({ reason, pid }) => {
-        this.options.log(
-          "info",
-          `refused an answer to ${entry.request.id}: ${reason} (pid ${pid})`,
-        );
+        this.options.audit.record("fact.answer_refused", {
+          pendingId: entry.request.id,
+          reason,
+          answererPid: pid,
+          thread: entry.thread,
+        });
+        this.options.log("info", `refused an answer to ${entry.request.id}: ${reason}`);
       });
       if (entry.stopped) return;
       if (!answer) {

@@ -261,6 +261,9 @@ Deno.test("the calling agent cannot keep a fact: a terminal it started is refuse
       /the answer was refused: the answering process was started by the MCP client/,
     );
     assertEquals(pendingIds(t.s.pending), [id], "it still waits");
+    const refusal = t.s.events().find((e) => e.kind === "fact.answer_refused");
+    assertEquals(refusal?.pendingId, id);
+    assertMatch(String(refusal?.reason), /started by the MCP client/);
     let exists = true;
     try {
       Deno.statSync(join(t.s.home, "facts.json"));
