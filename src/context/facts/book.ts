@@ -25,6 +25,8 @@ export interface FactSource {
   method: FactMethod;
   /** The turn it was said in (absent for a permanent fact from an earlier conversation). */
   turn?: number;
+  /** For a fact drawn from several turns: the last of them (`turns 3–5`, with `turn` the first). */
+  lastTurn?: number;
   /** The store entry it came from. */
   entry?: number;
   /** The tool that observed it. */
@@ -114,7 +116,13 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 /** A source as a fact's line reads it: `from tool run_command, turn 2, entry 9`, `model, noted, turn 4`. */
 export function sourceText(source: FactSource): string {
   const where = [
-    ...(source.turn !== undefined ? [`turn ${source.turn}`] : []),
+    ...(source.turn !== undefined
+      ? [
+        source.lastTurn !== undefined && source.lastTurn !== source.turn
+          ? `turns ${source.turn}–${source.lastTurn}`
+          : `turn ${source.turn}`,
+      ]
+      : []),
     ...(source.entry !== undefined ? [`entry ${source.entry}`] : []),
   ];
   if (source.method === "kept") {

@@ -2,6 +2,8 @@
  * Facts, for the rest of wisp: a conversation opens its book with
  * `openFactBook`, composition puts `book.lines()` into each request, and
  * condensing hands dropped turns to `distil(text, source, backend, book)`.
+ * `bookSink({ book, backend, audit })` is all of that in the shape the
+ * context's fact seam takes (distil, lines, note).
  *
  *   const book = openFactBook({ config, paths, audit });
  *   book.beginTurn(turn);
@@ -24,6 +26,8 @@ export type { FactClass, FactKind } from "./kinds.ts";
 export { distil, parseDistillerReply } from "./distiller.ts";
 export { observe } from "./observe.ts";
 export { parseFactStatement } from "./statement.ts";
+export { bookSink } from "./sink.ts";
+export type { BookSinkOptions, NotedFactInput } from "./sink.ts";
 export type { FactStatement } from "./statement.ts";
 export type { ObservedRun } from "./observe.ts";
 export type { DistilResult } from "./distiller.ts";
