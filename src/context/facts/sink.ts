@@ -7,7 +7,7 @@
  */
 import type { AuditSink } from "../../audit/writer.ts";
 import type { Backend } from "../../models/backend.ts";
-import { FactBook, FactError, lineOf } from "./book.ts";
+import { type FactBook, FactError, lineOf } from "./book.ts";
 import { distil } from "./distiller.ts";
 
 /** A fact the model noted, as the memory tool hands it over. */
