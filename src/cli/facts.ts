@@ -200,6 +200,7 @@ async function answer(id: string, decision: "keep" | "drop"): Promise<void> {
   throw new WispError(result.message);
 }
 
+/** Add `wisp facts` and its subcommands to the command tree. */
 export function register(program: Command): void {
   const facts = program
     .command("facts")

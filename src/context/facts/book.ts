@@ -80,6 +80,7 @@ export interface OfferedFact {
   keptAt: string;
 }
 
+/** What a book is made from: the kinds, the permanent facts offered, how names are read, where events go. */
 export interface FactBookOptions {
   kinds: readonly FactKind[];
   /** Permanent facts from wisp's home, offered to this conversation. */
@@ -144,6 +145,7 @@ export function factText(fact: { subject: string; name: string; value: string })
   return `${fact.subject}${fact.name ? ` ${fact.name}` : ""} = ${fact.value}`;
 }
 
+/** One conversation's facts (see the module comment). */
 export class FactBook {
   readonly kinds: readonly FactKind[];
   #versions: FactVersion[] = [];

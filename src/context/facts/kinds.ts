@@ -20,6 +20,7 @@ export type FactClass = (typeof FACT_CLASSES)[number];
 
 /** How names under a kind are made one (normalise.ts). */
 export const NORMALISERS = ["casefold", "trim", "single", "command", "path"] as const;
+/** One of the normalisers. */
 export type NormaliserName = (typeof NORMALISERS)[number];
 
 /** One kind as wisp uses it: every field decided. */

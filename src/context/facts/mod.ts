@@ -19,6 +19,7 @@ import { type FactKindSetting, resolveKinds } from "./kinds.ts";
 import { gitRootOf } from "./normalise.ts";
 import { offeredFacts } from "./permanent.ts";
 
+// The pieces the rest of wisp uses, from the files that own them.
 export { FactBook, FactError, factText, lineOf, sourceText } from "./book.ts";
 export type { FactInput, FactSource, FactVersion, OfferedFact } from "./book.ts";
 export { findKind, resolveKinds } from "./kinds.ts";

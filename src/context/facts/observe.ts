@@ -92,8 +92,9 @@ export function branchFromGit(command: string, output: string): string | undefin
     const switched = /^Switched to (?:a new )?branch '([^']+)'$/.exec(line);
     if (switched) return switched[1];
     // `git status -sb` and `--porcelain -b`: ## main...origin/main [ahead 1]
-    const short = /^## (?:No commits yet on )?([^\s.]+(?:\.(?!\.)[^\s.]+)*)(?:\.\.\.\S+)?(?: \[.*\])?$/
-      .exec(line);
+    const short =
+      /^## (?:No commits yet on )?([^\s.]+(?:\.(?!\.)[^\s.]+)*)(?:\.\.\.\S+)?(?: \[.*\])?$/
+        .exec(line);
     if (short && verb === "status") return short[1];
   }
   // `git branch`: the starred line is the current branch.

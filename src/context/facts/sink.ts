@@ -19,6 +19,7 @@ export interface NotedFactInput {
   source: string;
 }
 
+/** What the sink works with: the book, the model that distils, the audit, the turn's signal. */
 export interface BookSinkOptions {
   book: FactBook;
   /** The conversation's model, for the distiller; absent, dropped turns are not distilled. */

@@ -56,6 +56,7 @@ export interface FactScopeResult {
 /** A call the caller must change: the server returns it as the tool's error. */
 export class FactScopeError extends Error {}
 
+/** What the desk needs from the server: config, home, audit, the board, threads, client, notifier, log. */
 export interface FactDeskOptions {
   config: Pick<Config, "facts">;
   paths: Pick<HomePaths, "facts">;
@@ -81,7 +82,8 @@ interface Waiting {
 }
 
 /** The labels of run_command's result that are not what the command printed (command_result.ts). */
-const RESULT_LABEL = /^(exit status: .*|stdout:|stderr:|(timed out|stopped|sandbox|held back): .*)$/;
+const RESULT_LABEL =
+  /^(exit status: .*|stdout:|stderr:|(timed out|stopped|sandbox|held back): .*)$/;
 
 /**
  * What a command printed, from its run_command result as the model read it
@@ -92,6 +94,7 @@ export function printedOf(result: string): string {
   return result.split("\n").filter((line) => !RESULT_LABEL.test(line)).join("\n");
 }
 
+/** The server's facts: a book per open thread, set_fact_scope, the requests it watches. */
 export class FactDesk {
   #books = new Map<string, FactBook>();
   #waiting = new Map<string, Waiting>();
