@@ -197,6 +197,69 @@ export const AUDIT_CATALOGUE = {
     durationMs: z.number(),
     was: z.enum(["pass", "fail"]).optional(),
   }),
+  /** A fact entered a conversation's book (src/context/facts/book.ts). */
+  "fact.recorded": z.looseObject({
+    factId: z.string(),
+    subject: z.string(),
+    name: z.string(),
+    value: z.string(),
+    class: z.enum(["permanent", "dynamic", "ephemeral"]),
+    /** Who said it (person, caller, tool, model) and how (stated, observed, noted, distilled, kept). */
+    by: z.string(),
+    method: z.string(),
+    /** The fact's source as its line reads ("from tool run_command, turn 2, entry 9"). */
+    source: z.string(),
+    /** The version it replaced, when it replaced one. */
+    supersedes: z.string().optional(),
+    /** A lower-ranked value recorded beside a higher one, which stays current. */
+    outranked: z.boolean().optional(),
+  }),
+  /** The distiller ran on dropped turns: how many facts it gave, or why its reply was refused. */
+  "fact.distilled": z.looseObject({
+    model: z.string(),
+    recorded: z.number().int().nonnegative(),
+    refused: z.string().optional(),
+    turn: z.number().int().optional(),
+  }),
+  /** An MCP caller asked the person to keep a thread's fact as a permanent fact. */
+  "fact.pending": z.looseObject({
+    pendingId: z.string(),
+    factId: z.string(),
+    thread: z.string(),
+    client: z.string().optional(),
+    fact: z.string(),
+  }),
+  /** A fact was admitted to wisp's home (facts.json) as the person's. */
+  "fact.kept": z.looseObject({
+    fact: z.string(),
+    permanentId: z.string(),
+    /** Who admitted it: a terminal (wisp facts keep), the server for a closed thread, … */
+    by: z.string(),
+    pendingId: z.string().optional(),
+    thread: z.string().optional(),
+  }),
+  /** The person declined to keep a fact (wisp facts drop); it stays in its thread. */
+  "fact.dropped": z.looseObject({
+    fact: z.string(),
+    by: z.string(),
+    pendingId: z.string().optional(),
+    thread: z.string().optional(),
+  }),
+  /** An answer to a fact waiting to be kept was refused (not wisp facts keep|drop at a terminal of its own, …). */
+  "fact.answer_refused": z.looseObject({
+    pendingId: z.string(),
+    reason: z.string(),
+    /** The process the kernel named as the socket's peer. */
+    answererPid: z.number().int(),
+    thread: z.string().optional(),
+  }),
+  /** An MCP caller set a fact's scope (set_fact_scope), with what came of it. */
+  "fact.scope": z.looseObject({
+    thread: z.string(),
+    factId: z.string().optional(),
+    scope: z.enum(["thread", "permanent"]),
+    result: z.string(),
+  }),
   /** One triage, at its end: what was read, the headline, counts; never the output itself. */
   triage: z.looseObject({
     source: z.enum(["command", "path", "stdin", "text"]),

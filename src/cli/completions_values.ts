@@ -17,7 +17,13 @@ import {
   findSetting,
   SETTINGS,
 } from "../config/schema.ts";
-import { isPendingId, parseRequest, type PendingRequest } from "../gate/pending.ts";
+import {
+  isPendingId,
+  parseRequest,
+  type PendingFactRequest,
+  type PendingRequest,
+  requestText,
+} from "../gate/pending.ts";
 import { load } from "../util/lazy.ts";
 import { join } from "node:path";
 import { isExpired, readApprovals } from "../gate/approvals.ts";
@@ -162,6 +168,28 @@ function pendingValues(): CompletionValue[] {
   return out;
 }
 
+/** The facts waiting to be kept, for `facts keep|drop` (they never expire). */
+function pendingFactValues(): CompletionValue[] {
+  const dir = homePaths().pending;
+  const out: CompletionValue[] = [];
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(dir)].filter((e) => e.isFile).map((e) => e.name);
+  } catch {
+    return [];
+  }
+  for (const name of names.sort()) {
+    const id = name.replace(/\.json$/, "");
+    if (!name.endsWith(".json") || !isPendingId(id)) continue;
+    try {
+      const parsed = parseRequest(Deno.readTextFileSync(join(dir, name)));
+      if (!parsed || parsed.kind !== "fact") continue;
+      out.push({ value: id, description: requestText(parsed as PendingFactRequest) });
+    } catch { /* gone meanwhile */ }
+  }
+  return out;
+}
+
 function approvalValues(): CompletionValue[] {
   try {
     return readApprovals(homePaths().approvals)
@@ -221,6 +249,8 @@ export function completionValues(
       return setting ? valuesOfSetting(setting, loaded) : [];
     case "pending":
       return pendingValues();
+    case "pending-facts":
+      return pendingFactValues();
     case "approvals":
       return approvalValues();
     case "classifier-versions":

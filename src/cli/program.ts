@@ -29,6 +29,7 @@ import * as tools from "./tools.ts";
 import * as models from "./models.ts";
 import * as approvals from "./approvals.ts";
 import * as approvalsPending from "./approvals_pending.ts";
+import * as facts from "./facts.ts";
 import * as mcp from "./mcp.ts";
 import * as classifier from "./classifier.ts";
 import * as notify from "./notify.ts";
@@ -52,6 +53,7 @@ const COMMANDS: CommandModule[] = [
   doctor,
   approvals,
   approvalsPending,
+  facts,
   classifier,
   notify,
   sandbox,
@@ -70,7 +72,6 @@ const COMMANDS: CommandModule[] = [
  */
 export const NOT_BUILT: readonly (readonly string[])[] = [
   ["chat"],
-  ["facts"],
   ["questions"],
 ];
 

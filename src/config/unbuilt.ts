@@ -67,7 +67,6 @@ export const UNBUILT_SETTINGS: UnbuiltSetting[] = [
     values: unbuiltRuntime,
     missing: "MLX, Core AI and Private Cloud models are not built into wisp yet",
   },
-  { path: ["facts"], missing: "facts are not kept yet" },
   {
     path: ["verification", "mode"],
     values: (v) => v === "model",

@@ -3,8 +3,8 @@
  * config/home.ts names except config.json (the config finding reads it), each
  * with the reader of the module that owns its format, so a file doctor passes
  * is one those modules can use. Where no module of this build reads a file
- * back (facts.json, transcripts, stored outputs) doctor checks what can be
- * checked without a format: that JSON parses, and the modes.
+ * back (transcripts, stored outputs) doctor checks what can be checked
+ * without a format: that JSON parses, and the modes.
  */
 import { join } from "node:path";
 import type { HomePaths } from "../config/home.ts";
@@ -13,6 +13,7 @@ import { manifestSchema, riskFolder } from "../gate/trained/store.ts";
 import { weightsSchema } from "../gate/trained/model.ts";
 import { parseOutcome, parseRequest } from "../gate/pending.ts";
 import { parseEventLine } from "../audit/reader.ts";
+import { readPermanentFacts } from "../context/facts/permanent.ts";
 import type { Finding } from "./finding.ts";
 import { stateFinding, type StateItem } from "./state.ts";
 import { plural } from "../util/plural.ts";
@@ -99,18 +100,8 @@ function stateItems(paths: HomePaths, faces: FaceReaders): StateItem[] {
       path: paths.facts,
       kind: "file",
       holds: "permanent facts",
-      read: (path) => {
-        let value: unknown;
-        try {
-          value = parseJson(path);
-        } catch (error) {
-          throw new Error(`${path} is ${(error as Error).message}`);
-        }
-        if (value === null || typeof value !== "object" || Array.isArray(value)) {
-          throw new Error(`${path} does not hold a JSON object`);
-        }
-        return "parses";
-      },
+      // Read by the reader conversations and `wisp facts` use (src/context/facts/permanent.ts).
+      read: (path) => plural(readPermanentFacts(path).length, "fact"),
       damagedFix:
         `move it aside (mv ${paths.facts} ${paths.facts}.aside) to start with no permanent facts`,
     },

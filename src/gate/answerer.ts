@@ -1,9 +1,10 @@
 /**
  * Who may answer a pending request: the process the kernel names as the
  * socket's peer (peer_socket.ts) must be wisp's own `approvals approve|deny
- * <id>`, with a controlling terminal of its own, and must not descend from
- * the MCP client that started this server, from this server, or from
- * anything this server started (ADR 0270). Every check that cannot be made
+ * <id>` (`facts keep|drop <id>` for a fact to keep), with a controlling
+ * terminal of its own, and must not descend from the MCP client that
+ * started this server, from this server, or from anything this server
+ * started (ADR 0270). Every check that cannot be made
  * refuses the answer.
  *
  * "wisp's own" is judged by the kernel's name for the executable:
@@ -131,6 +132,17 @@ export async function serverLineage(prober: Prober, self = Deno.pid): Promise<Se
 
 export type AnswererCheck = { ok: true } | { ok: false; reason: string };
 
+/** The wisp command an answer must come from: its group and verbs (`approvals approve|deny`). */
+export interface AnswerCommand {
+  group: string;
+  verbs: readonly string[];
+}
+
+/** Approvals are answered by `wisp approvals approve|deny <id>`. */
+export const APPROVAL_ANSWERS: AnswerCommand = { group: "approvals", verbs: ["approve", "deny"] };
+/** A fact to keep is answered by `wisp facts keep|drop <id>`. */
+export const FACT_ANSWERS: AnswerCommand = { group: "facts", verbs: ["keep", "drop"] };
+
 const MAX_DEPTH = 256;
 
 /**
@@ -144,6 +156,7 @@ export async function checkAnswerer(
   identity: WispIdentity,
   lineage: Set<string>,
   prober: Prober,
+  command: AnswerCommand = APPROVAL_ANSWERS,
 ): Promise<AnswererCheck> {
   const cannot = { ok: false, reason: "wisp could not check which process answered" } as const;
   if (!Number.isInteger(pid) || pid <= 0) return cannot;
@@ -158,8 +171,11 @@ export async function checkAnswerer(
     return { ok: false, reason: `the answer did not come from wisp: ${parsed.reason}` };
   }
   const [group, verb, target] = parsed.args;
-  if (group !== "approvals" || (verb !== "approve" && verb !== "deny") || target !== id) {
-    return { ok: false, reason: `the answer did not come from wisp approvals approve|deny ${id}` };
+  if (group !== command.group || !command.verbs.includes(verb) || target !== id) {
+    return {
+      ok: false,
+      reason: `the answer did not come from wisp ${command.group} ${command.verbs.join("|")} ${id}`,
+    };
   }
   if (facts.controllingTerminal !== true) {
     return { ok: false, reason: "the answering process has no terminal of its own" };

@@ -16,6 +16,12 @@
  * with the bytes the server wrote (kept in memory). The server replies with
  * the outcome on the same connection. A request whose server has stopped, or
  * whose wait expired, is stale and removed by whoever lists the folder.
+ *
+ * A fact an MCP caller asks the person to keep (kind "fact") is filed and
+ * answered the same way, by `wisp facts keep|drop <id>`, with two
+ * differences: it waits with no time limit, and it outlives its server (when
+ * the server stops, its socket goes but its request file stays, and the
+ * terminal applies the answer itself).
  */
 import { join } from "node:path";
 import { ensurePrivateDir } from "../config/home.ts";
@@ -24,7 +30,9 @@ import { type PeerConnection, PeerListener } from "../platform/peer_socket.ts";
 import { probeProcess, type Prober } from "../platform/process_probe.ts";
 import {
   type AnswererCheck,
+  APPROVAL_ANSWERS,
   checkAnswerer,
+  FACT_ANSWERS,
   ownIdentity,
   serverLineage,
   type WispIdentity,
@@ -53,17 +61,60 @@ export interface PendingRequest {
   expiresAt: string;
 }
 
-/** The line `wisp approvals approve|deny` sends over the request's socket. */
+/** The fact a caller asks the person to keep, as the request shows it. */
+export interface PendingFact {
+  /** The fact's id in its thread (c3). */
+  id: string;
+  subject: string;
+  name: string;
+  /** The name as its kind's normaliser reads it. */
+  key: string;
+  value: string;
+  /** Who proposed it in the thread (model, caller, tool, person). */
+  by: string;
+  /** Its source as its line reads (model, noted, turn 4). */
+  source: string;
+}
+
+/** A caller's request that the person keep a thread's fact as a permanent fact. */
+export interface PendingFactRequest {
+  version: 1;
+  kind: "fact";
+  id: string;
+  server: { pid: number; start?: string; session: string };
+  client: string;
+  thread: string;
+  fact: PendingFact;
+  createdAt: string;
+}
+
+/** Any request the board files. */
+export type FiledRequest = PendingRequest | PendingFactRequest;
+
+/** What a request is about, in a few words: the command, or the fact's `name = value`. */
+export function requestText(request: FiledRequest): string {
+  if (request.kind === "approval") return request.command;
+  const { name, subject, value } = request.fact;
+  return `${name || subject} = ${value}`;
+}
+
+/** The decisions each kind of request takes. */
+export const DECISIONS = {
+  approval: ["approve", "deny"],
+  fact: ["keep", "drop"],
+} as const;
+
+/** The line `wisp approvals approve|deny` (or `wisp facts keep|drop`) sends over the request's socket. */
 export interface PendingAnswer {
   version: 1;
   id: string;
-  decision: "approve" | "deny";
+  decision: "approve" | "deny" | "keep" | "drop";
   scope?: Scope;
   /** SHA-256 (hex) of the request file as the answering terminal read it. */
   digest: string;
 }
 
-export type OutcomeStatus = "approved" | "denied" | "refused" | "closed";
+export type OutcomeStatus = "approved" | "denied" | "kept" | "dropped" | "refused" | "closed";
 
 export interface PendingOutcome {
   id: string;
@@ -121,10 +172,25 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/** A fact request's fields, checked; undefined when they are not one. */
+function parseFactRequest(value: Record<string, unknown>): PendingFactRequest | undefined {
+  const server = value.server;
+  const fact = value.fact;
+  if (
+    typeof value.id !== "string" || !isObject(server) || typeof server.pid !== "number" ||
+    typeof value.thread !== "string" || typeof value.client !== "string" ||
+    typeof value.createdAt !== "string" || !isObject(fact)
+  ) return undefined;
+  for (const field of ["id", "subject", "name", "key", "value", "by", "source"]) {
+    if (typeof fact[field] !== "string") return undefined;
+  }
+  return value as unknown as PendingFactRequest;
+}
+
 /** Parse a request file's text; undefined when it is not one. */
 export function parseRequest(
   text: string,
-): PendingRequest | { kind: string; id?: string } | undefined {
+): PendingRequest | PendingFactRequest | { kind: string; id?: string } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -132,6 +198,7 @@ export function parseRequest(
     return undefined;
   }
   if (!isObject(value) || typeof value.kind !== "string") return undefined;
+  if (value.kind === "fact") return parseFactRequest(value);
   if (value.kind !== "approval") {
     return { kind: value.kind, id: typeof value.id === "string" ? value.id : undefined };
   }
@@ -152,8 +219,9 @@ function parseAnswer(text: string): PendingAnswer | undefined {
     return undefined;
   }
   if (!isObject(value)) return undefined;
+  const decisions: readonly string[] = [...DECISIONS.approval, ...DECISIONS.fact];
   if (
-    typeof value.id !== "string" || (value.decision !== "approve" && value.decision !== "deny") ||
+    typeof value.id !== "string" || !decisions.includes(value.decision as string) ||
     typeof value.digest !== "string" ||
     (value.scope !== undefined && !SCOPES.includes(value.scope as Scope))
   ) return undefined;
@@ -264,6 +332,55 @@ export async function listPending(
   return out;
 }
 
+/** A fact request waiting, and whether the server that filed it still runs. */
+export interface ListedFact {
+  request: PendingFactRequest;
+  /** Seconds it has waited. */
+  waited: number;
+  /** false: its server stopped (the terminal applies an answer itself); undefined: cannot tell. */
+  serverRunning: boolean | undefined;
+}
+
+/**
+ * The fact requests waiting, oldest first. They have no time limit and
+ * outlive their server, so none is stale; a file that is not a request is
+ * left alone.
+ */
+export async function listPendingFacts(
+  dir: string,
+  prober: Prober = probeProcess,
+  now = Date.now(),
+): Promise<ListedFact[]> {
+  const out: ListedFact[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+    const id = entry.name.slice(0, -".json".length);
+    if (!isPendingId(id)) continue;
+    let text: string;
+    try {
+      text = Deno.readTextFileSync(join(dir, entry.name));
+    } catch {
+      continue;
+    }
+    const request = parseRequest(text);
+    if (!request || request.kind !== "fact") continue;
+    const r = request as PendingFactRequest;
+    out.push({
+      request: r,
+      waited: Math.max(0, Math.floor((now - Date.parse(r.createdAt)) / 1000)),
+      serverRunning: await serverAlive(r.server, prober),
+    });
+  }
+  out.sort((a, b) => Date.parse(a.request.createdAt) - Date.parse(b.request.createdAt));
+  return out;
+}
+
 function removeStale(dir: string, request: PendingRequest, why: string, now: number): void {
   writeOutcome(dir, {
     id: request.id,
@@ -326,7 +443,7 @@ interface Incoming {
 
 interface Filed {
   bytes: Uint8Array;
-  request: PendingRequest;
+  request: FiledRequest;
   listener: PeerListener;
   incoming: Incoming[];
   /** The connection whose answer was taken; it gets the outcome at settle. */
@@ -372,9 +489,18 @@ export class PendingBoard {
     return this.#start;
   }
 
-  /** Requests this server has waiting. */
+  /** Approval requests this server has waiting. */
   waiting(): PendingRequest[] {
-    return [...this.#filed.values()].map((f) => f.request);
+    return [...this.#filed.values()].map((f) => f.request).filter((r): r is PendingRequest =>
+      r.kind === "approval"
+    );
+  }
+
+  /** Fact requests this server has waiting. */
+  waitingFacts(): PendingFactRequest[] {
+    return [...this.#filed.values()].map((f) => f.request).filter((r): r is PendingFactRequest =>
+      r.kind === "fact"
+    );
   }
 
   /**
@@ -408,6 +534,43 @@ export class PendingBoard {
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + timeoutSeconds * 1000).toISOString(),
     };
+    this.#write(request);
+    return request;
+  }
+
+  /**
+   * File a caller's request that the person keep a thread's fact; returns
+   * the request as filed. It waits with no time limit.
+   */
+  fileFact(
+    fields: { session: string; client: string; thread: string; fact: PendingFact },
+    now = Date.now(),
+  ): PendingFactRequest {
+    ensurePrivateDir(this.dir);
+    let id = newPendingId();
+    while (this.#filed.has(id) || readBytes(requestPath(this.dir, id)) !== undefined) {
+      id = newPendingId();
+    }
+    const request: PendingFactRequest = {
+      version: 1,
+      kind: "fact",
+      id,
+      server: {
+        pid: Deno.pid,
+        ...(this.#start ? { start: this.#start } : {}),
+        session: fields.session,
+      },
+      client: fields.client,
+      thread: fields.thread,
+      fact: fields.fact,
+      createdAt: new Date(now).toISOString(),
+    };
+    this.#write(request);
+    return request;
+  }
+
+  #write(request: FiledRequest): void {
+    const id = request.id;
     // The socket first: a request no terminal could answer is not filed.
     const listener = PeerListener.open(socketPath(this.dir, id));
     const bytes = new TextEncoder().encode(JSON.stringify(request, null, 2) + "\n");
@@ -419,7 +582,6 @@ export class PendingBoard {
     }
     this.#filed.set(id, { bytes, request, listener, incoming: [] });
     this.#startHeartbeat();
-    return request;
   }
 
   /**
@@ -472,13 +634,29 @@ export class PendingBoard {
   ): Promise<AnswerCheck> {
     const bound = await checkAnswer(line, id, filed.bytes, readBytes(requestPath(this.dir, id)));
     if (!bound.ok) return bound;
+    const kind = filed.request.kind;
+    if (!(DECISIONS[kind] as readonly string[]).includes(bound.answer.decision)) {
+      return {
+        ok: false,
+        reason: kind === "fact"
+          ? "a fact is answered with wisp facts keep|drop, not with an approval"
+          : "a command is answered with wisp approvals approve|deny, not with a fact's answer",
+      };
+    }
     const ownUid = Deno.uid();
     if (ownUid !== null && conn.peer.uid !== ownUid) {
       return { ok: false, reason: "the answer came from another user" };
     }
     let who: AnswererCheck;
     try {
-      who = await checkAnswerer(conn.peer.pid, id, this.identity, this.lineage, this.prober);
+      who = await checkAnswerer(
+        conn.peer.pid,
+        id,
+        this.identity,
+        this.lineage,
+        this.prober,
+        kind === "fact" ? FACT_ANSWERS : APPROVAL_ANSWERS,
+      );
     } catch {
       who = { ok: false, reason: "wisp could not check which process answered" };
     }
@@ -498,7 +676,7 @@ export class PendingBoard {
       status: "refused",
       by: "server",
       reason,
-      command: filed.request.command,
+      command: requestText(filed.request),
       thread: filed.request.thread,
       at: new Date().toISOString(),
     };
@@ -514,9 +692,11 @@ export class PendingBoard {
     const full: PendingOutcome = {
       id,
       ...outcome,
-      command: filed.request.command,
+      command: requestText(filed.request),
       thread: filed.request.thread,
-      outsideSandbox: filed.request.outsideSandbox,
+      ...(filed.request.kind === "approval"
+        ? { outsideSandbox: filed.request.outsideSandbox }
+        : {}),
       at: new Date().toISOString(),
     };
     writeOutcome(this.dir, full);
@@ -535,12 +715,33 @@ export class PendingBoard {
     if (this.#filed.size === 0) this.#stopHeartbeat();
   }
 
-  /** Withdraw every request (the server is stopping). */
+  /**
+   * Withdraw every approval request (the server is stopping). A fact
+   * request outlives its server: its socket closes, its file stays for
+   * `wisp facts keep|drop` to answer (pending.ts's module comment).
+   */
   closeAll(reason = "the wisp mcp server stopped"): void {
-    for (const id of [...this.#filed.keys()]) {
+    for (const [id, filed] of [...this.#filed.entries()]) {
+      if (filed.request.kind === "fact") {
+        this.#release(id, filed);
+        continue;
+      }
       this.settle(id, { status: "closed", by: "server", reason });
     }
     this.#stopHeartbeat();
+  }
+
+  #release(id: string, filed: Filed): void {
+    for (
+      const conn of [
+        ...(filed.taker ? [filed.taker] : []),
+        ...filed.incoming.map((i) => i.conn),
+      ]
+    ) {
+      conn.close();
+    }
+    filed.listener.close();
+    this.#filed.delete(id);
   }
 
   /** Remove stale requests left by servers that died (run at start). */

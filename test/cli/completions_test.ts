@@ -267,6 +267,27 @@ Deno.test("values come from config.json and the pending folder, without writing 
     );
     request("0000abcd", 3_600_000, "make deploy");
     request("0000dead", -1000, "an expired one");
+    Deno.writeTextFileSync(
+      join(wispHome, "pending", "0000f00d.json"),
+      JSON.stringify({
+        version: 1,
+        kind: "fact",
+        id: "0000f00d",
+        server: { pid: 1, session: "s" },
+        client: "c",
+        thread: "t",
+        fact: {
+          id: "c3",
+          subject: "entity",
+          name: "release codename",
+          key: "release codename",
+          value: "BLUE HERON",
+          by: "model",
+          source: "model, noted, turn 4",
+        },
+        createdAt: new Date().toISOString(),
+      }),
+    );
     const before = [...Deno.readDirSync(join(wispHome, "pending"))].map((e) => e.name).sort();
 
     const values = async (...args: string[]) => {
@@ -275,6 +296,7 @@ Deno.test("values come from config.json and the pending folder, without writing 
       return run.stdout.split("\n").filter(Boolean).map((line) => line.split("\t"));
     };
     assertEquals(await values("pending"), [["0000abcd", "make deploy"]]);
+    assertEquals(await values("pending-facts"), [["0000f00d", "release codename = BLUE HERON"]]);
     assertEquals(await values("approvals"), [["1111aaaa", "always: make *"]]);
     const versions = (await values("classifier-versions")).map(([v]) => v);
     assertEquals(versions, [`risk@${VERSION}-default`]);

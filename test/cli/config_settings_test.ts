@@ -87,7 +87,6 @@ Deno.test("a setting whose feature is not built is refused with exit 1 and nothi
     ["mlx.baseURL", "http://127.0.0.1:8081/v1"],
     ["mlx.contextLength", "8192"],
     ["inquiry.timeoutSeconds", "30"],
-    ["facts.enabled", "false"],
     ["shownOutputLines", "5"],
     ["verification.mode", "model"],
     ["model", "mlx:mlx-community/Qwen3-8B-4bit"],
@@ -114,6 +113,7 @@ Deno.test("a setting whose feature is not built is refused with exit 1 and nothi
       ["mlx.modelsDirectory", "/tmp/models"],
       ["mlx.trustedPublishers", "someone"],
       ["verification.mode", "off"],
+      ["facts.enabled", "false"],
     ]
   ) {
     const run = await runWisp(["config", "set", key, value], { home });

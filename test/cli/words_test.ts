@@ -26,7 +26,6 @@ Deno.test("command words are refused before any model sees them; real prompts go
       [["confg", "list"], /^error: unknown command 'confg'; did you mean config\?/],
       [["chat"], /^error: wisp chat is not built yet/],
       [["completions", "ksh"], /^error: unknown command 'ksh' for 'wisp completions'; .*zsh, bash or fish/],
-      [["facts", "pending"], /^error: wisp facts is not built yet/],
       [["questions"], /^error: wisp questions is not built yet/],
       [["version"], /^error: wisp has no version command; wisp --version prints the version/],
       [["update"], /^error: wisp has no update command/],

@@ -105,7 +105,7 @@ Deno.test("doctor's state findings: a home as wisp writes it is ok throughout, a
       `${paths.pending}: 1 file, yours alone`,
     );
     assertMatch(byName(findings, "live servers").detail, /servers: 1 file, yours alone$/);
-    assertEquals(byName(findings, "facts").detail, `${paths.facts}, yours alone; parses`);
+    assertEquals(byName(findings, "facts").detail, `${paths.facts}, yours alone; 0 facts`);
     assertMatch(
       byName(findings, "classifier versions").detail,
       /classifiers: 2 files, yours alone$/,
@@ -253,14 +253,15 @@ Deno.test("doctor's state findings: modes that shut wisp out, links, a file wher
     assertEquals(finding, {
       ok: false,
       name: "facts",
-      detail: `${paths.facts} is not valid JSON`,
+      detail:
+        `${paths.facts} is not JSON, so wisp keeps no permanent facts until it is mended or moved aside`,
       fix:
         `move it aside (mv ${paths.facts} ${paths.facts}.aside) to start with no permanent facts`,
     });
     writeFileAtomicSync(paths.facts, "[]");
     assertEquals(
       byName(stateFindings(paths, FACES), "facts").detail,
-      `${paths.facts} does not hold a JSON object`,
+      `${paths.facts} is not a facts file wisp wrote (top: expected object, received array)`,
     );
     // An audit line that is not an event is a note, not a fault: wisp logs reads around it.
     Deno.writeTextFileSync(paths.auditLog, "{torn\n", { append: true });

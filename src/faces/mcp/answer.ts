@@ -4,7 +4,8 @@
  * socket, where the server learns from the kernel which process sent it,
  * then waits (up to five seconds) for the server's reply and reports it.
  */
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
+import { keepPermanentFact } from "../../context/facts/permanent.ts";
 import { connectLocal, type PeerConnection } from "../../platform/peer_socket.ts";
 import {
   isPendingId,
@@ -12,6 +13,7 @@ import {
   parseOutcome,
   parseRequest,
   type PendingAnswer,
+  type PendingFactRequest,
   type PendingOutcome,
   type PendingRequest,
   requestPath,
@@ -33,11 +35,16 @@ export interface AnswerResult {
 }
 
 export interface AnswerOptions {
-  decision: "approve" | "deny";
+  decision: "approve" | "deny" | "keep" | "drop";
   scope?: Scope;
   waitMs?: number;
   pollMs?: number;
   prober?: Prober;
+  /** Where permanent facts are kept (default: facts.json beside the pending folder). */
+  factsPath?: string;
+  /** A fact whose server had stopped was kept (or dropped) here: for the audit. */
+  onKept?: (request: PendingFactRequest, permanentId: string) => void;
+  onDropped?: (request: PendingFactRequest) => void;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -67,6 +74,11 @@ function describeBy(by: string): string {
 
 /** What a final outcome says to a terminal that did not cause it. */
 export function answeredElsewhere(outcome: PendingOutcome): string {
+  if (outcome.status === "kept" || outcome.status === "dropped") {
+    return `${outcome.id} was already answered ${
+      describeBy(outcome.by)
+    }: ${outcome.status}: ${outcome.command}`;
+  }
   if (outcome.status === "approved") {
     return `${outcome.id} was already answered ${describeBy(outcome.by)}: approved (${
       outcome.scope ?? "once"
@@ -109,8 +121,11 @@ export async function answerPending(
   options: AnswerOptions,
 ): Promise<AnswerResult> {
   const fail = (message: string): AnswerResult => ({ exitCode: 1, message });
+  const lister = options.decision === "keep" || options.decision === "drop"
+    ? "wisp facts pending"
+    : "wisp approvals pending";
   if (!isPendingId(id)) {
-    return fail(`no request waits with the id ${id}; wisp approvals pending lists them`);
+    return fail(`no request waits with the id ${id}; ${lister} lists them`);
   }
   let bytes: Uint8Array;
   try {
@@ -121,11 +136,14 @@ export async function answerPending(
     }
     const outcome = readOutcome(dir, id);
     if (outcome && outcome.status !== "refused") return fail(answeredElsewhere(outcome));
-    return fail(`no request waits with the id ${id}; wisp approvals pending lists them`);
+    return fail(`no request waits with the id ${id}; ${lister} lists them`);
   }
   const parsed = parseRequest(new TextDecoder().decode(bytes));
   if (!parsed) {
     return fail(`the request file of ${id} is not one wisp wrote (it was altered); it is refused`);
+  }
+  if (options.decision === "keep" || options.decision === "drop") {
+    return await answerFact(dir, id, bytes, parsed, options);
   }
   if (parsed.kind !== "approval") {
     return {
@@ -172,6 +190,24 @@ export async function answerPending(
     ...(options.decision === "approve" ? { scope: options.scope ?? "once" } : {}),
     digest: await sha256Hex(bytes),
   };
+  return await sendAnswer(dir, id, answer, options, (outcome) => takenLine(outcome, options.scope));
+}
+
+/**
+ * Send `answer` over the request's socket and report the server's reply:
+ * `taken` words the outcome when this terminal's answer was the one taken.
+ */
+async function sendAnswer(
+  dir: string,
+  id: string,
+  answer: PendingAnswer,
+  options: AnswerOptions,
+  taken: (outcome: PendingOutcome) => string,
+): Promise<AnswerResult> {
+  const fail = (message: string): AnswerResult => ({ exitCode: 1, message });
+  const nothing = answer.decision === "keep" || answer.decision === "drop"
+    ? "nothing was kept"
+    : "nothing was approved";
   let conn: PeerConnection | undefined;
   try {
     conn = connectLocal(socketPath(dir, id));
@@ -182,7 +218,7 @@ export async function answerPending(
     const outcome = readOutcome(dir, id);
     if (outcome && outcome.status !== "refused") return fail(answeredElsewhere(outcome));
     return fail(
-      `the server of ${id} does not listen for answers (it may have stopped); nothing was approved`,
+      `the server of ${id} does not listen for answers (it may have stopped); ${nothing}`,
     );
   }
   try {
@@ -198,21 +234,19 @@ export async function answerPending(
         if (outcome.status === "refused") {
           return fail(`${id}: the answer was refused: ${outcome.reason ?? "no reason given"}`);
         }
-        if (outcome.by === "terminal") {
-          return { exitCode: 0, message: takenLine(outcome, options.scope) };
-        }
+        if (outcome.by === "terminal") return { exitCode: 0, message: taken(outcome) };
         return fail(answeredElsewhere(outcome));
       }
       if (conn.peerGone()) {
-        return fail(
-          `the server of ${id} closed the connection without a reply; nothing was approved`,
-        );
+        return fail(`the server of ${id} closed the connection without a reply; ${nothing}`);
       }
       if (Date.now() >= deadline) {
         return fail(
           `the server did not reply about ${id} within ${
             Math.round(waitMs / 1000)
-          } s; look again with wisp approvals pending`,
+          } s; look again with wisp ${
+            answer.decision === "keep" || answer.decision === "drop" ? "facts" : "approvals"
+          } pending`,
         );
       }
       await sleep(poll);
@@ -220,4 +254,114 @@ export async function answerPending(
   } finally {
     conn.close();
   }
+}
+
+/** The line `wisp facts keep|drop` prints when the server took the answer. */
+export function factTakenLine(outcome: PendingOutcome): string {
+  return outcome.status === "kept"
+    ? `kept as a permanent fact: ${outcome.command} (thread ${outcome.thread})`
+    : `not kept: ${outcome.command} stays in thread ${outcome.thread} only, which will not ask again`;
+}
+
+/**
+ * `wisp facts keep|drop`: the request must be a fact's; while its server
+ * runs the answer goes over the socket like an approval's; once the server
+ * has stopped, keep admits the fact to facts.json here and drop ends the
+ * request.
+ */
+async function answerFact(
+  dir: string,
+  id: string,
+  bytes: Uint8Array,
+  parsed: NonNullable<ReturnType<typeof parseRequest>>,
+  options: AnswerOptions,
+): Promise<AnswerResult> {
+  const fail = (message: string): AnswerResult => ({ exitCode: 1, message });
+  if (parsed.kind !== "fact") {
+    return {
+      exitCode: 64,
+      message: parsed.kind === "approval"
+        ? `${id} is a command waiting for approval, not a fact: answer it with wisp approvals approve|deny ${id}`
+        : parsed.kind === "question"
+        ? `${id} is a question, not a fact: answer it with wisp questions answer|decline ${id}`
+        : `${id} is not a fact waiting to be kept`,
+    };
+  }
+  const request = parsed as PendingFactRequest;
+  if (request.id !== id) {
+    return fail(`the request file of ${id} names another id (it was altered); it is refused`);
+  }
+  const alive = await serverAlive(request.server, options.prober ?? probeProcess);
+  if (alive === false) return settleStopped(dir, request, options);
+  const answer: PendingAnswer = {
+    version: 1,
+    id,
+    decision: options.decision,
+    digest: await sha256Hex(bytes),
+  };
+  const result = await sendAnswer(dir, id, answer, options, factTakenLine);
+  // The server stopped between the look and the answer: its request is still here to apply.
+  if (
+    result.exitCode !== 0 &&
+    (await serverAlive(request.server, options.prober ?? probeProcess)) === false
+  ) {
+    try {
+      if (Deno.readFileSync(requestPath(dir, id)).length > 0) {
+        return settleStopped(dir, request, options);
+      }
+    } catch { /* gone: answered */ }
+  }
+  return result.exitCode === 0 ? result : fail(result.message);
+}
+
+/** Apply an answer to a fact whose server has stopped: keep it here, or end the request. */
+function settleStopped(
+  dir: string,
+  request: PendingFactRequest,
+  options: AnswerOptions,
+): AnswerResult {
+  const text = `${request.fact.name || request.fact.subject} = ${request.fact.value}`;
+  let message: string;
+  if (options.decision === "keep") {
+    let permanentId: string;
+    try {
+      permanentId = keepPermanentFact(options.factsPath ?? join(dirname(dir), "facts.json"), {
+        subject: request.fact.subject,
+        name: request.fact.name,
+        key: request.fact.key,
+        value: request.fact.value,
+        from: {
+          client: request.client,
+          thread: request.thread,
+          factId: request.fact.id,
+          source: request.fact.source,
+        },
+        via: "terminal",
+      }).fact.id;
+    } catch (error) {
+      return {
+        exitCode: 1,
+        message: `${request.id}: ${(error as Error).message}; nothing was kept`,
+      };
+    }
+    options.onKept?.(request, permanentId);
+    message =
+      `kept as a permanent fact: ${text} (thread ${request.thread}); its server had stopped, so wisp kept it itself`;
+  } else {
+    options.onDropped?.(request);
+    message = `not kept: ${text}; its server had stopped, so the request just ends`;
+  }
+  writeOutcome(dir, {
+    id: request.id,
+    status: options.decision === "keep" ? "kept" : "dropped",
+    by: "terminal",
+    reason: "its server had stopped",
+    command: text,
+    thread: request.thread,
+    at: new Date().toISOString(),
+  });
+  try {
+    Deno.removeSync(requestPath(dir, request.id));
+  } catch { /* gone */ }
+  return { exitCode: 0, message };
 }

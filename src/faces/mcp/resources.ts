@@ -14,6 +14,7 @@ import { OutputStore } from "../../audit/output_store.ts";
 import { auditPageOf, pageOf, ROWS_PER_PAGE, textPageOf } from "./paging.ts";
 import { parseWispUri, type ResourceTarget } from "./uri.ts";
 import type { ClosedThread, Thread, ThreadShape } from "./threads.ts";
+import type { FactDesk } from "./facts.ts";
 
 export class ResourceError extends Error {}
 
@@ -36,6 +37,8 @@ export interface ResourceWorld {
   openThreads(): Thread<unknown>[];
   /** The audit events (oldest first); injectable for tests. */
   auditEvents?(): AuditEvent[];
+  /** The threads' facts and the permanent ones (facts.ts); absent, no facts are kept. */
+  facts?: Pick<FactDesk, "permanentRows" | "threadRows">;
 }
 
 export interface ResourceInfo {
@@ -84,6 +87,15 @@ export const STATIC_RESOURCES: ResourceInfo[] = [
     description: "The respond threads this server holds, least recently used first, 50 a page.",
     mimeType: "application/json",
   },
+  // The facts resources (facts.ts): the permanent facts; a thread's are a template.
+  {
+    uri: "wisp://facts",
+    name: "facts",
+    title: "Permanent facts",
+    description:
+      "The facts the person kept for every conversation (facts.json), and the requests to keep one this server has waiting.",
+    mimeType: "application/json",
+  },
 ];
 
 export const RESOURCE_TEMPLATES = [
@@ -123,6 +135,14 @@ export const RESOURCE_TEMPLATES = [
     description:
       "A call's whole output; longer than 16 KiB, paged (?page=N), each later page starting with a line naming it.",
     mimeType: "text/plain",
+  },
+  {
+    uriTemplate: "wisp://threads/{thread_id}/facts",
+    name: "thread-facts",
+    title: "A thread's facts",
+    description:
+      "The thread's facts as the model is given them, and every version with its source and state, 50 a page; only while the thread is open.",
+    mimeType: "application/json",
   },
   {
     uriTemplate: "wisp://threads/{thread_id}/summary",
@@ -178,6 +198,31 @@ export class Resources {
 
   #threadEvents(thread: string): AuditEvent[] {
     return this.#events().filter((e) => e.session === this.world.session && e.thread === thread);
+  }
+
+  /** The facts, or a sentence saying why there are none to read. */
+  #facts(fail: (error: string) => never): NonNullable<ResourceWorld["facts"]> {
+    if (!this.world.config.facts.enabled) {
+      fail("facts.enabled is false in the config, so threads keep no facts");
+    }
+    if (!this.world.facts) fail("this server keeps no facts");
+    const facts = this.world.facts!;
+    return {
+      permanentRows: () => {
+        try {
+          return facts.permanentRows();
+        } catch (error) {
+          return fail((error as Error).message);
+        }
+      },
+      threadRows: (thread) => {
+        try {
+          return facts.threadRows(thread);
+        } catch (error) {
+          return fail((error as Error).message);
+        }
+      },
+    };
   }
 
   /** The thread must be known to this server: open, closed, or in its audit. */
@@ -261,6 +306,30 @@ export class Resources {
         const result = textPageOf(bytes, page, base, `output ${target.output}`);
         if (!result.ok) return fail(result.error);
         return { uri, mimeType: "text/plain", text: result.value.text };
+      }
+      case "facts": {
+        const rows = this.#facts(fail).permanentRows();
+        const result = pageOf(rows.facts, page, ROWS_PER_PAGE, base);
+        if (!result.ok) return fail(result.error);
+        return json(uri, { facts: result.rows, pending: rows.pending, ...result.info });
+      }
+      case "thread.facts": {
+        this.#knownThread(target.thread);
+        const facts = this.#facts(fail);
+        if (!this.world.openThread(target.thread)) {
+          return fail(
+            `thread ${target.thread} is closed, and its facts went with it (what was kept is in wisp://facts)`,
+          );
+        }
+        const rows = facts.threadRows(target.thread);
+        const result = pageOf(rows.versions, page, ROWS_PER_PAGE, base);
+        if (!result.ok) return fail(result.error);
+        return json(uri, {
+          thread_id: target.thread,
+          lines: rows.lines,
+          versions: result.rows,
+          ...result.info,
+        });
       }
       case "thread.summary": {
         this.#knownThread(target.thread);

@@ -149,6 +149,16 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     defaults: options.defaults,
     maxThreads: config.maxThreads,
     log,
+    // A fact a caller asks to keep waits on the same board, named by the same notifier.
+    facts: {
+      config,
+      paths,
+      audit,
+      ...(board ? { board } : {}),
+      client: () => host.options.channels.client(),
+      notify: (title, message) => host.options.channels.notify(title, message),
+      log,
+    },
   });
   ref.face = face;
   // Once the client has its initialize reply, open the session while it has nothing to ask.

@@ -32,6 +32,7 @@ import { ToolInputError } from "../../util/tool_input.ts";
 import type { Session } from "../../session/session.ts";
 import type { Conversation, SessionEngine } from "./engine.ts";
 import { ThreadError, type ThreadShape, ThreadTable, TurnFailure } from "./threads.ts";
+import { FactDesk, type FactDeskOptions, FactScopeError } from "./facts.ts";
 import { receiptOutput, receiptText } from "./receipt.ts";
 import { RESOURCE_TEMPLATES, ResourceError, Resources, STATIC_RESOURCES } from "./resources.ts";
 import type { Logger } from "./log.ts";
@@ -77,6 +78,31 @@ const respondArgs = z.object({
 const closeThreadArgs = z.object({
   thread_id: z.string().describe("The thread to free."),
 }).strict();
+
+const setFactScopeArgs = z.object({
+  thread_id: z.string().describe("The thread whose fact it is."),
+  fact: z.string().optional().describe(
+    "The fact's id in the thread (c3; wisp://threads/{thread_id}/facts lists them).",
+  ),
+  subject: z.string().optional().describe(
+    "Instead of an id, state a fact: its kind (entity, preference, decision, …)…",
+  ),
+  name: z.string().optional().describe("…what it is about…"),
+  value: z.string().optional().describe("…and its value."),
+  scope: z.enum(["thread", "permanent"]).describe(
+    "permanent: ask the person to keep it for later conversations (only they can; the call returns at once with the request's id); thread: keep it to this thread, withdrawing such a request.",
+  ),
+}).strict();
+
+/** set_fact_scope's result: the fact, its scope now, and the request that waits. */
+const setFactScopeOutput = z.object({
+  thread_id: z.string(),
+  fact: z.string().optional(),
+  line: z.string().optional(),
+  scope: z.enum(["thread", "permanent", "pending"]),
+  pending_id: z.string().optional(),
+  message: z.string(),
+});
 
 /** respond's result: the receipt, or (isError) the thread and what went wrong. */
 const respondOutput = z.union([
@@ -126,6 +152,23 @@ export const TOOLS: ToolEntry[] = [
     // It forgets the thread's conversation (its audit and outputs stay); a second call changes nothing.
     annotations: {
       title: "Close a respond thread",
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+  },
+  {
+    name: "set_fact_scope",
+    description:
+      "Keep a thread's fact for later conversations (scope permanent) or to the thread alone (scope thread). Only the " +
+      "person admits a permanent fact: the request waits for them (wisp facts keep ID at their terminal); tell them " +
+      "the id it returns and never answer it yourself. Name the fact by its id, or state one with subject, name and value.",
+    schema: setFactScopeArgs,
+    output: setFactScopeOutput,
+    // It files a request for the person and changes only the thread's facts.
+    annotations: {
+      title: "Set a fact's scope",
       readOnlyHint: false,
       destructiveHint: false,
       idempotentHint: true,
@@ -204,6 +247,8 @@ export interface McpFaceOptions {
   defaults: ThreadShape;
   maxThreads: number;
   log: Logger;
+  /** The facts of threads and set_fact_scope; absent, threads keep no facts (tests of other parts). */
+  facts?: Omit<FactDeskOptions, "threadOpen" | "threadDirectory">;
 }
 
 type ToolResult = {
@@ -267,6 +312,7 @@ function completionOf(values: string[]): {
 export class McpFace {
   readonly server: Server;
   readonly threads: ThreadTable<Conversation>;
+  readonly facts: FactDesk | undefined;
   #opened: Promise<{ backend: FaceBackend; resources: Resources }> | undefined;
   #backend: FaceBackend | undefined;
   /** The level the client asked for with logging/setLevel. */
@@ -280,6 +326,13 @@ export class McpFace {
       () => this.#backend!.engine.newConversation(),
       (thread, why) => options.log("debug", `thread ${thread.id} ${why}`),
     );
+    this.facts = options.facts
+      ? new FactDesk({
+        ...options.facts,
+        threadOpen: (id) => this.threads.get(id) !== undefined,
+        threadDirectory: (id) => this.threads.get(id)?.shape.workingDirectory,
+      })
+      : undefined;
     this.server = new Server(
       { name: "wisp", version: VERSION },
       {
@@ -315,6 +368,7 @@ export class McpFace {
         openThread: (id) => this.threads.get(id),
         closedThread: (id) => this.threads.closed(id),
         openThreads: () => this.threads.list(),
+        ...(this.facts ? { facts: this.facts } : {}),
       });
       return { backend, resources };
     });
@@ -390,9 +444,26 @@ export class McpFace {
     switch (name) {
       case "respond":
         return await this.respond(parsed.data as z.infer<typeof respondArgs>, signal);
+      case "set_fact_scope": {
+        await this.ready();
+        const args = parsed.data as z.infer<typeof setFactScopeArgs>;
+        if (!this.facts) {
+          return textResult("error: this server keeps no facts", undefined, true);
+        }
+        try {
+          const result = await this.facts.setScope(args);
+          return textResult(result.message, { ...result });
+        } catch (error) {
+          if (error instanceof FactScopeError) {
+            return textResult(`error: ${error.message}`, undefined, true);
+          }
+          throw error;
+        }
+      }
       case "close_thread": {
         const id = (parsed.data as z.infer<typeof closeThreadArgs>).thread_id;
         const closed = this.threads.close(id);
+        if (closed) this.facts?.forget(id);
         return closed
           ? textResult(`closed thread ${id}`, { thread_id: id, closed: true })
           : textResult(`there is no open thread ${id}`, { thread_id: id, closed: false }, true);
@@ -447,8 +518,11 @@ export class McpFace {
     }
     const { thread } = opened;
     if (opened.evicted) {
+      this.facts?.forget(opened.evicted);
       this.options.log("info", `dropped thread ${opened.evicted} (maxThreads ${this.threads.max})`);
     }
+    // The caller's task is the thread's task fact, the caller's own (it outranks the model's).
+    if (args.task) this.facts?.recordStated(thread.id, thread.turns + 1, "task", args.task);
     try {
       const receipt = await this.threads.runTurn(thread, () =>
         engine.turn(thread, {
@@ -457,6 +531,8 @@ export class McpFace {
           ...(args.schema ? { schema: args.schema } : {}),
           ...(signal ? { signal } : {}),
         }));
+      // What the turn's commands showed becomes the thread's facts (the tools' observations).
+      this.facts?.observeTurn(thread.id, thread.turns, receipt.calls, session.root);
       return textResult(receiptText(receipt), receipt);
     } catch (error) {
       if (error instanceof TurnFailure) {
@@ -500,6 +576,7 @@ export class McpFace {
   }
 
   close(): void {
+    this.facts?.close();
     this.#removeSink?.();
     this.#removeSink = undefined;
     this.threads.closeAll();

@@ -15,7 +15,9 @@ export type ResourceTarget =
   | { kind: "thread.audit"; thread: string }
   | { kind: "thread.outputs"; thread: string }
   | { kind: "thread.output"; thread: string; output: string }
-  | { kind: "thread.summary"; thread: string };
+  | { kind: "thread.summary"; thread: string }
+  | { kind: "facts" }
+  | { kind: "thread.facts"; thread: string };
 
 export interface ParsedUri {
   target: ResourceTarget;
@@ -53,6 +55,7 @@ function targetOf(path: string[]): ResourceTarget | string {
   if (head === "tools" && rest.length === 0) return { kind: "tools" };
   if (head === "tools.md" && rest.length === 0) return { kind: "tools.md" };
   if (head === "config" && rest.length === 0) return { kind: "config" };
+  if (head === "facts" && rest.length === 0) return { kind: "facts" };
   if (head === "audit") {
     if (rest.length === 0) return { kind: "audit" };
     if (rest.length === 1) {
@@ -69,6 +72,7 @@ function targetOf(path: string[]): ResourceTarget | string {
       if (rest[1] === "audit") return { kind: "thread.audit", thread };
       if (rest[1] === "outputs") return { kind: "thread.outputs", thread };
       if (rest[1] === "summary") return { kind: "thread.summary", thread };
+      if (rest[1] === "facts") return { kind: "thread.facts", thread };
     }
     if (rest.length === 3 && rest[1] === "output") {
       if (!OUTPUT_PATTERN.test(rest[2])) return `"${rest[2]}" is not an output id`;

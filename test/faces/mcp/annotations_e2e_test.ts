@@ -30,7 +30,7 @@ Deno.test("every tool has a title and all four hints; only the tools that run no
       if (a.readOnlyHint) assertEquals(a.destructiveHint, false, tool.name);
     }
     const notReadOnly = tools.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name);
-    assertEquals(notReadOnly.sort(), [...RUN_COMMANDS, "close_thread"].sort());
+    assertEquals(notReadOnly.sort(), [...RUN_COMMANDS, "close_thread", "set_fact_scope"].sort());
     const mayWrite = tools.filter((t) => t.annotations?.destructiveHint).map((t) => t.name);
     assertEquals(mayWrite.sort(), RUN_COMMANDS);
   } finally {

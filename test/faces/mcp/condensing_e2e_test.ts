@@ -49,14 +49,14 @@ const CONDENSING = [
   "redact",
 ];
 
-Deno.test("tools/list: respond, close_thread and the ten condensing tools, each schema strict with working_directory", async () => {
+Deno.test("tools/list: respond, close_thread, set_fact_scope and the ten condensing tools, each schema strict with working_directory", async () => {
   const s = await mcpScratch({ notifications: { enabled: false } });
   const c = await connect(s);
   try {
     const { tools } = await c.client.listTools();
     assertEquals(
       tools.map((t) => t.name).sort(),
-      ["close_thread", "respond", ...CONDENSING].sort(),
+      ["close_thread", "respond", "set_fact_scope", ...CONDENSING].sort(),
     );
     for (const tool of tools.filter((t) => CONDENSING.includes(t.name))) {
       const schema = tool.inputSchema as Record<string, unknown>;

@@ -234,6 +234,14 @@ Deno.test("every tool's structuredContent validates against its outputSchema and
       "The ledger settles in cents.",
     );
     assertEquals(respond.found.reply, "The ledger settles in cents.");
+    const scoped = await call("set_fact_scope", {
+      thread_id: "t1",
+      subject: "entity",
+      name: "ledger unit",
+      value: "cents",
+      scope: "permanent",
+    }, "cents");
+    assertEquals(scoped.found.scope, "pending");
     const closed = await call("close_thread", { thread_id: "t1" }, "t1");
     assertEquals(closed.found, { thread_id: "t1", closed: true });
 

@@ -142,6 +142,7 @@ Deno.test("resources and templates are listed; tools, config and audit read; mal
         "wisp://config",
         "wisp://audit",
         "wisp://threads",
+        "wisp://facts",
       ]
     ) {
       assert(resources.includes(uri), uri);
@@ -157,6 +158,7 @@ Deno.test("resources and templates are listed; tools, config and audit read; mal
         "wisp://threads/{thread_id}/outputs",
         "wisp://threads/{thread_id}/output/{id}",
         "wisp://threads/{thread_id}/summary",
+        "wisp://threads/{thread_id}/facts",
       ]
     ) assert(templates.includes(t), t);
     const tools = json(await c.client.readResource({ uri: "wisp://tools" }));
