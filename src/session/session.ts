@@ -191,6 +191,7 @@ export class Session {
           root: this.root,
           origin: partial.origin ?? "model",
           ...(partial.outsideSandbox ? { outsideSandbox: true } : {}),
+          ...(partial.modelAction ? { modelAction: partial.modelAction } : {}),
           ...(this.host ? { host: this.host } : {}),
           ...(this.yes ? { yes: true } : {}),
           turnId,

@@ -14,6 +14,8 @@ export interface GateVerdict {
   allowed: boolean;
   /** Why it was refused, one sentence, when it was. */
   refusal?: string;
+  /** The approval request a person answered for it, when one was asked. */
+  requestId?: string;
 }
 
 /** The part of the gate a tool needs: judge a line as if it were a command. */
