@@ -393,3 +393,51 @@ Deno.test("models tool: a name that is not a repository or a model is refused, n
     await t.cleanup();
   }
 });
+
+Deno.test("models tool: an Ollama pull runs through the server in the background; a failed one says why", async () => {
+  const ollama = startFakeOllama({
+    models: [{ name: "granite4.1:8b" }],
+    pulls: {
+      "qwen3:4b": {
+        layers: [{ digest: "sha256:" + "a".repeat(64), total: 2_500_000 }, {
+          digest: "sha256:" + "b".repeat(64),
+          total: 500,
+        }],
+        model: { name: "qwen3:4b" },
+      },
+      "broken:1b": {
+        layers: [{ digest: "sha256:" + "c".repeat(64), total: 1000 }],
+        error: "disk full",
+      },
+    },
+  });
+  const host = answering("once");
+  const t = await open({ model: "ollama:granite4.1:8b", ollama: { host: ollama.url } }, { host });
+  try {
+    const started = await t.call({ action: "pull", name: "ollama:qwen3:4b" });
+    assertEquals(started.ok, true, started.text);
+    assertMatch(
+      started.text,
+      /^approved \(approval [0-9a-f]{8}\): the pull of ollama:qwen3:4b runs beside/,
+    );
+    assertEquals(host.asked[0].line, "models pull ollama:qwen3:4b");
+    assertEquals(host.asked[0].reasons[0], "downloads a model through Ollama");
+    await t.session.modelPulls.settled();
+    const pulled = t.events.find((e) => e.kind === "model.pull" && e.model === "ollama:qwen3:4b")!;
+    assertEquals(pulled.outcome, "pulled");
+    assertEquals(pulled.bytes, 2_500_500);
+    assertEquals(pulled.approval, host.asked[0].id);
+    assertMatch(String(pulled.note), /finished: 2\.5 MB in Ollama; it is ollama:qwen3:4b/);
+    const listed = await t.call({ action: "list" });
+    assertMatch(listed.text, /^ {2}ollama:qwen3:4b: /m);
+
+    await t.call({ action: "pull", name: "ollama:broken:1b" });
+    await t.session.modelPulls.settled();
+    const failed = t.events.find((e) => e.kind === "model.pull" && e.model === "ollama:broken:1b")!;
+    assertEquals(failed.outcome, "failed");
+    assertMatch(String(failed.note), /failed: .*disk full/);
+  } finally {
+    await t.cleanup();
+    await ollama.close();
+  }
+});
