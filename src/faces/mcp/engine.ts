@@ -62,7 +62,19 @@ export interface EngineOptions {
 }
 
 export class SessionEngine {
-  constructor(readonly session: Session, readonly options: EngineOptions = {}) {}
+  /** Notes for each thread that arrived after its last turn (a pull it asked for ended), in order. */
+  readonly #notices = new Map<string, string[]>();
+
+  constructor(readonly session: Session, readonly options: EngineOptions = {}) {
+    // A model pull the models tool started records its end, with the note, on the asking thread.
+    session.audit.onEvent((event) => {
+      if (event.kind !== "model.pull" || typeof event.note !== "string") return;
+      if (typeof event.thread !== "string") return;
+      const queue = this.#notices.get(event.thread) ?? [];
+      queue.push(event.note);
+      this.#notices.set(event.thread, queue);
+    });
+  }
 
   newConversation(): Conversation {
     return {};
@@ -149,7 +161,11 @@ export class SessionEngine {
     const turnNo = thread.turns;
     const agent = await this.#open(thread);
     const { TurnFailed, buildReceipt } = await turnCode();
-    const prompt = call.task ? `Task: ${call.task}\n\n${call.prompt}` : call.prompt;
+    // What reached the thread since its last turn goes to the model before the prompt, and to the caller.
+    const notices = this.#notices.get(thread.id) ?? [];
+    this.#notices.delete(thread.id);
+    const asked = call.task ? `Task: ${call.task}\n\n${call.prompt}` : call.prompt;
+    const prompt = notices.length > 0 ? `${notices.join("\n")}\n\n${asked}` : asked;
     let report;
     try {
       report = await agent.turn({
@@ -187,6 +203,7 @@ export class SessionEngine {
       stopped: report.outcome.stopped,
       seconds: report.outcome.seconds,
       auditEnabled: this.session.config.audit.enabled,
+      notices,
     });
   }
 }
