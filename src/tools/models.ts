@@ -286,6 +286,16 @@ function reporter(ctx: ToolContext, model: string, approval: string | undefined)
   };
 }
 
+/** An environment variable, or undefined when there is none or it may not be read. */
+function readEnv(key: string): string | undefined {
+  try {
+    return Deno.env.get(key);
+  } catch {
+    return undefined;
+  }
+}
+
+/** " (approval 7f3a2c1d)" when the pull has an approval's id. */
 function asked(approval: string | undefined): string {
   return approval ? ` (approval ${approval})` : "";
 }
@@ -311,19 +321,12 @@ async function pullAction(name: string, config: Config, ctx: ToolContext): Promi
 
 async function pullHub(repoName: string, config: Config, ctx: ToolContext): Promise<ToolResult> {
   const hubPull = await import("../models/hub_pull.ts");
-  const env = (key: string) => {
-    try {
-      return Deno.env.get(key);
-    } catch {
-      return undefined;
-    }
-  };
   let plan;
   try {
     plan = await hubPull.inspectHubPull(repoName, {
       config,
       paths: ctx.home,
-      env,
+      env: readEnv,
       signal: ctx.signal,
     });
   } catch (error) {
@@ -349,7 +352,7 @@ async function pullHub(repoName: string, config: Config, ctx: ToolContext): Prom
   if ("refusal" in answer) return answer.refusal;
   const approval = answer.approval;
   const report = reporter(ctx, repoName, approval);
-  const ask_ = `the pull of ${repoName} you asked for${asked(approval)}`;
+  const asking = `the pull of ${repoName} you asked for${asked(approval)}`;
   let reported = false;
   const started = ctx.modelPulls!.start(repoName, approval, async (signal) => {
     try {
@@ -362,7 +365,7 @@ async function pullHub(repoName: string, config: Config, ctx: ToolContext): Prom
       await report(
         done.fetched > 0 ? "pulled" : "linked",
         done.fetched,
-        `[wisp: ${ask_} finished: fetched ${
+        `[wisp: ${asking} finished: fetched ${
           formatDecimalBytes(done.fetched)
         }; it is ${first}${kept}. Its capabilities are undeclared until it is checked: models enable ${first} asks to turn it on and check it]`,
       );
@@ -373,7 +376,7 @@ async function pullHub(repoName: string, config: Config, ctx: ToolContext): Prom
         await report(
           "interrupted",
           0,
-          `[wisp: ${ask_} was cancelled (${
+          `[wisp: ${asking} was cancelled (${
             messageOf(signal.reason)
           }); what arrived is kept for the next pull to resume]`,
         );
@@ -381,7 +384,7 @@ async function pullHub(repoName: string, config: Config, ctx: ToolContext): Prom
         await report(
           "failed",
           0,
-          `[wisp: ${ask_} failed: ${
+          `[wisp: ${asking} failed: ${
             messageOf(error)
           }; what arrived is kept for the next pull to resume]`,
         );
@@ -393,7 +396,7 @@ async function pullHub(repoName: string, config: Config, ctx: ToolContext): Prom
     void report(
       "interrupted",
       0,
-      `[wisp: ${ask_} was cancelled (${reason}); what arrived is kept for the next pull to resume]`,
+      `[wisp: ${asking} was cancelled (${reason}); what arrived is kept for the next pull to resume]`,
     );
   });
   if (!started) {
@@ -414,13 +417,7 @@ async function pullOllama(name: string, config: Config, ctx: ToolContext): Promi
   const model = name.slice("ollama:".length);
   let host: string;
   try {
-    host = ollamaHost(config, (key) => {
-      try {
-        return Deno.env.get(key);
-      } catch {
-        return undefined;
-      }
-    });
+    host = ollamaHost(config, readEnv);
   } catch (error) {
     return refuse(messageOf(error));
   }
@@ -434,7 +431,7 @@ async function pullOllama(name: string, config: Config, ctx: ToolContext): Promi
   if ("refusal" in answer) return answer.refusal;
   const approval = answer.approval;
   const report = reporter(ctx, name, approval);
-  const ask_ = `the pull of ${name} you asked for${asked(approval)}`;
+  const asking = `the pull of ${name} you asked for${asked(approval)}`;
   let reported = false;
   ctx.modelPulls!.start(name, approval, async (signal) => {
     const layers = new Map<string, number>();
@@ -448,7 +445,7 @@ async function pullOllama(name: string, config: Config, ctx: ToolContext): Promi
       await report(
         "pulled",
         bytes,
-        `[wisp: ${ask_} finished: ${
+        `[wisp: ${asking} finished: ${
           formatDecimalBytes(bytes)
         } in Ollama; it is ${name}. models enable ${name} asks to turn it on if it is disabled]`,
       );
@@ -459,10 +456,10 @@ async function pullOllama(name: string, config: Config, ctx: ToolContext): Promi
         signal.aborted ? "interrupted" : "failed",
         0,
         signal.aborted
-          ? `[wisp: ${ask_} was cancelled (${
+          ? `[wisp: ${asking} was cancelled (${
             messageOf(signal.reason)
           }); Ollama keeps what it fetched for the next pull]`
-          : `[wisp: ${ask_} failed: ${messageOf(error)}]`,
+          : `[wisp: ${asking} failed: ${messageOf(error)}]`,
       );
     }
   }, (reason) => {
@@ -471,7 +468,7 @@ async function pullOllama(name: string, config: Config, ctx: ToolContext): Promi
     void report(
       "interrupted",
       0,
-      `[wisp: ${ask_} was cancelled (${reason}); Ollama keeps what it fetched for the next pull]`,
+      `[wisp: ${asking} was cancelled (${reason}); Ollama keeps what it fetched for the next pull]`,
     );
   });
   return reply(

@@ -10,6 +10,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../supp
 import { startFakeOllama } from "../support/fake_ollama.ts";
 import { startFakeOpenAI } from "../support/fake_openai.ts";
 import { startFakeHub } from "../models/fake_hub.ts";
+import { waitUntil } from "../support/wait.ts";
 import { homePaths } from "../../src/config/home.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { Session } from "../../src/session/session.ts";
@@ -428,8 +429,11 @@ Deno.test("models tool: an Ollama pull runs through the server in the background
     assertEquals(pulled.bytes, 2_500_500);
     assertEquals(pulled.approval, host.asked[0].id);
     assertMatch(String(pulled.note), /finished: 2\.5 MB in Ollama; it is ollama:qwen3:4b/);
-    const listed = await t.call({ action: "list" });
-    assertMatch(listed.text, /^ {2}ollama:qwen3:4b: /m);
+    // The pulled model is listed once the server has it (the fake adds it just after "success").
+    await waitUntil(async () => {
+      const listed = await t.call({ action: "list" });
+      return /^ {2}ollama:qwen3:4b: /m.test(listed.text);
+    }, "the pulled model in the listing");
 
     await t.call({ action: "pull", name: "ollama:broken:1b" });
     await t.session.modelPulls.settled();
