@@ -26,4 +26,4 @@ export function loadContext(): CliContext {
   return { paths, loaded, config: loaded.config };
 }
 
-export { commitConfigChange, type ConfigChangeSource } from "../config/commit.ts";
+export { commitConfigChange, type ConfigChangeSource } from "../audit/config_change.ts";

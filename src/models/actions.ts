@@ -12,7 +12,7 @@ import {
   commitConfigChange,
   type CommitOptions,
   type ConfigChangeSource,
-} from "../config/commit.ts";
+} from "../audit/config_change.ts";
 import { planSet } from "../config/edit.ts";
 import type { HomePaths } from "../config/home.ts";
 import type { Config } from "../config/schema.ts";

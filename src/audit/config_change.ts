@@ -5,9 +5,9 @@
  * cannot be written the change is not made, so turning the audit off is
  * itself audited (docs/adr/0223-config-changes-audited-before-they-apply.md).
  */
-import { ensureHome, type HomePaths } from "./home.ts";
-import { type ConfigChange, prepareConfig } from "./edit.ts";
-import { AuditLog, type AuditSink } from "../audit/writer.ts";
+import { ensureHome, type HomePaths } from "../config/home.ts";
+import { type ConfigChange, prepareConfig } from "../config/edit.ts";
+import { AuditLog, type AuditSink } from "./writer.ts";
 import type { PreparedFile } from "../util/atomic.ts";
 import { messageOf, WispError } from "../util/errors.ts";
 
