@@ -311,6 +311,12 @@ async function pullAction(name: string, config: Config, ctx: ToolContext): Promi
       } is running already; it posts a note when it ends. Do not call again to check on it.`,
     );
   }
+  // A one-shot respond ends its session, and so cancels the pull, as soon as this turn ends.
+  if (ctx.face === "respond") {
+    return refuse(
+      `not approved: a pull runs beside the conversation, and this one-shot session ends with its turn, which would cancel it; the person can run wisp models pull ${name}`,
+    );
+  }
   if (name.startsWith("ollama:") && name.length > "ollama:".length) {
     return await pullOllama(name, config, ctx);
   }

@@ -49,6 +49,8 @@ export interface ToolContext {
   writableRoots?: string[];
   /** The audit id of the tool call being run (names stored output). */
   callId?: string;
+  /** Which face opened the session: respond, chat, mcp, … */
+  face?: string;
   /** The session's model pulls (the models tool starts them beside the conversation). */
   modelPulls?: import("../models/background_pulls.ts").ModelPulls;
   /** The session's one notifier (src/notify/notifier.ts), so the per-minute limit covers every conversation. */

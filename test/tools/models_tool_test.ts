@@ -38,7 +38,7 @@ function answering(answer: ApprovalAnswer): ApprovalHost & { asked: ApprovalRequ
 
 async function open(
   config: Record<string, unknown>,
-  options: { host?: ApprovalHost; yes?: boolean } = {},
+  options: { host?: ApprovalHost; yes?: boolean; face?: string } = {},
 ) {
   const base = Deno.realPathSync(await Deno.makeTempDir({ prefix: "wisp-models-tool-" }));
   const root = join(base, "project");
@@ -55,11 +55,12 @@ async function open(
   Deno.writeTextFileSync(join(home, "config.json"), JSON.stringify(full, null, 2) + "\n");
   const paths = homePaths(home);
   const session = Session.open({
-    face: "test",
+    face: options.face ?? "test",
     paths,
     config: loadConfig(paths.config).config,
     root,
-    ...options,
+    ...(options.host ? { host: options.host } : {}),
+    ...(options.yes ? { yes: true } : {}),
   });
   const events: AuditEvent[] = [];
   session.audit.onEvent((e) => events.push(e));
@@ -443,5 +444,20 @@ Deno.test("models tool: an Ollama pull runs through the server in the background
   } finally {
     await t.cleanup();
     await ollama.close();
+  }
+});
+
+Deno.test("models tool: a one-shot respond is not offered a pull its own end would cancel", async () => {
+  const host = answering("once");
+  const t = await open({}, { host, face: "respond" });
+  try {
+    const pull = await t.call({ action: "pull", name: "ollama:qwen3:4b" });
+    assertEquals(
+      pull.text,
+      "error: not approved: a pull runs beside the conversation, and this one-shot session ends with its turn, which would cancel it; the person can run wisp models pull ollama:qwen3:4b",
+    );
+    assertEquals(host.asked, []);
+  } finally {
+    await t.cleanup();
   }
 });
