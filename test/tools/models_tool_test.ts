@@ -82,7 +82,11 @@ async function open(
 Deno.test("models tool: off by default, on with tools.models, or when a tool list names it", async () => {
   const off = await open({});
   const on = await open({ tools: { models: true } });
+  const disabled = await open({ tools: { models: true, disabled: ["models"] } });
   try {
+    // tools.disabled leaves it out everywhere, named or not.
+    assert(!disabled.session.tools({}).some((t) => t.name === "models"));
+    assert(!disabled.session.tools({ only: ["models"] }).some((t) => t.name === "models"));
     assert(!off.session.tools({}).some((t) => t.name === "models"));
     assert(off.session.tools({ only: ["models"] }).some((t) => t.name === "models"));
     assert(on.session.tools({}).some((t) => t.name === "models"));
@@ -90,6 +94,7 @@ Deno.test("models tool: off by default, on with tools.models, or when a tool lis
   } finally {
     await off.cleanup();
     await on.cleanup();
+    await disabled.cleanup();
   }
 });
 
