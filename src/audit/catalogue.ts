@@ -31,7 +31,9 @@ export const AUDIT_CATALOGUE = {
     key: z.string(),
     from: z.unknown().optional(),
     to: z.unknown().optional(),
-    source: z.enum(["cli", "chat", "tui", "models"]),
+    source: z.enum(["cli", "chat", "tui", "models", "tool"]),
+    /** The approval request a change the model asked for was approved by (source tool). */
+    approval: z.string().optional(),
     weakens: z.boolean().optional(),
   }),
   "policy.decision": z.looseObject({

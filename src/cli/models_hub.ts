@@ -1,15 +1,11 @@
 /**
  * `wisp models pull ORG/NAME`: a Hugging Face repository into
- * huggingface_hub's cache (models/hub.ts), after asking; trusted publishers
- * (mlx.trustedPublishers, mlx-community always) skip the publisher question;
- * then the snapshot is linked for the backend that serves it: each GGUF file
- * under <home>/models/llamacpp for llama.cpp, an MLX folder under
- * mlx.modelsDirectory (<home>/models/mlx) otherwise.
+ * huggingface_hub's cache (the steps in models/hub_pull.ts), after asking on
+ * the terminal; trusted publishers (mlx.trustedPublishers, mlx-community
+ * always) skip the publisher question.
  */
-import { basename, join } from "node:path";
 import { load } from "./lazy.ts";
 import type { PullFlags } from "./models_pull.ts";
-import type { HubRepo } from "../models/hub.ts";
 
 /** Read one line typed on the terminal (empty at end of input). */
 async function readAnswer(): Promise<string> {
@@ -24,45 +20,6 @@ async function readAnswer(): Promise<string> {
   return new TextDecoder().decode(new Uint8Array(bytes)).trim();
 }
 
-function isTrusted(publisher: string, trusted: readonly string[]): boolean {
-  return publisher === "mlx-community" || trusted.includes(publisher);
-}
-
-/** Where the pulled model is linked, and the name it is then used by. */
-function linkPlan(
-  repo: HubRepo,
-  snapshot: string,
-  modelsRoot: string,
-  mlxDirectory: string,
-): { links: { link: string; target: string; model: string }[] } {
-  const ggufs = repo.files.filter((f) => f.path.toLowerCase().endsWith(".gguf"));
-  if (ggufs.length > 0) {
-    return {
-      links: ggufs.map((f) => ({
-        link: join(modelsRoot, "llamacpp", basename(f.path)),
-        target: join(snapshot, f.path),
-        model: `llamacpp:${basename(f.path)}`,
-      })),
-    };
-  }
-  const name = repo.repo.split("/")[1];
-  return { links: [{ link: join(mlxDirectory, name), target: snapshot, model: `mlx:${name}` }] };
-}
-
-/** Make `link` a link to `target`; a real file or folder there is not replaced. */
-function makeLink(link: string, target: string): string | undefined {
-  Deno.mkdirSync(join(link, ".."), { recursive: true });
-  try {
-    const stat = Deno.lstatSync(link);
-    if (!stat.isSymlink) {
-      return `${link} is a real ${stat.isDirectory ? "folder" : "file"}; it was left as it is`;
-    }
-    Deno.removeSync(link);
-  } catch { /* nothing there */ }
-  Deno.symlinkSync(target, link);
-  return undefined;
-}
-
 export async function pullFromHub(repoName: string, flags: PullFlags): Promise<void> {
   const { loadContext, commitConfigChange } = await load<
     typeof import("./context.ts")
@@ -72,6 +29,9 @@ export async function pullFromHub(repoName: string, flags: PullFlags): Promise<v
   );
   const hub = await load<typeof import("../models/hub.ts")>(
     import.meta.resolve("../models/hub.ts"),
+  );
+  const pulls = await load<typeof import("../models/hub_pull.ts")>(
+    import.meta.resolve("../models/hub_pull.ts"),
   );
   const { FileProgress, stderrSink } = await load<typeof import("../models/progress.ts")>(
     import.meta.resolve("../models/progress.ts"),
@@ -92,7 +52,7 @@ export async function pullFromHub(repoName: string, flags: PullFlags): Promise<v
   const env = Deno.env.get;
   const publisher = repoName.split("/")[0];
   const terminal = Deno.stdin.isTerminal();
-  const trusted = isTrusted(publisher, config.mlx.trustedPublishers);
+  const trusted = pulls.isTrusted(publisher, config.mlx.trustedPublishers);
   if (!trusted && !flags.trustPublisher && !terminal) {
     // Refused before any request: nothing about the repository is fetched.
     throw new UsageError(
@@ -111,9 +71,6 @@ export async function pullFromHub(repoName: string, flags: PullFlags): Promise<v
     }
   };
 
-  const endpoint = hub.hubEndpoint(env);
-  const cache = hub.hubCacheDir(env);
-  const folder = hub.repoFolder(cache, repoName);
   const controller = new AbortController();
   const onInterrupt = () => controller.abort(new Error("stopped by you"));
   let listening = false;
@@ -122,44 +79,31 @@ export async function pullFromHub(repoName: string, flags: PullFlags): Promise<v
     listening = true;
   } catch { /* no signals here */ }
   try {
-    const repo = await hub.hubRepoInfo(endpoint, repoName, controller.signal);
-    const snapshot = hub.snapshotDir(folder, repo.revision);
-    const total = repo.files.reduce((sum, f) => sum + f.size, 0);
+    const plan = await pulls.inspectHubPull(repoName, {
+      config,
+      paths,
+      env,
+      signal: controller.signal,
+    });
+    const { repo, cached, total } = plan;
     outLine(
       `${repoName} at ${repo.revision.slice(0, 12)}: ${repo.files.length} files, ${
         formatDecimalBytes(total)
       }`,
     );
     const width = Math.max(...repo.files.map((f) => f.path.length), 4);
-    const cached = new Set<string>();
     for (const file of repo.files) {
-      if (hub.isCached(folder, repo.revision, file)) cached.add(file.path);
       outLine(
         `  ${file.path.padEnd(width)}  ${formatDecimalBytes(file.size).padEnd(8)}  ${
           cached.has(file.path) ? "already in the Hugging Face cache" : "to fetch"
         }`,
       );
     }
-    const plan = linkPlan(
-      repo,
-      snapshot,
-      paths.models,
-      config.mlx.modelsDirectory ?? join(paths.models, "mlx"),
-    );
-    outLine(`Snapshot: ${snapshot}`);
+    outLine(`Snapshot: ${plan.snapshot}`);
     for (const l of plan.links) outLine(`Link: ${l.link} to the snapshot, as ${l.model}`);
 
-    // A cached large file is checked against its SHA-256 before it is trusted again.
-    for (const file of repo.files.filter((f) => cached.has(f.path) && f.sha256)) {
-      errLine(`checking the SHA-256 of ${file.path} in the cache`);
-      if (!await hub.verifyCached(folder, repo.revision, file)) {
-        errLine(`${file.path} in the cache does not match its SHA-256; it will be fetched again`);
-        await Deno.remove(join(folder, "blobs", file.sha256!)).catch(() => {});
-        cached.delete(file.path);
-      }
-    }
-    const toFetch = repo.files.filter((f) => !cached.has(f.path));
-    const fetchBytes = toFetch.reduce((sum, f) => sum + f.size, 0);
+    await pulls.recheckCached(plan, errLine);
+    const { files: toFetch, bytes: fetchBytes } = pulls.toFetch(plan);
 
     let approved = false;
     if (!trusted && !flags.trustPublisher) {
@@ -193,7 +137,9 @@ export async function pullFromHub(repoName: string, flags: PullFlags): Promise<v
     if (toFetch.length > 0 && !approved) {
       if (!terminal) {
         throw new UsageError(
-          `the pull would download ${formatDecimalBytes(fetchBytes)} and asks first; run it in a terminal`,
+          `the pull would download ${
+            formatDecimalBytes(fetchBytes)
+          } and asks first; run it in a terminal`,
         );
       }
       out(`Fetch ${toFetch.length} of them, ${formatDecimalBytes(fetchBytes)}? [y/N] `);
@@ -206,32 +152,24 @@ export async function pullFromHub(repoName: string, flags: PullFlags): Promise<v
     if (toFetch.length === 0) errLine("every file is already in the Hugging Face cache");
 
     const sink = stderrSink();
-    let fetched = 0;
-    for (const [index, file] of toFetch.entries()) {
-      const label = `[${index + 1}/${toFetch.length}] ${file.path}`;
-      let progress: InstanceType<typeof FileProgress> | undefined;
-      try {
-        await hub.downloadToCache(endpoint, repo, file, folder, {
-          start: (resumedFrom) => progress = new FileProgress(sink, label, file.size, resumedFrom),
-          update: (done) => progress?.update(done),
-        }, controller.signal);
-        progress?.finish();
-        fetched += file.size;
-      } catch (error) {
-        progress?.finish(controller.signal.aborted ? "stopped" : "failed");
-        throw error;
-      }
-    }
-    // Files already cached under this revision keep their links; the ref says which revision main is.
-    hub.writeRef(folder, repo.revision);
-    const notes: string[] = [];
-    for (const l of plan.links) {
-      const problem = makeLink(l.link, l.target);
-      if (problem) notes.push(problem);
-      else outLine(`linked ${l.model}: ${l.link} → ${l.target}`);
-    }
-    for (const note of notes) errLine(note);
-    audit(fetched > 0 ? "pulled" : "linked", fetched);
+    let progress: InstanceType<typeof FileProgress> | undefined;
+    const done = await pulls.fetchAndLink(plan, {
+      start: (file, index, of, resumedFrom) =>
+        progress = new FileProgress(
+          sink,
+          `[${index + 1}/${of}] ${file.path}`,
+          file.size,
+          resumedFrom,
+        ),
+      update: (bytes) => progress?.update(bytes),
+      end: (outcome) => {
+        progress?.finish(outcome === "ok" ? undefined : outcome);
+        progress = undefined;
+      },
+    }, controller.signal);
+    for (const l of done.linked) outLine(`linked ${l.model}: ${l.link} → ${l.target}`);
+    for (const note of done.notes) errLine(note);
+    audit(done.fetched > 0 ? "pulled" : "linked", done.fetched);
     const first = plan.links[0];
     if (first?.model.startsWith("llamacpp:")) {
       errLine(`start it with llama-server -m ${first.link}; then wisp models check ${first.model}`);

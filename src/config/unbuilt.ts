@@ -52,7 +52,6 @@ export const UNBUILT_SETTINGS: UnbuiltSetting[] = [
   { path: ["context", "target"], missing: "conversations are not condensed yet" },
   { path: ["context", "memory"], missing: "the memory tool is not built yet" },
   { path: ["tools", "ask"], missing: "the ask tool is not built yet" },
-  { path: ["tools", "models"], missing: "the models tool is not built yet" },
   // Pulls fill the Hugging Face cache and link models (trustedPublishers, modelsDirectory); running them is not built.
   {
     path: ["mlx", (field) => field !== "trustedPublishers" && field !== "modelsDirectory"],

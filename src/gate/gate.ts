@@ -42,6 +42,8 @@ export interface ApprovalRequest {
   rememberable: ApprovalAnswer[];
   /** An id for this request (audit, pending files). */
   id: string;
+  /** What is asked: a command line (the default), or a change to the models wisp can run. */
+  kind?: "command" | "modelAction";
 }
 
 /**
@@ -78,6 +80,21 @@ export interface GateContext {
   yes?: boolean;
   turnId?: string;
   signal?: AbortSignal;
+  /**
+   * The line stands for a change the model asks for to the models wisp can
+   * run (`models pull <repo>`, `models enable <name>`): judged like any line,
+   * then asked of a person every time, whatever approval.threshold, a
+   * remembered answer or --yes would say, once or not at all.
+   */
+  modelAction?: ModelAction;
+}
+
+/** What a model action's approval request tells the person, beside its line. */
+export interface ModelAction {
+  /** Why it is asked: "downloads a model from Hugging Face", "changes the models wisp can run". */
+  reason: string;
+  /** What it would do: the download, the publisher and licence; what changes in config.json. */
+  details: string[];
 }
 
 export interface GatePart {
@@ -98,6 +115,8 @@ export interface GateDecision {
   scope?: ApprovalAnswer;
   /** The policy rule that refused the line, when one did. */
   policyRule?: string;
+  /** The approval request the person answered, when one was asked (its id names the approval). */
+  requestId?: string;
 }
 
 export interface GateOptions {
@@ -337,6 +356,9 @@ export class Gate {
     const gateParts = toParts(parts);
 
     if (outsideSandbox) return await this.#askOutside(line, ctx, parts, level, gateParts);
+    if (ctx.modelAction) {
+      return await this.#askModelAction(line, ctx, ctx.modelAction, level, gateParts);
+    }
 
     const threshold = this.opts.config.approval.threshold;
     const needs = threshold === "never"
@@ -536,6 +558,79 @@ export class Gate {
       parts: gateParts,
       approvedBy: "person",
       scope: "once",
+    };
+  }
+
+  /**
+   * A model action: asked of a person every time (once or no), at least
+   * moderate, never covered by a remembered answer, the threshold or --yes.
+   */
+  async #askModelAction(
+    line: string,
+    ctx: GateContext,
+    action: ModelAction,
+    level: Level,
+    gateParts: GatePart[],
+  ): Promise<GateDecision> {
+    const askedLevel = maxLevel(level, "moderate");
+    if (!ctx.host) {
+      const reason = `${line} ${action.reason}, which only a person may approve, and no one can be asked here`;
+      this.opts.audit.record("approval.decided", {
+        command: line,
+        decision: "refused",
+        level: askedLevel,
+        by: "no-host",
+        reason,
+        line,
+      });
+      return {
+        allowed: false,
+        refusal: `error: not approved: ${reason}`,
+        level: askedLevel,
+        parts: gateParts,
+      };
+    }
+    const request: ApprovalRequest = {
+      id: newRequestId(),
+      line,
+      command: line,
+      level: askedLevel,
+      reasons: [action.reason, ...action.details],
+      cwd: ctx.cwd,
+      pattern: line,
+      outsideSandbox: false,
+      rememberable: ["once", "no"],
+      kind: "modelAction",
+    };
+    const answer = await this.#ask(request, ctx);
+    if (answer.answer === "no") {
+      return {
+        allowed: false,
+        refusal: `error: not approved: ${answer.why}`,
+        level: askedLevel,
+        parts: gateParts,
+        requestId: request.id,
+      };
+    }
+    // Approved once: nothing is remembered; the request's id names the approval.
+    this.opts.audit.record("approval.decided", {
+      command: line,
+      decision: "approved",
+      scope: "once",
+      pattern: line,
+      level: askedLevel,
+      by: "person",
+      requestId: request.id,
+      approvalId: request.id,
+      line,
+    });
+    return {
+      allowed: true,
+      level: askedLevel,
+      parts: gateParts,
+      approvedBy: "person",
+      scope: "once",
+      requestId: request.id,
     };
   }
 

@@ -49,6 +49,7 @@ import { runCommandTool } from "../tools/run_command.ts";
 import { registerCustomTools } from "../tools/custom.ts";
 import { ProcessTable } from "../exec/background.ts";
 import type { Notifier } from "../notify/notifier.ts";
+import { ModelPulls } from "../models/background_pulls.ts";
 import type { TurnHandle, TurnRequest } from "../agent/conversation.ts";
 
 export interface SessionOptions {
@@ -125,6 +126,8 @@ export class Session {
   readonly unsafe: boolean;
   /** Background processes the model started; killed when the session closes. */
   readonly processes = new ProcessTable();
+  /** Model pulls the models tool started, beside the conversation; cancelled when the session closes. */
+  readonly modelPulls = new ModelPulls();
   #turns = 0;
   #ownsAudit: boolean;
 
@@ -191,6 +194,7 @@ export class Session {
           root: this.root,
           origin: partial.origin ?? "model",
           ...(partial.outsideSandbox ? { outsideSandbox: true } : {}),
+          ...(partial.modelAction ? { modelAction: partial.modelAction } : {}),
           ...(this.host ? { host: this.host } : {}),
           ...(this.yes ? { yes: true } : {}),
           turnId,
@@ -224,6 +228,7 @@ export class Session {
       unsafe: this.unsafe,
       turnId: id,
       processes: this.processes,
+      modelPulls: this.modelPulls,
       face: this.face,
       sessionApprovals: () => this.gate.approvals.inMemory().length,
       ...(this.notifier ? { notifier: this.notifier } : {}),
@@ -251,6 +256,7 @@ export class Session {
   close(): void {
     // Nothing the model started outlives the session.
     this.processes.killAll();
+    this.modelPulls.cancelAll();
     if (this.#ownsAudit) this.audit.close();
   }
 }

@@ -15,6 +15,7 @@ import { findTool } from "./find.ts";
 import { lsTool } from "./ls.ts";
 import { processTool } from "./process.ts";
 import { inspectTool } from "./inspect.ts";
+import { modelsTool } from "./models.ts";
 
 export function builtinRegistry(): ToolRegistry {
   return new ToolRegistry()
@@ -28,5 +29,6 @@ export function builtinRegistry(): ToolRegistry {
     .register(grepTool)
     .register(findTool)
     .register(lsTool)
-    .register(processTool);
+    .register(processTool)
+    .register(modelsTool);
 }

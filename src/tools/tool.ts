@@ -14,6 +14,8 @@ export interface GateVerdict {
   allowed: boolean;
   /** Why it was refused, one sentence, when it was. */
   refusal?: string;
+  /** The approval request a person answered for it, when one was asked. */
+  requestId?: string;
 }
 
 /** The part of the gate a tool needs: judge a line as if it were a command. */
@@ -47,6 +49,10 @@ export interface ToolContext {
   writableRoots?: string[];
   /** The audit id of the tool call being run (names stored output). */
   callId?: string;
+  /** Which face opened the session: respond, chat, mcp, … */
+  face?: string;
+  /** The session's model pulls (the models tool starts them beside the conversation). */
+  modelPulls?: import("../models/background_pulls.ts").ModelPulls;
   /** The session's one notifier (src/notify/notifier.ts), so the per-minute limit covers every conversation. */
   notifier?: import("../notify/notifier.ts").Notifier;
 }

@@ -79,7 +79,6 @@ Deno.test("a setting whose feature is not built is refused with exit 1 and nothi
   Deno.writeTextFileSync(`${home}/config.json`, original);
   const refused = [
     ["tools.ask", "true"],
-    ["tools.models", "true"],
     ["context.memory", "true"],
     ["context.target", "0.5"],
     ["approval.classifier", "system-model"],

@@ -1,5 +1,5 @@
 /**
- * How something waiting inside a tool call (an approval) tells the client of
+ * How something inside a tool call (an approval waiting, a model standing in) tells the client of
  * that call: a `notifications/progress` on the call's progress token, when it
  * carried one (related to the call), and an MCP log message
  * (`notifications/message`, level warning, dropped by the SDK when the client

@@ -85,13 +85,17 @@ export function elicitationFor(
   const scopes = request.rememberable.filter((s): s is Scope =>
     s !== "no" && SCOPES.includes(s as Scope)
   );
-  const offered = request.outsideSandbox
+  // Outside the sandbox, and a change to the models wisp can run: once or not at all.
+  const onceOnly = request.outsideSandbox || request.kind === "modelAction";
+  const offered = onceOnly
     ? ["once" as const]
     : scopes.length > 0
     ? scopes
     : ["once" as const];
   const head = request.outsideSandbox
     ? `wisp: run OUTSIDE THE SANDBOX? (${request.level})`
+    : request.kind === "modelAction"
+    ? `wisp: approve a change to the models wisp can run? (${request.level})`
     : `wisp: approve a ${request.level} command?`;
   const lines = [
     head,
@@ -100,7 +104,7 @@ export function elicitationFor(
     `  directory: ${request.cwd}`,
     ...request.reasons.map((r) => `  - ${r}`),
     `  from ${client}, thread ${thread}`,
-    request.outsideSandbox
+    onceOnly
       ? "  Approved once or not at all."
       : `  Remembered as: ${request.pattern}`,
     ...(pendingId ? [`  Also answerable at a terminal: wisp approvals approve ${pendingId}`] : []),

@@ -12,8 +12,9 @@ import type { Session } from "../../session/session.ts";
 import type { Conversation as AgentConversation } from "../../agent/conversation.ts";
 import { messageOf } from "../../util/errors.ts";
 import { load } from "../../util/lazy.ts";
-import { log } from "../../util/log.ts";
+import { log, logLocally } from "../../util/log.ts";
 import { type Thread, type ThreadShape, TurnFailure } from "./threads.ts";
+import { callAnnouncer } from "./announce.ts";
 import type { Receipt } from "./receipt.ts";
 
 /**
@@ -61,7 +62,19 @@ export interface EngineOptions {
 }
 
 export class SessionEngine {
-  constructor(readonly session: Session, readonly options: EngineOptions = {}) {}
+  /** Notes for each thread that arrived after its last turn (a pull it asked for ended), in order. */
+  readonly #notices = new Map<string, string[]>();
+
+  constructor(readonly session: Session, readonly options: EngineOptions = {}) {
+    // A model pull the models tool started records its end, with the note, on the asking thread.
+    session.audit.onEvent((event) => {
+      if (event.kind !== "model.pull" || typeof event.note !== "string") return;
+      if (typeof event.thread !== "string") return;
+      const queue = this.#notices.get(event.thread) ?? [];
+      queue.push(event.note);
+      this.#notices.set(event.thread, queue);
+    });
+  }
 
   newConversation(): Conversation {
     return {};
@@ -96,10 +109,14 @@ export class SessionEngine {
         await checkAvailable(backend, { tools: tools.length > 0 });
       } else {
         // A caller's model never falls back; the default that cannot exist here gives way to a local one.
-        backend = (await chooseModel(name, this.session.config, {
+        const chosen = await chooseModel(name, this.session.config, {
           tools: tools.length > 0,
           explicit: thread.shape.model !== undefined,
-        })).backend;
+          // stderr here; the client hears it from the announcement below, once.
+          note: (line) => logLocally("info", line),
+        });
+        backend = chosen.backend;
+        if (chosen.standIn) await this.#announceStandIn(thread, name, backend.name, chosen.standIn);
       }
       const agent = await Conversation.open(this.session, {
         backend,
@@ -122,12 +139,33 @@ export class SessionEngine {
     }
   }
 
+  /**
+   * A thread opened on another model than the one named (ADR 0560): the
+   * client of the call that opened it is told (an MCP log message, and
+   * progress when the call carried a token), and the audit records
+   * model.fallback on the thread, so the caller learns it from the call
+   * itself, not only from stderr it may never read.
+   */
+  async #announceStandIn(
+    thread: Thread<Conversation>,
+    from: string,
+    to: string,
+    sentence: string,
+  ): Promise<void> {
+    this.session.audit.record("model.fallback", { from, to, reason: sentence, thread: thread.id });
+    await callAnnouncer.getStore()?.(`thread ${thread.id}: ${sentence}`);
+  }
+
   /** Run one turn on the thread (the caller has queued it); returns the receipt. */
   async turn(thread: Thread<Conversation>, call: TurnCall): Promise<Receipt> {
     const turnNo = thread.turns;
     const agent = await this.#open(thread);
     const { TurnFailed, buildReceipt } = await turnCode();
-    const prompt = call.task ? `Task: ${call.task}\n\n${call.prompt}` : call.prompt;
+    // What reached the thread since its last turn goes to the model before the prompt, and to the caller.
+    const notices = this.#notices.get(thread.id) ?? [];
+    this.#notices.delete(thread.id);
+    const asked = call.task ? `Task: ${call.task}\n\n${call.prompt}` : call.prompt;
+    const prompt = notices.length > 0 ? `${notices.join("\n")}\n\n${asked}` : asked;
     let report;
     try {
       report = await agent.turn({
@@ -141,7 +179,9 @@ export class SessionEngine {
       });
     } catch (error) {
       if (error instanceof TurnFailed) {
-        throw new TurnFailure(`the model ${agent.backend.name} failed: ${messageOf(error.failure)}`);
+        throw new TurnFailure(
+          `the model ${agent.backend.name} failed: ${messageOf(error.failure)}`,
+        );
       }
       throw error;
     }
@@ -163,6 +203,7 @@ export class SessionEngine {
       stopped: report.outcome.stopped,
       seconds: report.outcome.seconds,
       auditEnabled: this.session.config.audit.enabled,
+      notices,
     });
   }
 }

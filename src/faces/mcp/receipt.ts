@@ -75,6 +75,9 @@ export const receiptOutput = z.object({
   condensed: z.array(z.record(z.string(), z.unknown())),
   stopped: z.boolean(),
   seconds: z.number(),
+  notices: z.array(z.string()).optional().describe(
+    "notes that reached the thread since its last turn (a model pull it asked for ended), given to the model with this turn's prompt",
+  ),
 });
 /** What a respond result carries in structuredContent. */
 export type Receipt = z.output<typeof receiptOutput>;
@@ -106,6 +109,8 @@ export interface ReceiptInput {
   ran: string | null;
   /** Unsupported claims; null when the turn was not verified. */
   claims: readonly Claim[] | null;
+  /** Notes that reached the thread since its last turn, given to the model with the prompt. */
+  notices?: readonly string[];
 }
 
 export function buildReceipt(input: ReceiptInput): Receipt {
@@ -180,12 +185,17 @@ export function buildReceipt(input: ReceiptInput): Receipt {
     condensed,
     stopped: input.stopped,
     seconds: Number(input.seconds.toFixed(3)),
+    ...(input.notices && input.notices.length > 0 ? { notices: [...input.notices] } : {}),
   };
 }
 
 /** The text content of a respond result: the reply, then the receipt's lines. */
 export function receiptText(receipt: Receipt): string {
-  const lines = [receipt.reply.trimEnd()];
+  const lines = [
+    ...(receipt.notices ?? []),
+    ...(receipt.notices ? [""] : []),
+    receipt.reply.trimEnd(),
+  ];
   const notes = [
     ...(receipt.ran ? [receipt.ran] : []),
     ...(receipt.verification.line ? [receipt.verification.line] : []),

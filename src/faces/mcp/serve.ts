@@ -21,7 +21,8 @@ import { type FaceBackend, McpFace } from "./server.ts";
 import type { ThreadShape } from "./threads.ts";
 import { LineTransport, writerSink } from "./transport.ts";
 import { connectionLogger, type Logger } from "./log.ts";
-import { type HttpAddress, newToken, serveHttp } from "./http.ts";
+// Only `--http` needs the SDK's HTTP transport: loaded then, so stdio's initialize does not wait for it.
+import type { HttpAddress } from "./http.ts";
 
 export interface ServeOptions {
   paths: HomePaths;
@@ -217,6 +218,9 @@ async function serveOverHttp(
   stop: () => void,
   log: Logger,
 ): Promise<void> {
+  const { newToken, serveHttp } = await load<typeof import("./http.ts")>(
+    import.meta.resolve("./http.ts"),
+  );
   const token = newToken();
   const serving = await serveHttp(address, token);
   await face.connect(serving.transport);
