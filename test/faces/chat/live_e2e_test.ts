@@ -8,7 +8,19 @@ import { assert, assertEquals, assertStringIncludes } from "../../support/assert
 import { startFakeOllama } from "../../support/fake_ollama.ts";
 import { exists, waitUntil } from "../../support/wait.ts";
 import { ollamaConfig, scratch } from "../respond/support.ts";
+import { PROJECT_ROOT } from "../../support/wisp.ts";
 import { type Line, processesWith, startChat } from "./support.ts";
+
+/** A scratch folder in the user's home, or beside the checkout when the home is not writable. */
+async function outsideTheSandbox(): Promise<string> {
+  for (const dir of [Deno.env.get("HOME"), PROJECT_ROOT]) {
+    if (!dir) continue;
+    try {
+      return await Deno.makeTempDir({ dir, prefix: ".wisp-chat-outside-" });
+    } catch { /* not writable: the next place */ }
+  }
+  throw new Error("no writable folder outside the temporary folders to test !! with");
+}
 
 const kindOf = (l: Line) => (l.event as { kind?: string } | undefined)?.kind;
 
@@ -172,6 +184,65 @@ Deno.test("chat --json: an interrupt stops the model's sleep and leaves no proce
     await waitUntil(() => processesWith(typedMarker).length === 0, "the typed sleep to be gone");
     const typed = s.events().find((e) => e.kind === "command.typed");
     assertEquals(typed?.stopped, true);
+  } finally {
+    await chat.close();
+    await s.remove();
+    await ollama.close();
+  }
+});
+
+Deno.test("chat --json: !!cmd runs outside the sandbox (a write ! cannot make), says so first, and is audited as outside", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await scratch(ollamaConfig(ollama.url));
+  // A folder outside every writable root of the sandbox (not under the temporary folders, the
+  // project or wisp's home, which the policy guards): read-only to ! and writable to !!.
+  const beside = await outsideTheSandbox();
+  const chat = startChat([], { home: s.home, cwd: s.project });
+  try {
+    let mark = chat.lines.length;
+    await chat.send(`!touch ${beside}/inside.txt`);
+    const inside = await chat.next((l) => kindOf(l) === "command.typed", "the ! command", mark);
+    assert((inside.event as { exitStatus: number }).exitStatus !== 0, "the sandbox refused it");
+    assert(!exists(join(beside, "inside.txt")));
+
+    mark = chat.lines.length;
+    await chat.send(`!!touch ${beside}/outside.txt`);
+    const outside = await chat.next((l) => kindOf(l) === "command.typed", "the !! command", mark);
+    const event = outside.event as Record<string, unknown>;
+    assertEquals([event.exitStatus, event.outsideSandbox], [0, true]);
+    assert(exists(join(beside, "outside.txt")), "it wrote outside the sandbox");
+    const said = chat.lines.slice(mark).find((l) =>
+      l.type === "note" && String(l.text).startsWith("! running OUTSIDE the sandbox")
+    );
+    assert(said, "chat said so before it ran");
+    assert(chat.lines.indexOf(said) < chat.lines.indexOf(outside));
+    const decision = s.events().filter((e) => e.kind === "policy.decision").pop();
+    assertEquals([decision?.origin, decision?.outsideSandbox], ["person", true]);
+    await chat.send("/quit");
+    assertEquals((await chat.exited()).code, 0);
+  } finally {
+    await chat.close();
+    await Deno.remove(beside, { recursive: true });
+    await s.remove();
+    await ollama.close();
+  }
+});
+
+Deno.test("chat --json --unsafe: !! changes nothing and says so", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await scratch(ollamaConfig(ollama.url));
+  const chat = startChat(["--unsafe"], { home: s.home, cwd: s.project });
+  try {
+    await chat.send("!!true");
+    await chat.next((l) => kindOf(l) === "command.typed", "the command");
+    const notes = chat.lines.filter((l) => l.type === "note").map((l) => String(l.text));
+    assert(
+      notes.some((n) => n.startsWith("· !! changes nothing here: the sandbox is off")),
+      notes.join("\n"),
+    );
+    assert(notes.some((n) => n.startsWith("warning: --unsafe")), notes.join("\n"));
+    await chat.send("/quit");
+    assertEquals((await chat.exited()).code, 0);
   } finally {
     await chat.close();
     await s.remove();
