@@ -169,6 +169,8 @@ export class ChatEngine {
   #choiceCount = 0;
   #exitSent = false;
   #unknownReported = new Set<string>();
+  #turnStartPending = false;
+  #turnStarted: string | undefined;
   /** Risk classifications a model classifier made this session (for /stats). */
   classifierCalls = 0;
 
@@ -566,8 +568,9 @@ export class ChatEngine {
   /** One message to the model: the turn through the conversation, streamed as delta lines. */
   async turn(prompt: string): Promise<void> {
     const running = this.beginRunning("turn", "waiting for the model");
-    const turnId = `${this.session.id}-t${this.turns.length + 1}`;
-    this.emit({ type: "turn", phase: "start", id: turnId });
+    // The turn's start goes out with its audit id, just before its first event (the prompt).
+    this.#turnStarted = undefined;
+    this.#turnStartPending = true;
     // What the person ran themselves since the last turn, told first.
     if (this.notices.length > 0) {
       this.conversation.messages.push({ role: "user", content: this.notices.join("\n") });
@@ -592,6 +595,7 @@ export class ChatEngine {
           },
         },
       });
+      this.#startTurnLine(report.turnId);
       if (thinking !== "") this.thoughts.push({ turn: report.turnId, text: thinking });
       const { outcome } = report;
       this.emit({ type: "delta", text: "" });
@@ -632,6 +636,7 @@ export class ChatEngine {
       // The reply (what streamed of it) ends here too.
       this.emit({ type: "delta", text: "" });
       const failure = error instanceof TurnFailed ? error.failure : error;
+      const turnId = this.#startTurnLine(`${this.session.id}-failed`);
       if (error instanceof TurnFailed && error.ran) this.note(error.ran, "muted", "ran");
       this.turns.push({ seconds, inputTokens: 0, outputTokens: 0, outcome: "failed" });
       this.note(`error: ${messageOf(failure)}`, "error", "error");
@@ -752,8 +757,19 @@ export class ChatEngine {
 
   // ------------------------------------------------------------- outputs
 
+  /** Emit the turn's start line once, with `id` unless one went out; returns the id used. */
+  #startTurnLine(id: string): string {
+    if (this.#turnStartPending) {
+      this.#turnStartPending = false;
+      this.#turnStarted = id;
+      this.emit({ type: "turn", phase: "start", id });
+    }
+    return this.#turnStarted ?? id;
+  }
+
   /** Every audit event of the session goes out as an event line; tool activity updates the working line. */
   onAuditEvent(event: AuditEvent): void {
+    if (this.#turnStartPending && typeof event.turn === "string") this.#startTurnLine(event.turn);
     this.emit({ type: "event", event: { ...event } });
     if (event.kind === "classifier.verdict" && event.by !== undefined && event.by !== "rules") {
       this.classifierCalls++;
