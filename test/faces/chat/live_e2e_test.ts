@@ -249,3 +249,53 @@ Deno.test("chat --json --unsafe: !! changes nothing and says so", async () => {
     await ollama.close();
   }
 });
+
+Deno.test("chat --json: an interrupt while an approval waits withdraws it, refuses, and stops the turn", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  ollama.reply({
+    toolCalls: [{ name: "run_command", arguments: { command: "touch never-made.txt" } }],
+  });
+  const s = await scratch(ollamaConfig(ollama.url));
+  const chat = startChat([], { home: s.home, cwd: s.project });
+  try {
+    await chat.send("make the file");
+    const approval = await chat.next((l) => l.type === "approval", "the approval line");
+    await chat.send({ type: "interrupt" });
+    const withdrawn = await chat.next((l) => l.type === "withdrawn", "the withdrawn line");
+    assertEquals(withdrawn.id, approval.id);
+    const end = await chat.next((l) => l.type === "turn" && l.phase === "end", "the turn's end");
+    assertEquals(end.outcome, "stopped");
+    // A late answer changes nothing.
+    await chat.send({ type: "answer", id: approval.id, decision: "once" });
+    await chat.send("/quit");
+    assertEquals((await chat.exited()).code, 0);
+    assert(!exists(join(s.project, "never-made.txt")));
+  } finally {
+    await chat.close();
+    await s.remove();
+    await ollama.close();
+  }
+});
+
+Deno.test("chat --json: when the input closes while the model's command runs, it is killed and the chat ends", async () => {
+  const marker = `sleep 5${Math.floor(Math.random() * 9)}.${Date.now() % 100000}`;
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  ollama.reply({ toolCalls: [{ name: "run_command", arguments: { command: marker } }] });
+  const s = await scratch(ollamaConfig(ollama.url));
+  const chat = startChat([], { home: s.home, cwd: s.project });
+  try {
+    await chat.send("wait a minute");
+    await waitUntil(() => processesWith(marker).length > 0, "the sleep to start");
+    const { code } = await chat.close();
+    assertEquals(code, 0);
+    await waitUntil(() => processesWith(marker).length === 0, "the sleep to be gone");
+    assertEquals(chat.lines[chat.lines.length - 1], { type: "exit", code: 0 });
+    // The transcript keeps what was asked.
+    const files = [...Deno.readDirSync(join(s.home, "transcripts"))];
+    assertEquals(files.length, 1);
+  } finally {
+    await chat.close();
+    await s.remove();
+    await ollama.close();
+  }
+});
