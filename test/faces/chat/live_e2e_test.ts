@@ -299,3 +299,27 @@ Deno.test("chat --json: when the input closes while the model's command runs, it
     await ollama.close();
   }
 });
+
+Deno.test("chat --json: with notify in the hello, the model's notification is a notify line for the front end", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  ollama.reply(
+    { toolCalls: [{ name: "notify", arguments: { title: "Build", message: "It passed." } }] },
+    { text: "Told you." },
+  );
+  const s = await scratch(ollamaConfig(ollama.url));
+  const chat = startChat([], { home: s.home, cwd: s.project });
+  try {
+    await chat.send({ type: "hello", effects: ["approve", "notify"], client: "test-face" });
+    await chat.send("tell me when it passes");
+    const notify = await chat.next((l) => l.type === "notify", "the notify line");
+    assertEquals([notify.title, notify.body], ["Build", "It passed."]);
+    const end = await chat.next((l) => l.type === "turn" && l.phase === "end", "the turn's end");
+    assert(chat.lines.indexOf(notify) < chat.lines.indexOf(end));
+    await chat.send("/quit");
+    assertEquals((await chat.exited()).code, 0);
+  } finally {
+    await chat.close();
+    await s.remove();
+    await ollama.close();
+  }
+});
