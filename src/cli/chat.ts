@@ -115,9 +115,18 @@ async function action(flags: ChatFlags): Promise<void> {
   const json = flags.json === true;
   const stdinTerminal = io.stdinIsTerminal();
   const encoder = new TextEncoder();
+  // A front end that went away takes its stdout with it: what follows is dropped, and the end of
+  // its input ends the chat as usual.
+  let stdoutGone = false;
   const writeOut = (bytes: Uint8Array) => {
-    let written = 0;
-    while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
+    if (stdoutGone) return;
+    try {
+      let written = 0;
+      while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+      stdoutGone = true;
+    }
   };
 
   let emit: (line: import("../faces/chat/protocol.ts").OutLine) => void;
