@@ -30,6 +30,7 @@ import type {
 import type { Notifier } from "../../notify/notifier.ts";
 import { readGitState } from "../../util/gitstate.ts";
 import { messageOf } from "../../util/errors.ts";
+import { ModelError } from "../../models/errors.ts";
 import { log } from "../../util/log.ts";
 import { BYTES_PER_TOKEN } from "../../tools/budget.ts";
 import type { AuditEvent } from "../../audit/catalogue.ts";
@@ -273,6 +274,13 @@ export class ChatEngine {
     try {
       return await o.backend(configured, false);
     } catch (error) {
+      // Only a model that cannot answer now gives way; a disabled or malformed name is the
+      // person's to fix, as wisp models and wisp config say.
+      if (
+        !(error instanceof ModelError) || ["disabled", "invalid", "fence"].includes(error.kind)
+      ) {
+        throw error;
+      }
       // The configured model is unavailable: the first model this machine can run, said so.
       let candidates: string[] = [];
       try {
@@ -286,7 +294,7 @@ export class ChatEngine {
         } catch {
           continue;
         }
-        const reason = messageOf(error);
+        const reason = error.reason;
         this.note(
           `${configured} is unavailable (${reason});\nusing ${backend.name}. /model ${configured} once it is running`,
           "warn",
