@@ -135,8 +135,9 @@ const MAX_DEPTH = 256;
 
 /**
  * Whether the process `pid` may answer request `id`: wisp's own executable
- * running `approvals approve|deny <id>`, with a controlling terminal, not
- * descending from any process in `lineage`.
+ * running `approvals approve|deny <id>` (or a plain `chat` whose standard
+ * input is a terminal, where the person typed `/approvals …`), with a
+ * controlling terminal, not descending from any process in `lineage`.
  */
 export async function checkAnswerer(
   pid: number,
@@ -158,8 +159,14 @@ export async function checkAnswerer(
     return { ok: false, reason: `the answer did not come from wisp: ${parsed.reason}` };
   }
   const [group, verb, target] = parsed.args;
-  if (group !== "approvals" || (verb !== "approve" && verb !== "deny") || target !== id) {
-    return { ok: false, reason: `the answer did not come from wisp approvals approve|deny ${id}` };
+  const fromApprovals = group === "approvals" && (verb === "approve" || verb === "deny") &&
+    target === id;
+  if (!fromApprovals && !plainChatAtTerminal(parsed.args, facts)) {
+    return {
+      ok: false,
+      reason:
+        `the answer did not come from wisp approvals approve|deny ${id}, or a plain wisp chat reading a terminal`,
+    };
   }
   if (facts.controllingTerminal !== true) {
     return { ok: false, reason: "the answering process has no terminal of its own" };
@@ -167,6 +174,17 @@ export async function checkAnswerer(
   const lineageRefusal = await descendsFrom(pid, facts, lineage, prober);
   if (lineageRefusal) return { ok: false, reason: lineageRefusal };
   return { ok: true };
+}
+
+/**
+ * Whether the answering wisp is a plain `wisp chat` whose standard input is
+ * a terminal, where the person typed `/approvals approve|deny ID` (docs/chat.md).
+ * `--json` is refused: its input is a program's, whatever that program's
+ * own terminal is. A platform that does not say where stdin leads refuses.
+ */
+export function plainChatAtTerminal(args: string[], facts: ProcessFacts): boolean {
+  if (args[0] !== "chat" || args.includes("--json")) return false;
+  return facts.stdin !== undefined && /^\/dev\/(pts\/\d+|tty[A-Za-z0-9]*)$/.test(facts.stdin);
 }
 
 async function descendsFrom(

@@ -448,12 +448,13 @@ async function approvals(engine: ChatEngine, args: string[]): Promise<void> {
     decision: verb,
     ...(scope ? { scope: scope as "once" } : {}),
   });
-  engine.session.audit.record("approval.answered", {
-    id,
-    decision: verb === "approve" ? (scope ?? "once") : "no",
-    via: "chat",
-    taken: result.exitCode === 0,
-  });
+  if (result.exitCode === 0) {
+    engine.session.audit.record("approval.answered", {
+      id,
+      decision: verb === "approve" ? (scope ?? "once") : "no",
+      via: "chat",
+    });
+  }
   engine.note(result.message, result.exitCode === 0 ? "plain" : "warn", "command");
 }
 
