@@ -175,6 +175,7 @@ async function action(flags: ChatFlags): Promise<void> {
     // --json: the protocol answers (a hello may say it cannot); plain: only a person at a terminal.
     approvals: json || stdinTerminal ? "protocol" : "refuse",
     inputIsTerminal: stdinTerminal,
+    noteWaiting: !json,
     emit,
     version: versionString(),
     // --json: a front end whose hello declared notify posts it (a notify line); otherwise the

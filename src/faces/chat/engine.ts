@@ -29,6 +29,7 @@ import type {
 } from "../../gate/gate.ts";
 import type { Notifier } from "../../notify/notifier.ts";
 import { readGitState } from "../../util/gitstate.ts";
+import { listPending, outcomePath, outcomeWords, parseOutcome } from "../../gate/pending.ts";
 import { messageOf } from "../../util/errors.ts";
 import { ModelError } from "../../models/errors.ts";
 import { log } from "../../util/log.ts";
@@ -80,6 +81,11 @@ export interface ChatEngineOptions {
   approvals: ApprovalRoute;
   /** Whether the person's input is a terminal: /approvals approve|deny answer only then. */
   inputIsTerminal: boolean;
+  /**
+   * Note, between prompts, each request newly waiting in a wisp mcp server,
+   * and each one seen before that no longer waits (the plain chat).
+   */
+  noteWaiting?: boolean;
   /** Where every out line goes. */
   emit(line: OutLine): void;
   /**
@@ -174,6 +180,10 @@ export class ChatEngine {
   #turnStarted: string | undefined;
   /** Risk classifications a model classifier made this session (for /stats). */
   classifierCalls = 0;
+  /** Requests waiting in wisp mcp noted so far (id → command), and the ones answered here. */
+  readonly #noted = new Map<string, string>();
+  readonly answeredHere = new Set<string>();
+  #toldHowToAnswer = false;
 
   constructor(options: ChatEngineOptions) {
     this.options = options;
@@ -263,6 +273,7 @@ export class ChatEngine {
         "muted",
       );
     }
+    await this.noteWaiting();
     this.emitStatus();
   }
 
@@ -478,7 +489,10 @@ export class ChatEngine {
         } catch (error) {
           this.note(`error: ${messageOf(error)}`, "error", "error");
         }
-        if (this.quitting === undefined && !this.#inputClosed) this.emitStatus();
+        if (this.quitting === undefined && !this.#inputClosed) {
+          await this.noteWaiting();
+          this.emitStatus();
+        }
       }
       this.#draining = undefined;
     })();
@@ -859,6 +873,60 @@ export class ChatEngine {
       });
     } catch (error) {
       this.note(`error: ${messageOf(error)}`, "error", "error");
+    }
+  }
+
+  // ------------------------------------------------- waiting in wisp mcp
+
+  /**
+   * Between prompts: a note for each request newly waiting in a wisp mcp
+   * server (the first also says how to answer), and one for each seen
+   * before that no longer waits, with how it ended when its server said.
+   * Requests answered in this chat are not noted again.
+   */
+  async noteWaiting(): Promise<void> {
+    if (!this.options.noteWaiting) return;
+    const dir = this.options.paths.pending;
+    let listed;
+    try {
+      listed = await listPending(dir);
+    } catch (error) {
+      log("info", `chat: cannot list ${dir}: ${messageOf(error)}`);
+      return;
+    }
+    const now = new Set(listed.map((l) => l.request.id));
+    for (const [id, command] of this.#noted) {
+      if (now.has(id)) continue;
+      this.#noted.delete(id);
+      if (this.answeredHere.has(id)) continue;
+      let how = "answered elsewhere or withdrawn";
+      try {
+        const outcome = parseOutcome(Deno.readTextFileSync(outcomePath(dir, id)));
+        if (outcome) how = outcomeWords(outcome);
+      } catch { /* no word of it */ }
+      this.note(`· ${id} no longer waiting: ${how} (${command})`, "muted", "waiting");
+    }
+    for (const { request } of listed) {
+      if (this.#noted.has(request.id) || this.answeredHere.has(request.id)) continue;
+      this.#noted.set(request.id, request.command);
+      const what = request.outsideSandbox
+        ? `run ${request.command} OUTSIDE THE SANDBOX, this once, in ${request.cwd}`
+        : `run ${request.command} in ${request.cwd}`;
+      this.note(
+        `⚠ ${request.id} waiting in wisp mcp (${request.client}, thread ${request.thread}): ${what}, ${request.level}`,
+        "warn",
+        "waiting",
+      );
+      if (!this.#toldHowToAnswer) {
+        this.#toldHowToAnswer = true;
+        this.note(
+          this.options.inputIsTerminal
+            ? "  answer with /approvals approve ID [once|session|project|always] or /approvals deny ID"
+            : "  answer with wisp approvals approve|deny ID at a terminal (this chat's input is not one)",
+          "muted",
+          "waiting",
+        );
+      }
     }
   }
 

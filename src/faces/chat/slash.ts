@@ -449,6 +449,7 @@ async function approvals(engine: ChatEngine, args: string[]): Promise<void> {
     ...(scope ? { scope: scope as "once" } : {}),
   });
   if (result.exitCode === 0) {
+    engine.answeredHere.add(id);
     engine.session.audit.record("approval.answered", {
       id,
       decision: verb === "approve" ? (scope ?? "once") : "no",
