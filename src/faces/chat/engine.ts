@@ -184,6 +184,8 @@ export class ChatEngine {
   readonly #noted = new Map<string, string>();
   readonly answeredHere = new Set<string>();
   #toldHowToAnswer = false;
+  /** How many commands wait in wisp mcp, as last listed (the status line's count). */
+  waitingApprovals = 0;
 
   constructor(options: ChatEngineOptions) {
     this.options = options;
@@ -894,6 +896,7 @@ export class ChatEngine {
       log("info", `chat: cannot list ${dir}: ${messageOf(error)}`);
       return;
     }
+    this.waitingApprovals = listed.length;
     const now = new Set(listed.map((l) => l.request.id));
     for (const [id, command] of this.#noted) {
       if (now.has(id)) continue;
@@ -962,6 +965,9 @@ export class ChatEngine {
       cwd: root,
       ...(branch ? { branch } : {}),
       approvalMode: this.approvalMode(),
+      ...(this.waitingApprovals > 0
+        ? { waiting: { approvals: this.waitingApprovals, questions: 0 } }
+        : {}),
       ...(last
         ? {
           last: {

@@ -86,7 +86,9 @@ export class PlainRenderer {
       case "choice":
         this.#choice = line;
         err(line.title);
-        line.options.forEach((o, i) => err(`  ${i + 1}. ${o.value}${o.current ? " *" : ""}`));
+        line.options.forEach((o, i) =>
+          err(`  ${i + 1}. ${o.value}${o.label ? `  ${o.label}` : ""}${o.current ? " *" : ""}`)
+        );
         this.io.err("a number or a value, Enter leaves it: ");
         return;
       case "withdrawn":

@@ -435,23 +435,42 @@ async function approvals(engine: ChatEngine, args: string[]): Promise<void> {
     );
     return;
   }
-  if (!id) {
-    engine.note(`/approvals ${verb} needs the request's id; /approvals pending lists them`, "warn");
-    return;
+  let chosenId = id;
+  if (!chosenId) {
+    // Without an id: a choice of what waits.
+    const listed = await listPending(dir);
+    if (listed.length === 0) {
+      say("no command waits for approval in wisp mcp");
+      return;
+    }
+    const chosen = await engine.choose({
+      kind: "pick",
+      title: `/approvals ${verb}: which request?`,
+      options: listed.map(({ request }) => ({
+        value: request.id,
+        label: `${request.command} (${request.client}, thread ${request.thread}, ${request.level})`,
+      })),
+    });
+    if (!chosen.value) {
+      say("nothing was answered");
+      return;
+    }
+    chosenId = chosen.value;
   }
+  const target = chosenId;
   if (verb === "approve" && scope !== undefined && !(SCOPES as readonly string[]).includes(scope)) {
     engine.note(`the scope must be one of ${SCOPES.join(", ")} (it is "${scope}")`, "warn");
     return;
   }
   const { answerPending } = await import("../mcp/answer.ts");
-  const result = await answerPending(dir, id, {
+  const result = await answerPending(dir, target, {
     decision: verb,
     ...(scope ? { scope: scope as "once" } : {}),
   });
   if (result.exitCode === 0) {
-    engine.answeredHere.add(id);
+    engine.answeredHere.add(target);
     engine.session.audit.record("approval.answered", {
-      id,
+      id: target,
       decision: verb === "approve" ? (scope ?? "once") : "no",
       via: "chat",
     });
