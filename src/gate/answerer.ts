@@ -147,8 +147,9 @@ const MAX_DEPTH = 256;
 
 /**
  * Whether the process `pid` may answer request `id`: wisp's own executable
- * running `approvals approve|deny <id>`, with a controlling terminal, not
- * descending from any process in `lineage`.
+ * running the answering command (`approvals approve|deny <id>`, `facts
+ * keep|drop <id>`) or a plain `chat` whose standard input is a terminal (where
+ * the person typed `/approvals …`), with a controlling terminal, not descending from any process in `lineage`.
  */
 export async function checkAnswerer(
   pid: number,
@@ -171,10 +172,13 @@ export async function checkAnswerer(
     return { ok: false, reason: `the answer did not come from wisp: ${parsed.reason}` };
   }
   const [group, verb, target] = parsed.args;
-  if (group !== command.group || !command.verbs.includes(verb) || target !== id) {
+  const fromCommand = group === command.group && command.verbs.includes(verb) && target === id;
+  if (!fromCommand && !plainChatAtTerminal(parsed.args, facts)) {
     return {
       ok: false,
-      reason: `the answer did not come from wisp ${command.group} ${command.verbs.join("|")} ${id}`,
+      reason: `the answer did not come from wisp ${command.group} ${
+        command.verbs.join("|")
+      } ${id}, or a plain wisp chat reading a terminal`,
     };
   }
   if (facts.controllingTerminal !== true) {
@@ -183,6 +187,17 @@ export async function checkAnswerer(
   const lineageRefusal = await descendsFrom(pid, facts, lineage, prober);
   if (lineageRefusal) return { ok: false, reason: lineageRefusal };
   return { ok: true };
+}
+
+/**
+ * Whether the answering wisp is a plain `wisp chat` whose standard input is
+ * a terminal, where the person typed `/approvals approve|deny ID` (docs/chat.md).
+ * `--json` is refused: its input is a program's, whatever that program's
+ * own terminal is. A platform that does not say where stdin leads refuses.
+ */
+export function plainChatAtTerminal(args: string[], facts: ProcessFacts): boolean {
+  if (args[0] !== "chat" || args.includes("--json")) return false;
+  return facts.stdin !== undefined && /^\/dev\/(pts\/\d+|tty[A-Za-z0-9]*)$/.test(facts.stdin);
 }
 
 async function descendsFrom(
