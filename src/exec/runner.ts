@@ -31,7 +31,13 @@ import { removeQuietly } from "../util/fs_safe.ts";
 import { drain } from "./drain.ts";
 import { environmentFor, resolveOnOwnPath } from "./environment.ts";
 import { copyOut, feedStdin, type Passing, passingOnce } from "./passthrough.ts";
-import { splitTrailer, supervisorArgv, type Trailer, TRAILER_MAX_BYTES } from "./supervisor.ts";
+import {
+  splitTrailer,
+  StartMarkReader,
+  supervisorArgv,
+  type Trailer,
+  TRAILER_MAX_BYTES,
+} from "./supervisor.ts";
 import { timedOutLine, type TimeoutSource } from "./timeouts.ts";
 import { enabled, log, masked, quotedArgv } from "../util/log.ts";
 
@@ -318,6 +324,15 @@ export function launchArgv(plan: {
   });
 }
 
+/** How long after the supervisor's own time limit wisp's backstop timer fires. */
+const BACKSTOP_MS = 500;
+/**
+ * How long a capturing launcher may take to start the supervisor before the
+ * backstop counts from the launch instead (a sandbox is set up in well under
+ * a second; this is for a launcher that hangs).
+ */
+const LAUNCH_ALLOWANCE_MS = 30_000;
+
 async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<RunResult> {
   const started = performance.now();
   const sandboxConfig = req.config.commandPolicy.sandbox;
@@ -474,14 +489,32 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
     stopped = true;
     killNow();
   });
+  // The supervisor's own timer fires first; this one is the backstop for a
+  // supervisor whose timer a command managed to kill. It counts from the
+  // command's start, which the supervisor marks on stderr: a launcher that
+  // takes long to set up the sandbox must not eat into the command's time.
+  const backstop = () => {
+    if (exited) return;
+    timedOutHere = true;
+    stopGracefully();
+  };
+  let beforeStart: ReturnType<typeof setTimeout> | undefined;
+  const startMark = capture
+    ? new StartMarkReader(() => {
+      if (timeout <= 0 || exited) return;
+      clearTimeout(beforeStart);
+      timers.push(setTimeout(backstop, timeout * 1000 + BACKSTOP_MS));
+    })
+    : undefined;
   if (timeout > 0) {
-    // The supervisor's own timer fires first; this one is the backstop for a
-    // supervisor whose timer a command managed to kill.
-    timers.push(setTimeout(() => {
-      if (exited) return;
-      timedOutHere = true;
-      stopGracefully();
-    }, timeout * 1000 + 500));
+    // Until the start is seen (and always in passthrough, which has no mark)
+    // it counts from the launch; a capture's launcher gets LAUNCH_ALLOWANCE_MS
+    // more, so one that hangs before its supervisor runs still ends.
+    beforeStart = setTimeout(
+      backstop,
+      timeout * 1000 + BACKSTOP_MS + (capture ? LAUNCH_ALLOWANCE_MS : 0),
+    );
+    timers.push(beforeStart);
   }
 
   let cancel: () => void = () => {};
@@ -489,7 +522,13 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   const readers = capture
     ? Promise.all([
       drain(child.stdout, out, cancelled, req.onOutput && ((c) => req.onOutput!("stdout", c))),
-      drain(child.stderr, err, cancelled, req.onOutput && ((c) => req.onOutput!("stderr", c))),
+      drain(
+        child.stderr,
+        err,
+        cancelled,
+        req.onOutput && ((c) => req.onOutput!("stderr", c)),
+        startMark,
+      ),
     ])
     : Promise.all([
       passing[1] === "piped" ? copyOut(child.stdout, Deno.stdout) : undefined,
