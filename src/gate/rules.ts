@@ -1086,405 +1086,392 @@ function isOutside(path: string, part: Part): boolean {
   });
 }
 
-/** Programs rated by their options, not on the verb tables. */
+/** What an option rule reads: the part, its program, its arguments and those not options. */
+interface OptionInput {
+  part: Part;
+  prog: string;
+  args: string[];
+  positional: string[];
+}
+
+/** A rating by a program's options and operands. */
+type OptionRule = (input: OptionInput) => ProgramRating;
+
+function rated(rating: Rating, readOnly = false, exact = false): ProgramRating {
+  return { rating, readOnly, exact };
+}
+
+/**
+ * The programs rated by their options, not on the verb tables: one rule per
+ * family of programs that take their options alike (the programs' names
+ * separated by spaces).
+ */
+const OPTION_RULES: ReadonlyArray<readonly [programs: string, rule: OptionRule]> = [
+  ["rm grm", rateRemove],
+  ["rmdir unlink", rateUnlink],
+  ["shred srm wipe", rateShred],
+  ["cp mv install ln rsync ditto scp", rateCopy],
+  ["touch mkdir mktemp mkfifo truncate patch split csplit", rateFileMaker],
+  ["chmod chown chgrp chflags setfacl xattr", ratePermissions],
+  ["dd", rateDd],
+  ["tar gtar bsdtar", rateTar],
+  ["unzip", rateUnzip],
+  ["zip gzip gunzip bzip2 bunzip2 xz unxz zstd 7z", rateCompressor],
+  ["curl wget http https xh aria2c fetch", rateDownload],
+  ["ssh sftp telnet mosh", rateRemoteShell],
+  ["nc ncat netcat socat", rateRawNetwork],
+  ["ssh-keygen ssh-add ssh-copy-id gpg gpg2", rateKeys],
+  ["kill killall pkill skill", rateKill],
+  ["open xdg-open", rateOpen],
+  ["code vim vi nvim nano emacs subl", rateEditor],
+  ["at batch", rateScheduler],
+  ["mount umount losetup swapon swapoff", rateMount],
+  ["iptables ip6tables nft ufw pfctl firewall-cmd", rateFirewall],
+  ["chattr", rateChattr],
+  ["useradd userdel usermod passwd chpasswd groupadd dscl sysadminctl visudo", rateAccounts],
+  [
+    "spctl csrutil nvram tccutil bless kextload kextunload insmod rmmod modprobe",
+    rateSystemSecurity,
+  ],
+  ["networksetup scutil pmset systemsetup softwareupdate", rateSystemSettings],
+  ["sqlite3 psql mysql redis-cli mongo mongosh", rateDatabase],
+  ["yes", rateYes],
+  ["op pass gopass bw lpass vault keeper doppler infisical sops", rateSecretsManager],
+  [
+    "pip-audit shellcheck eslint tsc mypy ruff black prettier rustfmt gofmt clang-format swiftformat swiftlint",
+    rateCodeChecker,
+  ],
+  ["pytest jest vitest mocha rspec ctest tox nox", rateTestRunner],
+  [
+    "cmake ninja meson bazel buck gcc g++ clang clang++ cc c++ rustc javac swiftc ld ar",
+    rateBuildTool,
+  ],
+  ["docker-compose", rateCompose],
+  ["shutdown reboot halt poweroff", rateShutdown],
+  ["mkfs fdisk sfdisk gdisk cfdisk parted wipefs blkdiscard", rateDisks],
+  ["sudo doas su pkexec", rateElevated],
+  ["wisp wisp-tui", rateWisp],
+  ["cd pushd popd", rateDirectoryChange],
+  ["trap", rateTrap],
+  ["watch", rateWatch],
+  ["{ }", rateGroup],
+];
+
+const OPTION_RULE_OF = new Map<string, OptionRule>(
+  OPTION_RULES.flatMap(([programs, rule]) =>
+    programs.split(" ").map((program) => [program, rule] as const)
+  ),
+);
+
+/** Programs rated by their options, not on the verb tables (OPTION_RULES). */
 function rateSingle(
   part: Part,
   prog: string,
   args: string[],
 ): ProgramRating | undefined {
-  const out = (rating: Rating, readOnly = false, exact = false): ProgramRating => ({
-    rating,
-    readOnly,
-    exact,
-  });
-  const positional = args.filter((a) => !a.startsWith("-"));
-  switch (prog) {
-    case "rm":
-    case "grm": {
-      const targets = operandArgs(args);
-      if (RM_RECURSIVE(args)) {
-        return out(
-          dangerous(`deletes ${targets.length ? targets.join(" ") : "files"} recursively`),
-        );
-      }
-      // Forced removal of what lies outside the folder the command runs in.
-      const outside = RM_FORCE(args) && targets.find((t) => isOutside(t, part));
-      if (outside) {
-        return out(dangerous(`force-deletes ${outside}, outside the folder it runs in`));
-      }
-      if (part.words.slice(1).some((w) => w.segs.some((s) => s.kind === "glob"))) {
-        return out(moderate(`deletes files matching ${positional.join(" ")}`));
-      }
-      if (part.argsAtRunTime) return out(moderate("deletes files named at run time"));
-      return out(moderate(`deletes ${positional.join(" ") || "files"}`));
-    }
-    case "rmdir":
-    case "unlink":
-      return out(moderate(`deletes ${positional.join(" ")}`));
-    case "shred":
-    case "srm":
-    case "wipe":
-      return out(dangerous("destroys file contents beyond recovery"));
-    case "cp":
-    case "mv":
-    case "install":
-    case "ln":
-    case "rsync":
-    case "ditto":
-    case "scp": {
-      if (args.length > 0 && args.every((a) => /^--(help|version)$/.test(a))) {
-        return out(safe(`prints ${prog}'s help or version`), true);
-      }
-      if (prog === "scp" || (prog === "rsync" && positional.some((p) => /^[^/]*:/.test(p)))) {
-        return out(dangerous("copies files to or from another machine"));
-      }
-      if (prog === "rsync" && args.some((a) => a.startsWith("--delete"))) {
-        return out(dangerous("deletes files at the destination that are not in the source"));
-      }
-      if (
-        (prog === "cp" || prog === "mv") &&
-        (args.some((a) => /^-[a-zA-Z]*f/.test(a) || a === "--force") && RM_RECURSIVE(args))
-      ) return out(moderate(`${prog === "cp" ? "copies" : "moves"} folders over existing files`));
-      return out(
-        moderate(
-          `${
-            prog === "cp" ? "copies" : prog === "mv" ? "moves" : prog === "ln" ? "links" : "copies"
-          } files (${positional.slice(-1)[0] ?? ""})`,
-        ),
-      );
-    }
-    case "touch":
-    case "mkdir":
-    case "mktemp":
-    case "mkfifo":
-    case "truncate":
-    case "patch":
-    case "split":
-    case "csplit":
-      return out(
-        moderate(prog === "mktemp" ? "creates a temporary file" : `changes files (${prog})`),
-      );
-    case "chmod":
-    case "chown":
-    case "chgrp":
-    case "chflags":
-    case "setfacl":
-    case "xattr": {
-      if (
-        prog === "xattr" && args.every((a) => a === "-l" || !a.startsWith("-")) &&
-        !args.includes("-d") && !args.includes("-c") && !args.includes("-w")
-      ) return out(safe("reads extended attributes"), true);
-      if (prog === "xattr" && args.join(" ").includes("quarantine")) {
-        return out(
-          dangerous("removes the quarantine mark that makes macOS check downloaded programs"),
-        );
-      }
-      if (RM_RECURSIVE(args)) {
-        return out(dangerous(`changes permissions or owners recursively (${prog} -R)`));
-      }
-      if (args.some((a) => /^([ugoa]*\+[rwxXst]*s|[0-7]?[4-7][0-7]{3})$/.test(a))) {
-        return out(dangerous("sets the setuid or setgid bit"));
-      }
-      if (prog === "chmod" && args.some((a) => /^0?777$|^a\+rwx$|^o\+w/.test(a))) {
-        return out(moderate("makes files writable by everyone"));
-      }
-      return out(moderate(`changes permissions or owners (${prog})`));
-    }
-    case "dd":
-      if (args.some((a) => /^of=\/dev\//.test(a))) {
-        return out(dangerous("writes raw data to a device"));
-      }
-      if (args.some((a) => a.startsWith("of="))) {
-        return out(moderate(`writes ${args.find((a) => a.startsWith("of="))!.slice(3)}`));
-      }
-      return out(moderate("copies raw data"));
-    case "tar":
-    case "gtar":
-    case "bsdtar": {
-      const mode = (args[0] ?? "").replace(/^-/, "");
-      if (
-        /^[a-zA-Z]*t/.test(mode) && !/[cxru]/.test(mode) || args.includes("--list") ||
-        args.includes("-t")
-      ) return out(safe("lists an archive"), true);
-      if (/[x]/.test(mode) || args.includes("--extract") || args.includes("-x")) {
-        return out(moderate("unpacks an archive here"));
-      }
-      return out(moderate("writes an archive"));
-    }
-    case "unzip":
-      if (args.some((a) => a === "-l" || a === "-v" || a === "-t" || a === "-Z")) {
-        return out(safe("lists an archive"), true);
-      }
-      return out(moderate("unpacks an archive"));
-    case "zip":
-    case "gzip":
-    case "gunzip":
-    case "bzip2":
-    case "bunzip2":
-    case "xz":
-    case "unxz":
-    case "zstd":
-    case "7z":
-      if (
-        args.some((a) =>
-          a === "-l" || a === "-t" || a === "--list" || a === "-c" || a === "--stdout"
-        ) && prog !== "zip"
-      ) return out(safe("reads a compressed file"), true);
-      return out(moderate(`compresses or unpacks files (${prog})`));
-    case "curl":
-    case "wget":
-    case "http":
-    case "https":
-    case "xh":
-    case "aria2c":
-    case "fetch":
-      return rateDownloader(prog, args);
-    case "ssh":
-    case "sftp":
-    case "telnet":
-    case "mosh":
-      if (args.some((a) => /^-[a-zA-Z]*[VGQ]$/.test(a))) {
-        return out(safe("prints ssh's settings"), true);
-      }
-      return out(dangerous(`connects to another machine (${prog})`));
-    case "nc":
-    case "ncat":
-    case "netcat":
-    case "socat":
-      return out(dangerous("opens raw network connections"));
-    case "ssh-keygen":
-    case "ssh-add":
-    case "ssh-copy-id":
-    case "gpg":
-    case "gpg2":
-      if (
-        prog === "gpg" &&
-        args.some((a) => /--(list-keys|list-public-keys|verify|fingerprint)$/.test(a)) &&
-        !args.some((a) => /secret/.test(a))
-      ) return out(safe("lists or verifies keys"), true);
-      return out(dangerous(`handles keys (${prog})`));
-    case "kill":
-    case "killall":
-    case "pkill":
-    case "skill":
-      if (args.some((a) => a === "-l" || a === "-L")) return out(safe("lists signals"), true);
-      if (prog === "kill" && killArgs(part.words.slice(1)).signal === "0") {
-        return out(safe("checks that a process exists (signal 0 sends nothing)"), true);
-      }
-      if (positional.some((p) => p === "-1" || p === "1") || args.includes("-1")) {
-        return out(dangerous("signals every process you own, or init"));
-      }
-      if (prog !== "kill") return out(dangerous(`stops every process matching a name (${prog})`));
-      return out(moderate("stops a process"));
-    case "open":
-    case "xdg-open":
-      if (args.some((a) => a === "-a" || a.startsWith("-b"))) {
-        return out(moderate("opens an application"));
-      }
-      return out(moderate(`opens ${positional[0] ?? "something"} in another application`));
-    case "code":
-    case "vim":
-    case "vi":
-    case "nvim":
-    case "nano":
-    case "emacs":
-    case "subl":
-      return out(moderate(`opens an editor (${prog})`));
-    case "at":
-    case "batch":
-      if (args.some((a) => a === "-l" || a === "-c")) {
-        return out(safe("lists scheduled jobs"), true);
-      }
-      return out(dangerous("schedules commands that run later, unwatched"));
-    case "mount":
-    case "umount":
-    case "losetup":
-    case "swapon":
-    case "swapoff":
-      if (prog === "mount" && args.length === 0) return out(safe("lists mounts"), true);
-      return out(dangerous(`changes mounted file systems (${prog})`));
-    case "iptables":
-    case "ip6tables":
-    case "nft":
-    case "ufw":
-    case "pfctl":
-    case "firewall-cmd":
-      return out(dangerous("changes the firewall"));
-    case "chattr":
-      return out(dangerous("changes file attributes that protect files"));
-    case "useradd":
-    case "userdel":
-    case "usermod":
-    case "passwd":
-    case "chpasswd":
-    case "groupadd":
-    case "dscl":
-    case "sysadminctl":
-    case "visudo":
-      if (prog === "dscl" && args.some((a) => /^-(read|list|search)$/.test(a))) {
-        return out(safe("reads the directory service"), true);
-      }
-      return out(dangerous("changes user accounts or passwords"));
-    case "spctl":
-    case "csrutil":
-    case "nvram":
-    case "tccutil":
-    case "bless":
-    case "kextload":
-    case "kextunload":
-    case "insmod":
-    case "rmmod":
-    case "modprobe":
-      if (
-        args.some((a) => /^--?(status|assess|list|print|p)$/.test(a)) ||
-        (prog === "nvram" && args.includes("-p"))
-      ) return out(safe("reads system security state"), true);
-      return out(dangerous("changes system security or boot settings"));
-    case "networksetup":
-    case "scutil":
-    case "pmset":
-    case "systemsetup":
-    case "softwareupdate":
-      if (
-        args.some((a) =>
-          /^-?(get|list|show|-get|-list|-g|--get|-l)/.test(a) || /^--(dns|proxy|nwi)$/.test(a)
-        )
-      ) return out(safe("reads system settings"), true);
-      return out(moderate(`changes system settings (${prog})`));
-    case "sqlite3":
-    case "psql":
-    case "mysql":
-    case "redis-cli":
-    case "mongo":
-    case "mongosh": {
-      const sql = args.join(" ");
-      if (/\b(drop|delete|truncate|flushall|flushdb|dropDatabase)\b/i.test(sql)) {
-        return out(dangerous("deletes data from a database"), false, true);
-      }
-      if (/\b(insert|update|create|alter|replace|set|del)\b/i.test(sql)) {
-        return out(moderate("changes a database"), false, true);
-      }
-      return out(moderate(`queries a database (${prog})`), false, true);
-    }
-    case "yes":
-      return out(safe("prints a line over and over"), true);
-    case "op":
-    case "pass":
-    case "gopass":
-    case "bw":
-    case "lpass":
-    case "vault":
-    case "keeper":
-    case "doppler":
-    case "infisical":
-    case "sops":
-      if (args.length > 0 && args.every((a) => /^(--version|-v|--help|-h|version|help)$/.test(a))) {
-        return out(safe("prints its version"), true);
-      }
-      return out(dangerous(`reads or changes secrets in a secrets manager (${prog})`));
-    case "pip-audit":
-    case "shellcheck":
-    case "eslint":
-    case "tsc":
-    case "mypy":
-    case "ruff":
-    case "black":
-    case "prettier":
-    case "rustfmt":
-    case "gofmt":
-    case "clang-format":
-    case "swiftformat":
-    case "swiftlint": {
-      const writes =
-        args.some((a) => /^(--write|-w|--fix|--in-place|-i|format|--inplace)$/.test(a)) ||
-        (prog === "black" && !args.includes("--check") && !args.includes("--diff")) ||
-        (prog === "ruff" && args[0] === "format");
-      if (writes) return out(moderate(`rewrites files (${prog})`));
-      if (prog === "tsc" && !args.includes("--noEmit")) {
-        return out(moderate("compiles and writes output files"));
-      }
-      return out(safe(`checks code (${prog})`), true);
-    }
-    case "pytest":
-    case "jest":
-    case "vitest":
-    case "mocha":
-    case "rspec":
-    case "ctest":
-    case "tox":
-    case "nox":
-      return out(moderate(`runs the project's tests (${prog})`));
-    case "cmake":
-    case "ninja":
-    case "meson":
-    case "bazel":
-    case "buck":
-    case "gcc":
-    case "g++":
-    case "clang":
-    case "clang++":
-    case "cc":
-    case "c++":
-    case "rustc":
-    case "javac":
-    case "swiftc":
-    case "ld":
-    case "ar":
-      if (args.length > 0 && args.every((a) => /^--?(version|help|v)$/.test(a))) {
-        return out(safe("prints its version"), true);
-      }
-      return out(moderate(`builds code (${prog})`));
-    case "docker-compose":
-      return out(moderate("changes containers"));
-    case "shutdown":
-    case "reboot":
-    case "halt":
-    case "poweroff":
-      return out(dangerous("shuts down or restarts the machine"));
-    case "mkfs":
-    case "fdisk":
-    case "sfdisk":
-    case "gdisk":
-    case "cfdisk":
-    case "parted":
-    case "wipefs":
-    case "blkdiscard":
-      return out(dangerous("changes disks or partitions"));
-    case "sudo":
-    case "doas":
-    case "su":
-    case "pkexec":
-      return out(dangerous("runs with elevated privileges"));
-    case "wisp":
-    case "wisp-tui": {
-      const sub = positional.join(" ");
-      if (
-        args.length === 0 ||
-        /^(doctor|logs|tools|models|completions|approvals( list| pending)?|classifier (list|measure)|config (get|list|path)|facts( list)?|questions( list)?)\b/
-          .test(sub) ||
-        args.every((a) => /^(-V|--version|-h|--help)$/.test(a))
-      ) {
-        return out(safe("shows wisp's own information"), true);
-      }
-      return out(moderate("runs wisp"));
-    }
-    case "cd":
-    case "pushd":
-    case "popd":
-      return out(safe("changes the working directory"), true);
-    case "trap":
-      // The handler is a payload of its own (analyse.ts), rated like any command line.
-      return out(safe("sets a command the shell runs on a signal, rated on its own"));
-    case "watch":
-      return out(safe("runs a command again and again, rated on its own"));
-    case "{":
-    case "}":
-      return out(safe("groups commands"), true);
-  }
+  const rule = OPTION_RULE_OF.get(prog);
+  if (rule) return rule({ part, prog, args, positional: args.filter((a) => !a.startsWith("-")) });
   if (/^mkfs(\.\w+)?$|^newfs(_\w+)?$|^mke2fs$|^mkswap$/.test(prog)) {
-    return out(dangerous("formats a disk"));
+    return rated(dangerous("formats a disk"));
   }
   return undefined;
+}
+
+function rateRemove({ part, args, positional }: OptionInput): ProgramRating {
+  const targets = operandArgs(args);
+  if (RM_RECURSIVE(args)) {
+    return rated(
+      dangerous(`deletes ${targets.length ? targets.join(" ") : "files"} recursively`),
+    );
+  }
+  // Forced removal of what lies outside the folder the command runs in.
+  const outside = RM_FORCE(args) && targets.find((t) => isOutside(t, part));
+  if (outside) {
+    return rated(dangerous(`force-deletes ${outside}, outside the folder it runs in`));
+  }
+  if (part.words.slice(1).some((w) => w.segs.some((s) => s.kind === "glob"))) {
+    return rated(moderate(`deletes files matching ${positional.join(" ")}`));
+  }
+  if (part.argsAtRunTime) return rated(moderate("deletes files named at run time"));
+  return rated(moderate(`deletes ${positional.join(" ") || "files"}`));
+}
+
+function rateUnlink({ positional }: OptionInput): ProgramRating {
+  return rated(moderate(`deletes ${positional.join(" ")}`));
+}
+
+function rateShred(): ProgramRating {
+  return rated(dangerous("destroys file contents beyond recovery"));
+}
+
+function rateCopy({ prog, args, positional }: OptionInput): ProgramRating {
+  if (args.length > 0 && args.every((a) => /^--(help|version)$/.test(a))) {
+    return rated(safe(`prints ${prog}'s help or version`), true);
+  }
+  if (prog === "scp" || (prog === "rsync" && positional.some((p) => /^[^/]*:/.test(p)))) {
+    return rated(dangerous("copies files to or from another machine"));
+  }
+  if (prog === "rsync" && args.some((a) => a.startsWith("--delete"))) {
+    return rated(dangerous("deletes files at the destination that are not in the source"));
+  }
+  if (
+    (prog === "cp" || prog === "mv") &&
+    (args.some((a) => /^-[a-zA-Z]*f/.test(a) || a === "--force") && RM_RECURSIVE(args))
+  ) return rated(moderate(`${prog === "cp" ? "copies" : "moves"} folders over existing files`));
+  return rated(
+    moderate(
+      `${
+        prog === "cp" ? "copies" : prog === "mv" ? "moves" : prog === "ln" ? "links" : "copies"
+      } files (${positional.slice(-1)[0] ?? ""})`,
+    ),
+  );
+}
+
+function rateFileMaker({ prog }: OptionInput): ProgramRating {
+  return rated(
+    moderate(prog === "mktemp" ? "creates a temporary file" : `changes files (${prog})`),
+  );
+}
+
+function ratePermissions({ prog, args }: OptionInput): ProgramRating {
+  if (
+    prog === "xattr" && args.every((a) => a === "-l" || !a.startsWith("-")) &&
+    !args.includes("-d") && !args.includes("-c") && !args.includes("-w")
+  ) return rated(safe("reads extended attributes"), true);
+  if (prog === "xattr" && args.join(" ").includes("quarantine")) {
+    return rated(
+      dangerous("removes the quarantine mark that makes macOS check downloaded programs"),
+    );
+  }
+  if (RM_RECURSIVE(args)) {
+    return rated(dangerous(`changes permissions or owners recursively (${prog} -R)`));
+  }
+  if (args.some((a) => /^([ugoa]*\+[rwxXst]*s|[0-7]?[4-7][0-7]{3})$/.test(a))) {
+    return rated(dangerous("sets the setuid or setgid bit"));
+  }
+  if (prog === "chmod" && args.some((a) => /^0?777$|^a\+rwx$|^o\+w/.test(a))) {
+    return rated(moderate("makes files writable by everyone"));
+  }
+  return rated(moderate(`changes permissions or owners (${prog})`));
+}
+
+function rateDd({ args }: OptionInput): ProgramRating {
+  if (args.some((a) => /^of=\/dev\//.test(a))) {
+    return rated(dangerous("writes raw data to a device"));
+  }
+  if (args.some((a) => a.startsWith("of="))) {
+    return rated(moderate(`writes ${args.find((a) => a.startsWith("of="))!.slice(3)}`));
+  }
+  return rated(moderate("copies raw data"));
+}
+
+function rateTar({ args }: OptionInput): ProgramRating {
+  const mode = (args[0] ?? "").replace(/^-/, "");
+  if (
+    /^[a-zA-Z]*t/.test(mode) && !/[cxru]/.test(mode) || args.includes("--list") ||
+    args.includes("-t")
+  ) return rated(safe("lists an archive"), true);
+  if (/[x]/.test(mode) || args.includes("--extract") || args.includes("-x")) {
+    return rated(moderate("unpacks an archive here"));
+  }
+  return rated(moderate("writes an archive"));
+}
+
+function rateUnzip({ args }: OptionInput): ProgramRating {
+  if (args.some((a) => a === "-l" || a === "-v" || a === "-t" || a === "-Z")) {
+    return rated(safe("lists an archive"), true);
+  }
+  return rated(moderate("unpacks an archive"));
+}
+
+function rateCompressor({ prog, args }: OptionInput): ProgramRating {
+  if (
+    args.some((a) =>
+      a === "-l" || a === "-t" || a === "--list" || a === "-c" || a === "--stdout"
+    ) && prog !== "zip"
+  ) return rated(safe("reads a compressed file"), true);
+  return rated(moderate(`compresses or unpacks files (${prog})`));
+}
+
+function rateDownload({ prog, args }: OptionInput): ProgramRating {
+  return rateDownloader(prog, args);
+}
+
+function rateRemoteShell({ prog, args }: OptionInput): ProgramRating {
+  if (args.some((a) => /^-[a-zA-Z]*[VGQ]$/.test(a))) {
+    return rated(safe("prints ssh's settings"), true);
+  }
+  return rated(dangerous(`connects to another machine (${prog})`));
+}
+
+function rateRawNetwork(): ProgramRating {
+  return rated(dangerous("opens raw network connections"));
+}
+
+function rateKeys({ prog, args }: OptionInput): ProgramRating {
+  if (
+    prog === "gpg" &&
+    args.some((a) => /--(list-keys|list-public-keys|verify|fingerprint)$/.test(a)) &&
+    !args.some((a) => /secret/.test(a))
+  ) return rated(safe("lists or verifies keys"), true);
+  return rated(dangerous(`handles keys (${prog})`));
+}
+
+function rateKill({ part, prog, args, positional }: OptionInput): ProgramRating {
+  if (args.some((a) => a === "-l" || a === "-L")) return rated(safe("lists signals"), true);
+  if (prog === "kill" && killArgs(part.words.slice(1)).signal === "0") {
+    return rated(safe("checks that a process exists (signal 0 sends nothing)"), true);
+  }
+  if (positional.some((p) => p === "-1" || p === "1") || args.includes("-1")) {
+    return rated(dangerous("signals every process you own, or init"));
+  }
+  if (prog !== "kill") return rated(dangerous(`stops every process matching a name (${prog})`));
+  return rated(moderate("stops a process"));
+}
+
+function rateOpen({ args, positional }: OptionInput): ProgramRating {
+  if (args.some((a) => a === "-a" || a.startsWith("-b"))) {
+    return rated(moderate("opens an application"));
+  }
+  return rated(moderate(`opens ${positional[0] ?? "something"} in another application`));
+}
+
+function rateEditor({ prog }: OptionInput): ProgramRating {
+  return rated(moderate(`opens an editor (${prog})`));
+}
+
+function rateScheduler({ args }: OptionInput): ProgramRating {
+  if (args.some((a) => a === "-l" || a === "-c")) {
+    return rated(safe("lists scheduled jobs"), true);
+  }
+  return rated(dangerous("schedules commands that run later, unwatched"));
+}
+
+function rateMount({ prog, args }: OptionInput): ProgramRating {
+  if (prog === "mount" && args.length === 0) return rated(safe("lists mounts"), true);
+  return rated(dangerous(`changes mounted file systems (${prog})`));
+}
+
+function rateFirewall(): ProgramRating {
+  return rated(dangerous("changes the firewall"));
+}
+
+function rateChattr(): ProgramRating {
+  return rated(dangerous("changes file attributes that protect files"));
+}
+
+function rateAccounts({ prog, args }: OptionInput): ProgramRating {
+  if (prog === "dscl" && args.some((a) => /^-(read|list|search)$/.test(a))) {
+    return rated(safe("reads the directory service"), true);
+  }
+  return rated(dangerous("changes user accounts or passwords"));
+}
+
+function rateSystemSecurity({ prog, args }: OptionInput): ProgramRating {
+  if (
+    args.some((a) => /^--?(status|assess|list|print|p)$/.test(a)) ||
+    (prog === "nvram" && args.includes("-p"))
+  ) return rated(safe("reads system security state"), true);
+  return rated(dangerous("changes system security or boot settings"));
+}
+
+function rateSystemSettings({ prog, args }: OptionInput): ProgramRating {
+  if (
+    args.some((a) =>
+      /^-?(get|list|show|-get|-list|-g|--get|-l)/.test(a) || /^--(dns|proxy|nwi)$/.test(a)
+    )
+  ) return rated(safe("reads system settings"), true);
+  return rated(moderate(`changes system settings (${prog})`));
+}
+
+function rateDatabase({ prog, args }: OptionInput): ProgramRating {
+  const sql = args.join(" ");
+  if (/\b(drop|delete|truncate|flushall|flushdb|dropDatabase)\b/i.test(sql)) {
+    return rated(dangerous("deletes data from a database"), false, true);
+  }
+  if (/\b(insert|update|create|alter|replace|set|del)\b/i.test(sql)) {
+    return rated(moderate("changes a database"), false, true);
+  }
+  return rated(moderate(`queries a database (${prog})`), false, true);
+}
+
+function rateYes(): ProgramRating {
+  return rated(safe("prints a line over and over"), true);
+}
+
+function rateSecretsManager({ prog, args }: OptionInput): ProgramRating {
+  if (args.length > 0 && args.every((a) => /^(--version|-v|--help|-h|version|help)$/.test(a))) {
+    return rated(safe("prints its version"), true);
+  }
+  return rated(dangerous(`reads or changes secrets in a secrets manager (${prog})`));
+}
+
+function rateCodeChecker({ prog, args }: OptionInput): ProgramRating {
+  const writes = args.some((a) => /^(--write|-w|--fix|--in-place|-i|format|--inplace)$/.test(a)) ||
+    (prog === "black" && !args.includes("--check") && !args.includes("--diff")) ||
+    (prog === "ruff" && args[0] === "format");
+  if (writes) return rated(moderate(`rewrites files (${prog})`));
+  if (prog === "tsc" && !args.includes("--noEmit")) {
+    return rated(moderate("compiles and writes output files"));
+  }
+  return rated(safe(`checks code (${prog})`), true);
+}
+
+function rateTestRunner({ prog }: OptionInput): ProgramRating {
+  return rated(moderate(`runs the project's tests (${prog})`));
+}
+
+function rateBuildTool({ prog, args }: OptionInput): ProgramRating {
+  if (args.length > 0 && args.every((a) => /^--?(version|help|v)$/.test(a))) {
+    return rated(safe("prints its version"), true);
+  }
+  return rated(moderate(`builds code (${prog})`));
+}
+
+function rateCompose(): ProgramRating {
+  return rated(moderate("changes containers"));
+}
+
+function rateShutdown(): ProgramRating {
+  return rated(dangerous("shuts down or restarts the machine"));
+}
+
+function rateDisks(): ProgramRating {
+  return rated(dangerous("changes disks or partitions"));
+}
+
+function rateElevated(): ProgramRating {
+  return rated(dangerous("runs with elevated privileges"));
+}
+
+function rateWisp({ args, positional }: OptionInput): ProgramRating {
+  const sub = positional.join(" ");
+  if (
+    args.length === 0 ||
+    /^(doctor|logs|tools|models|completions|approvals( list| pending)?|classifier (list|measure)|config (get|list|path)|facts( list)?|questions( list)?)\b/
+      .test(sub) ||
+    args.every((a) => /^(-V|--version|-h|--help)$/.test(a))
+  ) {
+    return rated(safe("shows wisp's own information"), true);
+  }
+  return rated(moderate("runs wisp"));
+}
+
+function rateDirectoryChange(): ProgramRating {
+  return rated(safe("changes the working directory"), true);
+}
+
+function rateTrap(): ProgramRating {
+  // The handler is a payload of its own (analyse.ts), rated like any command line.
+  return rated(safe("sets a command the shell runs on a signal, rated on its own"));
+}
+
+function rateWatch(): ProgramRating {
+  return rated(safe("runs a command again and again, rated on its own"));
+}
+
+function rateGroup(): ProgramRating {
+  return rated(safe("groups commands"), true);
 }
 
 function rateDownloader(prog: string, args: string[]): ProgramRating {
