@@ -682,588 +682,583 @@ function envAssignment(word: Word): Assignment | undefined {
   };
 }
 
+/**
+ * What one step of unwrapping found about the program at the front of the
+ * words: a wrapper whose command goes on (`next`), or the end of the search
+ * (`end`: the words that run, with a payload of shell code or a script read
+ * from stdin). Either may come with what the wrapper adds: its name, that
+ * more arguments arrive at run time, commands of their own (find -exec), or
+ * variables it sets (env NAME=value).
+ */
+interface UnwrapStep {
+  wrapper?: string;
+  next?: Word[];
+  end?: UnwrapEnd;
+  argsAtRunTime?: boolean;
+  extra?: Word[][];
+  env?: Assignment[];
+}
+
+/** Where unwrapping stops: the words that run, and what they run besides. */
+interface UnwrapEnd {
+  words: Word[];
+  payload?: Unwrapped["payload"];
+  readsStdin?: boolean;
+}
+
+/** One family of wrappers: how it names the command it runs. Pure. */
+type UnwrapRule = (words: Word[], prog: string, input: Word[]) => UnwrapStep;
+
+/**
+ * Follow wrappers (env, nohup, timeout, xargs, npm exec, tmux, ssh, …) to the
+ * program that really runs, one step per wrapper, gathering what each adds.
+ * The variables `env` sets are pushed onto `env`.
+ */
 function unwrapInto(input: Word[], env: Assignment[]): Unwrapped {
   let words = input;
   const wrappers: string[] = [];
   let argsAtRunTime = false;
   const extra: Word[][] = [];
+  const finish = (end: UnwrapEnd): Unwrapped => ({
+    words: end.words,
+    wrappers,
+    argsAtRunTime,
+    payload: end.payload ?? null,
+    readsStdin: end.readsStdin ?? false,
+    extra,
+  });
   for (let guard = 0; guard < 24 && words.length > 0; guard++) {
-    const prog = base(words[0]);
-    const rest = (i: number) => words.slice(i);
-    if (prog === "env") {
-      wrappers.push("env");
-      let i = 1;
-      while (i < words.length) {
-        const first = words[i].segs[0];
-        if (first?.kind === "lit" && /^[A-Za-z_][A-Za-z0-9_%]*=/.test(first.text)) {
-          const a = envAssignment(words[i]);
-          if (a) env.push(a);
-          i += 1; // NAME=value, whatever the value
-          continue;
-        }
-        const l = lit(words[i]);
-        if (l === undefined) break;
-        if (l === "--") {
-          i++;
-          break;
-        }
-        if (
-          l === "-S" || l === "--split-string" || l.startsWith("--split-string=") ||
-          (l.startsWith("-S") && l.length > 2)
-        ) {
-          const value = l === "-S" || l === "--split-string"
-            ? words[i + 1]
-            : litWord(l.replace(/^-S|^--split-string=/, ""));
-          const after = words.slice(l === "-S" || l === "--split-string" ? i + 2 : i + 1);
-          return {
-            words,
-            wrappers,
-            argsAtRunTime,
-            payload: { kind: "env -S", words: [value ?? litWord(""), ...after] },
-            readsStdin: false,
-            extra,
-          };
-        }
-        if (["-u", "--unset", "-C", "--chdir", "-P"].includes(l)) i += 2;
-        else if (l.startsWith("-")) i += 1;
-        else if (/^[A-Za-z_][A-Za-z0-9_%]*=/.test(l)) i += 1;
-        else break;
-      }
-      if (i >= words.length) return done(words.slice(0, 1));
-      words = rest(i);
-      continue;
-    }
-    if (prog === "command") {
-      const i = skipOptions(words, 1, set());
-      const flags = words.slice(1, i).map((w) => lit(w) ?? "");
-      if (flags.some((f) => /^-[a-zA-Z]*[vV]/.test(f))) return done(words);
-      if (i >= words.length) return done(words);
-      wrappers.push("command");
-      words = rest(i);
-      continue;
-    }
-    if (Object.hasOwn(SIMPLE_WRAPPERS, prog)) {
-      const i = skipOptions(words, 1, SIMPLE_WRAPPERS[prog]);
-      if (i >= words.length) return done(words);
-      if (prog === "arch" && /^-/.test(lit(words[i]) ?? "")) {
-        words = rest(i + 1);
-      } else if (prog === "chroot") {
-        wrappers.push(prog);
-        words = rest(i + 1);
-        if (words.length === 0) return done(input);
-        continue;
-      }
-      wrappers.push(prog);
-      words = rest(i);
-      continue;
-    }
-    if (prog === "timeout" || prog === "gtimeout") {
-      let i = skipOptions(words, 1, set("-s", "-k", "--signal", "--kill-after"));
-      i += 1; // the duration
-      if (i >= words.length) return done(words);
-      wrappers.push(prog);
-      words = rest(i);
-      continue;
-    }
-    if (prog === "chrt" || prog === "taskset") {
-      let i = skipOptions(words, 1, set());
-      const flags = words.slice(1, i).map((w) => lit(w) ?? "");
-      if (flags.some((f) => f === "-p" || f === "--pid")) return done(words);
-      i += 1;
-      if (i >= words.length) return done(words);
-      wrappers.push(prog);
-      words = rest(i);
-      continue;
-    }
-    if (prog === "flock") {
-      const i = skipOptions(words, 1, set("-w", "--timeout", "-E", "--conflict-exit-code"));
-      const cIdx = words.findIndex((w, k) => k > 0 && (lit(w) === "-c" || lit(w) === "--command"));
-      if (cIdx > 0 && words[cIdx + 1]) {
-        return { ...done(words), payload: { kind: "flock -c", words: [words[cIdx + 1]] } };
-      }
-      if (i + 1 >= words.length) return done(words);
-      wrappers.push(prog);
-      words = rest(i + 1);
-      continue;
-    }
-    if (prog === "xargs") {
-      const i = skipOptions(
-        words,
-        1,
-        set(
-          "-I",
-          "-n",
-          "-P",
-          "-L",
-          "-d",
-          "-a",
-          "-E",
-          "-s",
-          "--arg-file",
-          "--delimiter",
-          "--max-args",
-          "--max-procs",
-          "--max-lines",
-          "--max-chars",
-          "--eof",
-          "--replace",
-          "--process-slot-var",
-        ),
-      );
-      wrappers.push("xargs");
-      argsAtRunTime = true;
-      words = i >= words.length ? [litWord("echo")] : rest(i);
-      continue;
-    }
-    if (prog === "su") {
-      const cIdx = words.findIndex((w, k) => k > 0 && (lit(w) === "-c" || lit(w) === "--command"));
-      if (cIdx > 0 && words[cIdx + 1]) {
-        return {
-          words,
-          wrappers,
-          argsAtRunTime,
-          payload: { kind: "su -c", words: [words[cIdx + 1]] },
-          readsStdin: false,
-          extra,
-        };
-      }
-      return done(words);
-    }
-    if (prog === "watch") {
-      const i = skipOptions(words, 1, set("-n", "--interval", "-q", "--equexit"));
-      if (i >= words.length) return done(words);
-      const flags = words.slice(1, i).map((w) => lit(w) ?? "");
-      wrappers.push("watch");
-      if (flags.some((f) => f === "-x" || f === "--exec")) {
-        words = rest(i);
-        continue;
-      }
-      return {
-        words: input,
-        wrappers,
-        argsAtRunTime,
-        payload: { kind: "watch", words: rest(i) },
-        readsStdin: false,
-        extra,
-      };
-    }
-    if (prog === "parallel") {
-      const i = skipOptions(
-        words,
-        1,
-        set(
-          "-j",
-          "--jobs",
-          "-S",
-          "--sshlogin",
-          "--joblog",
-          "-a",
-          "--arg-file",
-          "--delay",
-          "--timeout",
-          "-n",
-          "--max-args",
-          "-d",
-          "--delimiter",
-          "-I",
-          "--results",
-        ),
-      );
-      const end = words.findIndex((w, k) => k >= i && /^:::+$/.test(lit(w) ?? ""));
-      const cmdWords = words.slice(i, end < 0 ? words.length : end);
-      wrappers.push("parallel");
-      argsAtRunTime = true;
-      if (cmdWords.length === 0) {
-        return { words: input, wrappers, argsAtRunTime, payload: null, readsStdin: true, extra };
-      }
-      return {
-        words: input,
-        wrappers,
-        argsAtRunTime,
-        payload: { kind: "parallel", words: cmdWords },
-        readsStdin: false,
-        extra,
-      };
-    }
-    if (prog === "find") {
-      // find itself runs; each -exec … ; is a command of its own.
-      for (let i = 1; i < words.length; i++) {
-        const l = lit(words[i]);
-        if (l === "-exec" || l === "-execdir" || l === "-ok" || l === "-okdir") {
-          let j = i + 1;
-          while (j < words.length && !/^(;|\+|\\;)$/.test(lit(words[j]) ?? "")) j++;
-          extra.push(words.slice(i + 1, j));
-          i = j;
-        }
-      }
-      return done(words);
-    }
-    if (prog === "systemd-run") {
-      // Without --user it runs as root (the policy refuses it); with it, the rest is a command.
-      if (!words.some((w) => lit(w) === "--user")) return done(words);
-      const i = skipOptions(words, 1, SYSTEMD_RUN_VALUES);
-      if (i >= words.length) return done(words);
-      wrappers.push("systemd-run --user");
-      words = rest(i);
-      continue;
-    }
-    if (prog === "fd" || prog === "fdfind") {
-      // fd -x CMD… / -X CMD… runs a command on what it finds, like find -exec.
-      const at = words.findIndex((w, k) =>
-        k > 0 && /^(-x|--exec|-X|--exec-batch)$/.test(lit(w) ?? "")
-      );
-      if (at > 0) {
-        let j = at + 1;
-        while (j < words.length && !/^(;|\\;)$/.test(lit(words[j]) ?? "")) j++;
-        extra.push(words.slice(at + 1, j));
-      }
-      return done(words);
-    }
-    if (["npm", "pnpm", "yarn", "bun"].includes(prog)) {
-      const verbIdx = skipOptions(
-        words,
-        1,
-        set("--prefix", "-C", "--dir", "--cwd", "--filter", "-w", "--workspace"),
-      );
-      const verb = lit(words[verbIdx]);
-      if (verb === "exec" || verb === "dlx" || verb === "x") {
-        const i = skipOptions(words, verbIdx + 1, set("-p", "--package", "-c", "--call"));
-        const cIdx = words.findIndex((w, k) =>
-          k > verbIdx && (lit(w) === "-c" || lit(w) === "--call")
-        );
-        if (cIdx > 0 && words[cIdx + 1]) {
-          return {
-            words,
-            wrappers,
-            argsAtRunTime,
-            payload: { kind: `${prog} exec -c`, words: [words[cIdx + 1]] },
-            readsStdin: false,
-            extra,
-          };
-        }
-        if (i >= words.length) return done(words);
-        wrappers.push(`${prog} ${verb}`);
-        words = rest(i);
-        continue;
-      }
-      return done(words);
-    }
-    if (prog === "npx" || prog === "pnpx" || prog === "bunx") {
-      const cIdx = words.findIndex((w, k) => k > 0 && (lit(w) === "-c" || lit(w) === "--call"));
-      if (cIdx > 0 && words[cIdx + 1]) {
-        return {
-          words,
-          wrappers,
-          argsAtRunTime,
-          payload: { kind: "npx -c", words: [words[cIdx + 1]] },
-          readsStdin: false,
-          extra,
-        };
-      }
-    }
-    if (
-      [
-        "uv",
-        "poetry",
-        "pdm",
-        "hatch",
-        "rye",
-        "pipx",
-        "bundle",
-        "pyenv",
-        "rbenv",
-        "mise",
-        "asdf",
-        "devbox",
-        "direnv",
-      ].includes(prog)
-    ) {
-      const verb = lit(words[1]);
-      const runVerb = (prog === "bundle" || prog === "pyenv" || prog === "rbenv" || prog === "asdf")
-        ? "exec"
-        : prog === "mise"
-        ? (verb === "x" ? "x" : "exec")
-        : "run";
-      if (verb === runVerb || (prog === "direnv" && verb === "exec")) {
-        let i = skipOptions(
-          words,
-          2,
-          set(
-            "--with",
-            "--python",
-            "-p",
-            "--from",
-            "--env-file",
-            "--group",
-            "--extra",
-            "--package",
-            "--directory",
-          ),
-        );
-        if (prog === "direnv") i += 1;
-        if (i >= words.length) return done(words);
-        wrappers.push(`${prog} ${verb}`);
-        words = rest(i);
-        continue;
-      }
-      return done(words);
-    }
-    if (prog === "nix-shell" || prog === "nix") {
-      const rIdx = words.findIndex((w) =>
-        lit(w) === "--run" || lit(w) === "--command" || lit(w) === "-c"
-      );
-      if (rIdx > 0 && words[rIdx + 1]) {
-        return {
-          words,
-          wrappers,
-          argsAtRunTime,
-          payload: { kind: `${prog} --run`, words: [words[rIdx + 1]] },
-          readsStdin: false,
-          extra,
-        };
-      }
-      return done(words);
-    }
-    if (prog === "script") {
-      // -c CMD, --command CMD, and -c inside a cluster of short options (-qec CMD).
-      const cIdx = words.findIndex((w, k) =>
-        k > 0 && (lit(w) === "--command" || /^-[A-Za-z]*c$/.test(lit(w) ?? ""))
-      );
-      if (cIdx > 0 && words[cIdx + 1]) {
-        return {
-          words,
-          wrappers,
-          argsAtRunTime,
-          payload: { kind: "script -c", words: [words[cIdx + 1]] },
-          readsStdin: false,
-          extra,
-        };
-      }
-      return done(words);
-    }
-    if (prog === "dotenv") {
-      const dd = words.findIndex((w) => lit(w) === "--");
-      if (dd > 0 && dd + 1 < words.length) {
-        wrappers.push("dotenv");
-        words = rest(dd + 1);
-        continue;
-      }
-      return done(words);
-    }
-    if (prog === "busybox" && words.length > 1) {
-      wrappers.push("busybox");
-      words = rest(1);
-      continue;
-    }
-    if (SHELLS.has(prog)) {
-      return shellInvocation(words);
-    }
-    if (prog === "tmux" || prog === "screen") {
-      // tmux new-session 'cmd', tmux send-keys 'cmd' Enter, screen -dm cmd: shell code they start.
-      const lits = words.map((w) => lit(w) ?? "");
-      if (prog === "tmux") {
-        const verbAt = lits.findIndex((l, k) =>
-          k > 0 &&
-          /^(new|new-session|new-window|neww|split-window|splitw|respawn-pane|respawn-window|run-shell|run|send-keys|send)$/
-            .test(l)
-        );
-        if (verbAt > 0) {
-          const rest = words.slice(verbAt + 1).filter((w, k, all) => {
-            const l = lit(w) ?? "";
-            const prev = lit(all[k - 1]) ?? "";
-            return !l.startsWith("-") && !/^-[stncxyeFlcpPT]$/.test(prev) &&
-              !/^(Enter|C-m|KPEnter)$/.test(l);
-          });
-          if (rest.length > 0) {
-            return {
-              words,
-              wrappers,
-              argsAtRunTime,
-              payload: { kind: `tmux ${lits[verbAt]}`, words: rest },
-              readsStdin: false,
-              extra,
-            };
-          }
-        }
-        return done(words);
-      }
-      const i = skipOptions(
-        words,
-        1,
-        set(
-          "-S",
-          "-c",
-          "-e",
-          "-h",
-          "-L",
-          "-Logfile",
-          "-p",
-          "-t",
-          "-T",
-          "-x",
-          "-X",
-          "-r",
-          "-R",
-          "-ls",
-        ),
-      );
-      if (i < words.length) {
-        wrappers.push("screen");
-        words = rest(i);
-        continue;
-      }
-      return done(words);
-    }
-    if (prog === "ssh") {
-      // The remote command is shell code too: ssh host 'rm -rf /' runs it there.
-      const i = skipOptions(
-        words,
-        1,
-        set(
-          "-b",
-          "-c",
-          "-D",
-          "-E",
-          "-e",
-          "-F",
-          "-I",
-          "-i",
-          "-J",
-          "-L",
-          "-l",
-          "-m",
-          "-O",
-          "-o",
-          "-p",
-          "-Q",
-          "-R",
-          "-S",
-          "-W",
-          "-w",
-        ),
-      );
-      const remote = words.slice(i + 1);
-      if (remote.length > 0) {
-        return {
-          words,
-          wrappers,
-          argsAtRunTime,
-          payload: { kind: "ssh remote command", words: remote },
-          readsStdin: false,
-          extra,
-        };
-      }
-      return done(words);
-    }
-    if (prog === "osascript") {
-      const code = words.slice(1).map((w) => lit(w) ?? "").join("\n").slice(0, CODE_SCAN_LIMIT);
-      const m = /do shell script\s+"((?:[^"\\]|\\.)*)"/i.exec(code);
-      if (m) {
-        return {
-          words,
-          wrappers,
-          argsAtRunTime,
-          payload: { kind: "do shell script", words: [litWord(m[1].replace(/\\(.)/g, "$1"))] },
-          readsStdin: false,
-          extra,
-        };
-      }
-      return done(words);
-    }
-    if (prog === "trap") {
-      // trap [-lp] [[handler] signal…]: the handler is shell code run later, in this shell.
-      const i = skipOptions(words, 1, set());
-      const handler = words[i];
-      if (handler && words.length > i + 1 && lit(handler) !== "-") {
-        return {
-          words,
-          wrappers,
-          argsAtRunTime,
-          payload: { kind: "trap", words: [handler] },
-          readsStdin: false,
-          extra,
-        };
-      }
-      return done(words);
-    }
-    if (prog === "coproc") {
-      // coproc [NAME] { …; }: what follows runs in the background; `{` and `}` are syntax.
-      const at = lit(words[1]) === "{" ? 2 : lit(words[2]) === "{" ? 3 : 1;
-      if (at >= words.length) return done(words);
-      wrappers.push("coproc");
-      words = rest(at);
-      continue;
-    }
-    if (prog === "eval") {
-      return {
-        words,
-        wrappers,
-        argsAtRunTime,
-        payload: { kind: "eval", words: words.slice(1) },
-        readsStdin: false,
-        extra,
-      };
-    }
-    if (prog === "source" || prog === ".") {
-      const target = lit(words[1]);
-      const readsStdin = target === "/dev/stdin" || target === "-" || target === "/proc/self/fd/0";
-      return { words, wrappers, argsAtRunTime, payload: null, readsStdin, extra };
-    }
-    return done(words);
+    const step = unwrapStep(words, input);
+    if (step.wrapper) wrappers.push(step.wrapper);
+    if (step.argsAtRunTime) argsAtRunTime = true;
+    if (step.extra) extra.push(...step.extra);
+    if (step.env) env.push(...step.env);
+    if (step.end) return finish(step.end);
+    words = step.next ?? [];
   }
-  return done(words);
+  return finish({ words });
+}
 
-  function done(w: Word[]): Unwrapped {
-    return { words: w, wrappers, argsAtRunTime, payload: null, readsStdin: false, extra };
-  }
+/** The step for the program at the front of `words`. Pure. */
+function unwrapStep(words: Word[], input: Word[]): UnwrapStep {
+  const prog = base(words[0]);
+  // The plain wrappers come first: they also take npx, pnpx and bunx.
+  if (Object.hasOwn(SIMPLE_WRAPPERS, prog)) return simpleWrapperStep(words, prog, input);
+  const rule = UNWRAP_RULE_OF.get(prog);
+  if (rule) return rule(words, prog, input);
+  if (SHELLS.has(prog)) return { end: shellInvocation(words) };
+  return { end: { words } };
+}
 
-  function shellInvocation(w: Word[]): Unwrapped {
-    let i = 1;
-    let command: Word | null = null;
-    let readsStdin = false;
-    let sawC = false;
-    while (i < w.length) {
-      const l = lit(w[i]);
-      if (l === undefined) break;
-      if (l === "--" || l === "-") {
-        i++;
-        if (l === "-") readsStdin = true;
-        break;
-      }
-      if (
-        /^--(rcfile|init-file)$/.test(l) || l === "-o" || l === "+o" || l === "-O" || l === "+O"
-      ) {
-        i += 2;
-        continue;
-      }
-      if (l === "-c" || l === "--command" || (/^-[a-zA-Z]+$/.test(l) && l.includes("c"))) {
-        sawC = true;
-        i++;
-        continue;
-      }
-      if (/^-[a-zA-Z]*s[a-zA-Z]*$/.test(l)) readsStdin = true;
-      if (l.startsWith("-") || l.startsWith("+")) {
-        i++;
-        continue;
-      }
+/** The wrappers with rules of their own (the programs' names separated by spaces). */
+const UNWRAP_RULES: ReadonlyArray<readonly [programs: string, rule: UnwrapRule]> = [
+  ["env", envStep],
+  ["command", commandStep],
+  ["timeout gtimeout", timeoutStep],
+  ["chrt taskset", schedulerStep],
+  ["flock", flockStep],
+  ["xargs", xargsStep],
+  ["su", suStep],
+  ["watch", watchStep],
+  ["parallel", parallelStep],
+  ["find", findStep],
+  ["systemd-run", systemdRunStep],
+  ["fd fdfind", fdStep],
+  ["npm pnpm yarn bun", packageManagerStep],
+  // Never reached today: SIMPLE_WRAPPERS takes npx, pnpx and bunx first.
+  ["npx pnpx bunx", npxCallStep],
+  ["uv poetry pdm hatch rye pipx bundle pyenv rbenv mise asdf devbox direnv", projectRunnerStep],
+  ["nix-shell nix", nixStep],
+  ["script", scriptStep],
+  ["dotenv", dotenvStep],
+  ["busybox", busyboxStep],
+  ["tmux", tmuxStep],
+  ["screen", screenStep],
+  ["ssh", sshStep],
+  ["osascript", osascriptStep],
+  ["trap", trapStep],
+  ["coproc", coprocStep],
+  ["eval", evalStep],
+  ["source .", sourceStep],
+];
+
+const UNWRAP_RULE_OF = new Map(
+  UNWRAP_RULES.flatMap(([programs, rule]) =>
+    programs.split(" ").map((program) => [program, rule] as const)
+  ),
+);
+
+/** The index of the word after the first `-c`/`--command` (or `--call`) past the program. */
+function commandOptionAt(words: Word[], names: string[]): number {
+  return words.findIndex((w, k) => k > 0 && names.includes(lit(w) ?? ""));
+}
+
+/** env [-i] [-u NAME] [NAME=value…] [-S LINE] COMMAND…: the variables, then the command. */
+function envStep(words: Word[]): UnwrapStep {
+  const env: Assignment[] = [];
+  let i = 1;
+  while (i < words.length) {
+    const first = words[i].segs[0];
+    if (first?.kind === "lit" && /^[A-Za-z_][A-Za-z0-9_%]*=/.test(first.text)) {
+      const a = envAssignment(words[i]);
+      if (a) env.push(a);
+      i += 1; // NAME=value, whatever the value
+      continue;
+    }
+    const l = lit(words[i]);
+    if (l === undefined) break;
+    if (l === "--") {
+      i++;
       break;
     }
-    if (sawC) {
-      command = w[i] ?? null;
+    if (
+      l === "-S" || l === "--split-string" || l.startsWith("--split-string=") ||
+      (l.startsWith("-S") && l.length > 2)
+    ) {
+      const value = l === "-S" || l === "--split-string"
+        ? words[i + 1]
+        : litWord(l.replace(/^-S|^--split-string=/, ""));
+      const after = words.slice(l === "-S" || l === "--split-string" ? i + 2 : i + 1);
       return {
-        words: w,
-        wrappers,
-        argsAtRunTime,
-        payload: { kind: `${base(w[0])} -c`, words: command ? [command] : [] },
-        readsStdin: false,
-        extra,
+        wrapper: "env",
+        env,
+        end: { words, payload: { kind: "env -S", words: [value ?? litWord(""), ...after] } },
       };
     }
-    if (i >= w.length || /^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/.test(lit(w[i]) ?? "")) {
-      readsStdin = true;
-    }
-    return { words: w, wrappers, argsAtRunTime, payload: null, readsStdin, extra };
+    if (["-u", "--unset", "-C", "--chdir", "-P"].includes(l)) i += 2;
+    else if (l.startsWith("-")) i += 1;
+    else if (/^[A-Za-z_][A-Za-z0-9_%]*=/.test(l)) i += 1;
+    else break;
   }
+  if (i >= words.length) return { wrapper: "env", env, end: { words: words.slice(0, 1) } };
+  return { wrapper: "env", env, next: words.slice(i) };
+}
+
+/** command [-p] COMMAND…; `command -v` only looks a name up. */
+function commandStep(words: Word[]): UnwrapStep {
+  const i = skipOptions(words, 1, set());
+  const flags = words.slice(1, i).map((w) => lit(w) ?? "");
+  if (flags.some((f) => /^-[a-zA-Z]*[vV]/.test(f))) return { end: { words } };
+  if (i >= words.length) return { end: { words } };
+  return { wrapper: "command", next: words.slice(i) };
+}
+
+/** nohup, nice, sudo, strace, chroot, arch, …: options, then the command. */
+function simpleWrapperStep(words: Word[], prog: string, input: Word[]): UnwrapStep {
+  const i = skipOptions(words, 1, SIMPLE_WRAPPERS[prog]);
+  if (i >= words.length) return { end: { words } };
+  if (prog === "chroot") {
+    // chroot NEWROOT COMMAND…
+    const next = words.slice(i + 1);
+    return next.length === 0 ? { wrapper: prog, end: { words: input } } : { wrapper: prog, next };
+  }
+  if (prog === "arch" && /^-/.test(lit(words[i]) ?? "")) {
+    // As it always was: the word after a lone `-` is skipped, and then `i` words more.
+    return { wrapper: prog, next: words.slice(i + 1).slice(i) };
+  }
+  return { wrapper: prog, next: words.slice(i) };
+}
+
+/** timeout [options] DURATION COMMAND… */
+function timeoutStep(words: Word[], prog: string): UnwrapStep {
+  let i = skipOptions(words, 1, set("-s", "-k", "--signal", "--kill-after"));
+  i += 1; // the duration
+  if (i >= words.length) return { end: { words } };
+  return { wrapper: prog, next: words.slice(i) };
+}
+
+/** chrt PRIORITY COMMAND…, taskset MASK COMMAND…; with -p they change a running process. */
+function schedulerStep(words: Word[], prog: string): UnwrapStep {
+  let i = skipOptions(words, 1, set());
+  const flags = words.slice(1, i).map((w) => lit(w) ?? "");
+  if (flags.some((f) => f === "-p" || f === "--pid")) return { end: { words } };
+  i += 1;
+  if (i >= words.length) return { end: { words } };
+  return { wrapper: prog, next: words.slice(i) };
+}
+
+/** flock FILE COMMAND…, or flock FILE -c LINE (shell code). */
+function flockStep(words: Word[], prog: string): UnwrapStep {
+  const i = skipOptions(words, 1, set("-w", "--timeout", "-E", "--conflict-exit-code"));
+  const cIdx = commandOptionAt(words, ["-c", "--command"]);
+  if (cIdx > 0 && words[cIdx + 1]) {
+    return { end: { words, payload: { kind: "flock -c", words: [words[cIdx + 1]] } } };
+  }
+  if (i + 1 >= words.length) return { end: { words } };
+  return { wrapper: prog, next: words.slice(i + 1) };
+}
+
+/** xargs [options] [COMMAND…]: the arguments arrive at run time; no command is echo. */
+function xargsStep(words: Word[]): UnwrapStep {
+  const i = skipOptions(
+    words,
+    1,
+    set(
+      "-I",
+      "-n",
+      "-P",
+      "-L",
+      "-d",
+      "-a",
+      "-E",
+      "-s",
+      "--arg-file",
+      "--delimiter",
+      "--max-args",
+      "--max-procs",
+      "--max-lines",
+      "--max-chars",
+      "--eof",
+      "--replace",
+      "--process-slot-var",
+    ),
+  );
+  return {
+    wrapper: "xargs",
+    argsAtRunTime: true,
+    next: i >= words.length ? [litWord("echo")] : words.slice(i),
+  };
+}
+
+/** su [user] -c LINE: shell code. */
+function suStep(words: Word[]): UnwrapStep {
+  const cIdx = commandOptionAt(words, ["-c", "--command"]);
+  if (cIdx > 0 && words[cIdx + 1]) {
+    return { end: { words, payload: { kind: "su -c", words: [words[cIdx + 1]] } } };
+  }
+  return { end: { words } };
+}
+
+/** watch [options] LINE (shell code), or with -x the command itself. */
+function watchStep(words: Word[], _prog: string, input: Word[]): UnwrapStep {
+  const i = skipOptions(words, 1, set("-n", "--interval", "-q", "--equexit"));
+  if (i >= words.length) return { end: { words } };
+  const flags = words.slice(1, i).map((w) => lit(w) ?? "");
+  if (flags.some((f) => f === "-x" || f === "--exec")) {
+    return { wrapper: "watch", next: words.slice(i) };
+  }
+  return {
+    wrapper: "watch",
+    end: { words: input, payload: { kind: "watch", words: words.slice(i) } },
+  };
+}
+
+/** parallel [options] COMMAND… ::: ARGS: the command, or one line per input on stdin. */
+function parallelStep(words: Word[], _prog: string, input: Word[]): UnwrapStep {
+  const i = skipOptions(
+    words,
+    1,
+    set(
+      "-j",
+      "--jobs",
+      "-S",
+      "--sshlogin",
+      "--joblog",
+      "-a",
+      "--arg-file",
+      "--delay",
+      "--timeout",
+      "-n",
+      "--max-args",
+      "-d",
+      "--delimiter",
+      "-I",
+      "--results",
+    ),
+  );
+  const end = words.findIndex((w, k) => k >= i && /^:::+$/.test(lit(w) ?? ""));
+  const cmdWords = words.slice(i, end < 0 ? words.length : end);
+  if (cmdWords.length === 0) {
+    return { wrapper: "parallel", argsAtRunTime: true, end: { words: input, readsStdin: true } };
+  }
+  return {
+    wrapper: "parallel",
+    argsAtRunTime: true,
+    end: { words: input, payload: { kind: "parallel", words: cmdWords } },
+  };
+}
+
+/** find itself runs; each -exec … ; is a command of its own. */
+function findStep(words: Word[]): UnwrapStep {
+  const extra: Word[][] = [];
+  for (let i = 1; i < words.length; i++) {
+    const l = lit(words[i]);
+    if (l === "-exec" || l === "-execdir" || l === "-ok" || l === "-okdir") {
+      let j = i + 1;
+      while (j < words.length && !/^(;|\+|\\;)$/.test(lit(words[j]) ?? "")) j++;
+      extra.push(words.slice(i + 1, j));
+      i = j;
+    }
+  }
+  return { extra, end: { words } };
+}
+
+/** Without --user systemd-run runs as root (the policy refuses it); with it, the rest is a command. */
+function systemdRunStep(words: Word[]): UnwrapStep {
+  if (!words.some((w) => lit(w) === "--user")) return { end: { words } };
+  const i = skipOptions(words, 1, SYSTEMD_RUN_VALUES);
+  if (i >= words.length) return { end: { words } };
+  return { wrapper: "systemd-run --user", next: words.slice(i) };
+}
+
+/** fd -x CMD… / -X CMD… runs a command on what it finds, like find -exec. */
+function fdStep(words: Word[]): UnwrapStep {
+  const at = words.findIndex((w, k) => k > 0 && /^(-x|--exec|-X|--exec-batch)$/.test(lit(w) ?? ""));
+  if (at > 0) {
+    let j = at + 1;
+    while (j < words.length && !/^(;|\\;)$/.test(lit(words[j]) ?? "")) j++;
+    return { extra: [words.slice(at + 1, j)], end: { words } };
+  }
+  return { end: { words } };
+}
+
+/** npm/pnpm/yarn/bun exec|dlx|x COMMAND…, or with -c/--call LINE (shell code). */
+function packageManagerStep(words: Word[], prog: string): UnwrapStep {
+  const verbIdx = skipOptions(
+    words,
+    1,
+    set("--prefix", "-C", "--dir", "--cwd", "--filter", "-w", "--workspace"),
+  );
+  const verb = lit(words[verbIdx]);
+  if (verb !== "exec" && verb !== "dlx" && verb !== "x") return { end: { words } };
+  const i = skipOptions(words, verbIdx + 1, set("-p", "--package", "-c", "--call"));
+  const cIdx = words.findIndex((w, k) => k > verbIdx && (lit(w) === "-c" || lit(w) === "--call"));
+  if (cIdx > 0 && words[cIdx + 1]) {
+    return { end: { words, payload: { kind: `${prog} exec -c`, words: [words[cIdx + 1]] } } };
+  }
+  if (i >= words.length) return { end: { words } };
+  return { wrapper: `${prog} ${verb}`, next: words.slice(i) };
+}
+
+/** npx -c LINE (shell code). */
+function npxCallStep(words: Word[]): UnwrapStep {
+  const cIdx = commandOptionAt(words, ["-c", "--call"]);
+  if (cIdx > 0 && words[cIdx + 1]) {
+    return { end: { words, payload: { kind: "npx -c", words: [words[cIdx + 1]] } } };
+  }
+  return { end: { words } };
+}
+
+/** uv run, poetry run, bundle exec, mise x, direnv exec DIR, …: the command after the verb. */
+function projectRunnerStep(words: Word[], prog: string): UnwrapStep {
+  const verb = lit(words[1]);
+  const runVerb = (prog === "bundle" || prog === "pyenv" || prog === "rbenv" || prog === "asdf")
+    ? "exec"
+    : prog === "mise"
+    ? (verb === "x" ? "x" : "exec")
+    : "run";
+  if (verb !== runVerb && !(prog === "direnv" && verb === "exec")) return { end: { words } };
+  let i = skipOptions(
+    words,
+    2,
+    set(
+      "--with",
+      "--python",
+      "-p",
+      "--from",
+      "--env-file",
+      "--group",
+      "--extra",
+      "--package",
+      "--directory",
+    ),
+  );
+  if (prog === "direnv") i += 1;
+  if (i >= words.length) return { end: { words } };
+  return { wrapper: `${prog} ${verb}`, next: words.slice(i) };
+}
+
+/** nix-shell --run LINE, nix … --command LINE: shell code. */
+function nixStep(words: Word[], prog: string): UnwrapStep {
+  const rIdx = words.findIndex((w) =>
+    lit(w) === "--run" || lit(w) === "--command" || lit(w) === "-c"
+  );
+  if (rIdx > 0 && words[rIdx + 1]) {
+    return { end: { words, payload: { kind: `${prog} --run`, words: [words[rIdx + 1]] } } };
+  }
+  return { end: { words } };
+}
+
+/** script -c CMD, --command CMD, and -c inside a cluster of short options (-qec CMD). */
+function scriptStep(words: Word[]): UnwrapStep {
+  const cIdx = words.findIndex((w, k) =>
+    k > 0 && (lit(w) === "--command" || /^-[A-Za-z]*c$/.test(lit(w) ?? ""))
+  );
+  if (cIdx > 0 && words[cIdx + 1]) {
+    return { end: { words, payload: { kind: "script -c", words: [words[cIdx + 1]] } } };
+  }
+  return { end: { words } };
+}
+
+/** dotenv [options] -- COMMAND… */
+function dotenvStep(words: Word[]): UnwrapStep {
+  const dd = words.findIndex((w) => lit(w) === "--");
+  if (dd > 0 && dd + 1 < words.length) return { wrapper: "dotenv", next: words.slice(dd + 1) };
+  return { end: { words } };
+}
+
+/** busybox APPLET…; busybox alone is a shell. */
+function busyboxStep(words: Word[]): UnwrapStep {
+  if (words.length > 1) return { wrapper: "busybox", next: words.slice(1) };
+  return { end: shellInvocation(words) };
+}
+
+/** tmux new-session 'cmd', tmux send-keys 'cmd' Enter: shell code it starts. */
+function tmuxStep(words: Word[]): UnwrapStep {
+  const lits = words.map((w) => lit(w) ?? "");
+  const verbAt = lits.findIndex((l, k) =>
+    k > 0 &&
+    /^(new|new-session|new-window|neww|split-window|splitw|respawn-pane|respawn-window|run-shell|run|send-keys|send)$/
+      .test(l)
+  );
+  if (verbAt > 0) {
+    const rest = words.slice(verbAt + 1).filter((w, k, all) => {
+      const l = lit(w) ?? "";
+      const prev = lit(all[k - 1]) ?? "";
+      return !l.startsWith("-") && !/^-[stncxyeFlcpPT]$/.test(prev) &&
+        !/^(Enter|C-m|KPEnter)$/.test(l);
+    });
+    if (rest.length > 0) {
+      return { end: { words, payload: { kind: `tmux ${lits[verbAt]}`, words: rest } } };
+    }
+  }
+  return { end: { words } };
+}
+
+/** screen -dm COMMAND…: the command it starts. */
+function screenStep(words: Word[]): UnwrapStep {
+  const i = skipOptions(
+    words,
+    1,
+    set("-S", "-c", "-e", "-h", "-L", "-Logfile", "-p", "-t", "-T", "-x", "-X", "-r", "-R", "-ls"),
+  );
+  if (i < words.length) return { wrapper: "screen", next: words.slice(i) };
+  return { end: { words } };
+}
+
+/** The remote command is shell code too: ssh host 'rm -rf /' runs it there. */
+function sshStep(words: Word[]): UnwrapStep {
+  const i = skipOptions(
+    words,
+    1,
+    set(
+      "-b",
+      "-c",
+      "-D",
+      "-E",
+      "-e",
+      "-F",
+      "-I",
+      "-i",
+      "-J",
+      "-L",
+      "-l",
+      "-m",
+      "-O",
+      "-o",
+      "-p",
+      "-Q",
+      "-R",
+      "-S",
+      "-W",
+      "-w",
+    ),
+  );
+  const remote = words.slice(i + 1);
+  if (remote.length > 0) {
+    return { end: { words, payload: { kind: "ssh remote command", words: remote } } };
+  }
+  return { end: { words } };
+}
+
+/** osascript -e '… do shell script "LINE" …': shell code. */
+function osascriptStep(words: Word[]): UnwrapStep {
+  const code = words.slice(1).map((w) => lit(w) ?? "").join("\n").slice(0, CODE_SCAN_LIMIT);
+  const m = /do shell script\s+"((?:[^"\\]|\\.)*)"/i.exec(code);
+  if (m) {
+    return {
+      end: {
+        words,
+        payload: { kind: "do shell script", words: [litWord(m[1].replace(/\\(.)/g, "$1"))] },
+      },
+    };
+  }
+  return { end: { words } };
+}
+
+/** trap [-lp] [[handler] signal…]: the handler is shell code run later, in this shell. */
+function trapStep(words: Word[]): UnwrapStep {
+  const i = skipOptions(words, 1, set());
+  const handler = words[i];
+  if (handler && words.length > i + 1 && lit(handler) !== "-") {
+    return { end: { words, payload: { kind: "trap", words: [handler] } } };
+  }
+  return { end: { words } };
+}
+
+/** coproc [NAME] { …; }: what follows runs in the background; `{` and `}` are syntax. */
+function coprocStep(words: Word[]): UnwrapStep {
+  const at = lit(words[1]) === "{" ? 2 : lit(words[2]) === "{" ? 3 : 1;
+  if (at >= words.length) return { end: { words } };
+  return { wrapper: "coproc", next: words.slice(at) };
+}
+
+/** eval WORDS…: shell code. */
+function evalStep(words: Word[]): UnwrapStep {
+  return { end: { words, payload: { kind: "eval", words: words.slice(1) } } };
+}
+
+/** source FILE / . FILE: a script from stdin when the file is stdin. */
+function sourceStep(words: Word[]): UnwrapStep {
+  const target = lit(words[1]);
+  const readsStdin = target === "/dev/stdin" || target === "-" || target === "/proc/self/fd/0";
+  return { end: { words, readsStdin } };
+}
+
+/** sh/bash/… -c LINE (shell code), or a script read from stdin. */
+function shellInvocation(w: Word[]): UnwrapEnd {
+  let i = 1;
+  let command: Word | null = null;
+  let readsStdin = false;
+  let sawC = false;
+  while (i < w.length) {
+    const l = lit(w[i]);
+    if (l === undefined) break;
+    if (l === "--" || l === "-") {
+      i++;
+      if (l === "-") readsStdin = true;
+      break;
+    }
+    if (
+      /^--(rcfile|init-file)$/.test(l) || l === "-o" || l === "+o" || l === "-O" || l === "+O"
+    ) {
+      i += 2;
+      continue;
+    }
+    if (l === "-c" || l === "--command" || (/^-[a-zA-Z]+$/.test(l) && l.includes("c"))) {
+      sawC = true;
+      i++;
+      continue;
+    }
+    if (/^-[a-zA-Z]*s[a-zA-Z]*$/.test(l)) readsStdin = true;
+    if (l.startsWith("-") || l.startsWith("+")) {
+      i++;
+      continue;
+    }
+    break;
+  }
+  if (sawC) {
+    command = w[i] ?? null;
+    return {
+      words: w,
+      payload: { kind: `${base(w[0])} -c`, words: command ? [command] : [] },
+      readsStdin: false,
+    };
+  }
+  if (i >= w.length || /^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/.test(lit(w[i]) ?? "")) {
+    readsStdin = true;
+  }
+  return { words: w, readsStdin };
 }
 
 function partsOf(
