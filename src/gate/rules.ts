@@ -193,6 +193,10 @@ function raise(acc: Acc, r: Rating | undefined): void {
   if (r.level !== "safe") acc.readOnly = false;
 }
 
+/**
+ * One part's verdict: each rule below raises the level (and adds its reason)
+ * in this order, which is the order the reasons are shown in.
+ */
 function classifyPart(
   part: Part,
   analysis: Analysis,
@@ -201,8 +205,43 @@ function classifyPart(
   const acc: Acc = { level: "safe", reasons: [], readOnly: false, exact: false };
   const args = part.argv.slice(1);
   const prog = part.program;
-  let verb: string | undefined;
+  const verb = rateWhatRuns(acc, part, analysis, args);
+  rateShellCode(acc, part);
+  rateWrappers(acc, part, prog);
+  rateRedirects(acc, part, analysis, options);
+  rateCredentialsAndSecrets(acc, part, analysis, options, args, prog);
+  rateCommandOptions(acc, prog, args);
+  rateWriteTargets(acc, part, analysis, prog);
+  // Consequences the program's name does not show (consequences.ts).
+  raise(acc, consequenceOf(part, analysis));
+  // Environment hooks and git's settings: rated by what they run (hooks.ts).
+  const ruleFeatures: string[] = [];
+  rateHooks(acc, part, analysis, options, ruleFeatures);
+  if (prog === "git") rateRepositoryConfig(acc, part, analysis, options, ruleFeatures);
 
+  const exact = acc.exact || acc.level === "dangerous" || part.dynamicProgram;
+  const pattern = exact ? part.text : patternFor(part, verb);
+  if (acc.reasons.length === 0) acc.reasons.push(acc.readOnly ? "only reads" : "runs a program");
+  return {
+    command: part.text,
+    argv: part.argv,
+    level: acc.level,
+    reasons: acc.reasons,
+    readOnly: acc.readOnly && acc.level === "safe",
+    pattern,
+    exact,
+    part,
+    ...(ruleFeatures.length ? { ruleFeatures } : {}),
+  };
+}
+
+/** What the program is: dynamic, defined by the line, or rated by its name and options (its verb). */
+function rateWhatRuns(
+  acc: Acc,
+  part: Part,
+  analysis: Analysis,
+  args: string[],
+): string | undefined {
   if (part.words.length === 0) {
     // Only redirections (`> file`): judged by them below.
     acc.readOnly = true;
@@ -229,9 +268,13 @@ function classifyPart(
     raise(acc, r.rating);
     acc.readOnly = r.readOnly && acc.level === "safe";
     acc.exact = r.exact;
-    verb = r.verb;
+    return r.verb;
   }
+  return undefined;
+}
 
+/** Shell code the part runs (sh -c, eval, here-docs, echo | sh), and what the whole line adds. */
+function rateShellCode(acc: Acc, part: Part): void {
   // Payloads: sh -c, eval, here-docs, echo | sh.
   if (part.payloadKind) {
     acc.exact = true;
@@ -267,6 +310,10 @@ function classifyPart(
     // A part of a payload is judged like any other; its pattern is still exact.
     acc.exact = true;
   }
+}
+
+/** What the wrappers add: arguments at run time, another root, a command that outlives the line. */
+function rateWrappers(acc: Acc, part: Part, prog: string): void {
   if (
     part.argsAtRunTime &&
     part.wrappers.some((w) => w === "xargs" || w === "parallel" || w === "find -exec")
@@ -282,11 +329,10 @@ function classifyPart(
   if (part.wrappers.some((w) => w === "nohup" || w === "setsid")) {
     raise(acc, moderate("keeps running after the line ends"));
   }
-  if (part.cmd.functionName) {
-    // The body of a function runs when the function is called; rate it the same.
-  }
+}
 
-  // Writes by redirection.
+/** Writes by redirection, and a credential path on the part's input. */
+function rateRedirects(acc: Acc, part: Part, analysis: Analysis, options: RulesOptions): void {
   for (const redirect of part.cmd.redirects) {
     if (!redirect.target) continue;
     const op = redirect.op;
@@ -311,7 +357,17 @@ function classifyPart(
       raise(acc, dangerous("passes a credential path on its input"));
     }
   }
+}
 
+/** Credential paths among the arguments, and secrets read from the environment. */
+function rateCredentialsAndSecrets(
+  acc: Acc,
+  part: Part,
+  analysis: Analysis,
+  options: RulesOptions,
+  args: string[],
+  prog: string,
+): void {
   // Credential paths among the arguments, by name or by where a link leads.
   for (const w of part.words.slice(1)) {
     const r = resolveWord(w, part.vars, analysis.userHome);
@@ -333,6 +389,10 @@ function classifyPart(
   if ((prog === "printenv" || prog === "env") && args.some((a) => SECRET_NAME.test(a))) {
     raise(acc, dangerous("prints a secret from the environment"));
   }
+}
+
+/** Options that make a program run a command of its choosing, or edit in place. */
+function rateCommandOptions(acc: Acc, prog: string, args: string[]): void {
   // Options that make a program run a command of their choosing (tar --to-command, ssh -o ProxyCommand, …).
   const commandOption = args.find((a, i) =>
     COMMAND_OPTION.test(a) || (prog === "tar" && (a === "-I" || a === "-F")) ||
@@ -349,6 +409,10 @@ function classifyPart(
   if (prog === "yq" && args.some((a) => a === "-i" || a === "--inplace")) {
     raise(acc, moderate("edits files in place (yq -i)"));
   }
+}
+
+/** What the part writes: any write leaves the read-only list; where it lands may be dangerous. */
+function rateWriteTargets(acc: Acc, part: Part, analysis: Analysis, prog: string): void {
   // Files that run at login or in every shell, system files, and throwing files away.
   for (const t of writeTargets(part)) {
     const r = resolveWord(t.word, part.vars, analysis.userHome);
@@ -371,27 +435,6 @@ function classifyPart(
     const why = destinationRisk(t.word, r, part, analysis);
     if (why) raise(acc, dangerous(`writes ${display(t.word)}: ${why}`));
   }
-  // Consequences the program's name does not show (consequences.ts).
-  raise(acc, consequenceOf(part, analysis));
-  // Environment hooks and git's settings: rated by what they run (hooks.ts).
-  const ruleFeatures: string[] = [];
-  rateHooks(acc, part, analysis, options, ruleFeatures);
-  if (prog === "git") rateRepositoryConfig(acc, part, analysis, options, ruleFeatures);
-
-  const exact = acc.exact || acc.level === "dangerous" || part.dynamicProgram;
-  const pattern = exact ? part.text : patternFor(part, verb);
-  if (acc.reasons.length === 0) acc.reasons.push(acc.readOnly ? "only reads" : "runs a program");
-  return {
-    command: part.text,
-    argv: part.argv,
-    level: acc.level,
-    reasons: acc.reasons,
-    readOnly: acc.readOnly && acc.level === "safe",
-    pattern,
-    exact,
-    part,
-    ...(ruleFeatures.length ? { ruleFeatures } : {}),
-  };
 }
 
 /**
