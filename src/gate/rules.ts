@@ -698,160 +698,30 @@ export function isInterpreter(prog: string): boolean {
 }
 
 /** Rate the program itself with its arguments. */
+/** A program's rating by its name first, then by its options, then as one the rules do not know. */
 function rateProgram(part: Part, args: string[]): ProgramRating {
   const prog = part.program;
   const words = part.words.slice(1);
-  const out = (rating: Rating, readOnly = false, exact = false, verb?: string): ProgramRating => ({
-    rating,
-    readOnly,
-    exact,
-    verb,
-  });
-
   if (!isSystemProgram(part.programPath)) {
     // ./cat, ../ls, /tmp/x/grep: whatever was put there, not the system's program of that name.
-    return out(
+    return rated(
       moderate(`runs ${part.programPath}, a program from a folder of programs not the system's`),
     );
   }
-  if (SHELLS.has(prog)) {
-    if (part.payloadKind && part.payload !== null && !part.payloadError) {
-      // sh -c '…': the shell adds nothing; the command line it runs is rated part by part.
-      return out(safe(`runs a shell command line (${prog}), rated part by part`), false, true);
-    }
-    if (part.payloadKind) return out(moderate(`runs a shell (${prog})`), false, true);
-    const script = args.find((a) => !a.startsWith("-"));
-    if (script) {
-      return out(
-        moderate(`runs the script ${script}, whose commands are not checked`),
-        false,
-        true,
-      );
-    }
-    if (args.some((a) => /^--?(version|help)$/.test(a))) {
-      return out(safe("prints the shell's version"), true);
-    }
-    return out(dangerous(`starts a shell (${prog}) that runs whatever it is given`), false, true);
-  }
-  if (prog === "eval") {
-    return out(moderate("evaluates its arguments as a shell command line"), false, true);
-  }
-  if (prog === "source" || prog === ".") {
-    if (part.readsScriptFromStdin || words.some((w) => w.segs.some((s) => s.kind === "sub"))) {
-      return out(dangerous("runs shell code produced at run time"), false, true);
-    }
-    return out(moderate(`runs the commands in ${args[0] ?? "a file"} in this shell`), false, true);
-  }
+  const shellLike = rateShellLike(part, prog, args, words);
+  if (shellLike) return shellLike;
   // swift build, deno fmt: interpreters that are verb programs too.
   const verbFirst = Object.hasOwn(VERB_PROGRAMS, prog) && args.length > 0 &&
     /^[a-z][a-z-]*$/.test(args[0]) &&
     !(INLINE_CODE_OPTIONS[prog] ?? []).includes(args[0]);
   if (isInterpreter(prog) && !verbFirst) return rateInterpreter(part, prog, args, words);
-  if (prog === "awk" || prog === "gawk" || prog === "mawk" || prog === "nawk") {
-    // The program is read by awk's own grammar (script_writes.ts).
-    const effects = awkProgramEffects(part);
-    if (effects.runs) {
-      return out(dangerous("its program runs shell commands (system or a pipe)"), false, true);
-    }
-    if (effects.fromFile) return out(moderate("runs an awk program from a file"), false, true);
-    if (
-      effects.writes.length > 0 ||
-      args.some((a) => a === "-i" || a.startsWith("-i") && a.includes("inplace"))
-    ) return out(moderate("its program writes files"), false, true);
-    return out(safe("reads and prints text"), true);
-  }
-  if (prog === "sed" || prog === "gsed") {
-    // The script is read by sed's own grammar (script_writes.ts).
-    const effects = sedScriptEffects(part);
-    if (effects.runs) {
-      return out(dangerous("its script runs shell commands (the e command)"), false, true);
-    }
-    if (args.some((a) => a === "-i" || /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"))) {
-      return out(moderate("edits files in place (sed -i)"));
-    }
-    // The e command is also handed over as a payload (payload_options.ts), so the policy
-    // judges what it runs.
-    if (part.hooks.some((h) => h.source.startsWith("sed "))) {
-      return out(dangerous("its script runs shell commands (the e command)"), false, true);
-    }
-    if (effects.writes.length > 0) {
-      return out(moderate("its script writes a file (the w command)"));
-    }
-    if (effects.fromFile) return out(moderate("runs a sed script from a file"));
-    return out(safe("reads and prints text"), true);
-  }
-  if (prog === "find" || prog === "gfind" || prog === "fd" || prog === "fdfind") {
-    if (args.includes("-delete")) return out(dangerous("deletes every file it finds"));
-    if (
-      prog.startsWith("fd") &&
-      args.some((a) => a === "-x" || a === "-X" || a === "--exec" || a === "--exec-batch")
-    ) return out(moderate("runs a command on what it finds"));
-    if (args.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a))) {
-      return out(moderate("runs a command on every file it finds"));
-    }
-    if (args.some((a) => /^-f(print|print0|printf|ls)$/.test(a))) {
-      return out(moderate("writes its list to a file"));
-    }
-    return out(safe("lists files"), true);
-  }
-  if (prog === "sort") {
-    if (args.some((a) => a === "-o" || /^-[a-zA-Z]*o/.test(a) || a.startsWith("--output"))) {
-      return out(moderate("writes its output to a file (sort -o)"));
-    }
-    return out(safe("sorts text"), true);
-  }
-  if (prog === "uniq") {
-    const pos = args.filter((a) => !a.startsWith("-") || a === "-");
-    if (pos.length >= 2) return out(moderate(`writes ${pos[1]}`));
-    return out(safe("filters text"), true);
-  }
-  if (prog === "xxd") {
-    const pos = args.filter((a) => !a.startsWith("-"));
-    if (pos.length >= 2) return out(moderate(`writes ${pos[1]}`));
-    return out(safe("prints a hex dump"), true);
-  }
-  if (prog === "tee") {
-    const files = args.filter((a) => !a.startsWith("-"));
-    if (files.length === 0 || files.every((f) => /^\/dev\/(null|stdout|stderr|tty)$/.test(f))) {
-      return out(safe("copies its input to its output"), true);
-    }
-    return out(moderate(`writes ${files.join(", ")}`));
-  }
-  if (prog === "env" || prog === "printenv") return out(safe("prints the environment"), true);
-  if (prog === "command" || prog === "type" || prog === "which" || prog === "hash") {
-    return out(safe("looks up a program"), true);
-  }
-  if (prog === "date" && args.some((a) => a === "-s" || a.startsWith("--set"))) {
-    return out(dangerous("sets the system clock"));
-  }
-  if (prog === "hostname" && args.some((a) => !a.startsWith("-"))) {
-    return out(dangerous("changes the machine's name"));
-  }
-  if (prog === "history" && args.some((a) => /^-[a-zA-Z]*[cdw]/.test(a))) {
-    return out(moderate("changes the shell history"));
-  }
-  if (prog === "base64" || prog === "base32") {
-    if (args.some((a) => a === "-o" || a.startsWith("--output"))) {
-      return out(moderate("writes its output to a file"));
-    }
-    return out(safe("encodes or decodes text"), true);
-  }
-  if (
-    (prog === "ip" || prog === "ifconfig" || prog === "route" || prog === "arp") &&
-    args.some((a) => /^(add|del|delete|set|flush|change|replace|up|down|link|-d|-s)$/.test(a))
-  ) {
-    return out(dangerous("changes the network configuration"));
-  }
-  if (prog === "sysctl" && args.some((a) => a === "-w" || a.includes("="))) {
-    return out(dangerous("changes kernel settings"));
-  }
-  if (prog === "less" || prog === "more" || prog === "man") return out(safe("shows text"), true);
-
+  const byName = TOOL_RULE_OF.get(prog)?.({ part, prog, args });
+  if (byName) return byName;
   if (
     /^(grep|egrep|fgrep|rg|ag|ack|git)$/.test(prog) && (prog !== "git" || args[0] === "grep") &&
     args.some((a) => SECRET_MARKER.test(a))
   ) {
-    return out(dangerous("searches files for secrets (keys, passwords, tokens)"));
+    return rated(dangerous("searches files for secrets (keys, passwords, tokens)"));
   }
   const verbProgram = Object.hasOwn(VERB_PROGRAMS, prog) ? VERB_PROGRAMS[prog] : undefined;
   if (verbProgram) return rateVerbProgram(prog, args, verbProgram);
@@ -859,7 +729,256 @@ function rateProgram(part: Part, args: string[]): ProgramRating {
   const special = rateSingle(part, prog, args);
   if (special) return special;
 
-  if (READ_ONLY.has(prog)) return out(safe("only reads"), true);
+  return rateUnknown(part, prog, args);
+}
+
+/** Shells, eval and source: what they run is shell code. */
+function rateShellLike(
+  part: Part,
+  prog: string,
+  args: string[],
+  words: Word[],
+): ProgramRating | undefined {
+  if (SHELLS.has(prog)) {
+    if (part.payloadKind && part.payload !== null && !part.payloadError) {
+      // sh -c '…': the shell adds nothing; the command line it runs is rated part by part.
+      return rated(safe(`runs a shell command line (${prog}), rated part by part`), false, true);
+    }
+    if (part.payloadKind) return rated(moderate(`runs a shell (${prog})`), false, true);
+    const script = args.find((a) => !a.startsWith("-"));
+    if (script) {
+      return rated(
+        moderate(`runs the script ${script}, whose commands are not checked`),
+        false,
+        true,
+      );
+    }
+    if (args.some((a) => /^--?(version|help)$/.test(a))) {
+      return rated(safe("prints the shell's version"), true);
+    }
+    return rated(dangerous(`starts a shell (${prog}) that runs whatever it is given`), false, true);
+  }
+  if (prog === "eval") {
+    return rated(moderate("evaluates its arguments as a shell command line"), false, true);
+  }
+  if (prog === "source" || prog === ".") {
+    if (part.readsScriptFromStdin || words.some((w) => w.segs.some((s) => s.kind === "sub"))) {
+      return rated(dangerous("runs shell code produced at run time"), false, true);
+    }
+    return rated(
+      moderate(`runs the commands in ${args[0] ?? "a file"} in this shell`),
+      false,
+      true,
+    );
+  }
+  return undefined;
+}
+
+/** What a tool rule reads: the part, its program, and its arguments. */
+interface ProgramInput {
+  part: Part;
+  prog: string;
+  args: string[];
+}
+
+/**
+ * Text tools and system programs rated by their name and a few options (the
+ * programs' names separated by spaces); a rule that does not apply gives
+ * undefined, and the program is rated on.
+ */
+const TOOL_RULES: ReadonlyArray<
+  readonly [programs: string, rule: (input: ProgramInput) => ProgramRating | undefined]
+> = [
+  ["awk gawk mawk nawk", rateAwk],
+  ["sed gsed", rateSed],
+  ["find gfind fd fdfind", rateFind],
+  ["sort", rateSort],
+  ["uniq", rateUniq],
+  ["xxd", rateXxd],
+  ["tee", rateTee],
+  ["env printenv", ratePrintEnv],
+  ["command type which hash", rateLookup],
+  ["date", rateDate],
+  ["hostname", rateHostname],
+  ["history", rateHistory],
+  ["base64 base32", rateBase64],
+  ["ip ifconfig route arp", rateNetworkConfig],
+  ["sysctl", rateSysctl],
+  ["less more man", ratePager],
+];
+
+const TOOL_RULE_OF = new Map(
+  TOOL_RULES.flatMap(([programs, rule]) =>
+    programs.split(" ").map((program) => [program, rule] as const)
+  ),
+);
+
+function rateAwk({ part, prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "awk" || prog === "gawk" || prog === "mawk" || prog === "nawk") {
+    // The program is read by awk's own grammar (script_writes.ts).
+    const effects = awkProgramEffects(part);
+    if (effects.runs) {
+      return rated(dangerous("its program runs shell commands (system or a pipe)"), false, true);
+    }
+    if (effects.fromFile) return rated(moderate("runs an awk program from a file"), false, true);
+    if (
+      effects.writes.length > 0 ||
+      args.some((a) => a === "-i" || a.startsWith("-i") && a.includes("inplace"))
+    ) return rated(moderate("its program writes files"), false, true);
+    return rated(safe("reads and prints text"), true);
+  }
+  return undefined;
+}
+
+function rateSed({ part, prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "sed" || prog === "gsed") {
+    // The script is read by sed's own grammar (script_writes.ts).
+    const effects = sedScriptEffects(part);
+    if (effects.runs) {
+      return rated(dangerous("its script runs shell commands (the e command)"), false, true);
+    }
+    if (args.some((a) => a === "-i" || /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"))) {
+      return rated(moderate("edits files in place (sed -i)"));
+    }
+    // The e command is also handed over as a payload (payload_options.ts), so the policy
+    // judges what it runs.
+    if (part.hooks.some((h) => h.source.startsWith("sed "))) {
+      return rated(dangerous("its script runs shell commands (the e command)"), false, true);
+    }
+    if (effects.writes.length > 0) {
+      return rated(moderate("its script writes a file (the w command)"));
+    }
+    if (effects.fromFile) return rated(moderate("runs a sed script from a file"));
+    return rated(safe("reads and prints text"), true);
+  }
+  return undefined;
+}
+
+function rateFind({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "find" || prog === "gfind" || prog === "fd" || prog === "fdfind") {
+    if (args.includes("-delete")) return rated(dangerous("deletes every file it finds"));
+    if (
+      prog.startsWith("fd") &&
+      args.some((a) => a === "-x" || a === "-X" || a === "--exec" || a === "--exec-batch")
+    ) return rated(moderate("runs a command on what it finds"));
+    if (args.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a))) {
+      return rated(moderate("runs a command on every file it finds"));
+    }
+    if (args.some((a) => /^-f(print|print0|printf|ls)$/.test(a))) {
+      return rated(moderate("writes its list to a file"));
+    }
+    return rated(safe("lists files"), true);
+  }
+  return undefined;
+}
+
+function rateSort({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "sort") {
+    if (args.some((a) => a === "-o" || /^-[a-zA-Z]*o/.test(a) || a.startsWith("--output"))) {
+      return rated(moderate("writes its output to a file (sort -o)"));
+    }
+    return rated(safe("sorts text"), true);
+  }
+  return undefined;
+}
+
+function rateUniq({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "uniq") {
+    const pos = args.filter((a) => !a.startsWith("-") || a === "-");
+    if (pos.length >= 2) return rated(moderate(`writes ${pos[1]}`));
+    return rated(safe("filters text"), true);
+  }
+  return undefined;
+}
+
+function rateXxd({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "xxd") {
+    const pos = args.filter((a) => !a.startsWith("-"));
+    if (pos.length >= 2) return rated(moderate(`writes ${pos[1]}`));
+    return rated(safe("prints a hex dump"), true);
+  }
+  return undefined;
+}
+
+function rateTee({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "tee") {
+    const files = args.filter((a) => !a.startsWith("-"));
+    if (files.length === 0 || files.every((f) => /^\/dev\/(null|stdout|stderr|tty)$/.test(f))) {
+      return rated(safe("copies its input to its output"), true);
+    }
+    return rated(moderate(`writes ${files.join(", ")}`));
+  }
+  return undefined;
+}
+
+function ratePrintEnv({ prog }: ProgramInput): ProgramRating | undefined {
+  if (prog === "env" || prog === "printenv") return rated(safe("prints the environment"), true);
+  return undefined;
+}
+
+function rateLookup({ prog }: ProgramInput): ProgramRating | undefined {
+  if (prog === "command" || prog === "type" || prog === "which" || prog === "hash") {
+    return rated(safe("looks up a program"), true);
+  }
+  return undefined;
+}
+
+function rateDate({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "date" && args.some((a) => a === "-s" || a.startsWith("--set"))) {
+    return rated(dangerous("sets the system clock"));
+  }
+  return undefined;
+}
+
+function rateHostname({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "hostname" && args.some((a) => !a.startsWith("-"))) {
+    return rated(dangerous("changes the machine's name"));
+  }
+  return undefined;
+}
+
+function rateHistory({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "history" && args.some((a) => /^-[a-zA-Z]*[cdw]/.test(a))) {
+    return rated(moderate("changes the shell history"));
+  }
+  return undefined;
+}
+
+function rateBase64({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "base64" || prog === "base32") {
+    if (args.some((a) => a === "-o" || a.startsWith("--output"))) {
+      return rated(moderate("writes its output to a file"));
+    }
+    return rated(safe("encodes or decodes text"), true);
+  }
+  return undefined;
+}
+
+function rateNetworkConfig({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (
+    (prog === "ip" || prog === "ifconfig" || prog === "route" || prog === "arp") &&
+    args.some((a) => /^(add|del|delete|set|flush|change|replace|up|down|link|-d|-s)$/.test(a))
+  ) {
+    return rated(dangerous("changes the network configuration"));
+  }
+  return undefined;
+}
+
+function rateSysctl({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "sysctl" && args.some((a) => a === "-w" || a.includes("="))) {
+    return rated(dangerous("changes kernel settings"));
+  }
+  return undefined;
+}
+
+function ratePager({ prog }: ProgramInput): ProgramRating | undefined {
+  if (prog === "less" || prog === "more" || prog === "man") return rated(safe("shows text"), true);
+  return undefined;
+}
+
+/** A program on the read-only list, told to destroy something, or one the rules do not know. */
+function rateUnknown(part: Part, prog: string, args: string[]): ProgramRating {
+  if (READ_ONLY.has(prog)) return rated(safe("only reads"), true);
   // A program the rules do not know, told to destroy something.
   const firstPositional = args.find((a) => !a.startsWith("-")) ?? "";
   if (
@@ -871,17 +990,17 @@ function rateProgram(part: Part, args: string[]): ProgramRating {
       /^db:(drop|reset|purge|wipe)$/.test(a)
     )
   ) {
-    return out(
+    return rated(
       dangerous(
         `${prog} ${firstPositional || "…"}: deletes or resets something that may not come back`,
       ),
     );
   }
-  if (/^(dropdb|dropuser|mongo-drop)$/.test(prog)) return out(dangerous("deletes a database"));
+  if (/^(dropdb|dropuser|mongo-drop)$/.test(prog)) return rated(dangerous("deletes a database"));
   if (part.programPath.includes("/") && !part.programPath.startsWith("/")) {
-    return out(moderate(`runs a program from this folder (${part.programPath})`));
+    return rated(moderate(`runs a program from this folder (${part.programPath})`));
   }
-  return out(moderate(`runs ${prog}, a program the rules do not know`));
+  return rated(moderate(`runs ${prog}, a program the rules do not know`));
 }
 
 function rateInterpreter(part: Part, prog: string, args: string[], words: Word[]): ProgramRating {
