@@ -1261,6 +1261,11 @@ function shellInvocation(w: Word[]): UnwrapEnd {
   return { words: w, readsStdin };
 }
 
+/**
+ * The parts a simple command runs: the program itself after its wrappers,
+ * with its hooks and the payload it carries, and one part more for each
+ * command it starts of its own (find -exec, fd -x).
+ */
 function partsOf(
   cmd: SimpleCommand,
   words: Word[],
@@ -1274,39 +1279,7 @@ function partsOf(
   _state: AnalyseState,
 ): Part[] {
   const u = unwrapWords(expandBraces(words));
-  // A program named by a variable the line set to a literal is that program; a glob is whatever
-  // matches it when the line runs, taken to be the worst program it could name (expand.ts).
-  let effective = u.words;
-  let dynamicProgram = false;
-  const globbed = effective.length > 0 && !isDynamic(effective[0]) && hasGlob(effective[0]);
-  if (effective.length > 0 && (isDynamic(effective[0]) || globbed)) {
-    const list = globbed ? undefined : listExpansion(effective[0], vars);
-    const r = globbed
-      ? { value: globProgramCandidate(effective[0]) ?? "", unknown: true }
-      : list !== undefined
-      ? { value: list.join(" "), unknown: false }
-      : resolveWord(effective[0], vars, options.userHome);
-    const echoed = globbed ? undefined : echoedSubstitution(effective[0]);
-    if (r.unknown && echoed !== undefined) {
-      r.value = echoed;
-      r.unknown = false;
-    }
-    // `${X:-sudo}`: when X is unknown, the word it falls back to is one possible program.
-    const fallback = r.unknown && !globbed ? defaultWord(effective[0]) : undefined;
-    if (fallback !== undefined) r.value = fallback;
-    // A value the line set is known; one the environment gives is chosen outside the line.
-    dynamicProgram = r.unknown || fromEnvironment(effective[0], vars, options);
-    if (!r.unknown || ((globbed || fallback !== undefined) && r.value !== "")) {
-      // An unquoted expansion is split into fields at IFS's characters: `$cmd` may be many words.
-      const fields = globbed ? [r.value] : list ?? splitFields(effective[0], r.value, vars);
-      const again = unwrapWords([...fields.map(litWord), ...effective.slice(1)]);
-      effective = again.words;
-      u.wrappers.push(...again.wrappers);
-      if (again.payload && !u.payload) u.payload = again.payload;
-      u.readsStdin ||= again.readsStdin;
-      if (again.env) u.env = [...(u.env ?? []), ...again.env];
-    }
-  }
+  const { effective, dynamicProgram } = resolveProgramWord(u, vars, options);
   const make = (given: Word[], extraWrappers: string[] = [], runTime = u.argsAtRunTime): Part => {
     const w = spellOutOptions(given);
     const programPath = w[0] ? (literal(w[0]) ?? display(w[0])) : "";
@@ -1338,6 +1311,82 @@ function partsOf(
     };
   };
   const main = make(effective);
+  attachHooks(main, cmd, words, vars, cwds, options);
+  attachPayload(main, u, cmd, parsed, effective, vars, options);
+  const parts = [main];
+  for (const e of u.extra) {
+    if (e.length === 0) continue;
+    const inner = unwrapWords(e);
+    const p = make(inner.words, ["find -exec", ...inner.wrappers], true);
+    if (inner.payload) {
+      p.payloadKind = inner.payload.kind;
+      const texts = inner.payload.words.map((w) => literal(w));
+      if (texts.every((t) => t !== undefined)) p.payload = texts.join(" ");
+      else p.payloadDynamic = true;
+    }
+    parts.push(p);
+  }
+  return parts;
+}
+
+/**
+ * A program named by a variable the line set to a literal is that program; a
+ * glob is whatever matches it when the line runs, taken to be the worst
+ * program it could name (expand.ts). What the named program unwraps to is
+ * added to `u`.
+ */
+function resolveProgramWord(
+  u: Unwrapped,
+  vars: Vars,
+  options: AnalyseOptions,
+): { effective: Word[]; dynamicProgram: boolean } {
+  let effective = u.words;
+  let dynamicProgram = false;
+  const globbed = effective.length > 0 && !isDynamic(effective[0]) && hasGlob(effective[0]);
+  if (effective.length > 0 && (isDynamic(effective[0]) || globbed)) {
+    const list = globbed ? undefined : listExpansion(effective[0], vars);
+    const r = globbed
+      ? { value: globProgramCandidate(effective[0]) ?? "", unknown: true }
+      : list !== undefined
+      ? { value: list.join(" "), unknown: false }
+      : resolveWord(effective[0], vars, options.userHome);
+    const echoed = globbed ? undefined : echoedSubstitution(effective[0]);
+    if (r.unknown && echoed !== undefined) {
+      r.value = echoed;
+      r.unknown = false;
+    }
+    // `${X:-sudo}`: when X is unknown, the word it falls back to is one possible program.
+    const fallback = r.unknown && !globbed ? defaultWord(effective[0]) : undefined;
+    if (fallback !== undefined) r.value = fallback;
+    // A value the line set is known; one the environment gives is chosen outside the line.
+    dynamicProgram = r.unknown || fromEnvironment(effective[0], vars, options);
+    if (!r.unknown || ((globbed || fallback !== undefined) && r.value !== "")) {
+      // An unquoted expansion is split into fields at IFS's characters: `$cmd` may be many words.
+      const fields = globbed ? [r.value] : list ?? splitFields(effective[0], r.value, vars);
+      const again = unwrapWords([...fields.map(litWord), ...effective.slice(1)]);
+      effective = again.words;
+      u.wrappers.push(...again.wrappers);
+      if (again.payload && !u.payload) u.payload = again.payload;
+      u.readsStdin ||= again.readsStdin;
+      if (again.env) u.env = [...(u.env ?? []), ...again.env];
+    }
+  }
+  return { effective, dynamicProgram };
+}
+
+/**
+ * The hooks of the main part: variables that make it run something, git's
+ * settings and -C folders, options that name a command, and the commands
+ * inline code runs.
+ */
+function attachHooks(
+  main: Part,
+  cmd: SimpleCommand,
+  words: Word[],
+  vars: Vars,
+  cwds: string[],
+  options: AnalyseOptions,
+): void {
   if (main.assignments.length > 0) {
     main.hooks = envHookUses(main.assignments, vars, options.userHome);
   }
@@ -1361,7 +1410,22 @@ function partsOf(
     if (shellouts.length > 0) main.hooks = [...main.hooks, ...shellouts];
   }
   globbedOptions(main);
-  // The payload this part carries.
+}
+
+/**
+ * The payload the main part carries: shell code given to it (sh -c, eval, …),
+ * or read on its stdin from a here-doc, a here-string, an echo piped in, or a
+ * process substitution; a script it reads from stdin otherwise.
+ */
+function attachPayload(
+  main: Part,
+  u: Unwrapped,
+  cmd: SimpleCommand,
+  parsed: ParsedLine,
+  effective: Word[],
+  vars: Vars,
+  options: AnalyseOptions,
+): void {
   let payloadWords: Word[] | null = u.payload ? u.payload.words : null;
   let payloadKind = u.payload?.kind ?? null;
   const isShellReader = u.readsStdin || main.program === "at" || main.program === "batch" ||
@@ -1404,20 +1468,6 @@ function partsOf(
     else if (texts.every((t) => t !== undefined)) main.payload = texts.join(" ");
     else main.payloadDynamic = true;
   }
-  const parts = [main];
-  for (const e of u.extra) {
-    if (e.length === 0) continue;
-    const inner = unwrapWords(e);
-    const p = make(inner.words, ["find -exec", ...inner.wrappers], true);
-    if (inner.payload) {
-      p.payloadKind = inner.payload.kind;
-      const texts = inner.payload.words.map((w) => literal(w));
-      if (texts.every((t) => t !== undefined)) p.payload = texts.join(" ");
-      else p.payloadDynamic = true;
-    }
-    parts.push(p);
-  }
-  return parts;
 }
 
 /**
