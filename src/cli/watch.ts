@@ -219,6 +219,46 @@ async function notifyTurn(
   });
 }
 
+/**
+ * One run of the watched command through the gate and the sandbox, every
+ * byte through the readers, then shown, audited, triaged and notified;
+ * `ran` is called as soon as the command has run.
+ */
+async function runOnce(
+  m: WatchModules,
+  session: WatchSession,
+  reason: RunReason,
+  runs: RunRecord[],
+  options: { yes: boolean; signal: AbortSignal; ran: () => void },
+): Promise<void> {
+  const { line, config, paths, audit, root } = session;
+  const at = new Date();
+  const started = performance.now();
+  const ran = await m.runCommand.runCaptured(line, "watch", {
+    config,
+    paths,
+    audit,
+    cwd: root,
+    root,
+    yes: options.yes,
+    signal: options.signal,
+    // Every byte through the readers as it arrives, so a failing run is triaged whole.
+    scan: true,
+  });
+  options.ran();
+  const previous = runs[runs.length - 1];
+  const record: RunRecord = {
+    n: runs.length + 1,
+    reason,
+    pass: ran.exitStatus === 0,
+    exitStatus: ran.exitStatus,
+    seconds: (performance.now() - started) / 1000,
+    at,
+  };
+  runs.push(record);
+  await reportRun(m, session, record, previous, ran);
+}
+
 /** Call `onChange` for each file event under the root that counts (not ignored, not wisp's home). */
 function watchTree(
   m: WatchModules,
@@ -258,7 +298,7 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
     );
   }
   const session = await openWatchSession(m, line, flags);
-  const { config, paths, audit, root } = session;
+  const { audit, root } = session;
   const settleMs = flags.settle ?? 300;
 
   const runs: RunRecord[] = [];
@@ -290,33 +330,13 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
   const doRun = async (reason: RunReason) => {
     if (finished) return;
     running = true;
-    const at = new Date();
-    const started = performance.now();
     try {
-      const ran = await m.runCommand.runCaptured(line, "watch", {
-        config,
-        paths,
-        audit,
-        cwd: root,
-        root,
+      await runOnce(m, session, reason, runs, {
         yes: approved,
         signal: kill.signal,
-        // Every byte through the readers as it arrives, so a failing run is triaged whole.
-        scan: true,
+        // Approving the watch covers its reruns; each still passes the policy and runs sandboxed.
+        ran: () => (approved = true),
       });
-      // Approving the watch covers its reruns; each still passes the policy and runs sandboxed.
-      approved = true;
-      const previous = runs[runs.length - 1];
-      const record: RunRecord = {
-        n: runs.length + 1,
-        reason,
-        pass: ran.exitStatus === 0,
-        exitStatus: ran.exitStatus,
-        seconds: (performance.now() - started) / 1000,
-        at,
-      };
-      runs.push(record);
-      await reportRun(m, session, record, previous, ran);
     } catch (error) {
       if (runs.length === 0) {
         failure = error; // the first run refused or unable to start: the watch ends with the reason
