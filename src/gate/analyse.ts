@@ -177,33 +177,8 @@ function analyseParsed(
   for (const cmd of order) {
     const snapshot: Vars = new Map(vars);
     const here = [...cwds];
-    // Assignments: a standalone one changes the line's variables from here on.
-    if (cmd.standaloneAssignments || cmd.words.length === 0) {
-      for (const a of cmd.assignments) {
-        if (!a.value) {
-          vars.set(a.name, { value: "" });
-          continue;
-        }
-        const r = resolveWord(a.value, vars, options.userHome);
-        if (!r.unknown && !r.globRegex) vars.set(a.name, { value: r.value });
-        else if (r.tainted) vars.set(a.name, { tainted: r.tainted });
-        else if (a.value.segs.some((s) => s.kind === "sub")) {
-          const subs = parsed.commands.filter((c) => c.substitutionOf === cmd.id);
-          const feeder = subs.map((c) => feederKind(c.words)).find((k) => k);
-          if (feeder) vars.set(a.name, { tainted: feeder });
-          else vars.delete(a.name);
-        } else vars.delete(a.name);
-      }
-    }
-    const prefixVars: Vars = new Map(snapshot);
-    for (const a of cmd.assignments) {
-      if (cmd.standaloneAssignments) continue;
-      const r = a.value
-        ? resolveWord(a.value, snapshot, options.userHome)
-        : { value: "", unknown: false };
-      if (!r.unknown) prefixVars.set(a.name, { value: r.value });
-      else prefixVars.delete(a.name);
-    }
+    applyAssignments(cmd, vars, parsed, options);
+    const prefixVars = prefixVariables(cmd, snapshot, options);
     const made = partsOf(
       cmd,
       cmd.words,
@@ -219,54 +194,131 @@ function analyseParsed(
     noteAliases(made[0], state);
     for (const p of made) out.push(p);
     byCmd.set(cmd.id, made);
-    // A file the line made before: its text, when the line wrote it, is read as a payload.
-    const ran = made[0] ? files.ranBy(made[0], byCmd, parsed) : undefined;
-    if (ran) {
-      made[0].ranFile = ran;
-      if (
-        ran.content !== undefined && made[0].payloadKind === null &&
-        runsAsShell(made[0], ran.content)
-      ) {
-        made[0].payloadKind = WRITTEN_FILE_PAYLOAD;
-        made[0].payload = ran.content;
-        made[0].readsScriptFromStdin = false;
-      }
-    }
+    if (made[0]) readRanFile(made[0], files, byCmd, parsed);
     for (const p of made) files.record(p, byCmd);
-    // cd/pushd change where later relative paths land; keep every candidate.
-    const first = made[0];
-    if (
-      first && (first.program === "cd" || first.program === "pushd") && cmd.substitutionOf === null
-    ) {
-      const target = first.words.slice(1).find((w) => !(literal(w) ?? "").startsWith("-"));
-      if (!target) cwds.push(options.userHome);
-      else {
-        const r = resolveWord(target, snapshot, options.userHome);
-        if (!r.unknown && !r.globRegex) {
-          const base = cwds[cwds.length - 1];
-          const next = r.value.startsWith("/") ? r.value : `${base}/${r.value}`;
-          cwds.push(normalisePath(next));
-        }
+    trackShellState(made[0], cmd, vars, cwds, snapshot, options);
+  }
+  linkParts(out, depth, byCmd, parsed, state);
+  return withPayloadParts(out, depth, options, state);
+}
+
+/** Assignments on a line of their own (or alone) change the line's variables from here on. */
+function applyAssignments(
+  cmd: SimpleCommand,
+  vars: Vars,
+  parsed: ParsedLine,
+  options: AnalyseOptions,
+): void {
+  // Assignments: a standalone one changes the line's variables from here on.
+  if (cmd.standaloneAssignments || cmd.words.length === 0) {
+    for (const a of cmd.assignments) {
+      if (!a.value) {
+        vars.set(a.name, { value: "" });
+        continue;
       }
+      const r = resolveWord(a.value, vars, options.userHome);
+      if (!r.unknown && !r.globRegex) vars.set(a.name, { value: r.value });
+      else if (r.tainted) vars.set(a.name, { tainted: r.tainted });
+      else if (a.value.segs.some((s) => s.kind === "sub")) {
+        const subs = parsed.commands.filter((c) => c.substitutionOf === cmd.id);
+        const feeder = subs.map((c) => feederKind(c.words)).find((k) => k);
+        if (feeder) vars.set(a.name, { tainted: feeder });
+        else vars.delete(a.name);
+      } else vars.delete(a.name);
     }
-    // `set -- a b` sets the positional parameters.
-    if (first && first.program === "set" && first.argv[1] === "--" && cmd.substitutionOf === null) {
-      const args = first.words.slice(2).map((w) => literal(w));
-      if (args.every((a) => a !== undefined)) vars.set("@", { value: args.join(" ") });
-      else vars.delete("@");
+  }
+}
+
+/** The variables a command's own prefix assignments (`X=1 cmd`) give it. */
+function prefixVariables(cmd: SimpleCommand, snapshot: Vars, options: AnalyseOptions): Vars {
+  const prefixVars: Vars = new Map(snapshot);
+  for (const a of cmd.assignments) {
+    if (cmd.standaloneAssignments) continue;
+    const r = a.value
+      ? resolveWord(a.value, snapshot, options.userHome)
+      : { value: "", unknown: false };
+    if (!r.unknown) prefixVars.set(a.name, { value: r.value });
+    else prefixVars.delete(a.name);
+  }
+  return prefixVars;
+}
+
+/** A file the line made before: its text, when the line wrote it, is read as a payload. */
+function readRanFile(
+  part: Part,
+  files: LineFiles,
+  byCmd: Map<number, Part[]>,
+  parsed: ParsedLine,
+): void {
+  // A file the line made before: its text, when the line wrote it, is read as a payload.
+  const ran = files.ranBy(part, byCmd, parsed);
+  if (ran) {
+    part.ranFile = ran;
+    if (
+      ran.content !== undefined && part.payloadKind === null &&
+      runsAsShell(part, ran.content)
+    ) {
+      part.payloadKind = WRITTEN_FILE_PAYLOAD;
+      part.payload = ran.content;
+      part.readsScriptFromStdin = false;
     }
-    // `printf -v NAME …` and `read NAME <<< literal` set a variable the line can know.
-    const known = first && cmd.substitutionOf === null ? staticAssignment(first) : undefined;
-    if (known) vars.set(known.name, { value: known.value });
-    // Loop variables and `read` targets are unknown from here on.
-    else if (first && (first.program === "read" || first.program === "mapfile")) {
-      for (const w of first.words.slice(1)) {
-        const l = literal(w);
-        if (l && !l.startsWith("-")) vars.delete(l);
+  }
+}
+
+/**
+ * What a command changes for the commands after it: the working folder
+ * (cd, pushd), the positional parameters (set --), and variables it sets or
+ * makes unknown (printf -v, read, mapfile).
+ */
+function trackShellState(
+  first: Part | undefined,
+  cmd: SimpleCommand,
+  vars: Vars,
+  cwds: string[],
+  snapshot: Vars,
+  options: AnalyseOptions,
+): void {
+  // cd/pushd change where later relative paths land; keep every candidate.
+  if (
+    first && (first.program === "cd" || first.program === "pushd") && cmd.substitutionOf === null
+  ) {
+    const target = first.words.slice(1).find((w) => !(literal(w) ?? "").startsWith("-"));
+    if (!target) cwds.push(options.userHome);
+    else {
+      const r = resolveWord(target, snapshot, options.userHome);
+      if (!r.unknown && !r.globRegex) {
+        const base = cwds[cwds.length - 1];
+        const next = r.value.startsWith("/") ? r.value : `${base}/${r.value}`;
+        cwds.push(normalisePath(next));
       }
     }
   }
-  // Link pipelines and substitutions now that every part exists.
+  // `set -- a b` sets the positional parameters.
+  if (first && first.program === "set" && first.argv[1] === "--" && cmd.substitutionOf === null) {
+    const args = first.words.slice(2).map((w) => literal(w));
+    if (args.every((a) => a !== undefined)) vars.set("@", { value: args.join(" ") });
+    else vars.delete("@");
+  }
+  // `printf -v NAME …` and `read NAME <<< literal` set a variable the line can know.
+  const known = first && cmd.substitutionOf === null ? staticAssignment(first) : undefined;
+  if (known) vars.set(known.name, { value: known.value });
+  // Loop variables and `read` targets are unknown from here on.
+  else if (first && (first.program === "read" || first.program === "mapfile")) {
+    for (const w of first.words.slice(1)) {
+      const l = literal(w);
+      if (l && !l.startsWith("-")) vars.delete(l);
+    }
+  }
+}
+
+/** Link pipelines and substitutions now that every part exists; note the functions defined. */
+function linkParts(
+  out: Part[],
+  depth: number,
+  byCmd: Map<number, Part[]>,
+  parsed: ParsedLine,
+  state: AnalyseState,
+): void {
   for (const p of out) {
     if (p.depth !== depth) continue;
     p.upstream = p.cmd.upstream.flatMap((id) => byCmd.get(id) ?? []);
@@ -280,7 +332,15 @@ function analyseParsed(
       parts: out.filter((p) => p.depth === depth && f.body.includes(p.cmd.id)),
     });
   }
-  // Payloads parsed as lines of their own.
+}
+
+/** Each part followed by the parts of its hooks and its payload, parsed as lines of their own. */
+function withPayloadParts(
+  out: Part[],
+  depth: number,
+  options: AnalyseOptions,
+  state: AnalyseState,
+): Part[] {
   const withPayloads: Part[] = [];
   for (const p of out) {
     withPayloads.push(p);
