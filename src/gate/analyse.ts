@@ -614,8 +614,9 @@ const SIMPLE_WRAPPERS: Record<string, Set<string>> = {
   firejail: set(),
   "cross-env": set(),
   uvx: set("--from", "--with", "-p", "--python"),
-  bunx: set("-p", "--package"),
-  pnpx: set(),
+  // -c/--call take the command line (payload_options.ts rates it), as they do for npx.
+  bunx: set("-p", "--package", "-c", "--call"),
+  pnpx: set("-c", "--call"),
   npx: set("-p", "--package", "-c", "--call"),
   arch: set(),
   // Programs that set something up and run the rest of their words as a command.
@@ -802,7 +803,8 @@ function unwrapInto(input: Word[], env: Assignment[]): Unwrapped {
 /** The step for the program at the front of `words`. Pure. */
 function unwrapStep(words: Word[], input: Word[]): UnwrapStep {
   const prog = base(words[0]);
-  // The plain wrappers come first: they also take npx, pnpx and bunx.
+  // The plain wrappers come first (npx, pnpx and bunx are among them; their -c is rated as a
+  // payload option, payload_options.ts).
   if (Object.hasOwn(SIMPLE_WRAPPERS, prog)) return simpleWrapperStep(words, prog, input);
   const rule = UNWRAP_RULE_OF.get(prog);
   if (rule) return rule(words, prog, input);
@@ -825,8 +827,6 @@ const UNWRAP_RULES: ReadonlyArray<readonly [programs: string, rule: UnwrapRule]>
   ["systemd-run", systemdRunStep],
   ["fd fdfind", fdStep],
   ["npm pnpm yarn bun", packageManagerStep],
-  // Never reached today: SIMPLE_WRAPPERS takes npx, pnpx and bunx first.
-  ["npx pnpx bunx", npxCallStep],
   ["uv poetry pdm hatch rye pipx bundle pyenv rbenv mise asdf devbox direnv", projectRunnerStep],
   ["nix-shell nix", nixStep],
   ["script", scriptStep],
@@ -913,8 +913,8 @@ function simpleWrapperStep(words: Word[], prog: string, input: Word[]): UnwrapSt
     return next.length === 0 ? { wrapper: prog, end: { words: input } } : { wrapper: prog, next };
   }
   if (prog === "arch" && /^-/.test(lit(words[i]) ?? "")) {
-    // As it always was: the word after a lone `-` is skipped, and then `i` words more.
-    return { wrapper: prog, next: words.slice(i + 1).slice(i) };
+    // arch -- -arm64 COMMAND…: the architecture after `--` (or a lone `-`) is not the command.
+    return { wrapper: prog, next: words.slice(i + 1) };
   }
   return { wrapper: prog, next: words.slice(i) };
 }
@@ -1088,15 +1088,6 @@ function packageManagerStep(words: Word[], prog: string): UnwrapStep {
   }
   if (i >= words.length) return { end: { words } };
   return { wrapper: `${prog} ${verb}`, next: words.slice(i) };
-}
-
-/** npx -c LINE (shell code). */
-function npxCallStep(words: Word[]): UnwrapStep {
-  const cIdx = commandOptionAt(words, ["-c", "--call"]);
-  if (cIdx > 0 && words[cIdx + 1]) {
-    return { end: { words, payload: { kind: "npx -c", words: [words[cIdx + 1]] } } };
-  }
-  return { end: { words } };
 }
 
 /** uv run, poetry run, bundle exec, mise x, direnv exec DIR, …: the command after the verb. */
