@@ -36,6 +36,36 @@ const NAMES = ["rules", "coreml", "trained", "model", "system-model"];
 
 /** Run `wisp classifier measure`. */
 export async function measure(version: string | undefined, flags: MeasureFlags): Promise<void> {
+  const which = measuredClassifier(version, flags);
+  const file = flags.examples ?? shippedExamples();
+  const examples = readLabelled(file);
+  if (examples.length === 0) {
+    throw new UsageError(`${file} holds no labelled lines; each line is label<TAB>command line`);
+  }
+  const { paths, config } = loadContext();
+  const userHome = Deno.env.get("HOME") ?? "/";
+  const { classifier, measured } = loadClassifier(which, version, flags, paths, config, userHome);
+  const audit = { session: "measure", record: () => ({}) as never };
+  const gate = new Gate({
+    config: { ...config, approval: { ...config.approval, classifier: "rules" } },
+    home: paths,
+    audit,
+  });
+  const cwd = Deno.cwd();
+  // Load the parser before timing anything.
+  await gate.assess("true", { cwd, origin: "model" });
+  const judged = await judgeExamples(gate, classifier, examples, cwd, flags.json === true);
+  const final = printSummaries(judged, classifier !== undefined, which, measured, flags);
+  if (measured) recordMeasurement(paths, measured, file, which, final);
+  if (final.failures.length > 0) cliState.exitCode = 1;
+}
+
+/**
+ * Which classifier is measured beside the rules (rules alone, coreml for a
+ * trained version or weights file, or a model), from the arguments; a
+ * combination that cannot be measured is a usage error.
+ */
+function measuredClassifier(version: string | undefined, flags: MeasureFlags): string {
   let which = flags.classifier ?? (version || flags.coremlModel ? "coreml" : "rules");
   if (!NAMES.includes(which)) {
     throw new UsageError(
@@ -63,13 +93,18 @@ export async function measure(version: string | undefined, flags: MeasureFlags):
       `the system-model classifier cannot run here (${systemModelReason()}); measure with --classifier model or coreml`,
     );
   }
-  const file = flags.examples ?? shippedExamples();
-  const examples = readLabelled(file);
-  if (examples.length === 0) {
-    throw new UsageError(`${file} holds no labelled lines; each line is label<TAB>command line`);
-  }
-  const { paths, config } = loadContext();
-  const userHome = Deno.env.get("HOME") ?? "/";
+  return which;
+}
+
+/** The classifier measured (none: the rules alone) and the trained version it is, if one. */
+function loadClassifier(
+  which: string,
+  version: string | undefined,
+  flags: MeasureFlags,
+  paths: ReturnType<typeof loadContext>["paths"],
+  config: ReturnType<typeof loadContext>["config"],
+  userHome: string,
+): { classifier?: ModelClassifier; measured?: string } {
   let classifier: ModelClassifier | undefined;
   let measured: string | undefined;
   if (flags.coremlModel !== undefined) {
@@ -88,15 +123,17 @@ export async function measure(version: string | undefined, flags: MeasureFlags):
     resolveModel(classifierModelName(modelConfig), modelConfig); // a name that cannot be used says so
     classifier = chooseClassifier(modelConfig, paths, userHome);
   }
-  const audit = { session: "measure", record: () => ({}) as never };
-  const gate = new Gate({
-    config: { ...config, approval: { ...config.approval, classifier: "rules" } },
-    home: paths,
-    audit,
-  });
-  const cwd = Deno.cwd();
-  // Load the parser before timing anything.
-  await gate.assess("true", { cwd, origin: "model" });
+  return { classifier, measured };
+}
+
+/** Each example's verdict by the rules, and with the classifier beside them; --json prints each. */
+async function judgeExamples(
+  gate: Gate,
+  classifier: ModelClassifier | undefined,
+  examples: ReturnType<typeof readLabelled>,
+  cwd: string,
+  json: boolean,
+): Promise<{ rulesRows: Row[]; rows: Row[]; failed: number }> {
   const rulesRows: Row[] = [];
   const rows: Row[] = [];
   let failed = 0;
@@ -110,7 +147,7 @@ export async function measure(version: string | undefined, flags: MeasureFlags):
       : [a.policy.reason ?? "denied by policy"];
     rulesRows.push({ example, verdict: rulesVerdict, reasons: rulesReasons, micros: rulesMicros });
     if (!classifier) {
-      if (flags.json) {
+      if (json) {
         outLine(
           JSON.stringify({
             label: example.label,
@@ -132,7 +169,7 @@ export async function measure(version: string | undefined, flags: MeasureFlags):
       ? [...new Set(parts.filter((p) => p.level === level).flatMap((p) => p.reasons))]
       : rulesReasons;
     rows.push({ example, verdict, reasons, micros });
-    if (flags.json) {
+    if (json) {
       outLine(
         JSON.stringify({
           label: example.label,
@@ -144,11 +181,22 @@ export async function measure(version: string | undefined, flags: MeasureFlags):
       );
     }
   }
+  return { rulesRows, rows, failed };
+}
+
+/** Print the rules' summary and the classifier's; the summary that decides the exit status. */
+function printSummaries(
+  { rulesRows, rows, failed }: { rulesRows: Row[]; rows: Row[]; failed: number },
+  withClassifier: boolean,
+  which: string,
+  measured: string | undefined,
+  flags: MeasureFlags,
+): ReturnType<typeof summarise> {
   const print = flags.json ? errLine : outLine;
   const rulesSummary = summarise(rulesRows);
   for (const line of renderSummary(rulesSummary, "rules")) print(line);
   let final = rulesSummary;
-  if (classifier) {
+  if (withClassifier) {
     final = summarise(rows);
     const from = measured ?? flags.coremlModel;
     const name = from ? `${which} (${from})` : `rules+${which}`;
@@ -162,25 +210,35 @@ export async function measure(version: string | undefined, flags: MeasureFlags):
       );
     }
   }
-  if (measured) {
-    // The numbers are printed already; a home that cannot be written (a sandboxed run) loses only
-    // the record, and says so.
-    try {
-      store.recordMeasurement(paths, measured, {
-        at: new Date().toISOString(),
-        examples: file,
-        classifier: which,
-        total: final.total,
-        exact: final.exact,
-        over: final.over,
-        under: final.under,
-        failures: final.failures.length,
-        medianMicros: Math.round(final.medianMicros),
-      });
-      errLine(`recorded in ${measured}'s manifest`);
-    } catch (error) {
-      errLine(`note: not recorded in ${measured}'s manifest: ${messageOf(error)}`);
-    }
+  return final;
+}
+
+/**
+ * Record a trained version's measurement in its manifest. The numbers are
+ * printed already; a home that cannot be written (a sandboxed run) loses
+ * only the record, and says so.
+ */
+function recordMeasurement(
+  paths: ReturnType<typeof loadContext>["paths"],
+  measured: string,
+  file: string,
+  which: string,
+  final: ReturnType<typeof summarise>,
+): void {
+  try {
+    store.recordMeasurement(paths, measured, {
+      at: new Date().toISOString(),
+      examples: file,
+      classifier: which,
+      total: final.total,
+      exact: final.exact,
+      over: final.over,
+      under: final.under,
+      failures: final.failures.length,
+      medianMicros: Math.round(final.medianMicros),
+    });
+    errLine(`recorded in ${measured}'s manifest`);
+  } catch (error) {
+    errLine(`note: not recorded in ${measured}'s manifest: ${messageOf(error)}`);
   }
-  if (final.failures.length > 0) cliState.exitCode = 1;
 }

@@ -81,6 +81,200 @@ export function notScannedReason(path: string, error: unknown): string | null {
   return null;
 }
 
+/** How the findings are printed, and what is looked for. */
+interface ScanPlan {
+  format: string;
+  options: ScanOptions;
+}
+
+/** What the scanner is asked to find (scan_input.ts). */
+interface ScanOptions {
+  personal: boolean;
+  thorough: boolean;
+  history: boolean;
+}
+
+/**
+ * The plan for a scan from its arguments, pure: the output format and the
+ * scanner's options, or the usage error that stops it.
+ */
+export function planScan(
+  files: string[],
+  flags: ScanFlags,
+  stdinIsTerminal: boolean,
+): ScanPlan | { usage: string } {
+  if (files.length === 0 && stdinIsTerminal) {
+    return {
+      usage: "give files to scan, or pipe text to standard input (git diff --cached | wisp scan)",
+    };
+  }
+  const format = flags.format ?? (flags.json ? "json" : "text");
+  if (!FORMATS.includes(format) || (flags.json && format !== "json")) {
+    return { usage: `--format takes one of ${FORMATS.join(", ")} (and --json means json)` };
+  }
+  return {
+    format,
+    options: {
+      personal: flags.personal === true || flags.thorough === true,
+      thorough: flags.thorough === true,
+      history: flags.history !== false,
+    },
+  };
+}
+
+/** The totals of a finished scan, for its closing lines. */
+interface ScanTotals {
+  totals: Record<string, number>;
+  inputs: number;
+  history: number;
+  known: number;
+}
+
+/**
+ * The lines on stderr that close a scan, pure: what was found in how many
+ * inputs, and how many known findings were left out. When nothing could be
+ * read, the errors already said it all.
+ */
+export function scanClosingLines(
+  t: ScanTotals,
+  summary: (totals: Record<string, number>) => string,
+): string[] {
+  const total = Object.values(t.totals).reduce((a, b) => a + b, 0);
+  if (t.inputs === 0 && total === 0) return [];
+  const where = t.inputs === 1 ? "" : ` in ${t.inputs} inputs`;
+  const history = t.history > 0 ? ` (${t.history} on removed lines: leaked in history)` : "";
+  const lines = [
+    total === 0 ? `no secrets found${where}` : `${summary(t.totals)}${where}${history}`,
+  ];
+  if (t.known > 0) {
+    lines.push(
+      `${t.known} known finding${t.known === 1 ? "" : "s"} left out (baseline, ignore file)`,
+    );
+  }
+  return lines;
+}
+
+/** Where a scan's findings go as they arrive: printed, counted and audited per input. */
+class ScanReport {
+  readonly totals: Record<string, number> = {};
+  inputs = 0;
+  failed = false;
+  historyTotal = 0;
+  knownTotal = 0;
+  readonly #sarif: { path: string; finding: SecretFinding }[] = [];
+  #firstJson = true;
+  // Per input being printed: its findings on removed lines, and its known ones (by kind).
+  #historyHere = 0;
+  #knownHere = 0;
+  #knownKinds: Record<string, number> = {};
+
+  constructor(
+    readonly format: string,
+    readonly personal: boolean,
+    readonly known: { empty: boolean; isKnown(f: SecretFinding, path: string): boolean },
+    readonly audit: { record(kind: "secrets.scan", fields: Record<string, unknown>): unknown },
+    readonly io: { out(text: string): void; errLine(line: string): void },
+  ) {}
+
+  /** The opening of the output. */
+  begin(): void {
+    if (this.format === "json") this.io.out('{"findings": [');
+  }
+
+  /** Print a batch of findings (one write per batch), leaving out the known ones. */
+  print(found: SecretFinding[], fallbackPath: string): void {
+    let text = "";
+    for (const f of found) {
+      const path = f.path ?? fallbackPath;
+      if (!this.known.empty && this.known.isKnown(f, path)) {
+        this.#knownHere++;
+        this.#knownKinds[f.kind] = (this.#knownKinds[f.kind] ?? 0) + 1;
+        continue;
+      }
+      if (f.history) this.#historyHere++;
+      if (this.format === "sarif") this.#sarif.push({ path, finding: f });
+      else if (this.format === "json") {
+        const { line, column, kind, preview, context } = f;
+        const entry = {
+          path,
+          line,
+          column,
+          kind,
+          preview,
+          ...(f.history ? { history: true } : {}),
+          fingerprint: `${path}:${kind}:${line}`,
+          context,
+        };
+        text += `${this.#firstJson ? "\n" : ",\n"}  ${JSON.stringify(entry)}`;
+        this.#firstJson = false;
+      } else {
+        text += `${path}:${f.line}:${f.column}  ${f.kind}  ${f.preview}${
+          f.history ? "  leaked in history" : ""
+        }\n`;
+      }
+    }
+    this.io.out(text);
+  }
+
+  /** One input scanned: its counts (less what is known) added up and audited. */
+  record(result: InputResult, path: string | undefined): void {
+    this.inputs++;
+    // What the baseline or an ignore file already knows is counted apart, not as found.
+    const counts = { ...result.counts };
+    for (const [kind, n] of Object.entries(this.#knownKinds)) {
+      counts[kind] -= n;
+      if (counts[kind] <= 0) delete counts[kind];
+    }
+    this.#knownKinds = {};
+    for (const [kind, n] of Object.entries(counts)) {
+      this.totals[kind] = (this.totals[kind] ?? 0) + n;
+    }
+    this.audit.record("secrets.scan", {
+      counts,
+      total: Object.values(counts).reduce((a, b) => a + b, 0),
+      source: "cli",
+      input: path === undefined ? "stdin" : "file",
+      ...(path !== undefined ? { path } : {}),
+      ...(result.diff ? { diff: true } : {}),
+      ...(result.binary ? { binary: true } : {}),
+      ...(this.#historyHere > 0 ? { history: this.#historyHere } : {}),
+      ...(this.#knownHere > 0 ? { known: this.#knownHere } : {}),
+      personal: this.personal,
+    });
+    this.historyTotal += this.#historyHere;
+    this.#historyHere = 0;
+    this.knownTotal += this.#knownHere;
+    this.#knownHere = 0;
+    if (result.binary && Deno.env.get("WISP_LOG") === "debug") {
+      this.io.errLine(
+        `debug: ${path ?? "standard input"} is binary; its printable runs were scanned`,
+      );
+    }
+  }
+
+  /** Say why an input was not scanned and mark the run incomplete; rethrow what is a bug. */
+  notScanned(path: string, error: unknown): void {
+    const reason = notScannedReason(path, error);
+    if (reason === null) throw error;
+    this.io.errLine(`error: ${reason}`);
+    this.failed = true;
+  }
+
+  /** The closing of the output (SARIF is written whole here). */
+  async end(): Promise<void> {
+    if (this.format === "json") this.io.out(`${this.#firstJson ? "" : "\n"}]}\n`);
+    if (this.format === "sarif") {
+      const { sarifLog } = await load<typeof import("../secrets/sarif.ts")>(
+        import.meta.resolve("../secrets/sarif.ts"),
+      );
+      const { VERSION } = await load<typeof import("../version.ts")>(
+        import.meta.resolve("../version.ts"),
+      );
+      this.io.out(JSON.stringify(sarifLog(this.#sarif, VERSION), null, 2) + "\n");
+    }
+  }
+}
+
 async function runScan(files: string[], flags: ScanFlags): Promise<void> {
   const { cliState, errLine, out, stdinIsTerminal } = await load<typeof import("./io.ts")>(
     import.meta.resolve("./io.ts"),
@@ -107,15 +301,9 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
       import.meta.resolve("../secrets/scan_input.ts"),
     );
 
-  if (files.length === 0 && stdinIsTerminal()) {
-    throw new UsageError(
-      "give files to scan, or pipe text to standard input (git diff --cached | wisp scan)",
-    );
-  }
-  const format = flags.format ?? (flags.json ? "json" : "text");
-  if (!FORMATS.includes(format) || (flags.json && format !== "json")) {
-    throw new UsageError(`--format takes one of ${FORMATS.join(", ")} (and --json means json)`);
-  }
+  const plan = planScan(files, flags, stdinIsTerminal());
+  if ("usage" in plan) throw new UsageError(plan.usage);
+  const { options } = plan;
   const { KnownFindings, KnownFindingsError } = await load<typeof import("../secrets/known.ts")>(
     import.meta.resolve("../secrets/known.ts"),
   );
@@ -126,192 +314,87 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
     if (error instanceof KnownFindingsError) throw new UsageError(error.message);
     throw error;
   }
-  const json = format === "json";
-  const sarif: { path: string; finding: SecretFinding }[] = [];
-  let suppressedTotal = 0;
-  let suppressedHere = 0;
-  /** The known findings of the input being printed, by kind (taken out of its counts). */
-  let knownKinds: Record<string, number> = {};
   const audit = scanAudit("scan");
-  const options = {
-    personal: flags.personal === true || flags.thorough === true,
-    thorough: flags.thorough === true,
-    history: flags.history !== false,
-  };
+  const report = new ScanReport(plan.format, options.personal, known, audit, { out, errLine });
   const threads = poolSize(Deno.env.get("WISP_SCAN_THREADS"), navigator.hardwareConcurrency ?? 1);
   let pool: InstanceType<typeof ScanPool> | undefined;
-  const totals: Record<string, number> = {};
-  let failed = false;
-  let firstJson = true;
-  let inputs = 0;
-  if (json) out('{"findings": [');
-
-  // Findings on lines a diff removes, in this run and in the input being printed (for its audit).
-  let historyTotal = 0;
-  let historyHere = 0;
-
-  const print = (found: SecretFinding[], fallbackPath: string) => {
-    // One write per batch of findings, not per finding.
-    let text = "";
-    for (const f of found) {
-      const path = f.path ?? fallbackPath;
-      if (!known.empty && known.isKnown(f, path)) {
-        suppressedHere++;
-        knownKinds[f.kind] = (knownKinds[f.kind] ?? 0) + 1;
-        continue;
-      }
-      if (f.history) historyHere++;
-      if (format === "sarif") sarif.push({ path, finding: f });
-      else if (json) {
-        const { line, column, kind, preview, context } = f;
-        const entry = {
-          path,
-          line,
-          column,
-          kind,
-          preview,
-          ...(f.history ? { history: true } : {}),
-          fingerprint: `${path}:${kind}:${line}`,
-          context,
-        };
-        text += `${firstJson ? "\n" : ",\n"}  ${JSON.stringify(entry)}`;
-        firstJson = false;
-      } else {
-        text += `${path}:${f.line}:${f.column}  ${f.kind}  ${f.preview}${
-          f.history ? "  leaked in history" : ""
-        }\n`;
-      }
-    }
-    out(text);
-  };
-
-  const record = (result: InputResult, path: string | undefined) => {
-    inputs++;
-    // What the baseline or an ignore file already knows is counted apart, not as found.
-    const counts = { ...result.counts };
-    for (const [kind, n] of Object.entries(knownKinds)) {
-      counts[kind] -= n;
-      if (counts[kind] <= 0) delete counts[kind];
-    }
-    knownKinds = {};
-    for (const [kind, n] of Object.entries(counts)) totals[kind] = (totals[kind] ?? 0) + n;
-    audit.record("secrets.scan", {
-      counts,
-      total: Object.values(counts).reduce((a, b) => a + b, 0),
-      source: "cli",
-      input: path === undefined ? "stdin" : "file",
-      ...(path !== undefined ? { path } : {}),
-      ...(result.diff ? { diff: true } : {}),
-      ...(result.binary ? { binary: true } : {}),
-      ...(historyHere > 0 ? { history: historyHere } : {}),
-      ...(suppressedHere > 0 ? { known: suppressedHere } : {}),
-      personal: options.personal,
-    });
-    historyTotal += historyHere;
-    historyHere = 0;
-    suppressedTotal += suppressedHere;
-    suppressedHere = 0;
-    if (result.binary && Deno.env.get("WISP_LOG") === "debug") {
-      errLine(`debug: ${path ?? "standard input"} is binary; its printable runs were scanned`);
-    }
-  };
-
-  /** Say why an input was not scanned and mark the run incomplete; rethrow what is a bug. */
-  const notScanned = (path: string, error: unknown) => {
-    const reason = notScannedReason(path, error);
-    if (reason === null) throw error;
-    errLine(`error: ${reason}`);
-    failed = true;
-  };
+  report.begin();
 
   const scanHere = async (path: string) => {
     const { scanFile } = await scanning();
     try {
-      record(await scanFile(path, options, (found) => print(found, path)), path);
+      report.record(await scanFile(path, options, (found) => report.print(found, path)), path);
     } catch (error) {
-      notScanned(path, error);
+      report.notScanned(path, error);
     }
   };
 
   const scanStdin = async () => {
     const { scanInput } = await scanning();
     try {
-      const result = await scanInput(Deno.stdin.readable, options, (found) => print(found, "-"));
-      record(result, undefined);
+      const result = await scanInput(
+        Deno.stdin.readable,
+        options,
+        (found) => report.print(found, "-"),
+      );
+      report.record(result, undefined);
     } catch (error) {
-      notScanned("standard input", error);
+      report.notScanned("standard input", error);
+    }
+  };
+
+  /** A file or folder: many files go to the thread pool in order, a few are scanned here. */
+  const scanRoot = async (root: string) => {
+    const unreadable = { unreadable: [] as string[] };
+    try {
+      const walk = walkFiles(root, unreadable);
+      const head = take(walk, POOL_MIN_FILES);
+      if (threads > 0 && head.length === POOL_MIN_FILES) {
+        if (!pool) {
+          pool = new ScanPool(threads);
+          if (Deno.env.get("WISP_LOG") === "debug") {
+            errLine(`debug: scanning with ${threads} worker threads`);
+          }
+        }
+        for await (const outcome of scanInOrder(pool, chain(head, walk), options)) {
+          if (outcome.kind === "error") report.notScanned(outcome.path, outcome.error);
+          else if (outcome.kind === "large") await scanHere(outcome.path);
+          else {
+            if (outcome.findings.length > 0) report.print(outcome.findings, outcome.path);
+            report.record(outcome.result, outcome.path);
+          }
+        }
+      } else {
+        for (const path of chain(head, walk)) await scanHere(path);
+      }
+    } catch (error) {
+      report.notScanned(root, error);
+    }
+    for (const folder of unreadable.unreadable) {
+      report.notScanned(folder, new Deno.errors.PermissionDenied(folder));
     }
   };
 
   try {
     if (files.length === 0) await scanStdin();
-    else {
-      for (const root of files) {
-        if (root === "-") {
-          await scanStdin();
-          continue;
-        }
-        const report = { unreadable: [] as string[] };
-        try {
-          const walk = walkFiles(root, report);
-          const head = take(walk, POOL_MIN_FILES);
-          if (threads > 0 && head.length === POOL_MIN_FILES) {
-            if (!pool) {
-              pool = new ScanPool(threads);
-              if (Deno.env.get("WISP_LOG") === "debug") {
-                errLine(`debug: scanning with ${threads} worker threads`);
-              }
-            }
-            for await (const outcome of scanInOrder(pool, chain(head, walk), options)) {
-              if (outcome.kind === "error") notScanned(outcome.path, outcome.error);
-              else if (outcome.kind === "large") await scanHere(outcome.path);
-              else {
-                if (outcome.findings.length > 0) print(outcome.findings, outcome.path);
-                record(outcome.result, outcome.path);
-              }
-            }
-          } else {
-            for (const path of chain(head, walk)) await scanHere(path);
-          }
-        } catch (error) {
-          notScanned(root, error);
-        }
-        for (const folder of report.unreadable) {
-          notScanned(folder, new Deno.errors.PermissionDenied(folder));
-        }
-      }
+    for (const root of files) {
+      if (root === "-") await scanStdin();
+      else await scanRoot(root);
     }
   } finally {
     pool?.close();
-    if (json) out(`${firstJson ? "" : "\n"}]}\n`);
-    if (format === "sarif") {
-      const { sarifLog } = await load<typeof import("../secrets/sarif.ts")>(
-        import.meta.resolve("../secrets/sarif.ts"),
-      );
-      const { VERSION } = await load<typeof import("../version.ts")>(
-        import.meta.resolve("../version.ts"),
-      );
-      out(JSON.stringify(sarifLog(sarif, VERSION), null, 2) + "\n");
-    }
+    await report.end();
     audit.close();
   }
-  const total = Object.values(totals).reduce((a, b) => a + b, 0);
-  const where = inputs === 1 ? "" : ` in ${inputs} inputs`;
-  // When nothing could be read, the errors above are the whole story.
-  if (inputs > 0 || total > 0) {
-    const history = historyTotal > 0
-      ? ` (${historyTotal} on removed lines: leaked in history)`
-      : "";
-    errLine(total === 0 ? `no secrets found${where}` : `${scanSummary(totals)}${where}${history}`);
-    if (suppressedTotal > 0) {
-      errLine(
-        `${suppressedTotal} known finding${
-          suppressedTotal === 1 ? "" : "s"
-        } left out (baseline, ignore file)`,
-      );
-    }
-  }
-  if (failed) cliState.exitCode = EXIT_NOT_SCANNED;
+  const closing = scanClosingLines({
+    totals: report.totals,
+    inputs: report.inputs,
+    history: report.historyTotal,
+    known: report.knownTotal,
+  }, scanSummary);
+  for (const line of closing) errLine(line);
+  const total = Object.values(report.totals).reduce((a, b) => a + b, 0);
+  if (report.failed) cliState.exitCode = EXIT_NOT_SCANNED;
   else if (total > 0) cliState.exitCode = 1;
 }
 

@@ -64,66 +64,244 @@ export function register(program: Command): void {
     });
 }
 
-async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
-  const { cliState, errLine, outLine } = await load<typeof import("./io.ts")>(
-    import.meta.resolve("./io.ts"),
-  );
-  const { UsageError } = await load<typeof import("../util/errors.ts")>(
-    import.meta.resolve("../util/errors.ts"),
-  );
-  const { commandLine } = await load<typeof import("./triage.ts")>(
-    import.meta.resolve("./triage.ts"),
-  );
-  const line = commandLine(words);
-  if (!line) throw new UsageError("give the command to watch: wisp watch 'make test'");
-  const watchFiles = flags.files !== false;
-  if (!watchFiles && flags.every === undefined) {
-    throw new UsageError("--no-files needs --every, or nothing would run the command again");
-  }
-  const { relative } = await load<typeof import("node:path")>(import.meta.resolve("node:path"));
-  const { loadContext } = await load<typeof import("./context.ts")>(
-    import.meta.resolve("./context.ts"),
-  );
-  const { AuditLog, newSessionId } = await load<typeof import("../audit/writer.ts")>(
-    import.meta.resolve("../audit/writer.ts"),
-  );
-  const { runCaptured } = await load<typeof import("../condense/run_command.ts")>(
-    import.meta.resolve("../condense/run_command.ts"),
-  );
-  const watch = await load<typeof import("../condense/watch.ts")>(
-    import.meta.resolve("../condense/watch.ts"),
-  );
-  const service = await load<typeof import("../condense/service.ts")>(
-    import.meta.resolve("../condense/service.ts"),
-  );
-  const { Notifier } = await load<typeof import("../notify/notifier.ts")>(
-    import.meta.resolve("../notify/notifier.ts"),
-  );
-  const { realWorld } = await load<typeof import("../notify/world.ts")>(
-    import.meta.resolve("../notify/world.ts"),
-  );
-  const { recentNotificationTimes } = await load<typeof import("../notify/recent.ts")>(
-    import.meta.resolve("../notify/recent.ts"),
-  );
+/** The modules a watch needs, loaded when it starts (not when the CLI does). */
+async function loadWatchModules() {
+  const [
+    io,
+    errors,
+    triage,
+    path,
+    context,
+    writer,
+    runCommand,
+    watch,
+    service,
+    notifier,
+    world,
+    recent,
+  ] = await Promise.all([
+    load<typeof import("./io.ts")>(import.meta.resolve("./io.ts")),
+    load<typeof import("../util/errors.ts")>(import.meta.resolve("../util/errors.ts")),
+    load<typeof import("./triage.ts")>(import.meta.resolve("./triage.ts")),
+    load<typeof import("node:path")>(import.meta.resolve("node:path")),
+    load<typeof import("./context.ts")>(import.meta.resolve("./context.ts")),
+    load<typeof import("../audit/writer.ts")>(import.meta.resolve("../audit/writer.ts")),
+    load<typeof import("../condense/run_command.ts")>(
+      import.meta.resolve("../condense/run_command.ts"),
+    ),
+    load<typeof import("../condense/watch.ts")>(import.meta.resolve("../condense/watch.ts")),
+    load<typeof import("../condense/service.ts")>(import.meta.resolve("../condense/service.ts")),
+    load<typeof import("../notify/notifier.ts")>(import.meta.resolve("../notify/notifier.ts")),
+    load<typeof import("../notify/world.ts")>(import.meta.resolve("../notify/world.ts")),
+    load<typeof import("../notify/recent.ts")>(import.meta.resolve("../notify/recent.ts")),
+  ]);
+  return {
+    io,
+    errors,
+    triage,
+    path,
+    context,
+    writer,
+    runCommand,
+    watch,
+    service,
+    notifier,
+    world,
+    recent,
+  };
+}
 
-  const { paths, config } = loadContext();
-  const audit = AuditLog.open(paths, config.audit, `watch-${newSessionId()}`);
+type WatchModules = Awaited<ReturnType<typeof loadWatchModules>>;
+type RunRecord = import("../condense/watch.ts").RunRecord;
+type RunReason = import("../condense/watch.ts").RunReason;
+type CapturedRun = Awaited<ReturnType<WatchModules["runCommand"]["runCaptured"]>>;
+
+/** What every run of one watch shares: the command, where it runs, the audit, the judge. */
+interface WatchSession {
+  line: string;
+  root: string;
+  paths: ReturnType<WatchModules["context"]["loadContext"]>["paths"];
+  config: ReturnType<WatchModules["context"]["loadContext"]>["config"];
+  audit: import("../audit/writer.ts").AuditLog;
+  choice: Awaited<ReturnType<WatchModules["service"]["chooseJudge"]>>;
+}
+
+/** Open the watch's audit session and choose the judge that triages. */
+async function openWatchSession(
+  m: WatchModules,
+  line: string,
+  flags: WatchFlags,
+): Promise<WatchSession> {
+  const { paths, config } = m.context.loadContext();
+  const audit = m.writer.AuditLog.open(paths, config.audit, `watch-${m.writer.newSessionId()}`);
   audit.record("session.start", {
     face: "watch",
     pid: Deno.pid,
     cwd: Deno.cwd(),
     argv: ["watch", ...Deno.args.slice(1)],
   });
-  const root = Deno.cwd();
+  const choice = await m.service.chooseJudge(config, { model: flags.model, audit });
+  return { line, root: Deno.cwd(), paths, config, audit, choice };
+}
+
+/**
+ * Show and audit one finished run; triage it when it newly failed, and post
+ * a notification when the outcome turned.
+ */
+async function reportRun(
+  m: WatchModules,
+  session: WatchSession,
+  record: RunRecord,
+  previous: RunRecord | undefined,
+  ran: CapturedRun,
+): Promise<void> {
+  const { line, audit } = session;
+  m.io.outLine(m.watch.runLine(record, previous));
+  audit.record("watch.run", {
+    command: line,
+    run: record.n,
+    reason: record.reason,
+    pass: record.pass,
+    exitStatus: record.exitStatus,
+    durationMs: Math.round(record.seconds * 1000),
+    ...(previous ? { was: previous.pass ? "pass" as const : "fail" as const } : {}),
+  });
+  const headline = m.watch.shouldTriage(previous, record)
+    ? await triageRun(m, session, ran)
+    : undefined;
+  if (m.watch.turned(previous, record)) {
+    await notifyTurn(m, session, m.watch.notificationFor(line, record, headline));
+  }
+}
+
+/** Triage a failed run from every byte it printed; its lines are shown, its headline returned. */
+async function triageRun(
+  m: WatchModules,
+  session: WatchSession,
+  ran: CapturedRun,
+): Promise<string> {
+  const { line, audit, choice } = session;
+  const result = await m.service.runTriage({
+    text: ran.scanned ?? ran.text,
+    source: "command",
+    command: line,
+    exitStatus: ran.exitStatus,
+    bytes: ran.bytes,
+    ...(ran.scanned ? {} : { droppedBytes: ran.droppedBytes }),
+    cap: 10,
+    choice,
+    audit,
+  });
+  for (const l of m.service.renderTriage(result).split("\n").slice(1)) m.io.outLine(`  ${l}`);
+  return result.headline.replace(`${line}: `, "");
+}
+
+/** Post the notification that the outcome turned, and audit where it went. */
+async function notifyTurn(
+  m: WatchModules,
+  session: WatchSession,
+  note: { title: string; message: string },
+): Promise<void> {
+  const { config, paths, audit } = session;
+  const notifier = new m.notifier.Notifier(
+    config.notifications,
+    m.world.realWorld({ terminal: false }),
+    m.recent.recentNotificationTimes(paths.auditLog, Date.now()),
+  );
+  const outcome = await notifier.notify(note);
+  audit.record("notification", {
+    source: "watch",
+    title: note.title,
+    message: note.message,
+    route: outcome.route ?? null,
+    posted: outcome.posted,
+    ...(outcome.reason ? { reason: outcome.reason } : {}),
+  });
+}
+
+/**
+ * One run of the watched command through the gate and the sandbox, every
+ * byte through the readers, then shown, audited, triaged and notified;
+ * `ran` is called as soon as the command has run.
+ */
+async function runOnce(
+  m: WatchModules,
+  session: WatchSession,
+  reason: RunReason,
+  runs: RunRecord[],
+  options: { yes: boolean; signal: AbortSignal; ran: () => void },
+): Promise<void> {
+  const { line, config, paths, audit, root } = session;
+  const at = new Date();
+  const started = performance.now();
+  const ran = await m.runCommand.runCaptured(line, "watch", {
+    config,
+    paths,
+    audit,
+    cwd: root,
+    root,
+    yes: options.yes,
+    signal: options.signal,
+    // Every byte through the readers as it arrives, so a failing run is triaged whole.
+    scan: true,
+  });
+  options.ran();
+  const previous = runs[runs.length - 1];
+  const record: RunRecord = {
+    n: runs.length + 1,
+    reason,
+    pass: ran.exitStatus === 0,
+    exitStatus: ran.exitStatus,
+    seconds: (performance.now() - started) / 1000,
+    at,
+  };
+  runs.push(record);
+  await reportRun(m, session, record, previous, ran);
+}
+
+/** Call `onChange` for each file event under the root that counts (not ignored, not wisp's home). */
+function watchTree(
+  m: WatchModules,
+  session: WatchSession,
+  onChange: () => void,
+): Deno.FsWatcher {
+  const { root, paths } = session;
   let gitignore: string | undefined;
   try {
     gitignore = Deno.readTextFileSync(`${root}/.gitignore`);
   } catch { /* none */ }
-  const filter = watch.changeFilter(gitignore);
-  const settleMs = flags.settle ?? 300;
-  const choice = await service.chooseJudge(config, { model: flags.model, audit });
+  const filter = m.watch.changeFilter(gitignore);
+  const watcher = Deno.watchFs(root, { recursive: true });
+  (async () => {
+    try {
+      for await (const event of watcher) {
+        if (event.kind === "access" || event.kind === "other") continue;
+        // wisp's own home (its audit log, stored outputs) may sit under the project: never a change.
+        const own = (p: string) => p === paths.root || p.startsWith(paths.root + "/");
+        if (event.paths.some((p) => !own(p) && filter.counts(m.path.relative(root, p)))) {
+          onChange();
+        }
+      }
+    } catch { /* closed */ }
+  })();
+  return watcher;
+}
 
-  const runs: import("../condense/watch.ts").RunRecord[] = [];
+async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
+  const m = await loadWatchModules();
+  const line = m.triage.commandLine(words);
+  if (!line) throw new m.errors.UsageError("give the command to watch: wisp watch 'make test'");
+  const watchFiles = flags.files !== false;
+  if (!watchFiles && flags.every === undefined) {
+    throw new m.errors.UsageError(
+      "--no-files needs --every, or nothing would run the command again",
+    );
+  }
+  const session = await openWatchSession(m, line, flags);
+  const { audit, root } = session;
+  const settleMs = flags.settle ?? 300;
+
+  const runs: RunRecord[] = [];
   const kill = new AbortController();
   let approved = flags.yes === true;
   let running = false;
@@ -149,101 +327,42 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
     resolveDone();
   };
 
-  const doRun = async (reason: import("../condense/watch.ts").RunReason) => {
+  const doRun = async (reason: RunReason) => {
     if (finished) return;
     running = true;
-    const at = new Date();
-    const started = performance.now();
     try {
-      const ran = await runCaptured(line, "watch", {
-        config,
-        paths,
-        audit,
-        cwd: root,
-        root,
+      await runOnce(m, session, reason, runs, {
         yes: approved,
         signal: kill.signal,
-        // Every byte through the readers as it arrives, so a failing run is triaged whole.
-        scan: true,
+        // Approving the watch covers its reruns; each still passes the policy and runs sandboxed.
+        ran: () => (approved = true),
       });
-      // Approving the watch covers its reruns; each still passes the policy and runs sandboxed.
-      approved = true;
-      const previous = runs[runs.length - 1];
-      const record = {
-        n: runs.length + 1,
-        reason,
-        pass: ran.exitStatus === 0,
-        exitStatus: ran.exitStatus,
-        seconds: (performance.now() - started) / 1000,
-        at,
-      };
-      runs.push(record);
-      outLine(watch.runLine(record, previous));
-      audit.record("watch.run", {
-        command: line,
-        run: record.n,
-        reason,
-        pass: record.pass,
-        exitStatus: record.exitStatus,
-        durationMs: Math.round(record.seconds * 1000),
-        ...(previous ? { was: previous.pass ? "pass" as const : "fail" as const } : {}),
-      });
-      let headline: string | undefined;
-      if (watch.shouldTriage(previous, record)) {
-        const result = await service.runTriage({
-          text: ran.scanned ?? ran.text,
-          source: "command",
-          command: line,
-          exitStatus: ran.exitStatus,
-          bytes: ran.bytes,
-          ...(ran.scanned ? {} : { droppedBytes: ran.droppedBytes }),
-          cap: 10,
-          choice,
-          audit,
-        });
-        headline = result.headline.replace(`${line}: `, "");
-        for (const l of service.renderTriage(result).split("\n").slice(1)) outLine(`  ${l}`);
-      }
-      if (watch.turned(previous, record)) {
-        const note = watch.notificationFor(line, record, headline);
-        const notifier = new Notifier(
-          config.notifications,
-          realWorld({ terminal: false }),
-          recentNotificationTimes(paths.auditLog, Date.now()),
-        );
-        const outcome = await notifier.notify(note);
-        audit.record("notification", {
-          source: "watch",
-          title: note.title,
-          message: note.message,
-          route: outcome.route ?? null,
-          posted: outcome.posted,
-          ...(outcome.reason ? { reason: outcome.reason } : {}),
-        });
-      }
     } catch (error) {
       if (runs.length === 0) {
         failure = error; // the first run refused or unable to start: the watch ends with the reason
         finish();
         return;
       }
-      errLine(`error: run ${runs.length + 1}: ${(error as Error).message}`);
+      m.io.errLine(`error: run ${runs.length + 1}: ${(error as Error).message}`);
     } finally {
       running = false;
     }
-    if (flags.maxRuns !== undefined && runs.length >= flags.maxRuns) {
-      cliState.exitCode = runs[runs.length - 1].pass ? 0 : 1;
+    const next = m.watch.afterRun({
+      runs: runs.length,
+      maxRuns: flags.maxRuns,
+      interrupts,
+      pendingChange,
+      pendingEvery,
+    });
+    if (next === "max-runs-reached") {
+      m.io.cliState.exitCode = runs[runs.length - 1].pass ? 0 : 1;
       finish();
-      return;
-    }
-    if (interrupts > 0) {
+    } else if (next === "interrupted") {
       finish();
-      return;
-    }
-    if (pendingChange) {
+    } else if (next === "rerun-on-change") {
       pendingChange = false;
       schedule();
-    } else if (pendingEvery) {
+    } else if (next === "rerun-on-interval") {
       pendingEvery = false;
       void doRun("every");
     }
@@ -267,7 +386,7 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
   const onSignal = () => {
     interrupts++;
     if (interrupts === 1 && running) {
-      errLine("stopping after this run (Ctrl-C again to stop now)");
+      m.io.errLine("stopping after this run (Ctrl-C again to stop now)");
       return;
     }
     if (running) kill.abort();
@@ -276,26 +395,14 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
   Deno.addSignalListener("SIGINT", onSignal);
   Deno.addSignalListener("SIGTERM", onSignal);
   try {
-    if (watchFiles) {
-      watcher = Deno.watchFs(root, { recursive: true });
-      (async () => {
-        try {
-          for await (const event of watcher!) {
-            if (event.kind === "access" || event.kind === "other") continue;
-            // wisp's own home (its audit log, stored outputs) may sit under the project: never a change.
-            const own = (p: string) => p === paths.root || p.startsWith(paths.root + "/");
-            if (event.paths.some((p) => !own(p) && filter.counts(relative(root, p)))) schedule();
-          }
-        } catch { /* closed */ }
-      })();
-    }
+    if (watchFiles) watcher = watchTree(m, session, schedule);
     if (flags.every !== undefined) {
       everyTimer = setInterval(() => {
         if (running) pendingEvery = true;
         else void doRun("every");
       }, flags.every * 1000);
     }
-    errLine(
+    m.io.errLine(
       `watching ${watchFiles ? root : "nothing"}${
         flags.every ? `, every ${flags.every} s` : ""
       }: ${line} (Ctrl-C to stop)`,

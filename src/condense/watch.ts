@@ -117,3 +117,30 @@ export function notificationFor(
       : `${command}: run ${run.n} failed${headline ? ` — ${headline}` : ""}`,
   };
 }
+
+/** What the watch does once a run has ended (the first run's refusal aside). */
+export type AfterRun =
+  | "max-runs-reached"
+  | "interrupted"
+  | "rerun-on-change"
+  | "rerun-on-interval"
+  | "wait";
+
+/**
+ * The plan after a run, pure: --max-runs reached (the exit status is the last
+ * run's) or a Ctrl-C seen ends the watch; a change that came during the run schedules one more (after the
+ * settle period), else an interval tick that came during it runs at once.
+ */
+export function afterRun(state: {
+  runs: number;
+  maxRuns?: number;
+  interrupts: number;
+  pendingChange: boolean;
+  pendingEvery: boolean;
+}): AfterRun {
+  if (state.maxRuns !== undefined && state.runs >= state.maxRuns) return "max-runs-reached";
+  if (state.interrupts > 0) return "interrupted";
+  if (state.pendingChange) return "rerun-on-change";
+  if (state.pendingEvery) return "rerun-on-interval";
+  return "wait";
+}

@@ -31,7 +31,13 @@ import { removeQuietly } from "../util/fs_safe.ts";
 import { drain } from "./drain.ts";
 import { environmentFor, resolveOnOwnPath } from "./environment.ts";
 import { copyOut, feedStdin, type Passing, passingOnce } from "./passthrough.ts";
-import { splitTrailer, supervisorArgv, type Trailer, TRAILER_MAX_BYTES } from "./supervisor.ts";
+import {
+  splitTrailer,
+  StartMarkReader,
+  supervisorArgv,
+  type Trailer,
+  TRAILER_MAX_BYTES,
+} from "./supervisor.ts";
 import { timedOutLine, type TimeoutSource } from "./timeouts.ts";
 import { enabled, log, masked, quotedArgv } from "../util/log.ts";
 
@@ -318,8 +324,55 @@ export function launchArgv(plan: {
   });
 }
 
+/** How long after the supervisor's own time limit wisp's backstop timer fires. */
+const BACKSTOP_MS = 500;
+/**
+ * How long a capturing launcher may take to start the supervisor before the
+ * backstop counts from the launch instead (a sandbox is set up in well under
+ * a second; this is for a launcher that hangs).
+ */
+const LAUNCH_ALLOWANCE_MS = 30_000;
+
 async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<RunResult> {
   const started = performance.now();
+  const launch = await planLaunch(req, platform);
+  if ("error" in launch) return failedRun(req, started, launch.mode, launch.nested, launch.error);
+  const streams = openStreams(req);
+  const spawned = await spawnLauncher(req, launch);
+  if ("error" in spawned) {
+    return failedRun(req, started, launch.decision.mode, launch.nested, spawned.error);
+  }
+  const ended = await superviseUntilExit(req, launch, spawned, streams, hooks);
+  return finishRun(req, launch, streams, ended, started);
+}
+
+/** Everything decided about a command's launch before it starts. */
+interface Launch {
+  decision: ModeDecision;
+  nested: boolean;
+  cwd: string;
+  set: WritableSet;
+  /** Seconds; 0: none. */
+  timeout: number;
+  /** Captured (the runner reads its streams), or passed through (`wisp sandbox`). */
+  capture: boolean;
+  program: string;
+  args: string[];
+}
+
+/** Why a command cannot start, with the mode it would have run in. */
+interface LaunchRefusal {
+  error: string;
+  mode: SandboxMode;
+  nested: boolean;
+}
+
+/**
+ * Decide how the command starts: the sandbox mode, the directories, the
+ * writable set (warning of what the person should know), the time limit and
+ * the launcher's argv; or why it cannot start.
+ */
+async function planLaunch(req: RunRequest, platform: Platform): Promise<Launch | LaunchRefusal> {
   const sandboxConfig = req.config.commandPolicy.sandbox;
   const probe = await nestedSandboxProbe(platform);
   const decision = decideMode({
@@ -332,26 +385,12 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
     plainAllowed: plainShellAllowed(),
   });
   const nested = probe.state === "nested";
-  const fail = (message: string): RunResult => {
-    const result: RunResult = {
-      exitStatus: null,
-      timedOut: false,
-      stopped: false,
-      durationMs: Math.round(performance.now() - started),
-      stdout: emptyStream(),
-      stderr: emptyStream(),
-      sandbox: { mode: decision.mode, nested },
-      rendered: `error: ${message}`,
-      error: message,
-    };
-    record(req, result, decision.mode, nested);
-    return result;
-  };
-  if (decision.error) return fail(decision.error);
+  const refuse = (error: string): LaunchRefusal => ({ error, mode: decision.mode, nested });
+  if (decision.error) return refuse(decision.error);
   if (decision.mode === "off") req.warn?.(SANDBOX_OFF_WARNING);
 
   const dirs = resolveDirectories(req);
-  if ("error" in dirs) return fail(dirs.error);
+  if ("error" in dirs) return refuse(dirs.error);
   const { cwd, root } = dirs;
   const config = withExtraWritable(req.config, req.extraWritable);
   const set: WritableSet = writableSet({ config, root, home: req.home.root, os: platform.os });
@@ -362,15 +401,13 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   // inside the writable set could be swapped by a command for a folder of
   // its own, which the next wisp would take as its home: refuse to run.
   if (decision.launch === "confined" && plantedLink(req.home.root, set.roots)) {
-    return fail(
+    return refuse(
       `wisp's home ${req.home.root} is reached through a symbolic link inside the sandbox's writable set, ` +
         "which a command could replace; set WISP_HOME to its real path",
     );
   }
-  const allowNetwork = req.allowNetwork ?? sandboxConfig.allowNetwork;
   const timeout = req.timeoutSeconds && req.timeoutSeconds > 0 ? req.timeoutSeconds : 0;
   const capture = !req.passthrough;
-
   const { program, args } = launchArgv({
     launch: decision.launch,
     platform,
@@ -378,15 +415,49 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
     timeout,
     capture,
     writable: set,
-    allowNetwork,
+    allowNetwork: req.allowNetwork ?? sandboxConfig.allowNetwork,
     cwd,
   });
   // The argv with secrets masked; the scanner is loaded only when someone reads the line.
   if (enabled("debug")) {
     log("debug", `launcher: ${await masked(quotedArgv([program, ...args]))}`);
   }
+  return { decision, nested, cwd, set, timeout, capture, program, args };
+}
 
-  // The output store and the spill files of each stream.
+/** The result of a command that could not start, recorded. */
+function failedRun(
+  req: RunRequest,
+  started: number,
+  mode: SandboxMode,
+  nested: boolean,
+  message: string,
+): RunResult {
+  const result: RunResult = {
+    exitStatus: null,
+    timedOut: false,
+    stopped: false,
+    durationMs: Math.round(performance.now() - started),
+    stdout: emptyStream(),
+    stderr: emptyStream(),
+    sandbox: { mode, nested },
+    rendered: `error: ${message}`,
+    error: message,
+  };
+  record(req, result, mode, nested);
+  return result;
+}
+
+/** Where a command's output goes: bounded captures that spill to the output store. */
+interface Streams {
+  outputId: string;
+  store: OutputStore | null;
+  out: StreamCapture;
+  err: StreamCapture;
+}
+
+/** The output store and each stream's capture, spilling to files named by the output id. */
+function openStreams(req: RunRequest): Streams {
   // The id names files: a call id that could not is replaced by a fresh one.
   const outputId = req.outputId && /^[A-Za-z0-9_-]{1,64}$/.test(req.outputId)
     ? req.outputId
@@ -401,18 +472,34 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   }
   const keep = Math.max(1024, req.budgetBytes);
   const spillOpener = (label: string) => () => store?.create(`${outputId}-${label}`);
-  const out = new StreamCapture(keep, spillOpener("stdout"));
-  const err = new StreamCapture(keep, spillOpener("stderr"), TRAILER_MAX_BYTES);
+  return {
+    outputId,
+    store,
+    out: new StreamCapture(keep, spillOpener("stdout")),
+    err: new StreamCapture(keep, spillOpener("stderr"), TRAILER_MAX_BYTES),
+  };
+}
 
+/** A started launcher, with how its three descriptors were set up. */
+interface Spawned {
+  child: Deno.ChildProcess;
+  passing: [Passing, Passing, Passing];
+}
+
+/** Start the launcher with the policy's environment; or why it could not start. */
+async function spawnLauncher(
+  req: RunRequest,
+  launch: Launch,
+): Promise<Spawned | { error: string }> {
+  const { program, args, cwd, capture } = launch;
   // Every command gets the policy's environment, never wisp's own (src/exec/environment.ts).
-  const environment = environmentFor(sandboxConfig.environment);
+  const environment = environmentFor(req.config.commandPolicy.sandbox.environment);
   // wisp sandbox: the caller's descriptors only where they are no door (src/exec/passthrough.ts).
   const passing: [Passing, Passing, Passing] = capture
     ? ["piped", "piped", "piped"]
     : await passingOnce();
-  let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(resolveOnOwnPath(program), {
+    const child = new Deno.Command(resolveOnOwnPath(program), {
       args,
       cwd,
       env: environment.env,
@@ -425,15 +512,42 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
       // keeps the terminal's group, so Ctrl-C ends it at once.
       detached: capture,
     }).spawn();
+    return { child, passing };
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable) {
-      return fail(
-        `wisp's permission fence refused to start ${program} (${(error as Error).message})`,
-      );
+      return {
+        error: `wisp's permission fence refused to start ${program} (${(error as Error).message})`,
+      };
     }
-    return fail(`${program} could not start (${(error as Error).message})`);
+    return { error: `${program} could not start (${(error as Error).message})` };
   }
+}
 
+/** How the launcher ended, and what wisp itself did to it. */
+interface Ended {
+  status: Deno.CommandStatus;
+  endedAt: number;
+  /** The person stopped it. */
+  stopped: boolean;
+  /** wisp's backstop timer fired. */
+  timedOutHere: boolean;
+  /** wisp killed the launcher itself. */
+  killedHere: boolean;
+}
+
+/**
+ * Wait for the launcher to exit while its output is read: stop and kill on
+ * the person's word, the backstop timer for the time limit, then at most one
+ * second more for whatever still holds a pipe.
+ */
+async function superviseUntilExit(
+  req: RunRequest,
+  launch: Launch,
+  { child, passing }: Spawned,
+  { out, err }: Streams,
+  hooks: Hooks,
+): Promise<Ended> {
+  const { capture, timeout } = launch;
   let stopped = false;
   let timedOutHere = false;
   let killedHere = false;
@@ -474,14 +588,32 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
     stopped = true;
     killNow();
   });
+  // The supervisor's own timer fires first; this one is the backstop for a
+  // supervisor whose timer a command managed to kill. It counts from the
+  // command's start, which the supervisor marks on stderr: a launcher that
+  // takes long to set up the sandbox must not eat into the command's time.
+  const backstop = () => {
+    if (exited) return;
+    timedOutHere = true;
+    stopGracefully();
+  };
+  let beforeStart: ReturnType<typeof setTimeout> | undefined;
+  const startMark = capture
+    ? new StartMarkReader(() => {
+      if (timeout <= 0 || exited) return;
+      clearTimeout(beforeStart);
+      timers.push(setTimeout(backstop, timeout * 1000 + BACKSTOP_MS));
+    })
+    : undefined;
   if (timeout > 0) {
-    // The supervisor's own timer fires first; this one is the backstop for a
-    // supervisor whose timer a command managed to kill.
-    timers.push(setTimeout(() => {
-      if (exited) return;
-      timedOutHere = true;
-      stopGracefully();
-    }, timeout * 1000 + 500));
+    // Until the start is seen (and always in passthrough, which has no mark)
+    // it counts from the launch; a capture's launcher gets LAUNCH_ALLOWANCE_MS
+    // more, so one that hangs before its supervisor runs still ends.
+    beforeStart = setTimeout(
+      backstop,
+      timeout * 1000 + BACKSTOP_MS + (capture ? LAUNCH_ALLOWANCE_MS : 0),
+    );
+    timers.push(beforeStart);
   }
 
   let cancel: () => void = () => {};
@@ -489,7 +621,13 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   const readers = capture
     ? Promise.all([
       drain(child.stdout, out, cancelled, req.onOutput && ((c) => req.onOutput!("stdout", c))),
-      drain(child.stderr, err, cancelled, req.onOutput && ((c) => req.onOutput!("stderr", c))),
+      drain(
+        child.stderr,
+        err,
+        cancelled,
+        req.onOutput && ((c) => req.onOutput!("stderr", c)),
+        startMark,
+      ),
     ])
     : Promise.all([
       passing[1] === "piped" ? copyOut(child.stdout, Deno.stdout) : undefined,
@@ -513,7 +651,24 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
   try {
     await control?.close();
   } catch { /* the supervisor is gone */ }
+  return { status, endedAt, stopped, timedOutHere, killedHere };
+}
 
+/**
+ * The ended command's result: the status as the supervisor's trailer tells
+ * it, the notes (time limit, stop, sandbox), the sandbox's refusal read from
+ * the output, the whole output kept when it does not fit, the rendering;
+ * recorded.
+ */
+function finishRun(
+  req: RunRequest,
+  launch: Launch,
+  { outputId, store, out, err }: Streams,
+  ended: Ended,
+  started: number,
+): RunResult {
+  const { decision, nested, cwd, set, timeout, capture } = launch;
+  const { stopped } = ended;
   let trailer: Trailer | undefined;
   const stdout = out.finish();
   const stderr = err.finish((tail) => {
@@ -521,14 +676,14 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
     trailer = split.trailer;
     return split.rest;
   });
-  const code = trailer?.status ?? status.code;
+  const code = trailer?.status ?? ended.status.code;
   const { exitStatus, signal } = statusOf(
     code,
-    killedHere ? "SIGKILL" : status.signal,
+    ended.killedHere ? "SIGKILL" : ended.status.signal,
     trailer?.kind,
   );
-  const timedOut = !stopped && (trailer?.reason === "timeout" || timedOutHere);
-  const durationMs = Math.round(endedAt - started);
+  const timedOut = !stopped && (trailer?.reason === "timeout" || ended.timedOutHere);
+  const durationMs = Math.round(ended.endedAt - started);
 
   const notes: string[] = [];
   if (timedOut) {
@@ -548,7 +703,7 @@ async function run(req: RunRequest, platform: Platform, hooks: Hooks): Promise<R
       exitStatus,
       cwd,
       set,
-      allowOutside: sandboxConfig.allowOutsideSandbox,
+      allowOutside: req.config.commandPolicy.sandbox.allowOutsideSandbox,
       realpath: (p) => realpathLongest(p),
     });
     if (refusal) notes.push(refusal.line);

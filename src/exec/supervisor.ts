@@ -12,6 +12,10 @@
  *   at once;
  * - with a time limit: a `sleep` of its own fires the same TERM-then-KILL, so
  *   the limit holds however busy wisp's event loop is;
+ * - when capturing, one start mark on stderr, `\x1ewisp-start`, written
+ *   before the command can write anything and as its time limit begins, so
+ *   wisp's own backstop timer counts from the command's start, not from the
+ *   launcher's (which may take a while to set up a sandbox);
  * - when the shell exits, for any reason: SIGKILL to everything left, so no
  *   background job or TERM-ignoring child outlives the command; then one
  *   trailer line on stderr, `\x1ewisp-exit STATUS WHY KIND`, which wisp
@@ -94,6 +98,7 @@ if [ "$3" = capture ]; then
   } <&3 >/dev/null 2>&1 &
   exec 3<&-
 fi
+[ "$3" = capture ] && printf '\\036wisp-start\\n' >&2
 if [ "$2" -gt 0 ]; then
   { trap '' TERM; command -p sleep "$2"; kill -USR1 1; kill -TERM -1; command -p sleep 2; kill -KILL -1; } </dev/null >/dev/null 2>&1 &
 fi
@@ -114,6 +119,7 @@ exit "$s"
 // a trap that interrupts bash's `wait` can make the next wait hang.
 const PGROUP = `f=$(command -p mktemp "\${TMPDIR:-/tmp}/wisp-supervisor.XXXXXX" 2>/dev/null) || f=
 exec 3<&0
+[ "$3" = capture ] && printf '\\036wisp-start\\n' >&2
 set -m
 exec 4>&2 2>/dev/null
 if [ "$3" != capture ]; then /bin/sh -c "$1" 2>&4 3<&- 4>&- &
@@ -223,4 +229,59 @@ export function splitTrailer(tail: Uint8Array): { rest: Uint8Array; trailer?: Tr
       kind: match[3] as EndKind,
     },
   };
+}
+
+/** The line the supervisor writes first on stderr when capturing, as its command starts. */
+export const START_MARK = "\x1ewisp-start\n";
+const START_MARK_BYTES = new TextEncoder().encode(START_MARK);
+
+/**
+ * Takes the supervisor's start mark off the front of stderr as the bytes
+ * arrive, and calls `onStart` the moment it is seen. Only the very first
+ * bytes count: the supervisor writes the mark before its command runs, so a
+ * look-alike the command prints stays in its output. A stream that does not
+ * begin with the mark (a launcher's own error, before any supervisor ran)
+ * passes through whole, and `onStart` is never called.
+ */
+export class StartMarkReader {
+  /** Bytes that may still be the start of the mark; null once decided. */
+  #pending: Uint8Array | null = new Uint8Array(0);
+
+  constructor(readonly onStart: () => void) {}
+
+  /** The part of `chunk` that is the stream's own (possibly empty). */
+  take(chunk: Uint8Array): Uint8Array {
+    const pending = this.#pending;
+    if (pending === null) return chunk;
+    const merged = pending.length === 0 ? chunk : concatBytes(pending, chunk);
+    const compared = Math.min(merged.length, START_MARK_BYTES.length);
+    for (let i = 0; i < compared; i++) {
+      if (merged[i] !== START_MARK_BYTES[i]) {
+        this.#pending = null;
+        return merged;
+      }
+    }
+    if (merged.length < START_MARK_BYTES.length) {
+      // A copy: the caller may reuse the chunk's buffer for its next read.
+      this.#pending = merged.slice();
+      return new Uint8Array(0);
+    }
+    this.#pending = null;
+    this.onStart();
+    return merged.subarray(START_MARK_BYTES.length);
+  }
+
+  /** At the stream's end: the bytes held back that turned out not to be the mark. */
+  finish(): Uint8Array {
+    const pending = this.#pending ?? new Uint8Array(0);
+    this.#pending = null;
+    return pending;
+  }
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a, 0);
+  joined.set(b, a.length);
+  return joined;
 }

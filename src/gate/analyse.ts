@@ -177,33 +177,8 @@ function analyseParsed(
   for (const cmd of order) {
     const snapshot: Vars = new Map(vars);
     const here = [...cwds];
-    // Assignments: a standalone one changes the line's variables from here on.
-    if (cmd.standaloneAssignments || cmd.words.length === 0) {
-      for (const a of cmd.assignments) {
-        if (!a.value) {
-          vars.set(a.name, { value: "" });
-          continue;
-        }
-        const r = resolveWord(a.value, vars, options.userHome);
-        if (!r.unknown && !r.globRegex) vars.set(a.name, { value: r.value });
-        else if (r.tainted) vars.set(a.name, { tainted: r.tainted });
-        else if (a.value.segs.some((s) => s.kind === "sub")) {
-          const subs = parsed.commands.filter((c) => c.substitutionOf === cmd.id);
-          const feeder = subs.map((c) => feederKind(c.words)).find((k) => k);
-          if (feeder) vars.set(a.name, { tainted: feeder });
-          else vars.delete(a.name);
-        } else vars.delete(a.name);
-      }
-    }
-    const prefixVars: Vars = new Map(snapshot);
-    for (const a of cmd.assignments) {
-      if (cmd.standaloneAssignments) continue;
-      const r = a.value
-        ? resolveWord(a.value, snapshot, options.userHome)
-        : { value: "", unknown: false };
-      if (!r.unknown) prefixVars.set(a.name, { value: r.value });
-      else prefixVars.delete(a.name);
-    }
+    applyAssignments(cmd, vars, parsed, options);
+    const prefixVars = prefixVariables(cmd, snapshot, options);
     const made = partsOf(
       cmd,
       cmd.words,
@@ -219,54 +194,131 @@ function analyseParsed(
     noteAliases(made[0], state);
     for (const p of made) out.push(p);
     byCmd.set(cmd.id, made);
-    // A file the line made before: its text, when the line wrote it, is read as a payload.
-    const ran = made[0] ? files.ranBy(made[0], byCmd, parsed) : undefined;
-    if (ran) {
-      made[0].ranFile = ran;
-      if (
-        ran.content !== undefined && made[0].payloadKind === null &&
-        runsAsShell(made[0], ran.content)
-      ) {
-        made[0].payloadKind = WRITTEN_FILE_PAYLOAD;
-        made[0].payload = ran.content;
-        made[0].readsScriptFromStdin = false;
-      }
-    }
+    if (made[0]) readRanFile(made[0], files, byCmd, parsed);
     for (const p of made) files.record(p, byCmd);
-    // cd/pushd change where later relative paths land; keep every candidate.
-    const first = made[0];
-    if (
-      first && (first.program === "cd" || first.program === "pushd") && cmd.substitutionOf === null
-    ) {
-      const target = first.words.slice(1).find((w) => !(literal(w) ?? "").startsWith("-"));
-      if (!target) cwds.push(options.userHome);
-      else {
-        const r = resolveWord(target, snapshot, options.userHome);
-        if (!r.unknown && !r.globRegex) {
-          const base = cwds[cwds.length - 1];
-          const next = r.value.startsWith("/") ? r.value : `${base}/${r.value}`;
-          cwds.push(normalisePath(next));
-        }
+    trackShellState(made[0], cmd, vars, cwds, snapshot, options);
+  }
+  linkParts(out, depth, byCmd, parsed, state);
+  return withPayloadParts(out, depth, options, state);
+}
+
+/** Assignments on a line of their own (or alone) change the line's variables from here on. */
+function applyAssignments(
+  cmd: SimpleCommand,
+  vars: Vars,
+  parsed: ParsedLine,
+  options: AnalyseOptions,
+): void {
+  // Assignments: a standalone one changes the line's variables from here on.
+  if (cmd.standaloneAssignments || cmd.words.length === 0) {
+    for (const a of cmd.assignments) {
+      if (!a.value) {
+        vars.set(a.name, { value: "" });
+        continue;
       }
+      const r = resolveWord(a.value, vars, options.userHome);
+      if (!r.unknown && !r.globRegex) vars.set(a.name, { value: r.value });
+      else if (r.tainted) vars.set(a.name, { tainted: r.tainted });
+      else if (a.value.segs.some((s) => s.kind === "sub")) {
+        const subs = parsed.commands.filter((c) => c.substitutionOf === cmd.id);
+        const feeder = subs.map((c) => feederKind(c.words)).find((k) => k);
+        if (feeder) vars.set(a.name, { tainted: feeder });
+        else vars.delete(a.name);
+      } else vars.delete(a.name);
     }
-    // `set -- a b` sets the positional parameters.
-    if (first && first.program === "set" && first.argv[1] === "--" && cmd.substitutionOf === null) {
-      const args = first.words.slice(2).map((w) => literal(w));
-      if (args.every((a) => a !== undefined)) vars.set("@", { value: args.join(" ") });
-      else vars.delete("@");
+  }
+}
+
+/** The variables a command's own prefix assignments (`X=1 cmd`) give it. */
+function prefixVariables(cmd: SimpleCommand, snapshot: Vars, options: AnalyseOptions): Vars {
+  const prefixVars: Vars = new Map(snapshot);
+  for (const a of cmd.assignments) {
+    if (cmd.standaloneAssignments) continue;
+    const r = a.value
+      ? resolveWord(a.value, snapshot, options.userHome)
+      : { value: "", unknown: false };
+    if (!r.unknown) prefixVars.set(a.name, { value: r.value });
+    else prefixVars.delete(a.name);
+  }
+  return prefixVars;
+}
+
+/** A file the line made before: its text, when the line wrote it, is read as a payload. */
+function readRanFile(
+  part: Part,
+  files: LineFiles,
+  byCmd: Map<number, Part[]>,
+  parsed: ParsedLine,
+): void {
+  // A file the line made before: its text, when the line wrote it, is read as a payload.
+  const ran = files.ranBy(part, byCmd, parsed);
+  if (ran) {
+    part.ranFile = ran;
+    if (
+      ran.content !== undefined && part.payloadKind === null &&
+      runsAsShell(part, ran.content)
+    ) {
+      part.payloadKind = WRITTEN_FILE_PAYLOAD;
+      part.payload = ran.content;
+      part.readsScriptFromStdin = false;
     }
-    // `printf -v NAME …` and `read NAME <<< literal` set a variable the line can know.
-    const known = first && cmd.substitutionOf === null ? staticAssignment(first) : undefined;
-    if (known) vars.set(known.name, { value: known.value });
-    // Loop variables and `read` targets are unknown from here on.
-    else if (first && (first.program === "read" || first.program === "mapfile")) {
-      for (const w of first.words.slice(1)) {
-        const l = literal(w);
-        if (l && !l.startsWith("-")) vars.delete(l);
+  }
+}
+
+/**
+ * What a command changes for the commands after it: the working folder
+ * (cd, pushd), the positional parameters (set --), and variables it sets or
+ * makes unknown (printf -v, read, mapfile).
+ */
+function trackShellState(
+  first: Part | undefined,
+  cmd: SimpleCommand,
+  vars: Vars,
+  cwds: string[],
+  snapshot: Vars,
+  options: AnalyseOptions,
+): void {
+  // cd/pushd change where later relative paths land; keep every candidate.
+  if (
+    first && (first.program === "cd" || first.program === "pushd") && cmd.substitutionOf === null
+  ) {
+    const target = first.words.slice(1).find((w) => !(literal(w) ?? "").startsWith("-"));
+    if (!target) cwds.push(options.userHome);
+    else {
+      const r = resolveWord(target, snapshot, options.userHome);
+      if (!r.unknown && !r.globRegex) {
+        const base = cwds[cwds.length - 1];
+        const next = r.value.startsWith("/") ? r.value : `${base}/${r.value}`;
+        cwds.push(normalisePath(next));
       }
     }
   }
-  // Link pipelines and substitutions now that every part exists.
+  // `set -- a b` sets the positional parameters.
+  if (first && first.program === "set" && first.argv[1] === "--" && cmd.substitutionOf === null) {
+    const args = first.words.slice(2).map((w) => literal(w));
+    if (args.every((a) => a !== undefined)) vars.set("@", { value: args.join(" ") });
+    else vars.delete("@");
+  }
+  // `printf -v NAME …` and `read NAME <<< literal` set a variable the line can know.
+  const known = first && cmd.substitutionOf === null ? staticAssignment(first) : undefined;
+  if (known) vars.set(known.name, { value: known.value });
+  // Loop variables and `read` targets are unknown from here on.
+  else if (first && (first.program === "read" || first.program === "mapfile")) {
+    for (const w of first.words.slice(1)) {
+      const l = literal(w);
+      if (l && !l.startsWith("-")) vars.delete(l);
+    }
+  }
+}
+
+/** Link pipelines and substitutions now that every part exists; note the functions defined. */
+function linkParts(
+  out: Part[],
+  depth: number,
+  byCmd: Map<number, Part[]>,
+  parsed: ParsedLine,
+  state: AnalyseState,
+): void {
   for (const p of out) {
     if (p.depth !== depth) continue;
     p.upstream = p.cmd.upstream.flatMap((id) => byCmd.get(id) ?? []);
@@ -280,7 +332,15 @@ function analyseParsed(
       parts: out.filter((p) => p.depth === depth && f.body.includes(p.cmd.id)),
     });
   }
-  // Payloads parsed as lines of their own.
+}
+
+/** Each part followed by the parts of its hooks and its payload, parsed as lines of their own. */
+function withPayloadParts(
+  out: Part[],
+  depth: number,
+  options: AnalyseOptions,
+  state: AnalyseState,
+): Part[] {
   const withPayloads: Part[] = [];
   for (const p of out) {
     withPayloads.push(p);
@@ -554,8 +614,9 @@ const SIMPLE_WRAPPERS: Record<string, Set<string>> = {
   firejail: set(),
   "cross-env": set(),
   uvx: set("--from", "--with", "-p", "--python"),
-  bunx: set("-p", "--package"),
-  pnpx: set(),
+  // -c/--call take the command line (payload_options.ts rates it), as they do for npx.
+  bunx: set("-p", "--package", "-c", "--call"),
+  pnpx: set("-c", "--call"),
   npx: set("-p", "--package", "-c", "--call"),
   arch: set(),
   // Programs that set something up and run the rest of their words as a command.
@@ -682,590 +743,580 @@ function envAssignment(word: Word): Assignment | undefined {
   };
 }
 
+/**
+ * What one step of unwrapping found about the program at the front of the
+ * words: a wrapper whose command goes on (`next`), or the end of the search
+ * (`end`: the words that run, with a payload of shell code or a script read
+ * from stdin). Either may come with what the wrapper adds: its name, that
+ * more arguments arrive at run time, commands of their own (find -exec), or
+ * variables it sets (env NAME=value).
+ */
+interface UnwrapStep {
+  wrapper?: string;
+  next?: Word[];
+  end?: UnwrapEnd;
+  argsAtRunTime?: boolean;
+  extra?: Word[][];
+  env?: Assignment[];
+}
+
+/** Where unwrapping stops: the words that run, and what they run besides. */
+interface UnwrapEnd {
+  words: Word[];
+  payload?: Unwrapped["payload"];
+  readsStdin?: boolean;
+}
+
+/** One family of wrappers: how it names the command it runs. Pure. */
+type UnwrapRule = (words: Word[], prog: string, input: Word[]) => UnwrapStep;
+
+/**
+ * Follow wrappers (env, nohup, timeout, xargs, npm exec, tmux, ssh, …) to the
+ * program that really runs, one step per wrapper, gathering what each adds.
+ * The variables `env` sets are pushed onto `env`.
+ */
 function unwrapInto(input: Word[], env: Assignment[]): Unwrapped {
   let words = input;
   const wrappers: string[] = [];
   let argsAtRunTime = false;
   const extra: Word[][] = [];
+  const finish = (end: UnwrapEnd): Unwrapped => ({
+    words: end.words,
+    wrappers,
+    argsAtRunTime,
+    payload: end.payload ?? null,
+    readsStdin: end.readsStdin ?? false,
+    extra,
+  });
   for (let guard = 0; guard < 24 && words.length > 0; guard++) {
-    const prog = base(words[0]);
-    const rest = (i: number) => words.slice(i);
-    if (prog === "env") {
-      wrappers.push("env");
-      let i = 1;
-      while (i < words.length) {
-        const first = words[i].segs[0];
-        if (first?.kind === "lit" && /^[A-Za-z_][A-Za-z0-9_%]*=/.test(first.text)) {
-          const a = envAssignment(words[i]);
-          if (a) env.push(a);
-          i += 1; // NAME=value, whatever the value
-          continue;
-        }
-        const l = lit(words[i]);
-        if (l === undefined) break;
-        if (l === "--") {
-          i++;
-          break;
-        }
-        if (
-          l === "-S" || l === "--split-string" || l.startsWith("--split-string=") ||
-          (l.startsWith("-S") && l.length > 2)
-        ) {
-          const value = l === "-S" || l === "--split-string"
-            ? words[i + 1]
-            : litWord(l.replace(/^-S|^--split-string=/, ""));
-          const after = words.slice(l === "-S" || l === "--split-string" ? i + 2 : i + 1);
-          return {
-            words,
-            wrappers,
-            argsAtRunTime,
-            payload: { kind: "env -S", words: [value ?? litWord(""), ...after] },
-            readsStdin: false,
-            extra,
-          };
-        }
-        if (["-u", "--unset", "-C", "--chdir", "-P"].includes(l)) i += 2;
-        else if (l.startsWith("-")) i += 1;
-        else if (/^[A-Za-z_][A-Za-z0-9_%]*=/.test(l)) i += 1;
-        else break;
-      }
-      if (i >= words.length) return done(words.slice(0, 1));
-      words = rest(i);
-      continue;
-    }
-    if (prog === "command") {
-      const i = skipOptions(words, 1, set());
-      const flags = words.slice(1, i).map((w) => lit(w) ?? "");
-      if (flags.some((f) => /^-[a-zA-Z]*[vV]/.test(f))) return done(words);
-      if (i >= words.length) return done(words);
-      wrappers.push("command");
-      words = rest(i);
-      continue;
-    }
-    if (Object.hasOwn(SIMPLE_WRAPPERS, prog)) {
-      const i = skipOptions(words, 1, SIMPLE_WRAPPERS[prog]);
-      if (i >= words.length) return done(words);
-      if (prog === "arch" && /^-/.test(lit(words[i]) ?? "")) {
-        words = rest(i + 1);
-      } else if (prog === "chroot") {
-        wrappers.push(prog);
-        words = rest(i + 1);
-        if (words.length === 0) return done(input);
-        continue;
-      }
-      wrappers.push(prog);
-      words = rest(i);
-      continue;
-    }
-    if (prog === "timeout" || prog === "gtimeout") {
-      let i = skipOptions(words, 1, set("-s", "-k", "--signal", "--kill-after"));
-      i += 1; // the duration
-      if (i >= words.length) return done(words);
-      wrappers.push(prog);
-      words = rest(i);
-      continue;
-    }
-    if (prog === "chrt" || prog === "taskset") {
-      let i = skipOptions(words, 1, set());
-      const flags = words.slice(1, i).map((w) => lit(w) ?? "");
-      if (flags.some((f) => f === "-p" || f === "--pid")) return done(words);
-      i += 1;
-      if (i >= words.length) return done(words);
-      wrappers.push(prog);
-      words = rest(i);
-      continue;
-    }
-    if (prog === "flock") {
-      const i = skipOptions(words, 1, set("-w", "--timeout", "-E", "--conflict-exit-code"));
-      const cIdx = words.findIndex((w, k) => k > 0 && (lit(w) === "-c" || lit(w) === "--command"));
-      if (cIdx > 0 && words[cIdx + 1]) {
-        return { ...done(words), payload: { kind: "flock -c", words: [words[cIdx + 1]] } };
-      }
-      if (i + 1 >= words.length) return done(words);
-      wrappers.push(prog);
-      words = rest(i + 1);
-      continue;
-    }
-    if (prog === "xargs") {
-      const i = skipOptions(
-        words,
-        1,
-        set(
-          "-I",
-          "-n",
-          "-P",
-          "-L",
-          "-d",
-          "-a",
-          "-E",
-          "-s",
-          "--arg-file",
-          "--delimiter",
-          "--max-args",
-          "--max-procs",
-          "--max-lines",
-          "--max-chars",
-          "--eof",
-          "--replace",
-          "--process-slot-var",
-        ),
-      );
-      wrappers.push("xargs");
-      argsAtRunTime = true;
-      words = i >= words.length ? [litWord("echo")] : rest(i);
-      continue;
-    }
-    if (prog === "su") {
-      const cIdx = words.findIndex((w, k) => k > 0 && (lit(w) === "-c" || lit(w) === "--command"));
-      if (cIdx > 0 && words[cIdx + 1]) {
-        return {
-          words,
-          wrappers,
-          argsAtRunTime,
-          payload: { kind: "su -c", words: [words[cIdx + 1]] },
-          readsStdin: false,
-          extra,
-        };
-      }
-      return done(words);
-    }
-    if (prog === "watch") {
-      const i = skipOptions(words, 1, set("-n", "--interval", "-q", "--equexit"));
-      if (i >= words.length) return done(words);
-      const flags = words.slice(1, i).map((w) => lit(w) ?? "");
-      wrappers.push("watch");
-      if (flags.some((f) => f === "-x" || f === "--exec")) {
-        words = rest(i);
-        continue;
-      }
-      return {
-        words: input,
-        wrappers,
-        argsAtRunTime,
-        payload: { kind: "watch", words: rest(i) },
-        readsStdin: false,
-        extra,
-      };
-    }
-    if (prog === "parallel") {
-      const i = skipOptions(
-        words,
-        1,
-        set(
-          "-j",
-          "--jobs",
-          "-S",
-          "--sshlogin",
-          "--joblog",
-          "-a",
-          "--arg-file",
-          "--delay",
-          "--timeout",
-          "-n",
-          "--max-args",
-          "-d",
-          "--delimiter",
-          "-I",
-          "--results",
-        ),
-      );
-      const end = words.findIndex((w, k) => k >= i && /^:::+$/.test(lit(w) ?? ""));
-      const cmdWords = words.slice(i, end < 0 ? words.length : end);
-      wrappers.push("parallel");
-      argsAtRunTime = true;
-      if (cmdWords.length === 0) {
-        return { words: input, wrappers, argsAtRunTime, payload: null, readsStdin: true, extra };
-      }
-      return {
-        words: input,
-        wrappers,
-        argsAtRunTime,
-        payload: { kind: "parallel", words: cmdWords },
-        readsStdin: false,
-        extra,
-      };
-    }
-    if (prog === "find") {
-      // find itself runs; each -exec … ; is a command of its own.
-      for (let i = 1; i < words.length; i++) {
-        const l = lit(words[i]);
-        if (l === "-exec" || l === "-execdir" || l === "-ok" || l === "-okdir") {
-          let j = i + 1;
-          while (j < words.length && !/^(;|\+|\\;)$/.test(lit(words[j]) ?? "")) j++;
-          extra.push(words.slice(i + 1, j));
-          i = j;
-        }
-      }
-      return done(words);
-    }
-    if (prog === "systemd-run") {
-      // Without --user it runs as root (the policy refuses it); with it, the rest is a command.
-      if (!words.some((w) => lit(w) === "--user")) return done(words);
-      const i = skipOptions(words, 1, SYSTEMD_RUN_VALUES);
-      if (i >= words.length) return done(words);
-      wrappers.push("systemd-run --user");
-      words = rest(i);
-      continue;
-    }
-    if (prog === "fd" || prog === "fdfind") {
-      // fd -x CMD… / -X CMD… runs a command on what it finds, like find -exec.
-      const at = words.findIndex((w, k) =>
-        k > 0 && /^(-x|--exec|-X|--exec-batch)$/.test(lit(w) ?? "")
-      );
-      if (at > 0) {
-        let j = at + 1;
-        while (j < words.length && !/^(;|\\;)$/.test(lit(words[j]) ?? "")) j++;
-        extra.push(words.slice(at + 1, j));
-      }
-      return done(words);
-    }
-    if (["npm", "pnpm", "yarn", "bun"].includes(prog)) {
-      const verbIdx = skipOptions(
-        words,
-        1,
-        set("--prefix", "-C", "--dir", "--cwd", "--filter", "-w", "--workspace"),
-      );
-      const verb = lit(words[verbIdx]);
-      if (verb === "exec" || verb === "dlx" || verb === "x") {
-        const i = skipOptions(words, verbIdx + 1, set("-p", "--package", "-c", "--call"));
-        const cIdx = words.findIndex((w, k) =>
-          k > verbIdx && (lit(w) === "-c" || lit(w) === "--call")
-        );
-        if (cIdx > 0 && words[cIdx + 1]) {
-          return {
-            words,
-            wrappers,
-            argsAtRunTime,
-            payload: { kind: `${prog} exec -c`, words: [words[cIdx + 1]] },
-            readsStdin: false,
-            extra,
-          };
-        }
-        if (i >= words.length) return done(words);
-        wrappers.push(`${prog} ${verb}`);
-        words = rest(i);
-        continue;
-      }
-      return done(words);
-    }
-    if (prog === "npx" || prog === "pnpx" || prog === "bunx") {
-      const cIdx = words.findIndex((w, k) => k > 0 && (lit(w) === "-c" || lit(w) === "--call"));
-      if (cIdx > 0 && words[cIdx + 1]) {
-        return {
-          words,
-          wrappers,
-          argsAtRunTime,
-          payload: { kind: "npx -c", words: [words[cIdx + 1]] },
-          readsStdin: false,
-          extra,
-        };
-      }
-    }
-    if (
-      [
-        "uv",
-        "poetry",
-        "pdm",
-        "hatch",
-        "rye",
-        "pipx",
-        "bundle",
-        "pyenv",
-        "rbenv",
-        "mise",
-        "asdf",
-        "devbox",
-        "direnv",
-      ].includes(prog)
-    ) {
-      const verb = lit(words[1]);
-      const runVerb = (prog === "bundle" || prog === "pyenv" || prog === "rbenv" || prog === "asdf")
-        ? "exec"
-        : prog === "mise"
-        ? (verb === "x" ? "x" : "exec")
-        : "run";
-      if (verb === runVerb || (prog === "direnv" && verb === "exec")) {
-        let i = skipOptions(
-          words,
-          2,
-          set(
-            "--with",
-            "--python",
-            "-p",
-            "--from",
-            "--env-file",
-            "--group",
-            "--extra",
-            "--package",
-            "--directory",
-          ),
-        );
-        if (prog === "direnv") i += 1;
-        if (i >= words.length) return done(words);
-        wrappers.push(`${prog} ${verb}`);
-        words = rest(i);
-        continue;
-      }
-      return done(words);
-    }
-    if (prog === "nix-shell" || prog === "nix") {
-      const rIdx = words.findIndex((w) =>
-        lit(w) === "--run" || lit(w) === "--command" || lit(w) === "-c"
-      );
-      if (rIdx > 0 && words[rIdx + 1]) {
-        return {
-          words,
-          wrappers,
-          argsAtRunTime,
-          payload: { kind: `${prog} --run`, words: [words[rIdx + 1]] },
-          readsStdin: false,
-          extra,
-        };
-      }
-      return done(words);
-    }
-    if (prog === "script") {
-      // -c CMD, --command CMD, and -c inside a cluster of short options (-qec CMD).
-      const cIdx = words.findIndex((w, k) =>
-        k > 0 && (lit(w) === "--command" || /^-[A-Za-z]*c$/.test(lit(w) ?? ""))
-      );
-      if (cIdx > 0 && words[cIdx + 1]) {
-        return {
-          words,
-          wrappers,
-          argsAtRunTime,
-          payload: { kind: "script -c", words: [words[cIdx + 1]] },
-          readsStdin: false,
-          extra,
-        };
-      }
-      return done(words);
-    }
-    if (prog === "dotenv") {
-      const dd = words.findIndex((w) => lit(w) === "--");
-      if (dd > 0 && dd + 1 < words.length) {
-        wrappers.push("dotenv");
-        words = rest(dd + 1);
-        continue;
-      }
-      return done(words);
-    }
-    if (prog === "busybox" && words.length > 1) {
-      wrappers.push("busybox");
-      words = rest(1);
-      continue;
-    }
-    if (SHELLS.has(prog)) {
-      return shellInvocation(words);
-    }
-    if (prog === "tmux" || prog === "screen") {
-      // tmux new-session 'cmd', tmux send-keys 'cmd' Enter, screen -dm cmd: shell code they start.
-      const lits = words.map((w) => lit(w) ?? "");
-      if (prog === "tmux") {
-        const verbAt = lits.findIndex((l, k) =>
-          k > 0 &&
-          /^(new|new-session|new-window|neww|split-window|splitw|respawn-pane|respawn-window|run-shell|run|send-keys|send)$/
-            .test(l)
-        );
-        if (verbAt > 0) {
-          const rest = words.slice(verbAt + 1).filter((w, k, all) => {
-            const l = lit(w) ?? "";
-            const prev = lit(all[k - 1]) ?? "";
-            return !l.startsWith("-") && !/^-[stncxyeFlcpPT]$/.test(prev) &&
-              !/^(Enter|C-m|KPEnter)$/.test(l);
-          });
-          if (rest.length > 0) {
-            return {
-              words,
-              wrappers,
-              argsAtRunTime,
-              payload: { kind: `tmux ${lits[verbAt]}`, words: rest },
-              readsStdin: false,
-              extra,
-            };
-          }
-        }
-        return done(words);
-      }
-      const i = skipOptions(
-        words,
-        1,
-        set(
-          "-S",
-          "-c",
-          "-e",
-          "-h",
-          "-L",
-          "-Logfile",
-          "-p",
-          "-t",
-          "-T",
-          "-x",
-          "-X",
-          "-r",
-          "-R",
-          "-ls",
-        ),
-      );
-      if (i < words.length) {
-        wrappers.push("screen");
-        words = rest(i);
-        continue;
-      }
-      return done(words);
-    }
-    if (prog === "ssh") {
-      // The remote command is shell code too: ssh host 'rm -rf /' runs it there.
-      const i = skipOptions(
-        words,
-        1,
-        set(
-          "-b",
-          "-c",
-          "-D",
-          "-E",
-          "-e",
-          "-F",
-          "-I",
-          "-i",
-          "-J",
-          "-L",
-          "-l",
-          "-m",
-          "-O",
-          "-o",
-          "-p",
-          "-Q",
-          "-R",
-          "-S",
-          "-W",
-          "-w",
-        ),
-      );
-      const remote = words.slice(i + 1);
-      if (remote.length > 0) {
-        return {
-          words,
-          wrappers,
-          argsAtRunTime,
-          payload: { kind: "ssh remote command", words: remote },
-          readsStdin: false,
-          extra,
-        };
-      }
-      return done(words);
-    }
-    if (prog === "osascript") {
-      const code = words.slice(1).map((w) => lit(w) ?? "").join("\n").slice(0, CODE_SCAN_LIMIT);
-      const m = /do shell script\s+"((?:[^"\\]|\\.)*)"/i.exec(code);
-      if (m) {
-        return {
-          words,
-          wrappers,
-          argsAtRunTime,
-          payload: { kind: "do shell script", words: [litWord(m[1].replace(/\\(.)/g, "$1"))] },
-          readsStdin: false,
-          extra,
-        };
-      }
-      return done(words);
-    }
-    if (prog === "trap") {
-      // trap [-lp] [[handler] signal…]: the handler is shell code run later, in this shell.
-      const i = skipOptions(words, 1, set());
-      const handler = words[i];
-      if (handler && words.length > i + 1 && lit(handler) !== "-") {
-        return {
-          words,
-          wrappers,
-          argsAtRunTime,
-          payload: { kind: "trap", words: [handler] },
-          readsStdin: false,
-          extra,
-        };
-      }
-      return done(words);
-    }
-    if (prog === "coproc") {
-      // coproc [NAME] { …; }: what follows runs in the background; `{` and `}` are syntax.
-      const at = lit(words[1]) === "{" ? 2 : lit(words[2]) === "{" ? 3 : 1;
-      if (at >= words.length) return done(words);
-      wrappers.push("coproc");
-      words = rest(at);
-      continue;
-    }
-    if (prog === "eval") {
-      return {
-        words,
-        wrappers,
-        argsAtRunTime,
-        payload: { kind: "eval", words: words.slice(1) },
-        readsStdin: false,
-        extra,
-      };
-    }
-    if (prog === "source" || prog === ".") {
-      const target = lit(words[1]);
-      const readsStdin = target === "/dev/stdin" || target === "-" || target === "/proc/self/fd/0";
-      return { words, wrappers, argsAtRunTime, payload: null, readsStdin, extra };
-    }
-    return done(words);
+    const step = unwrapStep(words, input);
+    if (step.wrapper) wrappers.push(step.wrapper);
+    if (step.argsAtRunTime) argsAtRunTime = true;
+    if (step.extra) extra.push(...step.extra);
+    if (step.env) env.push(...step.env);
+    if (step.end) return finish(step.end);
+    words = step.next ?? [];
   }
-  return done(words);
-
-  function done(w: Word[]): Unwrapped {
-    return { words: w, wrappers, argsAtRunTime, payload: null, readsStdin: false, extra };
-  }
-
-  function shellInvocation(w: Word[]): Unwrapped {
-    let i = 1;
-    let command: Word | null = null;
-    let readsStdin = false;
-    let sawC = false;
-    while (i < w.length) {
-      const l = lit(w[i]);
-      if (l === undefined) break;
-      if (l === "--" || l === "-") {
-        i++;
-        if (l === "-") readsStdin = true;
-        break;
-      }
-      if (
-        /^--(rcfile|init-file)$/.test(l) || l === "-o" || l === "+o" || l === "-O" || l === "+O"
-      ) {
-        i += 2;
-        continue;
-      }
-      if (l === "-c" || l === "--command" || (/^-[a-zA-Z]+$/.test(l) && l.includes("c"))) {
-        sawC = true;
-        i++;
-        continue;
-      }
-      if (/^-[a-zA-Z]*s[a-zA-Z]*$/.test(l)) readsStdin = true;
-      if (l.startsWith("-") || l.startsWith("+")) {
-        i++;
-        continue;
-      }
-      break;
-    }
-    if (sawC) {
-      command = w[i] ?? null;
-      return {
-        words: w,
-        wrappers,
-        argsAtRunTime,
-        payload: { kind: `${base(w[0])} -c`, words: command ? [command] : [] },
-        readsStdin: false,
-        extra,
-      };
-    }
-    if (i >= w.length || /^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/.test(lit(w[i]) ?? "")) {
-      readsStdin = true;
-    }
-    return { words: w, wrappers, argsAtRunTime, payload: null, readsStdin, extra };
-  }
+  return finish({ words });
 }
 
+/** The step for the program at the front of `words`. Pure. */
+function unwrapStep(words: Word[], input: Word[]): UnwrapStep {
+  const prog = base(words[0]);
+  // The plain wrappers come first (npx, pnpx and bunx are among them; their -c is rated as a
+  // payload option, payload_options.ts).
+  if (Object.hasOwn(SIMPLE_WRAPPERS, prog)) return simpleWrapperStep(words, prog, input);
+  const rule = UNWRAP_RULE_OF.get(prog);
+  if (rule) return rule(words, prog, input);
+  if (SHELLS.has(prog)) return { end: shellInvocation(words) };
+  return { end: { words } };
+}
+
+/** The wrappers with rules of their own (the programs' names separated by spaces). */
+const UNWRAP_RULES: ReadonlyArray<readonly [programs: string, rule: UnwrapRule]> = [
+  ["env", envStep],
+  ["command", commandStep],
+  ["timeout gtimeout", timeoutStep],
+  ["chrt taskset", schedulerStep],
+  ["flock", flockStep],
+  ["xargs", xargsStep],
+  ["su", suStep],
+  ["watch", watchStep],
+  ["parallel", parallelStep],
+  ["find", findStep],
+  ["systemd-run", systemdRunStep],
+  ["fd fdfind", fdStep],
+  ["npm pnpm yarn bun", packageManagerStep],
+  ["uv poetry pdm hatch rye pipx bundle pyenv rbenv mise asdf devbox direnv", projectRunnerStep],
+  ["nix-shell nix", nixStep],
+  ["script", scriptStep],
+  ["dotenv", dotenvStep],
+  ["busybox", busyboxStep],
+  ["tmux", tmuxStep],
+  ["screen", screenStep],
+  ["ssh", sshStep],
+  ["osascript", osascriptStep],
+  ["trap", trapStep],
+  ["coproc", coprocStep],
+  ["eval", evalStep],
+  ["source .", sourceStep],
+];
+
+const UNWRAP_RULE_OF = new Map(
+  UNWRAP_RULES.flatMap(([programs, rule]) =>
+    programs.split(" ").map((program) => [program, rule] as const)
+  ),
+);
+
+/** The index of the word after the first `-c`/`--command` (or `--call`) past the program. */
+function commandOptionAt(words: Word[], names: string[]): number {
+  return words.findIndex((w, k) => k > 0 && names.includes(lit(w) ?? ""));
+}
+
+/** env [-i] [-u NAME] [NAME=value…] [-S LINE] COMMAND…: the variables, then the command. */
+function envStep(words: Word[]): UnwrapStep {
+  const env: Assignment[] = [];
+  let i = 1;
+  while (i < words.length) {
+    const first = words[i].segs[0];
+    if (first?.kind === "lit" && /^[A-Za-z_][A-Za-z0-9_%]*=/.test(first.text)) {
+      const a = envAssignment(words[i]);
+      if (a) env.push(a);
+      i += 1; // NAME=value, whatever the value
+      continue;
+    }
+    const l = lit(words[i]);
+    if (l === undefined) break;
+    if (l === "--") {
+      i++;
+      break;
+    }
+    if (
+      l === "-S" || l === "--split-string" || l.startsWith("--split-string=") ||
+      (l.startsWith("-S") && l.length > 2)
+    ) {
+      const value = l === "-S" || l === "--split-string"
+        ? words[i + 1]
+        : litWord(l.replace(/^-S|^--split-string=/, ""));
+      const after = words.slice(l === "-S" || l === "--split-string" ? i + 2 : i + 1);
+      return {
+        wrapper: "env",
+        env,
+        end: { words, payload: { kind: "env -S", words: [value ?? litWord(""), ...after] } },
+      };
+    }
+    if (["-u", "--unset", "-C", "--chdir", "-P"].includes(l)) i += 2;
+    else if (l.startsWith("-")) i += 1;
+    else if (/^[A-Za-z_][A-Za-z0-9_%]*=/.test(l)) i += 1;
+    else break;
+  }
+  if (i >= words.length) return { wrapper: "env", env, end: { words: words.slice(0, 1) } };
+  return { wrapper: "env", env, next: words.slice(i) };
+}
+
+/** command [-p] COMMAND…; `command -v` only looks a name up. */
+function commandStep(words: Word[]): UnwrapStep {
+  const i = skipOptions(words, 1, set());
+  const flags = words.slice(1, i).map((w) => lit(w) ?? "");
+  if (flags.some((f) => /^-[a-zA-Z]*[vV]/.test(f))) return { end: { words } };
+  if (i >= words.length) return { end: { words } };
+  return { wrapper: "command", next: words.slice(i) };
+}
+
+/** nohup, nice, sudo, strace, chroot, arch, …: options, then the command. */
+function simpleWrapperStep(words: Word[], prog: string, input: Word[]): UnwrapStep {
+  const i = skipOptions(words, 1, SIMPLE_WRAPPERS[prog]);
+  if (i >= words.length) return { end: { words } };
+  if (prog === "chroot") {
+    // chroot NEWROOT COMMAND…
+    const next = words.slice(i + 1);
+    return next.length === 0 ? { wrapper: prog, end: { words: input } } : { wrapper: prog, next };
+  }
+  if (prog === "arch" && /^-/.test(lit(words[i]) ?? "")) {
+    // arch -- -arm64 COMMAND…: the architecture after `--` (or a lone `-`) is not the command.
+    return { wrapper: prog, next: words.slice(i + 1) };
+  }
+  return { wrapper: prog, next: words.slice(i) };
+}
+
+/** timeout [options] DURATION COMMAND… */
+function timeoutStep(words: Word[], prog: string): UnwrapStep {
+  let i = skipOptions(words, 1, set("-s", "-k", "--signal", "--kill-after"));
+  i += 1; // the duration
+  if (i >= words.length) return { end: { words } };
+  return { wrapper: prog, next: words.slice(i) };
+}
+
+/** chrt PRIORITY COMMAND…, taskset MASK COMMAND…; with -p they change a running process. */
+function schedulerStep(words: Word[], prog: string): UnwrapStep {
+  let i = skipOptions(words, 1, set());
+  const flags = words.slice(1, i).map((w) => lit(w) ?? "");
+  if (flags.some((f) => f === "-p" || f === "--pid")) return { end: { words } };
+  i += 1;
+  if (i >= words.length) return { end: { words } };
+  return { wrapper: prog, next: words.slice(i) };
+}
+
+/** flock FILE COMMAND…, or flock FILE -c LINE (shell code). */
+function flockStep(words: Word[], prog: string): UnwrapStep {
+  const i = skipOptions(words, 1, set("-w", "--timeout", "-E", "--conflict-exit-code"));
+  const cIdx = commandOptionAt(words, ["-c", "--command"]);
+  if (cIdx > 0 && words[cIdx + 1]) {
+    return { end: { words, payload: { kind: "flock -c", words: [words[cIdx + 1]] } } };
+  }
+  if (i + 1 >= words.length) return { end: { words } };
+  return { wrapper: prog, next: words.slice(i + 1) };
+}
+
+/** xargs [options] [COMMAND…]: the arguments arrive at run time; no command is echo. */
+function xargsStep(words: Word[]): UnwrapStep {
+  const i = skipOptions(
+    words,
+    1,
+    set(
+      "-I",
+      "-n",
+      "-P",
+      "-L",
+      "-d",
+      "-a",
+      "-E",
+      "-s",
+      "--arg-file",
+      "--delimiter",
+      "--max-args",
+      "--max-procs",
+      "--max-lines",
+      "--max-chars",
+      "--eof",
+      "--replace",
+      "--process-slot-var",
+    ),
+  );
+  return {
+    wrapper: "xargs",
+    argsAtRunTime: true,
+    next: i >= words.length ? [litWord("echo")] : words.slice(i),
+  };
+}
+
+/** su [user] -c LINE: shell code. */
+function suStep(words: Word[]): UnwrapStep {
+  const cIdx = commandOptionAt(words, ["-c", "--command"]);
+  if (cIdx > 0 && words[cIdx + 1]) {
+    return { end: { words, payload: { kind: "su -c", words: [words[cIdx + 1]] } } };
+  }
+  return { end: { words } };
+}
+
+/** watch [options] LINE (shell code), or with -x the command itself. */
+function watchStep(words: Word[], _prog: string, input: Word[]): UnwrapStep {
+  const i = skipOptions(words, 1, set("-n", "--interval", "-q", "--equexit"));
+  if (i >= words.length) return { end: { words } };
+  const flags = words.slice(1, i).map((w) => lit(w) ?? "");
+  if (flags.some((f) => f === "-x" || f === "--exec")) {
+    return { wrapper: "watch", next: words.slice(i) };
+  }
+  return {
+    wrapper: "watch",
+    end: { words: input, payload: { kind: "watch", words: words.slice(i) } },
+  };
+}
+
+/** parallel [options] COMMAND… ::: ARGS: the command, or one line per input on stdin. */
+function parallelStep(words: Word[], _prog: string, input: Word[]): UnwrapStep {
+  const i = skipOptions(
+    words,
+    1,
+    set(
+      "-j",
+      "--jobs",
+      "-S",
+      "--sshlogin",
+      "--joblog",
+      "-a",
+      "--arg-file",
+      "--delay",
+      "--timeout",
+      "-n",
+      "--max-args",
+      "-d",
+      "--delimiter",
+      "-I",
+      "--results",
+    ),
+  );
+  const end = words.findIndex((w, k) => k >= i && /^:::+$/.test(lit(w) ?? ""));
+  const cmdWords = words.slice(i, end < 0 ? words.length : end);
+  if (cmdWords.length === 0) {
+    return { wrapper: "parallel", argsAtRunTime: true, end: { words: input, readsStdin: true } };
+  }
+  return {
+    wrapper: "parallel",
+    argsAtRunTime: true,
+    end: { words: input, payload: { kind: "parallel", words: cmdWords } },
+  };
+}
+
+/** find itself runs; each -exec … ; is a command of its own. */
+function findStep(words: Word[]): UnwrapStep {
+  const extra: Word[][] = [];
+  for (let i = 1; i < words.length; i++) {
+    const l = lit(words[i]);
+    if (l === "-exec" || l === "-execdir" || l === "-ok" || l === "-okdir") {
+      let j = i + 1;
+      while (j < words.length && !/^(;|\+|\\;)$/.test(lit(words[j]) ?? "")) j++;
+      extra.push(words.slice(i + 1, j));
+      i = j;
+    }
+  }
+  return { extra, end: { words } };
+}
+
+/** Without --user systemd-run runs as root (the policy refuses it); with it, the rest is a command. */
+function systemdRunStep(words: Word[]): UnwrapStep {
+  if (!words.some((w) => lit(w) === "--user")) return { end: { words } };
+  const i = skipOptions(words, 1, SYSTEMD_RUN_VALUES);
+  if (i >= words.length) return { end: { words } };
+  return { wrapper: "systemd-run --user", next: words.slice(i) };
+}
+
+/** fd -x CMD… / -X CMD… runs a command on what it finds, like find -exec. */
+function fdStep(words: Word[]): UnwrapStep {
+  const at = words.findIndex((w, k) => k > 0 && /^(-x|--exec|-X|--exec-batch)$/.test(lit(w) ?? ""));
+  if (at > 0) {
+    let j = at + 1;
+    while (j < words.length && !/^(;|\\;)$/.test(lit(words[j]) ?? "")) j++;
+    return { extra: [words.slice(at + 1, j)], end: { words } };
+  }
+  return { end: { words } };
+}
+
+/** npm/pnpm/yarn/bun exec|dlx|x COMMAND…, or with -c/--call LINE (shell code). */
+function packageManagerStep(words: Word[], prog: string): UnwrapStep {
+  const verbIdx = skipOptions(
+    words,
+    1,
+    set("--prefix", "-C", "--dir", "--cwd", "--filter", "-w", "--workspace"),
+  );
+  const verb = lit(words[verbIdx]);
+  if (verb !== "exec" && verb !== "dlx" && verb !== "x") return { end: { words } };
+  const i = skipOptions(words, verbIdx + 1, set("-p", "--package", "-c", "--call"));
+  const cIdx = words.findIndex((w, k) => k > verbIdx && (lit(w) === "-c" || lit(w) === "--call"));
+  if (cIdx > 0 && words[cIdx + 1]) {
+    return { end: { words, payload: { kind: `${prog} exec -c`, words: [words[cIdx + 1]] } } };
+  }
+  if (i >= words.length) return { end: { words } };
+  return { wrapper: `${prog} ${verb}`, next: words.slice(i) };
+}
+
+/** uv run, poetry run, bundle exec, mise x, direnv exec DIR, …: the command after the verb. */
+function projectRunnerStep(words: Word[], prog: string): UnwrapStep {
+  const verb = lit(words[1]);
+  const runVerb = (prog === "bundle" || prog === "pyenv" || prog === "rbenv" || prog === "asdf")
+    ? "exec"
+    : prog === "mise"
+    ? (verb === "x" ? "x" : "exec")
+    : "run";
+  if (verb !== runVerb && !(prog === "direnv" && verb === "exec")) return { end: { words } };
+  let i = skipOptions(
+    words,
+    2,
+    set(
+      "--with",
+      "--python",
+      "-p",
+      "--from",
+      "--env-file",
+      "--group",
+      "--extra",
+      "--package",
+      "--directory",
+    ),
+  );
+  if (prog === "direnv") i += 1;
+  if (i >= words.length) return { end: { words } };
+  return { wrapper: `${prog} ${verb}`, next: words.slice(i) };
+}
+
+/** nix-shell --run LINE, nix … --command LINE: shell code. */
+function nixStep(words: Word[], prog: string): UnwrapStep {
+  const rIdx = words.findIndex((w) =>
+    lit(w) === "--run" || lit(w) === "--command" || lit(w) === "-c"
+  );
+  if (rIdx > 0 && words[rIdx + 1]) {
+    return { end: { words, payload: { kind: `${prog} --run`, words: [words[rIdx + 1]] } } };
+  }
+  return { end: { words } };
+}
+
+/** script -c CMD, --command CMD, and -c inside a cluster of short options (-qec CMD). */
+function scriptStep(words: Word[]): UnwrapStep {
+  const cIdx = words.findIndex((w, k) =>
+    k > 0 && (lit(w) === "--command" || /^-[A-Za-z]*c$/.test(lit(w) ?? ""))
+  );
+  if (cIdx > 0 && words[cIdx + 1]) {
+    return { end: { words, payload: { kind: "script -c", words: [words[cIdx + 1]] } } };
+  }
+  return { end: { words } };
+}
+
+/** dotenv [options] -- COMMAND… */
+function dotenvStep(words: Word[]): UnwrapStep {
+  const dd = words.findIndex((w) => lit(w) === "--");
+  if (dd > 0 && dd + 1 < words.length) return { wrapper: "dotenv", next: words.slice(dd + 1) };
+  return { end: { words } };
+}
+
+/** busybox APPLET…; busybox alone is a shell. */
+function busyboxStep(words: Word[]): UnwrapStep {
+  if (words.length > 1) return { wrapper: "busybox", next: words.slice(1) };
+  return { end: shellInvocation(words) };
+}
+
+/** tmux new-session 'cmd', tmux send-keys 'cmd' Enter: shell code it starts. */
+function tmuxStep(words: Word[]): UnwrapStep {
+  const lits = words.map((w) => lit(w) ?? "");
+  const verbAt = lits.findIndex((l, k) =>
+    k > 0 &&
+    /^(new|new-session|new-window|neww|split-window|splitw|respawn-pane|respawn-window|run-shell|run|send-keys|send)$/
+      .test(l)
+  );
+  if (verbAt > 0) {
+    const rest = words.slice(verbAt + 1).filter((w, k, all) => {
+      const l = lit(w) ?? "";
+      const prev = lit(all[k - 1]) ?? "";
+      return !l.startsWith("-") && !/^-[stncxyeFlcpPT]$/.test(prev) &&
+        !/^(Enter|C-m|KPEnter)$/.test(l);
+    });
+    if (rest.length > 0) {
+      return { end: { words, payload: { kind: `tmux ${lits[verbAt]}`, words: rest } } };
+    }
+  }
+  return { end: { words } };
+}
+
+/** screen -dm COMMAND…: the command it starts. */
+function screenStep(words: Word[]): UnwrapStep {
+  const i = skipOptions(
+    words,
+    1,
+    set("-S", "-c", "-e", "-h", "-L", "-Logfile", "-p", "-t", "-T", "-x", "-X", "-r", "-R", "-ls"),
+  );
+  if (i < words.length) return { wrapper: "screen", next: words.slice(i) };
+  return { end: { words } };
+}
+
+/** The remote command is shell code too: ssh host 'rm -rf /' runs it there. */
+function sshStep(words: Word[]): UnwrapStep {
+  const i = skipOptions(
+    words,
+    1,
+    set(
+      "-b",
+      "-c",
+      "-D",
+      "-E",
+      "-e",
+      "-F",
+      "-I",
+      "-i",
+      "-J",
+      "-L",
+      "-l",
+      "-m",
+      "-O",
+      "-o",
+      "-p",
+      "-Q",
+      "-R",
+      "-S",
+      "-W",
+      "-w",
+    ),
+  );
+  const remote = words.slice(i + 1);
+  if (remote.length > 0) {
+    return { end: { words, payload: { kind: "ssh remote command", words: remote } } };
+  }
+  return { end: { words } };
+}
+
+/** osascript -e '… do shell script "LINE" …': shell code. */
+function osascriptStep(words: Word[]): UnwrapStep {
+  const code = words.slice(1).map((w) => lit(w) ?? "").join("\n").slice(0, CODE_SCAN_LIMIT);
+  const m = /do shell script\s+"((?:[^"\\]|\\.)*)"/i.exec(code);
+  if (m) {
+    return {
+      end: {
+        words,
+        payload: { kind: "do shell script", words: [litWord(m[1].replace(/\\(.)/g, "$1"))] },
+      },
+    };
+  }
+  return { end: { words } };
+}
+
+/** trap [-lp] [[handler] signal…]: the handler is shell code run later, in this shell. */
+function trapStep(words: Word[]): UnwrapStep {
+  const i = skipOptions(words, 1, set());
+  const handler = words[i];
+  if (handler && words.length > i + 1 && lit(handler) !== "-") {
+    return { end: { words, payload: { kind: "trap", words: [handler] } } };
+  }
+  return { end: { words } };
+}
+
+/** coproc [NAME] { …; }: what follows runs in the background; `{` and `}` are syntax. */
+function coprocStep(words: Word[]): UnwrapStep {
+  const at = lit(words[1]) === "{" ? 2 : lit(words[2]) === "{" ? 3 : 1;
+  if (at >= words.length) return { end: { words } };
+  return { wrapper: "coproc", next: words.slice(at) };
+}
+
+/** eval WORDS…: shell code. */
+function evalStep(words: Word[]): UnwrapStep {
+  return { end: { words, payload: { kind: "eval", words: words.slice(1) } } };
+}
+
+/** source FILE / . FILE: a script from stdin when the file is stdin. */
+function sourceStep(words: Word[]): UnwrapStep {
+  const target = lit(words[1]);
+  const readsStdin = target === "/dev/stdin" || target === "-" || target === "/proc/self/fd/0";
+  return { end: { words, readsStdin } };
+}
+
+/** sh/bash/… -c LINE (shell code), or a script read from stdin. */
+function shellInvocation(w: Word[]): UnwrapEnd {
+  let i = 1;
+  let command: Word | null = null;
+  let readsStdin = false;
+  let sawC = false;
+  while (i < w.length) {
+    const l = lit(w[i]);
+    if (l === undefined) break;
+    if (l === "--" || l === "-") {
+      i++;
+      if (l === "-") readsStdin = true;
+      break;
+    }
+    if (
+      /^--(rcfile|init-file)$/.test(l) || l === "-o" || l === "+o" || l === "-O" || l === "+O"
+    ) {
+      i += 2;
+      continue;
+    }
+    if (l === "-c" || l === "--command" || (/^-[a-zA-Z]+$/.test(l) && l.includes("c"))) {
+      sawC = true;
+      i++;
+      continue;
+    }
+    if (/^-[a-zA-Z]*s[a-zA-Z]*$/.test(l)) readsStdin = true;
+    if (l.startsWith("-") || l.startsWith("+")) {
+      i++;
+      continue;
+    }
+    break;
+  }
+  if (sawC) {
+    command = w[i] ?? null;
+    return {
+      words: w,
+      payload: { kind: `${base(w[0])} -c`, words: command ? [command] : [] },
+      readsStdin: false,
+    };
+  }
+  if (i >= w.length || /^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/.test(lit(w[i]) ?? "")) {
+    readsStdin = true;
+  }
+  return { words: w, readsStdin };
+}
+
+/**
+ * The parts a simple command runs: the program itself after its wrappers,
+ * with its hooks and the payload it carries, and one part more for each
+ * command it starts of its own (find -exec, fd -x).
+ */
 function partsOf(
   cmd: SimpleCommand,
   words: Word[],
@@ -1279,39 +1330,7 @@ function partsOf(
   _state: AnalyseState,
 ): Part[] {
   const u = unwrapWords(expandBraces(words));
-  // A program named by a variable the line set to a literal is that program; a glob is whatever
-  // matches it when the line runs, taken to be the worst program it could name (expand.ts).
-  let effective = u.words;
-  let dynamicProgram = false;
-  const globbed = effective.length > 0 && !isDynamic(effective[0]) && hasGlob(effective[0]);
-  if (effective.length > 0 && (isDynamic(effective[0]) || globbed)) {
-    const list = globbed ? undefined : listExpansion(effective[0], vars);
-    const r = globbed
-      ? { value: globProgramCandidate(effective[0]) ?? "", unknown: true }
-      : list !== undefined
-      ? { value: list.join(" "), unknown: false }
-      : resolveWord(effective[0], vars, options.userHome);
-    const echoed = globbed ? undefined : echoedSubstitution(effective[0]);
-    if (r.unknown && echoed !== undefined) {
-      r.value = echoed;
-      r.unknown = false;
-    }
-    // `${X:-sudo}`: when X is unknown, the word it falls back to is one possible program.
-    const fallback = r.unknown && !globbed ? defaultWord(effective[0]) : undefined;
-    if (fallback !== undefined) r.value = fallback;
-    // A value the line set is known; one the environment gives is chosen outside the line.
-    dynamicProgram = r.unknown || fromEnvironment(effective[0], vars, options);
-    if (!r.unknown || ((globbed || fallback !== undefined) && r.value !== "")) {
-      // An unquoted expansion is split into fields at IFS's characters: `$cmd` may be many words.
-      const fields = globbed ? [r.value] : list ?? splitFields(effective[0], r.value, vars);
-      const again = unwrapWords([...fields.map(litWord), ...effective.slice(1)]);
-      effective = again.words;
-      u.wrappers.push(...again.wrappers);
-      if (again.payload && !u.payload) u.payload = again.payload;
-      u.readsStdin ||= again.readsStdin;
-      if (again.env) u.env = [...(u.env ?? []), ...again.env];
-    }
-  }
+  const { effective, dynamicProgram } = resolveProgramWord(u, vars, options);
   const make = (given: Word[], extraWrappers: string[] = [], runTime = u.argsAtRunTime): Part => {
     const w = spellOutOptions(given);
     const programPath = w[0] ? (literal(w[0]) ?? display(w[0])) : "";
@@ -1343,6 +1362,82 @@ function partsOf(
     };
   };
   const main = make(effective);
+  attachHooks(main, cmd, words, vars, cwds, options);
+  attachPayload(main, u, cmd, parsed, effective, vars, options);
+  const parts = [main];
+  for (const e of u.extra) {
+    if (e.length === 0) continue;
+    const inner = unwrapWords(e);
+    const p = make(inner.words, ["find -exec", ...inner.wrappers], true);
+    if (inner.payload) {
+      p.payloadKind = inner.payload.kind;
+      const texts = inner.payload.words.map((w) => literal(w));
+      if (texts.every((t) => t !== undefined)) p.payload = texts.join(" ");
+      else p.payloadDynamic = true;
+    }
+    parts.push(p);
+  }
+  return parts;
+}
+
+/**
+ * A program named by a variable the line set to a literal is that program; a
+ * glob is whatever matches it when the line runs, taken to be the worst
+ * program it could name (expand.ts). What the named program unwraps to is
+ * added to `u`.
+ */
+function resolveProgramWord(
+  u: Unwrapped,
+  vars: Vars,
+  options: AnalyseOptions,
+): { effective: Word[]; dynamicProgram: boolean } {
+  let effective = u.words;
+  let dynamicProgram = false;
+  const globbed = effective.length > 0 && !isDynamic(effective[0]) && hasGlob(effective[0]);
+  if (effective.length > 0 && (isDynamic(effective[0]) || globbed)) {
+    const list = globbed ? undefined : listExpansion(effective[0], vars);
+    const r = globbed
+      ? { value: globProgramCandidate(effective[0]) ?? "", unknown: true }
+      : list !== undefined
+      ? { value: list.join(" "), unknown: false }
+      : resolveWord(effective[0], vars, options.userHome);
+    const echoed = globbed ? undefined : echoedSubstitution(effective[0]);
+    if (r.unknown && echoed !== undefined) {
+      r.value = echoed;
+      r.unknown = false;
+    }
+    // `${X:-sudo}`: when X is unknown, the word it falls back to is one possible program.
+    const fallback = r.unknown && !globbed ? defaultWord(effective[0]) : undefined;
+    if (fallback !== undefined) r.value = fallback;
+    // A value the line set is known; one the environment gives is chosen outside the line.
+    dynamicProgram = r.unknown || fromEnvironment(effective[0], vars, options);
+    if (!r.unknown || ((globbed || fallback !== undefined) && r.value !== "")) {
+      // An unquoted expansion is split into fields at IFS's characters: `$cmd` may be many words.
+      const fields = globbed ? [r.value] : list ?? splitFields(effective[0], r.value, vars);
+      const again = unwrapWords([...fields.map(litWord), ...effective.slice(1)]);
+      effective = again.words;
+      u.wrappers.push(...again.wrappers);
+      if (again.payload && !u.payload) u.payload = again.payload;
+      u.readsStdin ||= again.readsStdin;
+      if (again.env) u.env = [...(u.env ?? []), ...again.env];
+    }
+  }
+  return { effective, dynamicProgram };
+}
+
+/**
+ * The hooks of the main part: variables that make it run something, git's
+ * settings and -C folders, options that name a command, and the commands
+ * inline code runs.
+ */
+function attachHooks(
+  main: Part,
+  cmd: SimpleCommand,
+  words: Word[],
+  vars: Vars,
+  cwds: string[],
+  options: AnalyseOptions,
+): void {
   if (main.assignments.length > 0) {
     main.hooks = envHookUses(main.assignments, vars, options.userHome);
   }
@@ -1366,7 +1461,22 @@ function partsOf(
     if (shellouts.length > 0) main.hooks = [...main.hooks, ...shellouts];
   }
   globbedOptions(main);
-  // The payload this part carries.
+}
+
+/**
+ * The payload the main part carries: shell code given to it (sh -c, eval, …),
+ * or read on its stdin from a here-doc, a here-string, an echo piped in, or a
+ * process substitution; a script it reads from stdin otherwise.
+ */
+function attachPayload(
+  main: Part,
+  u: Unwrapped,
+  cmd: SimpleCommand,
+  parsed: ParsedLine,
+  effective: Word[],
+  vars: Vars,
+  options: AnalyseOptions,
+): void {
   let payloadWords: Word[] | null = u.payload ? u.payload.words : null;
   let payloadKind = u.payload?.kind ?? null;
   const isShellReader = u.readsStdin || main.program === "at" || main.program === "batch" ||
@@ -1409,20 +1519,6 @@ function partsOf(
     else if (texts.every((t) => t !== undefined)) main.payload = texts.join(" ");
     else main.payloadDynamic = true;
   }
-  const parts = [main];
-  for (const e of u.extra) {
-    if (e.length === 0) continue;
-    const inner = unwrapWords(e);
-    const p = make(inner.words, ["find -exec", ...inner.wrappers], true);
-    if (inner.payload) {
-      p.payloadKind = inner.payload.kind;
-      const texts = inner.payload.words.map((w) => literal(w));
-      if (texts.every((t) => t !== undefined)) p.payload = texts.join(" ");
-      else p.payloadDynamic = true;
-    }
-    parts.push(p);
-  }
-  return parts;
 }
 
 /**

@@ -284,22 +284,15 @@ export class Gate {
     return decision;
   }
 
+  /**
+   * The steps of a check, in order: assess and audit the policy; a refusal by
+   * policy ends it; a line the person typed is approved by typing it; the
+   * classifiers' verdicts, audited; outside the sandbox a person is asked;
+   * otherwise each part at or above the threshold needs an approval.
+   */
   async #decide(line: string, ctx: GateContext): Promise<GateDecision> {
-    const audit = this.opts.audit;
-    const outsideSandbox = ctx.outsideSandbox === true;
     const { policy, parts: ruleParts, level: rulesLevel } = await this.assess(line, ctx);
-    // Decided once per process, never from a command's output (platform/index.ts).
-    const nested = (await nestedSandboxProbe()).state === "nested";
-    audit.record("policy.decision", {
-      command: line,
-      decision: policy.allowed ? "allow" : "deny",
-      ...(policy.reason ? { reason: policy.reason } : {}),
-      ...(policy.rule ? { rule: policy.rule } : {}),
-      origin: ctx.origin,
-      outsideSandbox,
-      cwd: ctx.cwd,
-      ...(nested ? { nested: true } : {}),
-    });
+    await this.#recordPolicy(line, ctx, policy);
     if (!policy.allowed) {
       return {
         allowed: false,
@@ -309,24 +302,48 @@ export class Gate {
         policyRule: policy.rule,
       };
     }
+    // Typing it (a `!` command, `wisp sandbox -- …`) is the approval: not classified, never asked.
+    if (ctx.origin === "person" || ctx.origin === "sandbox") return typedByPerson(ruleParts);
 
-    if (ctx.origin === "person" || ctx.origin === "sandbox") {
-      // Typing it (a `!` command, `wisp sandbox -- …`) is the approval: not classified, never asked.
-      return {
-        allowed: true,
-        level: "safe",
-        parts: ruleParts.map((p) => ({
-          command: p.command,
-          argv: p.argv,
-          level: "safe",
-          reasons: ["typed by the person"],
-          pattern: p.pattern,
-        })),
-        approvedBy: "person-typed",
-      };
+    const parts = await this.#classifyParts(line, ctx, ruleParts);
+    const level = parts.reduce<Level>((highest, p) => maxLevel(highest, p.level), "safe");
+    const gateParts = toParts(parts);
+    if (ctx.outsideSandbox === true) {
+      return await this.#askOutside(line, ctx, parts, level, gateParts);
     }
+    if (ctx.modelAction) {
+      return await this.#askModelAction(line, ctx, ctx.modelAction, level, gateParts);
+    }
+    const needs = partsNeedingApproval(parts, this.opts.config.approval.threshold);
+    if (needs.length === 0) return { allowed: true, level, parts: gateParts, approvedBy: "rules" };
+    return await this.#approveParts(line, ctx, needs, level, gateParts);
+  }
 
-    // The model classifier may only raise the rules' level; read-only parts skip it.
+  /** The policy's verdict on the line, audited once. */
+  async #recordPolicy(line: string, ctx: GateContext, policy: PolicyDecision): Promise<void> {
+    // Decided once per process, never from a command's output (platform/index.ts).
+    const nested = (await nestedSandboxProbe()).state === "nested";
+    this.opts.audit.record("policy.decision", {
+      command: line,
+      decision: policy.allowed ? "allow" : "deny",
+      ...(policy.reason ? { reason: policy.reason } : {}),
+      ...(policy.rule ? { rule: policy.rule } : {}),
+      origin: ctx.origin,
+      outsideSandbox: ctx.outsideSandbox === true,
+      cwd: ctx.cwd,
+      ...(nested ? { nested: true } : {}),
+    });
+  }
+
+  /**
+   * Each part's verdict with the model classifier beside the rules (it may
+   * only raise the rules' level; read-only parts skip it), each audited.
+   */
+  async #classifyParts(
+    line: string,
+    ctx: GateContext,
+    ruleParts: PartVerdict[],
+  ): Promise<ClassifiedPart[]> {
     const parts: ClassifiedPart[] = this.#classifier
       ? await applyModelClassifier(this.#classifier, ruleParts, {
         line,
@@ -335,10 +352,8 @@ export class Gate {
         signal: ctx.signal,
       })
       : ruleParts.map((p) => ({ ...p, classifier: "rules", seconds: 0, by: "rules" as const }));
-    let level: Level = "safe";
     for (const p of parts) {
-      level = maxLevel(level, p.level);
-      audit.record("classifier.verdict", {
+      this.opts.audit.record("classifier.verdict", {
         command: p.command,
         level: p.level,
         classifier: p.classifier,
@@ -353,137 +368,147 @@ export class Gate {
         ...(p.source ? { source: p.source } : {}),
       });
     }
-    const gateParts = toParts(parts);
+    return parts;
+  }
 
-    if (outsideSandbox) return await this.#askOutside(line, ctx, parts, level, gateParts);
-    if (ctx.modelAction) {
-      return await this.#askModelAction(line, ctx, ctx.modelAction, level, gateParts);
-    }
-
-    const threshold = this.opts.config.approval.threshold;
-    const needs = threshold === "never"
-      ? []
-      : parts.filter((p) => LEVEL_RANK[p.level] >= LEVEL_RANK[threshold as Level]);
-    if (needs.length === 0) return { allowed: true, level, parts: gateParts, approvedBy: "rules" };
-
+  /**
+   * An approval for each part that needs one, in order: the first refusal
+   * refuses the line. Parts the person would see alike are asked about once.
+   */
+  async #approveParts(
+    line: string,
+    ctx: GateContext,
+    needs: ClassifiedPart[],
+    level: Level,
+    gateParts: GatePart[],
+  ): Promise<GateDecision> {
     let approvedBy: GateDecision["approvedBy"] = "remembered";
     let scope: ApprovalAnswer | undefined;
     const seen = new Set<string>();
     for (const part of needs) {
-      // What the person would see in this part beyond its pattern: an answer covers no more.
-      const features = [
-        ...new Set([
-          ...partFeatures(part.part, { root: ctx.root, userHome: this.#userHome }),
-          ...(part.ruleFeatures ?? []),
-        ]),
-      ].sort();
+      const features = this.#featuresOf(part, ctx);
       const key = `${part.pattern}\u0000${part.level}\u0000${features.join(" ")}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const remembered = this.#findRemembered({
-        pattern: part.pattern,
-        level: part.level,
-        root: ctx.root,
-        cwd: ctx.cwd,
-        turnId: ctx.turnId,
-        features,
-      });
-      if (remembered) {
-        audit.record("approval.decided", {
-          command: part.command,
-          decision: "approved",
-          scope: remembered.scope,
-          pattern: part.pattern,
-          level: part.level,
-          by: "remembered",
-          approvalId: remembered.id,
-          line,
-        });
-        continue;
+      const outcome = await this.#approvePart(line, ctx, part, features);
+      if ("refusal" in outcome) {
+        return { allowed: false, refusal: outcome.refusal, level, parts: gateParts };
       }
-      if (ctx.yes) {
-        approvedBy = "yes";
-        audit.record("approval.decided", {
-          command: part.command,
-          decision: "approved",
-          scope: "once",
-          pattern: part.pattern,
-          level: part.level,
-          by: "yes",
-          line,
-        });
-        continue;
+      if (outcome.by === "yes") approvedBy = "yes";
+      if (outcome.by === "person") {
+        approvedBy = approvedBy === "yes" ? "yes" : "person";
+        scope = outcome.scope;
       }
-      if (!ctx.host) {
-        const reason = `${part.command} is ${part.level} (${
-          part.reasons[0] ?? "needs approval"
-        }), and no one can be asked here`;
-        audit.record("approval.decided", {
-          command: part.command,
-          decision: "refused",
-          pattern: part.pattern,
-          level: part.level,
-          by: "no-host",
-          reason,
-          line,
-        });
-        return {
-          allowed: false,
-          refusal: `error: command not approved: ${reason}`,
-          level,
-          parts: gateParts,
-        };
-      }
-      const rememberable: ApprovalAnswer[] = part.level === "dangerous"
-        ? ["once", "session", "no"]
-        : ["once", "session", "project", "always", "no"];
-      const request: ApprovalRequest = {
-        id: newRequestId(),
-        line,
-        command: part.command,
-        level: part.level,
-        reasons: part.reasons,
-        cwd: ctx.cwd,
-        pattern: part.pattern,
-        outsideSandbox: false,
-        rememberable,
-      };
-      const answer = await this.#ask(request, ctx);
-      if (answer.answer === "no") {
-        return {
-          allowed: false,
-          refusal: `error: command not approved: ${answer.why}`,
-          level,
-          parts: gateParts,
-        };
-      }
-      let given = answer.answer;
-      if (!rememberable.includes(given)) given = "session";
-      const source = ctx.host.sourceOf?.(request.id);
-      const approval = this.#remember({
-        scope: given,
-        pattern: part.pattern,
-        level: part.level,
-        root: ctx.root,
-        turnId: ctx.turnId,
-        features,
-        ...(source ? { source } : {}),
-      });
-      approvedBy = approvedBy === "yes" ? "yes" : "person";
-      scope = approval.scope;
+    }
+    return { allowed: true, level, parts: gateParts, approvedBy, ...(scope ? { scope } : {}) };
+  }
+
+  /** What the person would see in this part beyond its pattern: an answer covers no more. */
+  #featuresOf(part: ClassifiedPart, ctx: GateContext): string[] {
+    return [
+      ...new Set([
+        ...partFeatures(part.part, { root: ctx.root, userHome: this.#userHome }),
+        ...(part.ruleFeatures ?? []),
+      ]),
+    ].sort();
+  }
+
+  /**
+   * One part's approval: a remembered one, --yes, or the person's answer
+   * (remembered in the scope given); with no one to ask, a refusal. Audited.
+   */
+  async #approvePart(
+    line: string,
+    ctx: GateContext,
+    part: ClassifiedPart,
+    features: string[],
+  ): Promise<PartApproval> {
+    const audit = this.opts.audit;
+    const remembered = this.#findRemembered({
+      pattern: part.pattern,
+      level: part.level,
+      root: ctx.root,
+      cwd: ctx.cwd,
+      turnId: ctx.turnId,
+      features,
+    });
+    if (remembered) {
       audit.record("approval.decided", {
         command: part.command,
         decision: "approved",
-        scope: approval.scope,
+        scope: remembered.scope,
         pattern: part.pattern,
         level: part.level,
-        by: "person",
-        requestId: request.id,
-        approvalId: approval.id,
+        by: "remembered",
+        approvalId: remembered.id,
         line,
       });
+      return { by: "remembered" };
     }
-    return { allowed: true, level, parts: gateParts, approvedBy, ...(scope ? { scope } : {}) };
+    if (ctx.yes) {
+      audit.record("approval.decided", {
+        command: part.command,
+        decision: "approved",
+        scope: "once",
+        pattern: part.pattern,
+        level: part.level,
+        by: "yes",
+        line,
+      });
+      return { by: "yes" };
+    }
+    if (!ctx.host) {
+      const reason = `${part.command} is ${part.level} (${
+        part.reasons[0] ?? "needs approval"
+      }), and no one can be asked here`;
+      audit.record("approval.decided", {
+        command: part.command,
+        decision: "refused",
+        pattern: part.pattern,
+        level: part.level,
+        by: "no-host",
+        reason,
+        line,
+      });
+      return { refusal: `error: command not approved: ${reason}` };
+    }
+    const rememberable = rememberableFor(part.level);
+    const request: ApprovalRequest = {
+      id: newRequestId(),
+      line,
+      command: part.command,
+      level: part.level,
+      reasons: part.reasons,
+      cwd: ctx.cwd,
+      pattern: part.pattern,
+      outsideSandbox: false,
+      rememberable,
+    };
+    const answer = await this.#ask(request, ctx);
+    if (answer.answer === "no") return { refusal: `error: command not approved: ${answer.why}` };
+    const given = rememberable.includes(answer.answer) ? answer.answer : "session";
+    const source = ctx.host.sourceOf?.(request.id);
+    const approval = this.#remember({
+      scope: given,
+      pattern: part.pattern,
+      level: part.level,
+      root: ctx.root,
+      turnId: ctx.turnId,
+      features,
+      ...(source ? { source } : {}),
+    });
+    audit.record("approval.decided", {
+      command: part.command,
+      decision: "approved",
+      scope: approval.scope,
+      pattern: part.pattern,
+      level: part.level,
+      by: "person",
+      requestId: request.id,
+      approvalId: approval.id,
+      line,
+    });
+    return { by: "person", scope: approval.scope };
   }
 
   async #askOutside(
@@ -715,6 +740,44 @@ export class Gate {
     }
     return { answer, why };
   }
+}
+
+/** How one part that needed an approval came out (Gate's #approvePart). */
+type PartApproval =
+  | { by: "remembered" | "yes" }
+  | { by: "person"; scope: ApprovalAnswer }
+  | { refusal: string };
+
+/** A line the person typed: every part safe, approved by the typing. Pure. */
+function typedByPerson(ruleParts: PartVerdict[]): GateDecision {
+  return {
+    allowed: true,
+    level: "safe",
+    parts: ruleParts.map((p) => ({
+      command: p.command,
+      argv: p.argv,
+      level: "safe",
+      reasons: ["typed by the person"],
+      pattern: p.pattern,
+    })),
+    approvedBy: "person-typed",
+  };
+}
+
+/** The parts at or above the approval threshold (none when it is never). Pure. */
+function partsNeedingApproval(
+  parts: ClassifiedPart[],
+  threshold: Level | "never",
+): ClassifiedPart[] {
+  if (threshold === "never") return [];
+  return parts.filter((p) => LEVEL_RANK[p.level] >= LEVEL_RANK[threshold]);
+}
+
+/** The scopes an answer about a part of this level may be remembered in. Pure. */
+function rememberableFor(level: Level): ApprovalAnswer[] {
+  return level === "dangerous"
+    ? ["once", "session", "no"]
+    : ["once", "session", "project", "always", "no"];
 }
 
 function newRequestId(): string {

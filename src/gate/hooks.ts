@@ -264,120 +264,167 @@ function rateEnvHook(
   if (value === undefined && hook.rating !== "search-path" && hook.rating !== "shell-state") {
     return [dynamic(name, hook.runs)];
   }
-  const v = value ?? "";
-  switch (hook.rating) {
-    case "command":
-    case "program":
-      return [{ source: name, runs: hook.runs, command: v }];
-    case "less-filter": {
-      const command = v.replace(/^\|\|?-?/, "");
-      return [{ source: name, runs: hook.runs, command }];
-    }
-    case "script-file":
-      return [{
-        source: name,
-        runs: hook.runs,
-        level: "dangerous",
-        reason: `${name} makes the shell run the code in ${v}, which the gate does not read`,
-      }];
-    case "loader":
-      return [{
-        source: name,
-        runs: hook.runs,
-        level: "dangerous",
-        reason: `${name} loads other code into the program (${hook.runs})`,
-      }];
-    case "shell-function":
-      return [{
-        source: name,
-        runs: hook.runs,
-        level: "dangerous",
-        reason: `${name} hands a shell function to every bash the program starts`,
-      }];
-    case "interpreter-options": {
-      const loads = LOADS_CODE[name]?.test(v) ?? true;
-      return [{
-        source: name,
-        runs: hook.runs,
-        level: loads ? "dangerous" : "moderate",
-        reason: loads
-          ? `${name} makes the interpreter load or run code of its choosing (${v})`
-          : `sets ${name}, which changes how the interpreter runs`,
-      }];
-    }
-    case "search-path":
-    case "shell-state":
-      return [{
-        source: name,
-        runs: hook.runs,
-        level: "moderate",
-        reason: `sets ${name}, which changes what the program runs (${hook.runs})`,
-      }];
-    case "git-config-count": {
-      const count = /^\d+$/.test(v) ? Number(v) : NaN;
-      if (!Number.isFinite(count) || count > 64) {
-        return [{
-          source: name,
-          runs: hook.runs,
-          level: "dangerous",
-          reason: `${name}=${v} gives git settings the gate cannot read`,
-        }];
-      }
-      const out: HookUse[] = [];
-      for (let k = 0; k < count; k++) {
-        const key = lookup(values, vars, `GIT_CONFIG_KEY_${k}`);
-        const val = lookup(values, vars, `GIT_CONFIG_VALUE_${k}`);
-        if (key === undefined || val === undefined) {
-          out.push(dynamic(`GIT_CONFIG_KEY_${k}`, "a git setting"));
-          continue;
-        }
-        out.push(...gitSettingUses(key, val, `GIT_CONFIG_KEY_${k} ${key}`));
-      }
-      return out;
-    }
-    case "git-config-parameters": {
-      const pairs = parseConfigParameters(v);
-      if (!pairs) {
-        return [{
-          source: name,
-          runs: hook.runs,
-          level: "dangerous",
-          reason: `${name} holds git settings the gate cannot read`,
-        }];
-      }
-      return pairs.flatMap(([k, val]) => gitSettingUses(k, val, `${name} ${k}`));
-    }
-    case "git-config-file":
-      if (v === "/dev/null") return undefined;
-      return [{ source: name, runs: hook.runs, gitConfigFile: v }];
-    case "git-dir":
-      return [{ source: name, runs: hook.runs, gitDir: v }];
-    case "prompt": {
-      const commands = substitutionTexts(v);
-      return commands.length === 0
-        ? undefined
-        : commands.map((command) => ({ source: name, runs: hook.runs, command }));
-    }
-    case "vim-command": {
-      const commands = vimShellCommands(v);
-      if (commands === undefined) {
-        return [{
-          source: name,
-          runs: hook.runs,
-          level: "dangerous",
-          reason: `${name} runs editor code that starts commands (${v})`,
-        }];
-      }
-      return commands.map((command) => ({ source: name, runs: hook.runs, command }));
-    }
-    case "git-exec-path":
-      return [{
-        source: name,
-        runs: hook.runs,
-        level: "dangerous",
-        reason: `${name} makes git run its programs from ${v}`,
-      }];
+  return HOOK_RATINGS[hook.rating]({ name, hook, v: value ?? "", values, vars });
+}
+
+/** What a hook's rule reads: the variable, its hook, its value, and the line's other values. */
+interface HookInput {
+  name: string;
+  hook: EnvHook;
+  v: string;
+  values: Map<string, string | undefined>;
+  vars: Vars;
+}
+
+/** How each kind of environment hook is rated, one rule per kind. */
+const HOOK_RATINGS: Record<EnvHook["rating"], (input: HookInput) => HookUse[] | undefined> = {
+  "command": commandHook,
+  "program": commandHook,
+  "less-filter": lessFilterHook,
+  "script-file": scriptFileHook,
+  "loader": loaderHook,
+  "shell-function": shellFunctionHook,
+  "interpreter-options": interpreterOptionsHook,
+  "search-path": searchPathHook,
+  "shell-state": searchPathHook,
+  "git-config-count": gitConfigCountHook,
+  "git-config-parameters": gitConfigParametersHook,
+  "git-config-file": gitConfigFileHook,
+  "git-dir": gitDirHook,
+  "prompt": promptHook,
+  "vim-command": vimCommandHook,
+  "git-exec-path": gitExecPathHook,
+};
+
+function commandHook({ name, hook, v }: HookInput): HookUse[] | undefined {
+  return [{ source: name, runs: hook.runs, command: v }];
+}
+
+function lessFilterHook({ name, hook, v }: HookInput): HookUse[] | undefined {
+  const command = v.replace(/^\|\|?-?/, "");
+  return [{ source: name, runs: hook.runs, command }];
+}
+
+function scriptFileHook({ name, hook, v }: HookInput): HookUse[] | undefined {
+  return [{
+    source: name,
+    runs: hook.runs,
+    level: "dangerous",
+    reason: `${name} makes the shell run the code in ${v}, which the gate does not read`,
+  }];
+}
+
+function loaderHook({ name, hook }: HookInput): HookUse[] | undefined {
+  return [{
+    source: name,
+    runs: hook.runs,
+    level: "dangerous",
+    reason: `${name} loads other code into the program (${hook.runs})`,
+  }];
+}
+
+function shellFunctionHook({ name, hook }: HookInput): HookUse[] | undefined {
+  return [{
+    source: name,
+    runs: hook.runs,
+    level: "dangerous",
+    reason: `${name} hands a shell function to every bash the program starts`,
+  }];
+}
+
+function interpreterOptionsHook({ name, hook, v }: HookInput): HookUse[] | undefined {
+  const loads = LOADS_CODE[name]?.test(v) ?? true;
+  return [{
+    source: name,
+    runs: hook.runs,
+    level: loads ? "dangerous" : "moderate",
+    reason: loads
+      ? `${name} makes the interpreter load or run code of its choosing (${v})`
+      : `sets ${name}, which changes how the interpreter runs`,
+  }];
+}
+
+function searchPathHook({ name, hook }: HookInput): HookUse[] | undefined {
+  return [{
+    source: name,
+    runs: hook.runs,
+    level: "moderate",
+    reason: `sets ${name}, which changes what the program runs (${hook.runs})`,
+  }];
+}
+
+function gitConfigCountHook({ name, hook, v, values, vars }: HookInput): HookUse[] | undefined {
+  const count = /^\d+$/.test(v) ? Number(v) : NaN;
+  if (!Number.isFinite(count) || count > 64) {
+    return [{
+      source: name,
+      runs: hook.runs,
+      level: "dangerous",
+      reason: `${name}=${v} gives git settings the gate cannot read`,
+    }];
   }
+  const out: HookUse[] = [];
+  for (let k = 0; k < count; k++) {
+    const key = lookup(values, vars, `GIT_CONFIG_KEY_${k}`);
+    const val = lookup(values, vars, `GIT_CONFIG_VALUE_${k}`);
+    if (key === undefined || val === undefined) {
+      out.push(dynamic(`GIT_CONFIG_KEY_${k}`, "a git setting"));
+      continue;
+    }
+    out.push(...gitSettingUses(key, val, `GIT_CONFIG_KEY_${k} ${key}`));
+  }
+  return out;
+}
+
+function gitConfigParametersHook({ name, hook, v }: HookInput): HookUse[] | undefined {
+  const pairs = parseConfigParameters(v);
+  if (!pairs) {
+    return [{
+      source: name,
+      runs: hook.runs,
+      level: "dangerous",
+      reason: `${name} holds git settings the gate cannot read`,
+    }];
+  }
+  return pairs.flatMap(([k, val]) => gitSettingUses(k, val, `${name} ${k}`));
+}
+
+function gitConfigFileHook({ name, hook, v }: HookInput): HookUse[] | undefined {
+  if (v === "/dev/null") return undefined;
+  return [{ source: name, runs: hook.runs, gitConfigFile: v }];
+}
+
+function gitDirHook({ name, hook, v }: HookInput): HookUse[] | undefined {
+  return [{ source: name, runs: hook.runs, gitDir: v }];
+}
+
+function promptHook({ name, hook, v }: HookInput): HookUse[] | undefined {
+  const commands = substitutionTexts(v);
+  return commands.length === 0
+    ? undefined
+    : commands.map((command) => ({ source: name, runs: hook.runs, command }));
+}
+
+function vimCommandHook({ name, hook, v }: HookInput): HookUse[] | undefined {
+  const commands = vimShellCommands(v);
+  if (commands === undefined) {
+    return [{
+      source: name,
+      runs: hook.runs,
+      level: "dangerous",
+      reason: `${name} runs editor code that starts commands (${v})`,
+    }];
+  }
+  return commands.map((command) => ({ source: name, runs: hook.runs, command }));
+}
+
+function gitExecPathHook({ name, hook, v }: HookInput): HookUse[] | undefined {
+  return [{
+    source: name,
+    runs: hook.runs,
+    level: "dangerous",
+    reason: `${name} makes git run its programs from ${v}`,
+  }];
 }
 
 /** The commands in a text's `$(…)` and backticks (a prompt, which the shell expands). */

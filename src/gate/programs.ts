@@ -453,216 +453,7 @@ export const VERB_PROGRAMS: Record<string, VerbProgram> = {
     moderateReason: "changes the repository",
     special: (verb, args) => {
       const [v, sub] = verb.split(" ");
-      switch (v) {
-        case "":
-          // No verb: git prints its usage (its settings and options are rated as hooks).
-          return safe("prints git's usage");
-        case "push":
-          if (
-            has(
-              args,
-              "-f",
-              "--force",
-              "--force-with-lease",
-              "--force-if-includes",
-              "--mirror",
-              "--delete",
-              "-d",
-              "--prune",
-            ) || shortHas(args, "f") || args.some((a) => /^\+/.test(a) || /^:/.test(a))
-          ) {
-            return dangerous("force-pushes or deletes on a remote, which can lose others' work");
-          }
-          return moderate("pushes commits to a remote");
-        case "reset":
-          if (has(args, "--hard", "--merge", "--keep")) {
-            return dangerous("discards uncommitted changes (reset --hard)");
-          }
-          return moderate("moves the branch or unstages changes");
-        case "clean":
-          if (shortHas(args, "n") || has(args, "--dry-run")) {
-            return safe("lists what git clean would remove");
-          }
-          return dangerous("deletes untracked files");
-        case "checkout":
-          if (has(args, "-f", "--force", ".", "--", "-p", "--patch") || args.includes(":/")) {
-            return dangerous("overwrites uncommitted changes in the working tree");
-          }
-          return moderate("switches branches or restores files");
-        case "restore":
-          if (has(args, "--staged", "-S") && !has(args, "--worktree", "-W")) {
-            return moderate("unstages changes");
-          }
-          return dangerous("discards uncommitted changes in the working tree");
-        case "switch":
-          if (has(args, "--discard-changes", "-f", "--force")) {
-            return dangerous("discards uncommitted changes");
-          }
-          return moderate("switches branches");
-        case "branch":
-          if (has(args, "-D") || (has(args, "-d", "--delete") && has(args, "-f", "--force"))) {
-            return dangerous("deletes a branch that may hold unmerged work");
-          }
-          if (
-            has(
-              args,
-              "-d",
-              "--delete",
-              "-m",
-              "-M",
-              "--move",
-              "-c",
-              "-C",
-              "--copy",
-              "-u",
-              "--set-upstream-to",
-              "--unset-upstream",
-              "--edit-description",
-            )
-          ) return moderate("changes branches");
-          if (
-            args.filter((a) => !a.startsWith("-")).length === 0 ||
-            has(
-              args,
-              "-a",
-              "-r",
-              "-v",
-              "-vv",
-              "--list",
-              "-l",
-              "--show-current",
-              "--contains",
-              "--merged",
-              "--no-merged",
-              "--all",
-              "--remotes",
-            )
-          ) return safe("lists branches");
-          return moderate("creates a branch");
-        case "tag":
-          if (has(args, "-d", "--delete")) return moderate("deletes a tag");
-          if (
-            args.filter((a) => !a.startsWith("-")).length === 0 ||
-            has(args, "-l", "--list", "-n", "--contains", "--points-at")
-          ) return safe("lists tags");
-          return moderate("creates a tag");
-        case "stash":
-          if (sub === "list" || sub === "show") return safe("shows stashes");
-          if (sub === "drop" || sub === "clear") {
-            return dangerous("throws away stashed changes for good");
-          }
-          return moderate("stashes or restores changes");
-        case "remote":
-          if (
-            sub === undefined || sub === "show" || sub === "get-url" || sub === "-v" ||
-            sub === "--verbose"
-          ) return safe("lists remotes");
-          return moderate("changes the repository's remotes");
-        case "worktree":
-          if (sub === "list") return safe("lists worktrees");
-          if (sub === "remove" && has(args, "-f", "--force")) {
-            return dangerous("removes a worktree with its changes");
-          }
-          return moderate("changes worktrees");
-        case "config": {
-          const all = [sub ?? "", ...args];
-          if (
-            all.some((a) =>
-              /^(alias\.|core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy)|credential\.|diff\..*\.(command|textconv)|filter\.|merge\..*\.driver|sequence\.editor|gpg\.program|url\.)/i
-                .test(a)
-            ) && !has(all, "--get", "--get-all", "--list", "-l", "--get-regexp", "get", "list")
-          ) {
-            return dangerous("sets a command git will run, or where credentials come from");
-          }
-          if (
-            has(
-              all,
-              "--get",
-              "--get-all",
-              "--list",
-              "-l",
-              "--get-regexp",
-              "--show-origin",
-              "get",
-              "list",
-            ) || all.filter((a) => !a.startsWith("-")).length <= 1
-          ) return safe("reads git configuration");
-          if (has(all, "--global", "--system")) {
-            return moderate("changes your git configuration for every repository");
-          }
-          return moderate("changes git configuration");
-        }
-        case "reflog":
-          if (sub === "expire" || sub === "delete") {
-            return dangerous("deletes reflog entries, the way back to lost commits");
-          }
-          return safe("shows the reflog");
-        case "submodule":
-          if (sub === "status" || sub === "summary" || sub === undefined) {
-            return safe("shows submodules");
-          }
-          return moderate("changes submodules");
-        case "notes":
-          if (sub === "list" || sub === "show" || sub === undefined) return safe("shows notes");
-          return moderate("changes notes");
-        case "bisect":
-          if (sub === "log" || sub === "visualize" || sub === "view") {
-            return safe("shows the bisect state");
-          }
-          return moderate("moves through history (bisect)");
-        case "lfs":
-          if (sub === "ls-files" || sub === "status" || sub === "env" || sub === "version") {
-            return safe("shows Git LFS state");
-          }
-          return moderate("changes Git LFS state");
-        case "sparse-checkout":
-          if (sub === "list") return safe("lists the sparse-checkout patterns");
-          return moderate("changes which files are checked out");
-        case "gc":
-          if (args.some((a) => /^--prune(=now)?$/.test(a))) {
-            return dangerous("prunes unreachable objects for good");
-          }
-          return moderate("packs the repository");
-        case "prune":
-          return dangerous("deletes unreachable objects for good");
-        case "clone":
-        case "fetch":
-        case "pull":
-          return moderate(
-            v === "clone"
-              ? "downloads a repository"
-              : "fetches from a remote and may change the branch",
-          );
-        case "log":
-        case "diff":
-        case "show":
-        case "format-patch":
-          if (args.some((a) => /^--output(=|$)/.test(a) || a === "-o")) {
-            return moderate("writes its output to a file");
-          }
-          if (v === "format-patch") return moderate("writes patch files");
-          return undefined;
-        case "commit":
-          if (has(args, "--amend")) return moderate("rewrites the last commit");
-          return moderate("records a commit");
-        case "rebase":
-          return moderate("rewrites the branch's history");
-        case "rm":
-          if (has(args, "--cached")) return moderate("untracks files");
-          if (has(args, "-f", "--force") || args.some((a) => /^-[a-zA-Z]*f/.test(a))) {
-            return dangerous("deletes files with their uncommitted changes (git rm -f)");
-          }
-          return moderate("deletes tracked files");
-        case "archive":
-          return moderate("writes an archive");
-        case "apply":
-        case "am":
-          if (has(args, "--check", "--stat", "--numstat", "--summary")) {
-            return safe("checks a patch");
-          }
-          return moderate("applies a patch to the files");
-      }
-      return undefined;
+      return Object.hasOwn(GIT_VERB_RULES, v) ? GIT_VERB_RULES[v](args, sub, v) : undefined;
     },
   },
   cargo: {
@@ -1384,3 +1175,301 @@ function awsLike(verb: string, args: string[]): Rating | undefined {
   return undefined;
 }
 
+/**
+ * git's verbs whose rating hangs on their options or their sub-verb: one rule
+ * per verb (or per verbs rated alike), given the options and operands after
+ * the verb, the sub-verb, and the verb itself.
+ */
+const GIT_VERB_RULES: Record<
+  string,
+  (args: string[], sub: string | undefined, v: string) => Rating | undefined
+> = {
+  "": gitNoVerb,
+  push: gitPush,
+  reset: gitReset,
+  clean: gitClean,
+  checkout: gitCheckout,
+  restore: gitRestore,
+  switch: gitSwitch,
+  branch: gitBranch,
+  tag: gitTag,
+  stash: gitStash,
+  remote: gitRemote,
+  worktree: gitWorktree,
+  config: gitConfig,
+  reflog: gitReflog,
+  submodule: gitSubmodule,
+  notes: gitNotes,
+  bisect: gitBisect,
+  lfs: gitLfs,
+  "sparse-checkout": gitSparseCheckout,
+  gc: gitGc,
+  prune: gitPrune,
+  clone: gitDownload,
+  fetch: gitDownload,
+  pull: gitDownload,
+  log: gitOutputFile,
+  diff: gitOutputFile,
+  show: gitOutputFile,
+  "format-patch": gitOutputFile,
+  commit: gitCommit,
+  rebase: gitRebase,
+  rm: gitRm,
+  archive: gitArchive,
+  apply: gitApply,
+  am: gitApply,
+};
+
+function gitNoVerb(): Rating {
+  // No verb: git prints its usage (its settings and options are rated as hooks).
+  return safe("prints git's usage");
+}
+
+function gitPush(args: string[]): Rating {
+  if (
+    has(
+      args,
+      "-f",
+      "--force",
+      "--force-with-lease",
+      "--force-if-includes",
+      "--mirror",
+      "--delete",
+      "-d",
+      "--prune",
+    ) || shortHas(args, "f") || args.some((a) => /^\+/.test(a) || /^:/.test(a))
+  ) {
+    return dangerous("force-pushes or deletes on a remote, which can lose others' work");
+  }
+  return moderate("pushes commits to a remote");
+}
+
+function gitReset(args: string[]): Rating {
+  if (has(args, "--hard", "--merge", "--keep")) {
+    return dangerous("discards uncommitted changes (reset --hard)");
+  }
+  return moderate("moves the branch or unstages changes");
+}
+
+function gitClean(args: string[]): Rating {
+  if (shortHas(args, "n") || has(args, "--dry-run")) {
+    return safe("lists what git clean would remove");
+  }
+  return dangerous("deletes untracked files");
+}
+
+function gitCheckout(args: string[]): Rating {
+  if (has(args, "-f", "--force", ".", "--", "-p", "--patch") || args.includes(":/")) {
+    return dangerous("overwrites uncommitted changes in the working tree");
+  }
+  return moderate("switches branches or restores files");
+}
+
+function gitRestore(args: string[]): Rating {
+  if (has(args, "--staged", "-S") && !has(args, "--worktree", "-W")) {
+    return moderate("unstages changes");
+  }
+  return dangerous("discards uncommitted changes in the working tree");
+}
+
+function gitSwitch(args: string[]): Rating {
+  if (has(args, "--discard-changes", "-f", "--force")) {
+    return dangerous("discards uncommitted changes");
+  }
+  return moderate("switches branches");
+}
+
+function gitBranch(args: string[]): Rating {
+  if (has(args, "-D") || (has(args, "-d", "--delete") && has(args, "-f", "--force"))) {
+    return dangerous("deletes a branch that may hold unmerged work");
+  }
+  if (
+    has(
+      args,
+      "-d",
+      "--delete",
+      "-m",
+      "-M",
+      "--move",
+      "-c",
+      "-C",
+      "--copy",
+      "-u",
+      "--set-upstream-to",
+      "--unset-upstream",
+      "--edit-description",
+    )
+  ) return moderate("changes branches");
+  if (
+    args.filter((a) => !a.startsWith("-")).length === 0 ||
+    has(
+      args,
+      "-a",
+      "-r",
+      "-v",
+      "-vv",
+      "--list",
+      "-l",
+      "--show-current",
+      "--contains",
+      "--merged",
+      "--no-merged",
+      "--all",
+      "--remotes",
+    )
+  ) return safe("lists branches");
+  return moderate("creates a branch");
+}
+
+function gitTag(args: string[]): Rating {
+  if (has(args, "-d", "--delete")) return moderate("deletes a tag");
+  if (
+    args.filter((a) => !a.startsWith("-")).length === 0 ||
+    has(args, "-l", "--list", "-n", "--contains", "--points-at")
+  ) return safe("lists tags");
+  return moderate("creates a tag");
+}
+
+function gitStash(_args: string[], sub: string | undefined): Rating {
+  if (sub === "list" || sub === "show") return safe("shows stashes");
+  if (sub === "drop" || sub === "clear") {
+    return dangerous("throws away stashed changes for good");
+  }
+  return moderate("stashes or restores changes");
+}
+
+function gitRemote(_args: string[], sub: string | undefined): Rating {
+  if (
+    sub === undefined || sub === "show" || sub === "get-url" || sub === "-v" ||
+    sub === "--verbose"
+  ) return safe("lists remotes");
+  return moderate("changes the repository's remotes");
+}
+
+function gitWorktree(args: string[], sub: string | undefined): Rating {
+  if (sub === "list") return safe("lists worktrees");
+  if (sub === "remove" && has(args, "-f", "--force")) {
+    return dangerous("removes a worktree with its changes");
+  }
+  return moderate("changes worktrees");
+}
+
+function gitConfig(args: string[], sub: string | undefined): Rating {
+  const all = [sub ?? "", ...args];
+  if (
+    all.some((a) =>
+      /^(alias\.|core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy)|credential\.|diff\..*\.(command|textconv)|filter\.|merge\..*\.driver|sequence\.editor|gpg\.program|url\.)/i
+        .test(a)
+    ) && !has(all, "--get", "--get-all", "--list", "-l", "--get-regexp", "get", "list")
+  ) {
+    return dangerous("sets a command git will run, or where credentials come from");
+  }
+  if (
+    has(
+      all,
+      "--get",
+      "--get-all",
+      "--list",
+      "-l",
+      "--get-regexp",
+      "--show-origin",
+      "get",
+      "list",
+    ) || all.filter((a) => !a.startsWith("-")).length <= 1
+  ) return safe("reads git configuration");
+  if (has(all, "--global", "--system")) {
+    return moderate("changes your git configuration for every repository");
+  }
+  return moderate("changes git configuration");
+}
+
+function gitReflog(_args: string[], sub: string | undefined): Rating {
+  if (sub === "expire" || sub === "delete") {
+    return dangerous("deletes reflog entries, the way back to lost commits");
+  }
+  return safe("shows the reflog");
+}
+
+function gitSubmodule(_args: string[], sub: string | undefined): Rating {
+  if (sub === "status" || sub === "summary" || sub === undefined) {
+    return safe("shows submodules");
+  }
+  return moderate("changes submodules");
+}
+
+function gitNotes(_args: string[], sub: string | undefined): Rating {
+  if (sub === "list" || sub === "show" || sub === undefined) return safe("shows notes");
+  return moderate("changes notes");
+}
+
+function gitBisect(_args: string[], sub: string | undefined): Rating {
+  if (sub === "log" || sub === "visualize" || sub === "view") {
+    return safe("shows the bisect state");
+  }
+  return moderate("moves through history (bisect)");
+}
+
+function gitLfs(_args: string[], sub: string | undefined): Rating {
+  if (sub === "ls-files" || sub === "status" || sub === "env" || sub === "version") {
+    return safe("shows Git LFS state");
+  }
+  return moderate("changes Git LFS state");
+}
+
+function gitSparseCheckout(_args: string[], sub: string | undefined): Rating {
+  if (sub === "list") return safe("lists the sparse-checkout patterns");
+  return moderate("changes which files are checked out");
+}
+
+function gitGc(args: string[]): Rating {
+  if (args.some((a) => /^--prune(=now)?$/.test(a))) {
+    return dangerous("prunes unreachable objects for good");
+  }
+  return moderate("packs the repository");
+}
+
+function gitPrune(): Rating {
+  return dangerous("deletes unreachable objects for good");
+}
+
+function gitDownload(_args: string[], _sub: string | undefined, v: string): Rating {
+  return moderate(
+    v === "clone" ? "downloads a repository" : "fetches from a remote and may change the branch",
+  );
+}
+
+function gitOutputFile(args: string[], _sub: string | undefined, v: string): Rating | undefined {
+  if (args.some((a) => /^--output(=|$)/.test(a) || a === "-o")) {
+    return moderate("writes its output to a file");
+  }
+  if (v === "format-patch") return moderate("writes patch files");
+  return undefined;
+}
+
+function gitCommit(args: string[]): Rating {
+  if (has(args, "--amend")) return moderate("rewrites the last commit");
+  return moderate("records a commit");
+}
+
+function gitRebase(): Rating {
+  return moderate("rewrites the branch's history");
+}
+
+function gitRm(args: string[]): Rating {
+  if (has(args, "--cached")) return moderate("untracks files");
+  if (has(args, "-f", "--force") || args.some((a) => /^-[a-zA-Z]*f/.test(a))) {
+    return dangerous("deletes files with their uncommitted changes (git rm -f)");
+  }
+  return moderate("deletes tracked files");
+}
+
+function gitArchive(): Rating {
+  return moderate("writes an archive");
+}
+
+function gitApply(args: string[]): Rating {
+  if (has(args, "--check", "--stat", "--numstat", "--summary")) {
+    return safe("checks a patch");
+  }
+  return moderate("applies a patch to the files");
+}

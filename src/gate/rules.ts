@@ -193,6 +193,10 @@ function raise(acc: Acc, r: Rating | undefined): void {
   if (r.level !== "safe") acc.readOnly = false;
 }
 
+/**
+ * One part's verdict: each rule below raises the level (and adds its reason)
+ * in this order, which is the order the reasons are shown in.
+ */
 function classifyPart(
   part: Part,
   analysis: Analysis,
@@ -201,8 +205,43 @@ function classifyPart(
   const acc: Acc = { level: "safe", reasons: [], readOnly: false, exact: false };
   const args = part.argv.slice(1);
   const prog = part.program;
-  let verb: string | undefined;
+  const verb = rateWhatRuns(acc, part, analysis, args);
+  rateShellCode(acc, part);
+  rateWrappers(acc, part, prog);
+  rateRedirects(acc, part, analysis, options);
+  rateCredentialsAndSecrets(acc, part, analysis, options, args, prog);
+  rateCommandOptions(acc, prog, args);
+  rateWriteTargets(acc, part, analysis, prog);
+  // Consequences the program's name does not show (consequences.ts).
+  raise(acc, consequenceOf(part, analysis));
+  // Environment hooks and git's settings: rated by what they run (hooks.ts).
+  const ruleFeatures: string[] = [];
+  rateHooks(acc, part, analysis, options, ruleFeatures);
+  if (prog === "git") rateRepositoryConfig(acc, part, analysis, options, ruleFeatures);
 
+  const exact = acc.exact || acc.level === "dangerous" || part.dynamicProgram;
+  const pattern = exact ? part.text : patternFor(part, verb);
+  if (acc.reasons.length === 0) acc.reasons.push(acc.readOnly ? "only reads" : "runs a program");
+  return {
+    command: part.text,
+    argv: part.argv,
+    level: acc.level,
+    reasons: acc.reasons,
+    readOnly: acc.readOnly && acc.level === "safe",
+    pattern,
+    exact,
+    part,
+    ...(ruleFeatures.length ? { ruleFeatures } : {}),
+  };
+}
+
+/** What the program is: dynamic, defined by the line, or rated by its name and options (its verb). */
+function rateWhatRuns(
+  acc: Acc,
+  part: Part,
+  analysis: Analysis,
+  args: string[],
+): string | undefined {
   if (part.words.length === 0) {
     // Only redirections (`> file`): judged by them below.
     acc.readOnly = true;
@@ -229,9 +268,13 @@ function classifyPart(
     raise(acc, r.rating);
     acc.readOnly = r.readOnly && acc.level === "safe";
     acc.exact = r.exact;
-    verb = r.verb;
+    return r.verb;
   }
+  return undefined;
+}
 
+/** Shell code the part runs (sh -c, eval, here-docs, echo | sh), and what the whole line adds. */
+function rateShellCode(acc: Acc, part: Part): void {
   // Payloads: sh -c, eval, here-docs, echo | sh.
   if (part.payloadKind) {
     acc.exact = true;
@@ -267,6 +310,10 @@ function classifyPart(
     // A part of a payload is judged like any other; its pattern is still exact.
     acc.exact = true;
   }
+}
+
+/** What the wrappers add: arguments at run time, another root, a command that outlives the line. */
+function rateWrappers(acc: Acc, part: Part, prog: string): void {
   if (
     part.argsAtRunTime &&
     part.wrappers.some((w) => w === "xargs" || w === "parallel" || w === "find -exec")
@@ -282,11 +329,10 @@ function classifyPart(
   if (part.wrappers.some((w) => w === "nohup" || w === "setsid")) {
     raise(acc, moderate("keeps running after the line ends"));
   }
-  if (part.cmd.functionName) {
-    // The body of a function runs when the function is called; rate it the same.
-  }
+}
 
-  // Writes by redirection.
+/** Writes by redirection, and a credential path on the part's input. */
+function rateRedirects(acc: Acc, part: Part, analysis: Analysis, options: RulesOptions): void {
   for (const redirect of part.cmd.redirects) {
     if (!redirect.target) continue;
     const op = redirect.op;
@@ -311,7 +357,17 @@ function classifyPart(
       raise(acc, dangerous("passes a credential path on its input"));
     }
   }
+}
 
+/** Credential paths among the arguments, and secrets read from the environment. */
+function rateCredentialsAndSecrets(
+  acc: Acc,
+  part: Part,
+  analysis: Analysis,
+  options: RulesOptions,
+  args: string[],
+  prog: string,
+): void {
   // Credential paths among the arguments, by name or by where a link leads.
   for (const w of part.words.slice(1)) {
     const r = resolveWord(w, part.vars, analysis.userHome);
@@ -333,6 +389,10 @@ function classifyPart(
   if ((prog === "printenv" || prog === "env") && args.some((a) => SECRET_NAME.test(a))) {
     raise(acc, dangerous("prints a secret from the environment"));
   }
+}
+
+/** Options that make a program run a command of its choosing, or edit in place. */
+function rateCommandOptions(acc: Acc, prog: string, args: string[]): void {
   // Options that make a program run a command of their choosing (tar --to-command, ssh -o ProxyCommand, …).
   const commandOption = args.find((a, i) =>
     COMMAND_OPTION.test(a) || (prog === "tar" && (a === "-I" || a === "-F")) ||
@@ -349,6 +409,10 @@ function classifyPart(
   if (prog === "yq" && args.some((a) => a === "-i" || a === "--inplace")) {
     raise(acc, moderate("edits files in place (yq -i)"));
   }
+}
+
+/** What the part writes: any write leaves the read-only list; where it lands may be dangerous. */
+function rateWriteTargets(acc: Acc, part: Part, analysis: Analysis, prog: string): void {
   // Files that run at login or in every shell, system files, and throwing files away.
   for (const t of writeTargets(part)) {
     const r = resolveWord(t.word, part.vars, analysis.userHome);
@@ -371,27 +435,6 @@ function classifyPart(
     const why = destinationRisk(t.word, r, part, analysis);
     if (why) raise(acc, dangerous(`writes ${display(t.word)}: ${why}`));
   }
-  // Consequences the program's name does not show (consequences.ts).
-  raise(acc, consequenceOf(part, analysis));
-  // Environment hooks and git's settings: rated by what they run (hooks.ts).
-  const ruleFeatures: string[] = [];
-  rateHooks(acc, part, analysis, options, ruleFeatures);
-  if (prog === "git") rateRepositoryConfig(acc, part, analysis, options, ruleFeatures);
-
-  const exact = acc.exact || acc.level === "dangerous" || part.dynamicProgram;
-  const pattern = exact ? part.text : patternFor(part, verb);
-  if (acc.reasons.length === 0) acc.reasons.push(acc.readOnly ? "only reads" : "runs a program");
-  return {
-    command: part.text,
-    argv: part.argv,
-    level: acc.level,
-    reasons: acc.reasons,
-    readOnly: acc.readOnly && acc.level === "safe",
-    pattern,
-    exact,
-    part,
-    ...(ruleFeatures.length ? { ruleFeatures } : {}),
-  };
 }
 
 /**
@@ -655,160 +698,30 @@ export function isInterpreter(prog: string): boolean {
 }
 
 /** Rate the program itself with its arguments. */
+/** A program's rating by its name first, then by its options, then as one the rules do not know. */
 function rateProgram(part: Part, args: string[]): ProgramRating {
   const prog = part.program;
   const words = part.words.slice(1);
-  const out = (rating: Rating, readOnly = false, exact = false, verb?: string): ProgramRating => ({
-    rating,
-    readOnly,
-    exact,
-    verb,
-  });
-
   if (!isSystemProgram(part.programPath)) {
     // ./cat, ../ls, /tmp/x/grep: whatever was put there, not the system's program of that name.
-    return out(
+    return rated(
       moderate(`runs ${part.programPath}, a program from a folder of programs not the system's`),
     );
   }
-  if (SHELLS.has(prog)) {
-    if (part.payloadKind && part.payload !== null && !part.payloadError) {
-      // sh -c '…': the shell adds nothing; the command line it runs is rated part by part.
-      return out(safe(`runs a shell command line (${prog}), rated part by part`), false, true);
-    }
-    if (part.payloadKind) return out(moderate(`runs a shell (${prog})`), false, true);
-    const script = args.find((a) => !a.startsWith("-"));
-    if (script) {
-      return out(
-        moderate(`runs the script ${script}, whose commands are not checked`),
-        false,
-        true,
-      );
-    }
-    if (args.some((a) => /^--?(version|help)$/.test(a))) {
-      return out(safe("prints the shell's version"), true);
-    }
-    return out(dangerous(`starts a shell (${prog}) that runs whatever it is given`), false, true);
-  }
-  if (prog === "eval") {
-    return out(moderate("evaluates its arguments as a shell command line"), false, true);
-  }
-  if (prog === "source" || prog === ".") {
-    if (part.readsScriptFromStdin || words.some((w) => w.segs.some((s) => s.kind === "sub"))) {
-      return out(dangerous("runs shell code produced at run time"), false, true);
-    }
-    return out(moderate(`runs the commands in ${args[0] ?? "a file"} in this shell`), false, true);
-  }
+  const shellLike = rateShellLike(part, prog, args, words);
+  if (shellLike) return shellLike;
   // swift build, deno fmt: interpreters that are verb programs too.
   const verbFirst = Object.hasOwn(VERB_PROGRAMS, prog) && args.length > 0 &&
     /^[a-z][a-z-]*$/.test(args[0]) &&
     !(INLINE_CODE_OPTIONS[prog] ?? []).includes(args[0]);
   if (isInterpreter(prog) && !verbFirst) return rateInterpreter(part, prog, args, words);
-  if (prog === "awk" || prog === "gawk" || prog === "mawk" || prog === "nawk") {
-    // The program is read by awk's own grammar (script_writes.ts).
-    const effects = awkProgramEffects(part);
-    if (effects.runs) {
-      return out(dangerous("its program runs shell commands (system or a pipe)"), false, true);
-    }
-    if (effects.fromFile) return out(moderate("runs an awk program from a file"), false, true);
-    if (
-      effects.writes.length > 0 ||
-      args.some((a) => a === "-i" || a.startsWith("-i") && a.includes("inplace"))
-    ) return out(moderate("its program writes files"), false, true);
-    return out(safe("reads and prints text"), true);
-  }
-  if (prog === "sed" || prog === "gsed") {
-    // The script is read by sed's own grammar (script_writes.ts).
-    const effects = sedScriptEffects(part);
-    if (effects.runs) {
-      return out(dangerous("its script runs shell commands (the e command)"), false, true);
-    }
-    if (args.some((a) => a === "-i" || /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"))) {
-      return out(moderate("edits files in place (sed -i)"));
-    }
-    // The e command is also handed over as a payload (payload_options.ts), so the policy
-    // judges what it runs.
-    if (part.hooks.some((h) => h.source.startsWith("sed "))) {
-      return out(dangerous("its script runs shell commands (the e command)"), false, true);
-    }
-    if (effects.writes.length > 0) {
-      return out(moderate("its script writes a file (the w command)"));
-    }
-    if (effects.fromFile) return out(moderate("runs a sed script from a file"));
-    return out(safe("reads and prints text"), true);
-  }
-  if (prog === "find" || prog === "gfind" || prog === "fd" || prog === "fdfind") {
-    if (args.includes("-delete")) return out(dangerous("deletes every file it finds"));
-    if (
-      prog.startsWith("fd") &&
-      args.some((a) => a === "-x" || a === "-X" || a === "--exec" || a === "--exec-batch")
-    ) return out(moderate("runs a command on what it finds"));
-    if (args.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a))) {
-      return out(moderate("runs a command on every file it finds"));
-    }
-    if (args.some((a) => /^-f(print|print0|printf|ls)$/.test(a))) {
-      return out(moderate("writes its list to a file"));
-    }
-    return out(safe("lists files"), true);
-  }
-  if (prog === "sort") {
-    if (args.some((a) => a === "-o" || /^-[a-zA-Z]*o/.test(a) || a.startsWith("--output"))) {
-      return out(moderate("writes its output to a file (sort -o)"));
-    }
-    return out(safe("sorts text"), true);
-  }
-  if (prog === "uniq") {
-    const pos = args.filter((a) => !a.startsWith("-") || a === "-");
-    if (pos.length >= 2) return out(moderate(`writes ${pos[1]}`));
-    return out(safe("filters text"), true);
-  }
-  if (prog === "xxd") {
-    const pos = args.filter((a) => !a.startsWith("-"));
-    if (pos.length >= 2) return out(moderate(`writes ${pos[1]}`));
-    return out(safe("prints a hex dump"), true);
-  }
-  if (prog === "tee") {
-    const files = args.filter((a) => !a.startsWith("-"));
-    if (files.length === 0 || files.every((f) => /^\/dev\/(null|stdout|stderr|tty)$/.test(f))) {
-      return out(safe("copies its input to its output"), true);
-    }
-    return out(moderate(`writes ${files.join(", ")}`));
-  }
-  if (prog === "env" || prog === "printenv") return out(safe("prints the environment"), true);
-  if (prog === "command" || prog === "type" || prog === "which" || prog === "hash") {
-    return out(safe("looks up a program"), true);
-  }
-  if (prog === "date" && args.some((a) => a === "-s" || a.startsWith("--set"))) {
-    return out(dangerous("sets the system clock"));
-  }
-  if (prog === "hostname" && args.some((a) => !a.startsWith("-"))) {
-    return out(dangerous("changes the machine's name"));
-  }
-  if (prog === "history" && args.some((a) => /^-[a-zA-Z]*[cdw]/.test(a))) {
-    return out(moderate("changes the shell history"));
-  }
-  if (prog === "base64" || prog === "base32") {
-    if (args.some((a) => a === "-o" || a.startsWith("--output"))) {
-      return out(moderate("writes its output to a file"));
-    }
-    return out(safe("encodes or decodes text"), true);
-  }
-  if (
-    (prog === "ip" || prog === "ifconfig" || prog === "route" || prog === "arp") &&
-    args.some((a) => /^(add|del|delete|set|flush|change|replace|up|down|link|-d|-s)$/.test(a))
-  ) {
-    return out(dangerous("changes the network configuration"));
-  }
-  if (prog === "sysctl" && args.some((a) => a === "-w" || a.includes("="))) {
-    return out(dangerous("changes kernel settings"));
-  }
-  if (prog === "less" || prog === "more" || prog === "man") return out(safe("shows text"), true);
-
+  const byName = TOOL_RULE_OF.get(prog)?.({ part, prog, args });
+  if (byName) return byName;
   if (
     /^(grep|egrep|fgrep|rg|ag|ack|git)$/.test(prog) && (prog !== "git" || args[0] === "grep") &&
     args.some((a) => SECRET_MARKER.test(a))
   ) {
-    return out(dangerous("searches files for secrets (keys, passwords, tokens)"));
+    return rated(dangerous("searches files for secrets (keys, passwords, tokens)"));
   }
   const verbProgram = Object.hasOwn(VERB_PROGRAMS, prog) ? VERB_PROGRAMS[prog] : undefined;
   if (verbProgram) return rateVerbProgram(prog, args, verbProgram);
@@ -816,7 +729,256 @@ function rateProgram(part: Part, args: string[]): ProgramRating {
   const special = rateSingle(part, prog, args);
   if (special) return special;
 
-  if (READ_ONLY.has(prog)) return out(safe("only reads"), true);
+  return rateUnknown(part, prog, args);
+}
+
+/** Shells, eval and source: what they run is shell code. */
+function rateShellLike(
+  part: Part,
+  prog: string,
+  args: string[],
+  words: Word[],
+): ProgramRating | undefined {
+  if (SHELLS.has(prog)) {
+    if (part.payloadKind && part.payload !== null && !part.payloadError) {
+      // sh -c '…': the shell adds nothing; the command line it runs is rated part by part.
+      return rated(safe(`runs a shell command line (${prog}), rated part by part`), false, true);
+    }
+    if (part.payloadKind) return rated(moderate(`runs a shell (${prog})`), false, true);
+    const script = args.find((a) => !a.startsWith("-"));
+    if (script) {
+      return rated(
+        moderate(`runs the script ${script}, whose commands are not checked`),
+        false,
+        true,
+      );
+    }
+    if (args.some((a) => /^--?(version|help)$/.test(a))) {
+      return rated(safe("prints the shell's version"), true);
+    }
+    return rated(dangerous(`starts a shell (${prog}) that runs whatever it is given`), false, true);
+  }
+  if (prog === "eval") {
+    return rated(moderate("evaluates its arguments as a shell command line"), false, true);
+  }
+  if (prog === "source" || prog === ".") {
+    if (part.readsScriptFromStdin || words.some((w) => w.segs.some((s) => s.kind === "sub"))) {
+      return rated(dangerous("runs shell code produced at run time"), false, true);
+    }
+    return rated(
+      moderate(`runs the commands in ${args[0] ?? "a file"} in this shell`),
+      false,
+      true,
+    );
+  }
+  return undefined;
+}
+
+/** What a tool rule reads: the part, its program, and its arguments. */
+interface ProgramInput {
+  part: Part;
+  prog: string;
+  args: string[];
+}
+
+/**
+ * Text tools and system programs rated by their name and a few options (the
+ * programs' names separated by spaces); a rule that does not apply gives
+ * undefined, and the program is rated on.
+ */
+const TOOL_RULES: ReadonlyArray<
+  readonly [programs: string, rule: (input: ProgramInput) => ProgramRating | undefined]
+> = [
+  ["awk gawk mawk nawk", rateAwk],
+  ["sed gsed", rateSed],
+  ["find gfind fd fdfind", rateFind],
+  ["sort", rateSort],
+  ["uniq", rateUniq],
+  ["xxd", rateXxd],
+  ["tee", rateTee],
+  ["env printenv", ratePrintEnv],
+  ["command type which hash", rateLookup],
+  ["date", rateDate],
+  ["hostname", rateHostname],
+  ["history", rateHistory],
+  ["base64 base32", rateBase64],
+  ["ip ifconfig route arp", rateNetworkConfig],
+  ["sysctl", rateSysctl],
+  ["less more man", ratePager],
+];
+
+const TOOL_RULE_OF = new Map(
+  TOOL_RULES.flatMap(([programs, rule]) =>
+    programs.split(" ").map((program) => [program, rule] as const)
+  ),
+);
+
+function rateAwk({ part, prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "awk" || prog === "gawk" || prog === "mawk" || prog === "nawk") {
+    // The program is read by awk's own grammar (script_writes.ts).
+    const effects = awkProgramEffects(part);
+    if (effects.runs) {
+      return rated(dangerous("its program runs shell commands (system or a pipe)"), false, true);
+    }
+    if (effects.fromFile) return rated(moderate("runs an awk program from a file"), false, true);
+    if (
+      effects.writes.length > 0 ||
+      args.some((a) => a === "-i" || a.startsWith("-i") && a.includes("inplace"))
+    ) return rated(moderate("its program writes files"), false, true);
+    return rated(safe("reads and prints text"), true);
+  }
+  return undefined;
+}
+
+function rateSed({ part, prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "sed" || prog === "gsed") {
+    // The script is read by sed's own grammar (script_writes.ts).
+    const effects = sedScriptEffects(part);
+    if (effects.runs) {
+      return rated(dangerous("its script runs shell commands (the e command)"), false, true);
+    }
+    if (args.some((a) => a === "-i" || /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"))) {
+      return rated(moderate("edits files in place (sed -i)"));
+    }
+    // The e command is also handed over as a payload (payload_options.ts), so the policy
+    // judges what it runs.
+    if (part.hooks.some((h) => h.source.startsWith("sed "))) {
+      return rated(dangerous("its script runs shell commands (the e command)"), false, true);
+    }
+    if (effects.writes.length > 0) {
+      return rated(moderate("its script writes a file (the w command)"));
+    }
+    if (effects.fromFile) return rated(moderate("runs a sed script from a file"));
+    return rated(safe("reads and prints text"), true);
+  }
+  return undefined;
+}
+
+function rateFind({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "find" || prog === "gfind" || prog === "fd" || prog === "fdfind") {
+    if (args.includes("-delete")) return rated(dangerous("deletes every file it finds"));
+    if (
+      prog.startsWith("fd") &&
+      args.some((a) => a === "-x" || a === "-X" || a === "--exec" || a === "--exec-batch")
+    ) return rated(moderate("runs a command on what it finds"));
+    if (args.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a))) {
+      return rated(moderate("runs a command on every file it finds"));
+    }
+    if (args.some((a) => /^-f(print|print0|printf|ls)$/.test(a))) {
+      return rated(moderate("writes its list to a file"));
+    }
+    return rated(safe("lists files"), true);
+  }
+  return undefined;
+}
+
+function rateSort({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "sort") {
+    if (args.some((a) => a === "-o" || /^-[a-zA-Z]*o/.test(a) || a.startsWith("--output"))) {
+      return rated(moderate("writes its output to a file (sort -o)"));
+    }
+    return rated(safe("sorts text"), true);
+  }
+  return undefined;
+}
+
+function rateUniq({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "uniq") {
+    const pos = args.filter((a) => !a.startsWith("-") || a === "-");
+    if (pos.length >= 2) return rated(moderate(`writes ${pos[1]}`));
+    return rated(safe("filters text"), true);
+  }
+  return undefined;
+}
+
+function rateXxd({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "xxd") {
+    const pos = args.filter((a) => !a.startsWith("-"));
+    if (pos.length >= 2) return rated(moderate(`writes ${pos[1]}`));
+    return rated(safe("prints a hex dump"), true);
+  }
+  return undefined;
+}
+
+function rateTee({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "tee") {
+    const files = args.filter((a) => !a.startsWith("-"));
+    if (files.length === 0 || files.every((f) => /^\/dev\/(null|stdout|stderr|tty)$/.test(f))) {
+      return rated(safe("copies its input to its output"), true);
+    }
+    return rated(moderate(`writes ${files.join(", ")}`));
+  }
+  return undefined;
+}
+
+function ratePrintEnv({ prog }: ProgramInput): ProgramRating | undefined {
+  if (prog === "env" || prog === "printenv") return rated(safe("prints the environment"), true);
+  return undefined;
+}
+
+function rateLookup({ prog }: ProgramInput): ProgramRating | undefined {
+  if (prog === "command" || prog === "type" || prog === "which" || prog === "hash") {
+    return rated(safe("looks up a program"), true);
+  }
+  return undefined;
+}
+
+function rateDate({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "date" && args.some((a) => a === "-s" || a.startsWith("--set"))) {
+    return rated(dangerous("sets the system clock"));
+  }
+  return undefined;
+}
+
+function rateHostname({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "hostname" && args.some((a) => !a.startsWith("-"))) {
+    return rated(dangerous("changes the machine's name"));
+  }
+  return undefined;
+}
+
+function rateHistory({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "history" && args.some((a) => /^-[a-zA-Z]*[cdw]/.test(a))) {
+    return rated(moderate("changes the shell history"));
+  }
+  return undefined;
+}
+
+function rateBase64({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "base64" || prog === "base32") {
+    if (args.some((a) => a === "-o" || a.startsWith("--output"))) {
+      return rated(moderate("writes its output to a file"));
+    }
+    return rated(safe("encodes or decodes text"), true);
+  }
+  return undefined;
+}
+
+function rateNetworkConfig({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (
+    (prog === "ip" || prog === "ifconfig" || prog === "route" || prog === "arp") &&
+    args.some((a) => /^(add|del|delete|set|flush|change|replace|up|down|link|-d|-s)$/.test(a))
+  ) {
+    return rated(dangerous("changes the network configuration"));
+  }
+  return undefined;
+}
+
+function rateSysctl({ prog, args }: ProgramInput): ProgramRating | undefined {
+  if (prog === "sysctl" && args.some((a) => a === "-w" || a.includes("="))) {
+    return rated(dangerous("changes kernel settings"));
+  }
+  return undefined;
+}
+
+function ratePager({ prog }: ProgramInput): ProgramRating | undefined {
+  if (prog === "less" || prog === "more" || prog === "man") return rated(safe("shows text"), true);
+  return undefined;
+}
+
+/** A program on the read-only list, told to destroy something, or one the rules do not know. */
+function rateUnknown(part: Part, prog: string, args: string[]): ProgramRating {
+  if (READ_ONLY.has(prog)) return rated(safe("only reads"), true);
   // A program the rules do not know, told to destroy something.
   const firstPositional = args.find((a) => !a.startsWith("-")) ?? "";
   if (
@@ -828,17 +990,17 @@ function rateProgram(part: Part, args: string[]): ProgramRating {
       /^db:(drop|reset|purge|wipe)$/.test(a)
     )
   ) {
-    return out(
+    return rated(
       dangerous(
         `${prog} ${firstPositional || "…"}: deletes or resets something that may not come back`,
       ),
     );
   }
-  if (/^(dropdb|dropuser|mongo-drop)$/.test(prog)) return out(dangerous("deletes a database"));
+  if (/^(dropdb|dropuser|mongo-drop)$/.test(prog)) return rated(dangerous("deletes a database"));
   if (part.programPath.includes("/") && !part.programPath.startsWith("/")) {
-    return out(moderate(`runs a program from this folder (${part.programPath})`));
+    return rated(moderate(`runs a program from this folder (${part.programPath})`));
   }
-  return out(moderate(`runs ${prog}, a program the rules do not know`));
+  return rated(moderate(`runs ${prog}, a program the rules do not know`));
 }
 
 function rateInterpreter(part: Part, prog: string, args: string[], words: Word[]): ProgramRating {
@@ -1086,405 +1248,392 @@ function isOutside(path: string, part: Part): boolean {
   });
 }
 
-/** Programs rated by their options, not on the verb tables. */
+/** What an option rule reads: the part, its program, its arguments and those not options. */
+interface OptionInput {
+  part: Part;
+  prog: string;
+  args: string[];
+  positional: string[];
+}
+
+/** A rating by a program's options and operands. */
+type OptionRule = (input: OptionInput) => ProgramRating;
+
+function rated(rating: Rating, readOnly = false, exact = false): ProgramRating {
+  return { rating, readOnly, exact };
+}
+
+/**
+ * The programs rated by their options, not on the verb tables: one rule per
+ * family of programs that take their options alike (the programs' names
+ * separated by spaces).
+ */
+const OPTION_RULES: ReadonlyArray<readonly [programs: string, rule: OptionRule]> = [
+  ["rm grm", rateRemove],
+  ["rmdir unlink", rateUnlink],
+  ["shred srm wipe", rateShred],
+  ["cp mv install ln rsync ditto scp", rateCopy],
+  ["touch mkdir mktemp mkfifo truncate patch split csplit", rateFileMaker],
+  ["chmod chown chgrp chflags setfacl xattr", ratePermissions],
+  ["dd", rateDd],
+  ["tar gtar bsdtar", rateTar],
+  ["unzip", rateUnzip],
+  ["zip gzip gunzip bzip2 bunzip2 xz unxz zstd 7z", rateCompressor],
+  ["curl wget http https xh aria2c fetch", rateDownload],
+  ["ssh sftp telnet mosh", rateRemoteShell],
+  ["nc ncat netcat socat", rateRawNetwork],
+  ["ssh-keygen ssh-add ssh-copy-id gpg gpg2", rateKeys],
+  ["kill killall pkill skill", rateKill],
+  ["open xdg-open", rateOpen],
+  ["code vim vi nvim nano emacs subl", rateEditor],
+  ["at batch", rateScheduler],
+  ["mount umount losetup swapon swapoff", rateMount],
+  ["iptables ip6tables nft ufw pfctl firewall-cmd", rateFirewall],
+  ["chattr", rateChattr],
+  ["useradd userdel usermod passwd chpasswd groupadd dscl sysadminctl visudo", rateAccounts],
+  [
+    "spctl csrutil nvram tccutil bless kextload kextunload insmod rmmod modprobe",
+    rateSystemSecurity,
+  ],
+  ["networksetup scutil pmset systemsetup softwareupdate", rateSystemSettings],
+  ["sqlite3 psql mysql redis-cli mongo mongosh", rateDatabase],
+  ["yes", rateYes],
+  ["op pass gopass bw lpass vault keeper doppler infisical sops", rateSecretsManager],
+  [
+    "pip-audit shellcheck eslint tsc mypy ruff black prettier rustfmt gofmt clang-format swiftformat swiftlint",
+    rateCodeChecker,
+  ],
+  ["pytest jest vitest mocha rspec ctest tox nox", rateTestRunner],
+  [
+    "cmake ninja meson bazel buck gcc g++ clang clang++ cc c++ rustc javac swiftc ld ar",
+    rateBuildTool,
+  ],
+  ["docker-compose", rateCompose],
+  ["shutdown reboot halt poweroff", rateShutdown],
+  ["mkfs fdisk sfdisk gdisk cfdisk parted wipefs blkdiscard", rateDisks],
+  ["sudo doas su pkexec", rateElevated],
+  ["wisp wisp-tui", rateWisp],
+  ["cd pushd popd", rateDirectoryChange],
+  ["trap", rateTrap],
+  ["watch", rateWatch],
+  ["{ }", rateGroup],
+];
+
+const OPTION_RULE_OF = new Map<string, OptionRule>(
+  OPTION_RULES.flatMap(([programs, rule]) =>
+    programs.split(" ").map((program) => [program, rule] as const)
+  ),
+);
+
+/** Programs rated by their options, not on the verb tables (OPTION_RULES). */
 function rateSingle(
   part: Part,
   prog: string,
   args: string[],
 ): ProgramRating | undefined {
-  const out = (rating: Rating, readOnly = false, exact = false): ProgramRating => ({
-    rating,
-    readOnly,
-    exact,
-  });
-  const positional = args.filter((a) => !a.startsWith("-"));
-  switch (prog) {
-    case "rm":
-    case "grm": {
-      const targets = operandArgs(args);
-      if (RM_RECURSIVE(args)) {
-        return out(
-          dangerous(`deletes ${targets.length ? targets.join(" ") : "files"} recursively`),
-        );
-      }
-      // Forced removal of what lies outside the folder the command runs in.
-      const outside = RM_FORCE(args) && targets.find((t) => isOutside(t, part));
-      if (outside) {
-        return out(dangerous(`force-deletes ${outside}, outside the folder it runs in`));
-      }
-      if (part.words.slice(1).some((w) => w.segs.some((s) => s.kind === "glob"))) {
-        return out(moderate(`deletes files matching ${positional.join(" ")}`));
-      }
-      if (part.argsAtRunTime) return out(moderate("deletes files named at run time"));
-      return out(moderate(`deletes ${positional.join(" ") || "files"}`));
-    }
-    case "rmdir":
-    case "unlink":
-      return out(moderate(`deletes ${positional.join(" ")}`));
-    case "shred":
-    case "srm":
-    case "wipe":
-      return out(dangerous("destroys file contents beyond recovery"));
-    case "cp":
-    case "mv":
-    case "install":
-    case "ln":
-    case "rsync":
-    case "ditto":
-    case "scp": {
-      if (args.length > 0 && args.every((a) => /^--(help|version)$/.test(a))) {
-        return out(safe(`prints ${prog}'s help or version`), true);
-      }
-      if (prog === "scp" || (prog === "rsync" && positional.some((p) => /^[^/]*:/.test(p)))) {
-        return out(dangerous("copies files to or from another machine"));
-      }
-      if (prog === "rsync" && args.some((a) => a.startsWith("--delete"))) {
-        return out(dangerous("deletes files at the destination that are not in the source"));
-      }
-      if (
-        (prog === "cp" || prog === "mv") &&
-        (args.some((a) => /^-[a-zA-Z]*f/.test(a) || a === "--force") && RM_RECURSIVE(args))
-      ) return out(moderate(`${prog === "cp" ? "copies" : "moves"} folders over existing files`));
-      return out(
-        moderate(
-          `${
-            prog === "cp" ? "copies" : prog === "mv" ? "moves" : prog === "ln" ? "links" : "copies"
-          } files (${positional.slice(-1)[0] ?? ""})`,
-        ),
-      );
-    }
-    case "touch":
-    case "mkdir":
-    case "mktemp":
-    case "mkfifo":
-    case "truncate":
-    case "patch":
-    case "split":
-    case "csplit":
-      return out(
-        moderate(prog === "mktemp" ? "creates a temporary file" : `changes files (${prog})`),
-      );
-    case "chmod":
-    case "chown":
-    case "chgrp":
-    case "chflags":
-    case "setfacl":
-    case "xattr": {
-      if (
-        prog === "xattr" && args.every((a) => a === "-l" || !a.startsWith("-")) &&
-        !args.includes("-d") && !args.includes("-c") && !args.includes("-w")
-      ) return out(safe("reads extended attributes"), true);
-      if (prog === "xattr" && args.join(" ").includes("quarantine")) {
-        return out(
-          dangerous("removes the quarantine mark that makes macOS check downloaded programs"),
-        );
-      }
-      if (RM_RECURSIVE(args)) {
-        return out(dangerous(`changes permissions or owners recursively (${prog} -R)`));
-      }
-      if (args.some((a) => /^([ugoa]*\+[rwxXst]*s|[0-7]?[4-7][0-7]{3})$/.test(a))) {
-        return out(dangerous("sets the setuid or setgid bit"));
-      }
-      if (prog === "chmod" && args.some((a) => /^0?777$|^a\+rwx$|^o\+w/.test(a))) {
-        return out(moderate("makes files writable by everyone"));
-      }
-      return out(moderate(`changes permissions or owners (${prog})`));
-    }
-    case "dd":
-      if (args.some((a) => /^of=\/dev\//.test(a))) {
-        return out(dangerous("writes raw data to a device"));
-      }
-      if (args.some((a) => a.startsWith("of="))) {
-        return out(moderate(`writes ${args.find((a) => a.startsWith("of="))!.slice(3)}`));
-      }
-      return out(moderate("copies raw data"));
-    case "tar":
-    case "gtar":
-    case "bsdtar": {
-      const mode = (args[0] ?? "").replace(/^-/, "");
-      if (
-        /^[a-zA-Z]*t/.test(mode) && !/[cxru]/.test(mode) || args.includes("--list") ||
-        args.includes("-t")
-      ) return out(safe("lists an archive"), true);
-      if (/[x]/.test(mode) || args.includes("--extract") || args.includes("-x")) {
-        return out(moderate("unpacks an archive here"));
-      }
-      return out(moderate("writes an archive"));
-    }
-    case "unzip":
-      if (args.some((a) => a === "-l" || a === "-v" || a === "-t" || a === "-Z")) {
-        return out(safe("lists an archive"), true);
-      }
-      return out(moderate("unpacks an archive"));
-    case "zip":
-    case "gzip":
-    case "gunzip":
-    case "bzip2":
-    case "bunzip2":
-    case "xz":
-    case "unxz":
-    case "zstd":
-    case "7z":
-      if (
-        args.some((a) =>
-          a === "-l" || a === "-t" || a === "--list" || a === "-c" || a === "--stdout"
-        ) && prog !== "zip"
-      ) return out(safe("reads a compressed file"), true);
-      return out(moderate(`compresses or unpacks files (${prog})`));
-    case "curl":
-    case "wget":
-    case "http":
-    case "https":
-    case "xh":
-    case "aria2c":
-    case "fetch":
-      return rateDownloader(prog, args);
-    case "ssh":
-    case "sftp":
-    case "telnet":
-    case "mosh":
-      if (args.some((a) => /^-[a-zA-Z]*[VGQ]$/.test(a))) {
-        return out(safe("prints ssh's settings"), true);
-      }
-      return out(dangerous(`connects to another machine (${prog})`));
-    case "nc":
-    case "ncat":
-    case "netcat":
-    case "socat":
-      return out(dangerous("opens raw network connections"));
-    case "ssh-keygen":
-    case "ssh-add":
-    case "ssh-copy-id":
-    case "gpg":
-    case "gpg2":
-      if (
-        prog === "gpg" &&
-        args.some((a) => /--(list-keys|list-public-keys|verify|fingerprint)$/.test(a)) &&
-        !args.some((a) => /secret/.test(a))
-      ) return out(safe("lists or verifies keys"), true);
-      return out(dangerous(`handles keys (${prog})`));
-    case "kill":
-    case "killall":
-    case "pkill":
-    case "skill":
-      if (args.some((a) => a === "-l" || a === "-L")) return out(safe("lists signals"), true);
-      if (prog === "kill" && killArgs(part.words.slice(1)).signal === "0") {
-        return out(safe("checks that a process exists (signal 0 sends nothing)"), true);
-      }
-      if (positional.some((p) => p === "-1" || p === "1") || args.includes("-1")) {
-        return out(dangerous("signals every process you own, or init"));
-      }
-      if (prog !== "kill") return out(dangerous(`stops every process matching a name (${prog})`));
-      return out(moderate("stops a process"));
-    case "open":
-    case "xdg-open":
-      if (args.some((a) => a === "-a" || a.startsWith("-b"))) {
-        return out(moderate("opens an application"));
-      }
-      return out(moderate(`opens ${positional[0] ?? "something"} in another application`));
-    case "code":
-    case "vim":
-    case "vi":
-    case "nvim":
-    case "nano":
-    case "emacs":
-    case "subl":
-      return out(moderate(`opens an editor (${prog})`));
-    case "at":
-    case "batch":
-      if (args.some((a) => a === "-l" || a === "-c")) {
-        return out(safe("lists scheduled jobs"), true);
-      }
-      return out(dangerous("schedules commands that run later, unwatched"));
-    case "mount":
-    case "umount":
-    case "losetup":
-    case "swapon":
-    case "swapoff":
-      if (prog === "mount" && args.length === 0) return out(safe("lists mounts"), true);
-      return out(dangerous(`changes mounted file systems (${prog})`));
-    case "iptables":
-    case "ip6tables":
-    case "nft":
-    case "ufw":
-    case "pfctl":
-    case "firewall-cmd":
-      return out(dangerous("changes the firewall"));
-    case "chattr":
-      return out(dangerous("changes file attributes that protect files"));
-    case "useradd":
-    case "userdel":
-    case "usermod":
-    case "passwd":
-    case "chpasswd":
-    case "groupadd":
-    case "dscl":
-    case "sysadminctl":
-    case "visudo":
-      if (prog === "dscl" && args.some((a) => /^-(read|list|search)$/.test(a))) {
-        return out(safe("reads the directory service"), true);
-      }
-      return out(dangerous("changes user accounts or passwords"));
-    case "spctl":
-    case "csrutil":
-    case "nvram":
-    case "tccutil":
-    case "bless":
-    case "kextload":
-    case "kextunload":
-    case "insmod":
-    case "rmmod":
-    case "modprobe":
-      if (
-        args.some((a) => /^--?(status|assess|list|print|p)$/.test(a)) ||
-        (prog === "nvram" && args.includes("-p"))
-      ) return out(safe("reads system security state"), true);
-      return out(dangerous("changes system security or boot settings"));
-    case "networksetup":
-    case "scutil":
-    case "pmset":
-    case "systemsetup":
-    case "softwareupdate":
-      if (
-        args.some((a) =>
-          /^-?(get|list|show|-get|-list|-g|--get|-l)/.test(a) || /^--(dns|proxy|nwi)$/.test(a)
-        )
-      ) return out(safe("reads system settings"), true);
-      return out(moderate(`changes system settings (${prog})`));
-    case "sqlite3":
-    case "psql":
-    case "mysql":
-    case "redis-cli":
-    case "mongo":
-    case "mongosh": {
-      const sql = args.join(" ");
-      if (/\b(drop|delete|truncate|flushall|flushdb|dropDatabase)\b/i.test(sql)) {
-        return out(dangerous("deletes data from a database"), false, true);
-      }
-      if (/\b(insert|update|create|alter|replace|set|del)\b/i.test(sql)) {
-        return out(moderate("changes a database"), false, true);
-      }
-      return out(moderate(`queries a database (${prog})`), false, true);
-    }
-    case "yes":
-      return out(safe("prints a line over and over"), true);
-    case "op":
-    case "pass":
-    case "gopass":
-    case "bw":
-    case "lpass":
-    case "vault":
-    case "keeper":
-    case "doppler":
-    case "infisical":
-    case "sops":
-      if (args.length > 0 && args.every((a) => /^(--version|-v|--help|-h|version|help)$/.test(a))) {
-        return out(safe("prints its version"), true);
-      }
-      return out(dangerous(`reads or changes secrets in a secrets manager (${prog})`));
-    case "pip-audit":
-    case "shellcheck":
-    case "eslint":
-    case "tsc":
-    case "mypy":
-    case "ruff":
-    case "black":
-    case "prettier":
-    case "rustfmt":
-    case "gofmt":
-    case "clang-format":
-    case "swiftformat":
-    case "swiftlint": {
-      const writes =
-        args.some((a) => /^(--write|-w|--fix|--in-place|-i|format|--inplace)$/.test(a)) ||
-        (prog === "black" && !args.includes("--check") && !args.includes("--diff")) ||
-        (prog === "ruff" && args[0] === "format");
-      if (writes) return out(moderate(`rewrites files (${prog})`));
-      if (prog === "tsc" && !args.includes("--noEmit")) {
-        return out(moderate("compiles and writes output files"));
-      }
-      return out(safe(`checks code (${prog})`), true);
-    }
-    case "pytest":
-    case "jest":
-    case "vitest":
-    case "mocha":
-    case "rspec":
-    case "ctest":
-    case "tox":
-    case "nox":
-      return out(moderate(`runs the project's tests (${prog})`));
-    case "cmake":
-    case "ninja":
-    case "meson":
-    case "bazel":
-    case "buck":
-    case "gcc":
-    case "g++":
-    case "clang":
-    case "clang++":
-    case "cc":
-    case "c++":
-    case "rustc":
-    case "javac":
-    case "swiftc":
-    case "ld":
-    case "ar":
-      if (args.length > 0 && args.every((a) => /^--?(version|help|v)$/.test(a))) {
-        return out(safe("prints its version"), true);
-      }
-      return out(moderate(`builds code (${prog})`));
-    case "docker-compose":
-      return out(moderate("changes containers"));
-    case "shutdown":
-    case "reboot":
-    case "halt":
-    case "poweroff":
-      return out(dangerous("shuts down or restarts the machine"));
-    case "mkfs":
-    case "fdisk":
-    case "sfdisk":
-    case "gdisk":
-    case "cfdisk":
-    case "parted":
-    case "wipefs":
-    case "blkdiscard":
-      return out(dangerous("changes disks or partitions"));
-    case "sudo":
-    case "doas":
-    case "su":
-    case "pkexec":
-      return out(dangerous("runs with elevated privileges"));
-    case "wisp":
-    case "wisp-tui": {
-      const sub = positional.join(" ");
-      if (
-        args.length === 0 ||
-        /^(doctor|logs|tools|models|completions|approvals( list| pending)?|classifier (list|measure)|config (get|list|path)|facts( list)?|questions( list)?)\b/
-          .test(sub) ||
-        args.every((a) => /^(-V|--version|-h|--help)$/.test(a))
-      ) {
-        return out(safe("shows wisp's own information"), true);
-      }
-      return out(moderate("runs wisp"));
-    }
-    case "cd":
-    case "pushd":
-    case "popd":
-      return out(safe("changes the working directory"), true);
-    case "trap":
-      // The handler is a payload of its own (analyse.ts), rated like any command line.
-      return out(safe("sets a command the shell runs on a signal, rated on its own"));
-    case "watch":
-      return out(safe("runs a command again and again, rated on its own"));
-    case "{":
-    case "}":
-      return out(safe("groups commands"), true);
-  }
+  const rule = OPTION_RULE_OF.get(prog);
+  if (rule) return rule({ part, prog, args, positional: args.filter((a) => !a.startsWith("-")) });
   if (/^mkfs(\.\w+)?$|^newfs(_\w+)?$|^mke2fs$|^mkswap$/.test(prog)) {
-    return out(dangerous("formats a disk"));
+    return rated(dangerous("formats a disk"));
   }
   return undefined;
+}
+
+function rateRemove({ part, args, positional }: OptionInput): ProgramRating {
+  const targets = operandArgs(args);
+  if (RM_RECURSIVE(args)) {
+    return rated(
+      dangerous(`deletes ${targets.length ? targets.join(" ") : "files"} recursively`),
+    );
+  }
+  // Forced removal of what lies outside the folder the command runs in.
+  const outside = RM_FORCE(args) && targets.find((t) => isOutside(t, part));
+  if (outside) {
+    return rated(dangerous(`force-deletes ${outside}, outside the folder it runs in`));
+  }
+  if (part.words.slice(1).some((w) => w.segs.some((s) => s.kind === "glob"))) {
+    return rated(moderate(`deletes files matching ${positional.join(" ")}`));
+  }
+  if (part.argsAtRunTime) return rated(moderate("deletes files named at run time"));
+  return rated(moderate(`deletes ${positional.join(" ") || "files"}`));
+}
+
+function rateUnlink({ positional }: OptionInput): ProgramRating {
+  return rated(moderate(`deletes ${positional.join(" ")}`));
+}
+
+function rateShred(): ProgramRating {
+  return rated(dangerous("destroys file contents beyond recovery"));
+}
+
+function rateCopy({ prog, args, positional }: OptionInput): ProgramRating {
+  if (args.length > 0 && args.every((a) => /^--(help|version)$/.test(a))) {
+    return rated(safe(`prints ${prog}'s help or version`), true);
+  }
+  if (prog === "scp" || (prog === "rsync" && positional.some((p) => /^[^/]*:/.test(p)))) {
+    return rated(dangerous("copies files to or from another machine"));
+  }
+  if (prog === "rsync" && args.some((a) => a.startsWith("--delete"))) {
+    return rated(dangerous("deletes files at the destination that are not in the source"));
+  }
+  if (
+    (prog === "cp" || prog === "mv") &&
+    (args.some((a) => /^-[a-zA-Z]*f/.test(a) || a === "--force") && RM_RECURSIVE(args))
+  ) return rated(moderate(`${prog === "cp" ? "copies" : "moves"} folders over existing files`));
+  return rated(
+    moderate(
+      `${
+        prog === "cp" ? "copies" : prog === "mv" ? "moves" : prog === "ln" ? "links" : "copies"
+      } files (${positional.slice(-1)[0] ?? ""})`,
+    ),
+  );
+}
+
+function rateFileMaker({ prog }: OptionInput): ProgramRating {
+  return rated(
+    moderate(prog === "mktemp" ? "creates a temporary file" : `changes files (${prog})`),
+  );
+}
+
+function ratePermissions({ prog, args }: OptionInput): ProgramRating {
+  if (
+    prog === "xattr" && args.every((a) => a === "-l" || !a.startsWith("-")) &&
+    !args.includes("-d") && !args.includes("-c") && !args.includes("-w")
+  ) return rated(safe("reads extended attributes"), true);
+  if (prog === "xattr" && args.join(" ").includes("quarantine")) {
+    return rated(
+      dangerous("removes the quarantine mark that makes macOS check downloaded programs"),
+    );
+  }
+  if (RM_RECURSIVE(args)) {
+    return rated(dangerous(`changes permissions or owners recursively (${prog} -R)`));
+  }
+  if (args.some((a) => /^([ugoa]*\+[rwxXst]*s|[0-7]?[4-7][0-7]{3})$/.test(a))) {
+    return rated(dangerous("sets the setuid or setgid bit"));
+  }
+  if (prog === "chmod" && args.some((a) => /^0?777$|^a\+rwx$|^o\+w/.test(a))) {
+    return rated(moderate("makes files writable by everyone"));
+  }
+  return rated(moderate(`changes permissions or owners (${prog})`));
+}
+
+function rateDd({ args }: OptionInput): ProgramRating {
+  if (args.some((a) => /^of=\/dev\//.test(a))) {
+    return rated(dangerous("writes raw data to a device"));
+  }
+  if (args.some((a) => a.startsWith("of="))) {
+    return rated(moderate(`writes ${args.find((a) => a.startsWith("of="))!.slice(3)}`));
+  }
+  return rated(moderate("copies raw data"));
+}
+
+function rateTar({ args }: OptionInput): ProgramRating {
+  const mode = (args[0] ?? "").replace(/^-/, "");
+  if (
+    /^[a-zA-Z]*t/.test(mode) && !/[cxru]/.test(mode) || args.includes("--list") ||
+    args.includes("-t")
+  ) return rated(safe("lists an archive"), true);
+  if (/[x]/.test(mode) || args.includes("--extract") || args.includes("-x")) {
+    return rated(moderate("unpacks an archive here"));
+  }
+  return rated(moderate("writes an archive"));
+}
+
+function rateUnzip({ args }: OptionInput): ProgramRating {
+  if (args.some((a) => a === "-l" || a === "-v" || a === "-t" || a === "-Z")) {
+    return rated(safe("lists an archive"), true);
+  }
+  return rated(moderate("unpacks an archive"));
+}
+
+function rateCompressor({ prog, args }: OptionInput): ProgramRating {
+  if (
+    args.some((a) =>
+      a === "-l" || a === "-t" || a === "--list" || a === "-c" || a === "--stdout"
+    ) && prog !== "zip"
+  ) return rated(safe("reads a compressed file"), true);
+  return rated(moderate(`compresses or unpacks files (${prog})`));
+}
+
+function rateDownload({ prog, args }: OptionInput): ProgramRating {
+  return rateDownloader(prog, args);
+}
+
+function rateRemoteShell({ prog, args }: OptionInput): ProgramRating {
+  if (args.some((a) => /^-[a-zA-Z]*[VGQ]$/.test(a))) {
+    return rated(safe("prints ssh's settings"), true);
+  }
+  return rated(dangerous(`connects to another machine (${prog})`));
+}
+
+function rateRawNetwork(): ProgramRating {
+  return rated(dangerous("opens raw network connections"));
+}
+
+function rateKeys({ prog, args }: OptionInput): ProgramRating {
+  if (
+    prog === "gpg" &&
+    args.some((a) => /--(list-keys|list-public-keys|verify|fingerprint)$/.test(a)) &&
+    !args.some((a) => /secret/.test(a))
+  ) return rated(safe("lists or verifies keys"), true);
+  return rated(dangerous(`handles keys (${prog})`));
+}
+
+function rateKill({ part, prog, args, positional }: OptionInput): ProgramRating {
+  if (args.some((a) => a === "-l" || a === "-L")) return rated(safe("lists signals"), true);
+  if (prog === "kill" && killArgs(part.words.slice(1)).signal === "0") {
+    return rated(safe("checks that a process exists (signal 0 sends nothing)"), true);
+  }
+  if (positional.some((p) => p === "-1" || p === "1") || args.includes("-1")) {
+    return rated(dangerous("signals every process you own, or init"));
+  }
+  if (prog !== "kill") return rated(dangerous(`stops every process matching a name (${prog})`));
+  return rated(moderate("stops a process"));
+}
+
+function rateOpen({ args, positional }: OptionInput): ProgramRating {
+  if (args.some((a) => a === "-a" || a.startsWith("-b"))) {
+    return rated(moderate("opens an application"));
+  }
+  return rated(moderate(`opens ${positional[0] ?? "something"} in another application`));
+}
+
+function rateEditor({ prog }: OptionInput): ProgramRating {
+  return rated(moderate(`opens an editor (${prog})`));
+}
+
+function rateScheduler({ args }: OptionInput): ProgramRating {
+  if (args.some((a) => a === "-l" || a === "-c")) {
+    return rated(safe("lists scheduled jobs"), true);
+  }
+  return rated(dangerous("schedules commands that run later, unwatched"));
+}
+
+function rateMount({ prog, args }: OptionInput): ProgramRating {
+  if (prog === "mount" && args.length === 0) return rated(safe("lists mounts"), true);
+  return rated(dangerous(`changes mounted file systems (${prog})`));
+}
+
+function rateFirewall(): ProgramRating {
+  return rated(dangerous("changes the firewall"));
+}
+
+function rateChattr(): ProgramRating {
+  return rated(dangerous("changes file attributes that protect files"));
+}
+
+function rateAccounts({ prog, args }: OptionInput): ProgramRating {
+  if (prog === "dscl" && args.some((a) => /^-(read|list|search)$/.test(a))) {
+    return rated(safe("reads the directory service"), true);
+  }
+  return rated(dangerous("changes user accounts or passwords"));
+}
+
+function rateSystemSecurity({ prog, args }: OptionInput): ProgramRating {
+  if (
+    args.some((a) => /^--?(status|assess|list|print|p)$/.test(a)) ||
+    (prog === "nvram" && args.includes("-p"))
+  ) return rated(safe("reads system security state"), true);
+  return rated(dangerous("changes system security or boot settings"));
+}
+
+function rateSystemSettings({ prog, args }: OptionInput): ProgramRating {
+  if (
+    args.some((a) =>
+      /^-?(get|list|show|-get|-list|-g|--get|-l)/.test(a) || /^--(dns|proxy|nwi)$/.test(a)
+    )
+  ) return rated(safe("reads system settings"), true);
+  return rated(moderate(`changes system settings (${prog})`));
+}
+
+function rateDatabase({ prog, args }: OptionInput): ProgramRating {
+  const sql = args.join(" ");
+  if (/\b(drop|delete|truncate|flushall|flushdb|dropDatabase)\b/i.test(sql)) {
+    return rated(dangerous("deletes data from a database"), false, true);
+  }
+  if (/\b(insert|update|create|alter|replace|set|del)\b/i.test(sql)) {
+    return rated(moderate("changes a database"), false, true);
+  }
+  return rated(moderate(`queries a database (${prog})`), false, true);
+}
+
+function rateYes(): ProgramRating {
+  return rated(safe("prints a line over and over"), true);
+}
+
+function rateSecretsManager({ prog, args }: OptionInput): ProgramRating {
+  if (args.length > 0 && args.every((a) => /^(--version|-v|--help|-h|version|help)$/.test(a))) {
+    return rated(safe("prints its version"), true);
+  }
+  return rated(dangerous(`reads or changes secrets in a secrets manager (${prog})`));
+}
+
+function rateCodeChecker({ prog, args }: OptionInput): ProgramRating {
+  const writes = args.some((a) => /^(--write|-w|--fix|--in-place|-i|format|--inplace)$/.test(a)) ||
+    (prog === "black" && !args.includes("--check") && !args.includes("--diff")) ||
+    (prog === "ruff" && args[0] === "format");
+  if (writes) return rated(moderate(`rewrites files (${prog})`));
+  if (prog === "tsc" && !args.includes("--noEmit")) {
+    return rated(moderate("compiles and writes output files"));
+  }
+  return rated(safe(`checks code (${prog})`), true);
+}
+
+function rateTestRunner({ prog }: OptionInput): ProgramRating {
+  return rated(moderate(`runs the project's tests (${prog})`));
+}
+
+function rateBuildTool({ prog, args }: OptionInput): ProgramRating {
+  if (args.length > 0 && args.every((a) => /^--?(version|help|v)$/.test(a))) {
+    return rated(safe("prints its version"), true);
+  }
+  return rated(moderate(`builds code (${prog})`));
+}
+
+function rateCompose(): ProgramRating {
+  return rated(moderate("changes containers"));
+}
+
+function rateShutdown(): ProgramRating {
+  return rated(dangerous("shuts down or restarts the machine"));
+}
+
+function rateDisks(): ProgramRating {
+  return rated(dangerous("changes disks or partitions"));
+}
+
+function rateElevated(): ProgramRating {
+  return rated(dangerous("runs with elevated privileges"));
+}
+
+function rateWisp({ args, positional }: OptionInput): ProgramRating {
+  const sub = positional.join(" ");
+  if (
+    args.length === 0 ||
+    /^(doctor|logs|tools|models|completions|approvals( list| pending)?|classifier (list|measure)|config (get|list|path)|facts( list)?|questions( list)?)\b/
+      .test(sub) ||
+    args.every((a) => /^(-V|--version|-h|--help)$/.test(a))
+  ) {
+    return rated(safe("shows wisp's own information"), true);
+  }
+  return rated(moderate("runs wisp"));
+}
+
+function rateDirectoryChange(): ProgramRating {
+  return rated(safe("changes the working directory"), true);
+}
+
+function rateTrap(): ProgramRating {
+  // The handler is a payload of its own (analyse.ts), rated like any command line.
+  return rated(safe("sets a command the shell runs on a signal, rated on its own"));
+}
+
+function rateWatch(): ProgramRating {
+  return rated(safe("runs a command again and again, rated on its own"));
+}
+
+function rateGroup(): ProgramRating {
+  return rated(safe("groups commands"), true);
 }
 
 function rateDownloader(prog: string, args: string[]): ProgramRating {

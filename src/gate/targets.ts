@@ -90,10 +90,57 @@ export interface Target {
   how: string;
 }
 
+/** How one family of programs names what it writes. */
+interface TargetInput {
+  part: Part;
+  prog: string;
+  args: Word[];
+}
+
+/** Collects targets: each word, with how it is written. */
+type AddTargets = (words: Word[], how: string) => void;
+
+/**
+ * The programs whose operands or options name what they write: one rule per
+ * family that names its targets alike (the programs' names separated by
+ * spaces).
+ */
+const TARGET_RULES: ReadonlyArray<
+  readonly [programs: string, rule: (input: TargetInput, add: AddTargets) => void]
+> = [
+  ["tee", teeTargets],
+  ["cp install ln rsync ditto gcp", copyTargets],
+  ["mv gmv", moveTargets],
+  ["rm rmdir unlink shred truncate touch mkdir srm mkfifo", fileOperandTargets],
+  ["chmod chown chgrp chflags setfacl", permissionTargets],
+  ["vim vi nvim nano emacs ed ex code subl", editorTargets],
+  ["xattr", xattrTargets],
+  ["sed gsed", sedTargets],
+  ["perl ruby", inPlaceTargets],
+  ["dd", ddTargets],
+  ["curl", curlTargets],
+  ["wget", wgetTargets],
+  ["tar gtar bsdtar", tarTargets],
+  ["unzip", unzipTargets],
+  ["zip script", firstOperandTargets],
+  ["tcpdump tshark", captureFileTargets],
+  ["awk gawk mawk nawk", awkTargets],
+  ["uniq xxd", secondOperandTargets],
+  ["split csplit", splitTargets],
+  ["find gfind", findTargets],
+  ["git", gitTargets],
+];
+
+const TARGET_RULE_OF = new Map(
+  TARGET_RULES.flatMap(([programs, rule]) =>
+    programs.split(" ").map((program) => [program, rule] as const)
+  ),
+);
+
 /** Every path the part may write, delete or change. */
 export function writeTargets(part: Part): Target[] {
   const targets: Target[] = [];
-  const add = (words: Word[], how: string) => {
+  const add: AddTargets = (words, how) => {
     for (const word of words) targets.push({ word, how });
   };
   for (const r of part.cmd.redirects) {
@@ -101,291 +148,26 @@ export function writeTargets(part: Part): Target[] {
   }
   const prog = part.program;
   const args = part.words.slice(1);
-  switch (prog) {
-    case "tee":
-      add(positionals(args), "writes (tee)");
-      break;
-    case "cp":
-    case "install":
-    case "ln":
-    case "rsync":
-    case "ditto":
-    case "gcp": {
-      const t = [
-        ...optionValues(args, ["-t", "--target-directory"]),
-        ...clusterValues(args, "t", "tmogSZ"),
-      ];
-      if (t.length) add(t, `${prog} into`);
-      else {
-        const pos = positionals(
-          args,
-          new Set(["-m", "--mode", "-o", "-g", "--owner", "--group", "-S", "--suffix"]),
-        );
-        if (pos.length) add([pos[pos.length - 1]], `${prog} into`);
-        if (prog === "ln" && pos.length === 1) add(pos, "links");
-        if (pos.length >= 2) add(intoFolder(pos.slice(0, -1), pos[pos.length - 1]), `${prog} into`);
-      }
-      break;
-    }
-    case "mv":
-    case "gmv": {
-      const pos = positionals(args, new Set(["-t", "--target-directory", "-S", "--suffix"]));
-      add(pos, "moves");
-      add(optionValues(args, ["-t", "--target-directory"]), "moves into");
-      if (pos.length >= 2) add(intoFolder(pos.slice(0, -1), pos[pos.length - 1]), "moves into");
-      break;
-    }
-    case "rm":
-    case "rmdir":
-    case "unlink":
-    case "shred":
-    case "truncate":
-    case "touch":
-    case "mkdir":
-    case "srm":
-    case "mkfifo":
-      add(
-        positionals(args, VALUE_OPTIONS[prog] ?? new Set()),
-        prog === "rm" || prog === "rmdir" || prog === "unlink" || prog === "shred"
-          ? "deletes"
-          : "changes",
-      );
-      break;
-    case "chmod":
-    case "chown":
-    case "chgrp":
-    case "chflags":
-    case "setfacl":
-      add(positionals(args).slice(1), "changes permissions of");
-      break;
-    case "vim":
-    case "vi":
-    case "nvim":
-    case "nano":
-    case "emacs":
-    case "ed":
-    case "ex":
-    case "code":
-    case "subl":
-      add(positionals(args), "edits");
-      break;
-    case "xattr":
-      // Only -w, -d, -c and -r change anything; without them xattr lists.
-      if (args.some((a) => /^-[a-zA-Z]*[wdc]/.test(literal(a) ?? ""))) {
-        add(
-          positionals(args).slice(args.some((a) => /^-[a-zA-Z]*w/.test(literal(a) ?? "")) ? 2 : 1),
-          "changes attributes of",
-        );
-      }
-      break;
-    case "sed":
-    case "gsed":
-      add(sedScriptEffects(part).writes, "writes (sed's w)");
-      // falls through: -i edits the files named
-    case "perl":
-    case "ruby":
-      if (
-        args.some((a) =>
-          /^-[a-zA-Z]*i/.test(literal(a) ?? "") || (literal(a) ?? "").startsWith("--in-place")
-        )
-      ) {
-        add(positionals(args, new Set(["-e", "-f", "--expression", "--file"])), "edits in place");
-      }
-      break;
-    case "dd":
-      for (const a of args) {
-        const w = afterPrefix(a, "of=");
-        if (w) targets.push({ word: w, how: "writes (dd)" });
-      }
-      break;
-    case "curl":
-      add(optionValues(args, ["-o", "--output", "--output-dir"]), "downloads into");
-      // Headers, cookies, traces and its own errors go to files too.
-      add(
-        optionValues(args, [
-          "-D",
-          "--dump-header",
-          "-c",
-          "--cookie-jar",
-          "--trace",
-          "--trace-ascii",
-          "--stderr",
-          "--libcurl",
-          "--etag-save",
-          "--hsts",
-          "--alt-svc",
-        ]),
-        "writes",
-      );
-      add(clusterValues(args, "o", CURL_VALUE_LETTERS), "downloads into");
-      break;
-    case "wget":
-      add(
-        optionValues(args, [
-          "-O",
-          "--output-document",
-          "-P",
-          "--directory-prefix",
-          "-o",
-          "--output-file",
-          "-a",
-          "--append-output",
-        ]),
-        "downloads into",
-      );
-      add(clusterValues(args, "OPoa", WGET_VALUE_LETTERS), "downloads into");
-      break;
-    case "tar":
-    case "gtar":
-    case "bsdtar":
-      add(optionValues(args, ["-C", "--directory"]), "unpacks into");
-      if (
-        args.some((a) =>
-          /^-?[a-zA-Z]*c/.test(literal(a) ?? "") && !(literal(a) ?? "").startsWith("--")
-        )
-      ) add(optionValues(args, ["-f", "--file"]), "writes");
-      break;
-    case "unzip":
-      add(optionValues(args, ["-d"]), "unpacks into");
-      break;
-    case "zip":
-    case "script": {
-      // zip ARCHIVE FILES…, script [FILE]: the first operand is written.
-      const pos = positionals(
-        args,
-        new Set([
-          "-c",
-          "--command",
-          "-E",
-          "--echo",
-          "-T",
-          "--log-timing",
-          "-t",
-          "--timing",
-          "-I",
-          "--log-in",
-          "-O",
-          "--log-out",
-          "-B",
-          "--log-io",
-          "-b",
-          "-n",
-          "-P",
-          "-x",
-          "-i",
-          "-Z",
-        ]),
-      );
-      if (pos.length) add([pos[0]], "writes");
-      break;
-    }
-    case "tcpdump":
-    case "tshark":
-      add(optionValues(args, ["-w"]), "writes");
-      break;
-    case "awk":
-    case "gawk":
-    case "mawk":
-    case "nawk":
-      add(awkProgramEffects(part).writes, "writes (awk's print >)");
-      // gawk -i inplace rewrites every input file.
-      if (
-        args.some((a, i) =>
-          /^(-i|--include)$/.test(literal(a) ?? "") && literal(args[i + 1]) === "inplace" ||
-          /^(-iinplace|--include=inplace)$/.test(literal(a) ?? "")
-        )
-      ) add(awkInputFiles(args), "edits in place");
-      break;
-    case "uniq":
-    case "xxd": {
-      // The second file named is the output.
-      const pos = positionals(
-        args,
-        prog === "uniq"
-          ? new Set(["-f", "-s", "-w"])
-          : new Set(["-c", "-g", "-l", "-o", "-s", "-n"]),
-      );
-      if (pos.length >= 2) add([pos[1]], "writes");
-      break;
-    }
-    case "split":
-    case "csplit": {
-      // Output files are PREFIX followed by a suffix.
-      const pos = positionals(args, new Set(["-l", "-b", "-C", "-n", "-a", "-f", "-b"]));
-      const prefix = prog === "csplit" ? optionValues(args, ["-f", "--prefix"]) : pos.slice(1, 2);
-      for (const w of prefix) {
-        add([{ raw: w.raw + "*", segs: [...w.segs, { kind: "glob", text: "*" }] }], "writes");
-      }
-      break;
-    }
-    case "find":
-    case "gfind": {
-      const lits = args.map((a) => literal(a) ?? "");
-      if (
-        lits.some((l) =>
-          l === "-delete" || /^-(exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/.test(l)
-        )
-      ) {
-        const starts: Word[] = [];
-        for (const a of args) {
-          const l = literal(a);
-          if (l !== undefined && (l.startsWith("-") || l === "(" || l === "!")) break;
-          starts.push(a);
-        }
-        add(
-          starts.length ? starts : [litWord(".")],
-          lits.includes("-delete") ? "deletes under" : "runs a command on files under",
-        );
-      }
-      // -fprint FILE, -fprint0 FILE, -fprintf FILE FORMAT, -fls FILE: the list goes to FILE.
-      for (let i = 0; i < lits.length - 1; i++) {
-        if (/^-(fprint|fprint0|fprintf|fls)$/.test(lits[i])) {
-          add([args[i + 1]], "writes its list to");
-        }
-      }
-      break;
-    }
-    case "git": {
-      const c = optionValues(args, ["-C", "--git-dir", "--work-tree"]);
-      const lits = args.map((a) => literal(a) ?? "");
-      const verb = lits.find((l, i) =>
-        !l.startsWith("-") && !["-C", "-c", "--git-dir", "--work-tree"].includes(lits[i - 1] ?? "")
-      );
-      // branch, tag, remote and config change names and settings, not the files of the
-      // repository they are pointed at; whether they may is rated by their own rules.
-      const readOnly = GIT_READ_ONLY_VERBS.includes(verb ?? "") ||
-        ["branch", "tag", "remote", "config"].includes(verb ?? "");
-      // fsck --lost-found is the one read-only verb's option that writes (into .git/lost-found).
-      const lostFound = verb === "fsck" && lits.some((l) => isLongOption(l, "lost-found"));
-      if (!readOnly || lostFound) add(c, "changes the repository in");
-      // diff, log, show, format-patch, archive …: --output FILE (any start of it), and -o for
-      // archive and format-patch.
-      for (let i = 0; i < args.length; i++) {
-        const first = args[i].segs[0];
-        const l = first?.kind === "lit" ? first.text : "";
-        // `--outp` may stand for --output; `--output-indicator-new` is another option.
-        const given = l.slice(2).split("=")[0];
-        if (!isLongOption(l, "output") || given.length < 2) continue;
-        const eq = l.indexOf("=");
-        if (eq > 0) {
-          const w = afterPrefix(args[i], l.slice(0, eq + 1));
-          if (w) add([w], "writes its output to");
-        } else if (args[i + 1]) add([args[i + 1]], "writes its output to");
-      }
-      if (verb === "archive" || verb === "format-patch") {
-        add(optionValues(args, ["-o", "--output-directory"]), "writes its output to");
-      }
-      if (verb === "clone") {
-        const pos = positionals(
-          args.slice(lits.indexOf("clone") + 1),
-          new Set(["-b", "--branch", "-o", "--origin", "--depth", "--reference", "-c", "--config"]),
-        );
-        if (pos.length >= 2) add([pos[pos.length - 1]], "clones into");
-      }
-      break;
+  TARGET_RULE_OF.get(prog)?.({ part, prog, args }, add);
+  genericOutputTargets(prog, args, add);
+  if (part.wrappers.includes("find -exec")) targets.push(...foundPathTargets(part, targets));
+  // A wrapper's own output file (strace -o, ltrace -o, GNU time -o) is written too.
+  if (part.wrappers.length > 0) add(wrapperOutputs(part), "writes its output into");
+  if (prog === "sort") {
+    add(optionValues(args, ["-o", "--output"]), "writes");
+    add(clusterValues(args, "o", "koSTt"), "writes");
+  }
+  // openssl and other single-dash long options: -out FILE, -keyout FILE.
+  for (let i = 0; i < args.length - 1; i++) {
+    if (/^-(out|keyout|outfile)$/.test(literal(args[i]) ?? "")) {
+      add([args[i + 1]], "writes its output into");
     }
   }
-  // Generic output options of any program.
+  return targets;
+}
+
+/** Output options any program may take (--output, --out-dir, -o FILE, …). */
+function genericOutputTargets(prog: string, args: Word[], add: AddTargets): void {
   if (
     !["curl", "wget", "tar", "gtar", "bsdtar", "unzip", "cp", "install", "ln", "mv", "git", "sort"]
       .includes(prog)
@@ -429,38 +211,304 @@ export function writeTargets(part: Part): Target[] {
       add(optionValues(args, ["-o"]), "writes its output into");
     }
   }
-  // find … -exec cp x {}/y: `{}` is each path found under find's start folders.
-  if (part.wrappers.includes("find -exec")) {
-    const starts = findStarts(part.cmd.words);
-    for (const t of [...targets]) {
-      if (!t.word.segs.some((seg) => seg.kind === "lit" && seg.text.includes("{}"))) continue;
-      for (const start of starts) {
-        for (const found of [start.segs, [...start.segs, SLASH, ANY]]) {
-          const segs = t.word.segs.flatMap((seg) => {
-            if (seg.kind !== "lit" || !seg.text.includes("{}")) return [seg];
-            return seg.text.split("{}").flatMap((text, k) => [
-              ...(k > 0 ? found : []),
-              ...(text ? [{ ...seg, text }] : []),
-            ]);
-          });
-          targets.push({ word: { raw: t.word.raw, segs }, how: t.how });
-        }
+}
+
+/** find … -exec cp x {}/y: `{}` is each path found under find's start folders. */
+function foundPathTargets(part: Part, written: Target[]): Target[] {
+  const expanded: Target[] = [];
+  const starts = findStarts(part.cmd.words);
+  for (const t of written) {
+    if (!t.word.segs.some((seg) => seg.kind === "lit" && seg.text.includes("{}"))) continue;
+    for (const start of starts) {
+      for (const found of [start.segs, [...start.segs, SLASH, ANY]]) {
+        const segs = t.word.segs.flatMap((seg) => {
+          if (seg.kind !== "lit" || !seg.text.includes("{}")) return [seg];
+          return seg.text.split("{}").flatMap((text, k) => [
+            ...(k > 0 ? found : []),
+            ...(text ? [{ ...seg, text }] : []),
+          ]);
+        });
+        expanded.push({ word: { raw: t.word.raw, segs }, how: t.how });
       }
     }
   }
-  // A wrapper's own output file (strace -o, ltrace -o, GNU time -o) is written too.
-  if (part.wrappers.length > 0) add(wrapperOutputs(part), "writes its output into");
-  if (prog === "sort") {
-    add(optionValues(args, ["-o", "--output"]), "writes");
-    add(clusterValues(args, "o", "koSTt"), "writes");
+  return expanded;
+}
+
+/** The files tee copies its input into. */
+function teeTargets({ args }: TargetInput, add: AddTargets): void {
+  add(positionals(args), "writes (tee)");
+}
+
+/** Where cp, install, ln, rsync and ditto copy or link into. */
+function copyTargets({ prog, args }: TargetInput, add: AddTargets): void {
+  const t = [
+    ...optionValues(args, ["-t", "--target-directory"]),
+    ...clusterValues(args, "t", "tmogSZ"),
+  ];
+  if (t.length) add(t, `${prog} into`);
+  else {
+    const pos = positionals(
+      args,
+      new Set(["-m", "--mode", "-o", "-g", "--owner", "--group", "-S", "--suffix"]),
+    );
+    if (pos.length) add([pos[pos.length - 1]], `${prog} into`);
+    if (prog === "ln" && pos.length === 1) add(pos, "links");
+    if (pos.length >= 2) add(intoFolder(pos.slice(0, -1), pos[pos.length - 1]), `${prog} into`);
   }
-  // openssl and other single-dash long options: -out FILE, -keyout FILE.
-  for (let i = 0; i < args.length - 1; i++) {
-    if (/^-(out|keyout|outfile)$/.test(literal(args[i]) ?? "")) {
-      add([args[i + 1]], "writes its output into");
+}
+
+/** What mv moves, and where to. */
+function moveTargets({ args }: TargetInput, add: AddTargets): void {
+  const pos = positionals(args, new Set(["-t", "--target-directory", "-S", "--suffix"]));
+  add(pos, "moves");
+  add(optionValues(args, ["-t", "--target-directory"]), "moves into");
+  if (pos.length >= 2) add(intoFolder(pos.slice(0, -1), pos[pos.length - 1]), "moves into");
+}
+
+/** The operands of programs that delete or change the files they name. */
+function fileOperandTargets({ prog, args }: TargetInput, add: AddTargets): void {
+  add(
+    positionals(args, VALUE_OPTIONS[prog] ?? new Set()),
+    prog === "rm" || prog === "rmdir" || prog === "unlink" || prog === "shred"
+      ? "deletes"
+      : "changes",
+  );
+}
+
+/** The files whose permissions or owners change (the first operand is the mode or owner). */
+function permissionTargets({ args }: TargetInput, add: AddTargets): void {
+  add(positionals(args).slice(1), "changes permissions of");
+}
+
+/** The files an editor opens. */
+function editorTargets({ args }: TargetInput, add: AddTargets): void {
+  add(positionals(args), "edits");
+}
+
+/** The files xattr changes the attributes of (-w, -d, -c; without them it lists). */
+function xattrTargets({ args }: TargetInput, add: AddTargets): void {
+  // Only -w, -d, -c and -r change anything; without them xattr lists.
+  if (args.some((a) => /^-[a-zA-Z]*[wdc]/.test(literal(a) ?? ""))) {
+    add(
+      positionals(args).slice(args.some((a) => /^-[a-zA-Z]*w/.test(literal(a) ?? "")) ? 2 : 1),
+      "changes attributes of",
+    );
+  }
+}
+
+/** sed's `w` files, and with -i the files it edits. */
+function sedTargets({ part, args }: TargetInput, add: AddTargets): void {
+  add(sedScriptEffects(part).writes, "writes (sed's w)");
+  inPlaceTargets({ args }, add);
+}
+
+/** With -i, the files edited in place. */
+function inPlaceTargets({ args }: Pick<TargetInput, "args">, add: AddTargets): void {
+  if (
+    args.some((a) =>
+      /^-[a-zA-Z]*i/.test(literal(a) ?? "") || (literal(a) ?? "").startsWith("--in-place")
+    )
+  ) {
+    add(positionals(args, new Set(["-e", "-f", "--expression", "--file"])), "edits in place");
+  }
+}
+
+/** dd's of= file. */
+function ddTargets({ args }: TargetInput, add: AddTargets): void {
+  for (const a of args) {
+    const w = afterPrefix(a, "of=");
+    if (w) add([w], "writes (dd)");
+  }
+}
+
+/** Where curl downloads, and the files its headers, cookies, traces and errors go to. */
+function curlTargets({ args }: TargetInput, add: AddTargets): void {
+  add(optionValues(args, ["-o", "--output", "--output-dir"]), "downloads into");
+  // Headers, cookies, traces and its own errors go to files too.
+  add(
+    optionValues(args, [
+      "-D",
+      "--dump-header",
+      "-c",
+      "--cookie-jar",
+      "--trace",
+      "--trace-ascii",
+      "--stderr",
+      "--libcurl",
+      "--etag-save",
+      "--hsts",
+      "--alt-svc",
+    ]),
+    "writes",
+  );
+  add(clusterValues(args, "o", CURL_VALUE_LETTERS), "downloads into");
+}
+
+/** Where wget downloads and logs. */
+function wgetTargets({ args }: TargetInput, add: AddTargets): void {
+  add(
+    optionValues(args, [
+      "-O",
+      "--output-document",
+      "-P",
+      "--directory-prefix",
+      "-o",
+      "--output-file",
+      "-a",
+      "--append-output",
+    ]),
+    "downloads into",
+  );
+  add(clusterValues(args, "OPoa", WGET_VALUE_LETTERS), "downloads into");
+}
+
+/** Where tar unpacks, and with -c the archive it writes. */
+function tarTargets({ args }: TargetInput, add: AddTargets): void {
+  add(optionValues(args, ["-C", "--directory"]), "unpacks into");
+  if (
+    args.some((a) => /^-?[a-zA-Z]*c/.test(literal(a) ?? "") && !(literal(a) ?? "").startsWith("--"))
+  ) add(optionValues(args, ["-f", "--file"]), "writes");
+}
+
+/** Where unzip unpacks. */
+function unzipTargets({ args }: TargetInput, add: AddTargets): void {
+  add(optionValues(args, ["-d"]), "unpacks into");
+}
+
+/** zip ARCHIVE FILES…, script [FILE]: the first operand is written. */
+function firstOperandTargets({ args }: TargetInput, add: AddTargets): void {
+  // zip ARCHIVE FILES…, script [FILE]: the first operand is written.
+  const pos = positionals(
+    args,
+    new Set([
+      "-c",
+      "--command",
+      "-E",
+      "--echo",
+      "-T",
+      "--log-timing",
+      "-t",
+      "--timing",
+      "-I",
+      "--log-in",
+      "-O",
+      "--log-out",
+      "-B",
+      "--log-io",
+      "-b",
+      "-n",
+      "-P",
+      "-x",
+      "-i",
+      "-Z",
+    ]),
+  );
+  if (pos.length) add([pos[0]], "writes");
+}
+
+/** The capture file (-w). */
+function captureFileTargets({ args }: TargetInput, add: AddTargets): void {
+  add(optionValues(args, ["-w"]), "writes");
+}
+
+/** awk's `print >` files, and with gawk -i inplace every input file. */
+function awkTargets({ part, args }: TargetInput, add: AddTargets): void {
+  add(awkProgramEffects(part).writes, "writes (awk's print >)");
+  // gawk -i inplace rewrites every input file.
+  if (
+    args.some((a, i) =>
+      /^(-i|--include)$/.test(literal(a) ?? "") && literal(args[i + 1]) === "inplace" ||
+      /^(-iinplace|--include=inplace)$/.test(literal(a) ?? "")
+    )
+  ) add(awkInputFiles(args), "edits in place");
+}
+
+/** uniq and xxd: the second file named is the output. */
+function secondOperandTargets({ prog, args }: TargetInput, add: AddTargets): void {
+  // The second file named is the output.
+  const pos = positionals(
+    args,
+    prog === "uniq" ? new Set(["-f", "-s", "-w"]) : new Set(["-c", "-g", "-l", "-o", "-s", "-n"]),
+  );
+  if (pos.length >= 2) add([pos[1]], "writes");
+}
+
+/** Output files are PREFIX followed by a suffix. */
+function splitTargets({ prog, args }: TargetInput, add: AddTargets): void {
+  // Output files are PREFIX followed by a suffix.
+  const pos = positionals(args, new Set(["-l", "-b", "-C", "-n", "-a", "-f", "-b"]));
+  const prefix = prog === "csplit" ? optionValues(args, ["-f", "--prefix"]) : pos.slice(1, 2);
+  for (const w of prefix) {
+    add([{ raw: w.raw + "*", segs: [...w.segs, { kind: "glob", text: "*" }] }], "writes");
+  }
+}
+
+/** What find deletes or runs a command on, and the files -fprint and -fls write. */
+function findTargets({ args }: TargetInput, add: AddTargets): void {
+  const lits = args.map((a) => literal(a) ?? "");
+  if (
+    lits.some((l) =>
+      l === "-delete" || /^-(exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/.test(l)
+    )
+  ) {
+    const starts: Word[] = [];
+    for (const a of args) {
+      const l = literal(a);
+      if (l !== undefined && (l.startsWith("-") || l === "(" || l === "!")) break;
+      starts.push(a);
+    }
+    add(
+      starts.length ? starts : [litWord(".")],
+      lits.includes("-delete") ? "deletes under" : "runs a command on files under",
+    );
+  }
+  // -fprint FILE, -fprint0 FILE, -fprintf FILE FORMAT, -fls FILE: the list goes to FILE.
+  for (let i = 0; i < lits.length - 1; i++) {
+    if (/^-(fprint|fprint0|fprintf|fls)$/.test(lits[i])) {
+      add([args[i + 1]], "writes its list to");
     }
   }
-  return targets;
+}
+
+/** What git changes: the repository it is pointed at, --output files, archive's and format-patch's folders, clone's target. */
+function gitTargets({ args }: TargetInput, add: AddTargets): void {
+  const c = optionValues(args, ["-C", "--git-dir", "--work-tree"]);
+  const lits = args.map((a) => literal(a) ?? "");
+  const verb = lits.find((l, i) =>
+    !l.startsWith("-") && !["-C", "-c", "--git-dir", "--work-tree"].includes(lits[i - 1] ?? "")
+  );
+  // branch, tag, remote and config change names and settings, not the files of the
+  // repository they are pointed at; whether they may is rated by their own rules.
+  const readOnly = GIT_READ_ONLY_VERBS.includes(verb ?? "") ||
+    ["branch", "tag", "remote", "config"].includes(verb ?? "");
+  // fsck --lost-found is the one read-only verb's option that writes (into .git/lost-found).
+  const lostFound = verb === "fsck" && lits.some((l) => isLongOption(l, "lost-found"));
+  if (!readOnly || lostFound) add(c, "changes the repository in");
+  // diff, log, show, format-patch, archive …: --output FILE (any start of it), and -o for
+  // archive and format-patch.
+  for (let i = 0; i < args.length; i++) {
+    const first = args[i].segs[0];
+    const l = first?.kind === "lit" ? first.text : "";
+    // `--outp` may stand for --output; `--output-indicator-new` is another option.
+    const given = l.slice(2).split("=")[0];
+    if (!isLongOption(l, "output") || given.length < 2) continue;
+    const eq = l.indexOf("=");
+    if (eq > 0) {
+      const w = afterPrefix(args[i], l.slice(0, eq + 1));
+      if (w) add([w], "writes its output to");
+    } else if (args[i + 1]) add([args[i + 1]], "writes its output to");
+  }
+  if (verb === "archive" || verb === "format-patch") {
+    add(optionValues(args, ["-o", "--output-directory"]), "writes its output to");
+  }
+  if (verb === "clone") {
+    const pos = positionals(
+      args.slice(lits.indexOf("clone") + 1),
+      new Set(["-b", "--branch", "-o", "--origin", "--depth", "--reference", "-c", "--config"]),
+    );
+    if (pos.length >= 2) add([pos[pos.length - 1]], "clones into");
+  }
 }
 
 /** Short options of curl and wget that take a value (the rest of a cluster, or the next word). */

@@ -6,6 +6,7 @@
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { join } from "node:path";
 import {
+  afterRun,
   changeFilter,
   notificationFor,
   runLine,
@@ -37,6 +38,19 @@ Deno.test("changeFilter: build output, dependencies, VCS and editor scratch file
       "../outside.ts",
     ]
   ) assert(!f.counts(p), p);
+});
+
+Deno.test("after a run: --max-runs first, then a Ctrl-C, then a change seen during it, then an interval tick", () => {
+  const idle = { runs: 2, interrupts: 0, pendingChange: false, pendingEvery: false };
+  assertEquals(afterRun(idle), "wait");
+  assertEquals(afterRun({ ...idle, maxRuns: 3 }), "wait");
+  assertEquals(
+    afterRun({ ...idle, maxRuns: 2, interrupts: 1, pendingChange: true }),
+    "max-runs-reached",
+  );
+  assertEquals(afterRun({ ...idle, interrupts: 1, pendingChange: true }), "interrupted");
+  assertEquals(afterRun({ ...idle, pendingChange: true, pendingEvery: true }), "rerun-on-change");
+  assertEquals(afterRun({ ...idle, pendingEvery: true }), "rerun-on-interval");
 });
 
 Deno.test("the run line, turns and when to triage", () => {

@@ -1,6 +1,11 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { StreamCapture } from "../../src/exec/capture.ts";
-import { splitTrailer, TRAILER_MAX_BYTES } from "../../src/exec/supervisor.ts";
+import {
+  splitTrailer,
+  START_MARK,
+  StartMarkReader,
+  TRAILER_MAX_BYTES,
+} from "../../src/exec/supervisor.ts";
 import { countNewlines, OutputStore } from "../../src/audit/output_store.ts";
 import { homePaths } from "../../src/config/home.ts";
 
@@ -92,4 +97,28 @@ Deno.test("the output store caps what it keeps and reads ranges and lines back",
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("the start mark is taken off stderr's front whichever way its bytes arrive, and only there", () => {
+  const read = (chunks: string[]) => {
+    let starts = 0;
+    const reader = new StartMarkReader(() => starts++);
+    let passed = "";
+    for (const chunk of chunks) passed += dec(reader.take(enc(chunk)));
+    passed += dec(reader.finish());
+    return { passed, starts };
+  };
+  // Byte by byte, in one piece, with the command's output in the same chunk.
+  assertEquals(read([...START_MARK, ..."err\n"]), { passed: "err\n", starts: 1 });
+  assertEquals(read([START_MARK + "err\n"]), { passed: "err\n", starts: 1 });
+  // Not at the front (a launcher's own error first): passed whole, no start.
+  assertEquals(read(["bwrap: no\n", START_MARK]), {
+    passed: "bwrap: no\n" + START_MARK,
+    starts: 0,
+  });
+  // A stream that ends inside what could have been the mark keeps its bytes.
+  assertEquals(read(["\x1ewisp-st"]), { passed: "\x1ewisp-st", starts: 0 });
+  assertEquals(read([]), { passed: "", starts: 0 });
+  // A second mark after the first is the command's output.
+  assertEquals(read([START_MARK, START_MARK]), { passed: START_MARK, starts: 1 });
 });

@@ -8,6 +8,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../supp
 import { join } from "node:path";
 import { runCommand, startCommand } from "../../src/exec/runner.ts";
 import { renderWhole } from "../../src/tools/command_result.ts";
+import { resolveOnOwnPath } from "../../src/exec/environment.ts";
 import {
   config,
   exists,
@@ -263,6 +264,49 @@ Deno.test("the time limit fires on time while wisp's event loop is blocked", asy
     assert(sinceLaunchMs >= 900, `TERM came ${sinceLaunchMs} ms after the launch`);
     // The command's own end is 30 s away: TERM came from the limit, not from the sleep ending.
     assert(sinceStartMs < 30_000, `TERM came ${sinceStartMs} ms after the command started`);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("the backstop counts from the command's start: a slow launcher does not eat into the time limit", async () => {
+  const s = await scratch();
+  // A launcher that takes 5 s to get going, well past the 2 s limit and the
+  // backstop's half second after it: had the backstop counted from the
+  // launch, it would have stopped a command that never ran out of time.
+  const realLauncher = resolveOnOwnPath("bwrap");
+  const wrapperDir = await Deno.makeTempDir({ prefix: "wisp-slow-launcher-" });
+  const launchedPath = join(wrapperDir, "launched");
+  await Deno.writeTextFile(
+    join(wrapperDir, "bwrap"),
+    `#!/bin/sh\ndate +%s%N > '${launchedPath}'\nsleep 5\nexec '${realLauncher}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  const path = Deno.env.get("PATH") ?? "";
+  Deno.env.set("PATH", `${wrapperDir}:${path}`);
+  try {
+    const r = await runCommand(
+      request(s, "date +%s%N > started; echo ran", { timeoutSeconds: 2 }),
+    );
+    assertEquals([r.timedOut, r.stopped, r.exitStatus], [false, false, 0], r.rendered);
+    assertEquals(stdoutText(r), "ran\n");
+    // The scenario happened: the command started long after the launch.
+    const launched = Number(Deno.readTextFileSync(launchedPath));
+    const started = Number(Deno.readTextFileSync(join(s.project, "started")));
+    assert((started - launched) / 1e6 >= 2500, "the launcher was not slow");
+  } finally {
+    Deno.env.set("PATH", path);
+    await Deno.remove(wrapperDir, { recursive: true });
+    await s.cleanup();
+  }
+});
+
+Deno.test("a look-alike of the supervisor's start mark printed by the command stays the command's output", async () => {
+  const s = await scratch();
+  try {
+    const r = await runCommand(request(s, "printf '\\036wisp-start\\n' >&2; exit 0"));
+    assertEquals(r.exitStatus, 0);
+    assertEquals(stderrText(r), "\x1ewisp-start\n");
   } finally {
     await s.cleanup();
   }

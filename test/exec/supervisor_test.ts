@@ -4,7 +4,7 @@
  * wisp itself may not. The Linux flavour runs under bwrap in runner_test.ts.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { splitTrailer, supervisorArgv } from "../../src/exec/supervisor.ts";
+import { splitTrailer, START_MARK, supervisorArgv } from "../../src/exec/supervisor.ts";
 import { processesWith } from "./support.ts";
 import { waitUntil } from "../support/wait.ts";
 
@@ -30,10 +30,13 @@ async function supervise(
   await controlling;
   const ms = performance.now() - t0;
   const split = splitTrailer(out.stderr);
+  // A capturing supervisor writes its start mark first, before the command runs.
+  const stderr = new TextDecoder().decode(split.rest);
+  assert(stderr.startsWith(START_MARK), `no start mark first on stderr: ${JSON.stringify(stderr)}`);
   return {
     code: out.code,
     stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(split.rest),
+    stderr: stderr.slice(START_MARK.length),
     trailer: split.trailer,
     ms,
   };
@@ -167,7 +170,8 @@ Deno.test("both flavours: the person's PERL5OPT and PERL5LIB neither stop the wa
       new TextDecoder().decode(done.stdout),
       "-MWisp::Not::A::Module|/nonexistent-lib\n",
     );
-    assertEquals(new TextDecoder().decode(split.rest), "");
+    // Nothing on stderr but the start mark the supervisor writes before the command runs.
+    assertEquals(new TextDecoder().decode(split.rest), START_MARK);
     assertEquals([flavour, split.trailer], [flavour, { status: 141, reason: "-", kind: "exit" }]);
   }
 });

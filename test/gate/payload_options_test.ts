@@ -44,6 +44,9 @@ Deno.test("payload options: the command an option names is rated like any comman
   assertEquals(verdict("git submodule foreach 'git status'"), "moderate");
   assertEquals(verdict("make SHELL='doas sh' all"), "deny");
   assertEquals(verdict("npx --call 'rm -rf dist'"), "dangerous");
+  // pnpx and bunx take -c/--call as npx does: the line is their payload, not a program name.
+  assertEquals(verdict("pnpx --call 'rm -rf dist'"), "dangerous");
+  assertEquals(verdict("bunx -c 'rm -rf dist'"), "dangerous");
   assertEquals(verdict("gdb -ex '!rm -rf build' -ex quit ./a.out"), "dangerous");
   assertEquals(verdict("rg -z pattern archive/"), "moderate");
   assertEquals(verdict("rg -n pattern src/"), "safe");

@@ -31,6 +31,10 @@ Deno.test("unwrap: every wrapper gives way to the program that really runs", () 
     ["flock /tmp/l rm x", "rm", ["x"]],
     ["npm exec -- rm x", "rm", ["x"]],
     ["npx -y rimraf dist", "rimraf", ["dist"]],
+    // The architecture after `--` or a lone `-` is skipped, and only it.
+    ["arch -- -arm64 rm -rf x", "rm", ["-rf", "x"]],
+    ["arch - rm -rf x", "rm", ["-rf", "x"]],
+    ["arch -arm64 rm x", "rm", ["x"]],
     ["uv run pytest -x", "pytest", ["-x"]],
     ["poetry run pytest", "pytest", []],
     ["bundle exec rake", "rake", []],

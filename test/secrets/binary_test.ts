@@ -5,7 +5,7 @@
  */
 import { assertEquals } from "../support/assert.ts";
 import { MIN_RUN, PrintableRuns, printableText } from "../../src/secrets/binary.ts";
-import { notScannedReason } from "../../src/cli/scan.ts";
+import { notScannedReason, planScan, scanClosingLines } from "../../src/cli/scan.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -57,4 +57,37 @@ Deno.test("an input that cannot be read gets a sentence; an unexpected error is 
     "x does not exist; check the path",
   );
   assertEquals(notScannedReason("x", new TypeError("a bug")), null);
+});
+
+Deno.test("scan's plan: a terminal on stdin with no files and a format clash are usage errors; --thorough implies --personal", () => {
+  assertEquals(planScan([], {}, true), {
+    usage: "give files to scan, or pipe text to standard input (git diff --cached | wisp scan)",
+  });
+  assertEquals(planScan(["a"], { json: true, format: "sarif" }, false), {
+    usage: "--format takes one of text, json, sarif (and --json means json)",
+  });
+  assertEquals(planScan([], { thorough: true, history: false }, false), {
+    format: "text",
+    options: { personal: true, thorough: true, history: false },
+  });
+  assertEquals(planScan(["a"], { json: true }, true), {
+    format: "json",
+    options: { personal: false, thorough: false, history: true },
+  });
+});
+
+Deno.test("scan's closing lines: what was found where, the history leaks, the known left out; nothing when nothing was read", () => {
+  const summary = (totals: Record<string, number>) =>
+    Object.entries(totals).map(([k, n]) => `${n} ${k}`).join(", ");
+  assertEquals(scanClosingLines({ totals: {}, inputs: 0, history: 0, known: 0 }, summary), []);
+  assertEquals(scanClosingLines({ totals: {}, inputs: 1, history: 0, known: 0 }, summary), [
+    "no secrets found",
+  ]);
+  assertEquals(
+    scanClosingLines({ totals: { "aws key": 2 }, inputs: 3, history: 1, known: 1 }, summary),
+    [
+      "2 aws key in 3 inputs (1 on removed lines: leaked in history)",
+      "1 known finding left out (baseline, ignore file)",
+    ],
+  );
 });
