@@ -149,6 +149,22 @@ export const AUDIT_CATALOGUE = {
     seconds: z.number().optional(),
   }),
   "turn.stopped": z.looseObject({ reason: z.string().optional() }),
+  /**
+   * A conversation was condensed to fit its model's window: why (the
+   * threshold, or the server refused a request as too long), the tokens
+   * before and after, the outputs shown as references and the turns dropped
+   * into the running summary (the new summary verbatim).
+   */
+  "context.condensed": z.looseObject({
+    reason: z.enum(["threshold", "overflow"]),
+    beforeTokens: z.number().int().nonnegative(),
+    afterTokens: z.number().int().nonnegative(),
+    window: z.number().int().positive(),
+    referenced: z.array(z.number().int()),
+    droppedTurns: z.array(z.number().int()),
+    summary: z.string().optional(),
+    summaryBy: z.enum(["model", "exact"]).optional(),
+  }),
   "model.fallback": z.looseObject({ from: z.string(), to: z.string() }),
   /** `wisp models check` asked a model its questions: the capabilities that passed and failed. */
   "model.verified": z.looseObject({
