@@ -29,7 +29,9 @@ export interface ComposeInput {
 }
 
 /** The system message: the instructions, then the facts and the summary when there are any. */
-export function systemText(input: Pick<ComposeInput, "instructions" | "facts" | "summary">): string {
+export function systemText(
+  input: Pick<ComposeInput, "instructions" | "facts" | "summary">,
+): string {
   const parts = [input.instructions];
   if (input.facts.length > 0) {
     parts.push(`Facts of this conversation:\n${input.facts.map((f) => `- ${f}`).join("\n")}`);

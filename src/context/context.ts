@@ -144,7 +144,10 @@ export class ConversationContext {
   averageTurnTokens(): number {
     if (this.#turnSizes.length === 0) return 0;
     const mean = this.#turnSizes.reduce((a, b) => a + b, 0) / this.#turnSizes.length;
-    return Math.min(Math.ceil(this.calibration.tokens(mean)), Math.floor(this.window * AVERAGE_TURN_SHARE));
+    return Math.min(
+      Math.ceil(this.calibration.tokens(mean)),
+      Math.floor(this.window * AVERAGE_TURN_SHARE),
+    );
   }
 
   /** The messages of the next request, condensed first when they and an average turn would not fit. */

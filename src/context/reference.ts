@@ -47,7 +47,9 @@ export function outputReference(entry: StoreEntry, memory: boolean): string {
   const what = `${callLabel(entry)} at ${time}, ${formatBytes(entry.chars)}${
     first ? `, first line: ${first}` : ""
   }`;
-  if (memory) return `[output of entry ${entry.n} not repeated: ${what}; to see it: memory "recall entry ${entry.n}"]`;
+  if (memory) {
+    return `[output of entry ${entry.n} not repeated: ${what}; to see it: memory "recall entry ${entry.n}"]`;
+  }
   const how = READ_ONLY_TOOLS.has(entry.tool ?? "")
     ? "call it again to see it"
     : "do not run it again to see it";

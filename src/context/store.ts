@@ -76,7 +76,9 @@ export function excerptOf(text: string, max = EXCERPT_CHARS): string {
   if (text.length <= max) return text;
   const head = text.slice(0, Math.floor(max * 0.6));
   const tail = text.slice(text.length - Math.floor(max * 0.4) + 10);
-  const headCut = head.lastIndexOf("\n") > head.length / 2 ? head.slice(0, head.lastIndexOf("\n")) : head;
+  const headCut = head.lastIndexOf("\n") > head.length / 2
+    ? head.slice(0, head.lastIndexOf("\n"))
+    : head;
   const tailCut = tail.indexOf("\n") !== -1 && tail.indexOf("\n") < tail.length / 2
     ? tail.slice(tail.indexOf("\n") + 1)
     : tail;

@@ -54,12 +54,16 @@ export function turnsText(turns: readonly StoreTurn[], outputChars: number): str
       else if (entry.kind === "reply") {
         if ((entry.text ?? "").trim() !== "") lines.push(`assistant: ${entry.text}`);
         for (const call of entry.calls ?? []) {
-          lines.push(`assistant called ${callLabel({ tool: call.name, arguments: call.arguments })}`);
+          lines.push(
+            `assistant called ${callLabel({ tool: call.name, arguments: call.arguments })}`,
+          );
         }
       } else {
         const text = entry.text ?? entry.excerpt;
         const shown = text.length > outputChars
-          ? `${text.slice(0, Math.floor(outputChars * 0.7))}\n[…]\n${text.slice(text.length - Math.floor(outputChars * 0.3))}`
+          ? `${text.slice(0, Math.floor(outputChars * 0.7))}\n[…]\n${
+            text.slice(text.length - Math.floor(outputChars * 0.3))
+          }`
           : text;
         lines.push(`output of ${callLabel(entry)} (entry ${entry.n}):\n${shown}`);
       }
@@ -69,7 +73,11 @@ export function turnsText(turns: readonly StoreTurn[], outputChars: number): str
 }
 
 /** The exact summary: one line per turn, the prompt, what ran and the reply, clipped. No model. */
-export function exactSummary(previous: string, turns: readonly StoreTurn[], maxChars: number): string {
+export function exactSummary(
+  previous: string,
+  turns: readonly StoreTurn[],
+  maxChars: number,
+): string {
   const lines = previous.trim() === "" ? [] : [previous.trim()];
   for (const turn of turns) {
     const prompt = turn.entries.find((e) => e.kind === "prompt")?.text ?? "";
@@ -96,7 +104,9 @@ export function modelSummariser(backend: Backend, signal?: AbortSignal): Summari
             { role: "system", content: SUMMARY_PROMPT },
             {
               role: "user",
-              content: `Summary so far:\n${previous.trim() || "(none yet)"}\n\nTurns leaving view:\n${text}\n\nWrite the new summary in at most ${words} words.`,
+              content: `Summary so far:\n${
+                previous.trim() || "(none yet)"
+              }\n\nTurns leaving view:\n${text}\n\nWrite the new summary in at most ${words} words.`,
             },
           ],
           think: false,

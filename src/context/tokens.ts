@@ -34,7 +34,10 @@ export function toolSpecTokens(tools: readonly ToolSpec[]): number {
 }
 
 /** The estimated tokens of a whole request: its messages and its tools. */
-export function requestTokens(messages: readonly ChatMessage[], tools: readonly ToolSpec[]): number {
+export function requestTokens(
+  messages: readonly ChatMessage[],
+  tools: readonly ToolSpec[],
+): number {
   let total = toolSpecTokens(tools);
   for (const message of messages) total += messageTokens(message);
   return total;

@@ -49,7 +49,11 @@ function ollamaServer(): Server {
 }
 
 function llamacppServer(): Server {
-  const server = startFakeOpenAI({ flavour: "llamacpp", models: [{ id: "granite" }], nCtx: WINDOW });
+  const server = startFakeOpenAI({
+    flavour: "llamacpp",
+    models: [{ id: "granite" }],
+    nCtx: WINDOW,
+  });
   return {
     config: () => ({
       model: "llamacpp:granite",
@@ -92,26 +96,41 @@ async function longThread(server: Server): Promise<void> {
     const receipts: Record<string, unknown>[] = [];
     let thread: string | undefined;
     for (let n = 1; n <= TURNS; n++) {
-      const result = await c.client.callTool({
-        name: "respond",
-        arguments: {
-          prompt: `Task ${n}: run this turn's command and say when it is done.`,
-          ...(thread ? { thread_id: thread } : { tools: ["run_command"] }),
+      const result = await c.client.callTool(
+        {
+          name: "respond",
+          arguments: {
+            prompt: `Task ${n}: run this turn's command and say when it is done.`,
+            ...(thread ? { thread_id: thread } : { tools: ["run_command"] }),
+          },
         },
-      }, undefined, { timeout: 120_000 });
+        undefined,
+        { timeout: 120_000 },
+      );
       const receipt = structured(result);
       thread = String(receipt.thread_id);
-      assertEquals((result as { isError?: boolean }).isError ?? false, false, JSON.stringify(receipt));
+      assertEquals(
+        (result as { isError?: boolean }).isError ?? false,
+        false,
+        JSON.stringify(receipt),
+      );
       assertEquals(receipt.ran, "ran: run_command", `turn ${n} ran its command`);
       receipts.push(receipt);
     }
     assertEquals(model.oversized, [], "no request the server received passed its window");
 
     const answer = structured(
-      await c.client.callTool({
-        name: "respond",
-        arguments: { prompt: "What codename did the first turn's command print?", thread_id: thread },
-      }, undefined, { timeout: 120_000 }),
+      await c.client.callTool(
+        {
+          name: "respond",
+          arguments: {
+            prompt: "What codename did the first turn's command print?",
+            thread_id: thread,
+          },
+        },
+        undefined,
+        { timeout: 120_000 },
+      ),
     );
     assertEquals(model.oversized, [], "no request the server received passed its window");
     assertStringIncludes(String(answer.reply), CODENAME, "the thread still knows turn 1");
@@ -124,7 +143,9 @@ async function longThread(server: Server): Promise<void> {
     assertStringIncludes(String(last[0].content), "Summary of this conversation's earlier turns");
     assert(model.summaries > 0, "the running summary was asked of the model");
     console.log(
-      `largest request ${Math.max(...model.sizes)} of ${WINDOW} tokens over ${model.sizes.length} requests; ${model.summaries} summary calls`,
+      `largest request ${
+        Math.max(...model.sizes)
+      } of ${WINDOW} tokens over ${model.sizes.length} requests; ${model.summaries} summary calls`,
     );
 
     // condensed: true exactly on the turns whose audit recorded a condensing.

@@ -79,7 +79,9 @@ export function measuringModel(window = WINDOW): MeasuringModel {
         const turns = [...all.matchAll(/## turn (\d+)/g)].map((m) => m[1]);
         const text = [
           ...found.map((c) => `The first command printed ${c}.`),
-          `Turns ${turns[0] ?? "?"} to ${turns.at(-1) ?? "?"} each ran a command that printed numbers.`,
+          `Turns ${turns[0] ?? "?"} to ${
+            turns.at(-1) ?? "?"
+          } each ran a command that printed numbers.`,
         ].join("\n");
         return { kind: "text", text, inputTokens: tokens };
       }
