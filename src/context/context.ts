@@ -212,7 +212,12 @@ export class ConversationContext {
         Math.max(0, summaryMaxChars - (this.#summary?.text.length ?? 0)) / CHARS_PER_TOKEN,
       );
     const dropped: StoreTurn[] = [];
-    while (size + growth() > goal && this.store.turns.length > 1 && !this.store.turns[0].open) {
+    // Dropping starts only when the context is over the goal; once it has, it goes on until
+    // the summary can grow to its limit and still fit.
+    while (
+      (size > goal || (dropped.length > 0 && size + growth() > goal)) &&
+      this.store.turns.length > 1 && !this.store.turns[0].open
+    ) {
       dropped.push(...this.store.drop(1));
       size = now();
     }
