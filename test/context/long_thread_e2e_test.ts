@@ -161,6 +161,20 @@ async function longThread(server: Server): Promise<void> {
         `turn ${receipt.turn}'s receipt says whether it condensed`,
       );
     }
+    // The thread's context, as the next request would carry it, costs the model nothing to read.
+    const view = await c.client.readResource({ uri: `wisp://threads/${thread}/context` });
+    const text = (view.contents as { text: string }[])[0].text;
+    assertStringIncludes(text, `of ${WINDOW.toLocaleString("en-US")} tokens`);
+    assertStringIncludes(text, "Summary of this conversation's earlier turns");
+    assertStringIncludes(text, "[output of entry ");
+    assertStringIncludes(text, "do not run it again to see it");
+    assert(!text.includes('memory "recall'), "without the memory tool no reference names it");
+    await c.client.callTool({ name: "close_thread", arguments: { thread_id: thread } });
+    let closedError = "";
+    await c.client.readResource({ uri: `wisp://threads/${thread}/context` }).catch((e) =>
+      closedError = String(e)
+    );
+    assertStringIncludes(closedError, "its context went with it");
     for (const event of s.events().filter((e) => e.kind === "context.condensed")) {
       assert(Number(event.afterTokens) < Number(event.beforeTokens), "condensing made room");
       assertEquals(event.window, WINDOW);

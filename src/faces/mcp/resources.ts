@@ -34,6 +34,8 @@ export interface ResourceWorld {
   openThread(id: string): Thread<unknown> | undefined;
   closedThread(id: string): ClosedThread | undefined;
   openThreads(): Thread<unknown>[];
+  /** The composed context of an open thread that has had a turn (the next request's view). */
+  threadContext?(id: string): string | undefined;
   /** The audit events (oldest first); injectable for tests. */
   auditEvents?(): AuditEvent[];
 }
@@ -122,6 +124,14 @@ export const RESOURCE_TEMPLATES = [
     title: "One output, whole",
     description:
       "A call's whole output; longer than 16 KiB, paged (?page=N), each later page starting with a line naming it.",
+    mimeType: "text/plain",
+  },
+  {
+    uriTemplate: "wisp://threads/{thread_id}/context",
+    name: "thread-context",
+    title: "A thread's context",
+    description:
+      "What the thread's next request would carry: instructions, facts, the running summary, the turns in view with references; only while the thread is open; longer than 16 KiB, paged (?page=N).",
     mimeType: "text/plain",
   },
   {
@@ -262,6 +272,20 @@ export class Resources {
         if (!result.ok) return fail(result.error);
         return { uri, mimeType: "text/plain", text: result.value.text };
       }
+      case "thread.context": {
+        this.#knownThread(target.thread);
+        const closed = this.world.closedThread(target.thread);
+        if (!this.world.openThread(target.thread) && closed) {
+          return fail(
+            `thread ${target.thread} was ${closed.why}, and its context went with it; its summary, outputs and audit remain`,
+          );
+        }
+        const view = this.world.threadContext?.(target.thread);
+        if (view === undefined) return fail(`thread ${target.thread} has had no turn yet`);
+        const result = textPageOf(new TextEncoder().encode(view), page, base, "the context");
+        if (!result.ok) return fail(result.error);
+        return { uri, mimeType: "text/plain", text: result.value.text };
+      }
       case "thread.summary": {
         this.#knownThread(target.thread);
         const rows = this.#summary(target.thread);
@@ -331,6 +355,7 @@ export class Resources {
       audit: `wisp://threads/${id}/audit`,
       outputs: `wisp://threads/${id}/outputs`,
       summary: `wisp://threads/${id}/summary`,
+      context: `wisp://threads/${id}/context`,
     };
     const open = this.world.openThread(id);
     if (open) {

@@ -15,7 +15,8 @@ export type ResourceTarget =
   | { kind: "thread.audit"; thread: string }
   | { kind: "thread.outputs"; thread: string }
   | { kind: "thread.output"; thread: string; output: string }
-  | { kind: "thread.summary"; thread: string };
+  | { kind: "thread.summary"; thread: string }
+  | { kind: "thread.context"; thread: string };
 
 export interface ParsedUri {
   target: ResourceTarget;
@@ -69,6 +70,7 @@ function targetOf(path: string[]): ResourceTarget | string {
       if (rest[1] === "audit") return { kind: "thread.audit", thread };
       if (rest[1] === "outputs") return { kind: "thread.outputs", thread };
       if (rest[1] === "summary") return { kind: "thread.summary", thread };
+      if (rest[1] === "context") return { kind: "thread.context", thread };
     }
     if (rest.length === 3 && rest[1] === "output") {
       if (!OUTPUT_PATTERN.test(rest[2])) return `"${rest[2]}" is not an output id`;
