@@ -33,3 +33,19 @@ export function contextView(context: ConversationContext): string {
   }
   return lines.join("\n") + "\n";
 }
+
+/** The note a face prints when a turn condensed its conversation, or null when it did not. */
+export function condensedNote(
+  condensings: readonly { referenced: readonly number[]; droppedTurns: readonly number[] }[],
+  model: string,
+  window: number,
+): string | null {
+  if (condensings.length === 0) return null;
+  const referenced = condensings.reduce((n, c) => n + c.referenced.length, 0);
+  const dropped = condensings.reduce((n, c) => n + c.droppedTurns.length, 0);
+  const what = [
+    ...(referenced ? [`${referenced} earlier output${referenced === 1 ? "" : "s"} shown as references`] : []),
+    ...(dropped ? [`${dropped} turn${dropped === 1 ? "" : "s"} folded into the summary`] : []),
+  ].join(", ");
+  return `note: the conversation was condensed to fit ${model}'s ${formatCount(window)}-token window (${what})`;
+}
