@@ -34,14 +34,30 @@ export function callLabel(entry: Pick<StoreEntry, "tool" | "arguments">): string
   return tool;
 }
 
-/** The first line with words in it, clipped. */
+/** The first line with words in it (within the text's first KiB), clipped. */
 function firstLine(text: string): string {
-  const line = text.split(/\r\n|\r|\n/).find((l) => l.trim() !== "") ?? "";
+  // Only the start is looked at: composing makes a reference for every earlier output.
+  const line = text.slice(0, 1024).split(/\r\n|\r|\n/).find((l) => l.trim() !== "") ?? "";
   return clip(line.trim(), FIRST_LINE_CHARS);
 }
 
+/**
+ * References already made: an entry's reference never changes (its first
+ * line survives in the excerpt when the text is let go), and composing makes
+ * one for every earlier output of every request.
+ */
+const made = new WeakMap<StoreEntry, { memory: boolean; text: string }>();
+
 /** The reference an output gets in place of its text. */
 export function outputReference(entry: StoreEntry, memory: boolean): string {
+  const known = made.get(entry);
+  if (known?.memory === memory) return known.text;
+  const text = referenceText(entry, memory);
+  made.set(entry, { memory, text });
+  return text;
+}
+
+function referenceText(entry: StoreEntry, memory: boolean): string {
   const time = entry.at.slice(11, 19);
   const first = firstLine(entry.text ?? entry.excerpt);
   const what = `${callLabel(entry)} at ${time}, ${formatBytes(entry.chars)}${
