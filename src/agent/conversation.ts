@@ -23,7 +23,7 @@ import type { Config } from "../config/schema.ts";
 import type { Backend } from "../models/backend.ts";
 import { ConversationContext } from "../context/context.ts";
 import { type FactSink, NULL_FACT_SINK } from "../context/facts_sink.ts";
-import { modelSummariser } from "../context/summary.ts";
+import { modelSummariser, sideCallOf } from "../context/summary.ts";
 import { budgetBytes } from "../tools/budget.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { AnyTool, ToolContext } from "../tools/tool.ts";
@@ -153,6 +153,8 @@ export class Conversation {
       memory: options.tools.some((t) => t.name === "memory"),
       auditHolds: host.config.audit.enabled,
       summariser: modelSummariser(options.backend),
+      sideCall: (instructions, message, signal) =>
+        sideCallOf(options.backend, instructions, message, signal),
       facts: options.facts ?? NULL_FACT_SINK,
     });
   }

@@ -246,6 +246,8 @@ async function runCalls(
   const gate = input.context.gate ? new PreparedGate(input.context.gate) : undefined;
   const base: ToolContext = {
     ...input.context,
+    conversation: input.transcript,
+    memory: offeredSet.has("memory"),
     ...(signal ? { signal } : {}),
     ...(gate ? { gate } : {}),
   };

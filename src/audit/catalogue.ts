@@ -155,6 +155,11 @@ export const AUDIT_CATALOGUE = {
    * before and after, the outputs shown as references and the turns dropped
    * into the running summary (the new summary verbatim).
    */
+  /** A call of the memory tool: the request and what it did (recall, summarise, condense, note, task). */
+  "context.memory": z.looseObject({
+    request: z.string(),
+    verb: z.string(),
+  }),
   "context.condensed": z.looseObject({
     reason: z.enum(["threshold", "overflow"]),
     beforeTokens: z.number().int().nonnegative(),

@@ -53,7 +53,12 @@ export interface ContextOptions {
   summariser?: Summariser;
   /** Where dropped turns are distilled into facts, and facts are read from. */
   facts?: FactSink;
+  /** One of wisp's own side calls to the conversation's model (fixed prompt, no tools, thinking off). */
+  sideCall?: SideCall;
 }
+
+/** Ask the conversation's model once, outside the conversation: instructions and a message in, its text out. */
+export type SideCall = (instructions: string, message: string, signal?: AbortSignal) => Promise<string>;
 
 /** One condensing, as audited. */
 export interface Condensing {
@@ -79,6 +84,8 @@ export class ConversationContext {
   #condensedThisTurn: Condensing[] = [];
   readonly #summariser: Summariser | undefined;
   readonly #facts: FactSink;
+  /** The conversation's side call to its model, when it has a model (the memory tool's condense). */
+  readonly sideCall: SideCall | undefined;
 
   constructor(options: ContextOptions) {
     this.instructions = options.instructions;
@@ -88,6 +95,12 @@ export class ConversationContext {
     this.store = new ConversationStore({ auditHolds: options.auditHolds ?? false });
     this.#summariser = options.summariser;
     this.#facts = options.facts ?? NULL_FACT_SINK;
+    this.sideCall = options.sideCall;
+  }
+
+  /** The conversation's facts. */
+  get facts(): FactSink {
+    return this.#facts;
   }
 
   /** The running summary of the dropped turns, or null while nothing was dropped. */

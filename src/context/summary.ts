@@ -92,29 +92,37 @@ export function exactSummary(
   return fitSummary(lines.join("\n"), maxChars);
 }
 
+/** One of wisp's own side calls: a fresh tool-less request, thinking off whatever the model's settings say. */
+export async function sideCallOf(
+  backend: Backend,
+  instructions: string,
+  message: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  let reply = "";
+  for await (
+    const event of backend.chat({
+      messages: [{ role: "system", content: instructions }, { role: "user", content: message }],
+      think: false,
+      ...(signal ? { signal } : {}),
+    })
+  ) {
+    if (event.type === "text") reply += event.text;
+  }
+  return reply;
+}
+
 /** The summariser that asks the conversation's model, thinking off. */
 export function modelSummariser(backend: Backend, signal?: AbortSignal): Summariser {
   return {
     async summarise(previous, text, maxChars) {
       const words = Math.max(40, Math.floor(maxChars / 6));
-      let reply = "";
-      for await (
-        const event of backend.chat({
-          messages: [
-            { role: "system", content: SUMMARY_PROMPT },
-            {
-              role: "user",
-              content: `Summary so far:\n${
-                previous.trim() || "(none yet)"
-              }\n\nTurns leaving view:\n${text}\n\nWrite the new summary in at most ${words} words.`,
-            },
-          ],
-          think: false,
-          ...(signal ? { signal } : {}),
-        })
-      ) {
-        if (event.type === "text") reply += event.text;
-      }
+      const reply = await sideCallOf(
+        backend,
+        SUMMARY_PROMPT,
+        `Summary so far:\n${previous.trim() || "(none yet)"}\n\nTurns leaving view:\n${text}\n\nWrite the new summary in at most ${words} words.`,
+        signal,
+      );
       if (reply.trim() === "") throw new Error("the model wrote no summary");
       return fitSummary(reply, maxChars);
     },

@@ -47,6 +47,13 @@ export interface ToolContext {
   writableRoots?: string[];
   /** The audit id of the tool call being run (names stored output). */
   callId?: string;
+  /**
+   * The conversation the call belongs to (src/context/context.ts's
+   * ConversationContext), which the memory tool reads; the turn sets it.
+   */
+  conversation?: object;
+  /** The conversation offers the memory tool (held-back notes name its recalls only then). */
+  memory?: boolean;
   /** The session's one notifier (src/notify/notifier.ts), so the per-minute limit covers every conversation. */
   notifier?: import("../notify/notifier.ts").Notifier;
 }
