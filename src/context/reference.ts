@@ -10,7 +10,16 @@ import type { StoreEntry } from "./store.ts";
 import { formatBytes } from "../util/bytes.ts";
 
 /** Tools whose calls only read: calling one again shows its output again. */
-const READ_ONLY_TOOLS = new Set(["read_file", "search", "system_info", "inspect", "list_files"]);
+const READ_ONLY_TOOLS = new Set([
+  "read_file",
+  "grep",
+  "find",
+  "ls",
+  "system_info",
+  "inspect",
+  "current_date",
+  "memory",
+]);
 
 const FIRST_LINE_CHARS = 100;
 const ARGUMENT_CHARS = 80;
