@@ -285,10 +285,15 @@ export class ConversationContext {
       const source = part.length === 1
         ? `turn ${part[0].n}`
         : `turns ${part[0].n}–${part[part.length - 1].n}`;
-      await this.#facts.distil(text, source);
+      try {
+        await this.#facts.distil(text, source);
+      } catch {
+        // The facts' own failure never stops condensing: the summary still holds these turns.
+        if (signal?.aborted) throw new DOMException("aborted", "AbortError");
+      }
       if (this.#summariser && by === "model") {
         try {
-          summary = await this.#summariser.summarise(summary, text, maxChars);
+          summary = await this.#summariser.summarise(summary, text, maxChars, signal);
           continue;
         } catch {
           if (signal?.aborted) throw new DOMException("aborted", "AbortError");

@@ -14,7 +14,12 @@ import { callLabel } from "./reference.ts";
 /** Folds turns into the running summary. */
 export interface Summariser {
   /** The new summary: `previous` with `turnsText` folded in, at most about `maxChars`. */
-  summarise(previous: string, turnsText: string, maxChars: number): Promise<string>;
+  summarise(
+    previous: string,
+    turnsText: string,
+    maxChars: number,
+    signal?: AbortSignal,
+  ): Promise<string>;
 }
 
 /** The side call's fixed instructions. */
@@ -113,9 +118,9 @@ export async function sideCallOf(
 }
 
 /** The summariser that asks the conversation's model, thinking off. */
-export function modelSummariser(backend: Backend, signal?: AbortSignal): Summariser {
+export function modelSummariser(backend: Backend): Summariser {
   return {
-    async summarise(previous, text, maxChars) {
+    async summarise(previous, text, maxChars, signal) {
       const words = Math.max(40, Math.floor(maxChars / 6));
       const reply = await sideCallOf(
         backend,
