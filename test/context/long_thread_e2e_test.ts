@@ -142,10 +142,13 @@ async function longThread(server: Server): Promise<void> {
     );
     assertStringIncludes(String(last[0].content), "Summary of this conversation's earlier turns");
     assert(model.summaries > 0, "the running summary was asked of the model");
+    const commandMs = s.events().filter((e) => e.kind === "command.outcome")
+      .reduce((sum, e) => sum + Number(e.durationMs ?? 0), 0);
+    const turnSeconds = [...receipts, answer].reduce((sum, r) => sum + Number(r.seconds), 0);
     console.log(
-      `largest request ${
-        Math.max(...model.sizes)
-      } of ${WINDOW} tokens over ${model.sizes.length} requests; ${model.summaries} summary calls`,
+      `largest request ${Math.max(...model.sizes)} of ${WINDOW} tokens over ${model.sizes.length} requests; ` +
+        `${model.summaries} summary calls; turns took ${turnSeconds.toFixed(1)} s, ` +
+        `the sandboxed commands ${(commandMs / 1000).toFixed(1)} s of it`,
     );
 
     // condensed: true exactly on the turns whose audit recorded a condensing.
