@@ -16,6 +16,7 @@ export interface RunningSummary {
   throughTurn: number;
 }
 
+/** What a request is composed from. */
 export interface ComposeInput {
   instructions: string;
   /** The conversation's facts, one line each. */

@@ -38,6 +38,7 @@ const AVERAGE_TURN_SHARE = 0.25;
 /** The average turn is taken over this many recent turns. */
 const AVERAGE_OVER_TURNS = 8;
 
+/** How a conversation's context is made: its instructions, window, target, and what it hands dropped turns to. */
 export interface ContextOptions {
   /** wisp's instructions with the extension layers: the start of every request. */
   instructions: string;
@@ -58,7 +59,11 @@ export interface ContextOptions {
 }
 
 /** Ask the conversation's model once, outside the conversation: instructions and a message in, its text out. */
-export type SideCall = (instructions: string, message: string, signal?: AbortSignal) => Promise<string>;
+export type SideCall = (
+  instructions: string,
+  message: string,
+  signal?: AbortSignal,
+) => Promise<string>;
 
 /** One condensing, as audited. */
 export interface Condensing {
@@ -69,6 +74,7 @@ export interface Condensing {
   droppedTurns: number[];
 }
 
+/** A conversation's store, and the composing and condensing of each request from it. */
 export class ConversationContext {
   readonly store: ConversationStore;
   readonly calibration = new TokenCalibration();

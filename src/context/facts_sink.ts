@@ -15,6 +15,7 @@ export interface NotedFact {
   source: string;
 }
 
+/** The conversation's facts, as the context sees them. */
 export interface FactSink {
   /** Distil facts from turns leaving view; `source` names them ("turns 1–3"). Never throws for bad model output. */
   distil(turnsText: string, source: string): Promise<void>;

@@ -579,6 +579,7 @@ function task(conversation: ConversationContext, rest: string) {
   };
 }
 
+/** The memory tool, as the session registers it. */
 export const memoryTool: Tool<MemoryArgs> = {
   name: "memory",
   description:

@@ -21,6 +21,7 @@ import { messageTokens } from "./tokens.ts";
 /** What an entry is: the person's message, the model's words (and calls), a tool's output. */
 export type EntryKind = "prompt" | "reply" | "output";
 
+/** One message of a turn, numbered across the conversation. */
 export interface StoreEntry {
   /** The entry's number in the conversation, from 1. */
   readonly n: number;
@@ -48,6 +49,7 @@ export interface StoreEntry {
   auditEvent?: string;
 }
 
+/** One turn's entries, in order. */
 export interface StoreTurn {
   readonly n: number;
   readonly entries: StoreEntry[];
@@ -85,12 +87,14 @@ export function excerptOf(text: string, max = EXCERPT_CHARS): string {
   return `${headCut}\n[…]\n${tailCut}`;
 }
 
+/** What the store may assume about the audit, and how much output it holds. */
 export interface StoreOptions {
   /** The audit log records events to its file (the store may then let outputs go). */
   auditHolds: boolean;
   heldOutputBytes?: number;
 }
 
+/** Every entry of a conversation: the turns in view whole, the dropped ones as where to find them. */
 export class ConversationStore {
   #turns: StoreTurn[] = [];
   #dropped: DroppedEntry[] = [];

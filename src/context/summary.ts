@@ -125,7 +125,9 @@ export function modelSummariser(backend: Backend): Summariser {
       const reply = await sideCallOf(
         backend,
         SUMMARY_PROMPT,
-        `Summary so far:\n${previous.trim() || "(none yet)"}\n\nTurns leaving view:\n${text}\n\nWrite the new summary in at most ${words} words.`,
+        `Summary so far:\n${
+          previous.trim() || "(none yet)"
+        }\n\nTurns leaving view:\n${text}\n\nWrite the new summary in at most ${words} words.`,
         signal,
       );
       if (reply.trim() === "") throw new Error("the model wrote no summary");

@@ -15,11 +15,15 @@ export function contextView(context: ConversationContext): string {
   const store = context.store;
   const inView = store.turns.map((t) => t.n);
   const lines = [
-    `context: about ${formatCount(tokens)} of ${formatCount(context.window)} tokens (tool definitions not counted), ` +
+    `context: about ${formatCount(tokens)} of ${
+      formatCount(context.window)
+    } tokens (tool definitions not counted), ` +
     `${store.turnCount} turn${store.turnCount === 1 ? "" : "s"}; ` +
     (inView.length ? `turns ${inView[0]} to ${inView[inView.length - 1]} in view` : "no turn yet") +
     (store.droppedTurns ? `, ${store.droppedTurns} dropped into the summary` : ""),
-    `estimate: 4 characters a token × ${context.calibration.factor.toFixed(2)} (calibrated from ${context.calibration.reports} server count${
+    `estimate: 4 characters a token × ${
+      context.calibration.factor.toFixed(2)
+    } (calibrated from ${context.calibration.reports} server count${
       context.calibration.reports === 1 ? "" : "s"
     })`,
     "",
@@ -44,8 +48,12 @@ export function condensedNote(
   const referenced = condensings.reduce((n, c) => n + c.referenced.length, 0);
   const dropped = condensings.reduce((n, c) => n + c.droppedTurns.length, 0);
   const what = [
-    ...(referenced ? [`${referenced} earlier output${referenced === 1 ? "" : "s"} shown as references`] : []),
+    ...(referenced
+      ? [`${referenced} earlier output${referenced === 1 ? "" : "s"} shown as references`]
+      : []),
     ...(dropped ? [`${dropped} turn${dropped === 1 ? "" : "s"} folded into the summary`] : []),
   ].join(", ");
-  return `note: the conversation was condensed to fit ${model}'s ${formatCount(window)}-token window (${what})`;
+  return `note: the conversation was condensed to fit ${model}'s ${
+    formatCount(window)
+  }-token window (${what})`;
 }
