@@ -32,11 +32,11 @@ export class ModelError extends WispError {
  * model at: Ollama ("input length exceeds the context length", "prompt is too
  * long"), llama.cpp ("the request exceeds the available context size",
  * exceed_context_size_error), OpenAI-style servers ("maximum context length
- * is N tokens", context_length_exceeded), LM Studio ("…tokens… greater than
- * the context length", "context overflow").
+ * is N tokens", context_length_exceeded), LM Studio ("when context the
+ * overflows … provide a shorter input", "context overflow").
  */
 const TOO_LONG_PATTERN =
-  /exceeds? (the )?(available |maximum )?context|context[ _](length|size|window)[ _]exceeded|exceed_context_size|maximum context length|(prompt|input|request) (is )?too long|greater than the context length|context overflow|too many tokens/i;
+  /exceeds? (the )?(available |maximum )?context|context[ _](length|size|window)[ _]exceeded|exceed_context_size|maximum context length|(prompt|input|request) (is )?too long|greater than the context length|context (the )?overflows?|provide a shorter input|too many tokens/i;
 
 /** Whether a server's error text says the request was too long for the window. */
 export function tooLongText(text: string): boolean {
