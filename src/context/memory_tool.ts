@@ -410,6 +410,11 @@ async function summarise(ctx: ToolContext, conversation: ConversationContext, re
   };
 }
 
+const COMBINE_PROMPT = [
+  "You combine answers to one question, each drawn from a different part of a longer text, into one answer.",
+  "Keep exact values (names, numbers, paths, messages) as written; drop repetition.",
+].join("\n");
+
 const CONDENSE_PROMPT = [
   "You answer one question about a part of a longer text, using only that part.",
   "Quote exact values (names, numbers, paths, messages) as written.",
@@ -485,12 +490,37 @@ async function condense(ctx: ToolContext, conversation: ConversationContext, res
     failed ? `; ${failed} chunk${failed === 1 ? "" : "s"} failed` : ""
   }`;
   let body = answers.length > 0 ? answers.join("\n") : "no chunk said anything about it";
+  let combined = false;
   if (byteLength(body) > ctx.budgetBytes - 400) {
-    body = body.slice(0, ctx.budgetBytes - 500) + "\n[cut to the budget]";
+    // Too long to return: the model is asked once more to combine the answers.
+    try {
+      const joined = (await conversation.sideCall(
+        COMBINE_PROMPT,
+        `Question: ${question}\n\nAnswers, in the order of the text:\n${
+          body.slice(0, Math.floor(conversation.window * 4 * 0.5))
+        }\n\nWrite one answer in at most ${Math.floor((ctx.budgetBytes - 600) / 6)} words.`,
+        ctx.signal,
+      )).trim();
+      if (joined !== "") {
+        body = joined;
+        combined = true;
+      }
+    } catch {
+      if (ctx.signal?.aborted) throw new DOMException("aborted", "AbortError");
+    }
+    if (byteLength(body) > ctx.budgetBytes - 400) {
+      body = body.slice(0, ctx.budgetBytes - 500) + "\n[cut to the budget]";
+    }
   }
   return {
     text: `${head}\n${body}`,
-    action: { verb: "condense", target: parsed.target, chunks: read.length, failedChunks: failed },
+    action: {
+      verb: "condense",
+      target: parsed.target,
+      chunks: read.length,
+      failedChunks: failed,
+      combined,
+    },
   };
 }
 

@@ -225,3 +225,23 @@ Deno.test("note and task keep facts through the conversation's facts, in the for
     /^error: this conversation keeps no facts/,
   );
 });
+
+Deno.test("condense asks once more to combine answers too long to return", async () => {
+  const asked: string[] = [];
+  const context = conversation({
+    window: 1024,
+    sideCall: (instructions) => {
+      asked.push(instructions);
+      return Promise.resolve(
+        instructions.startsWith("You combine")
+          ? "Every part lists rows and values."
+          : `this part lists rows and values: ${"row ".repeat(400)}`,
+      );
+    },
+  });
+  const { ctx, events } = toolContext(context, 4096);
+  const answer = await call(ctx, "condense entry 3: what does it list?");
+  assertEquals(asked.filter((i) => i.startsWith("You combine")).length, 1);
+  assert(answer.endsWith("\nEvery part lists rows and values."));
+  assertEquals(events[0].fields.combined, true);
+});
