@@ -196,10 +196,17 @@ function stored(conversation: ConversationContext): string {
 }
 
 /** One page of numbered lines within `budget` bytes, from `fromLine`. */
-export function page(material: Material, fromLine: number, budget: number, again: string): string {
+export function page(
+  material: Material,
+  fromLine: number,
+  budget: number,
+  again: string,
+  matching?: string,
+): string {
   const lines = material.text.split(/\r\n|\r|\n/);
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
-  const head = material.header + "\n";
+  const wanted = matching?.toLowerCase();
+  const head = material.header + (matching ? `\nlines matching "${matching}":` : "") + "\n";
   const endLine = "[end of what recall found]";
   if (fromLine > lines.length) {
     return `memory: ${material.header.split("\n")[0]} has ${
@@ -210,14 +217,19 @@ export function page(material: Material, fromLine: number, budget: number, again
   const out: string[] = [];
   let n = fromLine;
   for (; n <= lines.length; n++) {
+    if (wanted !== undefined && !lines[n - 1].toLowerCase().includes(wanted)) continue;
     const line = `${n}\t${lines[n - 1]}`;
     const size = byteLength(line) + 1;
     if (used + size > budget && out.length > 0) break;
     out.push(line.length > budget ? line.slice(0, budget - 200) + "…" : line);
     used += size;
   }
+  if (matching && out.length === 0) {
+    out.push(`(no line from ${fromLine} on contains "${matching}")`);
+  }
+  const filter = matching ? ` matching ${matching}` : "";
   const tail = n <= lines.length
-    ? `[more: memory "${again} from line ${n}"]`
+    ? `[more: memory "${again}${filter} from line ${n}"]`
     : `[end of output]\n${endLine}`;
   return head + out.join("\n") + "\n" + tail;
 }
@@ -310,16 +322,19 @@ async function recall(
   }
   const material = await materialOf(ctx, conversation, target);
   const label = target.kind === "entry" ? `entry ${target.n}` : `output ${target.id}`;
+  // "recall output ID matching PATTERN": only the lines that contain it (case aside).
+  const matching = parsed.rest.match(/^matching\s+(.+)$/is)?.[1].trim().replace(/^"(.*)"$/s, "$1");
   if (typeof material === "string") {
     return { text: material, action: { verb: "recall", target: target.kind, failure: material } };
   }
   return {
-    text: page(material, fromLine, ctx.budgetBytes, `recall ${label}`),
+    text: page(material, fromLine, ctx.budgetBytes, `recall ${label}`, matching),
     action: {
       verb: "recall",
       target: target.kind,
       ...(target.kind === "entry" ? { entries: [target.n] } : { output: target.id }),
       fromLine,
+      ...(matching ? { filter: matching } : {}),
       source: material.from,
     },
   };

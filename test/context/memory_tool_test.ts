@@ -245,3 +245,18 @@ Deno.test("condense asks once more to combine answers too long to return", async
   assert(answer.endsWith("\nEvery part lists rows and values."));
   assertEquals(events[0].fields.combined, true);
 });
+
+Deno.test("recall with matching shows only the lines that contain the pattern, with their own numbers", async () => {
+  const context = conversation();
+  const { ctx, events } = toolContext(context);
+  const found = await call(ctx, 'recall entry 3 matching "VALUE 1743"');
+  assertStringIncludes(
+    found,
+    'lines matching "VALUE 1743":\n250\trow 250: value 1743\n[end of output]',
+  );
+  assertEquals(events[0].fields.filter, "VALUE 1743");
+  assertStringIncludes(
+    await call(ctx, "recall entry 3 matching nowhere"),
+    'no line from 1 on contains "nowhere"',
+  );
+});
