@@ -12,6 +12,7 @@
  *
  *   deno run -A bench/mcp_bench.ts
  */
+import { ConversationContext } from "../src/context/context.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
@@ -158,7 +159,7 @@ async function direct(): Promise<number> {
     const turn = session.beginTurn({ budgetBytes: 16384 });
     return runTurn({
       backend,
-      messages: [{ role: "system", content: "You are wisp." }],
+      transcript: new ConversationContext({ instructions: "You are wisp.", window: 32768 }),
       prompt: "What day is it?",
       tools,
       registry: session.registry,

@@ -4,8 +4,10 @@
  * to come) opens one per conversation and calls `turn()` per message; faces
  * keep only their host effects (how to ask, notify, show) and presentation.
  *
- * Opening composes wisp's instructions for the tools offered and sizes the
- * tool-output budget from the model's window. A turn runs inside the
+ * Opening composes wisp's instructions for the tools offered, sizes the
+ * tool-output budget from the model's window, and makes the conversation's
+ * context (src/context/), which every request is composed from and
+ * condensed in. A turn runs inside the
  * session's turn (so every event it causes, whoever records it, is tagged
  * with the turn and collected), runs the turn loop (turn.ts), and then reads
  * what the turn did from those events: the calls, the `ran:` line and — when
@@ -18,7 +20,10 @@
 import type { AuditEvent } from "../audit/catalogue.ts";
 import { callsFromEvents, type TurnCall } from "../audit/calls.ts";
 import type { Config } from "../config/schema.ts";
-import type { Backend, ChatMessage } from "../models/backend.ts";
+import type { Backend } from "../models/backend.ts";
+import { ConversationContext } from "../context/context.ts";
+import { type FactSink, NULL_FACT_SINK } from "../context/facts_sink.ts";
+import { modelSummariser, sideCallOf } from "../context/summary.ts";
 import { budgetBytes } from "../tools/budget.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { AnyTool, ToolContext } from "../tools/tool.ts";
@@ -74,6 +79,8 @@ export interface ConversationOptions {
   instructions?: string;
   /** The conversation's working directory; the session's root by default. */
   cwd?: string;
+  /** Where dropped turns are distilled into facts and facts are read from; none by default. */
+  facts?: FactSink;
 }
 
 export interface TurnInput {
@@ -114,8 +121,8 @@ export class TurnFailed extends Error {
 }
 
 export class Conversation {
-  /** The conversation so far, wisp's instructions first; each turn appends its own messages. */
-  readonly messages: ChatMessage[];
+  /** The conversation's store and what composes and condenses each request from it. */
+  readonly context: ConversationContext;
   readonly backend: Backend;
   readonly tools: readonly AnyTool[];
   /** The model's context window, in tokens. */
@@ -134,15 +141,22 @@ export class Conversation {
     this.window = window;
     this.budget = budgetBytes(window);
     this.cwd = options.cwd ?? host.root;
-    this.messages = [{
-      role: "system",
-      content: composeInstructions({
+    this.context = new ConversationContext({
+      instructions: composeInstructions({
         tools: options.tools.map((t) => t.name),
         extension: host.config.systemPromptExtension,
         instructions: options.instructions,
         cwd: this.cwd,
       }),
-    }];
+      window,
+      target: host.config.context.target,
+      memory: options.tools.some((t) => t.name === "memory"),
+      auditHolds: host.config.audit.enabled,
+      summariser: modelSummariser(options.backend),
+      sideCall: (instructions, message, signal) =>
+        sideCallOf(options.backend, instructions, message, signal),
+      facts: options.facts ?? NULL_FACT_SINK,
+    });
   }
 
   /** Open a conversation: asks the backend for its window and composes the instructions. */
@@ -152,7 +166,7 @@ export class Conversation {
 
   /** wisp's instructions as the model receives them. */
   get instructions(): string {
-    return this.messages[0].content;
+    return this.context.instructions;
   }
 
   /** The names of the tools offered. */
@@ -178,7 +192,7 @@ export class Conversation {
         try {
           outcome = await runTurn({
             backend: this.backend,
-            messages: this.messages,
+            transcript: this.context,
             prompt: input.prompt,
             tools: this.tools,
             registry: this.host.registry,
@@ -188,10 +202,12 @@ export class Conversation {
             ...(input.hooks ? { hooks: input.hooks } : {}),
           });
         } catch (error) {
+          this.context.end(turn.events);
           const ran = ranLine(callsFromEvents(turn.events), "", names);
           throw new TurnFailed(error, ran, [...turn.events]);
         }
         const events = [...turn.events];
+        this.context.end(events);
         const calls = callsFromEvents(events);
         const ran = ranLine(calls, outcome.text, names);
         let claims: Claim[] | null = null;

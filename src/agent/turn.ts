@@ -1,19 +1,22 @@
 /**
  * The turn loop: one message from the person and everything the model does
- * to answer it. Each round sends the conversation to the model, streams its
- * text, and collects its tool calls; the calls' approvals are prepared before
+ * to answer it. Each round sends a request composed from the conversation's
+ * context (src/context/: condensed first when it would not fit the window),
+ * streams the model's text, and collects its tool calls; the calls' approvals are prepared before
  * any runs (prepare.ts), then they run (schedule.ts) and their results go
  * back, until the model replies without calls. A response cut off at the
  * length limit never runs its calls: the model is told to issue them again,
- * complete. Aborting the signal ends the request and whatever the turn runs.
- * The number of rounds is bounded.
+ * complete. A request the server refuses as too long is condensed and sent
+ * once more; a second refusal fails the turn. Aborting the signal ends the
+ * request and whatever the turn runs. The number of rounds is bounded.
  *
  * Every prompt, call, result and response is audited verbatim: `prompt` once,
  * `response` per round, `tool.call`/`tool.result` by the registry,
  * `turn.stopped` when the signal ends the turn.
  */
-import type { Backend, ChatMessage, FinishReason, ToolCall, Usage } from "../models/backend.ts";
-import { isAbortError, ModelStopped } from "../models/errors.ts";
+import type { Backend, FinishReason, ToolCall, Usage } from "../models/backend.ts";
+import { isAbortError, isTooLong, ModelStopped } from "../models/errors.ts";
+import type { ConversationContext } from "../context/context.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../tools/tool.ts";
 import { prepareCall, PreparedGate } from "./prepare.ts";
@@ -32,8 +35,8 @@ export interface TurnHooks {
 
 export interface TurnInput {
   backend: Backend;
-  /** The conversation so far (system message first); the turn appends its own messages to it. */
-  messages: ChatMessage[];
+  /** The conversation's context: the turn begins in it, adds its messages, and composes each request from it. */
+  transcript: ConversationContext;
   prompt: string;
   /** The tools offered this turn (from ToolRegistry.list). */
   tools: readonly AnyTool[];
@@ -87,7 +90,7 @@ function stoppedError(error: unknown, signal?: AbortSignal): boolean {
 
 export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   const started = performance.now();
-  const { backend, messages, registry, signal, hooks = {} } = input;
+  const { backend, transcript, registry, signal, hooks = {} } = input;
   const audit = input.context.audit;
   const offered = input.tools.map((t) => t.name);
   const offeredSet = new Set(offered);
@@ -101,7 +104,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   let cutOff = false;
 
   audit.record("prompt", { text: input.prompt, model: backend.name, tools: offered });
-  messages.push({ role: "user", content: input.prompt });
+  transcript.begin(input.prompt, audit);
 
   const finish = (extra: Partial<TurnOutcome>): TurnOutcome => ({
     text,
@@ -132,37 +135,55 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     const calls: ToolCall[] = [];
     finishReason = null;
     let roundUsage: Usage | undefined;
+    let retried = false;
     try {
-      for await (
-        const event of backend.chat({
-          messages,
-          ...(specs.length > 0 ? { tools: specs } : {}),
-          ...(input.schema ? { schema: input.schema } : {}),
-          signal,
-        })
-      ) {
-        if (event.type === "text") {
-          if (roundText === "" && text !== "" && !/\s$/.test(text)) {
-            // A new round's words start on a line of their own.
-            text += "\n";
-            hooks.onText?.("\n");
+      for (;;) {
+        try {
+          const messages = await transcript.request(specs, signal);
+          for await (
+            const event of backend.chat({
+              messages,
+              ...(specs.length > 0 ? { tools: specs } : {}),
+              ...(input.schema ? { schema: input.schema } : {}),
+              signal,
+            })
+          ) {
+            if (event.type === "text") {
+              if (roundText === "" && text !== "" && !/\s$/.test(text)) {
+                // A new round's words start on a line of their own.
+                text += "\n";
+                hooks.onText?.("\n");
+              }
+              roundText += event.text;
+              text += event.text;
+              hooks.onText?.(event.text);
+            } else if (event.type === "thinking") {
+              hooks.onThinking?.(event.text);
+            } else if (event.type === "tool_call") {
+              calls.push(event.call);
+            } else if (event.type === "done") {
+              finishReason = event.finishReason;
+              roundUsage = event.usage;
+            }
           }
-          roundText += event.text;
-          text += event.text;
-          hooks.onText?.(event.text);
-        } else if (event.type === "thinking") {
-          hooks.onThinking?.(event.text);
-        } else if (event.type === "tool_call") {
-          calls.push(event.call);
-        } else if (event.type === "done") {
-          finishReason = event.finishReason;
-          roundUsage = event.usage;
+          break;
+        } catch (error) {
+          // Refused as too long before anything streamed: condense and send it once more.
+          if (
+            isTooLong(error) && !retried && roundText === "" && calls.length === 0 &&
+            await transcript.overflowed(specs, signal)
+          ) {
+            retried = true;
+            continue;
+          }
+          throw error;
         }
       }
     } catch (error) {
       if (stoppedError(error, signal)) return stop();
       throw error;
     }
+    transcript.reported(roundUsage?.inputTokens);
     usage.inputTokens += roundUsage?.inputTokens ?? 0;
     usage.outputTokens += roundUsage?.outputTokens ?? 0;
     reply = roundText;
@@ -180,7 +201,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       ...(roundUsage ? { usage: roundUsage } : {}),
       seconds: Number(((performance.now() - roundStarted) / 1000).toFixed(3)),
     });
-    messages.push({
+    transcript.add({
       role: "assistant",
       content: roundText,
       ...(calls.length > 0 ? { toolCalls: calls } : {}),
@@ -190,7 +211,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     if (finishReason === "length") {
       // Its arguments may be cut short: never run it; ask for it again.
       for (const call of calls) {
-        messages.push({
+        transcript.add({
           role: "tool",
           content: cutOffResult(call),
           toolCallId: call.id,
@@ -202,7 +223,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
 
     const results = await runCalls(calls, input, offered, offeredSet);
     for (const [index, call] of calls.entries()) {
-      messages.push({
+      transcript.add({
         role: "tool",
         content: results[index].text,
         toolCallId: call.id,
@@ -225,6 +246,8 @@ async function runCalls(
   const gate = input.context.gate ? new PreparedGate(input.context.gate) : undefined;
   const base: ToolContext = {
     ...input.context,
+    conversation: input.transcript,
+    memory: offeredSet.has("memory"),
     ...(signal ? { signal } : {}),
     ...(gate ? { gate } : {}),
   };

@@ -151,6 +151,27 @@ export const AUDIT_CATALOGUE = {
     seconds: z.number().optional(),
   }),
   "turn.stopped": z.looseObject({ reason: z.string().optional() }),
+  /**
+   * A conversation was condensed to fit its model's window: why (the
+   * threshold, or the server refused a request as too long), the tokens
+   * before and after, the outputs shown as references and the turns dropped
+   * into the running summary (the new summary verbatim).
+   */
+  /** A call of the memory tool: the request and what it did (recall, summarise, condense, note, task). */
+  "context.memory": z.looseObject({
+    request: z.string(),
+    verb: z.string(),
+  }),
+  "context.condensed": z.looseObject({
+    reason: z.enum(["threshold", "overflow"]),
+    beforeTokens: z.number().int().nonnegative(),
+    afterTokens: z.number().int().nonnegative(),
+    window: z.number().int().positive(),
+    referenced: z.array(z.number().int()),
+    droppedTurns: z.array(z.number().int()),
+    summary: z.string().optional(),
+    summaryBy: z.enum(["model", "exact"]).optional(),
+  }),
   "model.fallback": z.looseObject({ from: z.string(), to: z.string() }),
   /** A chat front end's hello: the host effects it carries (wisp chat --json). */
   "host.hello": z.looseObject({ effects: z.array(z.string()) }),

@@ -49,8 +49,6 @@ export const UNBUILT_SETTINGS: UnbuiltSetting[] = [
     missing:
       `${systemModelReason()}; use model (a local model, routing.tasks.classifier) or coreml (trained weights)`,
   },
-  { path: ["context", "target"], missing: "conversations are not condensed yet" },
-  { path: ["context", "memory"], missing: "the memory tool is not built yet" },
   { path: ["tools", "ask"], missing: "the ask tool is not built yet" },
   // Pulls fill the Hugging Face cache and link models (trustedPublishers, modelsDirectory); running them is not built.
   {

@@ -11,6 +11,7 @@
  * unreadable schema, an empty prompt, a malformed config); 130 stopped by
  * Ctrl-C.
  */
+import { condensedNote } from "../context/view.ts";
 import type { Config } from "../config/schema.ts";
 import type { HomePaths } from "../config/home.ts";
 import { EXIT, messageOf, UsageError, WispError } from "../util/errors.ts";
@@ -246,6 +247,12 @@ export async function respond(
     }
     if (printed !== "" && !printed.endsWith("\n")) io.out("\n");
     if (ran) io.err(muted(ran) + "\n");
+    const condensed = condensedNote(
+      conversation.context.condensedThisTurn,
+      backend.name,
+      conversation.window,
+    );
+    if (condensed) io.err(muted(condensed) + "\n");
     if (unsupported) io.err(muted(unsupported) + "\n");
     if (outcome.stopped) {
       io.err("stopped by you\n");

@@ -16,6 +16,7 @@ export type ModelErrorKind =
   | "unsupported" // the runtime does not exist here (system on Linux, mlx without MLX)
   | "disabled" // models.disabled names it (exit 64)
   | "refused" // the server refused the request (HTTP error, bad key)
+  | "too_long" // the server refused the request as longer than the model's window
   | "broken" // the stream ended early or was malformed
   | "fence"; // the server is not on this machine
 
@@ -24,6 +25,35 @@ export class ModelError extends WispError {
     super(message, kind === "disabled" || kind === "invalid" ? EXIT.usage : EXIT.failure);
     this.name = "ModelError";
   }
+}
+
+/**
+ * What servers say when a request is longer than the window they hold the
+ * model at: Ollama ("input length exceeds the context length", "prompt is too
+ * long"), llama.cpp ("the request exceeds the available context size",
+ * exceed_context_size_error), OpenAI-style servers ("maximum context length
+ * is N tokens", context_length_exceeded), LM Studio ("when context the
+ * overflows … provide a shorter input", "context overflow").
+ */
+const TOO_LONG_PATTERN =
+  /exceeds? (the )?(available |maximum )?context|context[ _](length|size|window)[ _]exceeded|exceed_context_size|maximum context length|(prompt|input|request) (is )?too long|greater than the context length|context (the )?overflows?|provide a shorter input|too many tokens/i;
+
+/** Whether a server's error text says the request was too long for the window. */
+export function tooLongText(text: string): boolean {
+  return TOO_LONG_PATTERN.test(text);
+}
+
+/** The server refused a request as longer than the window: the one typed error condensing retries on. */
+export function tooLong(model: string, server: string, status: number, message: string): ModelError {
+  return new ModelError(
+    "too_long",
+    `${server} refused the request to ${model} as too long for its window (${status}: ${message})`,
+  );
+}
+
+/** Whether an error is a refusal of a request as too long. */
+export function isTooLong(error: unknown): boolean {
+  return error instanceof ModelError && error.kind === "too_long";
 }
 
 /** The request was stopped by its signal (Ctrl-C, an abort). */

@@ -16,7 +16,15 @@ import type {
   ToolCall,
   WindowDecision,
 } from "./backend.ts";
-import { connectionCause, isAbortError, ModelError, ModelStopped, unavailable } from "./errors.ts";
+import {
+  connectionCause,
+  isAbortError,
+  ModelError,
+  ModelStopped,
+  tooLong,
+  tooLongText,
+  unavailable,
+} from "./errors.ts";
 import { guardedFetch } from "./http.ts";
 import { requireLoopback } from "./host.ts";
 import { canonicalOllama } from "./names.ts";
@@ -99,6 +107,7 @@ function ollamaError(error: unknown, host: string, name: string, model: string):
         `pull it with ollama pull ${model}`,
       );
     }
+    if (tooLongText(message)) return tooLong(name, `the Ollama server at ${host}`, status, message);
     if (/does not support tools/i.test(message)) {
       return unavailable(
         "no_tools",

@@ -17,7 +17,15 @@ import type {
   Usage,
   WindowDecision,
 } from "./backend.ts";
-import { connectionCause, isAbortError, ModelError, ModelStopped, unavailable } from "./errors.ts";
+import {
+  connectionCause,
+  isAbortError,
+  ModelError,
+  ModelStopped,
+  tooLong,
+  tooLongText,
+  unavailable,
+} from "./errors.ts";
 import { guardedFetch } from "./http.ts";
 import { requireLoopback, serverRoot } from "./host.ts";
 import { canonicalLlamacpp } from "./names.ts";
@@ -479,6 +487,9 @@ export class OpenAICompatibleBackend implements Backend {
     } catch { /* plain text */ }
     message = message.slice(0, 500) || String(status);
     if (status === 401 || status === 403) return this.#keyRefused(status);
+    if (tooLongText(message)) {
+      return tooLong(this.name, `the ${this.server} server at ${this.deps.baseURL}`, status, message);
+    }
     if (status === 404 || /model.*not (found|loaded)|no such model|unknown model/i.test(message)) {
       return unavailable(
         "not_found",

@@ -43,6 +43,7 @@ import { Gate } from "../gate/gate.ts";
 import type { ApprovalHost, GateContext, GateDecision } from "../gate/gate.ts";
 import { OutputStore } from "../audit/output_store.ts";
 import { builtinRegistry } from "../tools/builtins.ts";
+import { memoryTool } from "../context/memory_tool.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { AnyTool, ToolContext, ToolGate } from "../tools/tool.ts";
 import { runCommandTool } from "../tools/run_command.ts";
@@ -107,6 +108,8 @@ export interface Turn extends TurnHandle {
 export function sessionRegistry(config?: Config): ToolRegistry {
   const registry = builtinRegistry();
   if (!registry.get("run_command")) registry.register(runCommandTool);
+  // The conversation's memory: offered only when context.memory is on or a tool list names it.
+  if (!registry.get("memory")) registry.register(memoryTool);
   if (config) registerCustomTools(registry, config);
   return registry;
 }

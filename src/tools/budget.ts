@@ -145,7 +145,7 @@ function isOutputKeeper(value: unknown): value is OutputKeeper {
  */
 export async function fitted(
   text: string,
-  ctx: Pick<ToolContext, "budgetBytes" | "outputStore" | "session" | "callId" | "config">,
+  ctx: Pick<ToolContext, "budgetBytes" | "outputStore" | "session" | "callId" | "config" | "memory">,
   tool: string,
 ): Promise<{ text: string; outputId?: string }> {
   if (byteLength(text) <= ctx.budgetBytes) return { text };
@@ -157,6 +157,6 @@ export async function fitted(
       kept = null; // a store that failed kept nothing, and the note says so
     }
   }
-  const result = fitText(text, ctx.budgetBytes, { kept, memory: ctx.config.context.memory });
+  const result = fitText(text, ctx.budgetBytes, { kept, memory: ctx.memory === true });
   return { text: result.text, ...(kept ? { outputId: kept.id } : {}) };
 }

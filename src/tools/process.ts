@@ -161,7 +161,7 @@ async function start(
         unsafe: ctx.unsafe === true,
         ...(ctx.callId ? { outputId: ctx.callId } : {}),
         outputStore: ctx.outputStore instanceof OutputStore ? ctx.outputStore : undefined,
-        memory: ctx.config.context.memory,
+        memory: ctx.memory === true,
         // Deliberately no signal: the process outlives this call and this turn;
         // it ends at its lifetime, by stop, or with the session.
       })), ctx.signal);

@@ -142,7 +142,7 @@ export async function runCommand(
       unsafe: ctx.unsafe === true,
       ...(ctx.callId ? { outputId: ctx.callId } : {}),
       outputStore: ctx.outputStore instanceof OutputStore ? ctx.outputStore : undefined,
-      memory: ctx.config.context.memory,
+      memory: ctx.memory === true,
       render: commandResultRenderer,
     }), ctx.signal);
   if (!gated.ran) {

@@ -53,6 +53,13 @@ export interface ToolContext {
   face?: string;
   /** The session's model pulls (the models tool starts them beside the conversation). */
   modelPulls?: import("../models/background_pulls.ts").ModelPulls;
+  /**
+   * The conversation the call belongs to (src/context/context.ts's
+   * ConversationContext), which the memory tool reads; the turn sets it.
+   */
+  conversation?: object;
+  /** The conversation offers the memory tool (held-back notes name its recalls only then). */
+  memory?: boolean;
   /** The session's one notifier (src/notify/notifier.ts), so the per-minute limit covers every conversation. */
   notifier?: import("../notify/notifier.ts").Notifier;
 }

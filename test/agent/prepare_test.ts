@@ -6,6 +6,7 @@
  * And a tool that asks the gate without declaring it is refused, so no tool
  * can slip past preparation.
  */
+import { ConversationContext } from "../../src/context/context.ts";
 import { join } from "node:path";
 import { z } from "zod";
 import { assertEquals, assertMatch } from "../support/assert.ts";
@@ -67,7 +68,7 @@ async function batch(
     const turn = session.beginTurn({ budgetBytes: 8192 });
     await runTurn({
       backend,
-      messages: [{ role: "system", content: "test" }],
+      transcript: new ConversationContext({ instructions: "test", window: 32768 }),
       prompt: "go",
       tools: session.tools(),
       registry: session.registry,
@@ -182,7 +183,7 @@ Deno.test("a tool that asks the gate in a call it declares asks nothing is refus
     ]);
     await runTurn({
       backend,
-      messages: [{ role: "system", content: "test" }],
+      transcript: new ConversationContext({ instructions: "test", window: 32768 }),
       prompt: "go",
       tools: registry.all(),
       registry,

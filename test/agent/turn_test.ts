@@ -1,15 +1,15 @@
+import { ConversationContext } from "../../src/context/context.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { ScriptedBackend, textReply, toolCallEvent } from "../../src/models/scripted.ts";
 import type { ChatRequest, StreamEvent } from "../../src/models/backend.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { currentDateTool } from "../../src/tools/current_date.ts";
 import { runTurn } from "../../src/agent/turn.ts";
-import type { ChatMessage } from "../../src/models/backend.ts";
 import type { GateVerdict, ToolGate } from "../../src/tools/tool.ts";
 import { harness, slowTool } from "./support.ts";
 import { within } from "../support/wait.ts";
 
-const system = (): ChatMessage[] => [{ role: "system", content: "be brief" }];
+const system = () => new ConversationContext({ instructions: "be brief", window: 32768 });
 
 Deno.test("a reply without calls ends the turn in one round, audited as prompt and response", async () => {
   const h = await harness();
@@ -18,7 +18,7 @@ Deno.test("a reply without calls ends the turn in one round, audited as prompt a
     const streamed: string[] = [];
     const outcome = await runTurn({
       backend,
-      messages: system(),
+      transcript: system(),
       prompt: "hi",
       tools: [],
       registry: new ToolRegistry(),
@@ -47,7 +47,7 @@ Deno.test("a call runs and its result goes back before the model replies", async
     ]);
     const outcome = await runTurn({
       backend,
-      messages: system(),
+      transcript: system(),
       prompt: "what day is it?",
       tools: registry.all(),
       registry,
@@ -88,7 +88,7 @@ Deno.test("a response cut off at the length limit never runs its calls; the mode
     ]);
     const outcome = await runTurn({
       backend,
-      messages: system(),
+      transcript: system(),
       prompt: "go",
       tools: registry.all(),
       registry,
@@ -120,7 +120,7 @@ Deno.test("calls that are all parallel-safe run together, results in source orde
     ]);
     await runTurn({
       backend,
-      messages: system(),
+      transcript: system(),
       prompt: "go",
       tools: registry.all(),
       registry,
@@ -150,7 +150,7 @@ Deno.test("parallel groups are bounded", async () => {
     const backend = new ScriptedBackend([calls, textReply("ok")]);
     await runTurn({
       backend,
-      messages: system(),
+      transcript: system(),
       prompt: "go",
       tools: registry.all(),
       registry,
@@ -186,7 +186,7 @@ Deno.test("one call that is not parallel-safe makes the whole response run in or
     ]);
     await runTurn({
       backend,
-      messages: system(),
+      transcript: system(),
       prompt: "go",
       tools: registry.all(),
       registry,
@@ -227,7 +227,7 @@ Deno.test("every call's approval is asked before any call has its effect, and on
     ]);
     await runTurn({
       backend,
-      messages: system(),
+      transcript: system(),
       prompt: "go",
       tools: registry.all(),
       registry,
@@ -259,7 +259,7 @@ Deno.test("a call of a tool this turn does not offer is audited and refused, not
     const backend = new ScriptedBackend([[toolCallEvent("write", { arg: "x" })], textReply("ok")]);
     await runTurn({
       backend,
-      messages: system(),
+      transcript: system(),
       prompt: "go",
       tools: [],
       registry,
@@ -282,7 +282,7 @@ Deno.test("the rounds of a turn are bounded", async () => {
     const backend = new ScriptedBackend(steps);
     const outcome = await runTurn({
       backend,
-      messages: system(),
+      transcript: system(),
       prompt: "loop",
       tools: registry.all(),
       registry,
@@ -312,7 +312,7 @@ Deno.test("aborting mid-stream stops the turn and audits turn.stopped", async ()
     const backend = new ScriptedBackend([slow]);
     const outcome = await runTurn({
       backend,
-      messages: system(),
+      transcript: system(),
       prompt: "go",
       tools: [],
       registry: new ToolRegistry(),
@@ -343,7 +343,7 @@ Deno.test("aborting while a call runs stops it and ends the turn without another
     const outcome = await within(
       runTurn({
         backend,
-        messages: system(),
+        transcript: system(),
         prompt: "go",
         tools: registry.all(),
         registry,
@@ -381,7 +381,7 @@ Deno.test("the same line twice in one response is asked twice and answered in or
     ]);
     await runTurn({
       backend,
-      messages: system(),
+      transcript: system(),
       prompt: "go",
       tools: registry.all(),
       registry,

@@ -4,6 +4,7 @@
  * logs` prints, the turn's calls with their outcomes, the budget with its
  * held-back note, and a repeated call marked.
  */
+import { ConversationContext } from "../../src/context/context.ts";
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertNotMatch } from "../support/assert.ts";
 import { homePaths } from "../../src/config/home.ts";
@@ -221,7 +222,7 @@ Deno.test("calls: a call of the same response still running has no result yet, a
     const turn = session.beginTurn({ budgetBytes: 64 * 1024 });
     await runTurn({
       backend,
-      messages: [{ role: "system", content: "test" }],
+      transcript: new ConversationContext({ instructions: "test", window: 32768 }),
       prompt: "go",
       tools: session.tools(),
       registry: session.registry,

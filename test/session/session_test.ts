@@ -3,6 +3,7 @@
  * refusals in the model's words, approvals asked through a host before any
  * command runs, and a stop that ends a running command.
  */
+import { ConversationContext } from "../../src/context/context.ts";
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertRejects } from "../support/assert.ts";
 import { homePaths } from "../../src/config/home.ts";
@@ -52,7 +53,7 @@ async function turn(
   const tools = session.tools();
   const outcome = await runTurn({
     backend,
-    messages: [{ role: "system", content: "test" }],
+    transcript: new ConversationContext({ instructions: "test", window: 32768 }),
     prompt: "go",
     tools,
     registry: session.registry,

@@ -47,6 +47,16 @@ const receiptNotification = z.object({
 /** A notification the turn posted (or tried to). */
 export type ReceiptNotification = z.output<typeof receiptNotification>;
 
+const receiptFile = z.object({
+  path: z.string(),
+  mode: z.enum(["write", "append", "replace"]),
+  created: z.boolean(),
+  bytesBefore: z.number().int(),
+  bytesAfter: z.number().int(),
+});
+/** A file an edit of the turn wrote, from its file.write event. */
+export type ReceiptFile = z.output<typeof receiptFile>;
+
 /** A claim verification found unsupported; typed by agent/verify.ts's Claim, so the two agree. */
 const claim: z.ZodType<Claim> = z.object({
   quote: z.string(),
@@ -72,7 +82,13 @@ export const receiptOutput = z.object({
     line: z.string().nullable(),
   }),
   notifications: z.array(receiptNotification),
-  condensed: z.array(z.record(z.string(), z.unknown())),
+  condensed: z.boolean().describe(
+    "the thread's context was condensed during the turn to fit the model's window",
+  ),
+  condensing: z.array(z.record(z.string(), z.unknown())).describe(
+    "what condensing recorded during the turn: the context's condensings and triage's",
+  ),
+  files: z.array(receiptFile).describe("each file the turn's edits wrote"),
   stopped: z.boolean(),
   seconds: z.number(),
   notices: z.array(z.string()).optional().describe(
@@ -161,12 +177,22 @@ export function buildReceipt(input: ReceiptInput): Receipt {
       route: typeof e.route === "string" ? e.route : null,
       posted: e.posted === true || (typeof e.route === "string" && e.posted !== false),
     }));
-  const condensed = input.events
-    .filter((e) => e.kind === "triage" || e.kind === "condensed")
-    .map((e) => {
-      const { ts: _ts, session: _s, seq: _q, id: _i, version: _v, ...rest } = e;
-      return rest as Record<string, unknown>;
-    });
+  const strip = (e: AuditEvent): Record<string, unknown> => {
+    const { ts: _ts, session: _s, seq: _q, id: _i, version: _v, ...rest } = e;
+    return rest as Record<string, unknown>;
+  };
+  const condensing = input.events
+    .filter((e) => e.kind === "triage" || e.kind === "context.condensed")
+    .map(strip);
+  const files: ReceiptFile[] = input.events
+    .filter((e) => e.kind === "file.write" && typeof e.path === "string")
+    .map((e) => ({
+      path: e.path as string,
+      mode: e.mode as ReceiptFile["mode"],
+      created: e.created === true,
+      bytesBefore: typeof e.bytesBefore === "number" ? e.bytesBefore : 0,
+      bytesAfter: typeof e.bytesAfter === "number" ? e.bytesAfter : 0,
+    }));
   const claims = [...(input.claims ?? [])];
   return {
     thread_id: input.thread,
@@ -182,7 +208,9 @@ export function buildReceipt(input: ReceiptInput): Receipt {
       line: unsupportedLine(claims),
     },
     notifications,
-    condensed,
+    condensed: input.events.some((e) => e.kind === "context.condensed"),
+    condensing,
+    files,
     stopped: input.stopped,
     seconds: Number(input.seconds.toFixed(3)),
     ...(input.notices && input.notices.length > 0 ? { notices: [...input.notices] } : {}),

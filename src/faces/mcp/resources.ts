@@ -35,6 +35,8 @@ export interface ResourceWorld {
   openThread(id: string): Thread<unknown> | undefined;
   closedThread(id: string): ClosedThread | undefined;
   openThreads(): Thread<unknown>[];
+  /** The composed context of an open thread that has had a turn (the next request's view). */
+  threadContext?(id: string): string | undefined;
   /** The audit events (oldest first); injectable for tests. */
   auditEvents?(): AuditEvent[];
   /** The threads' facts and the permanent ones (facts.ts); absent, no facts are kept. */
@@ -143,6 +145,14 @@ export const RESOURCE_TEMPLATES = [
     description:
       "The thread's facts as the model is given them, and every version with its source and state, 50 a page; only while the thread is open.",
     mimeType: "application/json",
+  },
+  {
+    uriTemplate: "wisp://threads/{thread_id}/context",
+    name: "thread-context",
+    title: "A thread's context",
+    description:
+      "What the thread's next request would carry: instructions, facts, the running summary, the turns in view with references; only while the thread is open; longer than 16 KiB, paged (?page=N).",
+    mimeType: "text/plain",
   },
   {
     uriTemplate: "wisp://threads/{thread_id}/summary",
@@ -331,6 +341,20 @@ export class Resources {
           ...result.info,
         });
       }
+      case "thread.context": {
+        this.#knownThread(target.thread);
+        const closed = this.world.closedThread(target.thread);
+        if (!this.world.openThread(target.thread) && closed) {
+          return fail(
+            `thread ${target.thread} was ${closed.why}, and its context went with it; its summary, outputs and audit remain`,
+          );
+        }
+        const view = this.world.threadContext?.(target.thread);
+        if (view === undefined) return fail(`thread ${target.thread} has had no turn yet`);
+        const result = textPageOf(new TextEncoder().encode(view), page, base, "the context");
+        if (!result.ok) return fail(result.error);
+        return { uri, mimeType: "text/plain", text: result.value.text };
+      }
       case "thread.summary": {
         this.#knownThread(target.thread);
         const rows = this.#summary(target.thread);
@@ -400,6 +424,7 @@ export class Resources {
       audit: `wisp://threads/${id}/audit`,
       outputs: `wisp://threads/${id}/outputs`,
       summary: `wisp://threads/${id}/summary`,
+      context: `wisp://threads/${id}/context`,
     };
     const open = this.world.openThread(id);
     if (open) {

@@ -26,6 +26,7 @@ import {
 import { z } from "zod";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/shared/transport"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { contextView } from "../../context/view.ts";
 import { VERSION } from "../../version.ts";
 import { messageOf, WispError } from "../../util/errors.ts";
 import { ToolInputError } from "../../util/tool_input.ts";
@@ -369,6 +370,10 @@ export class McpFace {
         closedThread: (id) => this.threads.closed(id),
         openThreads: () => this.threads.list(),
         ...(this.facts ? { facts: this.facts } : {}),
+        threadContext: (id) => {
+          const agent = this.threads.get(id)?.conversation.agent;
+          return agent ? contextView(agent.context) : undefined;
+        },
       });
       return { backend, resources };
     });

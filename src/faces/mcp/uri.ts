@@ -17,7 +17,8 @@ export type ResourceTarget =
   | { kind: "thread.output"; thread: string; output: string }
   | { kind: "thread.summary"; thread: string }
   | { kind: "facts" }
-  | { kind: "thread.facts"; thread: string };
+  | { kind: "thread.facts"; thread: string }
+  | { kind: "thread.context"; thread: string };
 
 export interface ParsedUri {
   target: ResourceTarget;
@@ -73,6 +74,7 @@ function targetOf(path: string[]): ResourceTarget | string {
       if (rest[1] === "outputs") return { kind: "thread.outputs", thread };
       if (rest[1] === "summary") return { kind: "thread.summary", thread };
       if (rest[1] === "facts") return { kind: "thread.facts", thread };
+      if (rest[1] === "context") return { kind: "thread.context", thread };
     }
     if (rest.length === 3 && rest[1] === "output") {
       if (!OUTPUT_PATTERN.test(rest[2])) return `"${rest[2]}" is not an output id`;

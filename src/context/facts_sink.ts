@@ -1,0 +1,35 @@
+/**
+ * Where condensing hands the turns it drops, and where composition reads the
+ * conversation's facts from. The facts book (src/context/facts/) is wired in
+ * behind this interface; until it is, a conversation has the null sink: no
+ * facts, and dropped turns live on in the running summary and the audit.
+ */
+
+/** A fact the model asks to keep (the memory tool's note and task). */
+export interface NotedFact {
+  subject: string;
+  /** Empty for a subject with one fact a conversation (task). */
+  name: string;
+  value: string;
+  /** Where it came from: "model, noted, turn 4". */
+  source: string;
+}
+
+/** The conversation's facts, as the context sees them. */
+export interface FactSink {
+  /** Distil facts from turns leaving view; `source` names them ("turns 1–3"). Never throws for bad model output. */
+  distil(turnsText: string, source: string): Promise<void>;
+  /** The facts to show beside each request, one line each. */
+  lines(): string[];
+  /**
+   * Keep a fact the model noted: returns the line the model is told (noted: …),
+   * or a sentence starting "error:" saying why not. Absent: no facts are kept.
+   */
+  note?(fact: NotedFact): string;
+}
+
+/** No facts kept. */
+export const NULL_FACT_SINK: FactSink = {
+  distil: () => Promise.resolve(),
+  lines: () => [],
+};

@@ -1,0 +1,292 @@
+/**
+ * A conversation's store: every message of every turn as a numbered entry,
+ * the one source each request is composed from (compose.ts). Entries are
+ * numbered from 1 across the conversation, turns from 1.
+ *
+ * The audit log is the one verbatim record; the store refers into it. Each
+ * entry names the audit event that recorded it (`prompt`, `response`,
+ * `tool.result`) once its turn ends. Prompts and the model's own words are
+ * small and are kept in memory so that composing never reads the audit
+ * files. A tool's output is kept whole while its turn is in view and the
+ * store holds less than `heldOutputBytes` of outputs; past that, the oldest
+ * outputs the audit holds are let go and only their excerpt stays (a
+ * reference needs no more, and a recall reads the audit). An output the
+ * audit does not hold (audit off, no event found) is never let go while its
+ * turn is in view. ADR 0500 records this.
+ */
+import type { AuditEvent } from "../audit/catalogue.ts";
+import type { ChatMessage, ToolCall } from "../models/backend.ts";
+import { messageTokens } from "./tokens.ts";
+
+/** What an entry is: the person's message, the model's words (and calls), a tool's output. */
+export type EntryKind = "prompt" | "reply" | "output";
+
+/** One message of a turn, numbered across the conversation. */
+export interface StoreEntry {
+  /** The entry's number in the conversation, from 1. */
+  readonly n: number;
+  /** The turn it belongs to, from 1. */
+  readonly turn: number;
+  readonly kind: EntryKind;
+  /** When it was stored (ISO time). */
+  readonly at: string;
+  /** On a reply: the calls it made. */
+  readonly calls?: ToolCall[];
+  /** On an output: the tool and the call it answers. */
+  readonly tool?: string;
+  readonly callId?: string;
+  /** On an output: the call's arguments as the model wrote them. */
+  readonly arguments?: unknown;
+  /** The whole text, or null once let go (the audit holds it). */
+  text: string | null;
+  /** The first and last lines, at most EXCERPT_CHARS: what a summary of a let-go output reads. */
+  readonly excerpt: string;
+  /** The whole text's length in characters. */
+  readonly chars: number;
+  /** The whole message's estimated tokens. */
+  readonly tokens: number;
+  /** The audit event that recorded it, once its turn ended (absent when the audit is off). */
+  auditEvent?: string;
+}
+
+/** One turn's entries, in order. */
+export interface StoreTurn {
+  readonly n: number;
+  readonly entries: StoreEntry[];
+  /** The turn is running (its entries are still being added). */
+  open: boolean;
+}
+
+/** An entry as a recall finds it after its turn left the store: where to read it. */
+export interface DroppedEntry {
+  readonly n: number;
+  readonly turn: number;
+  readonly kind: EntryKind;
+  readonly tool?: string;
+  readonly at: string;
+  /** Kept only when the audit does not hold the entry. */
+  readonly excerpt: string;
+  readonly auditEvent?: string;
+}
+
+const EXCERPT_CHARS = 1024;
+/** Outputs held whole in memory, at most, before the oldest the audit holds are let go. */
+export const HELD_OUTPUT_BYTES = 4 * 1024 * 1024;
+
+/** The first and last lines of a text, at most `max` characters in all. */
+export function excerptOf(text: string, max = EXCERPT_CHARS): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, Math.floor(max * 0.6));
+  const tail = text.slice(text.length - Math.floor(max * 0.4) + 10);
+  const headCut = head.lastIndexOf("\n") > head.length / 2
+    ? head.slice(0, head.lastIndexOf("\n"))
+    : head;
+  const tailCut = tail.indexOf("\n") !== -1 && tail.indexOf("\n") < tail.length / 2
+    ? tail.slice(tail.indexOf("\n") + 1)
+    : tail;
+  return `${headCut}\n[…]\n${tailCut}`;
+}
+
+/** What the store may assume about the audit, and how much output it holds. */
+export interface StoreOptions {
+  /** The audit log records events to its file (the store may then let outputs go). */
+  auditHolds: boolean;
+  heldOutputBytes?: number;
+}
+
+/** Every entry of a conversation: the turns in view whole, the dropped ones as where to find them. */
+export class ConversationStore {
+  #turns: StoreTurn[] = [];
+  #dropped: DroppedEntry[] = [];
+  #droppedTurns = 0;
+  #nextEntry = 1;
+  #nextTurn = 1;
+  #heldOutputChars = 0;
+  readonly #heldMax: number;
+
+  constructor(readonly options: StoreOptions) {
+    this.#heldMax = options.heldOutputBytes ?? HELD_OUTPUT_BYTES;
+  }
+
+  /** The turns still in view, oldest first (the running one last). */
+  get turns(): readonly StoreTurn[] {
+    return this.#turns;
+  }
+
+  /** The running turn, or undefined between turns. */
+  get current(): StoreTurn | undefined {
+    const last = this.#turns.at(-1);
+    return last?.open ? last : undefined;
+  }
+
+  /** Turns dropped from view so far (they live on in the summary, the facts and the audit). */
+  get droppedTurns(): number {
+    return this.#droppedTurns;
+  }
+
+  /** How many entries were ever stored. */
+  get entryCount(): number {
+    return this.#nextEntry - 1;
+  }
+
+  /** How many turns were ever begun. */
+  get turnCount(): number {
+    return this.#nextTurn - 1;
+  }
+
+  /** Characters of output text held whole in memory. */
+  get heldOutputChars(): number {
+    return this.#heldOutputChars;
+  }
+
+  /** An entry by number: in view, or what is known of a dropped one. */
+  entry(n: number): StoreEntry | DroppedEntry | undefined {
+    for (const turn of this.#turns) {
+      const found = turn.entries.find((e) => e.n === n);
+      if (found) return found;
+    }
+    return this.#dropped.find((e) => e.n === n);
+  }
+
+  /** Every entry in view, oldest first. */
+  *entries(): Iterable<StoreEntry> {
+    for (const turn of this.#turns) yield* turn.entries;
+  }
+
+  /** Begin a turn with the person's (or caller's) message. */
+  begin(prompt: string): StoreTurn {
+    const turn: StoreTurn = { n: this.#nextTurn++, entries: [], open: true };
+    this.#turns.push(turn);
+    this.#push(turn, { kind: "prompt", text: prompt, message: { role: "user", content: prompt } });
+    return turn;
+  }
+
+  /** Add a message of the running turn: the model's words and calls, or a tool's output. */
+  add(message: ChatMessage): StoreEntry {
+    const turn = this.current;
+    if (!turn) throw new Error("no turn is running: begin one before adding to it");
+    if (message.role === "assistant") {
+      return this.#push(turn, {
+        kind: "reply",
+        text: message.content,
+        message,
+        ...(message.toolCalls?.length ? { calls: message.toolCalls } : {}),
+      });
+    }
+    if (message.role === "tool") {
+      const call = this.#callOf(turn, message.toolCallId);
+      return this.#push(turn, {
+        kind: "output",
+        text: message.content,
+        message,
+        tool: message.toolName ?? call?.name ?? "tool",
+        ...(message.toolCallId ? { callId: message.toolCallId } : {}),
+        ...(call ? { arguments: call.rawArguments ?? call.arguments } : {}),
+      });
+    }
+    throw new Error(`a ${message.role} message is not part of a turn`);
+  }
+
+  /**
+   * The running turn ended: link its entries to the audit events that
+   * recorded them (in order, by kind and text), then let go of the oldest
+   * outputs past the held limit when the audit holds them.
+   */
+  end(events: readonly AuditEvent[] = []): void {
+    const turn = this.current;
+    if (!turn) return;
+    turn.open = false;
+    const used = new Set<string>();
+    const find = (kind: string, text: string | null, tool?: string) =>
+      events.find((e) =>
+        e.kind === kind && !used.has(e.id) && e.text === text &&
+        (tool === undefined || e.tool === tool)
+      );
+    for (const entry of turn.entries) {
+      const event = entry.kind === "prompt"
+        ? find("prompt", entry.text)
+        : entry.kind === "reply"
+        ? find("response", entry.text)
+        : find("tool.result", entry.text, entry.tool);
+      if (event) {
+        used.add(event.id);
+        entry.auditEvent = event.id;
+      }
+    }
+    this.#release();
+  }
+
+  /** Drop the oldest `count` finished turns from view; returns them, oldest first. */
+  drop(count: number): StoreTurn[] {
+    const out: StoreTurn[] = [];
+    while (out.length < count && this.#turns.length > 0 && !this.#turns[0].open) {
+      const turn = this.#turns.shift()!;
+      for (const entry of turn.entries) {
+        if (entry.kind === "output" && entry.text !== null) this.#heldOutputChars -= entry.chars;
+        this.#dropped.push({
+          n: entry.n,
+          turn: entry.turn,
+          kind: entry.kind,
+          at: entry.at,
+          // A recall reads what the audit holds; the excerpt is kept only where it does not.
+          excerpt: entry.auditEvent ? "" : entry.excerpt,
+          ...(entry.tool ? { tool: entry.tool } : {}),
+          ...(entry.auditEvent ? { auditEvent: entry.auditEvent } : {}),
+        });
+      }
+      this.#droppedTurns++;
+      out.push(turn);
+    }
+    return out;
+  }
+
+  #callOf(turn: StoreTurn, id: string | undefined): ToolCall | undefined {
+    if (!id) return undefined;
+    for (let i = turn.entries.length - 1; i >= 0; i--) {
+      const call = turn.entries[i].calls?.find((c) => c.id === id);
+      if (call) return call;
+    }
+    return undefined;
+  }
+
+  #push(
+    turn: StoreTurn,
+    fields: {
+      kind: EntryKind;
+      text: string;
+      message: ChatMessage;
+      calls?: ToolCall[];
+      tool?: string;
+      callId?: string;
+      arguments?: unknown;
+    },
+  ): StoreEntry {
+    const { message, ...rest } = fields;
+    const entry: StoreEntry = {
+      ...rest,
+      n: this.#nextEntry++,
+      turn: turn.n,
+      at: new Date().toISOString(),
+      excerpt: fields.kind === "output" ? excerptOf(fields.text) : "",
+      chars: fields.text.length,
+      tokens: messageTokens(message),
+    };
+    if (entry.kind === "output") this.#heldOutputChars += entry.chars;
+    turn.entries.push(entry);
+    return entry;
+  }
+
+  /** Let go of the oldest held outputs the audit holds until the held text is within its limit. */
+  #release(): void {
+    if (!this.options.auditHolds || this.#heldOutputChars <= this.#heldMax) return;
+    for (const turn of this.#turns) {
+      if (turn.open) break;
+      for (const entry of turn.entries) {
+        if (this.#heldOutputChars <= this.#heldMax) return;
+        if (entry.kind !== "output" || entry.text === null || !entry.auditEvent) continue;
+        entry.text = null;
+        this.#heldOutputChars -= entry.chars;
+      }
+    }
+  }
+}
