@@ -158,11 +158,17 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
         const { runForTriage } = await load<typeof import("../condense/run_command.ts")>(
           import.meta.resolve("../condense/run_command.ts"),
         );
+        const { terminalApprovalHost } = await load<
+          typeof import("../faces/terminal/approval_dialog.ts")
+        >(import.meta.resolve("../faces/terminal/approval_dialog.ts"));
+        // At a terminal the person answers the gate's question; piped, no one can.
+        const host = terminalApprovalHost();
         const ran = await runForTriage(line, {
           config,
           paths,
           audit,
           yes: flags.yes,
+          ...(host ? { host } : {}),
           ...watch,
         });
         input = ran.scanned!;

@@ -4,7 +4,7 @@
  * the settle period) and, with --every, on an interval. Each run is one line;
  * a failing run is triaged (not again while it keeps failing); a notification
  * is posted when the outcome turns. The command passes the gate before the
- * first run (approved once: --yes, as the CLI cannot ask) and the policy and
+ * first run (asked at a terminal, or approved with --yes) and the policy and
  * the sandbox on every run. Ctrl-C stops after the current run; a second
  * Ctrl-C stops it at once.
  */
@@ -126,6 +126,10 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
   const runs: import("../condense/watch.ts").RunRecord[] = [];
   const kill = new AbortController();
   let approved = flags.yes === true;
+  const { terminalApprovalHost } = await load<
+    typeof import("../faces/terminal/approval_dialog.ts")
+  >(import.meta.resolve("../faces/terminal/approval_dialog.ts"));
+  const host = terminalApprovalHost();
   let running = false;
   let pendingChange = false;
   let pendingEvery = false;
@@ -162,6 +166,8 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
         cwd: root,
         root,
         yes: approved,
+        // The first run's question goes to the person at a terminal; the reruns are approved.
+        ...(host && !approved ? { host } : {}),
         signal: kill.signal,
         // Every byte through the readers as it arrives, so a failing run is triaged whole.
         scan: true,
