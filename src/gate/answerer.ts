@@ -129,14 +129,58 @@ export async function serverLineage(prober: Prober, self = Deno.pid): Promise<Se
   return out;
 }
 
-export type AnswererCheck = { ok: true } | { ok: false; reason: string };
+/**
+ * Which of wisp's faces answered: `wisp approvals approve|deny <id>` (and
+ * `wisp questions answer|decline <id>`), or a plain `wisp chat` whose standard
+ * input is a terminal, where the person typed `/approvals approve <id>`.
+ */
+export type AnswererVia = "terminal" | "chat";
+
+export type AnswererCheck = { ok: true; via: AnswererVia } | { ok: false; reason: string };
+
+/** The verbs of each command group that answers a waiting request. */
+const ANSWERING_VERBS: Record<string, string[]> = {
+  approvals: ["approve", "deny"],
+  questions: ["answer", "decline"],
+};
+
+/** A terminal device as /proc names a descriptor open on one. */
+const TERMINAL_DEVICE = /^\/dev\/(pts\/\d+|tty[\w.]*)$/;
+
+/**
+ * Whether wisp's arguments are a face that may answer request `id`: an
+ * answering command naming the id, or a plain chat (not `--json`, whose
+ * lines a program writes) reading a terminal. Pure.
+ */
+export function answeringFace(
+  args: string[],
+  id: string,
+  stdin: string | undefined,
+): { ok: true; via: AnswererVia } | { ok: false; reason: string } {
+  const [group, verb, target] = args;
+  if (group === "chat") {
+    if (args.includes("--json")) {
+      return { ok: false, reason: "the answer came from wisp chat --json, which a program drives" };
+    }
+    if (stdin === undefined || !TERMINAL_DEVICE.test(stdin)) {
+      return { ok: false, reason: "the answering wisp chat does not read a terminal" };
+    }
+    return { ok: true, via: "chat" };
+  }
+  if (ANSWERING_VERBS[group]?.includes(verb) && target === id) return { ok: true, via: "terminal" };
+  return {
+    ok: false,
+    reason: `the answer did not come from wisp approvals approve|deny ${id} or a wisp chat`,
+  };
+}
 
 const MAX_DEPTH = 256;
 
 /**
  * Whether the process `pid` may answer request `id`: wisp's own executable
- * running `approvals approve|deny <id>`, with a controlling terminal, not
- * descending from any process in `lineage`.
+ * running `approvals approve|deny <id>` (or a plain chat reading a terminal,
+ * answeringFace), with a controlling terminal, not descending from any
+ * process in `lineage`.
  */
 export async function checkAnswerer(
   pid: number,
@@ -157,16 +201,14 @@ export async function checkAnswerer(
   if (!parsed.ok) {
     return { ok: false, reason: `the answer did not come from wisp: ${parsed.reason}` };
   }
-  const [group, verb, target] = parsed.args;
-  if (group !== "approvals" || (verb !== "approve" && verb !== "deny") || target !== id) {
-    return { ok: false, reason: `the answer did not come from wisp approvals approve|deny ${id}` };
-  }
+  const face = answeringFace(parsed.args, id, facts.stdin);
+  if (!face.ok) return face;
   if (facts.controllingTerminal !== true) {
     return { ok: false, reason: "the answering process has no terminal of its own" };
   }
   const lineageRefusal = await descendsFrom(pid, facts, lineage, prober);
   if (lineageRefusal) return { ok: false, reason: lineageRefusal };
-  return { ok: true };
+  return { ok: true, via: face.via };
 }
 
 async function descendsFrom(

@@ -24,6 +24,7 @@ import { type PeerConnection, PeerListener } from "../platform/peer_socket.ts";
 import { probeProcess, type Prober } from "../platform/process_probe.ts";
 import {
   type AnswererCheck,
+  type AnswererVia,
   checkAnswerer,
   ownIdentity,
   serverLineage,
@@ -287,6 +288,9 @@ export function writeOutcome(dir: string, outcome: PendingOutcome): void {
 /** Why an answer is refused, checked by the server against what it filed. */
 export type AnswerCheck = { ok: true; answer: PendingAnswer } | { ok: false; reason: string };
 
+/** An answer the server took, with the face the kernel's name for its sender showed (answerer.ts). */
+export type TakenAnswer = PendingAnswer & { via: AnswererVia };
+
 /** How long a connection may take to send its answer line before it is dropped. */
 const ANSWER_LINE_MS = 2000;
 
@@ -432,14 +436,14 @@ export class PendingBoard {
     id: string,
     onRefused?: (refusal: Refusal) => void,
     now = Date.now(),
-  ): Promise<PendingAnswer | undefined> {
+  ): Promise<TakenAnswer | undefined> {
     const filed = this.#filed.get(id);
     if (!filed || filed.taker) return undefined;
     for (let conn = filed.listener.accept(); conn; conn = filed.listener.accept()) {
       filed.incoming.push({ conn, deadline: now + ANSWER_LINE_MS });
     }
     const still: Incoming[] = [];
-    let taken: PendingAnswer | undefined;
+    let taken: TakenAnswer | undefined;
     for (const item of filed.incoming) {
       if (taken) {
         still.push(item);
@@ -453,7 +457,7 @@ export class PendingBoard {
       }
       const check = await this.#check(filed, id, line, item.conn);
       if (check.ok) {
-        taken = check.answer;
+        taken = { ...check.answer, via: check.via };
         filed.taker = item.conn;
         continue;
       }
@@ -469,7 +473,7 @@ export class PendingBoard {
     id: string,
     line: string,
     conn: PeerConnection,
-  ): Promise<AnswerCheck> {
+  ): Promise<{ ok: true; answer: PendingAnswer; via: AnswererVia } | { ok: false; reason: string }> {
     const bound = await checkAnswer(line, id, filed.bytes, readBytes(requestPath(this.dir, id)));
     if (!bound.ok) return bound;
     const ownUid = Deno.uid();
@@ -485,7 +489,7 @@ export class PendingBoard {
     if (!who.ok) return who;
     // The pid was read while the peer waits on its connection; gone now, it may name another.
     if (conn.peerGone()) return { ok: false, reason: "the answering process went away" };
-    return bound;
+    return { ...bound, via: who.via };
   }
 
   #refuse(filed: Filed, id: string, conn: PeerConnection, reason: string): void {
