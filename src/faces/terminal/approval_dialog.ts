@@ -138,31 +138,40 @@ export class TerminalApprovalHost implements ApprovalHost {
   }
 
   approve(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer> {
-    const turn = this.#queue.then(() => this.#ask(request, signal));
+    const turn = this.#queue.then(async () => {
+      if (signal?.aborted) return "no" as const;
+      this.#around?.before?.();
+      const answer = await askOnTerminal(request, {
+        input: this.#input,
+        write: this.#write,
+        colour: this.#colour,
+        ...(signal ? { signal } : {}),
+      });
+      this.#write(`${this.#colour.dim(answeredLine(answer, request))}\n`);
+      this.#around?.after?.();
+      return answer;
+    });
     this.#queue = turn.catch(() => {});
     return turn;
   }
+}
 
-  async #ask(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer> {
-    if (signal?.aborted) return "no";
-    const answers = offered(request);
-    this.#around?.before?.();
-    const lines = dialogLines(request, this.#colour);
-    this.#write(`${lines.join("\n")}\n  ${this.#colour.warn(keyLine(answers))} › `);
-    let answer: ApprovalAnswer | undefined;
-    try {
-      while (answer === undefined) {
-        answer = answerOf(await this.#input.readKey(signal), answers);
-      }
-    } finally {
-      // A dialog left unanswered (the turn stopped, the wait ran out) still ends its line.
-      if (answer === undefined) this.#write("\n");
-    }
-    this.#write(`${answer === "no" ? "n" : CHOICES.find((c) => c.answer === answer)!.key}\n`);
-    this.#write(`${this.#colour.dim(answeredLine(answer, request))}\n`);
-    this.#around?.after?.();
-    return answer;
-  }
+/**
+ * Draw the dialog and read keys until one answers; returns the answer (the
+ * caller says what became of it). An abort, like the end of input, refuses.
+ */
+export async function askOnTerminal(
+  request: ApprovalRequest,
+  options: { input: TerminalInput; write: DialogWriter; colour: Palette; signal?: AbortSignal },
+): Promise<ApprovalAnswer> {
+  const { input, write, colour, signal } = options;
+  const answers = offered(request);
+  const lines = dialogLines(request, colour);
+  write(`${lines.join("\n")}\n  ${colour.warn(keyLine(answers))} › `);
+  let answer: ApprovalAnswer | undefined;
+  while (answer === undefined) answer = answerOf(await input.readKey(signal), answers);
+  write(`${CHOICES.find((c) => c.answer === answer)!.key}\n`);
+  return answer;
 }
 
 function writeStderr(text: string): void {
