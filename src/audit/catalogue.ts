@@ -150,6 +150,8 @@ export const AUDIT_CATALOGUE = {
   }),
   "turn.stopped": z.looseObject({ reason: z.string().optional() }),
   "model.fallback": z.looseObject({ from: z.string(), to: z.string() }),
+  /** A chat front end's hello: the host effects it carries (wisp chat --json). */
+  "host.hello": z.looseObject({ effects: z.array(z.string()) }),
   /** `wisp models check` asked a model its questions: the capabilities that passed and failed. */
   "model.verified": z.looseObject({
     model: z.string(),

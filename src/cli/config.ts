@@ -142,7 +142,17 @@ async function list(options: { json?: boolean }): Promise<void> {
   );
 }
 
-async function change(key: string, words: string[] | undefined): Promise<void> {
+/**
+ * Make one change as `wisp config set|unset` does — planned and checked
+ * against the whole schema, a model asked of its server, audited before it
+ * applies — and return the lines that say what happened. `words` undefined
+ * unsets. `source` is who asked (the CLI, or chat's /config).
+ */
+export async function applyConfigChange(
+  key: string,
+  words: string[] | undefined,
+  source: "cli" | "chat" | "tui",
+): Promise<string[]> {
   const { homePaths } = await load<typeof import("../config/home.ts")>(
     import.meta.resolve("../config/home.ts"),
   );
@@ -152,15 +162,11 @@ async function change(key: string, words: string[] | undefined): Promise<void> {
   const { commitConfigChange } = await load<typeof import("./context.ts")>(
     import.meta.resolve("./context.ts"),
   );
-  const { errLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
   const paths = homePaths();
   const plan = words === undefined
     ? planUnset(paths.config, key)
     : planSet(paths.config, key, words);
-  if (!plan) {
-    errLine(`${key} is not set in config.json; its default applies`);
-    return;
-  }
+  if (!plan) return [`${key} is not set in config.json; its default applies`];
   // The model is asked of its server: a name no server has is refused with the near ones.
   let modelNote: string | undefined;
   if (key === "model" && words !== undefined) {
@@ -170,15 +176,21 @@ async function change(key: string, words: string[] | undefined): Promise<void> {
     modelNote = await requireResolvableModel(String(plan.to), plan.config);
   }
   // Audited first; if the event cannot be written, nothing changes.
-  commitConfigChange(paths, plan, "cli");
-  errLine(
+  commitConfigChange(paths, plan, source);
+  const lines = [
     words === undefined
       ? `unset ${key}; its default applies (${renderValue(plan.to)}) from the next session`
       : `set ${key} to ${renderValue(plan.to)}; it applies from the next session`,
-  );
-  if (plan.weakens) errLine(`note: ${plan.weakens}`);
-  if (plan.note) errLine(`note: ${plan.note}`);
-  if (modelNote) errLine(`note: ${modelNote}`);
+  ];
+  if (plan.weakens) lines.push(`note: ${plan.weakens}`);
+  if (plan.note) lines.push(`note: ${plan.note}`);
+  if (modelNote) lines.push(`note: ${modelNote}`);
+  return lines;
+}
+
+async function change(key: string, words: string[] | undefined): Promise<void> {
+  const { errLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
+  for (const line of await applyConfigChange(key, words, "cli")) errLine(line);
 }
 
 export function register(program: Command): void {

@@ -25,6 +25,7 @@ import * as doctor from "./doctor.ts";
 import * as scan from "./scan.ts";
 import * as redact from "./redact.ts";
 import * as respond from "./respond.ts";
+import * as chat from "./chat.ts";
 import * as tools from "./tools.ts";
 import * as models from "./models.ts";
 import * as approvals from "./approvals.ts";
@@ -44,6 +45,7 @@ interface CommandModule {
 
 const COMMANDS: CommandModule[] = [
   respond,
+  chat,
   tools,
   models,
   mcp,
@@ -69,7 +71,6 @@ const COMMANDS: CommandModule[] = [
  * is not built yet (exit 64).
  */
 export const NOT_BUILT: readonly (readonly string[])[] = [
-  ["chat"],
   ["facts"],
   ["questions"],
 ];

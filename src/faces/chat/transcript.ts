@@ -1,0 +1,184 @@
+/**
+ * Chat transcripts: what a conversation said, saved when the chat ends
+ * (/quit, end of input) so `wisp chat --resume` can carry it on.
+ *
+ * One JSON file per chat in `<home>/transcripts/<id>.json`, written
+ * atomically with mode 0600 (docs/chat.md describes the format). The id
+ * sorts by time, so "the latest" is the last name in the folder. A
+ * transcript holds the conversation's messages without wisp's instructions
+ * (a resumed chat composes its own, for the tools it offers now).
+ */
+import { join } from "node:path";
+import type { HomePaths } from "../../config/home.ts";
+import { ensureHome } from "../../config/home.ts";
+import type { ChatMessage } from "../../models/backend.ts";
+import { writeFileAtomicSync } from "../../util/atomic.ts";
+import { homeWriteError, messageOf, UsageError, WispError } from "../../util/errors.ts";
+import { randomHex } from "../../util/random_id.ts";
+
+/** The format's version; a reader refuses a newer one. */
+export const TRANSCRIPT_VERSION = 1;
+
+/** A saved chat. */
+export interface Transcript {
+  version: number;
+  id: string;
+  /** When the chat began and when this was saved (ISO 8601). */
+  started: string;
+  saved: string;
+  /** The model it last ran on. */
+  model: string;
+  /** The directory it ran in. */
+  cwd: string;
+  /** The audit sessions it ran under, oldest first (one per run of wisp chat). */
+  sessions: string[];
+  /** The conversation, without wisp's instructions. */
+  messages: ChatMessage[];
+  /** The lines the person submitted (what /history lists). */
+  history: string[];
+}
+
+/** A listing row. */
+export interface TranscriptSummary {
+  id: string;
+  saved: string;
+  model: string;
+  cwd: string;
+  /** How many messages the person sent. */
+  turns: number;
+  /** The first thing asked, shortened. */
+  first: string;
+}
+
+const ID_PATTERN = /^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/;
+
+/** A new transcript id: the start time (UTC) and a random suffix, so ids sort by time. */
+export function newTranscriptId(now = new Date()): string {
+  const iso = now.toISOString();
+  const date = iso.slice(0, 10).replaceAll("-", "");
+  const time = iso.slice(11, 19).replaceAll(":", "");
+  return `${date}-${time}-${randomHex(3)}`;
+}
+
+function pathOf(paths: HomePaths, id: string): string {
+  return join(paths.transcripts, `${id}.json`);
+}
+
+/** Save (or replace) a transcript. */
+export function saveTranscript(paths: HomePaths, transcript: Transcript): string {
+  const path = pathOf(paths, transcript.id);
+  try {
+    ensureHome(paths, paths.transcripts);
+    writeFileAtomicSync(path, JSON.stringify(transcript, null, 2) + "\n", 0o600);
+  } catch (error) {
+    throw homeWriteError(error, path, "the transcript");
+  }
+  return path;
+}
+
+function isMessage(value: unknown): value is ChatMessage {
+  if (!value || typeof value !== "object") return false;
+  const m = value as Record<string, unknown>;
+  return ["user", "assistant", "tool", "system"].includes(String(m.role)) &&
+    typeof m.content === "string";
+}
+
+/** Read one transcript; a missing, unreadable or malformed one is a sentence naming it. */
+export function loadTranscript(paths: HomePaths, id: string): Transcript {
+  if (!ID_PATTERN.test(id)) {
+    throw new UsageError(
+      `${JSON.stringify(id)} is not a transcript id; wisp chat --list shows the saved ones`,
+    );
+  }
+  const path = pathOf(paths, id);
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new UsageError(`no transcript ${id} is saved; wisp chat --list shows the saved ones`);
+    }
+    throw new WispError(`cannot read the transcript ${path} (${messageOf(error)})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new WispError(
+      `the transcript ${path} is not valid JSON; move it aside and resume another`,
+    );
+  }
+  const t = value as Partial<Transcript>;
+  if (
+    !t || typeof t !== "object" || typeof t.version !== "number" || !Array.isArray(t.messages) ||
+    !t.messages.every(isMessage)
+  ) {
+    throw new WispError(
+      `the transcript ${path} is not in wisp's transcript format; move it aside and resume another`,
+    );
+  }
+  if (t.version > TRANSCRIPT_VERSION) {
+    throw new WispError(
+      `the transcript ${path} was saved by a newer wisp (format ${t.version}); update wisp to resume it`,
+    );
+  }
+  return {
+    version: t.version,
+    id,
+    started: String(t.started ?? ""),
+    saved: String(t.saved ?? ""),
+    model: String(t.model ?? ""),
+    cwd: String(t.cwd ?? ""),
+    sessions: Array.isArray(t.sessions) ? t.sessions.map(String) : [],
+    messages: t.messages,
+    history: Array.isArray(t.history) ? t.history.map(String) : [],
+  };
+}
+
+/** The saved transcripts' ids, oldest first. */
+export function transcriptIds(paths: HomePaths): string[] {
+  const ids: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(paths.transcripts)) {
+      const id = entry.name.replace(/\.json$/, "");
+      if (entry.isFile && entry.name.endsWith(".json") && ID_PATTERN.test(id)) ids.push(id);
+    }
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw new WispError(`cannot list ${paths.transcripts} (${messageOf(error)})`);
+  }
+  return ids.sort();
+}
+
+/** The latest transcript's id, or a sentence saying there is none. */
+export function latestTranscriptId(paths: HomePaths): string {
+  const ids = transcriptIds(paths);
+  if (ids.length === 0) {
+    throw new UsageError("no chat transcript is saved yet; start one with wisp chat");
+  }
+  return ids[ids.length - 1];
+}
+
+/** One row per saved transcript, oldest first; an unreadable one is left out. */
+export function listTranscripts(paths: HomePaths): TranscriptSummary[] {
+  const rows: TranscriptSummary[] = [];
+  for (const id of transcriptIds(paths)) {
+    let t: Transcript;
+    try {
+      t = loadTranscript(paths, id);
+    } catch {
+      continue;
+    }
+    const asked = t.history.filter((line) => !line.startsWith("/") && !line.startsWith("!"));
+    const first = (asked[0] ?? "").replace(/\s+/g, " ");
+    rows.push({
+      id,
+      saved: t.saved,
+      model: t.model,
+      cwd: t.cwd,
+      turns: t.messages.filter((m) => m.role === "user").length,
+      first: first.length > 60 ? first.slice(0, 59) + "…" : first,
+    });
+  }
+  return rows;
+}
