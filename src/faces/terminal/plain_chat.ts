@@ -38,7 +38,7 @@ import type { Palette } from "../../cli/io.ts";
 import { askOnTerminal } from "./approval_dialog.ts";
 import type { TerminalInput } from "./input.ts";
 import type { WaitingInMcp } from "../chat/waiting.ts";
-import { foldText } from "./fold_text.ts";
+import { foldOutput } from "../chat/fold.ts";
 
 /** What the plain chat needs of the engine. */
 export interface PlainChatEngine {
@@ -76,9 +76,7 @@ export function elapsedWords(ms: number): string {
 
 /** The status line above the prompt: model and context on the left, the approval mode after. Pure. */
 export function statusText(status: StatusLine, colour: Palette, home?: string): string {
-  const context = status.contextPercent !== undefined
-    ? `:${status.contextPercent}% used`
-    : "";
+  const context = status.contextPercent !== undefined ? `:${status.contextPercent}% used` : "";
   const where = home && (status.cwd === home || status.cwd.startsWith(home + "/"))
     ? `~${status.cwd.slice(home.length)}`
     : status.cwd;
@@ -100,7 +98,9 @@ export function gateLine(event: Record<string, unknown>): string | undefined {
       return `· ${event.level} by ${event.classifier}${cached}`;
     }
     case "policy.decision":
-      return event.decision === "deny" ? `· blocked by policy: ${event.reason ?? "denied"}` : undefined;
+      return event.decision === "deny"
+        ? `· blocked by policy: ${event.reason ?? "denied"}`
+        : undefined;
     case "approval.decided": {
       if (event.decision === "approved") {
         if (event.by === "remembered") {
@@ -138,9 +138,7 @@ function asRequest(line: ApprovalLine): ApprovalRequest {
     cwd: line.cwd,
     pattern: line.pattern,
     outsideSandbox: line.outsideSandbox,
-    rememberable: line.options.filter((o): o is ApprovalAnswer =>
-      o !== "keep" && o !== "drop"
-    ),
+    rememberable: line.options.filter((o): o is ApprovalAnswer => o !== "keep" && o !== "drop"),
   };
 }
 
@@ -221,7 +219,10 @@ export class PlainChat {
     const quit = engine.quitRequested.then((code) => ({ quit: code }));
     try {
       for (;;) {
-        const ready = await Promise.race([this.#ready.then(() => ({ ready: true as const })), quit]);
+        const ready = await Promise.race([
+          this.#ready.then(() => ({ ready: true as const })),
+          quit,
+        ]);
         if ("quit" in ready) return await engine.finish(ready.quit);
         await this.#notes();
         this.#prompt();
@@ -257,7 +258,9 @@ export class PlainChat {
       return; // the pending folder could not be read: nothing to note
     }
     for (const line of lines) {
-      this.#err(line.startsWith("·") ? this.options.colour.dim(line) : this.options.colour.warn(line));
+      this.#err(
+        line.startsWith("·") ? this.options.colour.dim(line) : this.options.colour.warn(line),
+      );
     }
   }
 
@@ -323,7 +326,7 @@ export class PlainChat {
   }
 
   #fold(text: string, id: string): void {
-    const folded = foldText(text, this.options.shownOutputLines, id);
+    const folded = foldOutput(text, this.options.shownOutputLines, id);
     for (const line of folded.lines) this.#err(this.options.colour.dim(`    ${line}`));
     if (folded.fold) this.#err(this.options.colour.dim(`    ${folded.fold}`));
   }
@@ -331,7 +334,11 @@ export class PlainChat {
   async #approval(line: ApprovalLine): Promise<void> {
     if (line.kind !== "command" || !this.options.inputIsTerminal) {
       // Not ours to answer here (a fact; a piped stdin): the engine's own notes say so.
-      this.#engine?.handle({ type: "answer", id: line.id, decision: line.kind === "fact" ? "drop" : "no" });
+      this.#engine?.handle({
+        type: "answer",
+        id: line.id,
+        decision: line.kind === "fact" ? "drop" : "no",
+      });
       return;
     }
     this.#eraseWorking();
@@ -358,7 +365,9 @@ export class PlainChat {
     const c = this.options.colour;
     const question = line.kind === "question";
     if (question && !this.options.inputIsTerminal) {
-      this.#err(c.warn(`? the model asks: ${line.title} (declined: standard input is not a terminal)`));
+      this.#err(
+        c.warn(`? the model asks: ${line.title} (declined: standard input is not a terminal)`),
+      );
       this.#engine?.handle({ type: "choose", id: line.id, value: null });
       return;
     }
