@@ -443,17 +443,10 @@ async function approvals(engine: ChatEngine, args: string[]): Promise<void> {
     engine.note(`the scope must be one of ${SCOPES.join(", ")} (it is "${scope}")`, "warn");
     return;
   }
-  const { answerPending } = await import("../mcp/answer.ts");
-  const result = await answerPending(dir, id, {
-    decision: verb,
-    ...(scope ? { scope: scope as "once" } : {}),
-  });
-  engine.session.audit.record("approval.answered", {
-    id,
-    decision: verb === "approve" ? (scope ?? "once") : "no",
-    via: "chat",
-    taken: result.exitCode === 0,
-  });
+  // One module answers for every chat face: the same checks as wisp approvals, audited via chat.
+  const { WaitingInMcp } = await import("./waiting.ts");
+  const waiting = new WaitingInMcp({ dir, stdinIsTerminal: engine.options.inputIsTerminal });
+  const result = await waiting.answer(id, verb, scope, engine.session.audit);
   engine.note(result.message, result.exitCode === 0 ? "plain" : "warn", "command");
 }
 

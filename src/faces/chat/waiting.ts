@@ -45,6 +45,12 @@ export interface WaitingOptions {
   home?: string;
 }
 
+/**
+ * The ids this process's chat answered: shared by every WaitingInMcp, so the
+ * slash command that answers and the prompt that notes agree.
+ */
+const answeredInThisChat = new Set<string>();
+
 /** The words for a waiting approval, as a note names it. Pure. */
 export function requestWords(request: PendingRequest, home?: string): string {
   const where = tildePath(request.cwd, home);
@@ -112,7 +118,7 @@ export class WaitingInMcp {
   /** Requests noted and still waiting when last looked. */
   #seen = new Map<string, PendingRequest>();
   /** Ids this chat answered: not noted again when they go. */
-  #answeredHere = new Set<string>();
+  #answeredHere = answeredInThisChat;
   #toldHow = false;
 
   constructor(options: WaitingOptions) {
