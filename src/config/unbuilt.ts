@@ -51,7 +51,6 @@ export const UNBUILT_SETTINGS: UnbuiltSetting[] = [
   },
   { path: ["context", "target"], missing: "conversations are not condensed yet" },
   { path: ["context", "memory"], missing: "the memory tool is not built yet" },
-  { path: ["tools", "ask"], missing: "the ask tool is not built yet" },
   { path: ["tools", "models"], missing: "the models tool is not built yet" },
   // Pulls fill the Hugging Face cache and link models (trustedPublishers, modelsDirectory); running them is not built.
   {
@@ -73,7 +72,6 @@ export const UNBUILT_SETTINGS: UnbuiltSetting[] = [
     values: (v) => v === "model",
     missing: "the model step of verification is not built yet (readers and off work)",
   },
-  { path: ["inquiry"], missing: "the ask tool, whose questions this times, is not built yet" },
 ];
 
 function matches(segment: Segment, name: string): boolean {

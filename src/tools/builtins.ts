@@ -15,6 +15,7 @@ import { findTool } from "./find.ts";
 import { lsTool } from "./ls.ts";
 import { processTool } from "./process.ts";
 import { inspectTool } from "./inspect.ts";
+import { askTool } from "./ask.ts";
 
 export function builtinRegistry(): ToolRegistry {
   return new ToolRegistry()
@@ -28,5 +29,7 @@ export function builtinRegistry(): ToolRegistry {
     .register(grepTool)
     .register(findTool)
     .register(lsTool)
-    .register(processTool);
+    .register(processTool)
+    // Listed only when tools.ask is on or a tool list names it (registry.ts, OPT_IN_TOOLS).
+    .register(askTool);
 }

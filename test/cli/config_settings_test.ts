@@ -78,7 +78,6 @@ Deno.test("a setting whose feature is not built is refused with exit 1 and nothi
   const original = "{\n  // mine\n}\n";
   Deno.writeTextFileSync(`${home}/config.json`, original);
   const refused = [
-    ["tools.ask", "true"],
     ["tools.models", "true"],
     ["context.memory", "true"],
     ["context.target", "0.5"],
@@ -86,7 +85,6 @@ Deno.test("a setting whose feature is not built is refused with exit 1 and nothi
     ["routing.tasks.secrets", "ollama:qwen3.8:27b"],
     ["mlx.baseURL", "http://127.0.0.1:8081/v1"],
     ["mlx.contextLength", "8192"],
-    ["inquiry.timeoutSeconds", "30"],
     ["facts.enabled", "false"],
     ["shownOutputLines", "5"],
     ["verification.mode", "model"],
@@ -114,22 +112,24 @@ Deno.test("a setting whose feature is not built is refused with exit 1 and nothi
       ["mlx.modelsDirectory", "/tmp/models"],
       ["mlx.trustedPublishers", "someone"],
       ["verification.mode", "off"],
+      ["tools.ask", "true"],
+      ["inquiry.timeoutSeconds", "30"],
     ]
   ) {
     const run = await runWisp(["config", "set", key, value], { home });
     assertEquals(run.code, 0, `${key} ${value}: ${run.stderr}`);
   }
   // One set by hand is marked in the listing, and unset removes it.
-  Deno.writeTextFileSync(`${home}/config.json`, '{ "tools": { "ask": true } }\n');
+  Deno.writeTextFileSync(`${home}/config.json`, '{ "tools": { "models": true } }\n');
   const listed = await runWisp(["config", "list", "--json"], { home });
   assertEquals(listed.code, 0, listed.stderr);
-  const ask = JSON.parse(listed.stdout).settings.find((s: { key: string }) =>
-    s.key === "tools.ask"
+  const models = JSON.parse(listed.stdout).settings.find((s: { key: string }) =>
+    s.key === "tools.models"
   );
-  assertEquals(ask.value, true);
-  assertEquals(ask.inFile, true);
-  assertStringIncludes(ask.notBuilt, "the ask tool is not built yet");
-  const unset = await runWisp(["config", "unset", "tools.ask"], { home });
+  assertEquals(models.value, true);
+  assertEquals(models.inFile, true);
+  assertStringIncludes(models.notBuilt, "the models tool is not built yet");
+  const unset = await runWisp(["config", "unset", "tools.models"], { home });
   assertEquals(unset.code, 0, unset.stderr);
   assertEquals(Deno.readTextFileSync(`${home}/config.json`), "{}\n");
 });

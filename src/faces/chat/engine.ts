@@ -46,6 +46,7 @@ import type {
 } from "./protocol.ts";
 import { newTranscriptId, saveTranscript, type Transcript } from "./transcript.ts";
 import { runTyped, typedCommandLine } from "./typed_command.ts";
+import { chatInquirer } from "./inquiry.ts";
 import { completeInput, runSlash } from "./slash.ts";
 
 /** The help line under the banner. */
@@ -226,6 +227,8 @@ export class ChatEngine {
       config: o.config,
       root: o.root,
       host: this.approvalHost(),
+      // The ask tool's questions go out as choice lines (inquiry.ts).
+      inquirer: chatInquirer((choice) => this.choose(choice)),
       ...(o.notifier ? { notifier: o.notifier } : {}),
       yes: o.yes,
       unsafe: o.unsafe,

@@ -150,6 +150,8 @@ export class PlainChat {
   #workingShown = false;
   #ticker: ReturnType<typeof setInterval> | undefined;
   #dialogOpen = false;
+  /** The choice being read, so that it can be withdrawn (its turn stopped, answered elsewhere). */
+  #openChoice: { id: string; stop: AbortController; duringTurn: boolean } | undefined;
   /** Resolves when the engine is ready for the next line (its status line came). */
   #ready: Promise<void>;
   #markReady!: () => void;
@@ -192,6 +194,7 @@ export class PlainChat {
         void this.#choice(line);
         return;
       case "withdrawn":
+        if (this.#openChoice?.id === line.id) this.#openChoice.stop.abort();
         this.#err(this.options.colour.dim(`⚠ no longer waiting: ${line.reason}`));
         return;
       case "view":
@@ -372,6 +375,8 @@ export class PlainChat {
       return;
     }
     this.#dialogOpen = true;
+    const stop = new AbortController();
+    this.#openChoice = { id: line.id, stop, duringTurn: this.#activity !== null };
     try {
       this.#err(question ? c.warn("? the model asks") : c.warn(`choose: ${line.title}`));
       if (question) this.#err(`  ${line.title}`);
@@ -385,7 +390,13 @@ export class PlainChat {
             : "  type your answer, or press Enter to decline › "
           : "  type a number or a value, or press Enter to leave it › ",
       );
-      const typed = (await this.options.input.readLine())?.trim() ?? "";
+      const read = await this.options.input.readLine(stop.signal);
+      if (stop.signal.aborted) {
+        this.#errRaw("\n");
+        this.#err(c.dim("· no longer waiting"));
+        return;
+      }
+      const typed = read?.trim() ?? "";
       let value: string | null = null;
       if (typed !== "" && !typed.startsWith("/")) {
         const n = Number(typed);
@@ -396,6 +407,7 @@ export class PlainChat {
       this.#engine?.handle({ type: "choose", id: line.id, value });
     } finally {
       this.#dialogOpen = false;
+      if (this.#openChoice?.id === line.id) this.#openChoice = undefined;
     }
   }
 
@@ -403,6 +415,8 @@ export class PlainChat {
 
   #setActivity(activity: { text: string; since: number; stopping?: boolean } | null): void {
     this.#activity = activity;
+    // A question the turn asked goes with the turn.
+    if (!activity && this.#openChoice?.duringTurn) this.#openChoice.stop.abort();
     if (!activity) {
       this.#eraseWorking();
       this.#stopTicker();

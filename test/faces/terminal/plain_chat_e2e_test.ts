@@ -202,3 +202,56 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "plain chat in a terminal: the ask tool's question is shown numbered, a number answers, Enter declines",
+  ignore,
+  fn: async () => {
+    const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+    const question = {
+      question: "Which config did you mean?",
+      options: ["~/.wisp", "./wisp.json"],
+    };
+    ollama.reply(
+      { toolCalls: [{ name: "ask", arguments: question }] },
+      { text: "You chose the project's file." },
+      { toolCalls: [{ name: "ask", arguments: question }] },
+      { text: "You did not say." },
+    );
+    const s = await scratch({ ...ollamaConfig(ollama.url), tools: { ask: true } });
+    const terminal = new Terminal();
+    try {
+      await terminal.wisp("chat", s.home, ["chat", "--plain"], undefined, s.project);
+      await waitForCount(terminal, "chat", "> ", 1);
+      await terminal.keys("chat", "replace the config", "Enter");
+      let screen = await terminal.waitFor("chat", "press Enter to decline");
+      assertStringIncludes(screen, "? the model asks");
+      assertStringIncludes(screen, "Which config did you mean?");
+      assertStringIncludes(screen, "1  ~/.wisp");
+      assertStringIncludes(screen, "2  ./wisp.json");
+      assertStringIncludes(screen, "3  none of these");
+      await terminal.keys("chat", "2", "Enter");
+      screen = await waitForCount(terminal, "chat", "> ", 2);
+      assertStringIncludes(screen, "You chose the project's file.");
+      const toolMessages = (body: Record<string, unknown>) =>
+        (body.messages as { role: string; content: string }[]).filter((m) => m.role === "tool");
+      assertEquals(toolMessages(ollama.chats()[1]).at(-1)?.content, "chose: ./wisp.json");
+
+      await terminal.keys("chat", "again", "Enter");
+      await waitForCount(terminal, "chat", "press Enter to decline", 2);
+      await terminal.keys("chat", "Enter");
+      await waitForCount(terminal, "chat", "> ", 3);
+      assertStringIncludes(
+        toolMessages(ollama.chats()[3]).at(-1)?.content ?? "",
+        "the person declined to answer",
+      );
+      await terminal.keys("chat", "/quit", "Enter");
+      await terminal.waitFor("chat", "EXIT=0");
+    } finally {
+      await terminal.close();
+      await s.remove();
+      await ollama.close();
+    }
+  },
+});
