@@ -30,6 +30,7 @@ import * as tools from "./tools.ts";
 import * as models from "./models.ts";
 import * as approvals from "./approvals.ts";
 import * as approvalsPending from "./approvals_pending.ts";
+import * as questions from "./questions.ts";
 import * as mcp from "./mcp.ts";
 import * as classifier from "./classifier.ts";
 import * as notify from "./notify.ts";
@@ -54,6 +55,7 @@ const COMMANDS: CommandModule[] = [
   doctor,
   approvals,
   approvalsPending,
+  questions,
   classifier,
   notify,
   sandbox,
@@ -72,7 +74,6 @@ const COMMANDS: CommandModule[] = [
  */
 export const NOT_BUILT: readonly (readonly string[])[] = [
   ["facts"],
-  ["questions"],
 ];
 
 /** One-word prompts that are another tool's command, and what wisp offers instead. */

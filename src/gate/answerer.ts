@@ -136,7 +136,13 @@ export async function serverLineage(prober: Prober, self = Deno.pid): Promise<Se
  */
 export type AnswererVia = "terminal" | "chat";
 
-export type AnswererCheck = { ok: true; via: AnswererVia } | { ok: false; reason: string };
+/**
+ * A check's verdict: who answered (`via`) and, for a command that names its
+ * verb, the only decision it may send (`decisions`; absent: a chat, any).
+ */
+export type AnswererCheck =
+  | { ok: true; via: AnswererVia; decisions?: string[] }
+  | { ok: false; reason: string };
 
 /** The verbs of each command group that answers a waiting request. */
 const ANSWERING_VERBS: Record<string, string[]> = {
@@ -156,7 +162,7 @@ export function answeringFace(
   args: string[],
   id: string,
   stdin: string | undefined,
-): { ok: true; via: AnswererVia } | { ok: false; reason: string } {
+): AnswererCheck {
   const [group, verb, target] = args;
   if (group === "chat") {
     if (args.includes("--json")) {
@@ -167,7 +173,9 @@ export function answeringFace(
     }
     return { ok: true, via: "chat" };
   }
-  if (ANSWERING_VERBS[group]?.includes(verb) && target === id) return { ok: true, via: "terminal" };
+  if (ANSWERING_VERBS[group]?.includes(verb) && target === id) {
+    return { ok: true, via: "terminal", decisions: [verb] };
+  }
   return {
     ok: false,
     reason: `the answer did not come from wisp approvals approve|deny ${id} or a wisp chat`,
@@ -208,7 +216,7 @@ export async function checkAnswerer(
   }
   const lineageRefusal = await descendsFrom(pid, facts, lineage, prober);
   if (lineageRefusal) return { ok: false, reason: lineageRefusal };
-  return { ok: true, via: face.via };
+  return face;
 }
 
 async function descendsFrom(

@@ -54,17 +54,53 @@ export interface PendingRequest {
   expiresAt: string;
 }
 
-/** The line `wisp approvals approve|deny` sends over the request's socket. */
+/**
+ * A question the model asked through the ask tool, waiting for the person
+ * like an approval: answered with `wisp questions answer|decline <id>` or
+ * from a plain chat.
+ */
+export interface PendingQuestion {
+  version: 1;
+  kind: "question";
+  id: string;
+  server: { pid: number; start?: string; session: string };
+  client: string;
+  thread: string;
+  question: string;
+  /** Empty: a free-text answer. */
+  options: string[];
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** Anything the board files: an approval or a question. */
+export type PendingItem = PendingRequest | PendingQuestion;
+
+/** The most a typed answer to a question may hold on the socket. */
+export const ANSWER_TEXT_MAX = 2000;
+
+/**
+ * The line an answering face sends over the request's socket:
+ * approve|deny for an approval, answer|decline for a question.
+ */
 export interface PendingAnswer {
   version: 1;
   id: string;
-  decision: "approve" | "deny";
+  decision: "approve" | "deny" | "answer" | "decline";
   scope?: Scope;
+  /** The answer typed for a question (decision "answer"). */
+  text?: string;
   /** SHA-256 (hex) of the request file as the answering terminal read it. */
   digest: string;
 }
 
-export type OutcomeStatus = "approved" | "denied" | "refused" | "closed";
+/** The decisions that answer each kind. */
+const DECISIONS_OF: Record<PendingItem["kind"], PendingAnswer["decision"][]> = {
+  approval: ["approve", "deny"],
+  question: ["answer", "decline"],
+};
+
+export type OutcomeStatus = "approved" | "denied" | "answered" | "declined" | "refused" | "closed";
 
 export interface PendingOutcome {
   id: string;
@@ -125,7 +161,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** Parse a request file's text; undefined when it is not one. */
 export function parseRequest(
   text: string,
-): PendingRequest | { kind: string; id?: string } | undefined {
+): PendingRequest | PendingQuestion | { kind: string; id?: string } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -133,6 +169,16 @@ export function parseRequest(
     return undefined;
   }
   if (!isObject(value) || typeof value.kind !== "string") return undefined;
+  if (value.kind === "question") {
+    const server = value.server;
+    if (
+      typeof value.id !== "string" || !isObject(server) || typeof server.pid !== "number" ||
+      typeof value.question !== "string" || !Array.isArray(value.options) ||
+      !value.options.every((o) => typeof o === "string") ||
+      typeof value.expiresAt !== "string" || typeof value.createdAt !== "string"
+    ) return undefined;
+    return value as unknown as PendingQuestion;
+  }
   if (value.kind !== "approval") {
     return { kind: value.kind, id: typeof value.id === "string" ? value.id : undefined };
   }
@@ -154,9 +200,12 @@ function parseAnswer(text: string): PendingAnswer | undefined {
   }
   if (!isObject(value)) return undefined;
   if (
-    typeof value.id !== "string" || (value.decision !== "approve" && value.decision !== "deny") ||
+    typeof value.id !== "string" ||
+    !["approve", "deny", "answer", "decline"].includes(value.decision as string) ||
     typeof value.digest !== "string" ||
-    (value.scope !== undefined && !SCOPES.includes(value.scope as Scope))
+    (value.scope !== undefined && !SCOPES.includes(value.scope as Scope)) ||
+    (value.text !== undefined &&
+      (typeof value.text !== "string" || value.text.length > ANSWER_TEXT_MAX))
   ) return undefined;
   return value as unknown as PendingAnswer;
 }
@@ -189,13 +238,18 @@ export async function serverAlive(
  * runs (or, where that cannot be told, its heartbeat is fresh).
  */
 export function staleness(
-  request: PendingRequest,
+  request: PendingItem,
   mtimeMs: number | undefined,
   alive: boolean | undefined,
   now = Date.now(),
 ): Staleness {
   if (Date.parse(request.expiresAt) <= now) {
-    return { stale: true, why: "its wait expired (approval.timeoutSeconds)" };
+    return {
+      stale: true,
+      why: `its wait expired (${
+        request.kind === "question" ? "inquiry.timeoutSeconds" : "approval.timeoutSeconds"
+      })`,
+    };
   }
   if (alive === false) return { stale: true, why: "the wisp mcp server that asked has stopped" };
   if (alive === undefined && mtimeMs !== undefined && now - mtimeMs > HEARTBEAT_STALE_MS) {
@@ -204,8 +258,8 @@ export function staleness(
   return { stale: false };
 }
 
-export interface Listed {
-  request: PendingRequest;
+export interface Listed<T extends PendingItem = PendingRequest> {
+  request: T;
   /** Seconds it has waited. */
   waited: number;
 }
@@ -220,7 +274,29 @@ export async function listPending(
   prober: Prober = probeProcess,
   now = Date.now(),
 ): Promise<Listed[]> {
-  const out: Listed[] = [];
+  return (await listPendingItems(dir, prober, now)).filter((l): l is Listed =>
+    l.request.kind === "approval"
+  );
+}
+
+/** The questions waiting, oldest first (stale ones removed, as listPending does). */
+export async function listQuestions(
+  dir: string,
+  prober: Prober = probeProcess,
+  now = Date.now(),
+): Promise<Listed<PendingQuestion>[]> {
+  return (await listPendingItems(dir, prober, now)).filter((l): l is Listed<PendingQuestion> =>
+    l.request.kind === "question"
+  );
+}
+
+/** Every request waiting, approvals and questions, oldest first, stale ones removed. */
+export async function listPendingItems(
+  dir: string,
+  prober: Prober = probeProcess,
+  now = Date.now(),
+): Promise<Listed<PendingItem>[]> {
+  const out: Listed<PendingItem>[] = [];
   let entries: Deno.DirEntry[];
   try {
     entries = [...Deno.readDirSync(dir)];
@@ -249,8 +325,8 @@ export async function listPending(
       continue;
     }
     const request = parseRequest(text);
-    if (!request || request.kind !== "approval") continue;
-    const r = request as PendingRequest;
+    if (!request || (request.kind !== "approval" && request.kind !== "question")) continue;
+    const r = request as PendingItem;
     const state = staleness(r, mtime, await serverAlive(r.server, prober), now);
     if (state.stale) {
       removeStale(dir, r, state.why, now);
@@ -265,13 +341,18 @@ export async function listPending(
   return out;
 }
 
-function removeStale(dir: string, request: PendingRequest, why: string, now: number): void {
+/** What an outcome names the request by: the command, or the question asked. */
+export function itemWords(item: PendingItem): string {
+  return item.kind === "question" ? item.question : item.command;
+}
+
+function removeStale(dir: string, request: PendingItem, why: string, now: number): void {
   writeOutcome(dir, {
     id: request.id,
     status: "closed",
     by: "server",
     reason: `stale: ${why}`,
-    command: request.command,
+    command: itemWords(request),
     thread: request.thread,
     at: new Date(now).toISOString(),
   });
@@ -330,7 +411,7 @@ interface Incoming {
 
 interface Filed {
   bytes: Uint8Array;
-  request: PendingRequest;
+  request: PendingItem;
   listener: PeerListener;
   incoming: Incoming[];
   /** The connection whose answer was taken; it gets the outcome at settle. */
@@ -376,9 +457,11 @@ export class PendingBoard {
     return this.#start;
   }
 
-  /** Requests this server has waiting. */
+  /** Approval requests this server has waiting. */
   waiting(): PendingRequest[] {
-    return [...this.#filed.values()].map((f) => f.request);
+    return [...this.#filed.values()].map((f) => f.request).filter((r): r is PendingRequest =>
+      r.kind === "approval"
+    );
   }
 
   /**
@@ -412,6 +495,41 @@ export class PendingBoard {
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + timeoutSeconds * 1000).toISOString(),
     };
+    return this.#fileItem(request);
+  }
+
+  /** File a question of the ask tool, as `file` files an approval; returns it as filed. */
+  fileQuestion(
+    fields: {
+      session: string;
+      timeoutSeconds: number;
+      client: string;
+      thread: string;
+      question: string;
+      options: string[];
+    },
+    now = Date.now(),
+  ): PendingQuestion {
+    ensurePrivateDir(this.dir);
+    const { session, timeoutSeconds, ...rest } = fields;
+    let id = newPendingId();
+    while (this.#filed.has(id) || readBytes(requestPath(this.dir, id)) !== undefined) {
+      id = newPendingId();
+    }
+    const question: PendingQuestion = {
+      version: 1,
+      kind: "question",
+      id,
+      server: { pid: Deno.pid, ...(this.#start ? { start: this.#start } : {}), session },
+      ...rest,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + timeoutSeconds * 1000).toISOString(),
+    };
+    return this.#fileItem(question);
+  }
+
+  #fileItem<T extends PendingItem>(request: T): T {
+    const id = request.id;
     // The socket first: a request no terminal could answer is not filed.
     const listener = PeerListener.open(socketPath(this.dir, id));
     const bytes = new TextEncoder().encode(JSON.stringify(request, null, 2) + "\n");
@@ -476,6 +594,14 @@ export class PendingBoard {
   ): Promise<{ ok: true; answer: PendingAnswer; via: AnswererVia } | { ok: false; reason: string }> {
     const bound = await checkAnswer(line, id, filed.bytes, readBytes(requestPath(this.dir, id)));
     if (!bound.ok) return bound;
+    if (!DECISIONS_OF[filed.request.kind].includes(bound.answer.decision)) {
+      return {
+        ok: false,
+        reason: filed.request.kind === "question"
+          ? "it is a question: answer it with wisp questions answer|decline"
+          : "it is a command waiting for approval: answer it with wisp approvals approve|deny",
+      };
+    }
     const ownUid = Deno.uid();
     if (ownUid !== null && conn.peer.uid !== ownUid) {
       return { ok: false, reason: "the answer came from another user" };
@@ -487,6 +613,9 @@ export class PendingBoard {
       who = { ok: false, reason: "wisp could not check which process answered" };
     }
     if (!who.ok) return who;
+    if (who.decisions !== undefined && !who.decisions.includes(bound.answer.decision)) {
+      return { ok: false, reason: `the answering command does not ${bound.answer.decision}` };
+    }
     // The pid was read while the peer waits on its connection; gone now, it may name another.
     if (conn.peerGone()) return { ok: false, reason: "the answering process went away" };
     return { ...bound, via: who.via };
@@ -502,7 +631,7 @@ export class PendingBoard {
       status: "refused",
       by: "server",
       reason,
-      command: filed.request.command,
+      command: itemWords(filed.request),
       thread: filed.request.thread,
       at: new Date().toISOString(),
     };
@@ -518,9 +647,11 @@ export class PendingBoard {
     const full: PendingOutcome = {
       id,
       ...outcome,
-      command: filed.request.command,
+      command: itemWords(filed.request),
       thread: filed.request.thread,
-      outsideSandbox: filed.request.outsideSandbox,
+      ...(filed.request.kind === "approval"
+        ? { outsideSandbox: filed.request.outsideSandbox }
+        : {}),
       at: new Date().toISOString(),
     };
     writeOutcome(this.dir, full);

@@ -13,6 +13,7 @@ import {
   parseRequest,
   type PendingAnswer,
   type PendingOutcome,
+  type PendingQuestion,
   type PendingRequest,
   requestPath,
   type Scope,
@@ -33,8 +34,11 @@ export interface AnswerResult {
 }
 
 export interface AnswerOptions {
-  decision: "approve" | "deny";
+  /** approve|deny for a command; answer|decline for a question (wisp questions). */
+  decision: "approve" | "deny" | "answer" | "decline";
   scope?: Scope;
+  /** The typed answer to a question. */
+  text?: string;
   waitMs?: number;
   pollMs?: number;
   prober?: Prober;
@@ -67,6 +71,9 @@ function describeBy(by: string): string {
 
 /** What a final outcome says to a terminal that did not cause it. */
 export function answeredElsewhere(outcome: PendingOutcome): string {
+  if (outcome.status === "answered" || outcome.status === "declined") {
+    return `${outcome.id} was already ${outcome.status} ${describeBy(outcome.by)}: ${outcome.command}`;
+  }
   if (outcome.status === "approved") {
     return `${outcome.id} was already answered ${describeBy(outcome.by)}: approved (${
       outcome.scope ?? "once"
@@ -91,6 +98,13 @@ export function takenLine(outcome: PendingOutcome, asked: Scope | undefined): st
     return `approved once, outside the sandbox${note}: ${outcome.command} ${thread}`;
   }
   return `approved (${outcome.scope ?? "once"}): ${outcome.command} ${thread}`;
+}
+
+/** The line printed when the server took the answer to a question. */
+export function questionTakenLine(outcome: PendingOutcome): string {
+  return outcome.status === "declined"
+    ? `declined: ${outcome.command}; thread ${outcome.thread} is told you did not answer`
+    : `answered: ${outcome.command}; thread ${outcome.thread} reads it in this turn`;
 }
 
 /** A sentence for an error reading or reaching something in the pending folder. */
@@ -127,17 +141,24 @@ export async function answerPending(
   if (!parsed) {
     return fail(`the request file of ${id} is not one wisp wrote (it was altered); it is refused`);
   }
-  if (parsed.kind !== "approval") {
+  const wanted = options.decision === "answer" || options.decision === "decline"
+    ? "question"
+    : "approval";
+  if (parsed.kind !== wanted) {
     return {
       exitCode: 64,
       message: parsed.kind === "fact"
-        ? `${id} is a fact to keep, not a command: answer it with wisp facts keep|drop ${id}`
+        ? `${id} is a fact to keep, not a ${
+          wanted === "question" ? "question" : "command"
+        }: answer it with wisp facts keep|drop ${id}`
         : parsed.kind === "question"
         ? `${id} is a question, not a command: answer it with wisp questions answer|decline ${id}`
-        : `${id} is not a command waiting for approval`,
+        : parsed.kind === "approval"
+        ? `${id} is a command waiting for approval, not a question: answer it with wisp approvals approve|deny ${id}`
+        : `${id} is not a ${wanted === "question" ? "question" : "command waiting for approval"}`,
     };
   }
-  const request = parsed as PendingRequest;
+  const request = parsed as PendingRequest | PendingQuestion;
   if (request.id !== id) {
     return fail(`the request file of ${id} names another id (it was altered); it is refused`);
   }
@@ -156,20 +177,23 @@ export async function answerPending(
       status: "closed",
       by: "server",
       reason: `stale: ${state.why}`,
-      command: request.command,
+      command: request.kind === "question" ? request.question : request.command,
       thread: request.thread,
       at: new Date().toISOString(),
     });
     try {
       Deno.removeSync(requestPath(dir, id));
     } catch { /* gone */ }
-    return fail(`${id} is stale: ${state.why}; nothing was approved`);
+    return fail(
+      `${id} is stale: ${state.why}; nothing was ${wanted === "question" ? "sent" : "approved"}`,
+    );
   }
   const answer: PendingAnswer = {
     version: 1,
     id,
     decision: options.decision,
     ...(options.decision === "approve" ? { scope: options.scope ?? "once" } : {}),
+    ...(options.decision === "answer" && options.text !== undefined ? { text: options.text } : {}),
     digest: await sha256Hex(bytes),
   };
   let conn: PeerConnection | undefined;
@@ -199,7 +223,12 @@ export async function answerPending(
           return fail(`${id}: the answer was refused: ${outcome.reason ?? "no reason given"}`);
         }
         if (outcome.by === "terminal") {
-          return { exitCode: 0, message: takenLine(outcome, options.scope) };
+          return {
+            exitCode: 0,
+            message: outcome.status === "answered" || outcome.status === "declined"
+              ? questionTakenLine(outcome)
+              : takenLine(outcome, options.scope),
+          };
         }
         return fail(answeredElsewhere(outcome));
       }
