@@ -43,7 +43,8 @@ Deno.test("the tree has every visible command path, with its own options and the
   }
   // Hidden commands are not offered.
   assert(!keys.includes("wisp completions values"));
-  assert(!nodes[0].subcommands.some((s) => s.name === "chat"), "a placeholder is hidden");
+  assert(!nodes[0].subcommands.some((s) => s.name === "facts"), "a placeholder is hidden");
+  assert(nodes[0].subcommands.some((s) => s.name === "chat"), "chat is offered");
   const node = (key: string) => nodes.find((n) => n.path.join(" ") === key)!;
   // `wisp --tool x "prompt"` runs respond: the root takes respond's options.
   const tool = node("wisp").options.find((o) => o.names.includes("--tool"))!;

@@ -24,7 +24,7 @@ Deno.test("command words are refused before any model sees them; real prompts go
     const refused: [string[], RegExp][] = [
       [["doctr"], /^error: unknown command 'doctr'; did you mean doctor\? \(wisp -- doctr /],
       [["confg", "list"], /^error: unknown command 'confg'; did you mean config\?/],
-      [["chat"], /^error: wisp chat is not built yet/],
+      [["chta"], /^error: unknown command 'chta'; did you mean chat\?/],
       [["completions", "ksh"], /^error: unknown command 'ksh' for 'wisp completions'; .*zsh, bash or fish/],
       [["facts", "pending"], /^error: wisp facts is not built yet/],
       [["questions"], /^error: wisp questions is not built yet/],
