@@ -21,9 +21,13 @@ import { answerPending, type AnswerResult } from "../mcp/answer.ts";
 import {
   isPendingId,
   listPending,
+  listPendingItems,
+  listQuestions,
   outcomePath,
   parseOutcome,
+  type PendingItem,
   type PendingOutcome,
+  type PendingQuestion,
   type PendingRequest,
   type Scope,
   SCOPES,
@@ -33,7 +37,7 @@ import { tildePath } from "../terminal/approval_dialog.ts";
 
 /** Where an answer from the chat is audited (the chat session's audit log). */
 export interface AnswerAudit {
-  record(type: "approval.answered", fields: Record<string, unknown>): void;
+  record(type: "approval.answered" | "inquiry.answered", fields: Record<string, unknown>): void;
 }
 
 export interface WaitingOptions {
@@ -82,10 +86,35 @@ export function waitingNote(
   return lines;
 }
 
+/** The note for a question newly waiting (and, first of its kind, how to answer). Pure. */
+export function questionNote(
+  question: PendingQuestion,
+  firstOfKind: boolean,
+  canAnswer: boolean,
+): string[] {
+  const options = question.options.length > 0 ? ` (${question.options.join(" | ")})` : "";
+  const lines = [
+    `? ${question.id} waiting in wisp mcp (${question.client}, thread ${question.thread}): the model asks: ${question.question}${options}`,
+  ];
+  if (firstOfKind) {
+    lines.push(
+      canAnswer
+        ? "  answer with /questions answer ID, which prompts for the answer, or /questions decline ID"
+        : "  this chat does not read a terminal, so it cannot answer: run wisp questions answer ID in a terminal",
+    );
+  }
+  return lines;
+}
+
 /** How a request that stopped waiting ended, from its server's outcome. Pure. */
 export function endedWords(outcome: PendingOutcome | undefined): string {
   if (!outcome) return "answered elsewhere or withdrawn";
   const what = outcome.command ? ` (${outcome.command})` : "";
+  if (outcome.status === "answered" || outcome.status === "declined") {
+    return `${outcome.status} ${
+      outcome.by === "terminal" ? "in wisp questions" : `by ${outcome.by}`
+    }${what}`;
+  }
   if (outcome.status === "approved" || outcome.status === "denied") {
     const verb = outcome.status === "approved" ? "approved" : "refused";
     if (outcome.by === "elicitation") return `${verb} in the client's dialog${what}`;
@@ -116,10 +145,11 @@ export class WaitingInMcp {
   readonly #prober: Prober;
   readonly #home: string | undefined;
   /** Requests noted and still waiting when last looked. */
-  #seen = new Map<string, PendingRequest>();
+  #seen = new Map<string, PendingItem>();
   /** Ids this chat answered: not noted again when they go. */
   #answeredHere = answeredInThisChat;
-  #toldHow = false;
+  /** The kinds whose first note said how to answer. */
+  #toldHow = new Set<string>();
 
   constructor(options: WaitingOptions) {
     this.#dir = options.dir;
@@ -130,7 +160,7 @@ export class WaitingInMcp {
 
   /** The lines to print before the next prompt: requests newly waiting, and those gone since. */
   async notes(): Promise<string[]> {
-    const now = await listPending(this.#dir, this.#prober);
+    const now = await listPendingItems(this.#dir, this.#prober);
     const lines: string[] = [];
     const current = new Map(now.map((l) => [l.request.id, l.request]));
     for (const id of [...this.#seen.keys()]) {
@@ -142,8 +172,13 @@ export class WaitingInMcp {
     for (const [id, request] of current) {
       if (this.#seen.has(id)) continue;
       this.#seen.set(id, request);
-      lines.push(...waitingNote(request, !this.#toldHow, this.#canAnswer, this.#home));
-      this.#toldHow = true;
+      const first = !this.#toldHow.has(request.kind);
+      lines.push(
+        ...(request.kind === "question"
+          ? questionNote(request, first, this.#canAnswer)
+          : waitingNote(request, first, this.#canAnswer, this.#home)),
+      );
+      this.#toldHow.add(request.kind);
     }
     return lines;
   }
@@ -196,7 +231,8 @@ export class WaitingInMcp {
         message: `no request waits with the id ${id}; /approvals pending lists them`,
       };
     }
-    const request = this.#seen.get(id);
+    const seen = this.#seen.get(id);
+    const request = seen?.kind === "approval" ? seen : undefined;
     const result = await answerPending(this.#dir, id, {
       decision,
       ...(scope ? { scope: scope as Scope } : {}),
@@ -210,6 +246,48 @@ export class WaitingInMcp {
       decision: result.exitCode === 0
         ? (decision === "deny" ? "no" : scope ?? "once")
         : "not-taken",
+      by: "person",
+      via: "chat",
+      pendingId: id,
+      ...(result.exitCode === 0 ? {} : { reason: result.message }),
+    });
+    return result;
+  }
+
+  /** The questions waiting now (`/questions` lists them; `/questions answer` shows one). */
+  async questions(): Promise<PendingQuestion[]> {
+    return (await listQuestions(this.#dir, this.#prober)).map((l) => l.request);
+  }
+
+  /**
+   * `/questions answer ID` (with the text typed at its own prompt) or
+   * `/questions decline ID`: refused unless the chat reads a terminal; sent
+   * as `wisp questions` sends it, audited as inquiry.answered via chat.
+   */
+  async answerQuestion(
+    id: string,
+    decision: "answer" | "decline",
+    text: string | undefined,
+    audit: AnswerAudit,
+  ): Promise<AnswerResult> {
+    if (!this.#canAnswer) {
+      return {
+        exitCode: 1,
+        message:
+          `this chat does not read a terminal, so it cannot answer ${id}; run wisp questions ${decision} ${id} in a terminal`,
+      };
+    }
+    if (!isPendingId(id)) {
+      return { exitCode: 1, message: `no question waits with the id ${id}; /questions lists them` };
+    }
+    const result = await answerPending(this.#dir, id, {
+      decision,
+      ...(text !== undefined ? { text } : {}),
+      prober: this.#prober,
+    });
+    if (result.exitCode === 0) this.#answeredHere.add(id);
+    audit.record("inquiry.answered", {
+      decision: result.exitCode === 0 ? decision : "not-taken",
       by: "person",
       via: "chat",
       pendingId: id,

@@ -71,3 +71,62 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "plain chat: a question waiting in wisp mcp is noted and answered with /questions answer ID at its own prompt",
+  ignore: !tmuxAvailable(),
+  fn: async () => {
+    const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+    const s = await mcpScratch(
+      ollamaConfig(ollama.url, { tools: { ask: true }, inquiry: { timeoutSeconds: 300 } }),
+    );
+    const c = await connect(s);
+    const terminal = new Terminal();
+    try {
+      ollama.reply(
+        {
+          toolCalls: [{
+            name: "ask",
+            arguments: { question: "Which config?", options: ["~/.wisp", "./wisp.json"] },
+          }],
+        },
+        { text: "Fine." },
+      );
+      const call = c.client.callTool({
+        name: "respond",
+        arguments: { prompt: "replace the config", thread_id: "cfg", tools: ["ask"] },
+      });
+      const id = await waitFor(() => pendingIds(s.pending)[0], "the question file");
+      await terminal.wisp("chat", s.home, ["chat", "--plain"], undefined, s.project);
+      const noted = await terminal.waitFor("chat", "answer with /questions answer ID");
+      assertStringIncludes(
+        noted,
+        `? ${id} waiting in wisp mcp (`,
+      );
+      assertStringIncludes(
+        noted,
+        "thread cfg): the model asks: Which config? (~/.wisp | ./wisp.json)",
+      );
+      await terminal.keys("chat", `/questions answer ${id}`, "Enter");
+      await terminal.waitFor("chat", "press Enter to decline");
+      await terminal.keys("chat", "1", "Enter");
+      await terminal.waitFor("chat", "answered: Which config?");
+      structured(await call);
+      const sent = (ollama.chats()[1].messages as { role: string; content: string }[])
+        .filter((m) => m.role === "tool");
+      assertEquals(sent.at(-1)?.content, "chose: ~/.wisp");
+      assert(
+        s.events().some((e) => e.kind === "inquiry.answered" && e.via === "chat"),
+        "audited via chat",
+      );
+      await terminal.keys("chat", "/quit", "Enter");
+      assertStringIncludes(await terminal.waitFor("chat", "EXIT="), "EXIT=0");
+    } finally {
+      await terminal.close();
+      await c.close();
+      await ollama.close();
+      await s.remove();
+    }
+  },
+});
