@@ -115,9 +115,18 @@ async function action(flags: ChatFlags): Promise<void> {
   const json = flags.json === true;
   const stdinTerminal = io.stdinIsTerminal();
   const encoder = new TextEncoder();
+  // A front end that went away takes its stdout with it: what follows is dropped, and the end of
+  // its input ends the chat as usual.
+  let stdoutGone = false;
   const writeOut = (bytes: Uint8Array) => {
-    let written = 0;
-    while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
+    if (stdoutGone) return;
+    try {
+      let written = 0;
+      while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+      stdoutGone = true;
+    }
   };
 
   let emit: (line: import("../faces/chat/protocol.ts").OutLine) => void;
@@ -161,6 +170,8 @@ async function action(flags: ChatFlags): Promise<void> {
     );
   } else if (!config.commandPolicy.sandbox.enabled) warn(SANDBOX_OFF_WARNING);
 
+  // Bound once the engine exists: the hello it received says whether the front end posts.
+  let notifyThroughFrontEnd = (_n: { title: string; message: string; subtitle?: string }) => false;
   const engine = new ChatEngine({
     config,
     paths,
@@ -178,8 +189,12 @@ async function action(flags: ChatFlags): Promise<void> {
     inputIsTerminal: stdinTerminal,
     emit,
     version: versionString(),
-    // The terminal route never writes into a front end's stream: --json posts through the OS only.
-    notifier: openNotifier(config.notifications, paths.auditLog, { terminal: !json }),
+    // --json: a front end whose hello declared notify posts it (a notify line); otherwise the
+    // OS does. The terminal route never writes into a front end's stream.
+    notifier: openNotifier(config.notifications, paths.auditLog, {
+      terminal: !json,
+      ...(json ? { host: (n) => Promise.resolve(notifyThroughFrontEnd(n)) } : {}),
+    }),
     backend: async (name, explicit) =>
       (await chooseModel(name, config, {
         tools: true,
@@ -191,6 +206,16 @@ async function action(flags: ChatFlags): Promise<void> {
     changeConfig: (key, words) => applyConfigChange(key, words, "chat"),
     configView: () => configView(loaded.config, paths, loaded.exists),
   });
+  notifyThroughFrontEnd = (n) => {
+    if (!engine.hello?.effects.includes("notify")) return false;
+    emit({
+      type: "notify",
+      title: n.title,
+      body: n.message,
+      ...(n.subtitle ? { subtitle: n.subtitle } : {}),
+    });
+    return true;
+  };
   await engine.start();
 
   // Ctrl-C stops what runs; a second quits (130); with nothing running it quits.

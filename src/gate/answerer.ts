@@ -166,10 +166,18 @@ export function answeringFace(
   const [group, verb, target] = args;
   if (group === "chat") {
     if (args.includes("--json")) {
-      return { ok: false, reason: "the answer came from wisp chat --json, which a program drives" };
+      return {
+        ok: false,
+        reason:
+          "only a plain wisp chat reading a terminal may answer, and this is wisp chat --json, which a program drives",
+      };
     }
     if (stdin === undefined || !TERMINAL_DEVICE.test(stdin)) {
-      return { ok: false, reason: "the answering wisp chat does not read a terminal" };
+      return {
+        ok: false,
+        reason:
+          "only a plain wisp chat reading a terminal may answer, and the answering wisp chat does not read a terminal",
+      };
     }
     return { ok: true, via: "chat" };
   }
@@ -178,7 +186,8 @@ export function answeringFace(
   }
   return {
     ok: false,
-    reason: `the answer did not come from wisp approvals approve|deny ${id} or a wisp chat`,
+    reason:
+      `the answer did not come from wisp approvals approve|deny ${id}, wisp questions answer|decline ${id}, or a plain wisp chat reading a terminal`,
   };
 }
 
@@ -217,6 +226,18 @@ export async function checkAnswerer(
   const lineageRefusal = await descendsFrom(pid, facts, lineage, prober);
   if (lineageRefusal) return { ok: false, reason: lineageRefusal };
   return face;
+}
+
+/**
+ * Whether the answering wisp is a plain `wisp chat` whose standard input is
+ * a terminal, where the person typed `/approvals approve|deny ID` (docs/chat.md).
+ * `--json` is refused: its input is a program's, whatever that program's
+ * own terminal is. A platform that does not say where stdin leads refuses.
+ */
+export function plainChatAtTerminal(args: string[], facts: ProcessFacts): boolean {
+  if (args[0] !== "chat") return false;
+  const face = answeringFace(args, "", facts.stdin);
+  return face.ok && face.via === "chat";
 }
 
 async function descendsFrom(

@@ -136,3 +136,36 @@ Deno.test("a plain chat reading a terminal may answer; chat --json or a piped ch
   assert(cli.ok && cli.via === "terminal");
   assert(!answeringFace(["respond", "approvals"], "a1b2c3d4", "/dev/pts/1").ok);
 });
+
+Deno.test("a plain wisp chat reading a terminal may answer; --json, a piped stdin, a chat under the client may not", async () => {
+  const lineage = new Set([processKey(500, "5"), processKey(300, "3")]);
+  const chat = (ppid: number, stdin: string | undefined, argv = ["wisp", "chat"]) =>
+    wisp(ppid, { argv, ...(stdin !== undefined ? { stdin } : {}) });
+  const rows: Record<number, ProcessFacts> = {
+    10: chat(20, "/dev/pts/3"),
+    11: chat(20, "/dev/pts/3", ["wisp", "chat", "--plain", "--model", "ollama:x"]),
+    12: chat(20, "/dev/pts/3", ["wisp", "chat", "--json"]),
+    13: chat(20, "pipe:[4242]"),
+    14: chat(20, undefined),
+    15: chat(300, "/dev/pts/3"), // started by the client
+    16: wisp(20, { argv: ["wisp", "chat"], stdin: "/dev/pts/3", controllingTerminal: false }),
+    20: { alive: true, start: "1", ppid: 1 },
+    300: { alive: true, start: "3", ppid: 200 },
+    500: { alive: true, start: "5", ppid: 300 },
+  };
+  const check = (pid: number) => checkAnswerer(pid, "a1b2c3d4", COMPILED, lineage, table(rows));
+  assert((await check(10)).ok);
+  assert((await check(11)).ok);
+  const refused: Array<[number, RegExp]> = [
+    [12, /plain wisp chat reading a terminal/],
+    [13, /plain wisp chat reading a terminal/],
+    [14, /plain wisp chat reading a terminal/],
+    [15, /started by the MCP client/],
+    [16, /no terminal of its own/],
+  ];
+  for (const [pid, reason] of refused) {
+    const r = await check(pid);
+    assert(!r.ok, String(pid));
+    assertMatch(r.reason, reason, String(pid));
+  }
+});

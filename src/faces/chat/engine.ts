@@ -30,6 +30,7 @@ import type {
 import type { Notifier } from "../../notify/notifier.ts";
 import { readGitState } from "../../util/gitstate.ts";
 import { messageOf } from "../../util/errors.ts";
+import { ModelError } from "../../models/errors.ts";
 import { log } from "../../util/log.ts";
 import { BYTES_PER_TOKEN } from "../../tools/budget.ts";
 import type { AuditEvent } from "../../audit/catalogue.ts";
@@ -170,6 +171,8 @@ export class ChatEngine {
   #choiceCount = 0;
   #exitSent = false;
   #unknownReported = new Set<string>();
+  #turnStartPending = false;
+  #turnStarted: string | undefined;
   /** Risk classifications a model classifier made this session (for /stats). */
   classifierCalls = 0;
 
@@ -274,6 +277,13 @@ export class ChatEngine {
     try {
       return await o.backend(configured, false);
     } catch (error) {
+      // Only a model that cannot answer now gives way; a disabled or malformed name is the
+      // person's to fix, as wisp models and wisp config say.
+      if (
+        !(error instanceof ModelError) || ["disabled", "invalid", "fence"].includes(error.kind)
+      ) {
+        throw error;
+      }
       // The configured model is unavailable: the first model this machine can run, said so.
       let candidates: string[] = [];
       try {
@@ -287,7 +297,7 @@ export class ChatEngine {
         } catch {
           continue;
         }
-        const reason = messageOf(error);
+        const reason = error.reason;
         this.note(
           `${configured} is unavailable (${reason});\nusing ${backend.name}. /model ${configured} once it is running`,
           "warn",
@@ -569,8 +579,9 @@ export class ChatEngine {
   /** One message to the model: the turn through the conversation, streamed as delta lines. */
   async turn(prompt: string): Promise<void> {
     const running = this.beginRunning("turn", "waiting for the model");
-    const turnId = `${this.session.id}-t${this.turns.length + 1}`;
-    this.emit({ type: "turn", phase: "start", id: turnId });
+    // The turn's start goes out with its audit id, just before its first event (the prompt).
+    this.#turnStarted = undefined;
+    this.#turnStartPending = true;
     // What the person ran themselves since the last turn, told first.
     if (this.notices.length > 0) {
       this.conversation.messages.push({ role: "user", content: this.notices.join("\n") });
@@ -595,6 +606,7 @@ export class ChatEngine {
           },
         },
       });
+      this.#startTurnLine(report.turnId);
       if (thinking !== "") this.thoughts.push({ turn: report.turnId, text: thinking });
       const { outcome } = report;
       this.emit({ type: "delta", text: "" });
@@ -635,6 +647,7 @@ export class ChatEngine {
       // The reply (what streamed of it) ends here too.
       this.emit({ type: "delta", text: "" });
       const failure = error instanceof TurnFailed ? error.failure : error;
+      const turnId = this.#startTurnLine(`${this.session.id}-failed`);
       if (error instanceof TurnFailed && error.ran) this.note(error.ran, "muted", "ran");
       this.turns.push({ seconds, inputTokens: 0, outputTokens: 0, outcome: "failed" });
       this.note(`error: ${messageOf(failure)}`, "error", "error");
@@ -755,8 +768,19 @@ export class ChatEngine {
 
   // ------------------------------------------------------------- outputs
 
+  /** Emit the turn's start line once, with `id` unless one went out; returns the id used. */
+  #startTurnLine(id: string): string {
+    if (this.#turnStartPending) {
+      this.#turnStartPending = false;
+      this.#turnStarted = id;
+      this.emit({ type: "turn", phase: "start", id });
+    }
+    return this.#turnStarted ?? id;
+  }
+
   /** Every audit event of the session goes out as an event line; tool activity updates the working line. */
   onAuditEvent(event: AuditEvent): void {
+    if (this.#turnStartPending && typeof event.turn === "string") this.#startTurnLine(event.turn);
     this.emit({ type: "event", event: { ...event } });
     if (event.kind === "classifier.verdict" && event.by !== undefined && event.by !== "rules") {
       this.classifierCalls++;

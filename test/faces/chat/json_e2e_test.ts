@@ -40,6 +40,13 @@ Deno.test("printf 'What is the date?\\n/quit\\n' | wisp chat --json prints only 
     const turns = lines.filter((l) => l.type === "turn");
     assertEquals(turns.map((t) => t.phase), ["start", "end"]);
     assertEquals(turns[1].outcome, "replied");
+    // One id from start to end: the turn's audit id, which its events carry.
+    assertEquals(turns[0].id, turns[1].id);
+    const prompt = lines.find((l) =>
+      l.type === "event" && (l.event as { kind: string }).kind === "prompt"
+    );
+    assertEquals((prompt!.event as { turn: string }).turn, turns[0].id);
+    assert(lines.indexOf(turns[0]) < lines.indexOf(prompt!), "the turn starts before its events");
     assertEquals([turns[1].inputTokens, turns[1].outputTokens], [40, 7]);
     // The empty delta that ends the reply comes before the turn's end.
     const end = types.lastIndexOf("turn");

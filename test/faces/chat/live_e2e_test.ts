@@ -8,7 +8,19 @@ import { assert, assertEquals, assertStringIncludes } from "../../support/assert
 import { startFakeOllama } from "../../support/fake_ollama.ts";
 import { exists, waitUntil } from "../../support/wait.ts";
 import { ollamaConfig, scratch } from "../respond/support.ts";
+import { PROJECT_ROOT } from "../../support/wisp.ts";
 import { type Line, processesWith, startChat } from "./support.ts";
+
+/** A scratch folder in the user's home, or beside the checkout when the home is not writable. */
+async function outsideTheSandbox(): Promise<string> {
+  for (const dir of [Deno.env.get("HOME"), PROJECT_ROOT]) {
+    if (!dir) continue;
+    try {
+      return await Deno.makeTempDir({ dir, prefix: ".wisp-chat-outside-" });
+    } catch { /* not writable: the next place */ }
+  }
+  throw new Error("no writable folder outside the temporary folders to test !! with");
+}
 
 const kindOf = (l: Line) => (l.event as { kind?: string } | undefined)?.kind;
 
@@ -172,6 +184,139 @@ Deno.test("chat --json: an interrupt stops the model's sleep and leaves no proce
     await waitUntil(() => processesWith(typedMarker).length === 0, "the typed sleep to be gone");
     const typed = s.events().find((e) => e.kind === "command.typed");
     assertEquals(typed?.stopped, true);
+  } finally {
+    await chat.close();
+    await s.remove();
+    await ollama.close();
+  }
+});
+
+Deno.test("chat --json: !!cmd runs outside the sandbox (a write ! cannot make), says so first, and is audited as outside", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await scratch(ollamaConfig(ollama.url));
+  // A folder outside every writable root of the sandbox (not under the temporary folders, the
+  // project or wisp's home, which the policy guards): read-only to ! and writable to !!.
+  const beside = await outsideTheSandbox();
+  const chat = startChat([], { home: s.home, cwd: s.project });
+  try {
+    let mark = chat.lines.length;
+    await chat.send(`!touch ${beside}/inside.txt`);
+    const inside = await chat.next((l) => kindOf(l) === "command.typed", "the ! command", mark);
+    assert((inside.event as { exitStatus: number }).exitStatus !== 0, "the sandbox refused it");
+    assert(!exists(join(beside, "inside.txt")));
+
+    mark = chat.lines.length;
+    await chat.send(`!!touch ${beside}/outside.txt`);
+    const outside = await chat.next((l) => kindOf(l) === "command.typed", "the !! command", mark);
+    const event = outside.event as Record<string, unknown>;
+    assertEquals([event.exitStatus, event.outsideSandbox], [0, true]);
+    assert(exists(join(beside, "outside.txt")), "it wrote outside the sandbox");
+    const said = chat.lines.slice(mark).find((l) =>
+      l.type === "note" && String(l.text).startsWith("! running OUTSIDE the sandbox")
+    );
+    assert(said, "chat said so before it ran");
+    assert(chat.lines.indexOf(said) < chat.lines.indexOf(outside));
+    const decision = s.events().filter((e) => e.kind === "policy.decision").pop();
+    assertEquals([decision?.origin, decision?.outsideSandbox], ["person", true]);
+    await chat.send("/quit");
+    assertEquals((await chat.exited()).code, 0);
+  } finally {
+    await chat.close();
+    await Deno.remove(beside, { recursive: true });
+    await s.remove();
+    await ollama.close();
+  }
+});
+
+Deno.test("chat --json --unsafe: !! changes nothing and says so", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await scratch(ollamaConfig(ollama.url));
+  const chat = startChat(["--unsafe"], { home: s.home, cwd: s.project });
+  try {
+    await chat.send("!!true");
+    await chat.next((l) => kindOf(l) === "command.typed", "the command");
+    const notes = chat.lines.filter((l) => l.type === "note").map((l) => String(l.text));
+    assert(
+      notes.some((n) => n.startsWith("· !! changes nothing here: the sandbox is off")),
+      notes.join("\n"),
+    );
+    assert(notes.some((n) => n.startsWith("warning: --unsafe")), notes.join("\n"));
+    await chat.send("/quit");
+    assertEquals((await chat.exited()).code, 0);
+  } finally {
+    await chat.close();
+    await s.remove();
+    await ollama.close();
+  }
+});
+
+Deno.test("chat --json: an interrupt while an approval waits withdraws it, refuses, and stops the turn", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  ollama.reply({
+    toolCalls: [{ name: "run_command", arguments: { command: "touch never-made.txt" } }],
+  });
+  const s = await scratch(ollamaConfig(ollama.url));
+  const chat = startChat([], { home: s.home, cwd: s.project });
+  try {
+    await chat.send("make the file");
+    const approval = await chat.next((l) => l.type === "approval", "the approval line");
+    await chat.send({ type: "interrupt" });
+    const withdrawn = await chat.next((l) => l.type === "withdrawn", "the withdrawn line");
+    assertEquals(withdrawn.id, approval.id);
+    const end = await chat.next((l) => l.type === "turn" && l.phase === "end", "the turn's end");
+    assertEquals(end.outcome, "stopped");
+    // A late answer changes nothing.
+    await chat.send({ type: "answer", id: approval.id, decision: "once" });
+    await chat.send("/quit");
+    assertEquals((await chat.exited()).code, 0);
+    assert(!exists(join(s.project, "never-made.txt")));
+  } finally {
+    await chat.close();
+    await s.remove();
+    await ollama.close();
+  }
+});
+
+Deno.test("chat --json: when the input closes while the model's command runs, it is killed and the chat ends", async () => {
+  const marker = `sleep 5${Math.floor(Math.random() * 9)}.${Date.now() % 100000}`;
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  ollama.reply({ toolCalls: [{ name: "run_command", arguments: { command: marker } }] });
+  const s = await scratch(ollamaConfig(ollama.url));
+  const chat = startChat([], { home: s.home, cwd: s.project });
+  try {
+    await chat.send("wait a minute");
+    await waitUntil(() => processesWith(marker).length > 0, "the sleep to start");
+    const { code } = await chat.close();
+    assertEquals(code, 0);
+    await waitUntil(() => processesWith(marker).length === 0, "the sleep to be gone");
+    assertEquals(chat.lines[chat.lines.length - 1], { type: "exit", code: 0 });
+    // The transcript keeps what was asked.
+    const files = [...Deno.readDirSync(join(s.home, "transcripts"))];
+    assertEquals(files.length, 1);
+  } finally {
+    await chat.close();
+    await s.remove();
+    await ollama.close();
+  }
+});
+
+Deno.test("chat --json: with notify in the hello, the model's notification is a notify line for the front end", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  ollama.reply(
+    { toolCalls: [{ name: "notify", arguments: { title: "Build", message: "It passed." } }] },
+    { text: "Told you." },
+  );
+  const s = await scratch(ollamaConfig(ollama.url));
+  const chat = startChat([], { home: s.home, cwd: s.project });
+  try {
+    await chat.send({ type: "hello", effects: ["approve", "notify"], client: "test-face" });
+    await chat.send("tell me when it passes");
+    const notify = await chat.next((l) => l.type === "notify", "the notify line");
+    assertEquals([notify.title, notify.body], ["Build", "It passed."]);
+    const end = await chat.next((l) => l.type === "turn" && l.phase === "end", "the turn's end");
+    assert(chat.lines.indexOf(notify) < chat.lines.indexOf(end));
+    await chat.send("/quit");
+    assertEquals((await chat.exited()).code, 0);
   } finally {
     await chat.close();
     await s.remove();

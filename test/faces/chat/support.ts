@@ -3,7 +3,7 @@
  * sent as they are needed and out lines awaited as they arrive.
  */
 import { wispCommand } from "../../support/wisp.ts";
-import { waitUntil } from "../../support/wait.ts";
+import { GENEROUS_MS } from "../../support/wait.ts";
 
 export type Line = Record<string, unknown> & { type: string };
 
@@ -63,11 +63,13 @@ export function startChat(
   const errors = (async () => {
     for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) stderr += chunk;
   })();
+  let over: { code: number; stderr: string } | undefined;
   const done = (async () => {
     const status = await child.status;
     await reading;
     await errors;
-    return { code: status.code, stderr };
+    over = { code: status.code, stderr };
+    return over;
   })();
   let closed = false;
   return {
@@ -77,11 +79,22 @@ export function startChat(
       const text = typeof line === "string" ? line : JSON.stringify(line);
       await writer.write(encoder.encode(text + "\n"));
     },
-    next(match, what, from = 0) {
-      return waitUntil(
-        () => lines.slice(from).find(match),
-        `${what} (lines so far: ${JSON.stringify(lines.slice(-5))})`,
-      );
+    async next(match, what, from = 0) {
+      const deadline = Date.now() + GENEROUS_MS;
+      for (;;) {
+        const found = lines.slice(from).find(match);
+        if (found) return found;
+        // wisp ended without it: fail now, with what it said.
+        if (over) throw new Error(`${what}: wisp exited ${over.code}: ${over.stderr}`);
+        if (Date.now() > deadline) {
+          throw new Error(
+            `${what} did not happen within ${GENEROUS_MS} ms; the last lines: ${
+              JSON.stringify(lines.slice(-8))
+            }; stderr: ${stderr}`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
     },
     async close() {
       if (!closed) {

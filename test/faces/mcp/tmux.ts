@@ -78,6 +78,8 @@ export function wispInTmux(
 export interface OpenPane {
   screen(): Promise<string>;
   close(): Promise<void>;
+  /** Type into the pane (tmux send-keys: a literal text, or key names such as Enter). */
+  keys(...keys: string[]): Promise<void>;
 }
 
 /** Start a detached 250×50 session on `socket` running `script` under sh; throws tmux's complaint. */
@@ -110,6 +112,10 @@ export async function openWispInTmux(home: string, args: string[]): Promise<Open
     close: async () => {
       await tmux(socket, ["kill-server"]);
       await removeTmuxSocket(socket);
+    },
+    keys: async (...keys: string[]) => {
+      const sent = await tmux(socket, ["send-keys", ...keys]);
+      if (!sent.success) throw new Error(new TextDecoder().decode(sent.stderr));
     },
   };
 }
