@@ -95,7 +95,16 @@ export function gateLine(event: Record<string, unknown>): string | undefined {
   switch (event.kind) {
     case "classifier.verdict": {
       const cached = event.cached === true ? " (remembered)" : "";
-      return `· ${event.level} by ${event.classifier}${cached}`;
+      const reasons = Array.isArray(event.reasons) ? event.reasons as unknown[] : [];
+      const reason = typeof reasons[0] === "string" ? `: ${reasons[0]}` : "";
+      const seconds = typeof event.seconds === "number" && event.seconds > 0
+        ? ` (${(event.seconds * 1000).toFixed(1)} ms)`
+        : "";
+      // A line of several commands names the part each verdict is about.
+      const part = typeof event.line === "string" && event.line !== event.command
+        ? ` — ${event.command}`
+        : "";
+      return `· ${event.level} by ${event.classifier}${cached}${reason}${seconds}${part}`;
     }
     case "policy.decision":
       return event.decision === "deny"
@@ -150,6 +159,11 @@ export class PlainChat {
   #workingShown = false;
   #ticker: ReturnType<typeof setInterval> | undefined;
   #dialogOpen = false;
+  /**
+   * The gate's lines for calls not shown yet: the gate is asked for every call of a response
+   * before any runs (agent/prepare.ts), so its lines wait for their call's line.
+   */
+  #gateLines: { line: string; text: string }[] = [];
   /** The choice being read, so that it can be withdrawn (its turn stopped, answered elsewhere). */
   #openChoice: { id: string; stop: AbortController; duringTurn: boolean } | undefined;
   /** Resolves when the engine is ready for the next line (its status line came). */
@@ -173,6 +187,7 @@ export class PlainChat {
           this.#midReply = false;
           return;
         }
+        this.#flushGate();
         this.#eraseWorking();
         this.#midReply = !line.text.endsWith("\n");
         this.options.out(line.text);
@@ -273,6 +288,7 @@ export class PlainChat {
   }
 
   #note(line: NoteLine): void {
+    this.#flushGate();
     const c = this.options.colour;
     const tone = line.tone === "muted"
       ? c.dim
@@ -294,11 +310,20 @@ export class PlainChat {
     if (kind === "tool.call") {
       const what = argumentWords(event.arguments);
       this.#err(c.dim(`⚙ ${event.tool}${what ? ` ${what}` : ""}`));
+      // The verdicts about this call's command go under it; those about later calls wait.
+      const command = typeof (event.arguments as { command?: unknown })?.command === "string"
+        ? (event.arguments as { command: string }).command
+        : undefined;
+      const mine = command === undefined ? [] : this.#gateLines.filter((g) => g.line === command);
+      this.#gateLines = this.#gateLines.filter((g) => !mine.includes(g));
+      for (const g of mine) this.#err(c.dim(`  ${g.text}`));
       return;
     }
     const gate = gateLine(event);
     if (gate) {
-      this.#err(c.dim(`  ${gate}`));
+      const line = typeof event.line === "string" ? event.line : String(event.command ?? "");
+      // It waits for its call's line; one whose call never shows comes out with the next note.
+      this.#gateLines.push({ line, text: gate });
       return;
     }
     if (kind === "command.outcome" && event.origin !== "person") {
@@ -328,6 +353,13 @@ export class PlainChat {
     }
   }
 
+  /** Gate lines whose call never came (a refused call is not run): shown where they are. */
+  #flushGate(): void {
+    const pending = this.#gateLines;
+    this.#gateLines = [];
+    for (const g of pending) this.#err(this.options.colour.dim(`  ${g.text}`));
+  }
+
   #fold(text: string, id: string): void {
     const folded = foldOutput(text, this.options.shownOutputLines, id);
     for (const line of folded.lines) this.#err(this.options.colour.dim(`    ${line}`));
@@ -349,6 +381,7 @@ export class PlainChat {
       this.options.out("\n");
       this.#midReply = false;
     }
+    this.#flushGate();
     this.#dialogOpen = true;
     let answer: ApprovalAnswer = "no";
     try {
