@@ -255,3 +255,45 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "plain chat in a terminal: a second Ctrl-C while the turn stops kills what it runs at once and quits with 130",
+  ignore,
+  fn: async () => {
+    const seconds = 1000 + Math.floor(Math.random() * 900);
+    const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+    // A command that ignores SIGTERM, so the first Ctrl-C alone would leave it for two seconds.
+    const command = `trap '' TERM; sleep ${seconds}`;
+    ollama.reply(
+      { toolCalls: [{ name: "run_command", arguments: { command } }] },
+      { text: "never read" },
+    );
+    const s = await scratch(ollamaConfig(ollama.url));
+    const terminal = new Terminal();
+    try {
+      await terminal.wisp("chat", s.home, ["chat", "--plain", "--yes"], undefined, s.project);
+      await waitForCount(terminal, "chat", "> ", 1);
+      await terminal.keys("chat", "wait", "Enter");
+      const until = Date.now() + 60_000;
+      while (!running(`sleep ${seconds}`) && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert(running(`sleep ${seconds}`), "the sleep started");
+      await terminal.keys("chat", "C-c");
+      await terminal.waitFor("chat", "stopping the turn");
+      await terminal.keys("chat", "C-c");
+      const screen = await terminal.waitFor("chat", "EXIT=");
+      assertStringIncludes(screen, "EXIT=130");
+      const gone = Date.now() + 30_000;
+      while (running(`sleep ${seconds}`) && Date.now() < gone) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert(!running(`sleep ${seconds}`), "the sleep outlived the chat");
+    } finally {
+      await terminal.close();
+      await s.remove();
+      await ollama.close();
+    }
+  },
+});
