@@ -9,8 +9,8 @@
  *   (TerminalInput), through PlainChat's reader, the engine, and the
  *   renderer, until it writes the reply's first byte to stdout. Everything
  *   on stderr (status line, prompt, notes, tool lines) is rendered too, into
- *   a sink, and the pending folder is looked at before each prompt and after
- *   each Enter, as in a real chat.
+ *   a sink, and the pending folder is looked at between prompts, as in a
+ *   real chat.
  *
  * The conversation starts afresh every 50 turns (/new). Run:
  *   deno run -A bench/plain_chat_bench.ts
@@ -22,7 +22,6 @@ import { ChatEngine } from "../src/faces/chat/engine.ts";
 import { ScriptedBackend, textReply } from "../src/models/scripted.ts";
 import { PlainChat } from "../src/faces/terminal/plain_chat.ts";
 import { type InputSource, TerminalInput } from "../src/faces/terminal/input.ts";
-import { WaitingInMcp } from "../src/faces/chat/waiting.ts";
 import { palette } from "../src/cli/io.ts";
 
 const TURNS = Number(Deno.env.get("BENCH_TURNS") ?? 300);
@@ -100,7 +99,6 @@ async function throughPlainChat(): Promise<number[]> {
     inputIsTerminal: true,
     input: new TerminalInput(stdin),
     shownOutputLines: config.shownOutputLines,
-    waiting: new WaitingInMcp({ dir: paths.pending, stdinIsTerminal: true }),
   });
   const engine = new ChatEngine({
     config,
@@ -111,6 +109,7 @@ async function throughPlainChat(): Promise<number[]> {
     face: "chat",
     approvals: "protocol",
     inputIsTerminal: true,
+    noteWaiting: true,
     version: "bench",
     emit: (line) => chat.render(line),
     backend: () => Promise.resolve(backend),

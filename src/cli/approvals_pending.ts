@@ -100,23 +100,6 @@ export function watchLines(
   return lines;
 }
 
-/** How a request ended, from the outcome its server wrote (pending.ts), in a few words. */
-export function outcomeWords(o: { status: string; by: string; scope?: string }): string {
-  const what = `${o.status}${o.scope ? ` (${o.scope})` : ""}`;
-  switch (o.by) {
-    case "terminal":
-      return `${what} from a terminal`;
-    case "elicitation":
-      return `${what} in the client's dialog`;
-    case "timeout":
-      return `${what}: its wait ran out`;
-    case "server":
-      return `${what}: its server stopped`;
-    default:
-      return `${what} by ${o.by}`;
-  }
-}
-
 async function pending(flags: { json?: boolean; watch?: boolean }): Promise<void> {
   const { out, outLine, errLine, stdoutIsTerminal } = await load<typeof import("./io.ts")>(
     import.meta.resolve("./io.ts"),
@@ -194,7 +177,7 @@ async function watchPending(
   first: { request: import("../gate/pending.ts").PendingRequest; waited: number }[],
 ): Promise<never> {
   const { errLine, outLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
-  const { listPending, outcomePath, parseOutcome } = await load<
+  const { listPending, outcomePath, outcomeWords, parseOutcome } = await load<
     typeof import("../gate/pending.ts")
   >(import.meta.resolve("../gate/pending.ts"));
   let home: string | undefined;

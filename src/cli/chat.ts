@@ -143,9 +143,6 @@ async function action(flags: ChatFlags): Promise<void> {
     const { terminalInput } = await load<typeof import("../faces/terminal/input.ts")>(
       import.meta.resolve("../faces/terminal/input.ts"),
     );
-    const { WaitingInMcp } = await load<typeof import("../faces/chat/waiting.ts")>(
-      import.meta.resolve("../faces/chat/waiting.ts"),
-    );
     renderer = new PlainChat({
       out: (text) => writeOut(encoder.encode(text)),
       err: io.err,
@@ -154,7 +151,6 @@ async function action(flags: ChatFlags): Promise<void> {
       inputIsTerminal: stdinTerminal,
       input: terminalInput(),
       shownOutputLines: config.shownOutputLines,
-      waiting: new WaitingInMcp({ dir: paths.pending, stdinIsTerminal: stdinTerminal }),
     });
     emit = (line) => renderer!.render(line);
   }
@@ -187,6 +183,7 @@ async function action(flags: ChatFlags): Promise<void> {
     // --json: the protocol answers (a hello may say it cannot); plain: only a person at a terminal.
     approvals: json || stdinTerminal ? "protocol" : "refuse",
     inputIsTerminal: stdinTerminal,
+    noteWaiting: !json,
     emit,
     version: versionString(),
     // --json: a front end whose hello declared notify posts it (a notify line); otherwise the

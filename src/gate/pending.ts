@@ -115,6 +115,23 @@ export interface PendingOutcome {
   at: string;
 }
 
+/** How a request ended, from the outcome its server wrote , in a few words. */
+export function outcomeWords(o: { status: string; by: string; scope?: string }): string {
+  const what = `${o.status}${o.scope ? ` (${o.scope})` : ""}`;
+  switch (o.by) {
+    case "terminal":
+      return `${what} from a terminal`;
+    case "elicitation":
+      return `${what} in the client's dialog`;
+    case "timeout":
+      return `${what}: its wait ran out`;
+    case "server":
+      return `${what}: its server stopped`;
+    default:
+      return `${what} by ${o.by}`;
+  }
+}
+
 /** How long an outcome file is kept for a late terminal to read. */
 const OUTCOME_KEEP_MS = 10 * 60 * 1000;
 /** Where /proc cannot tell whether a server runs, its heartbeat must be this fresh. */

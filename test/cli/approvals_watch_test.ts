@@ -4,7 +4,8 @@
  * how it ended when its outcome is known); piped, the new request's row only.
  */
 import { assertEquals } from "../support/assert.ts";
-import { outcomeWords, type WatchedRequest, watchLines } from "../../src/cli/approvals_pending.ts";
+import { type WatchedRequest, watchLines } from "../../src/cli/approvals_pending.ts";
+import { outcomeWords } from "../../src/gate/pending.ts";
 
 const request = (id: string, command: string): WatchedRequest => ({
   id,

@@ -29,6 +29,7 @@ import type {
 } from "../../gate/gate.ts";
 import type { Notifier } from "../../notify/notifier.ts";
 import { readGitState } from "../../util/gitstate.ts";
+import { WaitingInMcp } from "./waiting.ts";
 import { messageOf } from "../../util/errors.ts";
 import { ModelError } from "../../models/errors.ts";
 import { log } from "../../util/log.ts";
@@ -81,6 +82,11 @@ export interface ChatEngineOptions {
   approvals: ApprovalRoute;
   /** Whether the person's input is a terminal: /approvals approve|deny answer only then. */
   inputIsTerminal: boolean;
+  /**
+   * Note, between prompts, each request newly waiting in a wisp mcp server,
+   * and each one seen before that no longer waits (the plain chat).
+   */
+  noteWaiting?: boolean;
   /** Where every out line goes. */
   emit(line: OutLine): void;
   /**
@@ -175,6 +181,8 @@ export class ChatEngine {
   #turnStarted: string | undefined;
   /** Risk classifications a model classifier made this session (for /stats). */
   classifierCalls = 0;
+  /** What waits in wisp mcp, noted between prompts (waiting.ts). */
+  #waiting: WaitingInMcp | undefined;
 
   constructor(options: ChatEngineOptions) {
     this.options = options;
@@ -266,6 +274,7 @@ export class ChatEngine {
         "muted",
       );
     }
+    await this.noteWaiting();
     this.emitStatus();
   }
 
@@ -481,7 +490,10 @@ export class ChatEngine {
         } catch (error) {
           this.note(`error: ${messageOf(error)}`, "error", "error");
         }
-        if (this.quitting === undefined && !this.#inputClosed) this.emitStatus();
+        if (this.quitting === undefined && !this.#inputClosed) {
+          await this.noteWaiting();
+          this.emitStatus();
+        }
       }
       this.#draining = undefined;
     })();
@@ -864,6 +876,34 @@ export class ChatEngine {
       this.note(`error: ${messageOf(error)}`, "error", "error");
     }
   }
+
+  // ------------------------------------------------- waiting in wisp mcp
+
+  /**
+   * Between prompts: a note for each request newly waiting in a wisp mcp
+   * server (the first also says how to answer), and one for each seen
+   * before that no longer waits, with how it ended when its server said.
+   * Requests answered in this chat are not noted again.
+   */
+  async noteWaiting(): Promise<void> {
+    if (!this.options.noteWaiting) return;
+    // One module notes and answers what waits (waiting.ts): questions too, and ids answered here.
+    this.#waiting ??= new WaitingInMcp({
+      dir: this.options.paths.pending,
+      stdinIsTerminal: this.options.inputIsTerminal,
+    });
+    let lines: string[];
+    try {
+      lines = await this.#waiting.notes();
+    } catch (error) {
+      log("info", `chat: cannot list ${this.options.paths.pending}: ${messageOf(error)}`);
+      return;
+    }
+    for (const line of lines) {
+      this.note(line, /^[⚠?] /.test(line) ? "warn" : "muted", "waiting");
+    }
+  }
+
 
   // -------------------------------------------------------------- status
 

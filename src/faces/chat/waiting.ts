@@ -80,7 +80,7 @@ export function waitingNote(
     lines.push(
       canAnswer
         ? "  answer with /approvals approve ID [once|session|project|always] or /approvals deny ID"
-        : "  this chat does not read a terminal, so it cannot answer: run wisp approvals approve ID or wisp approvals deny ID in a terminal",
+        : "  answer with wisp approvals approve|deny ID at a terminal (this chat's input is not one)",
     );
   }
   return lines;
@@ -100,7 +100,7 @@ export function questionNote(
     lines.push(
       canAnswer
         ? "  answer with /questions answer ID, which prompts for the answer, or /questions decline ID"
-        : "  this chat does not read a terminal, so it cannot answer: run wisp questions answer ID in a terminal",
+        : "  answer with wisp questions answer|decline ID at a terminal (this chat's input is not one)",
     );
   }
   return lines;

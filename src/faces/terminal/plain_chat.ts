@@ -18,8 +18,8 @@
  *   numbered list answered with a line. Neither is answered from a piped
  *   stdin: the engine refuses approvals unasked there, and a question the
  *   model asks is declined.
- * - Before each prompt, and after each Enter, requests newly waiting in
- *   `wisp mcp` are noted (faces/chat/waiting.ts).
+ * - Requests waiting in `wisp mcp` come as the engine's notes between
+ *   prompts (faces/chat/waiting.ts), rendered as any note is.
  *
  * Ctrl-C is the CLI's SIGINT listener (the engine stops what runs; a second
  * quits with 130); in a dialog, where the terminal is in raw mode, it
@@ -37,7 +37,6 @@ import type { ApprovalAnswer, ApprovalRequest } from "../../gate/gate.ts";
 import type { Palette } from "../../cli/io.ts";
 import { askOnTerminal } from "./approval_dialog.ts";
 import type { TerminalInput } from "./input.ts";
-import type { WaitingInMcp } from "../chat/waiting.ts";
 import { foldOutput } from "../chat/fold.ts";
 
 /** What the plain chat needs of the engine. */
@@ -60,8 +59,6 @@ export interface PlainChatOptions {
   inputIsTerminal: boolean;
   input: TerminalInput;
   shownOutputLines: number;
-  /** What waits in wisp mcp, noted before each prompt; absent: nothing is noted. */
-  waiting?: WaitingInMcp;
 }
 
 /** How long the working line waits between redraws. */
@@ -242,7 +239,6 @@ export class PlainChat {
           quit,
         ]);
         if ("quit" in ready) return await engine.finish(ready.quit);
-        await this.#notes();
         this.#prompt();
         const stop = new AbortController();
         const read = this.options.input.readLine(stop.signal).then((text) => ({ text }));
@@ -256,29 +252,12 @@ export class PlainChat {
           this.#errRaw("\n");
           return await engine.endOfInput();
         }
-        // A request that came while the person was at the prompt is noted once they press Enter.
-        await this.#notes();
         this.#ready = new Promise((resolve) => (this.#markReady = resolve));
         engine.handle({ type: "message", text: next.text });
       }
     } finally {
       this.#stopTicker();
       this.options.input.restore();
-    }
-  }
-
-  async #notes(): Promise<void> {
-    if (!this.options.waiting) return;
-    let lines: string[];
-    try {
-      lines = await this.options.waiting.notes();
-    } catch {
-      return; // the pending folder could not be read: nothing to note
-    }
-    for (const line of lines) {
-      this.#err(
-        line.startsWith("·") ? this.options.colour.dim(line) : this.options.colour.warn(line),
-      );
     }
   }
 

@@ -323,3 +323,31 @@ Deno.test("chat --json: with notify in the hello, the model's notification is a 
     await ollama.close();
   }
 });
+
+Deno.test("chat --json: a second interrupt during a turn quits with 130 and leaves no process", async () => {
+  const marker = `sleep 4${Math.floor(Math.random() * 9)}.${Date.now() % 100000}`;
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  ollama.reply({
+    toolCalls: [{ name: "run_command", arguments: { command: `trap '' TERM; ${marker}` } }],
+  });
+  const s = await scratch(ollamaConfig(ollama.url));
+  const chat = startChat([], { home: s.home, cwd: s.project });
+  try {
+    await chat.send("wait a minute");
+    await waitUntil(() => processesWith(marker).length > 0, "the sleep to start");
+    await chat.send({ type: "interrupt" });
+    await chat.next(
+      (l) => l.type === "note" && String(l.text).startsWith("stopping the turn"),
+      "the stopping note",
+    );
+    await chat.send({ type: "interrupt" });
+    const { code } = await chat.exited();
+    assertEquals(code, 130);
+    assertEquals(chat.lines[chat.lines.length - 1], { type: "exit", code: 130 });
+    await waitUntil(() => processesWith(marker).length === 0, "the sleep to be gone");
+  } finally {
+    await chat.close();
+    await s.remove();
+    await ollama.close();
+  }
+});

@@ -5,7 +5,8 @@
  * same checks as `wisp approvals approve`, and audited via chat.
  */
 import { join } from "node:path";
-import { assert, assertEquals } from "../../support/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../../support/assert.ts";
+import { runWisp } from "../../support/wisp.ts";
 import { startFakeOllama } from "../../support/fake_ollama.ts";
 import { waitUntil } from "../../support/wait.ts";
 import { exists } from "../../support/wait.ts";
@@ -33,10 +34,34 @@ Deno.test("a plain chat at a terminal lists a request waiting in wisp mcp and ap
       tools: ["run_command"],
     },
   });
+  // Closing the connection in the end rejects a call still waiting: the test fails on what came first.
+  call.catch(() => {});
+  const id = await waitFor(() => pendingIds(s.pending)[0], "the request file");
+  // A piped chat notes what waits, once, and says where to answer; it cannot answer itself.
+  const piped = await runWisp(["chat"], {
+    home: s.home,
+    cwd: s.project,
+    stdin: `/approvals approve ${id}\n\n/quit\n`,
+  });
+  assertEquals(piped.code, 0, piped.stderr);
+  const waiting =
+    `⚠ ${id} waiting in wisp mcp (claude-code, thread work): run touch made.txt in ${s.project}, moderate`;
+  assertEquals(piped.stderr.split(waiting).length - 1, 1, piped.stderr);
+  assertStringIncludes(piped.stderr, "answer with wisp approvals approve|deny ID at a terminal");
+  assertStringIncludes(piped.stderr, "answers only when the chat's input is a terminal");
+  assertEquals(pendingIds(s.pending), [id], "the request still waits");
   const pane = await openWispInTmux(s.home, ["chat", "--plain"]);
   try {
-    const id = await waitFor(() => pendingIds(s.pending)[0], "the request file");
     await waitUntil(async () => (await pane.screen()).includes("/help for commands"), "the chat");
+    // Noted before the first prompt, with how to answer from here.
+    await waitUntil(async () => {
+      const screen = await pane.screen();
+      return screen.includes(waiting) &&
+        screen.includes("answer with /approvals approve ID [once|session|project|always]") &&
+        screen.includes("approve at moderate");
+    }, "the note of the waiting request before the first prompt");
+    const first = await pane.screen();
+    assert(first.indexOf(waiting) < first.indexOf("approve at moderate"), first);
     await pane.keys("/approvals pending", "Enter");
     await waitUntil(
       async () =>
@@ -53,6 +78,12 @@ Deno.test("a plain chat at a terminal lists a request waiting in wisp mcp and ap
     );
     const server = s.events().find((e) => e.kind === "approval.answered" && e.by === "terminal");
     assertEquals(server?.decision, "session");
+    // Answered here: not noted again as no longer waiting, at the next prompt.
+    const statuses = async () => (await pane.screen()).split("approve at moderate").length;
+    const before = await statuses();
+    await pane.keys("/history", "Enter");
+    await waitUntil(async () => (await statuses()) > before, "the next prompt's status");
+    assert(!(await pane.screen()).includes(`${id} no longer waiting`));
   } finally {
     await pane.close();
     await c.close();

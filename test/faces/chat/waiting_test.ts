@@ -47,7 +47,10 @@ Deno.test("a waiting request's note: the spec's words, outside the sandbox marke
     "  answer with /approvals approve ID [once|session|project|always] or /approvals deny ID",
   );
   assertEquals(waitingNote(request("a1b2c3d4"), false, true).length, 1);
-  assertStringIncludes(waitingNote(request("a1b2c3d4"), true, false)[1], "in a terminal");
+  assertStringIncludes(
+    waitingNote(request("a1b2c3d4"), true, false)[1],
+    "answer with wisp approvals approve|deny ID at a terminal",
+  );
   assertEquals(
     requestWords(request("x", { outsideSandbox: true, command: "brew upgrade" }), "/home/me"),
     "run brew upgrade OUTSIDE THE SANDBOX, this once, in ~/src/wisp, moderate",
