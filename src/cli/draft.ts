@@ -42,9 +42,9 @@ export function register(program: Command): void {
 }
 
 async function runDraft(kindArg: string, flags: DraftFlags): Promise<void> {
-  const { errLine, outLine, stdinIsTerminal } = await load<typeof import("./io.ts")>(
-    import.meta.resolve("./io.ts"),
-  );
+  const { errLine, outLine, stdinIsTerminal, colourEnabled, palette } = await load<
+    typeof import("./io.ts")
+  >(import.meta.resolve("./io.ts"));
   const { UsageError, WispError } = await load<typeof import("../util/errors.ts")>(
     import.meta.resolve("../util/errors.ts"),
   );
@@ -107,7 +107,9 @@ async function runDraft(kindArg: string, flags: DraftFlags): Promise<void> {
     const { terminalApprovalHost } = await load<
       typeof import("../faces/terminal/approval_dialog.ts")
     >(import.meta.resolve("../faces/terminal/approval_dialog.ts"));
-    const host = terminalApprovalHost();
+    const host = terminalApprovalHost({
+      colour: palette(colourEnabled(Deno.stderr.isTerminal())),
+    });
     let drafted: import("../condense/tools.ts").ToolOutput;
     try {
       drafted = await tools.draftChangeTool(

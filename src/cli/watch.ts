@@ -65,9 +65,9 @@ export function register(program: Command): void {
 }
 
 async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
-  const { cliState, errLine, outLine } = await load<typeof import("./io.ts")>(
-    import.meta.resolve("./io.ts"),
-  );
+  const { cliState, errLine, outLine, colourEnabled, palette } = await load<
+    typeof import("./io.ts")
+  >(import.meta.resolve("./io.ts"));
   const { UsageError } = await load<typeof import("../util/errors.ts")>(
     import.meta.resolve("../util/errors.ts"),
   );
@@ -129,7 +129,9 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
   const { terminalApprovalHost } = await load<
     typeof import("../faces/terminal/approval_dialog.ts")
   >(import.meta.resolve("../faces/terminal/approval_dialog.ts"));
-  const host = terminalApprovalHost();
+  const host = terminalApprovalHost({
+    colour: palette(colourEnabled(Deno.stderr.isTerminal())),
+  });
   let running = false;
   let pendingChange = false;
   let pendingEvery = false;

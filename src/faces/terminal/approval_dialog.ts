@@ -18,7 +18,7 @@
  * what it would ask, saying no one can be asked.
  */
 import type { ApprovalAnswer, ApprovalHost, ApprovalRequest } from "../../gate/gate.ts";
-import { colourEnabled, type Palette, palette } from "../../cli/io.ts";
+import { PLAIN_TONES, type Tones } from "./tones.ts";
 import { type Key, type TerminalInput, terminalInput } from "./input.ts";
 
 /** The key and words of each answer, in the order the key line shows them. */
@@ -74,7 +74,7 @@ export function tildePath(path: string, home = Deno.env.get("HOME")): string {
 }
 
 /** The dialog's lines, before the key line. Pure given the palette. */
-export function dialogLines(request: ApprovalRequest, colour: Palette): string[] {
+export function dialogLines(request: ApprovalRequest, colour: Tones): string[] {
   const levelTone = request.level === "dangerous" ? colour.bad : colour.warn;
   const lines: string[] = [];
   if (request.outsideSandbox) {
@@ -113,7 +113,7 @@ export type DialogWriter = (text: string) => void;
 export interface TerminalDialogOptions {
   input?: TerminalInput;
   write?: DialogWriter;
-  colour?: Palette;
+  colour?: Tones;
   /**
    * Called before the dialog is drawn and after it is answered, so a face
    * can erase and redraw its working line around it.
@@ -125,7 +125,7 @@ export interface TerminalDialogOptions {
 export class TerminalApprovalHost implements ApprovalHost {
   readonly #input: TerminalInput;
   readonly #write: DialogWriter;
-  readonly #colour: Palette;
+  readonly #colour: Tones;
   readonly #around: TerminalDialogOptions["around"];
   /** One dialog at a time: a second request waits for the first to be answered. */
   #queue: Promise<unknown> = Promise.resolve();
@@ -133,7 +133,7 @@ export class TerminalApprovalHost implements ApprovalHost {
   constructor(options: TerminalDialogOptions = {}) {
     this.#input = options.input ?? terminalInput();
     this.#write = options.write ?? writeStderr;
-    this.#colour = options.colour ?? palette(colourEnabled(Deno.stderr.isTerminal()));
+    this.#colour = options.colour ?? PLAIN_TONES;
     this.#around = options.around;
   }
 
@@ -162,7 +162,7 @@ export class TerminalApprovalHost implements ApprovalHost {
  */
 export async function askOnTerminal(
   request: ApprovalRequest,
-  options: { input: TerminalInput; write: DialogWriter; colour: Palette; signal?: AbortSignal },
+  options: { input: TerminalInput; write: DialogWriter; colour: Tones; signal?: AbortSignal },
 ): Promise<ApprovalAnswer> {
   const { input, write, colour, signal } = options;
   const answers = offered(request);

@@ -34,7 +34,7 @@ import type {
   StatusLine,
 } from "../chat/protocol.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../../gate/gate.ts";
-import type { Palette } from "../../cli/io.ts";
+import type { Tones } from "./tones.ts";
 import { askOnTerminal } from "./approval_dialog.ts";
 import type { TerminalInput } from "./input.ts";
 import { foldOutput } from "../chat/fold.ts";
@@ -52,7 +52,7 @@ export interface PlainChatOptions {
   out(text: string): void;
   /** Everything else (stderr). */
   err(text: string): void;
-  colour: Palette;
+  colour: Tones;
   /** Whether stderr is a terminal: the working line is drawn only then. */
   terminal: boolean;
   /** Whether stdin is a terminal: dialogs and questions are answered only then. */
@@ -72,7 +72,7 @@ export function elapsedWords(ms: number): string {
 }
 
 /** The status line above the prompt: model and context on the left, the approval mode after. Pure. */
-export function statusText(status: StatusLine, colour: Palette, home?: string): string {
+export function statusText(status: StatusLine, colour: Tones, home?: string): string {
   const context = status.contextPercent !== undefined ? `:${status.contextPercent}% used` : "";
   const where = home && (status.cwd === home || status.cwd.startsWith(home + "/"))
     ? `~${status.cwd.slice(home.length)}`
