@@ -183,6 +183,9 @@ export class ChatEngine {
   classifierCalls = 0;
   /** What waits in wisp mcp, noted between prompts (waiting.ts). */
   #waiting: WaitingInMcp | undefined;
+  /** How many commands and questions wait in wisp mcp, as last listed (the status line's count). */
+  waitingApprovals = 0;
+  waitingQuestions = 0;
 
   constructor(options: ChatEngineOptions) {
     this.options = options;
@@ -899,6 +902,8 @@ export class ChatEngine {
       log("info", `chat: cannot list ${this.options.paths.pending}: ${messageOf(error)}`);
       return;
     }
+    this.waitingApprovals = this.#waiting.counts.approvals;
+    this.waitingQuestions = this.#waiting.counts.questions;
     for (const line of lines) {
       this.note(line, /^[⚠?] /.test(line) ? "warn" : "muted", "waiting");
     }
@@ -937,6 +942,9 @@ export class ChatEngine {
       cwd: root,
       ...(branch ? { branch } : {}),
       approvalMode: this.approvalMode(),
+      ...(this.waitingApprovals + this.waitingQuestions > 0
+        ? { waiting: { approvals: this.waitingApprovals, questions: this.waitingQuestions } }
+        : {}),
       ...(last
         ? {
           last: {

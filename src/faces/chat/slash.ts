@@ -433,10 +433,29 @@ async function approvals(engine: ChatEngine, args: string[]): Promise<void> {
     );
     return;
   }
-  if (!id) {
-    engine.note(`/approvals ${verb} needs the request's id; /approvals pending lists them`, "warn");
-    return;
+  let chosenId = id;
+  if (!chosenId) {
+    // Without an id: a choice of what waits.
+    const listed = await listPending(dir);
+    if (listed.length === 0) {
+      say("no command waits for approval in wisp mcp");
+      return;
+    }
+    const chosen = await engine.choose({
+      kind: "pick",
+      title: `/approvals ${verb}: which request?`,
+      options: listed.map(({ request }) => ({
+        value: request.id,
+        label: `${request.command} (${request.client}, thread ${request.thread}, ${request.level})`,
+      })),
+    });
+    if (!chosen.value) {
+      say("nothing was answered");
+      return;
+    }
+    chosenId = chosen.value;
   }
+  const target = chosenId;
   if (verb === "approve" && scope !== undefined && !(SCOPES as readonly string[]).includes(scope)) {
     engine.note(`the scope must be one of ${SCOPES.join(", ")} (it is "${scope}")`, "warn");
     return;
@@ -444,7 +463,7 @@ async function approvals(engine: ChatEngine, args: string[]): Promise<void> {
   // One module answers for every chat face: the same checks as wisp approvals, audited via chat.
   const { WaitingInMcp } = await import("./waiting.ts");
   const waiting = new WaitingInMcp({ dir, stdinIsTerminal: engine.options.inputIsTerminal });
-  const result = await waiting.answer(id, verb, scope, engine.session.audit);
+  const result = await waiting.answer(target, verb, scope, engine.session.audit);
   engine.note(result.message, result.exitCode === 0 ? "plain" : "warn", "command");
 }
 

@@ -148,6 +148,8 @@ export class WaitingInMcp {
   #seen = new Map<string, PendingItem>();
   /** Ids this chat answered: not noted again when they go. */
   #answeredHere = answeredInThisChat;
+  /** How many approvals and questions waited when last looked (notes). */
+  counts = { approvals: 0, questions: 0 };
   /** The kinds whose first note said how to answer. */
   #toldHow = new Set<string>();
 
@@ -161,6 +163,10 @@ export class WaitingInMcp {
   /** The lines to print before the next prompt: requests newly waiting, and those gone since. */
   async notes(): Promise<string[]> {
     const now = await listPendingItems(this.#dir, this.#prober);
+    this.counts = {
+      approvals: now.filter((l) => l.request.kind === "approval").length,
+      questions: now.filter((l) => l.request.kind === "question").length,
+    };
     const lines: string[] = [];
     const current = new Map(now.map((l) => [l.request.id, l.request]));
     for (const id of [...this.#seen.keys()]) {

@@ -91,3 +91,51 @@ Deno.test("a plain chat at a terminal lists a request waiting in wisp mcp and ap
     await s.remove();
   }
 });
+
+Deno.test("a plain chat at a terminal: /approvals deny without an id offers what waits, and the pick denies it", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await mcpScratch(ollamaConfig(ollama.url));
+  const c = await connect(s, { env: { WISP_MCP_CLIENT: "claude-code" } });
+  ollama.reply({
+    toolCalls: [{ name: "run_command", arguments: { command: "touch denied.txt" } }],
+  });
+  ollama.reply({ text: "It was refused." });
+  const call = c.client.callTool({
+    name: "respond",
+    arguments: {
+      prompt: "Use run_command to run exactly: touch denied.txt",
+      thread_id: "work",
+      tools: ["run_command"],
+    },
+  });
+  call.catch(() => {});
+  const id = await waitFor(() => pendingIds(s.pending)[0], "the request file");
+  const pane = await openWispInTmux(s.home, ["chat", "--plain"]);
+  try {
+    await waitUntil(async () => (await pane.screen()).includes("approve at moderate"), "the chat");
+    await pane.keys("/approvals deny", "Enter");
+    await waitUntil(
+      async () =>
+        (await pane.screen()).includes(
+          `1. ${id}  touch denied.txt (claude-code, thread work, moderate)`,
+        ),
+      "the choice of what waits",
+    );
+    await pane.keys("1", "Enter");
+    const receipt = structured(await call);
+    assert(!exists(join(s.project, "denied.txt")), "the denied command never ran");
+    assertEquals((receipt.calls as Record<string, unknown>[])[0].outcome === "ok", false);
+    await waitUntil(
+      () =>
+        s.events().find((e) =>
+          e.kind === "approval.answered" && e.via === "chat" && e.id === id && e.decision === "no"
+        ),
+      "the chat's own approval.answered",
+    );
+  } finally {
+    await pane.close();
+    await c.close();
+    await ollama.close();
+    await s.remove();
+  }
+});
