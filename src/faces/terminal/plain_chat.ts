@@ -392,8 +392,14 @@ export class PlainChat {
     try {
       this.#err(question ? c.warn("? the model asks") : c.warn(`choose: ${line.title}`));
       if (question) this.#err(`  ${line.title}`);
+      // A question's options read as the person's answers; another choice names each value
+      // (what a typed value must match) beside its label.
       line.options.forEach((o, i) =>
-        this.#err(`  ${i + 1}  ${o.label ?? o.value}${o.current ? " *" : ""}`)
+        this.#err(
+          question
+            ? `  ${i + 1}  ${o.label ?? o.value}`
+            : `  ${i + 1}. ${o.value}${o.label ? `  ${o.label}` : ""}${o.current ? " *" : ""}`,
+        )
       );
       this.#errRaw(
         question
