@@ -104,6 +104,14 @@ export const AUDIT_CATALOGUE = {
   "approval.answered": z.looseObject({ command: z.string().optional(), decision: z.string() }),
   /** A running server dropped an approval it held, at `wisp approvals revoke`. */
   "approval.revoked": z.looseObject({ approvalId: z.string(), pattern: z.string().optional() }),
+  /** The model asked the person a question (the ask tool). */
+  "inquiry.asked": z.looseObject({ inquiryId: z.string(), question: z.string() }),
+  /** A question filed for a person elsewhere (wisp mcp): answered with wisp questions. */
+  "inquiry.pending": z.looseObject({ inquiryId: z.string(), pendingId: z.string() }),
+  /** What became of a question: answered, none-of-these, declined, timeout, no-person. */
+  "inquiry.settled": z.looseObject({ inquiryId: z.string().optional(), outcome: z.string() }),
+  /** A person's answer to a question waiting in wisp mcp, by the face that sent it. */
+  "inquiry.answered": z.looseObject({ decision: z.string() }),
   "command.outcome": z.looseObject({
     command: z.string(),
     exitStatus: z.number().int().nullable().optional(),

@@ -4,7 +4,7 @@
  *
  * - `--json`: JSON Lines on stdin and stdout (src/faces/chat/json_face.ts,
  *   docs/chat-protocol.md), for a program that is the face;
- * - otherwise the plain line chat (src/faces/chat/plain_face.ts): the reply
+ * - otherwise the plain line chat (src/faces/terminal/plain_chat.ts): the reply
  *   on stdout, everything else on stderr.
  *
  * `--resume [ID]` carries a saved transcript on (the latest without an id);
@@ -130,20 +130,28 @@ async function action(flags: ChatFlags): Promise<void> {
   };
 
   let emit: (line: import("../faces/chat/protocol.ts").OutLine) => void;
-  let renderer: import("../faces/chat/plain_face.ts").PlainRenderer | undefined;
+  let renderer: import("../faces/terminal/plain_chat.ts").PlainChat | undefined;
   if (json) {
     const { jsonLineWriter } = await load<typeof import("../faces/chat/json_face.ts")>(
       import.meta.resolve("../faces/chat/json_face.ts"),
     );
     emit = jsonLineWriter(writeOut);
   } else {
-    const { PlainRenderer } = await load<typeof import("../faces/chat/plain_face.ts")>(
-      import.meta.resolve("../faces/chat/plain_face.ts"),
+    const { PlainChat } = await load<typeof import("../faces/terminal/plain_chat.ts")>(
+      import.meta.resolve("../faces/terminal/plain_chat.ts"),
     );
-    renderer = new PlainRenderer(
-      { out: (text) => writeOut(encoder.encode(text)), err: io.err },
-      config.shownOutputLines,
+    const { terminalInput } = await load<typeof import("../faces/terminal/input.ts")>(
+      import.meta.resolve("../faces/terminal/input.ts"),
     );
+    renderer = new PlainChat({
+      out: (text) => writeOut(encoder.encode(text)),
+      err: io.err,
+      colour: io.palette(io.colourEnabled(Deno.stdout.isTerminal())),
+      terminal: Deno.stderr.isTerminal(),
+      inputIsTerminal: stdinTerminal,
+      input: terminalInput(),
+      shownOutputLines: config.shownOutputLines,
+    });
     emit = (line) => renderer!.render(line);
   }
   const warn = (text: string) => emit({ type: "note", text, tone: "warn" });
@@ -224,10 +232,7 @@ async function action(flags: ChatFlags): Promise<void> {
       );
       io.cliState.exitCode = await runJsonChat(engine, Deno.stdin.readable);
     } else {
-      const { runPlainChat } = await load<typeof import("../faces/chat/plain_face.ts")>(
-        import.meta.resolve("../faces/chat/plain_face.ts"),
-      );
-      io.cliState.exitCode = await runPlainChat(engine, renderer!, Deno.stdin.readable);
+      io.cliState.exitCode = await renderer!.run(engine);
     }
   } finally {
     if (listening) Deno.removeSignalListener("SIGINT", onInterrupt);

@@ -42,9 +42,9 @@ export function register(program: Command): void {
 }
 
 async function runDraft(kindArg: string, flags: DraftFlags): Promise<void> {
-  const { errLine, outLine, stdinIsTerminal } = await load<typeof import("./io.ts")>(
-    import.meta.resolve("./io.ts"),
-  );
+  const { errLine, outLine, stdinIsTerminal, colourEnabled, palette } = await load<
+    typeof import("./io.ts")
+  >(import.meta.resolve("./io.ts"));
   const { UsageError, WispError } = await load<typeof import("../util/errors.ts")>(
     import.meta.resolve("../util/errors.ts"),
   );
@@ -102,12 +102,23 @@ async function runDraft(kindArg: string, flags: DraftFlags): Promise<void> {
       }
     }
 
-    // draft_change's one implementation: nothing piped in means the staged change, through the gate.
+    // draft_change's one implementation: nothing piped in means the staged change, through the gate,
+    // whose question the person answers when standard input is a terminal.
+    const { terminalApprovalHost } = await load<
+      typeof import("../faces/terminal/approval_dialog.ts")
+    >(import.meta.resolve("../faces/terminal/approval_dialog.ts"));
+    const host = terminalApprovalHost({
+      colour: palette(colourEnabled(Deno.stderr.isTerminal())),
+    });
     let drafted: import("../condense/tools.ts").ToolOutput;
     try {
       drafted = await tools.draftChangeTool(
         { kind, ...(piped.trim() !== "" ? { text: piped } : {}) },
-        { model: backend, audit, run: { config, paths, audit, yes: flags.yes } },
+        {
+          model: backend,
+          audit,
+          run: { config, paths, audit, yes: flags.yes, ...(host ? { host } : {}) },
+        },
       );
     } catch (error) {
       if (error instanceof tools.DraftInputError) {

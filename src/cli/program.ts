@@ -31,6 +31,7 @@ import * as models from "./models.ts";
 import * as approvals from "./approvals.ts";
 import * as approvalsPending from "./approvals_pending.ts";
 import * as facts from "./facts.ts";
+import * as questions from "./questions.ts";
 import * as mcp from "./mcp.ts";
 import * as classifier from "./classifier.ts";
 import * as notify from "./notify.ts";
@@ -56,6 +57,7 @@ const COMMANDS: CommandModule[] = [
   approvals,
   approvalsPending,
   facts,
+  questions,
   classifier,
   notify,
   sandbox,
@@ -73,7 +75,6 @@ const COMMANDS: CommandModule[] = [
  * is not built yet (exit 64).
  */
 export const NOT_BUILT: readonly (readonly string[])[] = [
-  ["questions"],
 ];
 
 /** One-word prompts that are another tool's command, and what wisp offers instead. */

@@ -94,9 +94,9 @@ export function commandLine(words: string[]): string | undefined {
 }
 
 async function runTriageCommand(command: string[], flags: TriageFlags): Promise<void> {
-  const { cliState, err, outLine, stdinIsTerminal } = await load<typeof import("./io.ts")>(
-    import.meta.resolve("./io.ts"),
-  );
+  const { cliState, err, outLine, stdinIsTerminal, colourEnabled, palette } = await load<
+    typeof import("./io.ts")
+  >(import.meta.resolve("./io.ts"));
   const { UsageError, WispError } = await load<typeof import("../util/errors.ts")>(
     import.meta.resolve("../util/errors.ts"),
   );
@@ -158,11 +158,19 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
         const { runForTriage } = await load<typeof import("../condense/run_command.ts")>(
           import.meta.resolve("../condense/run_command.ts"),
         );
+        const { terminalApprovalHost } = await load<
+          typeof import("../faces/terminal/approval_dialog.ts")
+        >(import.meta.resolve("../faces/terminal/approval_dialog.ts"));
+        // At a terminal the person answers the gate's question; piped, no one can.
+        const host = terminalApprovalHost({
+          colour: palette(colourEnabled(Deno.stderr.isTerminal())),
+        });
         const ran = await runForTriage(line, {
           config,
           paths,
           audit,
           yes: flags.yes,
+          ...(host ? { host } : {}),
           ...watch,
         });
         input = ran.scanned!;

@@ -4,7 +4,7 @@
  * the settle period) and, with --every, on an interval. Each run is one line;
  * a failing run is triaged (not again while it keeps failing); a notification
  * is posted when the outcome turns. The command passes the gate before the
- * first run (approved once: --yes, as the CLI cannot ask) and the policy and
+ * first run (asked at a terminal, or approved with --yes) and the policy and
  * the sandbox on every run. Ctrl-C stops after the current run; a second
  * Ctrl-C stops it at once.
  */
@@ -229,7 +229,12 @@ async function runOnce(
   session: WatchSession,
   reason: RunReason,
   runs: RunRecord[],
-  options: { yes: boolean; signal: AbortSignal; ran: () => void },
+  options: {
+    yes: boolean;
+    signal: AbortSignal;
+    ran: () => void;
+    host?: import("../gate/gate.ts").ApprovalHost;
+  },
 ): Promise<void> {
   const { line, config, paths, audit, root } = session;
   const at = new Date();
@@ -241,6 +246,8 @@ async function runOnce(
     cwd: root,
     root,
     yes: options.yes,
+    // The first run's question goes to the person at a terminal; the reruns are approved.
+    ...(options.host && !options.yes ? { host: options.host } : {}),
     signal: options.signal,
     // Every byte through the readers as it arrives, so a failing run is triaged whole.
     scan: true,
@@ -304,6 +311,12 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
   const runs: RunRecord[] = [];
   const kill = new AbortController();
   let approved = flags.yes === true;
+  const { terminalApprovalHost } = await load<
+    typeof import("../faces/terminal/approval_dialog.ts")
+  >(import.meta.resolve("../faces/terminal/approval_dialog.ts"));
+  const host = terminalApprovalHost({
+    colour: m.io.palette(m.io.colourEnabled(Deno.stderr.isTerminal())),
+  });
   let running = false;
   let pendingChange = false;
   let pendingEvery = false;
@@ -333,6 +346,7 @@ async function runWatch(words: string[], flags: WatchFlags): Promise<void> {
     try {
       await runOnce(m, session, reason, runs, {
         yes: approved,
+        ...(host ? { host } : {}),
         signal: kill.signal,
         // Approving the watch covers its reruns; each still passes the policy and runs sandboxed.
         ran: () => (approved = true),

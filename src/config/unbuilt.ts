@@ -42,14 +42,12 @@ export const UNBUILT_SETTINGS: UnbuiltSetting[] = [
     values: unbuiltRuntime,
     missing: "MLX, Core AI and Private Cloud models are not built into wisp yet",
   },
-  { path: ["shownOutputLines"], missing: "wisp has no chat yet, which is where it applies" },
   {
     path: ["approval", "classifier"],
     values: (v) => v === "system-model",
     missing:
       `${systemModelReason()}; use model (a local model, routing.tasks.classifier) or coreml (trained weights)`,
   },
-  { path: ["tools", "ask"], missing: "the ask tool is not built yet" },
   // Pulls fill the Hugging Face cache and link models (trustedPublishers, modelsDirectory); running them is not built.
   {
     path: ["mlx", (field) => field !== "trustedPublishers" && field !== "modelsDirectory"],
@@ -69,7 +67,6 @@ export const UNBUILT_SETTINGS: UnbuiltSetting[] = [
     values: (v) => v === "model",
     missing: "the model step of verification is not built yet (readers and off work)",
   },
-  { path: ["inquiry"], missing: "the ask tool, whose questions this times, is not built yet" },
 ];
 
 function matches(segment: Segment, name: string): boolean {

@@ -130,26 +130,77 @@ export async function serverLineage(prober: Prober, self = Deno.pid): Promise<Se
   return out;
 }
 
-export type AnswererCheck = { ok: true } | { ok: false; reason: string };
+/**
+ * Which of wisp's faces answered: `wisp approvals approve|deny <id>` (and
+ * `wisp facts keep|drop <id>`, `wisp questions answer|decline <id>`), or a plain `wisp chat` whose standard
+ * input is a terminal, where the person typed `/approvals approve <id>`.
+ */
+export type AnswererVia = "terminal" | "chat";
 
-/** The wisp command an answer must come from: its group and verbs (`approvals approve|deny`). */
-export interface AnswerCommand {
-  group: string;
-  verbs: readonly string[];
+/**
+ * A check's verdict: who answered (`via`) and, for a command that names its
+ * verb, the only decision it may send (`decisions`; absent: a chat, any).
+ */
+export type AnswererCheck =
+  | { ok: true; via: AnswererVia; decisions?: string[] }
+  | { ok: false; reason: string };
+
+/** The verbs of each command group that answers a waiting request. */
+const ANSWERING_VERBS: Record<string, string[]> = {
+  approvals: ["approve", "deny"],
+  facts: ["keep", "drop"],
+  questions: ["answer", "decline"],
+};
+
+/** A terminal device as /proc names a descriptor open on one. */
+const TERMINAL_DEVICE = /^\/dev\/(pts\/\d+|tty[\w.]*)$/;
+
+/**
+ * Whether wisp's arguments are a face that may answer request `id`: an
+ * answering command naming the id, or a plain chat (not `--json`, whose
+ * lines a program writes) reading a terminal. Pure.
+ */
+export function answeringFace(
+  args: string[],
+  id: string,
+  stdin: string | undefined,
+): AnswererCheck {
+  const [group, verb, target] = args;
+  if (group === "chat") {
+    if (args.includes("--json")) {
+      return {
+        ok: false,
+        reason:
+          "only a plain wisp chat reading a terminal may answer, and this is wisp chat --json, which a program drives",
+      };
+    }
+    if (stdin === undefined || !TERMINAL_DEVICE.test(stdin)) {
+      return {
+        ok: false,
+        reason:
+          "only a plain wisp chat reading a terminal may answer, and the answering wisp chat does not read a terminal",
+      };
+    }
+    return { ok: true, via: "chat" };
+  }
+  if (ANSWERING_VERBS[group]?.includes(verb) && target === id) {
+    return { ok: true, via: "terminal", decisions: [verb] };
+  }
+  return {
+    ok: false,
+    reason:
+      `the answer did not come from wisp approvals approve|deny ${id}, wisp facts keep|drop ${id}, wisp questions answer|decline ${id}, or a plain wisp chat reading a terminal`,
+  };
 }
-
-/** Approvals are answered by `wisp approvals approve|deny <id>`. */
-export const APPROVAL_ANSWERS: AnswerCommand = { group: "approvals", verbs: ["approve", "deny"] };
-/** A fact to keep is answered by `wisp facts keep|drop <id>`. */
-export const FACT_ANSWERS: AnswerCommand = { group: "facts", verbs: ["keep", "drop"] };
 
 const MAX_DEPTH = 256;
 
 /**
  * Whether the process `pid` may answer request `id`: wisp's own executable
- * running the answering command (`approvals approve|deny <id>`, `facts
- * keep|drop <id>`) or a plain `chat` whose standard input is a terminal (where
- * the person typed `/approvals …`), with a controlling terminal, not descending from any process in `lineage`.
+ * running an answering command naming `id` (`approvals approve|deny`, `facts
+ * keep|drop`, `questions answer|decline`) or a plain chat reading a terminal
+ * (answeringFace), with a controlling terminal, not descending from any
+ * process in `lineage`.
  */
 export async function checkAnswerer(
   pid: number,
@@ -157,7 +208,6 @@ export async function checkAnswerer(
   identity: WispIdentity,
   lineage: Set<string>,
   prober: Prober,
-  command: AnswerCommand = APPROVAL_ANSWERS,
 ): Promise<AnswererCheck> {
   const cannot = { ok: false, reason: "wisp could not check which process answered" } as const;
   if (!Number.isInteger(pid) || pid <= 0) return cannot;
@@ -171,22 +221,14 @@ export async function checkAnswerer(
   if (!parsed.ok) {
     return { ok: false, reason: `the answer did not come from wisp: ${parsed.reason}` };
   }
-  const [group, verb, target] = parsed.args;
-  const fromCommand = group === command.group && command.verbs.includes(verb) && target === id;
-  if (!fromCommand && !plainChatAtTerminal(parsed.args, facts)) {
-    return {
-      ok: false,
-      reason: `the answer did not come from wisp ${command.group} ${
-        command.verbs.join("|")
-      } ${id}, or a plain wisp chat reading a terminal`,
-    };
-  }
+  const face = answeringFace(parsed.args, id, facts.stdin);
+  if (!face.ok) return face;
   if (facts.controllingTerminal !== true) {
     return { ok: false, reason: "the answering process has no terminal of its own" };
   }
   const lineageRefusal = await descendsFrom(pid, facts, lineage, prober);
   if (lineageRefusal) return { ok: false, reason: lineageRefusal };
-  return { ok: true };
+  return face;
 }
 
 /**
@@ -196,8 +238,9 @@ export async function checkAnswerer(
  * own terminal is. A platform that does not say where stdin leads refuses.
  */
 export function plainChatAtTerminal(args: string[], facts: ProcessFacts): boolean {
-  if (args[0] !== "chat" || args.includes("--json")) return false;
-  return facts.stdin !== undefined && /^\/dev\/(pts\/\d+|tty[A-Za-z0-9]*)$/.test(facts.stdin);
+  if (args[0] !== "chat") return false;
+  const face = answeringFace(args, "", facts.stdin);
+  return face.ok && face.via === "chat";
 }
 
 async function descendsFrom(

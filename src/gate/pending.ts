@@ -30,9 +30,8 @@ import { type PeerConnection, PeerListener } from "../platform/peer_socket.ts";
 import { probeProcess, type Prober } from "../platform/process_probe.ts";
 import {
   type AnswererCheck,
-  APPROVAL_ANSWERS,
+  type AnswererVia,
   checkAnswerer,
-  FACT_ANSWERS,
   ownIdentity,
   serverLineage,
   type WispIdentity,
@@ -88,12 +87,35 @@ export interface PendingFactRequest {
   createdAt: string;
 }
 
-/** Any request the board files. */
-export type FiledRequest = PendingRequest | PendingFactRequest;
+/**
+ * A question the model asked through the ask tool, waiting for the person
+ * like an approval: answered with `wisp questions answer|decline <id>` or
+ * from a plain chat.
+ */
+export interface PendingQuestion {
+  version: 1;
+  kind: "question";
+  id: string;
+  server: { pid: number; start?: string; session: string };
+  client: string;
+  thread: string;
+  question: string;
+  /** Empty: a free-text answer. */
+  options: string[];
+  createdAt: string;
+  expiresAt: string;
+}
 
-/** What a request is about, in a few words: the command, or the fact's `name = value`. */
+/** A request that waits with a time limit: an approval or a question. */
+export type PendingItem = PendingRequest | PendingQuestion;
+
+/** Any request the board files: an approval, a question, or a fact to keep. */
+export type FiledRequest = PendingItem | PendingFactRequest;
+
+/** What a request is about, in a few words: the command, the question, or the fact's `name = value`. */
 export function requestText(request: FiledRequest): string {
   if (request.kind === "approval") return request.command;
+  if (request.kind === "question") return request.question;
   const { name, subject, value } = request.fact;
   return `${name || subject} = ${value}`;
 }
@@ -102,19 +124,36 @@ export function requestText(request: FiledRequest): string {
 export const DECISIONS = {
   approval: ["approve", "deny"],
   fact: ["keep", "drop"],
+  question: ["answer", "decline"],
 } as const;
 
-/** The line `wisp approvals approve|deny` (or `wisp facts keep|drop`) sends over the request's socket. */
+/** The most a typed answer to a question may hold on the socket. */
+export const ANSWER_TEXT_MAX = 2000;
+
+/**
+ * The line an answering face sends over the request's socket: approve|deny
+ * for an approval, keep|drop for a fact, answer|decline for a question.
+ */
 export interface PendingAnswer {
   version: 1;
   id: string;
-  decision: "approve" | "deny" | "keep" | "drop";
+  decision: "approve" | "deny" | "keep" | "drop" | "answer" | "decline";
   scope?: Scope;
+  /** The answer typed for a question (decision "answer"). */
+  text?: string;
   /** SHA-256 (hex) of the request file as the answering terminal read it. */
   digest: string;
 }
 
-export type OutcomeStatus = "approved" | "denied" | "kept" | "dropped" | "refused" | "closed";
+export type OutcomeStatus =
+  | "approved"
+  | "denied"
+  | "kept"
+  | "dropped"
+  | "answered"
+  | "declined"
+  | "refused"
+  | "closed";
 
 export interface PendingOutcome {
   id: string;
@@ -207,7 +246,7 @@ function parseFactRequest(value: Record<string, unknown>): PendingFactRequest | 
 /** Parse a request file's text; undefined when it is not one. */
 export function parseRequest(
   text: string,
-): PendingRequest | PendingFactRequest | { kind: string; id?: string } | undefined {
+): FiledRequest | { kind: string; id?: string } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -216,6 +255,16 @@ export function parseRequest(
   }
   if (!isObject(value) || typeof value.kind !== "string") return undefined;
   if (value.kind === "fact") return parseFactRequest(value);
+  if (value.kind === "question") {
+    const server = value.server;
+    if (
+      typeof value.id !== "string" || !isObject(server) || typeof server.pid !== "number" ||
+      typeof value.question !== "string" || !Array.isArray(value.options) ||
+      !value.options.every((o) => typeof o === "string") ||
+      typeof value.expiresAt !== "string" || typeof value.createdAt !== "string"
+    ) return undefined;
+    return value as unknown as PendingQuestion;
+  }
   if (value.kind !== "approval") {
     return { kind: value.kind, id: typeof value.id === "string" ? value.id : undefined };
   }
@@ -240,7 +289,9 @@ function parseAnswer(text: string): PendingAnswer | undefined {
   if (
     typeof value.id !== "string" || !decisions.includes(value.decision as string) ||
     typeof value.digest !== "string" ||
-    (value.scope !== undefined && !SCOPES.includes(value.scope as Scope))
+    (value.scope !== undefined && !SCOPES.includes(value.scope as Scope)) ||
+    (value.text !== undefined &&
+      (typeof value.text !== "string" || value.text.length > ANSWER_TEXT_MAX))
   ) return undefined;
   return value as unknown as PendingAnswer;
 }
@@ -273,13 +324,18 @@ export async function serverAlive(
  * runs (or, where that cannot be told, its heartbeat is fresh).
  */
 export function staleness(
-  request: PendingRequest,
+  request: PendingItem,
   mtimeMs: number | undefined,
   alive: boolean | undefined,
   now = Date.now(),
 ): Staleness {
   if (Date.parse(request.expiresAt) <= now) {
-    return { stale: true, why: "its wait expired (approval.timeoutSeconds)" };
+    return {
+      stale: true,
+      why: `its wait expired (${
+        request.kind === "question" ? "inquiry.timeoutSeconds" : "approval.timeoutSeconds"
+      })`,
+    };
   }
   if (alive === false) return { stale: true, why: "the wisp mcp server that asked has stopped" };
   if (alive === undefined && mtimeMs !== undefined && now - mtimeMs > HEARTBEAT_STALE_MS) {
@@ -288,8 +344,8 @@ export function staleness(
   return { stale: false };
 }
 
-export interface Listed {
-  request: PendingRequest;
+export interface Listed<T extends PendingItem = PendingRequest> {
+  request: T;
   /** Seconds it has waited. */
   waited: number;
 }
@@ -304,7 +360,29 @@ export async function listPending(
   prober: Prober = probeProcess,
   now = Date.now(),
 ): Promise<Listed[]> {
-  const out: Listed[] = [];
+  return (await listPendingItems(dir, prober, now)).filter((l): l is Listed =>
+    l.request.kind === "approval"
+  );
+}
+
+/** The questions waiting, oldest first (stale ones removed, as listPending does). */
+export async function listQuestions(
+  dir: string,
+  prober: Prober = probeProcess,
+  now = Date.now(),
+): Promise<Listed<PendingQuestion>[]> {
+  return (await listPendingItems(dir, prober, now)).filter((l): l is Listed<PendingQuestion> =>
+    l.request.kind === "question"
+  );
+}
+
+/** Every request waiting, approvals and questions, oldest first, stale ones removed. */
+export async function listPendingItems(
+  dir: string,
+  prober: Prober = probeProcess,
+  now = Date.now(),
+): Promise<Listed<PendingItem>[]> {
+  const out: Listed<PendingItem>[] = [];
   let entries: Deno.DirEntry[];
   try {
     entries = [...Deno.readDirSync(dir)];
@@ -333,8 +411,8 @@ export async function listPending(
       continue;
     }
     const request = parseRequest(text);
-    if (!request || request.kind !== "approval") continue;
-    const r = request as PendingRequest;
+    if (!request || (request.kind !== "approval" && request.kind !== "question")) continue;
+    const r = request as PendingItem;
     const state = staleness(r, mtime, await serverAlive(r.server, prober), now);
     if (state.stale) {
       removeStale(dir, r, state.why, now);
@@ -398,13 +476,18 @@ export async function listPendingFacts(
   return out;
 }
 
-function removeStale(dir: string, request: PendingRequest, why: string, now: number): void {
+/** What an outcome names the request by: the command, or the question asked. */
+export function itemWords(item: PendingItem): string {
+  return requestText(item);
+}
+
+function removeStale(dir: string, request: PendingItem, why: string, now: number): void {
   writeOutcome(dir, {
     id: request.id,
     status: "closed",
     by: "server",
     reason: `stale: ${why}`,
-    command: request.command,
+    command: itemWords(request),
     thread: request.thread,
     at: new Date(now).toISOString(),
   });
@@ -420,6 +503,9 @@ export function writeOutcome(dir: string, outcome: PendingOutcome): void {
 
 /** Why an answer is refused, checked by the server against what it filed. */
 export type AnswerCheck = { ok: true; answer: PendingAnswer } | { ok: false; reason: string };
+
+/** An answer the server took, with the face the kernel's name for its sender showed (answerer.ts). */
+export type TakenAnswer = PendingAnswer & { via: AnswererVia };
 
 /** How long a connection may take to send its answer line before it is dropped. */
 const ANSWER_LINE_MS = 2000;
@@ -551,9 +637,39 @@ export class PendingBoard {
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + timeoutSeconds * 1000).toISOString(),
     };
-    this.#write(request);
-    return request;
+    return this.#write(request);
   }
+
+  /** File a question of the ask tool, as `file` files an approval; returns it as filed. */
+  fileQuestion(
+    fields: {
+      session: string;
+      timeoutSeconds: number;
+      client: string;
+      thread: string;
+      question: string;
+      options: string[];
+    },
+    now = Date.now(),
+  ): PendingQuestion {
+    ensurePrivateDir(this.dir);
+    const { session, timeoutSeconds, ...rest } = fields;
+    let id = newPendingId();
+    while (this.#filed.has(id) || readBytes(requestPath(this.dir, id)) !== undefined) {
+      id = newPendingId();
+    }
+    const question: PendingQuestion = {
+      version: 1,
+      kind: "question",
+      id,
+      server: { pid: Deno.pid, ...(this.#start ? { start: this.#start } : {}), session },
+      ...rest,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + timeoutSeconds * 1000).toISOString(),
+    };
+    return this.#write(question);
+  }
+
 
   /**
    * File a caller's request that the person keep a thread's fact; returns
@@ -582,11 +698,10 @@ export class PendingBoard {
       fact: fields.fact,
       createdAt: new Date(now).toISOString(),
     };
-    this.#write(request);
-    return request;
+    return this.#write(request);
   }
 
-  #write(request: FiledRequest): void {
+  #write<T extends FiledRequest>(request: T): T {
     const id = request.id;
     // The socket first: a request no terminal could answer is not filed.
     const listener = PeerListener.open(socketPath(this.dir, id));
@@ -599,6 +714,7 @@ export class PendingBoard {
     }
     this.#filed.set(id, { bytes, request, listener, incoming: [] });
     this.#startHeartbeat();
+    return request;
   }
 
   /**
@@ -611,14 +727,14 @@ export class PendingBoard {
     id: string,
     onRefused?: (refusal: Refusal) => void,
     now = Date.now(),
-  ): Promise<PendingAnswer | undefined> {
+  ): Promise<TakenAnswer | undefined> {
     const filed = this.#filed.get(id);
     if (!filed || filed.taker) return undefined;
     for (let conn = filed.listener.accept(); conn; conn = filed.listener.accept()) {
       filed.incoming.push({ conn, deadline: now + ANSWER_LINE_MS });
     }
     const still: Incoming[] = [];
-    let taken: PendingAnswer | undefined;
+    let taken: TakenAnswer | undefined;
     for (const item of filed.incoming) {
       if (taken) {
         still.push(item);
@@ -632,7 +748,7 @@ export class PendingBoard {
       }
       const check = await this.#check(filed, id, line, item.conn);
       if (check.ok) {
-        taken = check.answer;
+        taken = { ...check.answer, via: check.via };
         filed.taker = item.conn;
         continue;
       }
@@ -648,7 +764,7 @@ export class PendingBoard {
     id: string,
     line: string,
     conn: PeerConnection,
-  ): Promise<AnswerCheck> {
+  ): Promise<{ ok: true; answer: PendingAnswer; via: AnswererVia } | { ok: false; reason: string }> {
     const bound = await checkAnswer(line, id, filed.bytes, readBytes(requestPath(this.dir, id)));
     if (!bound.ok) return bound;
     const kind = filed.request.kind;
@@ -656,8 +772,10 @@ export class PendingBoard {
       return {
         ok: false,
         reason: kind === "fact"
-          ? "a fact is answered with wisp facts keep|drop, not with an approval"
-          : "a command is answered with wisp approvals approve|deny, not with a fact's answer",
+          ? "a fact is answered with wisp facts keep|drop, not with another request's answer"
+          : kind === "question"
+          ? "it is a question: answer it with wisp questions answer|decline"
+          : "a command is answered with wisp approvals approve|deny, not with another request's answer",
       };
     }
     const ownUid = Deno.uid();
@@ -666,21 +784,17 @@ export class PendingBoard {
     }
     let who: AnswererCheck;
     try {
-      who = await checkAnswerer(
-        conn.peer.pid,
-        id,
-        this.identity,
-        this.lineage,
-        this.prober,
-        kind === "fact" ? FACT_ANSWERS : APPROVAL_ANSWERS,
-      );
+      who = await checkAnswerer(conn.peer.pid, id, this.identity, this.lineage, this.prober);
     } catch {
       who = { ok: false, reason: "wisp could not check which process answered" };
     }
     if (!who.ok) return who;
+    if (who.decisions !== undefined && !who.decisions.includes(bound.answer.decision)) {
+      return { ok: false, reason: `the answering command does not ${bound.answer.decision}` };
+    }
     // The pid was read while the peer waits on its connection; gone now, it may name another.
     if (conn.peerGone()) return { ok: false, reason: "the answering process went away" };
-    return bound;
+    return { ...bound, via: who.via };
   }
 
   #refuse(filed: Filed, id: string, conn: PeerConnection, reason: string): void {

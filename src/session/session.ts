@@ -52,6 +52,7 @@ import { ProcessTable } from "../exec/background.ts";
 import type { Notifier } from "../notify/notifier.ts";
 import { ModelPulls } from "../models/background_pulls.ts";
 import type { TurnHandle, TurnRequest } from "../agent/conversation.ts";
+import type { Inquirer } from "../tools/ask.ts";
 
 export interface SessionOptions {
   /** Which face opened it: respond, chat, mcp, … (recorded on session.start). */
@@ -70,6 +71,8 @@ export interface SessionOptions {
    * conversation; absent: the notify tool refuses with the reason.
    */
   notifier?: Notifier;
+  /** The face's inquiry effect, for the ask tool; absent: no person can answer a question. */
+  inquirer?: Inquirer;
   yes?: boolean;
   unsafe?: boolean;
   /** The tool registry; the built-ins (with run_command) by default. */
@@ -125,6 +128,7 @@ export class Session {
   readonly root: string;
   readonly host?: ApprovalHost;
   readonly notifier?: Notifier;
+  readonly inquirer?: Inquirer;
   readonly yes: boolean;
   readonly unsafe: boolean;
   /** Background processes the model started; killed when the session closes. */
@@ -150,6 +154,7 @@ export class Session {
     this.root = options.root ?? Deno.cwd();
     this.host = options.host;
     this.notifier = options.notifier;
+    this.inquirer = options.inquirer;
     this.yes = options.yes === true;
     this.unsafe = options.unsafe === true;
     this.registry = options.registry ?? sessionRegistry(this.config);
@@ -235,6 +240,7 @@ export class Session {
       face: this.face,
       sessionApprovals: () => this.gate.approvals.inMemory().length,
       ...(this.notifier ? { notifier: this.notifier } : {}),
+      ...(this.inquirer ? { inquirer: this.inquirer } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       // 0 is a thread's choice (no limit, up to the operator's cap), not "unset".
       ...(options.commandTimeoutSeconds !== undefined

@@ -16,6 +16,7 @@ import { lsTool } from "./ls.ts";
 import { processTool } from "./process.ts";
 import { inspectTool } from "./inspect.ts";
 import { modelsTool } from "./models.ts";
+import { askTool } from "./ask.ts";
 
 export function builtinRegistry(): ToolRegistry {
   return new ToolRegistry()
@@ -30,5 +31,7 @@ export function builtinRegistry(): ToolRegistry {
     .register(findTool)
     .register(lsTool)
     .register(processTool)
-    .register(modelsTool);
+    .register(modelsTool)
+    // Listed only when tools.ask is on or a tool list names it (registry.ts, OPT_IN_TOOLS).
+    .register(askTool);
 }

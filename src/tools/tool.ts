@@ -62,6 +62,8 @@ export interface ToolContext {
   memory?: boolean;
   /** The session's one notifier (src/notify/notifier.ts), so the per-minute limit covers every conversation. */
   notifier?: import("../notify/notifier.ts").Notifier;
+  /** The face's inquiry effect, for the ask tool; absent: no person can answer here. */
+  inquirer?: import("./ask.ts").Inquirer;
 }
 
 export interface ToolResult {

@@ -78,15 +78,10 @@ Deno.test("a setting whose feature is not built is refused with exit 1 and nothi
   const original = "{\n  // mine\n}\n";
   Deno.writeTextFileSync(`${home}/config.json`, original);
   const refused = [
-    ["tools.ask", "true"],
-    ["context.memory", "true"],
-    ["context.target", "0.5"],
     ["approval.classifier", "system-model"],
     ["routing.tasks.secrets", "ollama:qwen3.8:27b"],
     ["mlx.baseURL", "http://127.0.0.1:8081/v1"],
     ["mlx.contextLength", "8192"],
-    ["inquiry.timeoutSeconds", "30"],
-    ["shownOutputLines", "5"],
     ["verification.mode", "model"],
     ["model", "mlx:mlx-community/Qwen3-8B-4bit"],
   ];
@@ -113,22 +108,28 @@ Deno.test("a setting whose feature is not built is refused with exit 1 and nothi
       ["mlx.trustedPublishers", "someone"],
       ["verification.mode", "off"],
       ["facts.enabled", "false"],
+      ["tools.ask", "true"],
+      ["inquiry.timeoutSeconds", "30"],
+      ["tools.models", "true"],
+      ["context.memory", "true"],
+      ["context.target", "0.5"],
+      ["shownOutputLines", "5"],
     ]
   ) {
     const run = await runWisp(["config", "set", key, value], { home });
     assertEquals(run.code, 0, `${key} ${value}: ${run.stderr}`);
   }
   // One set by hand is marked in the listing, and unset removes it.
-  Deno.writeTextFileSync(`${home}/config.json`, '{ "tools": { "ask": true } }\n');
+  Deno.writeTextFileSync(`${home}/config.json`, '{ "verification": { "mode": "model" } }\n');
   const listed = await runWisp(["config", "list", "--json"], { home });
   assertEquals(listed.code, 0, listed.stderr);
-  const ask = JSON.parse(listed.stdout).settings.find((s: { key: string }) =>
-    s.key === "tools.ask"
+  const mode = JSON.parse(listed.stdout).settings.find((s: { key: string }) =>
+    s.key === "verification.mode"
   );
-  assertEquals(ask.value, true);
-  assertEquals(ask.inFile, true);
-  assertStringIncludes(ask.notBuilt, "the ask tool is not built yet");
-  const unset = await runWisp(["config", "unset", "tools.ask"], { home });
+  assertEquals(mode.value, "model");
+  assertEquals(mode.inFile, true);
+  assertStringIncludes(mode.notBuilt, "the model step of verification is not built yet");
+  const unset = await runWisp(["config", "unset", "verification.mode"], { home });
   assertEquals(unset.code, 0, unset.stderr);
   assertEquals(Deno.readTextFileSync(`${home}/config.json`), "{}\n");
 });

@@ -26,7 +26,10 @@ Deno.test("command words are refused before any model sees them; real prompts go
       [["confg", "list"], /^error: unknown command 'confg'; did you mean config\?/],
       [["chta"], /^error: unknown command 'chta'; did you mean chat\?/],
       [["completions", "ksh"], /^error: unknown command 'ksh' for 'wisp completions'; .*zsh, bash or fish/],
-      [["questions"], /^error: wisp questions is not built yet/],
+      [
+        ["questions", "answr", "a1b2c3d4"],
+        /^error: unknown command 'answr' for 'wisp questions'; did you mean answer\?/,
+      ],
       [["version"], /^error: wisp has no version command; wisp --version prints the version/],
       [["update"], /^error: wisp has no update command/],
       [["help", "nosuch"], /^error: unknown command 'nosuch'; 'wisp --help' lists the commands/],

@@ -33,9 +33,12 @@ Deno.test("values decide where only some are not built; a section covers its set
   assertEquals(unbuiltEntry(["model"], "ollama:x"), undefined);
   assertEquals(
     [
-      ...unbuiltInFile({ tools: { ask: true, disabled: [] }, verification: { mode: "off" } })
+      ...unbuiltInFile({
+        tools: { ask: true, models: true, disabled: [] },
+        verification: { mode: "off" },
+      })
         .keys(),
     ],
-    ["tools.ask"],
+    ["tools.models"],
   );
 });

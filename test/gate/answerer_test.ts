@@ -4,6 +4,7 @@
  */
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import {
+  answeringFace,
   checkAnswerer,
   processKey,
   serverLineage,
@@ -117,6 +118,23 @@ Deno.test("an answerer is refused when it descends from the lineage, lacks a ter
   // A pid reused since the lineage was read (another start time) is not the client.
   rows[300] = { alive: true, start: "33", ppid: 1 };
   assert((await check(11)).ok);
+});
+
+Deno.test("a plain chat reading a terminal may answer; chat --json or a piped chat may not", () => {
+  const ok = answeringFace(["chat", "--plain"], "a1b2c3d4", "/dev/pts/3");
+  assert(ok.ok && ok.via === "chat");
+  const bare = answeringFace(["chat"], "a1b2c3d4", "/dev/tty1");
+  assert(bare.ok && bare.via === "chat");
+  const json = answeringFace(["chat", "--json"], "a1b2c3d4", "/dev/pts/3");
+  assert(!json.ok);
+  assertMatch(json.reason, /--json/);
+  const piped = answeringFace(["chat", "--plain"], "a1b2c3d4", "pipe:[1234]");
+  assert(!piped.ok);
+  assertMatch(piped.reason, /does not read a terminal/);
+  assert(!answeringFace(["chat"], "a1b2c3d4", undefined).ok);
+  const cli = answeringFace(["approvals", "deny", "a1b2c3d4"], "a1b2c3d4", "pipe:[1]");
+  assert(cli.ok && cli.via === "terminal");
+  assert(!answeringFace(["respond", "approvals"], "a1b2c3d4", "/dev/pts/1").ok);
 });
 
 Deno.test("a plain wisp chat reading a terminal may answer; --json, a piped stdin, a chat under the client may not", async () => {

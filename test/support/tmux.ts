@@ -48,8 +48,15 @@ export class Terminal {
   /**
    * Start `wisp ARGS` in a new session; its last line is EXIT=<status> when it is done.
    * `stdinFrom`, a shell command, is piped into wisp's standard input (stderr stays the terminal).
+   * `cwd` is the folder it starts in (the project root by default).
    */
-  async wisp(session: string, home: string, args: string[], stdinFrom?: string): Promise<void> {
+  async wisp(
+    session: string,
+    home: string,
+    args: string[],
+    stdinFrom?: string,
+    cwd = PROJECT_ROOT,
+  ): Promise<void> {
     const env = `env -i PATH=${quote(Deno.env.get("PATH") ?? "/usr/bin:/bin")} HOME=${
       quote(Deno.env.get("HOME") ?? "/root")
     } TERM=xterm-256color NO_COLOR=1 WISP_HOME=${quote(home)}`;
@@ -67,7 +74,7 @@ export class Terminal {
       "-y",
       "30",
       "-c",
-      PROJECT_ROOT,
+      cwd,
       `${cmd}; echo EXIT=$?; sleep 60`,
     );
   }

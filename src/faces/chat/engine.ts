@@ -29,7 +29,7 @@ import type {
 } from "../../gate/gate.ts";
 import type { Notifier } from "../../notify/notifier.ts";
 import { readGitState } from "../../util/gitstate.ts";
-import { listPending, outcomePath, outcomeWords, parseOutcome } from "../../gate/pending.ts";
+import { WaitingInMcp } from "./waiting.ts";
 import { messageOf } from "../../util/errors.ts";
 import { ModelError } from "../../models/errors.ts";
 import { log } from "../../util/log.ts";
@@ -48,6 +48,7 @@ import type {
 } from "./protocol.ts";
 import { newTranscriptId, saveTranscript, type Transcript } from "./transcript.ts";
 import { runTyped, typedCommandLine } from "./typed_command.ts";
+import { chatInquirer } from "./inquiry.ts";
 import { completeInput, runSlash } from "./slash.ts";
 
 /** The help line under the banner. */
@@ -180,12 +181,11 @@ export class ChatEngine {
   #turnStarted: string | undefined;
   /** Risk classifications a model classifier made this session (for /stats). */
   classifierCalls = 0;
-  /** Requests waiting in wisp mcp noted so far (id → command), and the ones answered here. */
-  readonly #noted = new Map<string, string>();
-  readonly answeredHere = new Set<string>();
-  #toldHowToAnswer = false;
-  /** How many commands wait in wisp mcp, as last listed (the status line's count). */
+  /** What waits in wisp mcp, noted between prompts (waiting.ts). */
+  #waiting: WaitingInMcp | undefined;
+  /** How many commands and questions wait in wisp mcp, as last listed (the status line's count). */
   waitingApprovals = 0;
+  waitingQuestions = 0;
 
   constructor(options: ChatEngineOptions) {
     this.options = options;
@@ -241,6 +241,8 @@ export class ChatEngine {
       config: o.config,
       root: o.root,
       host: this.approvalHost(),
+      // The ask tool's questions go out as choice lines (inquiry.ts).
+      inquirer: chatInquirer((choice) => this.choose(choice)),
       ...(o.notifier ? { notifier: o.notifier } : {}),
       yes: o.yes,
       unsafe: o.unsafe,
@@ -888,50 +890,25 @@ export class ChatEngine {
    */
   async noteWaiting(): Promise<void> {
     if (!this.options.noteWaiting) return;
-    const dir = this.options.paths.pending;
-    let listed;
+    // One module notes and answers what waits (waiting.ts): questions too, and ids answered here.
+    this.#waiting ??= new WaitingInMcp({
+      dir: this.options.paths.pending,
+      stdinIsTerminal: this.options.inputIsTerminal,
+    });
+    let lines: string[];
     try {
-      listed = await listPending(dir);
+      lines = await this.#waiting.notes();
     } catch (error) {
-      log("info", `chat: cannot list ${dir}: ${messageOf(error)}`);
+      log("info", `chat: cannot list ${this.options.paths.pending}: ${messageOf(error)}`);
       return;
     }
-    this.waitingApprovals = listed.length;
-    const now = new Set(listed.map((l) => l.request.id));
-    for (const [id, command] of this.#noted) {
-      if (now.has(id)) continue;
-      this.#noted.delete(id);
-      if (this.answeredHere.has(id)) continue;
-      let how = "answered elsewhere or withdrawn";
-      try {
-        const outcome = parseOutcome(Deno.readTextFileSync(outcomePath(dir, id)));
-        if (outcome) how = outcomeWords(outcome);
-      } catch { /* no word of it */ }
-      this.note(`· ${id} no longer waiting: ${how} (${command})`, "muted", "waiting");
-    }
-    for (const { request } of listed) {
-      if (this.#noted.has(request.id) || this.answeredHere.has(request.id)) continue;
-      this.#noted.set(request.id, request.command);
-      const what = request.outsideSandbox
-        ? `run ${request.command} OUTSIDE THE SANDBOX, this once, in ${request.cwd}`
-        : `run ${request.command} in ${request.cwd}`;
-      this.note(
-        `⚠ ${request.id} waiting in wisp mcp (${request.client}, thread ${request.thread}): ${what}, ${request.level}`,
-        "warn",
-        "waiting",
-      );
-      if (!this.#toldHowToAnswer) {
-        this.#toldHowToAnswer = true;
-        this.note(
-          this.options.inputIsTerminal
-            ? "  answer with /approvals approve ID [once|session|project|always] or /approvals deny ID"
-            : "  answer with wisp approvals approve|deny ID at a terminal (this chat's input is not one)",
-          "muted",
-          "waiting",
-        );
-      }
+    this.waitingApprovals = this.#waiting.counts.approvals;
+    this.waitingQuestions = this.#waiting.counts.questions;
+    for (const line of lines) {
+      this.note(line, /^[⚠?] /.test(line) ? "warn" : "muted", "waiting");
     }
   }
+
 
   // -------------------------------------------------------------- status
 
@@ -965,8 +942,8 @@ export class ChatEngine {
       cwd: root,
       ...(branch ? { branch } : {}),
       approvalMode: this.approvalMode(),
-      ...(this.waitingApprovals > 0
-        ? { waiting: { approvals: this.waitingApprovals, questions: 0 } }
+      ...(this.waitingApprovals + this.waitingQuestions > 0
+        ? { waiting: { approvals: this.waitingApprovals, questions: this.waitingQuestions } }
         : {}),
       ...(last
         ? {

@@ -2,8 +2,8 @@
  * Chat's slash commands: a chat line starting with `/` is a command to the
  * chat, never sent to the model. Each answers with note lines (a view for
  * an output shown whole), or a choice when it needs a value it was not
- * given. The commands whose feature this build lacks (facts, questions,
- * the context view) answer with one sentence saying so.
+ * given. The commands whose feature this build lacks (facts, the context
+ * view) answer with one sentence saying so.
  *
  * Completion of the input (the protocol's complete line) lives here too: it
  * offers the same commands, settings and values.
@@ -178,9 +178,7 @@ export async function runSlash(engine: ChatEngine, text: string): Promise<void> 
       );
       return;
     case "questions":
-      say(
-        "the model's questions (the ask tool) are not built in this version of wisp, so none can wait for an answer",
-      );
+      await questions(engine, args);
       return;
     case "task":
       if (rest === "") {
@@ -462,19 +460,70 @@ async function approvals(engine: ChatEngine, args: string[]): Promise<void> {
     engine.note(`the scope must be one of ${SCOPES.join(", ")} (it is "${scope}")`, "warn");
     return;
   }
-  const { answerPending } = await import("../mcp/answer.ts");
-  const result = await answerPending(dir, target, {
-    decision: verb,
-    ...(scope ? { scope: scope as "once" } : {}),
+  // One module answers for every chat face: the same checks as wisp approvals, audited via chat.
+  const { WaitingInMcp } = await import("./waiting.ts");
+  const waiting = new WaitingInMcp({ dir, stdinIsTerminal: engine.options.inputIsTerminal });
+  const result = await waiting.answer(target, verb, scope, engine.session.audit);
+  engine.note(result.message, result.exitCode === 0 ? "plain" : "warn", "command");
+}
+
+/**
+ * `/questions [pending] | answer ID | decline ID`: the model's questions
+ * waiting in wisp mcp. `answer` shows the question as a choice and reads the
+ * answer at its own prompt, so it is never part of a line typed here; only
+ * a chat reading a terminal answers (waiting.ts).
+ */
+async function questions(engine: ChatEngine, args: string[]): Promise<void> {
+  const [verb, id] = args;
+  const say = (line: string) => engine.note(line, "plain", "command");
+  const { WaitingInMcp } = await import("./waiting.ts");
+  const { NONE_OF_THESE } = await import("../../tools/ask.ts");
+  const waiting = new WaitingInMcp({
+    dir: engine.options.paths.pending,
+    stdinIsTerminal: engine.options.inputIsTerminal,
   });
-  if (result.exitCode === 0) {
-    engine.answeredHere.add(target);
-    engine.session.audit.record("approval.answered", {
-      id: target,
-      decision: verb === "approve" ? (scope ?? "once") : "no",
-      via: "chat",
-    });
+  if (verb === undefined || verb === "pending") {
+    const waitingNow = await waiting.questions();
+    if (waitingNow.length === 0) {
+      say("no question waits for an answer in wisp mcp");
+      return;
+    }
+    for (const q of waitingNow) {
+      const options = q.options.length > 0 ? ` (${q.options.join(" | ")})` : "";
+      say(`? ${q.id} (${q.client}, thread ${q.thread}): ${q.question}${options}`);
+    }
+    say("  answer with /questions answer ID, or /questions decline ID");
+    return;
   }
+  if (verb !== "answer" && verb !== "decline") {
+    engine.note("/questions takes pending, answer ID or decline ID", "warn", "command");
+    return;
+  }
+  if (!id) {
+    engine.note(`/questions ${verb} needs the question's id; /questions lists them`, "warn");
+    return;
+  }
+  let text: string | undefined;
+  if (verb === "answer" && engine.options.inputIsTerminal) {
+    const question = (await waiting.questions()).find((q) => q.id === id);
+    if (question) {
+      const { value } = await engine.choose({
+        kind: "question",
+        title: question.question,
+        options: question.options.length > 0
+          ? [...question.options, NONE_OF_THESE].map((value) => ({ value }))
+          : [],
+        ...(question.options.length === 0 ? { typed: true } : {}),
+        source: "mcp",
+      });
+      if (value === null) {
+        say(`nothing was sent; ${id} still waits (/questions decline ${id} declines it)`);
+        return;
+      }
+      text = value;
+    }
+  }
+  const result = await waiting.answerQuestion(id, verb, text, engine.session.audit);
   engine.note(result.message, result.exitCode === 0 ? "plain" : "warn", "command");
 }
 

@@ -15,6 +15,7 @@ import {
   type PendingAnswer,
   type PendingFactRequest,
   type PendingOutcome,
+  type PendingQuestion,
   type PendingRequest,
   requestPath,
   type Scope,
@@ -35,8 +36,11 @@ export interface AnswerResult {
 }
 
 export interface AnswerOptions {
-  decision: "approve" | "deny" | "keep" | "drop";
+  /** approve|deny for a command; keep|drop for a fact; answer|decline for a question. */
+  decision: "approve" | "deny" | "keep" | "drop" | "answer" | "decline";
   scope?: Scope;
+  /** The typed answer to a question. */
+  text?: string;
   waitMs?: number;
   pollMs?: number;
   prober?: Prober;
@@ -79,6 +83,9 @@ export function answeredElsewhere(outcome: PendingOutcome): string {
       describeBy(outcome.by)
     }: ${outcome.status}: ${outcome.command}`;
   }
+  if (outcome.status === "answered" || outcome.status === "declined") {
+    return `${outcome.id} was already ${outcome.status} ${describeBy(outcome.by)}: ${outcome.command}`;
+  }
   if (outcome.status === "approved") {
     return `${outcome.id} was already answered ${describeBy(outcome.by)}: approved (${
       outcome.scope ?? "once"
@@ -105,6 +112,13 @@ export function takenLine(outcome: PendingOutcome, asked: Scope | undefined): st
   return `approved (${outcome.scope ?? "once"}): ${outcome.command} ${thread}`;
 }
 
+/** The line printed when the server took the answer to a question. */
+export function questionTakenLine(outcome: PendingOutcome): string {
+  return outcome.status === "declined"
+    ? `declined: ${outcome.command}; thread ${outcome.thread} is told you did not answer`
+    : `answered: ${outcome.command}; thread ${outcome.thread} reads it in this turn`;
+}
+
 /** A sentence for an error reading or reaching something in the pending folder. */
 function unreachable(path: string, error: unknown): string {
   const why = error instanceof Deno.errors.PermissionDenied
@@ -123,6 +137,8 @@ export async function answerPending(
   const fail = (message: string): AnswerResult => ({ exitCode: 1, message });
   const lister = options.decision === "keep" || options.decision === "drop"
     ? "wisp facts pending"
+    : options.decision === "answer" || options.decision === "decline"
+    ? "wisp questions pending"
     : "wisp approvals pending";
   if (!isPendingId(id)) {
     return fail(`no request waits with the id ${id}; ${lister} lists them`);
@@ -145,17 +161,24 @@ export async function answerPending(
   if (options.decision === "keep" || options.decision === "drop") {
     return await answerFact(dir, id, bytes, parsed, options);
   }
-  if (parsed.kind !== "approval") {
+  const wanted = options.decision === "answer" || options.decision === "decline"
+    ? "question"
+    : "approval";
+  if (parsed.kind !== wanted) {
     return {
       exitCode: 64,
       message: parsed.kind === "fact"
-        ? `${id} is a fact to keep, not a command: answer it with wisp facts keep|drop ${id}`
+        ? `${id} is a fact to keep, not a ${
+          wanted === "question" ? "question" : "command"
+        }: answer it with wisp facts keep|drop ${id}`
         : parsed.kind === "question"
         ? `${id} is a question, not a command: answer it with wisp questions answer|decline ${id}`
-        : `${id} is not a command waiting for approval`,
+        : parsed.kind === "approval"
+        ? `${id} is a command waiting for approval, not a question: answer it with wisp approvals approve|deny ${id}`
+        : `${id} is not a ${wanted === "question" ? "question" : "command waiting for approval"}`,
     };
   }
-  const request = parsed as PendingRequest;
+  const request = parsed as PendingRequest | PendingQuestion;
   if (request.id !== id) {
     return fail(`the request file of ${id} names another id (it was altered); it is refused`);
   }
@@ -174,23 +197,35 @@ export async function answerPending(
       status: "closed",
       by: "server",
       reason: `stale: ${state.why}`,
-      command: request.command,
+      command: request.kind === "question" ? request.question : request.command,
       thread: request.thread,
       at: new Date().toISOString(),
     });
     try {
       Deno.removeSync(requestPath(dir, id));
     } catch { /* gone */ }
-    return fail(`${id} is stale: ${state.why}; nothing was approved`);
+    return fail(
+      `${id} is stale: ${state.why}; nothing was ${wanted === "question" ? "sent" : "approved"}`,
+    );
   }
   const answer: PendingAnswer = {
     version: 1,
     id,
     decision: options.decision,
     ...(options.decision === "approve" ? { scope: options.scope ?? "once" } : {}),
+    ...(options.decision === "answer" && options.text !== undefined ? { text: options.text } : {}),
     digest: await sha256Hex(bytes),
   };
-  return await sendAnswer(dir, id, answer, options, (outcome) => takenLine(outcome, options.scope));
+  return await sendAnswer(
+    dir,
+    id,
+    answer,
+    options,
+    (outcome) =>
+      outcome.status === "answered" || outcome.status === "declined"
+        ? questionTakenLine(outcome)
+        : takenLine(outcome, options.scope),
+  );
 }
 
 /**
@@ -207,6 +242,8 @@ async function sendAnswer(
   const fail = (message: string): AnswerResult => ({ exitCode: 1, message });
   const nothing = answer.decision === "keep" || answer.decision === "drop"
     ? "nothing was kept"
+    : answer.decision === "answer" || answer.decision === "decline"
+    ? "nothing was sent"
     : "nothing was approved";
   let conn: PeerConnection | undefined;
   try {
@@ -245,7 +282,11 @@ async function sendAnswer(
           `the server did not reply about ${id} within ${
             Math.round(waitMs / 1000)
           } s; look again with wisp ${
-            answer.decision === "keep" || answer.decision === "drop" ? "facts" : "approvals"
+            answer.decision === "keep" || answer.decision === "drop"
+              ? "facts"
+              : answer.decision === "answer" || answer.decision === "decline"
+              ? "questions"
+              : "approvals"
           } pending`,
         );
       }

@@ -204,7 +204,13 @@ export function dialogAllowed(
   return !names.some((n) => n !== undefined && off.has(n.toLowerCase()));
 }
 
-type Winner = { by: "elicitation" | "terminal"; answer: ApprovalAnswer; why?: string };
+type Winner = {
+  by: "elicitation" | "terminal";
+  answer: ApprovalAnswer;
+  why?: string;
+  /** A terminal answer typed in a plain wisp chat (`/approvals approve ID`). */
+  via?: "chat";
+};
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -357,6 +363,7 @@ export class McpApprovalHost implements ApprovalHost {
       // Where the answer came from: the client's dialog (which an agent may answer) or a
       // terminal the kernel named (answerer.ts).
       ...(winner ? { source: winner.by === "elicitation" ? "elicitation" : "terminal" } : {}),
+      ...(winner?.via ? { via: winner.via } : {}),
       ...(winner?.why ? { reason: winner.why } : {}),
       ...pendingIdField(request, filed?.id),
       requestId: request.id,
@@ -425,7 +432,14 @@ export class McpApprovalHost implements ApprovalHost {
         return {
           by: "terminal",
           answer: answerFromTerminal(answer, request),
-          ...(answer.decision === "deny" ? { why: "denied with wisp approvals deny" } : {}),
+          ...(answer.via === "chat" ? { via: "chat" as const } : {}),
+          ...(answer.decision === "deny"
+            ? {
+              why: answer.via === "chat"
+                ? "denied with /approvals deny in wisp chat"
+                : "denied with wisp approvals deny",
+            }
+            : {}),
         };
       }
       await sleep(every, signal);

@@ -103,14 +103,18 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   });
   let stopping = false;
   const open = async (): Promise<FaceBackend> => {
-    const [{ openNotifier }, { Session }, { SessionEngine }, { configView }] = await Promise.all([
-      load<typeof import("../../notify/world.ts")>(import.meta.resolve("../../notify/world.ts")),
-      load<typeof import("../../session/session.ts")>(
-        import.meta.resolve("../../session/session.ts"),
-      ),
-      load<typeof import("./engine.ts")>(import.meta.resolve("./engine.ts")),
-      load<typeof import("../../tools/inspect.ts")>(import.meta.resolve("../../tools/inspect.ts")),
-    ]);
+    const [{ openNotifier }, { Session }, { SessionEngine }, { configView }, { McpInquirer }] =
+      await Promise.all([
+        load<typeof import("../../notify/world.ts")>(import.meta.resolve("../../notify/world.ts")),
+        load<typeof import("../../session/session.ts")>(
+          import.meta.resolve("../../session/session.ts"),
+        ),
+        load<typeof import("./engine.ts")>(import.meta.resolve("./engine.ts")),
+        load<typeof import("../../tools/inspect.ts")>(
+          import.meta.resolve("../../tools/inspect.ts"),
+        ),
+        load<typeof import("./inquiry_host.ts")>(import.meta.resolve("./inquiry_host.ts")),
+      ]);
     // One notifier for the server: the model's notify tool and the approval banners share its
     // limit. The client owns the terminal, so there is no terminal route (nor an MCP host route).
     const notifier = openNotifier(config.notifications, paths.auditLog, { terminal: false });
@@ -121,6 +125,16 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
       audit,
       host,
       notifier,
+      // The ask tool's questions wait in the pending folder for wisp questions (inquiry_host.ts).
+      inquirer: new McpInquirer({
+        ...(board ? { board } : {}),
+        audit,
+        session: audit.session,
+        timeoutSeconds: config.inquiry.timeoutSeconds ?? config.approval.timeoutSeconds,
+        client: () => host.options.channels.client(),
+        notify: (title, message) => host.options.channels.notify(title, message),
+        log,
+      }),
       yes: options.yes,
       unsafe: options.unsafe,
       argv: options.argv,

@@ -128,7 +128,8 @@ Deno.test("a plain chat at a terminal: /approvals deny without an id offers what
     await waitUntil(
       () =>
         s.events().find((e) =>
-          e.kind === "approval.answered" && e.via === "chat" && e.id === id && e.decision === "no"
+          e.kind === "approval.answered" && e.via === "chat" && e.pendingId === id &&
+          e.decision === "no"
         ),
       "the chat's own approval.answered",
     );

@@ -100,7 +100,7 @@ Deno.test("chat --json slash commands: /config set with a choice, checked and au
     assertEquals((values.items as { text: string }[]).map((i) => i.text), ["dangerous"]);
     assertEquals(values.from, 31);
 
-    // /approvals answers only from a terminal; the features not built say so.
+    // /approvals answers only from a terminal; /questions lists none; the features not built say so.
     mark = chat.lines.length;
     await chat.send("/approvals approve 0123abcd");
     await chat.send("/facts keep 0123abcd");
@@ -118,7 +118,7 @@ Deno.test("chat --json slash commands: /config set with a choice, checked and au
       said.join("\n"),
     );
     assert(said.some((n) => n.includes("permanent facts are not built")), said.join("\n"));
-    assert(said.some((n) => n.includes("questions (the ask tool) are not built")), said.join("\n"));
+    assert(said.some((n) => n.includes("no question waits for an answer")), said.join("\n"));
     assert(
       said.some((n) => n.includes("context view") && n.includes("not built")),
       said.join("\n"),
