@@ -100,14 +100,15 @@ void wisp_session_close(uint64_t session);
 
 /*
  * Every process this user may see, as a JSON array of
- * {"pid","ppid","name","rssBytes","cpuMs","startTime"} (startTime in Unix
- * seconds, cpuMs user plus system time).
+ * {"pid","ppid","uid","state","name","rssBytes","cpuMs","startTime"}
+ * (startTime in Unix seconds, cpuMs user plus system time, uid the real
+ * user's id, state one letter as ps shows it: R running, S sleeping,
+ * D waiting on a device, T stopped, Z ended but not reaped).
  */
 int64_t wisp_process_table(char *out, uint64_t cap);
 
 /*
- * One process: {"pid","ppid","name","path","cwd","args":[…],"startTime",
- * "rssBytes","cpuMs"}; a field it may not read is null. -WISP_ERR_NOT_FOUND
+ * One process: the table's fields and "path", "cwd", "args":[…]; a field it may not read is null. -WISP_ERR_NOT_FOUND
  * when there is no such process.
  */
 int64_t wisp_process_details(int32_t pid, char *out, uint64_t cap);

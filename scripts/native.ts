@@ -53,8 +53,9 @@ export async function buildNative(out: string = BUILD_DIR): Promise<string[]> {
   const built: string[] = [];
   for (const [name, sources] of Object.entries(LINUX_LIBRARIES)) {
     const target = join(out, name);
-    // Build beside the target and rename, so a loaded library is never rewritten in place.
-    const partial = `${target}.partial`;
+    // Build beside the target under a name of this run's own and rename, so that a loaded
+    // library is never rewritten in place and two builds at once do not write one file.
+    const partial = `${target}.${Deno.pid}-${crypto.randomUUID().slice(0, 8)}.partial`;
     await run(cc, [
       "-std=c11",
       "-O2",

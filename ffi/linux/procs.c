@@ -8,6 +8,7 @@
 #include "../wisp_ffi.h"
 #include "text.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 uint32_t wisp_abi_version(void) { return WISP_ABI_VERSION; }
@@ -58,6 +60,8 @@ static char *read_link(const char *path) {
 
 typedef struct {
   int pid, ppid;
+  long long uid;
+  char state;
   char name[256];
   unsigned long long cpu_ticks, start_ticks;
   long long rss_pages;
@@ -90,6 +94,11 @@ static int read_stat(int pid, stat_t *s) {
     s->cpu_ticks = utime + stime;
     s->start_ticks = start;
     s->rss_pages = rss;
+    s->state = state;
+    /* The owner of /proc/PID is the process's real user. */
+    struct stat owner;
+    snprintf(path, sizeof path, "/proc/%d", pid);
+    s->uid = stat(path, &owner) == 0 ? (long long)owner.st_uid : -1;
   }
   free(text);
   return ok;
@@ -107,7 +116,8 @@ static long long boot_time(void) {
 }
 
 static void add_stat_fields(text_t *t, const stat_t *s, long long boot, long ticks, long page) {
-  text_addf(t, "\"pid\":%d,\"ppid\":%d,\"name\":", s->pid, s->ppid);
+  text_addf(t, "\"pid\":%d,\"ppid\":%d,\"uid\":%lld,\"state\":\"%c\",\"name\":", s->pid,
+            s->ppid, s->uid, s->state > ' ' && s->state != '"' && s->state != '\\' ? s->state : '?');
   text_json_string(t, s->name);
   text_addf(t, ",\"rssBytes\":%lld,\"cpuMs\":%llu,\"startTime\":%lld", s->rss_pages * page,
             s->cpu_ticks * 1000ULL / (unsigned long long)ticks,
@@ -231,22 +241,16 @@ static owner_t *socket_owners(size_t *count) {
   return owners;
 }
 
-/* The address in /proc/net's hex (host byte order per 32-bit word) as text. */
+/* The address in /proc/net's hex (each 32-bit word in host order) as inet_ntop writes it. */
 static void decode_address(const char *hex, int v6, char *out, size_t size) {
   unsigned char bytes[16];
   int words = v6 ? 4 : 1;
   for (int w = 0; w < words; w++) {
-    unsigned int word;
+    unsigned int word = 0;
     sscanf(hex + w * 8, "%8x", &word);
     memcpy(bytes + w * 4, &word, 4); /* the kernel printed the word in host order */
   }
-  if (!v6) {
-    snprintf(out, size, "%u.%u.%u.%u", bytes[0], bytes[1], bytes[2], bytes[3]);
-    return;
-  }
-  size_t at = 0;
-  for (int i = 0; i < 16 && at < size; i += 2)
-    at += (size_t)snprintf(out + at, size - at, "%s%x", i ? ":" : "", (bytes[i] << 8) | bytes[i + 1]);
+  if (!inet_ntop(v6 ? AF_INET6 : AF_INET, bytes, out, (socklen_t)size)) snprintf(out, size, "?");
 }
 
 static void add_listeners(text_t *t, int *first, const char *proto, const owner_t *owners,

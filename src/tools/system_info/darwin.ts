@@ -17,6 +17,7 @@ import { basename } from "node:path";
 import { runHostView } from "../../platform/host_view.ts";
 import { formatBytes } from "../../util/bytes.ts";
 import { duration, folderReport, statfsColumns, table, TopicError, type Topics } from "./shared.ts";
+import { nativePortReport, nativeProcessesReport, nativeProcessReport } from "./native.ts";
 
 /** Runs one fixed argv and returns its standard output. */
 export type CommandRunner = (argv: string[]) => Promise<string>;
@@ -309,6 +310,8 @@ function commandRunner(options: DarwinOptions): CommandRunner {
 }
 
 export async function portReport(port: number, options: DarwinOptions = {}): Promise<string> {
+  const native = nativePortReport(port);
+  if (native !== undefined) return native;
   const argv = portArgv(port);
   const sockets = socketsFromLsof(parseLsofFields(await commandRunner(options)(argv)));
   if (sockets.length === 0) return `nothing is listening on or connected to port ${port}`;
@@ -457,7 +460,12 @@ export async function networkReport(options: DarwinOptions = {}): Promise<string
   return `${heading}\n${table(["INTERFACE", "FAMILY", "ADDRESS", "MAC"], rows)}`;
 }
 
-export function processesReport(): Promise<string> {
+export function processesReport(
+  sort: "cpu" | "memory" = "cpu",
+  limit = 10,
+): Promise<string> {
+  const native = nativeProcessesReport(sort, limit);
+  if (native !== undefined) return Promise.resolve(native);
   return Promise.reject(
     new TopicError(
       "on macOS the busiest processes need libproc through wisp's native library, which this build does not have " +
@@ -468,6 +476,8 @@ export function processesReport(): Promise<string> {
 
 /** The program names and parents of your processes (lsof lists one working folder per process). */
 export async function processReport(name: string, options: DarwinOptions = {}): Promise<string> {
+  const native = nativeProcessReport(name);
+  if (native !== undefined) return native;
   const needle = name.toLowerCase();
   const processes = parseLsofFields(await commandRunner(options)(PROCESS_LIST_ARGV));
   const seen = new Set<number>();
@@ -494,7 +504,7 @@ export function darwinTopics(options: DarwinOptions = {}): Topics {
     port: (port) => portReport(port, options),
     disk: (path) => diskReport(path, options),
     folder: (path, limit) => Promise.resolve(folderReport(path, limit)),
-    processes: () => processesReport(),
+    processes: (sort, limit) => processesReport(sort, limit),
     memory: () => memoryReport(options),
     process: (name) => processReport(name, options),
     battery: () => batteryReport(options),
