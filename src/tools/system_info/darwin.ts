@@ -23,7 +23,10 @@ import { nativePortReport, nativeProcessesReport, nativeProcessReport } from "./
 export type CommandRunner = (argv: string[]) => Promise<string>;
 
 export interface DarwinOptions {
-  /** How commands run; the launcher's host view unless a test gives another. */
+  /**
+   * How commands run; the launcher's host view unless a test gives another.
+   * A runner given here also stands in for the native library (libproc).
+   */
   run?: CommandRunner;
   /** The machine's interfaces; Deno's own call unless a test gives others. */
   interfaces?: () => Deno.NetworkInterfaceInfo[];
@@ -310,7 +313,7 @@ function commandRunner(options: DarwinOptions): CommandRunner {
 }
 
 export async function portReport(port: number, options: DarwinOptions = {}): Promise<string> {
-  const native = nativePortReport(port);
+  const native = options.run ? undefined : nativePortReport(port);
   if (native !== undefined) return native;
   const argv = portArgv(port);
   const sockets = socketsFromLsof(parseLsofFields(await commandRunner(options)(argv)));
@@ -463,8 +466,9 @@ export async function networkReport(options: DarwinOptions = {}): Promise<string
 export function processesReport(
   sort: "cpu" | "memory" = "cpu",
   limit = 10,
+  options: DarwinOptions = {},
 ): Promise<string> {
-  const native = nativeProcessesReport(sort, limit);
+  const native = options.run ? undefined : nativeProcessesReport(sort, limit);
   if (native !== undefined) return Promise.resolve(native);
   return Promise.reject(
     new TopicError(
@@ -476,7 +480,7 @@ export function processesReport(
 
 /** The program names and parents of your processes (lsof lists one working folder per process). */
 export async function processReport(name: string, options: DarwinOptions = {}): Promise<string> {
-  const native = nativeProcessReport(name);
+  const native = options.run ? undefined : nativeProcessReport(name);
   if (native !== undefined) return native;
   const needle = name.toLowerCase();
   const processes = parseLsofFields(await commandRunner(options)(PROCESS_LIST_ARGV));
@@ -504,7 +508,7 @@ export function darwinTopics(options: DarwinOptions = {}): Topics {
     port: (port) => portReport(port, options),
     disk: (path) => diskReport(path, options),
     folder: (path, limit) => Promise.resolve(folderReport(path, limit)),
-    processes: (sort, limit) => processesReport(sort, limit),
+    processes: (sort, limit) => processesReport(sort, limit, options),
     memory: () => memoryReport(options),
     process: (name) => processReport(name, options),
     battery: () => batteryReport(options),
