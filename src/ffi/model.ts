@@ -95,7 +95,10 @@ export class NativeSession {
       const length = Number(await this.lib.symbols.wisp_session_next_event(this.id, out, BigInt(size)));
       if (length < 0) {
         const name = abiErrorName(-length);
-        throw new LibwispError(name, `the reply's next event could not be read (${name})`);
+        throw new LibwispError(
+          name,
+          `the reply's next event could not be read (${name.replace("-", " ")})`,
+        );
       }
       if (length <= size) {
         return JSON.parse(new TextDecoder().decode(out.subarray(0, length))) as NativeEvent;
