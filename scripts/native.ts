@@ -6,7 +6,8 @@
  * process and port functions over /proc; the model functions answer that
  * Linux has no on-device model), and libwisp_test_model.so, a build for
  * tests only whose model replays a script (ffi/linux/model_script.c). On
- * macOS it runs ffi/darwin/build.sh, which builds libwisp.dylib with swiftc.
+ * macOS it runs ffi/build.sh, which builds libwisp.dylib from ffi/darwin with
+ * swiftc.
  * A compiler error is printed as the compiler wrote it and the task exits 1.
  */
 import { join } from "node:path";
@@ -46,7 +47,7 @@ async function run(cmd: string, args: string[]): Promise<void> {
 export async function buildNative(out: string = BUILD_DIR): Promise<string[]> {
   await Deno.mkdir(out, { recursive: true });
   if (Deno.build.os === "darwin") {
-    await run("bash", [join(ROOT, "ffi", "darwin", "build.sh"), out]);
+    await run("bash", [join(ROOT, "ffi", "build.sh"), "--out", out]);
     return [join(out, "libwisp.dylib")];
   }
   const cc = compilerName();
