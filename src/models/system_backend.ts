@@ -19,6 +19,7 @@ import type {
   ChatRequest,
   StreamEvent,
   ToolSpec,
+  WindowDecision,
 } from "./backend.ts";
 import { ModelError, ModelStopped } from "./errors.ts";
 import { type Libwisp, libwisp, LibwispError } from "../ffi/libwisp.ts";
@@ -110,6 +111,15 @@ export class SystemBackend implements Backend {
 
   contextWindow(): Promise<number> {
     return Promise.resolve(modelWindow(this.lib));
+  }
+
+  /** The window as doctor and `wisp models` tell it: the framework reports it. */
+  windowDecision(): Promise<WindowDecision> {
+    return Promise.resolve({
+      tokens: modelWindow(this.lib),
+      from: "framework",
+      note: "reported by the framework",
+    });
   }
 
   /** Stop the session the backend holds (a new conversation starts one again). */

@@ -7,7 +7,9 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { nativeLibraries } from "../support/native.ts";
-import { DENO_CONFIG } from "../support/wisp.ts";
+import { DENO_CONFIG, PROJECT_ROOT } from "../support/wisp.ts";
+import { fileExists, nativeFinding } from "../../src/doctor/native.ts";
+import { loadAbiVersion } from "../../src/platform/libc.ts";
 import { waitUntil } from "../support/wait.ts";
 import {
   killGroup,
@@ -185,5 +187,25 @@ Deno.test({
     // The test build is not in the permission set, and a callback needs unscoped FFI.
     assertEquals(result.testModel, "NotCapable");
     assertEquals(result.callback, "NotCapable");
+  },
+});
+
+Deno.test({
+  name: "doctor finds the library the source build made and reads its ABI version",
+  ignore: !linux,
+  async fn() {
+    const { libwisp } = await nativeLibraries();
+    const finding = nativeFinding({
+      os: "linux",
+      env: () => undefined,
+      sourceRoot: PROJECT_ROOT,
+      exists: fileExists,
+      abiVersion: loadAbiVersion,
+    });
+    assertEquals(finding, {
+      ok: true,
+      name: "native library",
+      detail: `${libwisp} (the source build) loads; ABI version 1`,
+    });
   },
 });
