@@ -142,6 +142,25 @@ Deno.test({
 });
 
 Deno.test({
+  name: "guided generation: the request's JSON Schema reaches the model with the prompt",
+  ignore: !linux,
+  async fn() {
+    const lib = await model(["echo-schema", "end"]);
+    const backend = new SystemBackend(lib);
+    const schema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+    try {
+      let text = "";
+      for await (
+        const e of backend.chat({ messages: [{ role: "user", content: "where?" }], schema })
+      ) if (e.type === "text") text += e.text;
+      assertEquals(JSON.parse(text), schema);
+    } finally {
+      backend.close();
+    }
+  },
+});
+
+Deno.test({
   name: "cancel mid-stream: aborting the turn stops the model at its next words",
   ignore: !linux,
   async fn() {
