@@ -21,7 +21,7 @@ const linux = Deno.build.os === "linux";
 let testModel: Libwisp | undefined;
 
 async function model(script: string[]): Promise<Libwisp> {
-  testModel ??= openLibwisp((await nativeLibraries()).testModel);
+  testModel ??= openLibwisp((await nativeLibraries()).testModel!);
   const file = Deno.makeTempFileSync({ suffix: ".script" });
   Deno.writeTextFileSync(file, script.join("\n") + "\n");
   // The library reads the script when a session opens.
