@@ -80,7 +80,9 @@ const rows: [string, number, number][] = [
 ];
 const processes = processTable(lib).length;
 console.log(`ffi bench (${processes} processes, median of ${ROUNDS} rounds)`);
-console.log("case".padEnd(52) + "libwisp µs".padStart(12) + "baseline µs".padStart(13) + "ratio".padStart(8));
+console.log(
+  "case".padEnd(52) + "libwisp µs".padStart(12) + "baseline µs".padStart(13) + "ratio".padStart(8),
+);
 for (const [name, ours, base] of rows) {
   console.log(
     name.padEnd(52) + ours.toFixed(2).padStart(12) + base.toFixed(2).padStart(13) +

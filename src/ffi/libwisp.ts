@@ -8,7 +8,7 @@
  * The library is never closed while loaded: a reply's thread inside it may
  * still be running, and unloading code a thread returns into crashes.
  */
-import { libwispCandidates, type LocateWorld, hereWorld } from "./locate.ts";
+import { hereWorld, libwispCandidates, type LocateWorld } from "./locate.ts";
 import {
   ABI_VERSION,
   type AbiError,

@@ -6,7 +6,7 @@
  * reach wisp while the model still writes.
  */
 import { cString, type Libwisp, LibwispError, readJson } from "./libwisp.ts";
-import { abiErrorName, type AbiError } from "./symbols.ts";
+import { type AbiError, abiErrorName } from "./symbols.ts";
 
 /** Whether the model can be used here, and if not why (a sentence from the library). */
 export interface Availability {
@@ -92,7 +92,9 @@ export class NativeSession {
     let size = 16 * 1024;
     for (;;) {
       const out = new Uint8Array(size);
-      const length = Number(await this.lib.symbols.wisp_session_next_event(this.id, out, BigInt(size)));
+      const length = Number(
+        await this.lib.symbols.wisp_session_next_event(this.id, out, BigInt(size)),
+      );
       if (length < 0) {
         const name = abiErrorName(-length);
         throw new LibwispError(

@@ -39,9 +39,7 @@ function cSignatures(text: string, definitions: boolean): Signatures {
     ? /^([\w ]+?\*?)\s*\b(wisp_\w+)\(([^)]*)\)\s*\{/gm
     : /^([\w ]+?\*?)\s*\b(wisp_\w+)\(([^)]*)\);/gm;
   for (const m of source.matchAll(pattern)) {
-    const params = m[3].trim() === "void" || m[3].trim() === ""
-      ? []
-      : m[3].split(",").map(cType);
+    const params = m[3].trim() === "void" || m[3].trim() === "" ? [] : m[3].split(",").map(cType);
     found.set(m[2], `${cType(m[1] + " x")}(${params.join(",")})`);
   }
   return found;
@@ -58,8 +56,7 @@ const SWIFT_TYPES: Record<string, string> = {
 
 function swiftSignatures(text: string): Signatures {
   const found: Signatures = new Map();
-  const pattern =
-    /@_cdecl\("(wisp_\w+)"\)\s*public func (\w+)\(([^)]*)\)(?:\s*->\s*([\w<>?]+))?/g;
+  const pattern = /@_cdecl\("(wisp_\w+)"\)\s*public func (\w+)\(([^)]*)\)(?:\s*->\s*([\w<>?]+))?/g;
   for (const m of text.matchAll(pattern)) {
     assertEquals(m[2], m[1], `the Swift function for ${m[1]} is named alike`);
     const params = m[3].trim() === "" ? [] : m[3].split(",").map((p) => {

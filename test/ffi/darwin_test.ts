@@ -35,7 +35,8 @@ Deno.test({
       .spawn();
     try {
       const details = await waitUntil(
-        () => processDetails(lib, child.pid)?.args?.[1] === "33.5" && processDetails(lib, child.pid),
+        () =>
+          processDetails(lib, child.pid)?.args?.[1] === "33.5" && processDetails(lib, child.pid),
         "the child's arguments",
       );
       assertEquals(details.ppid, Deno.pid);

@@ -109,7 +109,10 @@ Deno.test({
       tcp.close();
     }
     const closed = listeningPorts(lib);
-    assertEquals(closed.some((l) => l.port === (tcp.addr as Deno.NetAddr).port && l.proto === "tcp"), false);
+    assertEquals(
+      closed.some((l) => l.port === (tcp.addr as Deno.NetAddr).port && l.proto === "tcp"),
+      false,
+    );
   },
 });
 
@@ -128,7 +131,8 @@ Deno.test({
       await waitUntil(() => {
         const stat = Deno.readTextFileSync(`/proc/${child.pid}/stat`);
         const pgrp = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
-        return pgrp === child.pid && Deno.readTextFileSync(`/proc/${child.pid}/cmdline`).startsWith("sh");
+        return pgrp === child.pid &&
+          Deno.readTextFileSync(`/proc/${child.pid}/cmdline`).startsWith("sh");
       }, "the child leads a group of its own");
       assertEquals(killGroup(lib, child.pid, 15), 0);
       const status = await child.status;
@@ -165,7 +169,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "under wisp's permission set libwisp loads from the build folder and system_info reads through it",
+  name:
+    "under wisp's permission set libwisp loads from the build folder and system_info reads through it",
   ignore: !linux,
   async fn() {
     await nativeLibraries();

@@ -17,8 +17,6 @@ export async function nativeLibraries(): Promise<{ libwisp: string; testModel?: 
   await built;
   return {
     libwisp: join(BUILD_DIR, libwispName()),
-    ...(Deno.build.os === "linux"
-      ? { testModel: join(BUILD_DIR, "libwisp_test_model.so") }
-      : {}),
+    ...(Deno.build.os === "linux" ? { testModel: join(BUILD_DIR, "libwisp_test_model.so") } : {}),
   };
 }
