@@ -262,12 +262,22 @@ async function mapLimit<T, R>(
 }
 
 function systemEntries(config: Config, os: string): ModelEntry[] {
-  return [
-    entry("system", "system", config, {
-      usable: false,
-      problem: systemModelReason(os),
+  // Usable when the native library loads here and the framework says the model is available.
+  const here = systemBackendHere(os);
+  const system = "backend" in here
+    ? entry("system", "system", config, {
+      context: here.backend.windowTokens(),
+      contextFrom: "framework",
+      capabilities: capabilityLabels(here.backend.capabilitiesNow()),
       capabilitiesFrom: "framework",
-    }),
+    })
+    : entry("system", "system", config, {
+      usable: false,
+      problem: here.reason ?? systemModelReason(os),
+      capabilitiesFrom: "framework",
+    });
+  return [
+    system,
     ...(os === "darwin"
       ? [entry("private-cloud", "system", config, {
         usable: false,

@@ -105,12 +105,22 @@ export class SystemBackend implements Backend {
 
   constructor(private readonly lib: Libwisp) {}
 
+  /** What the on-device model can do: tools and guided generation, no thinking. */
+  capabilitiesNow(): Capabilities {
+    return { tools: true, structured: true, thinking: false };
+  }
+
   capabilities(): Promise<Capabilities> {
-    return Promise.resolve({ tools: true, structured: true, thinking: false });
+    return Promise.resolve(this.capabilitiesNow());
+  }
+
+  /** The window in tokens, as the framework reports it. */
+  windowTokens(): number {
+    return modelWindow(this.lib);
   }
 
   contextWindow(): Promise<number> {
-    return Promise.resolve(modelWindow(this.lib));
+    return Promise.resolve(this.windowTokens());
   }
 
   /** The window as doctor and `wisp models` tell it: the framework reports it. */
@@ -268,7 +278,9 @@ export function systemBackendHere(
   os: string,
   load: () => Libwisp | undefined = libwisp,
 ): { backend: SystemBackend } | { reason?: string } {
-  if (os !== "darwin" || os !== Deno.build.os) return {};
+  if (os !== "darwin") return {};
+  // Another machine's os (a test asking about macOS) loads nothing of this one's.
+  if (load === libwisp && os !== Deno.build.os) return {};
   const lib = load();
   if (!lib) return {};
   const availability = modelAvailability(lib);

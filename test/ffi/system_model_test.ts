@@ -10,7 +10,7 @@ import { nativeLibraries } from "../support/native.ts";
 import { within } from "../support/wait.ts";
 import { type Libwisp, openLibwisp } from "../../src/ffi/libwisp.ts";
 import { modelAvailability, modelWindow, NativeSession, tokenCount } from "../../src/ffi/model.ts";
-import { SystemBackend } from "../../src/models/system_backend.ts";
+import { SystemBackend, systemBackendHere } from "../../src/models/system_backend.ts";
 import { ModelError } from "../../src/models/errors.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { currentDateTool } from "../../src/tools/current_date.ts";
@@ -240,5 +240,23 @@ Deno.test({
     const waiting = session.next().then(() => "event", (e) => (e as Error).message);
     session.close();
     assertStringIncludes(await within(waiting, "the woken call"), "not found");
+  },
+});
+
+Deno.test({
+  name: "system is offered on macOS when the library says the model is available, and says why not",
+  ignore: !linux,
+  async fn() {
+    const { libwisp } = await nativeLibraries();
+    const lib = await model(["end"]);
+    const here = systemBackendHere("darwin", () => lib);
+    assert("backend" in here);
+    assertEquals(await here.backend.contextWindow(), 8192);
+    // The shipped Linux library says no, with its reason; no library at all leaves it to the caller.
+    assertEquals(systemBackendHere("darwin", () => openLibwisp(libwisp)), {
+      reason: "unavailable: no on-device model on Linux",
+    });
+    assertEquals(systemBackendHere("darwin", () => undefined), {});
+    assertEquals(systemBackendHere("linux", () => lib), {});
   },
 });
