@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,14 +110,19 @@ static int read_stat(int pid, stat_t *s) {
  * is long, and reading it made one process's details cost twice the
  * TypeScript reads (bench/ffi_bench.ts).
  */
-static long long boot_time(void) {
-  static long long btime; /* 0 until read; a race only reads it twice */
-  if (btime) return btime;
+static long long btime;
+static pthread_once_t btime_once = PTHREAD_ONCE_INIT;
+
+static void read_boot_time(void) {
   char *text = read_file("/proc/stat", NULL);
-  if (!text) return 0;
+  if (!text) return;
   char *line = strstr(text, "\nbtime ");
   if (line) btime = atoll(line + 7);
   free(text);
+}
+
+static long long boot_time(void) {
+  pthread_once(&btime_once, read_boot_time);
   return btime;
 }
 
