@@ -301,7 +301,7 @@ int64_t wisp_session_next_event(uint64_t session, char *out, uint64_t cap) {
   if (!s) return -WISP_ERR_NOT_FOUND;
   while (!s->head && !s->closed) pthread_cond_wait(&s->changed, &s->lock);
   int64_t result;
-  if (!s->head) {
+  if (s->closed || !s->head) { /* a closed session's queue is never read again */
     result = -WISP_ERR_NOT_FOUND;
   } else {
     event_t *e = s->head;
