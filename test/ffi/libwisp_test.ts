@@ -67,22 +67,28 @@ Deno.test({
   async fn() {
     const lib = await library();
     const dir = Deno.makeTempDirSync();
-    const child = new Deno.Command("sleep", {
-      args: ["31.5", "one two"],
+    // A shell that stays (the `; :` keeps it from exec'ing sleep), with an argument holding a space.
+    const child = new Deno.Command("sh", {
+      args: ["-c", "sleep 31.5; :", "one two"],
       cwd: dir,
       stdin: "null",
     }).spawn();
     try {
+      // Until the child has become the shell, /proc shows the fork that starts it.
+      await waitUntil(
+        () => Deno.readTextFileSync(`/proc/${child.pid}/cmdline`).includes("one two"),
+        "the child runs the shell",
+      );
       const details = processDetails(lib, child.pid);
       assert(details);
       assertEquals(details.pid, child.pid);
       assertEquals(details.ppid, Deno.pid);
       const cmdline = Deno.readTextFileSync(`/proc/${child.pid}/cmdline`).split("\0");
       assertEquals(details.args, cmdline.slice(0, -1));
-      assertEquals(details.args?.slice(1), ["31.5", "one two"]);
+      assertEquals(details.args?.slice(1), ["-c", "sleep 31.5; :", "one two"]);
       assertEquals(details.cwd, Deno.realPathSync(dir));
       assertEquals(details.path, Deno.readLinkSync(`/proc/${child.pid}/exe`));
-      assertEquals(details.name, "sleep");
+      assertEquals(details.name, Deno.readTextFileSync(`/proc/${child.pid}/comm`).trim());
     } finally {
       child.kill();
       await child.status;
