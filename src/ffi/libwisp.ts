@@ -167,7 +167,7 @@ export function processDetails(lib: Libwisp, pid: number): NativeProcessDetails 
     return readJson(
       `process ${pid}`,
       (out, cap) => lib.symbols.wisp_process_details(pid, out, cap),
-      16 * 1024,
+      4096, // most command lines fit; a longer one is asked again
     );
   } catch (error) {
     if (error instanceof LibwispError && error.code === "not-found") return undefined;
