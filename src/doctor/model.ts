@@ -39,6 +39,9 @@ function restartAdvice(backend: Backend): string {
       return "restart llama-server with the model, then run wisp doctor again";
     case "lmstudio":
       return "unload and load the model again in LM Studio (or restart its server), then run wisp doctor again";
+    case "system":
+      // Availability can say yes while Apple's service refuses every request (spec: restarting it).
+      return "if the model service failed, restart it: sudo killall modelmanagerd (launchd starts it again on the next request), then run wisp doctor again";
     default:
       return "restart the model's server, then run wisp doctor again";
   }

@@ -7,12 +7,11 @@
  * when wisp runs from source. The first that exists is loaded and asked
  * `wisp_abi_version()`.
  *
- * This build has no libwisp yet, so the finding says "not built" and where it
- * looked. That is ok on Linux, where wisp reads /proc itself, and not ok on a
- * Mac, where the on-device model cannot run without it. When the library and
- * its bindings (src/ffi/) exist, their locator replaces `libwispCandidates`.
+ * Where it looks is the bindings' own list (src/ffi/locate.ts). Not built is
+ * ok on Linux, where wisp reads /proc itself, and not ok on a Mac, where the
+ * on-device model cannot run without it.
  */
-import { join } from "node:path";
+import { libwispCandidates as locateCandidates } from "../ffi/locate.ts";
 import { hostOs, sharedLibraryName } from "../platform/os.ts";
 import type { Finding } from "./finding.ts";
 
@@ -36,17 +35,9 @@ export interface NativeWorld {
   abiVersion: (path: string) => number;
 }
 
-/** Where libwisp is looked for, in order, and who named each place. */
+/** Where libwisp is looked for, in order, and who named each place (the bindings' list). */
 export function libwispCandidates(world: NativeWorld): { path: string; from: string }[] {
-  const out: { path: string; from: string }[] = [];
-  const named = world.env("WISP_LIBWISP");
-  if (named && named.trim() !== "") out.push({ path: named, from: "WISP_LIBWISP" });
-  const file = libwispName(world.os);
-  if (world.binaryDir) out.push({ path: join(world.binaryDir, file), from: "beside wisp" });
-  if (world.sourceRoot) {
-    out.push({ path: join(world.sourceRoot, "ffi", "build", file), from: "the source build" });
-  }
-  return out;
+  return locateCandidates(world);
 }
 
 /** The native library finding for a world. */

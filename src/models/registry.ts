@@ -19,6 +19,7 @@ import {
 } from "./ollama.ts";
 import { OpenAICompatibleBackend, type OpenAIRuntime } from "./openai.ts";
 import { macRuntimeError, systemModelError, systemModelReason } from "./system.ts";
+import { systemBackendHere } from "./system_backend.ts";
 import { canonicalOllama } from "./names.ts";
 import { configuredWindow, shapeFromModelInfo, sizeWindow } from "./window.ts";
 import { formatDecimalBytes } from "../util/bytes.ts";
@@ -47,8 +48,11 @@ export function resolveModel(
     throw new ModelError("disabled", disabledMessage(parsed.written));
   }
   switch (parsed.runtime) {
-    case "system":
-      throw systemModelError(options.os);
+    case "system": {
+      const here = systemBackendHere(options.os ?? hostOs());
+      if ("backend" in here) return here.backend;
+      throw systemModelError(options.os, here.reason);
+    }
     case "ollama": {
       const host = ollamaHost(config, env);
       requireLoopback(host, "ollama.host");
@@ -258,12 +262,22 @@ async function mapLimit<T, R>(
 }
 
 function systemEntries(config: Config, os: string): ModelEntry[] {
-  return [
-    entry("system", "system", config, {
-      usable: false,
-      problem: systemModelReason(os),
+  // Usable when the native library loads here and the framework says the model is available.
+  const here = systemBackendHere(os);
+  const system = "backend" in here
+    ? entry("system", "system", config, {
+      context: here.backend.windowTokens(),
+      contextFrom: "framework",
+      capabilities: capabilityLabels(here.backend.capabilitiesNow()),
       capabilitiesFrom: "framework",
-    }),
+    })
+    : entry("system", "system", config, {
+      usable: false,
+      problem: here.reason ?? systemModelReason(os),
+      capabilitiesFrom: "framework",
+    });
+  return [
+    system,
     ...(os === "darwin"
       ? [entry("private-cloud", "system", config, {
         usable: false,

@@ -17,8 +17,9 @@ export function systemModelReason(os: string = hostOs()): string {
     : `Apple's on-device model exists only on macOS, and this is ${os === "linux" ? "Linux" : os}`;
 }
 
-export function systemModelError(os: string = hostOs()): ModelError {
-  const reason = systemModelReason(os);
+/** Why `system` cannot be chosen, with the native library's own reason when it gave one. */
+export function systemModelError(os: string = hostOs(), libraryReason?: string): ModelError {
+  const reason = libraryReason ?? systemModelReason(os);
   return new ModelError("unsupported", `system is unavailable (${reason}); ${OLLAMA_HINT}`, reason);
 }
 

@@ -197,7 +197,8 @@ Deno.test("native library: not built on Linux is ok and says where it looked; on
   assertEquals(mac.ok, false);
   assertEquals(
     mac.detail,
-    "not built: no libwisp.dylib at /opt/homebrew/Cellar/wisp/1/libexec/libwisp.dylib",
+    // Homebrew's version-free opt link first: the permission set names the library by it.
+    "not built: no libwisp.dylib at /opt/homebrew/opt/wisp/libexec/libwisp.dylib, /opt/homebrew/Cellar/wisp/1/libexec/libwisp.dylib",
   );
   assertMatch(mac.fix ?? "", /on-device model needs it/);
   // WISP_LIBWISP first, and a name that is not there is its own fault.

@@ -11,7 +11,7 @@ import {
   snapshotScript,
 } from "../../src/tools/system_info/source.ts";
 import { DENO_CONFIG } from "../support/wisp.ts";
-import { GENEROUS_MS, within } from "../support/wait.ts";
+import { GENEROUS_MS, waitUntil, within } from "../support/wait.ts";
 import { systemInfoReport, systemInfoTool } from "../../src/tools/system_info.ts";
 import { builtinRegistry } from "../../src/tools/builtins.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
@@ -108,6 +108,14 @@ Deno.test("folder: sizes a folder's entries, largest first, bounded", async () =
 Deno.test("process and processes find a real child process", async () => {
   const child = new Deno.Command("sleep", { args: ["7.25"], stdin: "null" }).spawn();
   try {
+    // The table is read in a moment through the native library: wait until the child has
+    // become sleep and is asleep, or it may still be starting (state R).
+    if (Deno.build.os === "linux") {
+      await waitUntil(
+        () => Deno.readTextFileSync(`/proc/${child.pid}/stat`).includes("(sleep) S "),
+        "the child sleeps",
+      );
+    }
     // Other tests run sleeps too: look for this one's own command line.
     const report = await systemInfoReport({ topic: "process", name: "sleep 7.25" }, "/");
     assert(report.ok);

@@ -17,12 +17,16 @@ import { basename } from "node:path";
 import { runHostView } from "../../platform/host_view.ts";
 import { formatBytes } from "../../util/bytes.ts";
 import { duration, folderReport, statfsColumns, table, TopicError, type Topics } from "./shared.ts";
+import { nativePortReport, nativeProcessesReport, nativeProcessReport } from "./native.ts";
 
 /** Runs one fixed argv and returns its standard output. */
 export type CommandRunner = (argv: string[]) => Promise<string>;
 
 export interface DarwinOptions {
-  /** How commands run; the launcher's host view unless a test gives another. */
+  /**
+   * How commands run; the launcher's host view unless a test gives another.
+   * A runner given here also stands in for the native library (libproc).
+   */
   run?: CommandRunner;
   /** The machine's interfaces; Deno's own call unless a test gives others. */
   interfaces?: () => Deno.NetworkInterfaceInfo[];
@@ -309,6 +313,8 @@ function commandRunner(options: DarwinOptions): CommandRunner {
 }
 
 export async function portReport(port: number, options: DarwinOptions = {}): Promise<string> {
+  const native = options.run ? undefined : nativePortReport(port);
+  if (native !== undefined) return native;
   const argv = portArgv(port);
   const sockets = socketsFromLsof(parseLsofFields(await commandRunner(options)(argv)));
   if (sockets.length === 0) return `nothing is listening on or connected to port ${port}`;
@@ -457,7 +463,13 @@ export async function networkReport(options: DarwinOptions = {}): Promise<string
   return `${heading}\n${table(["INTERFACE", "FAMILY", "ADDRESS", "MAC"], rows)}`;
 }
 
-export function processesReport(): Promise<string> {
+export function processesReport(
+  sort: "cpu" | "memory" = "cpu",
+  limit = 10,
+  options: DarwinOptions = {},
+): Promise<string> {
+  const native = options.run ? undefined : nativeProcessesReport(sort, limit);
+  if (native !== undefined) return Promise.resolve(native);
   return Promise.reject(
     new TopicError(
       "on macOS the busiest processes need libproc through wisp's native library, which this build does not have " +
@@ -468,6 +480,8 @@ export function processesReport(): Promise<string> {
 
 /** The program names and parents of your processes (lsof lists one working folder per process). */
 export async function processReport(name: string, options: DarwinOptions = {}): Promise<string> {
+  const native = options.run ? undefined : nativeProcessReport(name);
+  if (native !== undefined) return native;
   const needle = name.toLowerCase();
   const processes = parseLsofFields(await commandRunner(options)(PROCESS_LIST_ARGV));
   const seen = new Set<number>();
@@ -494,7 +508,7 @@ export function darwinTopics(options: DarwinOptions = {}): Topics {
     port: (port) => portReport(port, options),
     disk: (path) => diskReport(path, options),
     folder: (path, limit) => Promise.resolve(folderReport(path, limit)),
-    processes: () => processesReport(),
+    processes: (sort, limit) => processesReport(sort, limit, options),
     memory: () => memoryReport(options),
     process: (name) => processReport(name, options),
     battery: () => batteryReport(options),

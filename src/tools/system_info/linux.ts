@@ -15,6 +15,7 @@ import {
 import { procSnapshot, type ProcRequest } from "./source.ts";
 import { duration, folderReport, statfsColumns, table, type Topics, TopicError } from "./shared.ts";
 import { formatBytes } from "../../util/bytes.ts";
+import { nativePortReport, nativeProcessesReport, nativeProcessReport } from "./native.ts";
 
 // The in-process folder walk and the topic error are shared with darwin.ts.
 export { folderReport, TopicError };
@@ -43,6 +44,8 @@ async function snapshot(request: ProcRequest, options: SourceOptions) {
 const PROCESS_FILES = ["stat", "status", "cmdline"];
 
 export async function portReport(port: number, options: SourceOptions = {}): Promise<string> {
+  const native = options.viaLauncher ? undefined : nativePortReport(port);
+  if (native !== undefined) return native;
   const snap = await snapshot({
     paths: ["/proc/net/tcp", "/proc/net/tcp6", "/proc/net/udp", "/proc/net/udp6"],
     perProcess: PROCESS_FILES,
@@ -105,6 +108,9 @@ async function allProcesses(options: SourceOptions): Promise<{ processes: Proces
 }
 
 export async function processesReport(sort: "cpu" | "memory" = "cpu", limit = 10, options: SourceOptions = {}): Promise<string> {
+  // Through the native library when it is there; the launcher's host view otherwise.
+  const native = options.viaLauncher ? undefined : nativeProcessesReport(sort, limit);
+  if (native !== undefined) return native;
   const uid = Deno.uid();
   const { processes, uptime } = await allProcesses(options);
   const mine = processes.filter((p) => uid === null || p.uid === uid);
@@ -125,6 +131,8 @@ export async function processesReport(sort: "cpu" | "memory" = "cpu", limit = 10
 }
 
 export async function processReport(name: string, options: SourceOptions = {}): Promise<string> {
+  const native = options.viaLauncher ? undefined : nativeProcessReport(name);
+  if (native !== undefined) return native;
   const needle = name.toLowerCase();
   const { processes, uptime } = await allProcesses(options);
   // The launcher's own helpers (sh, head, find) read the table too; they are not answers.
