@@ -35,10 +35,10 @@ Deno.test("values decide where only some are not built; a section covers its set
     [
       ...unbuiltInFile({
         tools: { ask: true, models: true, disabled: [] },
-        verification: { mode: "off" },
+        verification: { mode: "model" },
       })
         .keys(),
     ],
-    ["tools.models"],
+    ["verification.mode"],
   );
 });

@@ -15,6 +15,7 @@ import { ModelError } from "../../src/models/errors.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { currentDateTool } from "../../src/tools/current_date.ts";
 import { runTurn } from "../../src/agent/turn.ts";
+import { ConversationContext } from "../../src/context/context.ts";
 import { harness } from "../agent/support.ts";
 
 const linux = Deno.build.os === "linux";
@@ -59,7 +60,7 @@ Deno.test({
       const outcome = await within(
         runTurn({
           backend,
-          messages: [{ role: "system", content: "be brief" }],
+          transcript: new ConversationContext({ instructions: "be brief", window: 8192 }),
           prompt: "what day is it?",
           tools: registry.all(),
           registry,
@@ -174,7 +175,7 @@ Deno.test({
       const outcome = await within(
         runTurn({
           backend,
-          messages: [],
+          transcript: new ConversationContext({ instructions: "", window: 8192 }),
           prompt: "talk",
           tools: [],
           registry: new ToolRegistry(),

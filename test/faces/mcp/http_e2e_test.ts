@@ -88,7 +88,7 @@ Deno.test("over HTTP: the token printed once is required on every request, and t
     );
     try {
       const { tools } = await client.listTools();
-      assertEquals(tools.length, 12);
+      assertEquals(tools.length, 13);
       const shaped = await client.callTool({
         name: "json_shape",
         arguments: { text: '{"port": 1, "host": "a"}' },

@@ -55,7 +55,7 @@ Deno.test("the launcher and the .mcp.json entry in docs/mcp.md start a server th
     try {
       assertEquals(client.getServerVersion()?.name, "wisp");
       const { tools } = await client.listTools();
-      assertEquals(tools.length, 12);
+      assertEquals(tools.length, 13);
       const shaped = await client.callTool({ name: "json_shape", arguments: { text: "[1,2]" } });
       assert((shaped as { isError?: boolean }).isError !== true);
     } finally {
