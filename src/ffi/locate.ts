@@ -7,9 +7,10 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BUILD } from "../build_info.ts";
+import { hostOs } from "../util/host_os.ts";
 
 /** The library's file name on a platform. */
-export function libwispName(os: string = Deno.build.os): string {
+export function libwispName(os: string = hostOs()): string {
   return os === "darwin" ? "libwisp.dylib" : "libwisp.so";
 }
 
@@ -50,7 +51,7 @@ export function libwispCandidates(world: LocateWorld): Candidate[] {
 export function hereWorld(): LocateWorld {
   const compiled = BUILD.kind !== "source";
   return {
-    os: Deno.build.os,
+    os: hostOs(),
     env: (name) => {
       try {
         return Deno.env.get(name);

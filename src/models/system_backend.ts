@@ -25,6 +25,7 @@ import { ModelError, ModelStopped } from "./errors.ts";
 import { type Libwisp, libwisp, LibwispError } from "../ffi/libwisp.ts";
 import { modelAvailability, modelWindow, type NativeEvent, NativeSession } from "../ffi/model.ts";
 import { abiErrorName } from "../ffi/symbols.ts";
+import { hostOs } from "../util/host_os.ts";
 
 const NAME = "system";
 
@@ -280,7 +281,7 @@ export function systemBackendHere(
 ): { backend: SystemBackend } | { reason?: string } {
   if (os !== "darwin") return {};
   // Another machine's os (a test asking about macOS) loads nothing of this one's.
-  if (load === libwisp && os !== Deno.build.os) return {};
+  if (load === libwisp && os !== hostOs()) return {};
   const lib = load();
   if (!lib) return {};
   const availability = modelAvailability(lib);
