@@ -285,7 +285,7 @@ function parseAnswer(text: string): PendingAnswer | undefined {
     return undefined;
   }
   if (!isObject(value)) return undefined;
-  const decisions: readonly string[] = [...DECISIONS.approval, ...DECISIONS.fact];
+  const decisions: readonly string[] = Object.values(DECISIONS).flat();
   if (
     typeof value.id !== "string" || !decisions.includes(value.decision as string) ||
     typeof value.digest !== "string" ||
@@ -523,7 +523,7 @@ export async function checkAnswer(
 ): Promise<AnswerCheck> {
   const answer = parseAnswer(answerText);
   if (!answer || answer.id !== id) {
-    return { ok: false, reason: "the message is not an answer wisp approvals sends" };
+    return { ok: false, reason: "the message is not an answer wisp sends" };
   }
   const filedDigest = await sha256Hex(filed);
   const altered = current === undefined || (await sha256Hex(current)) !== filedDigest;
