@@ -94,6 +94,19 @@ export interface StoreOptions {
   heldOutputBytes?: number;
 }
 
+/**
+ * A store as saved (a chat's transcript): the turns in view with their
+ * entries, what is known of the dropped entries, and the counters, so a
+ * restored store numbers on where it stopped. Plain JSON.
+ */
+export interface StoreSnapshot {
+  turns: { n: number; entries: StoreEntry[] }[];
+  dropped: DroppedEntry[];
+  droppedTurns: number;
+  nextEntry: number;
+  nextTurn: number;
+}
+
 /** Every entry of a conversation: the turns in view whole, the dropped ones as where to find them. */
 export class ConversationStore {
   #turns: StoreTurn[] = [];
@@ -238,6 +251,39 @@ export class ConversationStore {
       out.push(turn);
     }
     return out;
+  }
+
+  /** The store as plain JSON, every turn closed (a running turn is saved as it stands). */
+  snapshot(): StoreSnapshot {
+    return {
+      turns: this.#turns.map((t) => ({ n: t.n, entries: t.entries.map((e) => ({ ...e })) })),
+      dropped: this.#dropped.map((e) => ({ ...e })),
+      droppedTurns: this.#droppedTurns,
+      nextEntry: this.#nextEntry,
+      nextTurn: this.#nextTurn,
+    };
+  }
+
+  /**
+   * Take on a saved store in place of an empty one (a resumed chat). Its
+   * turns are all finished; entries keep their numbers and audit events.
+   * Throws when this store already holds a turn.
+   */
+  restore(snapshot: StoreSnapshot): void {
+    if (this.#nextTurn !== 1) throw new Error("a store is restored only while it is empty");
+    this.#turns = snapshot.turns.map((t) => ({
+      n: t.n,
+      entries: t.entries.map((e) => ({ ...e })),
+      open: false,
+    }));
+    this.#dropped = snapshot.dropped.map((e) => ({ ...e }));
+    this.#droppedTurns = snapshot.droppedTurns;
+    this.#nextEntry = snapshot.nextEntry;
+    this.#nextTurn = snapshot.nextTurn;
+    this.#heldOutputChars = 0;
+    for (const entry of this.entries()) {
+      if (entry.kind === "output" && entry.text !== null) this.#heldOutputChars += entry.chars;
+    }
   }
 
   #callOf(turn: StoreTurn, id: string | undefined): ToolCall | undefined {

@@ -18,7 +18,9 @@
  */
 import type { Config } from "../../config/schema.ts";
 import type { HomePaths } from "../../config/home.ts";
-import type { Backend, ChatMessage } from "../../models/backend.ts";
+import type { Backend } from "../../models/backend.ts";
+import type { ContextSnapshot } from "../../context/context.ts";
+import { bookSink, type FactBook, openFactBook } from "../../context/facts/mod.ts";
 import { Session } from "../../session/session.ts";
 import { Conversation, TurnFailed } from "../../agent/conversation.ts";
 import type {
@@ -33,7 +35,6 @@ import { listPending, outcomePath, outcomeWords, parseOutcome } from "../../gate
 import { messageOf } from "../../util/errors.ts";
 import { ModelError } from "../../models/errors.ts";
 import { log } from "../../util/log.ts";
-import { BYTES_PER_TOKEN } from "../../tools/budget.ts";
 import type { AuditEvent } from "../../audit/catalogue.ts";
 import type {
   ActivityLine,
@@ -46,7 +47,13 @@ import type {
   OutLine,
   ParsedIn,
 } from "./protocol.ts";
-import { newTranscriptId, saveTranscript, type Transcript } from "./transcript.ts";
+import {
+  emptyContext,
+  newTranscriptId,
+  saveTranscript,
+  sentCount,
+  type Transcript,
+} from "./transcript.ts";
 import { runTyped, typedCommandLine } from "./typed_command.ts";
 import { completeInput, runSlash } from "./slash.ts";
 
@@ -159,6 +166,11 @@ export class ChatEngine {
   readonly notices: string[] = [];
   /** The task set with /task, shown to the model beside each request. */
   task: string | undefined;
+  /**
+   * The conversation's fact book (undefined when facts.enabled is false):
+   * opened with the conversation, carried across /model, new on /new.
+   */
+  factBook: FactBook | undefined;
   transcript: Transcript;
   /** Set when the chat is to end (/quit, a second interrupt): the exit code. */
   quitting: number | undefined;
@@ -201,7 +213,7 @@ export class ChatEngine {
         model: "",
         cwd: options.root ?? Deno.cwd(),
         sessions: [],
-        messages: [],
+        context: emptyContext(),
         history: [],
       };
     this.history.push(...this.transcript.history);
@@ -251,7 +263,7 @@ export class ChatEngine {
       // An unknown tool name is a usage error before any model is asked.
       this.session.tools({ only: o.tools, noTools: o.noTools });
       this.backend = await this.chooseStartModel();
-      await this.openConversation(this.transcript.messages);
+      await this.openConversation(this.transcript.context);
     } catch (error) {
       this.session.close();
       throw error;
@@ -267,7 +279,7 @@ export class ChatEngine {
     );
     this.note(HELP_LINE, "muted", "help");
     if (o.resume) {
-      const asked = this.transcript.messages.filter((m) => m.role === "user").length;
+      const asked = sentCount(this.transcript.context);
       this.note(
         `resumed transcript ${this.transcript.id}: ${asked} message${
           asked === 1 ? "" : "s"
@@ -323,16 +335,29 @@ export class ChatEngine {
   /** Recorded once the session's audit is listened to (start records it right after). */
   pendingFallback: { from: string; to: string; reason: string } | undefined;
 
-  /** A new conversation on the current backend, carrying `messages` (no instructions). */
-  async openConversation(messages: readonly ChatMessage[]): Promise<void> {
+  /** A new conversation on the current backend, carrying on a saved context (store and summary). */
+  async openConversation(carried: ContextSnapshot): Promise<void> {
     const o = this.options;
     const tools = this.session.tools({ only: o.tools, noTools: o.noTools });
+    this.factBook ??= openFactBook({
+      config: o.config,
+      paths: o.paths,
+      audit: this.session.audit,
+      cwd: this.session.root,
+    });
     this.conversation = await Conversation.open(this.session, {
       backend: this.backend,
       tools,
       instructions: o.instructions,
+      // Composition shows the book's facts, condensing distils into it (with this model),
+      // and the memory tool's note and task record into it.
+      ...(this.factBook
+        ? {
+          facts: bookSink({ book: this.factBook, backend: this.backend, audit: this.session.audit }),
+        }
+        : {}),
     });
-    this.conversation.messages.push(...messages.filter((m) => m.role !== "system"));
+    this.conversation.context.restore(carried);
     if (this.pendingFallback) {
       this.session.audit.record("model.fallback", this.pendingFallback);
       this.pendingFallback = undefined;
@@ -342,9 +367,9 @@ export class ChatEngine {
   /** Save the transcript (what the conversation holds now). Returns its path, or null when nothing was said. */
   saveTranscript(): string | null {
     if (!this.conversation) return null;
-    const messages = this.conversation.messages.slice(1);
-    if (messages.length === 0 && this.history.length === 0) return null;
-    this.transcript.messages = messages;
+    const context = this.conversation.context.snapshot();
+    if (context.store.nextTurn === 1 && this.history.length === 0) return null;
+    this.transcript.context = context;
     this.transcript.history = [...this.history];
     this.transcript.model = this.backend.name;
     this.transcript.saved = new Date().toISOString();
@@ -595,12 +620,12 @@ export class ChatEngine {
     // The turn's start goes out with its audit id, just before its first event (the prompt).
     this.#turnStarted = undefined;
     this.#turnStartPending = true;
-    // What the person ran themselves since the last turn, told first.
-    if (this.notices.length > 0) {
-      this.conversation.messages.push({ role: "user", content: this.notices.join("\n") });
-      this.notices.length = 0;
-    }
-    const fullPrompt = this.task ? `${prompt}\n\n[the task: ${this.task}]` : prompt;
+    // What the person ran themselves since the last turn is told first, in the turn's own
+    // prompt entry, so the store (and a saved transcript) holds it where the model saw it.
+    const told = this.notices.splice(0);
+    const asked = this.task ? `${prompt}\n\n[the task: ${this.task}]` : prompt;
+    const fullPrompt = told.length > 0 ? `${told.join("\n")}\n\n${asked}` : asked;
+    this.factBook?.beginTurn(this.conversation.context.store.turnCount + 1);
     let thinking = "";
     // A second interrupt kills what the turn runs at once: the stop signal is the turn's.
     const signal = AbortSignal.any([running.stop.signal, running.kill.signal]);
@@ -935,12 +960,21 @@ export class ChatEngine {
 
   // -------------------------------------------------------------- status
 
-  /** How much of the window the conversation uses, in percent (4 bytes a token). */
-  contextPercent(): number | undefined {
+  /** The next request's size in tokens as the context measures it (tool definitions included). */
+  contextTokens(): number | undefined {
     if (!this.conversation) return undefined;
-    let bytes = 0;
-    for (const m of this.conversation.messages) bytes += m.content.length;
-    return Math.min(100, Math.round((bytes / BYTES_PER_TOKEN) / this.conversation.window * 100));
+    const context = this.conversation.context;
+    return context.measure(
+      context.compose(),
+      this.session.registry.specs([...this.conversation.tools]),
+    );
+  }
+
+  /** How much of the window the next request would use, in percent. */
+  contextPercent(): number | undefined {
+    const tokens = this.contextTokens();
+    if (tokens === undefined) return undefined;
+    return Math.min(100, Math.round(tokens / this.conversation.window * 100));
   }
 
   /** The approval mode as the status line says it. */

@@ -16,6 +16,7 @@ import type { ChatEngine } from "./engine.ts";
 import type { Completion, CompletionsLine } from "./protocol.ts";
 import { foldOutput } from "./fold.ts";
 import { usageText } from "./engine.ts";
+import { emptyContext, newTranscriptId } from "./transcript.ts";
 
 /** The commands, in the order /help lists them, with what each does. */
 export const SLASH_COMMANDS: readonly { name: string; usage: string; what: string }[] = [
@@ -103,13 +104,14 @@ export async function runSlash(engine: ChatEngine, text: string): Promise<void> 
       engine.notices.length = 0;
       engine.transcript = {
         ...engine.transcript,
-        id: (await import("./transcript.ts")).newTranscriptId(),
+        id: newTranscriptId(),
         started: new Date().toISOString(),
         sessions: [engine.session.id],
-        messages: [],
+        context: emptyContext(),
         history: [],
       };
-      await engine.openConversation([]);
+      engine.factBook = undefined;
+      await engine.openConversation(emptyContext());
       say("a new conversation; the model remembers nothing of the last one");
       return;
     }
@@ -151,20 +153,9 @@ export async function runSlash(engine: ChatEngine, text: string): Promise<void> 
     case "stats":
       stats(engine);
       return;
-    case "tokens": {
-      const messages = engine.conversation.messages;
-      let bytes = 0;
-      for (const m of messages) bytes += new TextEncoder().encode(m.content).length;
-      const tokens = Math.ceil(bytes / 4);
-      say(
-        `the conversation holds ${messages.length} messages, ${
-          bytes.toLocaleString("en-US")
-        } bytes, about ${tokens.toLocaleString("en-US")} tokens of ${
-          engine.conversation.window.toLocaleString("en-US")
-        } (${engine.contextPercent() ?? 0}%)`,
-      );
+    case "tokens":
+      tokens(engine);
       return;
-    }
     case "inspect":
       inspect(engine, args[0]);
       return;
@@ -237,7 +228,7 @@ async function model(engine: ChatEngine, given: string | undefined): Promise<voi
   }
   try {
     const backend = await engine.options.backend(name, true);
-    const carried = engine.conversation.messages.slice(1);
+    const carried = engine.conversation.context.snapshot();
     engine.backend = backend;
     await engine.openConversation(carried);
     engine.note(`now on ${backend.name}; the conversation carries on`, "plain", "command");
@@ -345,6 +336,26 @@ async function show(engine: ChatEngine, id: string): Promise<void> {
     page: 1,
     pages: 1,
   });
+}
+
+/** The conversation's size: the store's turns and entries, and the next request's tokens. */
+function tokens(engine: ChatEngine): void {
+  const context = engine.conversation.context;
+  const store = context.store;
+  const inView = store.turns.length;
+  const count = (n: number, one: string, many: string) =>
+    `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+  engine.note(
+    `the conversation holds ${count(store.turnCount, "turn", "turns")} (${inView} in view${
+      store.droppedTurns ? `, ${store.droppedTurns} folded into the summary` : ""
+    }), ${count(store.entryCount, "entry", "entries")}; the next request is about ${
+      (engine.contextTokens() ?? 0).toLocaleString("en-US")
+    } tokens of ${engine.conversation.window.toLocaleString("en-US")} (${
+      engine.contextPercent() ?? 0
+    }%), tool definitions included`,
+    "plain",
+    "command",
+  );
 }
 
 function stats(engine: ChatEngine): void {
