@@ -5,7 +5,9 @@
  * permanent fact kept in wisp's home reaches the first request of a new
  * chat and of a one-shot respond. Driven through `wisp chat --json` and
  * `wisp respond` against a fake Ollama that plays the model, the distiller
- * and the summariser (each known by its fixed instructions).
+ * and the summariser (each known by its fixed instructions). Chat says when
+ * a turn condensed: a note of kind condensed, and the turn's end line (and
+ * the status line, when one follows).
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "../support/assert.ts";
@@ -93,6 +95,18 @@ Deno.test("chat: a fact distilled from a dropped turn reaches a later request; t
       "turn 1 is no longer in view",
     );
     for (const body of ollama.chats()) assert(measuredTokens(body) <= WINDOW);
+
+    // The person is told: a condensed note after the turn, and the status line after it says so.
+    const out = run.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const note = out.find((l) => l.type === "note" && l.kind === "condensed");
+    assert(note, "a condensed note");
+    assert(
+      /^note: the conversation was condensed to fit ollama:granite4\.1:8b's 4,096-token window \(.*turns? folded into the summary/
+        .test(String(note.text)),
+      String(note.text),
+    );
+    const end = out.slice(out.indexOf(note)).find((l) => l.type === "turn" && l.phase === "end");
+    assertEquals(end?.condensed, true, "the turn's end line says it condensed");
   } finally {
     await ollama.close();
     await s.remove();

@@ -21,6 +21,7 @@ import type { HomePaths } from "../../config/home.ts";
 import type { Backend } from "../../models/backend.ts";
 import type { ContextSnapshot } from "../../context/context.ts";
 import { bookSink, type FactBook, openFactBook } from "../../context/facts/mod.ts";
+import { condensedNote } from "../../context/view.ts";
 import { Session } from "../../session/session.ts";
 import { Conversation, TurnFailed } from "../../agent/conversation.ts";
 import type {
@@ -132,6 +133,8 @@ export interface TurnFigure {
   inputTokens: number;
   outputTokens: number;
   outcome: string;
+  /** The turn condensed the conversation. */
+  condensed?: boolean;
 }
 
 /** An output seen in this chat, for /show and /last: a tool's result or a typed command's. */
@@ -353,7 +356,11 @@ export class ChatEngine {
       // and the memory tool's note and task record into it.
       ...(this.factBook
         ? {
-          facts: bookSink({ book: this.factBook, backend: this.backend, audit: this.session.audit }),
+          facts: bookSink({
+            book: this.factBook,
+            backend: this.backend,
+            audit: this.session.audit,
+          }),
         }
         : {}),
     });
@@ -623,7 +630,8 @@ export class ChatEngine {
     // What the person ran themselves since the last turn is told first, in the turn's own
     // prompt entry, so the store (and a saved transcript) holds it where the model saw it.
     const told = this.notices.splice(0);
-    const asked = this.task ? `${prompt}\n\n[the task: ${this.task}]` : prompt;
+    // With facts on, the task is the book's fact (beside every request); off, it rides here.
+    const asked = this.task && !this.factBook ? `${prompt}\n\n[the task: ${this.task}]` : prompt;
     const fullPrompt = told.length > 0 ? `${told.join("\n")}\n\n${asked}` : asked;
     this.factBook?.beginTurn(this.conversation.context.store.turnCount + 1);
     let thinking = "";
@@ -654,9 +662,16 @@ export class ChatEngine {
         inputTokens: outcome.usage.inputTokens,
         outputTokens: outcome.usage.outputTokens,
         outcome: how,
+        ...(condensedCount(this) > 0 ? { condensed: true } : {}),
       });
       if (report.ran) this.note(report.ran, "muted", "ran");
       if (report.unsupported) this.note(report.unsupported, "muted", "unsupported");
+      const condensed = condensedNote(
+        this.conversation.context.condensedThisTurn,
+        this.backend.name,
+        this.conversation.window,
+      );
+      if (condensed) this.note(condensed, "muted", "condensed");
       if (outcome.stopped) this.note("stopped by you", "muted", "stopped");
       if (outcome.roundLimit) {
         this.note(
@@ -679,6 +694,7 @@ export class ChatEngine {
         outputTokens: outcome.usage.outputTokens,
         ran: report.ran,
         unsupported: report.unsupported,
+        ...(condensed ? { condensed: true as const } : {}),
       });
     } catch (error) {
       const seconds = (performance.now() - started) / 1000;
@@ -996,6 +1012,7 @@ export class ChatEngine {
       type: "status",
       model: this.backend.name,
       ...(percent !== undefined ? { contextPercent: percent } : {}),
+      ...(last?.condensed ? { condensed: true as const } : {}),
       cwd: root,
       ...(branch ? { branch } : {}),
       approvalMode: this.approvalMode(),
@@ -1013,6 +1030,11 @@ export class ChatEngine {
         : {}),
     });
   }
+}
+
+/** How many times the engine's last turn condensed its conversation. */
+function condensedCount(engine: ChatEngine): number {
+  return engine.conversation.context.condensedThisTurn.length;
 }
 
 /** "for this session", "once", … */

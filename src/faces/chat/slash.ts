@@ -2,8 +2,9 @@
  * Chat's slash commands: a chat line starting with `/` is a command to the
  * chat, never sent to the model. Each answers with note lines (a view for
  * an output shown whole), or a choice when it needs a value it was not
- * given. The commands whose feature this build lacks (facts, questions,
- * the context view) answer with one sentence saying so.
+ * given. /fact, /facts, /task and /inspect context work on the
+ * conversation's fact book and context (facts.ts); /questions, whose
+ * feature this build lacks, answers with one sentence saying so.
  *
  * Completion of the input (the protocol's complete line) lives here too: it
  * offers the same commands, settings and values.
@@ -17,6 +18,8 @@ import type { Completion, CompletionsLine } from "./protocol.ts";
 import { foldOutput } from "./fold.ts";
 import { usageText } from "./engine.ts";
 import { emptyContext, newTranscriptId } from "./transcript.ts";
+import { contextView } from "../../context/view.ts";
+import { factCommand, factsCommand, taskCommand } from "./facts.ts";
 
 /** The commands, in the order /help lists them, with what each does. */
 export const SLASH_COMMANDS: readonly { name: string; usage: string; what: string }[] = [
@@ -163,10 +166,10 @@ export async function runSlash(engine: ChatEngine, text: string): Promise<void> 
       await approvals(engine, args);
       return;
     case "fact":
+      factCommand(engine, rest);
+      return;
     case "facts":
-      say(
-        "permanent facts are not built in this version of wisp, so there is no fact to state, keep or drop",
-      );
+      await factsCommand(engine, args);
       return;
     case "questions":
       say(
@@ -174,15 +177,7 @@ export async function runSlash(engine: ChatEngine, text: string): Promise<void> 
       );
       return;
     case "task":
-      if (rest === "") {
-        say(engine.task ? `the task: ${engine.task}` : "no task is set; /task TEXT sets one");
-      } else if (rest === "clear") {
-        engine.task = undefined;
-        say("the task is cleared");
-      } else {
-        engine.task = rest;
-        say(`the task: ${rest} (the model sees it beside each request)`);
-      }
+      taskCommand(engine, rest);
       return;
     default: {
       const near = nearCommands(name);
@@ -375,6 +370,15 @@ function stats(engine: ChatEngine): void {
     const last = turns[turns.length - 1];
     say(`last: ${usageText(last.seconds, last)}`);
   }
+  const store = engine.conversation.context.store;
+  const condensed = turns.filter((t) => t.condensed).length;
+  say(
+    `context: ${store.turnCount} turn${
+      store.turnCount === 1 ? "" : "s"
+    } in the store, ${store.droppedTurns} folded into the summary; ${condensed} turn${
+      condensed === 1 ? "" : "s"
+    } of this session condensed`,
+  );
   say(`classifier calls: ${engine.classifierCalls} (the rules classifier is not counted)`);
 }
 
@@ -382,9 +386,13 @@ function inspect(engine: ChatEngine, what: string | undefined): void {
   const say = (line: string) => engine.note(line, "plain", "command");
   switch (what) {
     case "context":
-      say(
-        "the layered context view (facts, summary, references) is not built in this version of wisp; /tokens gives the conversation's size",
-      );
+      engine.emit({
+        type: "view",
+        id: "context",
+        kind: "text",
+        title: "context",
+        text: contextView(engine.conversation.context),
+      });
       return;
     case "thinking":
       if (engine.thoughts.length === 0) {

@@ -126,9 +126,7 @@ export class SessionEngine {
         tools,
         instructions: thread.shape.instructions,
         cwd: thread.shape.workingDirectory ?? this.session.root,
-        ...(thread.conversation.factsFor
-          ? { facts: thread.conversation.factsFor(backend) }
-          : {}),
+        ...(thread.conversation.factsFor ? { facts: thread.conversation.factsFor(backend) } : {}),
       });
       log(
         "debug",
