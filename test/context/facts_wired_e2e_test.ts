@@ -3,7 +3,8 @@
  * from a turn that condensing dropped is still in a later request (the
  * facts' lines in the system message) though the turn itself is gone, and a
  * permanent fact kept in wisp's home reaches the first request of a new
- * chat and of a one-shot respond. Driven through `wisp chat --json` and
+ * chat, of a one-shot respond and of an MCP thread, whose memory tool notes
+ * into the same book. Driven through `wisp chat --json` and
  * `wisp respond` against a fake Ollama that plays the model, the distiller
  * and the summariser (each known by its fixed instructions). Chat says when
  * a turn condensed: a note of kind condensed, and the turn's end line (and
@@ -16,6 +17,7 @@ import { scratch } from "../faces/respond/support.ts";
 import { DISTILLER_INSTRUCTIONS } from "../../src/context/facts/distiller.ts";
 import { SUMMARY_PROMPT } from "../../src/context/summary.ts";
 import { measuredTokens } from "./support.ts";
+import { connect, mcpScratch, ollamaConfig, structured } from "../faces/mcp/support.ts";
 
 const WINDOW = 4096;
 const CODENAME = "BLUE-HERON-4217";
@@ -149,6 +151,70 @@ Deno.test("a permanent fact from facts.json reaches the first request of a new c
       assert(system.includes("GREY-OWL-77"), system);
     }
   } finally {
+    await ollama.close();
+    await s.remove();
+  }
+});
+
+Deno.test("an MCP thread's requests carry its book: a permanent fact, and what the memory tool noted", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await mcpScratch(ollamaConfig(ollama.url));
+  Deno.writeTextFileSync(
+    join(s.home, "facts.json"),
+    JSON.stringify({
+      version: 1,
+      facts: [{
+        id: "p0123abcd",
+        subject: "entity",
+        name: "build host",
+        key: "build host",
+        value: "GREY-OWL-77",
+        keptAt: "2026-11-30T10:00:00.000Z",
+      }],
+    }),
+    { mode: 0o600 },
+  );
+  const c = await connect(s);
+  try {
+    ollama.reply(
+      {
+        toolCalls: [{
+          name: "memory",
+          arguments: { request: `note entity codename = ${CODENAME}` },
+        }],
+      },
+      { text: "Noted." },
+      { text: "It is in my facts." },
+    );
+    const first = structured(
+      await c.client.callTool({
+        name: "respond",
+        arguments: { prompt: "Remember the codename.", tools: ["memory"] },
+      }),
+    );
+    assertEquals(first.reply, "Noted.");
+    const second = structured(
+      await c.client.callTool({
+        name: "respond",
+        arguments: { prompt: "What is the codename?", thread_id: first.thread_id },
+      }),
+    );
+    assertEquals(second.reply, "It is in my facts.");
+    const [opening, , asked] = ollama.chats();
+    assert(systemOf(opening).includes("GREY-OWL-77"), systemOf(opening));
+    // The note went into the thread's book, so the next turn's request shows it beside it.
+    assert(systemOf(asked).includes("Facts of this conversation:"), systemOf(asked));
+    assert(systemOf(asked).includes(CODENAME), systemOf(asked));
+    assert(systemOf(asked).includes("GREY-OWL-77"), systemOf(asked));
+    assert(
+      s.events().some((e) =>
+        e.kind === "fact.recorded" && e.by === "model" && e.method === "noted" &&
+        e.value === CODENAME
+      ),
+      "the note is audited as the model's",
+    );
+  } finally {
+    await c.close();
     await ollama.close();
     await s.remove();
   }

@@ -54,6 +54,7 @@ import {
   saveTranscript,
   sentCount,
   type Transcript,
+  TRANSCRIPT_VERSION,
 } from "./transcript.ts";
 import { runTyped, typedCommandLine } from "./typed_command.ts";
 import { completeInput, runSlash } from "./slash.ts";
@@ -209,7 +210,7 @@ export class ChatEngine {
     this.transcript = options.resume
       ? { ...options.resume, history: [...options.resume.history] }
       : {
-        version: 1,
+        version: TRANSCRIPT_VERSION,
         id: newTranscriptId(now),
         started: now.toISOString(),
         saved: now.toISOString(),
@@ -377,6 +378,8 @@ export class ChatEngine {
     const context = this.conversation.context.snapshot();
     if (context.store.nextTurn === 1 && this.history.length === 0) return null;
     this.transcript.context = context;
+    // A resumed format-1 transcript is saved again in the format it is now.
+    this.transcript.version = TRANSCRIPT_VERSION;
     this.transcript.history = [...this.history];
     this.transcript.model = this.backend.name;
     this.transcript.saved = new Date().toISOString();
