@@ -166,8 +166,6 @@ export class ChatEngine {
   readonly turns: TurnFigure[] = [];
   readonly outputs: SeenOutput[] = [];
   readonly thoughts: Thought[] = [];
-  /** Notices for the model about commands the person ran, sent with the next request. */
-  readonly notices: string[] = [];
   /** The task set with /task, shown to the model beside each request. */
   task: string | undefined;
   /**
@@ -630,12 +628,12 @@ export class ChatEngine {
     // The turn's start goes out with its audit id, just before its first event (the prompt).
     this.#turnStarted = undefined;
     this.#turnStartPending = true;
-    // What the person ran themselves since the last turn is told first, in the turn's own
-    // prompt entry, so the store (and a saved transcript) holds it where the model saw it.
-    const told = this.notices.splice(0);
+    // What the person ran themselves since the last turn waits in the store as told entries,
+    // which the turn carries before its prompt (typed_command.ts).
     // With facts on, the task is the book's fact (beside every request); off, it rides here.
-    const asked = this.task && !this.factBook ? `${prompt}\n\n[the task: ${this.task}]` : prompt;
-    const fullPrompt = told.length > 0 ? `${told.join("\n")}\n\n${asked}` : asked;
+    const fullPrompt = this.task && !this.factBook
+      ? `${prompt}\n\n[the task: ${this.task}]`
+      : prompt;
     this.factBook?.beginTurn(this.conversation.context.store.turnCount + 1);
     let thinking = "";
     // A second interrupt kills what the turn runs at once: the stop signal is the turn's.

@@ -104,7 +104,6 @@ export async function runSlash(engine: ChatEngine, text: string): Promise<void> 
       const saved = engine.saveTranscript();
       if (saved) say(`transcript saved: ${engine.transcript.id}`);
       engine.history.length = 0;
-      engine.notices.length = 0;
       engine.transcript = {
         ...engine.transcript,
         id: newTranscriptId(),

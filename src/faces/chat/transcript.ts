@@ -113,7 +113,7 @@ export function contextOfMessages(messages: readonly ChatMessage[]): ContextSnap
   return { store: store.snapshot(), summary: null };
 }
 
-const ENTRY_KINDS = new Set(["prompt", "reply", "output"]);
+const ENTRY_KINDS = new Set(["prompt", "reply", "output", "told"]);
 const isCount = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0;
 
 /** Whether a value has the shape of a saved context (what restoring relies on). */
@@ -136,6 +136,9 @@ function isContext(value: unknown): value is ContextSnapshot {
       (!held || ((typeof r.text === "string" || r.text === null) && isCount(r.chars) &&
         isCount(r.tokens)));
   };
+  if (st.told !== undefined && (!Array.isArray(st.told) || !st.told.every((e) => entryOk(e, true)))) {
+    return false;
+  }
   return st.turns.every((t) => {
     const turn = t as Record<string, unknown> | null;
     return !!turn && isCount(turn.n) && Array.isArray(turn.entries) &&
