@@ -252,7 +252,8 @@ export const AUDIT_CATALOGUE = {
     model: z.string(),
     recorded: z.number().int().nonnegative(),
     refused: z.string().optional(),
-    turn: z.number().int().optional(),
+    /** The first dropped turn it read (`turn` is the session's tag: the running turn's id). */
+    fromTurn: z.number().int().optional(),
   }),
   /** An MCP caller asked the person to keep a thread's fact as a permanent fact. */
   "fact.pending": z.looseObject({

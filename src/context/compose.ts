@@ -53,7 +53,7 @@ export function turnMessages(
 ): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const entry of turn.entries) {
-    if (entry.kind === "prompt") {
+    if (entry.kind === "prompt" || entry.kind === "told") {
       out.push({ role: "user", content: entry.text ?? "" });
     } else if (entry.kind === "reply") {
       out.push({

@@ -20,7 +20,7 @@ import type { AuditSink } from "../audit/writer.ts";
 import type { ChatMessage, ToolSpec } from "../models/backend.ts";
 import { composeMessages, type RunningSummary } from "./compose.ts";
 import { type FactSink, NULL_FACT_SINK } from "./facts_sink.ts";
-import { ConversationStore, type StoreTurn } from "./store.ts";
+import { ConversationStore, type StoreSnapshot, type StoreTurn } from "./store.ts";
 import { exactSummary, type Summariser, turnsText } from "./summary.ts";
 import { CHARS_PER_TOKEN, requestTokens, TokenCalibration } from "./tokens.ts";
 import type { AuditEvent } from "../audit/catalogue.ts";
@@ -74,6 +74,12 @@ export interface Condensing {
   droppedTurns: number[];
 }
 
+/** A context as saved: its store and the running summary (the facts live in their book). */
+export interface ContextSnapshot {
+  store: StoreSnapshot;
+  summary: RunningSummary | null;
+}
+
 /** A conversation's store, and the composing and condensing of each request from it. */
 export class ConversationContext {
   readonly store: ConversationStore;
@@ -117,6 +123,20 @@ export class ConversationContext {
   /** The condensings of the running (or last) turn. */
   get condensedThisTurn(): readonly Condensing[] {
     return this.#condensedThisTurn;
+  }
+
+  /** The store and the summary as plain JSON (a chat's transcript). */
+  snapshot(): ContextSnapshot {
+    return {
+      store: this.store.snapshot(),
+      summary: this.#summary ? { ...this.#summary } : null,
+    };
+  }
+
+  /** Carry on a saved conversation: its store and summary, before its first new turn. */
+  restore(snapshot: ContextSnapshot): void {
+    this.store.restore(snapshot.store);
+    this.#summary = snapshot.summary ? { ...snapshot.summary } : null;
   }
 
   /** Begin a turn with the person's message; condensing records through `audit`. */

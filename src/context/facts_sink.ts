@@ -1,8 +1,9 @@
 /**
  * Where condensing hands the turns it drops, and where composition reads the
- * conversation's facts from. The facts book (src/context/facts/) is wired in
- * behind this interface; until it is, a conversation has the null sink: no
- * facts, and dropped turns live on in the running summary and the audit.
+ * conversation's facts from. Every face hands its conversation the fact book
+ * (src/context/facts/, `bookSink`) behind this interface; a conversation
+ * with facts.enabled false has the null sink: no facts, and dropped turns
+ * live on in the running summary and the audit.
  */
 
 /** A fact the model asks to keep (the memory tool's note and task). */

@@ -130,6 +130,8 @@ function entryHeader(entry: StoreEntry | DroppedEntry, from: string): string {
     ? `${entry.tool ?? "tool"} output`
     : entry.kind === "prompt"
     ? "the person's message"
+    : entry.kind === "told"
+    ? "a command the person ran themselves"
     : "the model's words";
   return `entry ${entry.n}: ${what}, turn ${entry.turn} at ${entry.at.slice(11, 19)}, from ${from}`;
 }
@@ -139,10 +141,16 @@ function entryMaterial(ctx: ToolContext, entry: StoreEntry | DroppedEntry): Mate
   const args = "arguments" in entry && entry.arguments !== undefined
     ? `\narguments: ${JSON.stringify(entry.arguments)}`
     : "";
-  if (event && typeof event.text === "string") {
+  // A tool's result and the model's words are `text` in the audit; a typed command's is `output`.
+  const audited = typeof event?.text === "string"
+    ? event.text
+    : entry.kind === "told" && typeof event?.output === "string"
+    ? `$ ${String(event.command ?? "")}\n${event.output}`
+    : undefined;
+  if (audited !== undefined) {
     return {
       header: entryHeader(entry, "the audit log") + args,
-      text: event.text,
+      text: audited,
       from: "the audit log",
     };
   }
@@ -241,6 +249,7 @@ function turnView(conversation: ConversationContext, n: number): string | null {
   const lines = [`turn ${n}: ${turn.entries.length} entries, from the conversation's store`];
   for (const entry of turn.entries) {
     if (entry.kind === "prompt") lines.push(`entry ${entry.n}, the person: ${entry.text}`);
+    else if (entry.kind === "told") lines.push(`entry ${entry.n}, told: ${entry.text}`);
     else if (entry.kind === "reply") {
       if ((entry.text ?? "").trim() !== "") {
         lines.push(`entry ${entry.n}, the model: ${entry.text}`);
@@ -269,7 +278,11 @@ async function materialOf(
   if (target.kind !== "entry") return "memory: name an entry or an output, such as entry 7";
   const entry = conversation.store.entry(target.n);
   if (!entry) return `memory: there is no entry ${target.n}; ${stored(conversation)}`;
-  if (conversation.store.current?.entries.some((e) => e.n === entry.n)) {
+  // The running turn's entries are in view whole, except what it was told (a notice of a
+  // command the person ran shows only the output's first and last lines).
+  if (
+    entry.kind !== "told" && conversation.store.current?.entries.some((e) => e.n === entry.n)
+  ) {
     return `memory: entry ${target.n} is this turn's own, and is in view whole; a turn's entries are stored when it ends`;
   }
   return entryMaterial(ctx, entry);

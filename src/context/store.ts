@@ -18,8 +18,12 @@ import type { AuditEvent } from "../audit/catalogue.ts";
 import type { ChatMessage, ToolCall } from "../models/backend.ts";
 import { messageTokens } from "./tokens.ts";
 
-/** What an entry is: the person's message, the model's words (and calls), a tool's output. */
-export type EntryKind = "prompt" | "reply" | "output";
+/**
+ * What an entry is: the person's message, the model's words (and calls), a
+ * tool's output, or what the model is told of a command the person ran
+ * themselves (chat's `!`), which goes with the next turn, before its prompt.
+ */
+export type EntryKind = "prompt" | "reply" | "output" | "told";
 
 /** One message of a turn, numbered across the conversation. */
 export interface StoreEntry {
@@ -94,10 +98,27 @@ export interface StoreOptions {
   heldOutputBytes?: number;
 }
 
+/**
+ * A store as saved (a chat's transcript): the turns in view with their
+ * entries, what is known of the dropped entries, and the counters, so a
+ * restored store numbers on where it stopped. Plain JSON.
+ */
+export interface StoreSnapshot {
+  turns: { n: number; entries: StoreEntry[] }[];
+  /** Told entries waiting for the next turn (absent: none). */
+  told?: StoreEntry[];
+  dropped: DroppedEntry[];
+  droppedTurns: number;
+  nextEntry: number;
+  nextTurn: number;
+}
+
 /** Every entry of a conversation: the turns in view whole, the dropped ones as where to find them. */
 export class ConversationStore {
   #turns: StoreTurn[] = [];
   #dropped: DroppedEntry[] = [];
+  /** Told entries waiting for the next turn, numbered already. */
+  #told: StoreEntry[] = [];
   #droppedTurns = 0;
   #nextEntry = 1;
   #nextTurn = 1;
@@ -153,9 +174,39 @@ export class ConversationStore {
     for (const turn of this.#turns) yield* turn.entries;
   }
 
-  /** Begin a turn with the person's (or caller's) message. */
+  /**
+   * Tell the model, with the next turn, of something the person did (a
+   * command they ran): an entry of its own, numbered now, placed before the
+   * next turn's prompt. `text` is given the entry's number (a recall names
+   * it); `auditEvent` is the event holding the whole of it.
+   */
+  tell(text: (n: number) => string, auditEvent?: string): StoreEntry {
+    const n = this.#nextEntry++;
+    const content = text(n);
+    const entry: StoreEntry = {
+      n,
+      turn: this.#nextTurn,
+      kind: "told",
+      at: new Date().toISOString(),
+      text: content,
+      excerpt: "",
+      chars: content.length,
+      tokens: messageTokens({ role: "user", content }),
+      ...(auditEvent ? { auditEvent } : {}),
+    };
+    this.#told.push(entry);
+    return entry;
+  }
+
+  /** Told entries waiting for the next turn. */
+  get told(): readonly StoreEntry[] {
+    return this.#told;
+  }
+
+  /** Begin a turn with the person's (or caller's) message, after what it is to be told. */
   begin(prompt: string): StoreTurn {
-    const turn: StoreTurn = { n: this.#nextTurn++, entries: [], open: true };
+    const turn: StoreTurn = { n: this.#nextTurn++, entries: [...this.#told], open: true };
+    this.#told = [];
     this.#turns.push(turn);
     this.#push(turn, { kind: "prompt", text: prompt, message: { role: "user", content: prompt } });
     return turn;
@@ -203,6 +254,7 @@ export class ConversationStore {
         (tool === undefined || e.tool === tool)
       );
     for (const entry of turn.entries) {
+      if (entry.kind === "told") continue; // linked when told
       const event = entry.kind === "prompt"
         ? find("prompt", entry.text)
         : entry.kind === "reply"
@@ -238,6 +290,41 @@ export class ConversationStore {
       out.push(turn);
     }
     return out;
+  }
+
+  /** The store as plain JSON, every turn closed (a running turn is saved as it stands). */
+  snapshot(): StoreSnapshot {
+    return {
+      turns: this.#turns.map((t) => ({ n: t.n, entries: t.entries.map((e) => ({ ...e })) })),
+      dropped: this.#dropped.map((e) => ({ ...e })),
+      ...(this.#told.length > 0 ? { told: this.#told.map((e) => ({ ...e })) } : {}),
+      droppedTurns: this.#droppedTurns,
+      nextEntry: this.#nextEntry,
+      nextTurn: this.#nextTurn,
+    };
+  }
+
+  /**
+   * Take on a saved store in place of an empty one (a resumed chat). Its
+   * turns are all finished; entries keep their numbers and audit events.
+   * Throws when this store already holds a turn.
+   */
+  restore(snapshot: StoreSnapshot): void {
+    if (this.#nextTurn !== 1) throw new Error("a store is restored only while it is empty");
+    this.#turns = snapshot.turns.map((t) => ({
+      n: t.n,
+      entries: t.entries.map((e) => ({ ...e })),
+      open: false,
+    }));
+    this.#dropped = snapshot.dropped.map((e) => ({ ...e }));
+    this.#told = (snapshot.told ?? []).map((e) => ({ ...e, turn: snapshot.nextTurn }));
+    this.#droppedTurns = snapshot.droppedTurns;
+    this.#nextEntry = snapshot.nextEntry;
+    this.#nextTurn = snapshot.nextTurn;
+    this.#heldOutputChars = 0;
+    for (const entry of this.entries()) {
+      if (entry.kind === "output" && entry.text !== null) this.#heldOutputChars += entry.chars;
+    }
   }
 
   #callOf(turn: StoreTurn, id: string | undefined): ToolCall | undefined {

@@ -56,6 +56,7 @@ export function turnsText(turns: readonly StoreTurn[], outputChars: number): str
     lines.push(`## turn ${turn.n}`);
     for (const entry of turn.entries) {
       if (entry.kind === "prompt") lines.push(`person: ${entry.text ?? ""}`);
+      else if (entry.kind === "told") lines.push(`told: ${entry.text ?? ""}`);
       else if (entry.kind === "reply") {
         if ((entry.text ?? "").trim() !== "") lines.push(`assistant: ${entry.text}`);
         for (const call of entry.calls ?? []) {

@@ -12,6 +12,7 @@
  * Ctrl-C.
  */
 import { condensedNote } from "../context/view.ts";
+import { openConversationFacts } from "../context/facts/mod.ts";
 import type { Config } from "../config/schema.ts";
 import type { HomePaths } from "../config/home.ts";
 import { EXIT, messageOf, UsageError, WispError } from "../util/errors.ts";
@@ -207,10 +208,19 @@ export async function respond(
         );
       }
     }
+    // The conversation's facts: permanent ones offered, dropped turns distilled, notes kept.
+    const facts = openConversationFacts({
+      config: deps.config,
+      paths: deps.paths,
+      audit: session.audit,
+      cwd: session.root,
+      backend,
+    });
     const conversation = await Conversation.open(session, {
       backend,
       tools,
       instructions: options.instructions,
+      ...(facts ? { facts: facts.sink } : {}),
     });
     const overflow = promptOverflow(prompt, conversation.instructions, conversation.window);
     if (overflow) {

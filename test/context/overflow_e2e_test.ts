@@ -11,6 +11,7 @@ import { startFakeOllama } from "../support/fake_ollama.ts";
 import { connect, mcpScratch, ollamaConfig, structured, textOf } from "../faces/mcp/support.ts";
 import { measuredTokens, WINDOW } from "./support.ts";
 import { SUMMARY_PROMPT } from "../../src/context/summary.ts";
+import { DISTILLER_INSTRUCTIONS } from "../../src/context/facts/distiller.ts";
 
 const TOO_LONG = { error: "input length exceeds maximum context length", status: 400 };
 
@@ -32,19 +33,26 @@ async function threeTurns(refuseRetry: boolean) {
   await turn(`second ${long}`, thread);
   await turn(`third ${long}`, thread);
   const before = ollama.chats().length;
-  // The running summary's side calls are answered as they come; the turn's requests follow the script.
+  // The side calls (the running summary, the facts' distiller) are answered as they come;
+  // the turn's requests follow the script.
   const script = [TOO_LONG, refuseRetry ? TOO_LONG : { text: "Four." }];
-  const summaryCall = (body: Record<string, unknown>) =>
-    (body.messages as { content: string }[])[0].content === SUMMARY_PROMPT;
+  const system = (body: Record<string, unknown>) =>
+    (body.messages as { content: string }[])[0].content;
+  const summaryCall = (body: Record<string, unknown>) => system(body) === SUMMARY_PROMPT;
+  const distillerCall = (body: Record<string, unknown>) =>
+    system(body).startsWith(DISTILLER_INSTRUCTIONS);
   for (let i = 0; i < 8; i++) {
     ollama.reply((body) =>
       summaryCall(body)
         ? { text: "The caller filled three turns with sentences." }
+        : distillerCall(body)
+        ? { text: JSON.stringify({ facts: [] }) }
         : script.shift() ?? { text: "?" }
     );
   }
   const result = await turn("fourth", thread);
-  const turnChats = () => ollama.chats().slice(before).filter((b) => !summaryCall(b));
+  const turnChats = () =>
+    ollama.chats().slice(before).filter((b) => !summaryCall(b) && !distillerCall(b));
   return { ollama, s, c, result, turnChats };
 }
 

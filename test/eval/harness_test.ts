@@ -326,3 +326,16 @@ Deno.test("deno task eval refuses an unknown set or case in one sentence, exit 6
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("context: the memory-on half runs now that the memory tool exists; each case passes with its reference answer and fails with its wrong one", async () => {
+  const memoryOn = loadSet("context").cases.filter((c) =>
+    (c.config as { context?: { memory?: boolean } } | undefined)?.context?.memory === true
+  );
+  assert(memoryOn.length >= 20, `${memoryOn.length} memory-on cases`);
+  for (const c of memoryOn) {
+    const reference = await run("context", c, "reference");
+    assertEquals(reference.status, "pass", `${c.id}: ${reference.reasons.join("; ")}`);
+    const wrong = await run("context", c, "wrong");
+    assertEquals(wrong.status, "fail", `context/${c.id} with its wrong answer`);
+  }
+});

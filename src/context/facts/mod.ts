@@ -18,6 +18,9 @@ import { FactBook } from "./book.ts";
 import { type FactKindSetting, resolveKinds } from "./kinds.ts";
 import { gitRootOf } from "./normalise.ts";
 import { offeredFacts } from "./permanent.ts";
+import type { Backend } from "../../models/backend.ts";
+import type { FactSink } from "../facts_sink.ts";
+import { bookSink } from "./sink.ts";
 
 // The pieces the rest of wisp uses, from the files that own them.
 export { FactBook, FactError, factText, lineOf, sourceText } from "./book.ts";
@@ -54,4 +57,28 @@ export function openFactBook(options: {
     normalise: { cwd: options.cwd ?? Deno.cwd(), repoRootOf: gitRootOf },
     ...(audit ? { onEvent: (kind, fields) => audit.record(kind, fields as never) } : {}),
   });
+}
+
+/**
+ * A conversation's facts, opened and wired in one step: its book (see
+ * openFactBook) and the sink the context takes (`ConversationOptions.facts`),
+ * whose distiller is `backend`. Undefined when facts.enabled is false.
+ */
+export function openConversationFacts(options: {
+  config: Pick<Config, "facts">;
+  paths: Pick<HomePaths, "facts">;
+  audit?: Pick<AuditSink, "record">;
+  cwd?: string;
+  backend?: Backend;
+}): { book: FactBook; sink: FactSink } | undefined {
+  const book = openFactBook(options);
+  if (!book) return undefined;
+  return {
+    book,
+    sink: bookSink({
+      book,
+      ...(options.backend ? { backend: options.backend } : {}),
+      ...(options.audit ? { audit: options.audit } : {}),
+    }),
+  };
 }

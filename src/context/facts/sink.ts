@@ -57,7 +57,13 @@ export function bookSink(options: BookSinkOptions): {
       try {
         await distil(turnsText, turnsOf(source), backend, book, {
           ...(options.signal?.() ? { signal: options.signal()! } : {}),
-          onDone: (fields) => audit?.record("fact.distilled", fields),
+          // Inside a turn, the session tags every event's `turn` with the turn's id, which
+          // the catalogue's numeric `turn` refuses: the dropped turn's number goes as fromTurn.
+          onDone: ({ turn, ...fields }) =>
+            audit?.record("fact.distilled", {
+              ...fields,
+              ...(turn !== undefined ? { fromTurn: turn } : {}),
+            }),
         });
       } catch (error) {
         // Only the book's own refusals are expected here; anything else is a bug worth a line.

@@ -18,7 +18,10 @@
  */
 import type { Config } from "../../config/schema.ts";
 import type { HomePaths } from "../../config/home.ts";
-import type { Backend, ChatMessage } from "../../models/backend.ts";
+import type { Backend } from "../../models/backend.ts";
+import type { ContextSnapshot } from "../../context/context.ts";
+import { bookSink, type FactBook, openFactBook } from "../../context/facts/mod.ts";
+import { condensedNote } from "../../context/view.ts";
 import { Session } from "../../session/session.ts";
 import { Conversation, TurnFailed } from "../../agent/conversation.ts";
 import type {
@@ -33,7 +36,6 @@ import { WaitingInMcp } from "./waiting.ts";
 import { messageOf } from "../../util/errors.ts";
 import { ModelError } from "../../models/errors.ts";
 import { log } from "../../util/log.ts";
-import { BYTES_PER_TOKEN } from "../../tools/budget.ts";
 import type { AuditEvent } from "../../audit/catalogue.ts";
 import type {
   ActivityLine,
@@ -46,7 +48,14 @@ import type {
   OutLine,
   ParsedIn,
 } from "./protocol.ts";
-import { newTranscriptId, saveTranscript, type Transcript } from "./transcript.ts";
+import {
+  emptyContext,
+  newTranscriptId,
+  saveTranscript,
+  sentCount,
+  type Transcript,
+  TRANSCRIPT_VERSION,
+} from "./transcript.ts";
 import { runTyped, typedCommandLine } from "./typed_command.ts";
 import { chatInquirer } from "./inquiry.ts";
 import { completeInput, runSlash } from "./slash.ts";
@@ -126,6 +135,8 @@ export interface TurnFigure {
   inputTokens: number;
   outputTokens: number;
   outcome: string;
+  /** The turn condensed the conversation. */
+  condensed?: boolean;
 }
 
 /** An output seen in this chat, for /show and /last: a tool's result or a typed command's. */
@@ -156,10 +167,13 @@ export class ChatEngine {
   readonly turns: TurnFigure[] = [];
   readonly outputs: SeenOutput[] = [];
   readonly thoughts: Thought[] = [];
-  /** Notices for the model about commands the person ran, sent with the next request. */
-  readonly notices: string[] = [];
   /** The task set with /task, shown to the model beside each request. */
   task: string | undefined;
+  /**
+   * The conversation's fact book (undefined when facts.enabled is false):
+   * opened with the conversation, carried across /model, new on /new.
+   */
+  factBook: FactBook | undefined;
   transcript: Transcript;
   /** Set when the chat is to end (/quit, a second interrupt): the exit code. */
   quitting: number | undefined;
@@ -194,14 +208,14 @@ export class ChatEngine {
     this.transcript = options.resume
       ? { ...options.resume, history: [...options.resume.history] }
       : {
-        version: 1,
+        version: TRANSCRIPT_VERSION,
         id: newTranscriptId(now),
         started: now.toISOString(),
         saved: now.toISOString(),
         model: "",
         cwd: options.root ?? Deno.cwd(),
         sessions: [],
-        messages: [],
+        context: emptyContext(),
         history: [],
       };
     this.history.push(...this.transcript.history);
@@ -253,7 +267,7 @@ export class ChatEngine {
       // An unknown tool name is a usage error before any model is asked.
       this.session.tools({ only: o.tools, noTools: o.noTools });
       this.backend = await this.chooseStartModel();
-      await this.openConversation(this.transcript.messages);
+      await this.openConversation(this.transcript.context);
     } catch (error) {
       this.session.close();
       throw error;
@@ -269,7 +283,7 @@ export class ChatEngine {
     );
     this.note(HELP_LINE, "muted", "help");
     if (o.resume) {
-      const asked = this.transcript.messages.filter((m) => m.role === "user").length;
+      const asked = sentCount(this.transcript.context);
       this.note(
         `resumed transcript ${this.transcript.id}: ${asked} message${
           asked === 1 ? "" : "s"
@@ -325,16 +339,33 @@ export class ChatEngine {
   /** Recorded once the session's audit is listened to (start records it right after). */
   pendingFallback: { from: string; to: string; reason: string } | undefined;
 
-  /** A new conversation on the current backend, carrying `messages` (no instructions). */
-  async openConversation(messages: readonly ChatMessage[]): Promise<void> {
+  /** A new conversation on the current backend, carrying on a saved context (store and summary). */
+  async openConversation(carried: ContextSnapshot): Promise<void> {
     const o = this.options;
     const tools = this.session.tools({ only: o.tools, noTools: o.noTools });
+    this.factBook ??= openFactBook({
+      config: o.config,
+      paths: o.paths,
+      audit: this.session.audit,
+      cwd: this.session.root,
+    });
     this.conversation = await Conversation.open(this.session, {
       backend: this.backend,
       tools,
       instructions: o.instructions,
+      // Composition shows the book's facts, condensing distils into it (with this model),
+      // and the memory tool's note and task record into it.
+      ...(this.factBook
+        ? {
+          facts: bookSink({
+            book: this.factBook,
+            backend: this.backend,
+            audit: this.session.audit,
+          }),
+        }
+        : {}),
     });
-    this.conversation.messages.push(...messages.filter((m) => m.role !== "system"));
+    this.conversation.context.restore(carried);
     if (this.pendingFallback) {
       this.session.audit.record("model.fallback", this.pendingFallback);
       this.pendingFallback = undefined;
@@ -344,9 +375,11 @@ export class ChatEngine {
   /** Save the transcript (what the conversation holds now). Returns its path, or null when nothing was said. */
   saveTranscript(): string | null {
     if (!this.conversation) return null;
-    const messages = this.conversation.messages.slice(1);
-    if (messages.length === 0 && this.history.length === 0) return null;
-    this.transcript.messages = messages;
+    const context = this.conversation.context.snapshot();
+    if (context.store.nextTurn === 1 && this.history.length === 0) return null;
+    this.transcript.context = context;
+    // A resumed format-1 transcript is saved again in the format it is now.
+    this.transcript.version = TRANSCRIPT_VERSION;
     this.transcript.history = [...this.history];
     this.transcript.model = this.backend.name;
     this.transcript.saved = new Date().toISOString();
@@ -597,12 +630,13 @@ export class ChatEngine {
     // The turn's start goes out with its audit id, just before its first event (the prompt).
     this.#turnStarted = undefined;
     this.#turnStartPending = true;
-    // What the person ran themselves since the last turn, told first.
-    if (this.notices.length > 0) {
-      this.conversation.messages.push({ role: "user", content: this.notices.join("\n") });
-      this.notices.length = 0;
-    }
-    const fullPrompt = this.task ? `${prompt}\n\n[the task: ${this.task}]` : prompt;
+    // What the person ran themselves since the last turn waits in the store as told entries,
+    // which the turn carries before its prompt (typed_command.ts).
+    // With facts on, the task is the book's fact (beside every request); off, it rides here.
+    const fullPrompt = this.task && !this.factBook
+      ? `${prompt}\n\n[the task: ${this.task}]`
+      : prompt;
+    this.factBook?.beginTurn(this.conversation.context.store.turnCount + 1);
     let thinking = "";
     // A second interrupt kills what the turn runs at once: the stop signal is the turn's.
     const signal = AbortSignal.any([running.stop.signal, running.kill.signal]);
@@ -631,9 +665,16 @@ export class ChatEngine {
         inputTokens: outcome.usage.inputTokens,
         outputTokens: outcome.usage.outputTokens,
         outcome: how,
+        ...(condensedCount(this) > 0 ? { condensed: true } : {}),
       });
       if (report.ran) this.note(report.ran, "muted", "ran");
       if (report.unsupported) this.note(report.unsupported, "muted", "unsupported");
+      const condensed = condensedNote(
+        this.conversation.context.condensedThisTurn,
+        this.backend.name,
+        this.conversation.window,
+      );
+      if (condensed) this.note(condensed, "muted", "condensed");
       if (outcome.stopped) this.note("stopped by you", "muted", "stopped");
       if (outcome.roundLimit) {
         this.note(
@@ -656,6 +697,7 @@ export class ChatEngine {
         outputTokens: outcome.usage.outputTokens,
         ran: report.ran,
         unsupported: report.unsupported,
+        ...(condensed ? { condensed: true as const } : {}),
       });
     } catch (error) {
       const seconds = (performance.now() - started) / 1000;
@@ -912,12 +954,21 @@ export class ChatEngine {
 
   // -------------------------------------------------------------- status
 
-  /** How much of the window the conversation uses, in percent (4 bytes a token). */
-  contextPercent(): number | undefined {
+  /** The next request's size in tokens as the context measures it (tool definitions included). */
+  contextTokens(): number | undefined {
     if (!this.conversation) return undefined;
-    let bytes = 0;
-    for (const m of this.conversation.messages) bytes += m.content.length;
-    return Math.min(100, Math.round((bytes / BYTES_PER_TOKEN) / this.conversation.window * 100));
+    const context = this.conversation.context;
+    return context.measure(
+      context.compose(),
+      this.session.registry.specs([...this.conversation.tools]),
+    );
+  }
+
+  /** How much of the window the next request would use, in percent. */
+  contextPercent(): number | undefined {
+    const tokens = this.contextTokens();
+    if (tokens === undefined) return undefined;
+    return Math.min(100, Math.round(tokens / this.conversation.window * 100));
   }
 
   /** The approval mode as the status line says it. */
@@ -939,6 +990,7 @@ export class ChatEngine {
       type: "status",
       model: this.backend.name,
       ...(percent !== undefined ? { contextPercent: percent } : {}),
+      ...(last?.condensed ? { condensed: true as const } : {}),
       cwd: root,
       ...(branch ? { branch } : {}),
       approvalMode: this.approvalMode(),
@@ -956,6 +1008,11 @@ export class ChatEngine {
         : {}),
     });
   }
+}
+
+/** How many times the engine's last turn condensed its conversation. */
+function condensedCount(engine: ChatEngine): number {
+  return engine.conversation.context.condensedThisTurn.length;
 }
 
 /** "for this session", "once", … */

@@ -119,6 +119,8 @@ export type NoteKind =
   | "fallback"
   | "approval"
   | "waiting"
+  /** The turn condensed the conversation to fit the model's window. */
+  | "condensed"
   | "error";
 
 /** What the status line shows above every prompt; each part absent when unknown. */
@@ -127,6 +129,8 @@ export interface StatusLine {
   model: string;
   /** Percent of the model's window the conversation uses. */
   contextPercent?: number;
+  /** The last turn condensed the conversation to fit the window (absent when it did not). */
+  condensed?: true;
   cwd: string;
   branch?: string;
   /** Lines added and removed in tracked files since the last commit. */
@@ -154,6 +158,8 @@ export interface TurnLine {
   /** End only: the ran: line, the unsupported: line, the error. */
   ran?: string | null;
   unsupported?: string | null;
+  /** End only: the turn condensed the conversation to fit the window (absent when it did not). */
+  condensed?: true;
   error?: string;
 }
 

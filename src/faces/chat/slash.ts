@@ -2,8 +2,9 @@
  * Chat's slash commands: a chat line starting with `/` is a command to the
  * chat, never sent to the model. Each answers with note lines (a view for
  * an output shown whole), or a choice when it needs a value it was not
- * given. The commands whose feature this build lacks (facts, the context
- * view) answer with one sentence saying so.
+ * given. /fact, /facts, /task and /inspect context work on the
+ * conversation's fact book and context (facts.ts); /approvals and /questions
+ * answer what waits in wisp mcp servers (waiting.ts).
  *
  * Completion of the input (the protocol's complete line) lives here too: it
  * offers the same commands, settings and values.
@@ -16,6 +17,9 @@ import type { ChatEngine } from "./engine.ts";
 import type { Completion, CompletionsLine } from "./protocol.ts";
 import { foldOutput } from "./fold.ts";
 import { usageText } from "./engine.ts";
+import { emptyContext, newTranscriptId } from "./transcript.ts";
+import { contextView } from "../../context/view.ts";
+import { factCommand, factsCommand, taskCommand } from "./facts.ts";
 
 /** The commands, in the order /help lists them, with what each does. */
 export const SLASH_COMMANDS: readonly { name: string; usage: string; what: string }[] = [
@@ -100,16 +104,16 @@ export async function runSlash(engine: ChatEngine, text: string): Promise<void> 
       const saved = engine.saveTranscript();
       if (saved) say(`transcript saved: ${engine.transcript.id}`);
       engine.history.length = 0;
-      engine.notices.length = 0;
       engine.transcript = {
         ...engine.transcript,
-        id: (await import("./transcript.ts")).newTranscriptId(),
+        id: newTranscriptId(),
         started: new Date().toISOString(),
         sessions: [engine.session.id],
-        messages: [],
+        context: emptyContext(),
         history: [],
       };
-      await engine.openConversation([]);
+      engine.factBook = undefined;
+      await engine.openConversation(emptyContext());
       say("a new conversation; the model remembers nothing of the last one");
       return;
     }
@@ -151,20 +155,9 @@ export async function runSlash(engine: ChatEngine, text: string): Promise<void> 
     case "stats":
       stats(engine);
       return;
-    case "tokens": {
-      const messages = engine.conversation.messages;
-      let bytes = 0;
-      for (const m of messages) bytes += new TextEncoder().encode(m.content).length;
-      const tokens = Math.ceil(bytes / 4);
-      say(
-        `the conversation holds ${messages.length} messages, ${
-          bytes.toLocaleString("en-US")
-        } bytes, about ${tokens.toLocaleString("en-US")} tokens of ${
-          engine.conversation.window.toLocaleString("en-US")
-        } (${engine.contextPercent() ?? 0}%)`,
-      );
+    case "tokens":
+      tokens(engine);
       return;
-    }
     case "inspect":
       inspect(engine, args[0]);
       return;
@@ -172,24 +165,16 @@ export async function runSlash(engine: ChatEngine, text: string): Promise<void> 
       await approvals(engine, args);
       return;
     case "fact":
+      factCommand(engine, rest);
+      return;
     case "facts":
-      say(
-        "permanent facts are not built in this version of wisp, so there is no fact to state, keep or drop",
-      );
+      await factsCommand(engine, args);
       return;
     case "questions":
       await questions(engine, args);
       return;
     case "task":
-      if (rest === "") {
-        say(engine.task ? `the task: ${engine.task}` : "no task is set; /task TEXT sets one");
-      } else if (rest === "clear") {
-        engine.task = undefined;
-        say("the task is cleared");
-      } else {
-        engine.task = rest;
-        say(`the task: ${rest} (the model sees it beside each request)`);
-      }
+      taskCommand(engine, rest);
       return;
     default: {
       const near = nearCommands(name);
@@ -235,7 +220,7 @@ async function model(engine: ChatEngine, given: string | undefined): Promise<voi
   }
   try {
     const backend = await engine.options.backend(name, true);
-    const carried = engine.conversation.messages.slice(1);
+    const carried = engine.conversation.context.snapshot();
     engine.backend = backend;
     await engine.openConversation(carried);
     engine.note(`now on ${backend.name}; the conversation carries on`, "plain", "command");
@@ -345,6 +330,26 @@ async function show(engine: ChatEngine, id: string): Promise<void> {
   });
 }
 
+/** The conversation's size: the store's turns and entries, and the next request's tokens. */
+function tokens(engine: ChatEngine): void {
+  const context = engine.conversation.context;
+  const store = context.store;
+  const inView = store.turns.length;
+  const count = (n: number, one: string, many: string) =>
+    `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+  engine.note(
+    `the conversation holds ${count(store.turnCount, "turn", "turns")} (${inView} in view${
+      store.droppedTurns ? `, ${store.droppedTurns} folded into the summary` : ""
+    }), ${count(store.entryCount, "entry", "entries")}; the next request is about ${
+      (engine.contextTokens() ?? 0).toLocaleString("en-US")
+    } tokens of ${engine.conversation.window.toLocaleString("en-US")} (${
+      engine.contextPercent() ?? 0
+    }%), tool definitions included`,
+    "plain",
+    "command",
+  );
+}
+
 function stats(engine: ChatEngine): void {
   const say = (line: string) => engine.note(line, "plain", "command");
   const turns = engine.turns;
@@ -362,6 +367,15 @@ function stats(engine: ChatEngine): void {
     const last = turns[turns.length - 1];
     say(`last: ${usageText(last.seconds, last)}`);
   }
+  const store = engine.conversation.context.store;
+  const condensed = turns.filter((t) => t.condensed).length;
+  say(
+    `context: ${store.turnCount} turn${
+      store.turnCount === 1 ? "" : "s"
+    } in the store, ${store.droppedTurns} folded into the summary; ${condensed} turn${
+      condensed === 1 ? "" : "s"
+    } of this session condensed`,
+  );
   say(`classifier calls: ${engine.classifierCalls} (the rules classifier is not counted)`);
 }
 
@@ -369,9 +383,13 @@ function inspect(engine: ChatEngine, what: string | undefined): void {
   const say = (line: string) => engine.note(line, "plain", "command");
   switch (what) {
     case "context":
-      say(
-        "the layered context view (facts, summary, references) is not built in this version of wisp; /tokens gives the conversation's size",
-      );
+      engine.emit({
+        type: "view",
+        id: "context",
+        kind: "text",
+        title: "context",
+        text: contextView(engine.conversation.context),
+      });
       return;
     case "thinking":
       if (engine.thoughts.length === 0) {

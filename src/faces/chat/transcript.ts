@@ -5,19 +5,25 @@
  * One JSON file per chat in `<home>/transcripts/<id>.json`, written
  * atomically with mode 0600 (docs/chat.md describes the format). The id
  * sorts by time, so "the latest" is the last name in the folder. A
- * transcript holds the conversation's messages without wisp's instructions
- * (a resumed chat composes its own, for the tools it offers now).
+ * transcript holds the conversation's context — its store (every entry,
+ * numbered, with the audit events that recorded them) and its running
+ * summary — without wisp's instructions (a resumed chat composes its own,
+ * for the tools it offers now) and without the facts (they live in the fact
+ * book and wisp's home). A format-1 transcript (a message list) is read by
+ * replaying its messages into a store.
  */
 import { join } from "node:path";
 import type { HomePaths } from "../../config/home.ts";
 import { ensureHome } from "../../config/home.ts";
 import type { ChatMessage } from "../../models/backend.ts";
+import type { ContextSnapshot } from "../../context/context.ts";
+import { ConversationStore } from "../../context/store.ts";
 import { writeFileAtomicSync } from "../../util/atomic.ts";
 import { homeWriteError, messageOf, UsageError, WispError } from "../../util/errors.ts";
 import { randomHex } from "../../util/random_id.ts";
 
 /** The format's version; a reader refuses a newer one. */
-export const TRANSCRIPT_VERSION = 1;
+export const TRANSCRIPT_VERSION = 2;
 
 /** A saved chat. */
 export interface Transcript {
@@ -32,8 +38,8 @@ export interface Transcript {
   cwd: string;
   /** The audit sessions it ran under, oldest first (one per run of wisp chat). */
   sessions: string[];
-  /** The conversation, without wisp's instructions. */
-  messages: ChatMessage[];
+  /** The conversation's store and running summary, without wisp's instructions. */
+  context: ContextSnapshot;
   /** The lines the person submitted (what /history lists). */
   history: string[];
 }
@@ -83,6 +89,63 @@ function isMessage(value: unknown): value is ChatMessage {
     typeof m.content === "string";
 }
 
+/** An empty context: a chat that has said nothing yet. */
+export function emptyContext(): ContextSnapshot {
+  return {
+    store: new ConversationStore({ auditHolds: false }).snapshot(),
+    summary: null,
+  };
+}
+
+/** A format-1 transcript's messages as a store: each user message begins a turn. */
+export function contextOfMessages(messages: readonly ChatMessage[]): ContextSnapshot {
+  const store = new ConversationStore({ auditHolds: false });
+  for (const message of messages) {
+    if (message.role === "system") continue;
+    if (message.role === "user") {
+      store.end();
+      store.begin(message.content);
+    } else if (store.current) {
+      store.add(message);
+    }
+  }
+  store.end();
+  return { store: store.snapshot(), summary: null };
+}
+
+const ENTRY_KINDS = new Set(["prompt", "reply", "output", "told"]);
+const isCount = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0;
+
+/** Whether a value has the shape of a saved context (what restoring relies on). */
+function isContext(value: unknown): value is ContextSnapshot {
+  if (!value || typeof value !== "object") return false;
+  const { store, summary } = value as Record<string, unknown>;
+  if (summary !== null) {
+    const s = summary as Record<string, unknown> | undefined;
+    if (!s || typeof s.text !== "string" || !isCount(s.throughTurn)) return false;
+  }
+  if (!store || typeof store !== "object") return false;
+  const st = store as Record<string, unknown>;
+  if (!isCount(st.droppedTurns) || !isCount(st.nextEntry) || !isCount(st.nextTurn)) return false;
+  if (!Array.isArray(st.turns) || !Array.isArray(st.dropped)) return false;
+  const entryOk = (e: unknown, held: boolean) => {
+    if (!e || typeof e !== "object") return false;
+    const r = e as Record<string, unknown>;
+    return isCount(r.n) && isCount(r.turn) && ENTRY_KINDS.has(String(r.kind)) &&
+      typeof r.at === "string" && typeof r.excerpt === "string" &&
+      (!held || ((typeof r.text === "string" || r.text === null) && isCount(r.chars) &&
+        isCount(r.tokens)));
+  };
+  if (st.told !== undefined && (!Array.isArray(st.told) || !st.told.every((e) => entryOk(e, true)))) {
+    return false;
+  }
+  return st.turns.every((t) => {
+    const turn = t as Record<string, unknown> | null;
+    return !!turn && isCount(turn.n) && Array.isArray(turn.entries) &&
+      turn.entries.every((e) => entryOk(e, true));
+  }) && st.dropped.every((e) => entryOk(e, false));
+}
+
 /** Read one transcript; a missing, unreadable or malformed one is a sentence naming it. */
 export function loadTranscript(paths: HomePaths, id: string): Transcript {
   if (!ID_PATTERN.test(id)) {
@@ -108,10 +171,11 @@ export function loadTranscript(paths: HomePaths, id: string): Transcript {
       `the transcript ${path} is not valid JSON; move it aside and resume another`,
     );
   }
-  const t = value as Partial<Transcript>;
+  const t = value as Partial<Transcript> & { messages?: unknown };
+  const v1 = t?.version === 1 && Array.isArray(t.messages) && t.messages.every(isMessage);
   if (
-    !t || typeof t !== "object" || typeof t.version !== "number" || !Array.isArray(t.messages) ||
-    !t.messages.every(isMessage)
+    !t || typeof t !== "object" || typeof t.version !== "number" ||
+    (!v1 && t.version <= TRANSCRIPT_VERSION && !isContext(t.context))
   ) {
     throw new WispError(
       `the transcript ${path} is not in wisp's transcript format; move it aside and resume another`,
@@ -130,9 +194,14 @@ export function loadTranscript(paths: HomePaths, id: string): Transcript {
     model: String(t.model ?? ""),
     cwd: String(t.cwd ?? ""),
     sessions: Array.isArray(t.sessions) ? t.sessions.map(String) : [],
-    messages: t.messages,
+    context: v1 ? contextOfMessages(t.messages as ChatMessage[]) : t.context!,
     history: Array.isArray(t.history) ? t.history.map(String) : [],
   };
+}
+
+/** How many messages the person sent in a saved context (the turns begun). */
+export function sentCount(context: ContextSnapshot): number {
+  return context.store.nextTurn - 1;
 }
 
 /** The saved transcripts' ids, oldest first. */
@@ -176,7 +245,7 @@ export function listTranscripts(paths: HomePaths): TranscriptSummary[] {
       saved: t.saved,
       model: t.model,
       cwd: t.cwd,
-      turns: t.messages.filter((m) => m.role === "user").length,
+      turns: sentCount(t.context),
       first: first.length > 60 ? first.slice(0, 59) + "…" : first,
     });
   }

@@ -53,6 +53,8 @@ export function typedNotice(input: {
   outside: boolean;
   output: string;
   memory: boolean;
+  /** The store entry the notice is (a recall names it). */
+  entry?: number;
 }): string {
   const lines = input.output === "" ? 0 : input.output.replace(/\n$/, "").split("\n").length;
   const status = input.stopped
@@ -77,7 +79,9 @@ export function typedNotice(input: {
         all.slice(-3).join("\n")
       }\n` +
       (input.memory
-        ? "(the rest is in the conversation's record)]"
+        ? input.entry !== undefined
+          ? `(to read the rest: memory "recall entry ${input.entry}")]`
+          : "(the rest is in the conversation's record)]"
         : "(its output is not repeated; do not run it again to see it)]");
   }
   return text;
@@ -178,15 +182,21 @@ export async function runTyped(engine: ChatEngine, typed: TypedLine): Promise<vo
       title: `! ${typed.command}`,
       text: output,
     });
-    engine.notices.push(typedNotice({
-      command: typed.command,
-      cwd,
-      exitStatus: result.exitStatus,
-      stopped: result.stopped,
-      outside,
-      output,
-      memory: config.context.memory,
-    }));
+    // The model is told on its next request, from an entry of the store's own.
+    engine.conversation.context.store.tell(
+      (entry) =>
+        typedNotice({
+          command: typed.command,
+          cwd,
+          exitStatus: result.exitStatus,
+          stopped: result.stopped,
+          outside,
+          output,
+          memory: engine.conversation.context.memory,
+          entry,
+        }),
+      event.id,
+    );
     if (result.error) engine.note(`error: ${result.error}`, "error", "error");
   } finally {
     engine.endRunning();

@@ -55,6 +55,11 @@ export interface WaitingOptions {
  */
 const answeredInThisChat = new Set<string>();
 
+/** Record that this chat answered request `id` (a fact kept with /facts), so it is not noted again. */
+export function answeredInChat(id: string): void {
+  answeredInThisChat.add(id);
+}
+
 /** The words for a waiting approval, as a note names it. Pure. */
 export function requestWords(request: PendingRequest, home?: string): string {
   const where = tildePath(request.cwd, home);

@@ -49,6 +49,8 @@ export interface AnswerOptions {
   /** A fact whose server had stopped was kept (or dropped) here: for the audit. */
   onKept?: (request: PendingFactRequest, permanentId: string) => void;
   onDropped?: (request: PendingFactRequest) => void;
+  /** Where the answer was given, for a fact kept here and its outcome: "terminal" by default, "chat". */
+  via?: string;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -377,7 +379,7 @@ function settleStopped(
           factId: request.fact.id,
           source: request.fact.source,
         },
-        via: "terminal",
+        via: options.via ?? "terminal",
       }).fact.id;
     } catch (error) {
       return {
@@ -395,7 +397,7 @@ function settleStopped(
   writeOutcome(dir, {
     id: request.id,
     status: options.decision === "keep" ? "kept" : "dropped",
-    by: "terminal",
+    by: options.via ?? "terminal",
     reason: "its server had stopped",
     command: text,
     thread: request.thread,

@@ -7,6 +7,7 @@
  * read.
  */
 import type { Backend } from "../../models/backend.ts";
+import type { FactSink } from "../../context/facts_sink.ts";
 import type { AnyTool } from "../../tools/tool.ts";
 import type { Session } from "../../session/session.ts";
 import type { Conversation as AgentConversation } from "../../agent/conversation.ts";
@@ -44,6 +45,8 @@ async function turnCode() {
 /** A thread's conversation: opened at its first turn, kept for the rest. */
 export interface Conversation {
   agent?: AgentConversation;
+  /** The thread's facts for the model it opens on (the face's fact book); none when absent. */
+  factsFor?: (backend: Backend) => FactSink;
 }
 
 export interface TurnCall {
@@ -123,6 +126,7 @@ export class SessionEngine {
         tools,
         instructions: thread.shape.instructions,
         cwd: thread.shape.workingDirectory ?? this.session.root,
+        ...(thread.conversation.factsFor ? { facts: thread.conversation.factsFor(backend) } : {}),
       });
       log(
         "debug",

@@ -34,6 +34,7 @@ import type { Session } from "../../session/session.ts";
 import type { Conversation, SessionEngine } from "./engine.ts";
 import { ThreadError, type ThreadShape, ThreadTable, TurnFailure } from "./threads.ts";
 import { FactDesk, type FactDeskOptions, FactScopeError } from "./facts.ts";
+import { bookSink } from "../../context/facts/sink.ts";
 import { receiptOutput, receiptText } from "./receipt.ts";
 import { RESOURCE_TEMPLATES, ResourceError, Resources, STATIC_RESOURCES } from "./resources.ts";
 import type { Logger } from "./log.ts";
@@ -525,6 +526,12 @@ export class McpFace {
     if (opened.evicted) {
       this.facts?.forget(opened.evicted);
       this.options.log("info", `dropped thread ${opened.evicted} (maxThreads ${this.threads.max})`);
+    }
+    // The thread's book is its conversation's facts: composition shows them, condensing
+    // distils dropped turns into them, and the memory tool notes into them.
+    const book = this.facts?.bookFor(thread.id);
+    if (book && !thread.conversation.factsFor) {
+      thread.conversation.factsFor = (backend) => bookSink({ book, backend, audit: session.audit });
     }
     // The caller's task is the thread's task fact, the caller's own (it outranks the model's).
     if (args.task) this.facts?.recordStated(thread.id, thread.turns + 1, "task", args.task);

@@ -1,8 +1,8 @@
 /**
  * Chat's slash commands over `wisp chat --json`: /config with a choice and
  * the same checks as wisp config, /model's choice, /show and output pages,
- * /approvals refusing to answer from a pipe, completions, and the ones whose
- * feature is not built saying so.
+ * /approvals and /facts refusing to answer from a pipe, completions,
+ * /inspect context's view, and /questions (not built) saying so.
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "../../support/assert.ts";
@@ -100,7 +100,7 @@ Deno.test("chat --json slash commands: /config set with a choice, checked and au
     assertEquals((values.items as { text: string }[]).map((i) => i.text), ["dangerous"]);
     assertEquals(values.from, 31);
 
-    // /approvals answers only from a terminal; /questions lists none; the features not built say so.
+    // /approvals answers only from a terminal; /questions lists none.
     mark = chat.lines.length;
     await chat.send("/approvals approve 0123abcd");
     await chat.send("/facts keep 0123abcd");
@@ -117,12 +117,19 @@ Deno.test("chat --json slash commands: /config set with a choice, checked and au
       said.some((n) => n.includes("answers only when the chat's input is a terminal")),
       said.join("\n"),
     );
-    assert(said.some((n) => n.includes("permanent facts are not built")), said.join("\n"));
     assert(said.some((n) => n.includes("no question waits for an answer")), said.join("\n"));
+    // /facts keep writes wisp's home: from a pipe it refuses, as wisp facts keep does.
     assert(
-      said.some((n) => n.includes("context view") && n.includes("not built")),
+      said.some((n) =>
+        n.startsWith("/facts keep answers only when the chat's input is a terminal")
+      ),
       said.join("\n"),
     );
+    // /inspect context is the composed context, as the MCP context resource shows it.
+    const context = chat.lines.slice(mark).find((l) => l.type === "view" && l.id === "context");
+    assert(context, "a view of the context");
+    assert(String(context.text).startsWith("context: about "), String(context.text));
+    assert(String(context.text).includes("── system ──"), String(context.text));
     assert(!s.events().some((e) => e.kind === "approval.answered"), "nothing was answered");
     assertEquals(ollama.chats().length, 0, "no slash command reached the model");
     await chat.send("/quit");
