@@ -63,7 +63,9 @@ export function approvalLineFor(request: PendingItem & { kind: "approval" }): Ou
     reasons: request.reasons,
     pattern: request.pattern ?? request.command,
     outsideSandbox: request.outsideSandbox,
-    options: request.outsideSandbox ? ["once", "no"] : ["once", "session", "project", "always", "no"],
+    options: request.outsideSandbox
+      ? ["once", "no"]
+      : ["once", "session", "project", "always", "no"],
     client: request.client,
     thread: request.thread,
   };
