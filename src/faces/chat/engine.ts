@@ -10,7 +10,8 @@
  * (the one turn: src/agent/conversation.ts), the approval host (an approval
  * line answered by an answer line), the person's typed commands
  * (typed_command.ts, through the one gate-then-run), the slash commands
- * (slash.ts), and the transcript (transcript.ts).
+ * (slash.ts), the transcript (transcript.ts), and, when the hello asks,
+ * the lines for what waits in wisp mcp servers (mcp_lines.ts).
  *
  * Messages are handled one at a time, in order; interrupt, answer, choose,
  * complete and output are handled the moment they arrive, so a turn that
