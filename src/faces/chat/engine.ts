@@ -10,7 +10,8 @@
  * (the one turn: src/agent/conversation.ts), the approval host (an approval
  * line answered by an answer line), the person's typed commands
  * (typed_command.ts, through the one gate-then-run), the slash commands
- * (slash.ts), and the transcript (transcript.ts).
+ * (slash.ts), the transcript (transcript.ts), and, when the hello asks,
+ * the lines for what waits in wisp mcp servers (mcp_lines.ts).
  *
  * Messages are handled one at a time, in order; interrupt, answer, choose,
  * complete and output are handled the moment they arrive, so a turn that
@@ -33,6 +34,8 @@ import type {
 import type { Notifier } from "../../notify/notifier.ts";
 import { readGitState } from "../../util/gitstate.ts";
 import { WaitingInMcp } from "./waiting.ts";
+import type { AnswerResult } from "../mcp/answer.ts";
+import { McpRequestLines, mcpLineEffects } from "./mcp_lines.ts";
 import { messageOf } from "../../util/errors.ts";
 import { ModelError } from "../../models/errors.ts";
 import { log } from "../../util/log.ts";
@@ -197,6 +200,8 @@ export class ChatEngine {
   classifierCalls = 0;
   /** What waits in wisp mcp, noted between prompts (waiting.ts). */
   #waiting: WaitingInMcp | undefined;
+  /** What waits in wisp mcp, sent as lines when the hello asked (mcp_lines.ts). */
+  #mcpLines: McpRequestLines | undefined;
   /** How many commands and questions wait in wisp mcp, as last listed (the status line's count). */
   waitingApprovals = 0;
   waitingQuestions = 0;
@@ -404,6 +409,7 @@ export class ChatEngine {
 
   async #finish(code: number): Promise<number> {
     this.#inputClosed = true;
+    await this.#mcpLines?.stop();
     for (const resolve of this.#approvals.values()) resolve("no");
     for (const resolve of this.#choices.values()) resolve(null);
     if (this.#running) {
@@ -458,6 +464,7 @@ export class ChatEngine {
           ...(line.client ? { client: line.client } : {}),
           ...(line.version ? { version: line.version } : {}),
         });
+        this.#startMcpLines(line.effects);
         return;
       case "message":
         this.#queue.push(line.text);
@@ -471,6 +478,10 @@ export class ChatEngine {
         return;
       case "choose": {
         const resolve = this.#choices.get(line.id);
+        if (!resolve && this.#mcpLines?.sent(line.id)?.kind === "question") {
+          void this.#answerMcp(line.id, line.value ?? null);
+          return;
+        }
         if (!resolve) return;
         this.#choices.delete(line.id);
         resolve(line.value ?? null, line.values);
@@ -797,6 +808,10 @@ export class ChatEngine {
   /** An answer line: resolves the approval it names; an unknown id or a wrong kind is ignored. */
   answer(id: string, decision: AnswerDecision): void {
     const resolve = this.#approvals.get(id);
+    if (!resolve && this.#mcpLines?.sent(id)) {
+      void this.#answerMcp(id, decision);
+      return;
+    }
     if (!resolve) {
       log("info", `chat: an answer for ${id}, which does not wait`);
       return;
@@ -951,6 +966,64 @@ export class ChatEngine {
     }
   }
 
+
+  /** The hello's effects: send what waits in wisp mcp as lines (approve-mcp, keep-facts, answer-questions). */
+  #startMcpLines(effects: readonly string[]): void {
+    if (this.#mcpLines) return;
+    const lines = new McpRequestLines(
+      this.options.paths.pending,
+      mcpLineEffects(effects),
+      (line) => {
+        if (!this.#exitSent) this.emit(line);
+      },
+    );
+    if (!lines.wanted) return;
+    this.#mcpLines = lines;
+    lines.start();
+  }
+
+  /**
+   * An answer line or choose line for a request waiting in wisp mcp: through
+   * the chat's one answering path (waiting.ts), where the server's answerer
+   * check applies, so a chat that a program drives is refused with a note
+   * naming the terminal command (ADR 0595). Nothing is sent for a decision
+   * of the wrong kind.
+   */
+  async #answerMcp(id: string, decision: AnswerDecision | string | null): Promise<void> {
+    const request = this.#mcpLines?.sent(id);
+    if (!request) return;
+    this.#waiting ??= new WaitingInMcp({
+      dir: this.options.paths.pending,
+      stdinIsTerminal: this.options.inputIsTerminal,
+      drivenByProgram: this.options.face === "chat-json",
+    });
+    const audit = this.session.audit;
+    let result: AnswerResult;
+    if (request.kind === "fact") {
+      if (decision !== "keep" && decision !== "drop") return;
+      result = this.#waiting.refuseFact(id, decision);
+    } else if (request.kind === "approval") {
+      if (decision === null || decision === "keep" || decision === "drop") return;
+      result = await this.#waiting.answer(
+        id,
+        decision === "no" ? "deny" : "approve",
+        decision === "no" || decision === "once" ? undefined : decision,
+        audit,
+      );
+    } else {
+      result = await this.#waiting.answerQuestion(
+        id,
+        decision === null ? "decline" : "answer",
+        decision ?? undefined,
+        audit,
+      );
+    }
+    this.note(
+      result.exitCode === 0 ? result.message : `⚠ ${result.message}`,
+      result.exitCode === 0 ? "plain" : "warn",
+      "approval",
+    );
+  }
 
   // -------------------------------------------------------------- status
 

@@ -47,6 +47,21 @@ export interface WaitingOptions {
   stdinIsTerminal: boolean;
   prober?: Prober;
   home?: string;
+  /**
+   * A program drives this chat (`wisp chat --json`): the server refuses its
+   * answers whatever its input is (gate/answerer.ts), so it says so.
+   */
+  drivenByProgram?: boolean;
+}
+
+/**
+ * Why a chat that cannot answer request `id` refuses, naming the terminal
+ * command that answers it (`approvals approve`, `facts keep`, …). Pure.
+ */
+export function cannotAnswerHere(id: string, command: string, drivenByProgram: boolean): string {
+  return drivenByProgram
+    ? `wisp chat --json cannot answer ${id}: a program drives it, and wisp mcp takes answers only from a person at a terminal; run wisp ${command} ${id} in a terminal`
+    : `this chat does not read a terminal, so it cannot answer ${id}; run wisp ${command} ${id} in a terminal`;
 }
 
 /**
@@ -135,7 +150,8 @@ export function endedWords(outcome: PendingOutcome | undefined): string {
   return `withdrawn${outcome.reason ? `: ${outcome.reason}` : ""}${what}`;
 }
 
-function readOutcome(dir: string, id: string): PendingOutcome | undefined {
+/** The outcome its server left for request `id`, if any. */
+export function readOutcome(dir: string, id: string): PendingOutcome | undefined {
   try {
     return parseOutcome(Deno.readTextFileSync(outcomePath(dir, id)));
   } catch {
@@ -146,9 +162,10 @@ function readOutcome(dir: string, id: string): PendingOutcome | undefined {
 /** What waits in `wisp mcp` servers, for one chat. */
 export class WaitingInMcp {
   readonly #dir: string;
-  readonly #canAnswer: boolean;
+  #canAnswer: boolean;
   readonly #prober: Prober;
   readonly #home: string | undefined;
+  readonly #drivenByProgram: boolean;
   /** Requests noted and still waiting when last looked. */
   #seen = new Map<string, PendingItem>();
   /** Ids this chat answered: not noted again when they go. */
@@ -163,6 +180,8 @@ export class WaitingInMcp {
     this.#canAnswer = options.stdinIsTerminal;
     this.#prober = options.prober ?? probeProcess;
     this.#home = options.home ?? Deno.env.get("HOME");
+    this.#drivenByProgram = options.drivenByProgram ?? false;
+    if (this.#drivenByProgram) this.#canAnswer = false;
   }
 
   /** The lines to print before the next prompt: requests newly waiting, and those gone since. */
@@ -223,8 +242,7 @@ export class WaitingInMcp {
     if (!this.#canAnswer) {
       return {
         exitCode: 1,
-        message:
-          `this chat does not read a terminal, so it cannot answer ${id}; run wisp approvals ${decision} ${id} in a terminal`,
+        message: cannotAnswerHere(id, `approvals ${decision}`, this.#drivenByProgram),
       };
     }
     if (
@@ -265,6 +283,16 @@ export class WaitingInMcp {
     return result;
   }
 
+  /**
+   * The answer to a fact a caller asks to keep, from a chat that cannot
+   * answer (a program drives it, or its input is no terminal): refused with
+   * the terminal command. A plain chat at a terminal keeps or drops facts
+   * with /facts keep|drop (facts.ts).
+   */
+  refuseFact(id: string, decision: "keep" | "drop"): AnswerResult {
+    return { exitCode: 1, message: cannotAnswerHere(id, `facts ${decision}`, this.#drivenByProgram) };
+  }
+
   /** The questions waiting now (`/questions` lists them; `/questions answer` shows one). */
   async questions(): Promise<PendingQuestion[]> {
     return (await listQuestions(this.#dir, this.#prober)).map((l) => l.request);
@@ -284,8 +312,7 @@ export class WaitingInMcp {
     if (!this.#canAnswer) {
       return {
         exitCode: 1,
-        message:
-          `this chat does not read a terminal, so it cannot answer ${id}; run wisp questions ${decision} ${id} in a terminal`,
+        message: cannotAnswerHere(id, `questions ${decision}`, this.#drivenByProgram),
       };
     }
     if (!isPendingId(id)) {
