@@ -157,7 +157,7 @@ export class Conversation {
       memory: options.tools.some((t) => t.name === "memory"),
       auditHolds: host.config.audit.enabled,
       ...(host.outputStore.dir
-        ? { copyFile: join(host.outputStore.dir, `store-${randomHex(8)}`) }
+        ? { copyFile: join(host.outputStore.dir, `${randomHex(8)}.store`) }
         : {}),
       summariser: modelSummariser(options.backend),
       sideCall: (instructions, message, signal) =>

@@ -3,7 +3,7 @@
  * hold (the audit is off, or no audit event matched the entry), written when
  * such an entry is dropped from view so that a recall can still return it
  * whole. The text lives in one append-only file per conversation beside the
- * output store (`<home>/output/<session>/store-<id>`, mode 0600); memory
+ * output store (`<home>/output/<session>/<conversation>.store`, mode 0600); memory
  * keeps only where each text starts and how long it is. ADR 0590 records
  * why the copy is written at the drop and why a rotated-out event is only
  * reported at recall.

@@ -104,7 +104,7 @@ async function recallWhole(
 Deno.test("with the audit off, a 60 KB output dropped from view is copied to a 0600 file and recalled whole", async () => {
   const home = Deno.makeTempDirSync();
   try {
-    const copyFile = join(home, "output", "s", "store-test");
+    const copyFile = join(home, "output", "s", "c0ffee.store");
     const context = droppedConversation({ copyFile });
     const dropped = context.store.entry(3) as DroppedEntry;
     assert(!("text" in dropped), "memory no longer holds the dropped output's text");
@@ -134,7 +134,7 @@ Deno.test("without its copy a dropped output is its first and last lines, and th
   const home = Deno.makeTempDirSync();
   try {
     // The copy's file was removed (the output store cleaned).
-    const copyFile = join(home, "output", "s", "store-test");
+    const copyFile = join(home, "output", "s", "c0ffee.store");
     const removed = droppedConversation({ copyFile });
     Deno.removeSync(copyFile);
     const page = await call(toolContext(removed, home), "recall entry 3");
