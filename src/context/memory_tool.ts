@@ -167,11 +167,10 @@ function entryMaterial(ctx: ToolContext, entry: StoreEntry | DroppedEntry): Mate
   const copied = copy ? readCopiedText(copy) : undefined;
   if (copied !== undefined) {
     return {
-      header:
-        entryHeader(
-          entry,
-          "the conversation's store (its own copy: the audit log does not hold it)",
-        ) + args,
+      header: entryHeader(
+        entry,
+        "the conversation's store (its own copy: the audit log does not hold it)",
+      ) + args,
       text: copied,
       from: "the conversation's store",
     };
@@ -196,7 +195,7 @@ function whyNotHeld(ctx: ToolContext, entry: StoreEntry | DroppedEntry, hadCopy:
   if (entry.auditEvent && ctx.config.audit.enabled) {
     return "the audit log no longer holds it (its event rotated out of the kept log files)";
   }
-  if (entry.auditEvent) return "the audit is off now, so its audit event cannot be read";
+  if (!ctx.config.audit.enabled) return "the audit is off, and the store kept no copy of it";
   return "the audit log does not hold it and the store kept no copy of it";
 }
 

@@ -287,17 +287,17 @@ export class ConversationStore {
       const turn = this.#turns.shift()!;
       for (const entry of turn.entries) {
         if (entry.kind === "output" && entry.text !== null) this.#heldOutputChars -= entry.chars;
-        // Where the audit does not hold the text, the store keeps its own copy on disk.
-        const copy = !entry.auditEvent && entry.text !== null
-          ? this.#copy?.write(entry.text)
-          : undefined;
+        // Where the audit does not hold the text, the store keeps its own copy on disk. With
+        // the audit off, events still get ids (a turn's receipt reads them) but no file has them.
+        const audited = this.options.auditHolds && entry.auditEvent !== undefined;
+        const copy = !audited && entry.text !== null ? this.#copy?.write(entry.text) : undefined;
         this.#dropped.push({
           n: entry.n,
           turn: entry.turn,
           kind: entry.kind,
           at: entry.at,
           // A recall reads what the audit holds; the excerpt is kept only where it does not.
-          excerpt: entry.auditEvent ? "" : entry.excerpt,
+          excerpt: audited ? "" : entry.excerpt,
           ...(entry.tool ? { tool: entry.tool } : {}),
           ...(entry.auditEvent ? { auditEvent: entry.auditEvent } : {}),
           ...(copy ? { copy } : {}),

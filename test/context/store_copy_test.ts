@@ -28,6 +28,7 @@ function droppedConversation(options: { copyFile?: string; auditEvent?: string }
     instructions: "be brief",
     window: 8192,
     memory: true,
+    auditHolds: options.auditEvent !== undefined,
     ...(options.copyFile ? { copyFile: options.copyFile } : {}),
   });
   context.begin("print the big file");
@@ -149,7 +150,7 @@ Deno.test("without its copy a dropped output is its first and last lines, and th
     const none = droppedConversation();
     assertStringIncludes(
       await call(toolContext(none, home), "recall entry 3"),
-      "the audit log does not hold it and the store kept no copy of it",
+      "the audit is off, and the store kept no copy of it",
     );
 
     // The audit held it, but its event rotated out of the kept log files.
