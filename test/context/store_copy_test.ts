@@ -121,6 +121,15 @@ Deno.test("with the audit off, a 60 KB output dropped from view is copied to a 0
       "from the conversation's store (its own copy: the audit log does not hold it)",
     );
     assert(pages.at(-1)!.includes("[end of output]"));
+    // A saved and restored conversation (a resumed chat) still finds the copy.
+    const resumed = new ConversationContext({
+      instructions: "be brief",
+      window: 8192,
+      memory: true,
+    });
+    resumed.restore(JSON.parse(JSON.stringify(context.snapshot())));
+    resumed.begin("and now?");
+    assertEquals((await recallWhole(toolContext(resumed, home), 3)).text, BIG);
     // The prompt and the model's words of the dropped turn are copied too.
     assertStringIncludes(
       await call(toolContext(context, home), "recall entry 1"),
