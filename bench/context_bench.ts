@@ -12,7 +12,9 @@
  *    (as it does by default) and condensing into the exact summary as the
  *    window fills — beside the baseline of keeping every output whole (the
  *    10 MB the old whole-conversation array held). Heap used after a full
- *    collection, before and after. Goal: ≤ 64 MiB.
+ *    collection, before and after. Goal: ≤ 64 MiB. Then the same with the
+ *    audit off, where each dropped entry is copied to the store's own file
+ *    (ADR 0590) and memory keeps only where it is. Goal: ≤ 64 MiB.
  *
  *   deno run -A bench/context_bench.ts
  */
@@ -97,21 +99,38 @@ for (let run = 0; run < 60; run++) {
 const compose = median(composeTimes.slice(10));
 const baseline = median(baselineTimes.slice(10));
 
-// 2. Memory for 1,000 turns of 10 KB outputs.
-gc();
-const heapBefore = Deno.memoryUsage().heapUsed;
-const long = new ConversationContext({ instructions: "be brief.", window: 32_768 });
-for (let n = 1; n <= 1000; n++) {
-  turn(long, n, output(n, 10 * 1024), true);
-  if (n % 10 === 0) {
-    long.begin(`Task ${n}b: compose.`);
-    await long.request(TOOLS);
-    long.end();
+// 2. Memory for 1,000 turns of 10 KB outputs: the audit holding them, then the audit off with
+// dropped entries copied to the store's own file (ADR 0590).
+async function heldAfterLongConversation(
+  audit: boolean,
+  copyFile?: string,
+): Promise<{ held: number; dropped: number }> {
+  gc!();
+  const heapBefore = Deno.memoryUsage().heapUsed;
+  const long = new ConversationContext({
+    instructions: "be brief.",
+    window: 32_768,
+    auditHolds: audit,
+    ...(copyFile ? { copyFile } : {}),
+  });
+  for (let n = 1; n <= 1000; n++) {
+    turn(long, n, output(n, 10 * 1024), audit);
+    if (n % 10 === 0) {
+      long.begin(`Task ${n}b: compose.`);
+      await long.request(TOOLS);
+      long.end();
+    }
   }
+  gc!();
+  const held = (Deno.memoryUsage().heapUsed - heapBefore) / (1024 * 1024);
+  return { held, dropped: long.store.droppedTurns };
 }
-gc();
-const heapAfter = Deno.memoryUsage().heapUsed;
-const held = (heapAfter - heapBefore) / (1024 * 1024);
+const audited = await heldAfterLongConversation(true);
+const copyDir = Deno.makeTempDirSync();
+const auditOff = await heldAfterLongConversation(false, `${copyDir}/bench.store`);
+const copiedMiB = Deno.statSync(`${copyDir}/bench.store`).size / (1024 * 1024);
+Deno.removeSync(copyDir, { recursive: true });
+const held = audited.held;
 const whole = (1000 * output(1, 10 * 1024).length) / (1024 * 1024);
 
 console.log(`| measure | result | goal |`);
@@ -124,9 +143,14 @@ console.log(
 );
 console.log(`| outputs kept whole, 1,000 turns × 10 KB (baseline) | ${whole.toFixed(1)} MiB | |`);
 console.log(
-  `| heap the context holds after 1,000 turns × 10 KB (${long.store.droppedTurns} turns dropped into the summary) | ${
+  `| heap the context holds after 1,000 turns × 10 KB (${audited.dropped} turns dropped into the summary) | ${
     held.toFixed(1)
   } MiB | ≤ 64 MiB |`,
+);
+console.log(
+  `| the same with the audit off (${auditOff.dropped} turns dropped, ${
+    copiedMiB.toFixed(1)
+  } MiB copied to the store's file) | ${auditOff.held.toFixed(1)} MiB | ≤ 64 MiB |`,
 );
 console.log(
   `ratio compose / baseline: ${(compose / baseline).toFixed(2)}×; held / whole: ${

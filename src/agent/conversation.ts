@@ -17,6 +17,7 @@
  * The session is reached through `ConversationHost`, which the session
  * satisfies, so this module imports nothing above the agent.
  */
+import { join } from "node:path";
 import type { AuditEvent } from "../audit/catalogue.ts";
 import { callsFromEvents, type TurnCall } from "../audit/calls.ts";
 import type { Config } from "../config/schema.ts";
@@ -27,6 +28,7 @@ import { modelSummariser, sideCallOf } from "../context/summary.ts";
 import { budgetBytes } from "../tools/budget.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { AnyTool, ToolContext } from "../tools/tool.ts";
+import { randomHex } from "../util/random_id.ts";
 import { composeInstructions } from "./instructions.ts";
 import { ranLine } from "./receipts.ts";
 import { runTurn, type TurnHooks, type TurnOutcome } from "./turn.ts";
@@ -67,6 +69,8 @@ export interface ConversationHost {
   readonly registry: ToolRegistry;
   readonly outputStore: {
     readRange(id: string, offset: number, length: number): Promise<Uint8Array>;
+    /** The session's folder of outputs; the store's own copy lives beside them (ADR 0590). */
+    readonly dir?: string;
   };
   beginTurn(request: TurnRequest): TurnHandle;
 }
@@ -152,6 +156,9 @@ export class Conversation {
       target: host.config.context.target,
       memory: options.tools.some((t) => t.name === "memory"),
       auditHolds: host.config.audit.enabled,
+      ...(host.outputStore.dir
+        ? { copyFile: join(host.outputStore.dir, `${randomHex(8)}.store`) }
+        : {}),
       summariser: modelSummariser(options.backend),
       sideCall: (instructions, message, signal) =>
         sideCallOf(options.backend, instructions, message, signal),

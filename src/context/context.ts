@@ -50,6 +50,8 @@ export interface ContextOptions {
   memory?: boolean;
   /** The audit log writes its file, so the store may let outputs go (it can be read there). */
   auditHolds?: boolean;
+  /** The file the store copies dropped entries the audit does not hold into (ADR 0590). */
+  copyFile?: string;
   /** Folds dropped turns into the running summary; without one the exact summary is used. */
   summariser?: Summariser;
   /** Where dropped turns are distilled into facts, and facts are read from. */
@@ -104,7 +106,10 @@ export class ConversationContext {
     this.window = options.window;
     this.target = options.target ?? DEFAULT_TARGET;
     this.memory = options.memory ?? false;
-    this.store = new ConversationStore({ auditHolds: options.auditHolds ?? false });
+    this.store = new ConversationStore({
+      auditHolds: options.auditHolds ?? false,
+      ...(options.copyFile ? { copyFile: options.copyFile } : {}),
+    });
     this.#summariser = options.summariser;
     this.#facts = options.facts ?? NULL_FACT_SINK;
     this.sideCall = options.sideCall;

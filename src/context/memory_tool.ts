@@ -30,6 +30,7 @@ import type { Tool, ToolContext, ToolResult } from "../tools/tool.ts";
 import { byteLength, formatBytes, formatCount } from "../util/bytes.ts";
 import { ConversationContext } from "./context.ts";
 import type { DroppedEntry, StoreEntry } from "./store.ts";
+import { readCopiedText } from "./store_copy.ts";
 import { callLabel } from "./reference.ts";
 
 /** Notes (and tasks) a turn may keep. */
@@ -162,17 +163,40 @@ function entryMaterial(ctx: ToolContext, entry: StoreEntry | DroppedEntry): Mate
       from: "the conversation's store",
     };
   }
+  const copy = "copy" in entry && entry.copy ? entry.copy : undefined;
+  const copied = copy ? readCopiedText(copy) : undefined;
+  if (copied !== undefined) {
+    return {
+      header: entryHeader(
+        entry,
+        "the conversation's store (its own copy: the audit log does not hold it)",
+      ) + args,
+      text: copied,
+      from: "the conversation's store",
+    };
+  }
+  const why = whyNotHeld(ctx, entry, copy !== undefined);
   if (entry.excerpt) {
     return {
       header: entryHeader(
         entry,
-        "the conversation's store (its first and last lines only: the audit log no longer holds it)",
+        `the conversation's store (its first and last lines only: ${why})`,
       ) + args,
       text: entry.excerpt,
       from: "the conversation's store",
     };
   }
-  return `memory: entry ${entry.n} is no longer held: the audit log does not hold it (it rotated out, or the audit is off)`;
+  return `memory: entry ${entry.n} is no longer held: ${why}`;
+}
+
+/** Why the whole text of an entry cannot be read, in plain words. */
+function whyNotHeld(ctx: ToolContext, entry: StoreEntry | DroppedEntry, hadCopy: boolean): string {
+  if (hadCopy) return "the store's own copy of it was removed or cannot be read";
+  if (entry.auditEvent && ctx.config.audit.enabled) {
+    return "the audit log no longer holds it (its event rotated out of the kept log files)";
+  }
+  if (!ctx.config.audit.enabled) return "the audit is off, and the store kept no copy of it";
+  return "the audit log does not hold it and the store kept no copy of it";
 }
 
 async function outputMaterial(ctx: ToolContext, id: string): Promise<Material | string> {

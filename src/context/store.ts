@@ -12,11 +12,14 @@
  * outputs the audit holds are let go and only their excerpt stays (a
  * reference needs no more, and a recall reads the audit). An output the
  * audit does not hold (audit off, no event found) is never let go while its
- * turn is in view. ADR 0500 records this.
+ * turn is in view, and when its turn is dropped the store copies it to a
+ * file of its own (store_copy.ts) so a recall still returns it whole.
+ * ADR 0500 and ADR 0590 record this.
  */
 import type { AuditEvent } from "../audit/catalogue.ts";
 import type { ChatMessage, ToolCall } from "../models/backend.ts";
 import { messageTokens } from "./tokens.ts";
+import { type CopiedText, StoreCopy } from "./store_copy.ts";
 
 /**
  * What an entry is: the person's message, the model's words (and calls), a
@@ -71,6 +74,8 @@ export interface DroppedEntry {
   /** Kept only when the audit does not hold the entry. */
   readonly excerpt: string;
   readonly auditEvent?: string;
+  /** Where the store's own copy of the whole text is, when the audit does not hold it. */
+  readonly copy?: CopiedText;
 }
 
 const EXCERPT_CHARS = 1024;
@@ -88,7 +93,9 @@ export function excerptOf(text: string, max = EXCERPT_CHARS): string {
   const tailCut = tail.indexOf("\n") !== -1 && tail.indexOf("\n") < tail.length / 2
     ? tail.slice(tail.indexOf("\n") + 1)
     : tail;
-  return `${headCut}\n[…]\n${tailCut}`;
+  // A slice of a string keeps the whole string alive in V8; re-encoding makes the excerpt a
+  // string of its own, so a let-go or dropped output's text can be collected (bench/context_bench.ts).
+  return new TextDecoder().decode(new TextEncoder().encode(`${headCut}\n[…]\n${tailCut}`));
 }
 
 /** What the store may assume about the audit, and how much output it holds. */
@@ -96,6 +103,11 @@ export interface StoreOptions {
   /** The audit log records events to its file (the store may then let outputs go). */
   auditHolds: boolean;
   heldOutputBytes?: number;
+  /**
+   * The file the store copies an entry into when the entry leaves view and
+   * the audit does not hold it (store_copy.ts); without it only the excerpt stays.
+   */
+  copyFile?: string;
 }
 
 /**
@@ -124,9 +136,11 @@ export class ConversationStore {
   #nextTurn = 1;
   #heldOutputChars = 0;
   readonly #heldMax: number;
+  readonly #copy: StoreCopy | undefined;
 
   constructor(readonly options: StoreOptions) {
     this.#heldMax = options.heldOutputBytes ?? HELD_OUTPUT_BYTES;
+    this.#copy = options.copyFile ? new StoreCopy(options.copyFile) : undefined;
   }
 
   /** The turns still in view, oldest first (the running one last). */
@@ -275,15 +289,20 @@ export class ConversationStore {
       const turn = this.#turns.shift()!;
       for (const entry of turn.entries) {
         if (entry.kind === "output" && entry.text !== null) this.#heldOutputChars -= entry.chars;
+        // Where the audit does not hold the text, the store keeps its own copy on disk. With
+        // the audit off, events still get ids (a turn's receipt reads them) but no file has them.
+        const audited = this.options.auditHolds && entry.auditEvent !== undefined;
+        const copy = !audited && entry.text !== null ? this.#copy?.write(entry.text) : undefined;
         this.#dropped.push({
           n: entry.n,
           turn: entry.turn,
           kind: entry.kind,
           at: entry.at,
           // A recall reads what the audit holds; the excerpt is kept only where it does not.
-          excerpt: entry.auditEvent ? "" : entry.excerpt,
+          excerpt: audited ? "" : entry.excerpt,
           ...(entry.tool ? { tool: entry.tool } : {}),
           ...(entry.auditEvent ? { auditEvent: entry.auditEvent } : {}),
+          ...(copy ? { copy } : {}),
         });
       }
       this.#droppedTurns++;
