@@ -297,3 +297,47 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "plain chat in a terminal: /quit saves a transcript, and --resume carries the conversation on",
+  ignore,
+  fn: async () => {
+    const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+    ollama.reply({ text: "Noted: the codename is BLUE HERON." }, { text: "It is BLUE HERON." });
+    const s = await scratch(ollamaConfig(ollama.url));
+    const terminal = new Terminal();
+    try {
+      await terminal.wisp("first", s.home, ["chat", "--plain"], undefined, s.project);
+      await waitForCount(terminal, "first", "> ", 1);
+      await terminal.keys("first", "remember the codename BLUE HERON", "Enter");
+      await waitForCount(terminal, "first", "> ", 2);
+      await terminal.keys("first", "/quit", "Enter");
+      let screen = await terminal.waitFor("first", "EXIT=");
+      assertStringIncludes(screen, "EXIT=0");
+      const saved = /transcript saved: (\S+)/.exec(screen);
+      assert(saved, screen);
+
+      await terminal.wisp("second", s.home, ["chat", "--plain", "--resume"], undefined, s.project);
+      await waitForCount(terminal, "second", "> ", 1);
+      await terminal.keys("second", "what is the codename?", "Enter");
+      screen = await waitForCount(terminal, "second", "> ", 2);
+      assertStringIncludes(screen, "It is BLUE HERON.");
+      // The resumed conversation's request carries the first chat's turn, then the new prompt.
+      const contents = (ollama.chats()[1].messages as { content: string }[]).map((m) => m.content);
+      assert(
+        contents.some((c) => c.includes("remember the codename BLUE HERON")),
+        contents.join("\n"),
+      );
+      assert(
+        contents.some((c) => c.includes("Noted: the codename is BLUE HERON.")),
+        contents.join("\n"),
+      );
+      assertStringIncludes(contents[contents.length - 1], "what is the codename?");
+    } finally {
+      await terminal.close();
+      await s.remove();
+      await ollama.close();
+    }
+  },
+});
