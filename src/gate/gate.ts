@@ -511,33 +511,86 @@ export class Gate {
     return { by: "person", scope: approval.scope };
   }
 
-  async #askOutside(
+  /**
+   * A command outside the sandbox: asked of a person every time, once or
+   * no, at least moderate, never covered by a remembered answer, the
+   * threshold or --yes.
+   */
+  #askOutside(
     line: string,
     ctx: GateContext,
     parts: PartVerdict[],
     level: Level,
     gateParts: GatePart[],
   ): Promise<GateDecision> {
+    return this.#askEveryTime(line, ctx, level, gateParts, {
+      reasons: [
+        OUTSIDE_REASON,
+        ...new Set(parts.filter((p) => p.level !== "safe").flatMap((p) => p.reasons)),
+      ],
+      noHost:
+        "running outside the sandbox is asked of a person every time, and no one can be asked here; run it in the sandbox, or ask the person to type it after !!",
+      refused: "error: command not approved",
+      outsideSandbox: true,
+    });
+  }
+
+  /**
+   * A model action: asked of a person every time (once or no), at least
+   * moderate, never covered by a remembered answer, the threshold or --yes.
+   */
+  #askModelAction(
+    line: string,
+    ctx: GateContext,
+    action: ModelAction,
+    level: Level,
+    gateParts: GatePart[],
+  ): Promise<GateDecision> {
+    return this.#askEveryTime(line, ctx, level, gateParts, {
+      reasons: [action.reason, ...action.details],
+      noHost: `${line} ${action.reason}, which only a person may approve, and no one can be asked here`,
+      refused: "error: not approved",
+      outsideSandbox: false,
+      kind: "modelAction",
+    });
+  }
+
+  /**
+   * The one way to ask what a person approves each time (a command outside
+   * the sandbox, a model action): at least moderate, answered once or no,
+   * refused when no one can be asked, nothing remembered. A model action's
+   * decision names its request, whose id is the approval of what it changes.
+   */
+  async #askEveryTime(
+    line: string,
+    ctx: GateContext,
+    level: Level,
+    gateParts: GatePart[],
+    ask: {
+      reasons: string[];
+      /** The refusal's reason when no one can be asked. */
+      noHost: string;
+      /** How a refusal begins. */
+      refused: string;
+      outsideSandbox: boolean;
+      kind?: "modelAction";
+    },
+  ): Promise<GateDecision> {
     const askedLevel = maxLevel(level, "moderate");
-    const reasons = [
-      OUTSIDE_REASON,
-      ...new Set(parts.filter((p) => p.level !== "safe").flatMap((p) => p.reasons)),
-    ];
+    const outside = ask.outsideSandbox ? { outsideSandbox: true } : {};
     if (!ctx.host) {
-      const reason =
-        "running outside the sandbox is asked of a person every time, and no one can be asked here; run it in the sandbox, or ask the person to type it after !!";
       this.opts.audit.record("approval.decided", {
         command: line,
         decision: "refused",
         level: askedLevel,
         by: "no-host",
-        reason,
-        outsideSandbox: true,
+        reason: ask.noHost,
+        ...outside,
         line,
       });
       return {
         allowed: false,
-        refusal: `error: command not approved: ${reason}`,
+        refusal: `${ask.refused}: ${ask.noHost}`,
         level: askedLevel,
         parts: gateParts,
       };
@@ -547,19 +600,22 @@ export class Gate {
       line,
       command: line,
       level: askedLevel,
-      reasons,
+      reasons: ask.reasons,
       cwd: ctx.cwd,
       pattern: line,
-      outsideSandbox: true,
+      outsideSandbox: ask.outsideSandbox,
       rememberable: ["once", "no"],
+      ...(ask.kind ? { kind: ask.kind } : {}),
     };
+    const named = ask.kind ? { requestId: request.id } : {};
     const answer = await this.#ask(request, ctx);
     if (answer.answer === "no") {
       return {
         allowed: false,
-        refusal: `error: command not approved: ${answer.why}`,
+        refusal: `${ask.refused}: ${answer.why}`,
         level: askedLevel,
         parts: gateParts,
+        ...named,
       };
     }
     // Approved once or not at all: nothing is remembered.
@@ -571,9 +627,10 @@ export class Gate {
       level: askedLevel,
       by: "person",
       requestId: request.id,
-      outsideSandbox: true,
+      ...(ask.kind ? { approvalId: request.id } : {}),
+      ...outside,
       line,
-      ...(answer.answer !== "once"
+      ...(ask.outsideSandbox && answer.answer !== "once"
         ? { note: `${answer.answer} is taken as once outside the sandbox` }
         : {}),
     });
@@ -583,79 +640,7 @@ export class Gate {
       parts: gateParts,
       approvedBy: "person",
       scope: "once",
-    };
-  }
-
-  /**
-   * A model action: asked of a person every time (once or no), at least
-   * moderate, never covered by a remembered answer, the threshold or --yes.
-   */
-  async #askModelAction(
-    line: string,
-    ctx: GateContext,
-    action: ModelAction,
-    level: Level,
-    gateParts: GatePart[],
-  ): Promise<GateDecision> {
-    const askedLevel = maxLevel(level, "moderate");
-    if (!ctx.host) {
-      const reason = `${line} ${action.reason}, which only a person may approve, and no one can be asked here`;
-      this.opts.audit.record("approval.decided", {
-        command: line,
-        decision: "refused",
-        level: askedLevel,
-        by: "no-host",
-        reason,
-        line,
-      });
-      return {
-        allowed: false,
-        refusal: `error: not approved: ${reason}`,
-        level: askedLevel,
-        parts: gateParts,
-      };
-    }
-    const request: ApprovalRequest = {
-      id: newRequestId(),
-      line,
-      command: line,
-      level: askedLevel,
-      reasons: [action.reason, ...action.details],
-      cwd: ctx.cwd,
-      pattern: line,
-      outsideSandbox: false,
-      rememberable: ["once", "no"],
-      kind: "modelAction",
-    };
-    const answer = await this.#ask(request, ctx);
-    if (answer.answer === "no") {
-      return {
-        allowed: false,
-        refusal: `error: not approved: ${answer.why}`,
-        level: askedLevel,
-        parts: gateParts,
-        requestId: request.id,
-      };
-    }
-    // Approved once: nothing is remembered; the request's id names the approval.
-    this.opts.audit.record("approval.decided", {
-      command: line,
-      decision: "approved",
-      scope: "once",
-      pattern: line,
-      level: askedLevel,
-      by: "person",
-      requestId: request.id,
-      approvalId: request.id,
-      line,
-    });
-    return {
-      allowed: true,
-      level: askedLevel,
-      parts: gateParts,
-      approvedBy: "person",
-      scope: "once",
-      requestId: request.id,
+      ...named,
     };
   }
 

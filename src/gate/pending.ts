@@ -624,10 +624,7 @@ export class PendingBoard {
   ): PendingRequest {
     ensurePrivateDir(this.dir);
     const { session, timeoutSeconds, id: wanted, ...rest } = fields;
-    const taken = (id: string) =>
-      this.#filed.has(id) || readBytes(requestPath(this.dir, id)) !== undefined;
-    let id = wanted !== undefined && isPendingId(wanted) ? wanted : newPendingId();
-    while (taken(id)) id = newPendingId();
+    const id = this.#freeId(wanted);
     const request: PendingRequest = {
       version: 1,
       kind: "approval",
@@ -654,10 +651,7 @@ export class PendingBoard {
   ): PendingQuestion {
     ensurePrivateDir(this.dir);
     const { session, timeoutSeconds, ...rest } = fields;
-    let id = newPendingId();
-    while (this.#filed.has(id) || readBytes(requestPath(this.dir, id)) !== undefined) {
-      id = newPendingId();
-    }
+    const id = this.#freeId();
     const question: PendingQuestion = {
       version: 1,
       kind: "question",
@@ -680,10 +674,7 @@ export class PendingBoard {
     now = Date.now(),
   ): PendingFactRequest {
     ensurePrivateDir(this.dir);
-    let id = newPendingId();
-    while (this.#filed.has(id) || readBytes(requestPath(this.dir, id)) !== undefined) {
-      id = newPendingId();
-    }
+    const id = this.#freeId();
     const request: PendingFactRequest = {
       version: 1,
       kind: "fact",
@@ -699,6 +690,15 @@ export class PendingBoard {
       createdAt: new Date(now).toISOString(),
     };
     return this.#write(request);
+  }
+
+  /** An id no request of this board or file in the folder has: `wanted` when it is free. */
+  #freeId(wanted?: string): string {
+    const taken = (id: string) =>
+      this.#filed.has(id) || readBytes(requestPath(this.dir, id)) !== undefined;
+    let id = wanted !== undefined && isPendingId(wanted) ? wanted : newPendingId();
+    while (taken(id)) id = newPendingId();
+    return id;
   }
 
   #write<T extends FiledRequest>(request: T): T {
