@@ -52,6 +52,8 @@ export interface WaitingOptions {
    * answers whatever its input is (gate/answerer.ts), so it says so.
    */
   drivenByProgram?: boolean;
+  /** Which face answers, for the audit's `via`: the plain chat or wisp-tui. Default "chat". */
+  via?: "chat" | "tui";
 }
 
 /**
@@ -166,6 +168,7 @@ export class WaitingInMcp {
   readonly #prober: Prober;
   readonly #home: string | undefined;
   readonly #drivenByProgram: boolean;
+  readonly #via: "chat" | "tui";
   /** Requests noted and still waiting when last looked. */
   #seen = new Map<string, PendingItem>();
   /** Ids this chat answered: not noted again when they go. */
@@ -181,6 +184,7 @@ export class WaitingInMcp {
     this.#prober = options.prober ?? probeProcess;
     this.#home = options.home ?? Deno.env.get("HOME");
     this.#drivenByProgram = options.drivenByProgram ?? false;
+    this.#via = options.via ?? "chat";
     if (this.#drivenByProgram) this.#canAnswer = false;
   }
 
@@ -276,7 +280,7 @@ export class WaitingInMcp {
         ? (decision === "deny" ? "no" : scope ?? "once")
         : "not-taken",
       by: "person",
-      via: "chat",
+      via: this.#via,
       pendingId: id,
       ...(result.exitCode === 0 ? {} : { reason: result.message }),
     });
@@ -327,7 +331,7 @@ export class WaitingInMcp {
     audit.record("inquiry.answered", {
       decision: result.exitCode === 0 ? decision : "not-taken",
       by: "person",
-      via: "chat",
+      via: this.#via,
       pendingId: id,
       ...(result.exitCode === 0 ? {} : { reason: result.message }),
     });
