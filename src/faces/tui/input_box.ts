@@ -191,6 +191,23 @@ export class InputBox {
     this.#set(text, offsetOfCodePoint(text, saved.cursor), saved.mode);
   }
 
+  /**
+   * Apply a completion: the text from `from` (in code points, as the
+   * protocol's completions line gives it) to the cursor becomes `text`,
+   * and the cursor goes after it.
+   */
+  complete(from: number, text: string): void {
+    const start = offsetOfCodePoint(this.#text, Math.max(0, from));
+    if (start > this.#cursor) return;
+    const inserted = insertable(text);
+    this.#set(
+      this.#text.slice(0, start) + inserted + this.#text.slice(this.#cursor),
+      start + inserted.length,
+      this.#mode,
+    );
+    this.#recalled = null;
+  }
+
   /** Apply one key. */
   apply(key: Key): InputAction {
     const action = this.#apply(key);

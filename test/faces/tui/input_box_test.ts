@@ -811,3 +811,12 @@ Deno.test("putAside() takes the line out, leaving a fresh empty box; restore() p
   assertEquals(shown(box), "command:deploy 漢字| now");
   assertEquals(box.history, [{ mode: "prompt", text: "old" }]);
 });
+
+Deno.test("input box: a completion replaces the word before the cursor and puts the cursor after it", () => {
+  const box = new InputBox();
+  box.apply({ kind: "text", text: "/mod x" });
+  for (let i = 0; i < 2; i++) box.apply({ kind: "key", name: "left" });
+  box.complete(0, "/model");
+  assertEquals(box.text, "/model x");
+  assertEquals(box.cursor, 6);
+});
