@@ -59,8 +59,8 @@ export function expandTabs(line: string, tabWidth = 8): string {
 }
 
 // CSI and OSC sequences, then any other escape, then the C0 and C1 controls but tab.
-// deno-lint-ignore no-control-regex
 const CONTROLS =
+  // deno-lint-ignore no-control-regex
   /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b.?|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 /**
