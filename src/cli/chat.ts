@@ -116,8 +116,8 @@ async function action(flags: ChatFlags): Promise<void> {
 
   const json = flags.json === true;
   const stdinTerminal = io.stdinIsTerminal();
-  const { chooseFrontEnd } = await load<typeof import("../faces/tui/front_end.ts")>(
-    import.meta.resolve("../faces/tui/front_end.ts"),
+  const { chooseFrontEnd } = await load<typeof import("../util/front_end.ts")>(
+    import.meta.resolve("../util/front_end.ts"),
   );
   const frontEnd = chooseFrontEnd({
     stdinTerminal,

@@ -15,8 +15,9 @@
  * something changed.
  */
 import type { InputMode } from "./input_box.ts";
+import type { ActivityLine } from "../chat/protocol.ts";
 import type { ColourName, Paint } from "./palette.ts";
-import { columns, cutToWidth, padToWidth } from "./width.ts";
+import { columns, cutToColumns, padToColumns } from "./columns.ts";
 
 /** What the input box shows. */
 export interface InputView {
@@ -71,19 +72,35 @@ function inputRows(view: InputView, width: number, paint: Paint): string[] {
   const marker = MARKER[view.mode];
   const pad = " ".repeat(marker.length);
   const paintRow = (text: string) => {
-    const row = padToWidth(text, width);
+    const row = padToColumns(text, width);
     const coloured = paint.on(style.fg, style.bg, row);
     return style.bold ? paint.bold(coloured) : coloured;
   };
   if (view.working !== undefined) {
     const held = view.held > 0 ? ` · ${view.held} key${view.held === 1 ? "" : "s"} held` : "";
     const text = `${marker}… ${view.working}${held}`;
-    return [paint.enabled ? paint.dim(paintRow(text)) : padToWidth(text, width).trimEnd()];
+    return [paint.enabled ? paint.dim(paintRow(text)) : padToColumns(text, width).trimEnd()];
   }
   return view.rows.map((row, i) => {
     const text = (i === 0 ? marker : pad) + row;
-    return paint.enabled ? paintRow(text) : cutToWidth(text, width);
+    return paint.enabled ? paintRow(text) : cutToColumns(text, width);
   });
+}
+
+/**
+ * What the dimmed input box says while something runs: `working: read_file
+ * README.md` for a turn; for a command the person typed, which has no time
+ * limit, what it runs, for how long, and how to stop it.
+ */
+export function boxWorkingText(activity: NonNullable<ActivityLine["activity"]>, now: number): string {
+  const seconds = Math.max(0, Math.floor((now - activity.since) / 1000));
+  if (activity.stopping) {
+    return activity.kind === "turn"
+      ? "stopping the turn · Ctrl-C again quits"
+      : `stopping ${activity.text.replace(/^running /, "")} · Ctrl-C again quits`;
+  }
+  if (activity.kind === "command") return `${activity.text} · ${seconds} s · Ctrl-C stops it`;
+  return `working: ${activity.text}`;
 }
 
 /** Compose the band. */
@@ -98,7 +115,7 @@ export function composeBand(state: BandState, paint: Paint): Band {
     const hint = state.hint ?? MODE_HINTS[state.input.mode];
     if (hint !== undefined && state.input.working === undefined) {
       const colour: ColourName = state.input.mode === "outside" ? "outside" : "quiet";
-      below.push(paint.fg(colour, cutToWidth(hint, width)));
+      below.push(paint.fg(colour, cutToColumns(hint, width)));
     }
     if (!paint.enabled) below.push("─".repeat(width));
     cursorOffset = below.length;

@@ -72,3 +72,37 @@ const CONTROLS =
 export function withoutControls(line: string): string {
   return line.replace(CONTROLS, "");
 }
+
+/** Plain `text` wrapped to rows of at most `width` columns, at spaces where it can. */
+export function wrapToColumns(text: string, width: number): string[] {
+  if (text === "") return [""];
+  const rows: string[] = [];
+  let row = "";
+  let used = 0;
+  for (const word of text.split(/(?<= )/)) {
+    const w = columns(word);
+    if (used + w <= width) {
+      row += word;
+      used += w;
+      continue;
+    }
+    if (row !== "") {
+      rows.push(row.trimEnd());
+      row = "";
+      used = 0;
+    }
+    // A word longer than the row is broken by columns.
+    for (const char of word) {
+      const cw = columns(char);
+      if (used + cw > width) {
+        rows.push(row);
+        row = "";
+        used = 0;
+      }
+      row += char;
+      used += cw;
+    }
+  }
+  rows.push(row.trimEnd());
+  return rows;
+}

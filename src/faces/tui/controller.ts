@@ -44,7 +44,7 @@ import {
   statusItems,
 } from "./status_bar.ts";
 import type { Paint } from "./palette.ts";
-import { type Band, composeBand } from "./band.ts";
+import { type Band, boxWorkingText, composeBand } from "./band.ts";
 import { sentRows, shownRows } from "./scrollback.ts";
 
 /** What the controller needs from around it. */
@@ -67,18 +67,6 @@ export interface ControllerOptions {
   size: () => { columns: number; rows: number };
   shownOutputLines: number;
   home?: string;
-}
-
-/** The working line while something runs, as the input box shows it. */
-export function workingText(activity: NonNullable<ActivityLine["activity"]>, now: number): string {
-  const seconds = Math.max(0, Math.floor((now - activity.since) / 1000));
-  if (activity.stopping) {
-    return activity.kind === "turn"
-      ? "stopping the turn · Ctrl-C again quits"
-      : `stopping ${activity.text.replace(/^running /, "")} · Ctrl-C again quits`;
-  }
-  if (activity.kind === "command") return `${activity.text} · ${seconds} s · Ctrl-C stops it`;
-  return `working: ${activity.text}`;
 }
 
 /** wisp-tui's state and the routing of keys and lines. */
@@ -265,8 +253,12 @@ export class TuiController {
 
   #view(line: ViewLine): void {
     if (this.#dialogs.isOpen) return;
-    if (this.#panel && this.#panel.viewId === line.id) this.#panel.addPage(line);
-    else this.#panel = new Panel(line, { kind: "key", name: "o", ctrl: true });
+    if (this.#panel && this.#panel.id === line.id) this.#panel.addPage(line);
+    else {
+      this.#panel = new Panel(line, { kind: "key", name: "o", ctrl: true }, {
+        rows: Math.max(3, this.options.size().rows - 6),
+      });
+    }
     this.host.redraw();
   }
 
@@ -316,7 +308,7 @@ export class TuiController {
     else if (result === "ignored") {
       if (key.kind !== "key" || !key.ctrl) this.#held.push(key);
     } else if (typeof result === "object" && result.kind === "request-page") {
-      this.host.send({ type: "output", id: this.#panel!.viewId, page: result.page });
+      this.host.send({ type: "output", id: this.#panel!.id, page: result.page });
     }
     if (!this.#panel && !this.#busy) this.#applyHeld();
     this.host.redraw();
@@ -327,7 +319,7 @@ export class TuiController {
     if (isNamed(key, "enter")) {
       const action = itemAction(this.#focus as StatusItem);
       this.#focus = "input";
-      if (action.kind === "send") this.host.send({ type: "message", text: action.message });
+      if (action.kind === "send") this.host.send({ type: "message", text: action.text });
       else if (action.kind === "open-waiting") {
         this.#dialogs.openParked();
         this.#armGuard();
@@ -456,7 +448,7 @@ export class TuiController {
         rows: layout.rows,
         cursorRow: layout.cursorRow,
         cursorColumn: layout.cursorColumn,
-        ...(this.#activity ? { working: workingText(this.#activity, now) } : {}),
+        ...(this.#activity ? { working: boxWorkingText(this.#activity, now) } : {}),
         held: this.#held.length,
       },
       status: renderStatusRow(this.#status, this.#activity, now, width, paint, {

@@ -7,7 +7,7 @@
 import type { InputMode } from "./input_box.ts";
 import type { ColourName, Paint } from "./palette.ts";
 import type { LineTone, ShownLine } from "../chat/conversation_lines.ts";
-import { cutToWidth, padToWidth, wrapToWidth } from "./width.ts";
+import { cutToColumns, padToColumns, wrapToColumns } from "./columns.ts";
 
 /** The stripe colour of a line sent from each mode of the box. */
 const SENT: Record<InputMode, { bg: ColourName; fg: ColourName; marker: string }> = {
@@ -31,12 +31,12 @@ export function sentRows(message: string, width: number, paint: Paint): string[]
   const { mode, text } = sentMode(message);
   const style = SENT[mode];
   const inner = Math.max(1, width - style.marker.length);
-  const wrapped = text.split("\n").flatMap((line) => wrapToWidth(line, inner));
+  const wrapped = text.split("\n").flatMap((line) => wrapToColumns(line, inner));
   const rows = wrapped.map((line, i) =>
     paint.on(
       style.fg,
       style.bg,
-      padToWidth((i === 0 ? style.marker : " ".repeat(style.marker.length)) + line, width),
+      padToColumns((i === 0 ? style.marker : " ".repeat(style.marker.length)) + line, width),
     )
   );
   if (!paint.enabled) return rows;
@@ -58,7 +58,7 @@ const TONE: Record<LineTone, ColourName | undefined> = {
 export function shownRow(line: ShownLine, width: number, paint: Paint): string {
   const text = " ".repeat(line.indent ?? 0) + line.text;
   const colour = TONE[line.tone];
-  const cut = cutToWidth(text, width);
+  const cut = cutToColumns(text, width);
   return colour ? paint.fg(colour, cut) : cut;
 }
 
@@ -67,7 +67,7 @@ export function shownRows(line: ShownLine, width: number, paint: Paint): string[
   const indent = line.indent ?? 0;
   const colour = TONE[line.tone];
   return line.text.split("\n").flatMap((part) =>
-    wrapToWidth(part, Math.max(1, width - indent)).map((row) => {
+    wrapToColumns(part, Math.max(1, width - indent)).map((row) => {
       const text = " ".repeat(indent) + row;
       return colour ? paint.fg(colour, text) : text;
     })
