@@ -19,7 +19,7 @@ import { FrameWriter } from "./frame_writer.ts";
 import { KeyDecoder } from "./key_decoder.ts";
 import type { Paint } from "./palette.ts";
 import type { TuiTerminal } from "./terminal.ts";
-import { BandView } from "./app.tsx";
+import { BandView } from "./band_view.ts";
 import type { Band } from "./band.ts";
 
 /** What wisp-tui needs of the chat engine: the protocol's two directions and its end. */
@@ -98,7 +98,7 @@ export class Tui {
   #element(band: Band): React.ReactElement {
     return React.createElement(BandView, {
       band,
-      onWriter: (write) => {
+      onWriter: (write: (text: string) => void) => {
         this.#write = write;
         this.#flushPrinted();
       },
@@ -168,7 +168,7 @@ export class Tui {
 
   async #readKeys(): Promise<void> {
     const decoder = new KeyDecoder();
-    let escapeTimer: number | undefined;
+    let escapeTimer: ReturnType<typeof setTimeout> | undefined;
     for await (const bytes of this.options.terminal.bytes()) {
       if (escapeTimer !== undefined) clearTimeout(escapeTimer);
       for (const key of decoder.push(bytes)) this.#controller.key(key);

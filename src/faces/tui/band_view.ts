@@ -8,18 +8,27 @@ import React, { useEffect } from "react";
 import { Box, Text, useCursor, useStdout } from "ink";
 import type { Band } from "./band.ts";
 
+const h = React.createElement;
+
+/** Props of the band's view. */
+export interface BandViewProps {
+  band: Band;
+  /** Given ink's writer, which prints above the band. */
+  onWriter: (write: (text: string) => void) => void;
+}
+
 /** The band, and a way out for ink's writer. */
-export function BandView(
-  props: { band: Band; onWriter: (write: (text: string) => void) => void },
-): React.ReactElement {
+export function BandView(props: BandViewProps): React.ReactElement {
   const { write } = useStdout();
   const { setCursorPosition } = useCursor();
   useEffect(() => props.onWriter(write), [write]);
   // Set while rendering, so the cursor moves in the same frame as the rows.
   setCursorPosition(props.band.cursor);
-  return (
-    <Box flexDirection="column">
-      {props.band.rows.map((row, i) => <Text key={i} wrap="truncate-end">{row === "" ? " " : row}</Text>)}
-    </Box>
+  return h(
+    Box,
+    { flexDirection: "column" },
+    ...props.band.rows.map((row, i) =>
+      h(Text, { key: i, wrap: "truncate-end" }, row === "" ? " " : row)
+    ),
   );
 }
