@@ -62,6 +62,7 @@ import {
 import { runTyped, typedCommandLine } from "./typed_command.ts";
 import { chatInquirer } from "./inquiry.ts";
 import { completeInput, runSlash } from "./slash.ts";
+import { activityWords } from "./tool_words.ts";
 
 /** The help line under the banner. */
 export const HELP_LINE =
@@ -858,13 +859,7 @@ export class ChatEngine {
       this.classifierCalls++;
     }
     if (event.kind === "tool.call") {
-      const args = event.arguments as Record<string, unknown> | undefined;
-      const what = typeof args?.command === "string"
-        ? args.command
-        : typeof args?.path === "string"
-        ? args.path
-        : "";
-      this.setActivity(`running ${event.tool}${what ? ` ${what}` : ""}`);
+      this.setActivity(activityWords(String(event.tool), event.arguments));
     } else if (event.kind === "tool.result") {
       const text = typeof event.text === "string" ? event.text : "";
       this.outputs.push({
