@@ -63,6 +63,7 @@ import { runTyped, typedCommandLine } from "./typed_command.ts";
 import { chatInquirer } from "./inquiry.ts";
 import { factsCommand } from "./facts.ts";
 import { completeInput, runSlash } from "./slash.ts";
+import { activityWords } from "./tool_words.ts";
 
 /** The help line under the banner. */
 export const HELP_LINE =
@@ -864,13 +865,7 @@ export class ChatEngine {
       this.classifierCalls++;
     }
     if (event.kind === "tool.call") {
-      const args = event.arguments as Record<string, unknown> | undefined;
-      const what = typeof args?.command === "string"
-        ? args.command
-        : typeof args?.path === "string"
-        ? args.path
-        : "";
-      this.setActivity(`running ${event.tool}${what ? ` ${what}` : ""}`);
+      this.setActivity(activityWords(String(event.tool), event.arguments));
     } else if (event.kind === "tool.result") {
       const text = typeof event.text === "string" ? event.text : "";
       this.outputs.push({

@@ -24,6 +24,7 @@ import {
   listPendingItems,
   listQuestions,
   outcomePath,
+  outcomeWords,
   parseOutcome,
   type PendingItem,
   type PendingOutcome,
@@ -128,29 +129,8 @@ export function questionNote(
   return lines;
 }
 
-/** How a request that stopped waiting ended, from its server's outcome. Pure. */
-export function endedWords(outcome: PendingOutcome | undefined): string {
-  if (!outcome) return "answered elsewhere or withdrawn";
-  const what = outcome.command ? ` (${outcome.command})` : "";
-  if (outcome.status === "answered" || outcome.status === "declined") {
-    return `${outcome.status} ${
-      outcome.by === "terminal" ? "in wisp questions" : `by ${outcome.by}`
-    }${what}`;
-  }
-  if (outcome.status === "approved" || outcome.status === "denied") {
-    const verb = outcome.status === "approved" ? "approved" : "refused";
-    if (outcome.by === "elicitation") return `${verb} in the client's dialog${what}`;
-    if (outcome.by === "terminal") return `${verb} at a terminal${what}`;
-    return `${verb} by ${outcome.by}${what}`;
-  }
-  if (outcome.by === "timeout" || /expired/.test(outcome.reason ?? "")) {
-    return `its wait ran out unanswered${what}`;
-  }
-  if (/server.*stopped|stopped/.test(outcome.reason ?? "")) {
-    return `withdrawn: its server stopped${what}`;
-  }
-  return `withdrawn${outcome.reason ? `: ${outcome.reason}` : ""}${what}`;
-}
+/** How a request that stopped waiting ended: the pending board's own words, under the name the chat uses. */
+export { outcomeWords as endedWords } from "../../gate/pending.ts";
 
 /** The outcome its server left for request `id`, if any. */
 export function readOutcome(dir: string, id: string): PendingOutcome | undefined {
@@ -201,7 +181,7 @@ export class WaitingInMcp {
       if (current.has(id)) continue;
       this.#seen.delete(id);
       if (this.#answeredHere.delete(id)) continue;
-      lines.push(`· ${id} no longer waiting: ${endedWords(readOutcome(this.#dir, id))}`);
+      lines.push(`· ${id} no longer waiting: ${outcomeWords(readOutcome(this.#dir, id))}`);
     }
     for (const [id, request] of current) {
       if (this.#seen.has(id)) continue;
@@ -294,7 +274,10 @@ export class WaitingInMcp {
    * with /facts keep|drop (facts.ts).
    */
   refuseFact(id: string, decision: "keep" | "drop"): AnswerResult {
-    return { exitCode: 1, message: cannotAnswerHere(id, `facts ${decision}`, this.#drivenByProgram) };
+    return {
+      exitCode: 1,
+      message: cannotAnswerHere(id, `facts ${decision}`, this.#drivenByProgram),
+    };
   }
 
   /** The questions waiting now (`/questions` lists them; `/questions answer` shows one). */
