@@ -16,6 +16,7 @@
  */
 import type { InputMode } from "./input_box.ts";
 import type { ActivityLine } from "../chat/protocol.ts";
+import { elapsedWords } from "../chat/working_line.ts";
 import type { ColourName, Paint } from "./palette.ts";
 import { columns, cutToColumns, padToColumns } from "./columns.ts";
 
@@ -92,15 +93,19 @@ function inputRows(view: InputView, width: number, paint: Paint): string[] {
  * README.md` for a turn; for a command the person typed, which has no time
  * limit, what it runs, for how long, and how to stop it.
  */
-export function boxWorkingText(activity: NonNullable<ActivityLine["activity"]>, now: number): string {
-  const seconds = Math.max(0, Math.floor((now - activity.since) / 1000));
+export function boxWorkingText(
+  activity: NonNullable<ActivityLine["activity"]>,
+  now: number,
+): string {
   if (activity.stopping) {
     return activity.kind === "turn"
       ? "stopping the turn · Ctrl-C again quits"
       : `stopping ${activity.text.replace(/^running /, "")} · Ctrl-C again quits`;
   }
-  if (activity.kind === "command") return `${activity.text} · ${seconds} s · Ctrl-C stops it`;
-  return `working: ${activity.text}`;
+  if (activity.kind === "command") {
+    return `${activity.text} · ${elapsedWords(now - activity.since)} · Ctrl-C stops it`;
+  }
+  return activity.text.startsWith("working: ") ? activity.text : `working: ${activity.text}`;
 }
 
 /** Compose the band. */

@@ -7,7 +7,13 @@
  * another front end driving `wisp chat --json` could not, and a line that
  * does not survive JSON never reaches the other side.
  */
-import { encodeOutLine, type InLine, type OutLine, parseInLine, type ParsedIn } from "../chat/protocol.ts";
+import {
+  encodeOutLine,
+  type InLine,
+  type OutLine,
+  type ParsedIn,
+  parseInLine,
+} from "../chat/protocol.ts";
 
 /** What the bridge needs of the engine. */
 export interface BridgedEngine {

@@ -46,10 +46,8 @@ export function sentRows(message: string, width: number, paint: Paint): string[]
 
 const TONE: Record<LineTone, ColourName | undefined> = {
   plain: undefined,
-  reply: undefined,
   muted: "quiet",
   tool: "quiet",
-  ok: "main",
   warn: "amber",
   error: "ember",
 };

@@ -23,6 +23,7 @@
  *
  * Everything here is pure: the clock is a parameter.
  */
+import { elapsedWords } from "../chat/working_line.ts";
 import type { ActivityLine, StatusLine } from "../chat/protocol.ts";
 import type { Key } from "./key.ts";
 import type { ColourName, Paint } from "./palette.ts";
@@ -63,13 +64,6 @@ export function contextColour(percent: number): ColourName {
   if (percent > 80) return "amber";
   if (percent >= 50) return "bright";
   return "quiet";
-}
-
-/** `12 s`, `2 min 5 s`: how long something has run. */
-function elapsedWords(ms: number): string {
-  const seconds = Math.max(0, Math.floor(ms / 1000));
-  if (seconds < 60) return `${seconds} s`;
-  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }
 
 /**
