@@ -175,7 +175,10 @@ function wrapPieces(pieces: Piece[], width: number): Piece[][] {
 
 const PUNCTUATION = /[!-/:-@[-`{-~]/;
 const ALNUM = /[\p{L}\p{N}]/u;
-const BARE_URL = /^(?:https?:\/\/|www\.)[^\s<>]*[^\s<>.,:;!?'")\]*_~]/;
+/** A url written out in the text; sticky, tried where a word starts. */
+const BARE_URL = /(?:https?:\/\/|www\.)[^\s<>]*[^\s<>.,:;!?'")\]*_~]/y;
+/** `<scheme:…>` or `<name@host>`; sticky. */
+const AUTOLINK = /<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>/y;
 
 /** Where the code span opening with a run of `run` backticks at `from` closes, or -1. */
 function codeSpanEnd(src: string, from: number, run: number): number {
@@ -334,8 +337,8 @@ function parseInline(src: string, style: number): Piece[] {
       }
       i = link.end;
     } else if (c === "<") {
-      const auto = /^<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>/
-        .exec(src.slice(i));
+      AUTOLINK.lastIndex = i;
+      const auto = AUTOLINK.exec(src);
       if (auto) {
         url(auto[1]);
         i += auto[0].length;
@@ -360,7 +363,8 @@ function parseInline(src: string, style: number): Piece[] {
       out.push(...parseInline(src.slice(i + run, close), style | added));
       i = close + run;
     } else if ((c === "h" || c === "w") && !ALNUM.test(src[i - 1] ?? "")) {
-      const bare = BARE_URL.exec(src.slice(i));
+      BARE_URL.lastIndex = i;
+      const bare = BARE_URL.exec(src);
       if (bare && !(style & LINK)) {
         url(bare[0]);
         i += bare[0].length;
@@ -561,7 +565,7 @@ function nextBlock(at: LineAt, i: number): { block: Block | null; end: number } 
   }
 
   const marker = listMarker(first);
-  if (marker) return list(at, i, marker);
+  if (marker && marker.indent < 4) return list(at, i, marker);
 
   if (indentOf(first) >= 4) {
     const lines: string[] = [];

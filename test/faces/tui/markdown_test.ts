@@ -527,3 +527,7 @@ Deno.test("markdown stream: generated texts of every construct, split at every o
     }
   }
 });
+
+Deno.test("markdown: a list marker indented four columns at the top is code, not a list", () => {
+  assertEquals(plain("    - not a list"), ["  - not a list"]);
+});
