@@ -957,6 +957,9 @@ export class MarkdownStream {
   /** The text not yet printed: from the start of the first open block. */
   #rest = "";
   #printed = false;
+  /** The last `pending` lines and the width and text they were rendered from. */
+  #pendingFor = "";
+  #pendingLines: string[] = [];
 
   constructor(width: number, paint: Paint) {
     this.#width = width;
@@ -972,12 +975,14 @@ export class MarkdownStream {
 
   /** The lines of the block still open (drawn in the band while the reply streams). */
   pending(): string[] {
-    return renderTop(
-      takeBlocks(cleanLines(splitLines(this.#rest)), true).blocks,
-      this.#width,
-      this.#paint,
-      false,
-    );
+    // A frame may be drawn for a key or a tick with no new text: render only when it changed.
+    const key = `${this.#width}\n${this.#rest}`;
+    if (this.#pendingFor !== key) {
+      const blocks = takeBlocks(cleanLines(splitLines(this.#rest)), true).blocks;
+      this.#pendingLines = renderTop(blocks, this.#width, this.#paint, false);
+      this.#pendingFor = key;
+    }
+    return [...this.#pendingLines];
   }
 
   /** The reply ended: the rest of its lines. */

@@ -456,7 +456,11 @@ Deno.test("markdown stream: after a resize, later blocks use the new width", () 
   assertEquals(first, ["alpha beta gamma delta"]);
   stream.resize(20);
   assertEquals(stream.push("alpha beta gamma delta\n\n"), ["", "alpha beta gamma", "delta"]);
-  assertEquals(stream.end(), []);
+  assertEquals(stream.push("one two three four five"), []);
+  assertEquals(stream.pending(), ["one two three four", "five"]);
+  stream.resize(30);
+  assertEquals(stream.pending(), ["one two three four five"]);
+  assertEquals(stream.end(), ["", "one two three four five"]);
 });
 
 Deno.test("markdown stream: generated texts of every construct, split at every offset, print as the whole", () => {
