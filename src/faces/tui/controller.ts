@@ -33,7 +33,8 @@ import { ConversationLines } from "../chat/conversation_lines.ts";
 import { isCtrl, isNamed, type Key } from "./key.ts";
 import { InputBox } from "./input_box.ts";
 import { MarkdownStream } from "./markdown.ts";
-import { DialogQueue, parkedNote, renderDialog } from "./dialogs.ts";
+import { DialogQueue, parkedNote } from "./dialog_queue.ts";
+import { renderDialog } from "./dialog_view.ts";
 import { Panel } from "./panel.ts";
 import {
   focusKeysLine,
@@ -432,7 +433,10 @@ export class TuiController {
     const now = this.host.now();
     const dialog = this.#dialogs.current();
     const overlay = dialog
-      ? renderDialog(dialog, width, paint, { live: this.#dialogs.guardEndsAt() === undefined })
+      ? renderDialog(dialog, width, paint, {
+        live: this.#dialogs.live(),
+        ...(this.options.home ? { home: this.options.home } : {}),
+      })
       : this.#panel?.render(width, paint);
     const layout = this.input.layout(width - 3);
     const focus = this.#focus === "input" ? undefined : this.#focus;
