@@ -52,9 +52,11 @@ export function wrap(text: string, width: number, maxRows = Infinity): string[] 
       break;
     }
     const { taken } = takeColumns(rest, width);
-    // Break after the last space that fits, when the row would keep something.
+    // Break at the last space that fits, unless the word after it would not
+    // fit a row of its own either: then it is cut here, filling this row.
     const space = rest[taken.length] === " " ? taken.length : taken.lastIndexOf(" ");
-    const cut = space > 0 ? space : Math.max(taken.length, 1);
+    const nextWord = rest.slice(space + 1).split(" ")[0];
+    const cut = space > 0 && columns(nextWord) <= width ? space : Math.max(taken.length, 1);
     rows.push(rest.slice(0, cut).trimEnd());
     rest = rest.slice(cut).trimStart();
   }

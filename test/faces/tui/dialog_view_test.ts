@@ -235,9 +235,8 @@ Deno.test("wide characters count two columns: rows still fit exactly", () => {
   });
   assertEquals(plain(dialogFor(wide), 30), [
     "╭─ moderate ─────────────────╮",
-    "│ echo                       │",
-    "│ 日本語のテキストをここに書 │",
-    "│ きます                     │",
+    "│ echo 日本語のテキストをこ  │",
+    "│ こに書きます               │",
     "│ in: ~/src/wisp             │",
     "│ · 写真🙂を送る 日本語のテ… │",
     "│ remembered as: git push *  │",
@@ -292,6 +291,9 @@ Deno.test("text fitting: truncate, wrap and flow by columns", () => {
   assertEquals(truncate("日本語", 4), "日…");
   assertEquals(wrap("one two three", 7), ["one two", "three"]);
   assertEquals(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+  // A word longer than a row starts on the row it follows, rather than leaving it short.
+  assertEquals(wrap("ab cdefghij", 4), ["ab c", "defg", "hij"]);
+  assertEquals(wrap("ab cd efgh", 4), ["ab", "cd", "efgh"]);
   assertEquals(wrap("a b c d e", 1, 3), ["a", "b", "…"]);
   assertEquals(wrap("line one\nline two", 20), ["line one line two"]);
   assertEquals(flowLabels(["[y]once", "[n]o"], 12), ["[y]once [n]o"]);
