@@ -70,6 +70,11 @@ export interface ControllerOptions {
   home?: string;
 }
 
+/** Keys held, as a person counts them: each character typed is one, a paste is one. */
+export function heldCount(keys: Key[]): number {
+  return keys.reduce((n, key) => n + (key.kind === "text" ? [...key.text].length : 1), 0);
+}
+
 /** wisp-tui's state and the routing of keys and lines. */
 export class TuiController {
   readonly input = new InputBox();
@@ -453,7 +458,7 @@ export class TuiController {
         cursorRow: layout.cursorRow,
         cursorColumn: layout.cursorColumn,
         ...(this.#activity ? { working: boxWorkingText(this.#activity, now) } : {}),
-        held: this.#held.length,
+        held: heldCount(this.#held),
       },
       status: renderStatusRow(this.#status, this.#activity, now, width, paint, {
         ...(this.options.home ? { home: this.options.home } : {}),

@@ -20,7 +20,7 @@ import { KeyDecoder } from "./key_decoder.ts";
 import type { Paint } from "./palette.ts";
 import type { TuiTerminal } from "./terminal.ts";
 import { BandView } from "./band_view.ts";
-import type { Band } from "./band.ts";
+import { type Band, reflowErase } from "./band.ts";
 
 /** What wisp-tui needs of the chat engine: the protocol's two directions and its end. */
 export interface TuiEngine {
@@ -56,6 +56,9 @@ export class Tui {
   #write: ((text: string) => void) | undefined;
   #unprinted: string[] = [];
   #redrawQueued = false;
+  /** The band last handed to ink, and the width it was drawn at (for a narrower terminal). */
+  #drawn: Band | undefined;
+  #drawnWidth = 0;
   #closed = false;
 
   constructor(private readonly options: TuiOptions) {
@@ -96,6 +99,8 @@ export class Tui {
   };
 
   #element(band: Band): React.ReactElement {
+    this.#drawn = band;
+    this.#drawnWidth = this.options.terminal.size().columns;
     return React.createElement(BandView, {
       band,
       onWriter: (write: (text: string) => void) => {
@@ -131,6 +136,11 @@ export class Tui {
     this.#engine = engine;
     const terminal = this.options.terminal;
     const stopResize = terminal.onResize(() => {
+      const width = terminal.size().columns;
+      if (width < this.#drawnWidth && this.#drawn) {
+        terminal.write(new TextEncoder().encode(reflowErase(this.#drawn, width)));
+      }
+      this.#drawnWidth = width;
       this.#writer.resized();
       this.#controller.resized();
     });

@@ -33,7 +33,9 @@ Deno.test({
       await tui.type("say hello");
       await tui.waitFor("› say hello");
       await tui.keys("Enter");
-      const screen = await tui.waitFor("• two");
+      await tui.waitFor("• two");
+      // The turn over, the box is live and empty again.
+      const screen = await tui.until("the turn's end", (sc) => inputText(sc) === "›");
       const b = band(screen);
       const rows = b.rows;
       const reply = rows.findIndex((r) => r.includes("Hello from the fake model."));
@@ -44,7 +46,6 @@ Deno.test({
       // The sent line is in the scrollback above the reply; the box is empty again.
       const sent = rows.findIndex((r) => r.startsWith("› say hello"));
       assert(sent >= 0 && sent < reply, screen);
-      assertEquals(inputText(screen), "›");
       assertStringIncludes(b.status, "granite4.1:8b");
       await tui.until("the turn's figures", (sc) => band(sc).status.includes("↓12 ↑5"));
     } finally {
@@ -90,7 +91,7 @@ Deno.test({
       await tui.until("the turn's end", (sc) => inputText(sc) === "› ys");
       assert(!(await Deno.stat(join(s.project, "first")).catch(() => undefined)), "not run");
       assert(
-        s.events().some((e) => e.kind === "approval.decided" && e.decision === "denied"),
+        s.events().some((e) => e.kind === "approval.decided" && e.decision === "refused"),
         "denied in the audit",
       );
     } finally {
@@ -121,7 +122,8 @@ Deno.test({
       screen = await tui.until("› ls", (sc) => inputText(sc) === "› ls");
       assert(!screen.includes("Run a command yourself"), screen);
       // ! ! at the start: outside mode.
-      await tui.keys("C-u");
+      await tui.keys("End", "C-u");
+      await tui.until("an empty box", (sc) => inputText(sc) === "›");
       await tui.type("!!");
       screen = await tui.waitFor("OUTSIDE the sandbox");
       assertEquals(inputText(screen), "!!");
