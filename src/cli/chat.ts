@@ -158,6 +158,7 @@ async function action(flags: ChatFlags): Promise<void> {
       import.meta.resolve("../notify/notifier.ts"),
     );
     const trace = Deno.env.get("WISP_TUI_TRACE");
+    const guard = Number(Deno.env.get("WISP_TUI_GUARD_MS"));
     tui = new Tui({
       terminal: takeTerminal(),
       paint: paint(io.colourEnabled(true)),
@@ -165,6 +166,8 @@ async function action(flags: ChatFlags): Promise<void> {
       version: versionString(),
       home: Deno.env.get("HOME"),
       notifies: terminalShowsNotifications((name) => Deno.env.get(name)),
+      // A longer guard for someone who types on while a dialog comes up (and for tests).
+      ...(Number.isFinite(guard) && guard > 0 ? { guardMs: guard } : {}),
       // A test counts frames: one line per frame, with its size.
       ...(trace
         ? { onFrame: (frame: string) => Deno.writeTextFileSync(trace, `${frame.length}\n`, { append: true }) }

@@ -68,6 +68,8 @@ export interface ControllerOptions {
   size: () => { columns: number; rows: number };
   shownOutputLines: number;
   home?: string;
+  /** How long the keyboard must be quiet before a dialog takes keys (default half a second). */
+  guardMs?: number;
 }
 
 /** Keys held, as a person counts them: each character typed is one, a paste is one. */
@@ -95,7 +97,10 @@ export class TuiController {
   #resolveExit!: (code: number) => void;
 
   constructor(private readonly host: ControllerHost, private readonly options: ControllerOptions) {
-    this.#dialogs = new DialogQueue({ now: () => host.now() });
+    this.#dialogs = new DialogQueue({
+      now: () => host.now(),
+      ...(options.guardMs !== undefined ? { guardMs: options.guardMs } : {}),
+    });
     this.#lines = new ConversationLines({ shownOutputLines: options.shownOutputLines });
     this.#exited = new Promise((resolve) => (this.#resolveExit = resolve));
   }
@@ -238,7 +243,7 @@ export class TuiController {
     if (this.#focus !== "input") this.#focus = "input";
     const how = this.#dialogs.offer(line, !this.input.isEmpty);
     if (how === "parked") {
-      this.host.print([this.#paintRecord(parkedNote(line))]);
+      this.#print([{ text: parkedNote(line), tone: "warn", indent: 0 }]);
     }
     this.#armGuard();
     this.host.redraw();
@@ -321,7 +326,7 @@ export class TuiController {
   }
 
   #statusKey(key: Key): void {
-    const items = statusItems(this.#status);
+    const items = statusItems(this.#statusShown());
     if (isNamed(key, "enter")) {
       const action = itemAction(this.#focus as StatusItem);
       this.#focus = "input";
@@ -384,7 +389,7 @@ export class TuiController {
         this.host.send({ type: "message", text: action.message });
         break;
       case "focus-status": {
-        const items = statusItems(this.#status);
+        const items = statusItems(this.#statusShown());
         if (items.length > 0) this.#focus = items[0];
         break;
       }
@@ -430,6 +435,17 @@ export class TuiController {
 
   // ---------------------------------------------------------------- band
 
+  /**
+   * The status as the bar shows it: what waits is counted from the dialogs
+   * wisp-tui holds (shown, queued, parked), which it knows the moment each
+   * arrives or goes, rather than from the engine's last status line.
+   */
+  #statusShown(): StatusLine | undefined {
+    if (!this.#status) return undefined;
+    const counts = this.#dialogs.counts();
+    return { ...this.#status, waiting: counts };
+  }
+
   /** The band as it is now. */
   band(): Band {
     const { columns, rows } = this.options.size();
@@ -460,7 +476,7 @@ export class TuiController {
         ...(this.#activity ? { working: boxWorkingText(this.#activity, now) } : {}),
         held: heldCount(this.#held),
       },
-      status: renderStatusRow(this.#status, this.#activity, now, width, paint, {
+      status: renderStatusRow(this.#statusShown(), this.#activity, now, width, paint, {
         ...(this.options.home ? { home: this.options.home } : {}),
         ...(focus ? { focus } : {}),
       }),

@@ -131,8 +131,13 @@ function keyRows(
   separator = " ",
 ): Row[] {
   const style = live ? (t: string) => paint.fg(colour, t) : (t: string) => paint.dim(t);
-  return flowLabels(labels, inner, separator).map((text) => ({ text, paint: style }));
+  // In the guard the row says why the keys do not answer yet, in words as well as in dimness.
+  const shown = live ? labels : [GUARD_WORDS, ...labels];
+  return flowLabels(shown, inner, separator).map((text) => ({ text, paint: style }));
 }
+
+/** What the keys row starts with while the guard runs. */
+export const GUARD_WORDS = "(keys in a moment)";
 
 /** The lines that say who waits for a request in wisp mcp. */
 function mcpRows(

@@ -38,6 +38,8 @@ export interface TuiOptions {
   home?: string;
   /** The terminal shows OSC 9 notifications: wisp-tui posts them (hello effect `notify`). */
   notifies: boolean;
+  /** The dialogs' guard, in ms (WISP_TUI_GUARD_MS; default half a second). */
+  guardMs?: number;
   /** Called with each frame written (WISP_TUI_TRACE). */
   onFrame?: (frame: string) => void;
 }
@@ -59,6 +61,8 @@ export class Tui {
   /** The band last handed to ink, and the width it was drawn at (for a narrower terminal). */
   #drawn: Band | undefined;
   #drawnWidth = 0;
+  /** The band last handed to ink, drawn once ink says it rendered (ink throttles frames). */
+  #latest: Band | undefined;
   #closed = false;
 
   constructor(private readonly options: TuiOptions) {
@@ -80,6 +84,7 @@ export class Tui {
       size: () => terminal.size(),
       shownOutputLines: options.shownOutputLines,
       ...(options.home ? { home: options.home } : {}),
+      ...(options.guardMs !== undefined ? { guardMs: options.guardMs } : {}),
     });
     this.#ink = render(this.#element(this.#controller.band()), {
       stdout: this.#writer as unknown as NodeJS.WriteStream,
@@ -88,6 +93,10 @@ export class Tui {
       exitOnCtrlC: false,
       patchConsole: false,
       maxFps: 120,
+      onRender: () => {
+        this.#drawn = this.#latest;
+        this.#drawnWidth = terminal.size().columns;
+      },
     });
   }
 
@@ -99,8 +108,7 @@ export class Tui {
   };
 
   #element(band: Band): React.ReactElement {
-    this.#drawn = band;
-    this.#drawnWidth = this.options.terminal.size().columns;
+    this.#latest = band;
     return React.createElement(BandView, {
       band,
       onWriter: (write: (text: string) => void) => {

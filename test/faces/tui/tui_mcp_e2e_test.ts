@@ -38,10 +38,11 @@ Deno.test({
         { toolCalls: [{ name: "run_command", arguments: { command: "touch from-mcp.txt" } }] },
         { text: "Done." },
       );
+      // Settled at once either way, so a failure shows as this test's, with the screen.
       const call = c.client.callTool({
         name: "respond",
         arguments: { prompt: "touch it", thread_id: "work", tools: ["run_command"] },
-      });
+      }, undefined, { timeout: 300_000 }).then((result) => ({ result }), (error) => ({ error }));
       const id = await waitFor(() => pendingIds(s.pending)[0], "the request file");
       assert(id);
 
@@ -60,7 +61,9 @@ Deno.test({
       await tui.keys("y");
       await tui.waitFor("⚠ approved once: touch from-mcp.txt", { history: true });
 
-      const result = structured(await call);
+      const settled = await call;
+      if ("error" in settled) throw settled.error;
+      const result = structured(settled.result);
       assertEquals((result.calls as Record<string, unknown>[])[0].outcome, "ok");
       assert(Deno.statSync(join(s.project, "from-mcp.txt")).isFile);
       assert(
