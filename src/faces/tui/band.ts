@@ -139,22 +139,3 @@ export function composeBand(state: BandState, paint: Paint): Band {
   return { rows: [...reply, ...below], ...(cursor ? { cursor } : {}) };
 }
 
-/**
- * What to write before the terminal's narrower width is handled, so no part
- * of the band drawn at the old width is left behind. A terminal that reflows
- * (tmux, iTerm2, kitty) wraps each old row that is now too wide onto more
- * lines; ink erases only as many lines as it drew, from where it left the
- * cursor. So: go up from the cursor's line to the old band's first line, as
- * reflowed, erase everything below, and step back down to the cursor's row,
- * where ink's own erase then ends exactly at the band's top. Pure.
- */
-export function reflowErase(band: Band, width: number): string {
-  const w = Math.max(1, width);
-  const linesOf = (row: string) => Math.max(1, Math.ceil(columns(row) / w));
-  // Without a cursor in the band, ink leaves the cursor on the line after it.
-  const cursorRow = band.cursor?.y ?? band.rows.length;
-  const cursorColumn = band.cursor?.x ?? 0;
-  let up = Math.floor(cursorColumn / w);
-  for (let i = 0; i < cursorRow && i < band.rows.length; i++) up += linesOf(band.rows[i]);
-  return (up > 0 ? `\x1b[${up}A` : "") + "\r\x1b[J" + (cursorRow > 0 ? `\x1b[${cursorRow}B` : "");
-}

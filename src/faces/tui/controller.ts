@@ -290,7 +290,9 @@ export class TuiController {
     switch (result.kind) {
       case "answer":
         this.host.send(result.send);
-        this.host.print([this.#paintRecord(result.record)]);
+        // The engine notes how an approval or a fact was answered (one line, for every face);
+        // a choice it does not, so its record is printed here.
+        if (result.send.type === "choose") this.host.print([this.#paintRecord(result.record)]);
         this.#afterDialog();
         return;
       case "held":

@@ -20,7 +20,8 @@ import { KeyDecoder } from "./key_decoder.ts";
 import type { Paint } from "./palette.ts";
 import type { TuiTerminal } from "./terminal.ts";
 import { BandView } from "./band_view.ts";
-import { type Band, reflowErase } from "./band.ts";
+import type { Band } from "./band.ts";
+import { columns } from "./columns.ts";
 
 /** What wisp-tui needs of the chat engine: the protocol's two directions and its end. */
 export interface TuiEngine {
@@ -44,6 +45,12 @@ export interface TuiOptions {
   onFrame?: (frame: string) => void;
 }
 
+/** Home, then clear the visible screen (the scrollback above it stays). */
+const CLEAR_SCREEN = "\x1b[H\x1b[2J";
+
+/** Rows kept to reprint after a narrowing resize: more than any terminal's height. */
+const RECENT_ROWS = 300;
+
 /** How long a lone Esc waits for the rest of a sequence before it counts as Esc. */
 const ESCAPE_WAIT_MS = 25;
 
@@ -58,16 +65,25 @@ export class Tui {
   #write: ((text: string) => void) | undefined;
   #unprinted: string[] = [];
   #redrawQueued = false;
-  /** The band last handed to ink, and the width it was drawn at (for a narrower terminal). */
-  #drawn: Band | undefined;
-  #drawnWidth = 0;
-  /** The band last handed to ink, drawn once ink says it rendered (ink throttles frames). */
-  #latest: Band | undefined;
+
+  /** The latest rows printed, to show again after a narrowing resize (at most RECENT_ROWS). */
+  #recent: string[] = [];
+  /** The size everything is laid out at. */
+  #size: { columns: number; rows: number };
+  /** Resizes are handled one after another. */
+  #resizing: Promise<void> = Promise.resolve();
+
   #closed = false;
 
   constructor(private readonly options: TuiOptions) {
     const terminal = options.terminal;
-    this.#writer = new FrameWriter(terminal, options.onFrame);
+    this.#size = terminal.size();
+    // ink and the parts lay out at the size wisp-tui last took, not the terminal's live one, so a
+    // frame drawn while a resize is being handled never mixes two widths (see #resized).
+    this.#writer = new FrameWriter(
+      { write: (bytes) => terminal.write(bytes), size: () => this.#size },
+      options.onFrame,
+    );
     this.#controller = new TuiController({
       send: (line) => this.#engine?.receive(acrossIn(line)),
       print: (rows) => this.#print(rows),
@@ -81,7 +97,7 @@ export class Tui {
       },
     }, {
       paint: options.paint,
-      size: () => terminal.size(),
+      size: () => this.#size,
       shownOutputLines: options.shownOutputLines,
       ...(options.home ? { home: options.home } : {}),
       ...(options.guardMs !== undefined ? { guardMs: options.guardMs } : {}),
@@ -93,10 +109,6 @@ export class Tui {
       exitOnCtrlC: false,
       patchConsole: false,
       maxFps: 120,
-      onRender: () => {
-        this.#drawn = this.#latest;
-        this.#drawnWidth = terminal.size().columns;
-      },
     });
   }
 
@@ -108,7 +120,6 @@ export class Tui {
   };
 
   #element(band: Band): React.ReactElement {
-    this.#latest = band;
     return React.createElement(BandView, {
       band,
       onWriter: (write: (text: string) => void) => {
@@ -120,6 +131,8 @@ export class Tui {
 
   #print(rows: string[]): void {
     this.#unprinted.push(...rows);
+    this.#recent.push(...rows);
+    if (this.#recent.length > RECENT_ROWS) this.#recent.splice(0, this.#recent.length - RECENT_ROWS);
     this.#flushPrinted();
   }
 
@@ -144,13 +157,7 @@ export class Tui {
     this.#engine = engine;
     const terminal = this.options.terminal;
     const stopResize = terminal.onResize(() => {
-      const width = terminal.size().columns;
-      if (width < this.#drawnWidth && this.#drawn) {
-        terminal.write(new TextEncoder().encode(reflowErase(this.#drawn, width)));
-      }
-      this.#drawnWidth = width;
-      this.#writer.resized();
-      this.#controller.resized();
+      this.#resizing = this.#resizing.then(() => this.#resized());
     });
     engine.receive(acrossIn({
       type: "hello",
@@ -179,6 +186,43 @@ export class Tui {
       stopResize();
       await this.#close();
     }
+  }
+
+  /**
+   * The terminal changed size. Frames still due are written at the old size
+   * first. When it got narrower, a terminal that reflows (tmux, iTerm2,
+   * kitty) has re-wrapped the band drawn at the old width, and frames drawn
+   * before the signal arrived may have wrapped too, so no count of lines can
+   * say where the band starts any more: the visible screen is cleared, the
+   * band drawn at the new width, and the last screenful of the conversation
+   * printed above it again from the rows wisp-tui keeps for this (a screen's
+   * worth, not the conversation).
+   */
+  async #resized(): Promise<void> {
+    if (this.#closed) return;
+    await this.#ink.waitUntilRenderFlush().catch(() => {});
+    this.#writer.flush();
+    const size = this.options.terminal.size();
+    const narrower = size.columns < this.#size.columns;
+    this.#size = size;
+    if (narrower) this.options.terminal.write(new TextEncoder().encode(CLEAR_SCREEN));
+    this.#writer.resized();
+    this.#controller.resized();
+    if (narrower) this.#write?.(this.#lastScreenful(size).join("\n") + "\n");
+  }
+
+  /** The latest rows printed that fit above the band at `size`, as the terminal will wrap them. */
+  #lastScreenful(size: { columns: number; rows: number }): string[] {
+    const room = Math.max(0, size.rows - 1 - this.#controller.band().rows.length);
+    const shown: string[] = [];
+    let used = 0;
+    for (let i = this.#recent.length - 1; i >= 0; i--) {
+      const lines = Math.max(1, Math.ceil(columns(this.#recent[i]) / Math.max(1, size.columns)));
+      if (used + lines > room) break;
+      shown.unshift(this.#recent[i]);
+      used += lines;
+    }
+    return shown;
   }
 
   #inputEnd!: () => void;

@@ -234,8 +234,9 @@ Deno.test({
         const b = band(sc);
         return b.rule >= 0 && b.rows[b.rule].length === 60;
       });
-      // One band: one rule, one input row, the status last.
+      // One band: one rule, one input row, the status last; the conversation above it once.
       assertEquals(screen.split("\n").filter((r) => /^─{10,}$/.test(r)).length, 1, screen);
+      assertEquals(screen.split("\n").filter((r) => r.includes("Resized reply.")).length, 1, screen);
       assertEquals(inputText(screen), "›");
       await tui.resize(100, 30);
       screen = await tui.until("the band at 100 columns", (sc) => {

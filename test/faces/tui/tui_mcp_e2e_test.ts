@@ -59,7 +59,8 @@ Deno.test({
       assertStringIncludes(screen, "· wisp mcp");
       await tui.until("the guard's end", (sc) => !sc.includes("(keys in a moment)"));
       await tui.keys("y");
-      await tui.waitFor("⚠ approved once: touch from-mcp.txt", { history: true });
+      const answered = await tui.waitFor("approved (once): touch from-mcp.txt", { history: true });
+      assertStringIncludes(answered, "for thread work");
 
       const settled = await call;
       if ("error" in settled) throw settled.error;
