@@ -73,36 +73,65 @@ export function withoutControls(line: string): string {
   return line.replace(CONTROLS, "");
 }
 
-/** Plain `text` wrapped to rows of at most `width` columns, at spaces where it can. */
-export function wrapToColumns(text: string, width: number): string[] {
-  if (text === "") return [""];
+/** The longest start of `text` that fits `width` columns, and the rest. */
+function takeColumns(text: string, width: number): { taken: string; rest: string } {
+  let used = 0;
+  let taken = "";
+  for (const { segment } of graphemes.segment(text)) {
+    const w = columns(segment);
+    if (used + w > width) break;
+    used += w;
+    taken += segment;
+  }
+  return { taken, rest: text.slice(taken.length) };
+}
+
+/**
+ * `text` wrapped to rows of at most `width` columns: at spaces where it can,
+ * inside a word longer than a row where it must. With more than `maxRows`
+ * rows, the last row kept ends in `…`. Newlines in `text` count as spaces.
+ */
+export function wrapToColumns(text: string, width: number, maxRows = Infinity): string[] {
+  const rows: string[] = [];
+  let rest = text.replace(/\s*\n\s*/g, " ").trim();
+  while (rest !== "") {
+    if (columns(rest) <= width) {
+      rows.push(rest);
+      break;
+    }
+    const { taken } = takeColumns(rest, width);
+    // Break at the last space that fits, unless the word after it would not
+    // fit a row of its own either: then it is cut here, filling this row.
+    const space = rest[taken.length] === " " ? taken.length : taken.lastIndexOf(" ");
+    const nextWord = rest.slice(space + 1).split(" ")[0];
+    const cut = space > 0 && columns(nextWord) <= width ? space : Math.max(taken.length, 1);
+    rows.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  if (rows.length <= maxRows) return rows;
+  const kept = rows.slice(0, maxRows);
+  // The last row kept says there is more, even when it happened to fit.
+  kept[maxRows - 1] = `${takeColumns(kept[maxRows - 1], width - 1).taken}…`;
+  return kept;
+}
+
+/**
+ * Short labels (such as a dialog's keys, `[y]once [s]ession …`) laid out on
+ * as few rows of `width` columns as they need, `separator` between two on a
+ * row; a label is never split, only cut with `…` when it alone is too wide.
+ */
+export function flowLabels(labels: readonly string[], width: number, separator = " "): string[] {
   const rows: string[] = [];
   let row = "";
-  let used = 0;
-  for (const word of text.split(/(?<= )/)) {
-    const w = columns(word);
-    if (used + w <= width) {
-      row += word;
-      used += w;
-      continue;
-    }
-    if (row !== "") {
-      rows.push(row.trimEnd());
-      row = "";
-      used = 0;
-    }
-    // A word longer than the row is broken by columns.
-    for (const char of word) {
-      const cw = columns(char);
-      if (used + cw > width) {
-        rows.push(row);
-        row = "";
-        used = 0;
-      }
-      row += char;
-      used += cw;
+  for (const label of labels) {
+    const fitted = cutToColumns(label, width);
+    if (row === "") row = fitted;
+    else if (columns(row + separator + fitted) <= width) row += separator + fitted;
+    else {
+      rows.push(row);
+      row = fitted;
     }
   }
-  rows.push(row.trimEnd());
+  if (row !== "") rows.push(row);
   return rows;
 }

@@ -23,7 +23,7 @@
 import type { ColourName, Paint } from "./palette.ts";
 import type { ApprovalDialog, ChoiceDialog, FactDialog, OpenDialog } from "./dialog_queue.ts";
 import { keyLine, tildePath } from "../terminal/approval_dialog.ts";
-import { columns, flowLabels, truncate, wrap } from "./text_fit.ts";
+import { columns, cutToColumns, flowLabels, wrapToColumns } from "./columns.ts";
 
 /** How a dialog is drawn. */
 export interface DialogViewOptions {
@@ -114,7 +114,7 @@ const plainRow = (text: string): string => text;
 
 /** A one-row line, cut to fit. */
 function single(text: string, inner: number, paint: Row["paint"] = plainRow): Row {
-  return { text: truncate(text, inner), paint };
+  return { text: cutToColumns(text, inner), paint };
 }
 
 /**
@@ -159,7 +159,7 @@ function approvalRows(
 ): Row[] {
   const { line } = dialog;
   const quiet = (t: string) => paint.fg("quiet", t);
-  const rows: Row[] = wrap(line.command, inner, COMMAND_ROWS).map((text) => ({
+  const rows: Row[] = wrapToColumns(line.command, inner, COMMAND_ROWS).map((text) => ({
     text,
     paint: (t: string) => paint.bold(t),
   }));
@@ -187,7 +187,7 @@ function factRows(
   options: DialogViewOptions,
 ): Row[] {
   const { line } = dialog;
-  const rows: Row[] = wrap(line.command, inner, COMMAND_ROWS).map((text) => ({
+  const rows: Row[] = wrapToColumns(line.command, inner, COMMAND_ROWS).map((text) => ({
     text,
     paint: (t: string) => paint.bold(t),
   }));
@@ -208,7 +208,7 @@ function choiceRows(
   const quiet = (t: string) => paint.fg("quiet", t);
   const rows: Row[] = [];
   if (line.kind === "question") {
-    for (const text of wrap(line.title, inner, COMMAND_ROWS)) {
+    for (const text of wrapToColumns(line.title, inner, COMMAND_ROWS)) {
       rows.push({ text, paint: (t) => paint.bold(t) });
     }
   }
@@ -268,7 +268,7 @@ function box(
   const { colour, width, paint } = frame;
   const edge = (t: string) => paint.fg(colour, t);
   const inner = width - 4;
-  const fitted = truncate(title, width - 6);
+  const fitted = cutToColumns(title, width - 6);
   const dashes = width - 5 - columns(fitted);
   const top = `${edge("╭─ ")}${paint.bold(paint.fg(colour, fitted))}${
     edge(` ${"─".repeat(dashes)}╮`)

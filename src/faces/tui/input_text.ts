@@ -5,7 +5,7 @@
  * grapheme boundary, so a cursor never lands inside an emoji or between a
  * letter and its accent.
  */
-import stringWidth from "string-width";
+import { columns as stringWidth } from "./columns.ts";
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 

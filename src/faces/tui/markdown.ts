@@ -15,7 +15,7 @@
  * wrapped, links as `text (url)`, a blank line between blocks.
  */
 
-import stringWidth from "string-width";
+import { columns as stringWidth } from "./columns.ts";
 import type { ColourName, Paint } from "./palette.ts";
 
 // ---------------------------------------------------------------------------

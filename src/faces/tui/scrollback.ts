@@ -7,7 +7,14 @@
 import type { InputMode } from "./input_box.ts";
 import type { ColourName, Paint } from "./palette.ts";
 import type { LineTone, ShownLine } from "../chat/conversation_lines.ts";
-import { cutToColumns, padToColumns, wrapToColumns } from "./columns.ts";
+import {
+  columns,
+  cutToColumns,
+  expandTabs,
+  padToColumns,
+  withoutControls,
+  wrapToColumns,
+} from "./columns.ts";
 
 /** The stripe colour of a line sent from each mode of the box. */
 const SENT: Record<InputMode, { bg: ColourName; fg: ColourName; marker: string }> = {
@@ -31,7 +38,9 @@ export function sentRows(message: string, width: number, paint: Paint): string[]
   const { mode, text } = sentMode(message);
   const style = SENT[mode];
   const inner = Math.max(1, width - style.marker.length);
-  const wrapped = text.split("\n").flatMap((line) => wrapToColumns(line, inner));
+  const wrapped = text.split("\n").flatMap((line) =>
+    columns(line) <= inner ? [line] : wrapToColumns(line, inner)
+  );
   const rows = wrapped.map((line, i) =>
     paint.on(
       style.fg,
@@ -64,8 +73,12 @@ export function shownRow(line: ShownLine, width: number, paint: Paint): string {
 export function shownRows(line: ShownLine, width: number, paint: Paint): string[] {
   const indent = line.indent ?? 0;
   const colour = TONE[line.tone];
-  return line.text.split("\n").flatMap((part) =>
-    wrapToColumns(part, Math.max(1, width - indent)).map((row) => {
+  const room = Math.max(1, width - indent);
+  // A line that fits is kept as it is (its own spacing, blank lines); a longer one wraps at spaces.
+  const fit = (part: string) => columns(part) <= room ? [part] : wrapToColumns(part, room);
+  // Output from commands may carry escape sequences and tabs: drawn as text, never obeyed.
+  return line.text.split("\n").map((part) => expandTabs(withoutControls(part))).flatMap((part) =>
+    fit(part).map((row) => {
       const text = " ".repeat(indent) + row;
       return colour ? paint.fg(colour, text) : text;
     })

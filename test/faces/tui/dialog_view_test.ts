@@ -7,7 +7,12 @@
 import { dialogFor, type OpenDialog } from "../../../src/faces/tui/dialog_queue.ts";
 import { GUARD_WORDS, renderDialog } from "../../../src/faces/tui/dialog_view.ts";
 import { type ColourName, COLOURS, paint } from "../../../src/faces/tui/palette.ts";
-import { columns, flowLabels, truncate, wrap } from "../../../src/faces/tui/text_fit.ts";
+import {
+  columns,
+  cutToColumns,
+  flowLabels,
+  wrapToColumns,
+} from "../../../src/faces/tui/columns.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../support/assert.ts";
 import {
   approvalLine,
@@ -288,16 +293,16 @@ Deno.test("colour on: the border in the level's colour, the keys row dim in the 
 });
 
 Deno.test("text fitting: truncate, wrap and flow by columns", () => {
-  assertEquals(truncate("abcdef", 6), "abcdef");
-  assertEquals(truncate("abcdef", 4), "abc…");
-  assertEquals(truncate("日本語", 4), "日…");
-  assertEquals(wrap("one two three", 7), ["one two", "three"]);
-  assertEquals(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+  assertEquals(cutToColumns("abcdef", 6), "abcdef");
+  assertEquals(cutToColumns("abcdef", 4), "abc…");
+  assertEquals(cutToColumns("日本語", 4), "日…");
+  assertEquals(wrapToColumns("one two three", 7), ["one two", "three"]);
+  assertEquals(wrapToColumns("abcdefghij", 4), ["abcd", "efgh", "ij"]);
   // A word longer than a row starts on the row it follows, rather than leaving it short.
-  assertEquals(wrap("ab cdefghij", 4), ["ab c", "defg", "hij"]);
-  assertEquals(wrap("ab cd efgh", 4), ["ab", "cd", "efgh"]);
-  assertEquals(wrap("a b c d e", 1, 3), ["a", "b", "…"]);
-  assertEquals(wrap("line one\nline two", 20), ["line one line two"]);
+  assertEquals(wrapToColumns("ab cdefghij", 4), ["ab c", "defg", "hij"]);
+  assertEquals(wrapToColumns("ab cd efgh", 4), ["ab", "cd", "efgh"]);
+  assertEquals(wrapToColumns("a b c d e", 1, 3), ["a", "b", "…"]);
+  assertEquals(wrapToColumns("line one\nline two", 20), ["line one line two"]);
   assertEquals(flowLabels(["[y]once", "[n]o"], 12), ["[y]once [n]o"]);
   assertEquals(flowLabels(["[y]once", "[n]o"], 11), ["[y]once", "[n]o"]);
   assertEquals(flowLabels(["a", "b"], 10, " · "), ["a · b"]);
