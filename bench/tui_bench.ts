@@ -17,10 +17,13 @@ import { join } from "node:path";
 import { homePaths } from "../src/config/home.ts";
 import { defaultConfig } from "../src/config/schema.ts";
 import { ChatEngine } from "../src/faces/chat/engine.ts";
+import { encodeOutLine } from "../src/faces/chat/protocol.ts";
 import { ScriptedBackend, textReply } from "../src/models/scripted.ts";
 import { Tui } from "../src/faces/tui/run.ts";
 import { paint } from "../src/faces/tui/palette.ts";
 import type { TuiTerminal } from "../src/faces/tui/terminal.ts";
+import { InputBox } from "../src/faces/tui/input_box.ts";
+import type { Key } from "../src/faces/tui/key.ts";
 
 const KEYS = Number(Deno.env.get("BENCH_KEYS") ?? 500);
 const TURNS = Number(Deno.env.get("BENCH_TURNS") ?? 1000);
@@ -72,6 +75,62 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
+const REPLY = [
+  "Here is **a reply** with `code` and a list:",
+  "",
+  ...Array.from({ length: 8 }, (_, i) => `- item ${i} of the list, long enough to be a real line`),
+  "",
+  "And a closing paragraph that wraps across the width of the terminal more than once.",
+].join("\n");
+
+function memory(): { heap: number; rss: number } {
+  gc?.();
+  const m = Deno.memoryUsage();
+  return { heap: m.heapUsed, rss: m.rss };
+}
+
+/**
+ * Baseline for memory: the same turns through the engine with its lines only
+ * encoded, as `wisp chat --json` does, so what the front end adds shows apart
+ * from what the session keeps.
+ */
+async function engineAlone(): Promise<{ m100: { heap: number }; m1000: { heap: number } }> {
+  const backend = new ScriptedBackend();
+  const engine = new ChatEngine({
+    config,
+    paths: homePaths(join(dir, "home-baseline")),
+    root: dir,
+    yes: false,
+    unsafe: false,
+    face: "chat-json",
+    approvals: "protocol",
+    inputIsTerminal: false,
+    noteWaiting: false,
+    version: "bench",
+    emit: (line) => void encodeOutLine(line),
+    backend: () => Promise.resolve(backend),
+    runnableModels: () => Promise.resolve([backend.name]),
+    configView: () => ({}),
+  });
+  await engine.start();
+  const send = async (text: string) => {
+    engine.handle({ type: "message", text });
+    await engine.idle();
+  };
+  let m100 = memory();
+  for (let i = 0; i < TURNS + 150; i++) {
+    if (i >= 250 && i % 100 === 0) await send("/new");
+    backend.push(textReply(REPLY));
+    await send(`question ${i}`);
+    if (i === 249) m100 = memory();
+  }
+  const m1000 = memory();
+  await engine.finish(0);
+  return { m100, m1000 };
+}
+
+const alone = await engineAlone();
+
 const terminal = new BenchTerminal();
 const tui = new Tui({
   terminal,
@@ -113,13 +172,7 @@ async function turn(text: string, reply: string): Promise<void> {
   await new Promise((r) => setTimeout(r, 0));
 }
 
-const REPLY = [
-  "Here is **a reply** with `code` and a list:",
-  "",
-  ...Array.from({ length: 8 }, (_, i) => `- item ${i} of the list, long enough to be a real line`),
-  "",
-  "And a closing paragraph that wraps across the width of the terminal more than once.",
-].join("\n");
+
 
 // 2,000 lines of scrollback: about 14 lines a turn.
 const startFrames = terminal.frames;
@@ -144,13 +197,17 @@ async function keystrokes(): Promise<number[]> {
   return samples;
 }
 
-/** Baseline: encoding one band-sized frame and handing it to the terminal. */
+/** Baseline: the same keys through the input box alone (edit and lay out), no drawing. */
 function baseline(): number[] {
-  const frame = "\x1b[?2026h" + "x".repeat(100 * 4) + "\x1b[?2026l";
+  const box = new InputBox();
   const samples: number[] = [];
   for (let i = 0; i < KEYS; i++) {
+    const key: Key = i % 40 === 39
+      ? { kind: "key", name: "u", ctrl: true }
+      : { kind: "text", text: String.fromCharCode(97 + (i % 26)) };
     const start = performance.now();
-    terminal.write(encoder.encode(frame));
+    box.apply(key);
+    box.layout(97);
     samples.push(performance.now() - start);
   }
   return samples;
@@ -160,11 +217,6 @@ const keyTimes = await keystrokes();
 const base = baseline();
 terminal.type(encoder.encode("\x15"));
 
-function memory(): { heap: number; rss: number } {
-  gc?.();
-  const m = Deno.memoryUsage();
-  return { heap: m.heapUsed, rss: m.rss };
-}
 const at100 = (async () => {
   for (let i = 150; i < 250; i++) await turn(`more ${i}`, REPLY);
   return memory();
@@ -185,12 +237,15 @@ console.log("keystroke to frame, 2,000+ lines of scrollback, 100×30:");
 console.log(`  p50 ${ms(percentile(keyTimes, 0.5))}  p99 ${ms(percentile(keyTimes, 0.99))}  max ${
   ms(Math.max(...keyTimes))
 }  (goal p99 ≤ 16 ms: ${percentile(keyTimes, 0.99) <= 16 ? "met" : "missed"})`);
-console.log(`  baseline (the frame's bytes to the terminal alone): p50 ${
+console.log(`  baseline (the input box alone: edit and lay out, no drawing): p50 ${
   ms(percentile(base, 0.5))
 }, ratio p50 ${(percentile(keyTimes, 0.5) / Math.max(percentile(base, 0.5), 0.001)).toFixed(0)}×`);
 console.log(`memory (${gc ? "after a full GC" : "no --expose-gc: without GC"}):`);
 console.log(`  after 100 turns:   heap ${mib(m100.heap)}, RSS ${mib(m100.rss)}`);
 console.log(`  after ${TURNS} turns: heap ${mib(m1000.heap)}, RSS ${mib(m1000.rss)}`);
-console.log(`  growth per turn: heap ${((m1000.heap - m100.heap) / (TURNS - 100) / 1024).toFixed(1)} KiB`);
+const perTurn = (a: { heap: number }, b: { heap: number }) => (b.heap - a.heap) / (TURNS - 100) / 1024;
+console.log(`  heap growth per turn: ${perTurn(m100, m1000).toFixed(1)} KiB with wisp-tui; ${
+  perTurn(alone.m100, alone.m1000).toFixed(1)
+} KiB with the engine alone (lines only encoded, as chat --json does)`);
 console.log(`frames written: ${terminal.frames - startFrames}, ${mib(terminal.bytesWritten)} in all`);
 await Deno.remove(dir, { recursive: true });
