@@ -257,7 +257,13 @@ async function action(flags: ChatFlags): Promise<void> {
     });
     return true;
   };
-  await engine.start();
+  try {
+    await engine.start();
+  } catch (error) {
+    // The chat could not start: the terminal is given back before the error is reported.
+    await tui?.close();
+    throw error;
+  }
 
   // Ctrl-C stops what runs; a second quits (130); with nothing running it quits.
   const onInterrupt = () => {

@@ -184,7 +184,7 @@ export class Tui {
       return ended.exited;
     } finally {
       stopResize();
-      await this.#close();
+      await this.close();
     }
   }
 
@@ -243,8 +243,12 @@ export class Tui {
     if (!this.#closed) this.#inputEnd();
   }
 
-  /** Print what is left, take the band away, and give the terminal back. */
-  async #close(): Promise<void> {
+  /**
+   * Print what is left, take the band away, and give the terminal back.
+   * Safe to call more than once, and before `run` (the chat could not start).
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
     this.#flushPrinted();
     this.#ink.rerender(this.#element({ rows: [] }));
     this.#closed = true;

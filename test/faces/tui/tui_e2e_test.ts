@@ -294,3 +294,25 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "wisp-tui: a chat that cannot start gives the terminal back and says why in one line",
+  ignore,
+  fn: async () => {
+    // Nothing listens on this port: the model is unavailable.
+    const s = await scratch({ model: "ollama:granite4.1:8b", ollama: { host: "http://127.0.0.1:1" } });
+    const tui = new TuiScreen();
+    try {
+      await tui.start(s.home, s.project, { width: 100, height: 20 });
+      const screen = await tui.waitFor("EXIT=");
+      assertStringIncludes(screen, "EXIT=1");
+      assertStringIncludes(screen, "ollama:granite4.1:8b is unavailable");
+      // No band is left on the screen, and no stack trace.
+      assertEquals(band(screen).rule, -1, screen);
+      assert(!/\bat \S+:\d+:\d+/.test(screen), screen);
+    } finally {
+      await tui.close();
+      await s.remove();
+    }
+  },
+});
