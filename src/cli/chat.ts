@@ -4,7 +4,9 @@
  *
  * - `--json`: JSON Lines on stdin and stdout (src/faces/chat/json_face.ts,
  *   docs/chat-protocol.md), for a program that is the face;
- * - otherwise the plain line chat (src/faces/terminal/plain_chat.ts): the reply
+ * - at a terminal, wisp-tui (src/faces/tui/), which drives the engine through
+ *   the same protocol lines, in this process;
+ * - otherwise (`--plain`, piped, TERM=dumb) the plain line chat (src/faces/terminal/plain_chat.ts): the reply
  *   on stdout, everything else on stderr.
  *
  * `--resume [ID]` carries a saved transcript on (the latest without an id);
@@ -114,6 +116,16 @@ async function action(flags: ChatFlags): Promise<void> {
 
   const json = flags.json === true;
   const stdinTerminal = io.stdinIsTerminal();
+  const { chooseFrontEnd } = await load<typeof import("../util/front_end.ts")>(
+    import.meta.resolve("../util/front_end.ts"),
+  );
+  const frontEnd = chooseFrontEnd({
+    stdinTerminal,
+    stdoutTerminal: io.stdoutIsTerminal(),
+    term: Deno.env.get("TERM"),
+    plainFlag: flags.plain === true,
+    jsonFlag: json,
+  });
   const encoder = new TextEncoder();
   // A front end that went away takes its stdout with it: what follows is dropped, and the end of
   // its input ends the chat as usual.
@@ -131,7 +143,38 @@ async function action(flags: ChatFlags): Promise<void> {
 
   let emit: (line: import("../faces/chat/protocol.ts").OutLine) => void;
   let renderer: import("../faces/terminal/plain_chat.ts").PlainChat | undefined;
-  if (json) {
+  let tui: import("../faces/tui/run.ts").Tui | undefined;
+  if (frontEnd.face === "tui") {
+    const { Tui } = await load<typeof import("../faces/tui/run.ts")>(
+      import.meta.resolve("../faces/tui/run.ts"),
+    );
+    const { takeTerminal } = await load<typeof import("../faces/tui/terminal.ts")>(
+      import.meta.resolve("../faces/tui/terminal.ts"),
+    );
+    const { paint } = await load<typeof import("../faces/tui/palette.ts")>(
+      import.meta.resolve("../faces/tui/palette.ts"),
+    );
+    const { terminalShowsNotifications } = await load<typeof import("../notify/notifier.ts")>(
+      import.meta.resolve("../notify/notifier.ts"),
+    );
+    const trace = Deno.env.get("WISP_TUI_TRACE");
+    const guard = Number(Deno.env.get("WISP_TUI_GUARD_MS"));
+    tui = new Tui({
+      terminal: takeTerminal(),
+      paint: paint(io.colourEnabled(true)),
+      shownOutputLines: config.shownOutputLines,
+      version: versionString(),
+      home: Deno.env.get("HOME"),
+      notifies: terminalShowsNotifications((name) => Deno.env.get(name)),
+      // A longer guard for someone who types on while a dialog comes up (and for tests).
+      ...(Number.isFinite(guard) && guard > 0 ? { guardMs: guard } : {}),
+      // A test counts frames: one line per frame, with its size.
+      ...(trace
+        ? { onFrame: (frame: string) => Deno.writeTextFileSync(trace, `${frame.length}\n`, { append: true }) }
+        : {}),
+    });
+    emit = tui.emit;
+  } else if (json) {
     const { jsonLineWriter } = await load<typeof import("../faces/chat/json_face.ts")>(
       import.meta.resolve("../faces/chat/json_face.ts"),
     );
@@ -179,18 +222,19 @@ async function action(flags: ChatFlags): Promise<void> {
     yes: flags.yes === true,
     unsafe: flags.unsafe === true,
     argv: Deno.args,
-    face: json ? "chat-json" : "chat",
+    face: json ? "chat-json" : tui ? "chat-tui" : "chat",
     // --json: the protocol answers (a hello may say it cannot); plain: only a person at a terminal.
     approvals: json || stdinTerminal ? "protocol" : "refuse",
     inputIsTerminal: stdinTerminal,
-    noteWaiting: !json,
+    // wisp-tui shows what waits in wisp mcp as dialogs (its hello asks for the lines).
+    noteWaiting: !json && !tui,
     emit,
     version: versionString(),
     // --json: a front end whose hello declared notify posts it (a notify line); otherwise the
     // OS does. The terminal route never writes into a front end's stream.
     notifier: openNotifier(config.notifications, paths.auditLog, {
-      terminal: !json,
-      ...(json ? { host: (n) => Promise.resolve(notifyThroughFrontEnd(n)) } : {}),
+      terminal: !json && !tui,
+      ...(json || tui ? { host: (n) => Promise.resolve(notifyThroughFrontEnd(n)) } : {}),
     }),
     backend: async (name, explicit) =>
       (await chooseModel(name, config, {
@@ -213,7 +257,13 @@ async function action(flags: ChatFlags): Promise<void> {
     });
     return true;
   };
-  await engine.start();
+  try {
+    await engine.start();
+  } catch (error) {
+    // The chat could not start: the terminal is given back before the error is reported.
+    await tui?.close();
+    throw error;
+  }
 
   // Ctrl-C stops what runs; a second quits (130); with nothing running it quits.
   const onInterrupt = () => {
@@ -226,7 +276,9 @@ async function action(flags: ChatFlags): Promise<void> {
     listening = true;
   } catch { /* no signals here */ }
   try {
-    if (json) {
+    if (tui) {
+      io.cliState.exitCode = await tui.run(engine);
+    } else if (json) {
       const { runJsonChat } = await load<typeof import("../faces/chat/json_face.ts")>(
         import.meta.resolve("../faces/chat/json_face.ts"),
       );

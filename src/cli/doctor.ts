@@ -56,10 +56,10 @@ async function hereFindings(paths: import("../config/home.ts").HomePaths) {
   const binaryDir = compiled ? dirname(Deno.execPath()) : undefined;
   const findings = [
     frontEnd.frontEndFinding({
-      wispDir: binaryDir ?? sourceRoot.replace(/\/$/, ""),
       chatBuilt: !NOT_BUILT.some((words) => words.length === 1 && words[0] === "chat"),
-      terminal: Deno.stdin.isTerminal() && Deno.stdout.isTerminal(),
-      fileMode: frontEnd.fileModeOf,
+      stdinTerminal: Deno.stdin.isTerminal(),
+      stdoutTerminal: Deno.stdout.isTerminal(),
+      term: Deno.env.get("TERM"),
     }),
   ];
   let config;

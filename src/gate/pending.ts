@@ -168,20 +168,43 @@ export interface PendingOutcome {
   at: string;
 }
 
-/** How a request ended, from the outcome its server wrote , in a few words. */
-export function outcomeWords(o: { status: string; by: string; scope?: string }): string {
-  const what = `${o.status}${o.scope ? ` (${o.scope})` : ""}`;
-  switch (o.by) {
+/** An outcome as far as its words need it: how it ended and who ended it, the rest when known. */
+export type OutcomeFacts = Pick<PendingOutcome, "status" | "by"> & Partial<PendingOutcome>;
+
+/**
+ * How a request that stopped waiting ended, in a few words, for any face that
+ * says so (`wisp approvals pending --watch`, the chat's notes and withdrawn
+ * lines): `approved (once) from a terminal`, `denied in the client's dialog`,
+ * `its wait ran out unanswered`, `withdrawn: its server stopped`, with the
+ * command in brackets when the outcome names it. With no outcome left behind
+ * it says so. Pure.
+ */
+export function outcomeWords(outcome: OutcomeFacts | undefined): string {
+  if (!outcome) return "answered elsewhere or withdrawn";
+  const what = outcome.command ? ` (${outcome.command})` : "";
+  const reason = outcome.reason ?? "";
+  // Closed: nobody decided; it stopped waiting, and why is what matters.
+  if (outcome.status === "closed") {
+    if (outcome.by === "timeout" || /expired/.test(reason)) {
+      return `its wait ran out unanswered${what}`;
+    }
+    if (outcome.by === "server" && /stopped/.test(reason)) {
+      return `withdrawn: its server stopped${what}`;
+    }
+    return `withdrawn${reason ? `: ${reason}` : ""}${what}`;
+  }
+  const decided = `${outcome.status}${outcome.scope ? ` (${outcome.scope})` : ""}`;
+  switch (outcome.by) {
     case "terminal":
-      return `${what} from a terminal`;
+      return `${decided} from a terminal${what}`;
     case "elicitation":
-      return `${what} in the client's dialog`;
+      return `${decided} in the client's dialog${what}`;
     case "timeout":
-      return `${what}: its wait ran out`;
+      return `${decided}: its wait ran out${what}`;
     case "server":
-      return `${what}: its server stopped`;
+      return `${decided}: ${reason || "its server stopped"}${what}`;
     default:
-      return `${what} by ${o.by}`;
+      return `${decided} by ${outcome.by}${what}`;
   }
 }
 
@@ -664,7 +687,6 @@ export class PendingBoard {
     return this.#write(question);
   }
 
-
   /**
    * File a caller's request that the person keep a thread's fact; returns
    * the request as filed. It waits with no time limit.
@@ -764,7 +786,9 @@ export class PendingBoard {
     id: string,
     line: string,
     conn: PeerConnection,
-  ): Promise<{ ok: true; answer: PendingAnswer; via: AnswererVia } | { ok: false; reason: string }> {
+  ): Promise<
+    { ok: true; answer: PendingAnswer; via: AnswererVia } | { ok: false; reason: string }
+  > {
     const bound = await checkAnswer(line, id, filed.bytes, readBytes(requestPath(this.dir, id)));
     if (!bound.ok) return bound;
     const kind = filed.request.kind;

@@ -79,6 +79,15 @@ function terminalTakesOsc9(env: (name: string) => string | undefined): boolean {
   return false;
 }
 
+/**
+ * Whether a front end drawing on this terminal should post notifications
+ * itself, as OSC 9: the terminals that show it, except iTerm2, where it
+ * shows only with a setting on and the app route goes first.
+ */
+export function terminalShowsNotifications(env: (name: string) => string | undefined): boolean {
+  return terminalTakesOsc9(env) && !/^iTerm\.app$/i.test(env("TERM_PROGRAM") ?? "");
+}
+
 export function osc9(n: Notification): string {
   const text = n.subtitle ? `${n.title}: ${n.subtitle}: ${n.message}` : `${n.title}: ${n.message}`;
   return `\x1b]9;${text}\x07`;

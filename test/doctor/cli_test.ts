@@ -77,7 +77,7 @@ Deno.test("doctor --json: one object per finding with name, ok, detail and fix, 
     assertEquals(text.stdout.trim().split("\n").length, report.findings.length);
     assertMatch(
       text.stdout,
-      /^ok {3}front end: the plain chat: no wisp-tui at /m,
+      /^ok {3}front end: plain chat \(stdout is not a terminal; wisp chat --plain is the same\)$/m,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -2,18 +2,13 @@
  * Doctor's findings about where it runs: the front end wisp chat would use,
  * the notification route, and the native library. Each is decided over an
  * injected world (so every case is reachable on any machine) and, where the
- * real world can be made to show a case, against it: a real wisp-tui file, a
- * real shared library built with the system C compiler and loaded through
- * Deno FFI.
+ * real world can be made to show a case, against it: a real shared library
+ * built with the system C compiler and loaded through Deno FFI. The front end
+ * line at a real terminal is front_end_terminal_test.ts.
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import {
-  fileModeOf,
-  frontEndFinding,
-  type FrontEndWorld,
-  tuiCandidates,
-} from "../../src/doctor/front_end.ts";
+import { frontEndFinding, type FrontEndWorld } from "../../src/doctor/front_end.ts";
 import { notificationFinding } from "../../src/doctor/notify_route.ts";
 import type { NotifierWorld } from "../../src/notify/notifier.ts";
 import {
@@ -24,62 +19,42 @@ import {
 } from "../../src/doctor/native.ts";
 import { loadAbiVersion } from "../../src/platform/libc.ts";
 
-Deno.test("front end: wisp-tui beside wisp, in a bin beside its folder, missing, not executable, piped", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "wisp-doctor-tui-" });
-  try {
-    const libexec = join(dir, "libexec");
-    Deno.mkdirSync(libexec);
-    Deno.mkdirSync(join(dir, "bin"));
-    assertEquals(tuiCandidates(libexec), [join(libexec, "wisp-tui"), join(dir, "bin", "wisp-tui")]);
-    const world = (over: Partial<FrontEndWorld> = {}): FrontEndWorld => ({
-      wispDir: libexec,
-      chatBuilt: true,
-      terminal: true,
-      fileMode: fileModeOf,
-      ...over,
-    });
-    // Nothing installed: the plain chat, and every place looked.
-    assertEquals(frontEndFinding(world()), {
-      ok: true,
-      name: "front end",
-      detail: `the plain chat: no wisp-tui at ${join(libexec, "wisp-tui")} or ${
-        join(dir, "bin", "wisp-tui")
-      }`,
-    });
-    // Homebrew's layout: wisp in libexec, wisp-tui in bin.
-    const inBin = join(dir, "bin", "wisp-tui");
-    Deno.writeTextFileSync(inBin, "#!/bin/sh\n", { mode: 0o755 });
-    Deno.chmodSync(inBin, 0o755);
-    assertMatch(
-      frontEndFinding(world()).detail,
-      new RegExp(`^${inBin}: wisp chat on this terminal`),
-    );
-    assertMatch(
-      frontEndFinding(world({ terminal: false })).detail,
-      new RegExp(`^the plain chat here \\(not a terminal\\); .* ${inBin}$`),
-    );
-    // Beside wisp wins over bin.
-    const beside = join(libexec, "wisp-tui");
-    Deno.writeTextFileSync(beside, "#!/bin/sh\n", { mode: 0o644 });
-    Deno.chmodSync(beside, 0o644);
-    const broken = frontEndFinding(world());
-    assertEquals(broken.ok, false);
-    assertEquals(
-      broken.detail,
-      `${beside} is there but not executable, so wisp chat falls back to the plain chat`,
-    );
-    assertMatch(broken.fix ?? "", new RegExp(`^run chmod \\+x ${beside}`));
-    Deno.chmodSync(beside, 0o755);
-    assertMatch(frontEndFinding(world()).detail, new RegExp(`^${beside}: `));
-    // This build has no chat yet: said so, with what was found for it.
-    assertEquals(frontEndFinding(world({ chatBuilt: false })), {
-      ok: true,
-      name: "front end",
-      detail: `wisp chat is not in this build yet; ${beside} is there for it`,
-    });
-  } finally {
-    await Deno.remove(dir, { recursive: true });
+Deno.test("front end: the finding is chat's own choice over doctor's streams and TERM", () => {
+  const world = (over: Partial<FrontEndWorld> = {}): FrontEndWorld => ({
+    chatBuilt: true,
+    stdinTerminal: true,
+    stdoutTerminal: true,
+    term: "xterm-256color",
+    ...over,
+  });
+  assertEquals(frontEndFinding(world()), {
+    ok: true,
+    name: "front end",
+    detail: "wisp-tui (stdin and stdout are terminals)",
+  });
+  assertEquals(
+    frontEndFinding(world({ stdoutTerminal: false })).detail,
+    "plain chat (stdout is not a terminal; wisp chat --plain is the same)",
+  );
+  assertEquals(
+    frontEndFinding(world({ stdinTerminal: false })).detail,
+    "plain chat (stdin is not a terminal)",
+  );
+  assertEquals(frontEndFinding(world({ term: "dumb" })).detail, "plain chat (TERM is dumb)");
+  assertEquals(
+    frontEndFinding(world({ term: undefined })).detail,
+    "wisp-tui (stdin and stdout are terminals)",
+  );
+  // Every front end is a working one: the finding is ok whatever it says.
+  for (const over of [{ stdinTerminal: false }, { stdoutTerminal: false }, { term: "dumb" }]) {
+    assertEquals(frontEndFinding(world(over)).ok, true);
   }
+  // This build has no chat yet: said so.
+  assertEquals(frontEndFinding(world({ chatBuilt: false })), {
+    ok: true,
+    name: "front end",
+    detail: "wisp chat is not in this build yet",
+  });
 });
 
 function notifierWorld(over: Partial<NotifierWorld> & { vars?: Record<string, string> }): {

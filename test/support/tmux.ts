@@ -56,10 +56,12 @@ export class Terminal {
     args: string[],
     stdinFrom?: string,
     cwd = PROJECT_ROOT,
+    size: { width?: number; height?: number; env?: Record<string, string> } = {},
   ): Promise<void> {
+    const extra = Object.entries(size.env ?? {}).map(([k, v]) => ` ${k}=${quote(v)}`).join("");
     const env = `env -i PATH=${quote(Deno.env.get("PATH") ?? "/usr/bin:/bin")} HOME=${
       quote(Deno.env.get("HOME") ?? "/root")
-    } TERM=xterm-256color NO_COLOR=1 WISP_HOME=${quote(home)}`;
+    } TERM=xterm-256color NO_COLOR=1 WISP_HOME=${quote(home)}${extra}`;
     // The scratch home goes on wisp's own side of the pipe: an assignment before a pipeline
     // reaches only its first command.
     const cmd = (stdinFrom ? `${stdinFrom} | ` : "") +
@@ -70,9 +72,9 @@ export class Terminal {
       "-s",
       session,
       "-x",
-      "140",
+      String(size.width ?? 140),
       "-y",
-      "30",
+      String(size.height ?? 30),
       "-c",
       cwd,
       `${cmd}; echo EXIT=$?; sleep 60`,

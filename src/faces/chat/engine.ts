@@ -61,7 +61,9 @@ import {
 } from "./transcript.ts";
 import { runTyped, typedCommandLine } from "./typed_command.ts";
 import { chatInquirer } from "./inquiry.ts";
+import { factsCommand } from "./facts.ts";
 import { completeInput, runSlash } from "./slash.ts";
+import { activityWords } from "./tool_words.ts";
 
 /** The help line under the banner. */
 export const HELP_LINE =
@@ -89,7 +91,7 @@ export interface ChatEngineOptions {
   yes: boolean;
   unsafe: boolean;
   argv?: string[];
-  /** Which face opened it, for session.start: "chat" or "chat-json". */
+  /** Which face opened it, for session.start: "chat", "chat-tui" (wisp-tui) or "chat-json". */
   face: string;
   approvals: ApprovalRoute;
   /** Whether the person's input is a terminal: /approvals approve|deny answer only then. */
@@ -240,6 +242,11 @@ export class ChatEngine {
   }
 
   /** Whether something runs now. */
+  /** The face answering what waits, as the audit's `via` names it. */
+  get via(): "chat" | "tui" {
+    return this.options.face === "chat-tui" ? "tui" : "chat";
+  }
+
   get busy(): boolean {
     return this.#running !== undefined;
   }
@@ -858,13 +865,7 @@ export class ChatEngine {
       this.classifierCalls++;
     }
     if (event.kind === "tool.call") {
-      const args = event.arguments as Record<string, unknown> | undefined;
-      const what = typeof args?.command === "string"
-        ? args.command
-        : typeof args?.path === "string"
-        ? args.path
-        : "";
-      this.setActivity(`running ${event.tool}${what ? ` ${what}` : ""}`);
+      this.setActivity(activityWords(String(event.tool), event.arguments));
     } else if (event.kind === "tool.result") {
       const text = typeof event.text === "string" ? event.text : "";
       this.outputs.push({
@@ -996,11 +997,17 @@ export class ChatEngine {
       dir: this.options.paths.pending,
       stdinIsTerminal: this.options.inputIsTerminal,
       drivenByProgram: this.options.face === "chat-json",
+      via: this.via,
     });
     const audit = this.session.audit;
     let result: AnswerResult;
     if (request.kind === "fact") {
       if (decision !== "keep" && decision !== "drop") return;
+      if (this.options.face !== "chat-json" && this.options.inputIsTerminal) {
+        // A person at this chat's terminal (wisp-tui's dialog): the same path as /facts keep|drop ID.
+        await factsCommand(this, [decision, id]);
+        return;
+      }
       result = this.#waiting.refuseFact(id, decision);
     } else if (request.kind === "approval") {
       if (decision === null || decision === "keep" || decision === "drop") return;

@@ -108,7 +108,7 @@ function keepAsPermanent(engine: ChatEngine, id: string): void {
       key: fact.key,
       value: fact.value,
       from: { factId: fact.id, source: sourceText(fact.source) },
-      via: "chat",
+      via: engine.via,
     });
     book.markPermanent(fact.id);
     if (!kept.already) {
@@ -185,7 +185,7 @@ export async function factsCommand(engine: ChatEngine, args: string[]): Promise<
   const result = await answerPending(dir, target, {
     decision: verb,
     factsPath: engine.options.paths.facts,
-    via: "chat",
+    via: engine.via,
     onKept: (request, permanentId) => audited("fact.kept", request, permanentId),
     onDropped: (request) => audited("fact.dropped", request),
   });

@@ -25,7 +25,8 @@ import {
 import { log } from "../../util/log.ts";
 import { messageOf } from "../../util/errors.ts";
 import type { ChoiceLine, OutLine } from "./protocol.ts";
-import { endedWords, readOutcome } from "./waiting.ts";
+import { outcomeWords } from "../../gate/pending.ts";
+import { readOutcome } from "./waiting.ts";
 
 /** How often the pending folder is listed. */
 export const MCP_POLL_MS = 500;
@@ -174,7 +175,7 @@ export class McpRequestLines {
     for (const id of [...this.#sent.keys()]) {
       if (current.has(id)) continue;
       this.#sent.delete(id);
-      this.#emit({ type: "withdrawn", id, reason: endedWords(readOutcome(this.#dir, id)) });
+      this.#emit({ type: "withdrawn", id, reason: outcomeWords(readOutcome(this.#dir, id)) });
     }
     for (const [id, request] of current) {
       if (this.#sent.has(id)) continue;

@@ -24,6 +24,7 @@ import {
   listPendingItems,
   listQuestions,
   outcomePath,
+  outcomeWords,
   parseOutcome,
   type PendingItem,
   type PendingOutcome,
@@ -52,6 +53,8 @@ export interface WaitingOptions {
    * answers whatever its input is (gate/answerer.ts), so it says so.
    */
   drivenByProgram?: boolean;
+  /** Which face answers, for the audit's `via`: the plain chat or wisp-tui. Default "chat". */
+  via?: "chat" | "tui";
 }
 
 /**
@@ -126,29 +129,8 @@ export function questionNote(
   return lines;
 }
 
-/** How a request that stopped waiting ended, from its server's outcome. Pure. */
-export function endedWords(outcome: PendingOutcome | undefined): string {
-  if (!outcome) return "answered elsewhere or withdrawn";
-  const what = outcome.command ? ` (${outcome.command})` : "";
-  if (outcome.status === "answered" || outcome.status === "declined") {
-    return `${outcome.status} ${
-      outcome.by === "terminal" ? "in wisp questions" : `by ${outcome.by}`
-    }${what}`;
-  }
-  if (outcome.status === "approved" || outcome.status === "denied") {
-    const verb = outcome.status === "approved" ? "approved" : "refused";
-    if (outcome.by === "elicitation") return `${verb} in the client's dialog${what}`;
-    if (outcome.by === "terminal") return `${verb} at a terminal${what}`;
-    return `${verb} by ${outcome.by}${what}`;
-  }
-  if (outcome.by === "timeout" || /expired/.test(outcome.reason ?? "")) {
-    return `its wait ran out unanswered${what}`;
-  }
-  if (/server.*stopped|stopped/.test(outcome.reason ?? "")) {
-    return `withdrawn: its server stopped${what}`;
-  }
-  return `withdrawn${outcome.reason ? `: ${outcome.reason}` : ""}${what}`;
-}
+/** How a request that stopped waiting ended: the pending board's own words, under the name the chat uses. */
+export { outcomeWords as endedWords } from "../../gate/pending.ts";
 
 /** The outcome its server left for request `id`, if any. */
 export function readOutcome(dir: string, id: string): PendingOutcome | undefined {
@@ -166,6 +148,7 @@ export class WaitingInMcp {
   readonly #prober: Prober;
   readonly #home: string | undefined;
   readonly #drivenByProgram: boolean;
+  readonly #via: "chat" | "tui";
   /** Requests noted and still waiting when last looked. */
   #seen = new Map<string, PendingItem>();
   /** Ids this chat answered: not noted again when they go. */
@@ -181,6 +164,7 @@ export class WaitingInMcp {
     this.#prober = options.prober ?? probeProcess;
     this.#home = options.home ?? Deno.env.get("HOME");
     this.#drivenByProgram = options.drivenByProgram ?? false;
+    this.#via = options.via ?? "chat";
     if (this.#drivenByProgram) this.#canAnswer = false;
   }
 
@@ -197,7 +181,7 @@ export class WaitingInMcp {
       if (current.has(id)) continue;
       this.#seen.delete(id);
       if (this.#answeredHere.delete(id)) continue;
-      lines.push(`· ${id} no longer waiting: ${endedWords(readOutcome(this.#dir, id))}`);
+      lines.push(`· ${id} no longer waiting: ${outcomeWords(readOutcome(this.#dir, id))}`);
     }
     for (const [id, request] of current) {
       if (this.#seen.has(id)) continue;
@@ -276,7 +260,7 @@ export class WaitingInMcp {
         ? (decision === "deny" ? "no" : scope ?? "once")
         : "not-taken",
       by: "person",
-      via: "chat",
+      via: this.#via,
       pendingId: id,
       ...(result.exitCode === 0 ? {} : { reason: result.message }),
     });
@@ -290,7 +274,10 @@ export class WaitingInMcp {
    * with /facts keep|drop (facts.ts).
    */
   refuseFact(id: string, decision: "keep" | "drop"): AnswerResult {
-    return { exitCode: 1, message: cannotAnswerHere(id, `facts ${decision}`, this.#drivenByProgram) };
+    return {
+      exitCode: 1,
+      message: cannotAnswerHere(id, `facts ${decision}`, this.#drivenByProgram),
+    };
   }
 
   /** The questions waiting now (`/questions` lists them; `/questions answer` shows one). */
@@ -327,7 +314,7 @@ export class WaitingInMcp {
     audit.record("inquiry.answered", {
       decision: result.exitCode === 0 ? decision : "not-taken",
       by: "person",
-      via: "chat",
+      via: this.#via,
       pendingId: id,
       ...(result.exitCode === 0 ? {} : { reason: result.message }),
     });

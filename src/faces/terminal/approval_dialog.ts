@@ -33,8 +33,14 @@ const CHOICES: { answer: ApprovalAnswer; key: string; label: string }[] = [
 /** A reason is shortened to this many characters on its line. */
 const REASON_WIDTH = 110;
 
-/** The answers the dialog offers for a request: once and no outside the sandbox, else what the gate lets it remember. */
-export function offered(request: ApprovalRequest): ApprovalAnswer[] {
+/**
+ * The answers the dialog offers for a request: once and no outside the
+ * sandbox, else what the gate lets it remember. wisp-tui's dialog asks the
+ * same of an approval line, so it takes only the two fields it reads.
+ */
+export function offered(
+  request: Pick<ApprovalRequest, "outsideSandbox" | "rememberable">,
+): ApprovalAnswer[] {
   if (request.outsideSandbox) return ["once", "no"];
   const allowed = new Set<ApprovalAnswer>([...request.rememberable, "no"]);
   return CHOICES.map((c) => c.answer).filter((a) => allowed.has(a));
@@ -43,6 +49,19 @@ export function offered(request: ApprovalRequest): ApprovalAnswer[] {
 /** The one key line for the answers offered. Pure. */
 export function keyLine(answers: ApprovalAnswer[]): string {
   return CHOICES.filter((c) => answers.includes(c.answer)).map((c) => c.label).join(" ");
+}
+
+/**
+ * The answer a typed letter gives among those offered (`y`, `s`, `p`, `a`,
+ * `n`, either case); undefined for any other letter. Pure; wisp-tui's
+ * dialog reads its letters here too, so both dialogs take the same keys.
+ */
+export function answerForLetter(
+  letter: string,
+  answers: ApprovalAnswer[],
+): ApprovalAnswer | undefined {
+  const choice = CHOICES.find((c) => c.key === letter.toLowerCase());
+  return choice && answers.includes(choice.answer) ? choice.answer : undefined;
 }
 
 /** The answer a key gives among those offered; "refuse" for a key that refuses; undefined to keep waiting. Pure. */
@@ -55,10 +74,8 @@ export function answerOf(key: Key, answers: ApprovalAnswer[]): ApprovalAnswer | 
       return "no";
     case "other":
       return undefined;
-    case "char": {
-      const choice = CHOICES.find((c) => c.key === key.char.toLowerCase());
-      return choice && answers.includes(choice.answer) ? choice.answer : undefined;
-    }
+    case "char":
+      return answerForLetter(key.char, answers);
   }
 }
 
@@ -95,8 +112,11 @@ export function dialogLines(request: ApprovalRequest, colour: Tones): string[] {
   return lines;
 }
 
-/** The line written once an answer is given. Pure. */
-export function answeredLine(answer: ApprovalAnswer, request: ApprovalRequest): string {
+/** The line written once an answer is given (wisp-tui's scrollback line too). Pure. */
+export function answeredLine(
+  answer: ApprovalAnswer,
+  request: Pick<ApprovalRequest, "command">,
+): string {
   const what: Record<ApprovalAnswer, string> = {
     once: "approved once",
     session: "approved for this session",

@@ -10,7 +10,9 @@
  *   status`, `↳ exit 0`), the output folded under it (shownOutputLines, 2 KiB,
  *   `… N more lines, B bytes in all: /show ID`), and the gate's verdict
  *   under each command (`· moderate by rules`, `· approved (session)`,
- *   `· blocked by policy: …`).
+ *   `· blocked by policy: …`). Those lines, the notes' and the views' are
+ *   faces/chat/conversation_lines.ts's, shared with wisp-tui; this file
+ *   only paints their tones and writes them.
  * - While something runs, a working line (`… 12 s · running git status`) is
  *   redrawn each second on a terminal; it is erased before anything else is
  *   written and not drawn while a reply streams or a dialog is open.
@@ -37,7 +39,11 @@ import type { ApprovalAnswer, ApprovalRequest } from "../../gate/gate.ts";
 import type { Tones } from "./tones.ts";
 import { askOnTerminal } from "./approval_dialog.ts";
 import type { TerminalInput } from "./input.ts";
-import { foldOutput } from "../chat/fold.ts";
+import { ConversationLines, type LineTone, type ShownLine } from "../chat/conversation_lines.ts";
+import { workingText } from "../chat/working_line.ts";
+
+// Where the plain chat's callers and tests have always found it.
+export { gateLine } from "../chat/conversation_lines.ts";
 
 /** What the plain chat needs of the engine. */
 export interface PlainChatEngine {
@@ -64,13 +70,6 @@ export interface PlainChatOptions {
 /** How long the working line waits between redraws. */
 const WORKING_EVERY_MS = 1000;
 
-/** `12 s`, `2 min 5 s`. */
-export function elapsedWords(ms: number): string {
-  const seconds = Math.max(0, Math.floor(ms / 1000));
-  if (seconds < 60) return `${seconds} s`;
-  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
-}
-
 /** The status line above the prompt: model and context on the left, the approval mode after. Pure. */
 export function statusText(status: StatusLine, colour: Tones, home?: string): string {
   const context = status.contextPercent !== undefined ? `:${status.contextPercent}% used` : "";
@@ -85,52 +84,6 @@ export function statusText(status: StatusLine, colour: Tones, home?: string): st
   }
   const left = `${status.model}${context} · ${where}${git}`;
   return `${colour.dim(left)}   ${colour.dim(status.approvalMode)}`;
-}
-
-/** The gate's line for an audit event under a command, or undefined when it has none. Pure. */
-export function gateLine(event: Record<string, unknown>): string | undefined {
-  switch (event.kind) {
-    case "classifier.verdict": {
-      const cached = event.cached === true ? " (remembered)" : "";
-      const reasons = Array.isArray(event.reasons) ? event.reasons as unknown[] : [];
-      const reason = typeof reasons[0] === "string" ? `: ${reasons[0]}` : "";
-      const seconds = typeof event.seconds === "number" && event.seconds > 0
-        ? ` (${(event.seconds * 1000).toFixed(1)} ms)`
-        : "";
-      // A line of several commands names the part each verdict is about.
-      const part = typeof event.line === "string" && event.line !== event.command
-        ? ` — ${event.command}`
-        : "";
-      return `· ${event.level} by ${event.classifier}${cached}${reason}${seconds}${part}`;
-    }
-    case "policy.decision":
-      return event.decision === "deny"
-        ? `· blocked by policy: ${event.reason ?? "denied"}`
-        : undefined;
-    case "approval.decided": {
-      if (event.decision === "approved") {
-        if (event.by === "remembered") {
-          return event.scope === "session"
-            ? "· allowed by your approval for this session"
-            : "· allowed by your standing approval";
-        }
-        if (event.by === "yes") return "· approved by --yes";
-        return `· approved (${event.scope ?? "once"})`;
-      }
-      if (event.by === "timeout") return "· no answer in time, denied";
-      return `· denied${typeof event.reason === "string" ? `: ${event.reason}` : ""}`;
-    }
-  }
-  return undefined;
-}
-
-function argumentWords(args: unknown): string {
-  if (!args || typeof args !== "object") return "";
-  const a = args as Record<string, unknown>;
-  for (const key of ["command", "path", "pattern", "question", "query", "name"]) {
-    if (typeof a[key] === "string") return a[key] as string;
-  }
-  return "";
 }
 
 /** An approval line as the dialog reads it. */
@@ -156,11 +109,8 @@ export class PlainChat {
   #workingShown = false;
   #ticker: ReturnType<typeof setInterval> | undefined;
   #dialogOpen = false;
-  /**
-   * The gate's lines for calls not shown yet: the gate is asked for every call of a response
-   * before any runs (agent/prepare.ts), so its lines wait for their call's line.
-   */
-  #gateLines: { line: string; text: string }[] = [];
+  /** What the events look like, shared with wisp-tui; it also holds the gate's lines until their call shows. */
+  readonly #lines: ConversationLines;
   /** The choice being read, so that it can be withdrawn (its turn stopped, answered elsewhere). */
   #openChoice: { id: string; stop: AbortController; duringTurn: boolean } | undefined;
   /** Resolves when the engine is ready for the next line (its status line came). */
@@ -172,6 +122,7 @@ export class PlainChat {
 
   constructor(private readonly options: PlainChatOptions) {
     this.#ready = new Promise((resolve) => (this.#markReady = resolve));
+    this.#lines = new ConversationLines({ shownOutputLines: options.shownOutputLines });
   }
 
   /** Render one out line. */
@@ -207,11 +158,10 @@ export class PlainChat {
         return;
       case "withdrawn":
         if (this.#openChoice?.id === line.id) this.#openChoice.stop.abort();
-        this.#err(this.options.colour.dim(`⚠ no longer waiting: ${line.reason}`));
+        this.#show(this.#lines.withdrawn(line));
         return;
       case "view":
-        this.#err(this.options.colour.dim(`── ${line.title}`));
-        this.#errRaw(line.text.endsWith("\n") || line.text === "" ? line.text : line.text + "\n");
+        this.#show(this.#lines.view(line));
         return;
       case "activity":
         this.#setActivity(line.activity);
@@ -267,82 +217,45 @@ export class PlainChat {
   }
 
   #note(line: NoteLine): void {
+    // The held gate lines go out before the reply's line is ended, the note after.
     this.#flushGate();
-    const c = this.options.colour;
-    const tone = line.tone === "muted"
-      ? c.dim
-      : line.tone === "warn"
-      ? c.warn
-      : line.tone === "error"
-      ? c.bad
-      : (s: string) => s;
     if (this.#midReply) {
       this.options.out("\n");
       this.#midReply = false;
     }
-    this.#err(tone(line.text));
+    this.#show(this.#lines.note(line));
   }
 
   #event(event: Record<string, unknown>): void {
-    const c = this.options.colour;
-    const kind = event.kind;
-    if (kind === "tool.call") {
-      const what = argumentWords(event.arguments);
-      this.#err(c.dim(`⚙ ${event.tool}${what ? ` ${what}` : ""}`));
-      // The verdicts about this call's command go under it; those about later calls wait.
-      const command = typeof (event.arguments as { command?: unknown })?.command === "string"
-        ? (event.arguments as { command: string }).command
-        : undefined;
-      const mine = command === undefined ? [] : this.#gateLines.filter((g) => g.line === command);
-      this.#gateLines = this.#gateLines.filter((g) => !mine.includes(g));
-      for (const g of mine) this.#err(c.dim(`  ${g.text}`));
-      return;
-    }
-    const gate = gateLine(event);
-    if (gate) {
-      const line = typeof event.line === "string" ? event.line : String(event.command ?? "");
-      // It waits for its call's line; one whose call never shows comes out with the next note.
-      this.#gateLines.push({ line, text: gate });
-      return;
-    }
-    if (kind === "command.outcome" && event.origin !== "person") {
-      const status = event.exitStatus ?? (event.signal ? `signal ${event.signal}` : "-");
-      const how = event.stopped ? " (stopped)" : event.timedOut ? " (timed out)" : "";
-      this.#err(c.dim(`↳ exit ${status}${how}`));
-      return;
-    }
-    if (kind === "tool.result") {
-      const text = typeof event.text === "string" ? event.text : "";
-      const id = String(event.callId ?? event.id).slice(0, 8);
-      if (event.tool === "run_command") {
-        // The exit line came from command.outcome; the output follows, without its status line.
-        this.#fold(text.replace(/^exit status:[^\n]*\n?/, ""), id);
-        return;
-      }
-      const [first, ...rest] = text.split("\n");
-      this.#err(c.dim(`↳ ${first}`));
-      this.#fold(rest.join("\n"), id);
-      return;
-    }
-    if (kind === "command.typed") {
-      const stopped = event.stopped === true;
-      this.#err(c.dim(`↳ exit ${event.exitStatus ?? "-"}${stopped ? " (stopped by you)" : ""}`));
-      const output = typeof event.output === "string" ? event.output : "";
-      this.#fold(output, String(event.id).slice(0, 8));
-    }
+    this.#show(this.#lines.event(event));
   }
 
   /** Gate lines whose call never came (a refused call is not run): shown where they are. */
   #flushGate(): void {
-    const pending = this.#gateLines;
-    this.#gateLines = [];
-    for (const g of pending) this.#err(this.options.colour.dim(`  ${g.text}`));
+    this.#show(this.#lines.flush());
   }
 
-  #fold(text: string, id: string): void {
-    const folded = foldOutput(text, this.options.shownOutputLines, id);
-    for (const line of folded.lines) this.#err(this.options.colour.dim(`    ${line}`));
-    if (folded.fold) this.#err(this.options.colour.dim(`    ${folded.fold}`));
+  /** Write shown lines to stderr, each painted in its tone. */
+  #show(lines: ShownLine[]): void {
+    for (const shown of lines) {
+      this.#err(this.#paint(shown.tone)(" ".repeat(shown.indent) + shown.text));
+    }
+  }
+
+  /** The plain chat's palette for a tone: tool lines and what is said about them are dim. */
+  #paint(tone: LineTone): (text: string) => string {
+    const c = this.options.colour;
+    switch (tone) {
+      case "tool":
+      case "muted":
+        return c.dim;
+      case "warn":
+        return c.warn;
+      case "error":
+        return c.bad;
+      case "plain":
+        return (text) => text;
+    }
   }
 
   async #approval(line: ApprovalLine): Promise<void> {
@@ -450,9 +363,7 @@ export class PlainChat {
   #drawWorking(): void {
     const a = this.#activity;
     if (!a || this.#midReply || this.#dialogOpen) return;
-    const text = `… ${elapsedWords(Date.now() - a.since)} · ${a.text}${
-      a.stopping ? " · Ctrl-C again quits" : ""
-    }`;
+    const text = workingText(a, Date.now());
     this.options.err(`\r\x1b[2K${this.options.colour.dim(text)}`);
     this.#workingShown = true;
   }

@@ -1,0 +1,102 @@
+/**
+ * wisp-tui in a real terminal: tmux at a chosen size, typed into with
+ * send-keys and read with capture-pane. The screen is read as a person sees
+ * it: `visible()` is what is on the terminal now, `history()` adds the
+ * scrollback. With NO_COLOR (the tests' default) the band shows a rule above
+ * the input; these helpers find the band by it.
+ */
+import { Terminal } from "../../support/tmux.ts";
+
+/** A wisp-tui session in its own tmux server. */
+export class TuiScreen {
+  readonly terminal = new Terminal();
+  readonly session = "tui";
+
+  /** Start `wisp chat ARGS` (wisp-tui, as at any terminal) in `cwd`. */
+  async start(
+    home: string,
+    cwd: string,
+    options: { width?: number; height?: number; env?: Record<string, string>; args?: string[] } =
+      {},
+  ): Promise<void> {
+    await this.terminal.wisp(this.session, home, ["chat", ...(options.args ?? [])], undefined, cwd, {
+      width: options.width ?? 100,
+      height: options.height ?? 30,
+      ...(options.env ? { env: options.env } : {}),
+    });
+  }
+
+  /** What the terminal shows now. */
+  visible(): Promise<string> {
+    return this.terminal.tmux("capture-pane", "-p", "-t", this.session);
+  }
+
+  /** The scrollback and the screen. */
+  history(): Promise<string> {
+    return this.terminal.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", this.session);
+  }
+
+  /** Type keys (tmux key names: Enter, Up, C-c, BSpace, Escape, …). */
+  keys(...keys: string[]): Promise<void> {
+    return this.terminal.keys(this.session, ...keys);
+  }
+
+  /** Type text literally (no key names). */
+  async type(text: string): Promise<void> {
+    await this.terminal.tmux("send-keys", "-t", this.session, "-l", text);
+  }
+
+  /** The screen once `test` holds for it, polling with a generous deadline. */
+  async until(
+    what: string,
+    test: (screen: string) => boolean,
+    options: { history?: boolean; ms?: number } = {},
+  ): Promise<string> {
+    const until = Date.now() + (options.ms ?? 60_000);
+    let screen = "";
+    while (Date.now() < until) {
+      screen = options.history ? await this.history() : await this.visible();
+      if (test(screen)) return screen;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${what}; the screen:\n${screen}`);
+  }
+
+  /** The screen once it shows `text`. */
+  waitFor(text: string, options: { history?: boolean; ms?: number } = {}): Promise<string> {
+    return this.until(JSON.stringify(text), (s) => s.includes(text), options);
+  }
+
+  async resize(width: number, height: number): Promise<void> {
+    await this.terminal.tmux(
+      "resize-window",
+      "-t",
+      this.session,
+      "-x",
+      String(width),
+      "-y",
+      String(height),
+    );
+  }
+
+  close(): Promise<void> {
+    return this.terminal.close();
+  }
+}
+
+/** The band's rows on a screen: from the rule above the input to the status row. */
+export function band(screen: string): { rule: number; input: string[]; status: string; rows: string[] } {
+  const rows = screen.replace(/\n+$/, "").split("\n");
+  const rule = rows.findLastIndex((r) => /^─{10,}$/.test(r));
+  return {
+    rule,
+    input: rule < 0 ? [] : rows.slice(rule + 1, rows.length - 1),
+    status: rows.at(-1) ?? "",
+    rows,
+  };
+}
+
+/** The input box's text on a screen (its rows joined, the marker kept). */
+export function inputText(screen: string): string {
+  return band(screen).input.map((r) => r.trimEnd()).join("\n");
+}
