@@ -75,7 +75,9 @@ export function readBookState(
   if (!Array.isArray(s.declined) || !s.declined.every(isText)) {
     return { ok: false, reason: "its declined list is malformed" };
   }
-  if (!isCount(s.next) || (s.next as number) < 1) return { ok: false, reason: "its next id is malformed" };
+  if (!isCount(s.next) || (s.next as number) < 1) {
+    return { ok: false, reason: "its next id is malformed" };
+  }
   if (!isCount(s.turn)) return { ok: false, reason: "its turn is malformed" };
   const ids = new Set<string>();
   for (const [index, version] of s.versions.entries()) {

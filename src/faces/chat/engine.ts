@@ -53,10 +53,10 @@ import type {
 } from "./protocol.ts";
 import {
   emptyContext,
+  type LoadedTranscript,
   newTranscriptId,
   saveTranscript,
   sentCount,
-  type LoadedTranscript,
   type Transcript,
   TRANSCRIPT_VERSION,
 } from "./transcript.ts";
@@ -399,9 +399,9 @@ export class ChatEngine {
     const left = this.factBook.restore(this.transcript.facts);
     if (left > 0) {
       this.note(
-        `note: ${left} saved fact version${left === 1 ? " is" : "s are"} of a kind no longer configured, so ${
-          left === 1 ? "it was" : "they were"
-        } left out`,
+        `note: ${left} saved fact version${
+          left === 1 ? " is" : "s are"
+        } of a kind no longer configured, so ${left === 1 ? "it was" : "they were"} left out`,
         "warn",
       );
     }

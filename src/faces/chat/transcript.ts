@@ -147,7 +147,9 @@ function isContext(value: unknown): value is ContextSnapshot {
       (!held || ((typeof r.text === "string" || r.text === null) && isCount(r.chars) &&
         isCount(r.tokens)));
   };
-  if (st.told !== undefined && (!Array.isArray(st.told) || !st.told.every((e) => entryOk(e, true)))) {
+  if (
+    st.told !== undefined && (!Array.isArray(st.told) || !st.told.every((e) => entryOk(e, true)))
+  ) {
     return false;
   }
   return st.turns.every((t) => {
