@@ -267,7 +267,17 @@ export class ConversationContext {
     }
     let summaryBy: "model" | "exact" | undefined;
     if (dropped.length > 0) {
-      summaryBy = await this.#fold(dropped, summaryMaxChars, signal);
+      // Stopped while folding (the turn's signal reached a side call), condensing is undone
+      // whole: the turns back in view, the references gone, no fact from it kept.
+      const undoFacts = this.#facts.checkpoint?.();
+      try {
+        summaryBy = await this.#fold(dropped, summaryMaxChars, signal);
+      } catch (error) {
+        this.store.undrop(dropped);
+        for (const n of referenced) this.#referenced.delete(n);
+        undoFacts?.();
+        throw error;
+      }
       size = now();
     }
 
@@ -317,11 +327,11 @@ export class ConversationContext {
         ? `turn ${part[0].n}`
         : `turns ${part[0].n}–${part[part.length - 1].n}`;
       try {
-        await this.#facts.distil(text, source);
+        await this.#facts.distil(text, source, signal);
       } catch {
         // The facts' own failure never stops condensing: the summary still holds these turns.
-        if (signal?.aborted) throw new DOMException("aborted", "AbortError");
       }
+      if (signal?.aborted) throw new DOMException("aborted", "AbortError");
       if (this.#summariser && by === "model") {
         try {
           summary = await this.#summariser.summarise(summary, text, maxChars, signal);

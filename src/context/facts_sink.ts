@@ -18,8 +18,12 @@ export interface NotedFact {
 
 /** The conversation's facts, as the context sees them. */
 export interface FactSink {
-  /** Distil facts from turns leaving view; `source` names them ("turns 1–3"). Never throws for bad model output. */
-  distil(turnsText: string, source: string): Promise<void>;
+  /**
+   * Distil facts from turns leaving view; `source` names them ("turns 1–3").
+   * Never throws for bad model output. `signal` is the turn's stop: it
+   * cancels the distiller's model call, and nothing of it is recorded.
+   */
+  distil(turnsText: string, source: string, signal?: AbortSignal): Promise<void>;
   /** The facts to show beside each request, one line each. */
   lines(): string[];
   /**
@@ -27,6 +31,12 @@ export interface FactSink {
    * or a sentence starting "error:" saying why not. Absent: no facts are kept.
    */
   note?(fact: NotedFact): string;
+  /**
+   * A way back to the facts as they are now (the returned function puts them
+   * back): condensing takes one before distilling, so a condensing the turn
+   * stops leaves no fact half-applied. Absent: the sink keeps nothing to undo.
+   */
+  checkpoint?(): () => void;
 }
 
 /** No facts kept. */

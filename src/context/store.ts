@@ -311,6 +311,23 @@ export class ConversationStore {
     return out;
   }
 
+  /**
+   * Put back the turns the last `drop` returned (a condensing that was
+   * stopped): in view again, no longer counted as dropped. Text already
+   * copied to the copy file stays there unread (the file only grows).
+   */
+  undrop(turns: readonly StoreTurn[]): void {
+    const entries = turns.reduce((sum, t) => sum + t.entries.length, 0);
+    this.#dropped.splice(this.#dropped.length - entries, entries);
+    this.#droppedTurns -= turns.length;
+    this.#turns.unshift(...turns);
+    for (const turn of turns) {
+      for (const entry of turn.entries) {
+        if (entry.kind === "output" && entry.text !== null) this.#heldOutputChars += entry.chars;
+      }
+    }
+  }
+
   /** The store as plain JSON, every turn closed (a running turn is saved as it stands). */
   snapshot(): StoreSnapshot {
     return {

@@ -49,10 +49,20 @@ export function piecewiseBody(
   });
 }
 
-/** A body that sends its first bytes and then nothing until the client leaves or the server closes. */
-export function hangingBody(first: Uint8Array, closing: AbortSignal): ReadableStream<Uint8Array> {
+/**
+ * A body that sends its first bytes and then nothing until the client leaves or the server closes.
+ * `onClientLeft` hears the client close the connection (the server cancels the body then).
+ */
+export function hangingBody(
+  first: Uint8Array,
+  closing: AbortSignal,
+  onClientLeft?: () => void,
+): ReadableStream<Uint8Array> {
   let sent = false;
   return new ReadableStream<Uint8Array>({
+    cancel() {
+      onClientLeft?.();
+    },
     pull(controller) {
       if (!sent) {
         sent = true;

@@ -68,8 +68,8 @@ export type FakeOllamaReply =
     | { error: string; status?: number }
     /** An {"error": …} line after these text chunks, as Ollama reports a failure mid-stream. */
     | { streamError: string; after?: string[] }
-    /** Send the first line and then nothing, until the client gives up. */
-    | { hang: true }
+    /** Send the first line and then nothing, until the client gives up (`onClientLeft` hears it leave). */
+    | { hang: true; onClientLeft?: () => void }
     /** Send exactly these bytes as the NDJSON body. */
     | { raw: string }
   );
@@ -196,9 +196,10 @@ export function startFakeOllama(options: FakeOllamaOptions = {}): FakeOllama {
       return new Response(piecewiseBody(encoder.encode(reply.raw), piecewise), { headers });
     }
     if ("hang" in reply) {
-      return new Response(hangingBody(encoder.encode(line({ content: "" })), closing.signal), {
-        headers,
-      });
+      return new Response(
+        hangingBody(encoder.encode(line({ content: "" })), closing.signal, reply.onClientLeft),
+        { headers },
+      );
     }
     let text = "";
     if ("streamError" in reply) {

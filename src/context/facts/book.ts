@@ -13,6 +13,7 @@
 import type { FactClass, FactKind } from "./kinds.ts";
 import { findKind } from "./kinds.ts";
 import { type NormaliseContext, normaliseName } from "./normalise.ts";
+import type { FactBookState } from "./book_state.ts";
 
 /** Who said a fact. */
 export type FactAuthor = "person" | "caller" | "tool" | "model";
@@ -105,6 +106,11 @@ function rankOf(source: FactSource): number {
     case "model":
       return 1;
   }
+}
+
+/** Where a fact's current version is found: its kind and its name as normalised. */
+function slotOf(fact: { subject: string; key: string }): string {
+  return `${fact.subject}\u0000${fact.key}`;
 }
 
 function cut(text: string, max: number): string {
@@ -320,6 +326,88 @@ export class FactBook {
     const current = version ? this.currentOf(version) ?? version : undefined;
     if (current) current.scope = "permanent";
     return current;
+  }
+
+  /**
+   * The book as plain JSON for a transcript (book_state.ts): the versions
+   * this conversation recorded, not the permanent facts offered from wisp's
+   * home (those stay in facts.json).
+   */
+  snapshot(): FactBookState {
+    return {
+      versions: this.#versions
+        .filter((v) => v.source.method !== "kept")
+        .map((v) => ({ ...v, source: { ...v.source } })),
+      declined: [...this.#declined],
+      next: this.#next,
+      turn: this.#turn,
+    };
+  }
+
+  /**
+   * Take on a saved state in a book that holds only the permanent facts
+   * offered to it (a resumed chat). The saved versions keep their ids,
+   * sources and states; a version of a kind no longer configured is left
+   * out. Each offered permanent fact is then laid over them: where the
+   * conversation's own current version of that fact ranks as high (the
+   * person stated it after the offer), that version stays current;
+   * otherwise the offered fact does, under a new id. Returns how many saved
+   * versions were left out. Throws when the book already holds facts of
+   * its own.
+   */
+  restore(state: FactBookState): number {
+    if (this.#versions.some((v) => v.source.method !== "kept")) {
+      throw new Error("a fact book is restored only before it records anything");
+    }
+    const offered = [...this.#versions];
+    const known = new Set(this.kinds.map((k) => k.name));
+    const saved = state.versions.filter((v) => v.source.method !== "kept");
+    const usable = saved.filter((v) => known.has(v.subject));
+    this.#versions = usable.map((v) => ({ ...v, source: { ...v.source } }));
+    this.#current.clear();
+    for (const v of this.#versions) {
+      if (v.state === "current") this.#current.set(slotOf(v), v);
+    }
+    this.#declined = new Set(state.declined);
+    const highest = Math.max(0, ...this.#versions.map((v) => Number(v.id.slice(1))));
+    this.#next = Math.max(state.next, highest + 1);
+    this.#turn = state.turn;
+    for (const fact of offered) {
+      const slot = slotOf(fact);
+      const current = this.#current.get(slot);
+      if (current && rankOf(current.source) >= rankOf(fact.source)) {
+        if (current.value === fact.value) current.scope = "permanent";
+        continue;
+      }
+      if (current) current.state = "outranked";
+      const version: FactVersion = { ...fact, id: `c${this.#next++}`, state: "current" };
+      this.#current.set(slot, version);
+      this.#versions.push(version);
+    }
+    this.#ordered = undefined;
+    return saved.length - usable.length;
+  }
+
+  /**
+   * A way back to the book as it is now: calling the returned function
+   * forgets every version recorded since and puts back each older
+   * version's state. Condensing takes one before it distils, so a stopped
+   * condensing leaves no fact half-applied.
+   */
+  checkpoint(): () => void {
+    const count = this.#versions.length;
+    const states = this.#versions.map((v) => ({ state: v.state, scope: v.scope }));
+    const current = new Map(this.#current);
+    const declined = new Set(this.#declined);
+    const next = this.#next;
+    return () => {
+      this.#versions.length = count;
+      this.#versions.forEach((v, i) => Object.assign(v, states[i]));
+      this.#current = current;
+      this.#declined = declined;
+      this.#next = next;
+      this.#ordered = undefined;
+    };
   }
 
   /** The person declined to keep this fact: the book remembers not to ask again. */

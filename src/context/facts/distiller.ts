@@ -151,6 +151,8 @@ export interface DistilResult {
  * the reply checked against the schema, each fact recorded with `source`
  * (by model, method distilled). Never throws for what the model or its
  * server does; `onDone` hears the outcome (for the audit's fact.distilled).
+ * With `signal` aborted (the turn stopped) the call is cancelled and nothing
+ * is recorded.
  */
 export async function distil(
   text: string,
@@ -174,6 +176,9 @@ export async function distil(
   if (distilledKinds(book.kinds).length === 0) {
     return done({ recorded: [], skipped: [], refused: "no fact kind lets the distiller find it" });
   }
+  const stopped = () =>
+    done({ recorded: [], skipped: [], refused: "the distiller was stopped with the turn" });
+  if (options.signal?.aborted) return stopped();
   let reply = "";
   try {
     for await (const event of backend.chat(distillerRequest(text, book.kinds, options.signal))) {
@@ -181,6 +186,7 @@ export async function distil(
       // Thinking, were the server to send any, is not the reply and is not kept.
     }
   } catch (error) {
+    if (options.signal?.aborted) return stopped();
     return done({
       recorded: [],
       skipped: [],
@@ -189,6 +195,8 @@ export async function distil(
       }`,
     });
   }
+  // A reply that came in just as the turn stopped is not recorded either.
+  if (options.signal?.aborted) return stopped();
   const parsed = parseDistillerReply(reply, book.kinds);
   if (!parsed.ok) return done({ recorded: [], skipped: [], refused: parsed.reason });
   const recorded: FactVersion[] = [];

@@ -25,6 +25,8 @@ import { bookSink } from "./sink.ts";
 // The pieces the rest of wisp uses, from the files that own them.
 export { FactBook, FactError, factText, lineOf, sourceText } from "./book.ts";
 export type { FactInput, FactSource, FactVersion, OfferedFact } from "./book.ts";
+export { readBookState } from "./book_state.ts";
+export type { FactBookState } from "./book_state.ts";
 export { findKind, resolveKinds } from "./kinds.ts";
 export type { FactClass, FactKind } from "./kinds.ts";
 export { distil, parseDistillerReply } from "./distiller.ts";

@@ -19,14 +19,12 @@ export interface NotedFactInput {
   source: string;
 }
 
-/** What the sink works with: the book, the model that distils, the audit, the turn's signal. */
+/** What the sink works with: the book, the model that distils, the audit. */
 export interface BookSinkOptions {
   book: FactBook;
   /** The conversation's model, for the distiller; absent, dropped turns are not distilled. */
   backend?: Backend;
   audit?: Pick<AuditSink, "record">;
-  /** Aborts a distillation when the turn stops. */
-  signal?: () => AbortSignal | undefined;
 }
 
 /** Who set a fact, in the sentence a refused note gives. */
@@ -46,17 +44,19 @@ export function turnsOf(source: string): { turn?: number; lastTurn?: number } {
 
 /** The book as the context's facts (see the module comment). */
 export function bookSink(options: BookSinkOptions): {
-  distil(turnsText: string, source: string): Promise<void>;
+  distil(turnsText: string, source: string, signal?: AbortSignal): Promise<void>;
   lines(): string[];
   note(fact: NotedFactInput): string;
+  checkpoint(): () => void;
 } {
   const { book, backend, audit } = options;
   return {
-    async distil(turnsText, source) {
+    async distil(turnsText, source, signal) {
       if (!backend) return;
       try {
         await distil(turnsText, turnsOf(source), backend, book, {
-          ...(options.signal?.() ? { signal: options.signal()! } : {}),
+          // The turn's stop reaches the side call: stopping the turn cancels its request.
+          ...(signal ? { signal } : {}),
           // Inside a turn, the session tags every event's `turn` with the turn's id, which
           // the catalogue's numeric `turn` refuses: the dropped turn's number goes as fromTurn.
           onDone: ({ turn, ...fields }) =>
@@ -75,6 +75,7 @@ export function bookSink(options: BookSinkOptions): {
       }
     },
     lines: () => book.lines(),
+    checkpoint: () => book.checkpoint(),
     note(fact) {
       const { turn } = turnsOf(fact.source);
       try {

@@ -53,6 +53,7 @@ import type {
 } from "./protocol.ts";
 import {
   emptyContext,
+  type LoadedTranscript,
   newTranscriptId,
   saveTranscript,
   sentCount,
@@ -84,7 +85,7 @@ export interface ChatEngineOptions {
   /** --model: used or refused, never replaced. */
   model?: string;
   /** A transcript to carry on, already loaded. */
-  resume?: Transcript;
+  resume?: LoadedTranscript;
   tools?: string[];
   noTools?: boolean;
   instructions?: string;
@@ -212,8 +213,10 @@ export class ChatEngine {
     this.options = options;
     this.quitRequested = new Promise((resolve) => this.#resolveQuit = resolve);
     const now = new Date();
+    // What could not be read of the transcript is said at start, not saved again.
+    const { factsUnreadable: _, ...resumed } = options.resume ?? {};
     this.transcript = options.resume
-      ? { ...options.resume, history: [...options.resume.history] }
+      ? { ...resumed as Transcript, history: [...options.resume.history] }
       : {
         version: TRANSCRIPT_VERSION,
         id: newTranscriptId(now),
@@ -226,6 +229,7 @@ export class ChatEngine {
         history: [],
       };
     this.history.push(...this.transcript.history);
+    this.task = this.transcript.task;
   }
 
   get config(): Config {
@@ -302,6 +306,7 @@ export class ChatEngine {
         } so far`,
         "muted",
       );
+      this.restoreFacts(o.resume);
     }
     await this.noteWaiting();
     this.emitStatus();
@@ -384,6 +389,31 @@ export class ChatEngine {
     }
   }
 
+  /**
+   * Carry a resumed transcript's facts into the book (ADR 0620). A damaged
+   * facts field costs only the facts, said in one line; with facts off now,
+   * the saved ones are kept in the transcript untouched for a later resume.
+   */
+  restoreFacts(resumed: LoadedTranscript): void {
+    if (resumed.factsUnreadable) {
+      this.note(
+        `warning: the transcript's facts could not be read (${resumed.factsUnreadable}); this chat resumes without them`,
+        "warn",
+      );
+      return;
+    }
+    if (!this.factBook || !this.transcript.facts) return;
+    const left = this.factBook.restore(this.transcript.facts);
+    if (left > 0) {
+      this.note(
+        `note: ${left} saved fact version${
+          left === 1 ? " is" : "s are"
+        } of a kind no longer configured, so ${left === 1 ? "it was" : "they were"} left out`,
+        "warn",
+      );
+    }
+  }
+
   /** Save the transcript (what the conversation holds now). Returns its path, or null when nothing was said. */
   saveTranscript(): string | null {
     if (!this.conversation) return null;
@@ -393,6 +423,9 @@ export class ChatEngine {
     // A resumed format-1 transcript is saved again in the format it is now.
     this.transcript.version = TRANSCRIPT_VERSION;
     this.transcript.history = [...this.history];
+    // With facts off now, a resumed transcript's saved facts are carried on as they were.
+    if (this.factBook) this.transcript.facts = this.factBook.snapshot();
+    this.transcript.task = this.task;
     this.transcript.model = this.backend.name;
     this.transcript.saved = new Date().toISOString();
     return saveTranscript(this.options.paths, this.transcript);

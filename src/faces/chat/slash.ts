@@ -111,6 +111,7 @@ export async function runSlash(engine: ChatEngine, text: string): Promise<void> 
         sessions: [engine.session.id],
         context: emptyContext(),
         history: [],
+        facts: undefined,
       };
       engine.factBook = undefined;
       await engine.openConversation(emptyContext());

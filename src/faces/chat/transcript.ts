@@ -7,10 +7,13 @@
  * sorts by time, so "the latest" is the last name in the folder. A
  * transcript holds the conversation's context — its store (every entry,
  * numbered, with the audit events that recorded them) and its running
- * summary — without wisp's instructions (a resumed chat composes its own,
- * for the tools it offers now) and without the facts (they live in the fact
- * book and wisp's home). A format-1 transcript (a message list) is read by
- * replaying its messages into a store.
+ * summary — and the conversation's fact book with its task, without wisp's
+ * instructions (a resumed chat composes its own, for the tools it offers
+ * now) and without the permanent facts (they stay in facts.json). A
+ * format-1 transcript (a message list) is read by replaying its messages
+ * into a store; a format-2 one saved before the facts were saved simply has
+ * none. A facts field that cannot be read costs only the facts: the rest
+ * resumes, and the reader says what was wrong (ADR 0620).
  */
 import { join } from "node:path";
 import type { HomePaths } from "../../config/home.ts";
@@ -18,6 +21,7 @@ import { ensureHome } from "../../config/home.ts";
 import type { ChatMessage } from "../../models/backend.ts";
 import type { ContextSnapshot } from "../../context/context.ts";
 import { ConversationStore } from "../../context/store.ts";
+import { type FactBookState, readBookState } from "../../context/facts/mod.ts";
 import { writeFileAtomicSync } from "../../util/atomic.ts";
 import { homeWriteError, messageOf, UsageError, WispError } from "../../util/errors.ts";
 import { randomHex } from "../../util/random_id.ts";
@@ -42,7 +46,14 @@ export interface Transcript {
   context: ContextSnapshot;
   /** The lines the person submitted (what /history lists). */
   history: string[];
+  /** The conversation's fact book (absent: saved before facts were saved, or facts off then). */
+  facts?: FactBookState;
+  /** The task set with /task (absent: none). */
+  task?: string;
 }
+
+/** A transcript as read back: when its facts field was damaged, why (the facts are then left out). */
+export type LoadedTranscript = Transcript & { factsUnreadable?: string };
 
 /** A listing row. */
 export interface TranscriptSummary {
@@ -136,7 +147,9 @@ function isContext(value: unknown): value is ContextSnapshot {
       (!held || ((typeof r.text === "string" || r.text === null) && isCount(r.chars) &&
         isCount(r.tokens)));
   };
-  if (st.told !== undefined && (!Array.isArray(st.told) || !st.told.every((e) => entryOk(e, true)))) {
+  if (
+    st.told !== undefined && (!Array.isArray(st.told) || !st.told.every((e) => entryOk(e, true)))
+  ) {
     return false;
   }
   return st.turns.every((t) => {
@@ -147,7 +160,7 @@ function isContext(value: unknown): value is ContextSnapshot {
 }
 
 /** Read one transcript; a missing, unreadable or malformed one is a sentence naming it. */
-export function loadTranscript(paths: HomePaths, id: string): Transcript {
+export function loadTranscript(paths: HomePaths, id: string): LoadedTranscript {
   if (!ID_PATTERN.test(id)) {
     throw new UsageError(
       `${JSON.stringify(id)} is not a transcript id; wisp chat --list shows the saved ones`,
@@ -186,6 +199,7 @@ export function loadTranscript(paths: HomePaths, id: string): Transcript {
       `the transcript ${path} was saved by a newer wisp (format ${t.version}); update wisp to resume it`,
     );
   }
+  const facts = t.facts === undefined ? undefined : readBookState(t.facts);
   return {
     version: t.version,
     id,
@@ -196,6 +210,9 @@ export function loadTranscript(paths: HomePaths, id: string): Transcript {
     sessions: Array.isArray(t.sessions) ? t.sessions.map(String) : [],
     context: v1 ? contextOfMessages(t.messages as ChatMessage[]) : t.context!,
     history: Array.isArray(t.history) ? t.history.map(String) : [],
+    ...(facts?.ok ? { facts: facts.state } : {}),
+    ...(facts && !facts.ok ? { factsUnreadable: facts.reason } : {}),
+    ...(typeof t.task === "string" && t.task !== "" ? { task: t.task } : {}),
   };
 }
 
