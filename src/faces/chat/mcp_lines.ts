@@ -17,6 +17,7 @@
  * naming the terminal command that answers it.
  */
 import {
+  approvalWords,
   listPendingFacts,
   listPendingItems,
   type PendingFactRequest,
@@ -49,12 +50,17 @@ export function mcpLineEffects(effects: readonly string[]): McpLineEffects {
 /** A request sent as a line: an approval, a fact to keep, or a question. */
 type SentRequest = PendingItem | PendingFactRequest;
 
-/** The approval line for a command waiting in a wisp mcp server. Pure. */
+/**
+ * The approval line for a command or a model action waiting in a wisp mcp
+ * server; a model action is answered once or no, as its server takes it. Pure.
+ */
 export function approvalLineFor(request: PendingItem & { kind: "approval" }): OutLine {
+  const model = request.asks === "model";
   return {
     type: "approval",
     id: request.id,
-    kind: "command",
+    kind: model ? "model" : "command",
+    words: approvalWords(request),
     source: "mcp",
     level: request.level,
     command: request.command,
@@ -63,7 +69,7 @@ export function approvalLineFor(request: PendingItem & { kind: "approval" }): Ou
     reasons: request.reasons,
     pattern: request.pattern ?? request.command,
     outsideSandbox: request.outsideSandbox,
-    options: request.outsideSandbox
+    options: request.outsideSandbox || model
       ? ["once", "no"]
       : ["once", "session", "project", "always", "no"],
     client: request.client,
@@ -79,6 +85,7 @@ export function factLineFor(request: PendingFactRequest): OutLine {
     type: "approval",
     id: request.id,
     kind: "fact",
+    words,
     source: "mcp",
     level: "safe",
     command: words,

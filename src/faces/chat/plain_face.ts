@@ -69,6 +69,14 @@ export class PlainRenderer {
         return;
       case "approval":
         this.#approval = line;
+        if (line.kind === "model") {
+          // A model action is named as what it is, and taken once or not at all.
+          err(`⚠ approve a model action (${line.level}): ${line.words}`);
+          for (const reason of line.reasons) err(`  · ${reason.slice(0, 110)}`);
+          err("  never remembered");
+          this.io.err("[y]once [n]o ");
+          return;
+        }
         err(
           `${line.outsideSandbox ? "⚠ approve OUTSIDE the sandbox" : line.level}: ${line.command}`,
         );

@@ -18,6 +18,7 @@ import {
   type PendingQuestion,
   type PendingRequest,
   requestPath,
+  requestText,
   type Scope,
   serverAlive,
   sha256Hex,
@@ -199,7 +200,7 @@ export async function answerPending(
       status: "closed",
       by: "server",
       reason: `stale: ${state.why}`,
-      command: request.kind === "question" ? request.question : request.command,
+      command: requestText(request),
       thread: request.thread,
       at: new Date().toISOString(),
     });
