@@ -856,10 +856,13 @@ export class ChatEngine {
   onAuditEvent(event: AuditEvent): void {
     if (this.#turnStartPending && typeof event.turn === "string") this.#startTurnLine(event.turn);
     this.emit({ type: "event", event: { ...event } });
-    // A pull the models tool started beside the conversation ends with a note for the person,
-    // shown as it arrives, whether a turn runs or the prompt waits.
+    // A pull the models tool started beside the conversation ends with a note: the person sees
+    // it as it arrives, whether a turn runs or the prompt waits, and the model is told of it
+    // with its next turn, as of a command the person ran (no turn of its own).
     if (event.kind === "model.pull" && event.source === "tool" && typeof event.note === "string") {
-      this.note(event.note, event.outcome === "failed" ? "warn" : "plain", "model");
+      const note = event.note;
+      this.note(note, event.outcome === "failed" ? "warn" : "plain", "model");
+      this.conversation?.context.store.tell(() => note, event.id);
     }
     if (event.kind === "classifier.verdict" && event.by !== undefined && event.by !== "rules") {
       this.classifierCalls++;

@@ -87,7 +87,9 @@ export function answeredElsewhere(outcome: PendingOutcome): string {
     }: ${outcome.status}: ${outcome.command}`;
   }
   if (outcome.status === "answered" || outcome.status === "declined") {
-    return `${outcome.id} was already ${outcome.status} ${describeBy(outcome.by)}: ${outcome.command}`;
+    return `${outcome.id} was already ${outcome.status} ${
+      describeBy(outcome.by)
+    }: ${outcome.command}`;
   }
   if (outcome.status === "approved") {
     return `${outcome.id} was already answered ${describeBy(outcome.by)}: approved (${

@@ -8,12 +8,7 @@
  * command, and is not answered.
  */
 import { join } from "node:path";
-import {
-  assert,
-  assertEquals,
-  assertMatch,
-  assertStringIncludes,
-} from "../../support/assert.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../support/assert.ts";
 import { startFakeOllama } from "../../support/fake_ollama.ts";
 import { runWisp } from "../../support/wisp.ts";
 import { startChat } from "../chat/support.ts";
