@@ -799,8 +799,8 @@ export class ChatEngine {
     });
     this.note(
       answer === "no"
-        ? `⚠ refused: ${request.command}`
-        : `⚠ approved ${scopeWords(answer)}: ${request.command}`,
+        ? `⚠ refused: ${askedWords(request)}`
+        : `⚠ approved ${scopeWords(answer)}: ${askedWords(request)}`,
       "warn",
       "approval",
     );
