@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { assertEquals } from "../support/assert.ts";
 import {
   approvalWords,
+  askedWords,
   listPending,
   listUnreadable,
   parseRequest,
@@ -71,6 +72,12 @@ Deno.test("a model action reads as what it is: its words, its outcome's few word
     approvalWords(enable),
     "enable model ollama:qwen3:8b (changes the models wisp can run)",
   );
+  // The gate's request before it is filed (the notification, a chat's own dialog): the same words.
+  assertEquals(
+    askedWords({ kind: "modelAction", command: pull.command, modelAction: pull.modelAction }),
+    WORDS,
+  );
+  assertEquals(askedWords({ command: "git push" }), "git push");
   // A command is its own words, with asks or without (an older file).
   const command: PendingRequest = { ...pull, asks: "command", command: "git push" };
   delete command.modelAction;

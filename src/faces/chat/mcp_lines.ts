@@ -20,13 +20,14 @@ import {
   approvalWords,
   listPendingFacts,
   listPendingItems,
+  listUnreadable,
   type PendingFactRequest,
   type PendingItem,
 } from "../../gate/pending.ts";
 import { log } from "../../util/log.ts";
 import { messageOf } from "../../util/errors.ts";
 import type { ChoiceLine, OutLine } from "./protocol.ts";
-import { endedWords, readOutcome } from "./waiting.ts";
+import { endedWords, readOutcome, unreadableNote } from "./waiting.ts";
 
 /** How often the pending folder is listed. */
 export const MCP_POLL_MS = 500;
@@ -120,6 +121,8 @@ export class McpRequestLines {
   readonly #emit: (line: OutLine) => void;
   /** Requests sent and still waiting when last listed. */
   #sent = new Map<string, SentRequest>();
+  /** Unreadable request files already noted (each once). */
+  #unreadableNoted = new Set<string>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #listing: Promise<void> | undefined;
 
@@ -176,6 +179,15 @@ export class McpRequestLines {
     } catch (error) {
       log("info", `chat: cannot list ${this.#dir}: ${messageOf(error)}`);
       return;
+    }
+    // A request file that cannot be read is never left out as if nothing waited: with approvals
+    // asked for, each is a warning note once, since no dialog could say what it asks.
+    if (this.#effects.approvals) {
+      for (const { id, why } of listUnreadable(this.#dir)) {
+        if (this.#unreadableNoted.has(id)) continue;
+        this.#unreadableNoted.add(id);
+        this.#emit({ type: "note", text: unreadableNote(id, why), tone: "warn", kind: "waiting" });
+      }
     }
     const current = new Map(now.map((r) => [r.id, r]));
     for (const id of [...this.#sent.keys()]) {

@@ -104,6 +104,24 @@ Deno.test("a model pull waiting in wisp mcp is listed, noted and sent as a model
       why: "it asks something this wisp does not know (shell)",
     }]);
 
+    // The front end is warned of it once; a plain chat notes it too.
+    const warned = await chat.next(
+      (l) => l.type === "note" && l.kind === "waiting" && String(l.text).includes(odd),
+      "the unreadable request's note",
+    );
+    assertEquals(
+      warned.text,
+      `⚠ ${odd} waits in wisp mcp, but its request cannot be read (it asks something this wisp does not know (shell)): wisp cannot tell what it asks and will not answer it`,
+    );
+    assertEquals(warned.tone, "warn");
+    assertEquals(chat.lines.filter((l) => l.type === "approval" && l.id === odd), []);
+    const plainAgain = await runWisp(["chat", "--plain"], {
+      home: s.home,
+      cwd: s.project,
+      stdin: "/quit\n",
+    });
+    assertStringIncludes(plainAgain.stderr, String(warned.text));
+
     // At a terminal: the table names both as what they are.
     const shown = await wispInTmux(s.home, ["approvals", "pending"]);
     assertEquals(shown.code, 0, shown.output);
