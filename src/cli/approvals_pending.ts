@@ -27,6 +27,7 @@ function tildePath(path: string, home: string | undefined): string {
   return path.startsWith(home + "/") ? "~" + path.slice(home.length) : path;
 }
 
+/** What `pending` knows of a request it lists: the fields of its row and JSON item. */
 export interface PendingRowInput {
   id: string;
   level: string;
@@ -34,22 +35,65 @@ export interface PendingRowInput {
   client: string;
   thread: string;
   cwd: string;
+  /** The line the gate judged (for a model action, `models pull <name>`). */
   command: string;
   outsideSandbox: boolean;
+  /** What it asks: a command line, a model action, or (its file cannot be read) nobody knows. */
+  asks: "command" | "model" | "unreadable";
+  /** What it asks in words, as every face shows it: the command, `pull model …`, or why it cannot be read. */
+  words: string;
+  /** For a model action: the change as its request records it. */
+  modelAction?: import("../gate/pending.ts").PendingModelAction;
 }
 
-/** Rows of `pending`: on a terminal for reading, piped for scripts (seconds as a number, paths whole). */
+/**
+ * The row of a request file that cannot be read: its id and why, never
+ * shown as a command (ADR 0625). Pure.
+ */
+export function unreadableRow(id: string, why: string): PendingRowInput {
+  return {
+    id,
+    level: "unreadable",
+    waited: 0,
+    client: "",
+    thread: "",
+    cwd: "",
+    command: "",
+    outsideSandbox: false,
+    asks: "unreadable",
+    words: why,
+  };
+}
+
+/**
+ * Rows of `pending`: on a terminal for reading, piped for scripts (seconds
+ * as a number, paths whole). The last column is what the request asks in
+ * words: a model action reads `pull model …`, not its gate line, and a
+ * request file that cannot be read says so in capitals on a terminal.
+ */
 export function pendingRows(list: PendingRowInput[], terminal: boolean, home?: string): string[][] {
   return list.map((r) => {
+    if (r.asks === "unreadable") {
+      return terminal
+        ? [
+          r.id,
+          "?",
+          "?",
+          "?",
+          "?",
+          `UNREADABLE: ${r.words}; wisp cannot tell what it asks and will not answer it`,
+        ]
+        : [r.id, "unreadable", "", "", "", r.words];
+    }
     const from = `${r.client}/${r.thread}`;
-    if (!terminal) return [r.id, r.level, String(r.waited), from, r.cwd, r.command];
+    if (!terminal) return [r.id, r.level, String(r.waited), from, r.cwd, r.words];
     return [
       r.id,
       r.level,
       waitedText(r.waited),
       from,
       tildePath(r.cwd, home),
-      r.outsideSandbox ? `OUTSIDE THE SANDBOX: ${r.command}` : r.command,
+      r.outsideSandbox ? `OUTSIDE THE SANDBOX: ${r.words}` : r.words,
     ];
   });
 }
@@ -86,6 +130,12 @@ export function watchLines(
       lines.push(row.join("\t"));
       continue;
     }
+    if (r.asks === "unreadable") {
+      lines.push(
+        `· ${r.id} waiting, but its request cannot be read: ${r.words}; wisp cannot tell what it asks and will not answer it`,
+      );
+      continue;
+    }
     const [, level, , from, where, command] = row;
     lines.push(
       `· ${r.id} waiting (${level}, ${from}, in ${where}): ${command} — wisp approvals approve ${r.id}`,
@@ -107,37 +157,38 @@ async function pending(flags: { json?: boolean; watch?: boolean }): Promise<void
   const { homePaths } = await load<typeof import("../config/home.ts")>(
     import.meta.resolve("../config/home.ts"),
   );
-  const { listPending } = await load<typeof import("../gate/pending.ts")>(
-    import.meta.resolve("../gate/pending.ts"),
-  );
   const { renderTable } = await load<typeof import("../util/table.ts")>(
     import.meta.resolve("../util/table.ts"),
   );
   const paths = homePaths();
-  const listed = await listPending(paths.pending);
+  const rows = await currentRows(paths.pending);
   const terminal = stdoutIsTerminal();
   if (flags.json) {
-    const pending = listed.map(rowInput);
-    outLine(JSON.stringify({ pending }, null, 2));
+    outLine(JSON.stringify(
+      {
+        pending: rows.filter((r) => r.asks !== "unreadable"),
+        unreadable: rows.filter((r) => r.asks === "unreadable").map((r) => ({
+          id: r.id,
+          why: r.words,
+        })),
+      },
+      null,
+      2,
+    ));
     return;
   }
-  if (listed.length === 0) {
-    if (terminal) errLine("no command waits for approval");
-    if (flags.watch) await watchPending(paths.pending, terminal, listed);
+  if (rows.length === 0) {
+    if (terminal) errLine("nothing waits for approval");
+    if (flags.watch) await watchPending(paths.pending, terminal, rows);
     return;
   }
   let home: string | undefined;
   try {
     home = Deno.env.get("HOME");
   } catch { /* unknown */ }
-  const rows = pendingRows(
-    listed.map(rowInput),
-    terminal,
-    home,
-  );
   const text = renderTable({
-    headers: ["ID", "LEVEL", "WAITING", "FROM", "IN", "COMMAND"],
-    rows,
+    headers: ["ID", "LEVEL", "WAITING", "FROM", "IN", "REQUEST"],
+    rows: pendingRows(rows, terminal, home),
     terminal,
   });
   if (terminal) {
@@ -145,15 +196,36 @@ async function pending(flags: { json?: boolean; watch?: boolean }): Promise<void
   } else {
     out(text);
   }
-  if (flags.watch) await watchPending(paths.pending, terminal, listed);
+  if (flags.watch) await watchPending(paths.pending, terminal, rows);
 }
 
-function rowInput(
+/**
+ * Every request waiting for approval, oldest first, then each request file
+ * that cannot be read (so that it is never left out, nor shown as harmless).
+ */
+async function currentRows(dir: string): Promise<PendingRowInput[]> {
+  const { approvalWords, listPending, listUnreadable } = await load<
+    typeof import("../gate/pending.ts")
+  >(import.meta.resolve("../gate/pending.ts"));
+  const listed = await listPending(dir);
+  return [
+    ...listed.map((l) => rowInput(l, approvalWords)),
+    ...listUnreadable(dir).map((u) => unreadableRow(u.id, u.why)),
+  ];
+}
+
+/**
+ * A waiting approval's row input; `words` is pending.ts's approvalWords
+ * (passed in, since this module loads pending.ts only when it runs). Pure.
+ */
+export function rowInput(
   { request, waited }: {
     request: import("../gate/pending.ts").PendingRequest;
     waited: number;
   },
+  words: (request: import("../gate/pending.ts").PendingRequest) => string,
 ): PendingRowInput {
+  const model = request.asks === "model" ? request.modelAction : undefined;
   return {
     id: request.id,
     level: request.level,
@@ -163,6 +235,9 @@ function rowInput(
     cwd: request.cwd,
     command: request.command,
     outsideSandbox: request.outsideSandbox,
+    asks: model ? "model" : "command",
+    words: words(request),
+    ...(model ? { modelAction: model } : {}),
   };
 }
 
@@ -174,10 +249,10 @@ function rowInput(
 async function watchPending(
   dir: string,
   terminal: boolean,
-  first: { request: import("../gate/pending.ts").PendingRequest; waited: number }[],
+  first: PendingRowInput[],
 ): Promise<never> {
   const { errLine, outLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
-  const { listPending, outcomePath, outcomeWords, parseOutcome } = await load<
+  const { outcomePath, outcomeWords, parseOutcome } = await load<
     typeof import("../gate/pending.ts")
   >(import.meta.resolve("../gate/pending.ts"));
   let home: string | undefined;
@@ -193,10 +268,10 @@ async function watchPending(
     }
   };
   if (terminal) errLine("watching for requests that start waiting; Ctrl-C ends");
-  let seen = new Map(first.map((l) => [l.request.id, rowInput(l)]));
+  let seen = new Map(first.map((r) => [r.id, r]));
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, WATCH_EVERY_MS));
-    const now = (await listPending(dir)).map(rowInput);
+    const now = await currentRows(dir);
     for (const line of watchLines(seen, now, terminal, home, ended)) outLine(line);
     seen = new Map(now.map((r) => [r.id, r]));
   }
@@ -252,7 +327,10 @@ export function register(program: Command): void {
   approvals
     .command("pending")
     .description("list the commands waiting for approval in wisp mcp servers, oldest first")
-    .option("--json", 'print {"pending": [{"id", "level", "waited", "command", …}]}')
+    .option(
+      "--json",
+      'print {"pending": [{"id", "level", "waited", "asks", "words", "command", …}], "unreadable": [{"id", "why"}]}',
+    )
     .option("--watch", "stay open and print a line for each request that starts waiting")
     .action(async (_flags: { json?: boolean; watch?: boolean }, command: Command) => {
       const flags = command.optsWithGlobals<{ json?: boolean; watch?: boolean }>();

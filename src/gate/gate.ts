@@ -44,6 +44,8 @@ export interface ApprovalRequest {
   id: string;
   /** What is asked: a command line (the default), or a change to the models wisp can run. */
   kind?: "command" | "modelAction";
+  /** For kind "modelAction": the change, as the person is to be shown it. */
+  modelAction?: ModelAction;
 }
 
 /**
@@ -65,8 +67,6 @@ export interface ApprovalHost {
    */
   sourceOf?(requestId: string): string | undefined;
 }
-
-
 
 export interface GateContext {
   cwd: string;
@@ -91,6 +91,10 @@ export interface GateContext {
 
 /** What a model action's approval request tells the person, beside its line. */
 export interface ModelAction {
+  /** What is done to the model. */
+  verb: "pull" | "enable" | "disable" | "check";
+  /** The model as the tool names it (ollama:qwen3:8b, a Hugging Face repository for a pull). */
+  model: string;
   /** Why it is asked: "downloads a model from Hugging Face", "changes the models wisp can run". */
   reason: string;
   /** What it would do: the download, the publisher and licence; what changes in config.json. */
@@ -548,10 +552,12 @@ export class Gate {
   ): Promise<GateDecision> {
     return this.#askEveryTime(line, ctx, level, gateParts, {
       reasons: [action.reason, ...action.details],
-      noHost: `${line} ${action.reason}, which only a person may approve, and no one can be asked here`,
+      noHost:
+        `${line} ${action.reason}, which only a person may approve, and no one can be asked here`,
       refused: "error: not approved",
       outsideSandbox: false,
       kind: "modelAction",
+      modelAction: action,
     });
   }
 
@@ -574,6 +580,7 @@ export class Gate {
       refused: string;
       outsideSandbox: boolean;
       kind?: "modelAction";
+      modelAction?: ModelAction;
     },
   ): Promise<GateDecision> {
     const askedLevel = maxLevel(level, "moderate");
@@ -606,6 +613,7 @@ export class Gate {
       outsideSandbox: ask.outsideSandbox,
       rememberable: ["once", "no"],
       ...(ask.kind ? { kind: ask.kind } : {}),
+      ...(ask.modelAction ? { modelAction: ask.modelAction } : {}),
     };
     const named = ask.kind ? { requestId: request.id } : {};
     const answer = await this.#ask(request, ctx);

@@ -43,6 +43,23 @@ import { removeQuietly } from "../util/fs_safe.ts";
 export const SCOPES = ["once", "session", "project", "always"] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/**
+ * A change to the models wisp can run that the models tool asks for (ADR
+ * 0561), as its request records it, so that every face names it as what it
+ * is rather than as a command line (ADR 0625).
+ */
+export interface PendingModelAction {
+  verb: "pull" | "enable" | "disable" | "check";
+  /** The model as the tool names it: ollama:qwen3:8b, or a Hugging Face repository for a pull. */
+  model: string;
+  /** Why a person is asked: "downloads a model through Ollama". */
+  reason: string;
+  /** What it would do: the download's size, the publisher, what changes in config.json. */
+  details: string[];
+}
+
+const MODEL_VERBS: readonly string[] = ["pull", "enable", "disable", "check"];
+
 export interface PendingRequest {
   version: 1;
   kind: "approval";
@@ -50,6 +67,15 @@ export interface PendingRequest {
   server: { pid: number; start?: string; session: string };
   client: string;
   thread: string;
+  /**
+   * What is asked: a command line ("command", and so when absent, as older
+   * files are) or a model action ("model", with `modelAction`). Any other
+   * value makes the file unreadable: it is never shown as a command.
+   */
+  asks?: "command" | "model";
+  /** For `asks: "model"`: the change, as the person is shown it. */
+  modelAction?: PendingModelAction;
+  /** The line the gate judged (for a model action, `models pull <name>`). */
   command: string;
   level: Level;
   cwd: string;
@@ -112,9 +138,50 @@ export type PendingItem = PendingRequest | PendingQuestion;
 /** Any request the board files: an approval, a question, or a fact to keep. */
 export type FiledRequest = PendingItem | PendingFactRequest;
 
-/** What a request is about, in a few words: the command, the question, or the fact's `name = value`. */
+/** A model action in a few words: `pull model ollama:qwen3:8b`. Pure. */
+export function modelActionTitle(action: PendingModelAction): string {
+  return `${action.verb} model ${action.model}`;
+}
+
+/**
+ * A model action as a person is shown it, with what it would do first:
+ * `pull model mlx-community/X (downloads 2.3 GB in 4 of 7 files from
+ * Hugging Face, as mlx:X)`. Pure.
+ */
+export function modelActionWords(action: PendingModelAction): string {
+  const what = action.details[0] ?? action.reason;
+  return what ? `${modelActionTitle(action)} (${what})` : modelActionTitle(action);
+}
+
+/**
+ * What an approval asks, as every face shows it: the command line, or for a
+ * model action its words (modelActionWords). Pure.
+ */
+export function approvalWords(request: PendingRequest): string {
+  return request.asks === "model" && request.modelAction
+    ? modelActionWords(request.modelAction)
+    : request.command;
+}
+
+/**
+ * What a gate's approval request asks in words (before or without a file):
+ * the command, or a model action as what it is. Pure.
+ */
+export function askedWords(
+  request: { kind?: string; command: string; modelAction?: PendingModelAction },
+): string {
+  return request.kind === "modelAction" && request.modelAction
+    ? modelActionWords(request.modelAction)
+    : request.command;
+}
+
+/** What a request is about, in a few words: the command, the model action, the question, or the fact's `name = value`. */
 export function requestText(request: FiledRequest): string {
-  if (request.kind === "approval") return request.command;
+  if (request.kind === "approval") {
+    return request.asks === "model" && request.modelAction
+      ? modelActionTitle(request.modelAction)
+      : request.command;
+  }
   if (request.kind === "question") return request.question;
   const { name, subject, value } = request.fact;
   return `${name || subject} = ${value}`;
@@ -297,7 +364,87 @@ export function parseRequest(
     typeof value.command !== "string" || typeof value.level !== "string" ||
     typeof value.expiresAt !== "string" || typeof value.createdAt !== "string"
   ) return undefined;
+  // Fail closed: a request that asks something this wisp cannot read is no command.
+  const asks = value.asks ?? "command";
+  if (asks === "command") {
+    if (value.modelAction !== undefined) return undefined;
+  } else if (asks !== "model" || !isModelAction(value.modelAction)) {
+    return undefined;
+  }
   return value as unknown as PendingRequest;
+}
+
+function isModelAction(value: unknown): value is PendingModelAction {
+  return isObject(value) && MODEL_VERBS.includes(value.verb as string) &&
+    typeof value.model === "string" && value.model !== "" && typeof value.reason === "string" &&
+    Array.isArray(value.details) && value.details.every((d) => typeof d === "string");
+}
+
+/**
+ * Why a request file's text cannot be read as a request this wisp knows, or
+ * undefined when it can. Pure.
+ */
+export function unreadableWhy(text: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return "it is not JSON";
+  }
+  const parsed = parseRequest(text);
+  if (
+    parsed && (parsed.kind === "approval" || parsed.kind === "question" || parsed.kind === "fact")
+  ) {
+    return undefined;
+  }
+  if (!isObject(value) || typeof value.kind !== "string") return "it names no kind of request";
+  if (!(value.kind in DECISIONS)) return `it is of a kind this wisp does not know (${value.kind})`;
+  if (
+    value.kind === "approval" && value.asks !== undefined && value.asks !== "command" &&
+    value.asks !== "model"
+  ) {
+    return `it asks something this wisp does not know (${String(value.asks)})`;
+  }
+  return `its ${value.kind} fields cannot be read`;
+}
+
+/** A request file in the pending folder that cannot be read: shown as such, never as harmless. */
+export interface UnreadableRequest {
+  id: string;
+  /** Why it cannot be read (unreadableWhy). */
+  why: string;
+}
+
+/**
+ * The request files that cannot be read as any request this wisp knows
+ * (altered, damaged, or written by another version), in id order. None is
+ * removed: whether its server still waits cannot be known from it.
+ */
+export function listUnreadable(dir: string): UnreadableRequest[] {
+  const out: UnreadableRequest[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+    const id = entry.name.slice(0, -".json".length);
+    if (!isPendingId(id)) continue;
+    let text: string;
+    try {
+      text = Deno.readTextFileSync(join(dir, entry.name));
+    } catch (error) {
+      // Removed between the listing and the read: answered meanwhile.
+      if (error instanceof Deno.errors.NotFound) continue;
+      out.push({ id, why: `it cannot be read (${(error as Error).name})` });
+      continue;
+    }
+    const why = unreadableWhy(text);
+    if (why !== undefined) out.push({ id, why });
+  }
+  return out.sort((a, b) => a.id.localeCompare(b.id));
 }
 
 function parseAnswer(text: string): PendingAnswer | undefined {

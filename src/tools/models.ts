@@ -151,12 +151,15 @@ async function showAction(name: string, config: Config): Promise<ToolResult> {
   return reply(lines.join("\n"));
 }
 
-/** Ask the gate about a model action; the refusal, or the approval's id. */
+/**
+ * Ask the gate about a model action, judged as its line (`models pull <name>`);
+ * the refusal, or the approval's id.
+ */
 async function ask(
-  line: string,
   action: ModelAction,
   ctx: ToolContext,
 ): Promise<{ refusal: ToolResult } | { approval: string | undefined }> {
+  const line = `models ${action.verb} ${action.model}`;
   if (!ctx.gate) return { refusal: refuse("not approved: no one can be asked in this session") };
   const verdict = await ctx.gate.check(line, {
     origin: "model",
@@ -192,7 +195,7 @@ async function enableOrDisable(
   const checks = !disable && parsed.runtime === "llamacpp" &&
     !config.llamacpp.models[parsed.model]?.capabilities;
   if (!plan.changes && !checks) return reply(plan.messages.join("\n"));
-  const verb = disable ? "disable" : "enable";
+  const verb = disable ? "disable" as const : "enable" as const;
   const details = [
     plan.changes
       ? `config.json: models.disabled becomes ${JSON.stringify(plan.disabled)}`
@@ -203,7 +206,9 @@ async function enableOrDisable(
       ]
       : []),
   ];
-  const asked = await ask(`models ${verb} ${name}`, {
+  const asked = await ask({
+    verb,
+    model: name,
     reason: "changes the models wisp can run",
     details,
   }, ctx);
@@ -243,7 +248,9 @@ async function checkAction(name: string, config: Config, ctx: ToolContext): Prom
     }
     return reply(said.join("\n"));
   }
-  const asked = await ask(`models check ${name}`, {
+  const asked = await ask({
+    verb: "check",
+    model: name,
     reason: "changes the models wisp can run",
     details: [
       `asks ${name} three short questions and records what passes in config.json under llamacpp.models.${parsed.model}.capabilities and .verified`,
@@ -351,7 +358,9 @@ async function pullHub(repoName: string, config: Config, ctx: ToolContext): Prom
       : `publisher ${plan.publisher}: not trusted: approving pulls it this once, and only the person can trust it, with /models trust`,
     `licence: ${plan.repo.license}`,
   ];
-  const answer = await ask(`models pull ${repoName}`, {
+  const answer = await ask({
+    verb: "pull",
+    model: repoName,
     reason: "downloads a model from Hugging Face",
     details,
   }, ctx);
@@ -428,9 +437,11 @@ async function pullOllama(name: string, config: Config, ctx: ToolContext): Promi
     return refuse(messageOf(error));
   }
   const details = [
-    `downloads ${name} through the Ollama server at ${host} (Ollama says its size as it starts)`,
+    `downloads it through the Ollama server at ${host}; Ollama says its size only as the download starts`,
   ];
-  const answer = await ask(`models pull ${name}`, {
+  const answer = await ask({
+    verb: "pull",
+    model: name,
     reason: "downloads a model through Ollama",
     details,
   }, ctx);

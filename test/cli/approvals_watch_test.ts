@@ -16,6 +16,8 @@ const request = (id: string, command: string): WatchedRequest => ({
   cwd: "/home/ann/src/app",
   command,
   outsideSandbox: false,
+  asks: "command",
+  words: command,
 });
 
 Deno.test("watch lines: new and gone on a terminal, rows when piped", () => {

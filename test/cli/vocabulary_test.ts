@@ -69,7 +69,7 @@ Deno.test("doctor, approvals and approvals pending print JSON with --json", asyn
     }
     const pending = await runWisp(["approvals", "pending", "--json"], { home });
     assertEquals(pending.code, 0, pending.stderr);
-    assertEquals(JSON.parse(pending.stdout), { pending: [] });
+    assertEquals(JSON.parse(pending.stdout), { pending: [], unreadable: [] });
   } finally {
     await Deno.remove(home, { recursive: true });
   }

@@ -34,8 +34,9 @@ import type {
 import type { Notifier } from "../../notify/notifier.ts";
 import { readGitState } from "../../util/gitstate.ts";
 import { WaitingInMcp } from "./waiting.ts";
+import { askedWords } from "../../gate/pending.ts";
 import type { AnswerResult } from "../mcp/answer.ts";
-import { McpRequestLines, mcpLineEffects } from "./mcp_lines.ts";
+import { mcpLineEffects, McpRequestLines } from "./mcp_lines.ts";
 import { messageOf } from "../../util/errors.ts";
 import { ModelError } from "../../models/errors.ts";
 import { log } from "../../util/log.ts";
@@ -823,7 +824,8 @@ export class ChatEngine {
       this.emit({
         type: "approval",
         id: request.id,
-        kind: "command",
+        kind: request.kind === "modelAction" ? "model" : "command",
+        words: askedWords(request),
         source: "chat",
         level: request.level,
         command: request.command,
@@ -837,8 +839,8 @@ export class ChatEngine {
     });
     this.note(
       answer === "no"
-        ? `⚠ refused: ${request.command}`
-        : `⚠ approved ${scopeWords(answer)}: ${request.command}`,
+        ? `⚠ refused: ${askedWords(request)}`
+        : `⚠ approved ${scopeWords(answer)}: ${askedWords(request)}`,
       "warn",
       "approval",
     );
@@ -894,6 +896,14 @@ export class ChatEngine {
   onAuditEvent(event: AuditEvent): void {
     if (this.#turnStartPending && typeof event.turn === "string") this.#startTurnLine(event.turn);
     this.emit({ type: "event", event: { ...event } });
+    // A pull the models tool started beside the conversation ends with a note: the person sees
+    // it as it arrives, whether a turn runs or the prompt waits, and the model is told of it
+    // with its next turn, as of a command the person ran (no turn of its own).
+    if (event.kind === "model.pull" && event.source === "tool" && typeof event.note === "string") {
+      const note = event.note;
+      this.note(note, event.outcome === "failed" ? "warn" : "plain", "model");
+      this.conversation?.context.store.tell(() => note, event.id);
+    }
     if (event.kind === "classifier.verdict" && event.by !== undefined && event.by !== "rules") {
       this.classifierCalls++;
     }
@@ -999,7 +1009,6 @@ export class ChatEngine {
       this.note(line, /^[⚠?] /.test(line) ? "warn" : "muted", "waiting");
     }
   }
-
 
   /** The hello's effects: send what waits in wisp mcp as lines (approve-mcp, keep-facts, answer-questions). */
   #startMcpLines(effects: readonly string[]): void {

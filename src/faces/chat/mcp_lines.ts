@@ -17,8 +17,10 @@
  * naming the terminal command that answers it.
  */
 import {
+  approvalWords,
   listPendingFacts,
   listPendingItems,
+  listUnreadable,
   type PendingFactRequest,
   type PendingItem,
 } from "../../gate/pending.ts";
@@ -26,7 +28,7 @@ import { log } from "../../util/log.ts";
 import { messageOf } from "../../util/errors.ts";
 import type { ChoiceLine, OutLine } from "./protocol.ts";
 import { outcomeWords } from "../../gate/pending.ts";
-import { readOutcome } from "./waiting.ts";
+import { readOutcome, unreadableNote } from "./waiting.ts";
 
 /** How often the pending folder is listed. */
 export const MCP_POLL_MS = 500;
@@ -50,12 +52,17 @@ export function mcpLineEffects(effects: readonly string[]): McpLineEffects {
 /** A request sent as a line: an approval, a fact to keep, or a question. */
 type SentRequest = PendingItem | PendingFactRequest;
 
-/** The approval line for a command waiting in a wisp mcp server. Pure. */
+/**
+ * The approval line for a command or a model action waiting in a wisp mcp
+ * server; a model action is answered once or no, as its server takes it. Pure.
+ */
 export function approvalLineFor(request: PendingItem & { kind: "approval" }): OutLine {
+  const model = request.asks === "model";
   return {
     type: "approval",
     id: request.id,
-    kind: "command",
+    kind: model ? "model" : "command",
+    words: approvalWords(request),
     source: "mcp",
     level: request.level,
     command: request.command,
@@ -64,7 +71,7 @@ export function approvalLineFor(request: PendingItem & { kind: "approval" }): Ou
     reasons: request.reasons,
     pattern: request.pattern ?? request.command,
     outsideSandbox: request.outsideSandbox,
-    options: request.outsideSandbox
+    options: request.outsideSandbox || model
       ? ["once", "no"]
       : ["once", "session", "project", "always", "no"],
     client: request.client,
@@ -80,6 +87,7 @@ export function factLineFor(request: PendingFactRequest): OutLine {
     type: "approval",
     id: request.id,
     kind: "fact",
+    words,
     source: "mcp",
     level: "safe",
     command: words,
@@ -114,6 +122,8 @@ export class McpRequestLines {
   readonly #emit: (line: OutLine) => void;
   /** Requests sent and still waiting when last listed. */
   #sent = new Map<string, SentRequest>();
+  /** Unreadable request files already noted (each once). */
+  #unreadableNoted = new Set<string>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #listing: Promise<void> | undefined;
 
@@ -170,6 +180,15 @@ export class McpRequestLines {
     } catch (error) {
       log("info", `chat: cannot list ${this.#dir}: ${messageOf(error)}`);
       return;
+    }
+    // A request file that cannot be read is never left out as if nothing waited: with approvals
+    // asked for, each is a warning note once, since no dialog could say what it asks.
+    if (this.#effects.approvals) {
+      for (const { id, why } of listUnreadable(this.#dir)) {
+        if (this.#unreadableNoted.has(id)) continue;
+        this.#unreadableNoted.add(id);
+        this.#emit({ type: "note", text: unreadableNote(id, why), tone: "warn", kind: "waiting" });
+      }
     }
     const current = new Map(now.map((r) => [r.id, r]));
     for (const id of [...this.#sent.keys()]) {

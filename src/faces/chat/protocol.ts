@@ -121,6 +121,8 @@ export type NoteKind =
   | "waiting"
   /** The turn condensed the conversation to fit the model's window. */
   | "condensed"
+  /** A model pull the models tool started has ended (pulled, failed or cancelled). */
+  | "model"
   | "error";
 
 /** What the status line shows above every prompt; each part absent when unknown. */
@@ -183,7 +185,18 @@ export type ApprovalScope = "once" | "session" | "project" | "always" | "no";
 export interface ApprovalLine {
   type: "approval";
   id: string;
-  kind: "command" | "fact";
+  /**
+   * What waits: a command to run, a fact to keep, or a model action (the
+   * models tool's pull, enable, disable or check; ADR 0625), which is
+   * answered once or no.
+   */
+  kind: "command" | "fact" | "model";
+  /**
+   * What it asks in words, as the dialog's first line: the command, the
+   * fact's `name = value`, or a model action as what it is (`pull model
+   * ollama:qwen3:8b (downloads …)`), never its gate line alone.
+   */
+  words: string;
   /** "chat": this conversation's; "mcp": waiting in a wisp mcp server. */
   source: "chat" | "mcp";
   level: "safe" | "moderate" | "dangerous";

@@ -19,10 +19,12 @@
  */
 import { answerPending, type AnswerResult } from "../mcp/answer.ts";
 import {
+  approvalWords,
   isPendingId,
   listPending,
   listPendingItems,
   listQuestions,
+  listUnreadable,
   outcomePath,
   outcomeWords,
   parseOutcome,
@@ -78,9 +80,15 @@ export function answeredInChat(id: string): void {
   answeredInThisChat.add(id);
 }
 
-/** The words for a waiting approval, as a note names it. Pure. */
+/**
+ * The words for a waiting approval, as a note names it: a command to run, or
+ * a model action as what it is (`pull model …`, asked every time). Pure.
+ */
 export function requestWords(request: PendingRequest, home?: string): string {
   const where = tildePath(request.cwd, home);
+  if (request.asks === "model") {
+    return `${approvalWords(request)}, a model action asked of you every time, ${request.level}`;
+  }
   if (request.outsideSandbox) {
     return `run ${request.command} OUTSIDE THE SANDBOX, this once, in ${where}, ${request.level}`;
   }
@@ -129,6 +137,14 @@ export function questionNote(
   return lines;
 }
 
+/**
+ * The note for a request file that cannot be read: it is not shown as
+ * anything it might be, and nothing answers it (ADR 0625). Pure.
+ */
+export function unreadableNote(id: string, why: string): string {
+  return `⚠ ${id} waits in wisp mcp, but its request cannot be read (${why}): wisp cannot tell what it asks and will not answer it`;
+}
+
 /** How a request that stopped waiting ended: the pending board's own words, under the name the chat uses. */
 export { outcomeWords as endedWords } from "../../gate/pending.ts";
 
@@ -151,6 +167,8 @@ export class WaitingInMcp {
   readonly #via: "chat" | "tui";
   /** Requests noted and still waiting when last looked. */
   #seen = new Map<string, PendingItem>();
+  /** Unreadable request files already noted (each is noted once). */
+  #unreadableSeen = new Set<string>();
   /** Ids this chat answered: not noted again when they go. */
   #answeredHere = answeredInThisChat;
   /** How many approvals and questions waited when last looked (notes). */
@@ -183,6 +201,11 @@ export class WaitingInMcp {
       if (this.#answeredHere.delete(id)) continue;
       lines.push(`· ${id} no longer waiting: ${outcomeWords(readOutcome(this.#dir, id))}`);
     }
+    for (const { id, why } of listUnreadable(this.#dir)) {
+      if (this.#unreadableSeen.has(id)) continue;
+      this.#unreadableSeen.add(id);
+      lines.push(unreadableNote(id, why));
+    }
     for (const [id, request] of current) {
       if (this.#seen.has(id)) continue;
       this.#seen.set(id, request);
@@ -200,12 +223,18 @@ export class WaitingInMcp {
   /** `/approvals pending`: every request waiting, one line each. */
   async pendingLines(): Promise<string[]> {
     const now = await listPending(this.#dir, this.#prober);
-    if (now.length === 0) return ["nothing waits in wisp mcp servers"];
-    return now.map(({ request, waited }) =>
-      `${request.id}  ${waited} s  ${request.client}/${request.thread}  ${
-        requestWords(request, this.#home)
-      }`
-    );
+    const unreadable = listUnreadable(this.#dir);
+    if (now.length === 0 && unreadable.length === 0) return ["nothing waits in wisp mcp servers"];
+    return [
+      ...now.map(({ request, waited }) =>
+        `${request.id}  ${waited} s  ${request.client}/${request.thread}  ${
+          requestWords(request, this.#home)
+        }`
+      ),
+      ...unreadable.map(({ id, why }) =>
+        `${id}  UNREADABLE: ${why}; wisp cannot tell what it asks and will not answer it`
+      ),
+    ];
   }
 
   /** The ids waiting now, for `/approvals approve` without an id to offer. */

@@ -18,6 +18,7 @@ import {
   type PendingQuestion,
   type PendingRequest,
   requestPath,
+  requestText,
   type Scope,
   serverAlive,
   sha256Hex,
@@ -86,7 +87,9 @@ export function answeredElsewhere(outcome: PendingOutcome): string {
     }: ${outcome.status}: ${outcome.command}`;
   }
   if (outcome.status === "answered" || outcome.status === "declined") {
-    return `${outcome.id} was already ${outcome.status} ${describeBy(outcome.by)}: ${outcome.command}`;
+    return `${outcome.id} was already ${outcome.status} ${
+      describeBy(outcome.by)
+    }: ${outcome.command}`;
   }
   if (outcome.status === "approved") {
     return `${outcome.id} was already answered ${describeBy(outcome.by)}: approved (${
@@ -199,7 +202,7 @@ export async function answerPending(
       status: "closed",
       by: "server",
       reason: `stale: ${state.why}`,
-      command: request.kind === "question" ? request.question : request.command,
+      command: requestText(request),
       thread: request.thread,
       at: new Date().toISOString(),
     });

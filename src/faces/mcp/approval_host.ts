@@ -23,9 +23,14 @@ import type {
   HostRefusal,
 } from "../../gate/gate.ts";
 import type { AuditSink } from "../../audit/writer.ts";
-import { type PendingAnswer, type PendingBoard, type Scope, SCOPES } from "../../gate/pending.ts";
+import {
+  askedWords,
+  type PendingAnswer,
+  type PendingBoard,
+  type Scope,
+  SCOPES,
+} from "../../gate/pending.ts";
 import { callAnnouncer } from "./announce.ts";
-
 
 export interface ElicitResult {
   action: "accept" | "decline" | "cancel";
@@ -87,11 +92,7 @@ export function elicitationFor(
   );
   // Outside the sandbox, and a change to the models wisp can run: once or not at all.
   const onceOnly = request.outsideSandbox || request.kind === "modelAction";
-  const offered = onceOnly
-    ? ["once" as const]
-    : scopes.length > 0
-    ? scopes
-    : ["once" as const];
+  const offered = onceOnly ? ["once" as const] : scopes.length > 0 ? scopes : ["once" as const];
   const head = request.outsideSandbox
     ? `wisp: run OUTSIDE THE SANDBOX? (${request.level})`
     : request.kind === "modelAction"
@@ -104,9 +105,7 @@ export function elicitationFor(
     `  directory: ${request.cwd}`,
     ...request.reasons.map((r) => `  - ${r}`),
     `  from ${client}, thread ${thread}`,
-    onceOnly
-      ? "  Approved once or not at all."
-      : `  Remembered as: ${request.pattern}`,
+    onceOnly ? "  Approved once or not at all." : `  Remembered as: ${request.pattern}`,
     ...(pendingId ? [`  Also answerable at a terminal: wisp approvals approve ${pendingId}`] : []),
     "Accept runs it with the scope chosen; Decline refuses it.",
   ];
@@ -178,9 +177,9 @@ function waitingMessage(
     ...(dialog ? ["in the client's dialog"] : []),
     ...(pendingId ? [`at a terminal with wisp approvals approve ${pendingId}`] : []),
   ].join(" or ");
-  return `wisp is waiting for approval of ${
-    request.outsideSandbox ? "OUTSIDE THE SANDBOX: " : ""
-  }${request.command} (${request.level}); answer ${where}`;
+  return `wisp is waiting for approval of ${request.outsideSandbox ? "OUTSIDE THE SANDBOX: " : ""}${
+    askedWords(request)
+  } (${request.level}); answer ${where}`;
 }
 
 /** The per-client dialog setting (mcp.elicitation): client name → on or off. */
@@ -273,6 +272,10 @@ export class McpApprovalHost implements ApprovalHost {
         reasons: request.reasons,
         pattern: request.pattern,
         outsideSandbox: request.outsideSandbox,
+        // A model action says so, so that no face shows it as a command line (ADR 0625).
+        ...(request.kind === "modelAction" && request.modelAction
+          ? { asks: "model" as const, modelAction: request.modelAction }
+          : { asks: "command" as const }),
       });
     } catch (error) {
       // The pending folder cannot be written: the dialog alone can answer (or nobody).
@@ -461,9 +464,9 @@ export class McpApprovalHost implements ApprovalHost {
       if (signal.aborted) return;
     }
     const title = "wisp: approval needed";
-    const message = `${
-      request.outsideSandbox ? "OUTSIDE THE SANDBOX: " : ""
-    }${request.command} (${client}, thread ${thread}) — wisp approvals approve ${pendingId}`;
+    const message = `${request.outsideSandbox ? "OUTSIDE THE SANDBOX: " : ""}${
+      askedWords(request)
+    } (${client}, thread ${thread}) — wisp approvals approve ${pendingId}`;
     const route = await this.options.channels.notify(title, message).catch(() => null);
     this.options.audit.record("notification", {
       route,

@@ -8,7 +8,9 @@
  *
  * A dangerous command is offered only once and session (the gate remembers
  * it no longer); a command outside the sandbox only `[y]once [n]o`, under
- * `⚠ approve OUTSIDE the sandbox` and `never remembered`. `n`, Enter, Ctrl-C,
+ * `⚠ approve OUTSIDE the sandbox` and `never remembered`; a model action
+ * (the models tool's pull, enable, disable, check) likewise, under
+ * `⚠ approve a model action` and its words. `n`, Enter, Ctrl-C,
  * Ctrl-D and the end of input refuse; any other key is ignored.
  *
  * It is the ApprovalHost of every face at a terminal: the plain chat and the
@@ -18,6 +20,7 @@
  * what it would ask, saying no one can be asked.
  */
 import type { ApprovalAnswer, ApprovalHost, ApprovalRequest } from "../../gate/gate.ts";
+import { askedWords } from "../../gate/pending.ts";
 import { PLAIN_TONES, type Tones } from "./tones.ts";
 import { type Key, type TerminalInput, terminalInput } from "./input.ts";
 
@@ -94,18 +97,28 @@ export function tildePath(path: string, home = Deno.env.get("HOME")): string {
 export function dialogLines(request: ApprovalRequest, colour: Tones): string[] {
   const levelTone = request.level === "dangerous" ? colour.bad : colour.warn;
   const lines: string[] = [];
-  if (request.outsideSandbox) {
+  const modelAction = request.kind === "modelAction";
+  if (modelAction) {
+    // Named as what it does (pull model …), not as the line the gate judged (ADR 0625).
+    lines.push(
+      `${levelTone("⚠ approve a model action")} (${request.level}): ${
+        colour.bold(askedWords(request))
+      }`,
+    );
+  } else if (request.outsideSandbox) {
     lines.push(
       `${colour.bad("⚠ approve OUTSIDE the sandbox")} (${request.level}): ${request.command}`,
     );
   } else {
     lines.push(`${levelTone(`⚠ ${request.level}`)}: ${colour.bold(request.command)}`);
   }
-  if (request.line.trim() !== request.command.trim()) lines.push(`  line: ${request.line}`);
+  if (!modelAction && request.line.trim() !== request.command.trim()) {
+    lines.push(`  line: ${request.line}`);
+  }
   lines.push(`  in: ${tildePath(request.cwd)}`);
   for (const reason of request.reasons) lines.push(`  · ${shorten(reason, REASON_WIDTH)}`);
   lines.push(
-    request.outsideSandbox
+    request.outsideSandbox || modelAction
       ? "  never remembered: asked every time"
       : `  remembered as: ${request.pattern}`,
   );
@@ -124,7 +137,7 @@ export function answeredLine(
     always: "approved always (30 days)",
     no: "refused",
   };
-  return `⚠ ${what[answer]}: ${request.command}`;
+  return `⚠ ${what[answer]}: ${askedWords(request)}`;
 }
 
 /** Where the dialog writes, stderr in use. */

@@ -86,12 +86,16 @@ export function statusText(status: StatusLine, colour: Tones, home?: string): st
   return `${colour.dim(left)}   ${colour.dim(status.approvalMode)}`;
 }
 
-/** An approval line as the dialog reads it. */
+/**
+ * An approval line as the dialog reads it. A model action's dialog names it
+ * by the line's words (`pull model …`), so they stand in for its command.
+ */
 function asRequest(line: ApprovalLine): ApprovalRequest {
   return {
     id: line.id,
+    ...(line.kind === "model" ? { kind: "modelAction" as const } : {}),
     line: line.line,
-    command: line.command,
+    command: line.kind === "model" ? line.words : line.command,
     level: line.level,
     reasons: line.reasons,
     cwd: line.cwd,
@@ -259,7 +263,7 @@ export class PlainChat {
   }
 
   async #approval(line: ApprovalLine): Promise<void> {
-    if (line.kind !== "command" || !this.options.inputIsTerminal) {
+    if (line.kind === "fact" || !this.options.inputIsTerminal) {
       // Not ours to answer here (a fact; a piped stdin): the engine's own notes say so.
       this.#engine?.handle({
         type: "answer",

@@ -102,7 +102,7 @@ export function offeredAnswers(line: ApprovalLine): ApprovalAnswer[] {
 
 /** What a line asks about, in a few words: the command, the fact, or the choice's title. */
 export function subjectOf(line: ApprovalLine | ChoiceLine): string {
-  return line.type === "approval" ? line.command : line.title;
+  return line.type === "approval" ? (line.words || line.command) : line.title;
 }
 
 /** The note printed when a request from wisp mcp is parked. Pure. */

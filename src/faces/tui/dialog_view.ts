@@ -101,7 +101,11 @@ function withSource(title: string, source: "chat" | "mcp" | undefined): string {
 
 function approvalTitle(dialog: ApprovalDialog): string {
   const { line } = dialog;
-  const title = line.outsideSandbox ? `approve OUTSIDE the sandbox (${line.level})` : line.level;
+  const title = line.kind === "model"
+    ? "approve a model action"
+    : line.outsideSandbox
+    ? `approve OUTSIDE the sandbox (${line.level})`
+    : line.level;
   return withSource(title, line.source);
 }
 
@@ -159,16 +163,21 @@ function approvalRows(
 ): Row[] {
   const { line } = dialog;
   const quiet = (t: string) => paint.fg("quiet", t);
-  const rows: Row[] = wrapToColumns(line.command, inner, COMMAND_ROWS).map((text) => ({
+  // A model action is shown as what it does (`pull model …`), not as the gate's line for it.
+  const model = line.kind === "model";
+  const asked = model ? line.words : line.command;
+  const rows: Row[] = wrapToColumns(asked, inner, COMMAND_ROWS).map((text) => ({
     text,
     paint: (t: string) => paint.bold(t),
   }));
-  if (line.line.trim() !== line.command.trim()) rows.push(single(`line: ${line.line}`, inner));
+  if (!model && line.line.trim() !== line.command.trim()) {
+    rows.push(single(`line: ${line.line}`, inner));
+  }
   if (line.cwd) rows.push(single(`in: ${tildePath(line.cwd, options.home)}`, inner));
   for (const reason of line.reasons) rows.push(single(`· ${reason}`, inner));
   rows.push(
     single(
-      line.outsideSandbox ? "never remembered" : `remembered as: ${line.pattern}`,
+      line.outsideSandbox || model ? "never remembered" : `remembered as: ${line.pattern}`,
       inner,
       quiet,
     ),

@@ -54,6 +54,7 @@ Deno.test("an approval from wisp mcp: source mcp with client and thread; outside
     type: "approval",
     id: "0a1b2c3d",
     kind: "command",
+    words: "git push",
     source: "mcp",
     level: "moderate",
     command: "git push",

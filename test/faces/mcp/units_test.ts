@@ -277,6 +277,8 @@ Deno.test("pending rows: tab-separated fields when piped, readable on a terminal
     cwd: "/home/me/src/x",
     command: "brew upgrade",
     outsideSandbox: true,
+    asks: "command" as const,
+    words: "brew upgrade",
   };
   assertEquals(pendingRows([row], false), [[
     "a1b2c3d4",

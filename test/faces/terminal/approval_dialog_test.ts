@@ -5,6 +5,7 @@
  * runs the command, `n` refuses it — while a piped stdin can never answer.
  */
 import {
+  answeredLine,
   answerOf,
   dialogLines,
   keyLine,
@@ -92,6 +93,35 @@ Deno.test("the dialog shows level, command, whole line, directory, reasons, patt
   assert(!outside.includes("line:"), outside);
   const long = dialogLines(request({ reasons: ["x".repeat(300)] }), palette(false));
   assert(long.every((l) => l.length < 130), long.join("\n"));
+});
+
+Deno.test("a model action's dialog names it as what it does, once or no, never remembered", () => {
+  const pull = request({
+    kind: "modelAction",
+    line: "models pull ollama:qwen3:8b",
+    command: "models pull ollama:qwen3:8b",
+    pattern: "models pull ollama:qwen3:8b",
+    reasons: ["downloads a model through Ollama"],
+    rememberable: ["once", "no"],
+    modelAction: {
+      verb: "pull",
+      model: "ollama:qwen3:8b",
+      reason: "downloads a model through Ollama",
+      details: ["downloads it through the Ollama server at http://127.0.0.1:11434"],
+    },
+  });
+  const lines = dialogLines(pull, palette(false));
+  assertEquals(
+    lines[0],
+    "⚠ approve a model action (moderate): pull model ollama:qwen3:8b (downloads it through the Ollama server at http://127.0.0.1:11434)",
+  );
+  assertStringIncludes(lines.join("\n"), "never remembered: asked every time");
+  assert(!lines.join("\n").includes("remembered as:"), lines.join("\n"));
+  assertEquals(keyLine(offered(pull)), "[y]once [n]o");
+  assertEquals(
+    answeredLine("no", pull),
+    "⚠ refused: pull model ollama:qwen3:8b (downloads it through the Ollama server at http://127.0.0.1:11434)",
+  );
 });
 
 Deno.test("the host reads one key in raw mode, ignores keys it does not offer, and writes its answer", async () => {

@@ -341,3 +341,62 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "plain chat in a terminal: a model pull is asked as a model action, once or no, and the note of its end appears",
+  ignore,
+  fn: async () => {
+    const ollama = startFakeOllama({
+      models: [{ name: "granite4.1:8b" }],
+      pulls: {
+        "qwen3:4b": {
+          layers: [{ digest: "sha256:" + "c".repeat(64), total: 3_000_000 }],
+          model: { name: "qwen3:4b" },
+        },
+      },
+    });
+    ollama.reply(
+      { toolCalls: [{ name: "models", arguments: { action: "pull", name: "ollama:qwen3:4b" } }] },
+      { text: "The pull runs." },
+    );
+    const s = await scratch(ollamaConfig(ollama.url));
+    const terminal = new Terminal();
+    try {
+      await terminal.wisp(
+        "chat",
+        s.home,
+        ["chat", "--plain", "--tool", "models"],
+        undefined,
+        s.project,
+      );
+      await waitForCount(terminal, "chat", "> ", 1);
+      await terminal.keys("chat", "pull qwen3:4b", "Enter");
+      let screen = await terminal.waitFor("chat", "[y]once [n]o");
+      const dialog = after(screen, "pull qwen3:4b");
+      assertStringIncludes(
+        dialog,
+        "⚠ approve a model action (moderate): pull model ollama:qwen3:4b (downloads it through the Ollama server at",
+      );
+      assertStringIncludes(dialog, "never remembered: asked every time");
+      assert(!dialog.includes("[s]ession"), dialog);
+      await terminal.keys("chat", "y");
+      screen = await terminal.waitFor(
+        "chat",
+        "[wisp: the pull of ollama:qwen3:4b you asked for",
+      );
+      const end = after(screen, "[wisp: the pull of ollama:qwen3:4b you asked for");
+      assertStringIncludes(end, "finished: 3 MB in Ollama; it is ollama:qwen3:4b.");
+      assertStringIncludes(
+        after(screen, "pull qwen3:4b"),
+        "⚠ approved once: pull model ollama:qwen3:4b",
+      );
+      await terminal.keys("chat", "/quit", "Enter");
+      await terminal.waitFor("chat", "EXIT=0");
+    } finally {
+      await terminal.close();
+      await s.remove();
+      await ollama.close();
+    }
+  },
+});

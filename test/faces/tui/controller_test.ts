@@ -92,6 +92,7 @@ const mcpApproval: OutLine = {
   type: "approval",
   id: "a1b2c3d4",
   kind: "command",
+  words: "git push",
   source: "mcp",
   level: "moderate",
   command: "git push",
@@ -171,4 +172,23 @@ Deno.test("controller: Ctrl-O asks for the last output whole; the view opens in 
   assert(t.controller.band().rows.some((r) => r.includes("╭")));
   t.key("escape");
   assert(!t.controller.band().rows.some((r) => r.includes("╭")));
+});
+
+Deno.test("controller: a model action's dialog names it in words and offers once or no", () => {
+  const t = setUp();
+  t.receive({
+    ...mcpApproval,
+    id: "m1",
+    kind: "model",
+    source: "chat",
+    words: "pull model ollama:qwen3:8b (downloads it through the Ollama server)",
+    command: "models pull ollama:qwen3:8b",
+    line: "models pull ollama:qwen3:8b",
+    options: ["once", "no"],
+  } as OutLine);
+  const rows = t.controller.band().rows.join("\n");
+  assert(rows.includes("approve a model action"), rows);
+  assert(rows.includes("pull model ollama:qwen3:8b"), rows);
+  assert(rows.includes("never remembered"), rows);
+  assert(rows.includes("[y]once") && rows.includes("[n]o") && !rows.includes("[s]ession"), rows);
 });

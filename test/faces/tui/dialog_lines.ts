@@ -10,6 +10,7 @@ export function approvalLine(over: Partial<ApprovalLine> = {}): ApprovalLine {
     type: "approval",
     id: "a1",
     kind: "command",
+    words: "git push origin main",
     source: "chat",
     level: "moderate",
     command: "git push origin main",
