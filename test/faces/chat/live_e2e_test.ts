@@ -335,15 +335,21 @@ Deno.test("chat --json: a second interrupt during a turn quits with 130 and leav
   try {
     await chat.send("wait a minute");
     await waitUntil(() => processesWith(marker).length > 0, "the sleep to start");
-    await chat.send({ type: "interrupt" });
-    await chat.next(
-      (l) => l.type === "note" && String(l.text).startsWith("stopping the turn"),
-      "the stopping note",
-    );
-    await chat.send({ type: "interrupt" });
+    // Both interrupts in one write, so the second is read while the first is still stopping the
+    // turn (the command ignores TERM, so it stops only at the runner's SIGKILL two seconds on).
+    // Sent one by one, a loaded machine could take longer than that between them, and a second
+    // interrupt with nothing running does nothing, as it should.
+    const interrupt = JSON.stringify({ type: "interrupt" });
+    await chat.send(`${interrupt}\n${interrupt}`);
+    // With a deadline: a chat that did not quit fails here, with its last lines.
+    await chat.next((l) => l.type === "exit", "the exit line");
     const { code } = await chat.exited();
     assertEquals(code, 130);
     assertEquals(chat.lines[chat.lines.length - 1], { type: "exit", code: 130 });
+    assert(
+      chat.lines.some((l) => l.type === "note" && String(l.text).startsWith("stopping the turn")),
+      "the first interrupt said it was stopping the turn",
+    );
     await waitUntil(() => processesWith(marker).length === 0, "the sleep to be gone");
   } finally {
     await chat.close();
