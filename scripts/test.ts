@@ -4,14 +4,14 @@
  * Debian/Ubuntu or Homebrew on a Mac, then runs the whole suite. Extra
  * arguments go to `deno test` (a file or folder narrows the run).
  *
- * The tree is type-checked once, then each test file runs as its own
- * `deno test --no-check` process, as many at a time as `deno test --parallel`
- * would run (DENO_JOBS, else one per processor), and each file's output and
- * result are printed the moment it finishes (scripts/test_files.ts says why).
- * Whenever nothing was printed for 30 s (WISP_TEST_QUIET_MS), a line names
- * what is still running. The slowest files start first (by the times the last
- * run kept in .test-times.json, else end-to-end files first), the type check
- * and the lint run beside the first files rather than before and after them,
+ * Each test file runs as its own `deno test --no-check` process, as many at
+ * a time as `deno test --parallel` would run (DENO_JOBS, else one per
+ * processor), and each file's output and result are printed the moment it
+ * finishes (scripts/test_files.ts says why). The tree is type-checked (and,
+ * in a whole run, linted) once, beside the first files rather than before
+ * them. The slowest files start first: by the times the last whole run kept
+ * in .test-times.json, else end-to-end files first. Whenever nothing was
+ * printed for 30 s (WISP_TEST_QUIET_MS), a line names what is still running,
  * and the run closes with the 25 slowest files and their times.
  * The run fails if the person's own wisp home changed meanwhile
  * (scripts/home_guard.ts). The last line, `tests: N passed, M failed`, is
