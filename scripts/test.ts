@@ -4,10 +4,10 @@
  * Debian/Ubuntu or Homebrew on a Mac, then runs the whole suite. Extra
  * arguments go to `deno test` (a file or folder narrows the run).
  *
- * Each test file runs as its own `deno test --no-check` process, as many at
- * a time as `deno test --parallel` would run (DENO_JOBS, else one per
- * processor), and each file's output and result are printed the moment it
- * finishes (scripts/test_files.ts says why). The tree is type-checked (and,
+ * Each test file runs as its own `deno test --no-check` process, DENO_JOBS
+ * of them at a time, else one more than there are processors, and each
+ * file's output and result are printed the moment it finishes
+ * (scripts/test_files.ts says why). The tree is type-checked (and,
  * in a whole run, linted) once, beside the first files rather than before
  * them. The slowest files start first: by the times the last whole run kept
  * in .test-times.json, else end-to-end files first. Whenever nothing was
@@ -174,7 +174,13 @@ const { paths, flags } = splitArgs(Deno.args);
 const files = testFiles(ROOT, paths.length > 0 ? paths : ["test/"], configExcludes(ROOT));
 const homes = realHomes();
 const homesBefore = await Promise.all(homes.map(snapshot));
-const jobs = Math.max(1, Number(Deno.env.get("DENO_JOBS")) || navigator.hardwareConcurrency || 2);
+// One more file than there are processors: the files spend about half their
+// time waiting on the processes they start and on timers, and a worker that
+// waits leaves its processor idle (bench/results/suite-time.md).
+const jobs = Math.max(
+  1,
+  Number(Deno.env.get("DENO_JOBS")) || (navigator.hardwareConcurrency || 2) + 1,
+);
 let code = 0;
 
 // The whole suite also type-checks every module (some are not reached by a
