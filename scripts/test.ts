@@ -4,12 +4,15 @@
  * Debian/Ubuntu or Homebrew on a Mac, then runs the whole suite. Extra
  * arguments go to `deno test` (a file or folder narrows the run).
  *
- * The tree is type-checked once, then each test file runs as its own
- * `deno test --no-check` process, as many at a time as `deno test --parallel`
- * would run (DENO_JOBS, else one per processor), and each file's output and
- * result are printed the moment it finishes (scripts/test_files.ts says why).
- * Whenever nothing was printed for 30 s (WISP_TEST_QUIET_MS), a line names
- * what is still running.
+ * Each test file runs as its own `deno test --no-check` process, DENO_JOBS
+ * of them at a time, else one more than there are processors, and each
+ * file's output and result are printed the moment it finishes
+ * (scripts/test_files.ts says why). The tree is type-checked (and,
+ * in a whole run, linted) once, beside the first files rather than before
+ * them. The slowest files start first: by the times the last whole run kept
+ * in .test-times.json, else end-to-end files first. Whenever nothing was
+ * printed for 30 s (WISP_TEST_QUIET_MS), a line names what is still running,
+ * and the run closes with the 25 slowest files and their times.
  * The run fails if the person's own wisp home changed meanwhile
  * (scripts/home_guard.ts). The last line, `tests: N passed, M failed`, is
  * what CI reads.
@@ -21,7 +24,10 @@ import {
   configExcludes,
   duration,
   type FileCounts,
+  type FileTime,
+  slowestFiles,
   splitArgs,
+  startOrder,
   testFiles,
 } from "./test_files.ts";
 
@@ -82,6 +88,29 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const QUIET_MS = Number(Deno.env.get("WISP_TEST_QUIET_MS")) || 30_000;
 /** Of one file's output, at most this many characters of its start and of its end are kept. */
 const KEEP_CHARS = 1 << 20;
+/** Each file's time in earlier runs (ms), for the next run's order; not committed. */
+const TIMES_FILE = `${ROOT}.test-times.json`;
+/** How many of the slowest files the closing report names. */
+const SLOWEST_SHOWN = 25;
+
+function readTimes(): Record<string, number> {
+  try {
+    const parsed = JSON.parse(Deno.readTextFileSync(TIMES_FILE));
+    return typeof parsed === "object" && parsed !== null ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Keeps this run's times over the earlier ones (a file since removed keeps its old time, unused). */
+function writeTimes(earlier: Record<string, number>, times: FileTime[]): void {
+  const merged = { ...earlier, ...Object.fromEntries(times.map((t) => [t.file, t.ms])) };
+  try {
+    Deno.writeTextFileSync(TIMES_FILE, JSON.stringify(merged, null, 1) + "\n");
+  } catch {
+    // A read-only checkout only loses the ordering hint.
+  }
+}
 
 const encoder = new TextEncoder();
 let lastPrinted = Date.now();
@@ -145,33 +174,55 @@ const { paths, flags } = splitArgs(Deno.args);
 const files = testFiles(ROOT, paths.length > 0 ? paths : ["test/"], configExcludes(ROOT));
 const homes = realHomes();
 const homesBefore = await Promise.all(homes.map(snapshot));
-const jobs = Math.max(1, Number(Deno.env.get("DENO_JOBS")) || navigator.hardwareConcurrency || 2);
+// One more file than there are processors: the files spend about half their
+// time waiting on the processes they start and on timers, and a worker that
+// waits leaves its processor idle (bench/results/suite-time.md).
+const jobs = Math.max(
+  1,
+  Number(Deno.env.get("DENO_JOBS")) || (navigator.hardwareConcurrency || 2) + 1,
+);
 let code = 0;
 
 // The whole suite also type-checks every module (some are not reached by a
-// test); a narrowed run checks the files it runs. Either way the files then
-// run unchecked, each in its own process.
-say(whole ? "type-checking the whole tree" : `type-checking ${files.length} test files`);
-const check = await runDeno(
+// test) and lints the tree; a narrowed run checks the files it runs. The
+// files run unchecked, each in its own process, so the check and the lint
+// need not hold them up: they run beside the first files, and their output
+// is printed when they end.
+say(
+  whole ? "type-checking and linting the whole tree" : `type-checking ${files.length} test files`,
+);
+const checked = runDeno(
   "deno check",
   ["check", "-q", ...(whole ? ["main.ts", "src/", "test/", "bench/", "scripts/", "eval/"] : files)],
-);
-if (check.output.trim()) say(check.output);
-if (check.code !== 0) {
-  say("deno check failed");
-  code = 1;
-}
+).then((check) => {
+  if (check.output.trim()) say(check.output);
+  if (check.code !== 0) {
+    say("deno check failed");
+    code = 1;
+  }
+});
+const linted = !whole ? Promise.resolve() : runDeno("deno lint", ["lint", "-q"]).then((lint) => {
+  if (lint.output.trim()) say(lint.output);
+  if (lint.code !== 0) {
+    say("deno lint failed");
+    code = 1;
+  }
+});
 
 say(`running ${files.length} test files, ${jobs} at a time`);
 const total: FileCounts = { passed: 0, failed: 0 };
 const failedFiles: string[] = [];
-const queue = [...files];
+const lastTimes = readTimes();
+const times: FileTime[] = [];
+const queue = startOrder(files, lastTimes);
 async function worker(): Promise<void> {
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
     const started = Date.now();
     const run = await runDeno(file, ["test", "-A", "--no-check", ...flags, file]);
     const counts = closingCounts(run.output);
-    const took = duration(Date.now() - started);
+    const ms = Date.now() - started;
+    times.push({ file, ms });
+    const took = duration(ms);
     let result: string;
     if (counts) {
       total.passed += counts.passed;
@@ -187,19 +238,13 @@ async function worker(): Promise<void> {
   }
 }
 await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
+await Promise.all([checked, linted]);
+// Only a whole run's times are kept: a narrowed one may name files outside the tree.
+if (whole) writeTimes(lastTimes, times);
+if (times.length > 1) say(`\n${slowestFiles(times, SLOWEST_SHOWN).join("\n")}`);
 if (failedFiles.length > 0) {
   say(`\nfiles with failures:\n${failedFiles.map((f) => `  ${f}`).join("\n")}`);
   code = 1;
-}
-
-if (whole) {
-  say("\nlinting the whole tree");
-  const lint = await runDeno("deno lint", ["lint", "-q"]);
-  if (lint.output.trim()) say(lint.output);
-  if (lint.code !== 0) {
-    say("deno lint failed");
-    code = 1;
-  }
 }
 
 // Every test runs with a scratch home: the person's own must be as it was.

@@ -125,3 +125,46 @@ export function duration(ms: number): string {
   if (seconds < 60) return `${seconds}s`;
   return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, "0")}s`;
 }
+
+/** How long one test file's process ran. */
+export interface FileTime {
+  file: string;
+  ms: number;
+}
+
+/**
+ * The closing report's lines: the `count` slowest files, slowest first, each
+ * with its time; the header says how many files there were in all, so a
+ * reader knows how much of the run the list covers.
+ */
+export function slowestFiles(times: FileTime[], count: number): string[] {
+  if (times.length === 0) return [];
+  const slowest = [...times].sort((a, b) => b.ms - a.ms || a.file.localeCompare(b.file))
+    .slice(0, count);
+  const width = Math.max(...slowest.map((t) => duration(t.ms).length));
+  return [
+    `the ${slowest.length} slowest of ${times.length} files:`,
+    ...slowest.map((t) => `  ${duration(t.ms).padStart(width)}  ${t.file}`),
+  ];
+}
+
+/**
+ * The order to start files in, slowest first, so that the run does not end
+ * with one long file alone on a worker while the others sit idle.
+ * `lastTimes` holds each file's time (ms) from earlier runs, when any were
+ * recorded. A file without one (a new file, or every file on a fresh CI
+ * machine) is guessed from its name: an end-to-end file (`e2e` in its name,
+ * it drives real processes) as slow as the slowest tenth of the timed files,
+ * any other as quick. Ties keep the given (name) order, so the order is the
+ * same from run to run.
+ */
+export function startOrder(files: string[], lastTimes: Record<string, number>): string[] {
+  const endToEnd = (file: string) => /e2e/.test(file.split("/").at(-1) ?? "");
+  const timed = Object.values(lastTimes).sort((a, b) => b - a);
+  const slowGuess = timed.length > 0 ? timed[Math.floor(timed.length / 10)] : 1;
+  const weight = (file: string) => lastTimes[file] ?? (endToEnd(file) ? slowGuess : 0);
+  return files
+    .map((file, index) => ({ file, index, weight: weight(file) }))
+    .sort((a, b) => b.weight - a.weight || a.index - b.index)
+    .map((entry) => entry.file);
+}

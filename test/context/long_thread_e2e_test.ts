@@ -1,198 +1,37 @@
 /**
- * A 60-turn MCP thread, given run_command alone, through a fake model server
- * whose window is 8,192 tokens, every turn running a real command (in the
- * real sandbox) that prints about 5 KB. The fake server measures every
- * request — about four characters a token over the whole request, tool
- * schemas included — and any request past the window fails the test. After
- * the 60 turns the thread is asked about turn 1, which by then has left the
- * context: the answer must come from the running summary. Receipts say
- * `condensed: true` exactly on the turns whose audit has a
- * `context.condensed` event. Once for Ollama, once for an OpenAI-compatible
- * server (llama.cpp's flavour).
+ * The long MCP thread (test/context/long_thread.ts says what it checks) in
+ * full, 60 turns, through Ollama; and through an OpenAI-compatible server
+ * (llama.cpp's flavour) a short thread that still fills the window, is
+ * condensed more than once and drops turn 1, so that server's own path (its
+ * window from n_ctx, its usage, its requests) is still exercised end to end.
+ * The 60-turn run through that server is bench/long_thread_bench.ts.
  */
-import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { startFakeOllama } from "../support/fake_ollama.ts";
-import { startFakeOpenAI } from "../support/fake_openai.ts";
-import { connect, mcpScratch, ollamaConfig, structured } from "../faces/mcp/support.ts";
-import { CODENAME, measuringModel, type Step, WINDOW } from "./support.ts";
+import { llamacppServer, longThread, ollamaServer } from "./long_thread.ts";
 
-const TURNS = 60;
+const FULL_TURNS = 60;
+/**
+ * The short thread's window is half the full one's, so the turns fill it
+ * sooner: within these turns it is condensed more than once and turn 1 leaves
+ * it (in the 8,192-token window the first condensing comes near turn 27).
+ */
+const SHORT_WINDOW = 4096;
+const SHORT_TURNS = 20;
 
-interface Server {
-  config(): Record<string, unknown>;
-  /** Queue one reply that the model decides from the request's body. */
-  queue(decide: (body: Record<string, unknown>) => Step): void;
-  close(): Promise<void>;
-}
-
-function ollamaServer(): Server {
-  const server = startFakeOllama({ models: [{ name: "granite4.1:8b", contextLength: WINDOW }] });
-  return {
-    config: () => ollamaConfig(server.url, { ollama: { host: server.url, contextLength: WINDOW } }),
-    queue: (decide) =>
-      server.reply((body) => {
-        const step = decide(body);
-        const usage = { input: step.inputTokens, output: 5 };
-        if (step.kind === "too_long") {
-          return { error: "input length exceeds maximum context length", status: 400 };
-        }
-        if (step.kind === "call") {
-          return {
-            toolCalls: [{ name: "run_command", arguments: { command: step.command } }],
-            usage,
-          };
-        }
-        return { text: step.text, usage };
-      }),
-    close: () => server.close(),
-  };
-}
-
-function llamacppServer(): Server {
-  const server = startFakeOpenAI({
-    flavour: "llamacpp",
-    models: [{ id: "granite" }],
-    nCtx: WINDOW,
-  });
-  return {
-    config: () => ({
-      model: "llamacpp:granite",
-      llamacpp: {
-        baseURL: server.baseURL,
-        models: { granite: { capabilities: ["toolCalling"] } },
-      },
-      notifications: { enabled: false },
-    }),
-    queue: (decide) =>
-      server.reply((body) => {
-        const step = decide(body);
-        const usage = { input: step.inputTokens, output: 5 };
-        if (step.kind === "too_long") {
-          return {
-            error: "the request exceeds the available context size, try increasing it",
-            status: 400,
-          };
-        }
-        if (step.kind === "call") {
-          return {
-            toolCalls: [{ name: "run_command", arguments: { command: step.command } }],
-            usage,
-          };
-        }
-        return { text: step.text, usage };
-      }),
-    close: () => server.close(),
-  };
-}
-
-async function longThread(server: Server): Promise<void> {
-  const model = measuringModel();
-  const s = await mcpScratch(server.config());
-  const c = await connect(s);
-  // Every request takes the next queued reply: keep plenty queued (turns, side calls).
-  const decide = (body: Record<string, unknown>) => model.step(body);
-  for (let i = 0; i < TURNS * 4; i++) server.queue(decide);
-  try {
-    const receipts: Record<string, unknown>[] = [];
-    let thread: string | undefined;
-    for (let n = 1; n <= TURNS; n++) {
-      const result = await c.client.callTool(
-        {
-          name: "respond",
-          arguments: {
-            prompt: `Task ${n}: run this turn's command and say when it is done.`,
-            ...(thread ? { thread_id: thread } : { tools: ["run_command"] }),
-          },
-        },
-        undefined,
-        { timeout: 120_000 },
-      );
-      const receipt = structured(result);
-      thread = String(receipt.thread_id);
-      assertEquals(
-        (result as { isError?: boolean }).isError ?? false,
-        false,
-        JSON.stringify(receipt),
-      );
-      assertEquals(receipt.ran, "ran: run_command", `turn ${n} ran its command`);
-      receipts.push(receipt);
-    }
-    assertEquals(model.oversized, [], "no request the server received passed its window");
-
-    const answer = structured(
-      await c.client.callTool(
-        {
-          name: "respond",
-          arguments: {
-            prompt: "What codename did the first turn's command print?",
-            thread_id: thread,
-          },
-        },
-        undefined,
-        { timeout: 120_000 },
-      ),
-    );
-    assertEquals(model.oversized, [], "no request the server received passed its window");
-    assertStringIncludes(String(answer.reply), CODENAME, "the thread still knows turn 1");
-    // Turn 1 is no longer in view: the codename came from the summary.
-    const last = model.last();
-    assert(
-      !last.some((m) => m.role === "user" && String(m.content).startsWith("Task 1:")),
-      "turn 1 was dropped from the context",
-    );
-    assertStringIncludes(String(last[0].content), "Summary of this conversation's earlier turns");
-    assert(model.summaries > 0, "the running summary was asked of the model");
-    const commandMs = s.events().filter((e) => e.kind === "command.outcome")
-      .reduce((sum, e) => sum + Number(e.durationMs ?? 0), 0);
-    const turnSeconds = [...receipts, answer].reduce((sum, r) => sum + Number(r.seconds), 0);
-    console.log(
-      `largest request ${Math.max(...model.sizes)} of ${WINDOW} tokens over ${model.sizes.length} requests; ` +
-        `${model.summaries} summary calls; turns took ${turnSeconds.toFixed(1)} s, ` +
-        `the sandboxed commands ${(commandMs / 1000).toFixed(1)} s of it`,
-    );
-
-    // condensed: true exactly on the turns whose audit recorded a condensing.
-    const condensedTurns = new Set(
-      s.events().filter((e) => e.kind === "context.condensed" && e.thread === thread)
-        .map((e) => Number(e.threadTurn)),
-    );
-    assert(condensedTurns.size >= 2, `condensed more than once (${[...condensedTurns]})`);
-    for (const receipt of [...receipts, answer]) {
-      assertEquals(
-        receipt.condensed,
-        condensedTurns.has(Number(receipt.turn)),
-        `turn ${receipt.turn}'s receipt says whether it condensed`,
-      );
-    }
-    // The thread's context, as the next request would carry it, costs the model nothing to read.
-    const view = await c.client.readResource({ uri: `wisp://threads/${thread}/context` });
-    const text = (view.contents as { text: string }[])[0].text;
-    assertStringIncludes(text, `of ${WINDOW.toLocaleString("en-US")} tokens`);
-    assertStringIncludes(text, "Summary of this conversation's earlier turns");
-    assertStringIncludes(text, "[output of entry ");
-    assertStringIncludes(text, "do not run it again to see it");
-    assert(!text.includes('memory "recall'), "without the memory tool no reference names it");
-    await c.client.callTool({ name: "close_thread", arguments: { thread_id: thread } });
-    let closedError = "";
-    await c.client.readResource({ uri: `wisp://threads/${thread}/context` }).catch((e) =>
-      closedError = String(e)
-    );
-    assertStringIncludes(closedError, "its context went with it");
-    for (const event of s.events().filter((e) => e.kind === "context.condensed")) {
-      assert(Number(event.afterTokens) < Number(event.beforeTokens), "condensing made room");
-      assertEquals(event.window, WINDOW);
-    }
-  } finally {
-    await c.close();
-    await server.close();
-    await s.remove();
-  }
+function report(numbers: Awaited<ReturnType<typeof longThread>>): void {
+  console.log(
+    `${numbers.turns} turns: largest request ${numbers.largestRequest} tokens over ` +
+      `${numbers.requests} requests; ${numbers.summaryCalls} summary calls; ` +
+      `${numbers.condensedTurns} turns condensed; turns took ${
+        numbers.turnSeconds.toFixed(1)
+      } s, ` +
+      `the sandboxed commands ${numbers.commandSeconds.toFixed(1)} s of it`,
+  );
 }
 
 Deno.test("a 60-turn MCP thread through Ollama with an 8,192-token window never overflows it and still answers about turn 1", async () => {
-  await longThread(ollamaServer());
+  report(await longThread(ollamaServer(), FULL_TURNS));
 });
 
-Deno.test("a 60-turn MCP thread through an OpenAI-compatible server with an 8,192-token window never overflows it and still answers about turn 1", async () => {
-  await longThread(llamacppServer());
+Deno.test("a short MCP thread through an OpenAI-compatible server with a 4,096-token window is condensed, never overflows it, and still answers about turn 1", async () => {
+  report(await longThread(llamacppServer(SHORT_WINDOW), SHORT_TURNS));
 });

@@ -119,10 +119,10 @@ Deno.test("models check: a model with no answer in time fails with the limit, ex
   try {
     const run = await runWisp(["models", "check", `llamacpp:${MODEL}`], {
       home: dir,
-      env: { WISP_MODEL_CHECK_LIMITS_MS: "2000,2000" },
+      env: { WISP_MODEL_CHECK_LIMITS_MS: "1000,1000" },
     });
     assertEquals(run.code, 1, run.stderr);
-    assertMatch(run.stdout, /reply: failed in [0-9.]+ s \(no answer within 2 s\)/);
+    assertMatch(run.stdout, /reply: failed in [0-9.]+ s \(no answer within 1 s\)/);
     assertMatch(
       run.stdout,
       /recorded in config\.json: llamacpp:qwen3-8b\.gguf passed no capability/,

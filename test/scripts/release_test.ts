@@ -1,7 +1,7 @@
 /**
  * The release build and the Homebrew formula agree: `deno task compile
- * --release` lays out and packs an archive per target (here with the full
- * Deno binary standing in for the compiled one, since `deno compile` needs a
+ * --release` lays out and packs an archive per target (here with a small
+ * executable standing in for the compiled one, since `deno compile` needs a
  * runtime download these machines cannot make), writes its SHA-256 into
  * SHA256SUMS and the formula, and every install line of the formula names
  * what the archive holds, and the other way round.
@@ -154,6 +154,10 @@ Deno.test("a release archive holds exactly what the formula installs, and its ha
     const formula = join(dir, "wisp.rb");
     Deno.copyFileSync(FORMULA, formula);
     const out = join(dir, "out");
+    // What the binary holds plays no part in the layout, the hash or the
+    // formula; a few bytes pack at once, where the 90 MB Deno binary took 20 s.
+    const standIn = join(dir, "stand-in");
+    Deno.writeTextFileSync(standIn, "#!/bin/sh\necho 'a stand-in for the compiled wisp'\n");
     const build = await new Deno.Command(Deno.execPath(), {
       args: [
         "run",
@@ -163,7 +167,7 @@ Deno.test("a release archive holds exactly what the formula installs, and its ha
         "--target",
         target,
         "--stand-in-binary",
-        Deno.execPath(),
+        standIn,
         "--out",
         out,
         "--formula",

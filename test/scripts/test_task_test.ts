@@ -8,7 +8,13 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
 import { describeChanges, realHomes, snapshot } from "../../scripts/home_guard.ts";
-import { closingCounts, splitArgs, testFiles } from "../../scripts/test_files.ts";
+import {
+  closingCounts,
+  slowestFiles,
+  splitArgs,
+  startOrder,
+  testFiles,
+} from "../../scripts/test_files.ts";
 import { PROJECT_ROOT, tempDir } from "../support/wisp.ts";
 
 Deno.test("the home guard names what was created, changed, rewritten, re-moded and removed", async () => {
@@ -89,6 +95,44 @@ Deno.test("a file's closing line is read through colours and steps; none is unde
     failed: 1,
   });
   assertEquals(closingCounts("error: Module not found"), undefined);
+});
+
+Deno.test("the closing report names the slowest files, slowest first, out of how many", () => {
+  const times = [
+    { file: "./test/a_test.ts", ms: 900 },
+    { file: "./test/b_e2e_test.ts", ms: 65_000 },
+    { file: "./test/c_test.ts", ms: 12_400 },
+    { file: "./test/d_test.ts", ms: 12_400 },
+  ];
+  assertEquals(slowestFiles(times, 3), [
+    "the 3 slowest of 4 files:",
+    "  1m05s  ./test/b_e2e_test.ts",
+    "    12s  ./test/c_test.ts",
+    "    12s  ./test/d_test.ts",
+  ]);
+  assertEquals(slowestFiles([], 25), []);
+});
+
+Deno.test("files start slowest first by their last times; without one an end-to-end file goes early", () => {
+  const files = ["./a_test.ts", "./b_e2e_test.ts", "./c_test.ts", "./d_test.ts", "./e_e2e_test.ts"];
+  // No times at all (a fresh machine): end-to-end files first, each kind in name order.
+  assertEquals(startOrder(files, {}), [
+    "./b_e2e_test.ts",
+    "./e_e2e_test.ts",
+    "./a_test.ts",
+    "./c_test.ts",
+    "./d_test.ts",
+  ]);
+  // Times known for some: the slowest first; an untimed end-to-end file ranks
+  // with the slowest tenth of the timed ones, an untimed other file last.
+  const last = { "./a_test.ts": 30_000, "./c_test.ts": 2_000, "./b_e2e_test.ts": 500 };
+  assertEquals(startOrder(files, last), [
+    "./a_test.ts",
+    "./e_e2e_test.ts",
+    "./c_test.ts",
+    "./b_e2e_test.ts",
+    "./d_test.ts",
+  ]);
 });
 
 async function denoDir(): Promise<string> {
