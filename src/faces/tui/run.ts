@@ -14,6 +14,7 @@ import React from "react";
 import { render } from "ink";
 import type { OutLine, ParsedIn } from "../chat/protocol.ts";
 import { acrossIn, acrossOut } from "./bridge.ts";
+import { bound, osc9 } from "../../notify/notifier.ts";
 import { TuiController } from "./controller.ts";
 import { FrameWriter } from "./frame_writer.ts";
 import { KeyDecoder } from "./key_decoder.ts";
@@ -88,8 +89,9 @@ export class Tui {
       send: (line) => this.#engine?.receive(acrossIn(line)),
       print: (rows) => this.#print(rows),
       redraw: () => this.#queueRedraw(),
+      // The terminal's own notification sequence, written outside any frame.
       notify: (title, body) =>
-        terminal.write(new TextEncoder().encode(`\x1b]9;${title}: ${body}\x07`)),
+        terminal.write(new TextEncoder().encode(osc9(bound({ title, message: body })))),
       now: () => Date.now(),
       later: (ms, fn) => {
         const timer = setTimeout(fn, ms);

@@ -192,3 +192,17 @@ Deno.test("controller: a model action's dialog names it in words and offers once
   assert(rows.includes("never remembered"), rows);
   assert(rows.includes("[y]once") && rows.includes("[n]o") && !rows.includes("[s]ession"), rows);
 });
+
+Deno.test("controller: a notify line is posted through the host's terminal route", () => {
+  const posted: string[] = [];
+  const controller = new TuiController({
+    send: () => {},
+    print: () => {},
+    redraw: () => {},
+    notify: (title, body) => posted.push(`${title}: ${body}`),
+    now: () => 0,
+    later: () => () => {},
+  }, { paint: paint(false), size: () => ({ columns: 80, rows: 24 }), shownOutputLines: 4 });
+  controller.receive({ type: "notify", title: "wisp", body: "approval needed" });
+  assertEquals(posted, ["wisp: approval needed"]);
+});
