@@ -11,6 +11,7 @@ import { Terminal } from "../../support/tmux.ts";
 export class TuiScreen {
   readonly terminal = new Terminal();
   readonly session = "tui";
+  #home: string | undefined;
 
   /** Start `wisp chat ARGS` (wisp-tui, as at any terminal) in `cwd`. */
   async start(
@@ -19,6 +20,7 @@ export class TuiScreen {
     options: { width?: number; height?: number; env?: Record<string, string>; args?: string[] } =
       {},
   ): Promise<void> {
+    this.#home = home;
     await this.terminal.wisp(this.session, home, ["chat", ...(options.args ?? [])], undefined, cwd, {
       width: options.width ?? 100,
       height: options.height ?? 30,
@@ -79,8 +81,19 @@ export class TuiScreen {
     );
   }
 
-  close(): Promise<void> {
-    return this.terminal.close();
+  /**
+   * Stop the terminal, then wait for the wisp it ran to be gone: a chat whose
+   * terminal closes still ends in order (it saves its transcript), and its
+   * home must not be removed under it.
+   */
+  async close(): Promise<void> {
+    await this.terminal.close();
+    if (!this.#home) return;
+    const mark = `WISP_HOME=${this.#home}\0`;
+    const until = Date.now() + 30_000;
+    while (Date.now() < until && wispsWith(mark).length > 0) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 }
 
@@ -99,4 +112,17 @@ export function band(screen: string): { rule: number; input: string[]; status: s
 /** The input box's text on a screen (its rows joined, the marker kept). */
 export function inputText(screen: string): string {
   return band(screen).input.map((r) => r.trimEnd()).join("\n");
+}
+
+/** The pids of processes whose environment holds `mark` (here: one scratch home's wisp). */
+function wispsWith(mark: string): number[] {
+  const pids: number[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const environ = Deno.readTextFileSync(`/proc/${entry.name}/environ`);
+      if (environ.includes(mark)) pids.push(Number(entry.name));
+    } catch { /* gone, or not ours to read */ }
+  }
+  return pids;
 }
