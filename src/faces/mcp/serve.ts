@@ -131,6 +131,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
         audit,
         session: audit.session,
         timeoutSeconds: config.inquiry.timeoutSeconds ?? config.approval.timeoutSeconds,
+        parkAfterSeconds: config.inquiry.parkAfterSeconds,
         client: () => host.options.channels.client(),
         notify: (title, message) => host.options.channels.notify(title, message),
         log,
