@@ -62,6 +62,8 @@ export interface EngineOptions {
    * resolveModel (the scripted double is never reachable from a name).
    */
   backendFor?: (name: string) => Backend;
+  /** A thread was closed or evicted: what waits for it (a parked question) is withdrawn. */
+  threadEnded?: (thread: string) => void;
 }
 
 export class SessionEngine {
@@ -83,6 +85,12 @@ export class SessionEngine {
       queue.push(event.note);
       this.#notices.set(event.thread, queue);
     });
+  }
+
+  /** A thread was closed or evicted: its notices go with it, and what waits for it is withdrawn. */
+  threadEnded(thread: string): void {
+    this.#notices.delete(thread);
+    this.options.threadEnded?.(thread);
   }
 
   newConversation(): Conversation {

@@ -71,7 +71,27 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /** Questions of a wisp mcp server's turns, answered at a terminal. */
 export class McpInquirer implements Inquirer {
+  /** Parked questions still waiting: pending id → thread. */
+  readonly #parked = new Map<string, string>();
+
   constructor(readonly options: McpInquirerOptions) {}
+
+  /**
+   * The thread closed or was evicted: its parked questions stop waiting,
+   * so an answer given later is refused rather than told to no one.
+   */
+  withdrawThread(thread: string): void {
+    for (const [pendingId, of] of [...this.#parked]) {
+      if (of !== thread) continue;
+      this.#parked.delete(pendingId);
+      this.options.board?.settle(pendingId, {
+        status: "closed",
+        by: "server",
+        reason: `its thread ${thread} closed`,
+        parked: true,
+      });
+    }
+  }
 
   async ask(
     inquiry: { id: string; question: string; options: string[] },
@@ -197,6 +217,7 @@ export class McpInquirer implements Inquirer {
     deadline: number,
   ): Promise<void> {
     const board = this.options.board!;
+    this.#parked.set(pendingId, thread);
     const outcome = await this.#waitForAnswer(
       pendingId,
       inquiry,
@@ -205,6 +226,7 @@ export class McpInquirer implements Inquirer {
       undefined,
       true,
     );
+    this.#parked.delete(pendingId);
     let end: ParkedEnd;
     if (outcome && outcome.kind !== "waiting") {
       end = outcome;

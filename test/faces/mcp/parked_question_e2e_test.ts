@@ -20,6 +20,7 @@ import {
   structured,
   textOf,
   waitFor,
+  wispAtTerminal,
 } from "./support.ts";
 
 const QUESTION = "Which config did you mean?";
@@ -213,6 +214,35 @@ Deno.test("wisp mcp: a parked question nobody answers runs out, and the next tur
     );
     await c.client.callTool({ name: "respond", arguments: { prompt: "so", thread_id: "late" } });
     assertEquals(lastUserMessage(ollama.chats()[3]), "so");
+  } finally {
+    await c.close();
+    await ollama.close();
+    await s.remove();
+  }
+});
+
+Deno.test("wisp mcp: a parked question is withdrawn when its thread closes, and a later answer is refused", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await mcpScratch(
+    ollamaConfig(ollama.url, {
+      tools: { ask: true },
+      inquiry: { timeoutSeconds: 300, parkAfterSeconds: 1 },
+    }),
+  );
+  const c = await connect(s, { env: { HOME: s.home } });
+  try {
+    scriptAsk(ollama, []);
+    const id = await parkedCall(c, s, "gone");
+    await c.client.callTool({ name: "close_thread", arguments: { thread_id: "gone" } });
+    await waitFor(() => pendingIds(s.pending).length === 0 ? true : undefined, "the withdrawal");
+    const late = await wispAtTerminal(s.home, ["questions", "answer", id]);
+    assertEquals(late.code, 1, late.output);
+    assertStringIncludes(late.output, `${id} no longer waits: its thread gone closed`);
+    // Nothing is told for a thread that is gone.
+    assertEquals(
+      s.events().some((e) => e.kind === "inquiry.settled" && e.parked === true),
+      false,
+    );
   } finally {
     await c.close();
     await ollama.close();
