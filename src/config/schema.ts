@@ -250,6 +250,9 @@ export const configSchema = z.object({
   }).prefault({}),
   inquiry: z.object({
     timeoutSeconds: positiveInt.optional(),
+    // Under wisp mcp, how long a respond call waits for an answer before its turn is parked:
+    // well under the ~60 s after which MCP clients give up on a tool call.
+    parkAfterSeconds: positiveInt.max(3600).default(20),
   }).prefault({}),
 }).superRefine((config, ctx) => {
   // wisp must never start on a model it refuses: a file that disables its own default does not load.
@@ -438,7 +441,8 @@ export const SETTINGS: SettingInfo[] = [
   },
   {
     key: "llamacpp.models.<name>.capabilities",
-    description: "what one llama.cpp model can do (toolCalling, guidedGeneration, reasoning, vision)",
+    description:
+      "what one llama.cpp model can do (toolCalling, guidedGeneration, reasoning, vision)",
     pattern: /^llamacpp\.models\.(.+)\.capabilities$/,
   },
   {
@@ -476,6 +480,10 @@ export const SETTINGS: SettingInfo[] = [
   {
     key: "inquiry.timeoutSeconds",
     description: "seconds a model's question waits for your answer",
+  },
+  {
+    key: "inquiry.parkAfterSeconds",
+    description: "seconds a wisp mcp turn waits for your answer before it is parked (20)",
   },
 ];
 

@@ -232,6 +232,8 @@ export interface PendingOutcome {
   command: string;
   thread: string;
   outsideSandbox?: boolean;
+  /** A question whose turn was parked (wisp mcp): its thread reads the answer on its next turn. */
+  parked?: boolean;
   at: string;
 }
 
@@ -984,6 +986,11 @@ export class PendingBoard {
     };
     conn.writeLine(JSON.stringify(outcome));
     conn.close();
+  }
+
+  /** Whether the request `id` is still filed here (not yet settled or withdrawn). */
+  waits(id: string): boolean {
+    return this.#filed.has(id);
   }
 
   /** The request is decided (or withdrawn): tell who is connected, remove it, keep the outcome. */

@@ -94,7 +94,7 @@ export function outcomeText(outcome: InquiryOutcome, question: string): string {
           : `${outcome.seconds} s`
       }. Do not guess what the person would say. Say in your reply what you need, and stop`;
     case "waiting":
-      return `under wisp mcp, waiting for the person: "${question}" (question ${outcome.pendingId}). Their answer reaches you as a note on a later turn. Do not guess it.`;
+      return `under wisp mcp, waiting for the person: "${question}" (question ${outcome.pendingId}). Their answer reaches you as a note on a later turn. Do not guess it: say in your reply what you asked, and stop.`;
   }
 }
 

@@ -126,3 +126,19 @@ Deno.test("every settable key resolves to a path the schema knows", () => {
     }
   }
 });
+
+Deno.test("inquiry.parkAfterSeconds: 20 by default, a whole number of seconds from 1 to 3600", () => {
+  assertEquals(defaultConfig().inquiry.parkAfterSeconds, 20);
+  assertEquals(
+    validateConfig({ inquiry: { parkAfterSeconds: 2 } }, "c.json").inquiry.parkAfterSeconds,
+    2,
+  );
+  for (const bad of [0, -1, 1.5, 3601, "20"]) {
+    const error = assertThrows(
+      () => validateConfig({ inquiry: { parkAfterSeconds: bad } }, "c.json"),
+      ConfigError,
+    );
+    assertStringIncludes(error.message, "inquiry.parkAfterSeconds");
+  }
+  assertEquals(findSetting("inquiry.parkAfterSeconds")?.key, "inquiry.parkAfterSeconds");
+});

@@ -119,9 +119,13 @@ export function takenLine(outcome: PendingOutcome, asked: Scope | undefined): st
 
 /** The line printed when the server took the answer to a question. */
 export function questionTakenLine(outcome: PendingOutcome): string {
+  // A parked turn has ended: the thread learns the answer when its caller next sends respond.
+  const when = outcome.parked ? "on its next turn" : "in this turn";
   return outcome.status === "declined"
-    ? `declined: ${outcome.command}; thread ${outcome.thread} is told you did not answer`
-    : `answered: ${outcome.command}; thread ${outcome.thread} reads it in this turn`;
+    ? `declined: ${outcome.command}; thread ${outcome.thread} is told you did not answer ${
+      outcome.parked ? "on its next turn" : ""
+    }`.trimEnd()
+    : `answered: ${outcome.command}; thread ${outcome.thread} reads it ${when}`;
 }
 
 /** A sentence for an error reading or reaching something in the pending folder. */

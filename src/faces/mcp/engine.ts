@@ -62,21 +62,35 @@ export interface EngineOptions {
    * resolveModel (the scripted double is never reachable from a name).
    */
   backendFor?: (name: string) => Backend;
+  /** A thread was closed or evicted: what waits for it (a parked question) is withdrawn. */
+  threadEnded?: (thread: string) => void;
 }
 
 export class SessionEngine {
-  /** Notes for each thread that arrived after its last turn (a pull it asked for ended), in order. */
+  /**
+   * Notes for each thread that arrived after its last turn, in order: a pull
+   * it asked for ended, or a question its parked turn left was answered,
+   * declined or ran out (inquiry_host.ts).
+   */
   readonly #notices = new Map<string, string[]>();
 
   constructor(readonly session: Session, readonly options: EngineOptions = {}) {
-    // A model pull the models tool started records its end, with the note, on the asking thread.
+    // Both record their end, with the note, on the thread that asked.
     session.audit.onEvent((event) => {
-      if (event.kind !== "model.pull" || typeof event.note !== "string") return;
+      const tells = event.kind === "model.pull" ||
+        (event.kind === "inquiry.settled" && event.parked === true);
+      if (!tells || typeof event.note !== "string") return;
       if (typeof event.thread !== "string") return;
       const queue = this.#notices.get(event.thread) ?? [];
       queue.push(event.note);
       this.#notices.set(event.thread, queue);
     });
+  }
+
+  /** A thread was closed or evicted: its notices go with it, and what waits for it is withdrawn. */
+  threadEnded(thread: string): void {
+    this.#notices.delete(thread);
+    this.options.threadEnded?.(thread);
   }
 
   newConversation(): Conversation {

@@ -28,6 +28,19 @@ const receiptCall = z.object({
 /** One call of the turn, as the receipt lists it. */
 export type ReceiptCall = z.output<typeof receiptCall>;
 
+const receiptQuestion = z.object({
+  id: z.string().describe("the question's id on the pending board"),
+  question: z.string(),
+  state: z.literal("waiting"),
+});
+/** A question the turn left waiting for the person (its turn was parked). */
+export type ReceiptQuestion = z.output<typeof receiptQuestion>;
+
+/** The line a parked turn's reply ends with, naming the question and how to answer it. Pure. */
+export function parkedMarker(question: ReceiptQuestion): string {
+  return `[a question waits for the person: ${question.question} — answer with wisp questions answer ${question.id}]`;
+}
+
 const refusal = z.object({
   tool: z.string(),
   command: z.string().optional(),
@@ -92,7 +105,10 @@ export const receiptOutput = z.object({
   stopped: z.boolean(),
   seconds: z.number(),
   notices: z.array(z.string()).optional().describe(
-    "notes that reached the thread since its last turn (a model pull it asked for ended), given to the model with this turn's prompt",
+    "notes that reached the thread since its last turn (a model pull it asked for ended, the person answered a parked question), given to the model with this turn's prompt",
+  ),
+  questions: z.array(receiptQuestion).optional().describe(
+    "questions of this turn still waiting for the person (the turn was parked): answered with wisp questions answer <id>, read by the thread's next turn",
   ),
 });
 /** What a respond result carries in structuredContent. */
@@ -194,11 +210,22 @@ export function buildReceipt(input: ReceiptInput): Receipt {
       bytesAfter: typeof e.bytesAfter === "number" ? e.bytesAfter : 0,
     }));
   const claims = [...(input.claims ?? [])];
+  // The ask tool records a question filed but not answered while the call waited (the turn was
+  // parked) as inquiry.pending with outcome "waiting".
+  const questions: ReceiptQuestion[] = input.events
+    .filter((e) =>
+      e.kind === "inquiry.pending" && e.outcome === "waiting" &&
+      typeof e.pendingId === "string" && typeof e.question === "string"
+    )
+    .map((e) => ({ id: e.pendingId as string, question: e.question as string, state: "waiting" }));
+  const reply = questions.length === 0
+    ? input.reply
+    : [input.reply.trimEnd(), ...questions.map(parkedMarker)].filter((l) => l !== "").join("\n\n");
   return {
     thread_id: input.thread,
     turn: input.turn,
     model: input.model,
-    reply: input.reply,
+    reply,
     ran: input.ran,
     calls: receiptCalls,
     refusals,
@@ -214,6 +241,7 @@ export function buildReceipt(input: ReceiptInput): Receipt {
     stopped: input.stopped,
     seconds: Number(input.seconds.toFixed(3)),
     ...(input.notices && input.notices.length > 0 ? { notices: [...input.notices] } : {}),
+    ...(questions.length > 0 ? { questions } : {}),
   };
 }
 

@@ -118,6 +118,17 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     // One notifier for the server: the model's notify tool and the approval banners share its
     // limit. The client owns the terminal, so there is no terminal route (nor an MCP host route).
     const notifier = openNotifier(config.notifications, paths.auditLog, { terminal: false });
+    // The ask tool's questions wait in the pending folder for wisp questions (inquiry_host.ts).
+    const inquirer = new McpInquirer({
+      ...(board ? { board } : {}),
+      audit,
+      session: audit.session,
+      timeoutSeconds: config.inquiry.timeoutSeconds ?? config.approval.timeoutSeconds,
+      parkAfterSeconds: config.inquiry.parkAfterSeconds,
+      client: () => host.options.channels.client(),
+      notify: (title, message) => host.options.channels.notify(title, message),
+      log,
+    });
     const session = Session.open({
       face: "mcp",
       paths,
@@ -125,16 +136,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
       audit,
       host,
       notifier,
-      // The ask tool's questions wait in the pending folder for wisp questions (inquiry_host.ts).
-      inquirer: new McpInquirer({
-        ...(board ? { board } : {}),
-        audit,
-        session: audit.session,
-        timeoutSeconds: config.inquiry.timeoutSeconds ?? config.approval.timeoutSeconds,
-        client: () => host.options.channels.client(),
-        notify: (title, message) => host.options.channels.notify(title, message),
-        log,
-      }),
+      inquirer,
       yes: options.yes,
       unsafe: options.unsafe,
       argv: options.argv,
@@ -152,7 +154,10 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
     if (stopping) live.close();
     const backend: FaceBackend = {
       session,
-      engine: new SessionEngine(session),
+      // A parked question of a thread that closes is withdrawn with it.
+      engine: new SessionEngine(session, {
+        threadEnded: (thread) => inquirer.withdrawThread(thread),
+      }),
       // The view the model's inspect tool and `wisp config show` give, from the config loaded.
       configView: () => configView(config, paths, options.configExists),
     };

@@ -326,7 +326,10 @@ export class McpFace {
       options.maxThreads,
       // Threads are opened only once the backend is (respond awaits ready() first).
       () => this.#backend!.engine.newConversation(),
-      (thread, why) => options.log("debug", `thread ${thread.id} ${why}`),
+      (thread, why) => {
+        options.log("debug", `thread ${thread.id} ${why}`);
+        this.#backend?.engine.threadEnded(thread.id);
+      },
     );
     this.facts = options.facts
       ? new FactDesk({

@@ -87,7 +87,10 @@ Deno.test("chat --json: a command waiting in wisp mcp is an approval line with s
 Deno.test("chat --json: a question waiting in wisp mcp is a choice line of kind question with source mcp; a hello without answer-questions gets none", async () => {
   const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
   const s = await mcpScratch(
-    ollamaConfig(ollama.url, { tools: { ask: true }, inquiry: { timeoutSeconds: 300 } }),
+    ollamaConfig(ollama.url, {
+      tools: { ask: true },
+      inquiry: { timeoutSeconds: 300, parkAfterSeconds: 300 },
+    }),
   );
   const c = await connect(s);
   ollama.reply(

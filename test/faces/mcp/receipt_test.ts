@@ -5,7 +5,7 @@
  * `file.write` of the turn.
  */
 import { assertEquals } from "../../support/assert.ts";
-import { buildReceipt } from "../../../src/faces/mcp/receipt.ts";
+import { buildReceipt, parkedMarker } from "../../../src/faces/mcp/receipt.ts";
 import type { AuditEvent } from "../../../src/audit/catalogue.ts";
 
 function event(kind: string, fields: Record<string, unknown>, seq: number): AuditEvent {
@@ -69,4 +69,33 @@ Deno.test("a receipt says condensed only when the turn condensed, and lists the 
     write,
     { path: "/p/b.txt", mode: "replace", created: false, bytesBefore: 40, bytesAfter: 12 },
   ]);
+});
+
+Deno.test("a parked turn's receipt lists the question left waiting, and its reply ends with the marker", () => {
+  const parked = receipt([
+    // Filed on the board (no outcome yet), then parked by the ask tool.
+    event("inquiry.pending", { inquiryId: "q1", pendingId: "a1b2c3d4", question: "Which?" }, 1),
+    event("inquiry.pending", {
+      inquiryId: "q1",
+      outcome: "waiting",
+      pendingId: "a1b2c3d4",
+      question: "Which?",
+    }, 2),
+  ]);
+  assertEquals(parked.questions, [{ id: "a1b2c3d4", question: "Which?", state: "waiting" }]);
+  assertEquals(
+    parked.reply,
+    "done\n\n[a question waits for the person: Which? — answer with wisp questions answer a1b2c3d4]",
+  );
+  assertEquals(
+    parkedMarker({ id: "a1b2c3d4", question: "Which?", state: "waiting" }),
+    "[a question waits for the person: Which? — answer with wisp questions answer a1b2c3d4]",
+  );
+
+  const answered = receipt([
+    event("inquiry.pending", { inquiryId: "q1", pendingId: "a1b2c3d4", question: "Which?" }, 1),
+    event("inquiry.settled", { inquiryId: "q1", outcome: "answered" }, 2),
+  ]);
+  assertEquals(answered.questions, undefined);
+  assertEquals(answered.reply, "done");
 });

@@ -79,7 +79,10 @@ Deno.test({
   fn: async () => {
     const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
     const s = await mcpScratch(
-      ollamaConfig(ollama.url, { tools: { ask: true }, inquiry: { timeoutSeconds: 300 } }),
+      ollamaConfig(ollama.url, {
+        tools: { ask: true },
+        inquiry: { timeoutSeconds: 300, parkAfterSeconds: 300 },
+      }),
     );
     const c = await connect(s);
     const terminal = new Terminal();

@@ -2,7 +2,9 @@
  * The ask tool under `wisp mcp`: the question waits in the pending folder
  * like an approval; `wisp questions` lists it; `wisp questions answer ID` in
  * a real terminal (tmux) shows it and reads the answer at its own prompt,
- * and the model reads `chose: …` in the same turn; a piped `wisp questions
+ * and the model reads `chose: …` in the same turn (answered before
+ * inquiry.parkAfterSeconds, set long here so a slow machine does not park
+ * it; parked_question_e2e_test.ts has the parked turn); a piped `wisp questions
  * answer` cannot answer, and `wisp approvals approve` on a question is a
  * usage error pointing at wisp questions.
  */
@@ -27,7 +29,10 @@ Deno.test({
   fn: async () => {
     const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
     const s = await mcpScratch(
-      ollamaConfig(ollama.url, { tools: { ask: true }, inquiry: { timeoutSeconds: 300 } }),
+      ollamaConfig(ollama.url, {
+        tools: { ask: true },
+        inquiry: { timeoutSeconds: 300, parkAfterSeconds: 300 },
+      }),
     );
     const c = await connect(s);
     const terminal = new Terminal();
