@@ -48,7 +48,7 @@ Deno.test("the turn tally counts, sums and remembers the last and slowest turn",
   assertEquals(tally.last, last);
 });
 
-Deno.test("a first turn faster than zero seconds' worth still sets the slowest to its own time", () => {
+Deno.test("the first turn sets the slowest time, however short it was", () => {
   const tally = tallyTurn(emptyTally(), {
     seconds: 0.01,
     inputTokens: 0,
