@@ -142,6 +142,11 @@ export class AuditLog implements AuditSink {
     return this.options.enabled;
   }
 
+  /** How many listeners are subscribed now (a long run should not gather more). */
+  get listenerCount(): number {
+    return this.#listeners.size;
+  }
+
   /** Subscribe to every event this process records; returns the unsubscribe. */
   onEvent(listener: AuditListener): () => void {
     this.#listeners.add(listener);

@@ -66,6 +66,8 @@ import { chatInquirer } from "./inquiry.ts";
 import { factsCommand } from "./facts.ts";
 import { completeInput, runSlash } from "./slash.ts";
 import { activityWords } from "./tool_words.ts";
+import { keepLatest, KEPT_HISTORY, KEPT_OUTPUTS, KEPT_THOUGHTS, pushLatest } from "./kept.ts";
+import { emptyTally, tallyTurn, type TurnFigure, type TurnTally } from "./turn_tally.ts";
 
 /** The help line under the banner. */
 export const HELP_LINE =
@@ -136,16 +138,6 @@ interface Running {
   interrupts: number;
 }
 
-/** A turn's figures, for /stats and the status line. */
-export interface TurnFigure {
-  seconds: number;
-  inputTokens: number;
-  outputTokens: number;
-  outcome: string;
-  /** The turn condensed the conversation. */
-  condensed?: boolean;
-}
-
 /** An output seen in this chat, for /show and /last: a tool's result or a typed command's. */
 export interface SeenOutput {
   /** The event id it came with (tool.result's callId, or the command.typed id). */
@@ -169,10 +161,13 @@ export class ChatEngine {
   backend!: Backend;
   /** The hello, once one came; undefined: none (approvals over the protocol). */
   hello: HelloLine | undefined;
-  /** The lines the person submitted, for /history and the transcript. */
+  /** The lines the person submitted, for /history and the transcript: the latest KEPT_HISTORY. */
   readonly history: string[] = [];
-  readonly turns: TurnFigure[] = [];
+  /** The session's turns, added up (turn_tally.ts): what /stats and the status line say. */
+  turnTally: TurnTally = emptyTally();
+  /** The outputs seen in this chat, for /show: the latest KEPT_OUTPUTS. */
   readonly outputs: SeenOutput[] = [];
+  /** The conversation's thinking, for /inspect thinking: the latest KEPT_THOUGHTS turns'. */
   readonly thoughts: Thought[] = [];
   /** The task set with /task, shown to the model beside each request. */
   task: string | undefined;
@@ -230,6 +225,7 @@ export class ChatEngine {
         history: [],
       };
     this.history.push(...this.transcript.history);
+    keepLatest(this.history, KEPT_HISTORY);
     this.task = this.transcript.task;
   }
 
@@ -591,7 +587,7 @@ export class ChatEngine {
   async message(raw: string): Promise<void> {
     const text = raw.replace(/\r?\n$/, "");
     if (text.trim() === "") return;
-    this.history.push(text);
+    pushLatest(this.history, text, KEPT_HISTORY);
     if (text.startsWith("/")) {
       await runSlash(this, text);
       return;
@@ -676,6 +672,11 @@ export class ChatEngine {
 
   // -------------------------------------------------------------- a turn
 
+  /** Add a turn's figures to the session's tally. */
+  countTurn(figure: TurnFigure): void {
+    this.turnTally = tallyTurn(this.turnTally, figure);
+  }
+
   /** One message to the model: the turn through the conversation, streamed as delta lines. */
   async turn(prompt: string): Promise<void> {
     const running = this.beginRunning("turn", "waiting for the model");
@@ -708,11 +709,13 @@ export class ChatEngine {
         },
       });
       this.#startTurnLine(report.turnId);
-      if (thinking !== "") this.thoughts.push({ turn: report.turnId, text: thinking });
+      if (thinking !== "") {
+        pushLatest(this.thoughts, { turn: report.turnId, text: thinking }, KEPT_THOUGHTS);
+      }
       const { outcome } = report;
       this.emit({ type: "delta", text: "" });
       const how = outcome.stopped ? "stopped" : outcome.roundLimit ? "round-limit" : "replied";
-      this.turns.push({
+      this.countTurn({
         seconds: outcome.seconds,
         inputTokens: outcome.usage.inputTokens,
         outputTokens: outcome.usage.outputTokens,
@@ -758,7 +761,7 @@ export class ChatEngine {
       const failure = error instanceof TurnFailed ? error.failure : error;
       const turnId = this.#startTurnLine(`${this.session.id}-failed`);
       if (error instanceof TurnFailed && error.ran) this.note(error.ran, "muted", "ran");
-      this.turns.push({ seconds, inputTokens: 0, outputTokens: 0, outcome: "failed" });
+      this.countTurn({ seconds, inputTokens: 0, outputTokens: 0, outcome: "failed" });
       this.note(`error: ${messageOf(failure)}`, "error", "error");
       this.emit({
         type: "turn",
@@ -911,7 +914,7 @@ export class ChatEngine {
       this.setActivity(activityWords(String(event.tool), event.arguments));
     } else if (event.kind === "tool.result") {
       const text = typeof event.text === "string" ? event.text : "";
-      this.outputs.push({
+      this.keepOutput({
         id: String(event.callId ?? event.id),
         ...(typeof event.outputId === "string" ? { stored: event.outputId } : {}),
         title: `${event.tool}`,
@@ -919,6 +922,11 @@ export class ChatEngine {
       });
       this.setActivity("waiting for the model");
     }
+  }
+
+  /** Keep an output for /show, letting the oldest go beyond KEPT_OUTPUTS. */
+  keepOutput(output: SeenOutput): void {
+    pushLatest(this.outputs, output, KEPT_OUTPUTS);
   }
 
   /** Find an output by the start of its event id or its store id; the last one for "". */
@@ -1106,7 +1114,7 @@ export class ChatEngine {
     try {
       branch = readGitState(root)?.branch;
     } catch { /* unknown: omitted */ }
-    const last = this.turns[this.turns.length - 1];
+    const last = this.turnTally.last;
     const percent = this.contextPercent();
     this.emit({
       type: "status",

@@ -20,6 +20,7 @@ import { usageText } from "./engine.ts";
 import { emptyContext, newTranscriptId } from "./transcript.ts";
 import { contextView } from "../../context/view.ts";
 import { factCommand, factsCommand, taskCommand } from "./facts.ts";
+import { meanSeconds } from "./turn_tally.ts";
 
 /** The commands, in the order /help lists them, with what each does. */
 export const SLASH_COMMANDS: readonly { name: string; usage: string; what: string }[] = [
@@ -114,6 +115,8 @@ export async function runSlash(engine: ChatEngine, text: string): Promise<void> 
         facts: undefined,
       };
       engine.factBook = undefined;
+      // The thinking was the last conversation's; the outputs stay for /show (the chat's).
+      engine.thoughts.length = 0;
       await engine.openConversation(emptyContext());
       say("a new conversation; the model remembers nothing of the last one");
       return;
@@ -353,23 +356,20 @@ function tokens(engine: ChatEngine): void {
 
 function stats(engine: ChatEngine): void {
   const say = (line: string) => engine.note(line, "plain", "command");
-  const turns = engine.turns;
-  if (turns.length === 0) {
+  const turns = engine.turnTally;
+  if (turns.last === undefined) {
     say("no turn yet in this session");
   } else {
-    const failed = turns.filter((t) => t.outcome === "failed").length;
-    const seconds = turns.map((t) => t.seconds).sort((a, b) => a - b);
-    const mean = seconds.reduce((a, b) => a + b, 0) / seconds.length;
+    const failed = turns.failed;
     say(
-      `turns: ${turns.length}${failed ? ` (${failed} failed)` : ""} · mean ${
-        mean.toFixed(1)
-      } s · slowest ${seconds[seconds.length - 1].toFixed(1)} s`,
+      `turns: ${turns.count}${failed ? ` (${failed} failed)` : ""} · mean ${
+        meanSeconds(turns).toFixed(1)
+      } s · slowest ${turns.slowestSeconds.toFixed(1)} s`,
     );
-    const last = turns[turns.length - 1];
-    say(`last: ${usageText(last.seconds, last)}`);
+    say(`last: ${usageText(turns.last.seconds, turns.last)}`);
   }
   const store = engine.conversation.context.store;
-  const condensed = turns.filter((t) => t.condensed).length;
+  const condensed = turns.condensed;
   say(
     `context: ${store.turnCount} turn${
       store.turnCount === 1 ? "" : "s"

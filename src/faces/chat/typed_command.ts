@@ -176,7 +176,7 @@ export async function runTyped(engine: ChatEngine, typed: TypedLine): Promise<vo
       ...(result.outputId ? { stored: result.outputId } : {}),
       ...(result.error ? { error: result.error } : {}),
     });
-    engine.outputs.push({
+    engine.keepOutput({
       id: event.id,
       ...(result.outputId ? { stored: result.outputId } : {}),
       title: `! ${typed.command}`,
