@@ -113,8 +113,11 @@ export async function runSlash(engine: ChatEngine, text: string): Promise<void> 
         context: emptyContext(),
         history: [],
         facts: undefined,
+        task: undefined,
       };
       engine.factBook = undefined;
+      // The task was the last conversation's, as its facts were.
+      engine.task = undefined;
       // The thinking was the last conversation's; the outputs stay for /show (the chat's).
       engine.thoughts.length = 0;
       await engine.openConversation(emptyContext());

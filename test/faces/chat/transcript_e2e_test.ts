@@ -73,6 +73,29 @@ Deno.test("the end of input saves the transcript too", async () => {
   }
 });
 
+Deno.test("/new starts a conversation without the last one's task, and each transcript keeps its own", async () => {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await scratch(ollamaConfig(ollama.url));
+  try {
+    const run = await s.wisp(["chat", "--json"], { stdin: "/task tidy the docs\n/new\n/task\n" });
+    assertEquals(run.code, 0, run.stderr);
+    const notes = run.stdout.trim().split("\n").map((l) => JSON.parse(l))
+      .filter((l) => l.type === "note").map((l) => String(l.text));
+    const afterNew = notes.slice(notes.findIndex((t) => t.startsWith("a new conversation")));
+    assert(afterNew.includes("no task is set; /task TEXT sets one"), notes.join("\n"));
+    const saved = [...Deno.readDirSync(join(s.home, "transcripts"))]
+      .map((f) => JSON.parse(Deno.readTextFileSync(join(s.home, "transcripts", f.name))));
+    assertEquals(saved.length, 2);
+    const first = saved.find((t) => t.history.includes("/task tidy the docs"));
+    const second = saved.find((t) => t !== first);
+    assertEquals(first?.task, "tidy the docs");
+    assertEquals(second?.task, undefined);
+  } finally {
+    await s.remove();
+    await ollama.close();
+  }
+});
+
 Deno.test("a plain chat with a piped stdin never answers an approval: the next line is a message, the command never runs", async () => {
   const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
   ollama.reply(
