@@ -418,25 +418,31 @@ export interface UnreadableRequest {
 }
 
 /**
+ * The ids of the request files in the pending folder (`<id>.json` with an id
+ * wisp makes), in the folder's order; none when the folder cannot be read.
+ */
+function requestIds(dir: string): string[] {
+  try {
+    return [...Deno.readDirSync(dir)]
+      .filter((e) => e.isFile && e.name.endsWith(".json"))
+      .map((e) => e.name.slice(0, -".json".length))
+      .filter(isPendingId);
+  } catch {
+    return [];
+  }
+}
+
+/**
  * The request files that cannot be read as any request this wisp knows
  * (altered, damaged, or written by another version), in id order. None is
  * removed: whether its server still waits cannot be known from it.
  */
 export function listUnreadable(dir: string): UnreadableRequest[] {
   const out: UnreadableRequest[] = [];
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(dir)];
-  } catch {
-    return [];
-  }
-  for (const entry of entries) {
-    if (!entry.isFile || !entry.name.endsWith(".json")) continue;
-    const id = entry.name.slice(0, -".json".length);
-    if (!isPendingId(id)) continue;
+  for (const id of requestIds(dir)) {
     let text: string;
     try {
-      text = Deno.readTextFileSync(join(dir, entry.name));
+      text = Deno.readTextFileSync(join(dir, `${id}.json`));
     } catch (error) {
       // Removed between the listing and the read: answered meanwhile.
       if (error instanceof Deno.errors.NotFound) continue;
@@ -619,19 +625,10 @@ export async function listPendingFacts(
   now = Date.now(),
 ): Promise<ListedFact[]> {
   const out: ListedFact[] = [];
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(dir)];
-  } catch {
-    return [];
-  }
-  for (const entry of entries) {
-    if (!entry.isFile || !entry.name.endsWith(".json")) continue;
-    const id = entry.name.slice(0, -".json".length);
-    if (!isPendingId(id)) continue;
+  for (const id of requestIds(dir)) {
     let text: string;
     try {
-      text = Deno.readTextFileSync(join(dir, entry.name));
+      text = Deno.readTextFileSync(join(dir, `${id}.json`));
     } catch {
       continue;
     }
