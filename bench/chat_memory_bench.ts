@@ -22,8 +22,7 @@
 import { join } from "node:path";
 import { homePaths } from "../src/config/home.ts";
 import { defaultConfig } from "../src/config/schema.ts";
-import { ChatEngine } from "../src/faces/chat/engine.ts";
-import { encodeOutLine } from "../src/faces/chat/protocol.ts";
+import { startJsonEngine } from "./json_engine.ts";
 import { ScriptedBackend, textReply, toolCallEvent } from "../src/models/scripted.ts";
 import type { StreamEvent } from "../src/models/backend.ts";
 
@@ -78,31 +77,11 @@ interface Measured {
 
 async function engineRun(scenario: Scenario, home: string): Promise<Measured> {
   const backend = new ScriptedBackend([], { capabilities: { thinking: true } });
-  const engine = new ChatEngine({
+  const { engine, send } = await startJsonEngine(backend, {
     config,
     paths: homePaths(join(dir, home)),
     root: dir,
-    yes: false,
-    unsafe: false,
-    face: "chat-json",
-    approvals: "protocol",
-    inputIsTerminal: false,
-    noteWaiting: false,
-    version: "bench",
-    emit: (line) => void encodeOutLine(line),
-    backend: () => Promise.resolve(backend),
-    runnableModels: () => Promise.resolve([backend.name]),
-    configView: () => ({}),
   });
-  await engine.start();
-  const send = async (text: string) => {
-    engine.handle({ type: "message", text });
-    await engine.idle();
-    // The test double keeps every request it was sent; that log is not the engine's.
-    backend.requests.length = 0;
-    // A person's next line arrives from outside, after the event loop has turned.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  };
   let warm = 0;
   for (let i = 0; i < WARM + TURNS; i++) {
     if (scenario.newEvery && i > 0 && i % scenario.newEvery === 0) await send("/new");

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { homePaths } from "../src/config/home.ts";
 import { defaultConfig } from "../src/config/schema.ts";
 import { ChatEngine } from "../src/faces/chat/engine.ts";
-import { encodeOutLine } from "../src/faces/chat/protocol.ts";
+import { startJsonEngine } from "./json_engine.ts";
 import { ScriptedBackend, textReply } from "../src/models/scripted.ts";
 import { Tui } from "../src/faces/tui/run.ts";
 import { paint } from "../src/faces/tui/palette.ts";
@@ -96,32 +96,11 @@ function memory(): { heap: number; rss: number } {
  */
 async function engineAlone(): Promise<{ m100: { heap: number }; m1000: { heap: number } }> {
   const backend = new ScriptedBackend();
-  const engine = new ChatEngine({
+  const { engine, send } = await startJsonEngine(backend, {
     config,
     paths: homePaths(join(dir, "home-baseline")),
     root: dir,
-    yes: false,
-    unsafe: false,
-    face: "chat-json",
-    approvals: "protocol",
-    inputIsTerminal: false,
-    noteWaiting: false,
-    version: "bench",
-    emit: (line) => void encodeOutLine(line),
-    backend: () => Promise.resolve(backend),
-    runnableModels: () => Promise.resolve([backend.name]),
-    configView: () => ({}),
   });
-  await engine.start();
-  const send = async (text: string) => {
-    engine.handle({ type: "message", text });
-    await engine.idle();
-    // The test double keeps every request it was sent (each with the whole conversation):
-    // that log is the bench's, not the engine's, so it is emptied.
-    backend.requests.length = 0;
-    // A person's next line arrives from outside, after the event loop has turned.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  };
   let m100 = memory();
   for (let i = 0; i < TURNS + 150; i++) {
     if (i >= 250 && i % 100 === 0) await send("/new");
