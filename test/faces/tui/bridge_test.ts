@@ -20,5 +20,7 @@ Deno.test("bridge: an in line is read by the protocol's own reader", () => {
   assertEquals(acrossIn({ type: "answer", id: "a1", decision: "session" }), {
     line: { type: "answer", id: "a1", decision: "session" },
   });
-  assertEquals(acrossIn({ type: "output", id: "x" }), { line: { type: "output", id: "x", page: 1 } });
+  assertEquals(acrossIn({ type: "output", id: "x" }), {
+    line: { type: "output", id: "x", page: 1 },
+  });
 });

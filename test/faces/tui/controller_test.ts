@@ -110,7 +110,10 @@ Deno.test("controller: an approval from wisp mcp waits while the box has text, o
   const t = setUp();
   t.type("half");
   t.receive(mcpApproval);
-  assert(t.printed.some((r) => r.includes("⚠ waiting in wisp mcp: git push")), t.printed.join("\n"));
+  assert(
+    t.printed.some((r) => r.includes("⚠ waiting in wisp mcp: git push")),
+    t.printed.join("\n"),
+  );
   assert(!t.controller.band().rows.some((r) => r.includes("╭")));
   assert(t.controller.band().rows.at(-1)!.includes("approvals: 1"));
   t.key("u", { ctrl: true });

@@ -6,6 +6,16 @@
  * the input; these helpers find the band by it.
  */
 import { Terminal } from "../../support/tmux.ts";
+import { type FakeOllama, startFakeOllama } from "../../support/fake_ollama.ts";
+import { ollamaConfig, type Scratch, scratch } from "../respond/support.ts";
+
+/** How wisp-tui is started: the terminal's size, extra environment, chat's arguments. */
+export interface StartOptions {
+  width?: number;
+  height?: number;
+  env?: Record<string, string>;
+  args?: string[];
+}
 
 /** A wisp-tui session in its own tmux server. */
 export class TuiScreen {
@@ -17,15 +27,21 @@ export class TuiScreen {
   async start(
     home: string,
     cwd: string,
-    options: { width?: number; height?: number; env?: Record<string, string>; args?: string[] } =
-      {},
+    options: StartOptions = {},
   ): Promise<void> {
     this.#home = home;
-    await this.terminal.wisp(this.session, home, ["chat", ...(options.args ?? [])], undefined, cwd, {
-      width: options.width ?? 100,
-      height: options.height ?? 30,
-      ...(options.env ? { env: options.env } : {}),
-    });
+    await this.terminal.wisp(
+      this.session,
+      home,
+      ["chat", ...(options.args ?? [])],
+      undefined,
+      cwd,
+      {
+        width: options.width ?? 100,
+        height: options.height ?? 30,
+        ...(options.env ? { env: options.env } : {}),
+      },
+    );
   }
 
   /** What the terminal shows now. */
@@ -98,7 +114,9 @@ export class TuiScreen {
 }
 
 /** The band's rows on a screen: from the rule above the input to the status row. */
-export function band(screen: string): { rule: number; input: string[]; status: string; rows: string[] } {
+export function band(
+  screen: string,
+): { rule: number; input: string[]; status: string; rows: string[] } {
   const rows = screen.replace(/\n+$/, "").split("\n");
   const rule = rows.findLastIndex((r) => /^─{10,}$/.test(r));
   return {
@@ -125,4 +143,35 @@ function wispsWith(mark: string): number[] {
     } catch { /* gone, or not ours to read */ }
   }
   return pids;
+}
+
+/** What a wisp-tui test against the fake Ollama works with. */
+export interface TuiTest {
+  tui: TuiScreen;
+  ollama: FakeOllama;
+  s: Scratch;
+}
+
+/**
+ * Run `fn` against wisp-tui in a scratch home whose model is a fake Ollama:
+ * wisp-tui started (`start`'s size and environment, given the scratch) and
+ * its band drawn first; the terminal, the server and the home gone after,
+ * whatever `fn` did.
+ */
+export async function withTui(
+  options: { start?: (s: Scratch) => StartOptions },
+  fn: (t: TuiTest) => Promise<void>,
+): Promise<void> {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await scratch(ollamaConfig(ollama.url));
+  const tui = new TuiScreen();
+  try {
+    await tui.start(s.home, s.project, options.start?.(s) ?? {});
+    await tui.until("the band", (screen) => band(screen).rule >= 0);
+    await fn({ tui, ollama, s });
+  } finally {
+    await tui.close();
+    await ollama.close();
+    await s.remove();
+  }
 }

@@ -9,26 +9,24 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../../support/assert.ts";
-import { startFakeOllama } from "../../support/fake_ollama.ts";
-import { ollamaConfig, scratch } from "../respond/support.ts";
+import { scratch } from "../respond/support.ts";
 import { tmuxAvailable } from "../../support/tmux.ts";
-import { band, inputText, TuiScreen } from "./support.ts";
+import { band, inputText, TuiScreen, withTui } from "./support.ts";
 
 const ignore = !tmuxAvailable();
+
+/** Where wisp-tui traces its frames in a scratch home. */
+const frameLog = (s: { home: string }) => join(s.home, "frames.log");
 
 Deno.test({
   name: "wisp-tui: a prompt's reply streams above the band, which stays pinned under it",
   ignore,
-  fn: async () => {
-    const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
-    ollama.reply({
-      text: ["Hello ", "from the ", "**fake** model.\n\n", "- one\n- two\n"],
-      usage: { input: 12, output: 5 },
-    });
-    const s = await scratch(ollamaConfig(ollama.url));
-    const tui = new TuiScreen();
-    try {
-      await tui.start(s.home, s.project, { width: 100, height: 30 });
+  fn: () =>
+    withTui({ start: () => ({ width: 100, height: 30 }) }, async ({ tui, ollama, s }) => {
+      ollama.reply({
+        text: ["Hello ", "from the ", "**fake** model.\n\n", "- one\n- two\n"],
+        usage: { input: 12, output: 5 },
+      });
       await tui.until("the band", (screen) => band(screen).rule >= 0 && /granite/.test(screen));
       await tui.type("say hello");
       await tui.waitFor("› say hello");
@@ -48,70 +46,54 @@ Deno.test({
       assert(sent >= 0 && sent < reply, screen);
       assertStringIncludes(b.status, "granite4.1:8b");
       await tui.until("the turn's figures", (sc) => band(sc).status.includes("↓12 ↑5"));
-    } finally {
-      await tui.close();
-      await ollama.close();
-      await s.remove();
-    }
-  },
+    }),
 });
 
 Deno.test({
   name:
     "wisp-tui: an approval is answered only after its guard; a key typed during the guard goes to the input",
   ignore,
-  fn: async () => {
-    const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
-    ollama.reply(
-      { toolCalls: [{ name: "run_command", arguments: { command: "touch first" } }] },
-      { text: "Made the first file." },
-    );
-    const s = await scratch(ollamaConfig(ollama.url));
-    const tui = new TuiScreen();
-    try {
-      // A long guard, so "typed during the guard" does not depend on how fast this machine is.
-      await tui.start(s.home, s.project, { env: { WISP_TUI_GUARD_MS: "3000" } });
-      await tui.until("the band", (screen) => band(screen).rule >= 0);
-      await tui.type("make the first file");
-      await tui.keys("Enter");
-      const dialog = await tui.waitFor("remembered as: touch *");
-      assertStringIncludes(dialog, "touch first");
-      assertStringIncludes(dialog, "╭");
-      // Typed while the guard runs: neither answers the dialog, both are kept for the box.
-      await tui.type("ys");
-      await new Promise((r) => setTimeout(r, 500));
-      let screen = await tui.visible();
-      assertStringIncludes(screen, "remembered as: touch *");
-      assert(!screen.includes("approved"), screen);
-      // Once the keyboard has been quiet for the guard, a key answers.
-      await tui.waitFor("[y]once", { ms: 60_000 });
-      await tui.until("the guard's end", (sc) => !sc.includes("(keys in a moment)"));
-      await tui.keys("n");
-      screen = await tui.waitFor("⚠ refused: touch first", { history: true });
-      await tui.until("the turn's end", (sc) => inputText(sc) === "› ys");
-      assert(!(await Deno.stat(join(s.project, "first")).catch(() => undefined)), "not run");
-      assert(
-        s.events().some((e) => e.kind === "approval.decided" && e.decision === "refused"),
-        "denied in the audit",
-      );
-    } finally {
-      await tui.close();
-      await ollama.close();
-      await s.remove();
-    }
-  },
+  fn: () =>
+    // A long guard, so "typed during the guard" does not depend on how fast this machine is.
+    withTui(
+      { start: () => ({ env: { WISP_TUI_GUARD_MS: "3000" } }) },
+      async ({ tui, ollama, s }) => {
+        ollama.reply(
+          { toolCalls: [{ name: "run_command", arguments: { command: "touch first" } }] },
+          { text: "Made the first file." },
+        );
+        await tui.type("make the first file");
+        await tui.keys("Enter");
+        const dialog = await tui.waitFor("remembered as: touch *");
+        assertStringIncludes(dialog, "touch first");
+        assertStringIncludes(dialog, "╭");
+        // Typed while the guard runs: neither answers the dialog, both are kept for the box.
+        await tui.type("ys");
+        await new Promise((r) => setTimeout(r, 500));
+        let screen = await tui.visible();
+        assertStringIncludes(screen, "remembered as: touch *");
+        assert(!screen.includes("approved"), screen);
+        // Once the keyboard has been quiet for the guard, a key answers.
+        await tui.waitFor("[y]once", { ms: 60_000 });
+        await tui.until("the guard's end", (sc) => !sc.includes("(keys in a moment)"));
+        await tui.keys("n");
+        screen = await tui.waitFor("⚠ refused: touch first", { history: true });
+        await tui.until("the turn's end", (sc) => inputText(sc) === "› ys");
+        assert(!(await Deno.stat(join(s.project, "first")).catch(() => undefined)), "not run");
+        assert(
+          s.events().some((e) => e.kind === "approval.decided" && e.decision === "refused"),
+          "denied in the audit",
+        );
+      },
+    ),
 });
 
 Deno.test({
-  name: "wisp-tui at 60×20: ! and !! turn the box to command and outside mode; Backspace at the start steps back",
+  name:
+    "wisp-tui at 60×20: ! and !! turn the box to command and outside mode; Backspace at the start steps back",
   ignore,
-  fn: async () => {
-    const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
-    const s = await scratch(ollamaConfig(ollama.url));
-    const tui = new TuiScreen();
-    try {
-      await tui.start(s.home, s.project, { width: 60, height: 20 });
-      await tui.until("the band", (screen) => band(screen).rule >= 0);
+  fn: () =>
+    withTui({ start: () => ({ width: 60, height: 20 }) }, async ({ tui, ollama }) => {
       await tui.type("!");
       let screen = await tui.waitFor("Run a command yourself, in the sandbox");
       assertEquals(inputText(screen), "!");
@@ -139,54 +121,36 @@ Deno.test({
       assertStringIncludes(screen, "! echo from-the-box");
       assertStringIncludes(screen, "from-the-box");
       assertEquals(ollama.chats().length, 0);
-    } finally {
-      await tui.close();
-      await ollama.close();
-      await s.remove();
-    }
-  },
+    }),
 });
 
 Deno.test({
   name: "wisp-tui: Up recalls the last line keeping the draft; Down brings the draft back",
   ignore,
-  fn: async () => {
-    const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
-    ollama.reply({ text: "First answer." });
-    const s = await scratch(ollamaConfig(ollama.url));
-    const tui = new TuiScreen();
-    try {
-      await tui.start(s.home, s.project);
-      await tui.until("the band", (screen) => band(screen).rule >= 0);
+  fn: () =>
+    withTui({}, async ({ tui, ollama }) => {
+      ollama.reply({ text: "First answer." });
       await tui.type("the first message");
       await tui.keys("Enter");
       await tui.waitFor("First answer.");
-      await tui.until("the prompt", (sc) => inputText(sc) === "›" && !/\.\.\.|…/.test(band(sc).status));
+      await tui.until("the prompt", (sc) =>
+        inputText(sc) === "›" && !/\.\.\.|…/.test(band(sc).status));
       await tui.type("a draft");
-      await tui.until("the draft", (sc) => inputText(sc) === "› a draft");
+      await tui.until("the draft", (sc) =>
+        inputText(sc) === "› a draft");
       await tui.keys("Up");
       await tui.until("the recalled line", (sc) => inputText(sc) === "› the first message");
       await tui.keys("Down");
       await tui.until("the draft back", (sc) => inputText(sc) === "› a draft");
-    } finally {
-      await tui.close();
-      await ollama.close();
-      await s.remove();
-    }
-  },
+    }),
 });
 
 Deno.test({
   name:
     "wisp-tui: keys typed while a command runs are held, counted, and applied when it ends; Ctrl-O opens its output, Esc closes it",
   ignore,
-  fn: async () => {
-    const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
-    const s = await scratch(ollamaConfig(ollama.url));
-    const tui = new TuiScreen();
-    try {
-      await tui.start(s.home, s.project);
-      await tui.until("the band", (screen) => band(screen).rule >= 0);
+  fn: () =>
+    withTui({}, async ({ tui, s }) => {
       // The command ends when the test says so, not after a guessed time.
       await tui.type("!while [ ! -e go ]; do sleep 0.1; done; seq 1 200");
       await tui.keys("Enter");
@@ -203,29 +167,23 @@ Deno.test({
       const rows = screen.split("\n");
       assert(rows.some((r) => /│\s*1\s*│?/.test(r)), screen);
       await tui.keys("PageDown");
-      screen = await tui.until("a page down", (sc) => sc.split("\n").some((r) => /│\s*17\s/.test(r)));
+      screen = await tui.until(
+        "a page down",
+        (sc) => sc.split("\n").some((r) => /│\s*17\s/.test(r)),
+      );
       await tui.keys("Escape");
       screen = await tui.until("the panel closed", (sc) => !sc.includes("Esc closes"));
       assertEquals(inputText(screen), "›");
-    } finally {
-      await tui.close();
-      await ollama.close();
-      await s.remove();
-    }
-  },
+    }),
 });
 
 Deno.test({
-  name: "wisp-tui: a resize keeps one band at the bottom; Ctrl-C clears the line, then quits with the transcript saved",
+  name:
+    "wisp-tui: a resize keeps one band at the bottom; Ctrl-C clears the line, then quits with the transcript saved",
   ignore,
-  fn: async () => {
-    const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
-    ollama.reply({ text: "Resized reply." });
-    const s = await scratch(ollamaConfig(ollama.url));
-    const tui = new TuiScreen();
-    try {
-      await tui.start(s.home, s.project, { width: 100, height: 30 });
-      await tui.until("the band", (screen) => band(screen).rule >= 0);
+  fn: () =>
+    withTui({ start: () => ({ width: 100, height: 30 }) }, async ({ tui, ollama, s }) => {
+      ollama.reply({ text: "Resized reply." });
       await tui.type("hello there");
       await tui.keys("Enter");
       await tui.waitFor("Resized reply.");
@@ -236,7 +194,11 @@ Deno.test({
       });
       // One band: one rule, one input row, the status last; the conversation above it once.
       assertEquals(screen.split("\n").filter((r) => /^─{10,}$/.test(r)).length, 1, screen);
-      assertEquals(screen.split("\n").filter((r) => r.includes("Resized reply.")).length, 1, screen);
+      assertEquals(
+        screen.split("\n").filter((r) => r.includes("Resized reply.")).length,
+        1,
+        screen,
+      );
       assertEquals(inputText(screen), "›");
       await tui.resize(100, 30);
       screen = await tui.until("the band at 100 columns", (sc) => {
@@ -255,26 +217,18 @@ Deno.test({
       assertStringIncludes(screen, "transcript saved:");
       const saved = [...Deno.readDirSync(join(s.home, "transcripts"))];
       assertEquals(saved.length, 1);
-    } finally {
-      await tui.close();
-      await ollama.close();
-      await s.remove();
-    }
-  },
+    }),
 });
 
 Deno.test({
   name: "wisp-tui draws no frame while idle, and each frame is one synchronized write",
   ignore,
-  fn: async () => {
-    const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
-    const s = await scratch(ollamaConfig(ollama.url));
-    const trace = join(s.home, "frames.log");
-    const tui = new TuiScreen();
-    const frames = () => Deno.readTextFile(trace).then((t) => t.split("\n").filter(Boolean).length)
-      .catch(() => 0);
-    try {
-      await tui.start(s.home, s.project, { env: { WISP_TUI_TRACE: trace } });
+  fn: () =>
+    withTui({ start: (s) => ({ env: { WISP_TUI_TRACE: frameLog(s) } }) }, async ({ tui, s }) => {
+      const trace = frameLog(s);
+      const frames = () =>
+        Deno.readTextFile(trace).then((t) => t.split("\n").filter(Boolean).length)
+          .catch(() => 0);
       await tui.until("the band", (screen) => band(screen).rule >= 0 && /granite/.test(screen));
       await tui.type("x");
       await tui.until("the key drawn", (sc) => inputText(sc) === "› x");
@@ -287,12 +241,7 @@ Deno.test({
       await tui.type("y");
       await tui.until("the next key drawn", (sc) => inputText(sc) === "› xy");
       assert((await frames()) > before);
-    } finally {
-      await tui.close();
-      await ollama.close();
-      await s.remove();
-    }
-  },
+    }),
 });
 
 Deno.test({
@@ -300,7 +249,10 @@ Deno.test({
   ignore,
   fn: async () => {
     // Nothing listens on this port: the model is unavailable.
-    const s = await scratch({ model: "ollama:granite4.1:8b", ollama: { host: "http://127.0.0.1:1" } });
+    const s = await scratch({
+      model: "ollama:granite4.1:8b",
+      ollama: { host: "http://127.0.0.1:1" },
+    });
     const tui = new TuiScreen();
     try {
       await tui.start(s.home, s.project, { width: 100, height: 20 });

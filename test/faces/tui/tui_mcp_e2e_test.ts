@@ -39,14 +39,20 @@ Deno.test({
         { text: "Done." },
       );
       // Settled at once either way, so a failure shows as this test's, with the screen.
-      const call = c.client.callTool({
-        name: "respond",
-        arguments: { prompt: "touch it", thread_id: "work", tools: ["run_command"] },
-      }, undefined, { timeout: 300_000 }).then((result) => ({ result }), (error) => ({ error }));
+      const call = c.client.callTool(
+        {
+          name: "respond",
+          arguments: { prompt: "touch it", thread_id: "work", tools: ["run_command"] },
+        },
+        undefined,
+        { timeout: 300_000 },
+      ).then((result) => ({ result }), (error) => ({ error }));
       const id = await waitFor(() => pendingIds(s.pending)[0], "the request file");
       assert(id);
 
-      let screen = await tui.waitFor("⚠ waiting in wisp mcp: touch from-mcp.txt", { history: true });
+      let screen = await tui.waitFor("⚠ waiting in wisp mcp: touch from-mcp.txt", {
+        history: true,
+      });
       screen = await tui.until("the count", (sc) => band(sc).status.includes("approvals: 1"));
       // The line being typed is untouched.
       assertEquals(inputText(screen), "› half a thought");
