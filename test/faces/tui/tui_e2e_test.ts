@@ -22,7 +22,7 @@ Deno.test({
   name: "wisp-tui: a prompt's reply streams above the band, which stays pinned under it",
   ignore,
   fn: () =>
-    withTui({ start: () => ({ width: 100, height: 30 }) }, async ({ tui, ollama, s }) => {
+    withTui({ start: () => ({ width: 100, height: 30 }) }, async ({ tui, ollama }) => {
       ollama.reply({
         text: ["Hello ", "from the ", "**fake** model.\n\n", "- one\n- two\n"],
         usage: { input: 12, output: 5 },
