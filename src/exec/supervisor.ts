@@ -9,7 +9,10 @@
  * tell an exit status from a signal), and
  * - on a line `stop` on its standard input (wisp's control pipe): SIGTERM to
  *   every process of the command, SIGKILL two seconds later; `kill`: SIGKILL
- *   at once;
+ *   at once; the pipe's end while the command runs: SIGKILL at once, because
+ *   wisp closes it only after the launcher exits, so an early end means wisp
+ *   is gone (killed, or quit without waiting) and nothing it started may
+ *   outlive it — neither the command nor the launcher around the supervisor;
  * - with a time limit: a `sleep` of its own fires the same TERM-then-KILL, so
  *   the limit holds however busy wisp's event loop is;
  * - when capturing, one start mark on stderr, `\x1ewisp-start`, written
@@ -95,6 +98,7 @@ if [ "$3" = capture ]; then
         kill) kill -KILL -1 ;;
       esac
     done
+    kill -KILL -1
   } <&3 >/dev/null 2>&1 &
   exec 3<&-
 fi
@@ -137,6 +141,7 @@ if [ "$3" = capture ]; then
         kill) kill -KILL -$p ;;
       esac
     done
+    kill -KILL -$p
   } <&3 >/dev/null 2>&1 4>&- &
   r=$!
 fi

@@ -18,7 +18,7 @@ import {
   stderrText,
   stdoutText,
 } from "./support.ts";
-import { GENEROUS_MS, within } from "../support/wait.ts";
+import { GENEROUS_MS, waitUntil, within } from "../support/wait.ts";
 
 const encoder = new TextEncoder();
 
@@ -327,14 +327,6 @@ function sleepsRunning(seconds: string): boolean {
 }
 
 /** Poll `probe` until it holds, for up to a minute. */
-async function waitUntil(probe: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 Deno.test("stop: TERM to everything, recorded as stopped; a second stop kills at once", async () => {
   const s = await scratch();
   try {
@@ -479,6 +471,43 @@ Deno.test("without an output store the note says the held-back lines were not ke
     assertEquals(r.outputId, undefined);
     assert(!exists(join(s.home.output, s.audit.session)));
   } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("a wisp killed while its command runs leaves nothing behind: not the command, not the launcher", async () => {
+  const s = await scratch();
+  // A sleep far longer than the wait below, so only the kill can end it in time.
+  const marker = `sleep 3${Math.floor(Math.random() * 9)}${Date.now() % 10}.${Date.now() % 100000}`;
+  try {
+    const script = join(s.project, "killed.ts");
+    const root = new URL("../..", import.meta.url).pathname;
+    Deno.writeTextFileSync(
+      script,
+      `import { runCommand } from "${root}src/exec/runner.ts";
+import { defaultConfig } from "${root}src/config/schema.ts";
+import { homePaths } from "${root}src/config/home.ts";
+import { commandResultRenderer } from "${root}src/tools/command_result.ts";
+await runCommand({ cwd: "${s.project}", root: "${s.project}", origin: "model", budgetBytes: 4096, config: defaultConfig(), home: homePaths("${s.home.root}"), audit: { session: "kill0001", record: () => ({}) } as never, render: commandResultRenderer, command: "touch started; ${marker}" });
+`,
+    );
+    const wisp = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--config", join(root, "deno.json"), script],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    await waitFor(join(s.project, "started"));
+    await waitUntil(() => processesWith(marker).length >= 2, "the launcher and the sleep");
+    wisp.kill("SIGKILL");
+    await wisp.status;
+    // Neither the sleep nor the launcher (whose arguments name it) may outlive wisp.
+    await waitUntil(() => processesWith(marker).length === 0, "everything wisp started to end");
+  } finally {
+    for (const pid of processesWith(marker)) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch { /* gone */ }
+    }
     await s.cleanup();
   }
 });

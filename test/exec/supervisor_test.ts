@@ -1,7 +1,8 @@
 /**
  * The macOS flavour of the supervisor (process groups, no PID namespace),
  * run here with bash directly: the test runner may start any program, which
- * wisp itself may not. The Linux flavour runs under bwrap in runner_test.ts.
+ * wisp itself may not. The Linux flavour runs under bwrap in runner_test.ts,
+ * and here where the test needs its control pipe in hand.
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { splitTrailer, START_MARK, supervisorArgv } from "../../src/exec/supervisor.ts";
@@ -90,6 +91,49 @@ Deno.test("pgroup supervisor: a stop on the control pipe ends the group", async 
   assertEquals(r.stderr, "");
 });
 
+Deno.test("pgroup supervisor: the control pipe's end while the command runs (wisp gone) kills the group", async () => {
+  const t = tag();
+  const r = await supervise(`sleep ${t}; echo late`, 0, async (w) => {
+    await waitUntil(() => processesWith(`sleep ${t}`).length > 0, "the sleep to start");
+    await w.close();
+  });
+  // Killed at once (137; the waiter dies with its group, so the kind is unknown), not ended by its
+  // own sleep (which would print "late" and exit 0).
+  assertEquals(r.trailer, { status: 137, reason: "-", kind: "-" });
+  assertEquals(r.stdout, "");
+  await waitUntil(() => processesWith(`sleep ${t}`).length === 0, "the sleep's end");
+});
+
+Deno.test({
+  name: "pidns supervisor under bubblewrap: the control pipe's end kills the command, and the launcher ends",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const t = tag();
+    const child = new Deno.Command("bwrap", {
+      args: [
+        "--dev-bind",
+        "/",
+        "/",
+        "--unshare-pid",
+        "--as-pid-1",
+        "--",
+        ...supervisorArgv("pidns", `sleep ${t}; echo late`, 0, true),
+      ],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    await waitUntil(() => processesWith(`sleep ${t}`).length >= 2, "the launcher and the sleep");
+    await child.stdin.close();
+    const out = await child.output();
+    const split = splitTrailer(out.stderr);
+    assertEquals(split.trailer, { status: 137, reason: "-", kind: "-" });
+    assertEquals(out.code, 137);
+    assertEquals(new TextDecoder().decode(out.stdout), "");
+    await waitUntil(() => processesWith(`sleep ${t}`).length === 0, "the sleep's end");
+  },
+});
+
 Deno.test("pgroup supervisor: an exit status of 128+N is told from a death by signal N", async () => {
   for (
     const [line, trailer] of [
@@ -139,8 +183,10 @@ Deno.test("both flavours without perl: the command runs and the status is read t
         stdout: "piped",
         stderr: "piped",
       }).spawn();
-      await out.stdin.close();
+      // The control pipe stays open while the command runs: its end would say wisp is gone.
+      const control = out.stdin.getWriter();
       const done = await out.output();
+      await control.close().catch(() => {});
       assertEquals(new TextDecoder().decode(done.stdout), "ran\n");
       assertEquals(
         [flavour, line, splitTrailer(done.stderr).trailer],
@@ -163,8 +209,10 @@ Deno.test("both flavours: the person's PERL5OPT and PERL5LIB neither stop the wa
       stdout: "piped",
       stderr: "piped",
     }).spawn();
-    await out.stdin.close();
+    // The control pipe stays open while the command runs: its end would say wisp is gone.
+    const control = out.stdin.getWriter();
     const done = await out.output();
+    await control.close().catch(() => {});
     const split = splitTrailer(done.stderr);
     assertEquals(
       new TextDecoder().decode(done.stdout),
