@@ -68,7 +68,8 @@ function granted(descriptor: RunDescriptor): boolean {
 
 /**
  * The permission fence (deno.json "permissions.wisp") is in force: wisp may
- * start only the sandbox launchers, and reach only loopback servers.
+ * start only the sandbox launchers, and reach only loopback servers and the
+ * Hugging Face Hub (for pulls).
  */
 export function fenceFinding(): Finding {
   const problems: string[] = [];
@@ -76,7 +77,7 @@ export function fenceFinding(): Finding {
   else if (granted({ name: "run", command: "sh" })) problems.push("sh may be started directly");
   if (granted({ name: "net" })) problems.push("any network host may be reached");
   else if (granted({ name: "net", host: "example.com" })) {
-    problems.push("non-loopback hosts may be reached");
+    problems.push("hosts other than loopback and the Hugging Face Hub may be reached");
   }
   if (granted({ name: "ffi" })) problems.push("native libraries may be loaded");
   if (problems.length > 0) {
@@ -91,6 +92,8 @@ export function fenceFinding(): Finding {
   return {
     ok: true,
     name: "permission fence",
-    detail: `starts only ${launchers.join(" and ") || "no program"}; network to loopback only`,
+    detail: `starts only ${
+      launchers.join(" and ") || "no program"
+    }; network to loopback and the Hugging Face Hub only`,
   };
 }

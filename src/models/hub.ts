@@ -20,6 +20,7 @@
 import { createHash } from "node:crypto";
 import { dirname, join, relative } from "node:path";
 import type { Env } from "./host.ts";
+import { connectionCause } from "./errors.ts";
 import { messageOf, WispError } from "../util/errors.ts";
 import { writeAll } from "../util/fs_safe.ts";
 
@@ -68,14 +69,13 @@ export interface HubRepo {
 /** A failure of the Hub or a download, as one sentence. */
 export class HubError extends WispError {}
 
+/** Why a request to the Hub failed, in a few words: the fence, or the connection's cause. */
 function fenceOrCause(error: unknown, url: string): string {
   if (error instanceof Deno.errors.NotCapable) {
-    return `wisp's permission fence does not allow connections to ${new URL(url).host}`;
+    return `wisp's permission fence does not allow connections to ${new URL(url).host}; ` +
+      "it allows the Hugging Face Hub (huggingface.co, hf.co) and this machine";
   }
-  const cause = (error as { cause?: unknown })?.cause;
-  return /Connection refused/i.test(messageOf(cause ?? error))
-    ? "could not connect"
-    : messageOf(cause ?? error).split("\n")[0];
+  return connectionCause(error);
 }
 
 /** What the Hub says about a repository at main: its revision, files, sizes and licence. */

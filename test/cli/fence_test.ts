@@ -1,7 +1,8 @@
 /**
  * The permission fence (deno.json "permissions.wisp") refuses what wisp
  * itself must never do, whatever a bug in wisp might try: start a program
- * other than the sandbox launchers, reach a non-loopback host, load a native
+ * other than the sandbox launchers, reach a host other than loopback and the
+ * Hugging Face Hub (ADR 0451), load a native
  * library other than the C library at its own path (ADR 0270).
  */
 import { assertEquals } from "../support/assert.ts";
@@ -23,6 +24,8 @@ Deno.test("under the wisp permission set, sh, other hosts and other libraries ar
     absoluteSh: "NotCapable",
     env: "NotCapable",
     otherHost: "NotCapable",
+    hub: "granted granted granted granted",
+    hubLookAlikes: "NotCapable NotCapable NotCapable",
     ffi: "NotCapable",
     ffiOther: "NotCapable",
     ffiLibc: Deno.build.os === "linux" || Deno.build.os === "darwin"

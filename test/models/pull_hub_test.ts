@@ -323,15 +323,14 @@ Deno.test("models pull ORG/NAME: Ctrl-C during a download exits 130 and leaves n
   }
 });
 
-Deno.test("models pull ORG/NAME: the real Hub is outside the permission fence, and the pull says so in one sentence", async () => {
-  const s = await scratch("unused");
+Deno.test("models pull ORG/NAME: a Hub address outside the permission fence is refused in one sentence, before any request", async () => {
+  const s = await scratch("https://hub.example.org");
   try {
-    const { HF_ENDPOINT: _, ...env } = s.env;
-    const run = await runWisp(["models", "pull", "mlx-community/Qwen3-4B-4bit"], { env });
+    const run = await runWisp(["models", "pull", "mlx-community/Qwen3-4B-4bit"], { env: s.env });
     assertEquals(run.code, 1);
     assertEquals(
       run.stderr.trim(),
-      "error: cannot reach the Hugging Face Hub at https://huggingface.co (wisp's permission fence does not allow connections to huggingface.co)",
+      "error: cannot reach the Hugging Face Hub at https://hub.example.org (wisp's permission fence does not allow connections to hub.example.org; it allows the Hugging Face Hub (huggingface.co, hf.co) and this machine)",
     );
     assert(!listAll(join(s.home, "..")).some((p) => p.includes("models--")));
   } finally {
