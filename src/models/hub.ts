@@ -21,7 +21,7 @@ import { createHash } from "node:crypto";
 import { dirname, join, relative } from "node:path";
 import type { Env } from "./host.ts";
 import { connectionCause } from "./errors.ts";
-import { messageOf, WispError } from "../util/errors.ts";
+import { WispError } from "../util/errors.ts";
 import { writeAll } from "../util/fs_safe.ts";
 
 /** huggingface_hub's cache folder. */
