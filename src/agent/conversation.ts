@@ -72,6 +72,8 @@ export interface ConversationHost {
     /** The session's folder of outputs; the store's own copy lives beside them (ADR 0590). */
     readonly dir?: string;
   };
+  /** The audit log, to be told before a log file the store refers into rotates away (ADR 0590). */
+  readonly audit?: { onRotation(listener: (file: string) => void): () => void };
   beginTurn(request: TurnRequest): TurnHandle;
 }
 
@@ -124,6 +126,22 @@ export class TurnFailed extends Error {
   }
 }
 
+/**
+ * Have the store copy what it refers into an audit log file before that file
+ * rotates away (ADR 0590). The subscription holds the context weakly: a
+ * conversation has no close (a chat's /new, an evicted MCP thread just let it
+ * go), so the listener unsubscribes itself once the context is collected.
+ */
+function keepCopiesBeforeRotation(host: ConversationHost, context: ConversationContext): void {
+  if (!host.audit) return;
+  const held = new WeakRef(context);
+  const unsubscribe = host.audit.onRotation((file) => {
+    const alive = held.deref();
+    if (alive) alive.store.copyBeforeRotation(file);
+    else unsubscribe();
+  });
+}
+
 export class Conversation {
   /** The conversation's store and what composes and condenses each request from it. */
   readonly context: ConversationContext;
@@ -164,6 +182,7 @@ export class Conversation {
         sideCallOf(options.backend, instructions, message, signal),
       facts: options.facts ?? NULL_FACT_SINK,
     });
+    keepCopiesBeforeRotation(host, this.context);
   }
 
   /** Open a conversation: asks the backend for its window and composes the instructions. */

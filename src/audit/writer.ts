@@ -116,6 +116,7 @@ export class AuditLog implements AuditSink {
   #estimatedSize = 0;
   #sinceCheck = 0;
   #listeners = new Set<AuditListener>();
+  #rotationListeners = new Set<(file: string) => void>();
   #closed = false;
 
   constructor(readonly options: AuditOptions) {
@@ -151,6 +152,28 @@ export class AuditLog implements AuditSink {
   onEvent(listener: AuditListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Be told which log file goes next, while it is still there to read: the
+   * file this writer is about to remove as it rotates, and, when it notices
+   * that another process rotated the log, the oldest kept file (the next
+   * rotation's to remove). What refers into the log (the conversation store,
+   * ADR 0590) copies what it still needs. Called synchronously, inside
+   * `record`; a listener's failure never stops the record. Returns the
+   * unsubscribe.
+   */
+  onRotation(listener: (file: string) => void): () => void {
+    this.#rotationListeners.add(listener);
+    return () => this.#rotationListeners.delete(listener);
+  }
+
+  #tellRotation(file: string): void {
+    for (const listener of this.#rotationListeners) {
+      try {
+        listener(file);
+      } catch { /* a listener's failure never stops the record */ }
+    }
   }
 
   /** A scope whose events carry `fields` (see AuditScope). */
@@ -273,6 +296,8 @@ export class AuditLog implements AuditSink {
       current = Deno.statSync(this.options.path);
     } catch { /* gone: reopen creates it */ }
     if (!current || current.ino !== this.#ino) {
+      // Another process rotated the log: what it removed is gone, and the oldest kept file is next.
+      if (this.#ino !== null) this.#tellRotation(`${this.options.path}.${this.#keep}`);
       this.#reopen();
       return;
     }
@@ -280,6 +305,11 @@ export class AuditLog implements AuditSink {
     if (current.size + incoming <= this.options.maxBytes || current.size === 0) return;
     this.#rotate();
     this.#reopen();
+  }
+
+  /** How many rotated files are kept (at least one). */
+  get #keep(): number {
+    return Math.max(1, this.options.keep);
   }
 
   #reopen(): void {
@@ -315,7 +345,8 @@ export class AuditLog implements AuditSink {
         return; // another process rotated it away and has not recreated it yet
       }
       if (info.ino !== this.#ino || info.size < this.options.maxBytes / 2) return;
-      const keep = Math.max(1, this.options.keep);
+      const keep = this.#keep;
+      this.#tellRotation(`${path}.${keep}`);
       try {
         Deno.removeSync(`${path}.${keep}`);
       } catch { /* fewer files so far */ }

@@ -31,6 +31,7 @@ import { byteLength, formatBytes, formatCount } from "../util/bytes.ts";
 import { ConversationContext } from "./context.ts";
 import type { DroppedEntry, StoreEntry } from "./store.ts";
 import { readCopiedText } from "./store_copy.ts";
+import { auditedText } from "./rotating_log.ts";
 import { callLabel } from "./reference.ts";
 
 /** Notes (and tasks) a turn may keep. */
@@ -142,12 +143,7 @@ function entryMaterial(ctx: ToolContext, entry: StoreEntry | DroppedEntry): Mate
   const args = "arguments" in entry && entry.arguments !== undefined
     ? `\narguments: ${JSON.stringify(entry.arguments)}`
     : "";
-  // A tool's result and the model's words are `text` in the audit; a typed command's is `output`.
-  const audited = typeof event?.text === "string"
-    ? event.text
-    : entry.kind === "told" && typeof event?.output === "string"
-    ? `$ ${String(event.command ?? "")}\n${event.output}`
-    : undefined;
+  const audited = auditedText(entry.kind, event);
   if (audited !== undefined) {
     return {
       header: entryHeader(entry, "the audit log") + args,

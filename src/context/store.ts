@@ -13,13 +13,16 @@
  * reference needs no more, and a recall reads the audit). An output the
  * audit does not hold (audit off, no event found) is never let go while its
  * turn is in view, and when its turn is dropped the store copies it to a
- * file of its own (store_copy.ts) so a recall still returns it whole.
+ * file of its own (store_copy.ts) so a recall still returns it whole. An
+ * entry the audit holds is copied there too when the log file holding its
+ * event is about to rotate away (copyBeforeRotation, rotating_log.ts).
  * ADR 0500 and ADR 0590 record this.
  */
 import type { AuditEvent } from "../audit/catalogue.ts";
 import type { ChatMessage, ToolCall } from "../models/backend.ts";
 import { messageTokens } from "./tokens.ts";
 import { type CopiedText, StoreCopy } from "./store_copy.ts";
+import { textsInLogFile } from "./rotating_log.ts";
 
 /**
  * What an entry is: the person's message, the model's words (and calls), a
@@ -54,6 +57,8 @@ export interface StoreEntry {
   readonly tokens: number;
   /** The audit event that recorded it, once its turn ended (absent when the audit is off). */
   auditEvent?: string;
+  /** The store's own copy, taken when the log file holding its event was to rotate away. */
+  copy?: CopiedText;
 }
 
 /** One turn's entries, in order. */
@@ -292,7 +297,8 @@ export class ConversationStore {
         // Where the audit does not hold the text, the store keeps its own copy on disk. With
         // the audit off, events still get ids (a turn's receipt reads them) but no file has them.
         const audited = this.options.auditHolds && entry.auditEvent !== undefined;
-        const copy = !audited && entry.text !== null ? this.#copy?.write(entry.text) : undefined;
+        const copy = entry.copy ??
+          (!audited && entry.text !== null ? this.#copy?.write(entry.text) : undefined);
         this.#dropped.push({
           n: entry.n,
           turn: entry.turn,
@@ -309,6 +315,45 @@ export class ConversationStore {
       out.push(turn);
     }
     return out;
+  }
+
+  /**
+   * Keep the store's own copy of every text it refers into `file` for: the
+   * audit writer is about to remove that log file, or removes it next
+   * (ADR 0590, amended). Entries whose text the store still holds, or has a
+   * copy of already, are not read. Returns how many texts were copied.
+   */
+  copyBeforeRotation(file: string): number {
+    const copyFile = this.#copy;
+    if (!copyFile || !this.options.auditHolds) return 0;
+    const needsCopy = (e: { auditEvent?: string; copy?: CopiedText }, held: boolean) =>
+      e.auditEvent !== undefined && e.copy === undefined && !held;
+    const wanted = new Map<string, EntryKind>();
+    for (const entry of this.entries()) {
+      if (needsCopy(entry, entry.text !== null)) wanted.set(entry.auditEvent!, entry.kind);
+    }
+    for (const entry of this.#dropped) {
+      if (needsCopy(entry, false)) wanted.set(entry.auditEvent!, entry.kind);
+    }
+    const texts = textsInLogFile(file, wanted);
+    if (texts.size === 0) return 0;
+    let copied = 0;
+    const copyOf = (event: string | undefined) => {
+      const text = event === undefined ? undefined : texts.get(event);
+      const copy = text === undefined ? undefined : copyFile.write(text);
+      if (copy) copied++;
+      return copy;
+    };
+    for (const entry of this.entries()) {
+      if (!needsCopy(entry, entry.text !== null)) continue;
+      const copy = copyOf(entry.auditEvent);
+      if (copy) entry.copy = copy;
+    }
+    this.#dropped = this.#dropped.map((entry) => {
+      const copy = needsCopy(entry, false) ? copyOf(entry.auditEvent) : undefined;
+      return copy ? { ...entry, copy } : entry;
+    });
+    return copied;
   }
 
   /**

@@ -78,6 +78,41 @@ Deno.test("the log rotates by size and keeps the configured number of files", as
   for (let i = 1; i < seqs.length; i++) assertEquals(seqs[i], seqs[i - 1] + 1);
 });
 
+Deno.test("a rotation listener reads every event before its file is removed, its own rotations and another writer's", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/audit.jsonl`;
+  try {
+    const log = new AuditLog({ path, enabled: true, maxBytes: 2048, keep: 2 });
+    const seen = new Set<number>();
+    const told: string[] = [];
+    log.onRotation((file) => {
+      told.push(file.slice(dir.length + 1));
+      try {
+        for (const line of lines(file)) seen.add(JSON.parse(line).seq);
+      } catch { /* not there yet: fewer files so far */ }
+    });
+    for (let i = 0; i < 300; i++) log.record("prompt", { text: `event ${i} ${"y".repeat(50)}` });
+    // Every event that left the kept files was read while its file was still there.
+    const kept = new Set(readAuditLog(path).events.map((e) => e.seq));
+    for (let seq = 1; seq <= 300; seq++) {
+      assert(kept.has(seq) || seen.has(seq), `event ${seq} was removed unread`);
+    }
+    assert(told.length > 0 && told.every((f) => f === "audit.jsonl.2"), told.join(" "));
+
+    // Another writer (as another process would) rotates the log; this one, at its next check,
+    // tells the oldest kept file, the next to go.
+    const other = new AuditLog({ path, enabled: true, maxBytes: 2048, keep: 2 });
+    const before = told.length;
+    for (let i = 0; i < 40; i++) other.record("prompt", { text: `other ${i} ${"z".repeat(50)}` });
+    other.close();
+    log.record("prompt", { text: "after the other's rotation " + "y".repeat(2048) });
+    assertEquals(told.slice(before), ["audit.jsonl.2"]);
+    log.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 async function appendConcurrently(
   path: string,
   processes: number,
