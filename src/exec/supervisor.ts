@@ -12,7 +12,9 @@
  *   at once; the pipe's end while the command runs: SIGKILL at once, because
  *   wisp closes it only after the launcher exits, so an early end means wisp
  *   is gone (killed, or quit without waiting) and nothing it started may
- *   outlive it — neither the command nor the launcher around the supervisor;
+ *   outlive it — neither the command nor the launcher around the supervisor.
+ *   ("pidns" repeats the kill every tenth of a second until the supervisor
+ *   ends: the end can come before the command has even started.);
  * - with a time limit: a `sleep` of its own fires the same TERM-then-KILL, so
  *   the limit holds however busy wisp's event loop is;
  * - when capturing, one start mark on stderr, `\x1ewisp-start`, written
@@ -98,7 +100,7 @@ if [ "$3" = capture ]; then
         kill) kill -KILL -1 ;;
       esac
     done
-    kill -KILL -1
+    while :; do kill -KILL -1; command -p sleep 0.1; done
   } <&3 >/dev/null 2>&1 &
   exec 3<&-
 fi

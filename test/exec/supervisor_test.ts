@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { splitTrailer, START_MARK, supervisorArgv } from "../../src/exec/supervisor.ts";
-import { processesWith } from "./support.ts";
+import { processesRunning, processesWith } from "./support.ts";
 import { waitUntil } from "../support/wait.ts";
 
 async function supervise(
@@ -105,32 +105,38 @@ Deno.test("pgroup supervisor: the control pipe's end while the command runs (wis
 });
 
 Deno.test({
-  name: "pidns supervisor under bubblewrap: the control pipe's end kills the command, and the launcher ends",
+  name:
+    "pidns supervisor under bubblewrap: the control pipe's end kills the command, and the launcher ends",
   ignore: Deno.build.os !== "linux",
   fn: async () => {
-    const t = tag();
-    const child = new Deno.Command("bwrap", {
-      args: [
-        "--dev-bind",
-        "/",
-        "/",
-        "--unshare-pid",
-        "--as-pid-1",
-        "--",
-        ...supervisorArgv("pidns", `sleep ${t}; echo late`, 0, true),
-      ],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    await waitUntil(() => processesWith(`sleep ${t}`).length >= 2, "the launcher and the sleep");
-    await child.stdin.close();
-    const out = await child.output();
-    const split = splitTrailer(out.stderr);
-    assertEquals(split.trailer, { status: 137, reason: "-", kind: "-" });
-    assertEquals(out.code, 137);
-    assertEquals(new TextDecoder().decode(out.stdout), "");
-    await waitUntil(() => processesWith(`sleep ${t}`).length === 0, "the sleep's end");
+    // The end can come while the command runs, or before it has even started.
+    for (const when of ["running", "at once"] as const) {
+      const t = tag();
+      const child = new Deno.Command("bwrap", {
+        args: [
+          "--dev-bind",
+          "/",
+          "/",
+          "--unshare-pid",
+          "--as-pid-1",
+          "--",
+          ...supervisorArgv("pidns", `sleep ${t}; echo late`, 0, true),
+        ],
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      if (when === "running") {
+        await waitUntil(() => processesRunning(`sleep ${t}`).length > 0, "the sleep to start");
+      }
+      await child.stdin.close();
+      const out = await child.output();
+      const split = splitTrailer(out.stderr);
+      assertEquals([when, split.trailer], [when, { status: 137, reason: "-", kind: "-" }]);
+      assertEquals(out.code, 137);
+      assertEquals(new TextDecoder().decode(out.stdout), "");
+      await waitUntil(() => processesWith(`sleep ${t}`).length === 0, "the sleep's end");
+    }
   },
 });
 
