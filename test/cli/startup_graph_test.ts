@@ -150,3 +150,23 @@ Deno.test("wisp sandbox reaches the gate but no MCP SDK, agent or session", asyn
   const needed = ["npm:web-tree-sitter", "npm:tree-sitter-bash", "src/gate/", "npm:ollama"];
   assertEquals(offending(reached, HEAVY.filter((f) => !needed.includes(f))), []);
 });
+
+/**
+ * What only `wisp config set|unset`, a config.json the light reader is not sure of (load.ts:
+ * jsonc-parser and zod give the value or the error), or another command loads.
+ */
+const NOT_THE_READ_PATH = [
+  "src/config/load.ts",
+  "src/config/edit.ts",
+  "src/audit/config_change.ts",
+  "src/models/validate.ts",
+  "src/cli/sandbox_command.ts",
+];
+
+Deno.test("wisp config show|get|list with a plain config.json reaches no npm package and no node: module", async () => {
+  // main.ts reads these command lines ahead of the command tree (src/cli/quick.ts).
+  const reached = await reach("src/cli/quick.ts", NOT_THE_READ_PATH);
+  assert(reached.has(`${root}src/cli/config.ts`), "the reach did not follow the lazy loader");
+  assert(reached.has(`${root}src/config/quick_check.ts`), "the reach missed the light read");
+  assertEquals(offending(reached, ["npm:", "node:"]), []);
+});
