@@ -76,6 +76,12 @@ function copyDir(from: string, to: string): void {
   }
 }
 
+/** The 1-, 5- and 15-minute load averages, for the record beside the times. */
+function loadAverage(): string {
+  return Deno.loadavg().map((n) => n.toFixed(2)).join(" ");
+}
+const loadAtStart = loadAverage();
+
 const scratch = await Deno.makeTempDir({ prefix: "wisp-startup-bench-" });
 const tree = FROM_SOURCE ? ROOT : asBuiltTree(scratch);
 const MAIN = join(tree, "main.ts");
@@ -351,7 +357,8 @@ rows.push({
 rows.push({ what: "  the second check", time: ms(median(gate.secondCheck)), ratio: "", goal: "" });
 
 console.log(
-  `start-up, median of ${RUNS} interleaved runs, ${FROM_SOURCE ? "the work tree" : "as built"}`,
+  `start-up, median of ${RUNS} interleaved runs, ${FROM_SOURCE ? "the work tree" : "as built"}; ` +
+    `load average ${loadAtStart} at the start, ${loadAverage()} at the end (2 cores shared)`,
 );
 console.table(rows);
 

@@ -2,8 +2,9 @@
  * The few command lines read ahead of the command tree, so they load no
  * commander (an npm package: the first one a process loads starts Deno's
  * Node compatibility layer): `wisp config [show]`, `wisp config get KEY`,
- * `wisp config list [--json]`, and `wisp sandbox [--no-network]
- * [--writable PATH]… -- CMD [ARG…]`. Only these exact shapes are read here;
+ * `wisp config list [--json]`, `wisp sandbox [--no-network]
+ * [--writable PATH]… -- CMD [ARG…]`, and a bare `wisp mcp` (as MCP clients
+ * start it). Only these exact shapes are read here;
  * anything else — help, another option, a typo, a missing `--` — goes to the
  * command tree, which answers it as always. The actions are the tree's own
  * (docs/adr/0641-light-commands-ahead-of-the-command-tree.md).
@@ -16,6 +17,13 @@ import { load } from "./lazy.ts";
 export function quickAction(argv: readonly string[]): (() => Promise<void>) | undefined {
   if (argv[0] === "config") return configAction(argv.slice(1));
   if (argv[0] === "sandbox") return sandboxAction(argv.slice(1));
+  if (argv[0] === "mcp" && argv.length === 1) {
+    // As MCP clients start it: no options.
+    return async () => {
+      const { mcp } = await load<typeof import("./mcp.ts")>(import.meta.resolve("./mcp.ts"));
+      await mcp({}, []);
+    };
+  }
   return undefined;
 }
 
