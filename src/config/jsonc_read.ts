@@ -2,7 +2,7 @@
  * A small reader for config.json's JSONC (JSON with comments and trailing
  * commas) that imports nothing, for the commands that only read settings.
  * jsonc-parser stays the authority: this reader takes only text it is sure
- * of — plain JSON plus `//` and `/* *\/` comments and trailing commas,
+ * of — plain JSON plus line and block comments and trailing commas,
  * nested at most MAX_NESTING deep — and answers `undefined` for anything else,
  * broken text included, so the caller hands that text to jsonc-parser, which
  * gives the value or the error sentence it always gave
