@@ -9,6 +9,11 @@
  * (docs/adr/0004-start-up-budget.md).
  */
 const COMMAND_TREE = "./src/cli/" + "run.ts";
+/**
+ * The command lines read ahead of the tree (`wisp config`, `wisp sandbox -- …`), which then
+ * load no commander (docs/adr/0641-light-commands-ahead-of-the-command-tree.md).
+ */
+const QUICK_FORMS = "./src/cli/" + "quick.ts";
 
 if (import.meta.main) {
   const args = Deno.args;
@@ -17,6 +22,9 @@ if (import.meta.main) {
     console.log(versionString());
     Deno.exit(0);
   }
+  const { runQuick } = await import(QUICK_FORMS) as typeof import("./src/cli/quick.ts");
+  const quick = await runQuick(args);
+  if (quick !== undefined) Deno.exit(quick);
   const { runCli } = await import(COMMAND_TREE) as typeof import("./src/cli/run.ts");
   Deno.exit(await runCli(args));
 }

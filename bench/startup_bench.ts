@@ -30,7 +30,12 @@
  * CPU time its code took. A group that appears in a command that should not
  * need it is the regression this list is for.
  *
- *   deno run -A bench/startup_bench.ts [--from-source] [--no-profile]
+ * With `--baseline=DIR` (another checkout, e.g. the commit before a change),
+ * the same commands of that tree, built the same way, run interleaved with
+ * this tree's in every round, and a second table gives each row's time in
+ * both and their ratio: a before/after measured under one and the same load.
+ *
+ *   deno run -A bench/startup_bench.ts [--from-source] [--no-profile] [--baseline=DIR]
  *   BENCH_RUNS=21 (default 11)
  */
 import { join } from "node:path";
@@ -42,6 +47,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 11);
 const FROM_SOURCE = Deno.args.includes("--from-source");
 const PROFILE = !Deno.args.includes("--no-profile");
+const BASELINE = Deno.args.find((a) => a.startsWith("--baseline="))?.slice("--baseline=".length);
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -50,16 +56,16 @@ function median(values: number[]): number {
 
 const decoder = new TextDecoder();
 
-/** A copy of the tree as the binary carries it: build_info as compile writes it. */
-function asBuiltTree(scratch: string): string {
-  const tree = join(scratch, "tree");
+/** A copy of a tree (`source`, this one by default) as the binary carries it: build_info as compile writes it. */
+function asBuiltTree(scratch: string, source = ROOT, name = "tree"): string {
+  const tree = join(scratch, name);
   Deno.mkdirSync(tree);
   for (const name of ["main.ts", "deno.json", "deno.lock"]) {
-    Deno.copyFileSync(join(ROOT, name), join(tree, name));
+    Deno.copyFileSync(join(source, name), join(tree, name));
   }
-  copyDir(join(ROOT, "src"), join(tree, "src"));
+  copyDir(join(source, "src"), join(tree, "src"));
   Deno.symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
-  const state = readGitState(ROOT);
+  const state = readGitState(source);
   Deno.writeTextFileSync(
     join(tree, "src", "build_info.ts"),
     buildInfoSource({ kind: "dev", commit: state?.commit, modified: state?.modified }),
@@ -76,10 +82,21 @@ function copyDir(from: string, to: string): void {
   }
 }
 
+/** The 1-, 5- and 15-minute load averages, for the record beside the times. */
+function loadAverage(): string {
+  return Deno.loadavg().map((n) => n.toFixed(2)).join(" ");
+}
+const loadAtStart = loadAverage();
+
 const scratch = await Deno.makeTempDir({ prefix: "wisp-startup-bench-" });
 const tree = FROM_SOURCE ? ROOT : asBuiltTree(scratch);
 const MAIN = join(tree, "main.ts");
 const FLAGS = ["run", "-q", "-P=wisp", "--config", join(tree, "deno.json")];
+const baseTree = BASELINE ? asBuiltTree(scratch, BASELINE, "baseline") : undefined;
+const BASE_MAIN = baseTree ? join(baseTree, "main.ts") : "";
+const BASE_FLAGS = baseTree
+  ? ["run", "-q", "-P=wisp", "--config", join(baseTree, "deno.json")]
+  : [];
 const work = join(scratch, "work");
 Deno.mkdirSync(work);
 const empty = join(scratch, "empty.ts");
@@ -216,13 +233,31 @@ async function gateFirstCheck(mode: "warm" | "cold"): Promise<Record<string, num
   return JSON.parse(decoder.decode(out.stdout));
 }
 
-const cases = {
+const cases: Record<string, () => Promise<number>> = {
   empty: () => timeRun([...FLAGS, empty]),
   version: () => timeRun([...FLAGS, MAIN, "--version"]),
   config: () => timeRun([...FLAGS, MAIN, "config"]),
   bareLine: () => timeToFirstLine([...FLAGS, bare]),
   mcp: () => timeToFirstLine([...FLAGS, MAIN, "mcp"]),
 };
+/** The baseline tree's runs of the same commands, each next to this tree's in the round. */
+const BASELINE_CASES: Record<string, string[]> = {
+  "wisp --version": ["--version"],
+  "wisp config": ["config"],
+  "wisp sandbox -- true": ["sandbox", "--", "true"],
+  "wisp mcp, start → initialize reply": ["mcp"],
+};
+if (baseTree) {
+  for (const [name, args] of Object.entries(BASELINE_CASES)) {
+    if (args[0] === "sandbox" && !realBwrap) continue;
+    const run = (main: string, flags: string[]) =>
+      args[0] === "mcp"
+        ? timeToFirstLine([...flags, main, ...args])
+        : timeRun([...flags, main, ...args]);
+    cases[`base ${name}`] = () => run(BASE_MAIN, BASE_FLAGS);
+    cases[`this ${name}`] = () => run(MAIN, FLAGS);
+  }
+}
 const times: Record<string, number[]> = {};
 const sandbox: { total: number[]; toLaunch: number[] } = { total: [], toLaunch: [] };
 const bwrapAlone: number[] = [];
@@ -351,9 +386,26 @@ rows.push({
 rows.push({ what: "  the second check", time: ms(median(gate.secondCheck)), ratio: "", goal: "" });
 
 console.log(
-  `start-up, median of ${RUNS} interleaved runs, ${FROM_SOURCE ? "the work tree" : "as built"}`,
+  `start-up, median of ${RUNS} interleaved runs, ${FROM_SOURCE ? "the work tree" : "as built"}; ` +
+    `load average ${loadAtStart} at the start, ${loadAverage()} at the end (2 cores shared)`,
 );
 console.table(rows);
+
+if (baseTree) {
+  const pairs = Object.keys(BASELINE_CASES).filter((name) => times[`base ${name}`]);
+  console.log(`\nagainst the baseline ${BASELINE}, the same rounds (ratio: this tree / baseline)`);
+  console.table(pairs.map((name) => {
+    const [before, after] = [median(times[`base ${name}`]), median(times[`this ${name}`])];
+    const spread = (values: number[]) => `${ms(Math.min(...values))}–${ms(Math.max(...values))}`;
+    return {
+      what: name,
+      baseline: ms(before),
+      "this tree": ms(after),
+      ratio: `${(after / before).toFixed(2)}×`,
+      "this tree's range": spread(times[`this ${name}`]),
+    };
+  }));
+}
 
 // ---- Profiles -----------------------------------------------------------------------------------
 

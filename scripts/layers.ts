@@ -90,6 +90,22 @@ export const ALLOWED: readonly { from: string; to: string; why: string }[] = [
     to: "tools/custom_validate.ts",
     why: "custom tools are checked against the built-in names when they are set",
   },
+  // The quick check mirrors the schema without zod (ADR 0640), with the schema's own checks.
+  {
+    from: "config/quick_check.ts",
+    to: "models/names.ts",
+    why: "as config/schema.ts: the model setting is checked by the parser of model names",
+  },
+  {
+    from: "config/quick_check.ts",
+    to: "models/host.ts",
+    why: "as config/schema.ts: a model server's address is checked when it is set",
+  },
+  {
+    from: "config/quick_check.ts",
+    to: "tools/custom_validate.ts",
+    why: "as config/schema.ts: custom tools are checked against the built-in names",
+  },
 ];
 
 /** One import that points the wrong way. */

@@ -11,40 +11,42 @@ function renderValue(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-async function show(): Promise<void> {
-  const { loadContext } = await load<typeof import("./context.ts")>(
-    import.meta.resolve("./context.ts"),
+/** `wisp config show`. */
+export async function show(): Promise<void> {
+  const { readContext } = await load<typeof import("./read_context.ts")>(
+    import.meta.resolve("./read_context.ts"),
   );
   const { outLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
   const { configView } = await load<typeof import("../config/view.ts")>(
     import.meta.resolve("../config/view.ts"),
   );
-  const { loaded, paths } = loadContext();
+  const { loaded, paths } = await readContext();
   // The same object the model's inspect tool shows (what: config).
   outLine(JSON.stringify(configView(loaded.config, paths, loaded.exists), null, 2));
 }
 
-async function get(key: string): Promise<void> {
-  const { loadContext } = await load<typeof import("./context.ts")>(
-    import.meta.resolve("./context.ts"),
+/** `wisp config get KEY`. */
+export async function get(key: string): Promise<void> {
+  const { readContext } = await load<typeof import("./read_context.ts")>(
+    import.meta.resolve("./read_context.ts"),
   );
   const { outLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
-  const { valueAtPath } = await load<typeof import("../config/edit.ts")>(
-    import.meta.resolve("../config/edit.ts"),
+  const { valueAtPath } = await load<typeof import("../config/value_path.ts")>(
+    import.meta.resolve("../config/value_path.ts"),
   );
-  const { keyPath } = await load<typeof import("../config/schema.ts")>(
-    import.meta.resolve("../config/schema.ts"),
+  const { keyPath } = await load<typeof import("../config/settings.ts")>(
+    import.meta.resolve("../config/settings.ts"),
   );
   const { UsageError } = await load<typeof import("../util/errors.ts")>(
     import.meta.resolve("../util/errors.ts"),
   );
-  const { loaded } = loadContext();
+  const { loaded } = await readContext();
   const path = keyPath(key);
   const effective = valueAtPath(loaded.config, path);
   const inFile = loaded.raw ? valueAtPath(loaded.raw, path) : undefined;
   if (effective === undefined && inFile === undefined) {
-    const { findSetting } = await load<typeof import("../config/schema.ts")>(
-      import.meta.resolve("../config/schema.ts"),
+    const { findSetting } = await load<typeof import("../config/settings.ts")>(
+      import.meta.resolve("../config/settings.ts"),
     );
     if (!findSetting(key)) {
       throw new UsageError(
@@ -69,16 +71,17 @@ interface ListRow {
   notBuilt?: string;
 }
 
-async function list(options: { json?: boolean }): Promise<void> {
-  const { loadContext } = await load<typeof import("./context.ts")>(
-    import.meta.resolve("./context.ts"),
+/** `wisp config list [--json]`. */
+export async function list(options: { json?: boolean }): Promise<void> {
+  const { readContext } = await load<typeof import("./read_context.ts")>(
+    import.meta.resolve("./read_context.ts"),
   );
   const { out, outLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
-  const { SETTINGS, keyPath } = await load<typeof import("../config/schema.ts")>(
-    import.meta.resolve("../config/schema.ts"),
+  const { SETTINGS, keyPath } = await load<typeof import("../config/settings.ts")>(
+    import.meta.resolve("../config/settings.ts"),
   );
-  const { valueAtPath } = await load<typeof import("../config/edit.ts")>(
-    import.meta.resolve("../config/edit.ts"),
+  const { valueAtPath } = await load<typeof import("../config/value_path.ts")>(
+    import.meta.resolve("../config/value_path.ts"),
   );
   const { unbuiltEntry } = await load<typeof import("../config/unbuilt.ts")>(
     import.meta.resolve("../config/unbuilt.ts"),
@@ -86,7 +89,7 @@ async function list(options: { json?: boolean }): Promise<void> {
   const { renderTable, terminalWidth } = await load<typeof import("../util/table.ts")>(
     import.meta.resolve("../util/table.ts"),
   );
-  const { loaded } = loadContext();
+  const { loaded } = await readContext();
   const rows: ListRow[] = [];
   const row = (key: string, path: string[] | undefined, description: string): ListRow => {
     const inFile = path !== undefined && loaded.raw !== undefined &&
@@ -159,8 +162,8 @@ export async function applyConfigChange(
   const { planSet, planUnset } = await load<typeof import("../config/edit.ts")>(
     import.meta.resolve("../config/edit.ts"),
   );
-  const { commitConfigChange } = await load<typeof import("./context.ts")>(
-    import.meta.resolve("./context.ts"),
+  const { commitConfigChange } = await load<typeof import("../audit/config_change.ts")>(
+    import.meta.resolve("../audit/config_change.ts"),
   );
   const paths = homePaths();
   const plan = words === undefined

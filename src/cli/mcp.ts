@@ -7,7 +7,8 @@
 import { load } from "./lazy.ts";
 import type { Command } from "commander";
 
-interface McpOptions {
+/** The options of `wisp mcp`, as commander gives them. */
+export interface McpOptions {
   model?: string;
   tool?: string[];
   instructions?: string;
@@ -21,15 +22,20 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-async function mcp(options: McpOptions, command: Command): Promise<void> {
+/**
+ * `wisp mcp` with its options; `args` are the command's own words as typed (for the audit's argv).
+ * Read ahead of the command tree when bare (src/cli/quick.ts).
+ */
+export async function mcp(options: McpOptions, args: readonly string[]): Promise<void> {
   const { UsageError } = await load<typeof import("../util/errors.ts")>(
     import.meta.resolve("../util/errors.ts"),
   );
   if (options.tools === false && options.tool && options.tool.length > 0) {
     throw new UsageError("choose one of --tool and --no-tools");
   }
-  const { loadContext } = await load<typeof import("./context.ts")>(
-    import.meta.resolve("./context.ts"),
+  // The light read: a plain config.json loads no jsonc-parser and builds no zod schema.
+  const { readContext } = await load<typeof import("./read_context.ts")>(
+    import.meta.resolve("./read_context.ts"),
   );
   const { errLine } = await load<typeof import("./io.ts")>(import.meta.resolve("./io.ts"));
   const { faceLogger } = await load<typeof import("../faces/mcp/log.ts")>(
@@ -46,7 +52,7 @@ async function mcp(options: McpOptions, command: Command): Promise<void> {
     );
     http = parseHttpAddress(options.http);
   }
-  const { paths, loaded, config } = loadContext();
+  const { paths, loaded, config } = await readContext();
   const tools = options.tools === false ? [] : options.tool;
   if (tools && tools.length > 0) {
     // An unknown tool name is a usage error now, not at the first respond.
@@ -89,7 +95,7 @@ async function mcp(options: McpOptions, command: Command): Promise<void> {
     },
     yes: options.yes === true,
     unsafe: options.unsafe === true,
-    argv: ["mcp", ...command.args],
+    argv: ["mcp", ...args],
     log,
     clientName: env("WISP_MCP_CLIENT") || undefined,
     ...(http ? { http } : {}),
@@ -116,5 +122,5 @@ export function register(program: Command): void {
       "--http <host:port>",
       "serve streamable HTTP on this loopback address (a bearer token is printed on stderr)",
     )
-    .action(mcp);
+    .action((options: McpOptions, command: Command) => mcp(options, command.args));
 }

@@ -18,26 +18,10 @@ import {
   unknownCommandSentence,
 } from "./program.ts";
 import { cliState, err, errLine, out } from "./io.ts";
-import { EXIT, messageOf, UsageError, WispError } from "../util/errors.ts";
-import { setLogMask } from "../util/log.ts";
-import { load } from "./lazy.ts";
+import { EXIT, UsageError } from "../util/errors.ts";
+import { installLogMask, reportError } from "./exit.ts";
 
-// Diagnostics that may hold a secret (a command line, a launcher's argv) are
-// masked by the secrets scanner, loaded only when such a line is logged.
-setLogMask(async (text) => {
-  const { maskForLog } = await load<typeof import("../secrets/log_mask.ts")>(
-    import.meta.resolve("../secrets/log_mask.ts"),
-  );
-  return await maskForLog(text);
-});
-
-function debugEnabled(): boolean {
-  try {
-    return Deno.env.get("WISP_LOG") === "debug";
-  } catch {
-    return false;
-  }
-}
+installLogMask();
 
 /**
  * The group a word was meant to name a subcommand of, when commander's
@@ -104,16 +88,6 @@ export async function runCli(argv: string[]): Promise<number> {
       errLine(`error: ${message}`);
       return EXIT.usage;
     }
-    if (error instanceof WispError) {
-      errLine(`error: ${error.message}`);
-      return error.exitCode;
-    }
-    if (error instanceof Deno.errors.NotCapable) {
-      errLine(`error: wisp's permission fence refused an operation (${messageOf(error)})`);
-      return EXIT.failure;
-    }
-    errLine(`error: ${messageOf(error)}`);
-    if (debugEnabled() && error instanceof Error && error.stack) errLine(error.stack);
-    return EXIT.failure;
+    return reportError(error);
   }
 }

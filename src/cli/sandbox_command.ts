@@ -3,7 +3,7 @@
  * deny list only, and the gate records its own decision), then the one
  * runner with stdio passed through, then the program's exit status as wisp's.
  */
-import {loadContext } from "./context.ts";
+import { readContext } from "./read_context.ts";
 import { cliState, errLine } from "./io.ts";
 import { UsageError, WispError } from "../util/errors.ts";
 import { runCommand } from "../exec/runner.ts";
@@ -25,7 +25,7 @@ export async function runSandbox(argv: string[], options: SandboxCommandOptions)
   const probing = nestedSandboxProbe();
   // Which of wisp's descriptors the program may have as they are (src/exec/passthrough.ts).
   void passingOnce();
-  const { paths, config } = loadContext();
+  const { paths, config } = await readContext();
   const audit = AuditLog.open(paths, config.audit);
   const cwd = Deno.cwd();
   const line = shellLine(argv);
@@ -53,24 +53,29 @@ export async function runSandbox(argv: string[], options: SandboxCommandOptions)
   } catch { /* no signal support here */ }
   try {
     // Typing the line is its approval: the gate applies the deny list only (origin "sandbox").
-    const gated = await checkThenRun(gate, line, { cwd, root: cwd, origin: "sandbox" }, async () => {
-      await probing;
-      return runCommand({
-        command: line,
-        cwd,
-        root: cwd,
-        origin: "sandbox",
-        budgetBytes: 4096,
-        config,
-        home: paths,
-        audit,
-        passthrough: true,
-        signal: controller.signal,
-        allowNetwork: options.network && config.commandPolicy.sandbox.allowNetwork,
-        extraWritable: options.writable.map((p) => (p.startsWith("/") ? p : `${cwd}/${p}`)),
-        warn: errLine,
-      });
-    });
+    const gated = await checkThenRun(
+      gate,
+      line,
+      { cwd, root: cwd, origin: "sandbox" },
+      async () => {
+        await probing;
+        return runCommand({
+          command: line,
+          cwd,
+          root: cwd,
+          origin: "sandbox",
+          budgetBytes: 4096,
+          config,
+          home: paths,
+          audit,
+          passthrough: true,
+          signal: controller.signal,
+          allowNetwork: options.network && config.commandPolicy.sandbox.allowNetwork,
+          extraWritable: options.writable.map((p) => (p.startsWith("/") ? p : `${cwd}/${p}`)),
+          warn: errLine,
+        });
+      },
+    );
     if (!gated.ran) {
       // The refusal without the model-facing `error: ` (wisp's own error line adds it).
       const refusal = "refusal" in gated ? gated.refusal : "error: stopped before it started";

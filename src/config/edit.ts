@@ -12,6 +12,7 @@ import { findSetting, keyPath, SETTINGS } from "./schema.ts";
 import { describeIssue, issueError, parseConfigText, readConfigText } from "./load.ts";
 import { type Config, configSchema, defaultConfig } from "./schema.ts";
 import { removeFromText, setInText } from "./text_edit.ts";
+import { valueAtPath } from "./value_path.ts";
 import { unbuiltProblem } from "./unbuilt.ts";
 import { type PreparedFile, prepareFileAtomicSync } from "../util/atomic.ts";
 import { UsageError, WispError } from "../util/errors.ts";
@@ -32,16 +33,7 @@ export interface ConfigChange {
   auditBefore: Config["audit"];
 }
 
-export function valueAtPath(object: unknown, path: string[]): unknown {
-  let current = object;
-  for (const key of path) {
-    if (current === null || typeof current !== "object" || !Object.hasOwn(current, key)) {
-      return undefined;
-    }
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
+export { valueAtPath };
 
 /** A key `config set|unset` accepts, or a UsageError that says where the list is. */
 function requireSettableKey(key: string): string[] {

@@ -3,7 +3,7 @@
  * nowhere else. Reading never creates the home; `ensureHome` does, 0700, and is
  * called only by commands that write.
  */
-import { join, resolve } from "node:path";
+import { joinPath as join, resolvePath as resolve } from "./posix_path.ts";
 import { hasModeBits } from "../util/host_os.ts";
 import { homeWriteError } from "../util/errors.ts";
 

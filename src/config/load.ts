@@ -14,18 +14,10 @@ import {
 import type { z } from "zod";
 import { type Config, configSchema, findSetting } from "./schema.ts";
 import { unbuiltEntry } from "./unbuilt.ts";
-import { ConfigError, WispError } from "../util/errors.ts";
+import { ConfigError } from "../util/errors.ts";
+import { type LoadedConfig, readConfigText } from "./read.ts";
 
-export interface LoadedConfig {
-  config: Config;
-  /** Whether config.json exists. */
-  exists: boolean;
-  /** The file's text, when it exists. */
-  text?: string;
-  /** The object the file holds (before defaults), when it exists. */
-  raw?: Record<string, unknown>;
-  path: string;
-}
+export { type LoadedConfig, readConfigText };
 
 /** Line and column (1-based) of an offset in a text. */
 function lineColumn(text: string, offset: number): string {
@@ -227,30 +219,13 @@ export function validateConfig(raw: Record<string, unknown>, path: string, text?
   return result.data;
 }
 
-/** Read the file's text; undefined when it does not exist. Unreadable is an error (exit 1). */
-export function readConfigText(path: string): string | undefined {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    if (error instanceof Deno.errors.IsADirectory) {
-      throw new WispError(`${path} is a directory, not a file; move it aside`);
-    }
-    if (error instanceof Deno.errors.PermissionDenied) {
-      throw new WispError(`${path} cannot be read (permission denied); check its owner and mode`);
-    }
-    if (error instanceof Deno.errors.NotCapable) {
-      // Deno lets no program use /proc, /sys or /dev this way without --allow-all.
-      throw new WispError(
-        `${path} is in a system folder wisp may not use for its home; set WISP_HOME to a folder you own`,
-      );
-    }
-    throw new WispError(`${path} cannot be read (${(error as Error).message})`);
-  }
+/** Read and check config.json with jsonc-parser and the zod schema: the authority on every file. */
+export function loadConfig(path: string): LoadedConfig {
+  return loadConfigText(readConfigText(path), path);
 }
 
-export function loadConfig(path: string): LoadedConfig {
-  const text = readConfigText(path);
+/** The config a file's text (undefined: no file) makes, or the ConfigError naming its first problem. */
+export function loadConfigText(text: string | undefined, path: string): LoadedConfig {
   if (text === undefined) return { config: configSchema.parse({}), exists: false, path };
   const raw = parseConfigText(text, path);
   return { config: validateConfig(raw, path, text), exists: true, text, raw, path };

@@ -45,9 +45,15 @@ async function graphOf(
  * Every module `entry` can load at run time: code dependencies only (a type
  * import loads nothing), literal dynamic imports included, and the targets of
  * `import.meta.resolve` in each local module. An npm package is reached as
- * `npm:NAME` (its own modules are not listed).
+ * `npm:NAME` (its own modules are not listed). `leaveOut` names lazily loaded
+ * modules not to follow; `stopAt` folders whose modules are reached but not
+ * followed further.
  */
-async function reach(entry: string, leaveOut: string[] = []): Promise<Set<string>> {
+async function reach(
+  entry: string,
+  leaveOut: string[] = [],
+  stopAt: string[] = [],
+): Promise<Set<string>> {
   const skipped = new Set(leaveOut.map((path) => new URL(path, ROOT_URL).href));
   const reached = new Set<string>();
   via.clear();
@@ -70,6 +76,8 @@ async function reach(entry: string, leaveOut: string[] = []): Promise<Set<string
       }
       if (reached.has(specifier)) continue;
       reached.add(specifier);
+      // A folder held by its own tests (stopAt) is reached but not followed.
+      if (stopAt.some((prefix) => specifier.startsWith(`${ROOT_URL}${prefix}`))) continue;
       for (const dependency of module?.dependencies ?? []) {
         if (!dependency.code) continue;
         const target = redirects[dependency.code.specifier] ?? dependency.code.specifier;
@@ -149,4 +157,33 @@ Deno.test("wisp sandbox reaches the gate but no MCP SDK, agent or session", asyn
   // The gate's model classifier loads a model client when approval.classifier names one.
   const needed = ["npm:web-tree-sitter", "npm:tree-sitter-bash", "src/gate/", "npm:ollama"];
   assertEquals(offending(reached, HEAVY.filter((f) => !needed.includes(f))), []);
+});
+
+/**
+ * What only `wisp config set|unset`, a config.json the light reader is not sure of (load.ts:
+ * jsonc-parser and zod give the value or the error), or another command loads.
+ */
+const NOT_THE_READ_PATH = [
+  "src/config/load.ts",
+  "src/config/edit.ts",
+  "src/audit/config_change.ts",
+  "src/models/validate.ts",
+  "src/cli/sandbox_command.ts",
+  "src/cli/mcp.ts",
+];
+
+Deno.test("wisp config show|get|list with a plain config.json reaches no npm package and no node: module", async () => {
+  // main.ts reads these command lines ahead of the command tree (src/cli/quick.ts).
+  const reached = await reach("src/cli/quick.ts", NOT_THE_READ_PATH);
+  assert(reached.has(`${root}src/cli/config.ts`), "the reach did not follow the lazy loader");
+  assert(reached.has(`${root}src/config/quick_check.ts`), "the reach missed the light read");
+  assertEquals(offending(reached, ["npm:", "node:"]), []);
+});
+
+Deno.test("wisp sandbox, from its own side, reaches no commander, jsonc-parser or zod", async () => {
+  // The gate is followed no further: what it loads (its classifier chooser loads zod) is the
+  // gate's to hold.
+  const reached = await reach("src/cli/sandbox_command.ts", ["src/config/load.ts"], ["src/gate/"]);
+  assert(reached.has(`${root}src/gate/gate.ts`), "the reach did not get to the gate");
+  assertEquals(offending(reached, ["npm:commander", "npm:jsonc-parser", "npm:zod"]), []);
 });
