@@ -19,6 +19,8 @@
 import { dedupe, type Finding, findingKey } from "./findings.ts";
 import { readLines } from "./readers/index.ts";
 import { normaliseLine } from "./normalise.ts";
+import { byteLength } from "../util/bytes.ts";
+import { LINE_FEED } from "./chars.ts";
 import {
   clipLine,
   countFindings,
@@ -82,14 +84,26 @@ export interface ScanWatch {
   onScanning?: (linesRead: () => number) => void;
 }
 
+/** At least this many bytes of one line are held before the line is cut (ADR 0650). */
+const MIN_LINE_BYTES = 4 * 1024 * 1024;
+
 /** An output read piece by piece; `end()` says what the readers found in all of it. */
 export class TriageScanner {
   readonly #windowChars: number;
   readonly #carryLines: number;
   readonly #maxChunks: number;
+  /** The longest line held whole; a longer one is cut into lines of this length. */
+  readonly #maxLineBytes: number;
   readonly #decoder = new TextDecoder();
-  /** The start of a line not yet ended. */
-  #partial = "";
+  /**
+   * Bytes not yet cut into lines, reused from window to window: a window's
+   * lines are made from one decoded text when it is full, so between windows
+   * nothing is held as strings but the context and carried lines.
+   */
+  #pending = new Uint8Array(0);
+  #pendingLength = 0;
+  /** Text not yet cut into lines (pushText), the same role as #pending for bytes. */
+  #pendingText = "";
   /** Lines read already and final, kept as the next window's context (not re-marked). */
   #context: string[] = [];
   /** Lines not final yet: the window being gathered. */
@@ -115,44 +129,147 @@ export class TriageScanner {
     this.#windowChars = opts.windowChars ?? WINDOW_CHARS;
     this.#carryLines = opts.carryLines ?? CARRY_LINES;
     this.#maxChunks = Math.max(2, opts.maxChunks ?? MAX_JUDGED_CHUNKS);
+    this.#maxLineBytes = Math.max(MIN_LINE_BYTES, 2 * this.#windowChars);
   }
 
-  /** Lines read so far (for a progress line). */
+  /** Lines read so far (for a progress line): those in windows, and the line ends not yet cut. */
   get linesRead(): number {
-    return this.#finalLines + this.#fresh.length;
+    return this.#finalLines + this.#fresh.length +
+      countLineFeeds(this.#pending.subarray(0, this.#pendingLength)) +
+      countLineFeedsInText(this.#pendingText);
   }
 
   /** Bytes as they arrive (UTF-8; a character cut between pieces is joined). */
   pushBytes(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
+    if (this.#pendingText !== "") this.#flushText();
     this.#bytes += bytes.length;
-    this.#take(this.#decoder.decode(bytes, { stream: true }));
+    let from = 0;
+    while (from < bytes.length) {
+      const room = this.#room(bytes.length - from);
+      const n = Math.min(room, bytes.length - from);
+      this.#pending.set(bytes.subarray(from, from + n), this.#pendingLength);
+      this.#pendingLength += n;
+      from += n;
+      this.#cutBytes();
+    }
   }
 
   /** Text as it arrives (counted as its UTF-8 length). */
   pushText(text: string): void {
     if (text === "") return;
-    this.#bytes += new TextEncoder().encode(text).length;
-    this.#take(text);
+    if (this.#pendingLength > 0) this.#flushBytes(false);
+    this.#bytes += byteLength(text);
+    this.#pendingText = this.#pendingText === "" ? text : this.#pendingText + text;
+    this.#cutText();
   }
 
-  #take(text: string): void {
-    if (text === "") return;
-    let from = 0;
-    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", from)) {
-      const piece = text.slice(from, nl);
-      this.#line(this.#partial === "" ? piece : this.#partial + piece);
-      this.#partial = "";
-      from = nl + 1;
+  /** Room in the pending buffer for up to `wanted` more bytes, growing it (up to the longest line) when full. */
+  #room(wanted: number): number {
+    const free = this.#pending.length - this.#pendingLength;
+    if (free > 0) return free;
+    const size = Math.min(
+      this.#maxLineBytes,
+      Math.max(this.#pending.length * 2, this.#windowChars + 64 * 1024, wanted),
+    );
+    if (size > this.#pending.length) {
+      const grown = new Uint8Array(size);
+      grown.set(this.#pending.subarray(0, this.#pendingLength));
+      this.#pending = grown;
     }
-    if (from < text.length) this.#partial += text.slice(from);
+    return this.#pending.length - this.#pendingLength;
   }
 
-  #line(raw: string): void {
-    const line = normaliseLine(raw);
-    this.#fresh.push(line);
-    this.#freshChars += line.length + 1;
-    if (this.#freshChars >= this.#windowChars) this.#readWindow(false);
+  /** Bytes the window being gathered still wants (at least one line's worth). */
+  #wanted(): number {
+    return Math.max(1, this.#windowChars - this.#freshChars);
+  }
+
+  /** Cuts whole windows out of the pending bytes while they hold one. */
+  #cutBytes(): void {
+    for (;;) {
+      const wanted = this.#wanted();
+      if (this.#pendingLength < wanted) return;
+      const pending = this.#pending.subarray(0, this.#pendingLength);
+      // The window ends at the first line end at or past what it wants; failing that, at the last one before.
+      let lf = pending.indexOf(LINE_FEED, wanted - 1);
+      if (lf === -1) lf = pending.lastIndexOf(LINE_FEED);
+      if (lf === -1) {
+        // One line fills the buffer: held whole up to the longest line, cut there past it.
+        if (this.#pendingLength < this.#maxLineBytes) return;
+        this.#flushBytes(true);
+        continue;
+      }
+      const text = this.#decoder.decode(pending.subarray(0, lf + 1), { stream: true });
+      this.#pending.copyWithin(0, lf + 1, this.#pendingLength);
+      this.#pendingLength -= lf + 1;
+      this.#takeLines(text, false);
+    }
+  }
+
+  /** All pending bytes as text: a line cut where the bytes end (`cut`), or passed on to the text path. */
+  #flushBytes(cut: boolean): void {
+    const text = this.#decoder.decode(this.#pending.subarray(0, this.#pendingLength), {
+      stream: true,
+    });
+    this.#pendingLength = 0;
+    if (cut) this.#takeLines(text + "\n", false);
+    else this.#pendingText = text + this.#pendingText;
+  }
+
+  /** Cuts whole windows out of the pending text while it holds one. */
+  #cutText(): void {
+    for (;;) {
+      const text = this.#pendingText;
+      const wanted = this.#wanted();
+      if (text.length < wanted) return;
+      let lf = text.indexOf("\n", wanted - 1);
+      if (lf === -1) lf = text.lastIndexOf("\n");
+      if (lf === -1) {
+        if (text.length < this.#maxLineBytes) return;
+        this.#pendingText = "";
+        this.#takeLines(text + "\n", false);
+        continue;
+      }
+      this.#pendingText = text.slice(lf + 1);
+      this.#takeLines(lf + 1 === text.length ? text : text.slice(0, lf + 1), false);
+    }
+  }
+
+  /** Pending text's whole lines into the window and its unfinished last line into the pending bytes (text, then bytes). */
+  #flushText(): void {
+    const text = this.#pendingText;
+    this.#pendingText = "";
+    const lf = text.lastIndexOf("\n");
+    if (lf !== -1) this.#takeLines(text.slice(0, lf + 1), false);
+    if (lf + 1 === text.length) return;
+    const rest = new TextEncoder().encode(text.slice(lf + 1));
+    this.#room(rest.length);
+    this.#pending.set(rest, this.#pendingLength);
+    this.#pendingLength += rest.length;
+  }
+
+  /**
+   * Whole lines (`text` ends with a line feed unless it is the output's end):
+   * each normalised once and added to the window, which is read when full.
+   */
+  #takeLines(text: string, last: boolean): void {
+    const lines = text.split("\n");
+    const end = lines.pop()!;
+    if (last) {
+      // What follows the last line feed is a line only when something is left of it (not a colour reset).
+      const rest = normaliseLine(end);
+      if (rest !== "") lines.push(end);
+    }
+    const fresh = this.#fresh;
+    let chars = this.#freshChars;
+    for (let i = 0; i < lines.length; i++) {
+      const line = normaliseLine(lines[i]);
+      fresh.push(line);
+      chars += line.length + 1;
+    }
+    this.#freshChars = chars;
+    if (!last && chars >= this.#windowChars) this.#readWindow(false);
   }
 
   /** Run the readers over context + fresh; make final all fresh lines but the carried ones (all at the end). */
@@ -247,10 +364,10 @@ export class TriageScanner {
   end(): Scanned {
     if (!this.#ended) {
       this.#ended = true;
-      this.#take(this.#decoder.decode());
-      // What follows the last line feed is a line only when something is left of it (not a colour reset).
-      if (this.#partial !== "" && normaliseLine(this.#partial) !== "") this.#line(this.#partial);
-      this.#partial = "";
+      if (this.#pendingLength > 0) this.#flushBytes(false);
+      const rest = this.#pendingText + this.#decoder.decode();
+      this.#pendingText = "";
+      this.#takeLines(rest, true);
       if (this.#fresh.length > 0 || this.#finalLines === 0) this.#readWindow(true);
     }
     const half = Math.floor(this.#maxChunks / 2);
@@ -326,4 +443,18 @@ export function joinScans(first: Scanned, second: Scanned, maxChunks = MAX_JUDGE
     lines: first.lines + second.lines,
     bytes: first.bytes + second.bytes,
   };
+}
+
+/** Line feeds in bytes. */
+function countLineFeeds(bytes: Uint8Array): number {
+  let n = 0;
+  for (let i = bytes.indexOf(LINE_FEED); i !== -1; i = bytes.indexOf(LINE_FEED, i + 1)) n++;
+  return n;
+}
+
+/** Line feeds in a text. */
+function countLineFeedsInText(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
 }

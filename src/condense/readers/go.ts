@@ -6,7 +6,7 @@
  * project's own code.
  */
 import { type Finding, finding } from "../findings.ts";
-import { indentOf } from "../text.ts";
+import { indentOf, trailingToken } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 import {
   DASH,
@@ -41,6 +41,11 @@ const GO_TOOL_ERROR =
 const PANIC = /^panic: (.*?)(?: \[recovered\])?$/;
 /** A file of Go's own library or of a downloaded module: not the project's (GOROOT's src, GOPATH's pkg/mod). */
 const GO_ROOT_FILE = /\/go(?:-[\d.]+)?\/src\/|\/pkg\/mod\/|^\/?_testmain\.go$/;
+
+/** The name in a line PASS matched: the `\S+` between `: ` and the ` (` of the duration (neither holds a space). */
+export function passedName(line: string): string {
+  return line.slice(line.indexOf(": ") + 2, line.lastIndexOf(" ("));
+}
 
 /** A test's log line: where it starts in the lines (read into place and message only for a failed test), or a panic's. */
 type LogEntry = number | { loc: string; msg: string };
@@ -146,32 +151,33 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       if (!/^\s/.test(line)) inPackage = false;
     }
     const l0 = lead[i];
-    const run = c0 === EQUALS ? RUN.exec(line) : null;
-    if (run) {
-      running = run[1];
+    // test, then the name cut out: most lines of a verbose run are RUN and PASS lines, and a match's
+    // array and captures were most of what this reader allocated (ADR 0650).
+    if (c0 === EQUALS && RUN.test(line)) {
+      running = trailingToken(line);
       lastFail = undefined;
       ctx.explain(i);
       continue;
     }
-    const f = l0 === DASH ? FAIL.exec(line) : null;
+    const f = l0 === DASH && line.includes("FAIL") ? FAIL.exec(line) : null;
     if (f) {
       ctx.explain(i);
       if (!failed.includes(f[2])) failed.push(f[2]);
       lastFail = { name: f[2], indent: f[1].length };
       continue;
     }
-    const pass = l0 === DASH ? PASS.exec(line) : null;
-    if (pass) {
+    if (l0 === DASH && PASS.test(line)) {
       ctx.explain(i);
       lastFail = undefined;
+      const passed = passedName(line);
       // A passing test's log lines (printed before its verdict under -v) are no failure's: let them go,
       // or a long verbose run holds every test's lines to the end.
-      if (!failed.includes(pass[1])) {
-        if (pass[1] === lastOwner) {
+      if (!failed.includes(passed)) {
+        if (passed === lastOwner) {
           lastOwner = undefined;
           lastList = [];
         }
-        if (logs.size > 0) logs.delete(pass[1]);
+        if (logs.size > 0) logs.delete(passed);
       }
       continue;
     }
