@@ -20,7 +20,7 @@ import { dedupe, type Finding, findingKey } from "./findings.ts";
 import { readLines } from "./readers/index.ts";
 import { normaliseLine } from "./normalise.ts";
 import { byteLength } from "../util/bytes.ts";
-import { LINE_FEED } from "./chars.ts";
+import { BYTE_ORDER_MARK, CARRIAGE_RETURN, ESCAPE, LINE_FEED } from "./chars.ts";
 import {
   clipLine,
   countFindings,
@@ -94,7 +94,10 @@ export class TriageScanner {
   readonly #maxChunks: number;
   /** The longest line held whole; a longer one is cut into lines of this length. */
   readonly #maxLineBytes: number;
-  readonly #decoder = new TextDecoder();
+  /** Decodes whole windows, each cut at a line end (or a character's end): no state between them. */
+  readonly #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** Nothing decoded yet: a byte-order mark at the very start is dropped, as a streaming decoder drops it. */
+  #atStart = true;
   /**
    * Bytes not yet cut into lines, reused from window to window: a window's
    * lines are made from one decoded text when it is full, so between windows
@@ -200,21 +203,39 @@ export class TriageScanner {
         this.#flushBytes(true);
         continue;
       }
-      const text = this.#decoder.decode(pending.subarray(0, lf + 1), { stream: true });
-      this.#pending.copyWithin(0, lf + 1, this.#pendingLength);
-      this.#pendingLength -= lf + 1;
-      this.#takeLines(text, false);
+      const text = this.#decode(lf + 1);
+      this.#takeLines(text);
     }
   }
 
-  /** All pending bytes as text: a line cut where the bytes end (`cut`), or passed on to the text path. */
+  /** The first `length` pending bytes as text (they end at a character's end), taken out of the buffer. */
+  #decode(length: number): string {
+    let text = this.#decoder.decode(this.#pending.subarray(0, length));
+    this.#pending.copyWithin(0, length, this.#pendingLength);
+    this.#pendingLength -= length;
+    if (this.#atStart) {
+      this.#atStart = false;
+      if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
+    }
+    return text;
+  }
+
+  /** All pending bytes as text: a line cut where the bytes end (`cut`, at a character's end), or passed on to the text path. */
   #flushBytes(cut: boolean): void {
-    const text = this.#decoder.decode(this.#pending.subarray(0, this.#pendingLength), {
-      stream: true,
-    });
-    this.#pendingLength = 0;
-    if (cut) this.#takeLines(text + "\n", false);
-    else this.#pendingText = text + this.#pendingText;
+    if (!cut) {
+      this.#pendingText = this.#decode(this.#pendingLength) + this.#pendingText;
+      return;
+    }
+    // Back to the start of a character cut between the bytes (at most three UTF-8 continuation bytes).
+    let end = this.#pendingLength;
+    for (let k = 1; k <= 3 && end - k > 0; k++) {
+      const b = this.#pending[end - k];
+      if ((b & 0xc0) !== 0x80) {
+        if (b >= 0xc0) end -= k;
+        break;
+      }
+    }
+    this.#takeLines(this.#decode(end) + "\n");
   }
 
   /** Cuts whole windows out of the pending text while it holds one. */
@@ -228,11 +249,11 @@ export class TriageScanner {
       if (lf === -1) {
         if (text.length < this.#maxLineBytes) return;
         this.#pendingText = "";
-        this.#takeLines(text + "\n", false);
+        this.#takeLines(text + "\n");
         continue;
       }
       this.#pendingText = text.slice(lf + 1);
-      this.#takeLines(lf + 1 === text.length ? text : text.slice(0, lf + 1), false);
+      this.#takeLines(lf + 1 === text.length ? text : text.slice(0, lf + 1));
     }
   }
 
@@ -241,7 +262,7 @@ export class TriageScanner {
     const text = this.#pendingText;
     this.#pendingText = "";
     const lf = text.lastIndexOf("\n");
-    if (lf !== -1) this.#takeLines(text.slice(0, lf + 1), false);
+    if (lf !== -1) this.#takeLines(text.slice(0, lf + 1));
     if (lf + 1 === text.length) return;
     const rest = new TextEncoder().encode(text.slice(lf + 1));
     this.#room(rest.length);
@@ -250,26 +271,26 @@ export class TriageScanner {
   }
 
   /**
-   * Whole lines (`text` ends with a line feed unless it is the output's end):
-   * each normalised once and added to the window, which is read when full.
+   * Whole lines (`text` ends with a line feed): each normalised once and added
+   * to the window, which is read when full.
    */
-  #takeLines(text: string, last: boolean): void {
+  #takeLines(text: string): void {
     const lines = text.split("\n");
-    const end = lines.pop()!;
-    if (last) {
-      // What follows the last line feed is a line only when something is left of it (not a colour reset).
-      const rest = normaliseLine(end);
-      if (rest !== "") lines.push(end);
-    }
+    lines.pop();
+    this.#addLines(lines, hasControls(text));
+    if (this.#freshChars >= this.#windowChars) this.#readWindow(false);
+  }
+
+  /** Lines into the window, normalised; `controls` false: the text they came from holds no escape or CR. */
+  #addLines(lines: string[], controls: boolean): void {
     const fresh = this.#fresh;
     let chars = this.#freshChars;
     for (let i = 0; i < lines.length; i++) {
-      const line = normaliseLine(lines[i]);
+      const line = normaliseLine(lines[i], controls);
       fresh.push(line);
       chars += line.length + 1;
     }
     this.#freshChars = chars;
-    if (!last && chars >= this.#windowChars) this.#readWindow(false);
   }
 
   /** Run the readers over context + fresh; make final all fresh lines but the carried ones (all at the end). */
@@ -365,9 +386,13 @@ export class TriageScanner {
     if (!this.#ended) {
       this.#ended = true;
       if (this.#pendingLength > 0) this.#flushBytes(false);
-      const rest = this.#pendingText + this.#decoder.decode();
+      const rest = this.#pendingText;
       this.#pendingText = "";
-      this.#takeLines(rest, true);
+      const lines = rest.split("\n");
+      // What follows the last line feed is a line only when something is left of it (not a colour reset).
+      const after = lines.pop()!;
+      if (normaliseLine(after) !== "") lines.push(after);
+      this.#addLines(lines, true);
       if (this.#fresh.length > 0 || this.#finalLines === 0) this.#readWindow(true);
     }
     const half = Math.floor(this.#maxChunks / 2);
@@ -443,6 +468,12 @@ export function joinScans(first: Scanned, second: Scanned, maxChunks = MAX_JUDGE
     lines: first.lines + second.lines,
     bytes: first.bytes + second.bytes,
   };
+}
+
+/** Whether a text holds an escape or a carriage return (else its lines need only their prefixes looked at). */
+function hasControls(text: string): boolean {
+  return text.includes(String.fromCharCode(ESCAPE)) ||
+    text.includes(String.fromCharCode(CARRIAGE_RETURN));
 }
 
 /** Line feeds in bytes. */
