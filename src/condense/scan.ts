@@ -19,6 +19,7 @@
 import { dedupe, type Finding, findingKey } from "./findings.ts";
 import { readLines } from "./readers/index.ts";
 import { normaliseLine } from "./normalise.ts";
+import { isBlank } from "./text.ts";
 import { byteLength } from "../util/bytes.ts";
 import { BYTE_ORDER_MARK, CARRIAGE_RETURN, ESCAPE, LINE_FEED } from "./chars.ts";
 import {
@@ -107,10 +108,14 @@ export class TriageScanner {
   #pendingLength = 0;
   /** Text not yet cut into lines (pushText), the same role as #pending for bytes. */
   #pendingText = "";
-  /** Lines read already and final, kept as the next window's context (not re-marked). */
-  #context: string[] = [];
-  /** Lines not final yet: the window being gathered. */
-  #fresh: string[] = [];
+  /**
+   * The window being gathered, one array the readers are given whole: first
+   * `#contextCount` lines read already and final (context, not re-marked),
+   * then the lines not final yet (fresh).
+   */
+  #lines: string[] = [];
+  #contextCount = 0;
+  /** Characters of the fresh lines, each counted with its line feed. */
   #freshChars = 0;
   /** Lines made final so far (the number of the next final line, less one). */
   #finalLines = 0;
@@ -137,7 +142,7 @@ export class TriageScanner {
 
   /** Lines read so far (for a progress line): those in windows, and the line ends not yet cut. */
   get linesRead(): number {
-    return this.#finalLines + this.#fresh.length +
+    return this.#finalLines + this.#lines.length - this.#contextCount +
       countLineFeeds(this.#pending.subarray(0, this.#pendingLength)) +
       countLineFeedsInText(this.#pendingText);
   }
@@ -283,57 +288,63 @@ export class TriageScanner {
 
   /** Lines into the window, normalised; `controls` false: the text they came from holds no escape or CR. */
   #addLines(lines: string[], controls: boolean): void {
-    const fresh = this.#fresh;
     let chars = this.#freshChars;
     for (let i = 0; i < lines.length; i++) {
       const line = normaliseLine(lines[i], controls);
-      fresh.push(line);
+      lines[i] = line;
       chars += line.length + 1;
     }
     this.#freshChars = chars;
+    this.#lines = this.#lines.length === 0 ? lines : this.#lines.concat(lines);
   }
 
   /** Run the readers over context + fresh; make final all fresh lines but the carried ones (all at the end). */
   #readWindow(last: boolean): void {
-    const fresh = this.#fresh;
+    const lines = this.#lines;
+    const contextCount = this.#contextCount;
+    const freshCount = lines.length - contextCount;
     let carry = 0;
     if (!last) {
       // At most a quarter of the window is carried, so each window makes most of its lines final.
-      const maxLines = Math.min(this.#carryLines, Math.floor(fresh.length / 4));
+      const maxLines = Math.min(this.#carryLines, Math.floor(freshCount / 4));
       const maxChars = Math.min(CARRY_CHARS, Math.floor(this.#windowChars / 4));
       let chars = 0;
       while (carry < maxLines) {
-        chars += fresh[fresh.length - 1 - carry].length + 1;
+        chars += lines[lines.length - 1 - carry].length + 1;
         if (chars > maxChars) break;
         carry++;
       }
     }
-    const context = this.#context;
-    const lines = context.length === 0 ? fresh : context.concat(fresh);
     const read = readLines(lines);
     for (const r of read.readers) this.#readers.add(r);
     for (let k = 0; k < read.findings.length; k++) {
       this.#keep(read.findings[k], read.foundBy[k]);
     }
-    const finalEnd = fresh.length - carry;
-    const finals = fresh.slice(0, finalEnd);
-    const marks = read.marks.subarray(context.length, context.length + finalEnd);
-    this.#noteTail(finals);
-    for (const chunk of unexplainedChunks(finals, marks)) this.#chunk(chunk);
-    this.#finalLines += finals.length;
+    // The fresh lines made final: [contextCount, finalEnd) of the window.
+    const finalEnd = lines.length - carry;
+    this.#noteTail(lines, contextCount, finalEnd);
+    const marks = read.marks.subarray(contextCount, finalEnd);
+    // Most windows of a long run of a known format leave nothing unexplained: no lines copied for them.
+    if (marks.indexOf(0) !== -1) {
+      for (const chunk of unexplainedChunks(lines.slice(contextCount, finalEnd), marks)) {
+        this.#chunk(chunk);
+      }
+    }
+    this.#finalLines += finalEnd - contextCount;
     // The next window: the last final lines as context, the carried lines as its first fresh ones.
     // The context starts after a blank line where there is one near: blocks of most formats begin there.
-    const before = context.length === 0 ? finals : context.concat(finals);
-    let start = Math.max(0, before.length - this.#carryLines);
+    let start = Math.max(0, finalEnd - this.#carryLines);
     for (let k = start; k > 0 && k > start - this.#carryLines; k--) {
-      if (before[k - 1].trim() === "") {
+      if (isBlank(lines[k - 1])) {
         start = k;
         break;
       }
     }
-    this.#context = before.slice(start);
-    this.#fresh = fresh.slice(finalEnd);
-    this.#freshChars = this.#fresh.reduce((n, l) => n + l.length + 1, 0);
+    this.#lines = lines.slice(start);
+    this.#contextCount = finalEnd - start;
+    let chars = 0;
+    for (let k = finalEnd; k < lines.length; k++) chars += lines[k].length + 1;
+    this.#freshChars = chars;
   }
 
   #keep(f: Finding, reader: string): void {
@@ -357,11 +368,12 @@ export class TriageScanner {
     this.#overflow.warnings += c.warnings;
   }
 
-  #noteTail(lines: string[]): void {
+  /** The last non-blank lines of window lines [from, to), just made final, into the evidence kept. */
+  #noteTail(lines: string[], from: number, to: number): void {
     const found: NumberedLine[] = [];
-    for (let i = lines.length - 1; i >= 0 && found.length < EVIDENCE_LINES; i--) {
-      if (lines[i].trim() === "") continue;
-      found.push({ line: this.#finalLines + i + 1, text: clipLine(lines[i]) });
+    for (let i = to - 1; i >= from && found.length < EVIDENCE_LINES; i--) {
+      if (isBlank(lines[i])) continue;
+      found.push({ line: this.#finalLines + (i - from) + 1, text: clipLine(lines[i]) });
     }
     this.#tail.push(...found.reverse());
     if (this.#tail.length > EVIDENCE_LINES) {
@@ -393,7 +405,9 @@ export class TriageScanner {
       const after = lines.pop()!;
       if (normaliseLine(after) !== "") lines.push(after);
       this.#addLines(lines, true);
-      if (this.#fresh.length > 0 || this.#finalLines === 0) this.#readWindow(true);
+      if (this.#lines.length > this.#contextCount || this.#finalLines === 0) {
+        this.#readWindow(true);
+      }
     }
     const half = Math.floor(this.#maxChunks / 2);
     const tailChunks = this.#tailChunks.slice(-half);

@@ -75,20 +75,25 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   let inPackage = false;
   // The lines of the test that logged last, not yet in the map: under -v a test's lines come together and
   // most tests pass, so their lines are dropped at their PASS without the map ever being asked.
+  // They are the first `lastCount` entries of one array reused from test to test (a new array for each of
+  // half a million passing tests was most of what this reader allocated), copied into the map when kept.
   let lastOwner: string | undefined;
-  let lastList: LogEntry[] = [];
+  const lastList: LogEntry[] = [];
+  let lastCount = 0;
   const flush = () => {
-    if (lastOwner !== undefined && lastList.length > 0) logs.set(lastOwner, lastList);
+    if (lastOwner !== undefined && lastCount > 0) logs.set(lastOwner, lastList.slice(0, lastCount));
   };
   const addLog = (name: string, entry: LogEntry) => {
     if (name !== lastOwner) {
       flush();
       lastOwner = name;
+      lastCount = 0;
       // The map holds only lines of tests that failed or were interleaved: usually empty, and not asked then.
-      lastList = (logs.size > 0 ? logs.get(name) : undefined) ?? [];
+      const earlier = logs.size > 0 ? logs.get(name) : undefined;
+      if (earlier) for (const e of earlier) lastList[lastCount++] = e;
     }
     // A test run many times (-count, a rerun in the same log) keeps its first few lines, not thousands.
-    if (lastList.length < 20) lastList.push(entry);
+    if (lastCount < 20) lastList[lastCount++] = entry;
   };
   const { first, lead } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
@@ -175,7 +180,7 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       if (!failed.includes(passed)) {
         if (passed === lastOwner) {
           lastOwner = undefined;
-          lastList = [];
+          lastCount = 0;
         }
         if (logs.size > 0) logs.delete(passed);
       }
