@@ -154,7 +154,12 @@ export function pickFrame(frames: Frame[], testFile?: string): Frame | undefined
  */
 export function trailingToken(line: string): string {
   let k = line.length;
-  while (k > 0 && !isJsSpace(line.charCodeAt(k - 1))) k--;
+  for (; k > 0; k--) {
+    const c = line.charCodeAt(k - 1);
+    // Printable ASCII is never a space: the full test only for the rest.
+    if (c > SPACE && c < 0x7f) continue;
+    if (isJsSpace(c)) break;
+  }
   return line.slice(k);
 }
 
