@@ -231,14 +231,14 @@ export class TriageScanner {
       this.#pendingText = this.#decode(this.#pendingLength) + this.#pendingText;
       return;
     }
-    // Back to the start of a character cut between the bytes (at most three UTF-8 continuation bytes).
+    // Back to the start of a character the end cuts (its lead byte is at most three bytes back).
     let end = this.#pendingLength;
     for (let k = 1; k <= 3 && end - k > 0; k++) {
       const b = this.#pending[end - k];
-      if ((b & 0xc0) !== 0x80) {
-        if (b >= 0xc0) end -= k;
-        break;
-      }
+      if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back
+      const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+      if (length > k) end -= k;
+      break;
     }
     this.#takeLines(this.#decode(end) + "\n");
   }
