@@ -92,7 +92,8 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       (c0 === UPPER_C && line.startsWith("Check ")) ||
       (c0 === UPPER_D && line.startsWith("Download ")) ||
       (c0 === UPPER_S && line === "Stack backtrace:") ||
-      (c0 === DASH && OUTPUT_RULE.test(line)) ||
+      // At least five dashes: the fifth character first, before the pattern.
+      (c0 === DASH && line.charCodeAt(4) === DASH && OUTPUT_RULE.test(line)) ||
       (c0 === SPACE && UNKNOWN_FRAME.test(line))
     ) {
       ctx.explain(i);
