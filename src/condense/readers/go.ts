@@ -31,7 +31,6 @@ const PACKAGE = /^# (\S+)(?: \[.*\])?$/;
 const DIAG = /^(?:vet: )?(\.{0,2}\/?[^\s:]+\.go):(\d+)(?::(\d+))?: (.*)$/;
 const RUN = /^=== (?:RUN|CONT|PAUSE|NAME)\s+(\S+)$/;
 const FAIL = /^(\s*)--- FAIL: (\S+) \(([\d.]+s)\)$/;
-const PASS = /^\s*--- (?:PASS|SKIP): (\S+) \([\d.]+s\)$/;
 const LOG = /^\s+([^\s:]+\.go):(\d+): (.*)$/;
 // The same patterns without their captures, for a yes or no: a match with no groups to record is about twice as
 // fast, and RUN, PASS and log lines are nearly every line of a verbose run (ADR 0650).
@@ -47,7 +46,7 @@ const PANIC = /^panic: (.*?)(?: \[recovered\])?$/;
 /** A file of Go's own library or of a downloaded module: not the project's (GOROOT's src, GOPATH's pkg/mod). */
 const GO_ROOT_FILE = /\/go(?:-[\d.]+)?\/src\/|\/pkg\/mod\/|^\/?_testmain\.go$/;
 
-/** The name in a line PASS matched: the `\S+` between `: ` and the ` (` of the duration (neither holds a space). */
+/** The name in a line IS_PASS matched (`--- PASS: name (0.00s)`): the `\S+` between `: ` and the ` (` of the duration (neither holds a space). */
 export function passedName(line: string): string {
   return line.slice(line.indexOf(": ") + 2, line.lastIndexOf(" ("));
 }
@@ -95,7 +94,7 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       lastCount = 0;
       // The map holds only lines of tests that failed or were interleaved: usually empty, and not asked then.
       const earlier = logs.size > 0 ? logs.get(name) : undefined;
-      if (earlier) for (const e of earlier) lastList[lastCount++] = e;
+      if (earlier) { for (const e of earlier) lastList[lastCount++] = e; }
     }
     // A test run many times (-count, a rerun in the same log) keeps its first few lines, not thousands.
     if (lastCount < 20) lastList[lastCount++] = entry;
