@@ -115,6 +115,10 @@ export function isLower(c: number): boolean {
 export const LAST_ASCII = 127;
 export const LINE_FEED = 10;
 export const CARRIAGE_RETURN = 13;
+/** ESC, which starts a terminal escape sequence. */
+export const ESCAPE = 0x1b;
+/** U+FEFF at the very start of a text: a byte-order mark, not part of the output. */
+export const BYTE_ORDER_MARK = 0xfeff;
 export const LINE_SEPARATOR = 0x2028;
 export const PARAGRAPH_SEPARATOR = 0x2029;
 

@@ -31,9 +31,14 @@ const DOCKER_STEP = /^#\d+ \d+\.\d+ /;
 /** npm's prefix on what a failed script or build printed (npm 6 `npm ERR! `, npm 10 `npm error `). */
 const NPM_PREFIX = /^npm (?:ERR!|error) ?/;
 
-/** The line without escapes, CR redraws, and CI or wrapper prefixes. */
-export function normaliseLine(raw: string): string {
+/**
+ * The line without escapes, CR redraws, and CI or wrapper prefixes.
+ * `controls` false says the line is known to hold no escape and no CR (the
+ * scan tests a whole window's text for them once), so only prefixes are looked for.
+ */
+export function normaliseLine(raw: string, controls = true): string {
   let line = raw;
+  if (!controls) return withoutPrefixes(line);
   if (line.includes("\x1b")) {
     if (line.includes("\x1b_")) line = line.replace(APC, "");
     line = stripAnsi(line);
@@ -44,6 +49,12 @@ export function normaliseLine(raw: string): string {
     const cr = line.lastIndexOf("\r");
     if (cr >= 0) line = line.slice(cr + 1);
   }
+  return withoutPrefixes(line);
+}
+
+/** A line without its CI or wrapper prefixes (its escapes and CRs already gone). */
+function withoutPrefixes(raw: string): string {
+  let line = raw;
   if (line.length < 9) return line;
   // The first character decides which prefixes may be there: nearly every line is rejected here.
   const c = line.charCodeAt(0);

@@ -19,6 +19,9 @@
 import { dedupe, type Finding, findingKey } from "./findings.ts";
 import { readLines } from "./readers/index.ts";
 import { normaliseLine } from "./normalise.ts";
+import { isBlank } from "./text.ts";
+import { byteLength } from "../util/bytes.ts";
+import { BYTE_ORDER_MARK, CARRIAGE_RETURN, ESCAPE, LINE_FEED } from "./chars.ts";
 import {
   clipLine,
   countFindings,
@@ -82,18 +85,37 @@ export interface ScanWatch {
   onScanning?: (linesRead: () => number) => void;
 }
 
+/** At least this many bytes of one line are held before the line is cut (ADR 0650). */
+const MIN_LINE_BYTES = 4 * 1024 * 1024;
+
 /** An output read piece by piece; `end()` says what the readers found in all of it. */
 export class TriageScanner {
   readonly #windowChars: number;
   readonly #carryLines: number;
   readonly #maxChunks: number;
-  readonly #decoder = new TextDecoder();
-  /** The start of a line not yet ended. */
-  #partial = "";
-  /** Lines read already and final, kept as the next window's context (not re-marked). */
-  #context: string[] = [];
-  /** Lines not final yet: the window being gathered. */
-  #fresh: string[] = [];
+  /** The longest line held whole; a longer one is cut into lines of this length. */
+  readonly #maxLineBytes: number;
+  /** Decodes whole windows, each cut at a line end (or a character's end): no state between them. */
+  readonly #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** Nothing decoded yet: a byte-order mark at the very start is dropped, as a streaming decoder drops it. */
+  #atStart = true;
+  /**
+   * Bytes not yet cut into lines, reused from window to window: a window's
+   * lines are made from one decoded text when it is full, so between windows
+   * nothing is held as strings but the context and carried lines.
+   */
+  #pending = new Uint8Array(0);
+  #pendingLength = 0;
+  /** Text not yet cut into lines (pushText), the same role as #pending for bytes. */
+  #pendingText = "";
+  /**
+   * The window being gathered, one array the readers are given whole: first
+   * `#contextCount` lines read already and final (context, not re-marked),
+   * then the lines not final yet (fresh).
+   */
+  #lines: string[] = [];
+  #contextCount = 0;
+  /** Characters of the fresh lines, each counted with its line feed. */
   #freshChars = 0;
   /** Lines made final so far (the number of the next final line, less one). */
   #finalLines = 0;
@@ -115,87 +137,214 @@ export class TriageScanner {
     this.#windowChars = opts.windowChars ?? WINDOW_CHARS;
     this.#carryLines = opts.carryLines ?? CARRY_LINES;
     this.#maxChunks = Math.max(2, opts.maxChunks ?? MAX_JUDGED_CHUNKS);
+    this.#maxLineBytes = Math.max(MIN_LINE_BYTES, 2 * this.#windowChars);
   }
 
-  /** Lines read so far (for a progress line). */
+  /** Lines read so far (for a progress line): those in windows, and the line ends not yet cut. */
   get linesRead(): number {
-    return this.#finalLines + this.#fresh.length;
+    return this.#finalLines + this.#lines.length - this.#contextCount +
+      countLineFeeds(this.#pending.subarray(0, this.#pendingLength)) +
+      countLineFeedsInText(this.#pendingText);
   }
 
   /** Bytes as they arrive (UTF-8; a character cut between pieces is joined). */
   pushBytes(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
+    if (this.#pendingText !== "") this.#flushText();
     this.#bytes += bytes.length;
-    this.#take(this.#decoder.decode(bytes, { stream: true }));
+    let from = 0;
+    while (from < bytes.length) {
+      const room = this.#room(bytes.length - from);
+      const n = Math.min(room, bytes.length - from);
+      this.#pending.set(bytes.subarray(from, from + n), this.#pendingLength);
+      this.#pendingLength += n;
+      from += n;
+      this.#cutBytes();
+    }
   }
 
   /** Text as it arrives (counted as its UTF-8 length). */
   pushText(text: string): void {
     if (text === "") return;
-    this.#bytes += new TextEncoder().encode(text).length;
-    this.#take(text);
+    if (this.#pendingLength > 0) this.#flushBytes(false);
+    this.#bytes += byteLength(text);
+    this.#pendingText = this.#pendingText === "" ? text : this.#pendingText + text;
+    this.#cutText();
   }
 
-  #take(text: string): void {
-    if (text === "") return;
-    let from = 0;
-    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", from)) {
-      const piece = text.slice(from, nl);
-      this.#line(this.#partial === "" ? piece : this.#partial + piece);
-      this.#partial = "";
-      from = nl + 1;
+  /** Room in the pending buffer for up to `wanted` more bytes, growing it (up to the longest line) when full. */
+  #room(wanted: number): number {
+    const free = this.#pending.length - this.#pendingLength;
+    if (free > 0) return free;
+    const size = Math.min(
+      this.#maxLineBytes,
+      Math.max(this.#pending.length * 2, this.#windowChars + 64 * 1024, wanted),
+    );
+    if (size > this.#pending.length) {
+      const grown = new Uint8Array(size);
+      grown.set(this.#pending.subarray(0, this.#pendingLength));
+      this.#pending = grown;
     }
-    if (from < text.length) this.#partial += text.slice(from);
+    return this.#pending.length - this.#pendingLength;
   }
 
-  #line(raw: string): void {
-    const line = normaliseLine(raw);
-    this.#fresh.push(line);
-    this.#freshChars += line.length + 1;
+  /** Bytes the window being gathered still wants (at least one line's worth). */
+  #wanted(): number {
+    return Math.max(1, this.#windowChars - this.#freshChars);
+  }
+
+  /** Cuts whole windows out of the pending bytes while they hold one. */
+  #cutBytes(): void {
+    for (;;) {
+      const wanted = this.#wanted();
+      if (this.#pendingLength < wanted) return;
+      const pending = this.#pending.subarray(0, this.#pendingLength);
+      // The window ends at the first line end at or past what it wants; failing that, at the last one before.
+      let lf = pending.indexOf(LINE_FEED, wanted - 1);
+      if (lf === -1) lf = pending.lastIndexOf(LINE_FEED);
+      if (lf === -1) {
+        // One line fills the buffer: held whole up to the longest line, cut there past it.
+        if (this.#pendingLength < this.#maxLineBytes) return;
+        this.#flushBytes(true);
+        continue;
+      }
+      const text = this.#decode(lf + 1);
+      this.#takeLines(text);
+    }
+  }
+
+  /** The first `length` pending bytes as text (they end at a character's end), taken out of the buffer. */
+  #decode(length: number): string {
+    let text = this.#decoder.decode(this.#pending.subarray(0, length));
+    this.#pending.copyWithin(0, length, this.#pendingLength);
+    this.#pendingLength -= length;
+    if (this.#atStart) {
+      this.#atStart = false;
+      if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
+    }
+    return text;
+  }
+
+  /** All pending bytes as text: a line cut where the bytes end (`cut`, at a character's end), or passed on to the text path. */
+  #flushBytes(cut: boolean): void {
+    if (!cut) {
+      this.#pendingText = this.#decode(this.#pendingLength) + this.#pendingText;
+      return;
+    }
+    // Back to the start of a character the end cuts (its lead byte is at most three bytes back).
+    let end = this.#pendingLength;
+    for (let k = 1; k <= 3 && end - k > 0; k++) {
+      const b = this.#pending[end - k];
+      if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back
+      const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+      if (length > k) end -= k;
+      break;
+    }
+    this.#takeLines(this.#decode(end) + "\n");
+  }
+
+  /** Cuts whole windows out of the pending text while it holds one. */
+  #cutText(): void {
+    for (;;) {
+      const text = this.#pendingText;
+      const wanted = this.#wanted();
+      if (text.length < wanted) return;
+      let lf = text.indexOf("\n", wanted - 1);
+      if (lf === -1) lf = text.lastIndexOf("\n");
+      if (lf === -1) {
+        if (text.length < this.#maxLineBytes) return;
+        this.#pendingText = "";
+        this.#takeLines(text + "\n");
+        continue;
+      }
+      this.#pendingText = text.slice(lf + 1);
+      this.#takeLines(lf + 1 === text.length ? text : text.slice(0, lf + 1));
+    }
+  }
+
+  /** Pending text's whole lines into the window and its unfinished last line into the pending bytes (text, then bytes). */
+  #flushText(): void {
+    const text = this.#pendingText;
+    this.#pendingText = "";
+    const lf = text.lastIndexOf("\n");
+    if (lf !== -1) this.#takeLines(text.slice(0, lf + 1));
+    if (lf + 1 === text.length) return;
+    const rest = new TextEncoder().encode(text.slice(lf + 1));
+    this.#room(rest.length);
+    this.#pending.set(rest, this.#pendingLength);
+    this.#pendingLength += rest.length;
+  }
+
+  /**
+   * Whole lines (`text` ends with a line feed): each normalised once and added
+   * to the window, which is read when full.
+   */
+  #takeLines(text: string): void {
+    const lines = text.split("\n");
+    lines.pop();
+    this.#addLines(lines, hasControls(text));
     if (this.#freshChars >= this.#windowChars) this.#readWindow(false);
+  }
+
+  /** Lines into the window, normalised; `controls` false: the text they came from holds no escape or CR. */
+  #addLines(lines: string[], controls: boolean): void {
+    let chars = this.#freshChars;
+    for (let i = 0; i < lines.length; i++) {
+      const line = normaliseLine(lines[i], controls);
+      lines[i] = line;
+      chars += line.length + 1;
+    }
+    this.#freshChars = chars;
+    this.#lines = this.#lines.length === 0 ? lines : this.#lines.concat(lines);
   }
 
   /** Run the readers over context + fresh; make final all fresh lines but the carried ones (all at the end). */
   #readWindow(last: boolean): void {
-    const fresh = this.#fresh;
+    const lines = this.#lines;
+    const contextCount = this.#contextCount;
+    const freshCount = lines.length - contextCount;
     let carry = 0;
     if (!last) {
       // At most a quarter of the window is carried, so each window makes most of its lines final.
-      const maxLines = Math.min(this.#carryLines, Math.floor(fresh.length / 4));
+      const maxLines = Math.min(this.#carryLines, Math.floor(freshCount / 4));
       const maxChars = Math.min(CARRY_CHARS, Math.floor(this.#windowChars / 4));
       let chars = 0;
       while (carry < maxLines) {
-        chars += fresh[fresh.length - 1 - carry].length + 1;
+        chars += lines[lines.length - 1 - carry].length + 1;
         if (chars > maxChars) break;
         carry++;
       }
     }
-    const context = this.#context;
-    const lines = context.length === 0 ? fresh : context.concat(fresh);
     const read = readLines(lines);
     for (const r of read.readers) this.#readers.add(r);
     for (let k = 0; k < read.findings.length; k++) {
       this.#keep(read.findings[k], read.foundBy[k]);
     }
-    const finalEnd = fresh.length - carry;
-    const finals = fresh.slice(0, finalEnd);
-    const marks = read.marks.subarray(context.length, context.length + finalEnd);
-    this.#noteTail(finals);
-    for (const chunk of unexplainedChunks(finals, marks)) this.#chunk(chunk);
-    this.#finalLines += finals.length;
+    // The fresh lines made final: [contextCount, finalEnd) of the window.
+    const finalEnd = lines.length - carry;
+    this.#noteTail(lines, contextCount, finalEnd);
+    const marks = read.marks.subarray(contextCount, finalEnd);
+    // Most windows of a long run of a known format leave nothing unexplained: no lines copied for them.
+    if (marks.indexOf(0) !== -1) {
+      for (const chunk of unexplainedChunks(lines.slice(contextCount, finalEnd), marks)) {
+        this.#chunk(chunk);
+      }
+    }
+    this.#finalLines += finalEnd - contextCount;
     // The next window: the last final lines as context, the carried lines as its first fresh ones.
     // The context starts after a blank line where there is one near: blocks of most formats begin there.
-    const before = context.length === 0 ? finals : context.concat(finals);
-    let start = Math.max(0, before.length - this.#carryLines);
+    let start = Math.max(0, finalEnd - this.#carryLines);
     for (let k = start; k > 0 && k > start - this.#carryLines; k--) {
-      if (before[k - 1].trim() === "") {
+      if (isBlank(lines[k - 1])) {
         start = k;
         break;
       }
     }
-    this.#context = before.slice(start);
-    this.#fresh = fresh.slice(finalEnd);
-    this.#freshChars = this.#fresh.reduce((n, l) => n + l.length + 1, 0);
+    this.#lines = lines.slice(start);
+    this.#contextCount = finalEnd - start;
+    let chars = 0;
+    for (let k = finalEnd; k < lines.length; k++) chars += lines[k].length + 1;
+    this.#freshChars = chars;
   }
 
   #keep(f: Finding, reader: string): void {
@@ -219,11 +368,12 @@ export class TriageScanner {
     this.#overflow.warnings += c.warnings;
   }
 
-  #noteTail(lines: string[]): void {
+  /** The last non-blank lines of window lines [from, to), just made final, into the evidence kept. */
+  #noteTail(lines: string[], from: number, to: number): void {
     const found: NumberedLine[] = [];
-    for (let i = lines.length - 1; i >= 0 && found.length < EVIDENCE_LINES; i--) {
-      if (lines[i].trim() === "") continue;
-      found.push({ line: this.#finalLines + i + 1, text: clipLine(lines[i]) });
+    for (let i = to - 1; i >= from && found.length < EVIDENCE_LINES; i--) {
+      if (isBlank(lines[i])) continue;
+      found.push({ line: this.#finalLines + (i - from) + 1, text: clipLine(lines[i]) });
     }
     this.#tail.push(...found.reverse());
     if (this.#tail.length > EVIDENCE_LINES) {
@@ -247,11 +397,17 @@ export class TriageScanner {
   end(): Scanned {
     if (!this.#ended) {
       this.#ended = true;
-      this.#take(this.#decoder.decode());
+      if (this.#pendingLength > 0) this.#flushBytes(false);
+      const rest = this.#pendingText;
+      this.#pendingText = "";
+      const lines = rest.split("\n");
       // What follows the last line feed is a line only when something is left of it (not a colour reset).
-      if (this.#partial !== "" && normaliseLine(this.#partial) !== "") this.#line(this.#partial);
-      this.#partial = "";
-      if (this.#fresh.length > 0 || this.#finalLines === 0) this.#readWindow(true);
+      const after = lines.pop()!;
+      if (normaliseLine(after) !== "") lines.push(after);
+      this.#addLines(lines, true);
+      if (this.#lines.length > this.#contextCount || this.#finalLines === 0) {
+        this.#readWindow(true);
+      }
     }
     const half = Math.floor(this.#maxChunks / 2);
     const tailChunks = this.#tailChunks.slice(-half);
@@ -326,4 +482,24 @@ export function joinScans(first: Scanned, second: Scanned, maxChunks = MAX_JUDGE
     lines: first.lines + second.lines,
     bytes: first.bytes + second.bytes,
   };
+}
+
+/** Whether a text holds an escape or a carriage return (else its lines need only their prefixes looked at). */
+function hasControls(text: string): boolean {
+  return text.includes(String.fromCharCode(ESCAPE)) ||
+    text.includes(String.fromCharCode(CARRIAGE_RETURN));
+}
+
+/** Line feeds in bytes. */
+function countLineFeeds(bytes: Uint8Array): number {
+  let n = 0;
+  for (let i = bytes.indexOf(LINE_FEED); i !== -1; i = bytes.indexOf(LINE_FEED, i + 1)) n++;
+  return n;
+}
+
+/** Line feeds in a text. */
+function countLineFeedsInText(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
 }

@@ -147,6 +147,22 @@ export function pickFrame(frames: Frame[], testFile?: string): Frame | undefined
   return own.find((f) => /(^|[/._-])(test|tests|spec|__tests__)([/._-]|$)/i.test(f.file)) ?? own[0];
 }
 
+/**
+ * What follows a line's last JavaScript space: the capture of a pattern that
+ * ends `\s+(\S+)$`, once the pattern is known to match, cut out without the
+ * match's array.
+ */
+export function trailingToken(line: string): string {
+  let k = line.length;
+  for (; k > 0; k--) {
+    const c = line.charCodeAt(k - 1);
+    // Printable ASCII is never a space: the full test only for the rest.
+    if (c > SPACE && c < 0x7f) continue;
+    if (isJsSpace(c)) break;
+  }
+  return line.slice(k);
+}
+
 /** The code of a line's first character that is not a space or a tab (-1 for a blank line): a cheap first test. */
 export function lead(line: string): number {
   for (let i = 0; i < line.length; i++) {

@@ -31,6 +31,9 @@ const RESULT = /^(?:ok|FAILED) \| \d+ passed.*\| \d+ failed/;
 const INLINE = /^\s*.+ \.\.\. (?:ok|FAILED|ignored|cancelled)(?: .*)?$/;
 const CHECK = /^(TS\d+) \[(ERROR|WARN|WARNING)\]: (.*)$/;
 const ERROR = /^error: (.*)$/;
+// Module constants, not literals in the loop: a literal is a new RegExp each time it is reached (ADR 0650).
+const OUTPUT_RULE = /^-{5,7} (?:output|pre-test output|post-test output)(?: end)? -{5,7}$/;
+const UNKNOWN_FRAME = /^\s+\d+: <unknown>$/;
 const AT = /^\s+at (?:file:\/\/)?(\S+?):(\d+):(\d+)$/;
 
 // The patterns need a last digit and " => ", the " (uncaught error)" ending, and at most ten characters: tested first, far cheaper.
@@ -89,9 +92,9 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       (c0 === UPPER_C && line.startsWith("Check ")) ||
       (c0 === UPPER_D && line.startsWith("Download ")) ||
       (c0 === UPPER_S && line === "Stack backtrace:") ||
-      (c0 === DASH &&
-        /^-{5,7} (?:output|pre-test output|post-test output)(?: end)? -{5,7}$/.test(line)) ||
-      (c0 === SPACE && /^\s+\d+: <unknown>$/.test(line))
+      // At least five dashes: the fifth character first, before the pattern.
+      (c0 === DASH && line.charCodeAt(4) === DASH && OUTPUT_RULE.test(line)) ||
+      (c0 === SPACE && UNKNOWN_FRAME.test(line))
     ) {
       ctx.explain(i);
       continue;

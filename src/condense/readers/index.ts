@@ -121,24 +121,36 @@ export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
   }
   const lead = ctx.shape!.lead;
   for (let i = 0; i < lines.length; i++) if (lead[i] === 0) marks[i] = 1;
-  let set: Set<number> | undefined;
   // dedupe keeps the first report's object, so each kept finding still names its reader.
   const kept = dedupe(findings);
-  return {
-    findings: kept,
-    foundBy: kept.map((f) => readerOf.get(f)!),
-    marks,
-    // Built when asked for: triage itself reads the marks.
-    get explained() {
-      if (!set) {
-        set = new Set<number>();
-        for (let i = 0; i < marks.length; i++) if (marks[i] === 1) set.add(i);
-      }
-      return set;
-    },
-    lines,
-    readers: ran,
-  };
+  return new Read(kept, kept.map((f) => readerOf.get(f)!), marks, lines, ran);
+}
+
+/**
+ * A ReadResult whose set of explained lines is built only when asked for
+ * (triage itself reads the marks). A class, not an object literal with a
+ * getter: a literal makes a new getter closure, and with it a new hidden
+ * class holding the window's lines, on every call, and those stay reachable
+ * until a full collection (on a long scan, hundreds of MiB; ADR 0650).
+ */
+class Read implements ReadResult {
+  #explained?: Set<number>;
+  constructor(
+    readonly findings: Finding[],
+    readonly foundBy: string[],
+    readonly marks: Uint8Array,
+    readonly lines: string[],
+    readonly readers: string[],
+  ) {}
+
+  get explained(): Set<number> {
+    if (!this.#explained) {
+      const set = new Set<number>();
+      for (let i = 0; i < this.marks.length; i++) if (this.marks[i] === 1) set.add(i);
+      this.#explained = set;
+    }
+    return this.#explained;
+  }
 }
 
 export function readAll(text: string, opts: ReadOptions = {}): ReadResult {

@@ -21,6 +21,7 @@ const PYLINT = /^(.+?\.pyi?):(\d+):(\d+): ([CRWEFI])(\d{4}): (.*?)(?: \(([\w-]+)
 const RUFF_HEAD = /^([A-Z]{1,3}\d{2,4}) (?:\[\*\] )?(.+)$/;
 const RUFF_PLACE = /^\s*--> (.+?\.pyi?):(\d+):(\d+)$/;
 const PYLINT_MODULE = /^\*{13} Module \S+$/;
+const DASH_RULE = /^-{10,}$/;
 const PYLINT_SCORE = /^Your code has been rated at -?[\d.]+\/10/;
 
 function readPythonLint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
@@ -40,7 +41,10 @@ function readPythonLint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     }
     if (c === UPPER_Y || c === DASH) {
       // pylint's closing score and the rule of dashes above it
-      if (PYLINT_SCORE.test(line) || (pylint && /^-{10,}$/.test(line))) ctx.explain(i);
+      // The score starts with "Your": a dash-led line (most often not pylint's) tries only the rule.
+      if ((c === UPPER_Y && PYLINT_SCORE.test(line)) || (pylint && DASH_RULE.test(line))) {
+        ctx.explain(i);
+      }
       continue;
     }
     if (isUpper(c) && i + 1 < lines.length && lines[i + 1].includes("--> ")) {

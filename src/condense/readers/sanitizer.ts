@@ -12,7 +12,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
-import { EQUALS, SPACE, TAB, UPPER_W } from "../chars.ts";
+import { EQUALS, isDigit, SPACE, TAB, UPPER_W } from "../chars.ts";
 
 const OPEN = /^==\d+==ERROR: (\w+Sanitizer): (.*?)(?: on (?:address|unknown address) .*)?$/;
 const TSAN_OPEN = /^WARNING: (ThreadSanitizer): (.*?)(?: \(pid=\d+\))?$/;
@@ -57,7 +57,11 @@ function readSanitizer(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
     const c = first[i];
     // "==", "WARNING: ThreadSanitizer", or a UBSan line that starts with a path
     if (c === EQUALS) {
-      const open = OPEN.exec(lines[i]);
+      // `==PID==`: the second character and the third, a digit, before the pattern.
+      const head = lines[i];
+      const open = head.charCodeAt(1) === EQUALS && isDigit(head.charCodeAt(2))
+        ? OPEN.exec(head)
+        : null;
       if (open) i = report(lines, i, open[1], open[2], ctx, out);
       continue;
     }
