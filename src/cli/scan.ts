@@ -351,7 +351,7 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
       const head = take(walk, POOL_MIN_FILES);
       if (threads > 0 && head.length === POOL_MIN_FILES) {
         if (!pool) {
-          pool = new ScanPool(threads);
+          pool = new ScanPool(threads, true);
           if (Deno.env.get("WISP_LOG") === "debug") {
             errLine(`debug: scanning with ${threads} worker threads`);
           }

@@ -23,6 +23,30 @@ export const RULES: Rule[] = [
   ...PERSONAL_RULES,
 ];
 
+/**
+ * The rules that read the whole text by design, with the reason, by id. Every other rule must
+ * declare an entry in the scanner's one pass: `anchors` (literals every match starts with),
+ * `keywords` (literals a match contains) or `keywordsFolded` (words found in any case), so that
+ * the pass can skip it where it cannot match. A test fails for a rule that does neither.
+ */
+export const WHOLE_TEXT_RULES: ReadonlyMap<string, string> = new Map([
+  ["url-credentials", "finds each `://` itself with a native search"],
+  ["raw-key-file", "a `.key` file of one random string: decided by the extension"],
+  ["table-column", "a CSV or TSV column named like a secret: decided by the extension"],
+  ["high-entropy-string", "thorough mode only: a random string with no name has no literal"],
+  ["credit-card", "digits only: no literal to anchor on"],
+  ["iban", "a country code and digits: no fixed literal"],
+  ["us-ssn", "digits only: no literal to anchor on"],
+  ["uk-nino", "letters and digits: no fixed literal"],
+  ["es-dni", "digits and a check letter: no fixed literal"],
+  ["nl-bsn", "digits only: no literal to anchor on"],
+  ["se-personnummer", "digits only: no literal to anchor on"],
+  ["fr-nir", "digits only: no literal to anchor on"],
+  ["in-aadhaar", "digits only: no literal to anchor on"],
+  ["ca-sin", "digits only: no literal to anchor on"],
+  ["phone", "digits only, in many national layouts"],
+]);
+
 /** The kinds wisp can report, for documentation and tests. */
 export const CREDENTIAL_KINDS = [
   "aws-access-key-id",

@@ -133,10 +133,14 @@ export interface SyncReader {
 }
 
 /**
- * Scan text read synchronously, window by window, in the same windows `scanStream` uses and with
- * the same findings. A large file is read this way: a few reads of a window's size each, where a
- * stream delivers it in many small chunks, each a trip through the event loop (measured at twice
- * the scan's own time on a 12 MB log; ADR 0390). The caller has ruled out binary input and diffs.
+ * Scan text read synchronously, window by window, with the same findings as `scanStream`. A large
+ * file is read this way: a few reads of a window's size each, where a stream delivers it in many
+ * small chunks, each a trip through the event loop (ADR 0390). Each window is decoded once from
+ * the bytes, up to its last line feed (which never falls inside a multi-byte character), so its
+ * text is one flat string: no joined or sliced strings for the one pass to step through (ADR
+ * 0655). What a window leaves for the next is carried as bytes when the window held one byte per
+ * character or its tail encodes back to the same bytes, else as text. The caller has ruled out
+ * binary input and diffs.
  */
 export function scanReaderSync(
   reader: SyncReader,
@@ -145,31 +149,72 @@ export function scanReaderSync(
 ): StreamResult {
   const windowChars = options.windowChars ?? WINDOW_CHARS;
   const { visit, counts } = windowScanner(options, onFindings);
-  const chunk = new Uint8Array(Math.max(windowChars, 64 * 1024));
-  const decoder = new TextDecoder();
-  let buffer = "";
+  // A window's bytes: what the last window left, then fresh reads up to the window's size.
+  const buffer = new Uint8Array(Math.max(windowChars, 64 * 1024));
+  let filled = 0;
+  let carried = ""; // text left by the last window when its bytes could not be told apart
   let bytes = 0;
   let done = false;
-  while (!done) {
-    // Fill the chunk (a read may return less than asked), then decode it in one piece.
-    let filled = 0;
-    while (filled < chunk.length) {
-      const n = reader.readSync(chunk.subarray(filled));
-      if (n === null) {
-        done = true;
-        break;
+  while (true) {
+    while (!done && filled < buffer.length) {
+      const n = reader.readSync(buffer.subarray(filled));
+      if (n === null) done = true;
+      else {
+        filled += n;
+        bytes += n;
       }
-      filled += n;
     }
-    bytes += filled;
-    buffer += decoder.decode(chunk.subarray(0, filled), { stream: !done });
-    while (buffer.length >= windowChars || (done && buffer.length > 0)) {
-      const last = done && buffer.length < windowChars * 2;
-      const consumed = visit(last ? buffer : buffer.slice(0, windowChars), last);
-      buffer = last ? "" : buffer.slice(consumed);
+    const end = done ? filled : windowEnd(buffer, filled);
+    const fresh = DECODER.decode(buffer.subarray(0, end));
+    const text = carried === "" ? fresh : carried + fresh;
+    const last = done && end === filled;
+    if (text.length === 0 && last) break;
+    const consumed = visit(text, last);
+    if (last) break;
+    const tailBytes = carried === "" ? bytesOfTail(fresh, consumed, buffer, end) : -1;
+    if (tailBytes >= 0) {
+      buffer.copyWithin(0, end - tailBytes, filled);
+      filled -= end - tailBytes;
+      carried = "";
+    } else {
+      carried = text.slice(consumed);
+      buffer.copyWithin(0, end, filled);
+      filled -= end;
     }
   }
   return { binary: false, bytes, counts };
+}
+
+const DECODER = new TextDecoder();
+const ENCODER = new TextEncoder();
+
+/**
+ * Where a window of `filled` bytes ends: after its last line feed, or, in a line longer than the
+ * window, before a character's continuation bytes (so no character is cut in two).
+ */
+function windowEnd(buffer: Uint8Array, filled: number): number {
+  const lineFeed = buffer.lastIndexOf(10, filled - 1);
+  if (lineFeed !== -1) return lineFeed + 1;
+  // The last character's first byte, and whether all its bytes are in.
+  let lead = filled - 1;
+  while (lead > filled - 4 && lead > 0 && (buffer[lead] & 0xc0) === 0x80) lead--;
+  const first = buffer[lead];
+  const length = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
+  return lead + length > filled && lead > 0 ? lead : filled;
+}
+
+/**
+ * How many bytes before `end` hold the characters of `text` from `consumed` on: the count of them
+ * when the text has one byte per character, else their encoding's length when it matches the
+ * bytes (it does not after invalid UTF-8, which decoding replaced); -1 when it cannot be told.
+ */
+function bytesOfTail(text: string, consumed: number, buffer: Uint8Array, end: number): number {
+  if (text.length === end) return text.length - consumed;
+  const tail = ENCODER.encode(text.slice(consumed));
+  if (tail.length > end) return -1;
+  const at = end - tail.length;
+  for (let i = 0; i < tail.length; i++) if (buffer[at + i] !== tail[i]) return -1;
+  return tail.length;
 }
 
 /** Redact a stream, writing the redacted text window by window through `write`. */
