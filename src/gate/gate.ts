@@ -15,7 +15,7 @@ import { evaluatePolicy, type PolicyDecision } from "./policy.ts";
 import { classify, type GitConfigReader, LEVEL_RANK, maxLevel, type PartVerdict } from "./rules.ts";
 import { ApprovalStore } from "./approvals.ts";
 import { applyModelClassifier, type ClassifiedPart, type ModelClassifier } from "./classifier.ts";
-import { chooseClassifier } from "./choose.ts";
+import { load } from "../util/lazy.ts";
 import { PathLookup } from "./paths.ts";
 import { findGitDir, readGitConfigFile, readRepositoryConfig } from "./git_config.ts";
 import { partFeatures } from "./features.ts";
@@ -186,6 +186,32 @@ function toParts(verdicts: PartVerdict[]): GatePart[] {
   }));
 }
 
+/**
+ * approval.classifier's classifier, its code loaded on the first part it
+ * judges: the trained weights, zod and the model clients stay unloaded in a
+ * process whose checks the rules decide alone (issue 27's start-up; every
+ * command the person runs makes a gate).
+ */
+function classifierOnFirstUse(
+  config: Config,
+  home: HomePaths,
+  userHome: string,
+): ModelClassifier {
+  const which = config.approval.classifier;
+  let chosen: Promise<ModelClassifier | undefined> | undefined;
+  return {
+    name: which,
+    by: which === "coreml" ? "trained" : "model",
+    async classify(input, signal) {
+      chosen ??= load<typeof import("./choose.ts")>(import.meta.resolve("./choose.ts"))
+        .then((m) => m.chooseClassifier(config, home, userHome));
+      const classifier = await chosen;
+      if (!classifier) throw new Error(`no classifier is named ${which}`);
+      return await classifier.classify(input, signal);
+    },
+  };
+}
+
 /** The path a decision took, in one line: each part's level and why, then the outcome. */
 function verdictPath(d: GateDecision): string {
   const parts = d.parts.map((p) =>
@@ -224,7 +250,7 @@ export class Gate {
     this.#userHome = opts.userHome ?? this.#env.HOME ?? "/";
     this.#classifier = opts.config.approval.classifier === "rules"
       ? undefined
-      : opts.classifier ?? chooseClassifier(opts.config, opts.home, this.#userHome);
+      : opts.classifier ?? classifierOnFirstUse(opts.config, opts.home, this.#userHome);
   }
 
   /** A remembered approval; an unreadable approvals.json covers nothing (fail closed: ask). */
