@@ -222,6 +222,8 @@ const SECRET_TOKENS = new Set([
   "sessionkey",
   "webhooksecret",
   "licensekey",
+  // WordPress' `NONCE_SALT` and friends, `HASHIDS_SALT`: a salt kept secret keys the hashes.
+  "salt",
 ]);
 
 /** Words run together end with a secret word: `PGPASSWORD`, `dbpasswd`, `apitoken`, `clientsecret`. */
@@ -430,7 +432,7 @@ function isNameChar(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) ||
     code === 95 || code === 46 || code === 45;
 }
-const KEYWORD = /pass|pwd|secret|token|key|auth|credential|sas|bearer|license/gi;
+const KEYWORD = /pass|pwd|secret|token|key|auth|credential|sas|bearer|license|salt/gi;
 const LITERAL_EXTENSIONS = new Set([
   ".env",
   ".ini",
@@ -491,6 +493,18 @@ function readValue(
   return { start: i, value: text.slice(i, j), quoted: false };
 }
 
+/** An ODBC value in braces, `{…}` (a `}` inside is written `}}`), read as a quoted one. */
+function bracedValue(
+  text: string,
+  i: number,
+  lineEnd: number,
+): { start: number; value: string; quoted: boolean } | null {
+  let j = i + 1;
+  while (j < lineEnd && (text[j] !== "}" || text[j + 1] === "}")) j += text[j] === "}" ? 2 : 1;
+  if (j >= lineEnd) return null;
+  return { start: i + 1, value: text.slice(i + 1, j), quoted: true };
+}
+
 /** The value read from `at` to the end of its line, as a literal assignment to `name`. */
 function valueOnItsLine(
   text: string,
@@ -528,6 +542,15 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
     const m = /^["'][ \t]+value=(?=["'])/.exec(text.slice(nameEnd, nameEnd + 40));
     if (!m) return null;
     // The look-ahead above leaves a quote at the value's start, so it reads as quoted.
+    return valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length);
+  }
+  // A JSON list of name/value pairs (Postman environments, CloudFormation parameters, AWS task
+  // definitions): { "key": "apiKey", "value": "…" } on one line.
+  if (quote === '"' && text[nameEnd] === '"' && /"(?:key|name|Name|Key|ParameterKey)"[ \t]*:[ \t]*"$/.test(prefix)) {
+    const m = /^"[ \t]*,[ \t]*"(?:value|Value|ParameterValue)"[ \t]*:[ \t]*(?=")/.exec(
+      text.slice(nameEnd, nameEnd + 60),
+    );
+    if (!m) return null;
     return valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length);
   }
   // .netrc: machine host login user password secret
@@ -579,8 +602,9 @@ function assignmentAt(
   // In an ini-style file, `pass = …` is a password too (rclone, sftp and mail clients' configs).
   const shortPassword =
     (before === ";" && /^(?:pwd|pw|pass)$/i.test(text.slice(nameStart, nameEnd))) ||
-    (INI_EXTENSIONS.has(extension) && text.slice(nameStart, nameEnd) === "pass" &&
-      /^[ \t]*=[^=]/.test(text.slice(nameEnd, nameEnd + 8)));
+    (text.slice(nameStart, nameEnd) === "pass" &&
+      /^[ \t]*=[^=]/.test(text.slice(nameEnd, nameEnd + 8)) &&
+      (INI_EXTENSIONS.has(extension) || userBefore(text, nameStart)));
   if (classifyName(text.slice(nameStart, nameEnd)) === null && !shortPassword) return null;
   let i = nameEnd;
   // Most keyword hits are not assignments: look for the operator before anything else.
@@ -591,6 +615,9 @@ function assignmentAt(
   while (text[probe] === " " || text[probe] === "\t") probe++;
   const next = text[probe];
   const quotedName = (before === '"' || before === "'") && text[nameEnd] === before;
+  if (next === "(" && probe === nameEnd && CODE_EXTENSIONS.has(extension)) {
+    return setterCall(text, nameStart, nameEnd);
+  }
   if (
     next !== "=" && next !== ":" && next !== "?" && text[nameStart] !== "-" && before !== "<" &&
     !(next === "," && quotedName)
@@ -637,6 +664,12 @@ function assignmentAt(
     // (`"a" ? "password" : "other"` is a ternary; a JSON or YAML key has no space before `:`)
     i++;
     if (!CODE_EXTENSIONS.has(extension)) literal = true;
+    else {
+      // A declared type between the name and `=`: `secret_key: str = "…"` (Python),
+      // `const API_TOKEN: &str = "…"` (Rust), `val apiSecret: String = "…"` (Kotlin, Swift, TS).
+      const typed = TYPE_ANNOTATION.exec(text.slice(i, Math.min(lineEnd, i + 80)));
+      if (typed) i += typed[0].length;
+    }
   } else if (name.startsWith("--") && spaced) {
     i = spaceStart; // `--password value`
     literal = true;
@@ -655,8 +688,11 @@ function assignmentAt(
       quoted: true,
       literal: false,
     };
-  } else return null;
-  const read = readValue(text, i, lineEnd);
+  } else return quotedName && text[i] === "," ? valueElsewhere(text, nameStart, nameEnd) : null;
+  // ODBC quotes a value in braces when it holds `;` or spaces: `Uid=app;Pwd={…};`.
+  const read = before === ";" && text[i] === "{"
+    ? bracedValue(text, i, lineEnd)
+    : readValue(text, i, lineEnd);
   if (!read) return null;
   // In code an unquoted value is an expression (a variable, a call, a type); a literal secret in
   // code is a string and is quoted.
@@ -683,6 +719,45 @@ function assignmentAt(
   };
 }
 
+/**
+ * A setter given one string literal, `ds.setPassword("…")`, `withApiKey("…")`, or a builder's
+ * `.password("…")`: the call assigns the value as surely as `=` would. Other calls with a secret
+ * word (`hashPassword("…")`, `getSecret("db/prod")`) take a name or an input, not the secret.
+ */
+function setterCall(text: string, nameStart: number, nameEnd: number): Assignment | null {
+  const name = text.slice(nameStart, nameEnd);
+  const method = name.slice(name.lastIndexOf(".") + 1);
+  const tokens = nameTokens(method);
+  const setter = tokens[0] === "set" || tokens[0] === "with" ||
+    (name.includes(".") && tokens.every(secretWord));
+  if (!setter || tokens.length === 0) return null;
+  let lineEnd = text.indexOf("\n", nameEnd);
+  if (lineEnd === -1) lineEnd = text.length;
+  const read = readValue(text, nameEnd + 1, lineEnd);
+  if (!read || !read.quoted) return null;
+  // One argument only: `setPassword(user, "…")` is not this shape.
+  if (!/^[ \t]*\)/.test(text.slice(read.start + read.value.length + 1, lineEnd))) return null;
+  return {
+    name: method,
+    nameStart,
+    valueStart: read.start,
+    value: read.value,
+    quoted: true,
+    literal: false,
+  };
+}
+
+/** A type after `name:` and then `=`, as typed languages declare a constant or a field. */
+const TYPE_ANNOTATION = /^[ \t]*[&A-Za-z_][\w&'<>[\], .|?*]*?[ \t]*=(?![=>~])/;
+
+/** `user=… pass=…` on one line (a log, a query string): `pass` beside a user is a password. */
+function userBefore(text: string, nameStart: number): boolean {
+  const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
+  return /(?:^|[\s&?;,])(?:user|username|login|uid)=\S+[\s&;,]+$/i.test(
+    text.slice(Math.max(lineStart, nameStart - 120), nameStart),
+  );
+}
+
 /** Whether `at` sits inside a quoted string that opened earlier on its line. */
 function insideQuotes(text: string, at: number): boolean {
   let open: string | null = null;
@@ -706,7 +781,11 @@ const KEYWORDS = [
   "sas",
   "bearer",
   "license",
+  "salt",
 ];
+
+/** An HTTP authentication scheme written before a token: `Bearer `, `Token `, `Basic `. */
+const AUTH_SCHEME = /^(?:Bearer|bearer|Token|token|Basic|basic)[ \t]+(?=\S+$)/;
 
 /** Candidates from the assignments around keyword hits (offsets sorted ascending). */
 function candidatesAt(text: string, offsets: Iterable<number>, context: RuleContext): Candidate[] {
@@ -730,8 +809,11 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
       (found.quoted
         ? null
         : blockScalarValue(text, found.nameStart, found.valueStart, found.value));
-    const value = fallback ? fallback.value : found.value;
-    const valueStart = found.valueStart + (fallback ? fallback.offset : 0);
+    // `token = "Bearer …"`: the scheme word is written with the token, and is not part of it.
+    const scheme = fallback ? null : AUTH_SCHEME.exec(found.value);
+    const value = fallback ? fallback.value : scheme ? found.value.slice(scheme[0].length) : found.value;
+    const valueStart = found.valueStart +
+      (fallback ? fallback.offset : scheme ? scheme[0].length : 0);
     if (
       !acceptValue(value, cls, {
         quoted: found.quoted,

@@ -157,8 +157,12 @@ class Settings(BaseSettings):
   access_key_id: ⟪aws-id⟫
   secret_access_key: ⟪aws-secret⟫
 secret_key_base: ⟪hex128⟫
-sidekiq:
-  license: ⟪@generic-secret⟫${v.hex(8)}:${v.hex(8)}
+`;
+
+  f["rails/.bundle/config"] = `---
+BUNDLE_PATH: "vendor/bundle"
+BUNDLE_ENTERPRISE__CONTRIBSYS__COM: "${v.hex(8)}:${v.hex(8)}"⟪@password⟫
+BUNDLE_GEMS__ACME__IO: "\${GEMS_CREDENTIALS}"
 `;
 
   f["laravel/.env"] = `APP_NAME=Storefront

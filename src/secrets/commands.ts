@@ -1,0 +1,153 @@
+/**
+ * Passwords given to command-line tools and written into statements: the option each tool takes
+ * a password by (`redis-cli -a`, `sqlcmd -P`, `keytool -storepass`, openssl's `pass:`),
+ * `htpasswd -b`'s last argument, PowerShell's `ConvertTo-SecureString "…" -AsPlainText`, a
+ * `config set NAME VALUE` of a CLI's settings, and SQL's `PASSWORD '…'` / `IDENTIFIED BY '…'`.
+ * Each reads the tool's own syntax, so the same word elsewhere on a line is not taken.
+ */
+import type { Candidate, Rule, RuleContext } from "./types.ts";
+import { PRIORITY, regexRule } from "./regex_rule.ts";
+import { isPlaceholder, isTemplateReference, isWellKnownPassword } from "./allowlist.ts";
+import { shannonEntropy } from "./entropy.ts";
+import { acceptValue, classifyName, kindFor } from "./generic.ts";
+
+/** A password typed on a command line: not a stand-in, a variable, or a tutorial's example. */
+function typedPassword(value: string): boolean {
+  return value.length >= 4 && !value.startsWith("$") && !value.startsWith("%") &&
+    !isPlaceholder(value) && !isTemplateReference(value) && !isWellKnownPassword(value) &&
+    shannonEntropy(value) >= 2;
+}
+
+/** The text of the line around `at`, up to `at`. */
+function lineBefore(text: string, at: number): string {
+  return text.slice(text.lastIndexOf("\n", at - 1) + 1, at);
+}
+
+/** A password option of a named tool: the option only counts on that tool's command line. */
+function toolOption(tool: RegExp, options: string[], pattern: RegExp): Rule {
+  return regexRule({
+    kind: "password",
+    pattern,
+    group: 1,
+    anchors: options,
+    priority: PRIORITY.header,
+    validate: (v, text, start) => typedPassword(v) && tool.test(lineBefore(text, start)),
+  });
+}
+
+/** `htpasswd -b[c] file user password` and `htpasswd -nb user password`. */
+const htpasswdRule: Rule = {
+  id: "htpasswd",
+  category: "credential",
+  keywords: ["htpasswd"],
+  find(text: string): Candidate[] {
+    const out: Candidate[] = [];
+    const pattern = /\bhtpasswd((?:[ \t]+-[A-Za-z]+)+)((?:[ \t]+[^\s|;&>]+){2,3})/g;
+    let m: RegExpExecArray | null;
+    while ((m = pattern.exec(text)) !== null) {
+      const flags = m[1];
+      const args = m[2].trim().split(/[ \t]+/);
+      // With -n there is no file: user and password; without it, file, user and password.
+      if (!/b/.test(flags) || args.length !== (/n/.test(flags) ? 2 : 3)) continue;
+      const quoted = /^(["'])(.*)\1$/.exec(args[args.length - 1]);
+      const value = quoted ? quoted[2] : args[args.length - 1];
+      if (!typedPassword(value)) continue;
+      const end = m.index + m[0].length - (quoted ? 1 : 0);
+      out.push({
+        kind: "password",
+        category: "credential",
+        start: end - value.length,
+        end,
+        priority: PRIORITY.header,
+        visible: 0,
+      });
+    }
+    return out;
+  },
+};
+
+/** `ConvertTo-SecureString "…" -AsPlainText`: PowerShell's way to turn a literal into a credential. */
+const secureStringRule: Rule = regexRule({
+  kind: "password",
+  pattern: /ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(["'])([^"'\n]+)\1(?=[^\n]*-AsPlainText)/gd,
+  group: 2,
+  anchors: ["ConvertTo-SecureString"],
+  priority: PRIORITY.header,
+  validate: (v) => typedPassword(v),
+});
+
+/**
+ * `aws configure set aws_secret_access_key …`, `npm config set //host/:_authToken …`,
+ * `git config --global sendemail.smtppass …`: a CLI's setting given by name, judged by its name.
+ */
+const configSetRule: Rule = {
+  id: "config-set",
+  category: "credential",
+  keywords: ["config set", "configure set", "config --global", "config --local"],
+  find(text: string, context: RuleContext): Candidate[] {
+    const out: Candidate[] = [];
+    const pattern =
+      /\b(?:config|configure)[ \t]+(?:set[ \t]+|--(?:global|local|system)[ \t]+)(?:--?[\w-]+[ \t]+)*([\w.:/@-]+)[ \t]+(["']?)([^\s"']+)\2/gd;
+    let m: RegExpExecArray | null;
+    while ((m = pattern.exec(text)) !== null) {
+      const name = m[1].slice(m[1].lastIndexOf(":") + 1);
+      const cls = classifyName(name);
+      if (!cls) continue;
+      const value = m[3];
+      if (!acceptValue(value, cls, { quoted: true, literalFile: true, thorough: context.thorough })) {
+        continue;
+      }
+      const start = m.indices![3]![0];
+      const { kind, priority } = kindFor(name, cls, value);
+      out.push({ kind, category: "credential", start, end: start + value.length, priority, visible: 0 });
+    }
+    return out;
+  },
+};
+
+/**
+ * SQL that sets a password: `CREATE ROLE x WITH LOGIN PASSWORD '…'`, `ALTER USER x PASSWORD '…'`,
+ * MySQL's `IDENTIFIED [WITH plugin] BY '…'`, SQL Server's `WITH PASSWORD = '…'`. Only in a
+ * statement that creates or changes a user, role or login.
+ */
+const sqlPasswordRule: Rule = regexRule({
+  kind: "password",
+  pattern:
+    /(?<![\w.])(?:PASSWORD|password|Password|IDENTIFIED|identified)(?:[ \t]+(?:WITH|with)[ \t]+\w+)?(?:[ \t]+(?:BY|by))?[ \t]*=?[ \t]*'([^'\n]{4,128})'/gd,
+  group: 1,
+  anchors: ["PASSWORD", "password", "Password", "IDENTIFIED", "identified"],
+  priority: PRIORITY.header,
+  validate: (v, text, start) =>
+    typedPassword(v) &&
+    /\b(?:CREATE|ALTER)[ \t]+(?:USER|ROLE|LOGIN)\b|\bGRANT\b|\bSET[ \t]+PASSWORD\b/i.test(
+      lineBefore(text, start),
+    ),
+});
+
+/** The rules of this file, in the order the scanner runs them. */
+export const COMMAND_RULES: Rule[] = [
+  toolOption(
+    /\bredis-cli\b/,
+    ["-a", "--pass"],
+    /(?<=\s)(?:-a|--pass)[ \t]+["']?([^\s"'|;&]+)/gd,
+  ),
+  toolOption(
+    /\b(?:sqlcmd|bcp|osql|isql)\b/,
+    ["-P"],
+    /(?<=\s)-P[ \t]*["']?([^\s"'|;&]+)/gd,
+  ),
+  toolOption(
+    /\b(?:keytool|jarsigner|apksigner)\b/,
+    ["-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass"],
+    /(?<=\s)-(?:src|dest)?(?:store|key)pass[ \t]+(?:pass:)?["']?([^\s"'|;&]+)/gd,
+  ),
+  toolOption(
+    /\bopenssl\b/,
+    ["-pass", "-passin", "-passout", "-password"],
+    /(?<=\s)-pass(?:in|out|word)?[ \t]+["']?pass:([^\s"'|;&]+)/gd,
+  ),
+  htpasswdRule,
+  secureStringRule,
+  configSetRule,
+  sqlPasswordRule,
+];
