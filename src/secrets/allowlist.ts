@@ -150,12 +150,84 @@ export function isTemplateReference(value: string): boolean {
     .test(value);
 }
 
+/**
+ * Words a made-up value is built from in fixtures and docs: `fake-password-for-tests`,
+ * `test_api_key_123`, `my-dev-secret`. A value made only of these (and digits) says what it stands
+ * for instead of being it.
+ */
+const STAND_IN_WORDS = new Set([
+  "fake",
+  "dummy",
+  "mock",
+  "test",
+  "tests",
+  "testing",
+  "example",
+  "sample",
+  "placeholder",
+  "demo",
+  "dev",
+  "local",
+  "my",
+  "your",
+  "the",
+  "a",
+  "for",
+  "not",
+  "real",
+  "some",
+  "here",
+  "value",
+  "foo",
+  "bar",
+  "baz",
+  "api",
+  "key",
+  "token",
+  "secret",
+  "password",
+  "pass",
+  "pw",
+  "auth",
+  "access",
+  "client",
+  "private",
+  "user",
+  "admin",
+]);
+
+/** A value of two or more stand-in words, with digits at most between them. */
+function madeOfStandInWords(lower: string): boolean {
+  const words = lower.split(/[-_.\s]+|(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])/).filter((w) => w !== "");
+  const named = words.filter((w) => !/^\d+$/.test(w));
+  return named.length >= 2 && named.every((w) => STAND_IN_WORDS.has(w));
+}
+
+/**
+ * Tokens published on purpose: Stripe's publishable keys, Mapbox's public `pk.` tokens, Mailgun's
+ * `pubkey-`, an OpenSSH public key line. A client ships them to every browser or peer.
+ */
+export function isPublicToken(value: string): boolean {
+  return /^(?:pk_(?:live|test)_|pk\.eyJ|pubkey-|ssh-(?:rsa|ed25519|dss) |ecdsa-sha2-)/.test(value);
+}
+
 /** A value that only stands in for a secret: examples, `xxxx`, `<your-key>`, `changeme`, a template. */
 export function isPlaceholder(value: string): boolean {
   if (isDocumentedExample(value)) return true;
   const lower = value.toLowerCase();
   if (PLACEHOLDER_VALUES.has(lower) || isWellKnownPassword(value)) return true;
-  for (const word of PLACEHOLDER_WORDS) if (lower.includes(word)) return true;
+  // In a long mixed-case token a word can turn up by chance (`…yRitodO6…`): there it must stand
+  // apart from the letters around it to count.
+  const tokenLike = value.length >= 20 && /[A-Z]/.test(value) && /[a-z]/.test(value) &&
+    /\d/.test(value);
+  const edge = (i: number) => i < 0 || i >= value.length || !/[A-Za-z0-9]/.test(value[i]);
+  for (const word of PLACEHOLDER_WORDS) {
+    for (let at = lower.indexOf(word); at !== -1; at = lower.indexOf(word, at + 1)) {
+      if (!tokenLike || !/[a-z0-9]/i.test(word)) return true;
+      if (edge(at - 1) || edge(at + word.length)) return true;
+    }
+  }
+  if (madeOfStandInWords(lower)) return true;
   if (/^<[^>]*>$|^\[[^\]]*\]$/.test(value)) return true;
   if (isTemplateReference(value)) return true;
   const core = value.replace(/^[a-z]+[_-]/i, "");

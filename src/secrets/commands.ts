@@ -124,6 +124,82 @@ const sqlPasswordRule: Rule = regexRule({
     ),
 });
 
+/** The values of one SQL tuple, `(1, 'a''b', NULL, now())`, each with its offset (quoted ones unquoted). */
+function sqlTuple(text: string, open: number): { values: { value: string; start: number; quoted: boolean }[]; end: number } | null {
+  const values: { value: string; start: number; quoted: boolean }[] = [];
+  let i = open + 1;
+  for (;;) {
+    while (text[i] === " " || text[i] === "\t") i++;
+    if (text[i] === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== "\n" && (text[j] !== "'" || text[j + 1] === "'")) {
+        j += text[j] === "'" ? 2 : 1;
+      }
+      if (text[j] !== "'") return null;
+      values.push({ value: text.slice(i + 1, j), start: i + 1, quoted: true });
+      i = j + 1;
+    } else {
+      let j = i;
+      let depth = 0;
+      while (j < text.length && text[j] !== "\n" && (depth > 0 || (text[j] !== "," && text[j] !== ")"))) {
+        if (text[j] === "(") depth++;
+        else if (text[j] === ")") depth--;
+        j++;
+      }
+      values.push({ value: text.slice(i, j).trim(), start: i, quoted: false });
+      i = j;
+    }
+    while (text[i] === " " || text[i] === "\t") i++;
+    if (text[i] === ",") i++;
+    else if (text[i] === ")") return { values, end: i + 1 };
+    else return null;
+  }
+}
+
+/**
+ * `INSERT INTO t (id, name, client_secret) VALUES (7, 'erp', '…')`, as dumps write rows: each
+ * quoted value is judged by the name of its column, as a value assigned to that name would be.
+ */
+const sqlInsertRule: Rule = {
+  id: "sql-insert",
+  category: "credential",
+  keywords: ["INSERT INTO", "insert into"],
+  find(text: string, context: RuleContext): Candidate[] {
+    const out: Candidate[] = [];
+    const pattern = /\b(?:INSERT|insert)[ \t]+(?:INTO|into)[ \t]+[\w."`\[\]]+[ \t]*\(([^()\n]+)\)[ \t]*(?:VALUES|values)[ \t]*(?=\()/g;
+    let m: RegExpExecArray | null;
+    while ((m = pattern.exec(text)) !== null) {
+      const columns = m[1].split(",").map((c) => c.trim().replace(/^[`"[]|[`"\]]$/g, ""));
+      const classes = columns.map((c) => classifyName(c));
+      if (classes.every((c) => c === null)) continue;
+      let at = m.index + m[0].length;
+      // Every tuple of a multi-row insert: `VALUES (…), (…);`
+      while (text[at] === "(") {
+        const tuple = sqlTuple(text, at);
+        if (!tuple) break;
+        if (tuple.values.length === columns.length) {
+          tuple.values.forEach((v, k) => {
+            const cls = classes[k];
+            if (!cls || !v.quoted) return;
+            if (!acceptValue(v.value, cls, { quoted: true, literalFile: true, thorough: context.thorough })) {
+              return;
+            }
+            const { kind, priority } = kindFor(columns[k], cls, v.value);
+            out.push({ kind, category: "credential", start: v.start, end: v.start + v.value.length, priority, visible: 0 });
+          });
+        }
+        at = tuple.end;
+        while (text[at] === " " || text[at] === "\t") at++;
+        if (text[at] !== ",") break;
+        at++;
+        while (text[at] === " " || text[at] === "\t" || text[at] === "\n") at++;
+      }
+      pattern.lastIndex = Math.max(pattern.lastIndex, at);
+    }
+    return out;
+  },
+};
+
 /** The rules of this file, in the order the scanner runs them. */
 export const COMMAND_RULES: Rule[] = [
   toolOption(
@@ -150,4 +226,5 @@ export const COMMAND_RULES: Rule[] = [
   secureStringRule,
   configSetRule,
   sqlPasswordRule,
+  sqlInsertRule,
 ];

@@ -10,6 +10,7 @@ import { PRIORITY } from "./regex_rule.ts";
 import {
   isDataUrl,
   isIntegrityString,
+  isPublicToken,
   isPlaceholder,
   isReference,
   isTemplateReference,
@@ -406,7 +407,7 @@ export function acceptValue(
   if (value.length < minLength || value.length > 1024) return false;
   if (/\s/.test(value) && !options.thorough) return false;
   if (isPlaceholder(value) || isTemplateReference(value) || isReference(value)) return false;
-  if (isIntegrityString(value) || isDataUrl(value)) return false;
+  if (isIntegrityString(value) || isDataUrl(value) || isPublicToken(value)) return false;
   if (/^https?:\/\//i.test(value)) return false;
   if (/^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$/.test(value)) return false; // a host name
   if (/^[0-9.,_-]+$/.test(value)) return false;

@@ -35,9 +35,9 @@ const WORDS = [
 function humanPassword(v: Values): string {
   const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
   return v.pick([
-    () => `${cap(v.pick(WORDS))}${v.pick(["!", "#", "$", "%", "&"])}${cap(v.pick(WORDS))}${v.int(10, 9999)}`,
+    () => `${cap(v.pick(WORDS))}${v.pick(["!", "#", "%", "+", "@"])}${cap(v.pick(WORDS))}${v.int(10, 9999)}`,
     () => `${v.pick(WORDS)}-${v.pick(WORDS)}-${v.pick(WORDS)}-${v.int(10, 99)}`,
-    () => v.mixed(ALNUM + "#!@$%&*", v.int(10, 14)),
+    () => v.mixed(ALNUM + "#!@%*+", v.int(10, 14)),
     () => `${cap(v.pick(WORDS))}_${v.int(1990, 2030)}_${v.pick(WORDS)}`,
   ])();
 }
