@@ -146,7 +146,9 @@ function isDocumentedExample(value: string): boolean {
 
 /** A template or variable reference: `${VAR}`, `{{ x }}`, `$(cmd)`, `<%= x %>`, `%VAR%`, `$VAR`. */
 export function isTemplateReference(value: string): boolean {
-  return /\$\{[^}]*\}?|\{\{|\}\}|\$\(|<%|%>|\{%|^%[A-Za-z_][A-Za-z0-9_]*%$|^\$[A-Za-z_][A-Za-z0-9_]*$|^@[A-Za-z_][A-Za-z0-9_.]*@$|^\{[A-Za-z_][A-Za-z0-9_.]*\}$|^#\{/
+  // Each marker with what follows it in a real template (a name, a space, the closing half), so
+  // that a random secret holding `${` or `{%` by chance (a WordPress salt) is not taken for one.
+  return /\$\{[A-Za-z_][\w.]*(?:[:}?=+-]|$)|\{\{|\}\}$|\$\([A-Za-z_ ]|<%.*%>|^<%|\{%.*%\}|^\{%|^%[A-Za-z_][A-Za-z0-9_]*%$|^\$[A-Za-z_][A-Za-z0-9_]*$|^@[A-Za-z_][A-Za-z0-9_.]*@$|^\{[A-Za-z_][A-Za-z0-9_.]*\}$|^#\{/
     .test(value);
 }
 
@@ -255,7 +257,8 @@ export function isReference(value: string): boolean {
     /^(?:process\.env|os\.environ|os\.getenv|env\(|ENV\[|System\.getenv|Deno\.env|import\.meta\.env|getenv\(|secrets\.|vault:|arn:aws:|projects\/[^/]+\/secrets\/|ssm:|file:|keyring:|op:\/\/)/
       .test(value)
   ) return true;
-  if (/^(?:\/|\.\/|\.\.\/|~\/)[^\s]*$/.test(value)) return true;
+  // A path: characters file names are made of (a WordPress salt starting with `/` is not one).
+  if (/^(?:\/|\.\/|\.\.\/|~\/)[\w.@%+=:,~\/-]*$/.test(value)) return true;
   if (/\.(?:pem|key|crt|cer|p12|pfx|json|ya?ml|txt|env|cfg|conf|ini|toml)$/i.test(value)) {
     return true;
   }

@@ -13,7 +13,7 @@ import { acceptValue, classifyName, kindFor } from "./generic.ts";
 
 /** A password typed on a command line: not a stand-in, a variable, or a tutorial's example. */
 function typedPassword(value: string): boolean {
-  return value.length >= 4 && !value.startsWith("$") && !value.startsWith("%") &&
+  return value.length >= 4 && !value.startsWith("$") &&
     !isPlaceholder(value) && !isTemplateReference(value) && !isWellKnownPassword(value) &&
     shannonEntropy(value) >= 2;
 }

@@ -384,6 +384,20 @@ export const CREDENTIAL_RULES: Rule[] = [
   ...PROVIDER_RULES,
   ...COMMAND_RULES,
   regexRule({
+    // Basic-auth helpers given the user and password as literals: `HTTPBasicAuth("u", "…")`,
+    // `basic_auth("u", "…")`, `withBasicAuth('u', '…')`, requests' `auth=("u", "…")`, Faraday's
+    // `request :authorization, :basic, "u", "…"`.
+    kind: "basic-auth",
+    pattern:
+      /(?:[Bb]asic_?[Aa]uth(?:enticate)?\w*[ \t]*\(|:basic[ \t]*,|\bauth[ \t]*=[ \t]*\()[ \t]*(["'])[^"'\n]*\1[ \t]*,[ \t]*(["'])([^"'\n]{4,})\2/gd,
+    group: 3,
+    keywords: ["asicAuth", "asic_auth", "asic_Auth", ":basic", "auth=(", "auth = ("],
+    priority: PRIORITY.header,
+    validate: (v) =>
+      !isPlaceholder(v) && !isTemplateReference(v) && !isWellKnownPassword(v) &&
+      shannonEntropy(v) >= 2,
+  }),
+  regexRule({
     // Oracle's thin driver puts the user and password before the host: `…:thin:user/password@host`.
     kind: "database-connection-string",
     pattern: /jdbc:oracle:(?:thin|oci8?):[A-Za-z0-9_$#.]+\/([^@\s"'`/]{4,})@/gd,

@@ -416,7 +416,7 @@ export function acceptValue(
   // Words joined by dashes (`billing-db`, `basic-auth`) name a secret; they are not one.
   if (cls === "secret" && /^[a-z]+(?:[-_./:][a-z]+)*$/.test(value)) return false;
   // A character class or pattern (`[A-Za-z0-9._~+/-]+=*`) describes tokens; it is not one.
-  if (/\[[^\]]*[A-Za-z0-9]-[A-Za-z0-9][^\]]*\]|\\[dws]/.test(value)) return false;
+  if (/\[[^\]]*(?:[a-z]-[a-z]|[A-Z]-[A-Z]|[0-9]-[0-9])[^\]]*\]|\\[dws]/.test(value)) return false;
   // One lower-case word (`peanuts`, `different`) is a test fixture more often than a password.
   if (cls === "password" && !options.thorough && classCount(value) < 2 && value.length < 12) {
     return false;
@@ -606,7 +606,13 @@ function assignmentAt(
     (text.slice(nameStart, nameEnd) === "pass" &&
       /^[ \t]*=[^=]/.test(text.slice(nameEnd, nameEnd + 8)) &&
       (INI_EXTENSIONS.has(extension) || userBefore(text, nameStart)));
-  if (classifyName(text.slice(nameStart, nameEnd)) === null && !shortPassword) return null;
+  // A bare `Key` under a parent that says whose key it is: .NET's `"Jwt": { "Key": "…" }`, YAML's
+  // `jwt:` then `  key: …`, `api: { key: … }`.
+  const keyOfParent = !shortPassword && /^key$/i.test(text.slice(nameStart, nameEnd)) &&
+    parentIsKeyed(text, nameStart);
+  if (classifyName(text.slice(nameStart, nameEnd)) === null && !shortPassword && !keyOfParent) {
+    return null;
+  }
   let i = nameEnd;
   // Most keyword hits are not assignments: look for the operator before anything else.
   let probe = i;
@@ -711,7 +717,7 @@ function assignmentAt(
   }
   return {
     name,
-    ...(shortPassword ? { cls: "password" as const } : {}),
+    ...(shortPassword ? { cls: "password" as const } : keyOfParent ? { cls: "secret" as const } : {}),
     nameStart,
     valueStart: read.start,
     value: read.value,
@@ -751,6 +757,51 @@ function setterCall(text: string, nameStart: number, nameEnd: number): Assignmen
 /** A type after `name:` and then `=`, as typed languages declare a constant or a field. */
 const TYPE_ANNOTATION = /^[ \t]*[&A-Za-z_][\w&'<>[\], .|?*]*?[ \t]*=(?![=>~])/;
 
+/** Parent names under which a bare `key` is a secret key. */
+const KEYED_PARENTS = new Set([
+  "jwt",
+  "jws",
+  "jwe",
+  "signing",
+  "encryption",
+  "hmac",
+  "cipher",
+  "crypto",
+  "secret",
+  "secrets",
+  "token",
+  "api",
+  "license",
+  "master",
+  "private",
+]);
+
+/**
+ * Whether the object holding the name at `nameStart` is named by a word of KEYED_PARENTS: the
+ * object opened earlier on the same line (`"Jwt": { "Key"`), or the nearest shallower line above
+ * (YAML's `jwt:`, a JSON object spread over lines).
+ */
+function parentIsKeyed(text: string, nameStart: number): boolean {
+  const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
+  const sameLine = /["']?([\w.-]+)["']?[ \t]*:[ \t]*\{[^{}]*$/.exec(text.slice(lineStart, nameStart));
+  let parent = sameLine?.[1];
+  if (!parent) {
+    const indent = /^[ \t]*/.exec(text.slice(lineStart, nameStart))![0].length;
+    let end = lineStart - 1;
+    for (let n = 0; n < 12 && end > 0 && !parent; n++) {
+      const start = text.lastIndexOf("\n", end - 1) + 1;
+      const line = text.slice(start, end);
+      end = start - 1;
+      const lead = /^[ \t]*/.exec(line)![0].length;
+      if (line.trim() === "" || lead >= indent) continue;
+      const m = /^[ \t]*-?[ \t]*["']?([\w.-]+)["']?[ \t]*:[ \t]*\{?[ \t]*$/.exec(line);
+      if (!m) return false;
+      parent = m[1];
+    }
+  }
+  return parent !== undefined && nameTokens(parent).some((t) => KEYED_PARENTS.has(t));
+}
+
 /** `user=… pass=…` on one line (a log, a query string): `pass` beside a user is a password. */
 function userBefore(text: string, nameStart: number): boolean {
   const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
@@ -784,6 +835,19 @@ const KEYWORDS = [
   "license",
   "salt",
 ];
+
+/**
+ * Whether the same file hands the variable to a front-end build, `VITE_PUSHER_APP_KEY="${PUSHER_APP_KEY}"`
+ * (Vite, Next.js, Create React App, Expo, Nuxt, Gatsby, Laravel Mix): such a value is compiled into
+ * pages every visitor downloads, so the project treats it as public (a Pusher or Algolia search key).
+ */
+function exposedToBrowsers(text: string, name: string): boolean {
+  if (!/^[A-Z][A-Z0-9_]*$/.test(name) || !text.includes("{" + name + "}")) return false;
+  return new RegExp(
+    `^[ \\t]*(?:export[ \\t]+)?(?:VITE|NEXT_PUBLIC|REACT_APP|EXPO_PUBLIC|NUXT_PUBLIC|GATSBY|MIX)_[A-Z0-9_]*[ \\t]*=[ \\t]*["']?\\$\\{${name}\\}["']?[ \\t]*$`,
+    "m",
+  ).test(text);
+}
 
 /** An HTTP authentication scheme written before a token: `Bearer `, `Token `, `Basic `. */
 const AUTH_SCHEME = /^(?:Bearer|bearer|Token|token|Basic|basic)[ \t]+(?=\S+$)/;
@@ -824,6 +888,7 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
     ) {
       continue;
     }
+    if (exposedToBrowsers(text, found.name)) continue;
     const { kind, priority } = kindFor(found.name, cls, value);
     out.push({
       kind,

@@ -148,6 +148,9 @@ class Settings(BaseSettings):
     secret_key: str = "⟪generic⟫"
     database_url: str = "postgresql+asyncpg://orders:⟪db-pw⟫@pg.internal/orders"
     access_token_expire_minutes: int = 30
+    token_type: str = "bearer"
+    password_field: str = "password"
+    max_tokens: int = 4096
     openai_api_key: str = "⟪openai-svc⟫"
     redis_password: str | None = None
     token_url: str = "/auth/token"
@@ -236,6 +239,7 @@ return [
     "Local": "Server=(localdb)\\\\mssqllocaldb;Database=orders;Trusted_Connection=True;"
   },
   "Jwt": { "Issuer": "orders", "Key": "⟪generic⟫" },
+  "Redis": { "InstanceName": "orders", "Key": "orders:cart:v2" },
   "SendGrid": { "ApiKey": "⟪sendgrid⟫" },
   "AzureAd": { "ClientId": "⟪uuid⟫", "TenantId": "⟪uuid⟫" }
 }
@@ -269,6 +273,12 @@ app:
   oracle-url: jdbc:oracle:thin:ledger/⟪human-pw⟫@ora.internal:1521/LEDGER
   jwt:
     signing-key: ⟪generic⟫
+  cache:
+    key: ledger-v2-orders
+  session:
+    key: _ledger_session_id
+  encryption:
+    key: ⟪generic⟫
 `;
 
   f["terraform/prod.tfvars"] = `region             = "eu-central-1"
@@ -300,6 +310,7 @@ clusters:
 users:
 - name: ci
   user:
+    client-certificate-data: ${base64("-----BEGIN CERTIFICATE-----\n" + v.base64Lines(600).join("\n") + "\n-----END CERTIFICATE-----\n")}
     client-key-data: ⟪pem-b64⟫
     token: ⟪generic⟫
 `;
@@ -377,6 +388,9 @@ token = "⟪crates⟫"
 
 [registries.internal]
 token = "Bearer ⟪generic⟫"
+
+[registries.mirror]
+token = "Bearer \${MIRROR_TOKEN}"
 `;
 
   f["gem/credentials"] = `---
@@ -501,6 +515,10 @@ class Repository {
         ds.setUsername("ledger");
         ds.setPassword("⟪human-pw⟫");
         ds.setPasswordFile("/run/secrets/db");
+        ds.setPassword(System.getenv("DB_PASSWORD"));
+        form.setPasswordVisible(true);
+        client.withToken("");
+        user.setPassword(hashed);
     }
 }
 `;
@@ -544,12 +562,35 @@ export const passwordPattern = /^(?=.*[A-Z]).{12,}$/;
 end
 `;
 
+  f["src/erp_client.py"] = `import requests
+from requests.auth import HTTPBasicAuth
+
+ERP = "https://erp.acme-corp.io/api"
+
+
+def orders():
+    return requests.get(ERP + "/orders", auth=HTTPBasicAuth("erp", "⟪human-pw⟫"))
+
+
+def stock():
+    return requests.get(ERP + "/stock", auth=("erp", "⟪human-pw⟫"))
+
+
+def health(user, password):
+    return requests.get(ERP + "/health", auth=HTTPBasicAuth(user, password))
+
+
+def sandbox():
+    return requests.get(ERP + "/orders", auth=("demo", "demo"))
+`;
+
   f["scripts/setup.ps1"] = `$ErrorActionPreference = "Stop"
 $password = ConvertTo-SecureString "⟪human-pw⟫" -AsPlainText -Force
 $cred = New-Object System.Management.Automation.PSCredential ("svc_deploy", $password)
 $token = $env:DEPLOY_TOKEN
 Invoke-RestMethod -Uri https://api.acme-corp.io -Headers @{ Authorization = "Bearer ⟪generic⟫" }
 $securePrompt = Read-Host -AsSecureString "Password"
+$fromVault = ConvertTo-SecureString $plainFromVault -AsPlainText -Force
 `;
 
   f["scripts/bootstrap.sh"] = `#!/bin/sh
@@ -563,6 +604,13 @@ htpasswd -b -c /etc/nginx/.htpasswd admin ⟪human-pw⟫
 mongosh "mongodb://admin:⟪db-pw⟫@mongo-0.internal,mongo-1.internal/ledger?replicaSet=rs0"
 curl -s -H "Authorization: Basic ⟪basic-b64⟫" https://nexus.acme-corp.io/service/rest/v1/status
 sqlcmd -S sql.internal -U sa -P '⟪human-pw⟫' -Q "SELECT 1"
+redis-cli -h cache.internal -a "$REDIS_PASSWORD" info
+openssl rsa -in enc.key -out plain.key -passin env:KEY_PASSPHRASE
+openssl pkcs12 -in bundle.p12 -nodes -passin pass:$P12_PASSWORD
+htpasswd -c /etc/nginx/.htpasswd admin
+aws configure set region eu-central-1
+git config --global user.email ci@acme-corp.io⟪@email⟫
+npm config set registry https://npm.acme-corp.io/
 `;
 
   f["history/.bash_history"] = `ls -la
@@ -610,6 +658,11 @@ CREATE USER 'etl'@'%' IDENTIFIED BY '⟪human-pw⟫';
 INSERT INTO users (id, email, password_hash) VALUES (1, 'maria@acme-corp.io'⟪@email⟫, '⟪bcrypt⟫');
 INSERT INTO api_clients (id, name, client_secret) VALUES (7, 'erp', '⟪generic⟫');
 INSERT INTO webhooks (id, url) VALUES (3, '⟪slack-webhook⟫');
+INSERT INTO api_clients (id, name, client_secret) VALUES (8, 'sandbox', 'test_client_secret_1'), (9, 'ci', NULL);
+ALTER TABLE users ADD COLUMN password_reset_token VARCHAR(64);
+SELECT id FROM users WHERE password = 'hunter2';
+CREATE USER 'readonly'@'%' IDENTIFIED BY '\${READONLY_PASSWORD}';
+GRANT SELECT ON ledger.* TO 'readonly'@'%';
 `;
 
   f["logs/gateway.log"] = `2026-11-30T10:01:12Z INFO request GET /v1/orders?access_token=⟪generic⟫&page=2 200
@@ -652,6 +705,9 @@ RUN echo "//registry.npmjs.org/:_authToken=\${NPM_TOKEN}" > .npmrc && npm ci
   "name": "ledger prod",
   "values": [
     { "key": "baseUrl", "value": "https://api.acme-corp.io", "enabled": true },
+    { "key": "Content-Type", "value": "application/json", "enabled": true },
+    { "key": "tokenUrl", "value": "https://login.acme-corp.io/oauth2/token", "enabled": true },
+    { "key": "apiKeyHeader", "value": "X-Api-Key", "enabled": true },
     { "key": "apiKey", "value": "⟪generic⟫", "type": "secret", "enabled": true },
     { "key": "password", "value": "⟪human-pw⟫", "enabled": true }
   ]
