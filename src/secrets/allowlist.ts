@@ -130,6 +130,8 @@ const WELL_KNOWN_STEMS = new Set([
   "anonymous",
   "abc",
   "correcthorsebatterystaple",
+  // Oracle's demo schema, `scott/tiger`, in every JDBC tutorial.
+  "tiger",
 ]);
 
 /** A well-known example password, with or without trailing digits and punctuation. */
@@ -264,4 +266,3 @@ export function isReference(value: string): boolean {
   }
   return false;
 }
-

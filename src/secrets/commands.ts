@@ -69,7 +69,8 @@ const htpasswdRule: Rule = {
 /** `ConvertTo-SecureString "…" -AsPlainText`: PowerShell's way to turn a literal into a credential. */
 const secureStringRule: Rule = regexRule({
   kind: "password",
-  pattern: /ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(["'])([^"'\n]+)\1(?=[^\n]*-AsPlainText)/gd,
+  pattern:
+    /ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(["'])([^"'\n]+)\1(?=[^\n]*-AsPlainText)/gd,
   group: 2,
   anchors: ["ConvertTo-SecureString"],
   priority: PRIORITY.header,
@@ -94,12 +95,21 @@ const configSetRule: Rule = {
       const cls = classifyName(name);
       if (!cls) continue;
       const value = m[3];
-      if (!acceptValue(value, cls, { quoted: true, literalFile: true, thorough: context.thorough })) {
+      if (
+        !acceptValue(value, cls, { quoted: true, literalFile: true, thorough: context.thorough })
+      ) {
         continue;
       }
       const start = m.indices![3]![0];
       const { kind, priority } = kindFor(name, cls, value);
-      out.push({ kind, category: "credential", start, end: start + value.length, priority, visible: 0 });
+      out.push({
+        kind,
+        category: "credential",
+        start,
+        end: start + value.length,
+        priority,
+        visible: 0,
+      });
     }
     return out;
   },
@@ -125,7 +135,10 @@ const sqlPasswordRule: Rule = regexRule({
 });
 
 /** The values of one SQL tuple, `(1, 'a''b', NULL, now())`, each with its offset (quoted ones unquoted). */
-function sqlTuple(text: string, open: number): { values: { value: string; start: number; quoted: boolean }[]; end: number } | null {
+function sqlTuple(
+  text: string,
+  open: number,
+): { values: { value: string; start: number; quoted: boolean }[]; end: number } | null {
   const values: { value: string; start: number; quoted: boolean }[] = [];
   let i = open + 1;
   for (;;) {
@@ -141,7 +154,9 @@ function sqlTuple(text: string, open: number): { values: { value: string; start:
     } else {
       let j = i;
       let depth = 0;
-      while (j < text.length && text[j] !== "\n" && (depth > 0 || (text[j] !== "," && text[j] !== ")"))) {
+      while (
+        j < text.length && text[j] !== "\n" && (depth > 0 || (text[j] !== "," && text[j] !== ")"))
+      ) {
         if (text[j] === "(") depth++;
         else if (text[j] === ")") depth--;
         j++;
@@ -166,7 +181,8 @@ const sqlInsertRule: Rule = {
   keywords: ["INSERT INTO", "insert into"],
   find(text: string, context: RuleContext): Candidate[] {
     const out: Candidate[] = [];
-    const pattern = /\b(?:INSERT|insert)[ \t]+(?:INTO|into)[ \t]+[\w."`\[\]]+[ \t]*\(([^()\n]+)\)[ \t]*(?:VALUES|values)[ \t]*(?=\()/g;
+    const pattern =
+      /\b(?:INSERT|insert)[ \t]+(?:INTO|into)[ \t]+[\w."`\[\]]+[ \t]*\(([^()\n]+)\)[ \t]*(?:VALUES|values)[ \t]*(?=\()/g;
     let m: RegExpExecArray | null;
     while ((m = pattern.exec(text)) !== null) {
       const columns = m[1].split(",").map((c) => c.trim().replace(/^[`"[]|[`"\]]$/g, ""));
@@ -181,11 +197,24 @@ const sqlInsertRule: Rule = {
           tuple.values.forEach((v, k) => {
             const cls = classes[k];
             if (!cls || !v.quoted) return;
-            if (!acceptValue(v.value, cls, { quoted: true, literalFile: true, thorough: context.thorough })) {
+            if (
+              !acceptValue(v.value, cls, {
+                quoted: true,
+                literalFile: true,
+                thorough: context.thorough,
+              })
+            ) {
               return;
             }
             const { kind, priority } = kindFor(columns[k], cls, v.value);
-            out.push({ kind, category: "credential", start: v.start, end: v.start + v.value.length, priority, visible: 0 });
+            out.push({
+              kind,
+              category: "credential",
+              start: v.start,
+              end: v.start + v.value.length,
+              priority,
+              visible: 0,
+            });
           });
         }
         at = tuple.end;

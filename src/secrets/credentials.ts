@@ -410,7 +410,8 @@ export const CREDENTIAL_RULES: Rule[] = [
     // Bundler keeps a private gem server's credentials under the host's name:
     // `BUNDLE_GEMS__CONTRIBSYS__COM=user:password` (in the environment or `.bundle/config`).
     kind: "password",
-    pattern: /BUNDLE_(?:[A-Z0-9-]+__)+[A-Z0-9]+["']?[ \t]*[:=][ \t]*["']?[^\s"':$]+:([^\s"'$]{4,})/gd,
+    pattern:
+      /BUNDLE_(?:[A-Z0-9-]+__)+[A-Z0-9]+["']?[ \t]*[:=][ \t]*["']?[^\s"':$]+:([^\s"'$]{4,})/gd,
     group: 1,
     anchors: ["BUNDLE_"],
     priority: PRIORITY.structured,

@@ -10,8 +10,8 @@ import { PRIORITY } from "./regex_rule.ts";
 import {
   isDataUrl,
   isIntegrityString,
-  isPublicToken,
   isPlaceholder,
+  isPublicToken,
   isReference,
   isTemplateReference,
 } from "./allowlist.ts";
@@ -547,7 +547,10 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
   }
   // A JSON list of name/value pairs (Postman environments, CloudFormation parameters, AWS task
   // definitions): { "key": "apiKey", "value": "…" } on one line.
-  if (quote === '"' && text[nameEnd] === '"' && /"(?:key|name|Name|Key|ParameterKey)"[ \t]*:[ \t]*"$/.test(prefix)) {
+  if (
+    quote === '"' && text[nameEnd] === '"' &&
+    /"(?:key|name|Name|Key|ParameterKey)"[ \t]*:[ \t]*"$/.test(prefix)
+  ) {
     const m = /^"[ \t]*,[ \t]*"(?:value|Value|ParameterValue)"[ \t]*:[ \t]*(?=")/.exec(
       text.slice(nameEnd, nameEnd + 60),
     );
@@ -717,7 +720,11 @@ function assignmentAt(
   }
   return {
     name,
-    ...(shortPassword ? { cls: "password" as const } : keyOfParent ? { cls: "secret" as const } : {}),
+    ...(shortPassword
+      ? { cls: "password" as const }
+      : keyOfParent
+      ? { cls: "secret" as const }
+      : {}),
     nameStart,
     valueStart: read.start,
     value: read.value,
@@ -783,7 +790,9 @@ const KEYED_PARENTS = new Set([
  */
 function parentIsKeyed(text: string, nameStart: number): boolean {
   const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
-  const sameLine = /["']?([\w.-]+)["']?[ \t]*:[ \t]*\{[^{}]*$/.exec(text.slice(lineStart, nameStart));
+  const sameLine = /["']?([\w.-]+)["']?[ \t]*:[ \t]*\{[^{}]*$/.exec(
+    text.slice(lineStart, nameStart),
+  );
   let parent = sameLine?.[1];
   if (!parent) {
     const indent = /^[ \t]*/.exec(text.slice(lineStart, nameStart))![0].length;
@@ -876,7 +885,11 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
         : blockScalarValue(text, found.nameStart, found.valueStart, found.value));
     // `token = "Bearer …"`: the scheme word is written with the token, and is not part of it.
     const scheme = fallback ? null : AUTH_SCHEME.exec(found.value);
-    const value = fallback ? fallback.value : scheme ? found.value.slice(scheme[0].length) : found.value;
+    const value = fallback
+      ? fallback.value
+      : scheme
+      ? found.value.slice(scheme[0].length)
+      : found.value;
     const valueStart = found.valueStart +
       (fallback ? fallback.offset : scheme ? scheme[0].length : 0);
     if (

@@ -100,7 +100,8 @@ function versionContext(text: string, start: number): boolean {
   const before = text.slice(Math.max(0, start - 12), start);
   if (!/(?:\bv|version[ :=]*|ver\.? ?|@|\bnode[ -]?|python[ -]?)$/i.test(before)) return false;
   // `user:password@10.0.3.7` is a URL's host, not `package@1.2.3.4`: a password comes before it.
-  return !(before.endsWith("@") && /:[^\s@/:]*@$/.test(text.slice(Math.max(0, start - 200), start)));
+  return !(before.endsWith("@") &&
+    /:[^\s@/:]*@$/.test(text.slice(Math.max(0, start - 200), start)));
 }
 
 function keywordBefore(text: string, start: number, keywords: RegExp, span = 40): boolean {

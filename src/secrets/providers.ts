@@ -195,7 +195,7 @@ const PREFIXED: Row[] = [
     /(?<![A-Za-z0-9_.-])sl\.[A-Za-z0-9_=-]{130,140}(?![A-Za-z0-9_=-])/g,
     ["sl."],
     3,
-  ],  // Amazon Bedrock API keys: long-lived ones are `ABSK` + base64 of "BedrockAPIKey-…", short-lived
+  ], // Amazon Bedrock API keys: long-lived ones are `ABSK` + base64 of "BedrockAPIKey-…", short-lived
   // ones `bedrock-api-key-` + base64 of a presigned "bedrock.amazonaws.com" URL.
   [
     "aws-bedrock-api-key",
@@ -204,11 +204,26 @@ const PREFIXED: Row[] = [
     4,
   ],
   // SonarQube and SonarCloud: user, project and global analysis tokens.
-  ["sonar-token", /(?<![A-Za-z0-9_])sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])/g, ["squ_", "sqp_", "sqa_"], 4],
+  [
+    "sonar-token",
+    /(?<![A-Za-z0-9_])sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])/g,
+    ["squ_", "sqp_", "sqa_"],
+    4,
+  ],
   // Airtable personal access tokens: `pat`, a 14-character id, a dot, 64 hex digits.
-  ["airtable-token", /(?<![A-Za-z0-9])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])/g, ["pat"], 3],
+  [
+    "airtable-token",
+    /(?<![A-Za-z0-9])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])/g,
+    ["pat"],
+    3,
+  ],
   // Contentful's content-management personal access tokens.
-  ["contentful-token", /(?<![A-Za-z0-9_-])CFPAT-[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, ["CFPAT-"], 6],
+  [
+    "contentful-token",
+    /(?<![A-Za-z0-9_-])CFPAT-[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
+    ["CFPAT-"],
+    6,
+  ],
   // Mailgun's private API keys (`pubkey-…` is the public validation key, and is not matched).
   ["mailgun-api-key", /(?<![A-Za-z0-9_-])key-[a-f0-9]{32}(?![A-Za-z0-9])/g, ["key-"], 4],
   // crates.io API tokens, as `cargo login` stores them in credentials.toml.

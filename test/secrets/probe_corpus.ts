@@ -35,7 +35,10 @@ const WORDS = [
 function humanPassword(v: Values): string {
   const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
   return v.pick([
-    () => `${cap(v.pick(WORDS))}${v.pick(["!", "#", "%", "+", "@"])}${cap(v.pick(WORDS))}${v.int(10, 9999)}`,
+    () =>
+      `${cap(v.pick(WORDS))}${v.pick(["!", "#", "%", "+", "@"])}${cap(v.pick(WORDS))}${
+        v.int(10, 9999)
+      }`,
     () => `${v.pick(WORDS)}-${v.pick(WORDS)}-${v.pick(WORDS)}-${v.int(10, 99)}`,
     () => v.mixed(ALNUM + "#!@%*+", v.int(10, 14)),
     () => `${cap(v.pick(WORDS))}_${v.int(1990, 2030)}_${v.pick(WORDS)}`,
@@ -310,7 +313,12 @@ clusters:
 users:
 - name: ci
   user:
-    client-certificate-data: ${base64("-----BEGIN CERTIFICATE-----\n" + v.base64Lines(600).join("\n") + "\n-----END CERTIFICATE-----\n")}
+    client-certificate-data: ${
+    base64(
+      "-----BEGIN CERTIFICATE-----\n" + v.base64Lines(600).join("\n") +
+        "\n-----END CERTIFICATE-----\n",
+    )
+  }
     client-key-data: ⟪pem-b64⟫
     token: ⟪generic⟫
 `;
@@ -665,7 +673,8 @@ CREATE USER 'readonly'@'%' IDENTIFIED BY '\${READONLY_PASSWORD}';
 GRANT SELECT ON ledger.* TO 'readonly'@'%';
 `;
 
-  f["logs/gateway.log"] = `2026-11-30T10:01:12Z INFO request GET /v1/orders?access_token=⟪generic⟫&page=2 200
+  f["logs/gateway.log"] =
+    `2026-11-30T10:01:12Z INFO request GET /v1/orders?access_token=⟪generic⟫&page=2 200
 2026-11-30T10:01:13Z WARN retry POST /v1/charge key=${v.hex(8)} attempt=2
 2026-11-30T10:01:14Z DEBUG outbound headers: Authorization: Basic ⟪basic-b64⟫
 2026-11-30T10:01:15Z INFO bedrock client ready key=⟪bedrock⟫

@@ -62,7 +62,13 @@ Deno.test("the probe corpus spans the kinds of file real repositories hold", () 
   const credentials = Object.values(labels).flat().filter((l) => !l.personal);
   assert(credentials.length >= 120, `only ${credentials.length} credentials in one draw`);
   // Files that are traps only: an encrypted vault, docs with examples, fixtures with fake values.
-  for (const path of ["ansible/group_vars/vault.yml", "docs/CONFIGURING.md", "test/fixtures/users.json"]) {
+  for (
+    const path of [
+      "ansible/group_vars/vault.yml",
+      "docs/CONFIGURING.md",
+      "test/fixtures/users.json",
+    ]
+  ) {
     assertEquals(labels[path], [], `${path} holds traps only`);
   }
 });

@@ -1,0 +1,246 @@
+/**
+ * The mechanisms added for recall on files nobody tuned for, each on realistic lines written for
+ * this test with traps beside them: typed constants, setters, name/value pairs, a key under a
+ * keyed parent, CLI password options, SQL, basic-auth helpers, Bundler and Oracle credentials,
+ * base64 PEM keys; and the precision side: stand-in words, public tokens, values a front-end
+ * build exposes, random salts that hold a template marker by chance.
+ */
+import { assertEquals } from "../support/assert.ts";
+import { scanText } from "../../src/secrets/scanner.ts";
+import { rng, Values } from "./corpus_values.ts";
+
+const v = new Values(rng(2215));
+const AN = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const secret = () => v.mixed(AN, 32);
+const password = () => `Harbor#${v.mixed(AN, 6)}${v.int(10, 99)}`;
+
+/** The values found in `text` read as the file `path`. */
+function found(path: string, text: string): string[] {
+  return scanText(text, { path }).map((f) => text.slice(f.start, f.end));
+}
+
+/** Each case: a file name, its text with the values it must yield (and nothing else). */
+function check(path: string, make: (s: () => string, p: () => string) => [string, string[]]) {
+  const [text, want] = make(secret, password);
+  assertEquals(found(path, text), want, `${path}:\n${text}`);
+}
+
+Deno.test("a declared type between name and value: Python, Rust, Kotlin, Swift, TypeScript", () => {
+  for (
+    const [path, line] of [
+      ["settings.py", 'secret_key: str = "$"'],
+      ["lib.rs", 'const API_TOKEN: &str = "$";'],
+      ["lib.rs", 'let password: String = "$".to_string();'],
+      ["Billing.kt", 'private const val API_SECRET: String = "$"'],
+      ["Keys.swift", 'static let clientSecret: String = "$"'],
+      ["client.ts", 'const apiToken: string = "$";'],
+    ]
+  ) {
+    check(path, (s) => {
+      const value = s();
+      return [`${line.replace("$", value)}\nmax_tokens: int = 4096\ntoken_type: str = "bearer"\n`, [
+        value,
+      ]];
+    });
+  }
+});
+
+Deno.test("a setter or builder given one literal; other calls with a secret word are not", () => {
+  check("Repository.java", (_, p) => {
+    const a = p(), b = p();
+    return [
+      [
+        `ds.setPassword("${a}");`,
+        `builder.password("${b}").build();`,
+        `ds.setPasswordFile("/run/secrets/db");`,
+        `ds.setPassword(System.getenv("DB_PASSWORD"));`,
+        `form.setPasswordVisible(true);`,
+        `client.withToken("");`,
+        `boolean ok = checkPassword("${p()}");`,
+        `String h = hashPassword("correct input");`,
+      ].join("\n") + "\n",
+      [a, b],
+    ];
+  });
+});
+
+Deno.test("name/value pairs in JSON lists (Postman, CloudFormation) are judged by the name", () => {
+  check("env.postman_environment.json", (s, p) => {
+    const a = s(), b = p();
+    return [
+      `{"values": [
+  { "key": "baseUrl", "value": "https://api.acme-corp.io", "enabled": true },
+  { "key": "apiKey", "value": "${a}", "enabled": true },
+  { "key": "Content-Type", "value": "application/json" },
+  { "ParameterKey": "DbPassword", "ParameterValue": "${b}" },
+  { "key": "password", "value": "{{password}}" }
+]}
+`,
+      [a, b],
+    ];
+  });
+});
+
+Deno.test("a bare key under a keyed parent: .NET's Jwt:Key, YAML's encryption.key; not a cache key", () => {
+  check("appsettings.json", (s) => {
+    const a = s(), b = s();
+    return [
+      `{
+  "Jwt": { "Issuer": "orders", "Key": "${a}" },
+  "Redis": { "InstanceName": "orders", "Key": "orders:cart:v2" },
+  "Signing": {
+    "Key": "${b}"
+  }
+}
+`,
+      [a, b],
+    ];
+  });
+  check("application.yml", (s) => {
+    const a = s();
+    return [
+      `app:
+  cache:
+    key: ledger-v2-orders
+  session:
+    key: _ledger_session_id
+  encryption:
+    key: ${a}
+`,
+      [a],
+    ];
+  });
+});
+
+Deno.test("password options of command-line tools, and the same words elsewhere", () => {
+  check("bootstrap.sh", (_, p) => {
+    const pw = [p(), p(), p(), p(), p(), p(), p()];
+    return [
+      [
+        `redis-cli -h cache.internal -a ${pw[0]} ping`,
+        `sqlcmd -S sql.internal -U sa -P '${pw[1]}' -Q "SELECT 1"`,
+        `keytool -importkeystore -srckeystore a.p12 -srcstorepass ${pw[2]} -deststorepass changeit`,
+        `openssl pkcs12 -export -in c.pem -inkey k.pem -out b.p12 -passout pass:${pw[3]}`,
+        `htpasswd -b -c /etc/nginx/.htpasswd admin ${pw[4]}`,
+        `htpasswd -nb admin '${pw[5]}'`,
+        `aws configure set aws_secret_access_key ${pw[6]}`,
+        `redis-cli -h cache.internal -a "$REDIS_PASSWORD" info`,
+        `openssl rsa -in enc.key -passin env:KEY_PASSPHRASE`,
+        `openssl pkcs12 -in b.p12 -passin pass:$P12_PASSWORD`,
+        `htpasswd -c /etc/nginx/.htpasswd admin`,
+        `aws configure set region eu-central-1`,
+        `npm config set registry https://npm.acme-corp.io/`,
+        `grep -a pattern file.log`,
+      ].join("\n") + "\n",
+      pw,
+    ];
+  });
+  check("setup.ps1", (_, p) => {
+    const a = p();
+    return [
+      `$pw = ConvertTo-SecureString "${a}" -AsPlainText -Force
+$fromVault = ConvertTo-SecureString $plain -AsPlainText -Force
+$prompted = Read-Host -AsSecureString "Password"
+`,
+      [a],
+    ];
+  });
+});
+
+Deno.test("SQL: PASSWORD and IDENTIFIED BY in user statements, INSERT rows by their columns", () => {
+  check("dump.sql", (s, p) => {
+    const a = p(), b = p(), c = p(), d = s(), e = s();
+    return [
+      `CREATE ROLE reporting WITH LOGIN PASSWORD '${a}';
+ALTER USER ledger WITH PASSWORD '${b}';
+CREATE USER 'etl'@'%' IDENTIFIED BY '${c}';
+CREATE USER 'ro'@'%' IDENTIFIED BY '\${READONLY_PASSWORD}';
+SELECT id FROM users WHERE password_hash IS NULL;
+ALTER TABLE users ADD COLUMN password_reset_token VARCHAR(64);
+INSERT INTO api_clients (id, name, client_secret) VALUES (7, 'erp', '${d}'), (8, 'ci', '${e}');
+INSERT INTO api_clients (id, name, client_secret) VALUES (9, 'sandbox', 'test_client_secret_1');
+INSERT INTO users (id, email, password_hash) VALUES (1, 'ops@acme-corp.io', '$2b$12$${
+        v.mixed(AN, 53)
+      }');
+`,
+      [a, b, c, d, e],
+    ];
+  });
+});
+
+Deno.test("basic-auth helpers given literals, and not given variables or a demo pair", () => {
+  check("erp_client.py", (_, p) => {
+    const a = p(), b = p();
+    return [
+      `requests.get(url, auth=HTTPBasicAuth("erp", "${a}"))
+requests.get(url, auth=("erp", "${b}"))
+requests.get(url, auth=HTTPBasicAuth(user, password))
+requests.get(url, auth=("demo", "demo"))
+`,
+      [a, b],
+    ];
+  });
+  check("legacy.rb", (_, p) => {
+    const a = p();
+    return [`f.request :authorization, :basic, "erp", "${a}"\n`, [a]];
+  });
+});
+
+Deno.test("Bundler's per-host credentials, Oracle's thin URL, a PEM key kept as base64", () => {
+  check("config", () => {
+    const pw = v.hex(8);
+    return [
+      `BUNDLE_ENTERPRISE__CONTRIBSYS__COM: "${
+        v.hex(8)
+      }:${pw}"\nBUNDLE_GEMS__ACME__IO: "\${GEMS}"\n`,
+      [pw],
+    ];
+  });
+  check("application.yml", (_, p) => {
+    const a = p();
+    return [
+      `oracle: jdbc:oracle:thin:ledger/${a}@ora.internal:1521/LEDGER\ndemo: jdbc:oracle:thin:scott/tiger@localhost:1521/XE\n`,
+      [a],
+    ];
+  });
+  check("kubeconfig", () => {
+    const key = btoa(v.pem("RSA PRIVATE KEY", 600) + "\n");
+    const cert = btoa(
+      `-----BEGIN CERTIFICATE-----\n${v.base64Lines(400).join("\n")}\n-----END CERTIFICATE-----\n`,
+    );
+    return [`    client-certificate-data: ${cert}\n    client-key-data: ${key}\n`, [key]];
+  });
+});
+
+Deno.test("precision: stand-in words, public tokens, front-end values, salts with template marks", () => {
+  check("users.json", () => [
+    `[{"password": "fake-password-for-tests"}, {"apiKey": "test_api_key_123"}, {"token": "my-dev-secret"}]\n`,
+    [],
+  ]);
+  check("Billing.kt", () => [
+    `val mapboxToken = "pk.eyJ${v.mixed(AN, 60)}.${v.mixed(AN, 22)}"\n`,
+    [],
+  ]);
+  check(".env", (s) => {
+    const a = s();
+    return [
+      `PUSHER_APP_KEY=${
+        v.hex(20)
+      }\nPUSHER_APP_SECRET=${a}\nVITE_PUSHER_APP_KEY="\${PUSHER_APP_KEY}"\n`,
+      [a],
+    ];
+  });
+  check("wp-config.php", () => {
+    const salts = [
+      "f46RMZe]4&LHdw<kib{>}JuPl0us[W2-em-;0:0L]|I:fxw9r)ZhTiWHPbVeDHfo",
+      "h7sGoFOJsm?dW52I)Pp@{=lHxDQ{gwurR${e0<biqGxC*e.Y8RXNV}_$?Bii3b6N",
+      "/@|MYBa{2C7&zaoNdc/~7n|oD+)S#yTHL=NkU9?4_,aTroOc&M#aV^/ebp1|DWO^",
+      "baxO9yn5WaNv5xkOyq5yMMrqNywYRitodO6L34N5SFv4bPbL",
+    ];
+    return [
+      salts.map((salt, i) => `define( 'AUTH_SALT_${i}', '${salt}' );`).join("\n") +
+      "\ndefine( 'NONCE_SALT', 'put your unique phrase here' );\n",
+      salts,
+    ];
+  });
+});
