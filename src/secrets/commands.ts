@@ -23,13 +23,16 @@ function lineBefore(text: string, at: number): string {
   return text.slice(text.lastIndexOf("\n", at - 1) + 1, at);
 }
 
-/** A password option of a named tool: the option only counts on that tool's command line. */
-function toolOption(tool: RegExp, options: string[], pattern: RegExp): Rule {
+/**
+ * A password option of a named tool: the option only counts on that tool's command line. The rule
+ * runs only on a text that names one of the tools (`-a` and `-P` alone are everywhere).
+ */
+function toolOption(tool: RegExp, names: string[], pattern: RegExp): Rule {
   return regexRule({
     kind: "password",
     pattern,
     group: 1,
-    anchors: options,
+    keywords: names,
     priority: PRIORITY.header,
     validate: (v, text, start) => typedPassword(v) && tool.test(lineBefore(text, start)),
   });
@@ -125,7 +128,21 @@ const sqlPasswordRule: Rule = regexRule({
   pattern:
     /(?<![\w.])(?:PASSWORD|password|Password|IDENTIFIED|identified)(?:[ \t]+(?:WITH|with)[ \t]+\w+)?(?:[ \t]+(?:BY|by))?[ \t]*=?[ \t]*'([^'\n]{4,128})'/gd,
   group: 1,
-  anchors: ["PASSWORD", "password", "Password", "IDENTIFIED", "identified"],
+  // Run only where a statement that sets a password is (the word `password` alone is everywhere).
+  keywords: [
+    "CREATE USER",
+    "CREATE ROLE",
+    "CREATE LOGIN",
+    "ALTER USER",
+    "ALTER ROLE",
+    "ALTER LOGIN",
+    "create user",
+    "create role",
+    "alter user",
+    "alter role",
+    "GRANT",
+    "SET PASSWORD",
+  ],
   priority: PRIORITY.header,
   validate: (v, text, start) =>
     typedPassword(v) &&
@@ -229,26 +246,130 @@ const sqlInsertRule: Rule = {
   },
 };
 
+/**
+ * Configuration directives that take a password after a space, no `=`: Redis' `requirepass` and
+ * `masterauth`, keepalived's `auth_pass`, HAProxy's `stats auth user:password` and a userlist's
+ * `insecure-password`. Commented-out directives are not read: the stock redis.conf ships
+ * `# requirepass foobared` as its example.
+ */
+const directiveRule: Rule = regexRule({
+  kind: "password",
+  pattern:
+    /(?<=^[ \t]*)(?:requirepass|masterauth|auth_pass|stats[ \t]+auth[ \t]+[^\s:]+:|user[ \t]+\S+[ \t]+insecure-password)[ \t]*["']?([^\s"']+)/gmd,
+  group: 1,
+  keywords: ["requirepass", "masterauth", "auth_pass", "stats auth", "insecure-password"],
+  priority: PRIORITY.header,
+  validate: (v) => typedPassword(v),
+});
+
+/**
+ * Calls that take a password as a positional argument, with its place: JDBC's
+ * `DriverManager.getConnection(url, user, password)`, PHP's `new mysqli(host, user, password, db)`,
+ * `mysqli_connect(…)` and `new PDO(dsn, user, password)`, Sequelize's `new Sequelize(db, user,
+ * password)`, Go's `smtp.PlainAuth(identity, user, password, host)`, Python's `smtp.login(user,
+ * password)` (smtplib, ftplib, imaplib), .NET's `new NetworkCredential(user, password)`.
+ */
+const POSITIONAL: [RegExp, number][] = [
+  [/\bgetConnection[ \t]*\($/, 2],
+  [
+    /\bnew[ \t]+mysqli[ \t]*\($|\bmysqli_connect[ \t]*\($|\bmysqli_real_connect[ \t]*\([^,()]*,$/,
+    2,
+  ],
+  [/\bnew[ \t]+PDO[ \t]*\($/, 2],
+  [/\bnew[ \t]+Sequelize[ \t]*\($/, 2],
+  [/\bPlainAuth[ \t]*\($/, 2],
+  [/\b(?:smtp|ftp|imap|server|mail|conn|client|ftps|M)\.login[ \t]*\($/, 1],
+  [/\bNetworkCredential[ \t]*\($/, 1],
+];
+
+/** The arguments of a call from `open` (just after `(`), as raw text with offsets; one line. */
+function callArguments(text: string, open: number): { raw: string; start: number }[] {
+  const out: { raw: string; start: number }[] = [];
+  let i = open;
+  let start = i;
+  let depth = 0;
+  let quote = "";
+  for (; i < text.length && text[i] !== "\n"; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = "";
+    } else if (c === '"' || c === "'" || c === "`") quote = c;
+    else if (c === "(" || c === "[" || c === "{") depth++;
+    else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth--;
+    else if ((c === "," || c === ")") && depth === 0) {
+      out.push({ raw: text.slice(start, i), start });
+      if (c === ")") return out;
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+const positionalRule: Rule = {
+  id: "positional-password",
+  category: "credential",
+  keywords: [
+    "getConnection",
+    "mysqli",
+    "PDO",
+    "Sequelize",
+    "PlainAuth",
+    ".login",
+    "NetworkCredential",
+  ],
+  find(text: string): Candidate[] {
+    const out: Candidate[] = [];
+    const calls =
+      /(?:getConnection|mysqli(?:_real)?(?:_connect)?|PDO|Sequelize|PlainAuth|\.login|NetworkCredential)[ \t]*\(/g;
+    let m: RegExpExecArray | null;
+    while ((m = calls.exec(text)) !== null) {
+      const open = m.index + m[0].length;
+      const head = text.slice(text.lastIndexOf("\n", m.index) + 1, open);
+      let place = -1;
+      for (const [pattern, index] of POSITIONAL) if (pattern.test(head)) place = index;
+      // mysqli_real_connect($link, host, user, password): one more argument before the host.
+      if (place === -1 && /\bmysqli_real_connect[ \t]*\($/.test(head)) place = 3;
+      if (place === -1) continue;
+      const args = callArguments(text, open);
+      const arg = args[place];
+      if (!arg) continue;
+      const literal = /^([ \t]*)(["'`])(.*)\2[ \t]*$/.exec(arg.raw);
+      if (!literal || !typedPassword(literal[3])) continue;
+      const start = arg.start + literal[1].length + 1;
+      out.push({
+        kind: "password",
+        category: "credential",
+        start,
+        end: start + literal[3].length,
+        priority: PRIORITY.header,
+        visible: 0,
+      });
+    }
+    return out;
+  },
+};
+
 /** The rules of this file, in the order the scanner runs them. */
 export const COMMAND_RULES: Rule[] = [
   toolOption(
     /\bredis-cli\b/,
-    ["-a", "--pass"],
+    ["redis-cli"],
     /(?<=\s)(?:-a|--pass)[ \t]+["']?([^\s"'|;&]+)/gd,
   ),
   toolOption(
     /\b(?:sqlcmd|bcp|osql|isql)\b/,
-    ["-P"],
+    ["sqlcmd", "bcp", "osql", "isql"],
     /(?<=\s)-P[ \t]*["']?([^\s"'|;&]+)/gd,
   ),
   toolOption(
     /\b(?:keytool|jarsigner|apksigner)\b/,
-    ["-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass"],
+    ["keytool", "jarsigner", "apksigner"],
     /(?<=\s)-(?:src|dest)?(?:store|key)pass[ \t]+(?:pass:)?["']?([^\s"'|;&]+)/gd,
   ),
   toolOption(
     /\bopenssl\b/,
-    ["-pass", "-passin", "-passout", "-password"],
+    ["openssl"],
     /(?<=\s)-pass(?:in|out|word)?[ \t]+["']?pass:([^\s"'|;&]+)/gd,
   ),
   htpasswdRule,
@@ -256,4 +377,6 @@ export const COMMAND_RULES: Rule[] = [
   configSetRule,
   sqlPasswordRule,
   sqlInsertRule,
+  directiveRule,
+  positionalRule,
 ];

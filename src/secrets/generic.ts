@@ -229,7 +229,7 @@ const SECRET_TOKENS = new Set([
 
 /** Words run together end with a secret word: `PGPASSWORD`, `dbpasswd`, `apitoken`, `clientsecret`. */
 const PASSWORD_SUFFIX = /^[a-z0-9]{2,}(?:password|passwd|passphrase)$/;
-const SECRET_SUFFIX = /^[a-z0-9]{2,}(?:secret|token|apikey)$/;
+const SECRET_SUFFIX = /^[a-z0-9]{2,}(?:secret|token|apikey|salt)$/;
 
 /** Split `AWS_SECRET_ACCESS_KEY`, `apiKey`, `x-api-key`, `db.password` into lower-case words. */
 function nameTokens(name: string): string[] {
@@ -372,7 +372,11 @@ const CODE_EXTENSIONS = new Set([
 
 /** A value that is code, not a literal: a call, an index, a member chain, a bare identifier. */
 function looksLikeExpression(value: string, literalFile: boolean): boolean {
-  if (/[()[\]{}]/.test(value) || /^[$@]/.test(value)) return true;
+  // `@` starts a decorator or an instance variable in code; in an env or properties file it is
+  // the first character of a literal (Maven's `@name@` filter is a template, caught elsewhere).
+  if (/[()[\]{}]/.test(value) || value[0] === "$" || (value[0] === "@" && !literalFile)) {
+    return true;
+  }
   // YAML anchors, aliases and tags (`*default`, `!Ref`), printf and batch variables (`%s`, `%VAR%`).
   if (/^[&*][A-Za-z_][\w.-]*$|^!!?[A-Za-z]+$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) {
     return true;
@@ -412,7 +416,12 @@ export function acceptValue(
   if (/^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$/.test(value)) return false; // a host name
   if (/^[0-9.,_-]+$/.test(value)) return false;
   if (!options.quoted && looksLikeExpression(value, options.literalFile)) return false;
-  if (shannonEntropy(value) < minEntropy) return false;
+  // Random hex carries at most 4 bits a character, and a short draw often measures under 3: a
+  // hex string of 16 or more under a secret's name is judged by a lower bar.
+  const hexBar = value.length >= 16 && /^[0-9a-f]+$/i.test(value)
+    ? Math.min(minEntropy, 2.5)
+    : minEntropy;
+  if (shannonEntropy(value) < hexBar) return false;
   // Words joined by dashes (`billing-db`, `basic-auth`) name a secret; they are not one.
   if (cls === "secret" && /^[a-z]+(?:[-_./:][a-z]+)*$/.test(value)) return false;
   // A character class or pattern (`[A-Za-z0-9._~+/-]+=*`) describes tokens; it is not one.
@@ -606,12 +615,13 @@ function assignmentAt(
   // In an ini-style file, `pass = …` is a password too (rclone, sftp and mail clients' configs).
   const shortPassword =
     (before === ";" && /^(?:pwd|pw|pass)$/i.test(text.slice(nameStart, nameEnd))) ||
-    (text.slice(nameStart, nameEnd) === "pass" &&
+    (nameEnd - nameStart === 4 && text.slice(nameStart, nameEnd) === "pass" &&
       /^[ \t]*=[^=]/.test(text.slice(nameEnd, nameEnd + 8)) &&
       (INI_EXTENSIONS.has(extension) || userBefore(text, nameStart)));
   // A bare `Key` under a parent that says whose key it is: .NET's `"Jwt": { "Key": "…" }`, YAML's
   // `jwt:` then `  key: …`, `api: { key: … }`.
-  const keyOfParent = !shortPassword && /^key$/i.test(text.slice(nameStart, nameEnd)) &&
+  const keyOfParent = !shortPassword && nameEnd - nameStart === 3 &&
+    /^key$/i.test(text.slice(nameStart, nameEnd)) && keyedColon(text, nameEnd) &&
     parentIsKeyed(text, nameStart);
   if (classifyName(text.slice(nameStart, nameEnd)) === null && !shortPassword && !keyOfParent) {
     return null;
@@ -783,6 +793,14 @@ const KEYED_PARENTS = new Set([
   "private",
 ]);
 
+/** A JSON or YAML key's colon after the name (`"Key":`, `key:`), not `key=` of a call's argument. */
+function keyedColon(text: string, nameEnd: number): boolean {
+  let i = nameEnd;
+  if (text[i] === '"' || text[i] === "'") i++;
+  while (text[i] === " " || text[i] === "\t") i++;
+  return text[i] === ":";
+}
+
 /**
  * Whether the object holding the name at `nameStart` is named by a word of KEYED_PARENTS: the
  * object opened earlier on the same line (`"Jwt": { "Key"`), or the nearest shallower line above
@@ -790,9 +808,13 @@ const KEYED_PARENTS = new Set([
  */
 function parentIsKeyed(text: string, nameStart: number): boolean {
   const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
-  const sameLine = /["']?([\w.-]+)["']?[ \t]*:[ \t]*\{[^{}]*$/.exec(
-    text.slice(lineStart, nameStart),
-  );
+  // The object opened last on the line, and the name before its brace (only the last 80
+  // characters are looked at: a name and a brace are near).
+  const prefix = text.slice(Math.max(lineStart, nameStart - 80), nameStart);
+  const brace = prefix.lastIndexOf("{");
+  const sameLine = brace !== -1 && prefix.indexOf("}", brace) === -1
+    ? /["']?([\w.-]+)["']?[ \t]*:[ \t]*$/.exec(prefix.slice(Math.max(0, brace - 40), brace))
+    : null;
   let parent = sameLine?.[1];
   if (!parent) {
     const indent = /^[ \t]*/.exec(text.slice(lineStart, nameStart))![0].length;

@@ -210,13 +210,6 @@ const PREFIXED: Row[] = [
     ["squ_", "sqp_", "sqa_"],
     4,
   ],
-  // Airtable personal access tokens: `pat`, a 14-character id, a dot, 64 hex digits.
-  [
-    "airtable-token",
-    /(?<![A-Za-z0-9])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])/g,
-    ["pat"],
-    3,
-  ],
   // Contentful's content-management personal access tokens.
   [
     "contentful-token",
@@ -224,10 +217,6 @@ const PREFIXED: Row[] = [
     ["CFPAT-"],
     6,
   ],
-  // Mailgun's private API keys (`pubkey-…` is the public validation key, and is not matched).
-  ["mailgun-api-key", /(?<![A-Za-z0-9_-])key-[a-f0-9]{32}(?![A-Za-z0-9])/g, ["key-"], 4],
-  // crates.io API tokens, as `cargo login` stores them in credentials.toml.
-  ["crates-io-token", /(?<![A-Za-z0-9])cio[A-Za-z0-9]{32}(?![A-Za-z0-9])/g, ["cio"], 3],
   // Defined Networking (managed Nebula) API keys.
   [
     "defined-networking-token",
@@ -249,6 +238,29 @@ const PREFIXED: Row[] = [
  * text only when its marker occurs.
  */
 const MARKED: Row[] = [
+  // Prefixes too short or too common to look for everywhere (`pat` starts "path", `key-` many
+  // kebab-case names): these run only where the vendor or the tool is named, as gitleaks' do.
+  // Airtable personal access tokens: `pat`, a 14-character id, a dot, 64 hex digits.
+  [
+    "airtable-token",
+    /(?<![A-Za-z0-9])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])/g,
+    ["airtable", "Airtable", "AIRTABLE"],
+    3,
+  ],
+  // Mailgun's private API keys (`pubkey-…` is the public validation key, and is not matched).
+  [
+    "mailgun-api-key",
+    /(?<![A-Za-z0-9_-])key-[a-f0-9]{32}(?![A-Za-z0-9])/g,
+    ["mailgun", "Mailgun", "MAILGUN"],
+    4,
+  ],
+  // crates.io API tokens, as `cargo login` stores them in credentials.toml.
+  [
+    "crates-io-token",
+    /(?<![A-Za-z0-9])cio[A-Za-z0-9]{32}(?![A-Za-z0-9])/g,
+    ["cargo", "CARGO", "crates", "[registr"],
+    3,
+  ],
   [
     "azure-ad-client-secret",
     /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g,

@@ -759,6 +759,209 @@ index 4a1b2c3..5d6e7f8 100644
  LOG_LEVEL=info
 `;
 
+  return { ...f, ...secondRound(v) };
+}
+
+/** Files written in a second round, after the first round's misses were fixed. */
+function secondRound(v: Values): Record<string, string> {
+  const f: Record<string, string> = {};
+
+  f["nextjs/.env.production"] = `NEXTAUTH_URL=https://app.acme-corp.io
+NEXTAUTH_SECRET=⟪generic⟫
+SUPABASE_SERVICE_ROLE_KEY=⟪jwt⟫
+NEXT_PUBLIC_SITE_NAME="Acme"
+RESEND_API_KEY=re_${v.mixed(ALNUM, 8)}_${v.mixed(ALNUM, 24)}⟪@generic-secret⟫
+`;
+
+  f["gh/hosts.yml"] = `github.com:
+    user: acme-bot
+    oauth_token: ⟪gh-oauth⟫
+    git_protocol: https
+`;
+
+  f["terraform/.terraformrc"] = `credentials "app.terraform.io" {
+  token = "${v.mixed(ALNUM, 14)}.atlasv1.${v.mixed(B64URL, 67)}"⟪@terraform-cloud-token⟫
+}
+`;
+
+  f["s3/.s3cfg"] = `[default]
+access_key = ⟪aws-id⟫
+secret_key = ⟪aws-secret⟫
+gpg_passphrase = ⟪human-pw⟫
+host_base = s3.amazonaws.com
+use_https = True
+`;
+
+  f["mysql/.my.cnf"] = `[client]
+user=backup
+password=⟪human-pw⟫
+host=db.internal
+`;
+
+  f["pip/pip.conf"] = `[global]
+index-url = https://__token__:⟪pypi⟫@pypi.acme-corp.io/simple
+timeout = 60
+`;
+
+  f["jenkins/Jenkinsfile"] = `pipeline {
+  agent any
+  environment {
+    SONAR_HOST = 'https://sonar.acme-corp.io'
+    DEPLOY_TOKEN = '⟪generic⟫'
+    REGISTRY_CREDS = credentials('registry-creds')
+  }
+  stages {
+    stage('push') {
+      steps {
+        withCredentials([usernamePassword(credentialsId: 'nexus', usernameVariable: 'U', passwordVariable: 'P')]) {
+          sh 'curl -u $U:$P https://nexus.acme-corp.io/upload'
+        }
+      }
+    }
+  }
+}
+`;
+
+  f["vagrant/Vagrantfile"] = `Vagrant.configure("2") do |config|
+  config.vm.box = "ubuntu/jammy64"
+  config.ssh.username = "vagrant"
+  config.ssh.password = "⟪human-pw⟫"
+end
+`;
+
+  f["redis/redis.conf"] = `bind 127.0.0.1
+port 6379
+requirepass ⟪human-pw⟫
+masterauth ⟪human-pw⟫
+# requirepass foobared
+`;
+
+  f["haproxy/haproxy.cfg"] = `listen stats
+  bind *:8404
+  stats enable
+  stats uri /stats
+  stats auth admin:⟪human-pw⟫
+`;
+
+  f["nextcloud/config.php"] = `<?php
+$CONFIG = array (
+  'passwordsalt' => '⟪generic⟫',
+  'secret' => '⟪generic⟫',
+  'dbtype' => 'pgsql',
+  'dbuser' => 'nextcloud',
+  'dbpassword' => '⟪human-pw⟫',
+  'mail_smtppassword' => '⟪human-pw⟫',
+);
+`;
+
+  f["mediawiki/LocalSettings.php"] = `<?php
+$wgDBserver = "localhost";
+$wgDBuser = "wiki";
+$wgDBpassword = "⟪human-pw⟫";
+$wgSecretKey = "⟪hex64⟫⟪@generic-secret⟫";
+$wgUpgradeKey = "${v.hex(16)}";⟪@generic-secret⟫
+`;
+
+  f["elixir/config/prod.secret.exs"] = `import Config
+
+config :shop, Shop.Repo,
+  username: "shop",
+  password: "⟪human-pw⟫",
+  pool_size: 10
+
+config :shop, ShopWeb.Endpoint,
+  secret_key_base: "⟪generic⟫"
+`;
+
+  f["play/conf/application.conf"] = `play.http.secret.key = "⟪generic⟫"
+db.default.url = "jdbc:postgresql://db.internal/shop"
+db.default.password = "⟪human-pw⟫"
+play.filters.hosts.allowed = ["."]
+`;
+
+  f["src/aws.py"] = `import boto3
+
+s3 = boto3.client(
+    "s3",
+    aws_access_key_id="⟪aws-id⟫",
+    aws_secret_access_key="⟪aws-secret⟫",
+)
+ses = boto3.client("ses", region_name="eu-west-1")
+`;
+
+  f["src/Db.java"] = `import java.sql.*;
+
+class Db {
+    Connection open() throws SQLException {
+        return DriverManager.getConnection("jdbc:mysql://db.internal/shop", "shop", "⟪human-pw⟫");
+    }
+
+    Connection openFromEnv() throws SQLException {
+        return DriverManager.getConnection(url, user, System.getenv("DB_PASSWORD"));
+    }
+}
+`;
+
+  f["src/db.php"] = `<?php
+$mysqli = new mysqli("localhost", "shop", "⟪human-pw⟫", "shop");
+$pdo = new PDO("mysql:host=db.internal;dbname=shop", "shop", "⟪human-pw⟫");
+$link = mysqli_connect("localhost", "shop", "⟪human-pw⟫", "shop");
+$env = new PDO($dsn, $user, getenv("DB_PASSWORD"));
+`;
+
+  f["src/db.js"] = `const { Sequelize } = require("sequelize");
+
+const sequelize = new Sequelize("shop", "shop", "⟪human-pw⟫", { host: "db.internal", dialect: "postgres" });
+const fromEnv = new Sequelize(process.env.DB_URL);
+`;
+
+  f["src/mail.py"] = `import smtplib
+
+with smtplib.SMTP_SSL("smtp.acme-corp.io", 465) as smtp:
+    smtp.login("alerts@acme-corp.io"⟪@email⟫, "⟪human-pw⟫")
+    smtp.login(user, password)
+`;
+
+  f["src/mail.go"] = `package mail
+
+import "net/smtp"
+
+var auth = smtp.PlainAuth("", "alerts@acme-corp.io"⟪@email⟫, "⟪human-pw⟫", "smtp.acme-corp.io")
+var fromEnv = smtp.PlainAuth("", user, os.Getenv("SMTP_PASSWORD"), host)
+`;
+
+  f["scripts/run.sh"] = `#!/bin/sh
+docker run -d -e POSTGRES_PASSWORD=⟪human-pw⟫ -e POSTGRES_USER=shop postgres:16
+docker run -d -e "MYSQL_ROOT_PASSWORD=\$ROOT_PW" mysql:8
+kubectl create secret docker-registry regcred --docker-server=ghcr.io --docker-username=bot --docker-password=⟪gh-pat⟫
+helm install shop ./chart --set postgresql.auth.password=⟪human-pw⟫ --set image.tag=1.4.2
+`;
+
+  f["helm/bitnami-values.yaml"] = `auth:
+  rootPassword: ⟪human-pw⟫
+  replicationPassword: ⟪human-pw⟫
+  existingSecret: ""
+architecture: replication
+metrics:
+  enabled: true
+`;
+
+  f["sentry/sentry.properties"] = `defaults.org=acme
+defaults.project=shop
+auth.token=sntrys_${v.mixed(B64URL, 60)}⟪@sentry-token⟫
+`;
+
+  f["docs/SETUP.md"] = `## Local setup
+
+1. Copy \`.env.example\` to \`.env\`.
+2. Run \`docker run -e POSTGRES_PASSWORD=postgres postgres:16\`.
+3. Log in with \`admin\` / \`admin\`.
+
+    redis-cli -a <password> ping
+    mysql -u root -p
+    DriverManager.getConnection(url, "sa", "")
+`;
+
   return f;
 }
 

@@ -57,10 +57,21 @@ Deno.test("the probe corpus spans the kinds of file real repositories hold", () 
       ".log",
       "Dockerfile",
       ".patch",
+      "redis.conf",
+      "haproxy.cfg",
+      "Jenkinsfile",
+      "Vagrantfile",
+      ".my.cnf",
+      "pip.conf",
+      ".s3cfg",
+      "hosts.yml",
+      "prod.secret.exs",
+      "application.conf",
+      "LocalSettings.php",
     ]
   ) assert(paths.some((p) => p.endsWith(suffix)), `the probe corpus has no ${suffix} file`);
   const credentials = Object.values(labels).flat().filter((l) => !l.personal);
-  assert(credentials.length >= 120, `only ${credentials.length} credentials in one draw`);
+  assert(credentials.length >= 160, `only ${credentials.length} credentials in one draw`);
   // Files that are traps only: an encrypted vault, docs with examples, fixtures with fake values.
   for (
     const path of [
@@ -76,7 +87,7 @@ Deno.test("the probe corpus spans the kinds of file real repositories hold", () 
 Deno.test("credentials in the probe corpus: every value found, no trap reported (12 draws)", () => {
   const s = scoreProbe(false, SEEDS);
   assertEquals({ misses: s.misses, falseAlarms: s.falseAlarms }, { misses: [], falseAlarms: [] });
-  assert(s.truePositives >= 12 * 120);
+  assert(s.truePositives >= 12 * 160);
 });
 
 Deno.test("with personal data, the probe corpus is found whole too (12 draws)", () => {

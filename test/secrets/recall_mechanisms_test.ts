@@ -244,3 +244,78 @@ Deno.test("precision: stand-in words, public tokens, front-end values, salts wit
     ];
   });
 });
+
+Deno.test("directives that take a password after a space: redis, keepalived, HAProxy", () => {
+  check("redis.conf", (_, p) => {
+    const a = p(), b = p();
+    return [
+      `bind 127.0.0.1\nrequirepass ${a}\nmasterauth "${b}"\n# requirepass foobared\n`,
+      [a, b],
+    ];
+  });
+  check("haproxy.cfg", (_, p) => {
+    const a = p(), b = p();
+    return [
+      `listen stats\n  stats auth admin:${a}\nuserlist ops\n  user deploy insecure-password ${b}\n  stats uri /stats\n`,
+      [a, b],
+    ];
+  });
+});
+
+Deno.test("a password passed by position to a connect or login call; variables are not", () => {
+  check("Db.java", (_, p) => {
+    const a = p();
+    return [
+      `DriverManager.getConnection("jdbc:mysql://db/shop", "shop", "${a}");
+DriverManager.getConnection(url, user, System.getenv("DB_PASSWORD"));
+`,
+      [a],
+    ];
+  });
+  check("db.php", (_, p) => {
+    const a = p(), b = p(), c = p();
+    return [
+      `$m = new mysqli("localhost", "shop", "${a}", "shop");
+$pdo = new PDO("mysql:host=db;dbname=shop", "shop", '${b}');
+$l = mysqli_connect("localhost", "shop", "${c}", "shop");
+$e = new PDO($dsn, $user, getenv("DB_PASSWORD"));
+`,
+      [a, b, c],
+    ];
+  });
+  check("mail.go", (_, p) => {
+    const a = p();
+    return [
+      `var auth = smtp.PlainAuth("", "alerts@acme-corp.io", "${a}", "smtp.acme-corp.io")
+var env = smtp.PlainAuth("", user, os.Getenv("SMTP_PASSWORD"), host)
+`,
+      [a],
+    ];
+  });
+  check("mail.py", (_, p) => {
+    const a = p();
+    return [`smtp.login("alerts", "${a}")\nsmtp.login(user, password)\n`, [a]];
+  });
+  check("db.js", (_, p) => {
+    const a = p();
+    return [
+      `const s = new Sequelize("shop", "shop", "${a}", { host: "db" });\nconst e = new Sequelize(process.env.DB_URL);\n`,
+      [a],
+    ];
+  });
+});
+
+Deno.test("names ending in salt, a literal starting with @, short hex under a secret's name", () => {
+  check("config.php", (s) => {
+    const a = s();
+    return [`  'passwordsalt' => '${a}',\n  'salt_rounds' => 12,\n`, [a]];
+  });
+  check("gradle.properties", () => {
+    const a = `@pUF${v.mixed(AN, 9)}`;
+    return [`ossrhPassword=${a}\nsigning.keyId=24875D73\n`, [a]];
+  });
+  check("LocalSettings.php", () => {
+    const a = "222c02d8a17d848c";
+    return [`$wgUpgradeKey = "${a}";\n$wgCacheEpoch = "20260101000000";\n`, [a]];
+  });
+});
