@@ -350,6 +350,31 @@ const positionalRule: Rule = {
   },
 };
 
+/**
+ * A literal echoed into a command that reads a password from standard input: `echo '…' | sudo -S`,
+ * `echo "user:…" | chpasswd`, `| passwd --stdin user`, `| docker login -u x --password-stdin`.
+ */
+const echoedPasswordRule: Rule = regexRule({
+  kind: "password",
+  pattern:
+    /\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(["']?)(?:[\w.-]+:(?=[^\s"'|]*\1[ \t]*\|[ \t]*chpasswd))?([^\s"'|$]+)\1[ \t]*\|[ \t]*(?=sudo[ \t][^|\n]*-\w*S\b|chpasswd\b|passwd[ \t]+--stdin\b|[^|\n]*--password-stdin\b)/gd,
+  group: 2,
+  keywords: ["sudo", "chpasswd", "--stdin", "--password-stdin"],
+  priority: PRIORITY.header,
+  validate: (v) => typedPassword(v),
+});
+
+/** RabbitMQ's `rabbitmqctl add_user NAME PASSWORD` and `change_password NAME PASSWORD`. */
+const rabbitmqRule: Rule = regexRule({
+  kind: "password",
+  pattern:
+    /\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+["']?[^\s"']+["']?[ \t]+(["']?)([^\s"']+)\1/gd,
+  group: 2,
+  keywords: ["rabbitmqctl"],
+  priority: PRIORITY.header,
+  validate: (v) => typedPassword(v),
+});
+
 /** The rules of this file, in the order the scanner runs them. */
 export const COMMAND_RULES: Rule[] = [
   toolOption(
@@ -372,7 +397,14 @@ export const COMMAND_RULES: Rule[] = [
     ["openssl"],
     /(?<=\s)-pass(?:in|out|word)?[ \t]+["']?pass:([^\s"'|;&]+)/gd,
   ),
+  toolOption(
+    /\bldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn)\b/,
+    ["ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd"],
+    /(?<=\s)-w[ \t]+["']?([^\s"'|;&]+)/gd,
+  ),
   htpasswdRule,
+  echoedPasswordRule,
+  rabbitmqRule,
   secureStringRule,
   configSetRule,
   sqlPasswordRule,

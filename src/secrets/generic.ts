@@ -550,9 +550,10 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
     /\b(?:key|name)=["']$/.test(prefix)
   ) {
     const m = /^["'][ \t]+value=(?=["'])/.exec(text.slice(nameEnd, nameEnd + 40));
-    if (!m) return null;
-    // The look-ahead above leaves a quote at the value's start, so it reads as quoted.
-    return valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length);
+    if (m) {
+      // The look-ahead leaves a quote at the value's start, so it reads as quoted.
+      return valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length);
+    }
   }
   // A JSON list of name/value pairs (Postman environments, CloudFormation parameters, AWS task
   // definitions): { "key": "apiKey", "value": "…" } on one line.
@@ -565,6 +566,56 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
     );
     if (!m) return null;
     return valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length);
+  }
+  // An XML element named by an attribute: Android's `<string name="api_key">…</string>`,
+  // Hibernate's `<property name="hibernate.connection.password">…</property>`.
+  if (
+    (quote === '"' || quote === "'") && text[nameEnd] === quote &&
+    /\b(?:key|name)=["']$/.test(prefix)
+  ) {
+    const m = /^["'][^<>\n]*?>(?=[^<\n]+<\/)/.exec(text.slice(nameEnd, nameEnd + 200));
+    if (!m) return null;
+    const start = nameEnd + m[0].length;
+    const close = text.indexOf("</", start);
+    return {
+      name: text.slice(nameStart, nameEnd),
+      nameStart,
+      valueStart: start,
+      value: text.slice(start, close),
+      quoted: true,
+      literal: true,
+    };
+  }
+  // A property list: `<key>ClientSecret</key>` then `<string>…</string>` on the next line.
+  if (quote === ">" && /<key>$/.test(prefix)) {
+    const m = /^<\/key>[ \t]*\n?[ \t]*<string>(?=[^<\n]+<\/string>)/.exec(
+      text.slice(nameEnd, nameEnd + 200),
+    );
+    if (!m) return null;
+    const start = nameEnd + m[0].length;
+    const close = text.indexOf("</string>", start);
+    return {
+      name: text.slice(nameStart, nameEnd),
+      nameStart,
+      valueStart: start,
+      value: text.slice(start, close),
+      quoted: true,
+      literal: true,
+    };
+  }
+  // An Erlang tuple in a sys.config: `{db_password, "…"}`, `{api_secret, <<"…">>}`.
+  if (quote === "{") {
+    const m = /^[ \t]*,[ \t]*(?:<<)?(?=")/.exec(text.slice(nameEnd, nameEnd + 20));
+    return m
+      ? valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length)
+      : null;
+  }
+  // C's `#define API_TOKEN "…"`.
+  if (quote === " " && /^[ \t]*#[ \t]*define[ \t]+$/.test(prefix)) {
+    const m = /^[ \t]+(?=")/.exec(text.slice(nameEnd, nameEnd + 20));
+    return m
+      ? valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length)
+      : null;
   }
   // .netrc: machine host login user password secret
   if (
@@ -642,7 +693,7 @@ function assignmentAt(
     next !== "=" && next !== ":" && next !== "?" && text[nameStart] !== "-" && before !== "<" &&
     !(next === "," && quotedName)
   ) {
-    return before === " " || before === '"' || before === "'"
+    return before === " " || before === '"' || before === "'" || before === ">" || before === "{"
       ? valueElsewhere(text, nameStart, nameEnd)
       : null;
   }

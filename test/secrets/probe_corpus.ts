@@ -759,7 +759,7 @@ index 4a1b2c3..5d6e7f8 100644
  LOG_LEVEL=info
 `;
 
-  return { ...f, ...secondRound(v) };
+  return { ...f, ...secondRound(v), ...thirdRound(v) };
 }
 
 /** Files written in a second round, after the first round's misses were fixed. */
@@ -960,6 +960,123 @@ auth.token=sntrys_${v.mixed(B64URL, 60)}⟪@sentry-token⟫
     redis-cli -a <password> ping
     mysql -u root -p
     DriverManager.getConnection(url, "sa", "")
+`;
+
+  return f;
+}
+
+/** Files written in a third round, after the second round's misses were fixed. */
+function thirdRound(v: Values): Record<string, string> {
+  const f: Record<string, string> = {};
+
+  f["android/app/src/main/res/values/secrets.xml"] = `<?xml version="1.0" encoding="utf-8"?>
+<resources>
+    <string name="app_name">Ledger</string>
+    <string name="maps_api_key">⟪gcp-key⟫</string>
+    <string name="backend_client_secret">⟪generic⟫</string>
+    <string name="password_hint">At least 12 characters</string>
+</resources>
+`;
+
+  f["ios/Ledger/Info.plist"] = `<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0">
+<dict>
+    <key>CFBundleName</key>
+    <string>Ledger</string>
+    <key>BackendClientSecret</key>
+    <string>⟪generic⟫</string>
+    <key>NSFaceIDUsageDescription</key>
+    <string>Unlock your password vault</string>
+</dict>
+</plist>
+`;
+
+  f["java/hibernate.cfg.xml"] = `<hibernate-configuration>
+  <session-factory>
+    <property name="hibernate.connection.url">jdbc:postgresql://db.internal/ledger</property>
+    <property name="hibernate.connection.username">ledger</property>
+    <property name="hibernate.connection.password">⟪human-pw⟫</property>
+    <property name="hibernate.dialect">org.hibernate.dialect.PostgreSQLDialect</property>
+  </session-factory>
+</hibernate-configuration>
+`;
+
+  f["tomcat/context.xml"] = `<Context>
+  <Resource name="jdbc/ledger" auth="Container" type="javax.sql.DataSource"
+            username="ledger" password="⟪human-pw⟫"
+            url="jdbc:postgresql://db.internal/ledger"/>
+</Context>
+`;
+
+  f["maven/pom.xml"] = `<project>
+  <properties>
+    <db.user>ledger</db.user>
+    <db.password>⟪human-pw⟫</db.password>
+    <sonar.login>⟪sonar⟫</sonar.login>
+  </properties>
+</project>
+`;
+
+  f["firmware/config.h"] = `#ifndef CONFIG_H
+#define CONFIG_H
+#define WIFI_SSID "acme-iot"
+#define WIFI_PASSWORD "⟪human-pw⟫"
+#define MQTT_TOKEN "⟪generic⟫"
+#define TOKEN_BUFFER_SIZE 256
+#endif
+`;
+
+  f["build/Makefile"] = `REGISTRY := registry.acme-corp.io
+REGISTRY_PASSWORD := ⟪human-pw⟫
+API_TOKEN ?= ⟪generic⟫
+
+push:
+\tdocker login -u ci -p $(REGISTRY_PASSWORD) $(REGISTRY)
+`;
+
+  f["netlify/netlify.toml"] = `[build]
+  command = "npm run build"
+
+[build.environment]
+  NODE_VERSION = "20"
+  CMS_API_TOKEN = "⟪generic⟫"
+`;
+
+  f["serverless/serverless.yml"] = `service: ledger-api
+provider:
+  name: aws
+  environment:
+    STRIPE_SECRET: ⟪stripe⟫
+    DB_PASSWORD: \${ssm:/ledger/db-password}
+    WEBHOOK_SIGNING_SECRET: ⟪generic⟫
+`;
+
+  f["erlang/sys.config"] = `[
+  {ledger, [
+    {db_host, "db.internal"},
+    {db_password, "⟪human-pw⟫"},
+    {api_secret, <<"⟪generic⟫">>}
+  ]}
+].
+`;
+
+  f["travis/.travis.yml"] = `language: node_js
+env:
+  global:
+    - secure: "${v.mixed(B64, 340)}="
+deploy:
+  provider: npm
+  api_key:
+    secure: "${v.mixed(B64, 340)}="
+`;
+
+  f["scripts/provision.sh"] = `#!/bin/bash
+echo '⟪human-pw⟫' | sudo -S apt-get update
+echo "deploy:⟪human-pw⟫" | chpasswd
+ldapsearch -x -H ldap://ldap.internal -D "cn=admin,dc=acme,dc=io" -w '⟪human-pw⟫' "(uid=deploy)"
+rabbitmqctl add_user ledger ⟪human-pw⟫
+echo "$SUDO_PASSWORD" | sudo -S systemctl restart ledger
+ldapsearch -x -D "cn=admin,dc=acme,dc=io" -W "(uid=deploy)"
 `;
 
   return f;

@@ -319,3 +319,61 @@ Deno.test("names ending in salt, a literal starting with @, short hex under a se
     return [`$wgUpgradeKey = "${a}";\n$wgCacheEpoch = "20260101000000";\n`, [a]];
   });
 });
+
+Deno.test("XML elements named by an attribute, property lists, C defines, Erlang tuples", () => {
+  check("secrets.xml", (s) => {
+    const a = s();
+    return [
+      `<resources>
+    <string name="backend_client_secret">${a}</string>
+    <string name="password_hint">At least 12 characters</string>
+    <property name="hibernate.connection.username">ledger</property>
+</resources>
+`,
+      [a],
+    ];
+  });
+  check("Info.plist", (s) => {
+    const a = s();
+    return [
+      `<dict>
+    <key>BackendClientSecret</key>
+    <string>${a}</string>
+    <key>NSFaceIDUsageDescription</key>
+    <string>Unlock your password vault</string>
+</dict>
+`,
+      [a],
+    ];
+  });
+  check("config.h", (_, p) => {
+    const a = p();
+    return [`#define WIFI_PASSWORD "${a}"\n#define TOKEN_BUFFER_SIZE 256\n`, [a]];
+  });
+  check("sys.config", (s, p) => {
+    const a = p(), b = s();
+    return [
+      `[{ledger, [{db_host, "db.internal"}, {db_password, "${a}"},\n  {api_secret, <<"${b}">>}]}].\n`,
+      [a, b],
+    ];
+  });
+});
+
+Deno.test("a password echoed into sudo -S, chpasswd or --password-stdin; LDAP's -w; rabbitmqctl", () => {
+  check("provision.sh", (_, p) => {
+    const pw = [p(), p(), p(), p(), p()];
+    return [
+      [
+        `echo '${pw[0]}' | sudo -S apt-get update`,
+        `echo "deploy:${pw[1]}" | chpasswd`,
+        `echo ${pw[2]} | docker login -u ci --password-stdin registry.acme-corp.io`,
+        `ldapsearch -x -D "cn=admin,dc=acme,dc=io" -w '${pw[3]}' "(uid=deploy)"`,
+        `rabbitmqctl add_user ledger ${pw[4]}`,
+        `echo "$SUDO_PASSWORD" | sudo -S systemctl restart ledger`,
+        `ldapsearch -x -D "cn=admin,dc=acme,dc=io" -W "(uid=deploy)"`,
+        `echo "done" | tee -a install.log`,
+      ].join("\n") + "\n",
+      pw,
+    ];
+  });
+});
