@@ -130,6 +130,8 @@ const WELL_KNOWN_STEMS = new Set([
   "anonymous",
   "abc",
   "correcthorsebatterystaple",
+  // Oracle's demo schema, `scott/tiger`, in every JDBC tutorial.
+  "tiger",
 ]);
 
 /** A well-known example password, with or without trailing digits and punctuation. */
@@ -146,8 +148,71 @@ function isDocumentedExample(value: string): boolean {
 
 /** A template or variable reference: `${VAR}`, `{{ x }}`, `$(cmd)`, `<%= x %>`, `%VAR%`, `$VAR`. */
 export function isTemplateReference(value: string): boolean {
-  return /\$\{[^}]*\}?|\{\{|\}\}|\$\(|<%|%>|\{%|^%[A-Za-z_][A-Za-z0-9_]*%$|^\$[A-Za-z_][A-Za-z0-9_]*$|^@[A-Za-z_][A-Za-z0-9_.]*@$|^\{[A-Za-z_][A-Za-z0-9_.]*\}$|^#\{/
+  // Each marker with what follows it in a real template (a name, a space, the closing half), so
+  // that a random secret holding `${` or `{%` by chance (a WordPress salt) is not taken for one.
+  return /\$\{[A-Za-z_][\w.]*(?:[:}?=+-]|$)|\{\{|\}\}$|\$\([A-Za-z_ ]|<%.*%>|^<%|\{%.*%\}|^\{%|^%[A-Za-z_][A-Za-z0-9_]*%$|^\$[A-Za-z_][A-Za-z0-9_]*$|^@[A-Za-z_][A-Za-z0-9_.]*@$|^\{[A-Za-z_][A-Za-z0-9_.]*\}$|^#\{/
     .test(value);
+}
+
+/**
+ * Words a made-up value is built from in fixtures and docs: `fake-password-for-tests`,
+ * `test_api_key_123`, `my-dev-secret`. A value made only of these (and digits) says what it stands
+ * for instead of being it.
+ */
+const STAND_IN_WORDS = new Set([
+  "fake",
+  "dummy",
+  "mock",
+  "test",
+  "tests",
+  "testing",
+  "example",
+  "sample",
+  "placeholder",
+  "demo",
+  "dev",
+  "local",
+  "my",
+  "your",
+  "the",
+  "a",
+  "for",
+  "not",
+  "real",
+  "some",
+  "here",
+  "value",
+  "foo",
+  "bar",
+  "baz",
+  "api",
+  "key",
+  "token",
+  "secret",
+  "password",
+  "pass",
+  "pw",
+  "auth",
+  "access",
+  "client",
+  "private",
+  "user",
+  "admin",
+]);
+
+/** A value of two or more stand-in words, with digits at most between them. */
+function madeOfStandInWords(lower: string): boolean {
+  const words = lower.split(/[-_.\s]+|(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])/).filter((w) => w !== "");
+  const named = words.filter((w) => !/^\d+$/.test(w));
+  return named.length >= 2 && named.every((w) => STAND_IN_WORDS.has(w));
+}
+
+/**
+ * Tokens published on purpose: Stripe's publishable keys, Mapbox's public `pk.` tokens, Mailgun's
+ * `pubkey-`, an OpenSSH public key line. A client ships them to every browser or peer.
+ */
+export function isPublicToken(value: string): boolean {
+  return /^(?:pk_(?:live|test)_|pk\.eyJ|pubkey-|ssh-(?:rsa|ed25519|dss) |ecdsa-sha2-)/.test(value);
 }
 
 /** A value that only stands in for a secret: examples, `xxxx`, `<your-key>`, `changeme`, a template. */
@@ -155,7 +220,18 @@ export function isPlaceholder(value: string): boolean {
   if (isDocumentedExample(value)) return true;
   const lower = value.toLowerCase();
   if (PLACEHOLDER_VALUES.has(lower) || isWellKnownPassword(value)) return true;
-  for (const word of PLACEHOLDER_WORDS) if (lower.includes(word)) return true;
+  // In a long mixed-case token a word can turn up by chance (`…yRitodO6…`): there it must stand
+  // apart from the letters around it to count.
+  const tokenLike = value.length >= 20 && /[A-Z]/.test(value) && /[a-z]/.test(value) &&
+    /\d/.test(value);
+  const edge = (i: number) => i < 0 || i >= value.length || !/[A-Za-z0-9]/.test(value[i]);
+  for (const word of PLACEHOLDER_WORDS) {
+    for (let at = lower.indexOf(word); at !== -1; at = lower.indexOf(word, at + 1)) {
+      if (!tokenLike || !/[a-z0-9]/i.test(word)) return true;
+      if (edge(at - 1) || edge(at + word.length)) return true;
+    }
+  }
+  if (madeOfStandInWords(lower)) return true;
   if (/^<[^>]*>$|^\[[^\]]*\]$/.test(value)) return true;
   if (isTemplateReference(value)) return true;
   const core = value.replace(/^[a-z]+[_-]/i, "");
@@ -183,10 +259,10 @@ export function isReference(value: string): boolean {
     /^(?:process\.env|os\.environ|os\.getenv|env\(|ENV\[|System\.getenv|Deno\.env|import\.meta\.env|getenv\(|secrets\.|vault:|arn:aws:|projects\/[^/]+\/secrets\/|ssm:|file:|keyring:|op:\/\/)/
       .test(value)
   ) return true;
-  if (/^(?:\/|\.\/|\.\.\/|~\/)[^\s]*$/.test(value)) return true;
+  // A path: characters file names are made of (a WordPress salt starting with `/` is not one).
+  if (/^(?:\/|\.\/|\.\.\/|~\/)[\w.@%+=:,~\/-]*$/.test(value)) return true;
   if (/\.(?:pem|key|crt|cer|p12|pfx|json|ya?ml|txt|env|cfg|conf|ini|toml)$/i.test(value)) {
     return true;
   }
   return false;
 }
-

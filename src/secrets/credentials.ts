@@ -5,7 +5,8 @@
  */
 import type { Candidate, Rule, RuleContext } from "./types.ts";
 import { PRIORITY, regexRule } from "./regex_rule.ts";
-import { isPlaceholder, isTemplateReference } from "./allowlist.ts";
+import { isPlaceholder, isTemplateReference, isWellKnownPassword } from "./allowlist.ts";
+import { COMMAND_RULES } from "./commands.ts";
 import { classCount, shannonEntropy } from "./entropy.ts";
 import { privateKeyRule } from "./private_key.ts";
 import { PROVIDER_RULES } from "./providers.ts";
@@ -134,6 +135,16 @@ function azureSasContext(text: string, start: number): boolean {
     Math.max(before.lastIndexOf(" "), before.lastIndexOf("\n"), before.lastIndexOf('"')) + 1,
   );
   return /(?:^|[?&;=])sv=\d{4}-\d{2}-\d{2}/.test(token) || /[?&](?:se|sp|spr|srt|ss)=/.test(token);
+}
+
+/** Whether base64 text decodes to a PEM block of a private key (its header is enough). */
+function base64PemIsPrivateKey(value: string): boolean {
+  try {
+    const head = atob(value.slice(0, 80));
+    return /^-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----/.test(head);
+  } catch {
+    return false;
+  }
 }
 
 export const CREDENTIAL_RULES: Rule[] = [
@@ -302,6 +313,14 @@ export const CREDENTIAL_RULES: Rule[] = [
   }),
   privateKeyRule,
   regexRule({
+    // A PEM private key stored as base64 (a kubeconfig's `client-key-data`, a Secret's `tls.key`,
+    // a CI variable): the base64 of "-----BEGIN" starts `LS0tLS1CRUdJTi`.
+    kind: "private-key",
+    pattern: /(?<![A-Za-z0-9+/])LS0tLS1CRUdJTi[A-Za-z0-9+/]{60,}={0,2}/g,
+    anchors: ["LS0tLS1CRUdJTi"],
+    validate: (v) => base64PemIsPrivateKey(v),
+  }),
+  regexRule({
     kind: "jwt",
     pattern:
       /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}(?![A-Za-z0-9_-])/g,
@@ -363,6 +382,41 @@ export const CREDENTIAL_RULES: Rule[] = [
     },
   }),
   ...PROVIDER_RULES,
+  ...COMMAND_RULES,
+  regexRule({
+    // Basic-auth helpers given the user and password as literals: `HTTPBasicAuth("u", "…")`,
+    // `basic_auth("u", "…")`, `withBasicAuth('u', '…')`, requests' `auth=("u", "…")`, Faraday's
+    // `request :authorization, :basic, "u", "…"`.
+    kind: "basic-auth",
+    pattern:
+      /(?:[Bb]asic_?[Aa]uth(?:enticate)?\w*[ \t]*\(|:basic[ \t]*,|\bauth[ \t]*=[ \t]*\()[ \t]*(["'])[^"'\n]*\1[ \t]*,[ \t]*(["'])([^"'\n]{4,})\2/gd,
+    group: 3,
+    keywords: ["asicAuth", "asic_auth", "asic_Auth", ":basic", "auth=(", "auth = ("],
+    priority: PRIORITY.header,
+    validate: (v) =>
+      !isPlaceholder(v) && !isTemplateReference(v) && !isWellKnownPassword(v) &&
+      shannonEntropy(v) >= 2,
+  }),
+  regexRule({
+    // Oracle's thin driver puts the user and password before the host: `…:thin:user/password@host`.
+    kind: "database-connection-string",
+    pattern: /jdbc:oracle:(?:thin|oci8?):[A-Za-z0-9_$#.]+\/([^@\s"'`/]{4,})@/gd,
+    group: 1,
+    anchors: ["jdbc:oracle:"],
+    priority: PRIORITY.structured,
+    validate: (v) => !isPlaceholder(v) && !isTemplateReference(v) && !isWellKnownPassword(v),
+  }),
+  regexRule({
+    // Bundler keeps a private gem server's credentials under the host's name:
+    // `BUNDLE_GEMS__CONTRIBSYS__COM=user:password` (in the environment or `.bundle/config`).
+    kind: "password",
+    pattern:
+      /BUNDLE_(?:[A-Z0-9-]+__)+[A-Z0-9]+["']?[ \t]*[:=][ \t]*["']?[^\s"':$]+:([^\s"'$]{4,})/gd,
+    group: 1,
+    anchors: ["BUNDLE_"],
+    priority: PRIORITY.structured,
+    validate: (v) => !isPlaceholder(v) && !isTemplateReference(v),
+  }),
   regexRule({
     // Go's MySQL driver names a server without a scheme: `user:password@tcp(db:3306)/name`.
     kind: "database-connection-string",

@@ -11,6 +11,7 @@ import {
   isDataUrl,
   isIntegrityString,
   isPlaceholder,
+  isPublicToken,
   isReference,
   isTemplateReference,
 } from "./allowlist.ts";
@@ -222,11 +223,13 @@ const SECRET_TOKENS = new Set([
   "sessionkey",
   "webhooksecret",
   "licensekey",
+  // WordPress' `NONCE_SALT` and friends, `HASHIDS_SALT`: a salt kept secret keys the hashes.
+  "salt",
 ]);
 
 /** Words run together end with a secret word: `PGPASSWORD`, `dbpasswd`, `apitoken`, `clientsecret`. */
 const PASSWORD_SUFFIX = /^[a-z0-9]{2,}(?:password|passwd|passphrase)$/;
-const SECRET_SUFFIX = /^[a-z0-9]{2,}(?:secret|token|apikey)$/;
+const SECRET_SUFFIX = /^[a-z0-9]{2,}(?:secret|token|apikey|salt)$/;
 
 /** Split `AWS_SECRET_ACCESS_KEY`, `apiKey`, `x-api-key`, `db.password` into lower-case words. */
 function nameTokens(name: string): string[] {
@@ -369,7 +372,11 @@ const CODE_EXTENSIONS = new Set([
 
 /** A value that is code, not a literal: a call, an index, a member chain, a bare identifier. */
 function looksLikeExpression(value: string, literalFile: boolean): boolean {
-  if (/[()[\]{}]/.test(value) || /^[$@]/.test(value)) return true;
+  // `@` starts a decorator or an instance variable in code; in an env or properties file it is
+  // the first character of a literal (Maven's `@name@` filter is a template, caught elsewhere).
+  if (/[()[\]{}]/.test(value) || value[0] === "$" || (value[0] === "@" && !literalFile)) {
+    return true;
+  }
   // YAML anchors, aliases and tags (`*default`, `!Ref`), printf and batch variables (`%s`, `%VAR%`).
   if (/^[&*][A-Za-z_][\w.-]*$|^!!?[A-Za-z]+$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) {
     return true;
@@ -404,16 +411,21 @@ export function acceptValue(
   if (value.length < minLength || value.length > 1024) return false;
   if (/\s/.test(value) && !options.thorough) return false;
   if (isPlaceholder(value) || isTemplateReference(value) || isReference(value)) return false;
-  if (isIntegrityString(value) || isDataUrl(value)) return false;
+  if (isIntegrityString(value) || isDataUrl(value) || isPublicToken(value)) return false;
   if (/^https?:\/\//i.test(value)) return false;
   if (/^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$/.test(value)) return false; // a host name
   if (/^[0-9.,_-]+$/.test(value)) return false;
   if (!options.quoted && looksLikeExpression(value, options.literalFile)) return false;
-  if (shannonEntropy(value) < minEntropy) return false;
+  // Random hex carries at most 4 bits a character, and a short draw often measures under 3: a
+  // hex string of 16 or more under a secret's name is judged by a lower bar.
+  const hexBar = value.length >= 16 && /^[0-9a-f]+$/i.test(value)
+    ? Math.min(minEntropy, 2.5)
+    : minEntropy;
+  if (shannonEntropy(value) < hexBar) return false;
   // Words joined by dashes (`billing-db`, `basic-auth`) name a secret; they are not one.
   if (cls === "secret" && /^[a-z]+(?:[-_./:][a-z]+)*$/.test(value)) return false;
   // A character class or pattern (`[A-Za-z0-9._~+/-]+=*`) describes tokens; it is not one.
-  if (/\[[^\]]*[A-Za-z0-9]-[A-Za-z0-9][^\]]*\]|\\[dws]/.test(value)) return false;
+  if (/\[[^\]]*(?:[a-z]-[a-z]|[A-Z]-[A-Z]|[0-9]-[0-9])[^\]]*\]|\\[dws]/.test(value)) return false;
   // One lower-case word (`peanuts`, `different`) is a test fixture more often than a password.
   if (cls === "password" && !options.thorough && classCount(value) < 2 && value.length < 12) {
     return false;
@@ -430,7 +442,7 @@ function isNameChar(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) ||
     code === 95 || code === 46 || code === 45;
 }
-const KEYWORD = /pass|pwd|secret|token|key|auth|credential|sas|bearer|license/gi;
+const KEYWORD = /pass|pwd|secret|token|key|auth|credential|sas|bearer|license|salt/gi;
 const LITERAL_EXTENSIONS = new Set([
   ".env",
   ".ini",
@@ -491,6 +503,18 @@ function readValue(
   return { start: i, value: text.slice(i, j), quoted: false };
 }
 
+/** An ODBC value in braces, `{…}` (a `}` inside is written `}}`), read as a quoted one. */
+function bracedValue(
+  text: string,
+  i: number,
+  lineEnd: number,
+): { start: number; value: string; quoted: boolean } | null {
+  let j = i + 1;
+  while (j < lineEnd && (text[j] !== "}" || text[j + 1] === "}")) j += text[j] === "}" ? 2 : 1;
+  if (j >= lineEnd) return null;
+  return { start: i + 1, value: text.slice(i + 1, j), quoted: true };
+}
+
 /** The value read from `at` to the end of its line, as a literal assignment to `name`. */
 function valueOnItsLine(
   text: string,
@@ -526,9 +550,72 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
     /\b(?:key|name)=["']$/.test(prefix)
   ) {
     const m = /^["'][ \t]+value=(?=["'])/.exec(text.slice(nameEnd, nameEnd + 40));
+    if (m) {
+      // The look-ahead leaves a quote at the value's start, so it reads as quoted.
+      return valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length);
+    }
+  }
+  // A JSON list of name/value pairs (Postman environments, CloudFormation parameters, AWS task
+  // definitions): { "key": "apiKey", "value": "…" } on one line.
+  if (
+    quote === '"' && text[nameEnd] === '"' &&
+    /"(?:key|name|Name|Key|ParameterKey)"[ \t]*:[ \t]*"$/.test(prefix)
+  ) {
+    const m = /^"[ \t]*,[ \t]*"(?:value|Value|ParameterValue)"[ \t]*:[ \t]*(?=")/.exec(
+      text.slice(nameEnd, nameEnd + 60),
+    );
     if (!m) return null;
-    // The look-ahead above leaves a quote at the value's start, so it reads as quoted.
     return valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length);
+  }
+  // An XML element named by an attribute: Android's `<string name="api_key">…</string>`,
+  // Hibernate's `<property name="hibernate.connection.password">…</property>`.
+  if (
+    (quote === '"' || quote === "'") && text[nameEnd] === quote &&
+    /\b(?:key|name)=["']$/.test(prefix)
+  ) {
+    const m = /^["'][^<>\n]*?>(?=[^<\n]+<\/)/.exec(text.slice(nameEnd, nameEnd + 200));
+    if (!m) return null;
+    const start = nameEnd + m[0].length;
+    const close = text.indexOf("</", start);
+    return {
+      name: text.slice(nameStart, nameEnd),
+      nameStart,
+      valueStart: start,
+      value: text.slice(start, close),
+      quoted: true,
+      literal: true,
+    };
+  }
+  // A property list: `<key>ClientSecret</key>` then `<string>…</string>` on the next line.
+  if (quote === ">" && /<key>$/.test(prefix)) {
+    const m = /^<\/key>[ \t]*\n?[ \t]*<string>(?=[^<\n]+<\/string>)/.exec(
+      text.slice(nameEnd, nameEnd + 200),
+    );
+    if (!m) return null;
+    const start = nameEnd + m[0].length;
+    const close = text.indexOf("</string>", start);
+    return {
+      name: text.slice(nameStart, nameEnd),
+      nameStart,
+      valueStart: start,
+      value: text.slice(start, close),
+      quoted: true,
+      literal: true,
+    };
+  }
+  // An Erlang tuple in a sys.config: `{db_password, "…"}`, `{api_secret, <<"…">>}`.
+  if (quote === "{") {
+    const m = /^[ \t]*,[ \t]*(?:<<)?(?=")/.exec(text.slice(nameEnd, nameEnd + 20));
+    return m
+      ? valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length)
+      : null;
+  }
+  // C's `#define API_TOKEN "…"`.
+  if (quote === " " && /^[ \t]*#[ \t]*define[ \t]+$/.test(prefix)) {
+    const m = /^[ \t]+(?=")/.exec(text.slice(nameEnd, nameEnd + 20));
+    return m
+      ? valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length)
+      : null;
   }
   // .netrc: machine host login user password secret
   if (
@@ -579,9 +666,17 @@ function assignmentAt(
   // In an ini-style file, `pass = …` is a password too (rclone, sftp and mail clients' configs).
   const shortPassword =
     (before === ";" && /^(?:pwd|pw|pass)$/i.test(text.slice(nameStart, nameEnd))) ||
-    (INI_EXTENSIONS.has(extension) && text.slice(nameStart, nameEnd) === "pass" &&
-      /^[ \t]*=[^=]/.test(text.slice(nameEnd, nameEnd + 8)));
-  if (classifyName(text.slice(nameStart, nameEnd)) === null && !shortPassword) return null;
+    (nameEnd - nameStart === 4 && text.slice(nameStart, nameEnd) === "pass" &&
+      /^[ \t]*=[^=]/.test(text.slice(nameEnd, nameEnd + 8)) &&
+      (INI_EXTENSIONS.has(extension) || userBefore(text, nameStart)));
+  // A bare `Key` under a parent that says whose key it is: .NET's `"Jwt": { "Key": "…" }`, YAML's
+  // `jwt:` then `  key: …`, `api: { key: … }`.
+  const keyOfParent = !shortPassword && nameEnd - nameStart === 3 &&
+    /^key$/i.test(text.slice(nameStart, nameEnd)) && keyedColon(text, nameEnd) &&
+    parentIsKeyed(text, nameStart);
+  if (classifyName(text.slice(nameStart, nameEnd)) === null && !shortPassword && !keyOfParent) {
+    return null;
+  }
   let i = nameEnd;
   // Most keyword hits are not assignments: look for the operator before anything else.
   let probe = i;
@@ -591,11 +686,14 @@ function assignmentAt(
   while (text[probe] === " " || text[probe] === "\t") probe++;
   const next = text[probe];
   const quotedName = (before === '"' || before === "'") && text[nameEnd] === before;
+  if (next === "(" && probe === nameEnd && CODE_EXTENSIONS.has(extension)) {
+    return setterCall(text, nameStart, nameEnd);
+  }
   if (
     next !== "=" && next !== ":" && next !== "?" && text[nameStart] !== "-" && before !== "<" &&
     !(next === "," && quotedName)
   ) {
-    return before === " " || before === '"' || before === "'"
+    return before === " " || before === '"' || before === "'" || before === ">" || before === "{"
       ? valueElsewhere(text, nameStart, nameEnd)
       : null;
   }
@@ -637,6 +735,12 @@ function assignmentAt(
     // (`"a" ? "password" : "other"` is a ternary; a JSON or YAML key has no space before `:`)
     i++;
     if (!CODE_EXTENSIONS.has(extension)) literal = true;
+    else {
+      // A declared type between the name and `=`: `secret_key: str = "…"` (Python),
+      // `const API_TOKEN: &str = "…"` (Rust), `val apiSecret: String = "…"` (Kotlin, Swift, TS).
+      const typed = TYPE_ANNOTATION.exec(text.slice(i, Math.min(lineEnd, i + 80)));
+      if (typed) i += typed[0].length;
+    }
   } else if (name.startsWith("--") && spaced) {
     i = spaceStart; // `--password value`
     literal = true;
@@ -655,8 +759,11 @@ function assignmentAt(
       quoted: true,
       literal: false,
     };
-  } else return null;
-  const read = readValue(text, i, lineEnd);
+  } else return quotedName && text[i] === "," ? valueElsewhere(text, nameStart, nameEnd) : null;
+  // ODBC quotes a value in braces when it holds `;` or spaces: `Uid=app;Pwd={…};`.
+  const read = before === ";" && text[i] === "{"
+    ? bracedValue(text, i, lineEnd)
+    : readValue(text, i, lineEnd);
   if (!read) return null;
   // In code an unquoted value is an expression (a variable, a call, a type); a literal secret in
   // code is a string and is quoted.
@@ -674,13 +781,115 @@ function assignmentAt(
   }
   return {
     name,
-    ...(shortPassword ? { cls: "password" as const } : {}),
+    ...(shortPassword
+      ? { cls: "password" as const }
+      : keyOfParent
+      ? { cls: "secret" as const }
+      : {}),
     nameStart,
     valueStart: read.start,
     value: read.value,
     quoted: read.quoted,
     literal,
   };
+}
+
+/**
+ * A setter given one string literal, `ds.setPassword("…")`, `withApiKey("…")`, or a builder's
+ * `.password("…")`: the call assigns the value as surely as `=` would. Other calls with a secret
+ * word (`hashPassword("…")`, `getSecret("db/prod")`) take a name or an input, not the secret.
+ */
+function setterCall(text: string, nameStart: number, nameEnd: number): Assignment | null {
+  const name = text.slice(nameStart, nameEnd);
+  const method = name.slice(name.lastIndexOf(".") + 1);
+  const tokens = nameTokens(method);
+  const setter = tokens[0] === "set" || tokens[0] === "with" ||
+    (name.includes(".") && tokens.every(secretWord));
+  if (!setter || tokens.length === 0) return null;
+  let lineEnd = text.indexOf("\n", nameEnd);
+  if (lineEnd === -1) lineEnd = text.length;
+  const read = readValue(text, nameEnd + 1, lineEnd);
+  if (!read || !read.quoted) return null;
+  // One argument only: `setPassword(user, "…")` is not this shape.
+  if (!/^[ \t]*\)/.test(text.slice(read.start + read.value.length + 1, lineEnd))) return null;
+  return {
+    name: method,
+    nameStart,
+    valueStart: read.start,
+    value: read.value,
+    quoted: true,
+    literal: false,
+  };
+}
+
+/** A type after `name:` and then `=`, as typed languages declare a constant or a field. */
+const TYPE_ANNOTATION = /^[ \t]*[&A-Za-z_][\w&'<>[\], .|?*]*?[ \t]*=(?![=>~])/;
+
+/** Parent names under which a bare `key` is a secret key. */
+const KEYED_PARENTS = new Set([
+  "jwt",
+  "jws",
+  "jwe",
+  "signing",
+  "encryption",
+  "hmac",
+  "cipher",
+  "crypto",
+  "secret",
+  "secrets",
+  "token",
+  "api",
+  "license",
+  "master",
+  "private",
+]);
+
+/** A JSON or YAML key's colon after the name (`"Key":`, `key:`), not `key=` of a call's argument. */
+function keyedColon(text: string, nameEnd: number): boolean {
+  let i = nameEnd;
+  if (text[i] === '"' || text[i] === "'") i++;
+  while (text[i] === " " || text[i] === "\t") i++;
+  return text[i] === ":";
+}
+
+/**
+ * Whether the object holding the name at `nameStart` is named by a word of KEYED_PARENTS: the
+ * object opened earlier on the same line (`"Jwt": { "Key"`), or the nearest shallower line above
+ * (YAML's `jwt:`, a JSON object spread over lines).
+ */
+function parentIsKeyed(text: string, nameStart: number): boolean {
+  const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
+  // The object opened last on the line, and the name before its brace (only the last 80
+  // characters are looked at: a name and a brace are near).
+  const prefix = text.slice(Math.max(lineStart, nameStart - 80), nameStart);
+  const brace = prefix.lastIndexOf("{");
+  const sameLine = brace !== -1 && prefix.indexOf("}", brace) === -1
+    ? /["']?([\w.-]+)["']?[ \t]*:[ \t]*$/.exec(prefix.slice(Math.max(0, brace - 40), brace))
+    : null;
+  let parent = sameLine?.[1];
+  if (!parent) {
+    const indent = /^[ \t]*/.exec(text.slice(lineStart, nameStart))![0].length;
+    let end = lineStart - 1;
+    for (let n = 0; n < 12 && end > 0 && !parent; n++) {
+      const start = text.lastIndexOf("\n", end - 1) + 1;
+      const line = text.slice(start, end);
+      end = start - 1;
+      const lead = /^[ \t]*/.exec(line)![0].length;
+      if (line.trim() === "" || lead >= indent) continue;
+      const m = /^[ \t]*-?[ \t]*["']?([\w.-]+)["']?[ \t]*:[ \t]*\{?[ \t]*$/.exec(line);
+      if (!m) return false;
+      parent = m[1];
+    }
+  }
+  return parent !== undefined && nameTokens(parent).some((t) => KEYED_PARENTS.has(t));
+}
+
+/** `user=… pass=…` on one line (a log, a query string): `pass` beside a user is a password. */
+function userBefore(text: string, nameStart: number): boolean {
+  const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
+  return /(?:^|[\s&?;,])(?:user|username|login|uid)=\S+[\s&;,]+$/i.test(
+    text.slice(Math.max(lineStart, nameStart - 120), nameStart),
+  );
 }
 
 /** Whether `at` sits inside a quoted string that opened earlier on its line. */
@@ -706,7 +915,24 @@ const KEYWORDS = [
   "sas",
   "bearer",
   "license",
+  "salt",
 ];
+
+/**
+ * Whether the same file hands the variable to a front-end build, `VITE_PUSHER_APP_KEY="${PUSHER_APP_KEY}"`
+ * (Vite, Next.js, Create React App, Expo, Nuxt, Gatsby, Laravel Mix): such a value is compiled into
+ * pages every visitor downloads, so the project treats it as public (a Pusher or Algolia search key).
+ */
+function exposedToBrowsers(text: string, name: string): boolean {
+  if (!/^[A-Z][A-Z0-9_]*$/.test(name) || !text.includes("{" + name + "}")) return false;
+  return new RegExp(
+    `^[ \\t]*(?:export[ \\t]+)?(?:VITE|NEXT_PUBLIC|REACT_APP|EXPO_PUBLIC|NUXT_PUBLIC|GATSBY|MIX)_[A-Z0-9_]*[ \\t]*=[ \\t]*["']?\\$\\{${name}\\}["']?[ \\t]*$`,
+    "m",
+  ).test(text);
+}
+
+/** An HTTP authentication scheme written before a token: `Bearer `, `Token `, `Basic `. */
+const AUTH_SCHEME = /^(?:Bearer|bearer|Token|token|Basic|basic)[ \t]+(?=\S+$)/;
 
 /** Candidates from the assignments around keyword hits (offsets sorted ascending). */
 function candidatesAt(text: string, offsets: Iterable<number>, context: RuleContext): Candidate[] {
@@ -730,8 +956,15 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
       (found.quoted
         ? null
         : blockScalarValue(text, found.nameStart, found.valueStart, found.value));
-    const value = fallback ? fallback.value : found.value;
-    const valueStart = found.valueStart + (fallback ? fallback.offset : 0);
+    // `token = "Bearer …"`: the scheme word is written with the token, and is not part of it.
+    const scheme = fallback ? null : AUTH_SCHEME.exec(found.value);
+    const value = fallback
+      ? fallback.value
+      : scheme
+      ? found.value.slice(scheme[0].length)
+      : found.value;
+    const valueStart = found.valueStart +
+      (fallback ? fallback.offset : scheme ? scheme[0].length : 0);
     if (
       !acceptValue(value, cls, {
         quoted: found.quoted,
@@ -741,6 +974,7 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
     ) {
       continue;
     }
+    if (exposedToBrowsers(text, found.name)) continue;
     const { kind, priority } = kindFor(found.name, cls, value);
     out.push({
       kind,

@@ -97,9 +97,11 @@ function ipv6Personal(value: string): boolean {
 }
 
 function versionContext(text: string, start: number): boolean {
-  return /(?:\bv|version[ :=]*|ver\.? ?|@|\bnode[ -]?|python[ -]?)$/i.test(
-    text.slice(Math.max(0, start - 12), start),
-  );
+  const before = text.slice(Math.max(0, start - 12), start);
+  if (!/(?:\bv|version[ :=]*|ver\.? ?|@|\bnode[ -]?|python[ -]?)$/i.test(before)) return false;
+  // `user:password@10.0.3.7` is a URL's host, not `package@1.2.3.4`: a password comes before it.
+  return !(before.endsWith("@") &&
+    /:[^\s@/:]*@$/.test(text.slice(Math.max(0, start - 200), start)));
 }
 
 function keywordBefore(text: string, start: number, keywords: RegExp, span = 40): boolean {

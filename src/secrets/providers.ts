@@ -195,6 +195,41 @@ const PREFIXED: Row[] = [
     /(?<![A-Za-z0-9_.-])sl\.[A-Za-z0-9_=-]{130,140}(?![A-Za-z0-9_=-])/g,
     ["sl."],
     3,
+  ], // Amazon Bedrock API keys: long-lived ones are `ABSK` + base64 of "BedrockAPIKey-…", short-lived
+  // ones `bedrock-api-key-` + base64 of a presigned "bedrock.amazonaws.com" URL.
+  [
+    "aws-bedrock-api-key",
+    /(?<![A-Za-z0-9+/])(?:ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{100,270}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/]{100,})={0,2}(?![A-Za-z0-9+/=])/g,
+    ["ABSKQmVkcm9ja0FQSUtleS", "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t"],
+    4,
+  ],
+  // SonarQube and SonarCloud: user, project and global analysis tokens.
+  [
+    "sonar-token",
+    /(?<![A-Za-z0-9_])sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])/g,
+    ["squ_", "sqp_", "sqa_"],
+    4,
+  ],
+  // Contentful's content-management personal access tokens.
+  [
+    "contentful-token",
+    /(?<![A-Za-z0-9_-])CFPAT-[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
+    ["CFPAT-"],
+    6,
+  ],
+  // Defined Networking (managed Nebula) API keys.
+  [
+    "defined-networking-token",
+    /(?<![A-Za-z0-9_-])dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}(?![A-Za-z0-9=_-])/g,
+    ["dnkey-"],
+    6,
+  ],
+  // Plaid access tokens name their environment, then a UUID.
+  [
+    "plaid-access-token",
+    /(?<![A-Za-z0-9_-])access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![A-Za-z0-9])/g,
+    ["access-sandbox-", "access-development-", "access-production-"],
+    7,
   ],
 ];
 
@@ -203,6 +238,29 @@ const PREFIXED: Row[] = [
  * text only when its marker occurs.
  */
 const MARKED: Row[] = [
+  // Prefixes too short or too common to look for everywhere (`pat` starts "path", `key-` many
+  // kebab-case names): these run only where the vendor or the tool is named, as gitleaks' do.
+  // Airtable personal access tokens: `pat`, a 14-character id, a dot, 64 hex digits.
+  [
+    "airtable-token",
+    /(?<![A-Za-z0-9])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])/g,
+    ["airtable", "Airtable", "AIRTABLE"],
+    3,
+  ],
+  // Mailgun's private API keys (`pubkey-…` is the public validation key, and is not matched).
+  [
+    "mailgun-api-key",
+    /(?<![A-Za-z0-9_-])key-[a-f0-9]{32}(?![A-Za-z0-9])/g,
+    ["mailgun", "Mailgun", "MAILGUN"],
+    4,
+  ],
+  // crates.io API tokens, as `cargo login` stores them in credentials.toml.
+  [
+    "crates-io-token",
+    /(?<![A-Za-z0-9])cio[A-Za-z0-9]{32}(?![A-Za-z0-9])/g,
+    ["cargo", "CARGO", "crates", "[registr"],
+    3,
+  ],
   [
     "azure-ad-client-secret",
     /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g,

@@ -54,6 +54,14 @@ function planted(): { values: string[]; file: string; diff: string } {
   ] = values;
   const pem = v.pem("RSA PRIVATE KEY");
   values.push(pem);
+  // Values found by the later mechanisms: provider prefixes, SQL, a CLI's password option.
+  const sonar = "squ_" + v.hex(40);
+  const bedrock = "ABSKQmVkcm9ja0FQSUtleS" +
+    v.mixed("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", 110);
+  const sqlPw = v.password();
+  const insertSecret = v.genericSecret();
+  const redisPw = v.urlPassword();
+  values.push(sonar, bedrock, sqlPw, insertSecret, redisPw);
   const file = [
     `GITHUB_TOKEN=${gh}`,
     `AWS_ACCESS_KEY_ID=${akia}`,
@@ -68,6 +76,11 @@ function planted(): { values: string[]; file: string; diff: string } {
     `ADMIN_PASSWORD=${pw}`,
     `DATABASE_URL=postgres://app:${dbpw}@db.internal:5432/app`,
     `contact=${email} card=${card} iban=${iban} ssn=${ssn}`,
+    `SONAR=${sonar}`,
+    `BEDROCK=${bedrock}`,
+    `psql -c "ALTER USER app WITH PASSWORD '${sqlPw}'"`,
+    `INSERT INTO api_clients (id, client_secret) VALUES (1, '${insertSecret}');`,
+    `redis-cli -h cache.internal -a ${redisPw} ping`,
     pem,
     "",
   ].join("\n");
@@ -88,7 +101,7 @@ function needles(values: string[]): string[] {
   for (const value of values) {
     out.push(value);
     const rest = value.replace(
-      /^(?:ghp_|AKIA|sk_live_|rk_live_|xoxb-|sk-proj-|sk-ant-api03-|sk-|npm_|pypi-|-----BEGIN RSA PRIVATE KEY-----\n)/,
+      /^(?:ghp_|AKIA|sk_live_|rk_live_|xoxb-|sk-proj-|sk-ant-api03-|sk-|npm_|pypi-|squ_|ABSKQmVkcm9ja0FQSUtleS|-----BEGIN RSA PRIVATE KEY-----\n)/,
       "",
     );
     if (rest !== value) out.push(rest.slice(0, 24));

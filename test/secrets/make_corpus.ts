@@ -41,9 +41,9 @@ const PERSONAL = new Set([
   "ip-address",
 ]);
 
-type Gen = [() => string, string];
+export type Gen = [() => string, string];
 
-function markers(v: Values): Record<string, Gen> {
+export function markers(v: Values): Record<string, Gen> {
   return {
     "aws-id": [() => v.awsAccessKeyId(), "aws-access-key-id"],
     "aws-secret": [() => v.awsSecret(), "aws-secret-access-key"],

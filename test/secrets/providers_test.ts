@@ -58,6 +58,14 @@ const CASES: [string, () => string][] = [
   ["notion-token", () => join("ntn_", v.digits(11), an(35))],
   ["octopus-deploy-key", () => join("API-", up(26))],
   ["openshift-token", () => join("sha256~", url(43))],
+  ["aws-bedrock-api-key", () => join("ABSK", "QmVkcm9ja0FQSUtleS", b64(132), "=")],
+  ["sonar-token", () => join("sq", "u_", hex(40))],
+  ["contentful-token", () => join("CFPAT-", url(43))],
+  ["defined-networking-token", () => join("dnkey-", low(26), "-", low(52))],
+  [
+    "plaid-access-token",
+    () => join("access-production-", hex(8), "-", hex(4), "-", hex(4), "-", hex(4), "-", hex(12)),
+  ],
   ["perplexity-api-key", () => join("pplx-", an(48))],
   ["planetscale-token", () => join("pscale_tkn_", an(43))],
   ["prefect-api-key", () => join("pnu_", an(36))],
@@ -114,5 +122,29 @@ Deno.test("a stand-in of the same shape is not reported", () => {
     const text = `SERVICE_CREDENTIAL=${flat}\n`;
     const found = scanText(text, { path: "example.env" }).filter((f) => f.kind === kind);
     assertEquals(found.length, 0, `${kind}: ${flat}`);
+  }
+});
+
+/** Short prefixes looked for only where the vendor or tool is named: kind, value, a line naming it. */
+const NAMED: [string, () => string, (value: string) => string][] = [
+  ["airtable-token", () => join("pat", an(14), ".", hex(64)), (x) => `AIRTABLE_PAT=${x}\n`],
+  [
+    "mailgun-api-key",
+    () => join("key-", hex(32)),
+    (x) => `12:01:07 mailgun send failed for key ${x}\n`,
+  ],
+  ["crates-io-token", () => join("cio", an(32)), (x) => `[registry]\ntoken = "${x}"\n`],
+];
+
+Deno.test("short prefixes are found where their vendor is named, and not elsewhere", () => {
+  for (const [kind, make, line] of NAMED) {
+    const value = make();
+    const text = line(value);
+    const found = scanText(text, { path: "deploy.env" }).map((
+      f,
+    ) => [f.kind, text.slice(f.start, f.end)]);
+    assertEquals(found.filter(([k]) => k === kind), [[kind, value]], kind);
+    const bare = `12:01:07 retrying with ${value} after 401\n`;
+    assertEquals(scanText(bare, { path: "job.log" }).filter((f) => f.kind === kind), [], kind);
   }
 });

@@ -1,0 +1,414 @@
+/**
+ * Passwords given to command-line tools and written into statements: the option each tool takes
+ * a password by (`redis-cli -a`, `sqlcmd -P`, `keytool -storepass`, openssl's `pass:`),
+ * `htpasswd -b`'s last argument, PowerShell's `ConvertTo-SecureString "…" -AsPlainText`, a
+ * `config set NAME VALUE` of a CLI's settings, and SQL's `PASSWORD '…'` / `IDENTIFIED BY '…'`.
+ * Each reads the tool's own syntax, so the same word elsewhere on a line is not taken.
+ */
+import type { Candidate, Rule, RuleContext } from "./types.ts";
+import { PRIORITY, regexRule } from "./regex_rule.ts";
+import { isPlaceholder, isTemplateReference, isWellKnownPassword } from "./allowlist.ts";
+import { shannonEntropy } from "./entropy.ts";
+import { acceptValue, classifyName, kindFor } from "./generic.ts";
+
+/** A password typed on a command line: not a stand-in, a variable, or a tutorial's example. */
+function typedPassword(value: string): boolean {
+  return value.length >= 4 && !value.startsWith("$") &&
+    !isPlaceholder(value) && !isTemplateReference(value) && !isWellKnownPassword(value) &&
+    shannonEntropy(value) >= 2;
+}
+
+/** The text of the line around `at`, up to `at`. */
+function lineBefore(text: string, at: number): string {
+  return text.slice(text.lastIndexOf("\n", at - 1) + 1, at);
+}
+
+/**
+ * A password option of a named tool: the option only counts on that tool's command line. The rule
+ * runs only on a text that names one of the tools (`-a` and `-P` alone are everywhere).
+ */
+function toolOption(tool: RegExp, names: string[], pattern: RegExp): Rule {
+  return regexRule({
+    kind: "password",
+    pattern,
+    group: 1,
+    keywords: names,
+    priority: PRIORITY.header,
+    validate: (v, text, start) => typedPassword(v) && tool.test(lineBefore(text, start)),
+  });
+}
+
+/** `htpasswd -b[c] file user password` and `htpasswd -nb user password`. */
+const htpasswdRule: Rule = {
+  id: "htpasswd",
+  category: "credential",
+  keywords: ["htpasswd"],
+  find(text: string): Candidate[] {
+    const out: Candidate[] = [];
+    const pattern = /\bhtpasswd((?:[ \t]+-[A-Za-z]+)+)((?:[ \t]+[^\s|;&>]+){2,3})/g;
+    let m: RegExpExecArray | null;
+    while ((m = pattern.exec(text)) !== null) {
+      const flags = m[1];
+      const args = m[2].trim().split(/[ \t]+/);
+      // With -n there is no file: user and password; without it, file, user and password.
+      if (!/b/.test(flags) || args.length !== (/n/.test(flags) ? 2 : 3)) continue;
+      const quoted = /^(["'])(.*)\1$/.exec(args[args.length - 1]);
+      const value = quoted ? quoted[2] : args[args.length - 1];
+      if (!typedPassword(value)) continue;
+      const end = m.index + m[0].length - (quoted ? 1 : 0);
+      out.push({
+        kind: "password",
+        category: "credential",
+        start: end - value.length,
+        end,
+        priority: PRIORITY.header,
+        visible: 0,
+      });
+    }
+    return out;
+  },
+};
+
+/** `ConvertTo-SecureString "…" -AsPlainText`: PowerShell's way to turn a literal into a credential. */
+const secureStringRule: Rule = regexRule({
+  kind: "password",
+  pattern:
+    /ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(["'])([^"'\n]+)\1(?=[^\n]*-AsPlainText)/gd,
+  group: 2,
+  anchors: ["ConvertTo-SecureString"],
+  priority: PRIORITY.header,
+  validate: (v) => typedPassword(v),
+});
+
+/**
+ * `aws configure set aws_secret_access_key …`, `npm config set //host/:_authToken …`,
+ * `git config --global sendemail.smtppass …`: a CLI's setting given by name, judged by its name.
+ */
+const configSetRule: Rule = {
+  id: "config-set",
+  category: "credential",
+  keywords: ["config set", "configure set", "config --global", "config --local"],
+  find(text: string, context: RuleContext): Candidate[] {
+    const out: Candidate[] = [];
+    const pattern =
+      /\b(?:config|configure)[ \t]+(?:set[ \t]+|--(?:global|local|system)[ \t]+)(?:--?[\w-]+[ \t]+)*([\w.:/@-]+)[ \t]+(["']?)([^\s"']+)\2/gd;
+    let m: RegExpExecArray | null;
+    while ((m = pattern.exec(text)) !== null) {
+      const name = m[1].slice(m[1].lastIndexOf(":") + 1);
+      const cls = classifyName(name);
+      if (!cls) continue;
+      const value = m[3];
+      if (
+        !acceptValue(value, cls, { quoted: true, literalFile: true, thorough: context.thorough })
+      ) {
+        continue;
+      }
+      const start = m.indices![3]![0];
+      const { kind, priority } = kindFor(name, cls, value);
+      out.push({
+        kind,
+        category: "credential",
+        start,
+        end: start + value.length,
+        priority,
+        visible: 0,
+      });
+    }
+    return out;
+  },
+};
+
+/**
+ * SQL that sets a password: `CREATE ROLE x WITH LOGIN PASSWORD '…'`, `ALTER USER x PASSWORD '…'`,
+ * MySQL's `IDENTIFIED [WITH plugin] BY '…'`, SQL Server's `WITH PASSWORD = '…'`. Only in a
+ * statement that creates or changes a user, role or login.
+ */
+const sqlPasswordRule: Rule = regexRule({
+  kind: "password",
+  pattern:
+    /(?<![\w.])(?:PASSWORD|password|Password|IDENTIFIED|identified)(?:[ \t]+(?:WITH|with)[ \t]+\w+)?(?:[ \t]+(?:BY|by))?[ \t]*=?[ \t]*'([^'\n]{4,128})'/gd,
+  group: 1,
+  // Run only where a statement that sets a password is (the word `password` alone is everywhere).
+  keywords: [
+    "CREATE USER",
+    "CREATE ROLE",
+    "CREATE LOGIN",
+    "ALTER USER",
+    "ALTER ROLE",
+    "ALTER LOGIN",
+    "create user",
+    "create role",
+    "alter user",
+    "alter role",
+    "GRANT",
+    "SET PASSWORD",
+  ],
+  priority: PRIORITY.header,
+  validate: (v, text, start) =>
+    typedPassword(v) &&
+    /\b(?:CREATE|ALTER)[ \t]+(?:USER|ROLE|LOGIN)\b|\bGRANT\b|\bSET[ \t]+PASSWORD\b/i.test(
+      lineBefore(text, start),
+    ),
+});
+
+/** The values of one SQL tuple, `(1, 'a''b', NULL, now())`, each with its offset (quoted ones unquoted). */
+function sqlTuple(
+  text: string,
+  open: number,
+): { values: { value: string; start: number; quoted: boolean }[]; end: number } | null {
+  const values: { value: string; start: number; quoted: boolean }[] = [];
+  let i = open + 1;
+  for (;;) {
+    while (text[i] === " " || text[i] === "\t") i++;
+    if (text[i] === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== "\n" && (text[j] !== "'" || text[j + 1] === "'")) {
+        j += text[j] === "'" ? 2 : 1;
+      }
+      if (text[j] !== "'") return null;
+      values.push({ value: text.slice(i + 1, j), start: i + 1, quoted: true });
+      i = j + 1;
+    } else {
+      let j = i;
+      let depth = 0;
+      while (
+        j < text.length && text[j] !== "\n" && (depth > 0 || (text[j] !== "," && text[j] !== ")"))
+      ) {
+        if (text[j] === "(") depth++;
+        else if (text[j] === ")") depth--;
+        j++;
+      }
+      values.push({ value: text.slice(i, j).trim(), start: i, quoted: false });
+      i = j;
+    }
+    while (text[i] === " " || text[i] === "\t") i++;
+    if (text[i] === ",") i++;
+    else if (text[i] === ")") return { values, end: i + 1 };
+    else return null;
+  }
+}
+
+/**
+ * `INSERT INTO t (id, name, client_secret) VALUES (7, 'erp', '…')`, as dumps write rows: each
+ * quoted value is judged by the name of its column, as a value assigned to that name would be.
+ */
+const sqlInsertRule: Rule = {
+  id: "sql-insert",
+  category: "credential",
+  keywords: ["INSERT INTO", "insert into"],
+  find(text: string, context: RuleContext): Candidate[] {
+    const out: Candidate[] = [];
+    const pattern =
+      /\b(?:INSERT|insert)[ \t]+(?:INTO|into)[ \t]+[\w."`\[\]]+[ \t]*\(([^()\n]+)\)[ \t]*(?:VALUES|values)[ \t]*(?=\()/g;
+    let m: RegExpExecArray | null;
+    while ((m = pattern.exec(text)) !== null) {
+      const columns = m[1].split(",").map((c) => c.trim().replace(/^[`"[]|[`"\]]$/g, ""));
+      const classes = columns.map((c) => classifyName(c));
+      if (classes.every((c) => c === null)) continue;
+      let at = m.index + m[0].length;
+      // Every tuple of a multi-row insert: `VALUES (…), (…);`
+      while (text[at] === "(") {
+        const tuple = sqlTuple(text, at);
+        if (!tuple) break;
+        if (tuple.values.length === columns.length) {
+          tuple.values.forEach((v, k) => {
+            const cls = classes[k];
+            if (!cls || !v.quoted) return;
+            if (
+              !acceptValue(v.value, cls, {
+                quoted: true,
+                literalFile: true,
+                thorough: context.thorough,
+              })
+            ) {
+              return;
+            }
+            const { kind, priority } = kindFor(columns[k], cls, v.value);
+            out.push({
+              kind,
+              category: "credential",
+              start: v.start,
+              end: v.start + v.value.length,
+              priority,
+              visible: 0,
+            });
+          });
+        }
+        at = tuple.end;
+        while (text[at] === " " || text[at] === "\t") at++;
+        if (text[at] !== ",") break;
+        at++;
+        while (text[at] === " " || text[at] === "\t" || text[at] === "\n") at++;
+      }
+      pattern.lastIndex = Math.max(pattern.lastIndex, at);
+    }
+    return out;
+  },
+};
+
+/**
+ * Configuration directives that take a password after a space, no `=`: Redis' `requirepass` and
+ * `masterauth`, keepalived's `auth_pass`, HAProxy's `stats auth user:password` and a userlist's
+ * `insecure-password`. Commented-out directives are not read: the stock redis.conf ships
+ * `# requirepass foobared` as its example.
+ */
+const directiveRule: Rule = regexRule({
+  kind: "password",
+  pattern:
+    /(?<=^[ \t]*)(?:requirepass|masterauth|auth_pass|stats[ \t]+auth[ \t]+[^\s:]+:|user[ \t]+\S+[ \t]+insecure-password)[ \t]*["']?([^\s"']+)/gmd,
+  group: 1,
+  keywords: ["requirepass", "masterauth", "auth_pass", "stats auth", "insecure-password"],
+  priority: PRIORITY.header,
+  validate: (v) => typedPassword(v),
+});
+
+/**
+ * Calls that take a password as a positional argument, with its place: JDBC's
+ * `DriverManager.getConnection(url, user, password)`, PHP's `new mysqli(host, user, password, db)`,
+ * `mysqli_connect(…)` and `new PDO(dsn, user, password)`, Sequelize's `new Sequelize(db, user,
+ * password)`, Go's `smtp.PlainAuth(identity, user, password, host)`, Python's `smtp.login(user,
+ * password)` (smtplib, ftplib, imaplib), .NET's `new NetworkCredential(user, password)`.
+ */
+const POSITIONAL: [RegExp, number][] = [
+  [/\bgetConnection[ \t]*\($/, 2],
+  [
+    /\bnew[ \t]+mysqli[ \t]*\($|\bmysqli_connect[ \t]*\($|\bmysqli_real_connect[ \t]*\([^,()]*,$/,
+    2,
+  ],
+  [/\bnew[ \t]+PDO[ \t]*\($/, 2],
+  [/\bnew[ \t]+Sequelize[ \t]*\($/, 2],
+  [/\bPlainAuth[ \t]*\($/, 2],
+  [/\b(?:smtp|ftp|imap|server|mail|conn|client|ftps|M)\.login[ \t]*\($/, 1],
+  [/\bNetworkCredential[ \t]*\($/, 1],
+];
+
+/** The arguments of a call from `open` (just after `(`), as raw text with offsets; one line. */
+function callArguments(text: string, open: number): { raw: string; start: number }[] {
+  const out: { raw: string; start: number }[] = [];
+  let i = open;
+  let start = i;
+  let depth = 0;
+  let quote = "";
+  for (; i < text.length && text[i] !== "\n"; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = "";
+    } else if (c === '"' || c === "'" || c === "`") quote = c;
+    else if (c === "(" || c === "[" || c === "{") depth++;
+    else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth--;
+    else if ((c === "," || c === ")") && depth === 0) {
+      out.push({ raw: text.slice(start, i), start });
+      if (c === ")") return out;
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+const positionalRule: Rule = {
+  id: "positional-password",
+  category: "credential",
+  keywords: [
+    "getConnection",
+    "mysqli",
+    "PDO",
+    "Sequelize",
+    "PlainAuth",
+    ".login",
+    "NetworkCredential",
+  ],
+  find(text: string): Candidate[] {
+    const out: Candidate[] = [];
+    const calls =
+      /(?:getConnection|mysqli(?:_real)?(?:_connect)?|PDO|Sequelize|PlainAuth|\.login|NetworkCredential)[ \t]*\(/g;
+    let m: RegExpExecArray | null;
+    while ((m = calls.exec(text)) !== null) {
+      const open = m.index + m[0].length;
+      const head = text.slice(text.lastIndexOf("\n", m.index) + 1, open);
+      let place = -1;
+      for (const [pattern, index] of POSITIONAL) if (pattern.test(head)) place = index;
+      // mysqli_real_connect($link, host, user, password): one more argument before the host.
+      if (place === -1 && /\bmysqli_real_connect[ \t]*\($/.test(head)) place = 3;
+      if (place === -1) continue;
+      const args = callArguments(text, open);
+      const arg = args[place];
+      if (!arg) continue;
+      const literal = /^([ \t]*)(["'`])(.*)\2[ \t]*$/.exec(arg.raw);
+      if (!literal || !typedPassword(literal[3])) continue;
+      const start = arg.start + literal[1].length + 1;
+      out.push({
+        kind: "password",
+        category: "credential",
+        start,
+        end: start + literal[3].length,
+        priority: PRIORITY.header,
+        visible: 0,
+      });
+    }
+    return out;
+  },
+};
+
+/**
+ * A literal echoed into a command that reads a password from standard input: `echo '…' | sudo -S`,
+ * `echo "user:…" | chpasswd`, `| passwd --stdin user`, `| docker login -u x --password-stdin`.
+ */
+const echoedPasswordRule: Rule = regexRule({
+  kind: "password",
+  pattern:
+    /\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(["']?)(?:[\w.-]+:(?=[^\s"'|]*\1[ \t]*\|[ \t]*chpasswd))?([^\s"'|$]+)\1[ \t]*\|[ \t]*(?=sudo[ \t][^|\n]*-\w*S\b|chpasswd\b|passwd[ \t]+--stdin\b|[^|\n]*--password-stdin\b)/gd,
+  group: 2,
+  keywords: ["sudo", "chpasswd", "--stdin", "--password-stdin"],
+  priority: PRIORITY.header,
+  validate: (v) => typedPassword(v),
+});
+
+/** RabbitMQ's `rabbitmqctl add_user NAME PASSWORD` and `change_password NAME PASSWORD`. */
+const rabbitmqRule: Rule = regexRule({
+  kind: "password",
+  pattern:
+    /\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+["']?[^\s"']+["']?[ \t]+(["']?)([^\s"']+)\1/gd,
+  group: 2,
+  keywords: ["rabbitmqctl"],
+  priority: PRIORITY.header,
+  validate: (v) => typedPassword(v),
+});
+
+/** The rules of this file, in the order the scanner runs them. */
+export const COMMAND_RULES: Rule[] = [
+  toolOption(
+    /\bredis-cli\b/,
+    ["redis-cli"],
+    /(?<=\s)(?:-a|--pass)[ \t]+["']?([^\s"'|;&]+)/gd,
+  ),
+  toolOption(
+    /\b(?:sqlcmd|bcp|osql|isql)\b/,
+    ["sqlcmd", "bcp", "osql", "isql"],
+    /(?<=\s)-P[ \t]*["']?([^\s"'|;&]+)/gd,
+  ),
+  toolOption(
+    /\b(?:keytool|jarsigner|apksigner)\b/,
+    ["keytool", "jarsigner", "apksigner"],
+    /(?<=\s)-(?:src|dest)?(?:store|key)pass[ \t]+(?:pass:)?["']?([^\s"'|;&]+)/gd,
+  ),
+  toolOption(
+    /\bopenssl\b/,
+    ["openssl"],
+    /(?<=\s)-pass(?:in|out|word)?[ \t]+["']?pass:([^\s"'|;&]+)/gd,
+  ),
+  toolOption(
+    /\bldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn)\b/,
+    ["ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd"],
+    /(?<=\s)-w[ \t]+["']?([^\s"'|;&]+)/gd,
+  ),
+  htpasswdRule,
+  echoedPasswordRule,
+  rabbitmqRule,
+  secureStringRule,
+  configSetRule,
+  sqlPasswordRule,
+  sqlInsertRule,
+  directiveRule,
+  positionalRule,
+];
