@@ -5,7 +5,7 @@
 import { type HomePaths, homePaths } from "../config/home.ts";
 import { loadConfig, type LoadedConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
-import { log } from "../util/log.ts";
+import { contextFrom } from "./read_context.ts";
 
 export interface CliContext {
   paths: HomePaths;
@@ -15,15 +15,7 @@ export interface CliContext {
 
 export function loadContext(): CliContext {
   const paths = homePaths();
-  const loaded = loadConfig(paths.config);
-  log(
-    "debug",
-    () =>
-      `home ${paths.root}; config ${paths.config} ${
-        loaded.exists ? "read" : "absent, defaults used"
-      }`,
-  );
-  return { paths, loaded, config: loaded.config };
+  return contextFrom(paths, loadConfig(paths.config));
 }
 
 export { commitConfigChange, type ConfigChangeSource } from "../audit/config_change.ts";

@@ -4,7 +4,8 @@
  * loadContext, read through src/config/read.ts, so a plain config.json loads
  * neither jsonc-parser nor zod (docs/adr/0640-config-read-without-npm.md).
  */
-import { homePaths } from "../config/home.ts";
+import { type HomePaths, homePaths } from "../config/home.ts";
+import type { LoadedConfig } from "../config/read.ts";
 import { readConfig } from "../config/read.ts";
 import { log } from "../util/log.ts";
 import type { CliContext } from "./context.ts";
@@ -12,7 +13,11 @@ import type { CliContext } from "./context.ts";
 /** The home's paths and its config, as loadContext gives them. */
 export async function readContext(): Promise<CliContext> {
   const paths = homePaths();
-  const loaded = await readConfig(paths.config);
+  return contextFrom(paths, await readConfig(paths.config));
+}
+
+/** The context of a home and its loaded config, as both readers give it; says where in debug. */
+export function contextFrom(paths: HomePaths, loaded: LoadedConfig): CliContext {
   log(
     "debug",
     () =>

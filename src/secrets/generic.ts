@@ -540,6 +540,24 @@ function valueOnItsLine(
  * A name whose value sits on a following line: a Kubernetes env entry (`- name: API_TOKEN` then
  * `value: …`) or a Terraform variable (`variable "api_token" {` then `default = …`).
  */
+/** A value that is an XML element's text, from `start` to the `close` tag after it. */
+function elementText(
+  text: string,
+  nameStart: number,
+  nameEnd: number,
+  start: number,
+  close: string,
+): Assignment {
+  return {
+    name: text.slice(nameStart, nameEnd),
+    nameStart,
+    valueStart: start,
+    value: text.slice(start, text.indexOf(close, start)),
+    quoted: true,
+    literal: true,
+  };
+}
+
 function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assignment | null {
   const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
   const prefix = text.slice(lineStart, nameStart);
@@ -574,34 +592,14 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
     /\b(?:key|name)=["']$/.test(prefix)
   ) {
     const m = /^["'][^<>\n]*?>(?=[^<\n]+<\/)/.exec(text.slice(nameEnd, nameEnd + 200));
-    if (!m) return null;
-    const start = nameEnd + m[0].length;
-    const close = text.indexOf("</", start);
-    return {
-      name: text.slice(nameStart, nameEnd),
-      nameStart,
-      valueStart: start,
-      value: text.slice(start, close),
-      quoted: true,
-      literal: true,
-    };
+    return m ? elementText(text, nameStart, nameEnd, nameEnd + m[0].length, "</") : null;
   }
   // A property list: `<key>ClientSecret</key>` then `<string>…</string>` on the next line.
   if (quote === ">" && /<key>$/.test(prefix)) {
     const m = /^<\/key>[ \t]*\n?[ \t]*<string>(?=[^<\n]+<\/string>)/.exec(
       text.slice(nameEnd, nameEnd + 200),
     );
-    if (!m) return null;
-    const start = nameEnd + m[0].length;
-    const close = text.indexOf("</string>", start);
-    return {
-      name: text.slice(nameStart, nameEnd),
-      nameStart,
-      valueStart: start,
-      value: text.slice(start, close),
-      quoted: true,
-      literal: true,
-    };
+    return m ? elementText(text, nameStart, nameEnd, nameEnd + m[0].length, "</string>") : null;
   }
   // An Erlang tuple in a sys.config: `{db_password, "…"}`, `{api_secret, <<"…">>}`.
   if (quote === "{") {
