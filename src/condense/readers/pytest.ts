@@ -22,18 +22,45 @@ import {
   UPPER_X,
 } from "../chars.ts";
 
-const SUMMARY = /^(FAILED|ERROR|XPASS\(strict\)) (\S+?)(?: - (.*))?$/;
-const VERBOSE = /^(\S+::\S+?) (FAILED|ERROR)(?:\s+\[\s*\d+%\])?$/;
+/**
+ * A summary entry: the outcome, then the test id and message (split by summaryEntry). pytest 9
+ * reports each failing subtest as `SUBFAILED(item='pear') path::Case::test - message`.
+ */
+const SUMMARY = /^(FAILED|ERROR|XPASS\(strict\)|SUBFAILED\((.*?)\)) (\S.*)$/;
+/**
+ * A `-v` result line: `path::test[params] FAILED  [ 25%]`. A Python file's id may hold spaces (in
+ * its path or its parameters); any other id is one word.
+ */
+const VERBOSE = /^(\S[^:]*?\.py::.+?|\S+::\S+?) (FAILED|ERROR)(?:\s+\[\s*\d+%\])?$/;
 const SECTION =
   /^={3,} (FAILURES|ERRORS|short test summary info|warnings summary|PASSES|.*(?:passed|failed|error|errors|skipped|deselected|no tests ran).*) ={3,}$/;
 const TITLE = /^_{3,} (.+?) _{3,}$/;
-const PLACE = /^([^\s:]+\.py):(\d+): ?(.*)$/;
+/** A place in a traceback at the margin: `tests/test_x.py:12: AssertionError` (a path may hold spaces, or a drive). */
+const PLACE = /^((?:[A-Za-z]:)?[^\s:][^:]*\.py):(\d+): ?(.*)$/;
 const COLLECT = /^(?:ERROR collecting|ERROR at (?:setup|teardown) of) (.+)$/;
 /** A warnings-summary entry: `  path.py:5: DeprecationWarning: message`. */
 const WARNING = /^ {2}(\S+?):(\d+): (\w*Warning\w*): (.*)$/;
 const NATIVE_FRAME = /^\s+File "([^"]+)", line (\d+)/;
 const NATIVE_NOT_MESSAGE =
   /^(?:Traceback \(most recent call last\):|During handling|The above exception)/;
+
+/**
+ * A summary entry's test id and message. The id may hold spaces (a path with a space, a parameter
+ * id such as `test_total[naive basket]`), so it runs to the first ` - ` outside square brackets,
+ * or to the line's end.
+ */
+function summaryEntry(rest: string): { id: string; message?: string } {
+  let depth = 0;
+  for (let k = 0; k < rest.length; k++) {
+    const ch = rest[k];
+    if (ch === "[") depth++;
+    else if (ch === "]" && depth > 0) depth--;
+    else if (depth === 0 && ch === " " && rest.startsWith(" - ", k)) {
+      return { id: rest.slice(0, k), message: rest.slice(k + 3) };
+    }
+  }
+  return { id: rest.trimEnd() };
+}
 
 interface Section {
   location?: string;
@@ -49,7 +76,9 @@ function readSection(
 ): Section {
   const places: { file: string; line: string; rest: string }[] = [];
   const eLines: string[] = [];
-  let native: string | undefined;
+  // --tb=native: the exception's lines at the margin after the last frame (a message may span lines).
+  let native: string[] = [];
+  let afterFrame = false;
   for (let i = from; i < to; i++) {
     const line = lines[i];
     if (line.startsWith("E ")) {
@@ -67,10 +96,16 @@ function readSection(
     }
     // --tb=native: a Python traceback's frames, and its exception on the last line at the margin.
     const f = NATIVE_FRAME.exec(line);
-    if (f) places.push({ file: f[1], line: f[2], rest: "" });
-    else if (line !== "" && !/^\s/.test(line) && !NATIVE_NOT_MESSAGE.test(line)) native = line;
+    if (f) {
+      places.push({ file: f[1], line: f[2], rest: "" });
+      afterFrame = true;
+    } else if (line !== "" && !/^\s/.test(line) && !NATIVE_NOT_MESSAGE.test(line)) {
+      if (afterFrame) native = [line];
+      else if (native.length > 0) native.push(line);
+      afterFrame = false;
+    }
   }
-  if (eLines.length === 0 && native !== undefined) eLines.push(native);
+  if (eLines.length === 0) eLines.push(...native);
   const base = testFile?.split("/").pop();
   const inTest = base
     ? places.find((p) => p.file === testFile || p.file.endsWith("/" + base) || p.file === base)
@@ -179,10 +214,12 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         continue;
       }
     }
-    if (c === UPPER_F || c === UPPER_E || c === UPPER_X) {
+    if (c === UPPER_F || c === UPPER_E || c === UPPER_X || c === UPPER_S) {
       const m = SUMMARY.exec(line);
+      const entry = m ? summaryEntry(m[3]) : undefined;
       if (
-        m && (part === "short test summary info" || m[2].includes("::") || m[2].endsWith(".py"))
+        m && entry &&
+        (part === "short test summary info" || entry.id.includes("::") || entry.id.endsWith(".py"))
       ) {
         ctx.explain(i);
         // The message may go on over the following lines, until the next entry.
@@ -194,7 +231,10 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           ctx.explain(j);
           j++;
         }
-        summary.push({ kind: m[1], id: m[2], message: m[3] });
+        // A subtest is named as its section is titled: the test, then its parameters in parentheses.
+        if (m[2] !== undefined) {
+          summary.push({ kind: "FAILED", id: `${entry.id} (${m[2]})`, message: entry.message });
+        } else summary.push({ kind: m[1], id: entry.id, message: entry.message });
         i = j - 1;
         continue;
       }

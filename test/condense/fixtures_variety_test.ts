@@ -1,0 +1,197 @@
+/**
+ * Readers against real output in forms the first fixtures do not show: paths
+ * and parameter ids with spaces and non-ASCII letters, nested suites, other
+ * report styles of the same tool, scripts that die outside any test runner,
+ * builds in parallel, and passing runs that print what looks like failure.
+ * Every log was printed by the real tool for the small project beside it
+ * (scripts/fixtures/condense.sh); exits.tsv has each command and status.
+ */
+import { assert, assertEquals } from "../support/assert.ts";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { triageText } from "../../src/condense/triage.ts";
+import type { Finding } from "../../src/condense/findings.ts";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/condense/", import.meta.url));
+
+/** The exit status exits.tsv records for a fixture log (`tool/name.log`). */
+function exitOf(name: string): number {
+  const [dir, file] = name.split("/");
+  const rows = Deno.readTextFileSync(join(FIXTURES, dir, "exits.tsv")).split("\n");
+  const row = rows.find((r) => r.split("\t")[0] === file.replace(/\.log$/, ""));
+  if (!row) throw new Error(`${name} has no row in exits.tsv`);
+  return Number(row.split("\t")[1]);
+}
+
+function triageFixture(name: string) {
+  return triageText(Deno.readTextFileSync(join(FIXTURES, name)), {
+    exitStatus: exitOf(name),
+    cap: 500,
+  });
+}
+
+/** [kind, location, test, a piece of the message] — location and test exactly as the tool printed them. */
+type Want = [Finding["kind"], string | undefined, string | undefined, string];
+
+function brief(findings: Finding[]): string {
+  return findings.map((f) => `${f.kind} ${f.location ?? "-"} ${f.test ?? "-"} | ${f.message}`)
+    .join("\n");
+}
+
+/** The log's findings are exactly these (in any order), each once. */
+function expectFindings(name: string, want: Want[]): Finding[] {
+  const got = triageFixture(name).findings;
+  assertEquals(got.length, want.length, `${name}: expected ${want.length}, got:\n${brief(got)}`);
+  for (const [kind, location, test, piece] of want) {
+    const here = got.filter((f) => f.kind === kind && f.location === location && f.test === test);
+    assert(
+      here.length === 1,
+      `${name}: no single ${kind} at ${location} for ${test}; got:\n${brief(got)}`,
+    );
+    assert(
+      here[0].message.includes(piece),
+      `${name}: ${kind} at ${location}: "${here[0].message}" lacks "${piece}"`,
+    );
+  }
+  return got;
+}
+
+/** The detail of the one finding whose test (or location) is this. */
+function detailOf(findings: Finding[], key: string): string[] {
+  const f = findings.find((x) => x.test === key || x.location === key);
+  assert(f, `no finding for ${key}`);
+  return f.detail ?? [];
+}
+
+const VARIETY_FILE = "tests/test_orders.py";
+const SPACE_TEST = "tests/sub/test_space dir.py::test_keyerror";
+const PARAM_TEST = `${VARIETY_FILE}::test_total[na\\xefve basket-items1-6]`;
+
+Deno.test("pytest: ids with spaces and escaped non-ASCII parameters, nested classes, a fixture's error, a strict XPASS", () => {
+  const got = expectFindings("pytest/variety.log", [
+    ["test_failure", "tests/sub/test_space dir.py:5", SPACE_TEST, "KeyError: 'missing'"],
+    ["test_failure", `${VARIETY_FILE}:14`, PARAM_TEST, "assert 5 == 6"],
+    [
+      "test_failure",
+      `${VARIETY_FILE}:21`,
+      `${VARIETY_FILE}::TestNested::TestInner::test_dict_compare`,
+      "AssertionError",
+    ],
+    [
+      "test_failure",
+      `${VARIETY_FILE}:24`,
+      `${VARIETY_FILE}::TestNested::test_multiline_message`,
+      "ValueError: first line of the problem",
+    ],
+    ["test_failure", `${VARIETY_FILE}:30`, `${VARIETY_FILE}::test_long_strings`, "AssertionError"],
+    ["test_failure", undefined, `${VARIETY_FILE}::test_xpass_strict`, "XPASS(strict)"],
+    ["error", `${VARIETY_FILE}:35`, `${VARIETY_FILE}::test_uses_fixture`, "database not reachable"],
+    [
+      "warning",
+      "/home/dev/project/tests/sub/test_ok.py:3",
+      "tests/sub/test_ok.py::test_warns",
+      "UserWarning",
+    ],
+  ]);
+  // The evidence travels in the finding: the differing items, the message's further lines.
+  assert(
+    detailOf(got, `${VARIETY_FILE}::TestNested::TestInner::test_dict_compare`).some((l) =>
+      l.includes("{'status': 'open'} != {'status': 'closed'}")
+    ),
+  );
+  assertEquals(detailOf(got, `${VARIETY_FILE}::TestNested::test_multiline_message`), [
+    "second line with detail",
+    "third line",
+  ]);
+});
+
+Deno.test("pytest --tb=line and --tb=native: the same failures, named, each with its place", () => {
+  for (const name of ["pytest/variety_tb_line.log", "pytest/variety_tb_native.log"]) {
+    const got = triageFixture(name).findings;
+    const failed = got.filter((f) => f.kind === "test_failure");
+    assertEquals(failed.length, 6, `${name}:\n${brief(got)}`);
+    const space = got.find((f) => f.test === SPACE_TEST);
+    assert(
+      space?.location?.startsWith("/home/dev/project/tests/sub/test_space dir.py:"),
+      brief(got),
+    );
+    assertEquals(space?.message, "KeyError: 'missing'");
+    const param = got.find((f) => f.test === PARAM_TEST);
+    assertEquals(param?.location, "/home/dev/project/tests/test_orders.py:14", brief(got));
+  }
+  // --tb=native: a message over several lines is the exception's first line, the rest detail.
+  const native = triageFixture("pytest/variety_tb_native.log").findings;
+  const multi = native.find((f) => f.test?.endsWith("::test_multiline_message"));
+  assertEquals(multi?.message, "ValueError: first line of the problem");
+  assertEquals(multi?.detail, ["second line with detail", "third line"]);
+});
+
+Deno.test("pytest 9 runs unittest subtests: each SUBFAILED line is its own failure, at its section's place", () => {
+  const file = "test_inventory.py";
+  const got = expectFindings("pytest/variety_subtests.log", [
+    ["test_failure", `${file}:8`, `${file}::InventoryTest::test_counts (item='apple')`, "5 != 3"],
+    ["test_failure", `${file}:8`, `${file}::InventoryTest::test_counts (item='pear')`, "4 != 2"],
+    ["test_failure", `${file}:8`, `${file}::InventoryTest::test_counts (item='plum')`, "4 != 5"],
+    ["test_failure", `${file}:17`, `${file}::InventoryTest::test_error`, "KeyError"],
+    ["test_failure", `${file}:14`, `${file}::InventoryTest::test_list`, "Lists differ"],
+    [
+      "test_failure",
+      `${file}:20`,
+      `${file}::InventoryTest::test_message`,
+      "the stock was negative",
+    ],
+    ["test_failure", `${file}:11`, `${file}::InventoryTest::test_multiline`, "!="],
+    ["error", `${file}:37`, `${file}::SetupFails::test_a`, "ConnectionError: no database"],
+  ]);
+  assert(detailOf(got, `${file}::InventoryTest::test_message`).includes("after the second refund"));
+});
+
+Deno.test("a passing pytest run with a warning whose text says 'fail' and 'error' is clean", () => {
+  const r = triageFixture("pytest/variety_pass.log");
+  assertEquals(r.outcome, "clean");
+  assertEquals(r.counts, { errors: 0, test_failures: 0, warnings: 1 });
+});
+
+const APP = "/home/dev/project/my app";
+
+Deno.test("Python scripts that die: one error each at the innermost frame in the script's own code", () => {
+  expectFindings("crash/py_chained.log", [
+    ["error", `${APP}/lib/parse.py:11`, undefined, "RuntimeError: config missing"],
+  ]);
+  expectFindings("crash/py_jsonerr.log", [
+    ["error", `${APP}/lib/parse.py:4`, undefined, "JSONDecodeError: Expecting property name"],
+  ]);
+  expectFindings("crash/py_syntax.log", [
+    ["error", `${APP}/syntax.py:1`, undefined, "SyntaxError: invalid syntax"],
+  ]);
+  expectFindings("crash/py_group.log", [
+    ["error", `${APP}/group.py:2`, undefined, "ExceptionGroup: several checks failed"],
+  ]);
+  expectFindings("crash/py_plain.log", [
+    ["error", `${APP}/plain.py:2`, undefined, "Exception: plain exception with no subclass"],
+  ]);
+  expectFindings("crash/py_no_module.log", [
+    ["error", undefined, undefined, "No module named lib.absent"],
+  ]);
+});
+
+Deno.test("a Python death carries its evidence: the earlier exception of a chain, a group's members, a message's lines", () => {
+  const chained = expectFindings("crash/py_chained.log", [
+    ["error", `${APP}/lib/parse.py:11`, undefined, "RuntimeError"],
+  ]);
+  assert(chained[0].detail?.some((l) => l.includes("FileNotFoundError")), brief(chained));
+  const group = triageFixture("crash/py_group.log").findings;
+  assertEquals(group[0].detail, ["ValueError: negative total", "TypeError: bad id"]);
+  const multi = expectFindings("crash/py_multi.log", [
+    ["error", `${APP}/multi.py:3`, undefined, "ValueError: negative value"],
+  ]);
+  assertEquals(multi[0].detail, ["received: -3", "expected: >= 0"]);
+});
+
+Deno.test("a script that logged a handled traceback and exited 0 is clean; one that printed Error and exited 3 is unexplained", () => {
+  const handled = triageFixture("crash/py_handled.log");
+  assert(handled.findings.length === 0 && handled.outcome === "clean", handled.headline);
+  const exited = triageFixture("crash/py_sysexit.log");
+  assertEquals(exited.outcome, "unexplained");
+  assert(exited.evidence.some((l) => l.text.includes("could not open the inventory file")));
+});
