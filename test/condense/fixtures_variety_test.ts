@@ -195,3 +195,86 @@ Deno.test("a script that logged a handled traceback and exited 0 is clean; one t
   assertEquals(exited.outcome, "unexplained");
   assert(exited.evidence.some((l) => l.text.includes("could not open the inventory file")));
 });
+
+/** What each compiler reports for the variety project, one list per log. */
+const GCC_VARIETY: Want[] = [
+  ["error", "src dir/a.c:3:1", undefined, "expected ‘;’, identifier or ‘(’ before ‘int’"],
+  ["error", "src dir/a.c:5:16", undefined, "‘missing_factor’ undeclared"],
+  ["warning", "src dir/a.c:4:9", undefined, "unused variable ‘unused_value’"],
+  ["warning", "src dir/a.c:6:1", undefined, "control reaches end of non-void function"],
+  ["warning", "b.c:3:21", undefined, "suggest parentheses around assignment"],
+  ["error", "c.cpp:8:19", undefined, "conversion from ‘int’ to non-scalar type"],
+  ["error", "c.cpp:3:47", undefined, "no match for ‘operator+’"],
+  ["error", undefined, undefined, "multiple definition of value"],
+  ["error", "d.c", undefined, "undefined reference to helper_never_defined"],
+  ["error", "Makefile:4", undefined, "make: target a.o failed"],
+  ["error", "Makefile:8", undefined, "make: target c.o failed"],
+  ["error", "Makefile:10", undefined, "make: target link failed"],
+];
+
+Deno.test("gcc through make -k, in sequence and with -j4: a source folder with a space in its name, C++ and the linker", () => {
+  expectFindings("gcc/variety.log", GCC_VARIETY);
+  expectFindings("gcc/variety_j4.log", GCC_VARIETY);
+});
+
+Deno.test("clang through make -k: the header's error at the header, the C++ errors with their notes as detail", () => {
+  const got = expectFindings("gcc/variety_clang.log", [
+    ["error", "src dir/shared.h:1:31", undefined, "expected ';' after struct"],
+    ["error", "src dir/a.c:5:16", undefined, "use of undeclared identifier 'missing_factor'"],
+    ["warning", "b.c:3:23", undefined, "using the result of an assignment as a condition"],
+    ["error", "c.cpp:8:15", undefined, "no viable conversion from 'int' to 'std::string'"],
+    ["error", "c.cpp:3:47", undefined, "invalid operands to binary expression"],
+    ["error", undefined, undefined, "multiple definition of value"],
+    ["error", "d.c", undefined, "undefined reference to helper_never_defined"],
+    ["error", "Makefile:4", undefined, "make: target a.o failed"],
+    ["error", "Makefile:8", undefined, "make: target c.o failed"],
+    ["error", "Makefile:10", undefined, "make: target link failed"],
+  ]);
+  assert(detailOf(got, "c.cpp:3:47").some((l) => l.includes("in instantiation of")));
+});
+
+Deno.test("clang's diagnostics with a Windows path (drive, backslashes, a space) are read as any other", () => {
+  const log = [
+    "C:\\Users\\dev\\my app\\src\\main.c:5:16: error: use of undeclared identifier 'missing_factor'",
+    "    return x * missing_factor;",
+    "               ^",
+    "C:/work/lib.c:3:13: warning: unused function 'helper' [-Wunused-function]",
+    "1 warning and 1 error generated.",
+  ].join("\n");
+  const got = triageText(log, { exitStatus: 1 }).findings;
+  assertEquals(got.map((f) => [f.kind, f.location]), [
+    ["error", "C:\\Users\\dev\\my app\\src\\main.c:5:16"],
+    ["warning", "C:/work/lib.c:3:13"],
+  ]);
+});
+
+Deno.test("a passing program that prints 'error:' and 'warning:' text is clean", () => {
+  const r = triageFixture("gcc/variety_pass.log");
+  assertEquals([r.outcome, r.findings.length], ["clean", 0]);
+});
+
+Deno.test("sanitizer reports from a folder with a space: the whole path of the first own frame", () => {
+  expectFindings("sanitizer/variety_heap.log", [
+    [
+      "error",
+      "/home/dev/project/my dir/heap.c:3",
+      undefined,
+      "AddressSanitizer: heap-buffer-overflow",
+    ],
+  ]);
+  // The overflow happens inside libc's strcpy (the interceptor's frame): the caller is the place.
+  expectFindings("sanitizer/variety_strcpy.log", [
+    [
+      "error",
+      "/home/dev/project/my dir/cpy.c:3",
+      undefined,
+      "AddressSanitizer: heap-buffer-overflow",
+    ],
+  ]);
+  expectFindings("sanitizer/variety_uaf.log", [
+    ["error", "/home/dev/project/uaf.cpp:7", undefined, "AddressSanitizer: heap-use-after-free"],
+  ]);
+  expectFindings("sanitizer/variety_tsan.log", [
+    ["error", "/home/dev/project/race.c:3", undefined, "ThreadSanitizer: data race"],
+  ]);
+});

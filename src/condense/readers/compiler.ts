@@ -29,8 +29,13 @@ import {
   UPPER_U,
 } from "../chars.ts";
 
+/**
+ * `file:line[:col]: severity: message`. The file may start with a Windows drive (`C:\src\a.c`, as
+ * clang prints it on Windows), and may hold spaces when it ends in a file extension
+ * (`src dir/a.c`): a word before a colon in prose has none.
+ */
 const DIAGNOSTIC =
-  /^([^\s:][^\s:]*):(\d+):(?:(\d+):)? (fatal error|error|warning|note|remark)(?:\[([^\]]+)\])?: (.*)$/;
+  /^((?:[A-Za-z]:[\\/])?(?:[^\s:][^\s:]*|[^\s:][^:]*?\.[\w+]{1,8})):(\d+):(?:(\d+):)? (fatal error|error|warning|note|remark)(?:\[([^\]]+)\])?: (.*)$/;
 const CONTEXT =
   /^(?:In file included from .*|\s+from .*[:,]|[^\s:][^:]*: (?:In (?:function|member function|static member function|constructor|destructor|instantiation of|substitution of|lambda function)|At (?:global|top level)).*:|\S+: note: .*|\d+ (?:errors?|warnings?)(?: generated)?\.?|cc1\w*: all warnings being treated as errors)$/;
 const UNDEFINED_REF = /^(?:(.*?):(?:\([^)]*\)|\d+)?: )?undefined reference to [`'‘](.+?)['’]$/;
@@ -42,6 +47,8 @@ const MULTIPLE_DEF =
   /^(?:[\w./-]*\bld(?:\.\w+)?: )?(.*?):(?:\([^)]*\)|\d+): multiple definition of [`'‘](.+?)['’](?:; (.*?): first defined here)?$/;
 /** MSVC and clang-cl: `src\main.cpp(12,5): error C2065: message`. */
 const MSVC = /^(.+?)\((\d+)(?:,(\d+))?\)\s?: (fatal error|error|warning) ([A-Z]+\d+)\s?: (.*)$/;
+/** A caret line under a code line: `   ~ ^ ~`, `      ^~~~`. */
+const CARET = /^\s*[~^][~^ ]*$/;
 const MAC_UNDEFINED = /^Undefined symbols for architecture (\S+):$/;
 const LINKER_SUMMARY = /(?:ld returned \d+ exit status|linker command failed with exit code)/;
 
@@ -77,7 +84,9 @@ function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
     if (ctx.explained(i)) continue;
     const line = lines[i];
     // file:LINE: — the first colon is followed by a digit (a cheap test before the pattern)
-    const colon = line.indexOf(":");
+    // A Windows drive's colon (`C:\src\a.c:3:1: error: …`) is not the one after the path.
+    const drive = line.charCodeAt(1) === COLON && (line[2] === "\\" || line[2] === "/");
+    const colon = line.indexOf(":", drive ? 2 : 0);
     if (colon > 0 && looksLikeDiagnostic(line, colon)) {
       const m = DIAGNOSTIC.exec(line);
       if (m && isPath(m[1])) {
@@ -96,6 +105,9 @@ function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
           if (f === SPACE || f === TAB) {
             // An indented line is the code frame, the caret, or javac's symbol lines; a blank one ends it.
             if (next.trim() === "") break;
+            detail.push(next);
+          } else if (j + 1 < lines.length && CARET.test(lines[j + 1])) {
+            // clang prints the source line as it is (at the margin when the code is), the caret under it.
             detail.push(next);
           } else {
             const note = f === 0 ? null : DIAGNOSTIC.exec(next);
