@@ -29,11 +29,17 @@ export function indentOf(line: string): number {
   return n;
 }
 
-/** A JavaScript stack frame's place: `at fn (file:line:col)` or `at file:line:col`. */
-const JS_FRAME = /^\s*(?:at |❯ )(?:(.*?) \()?(?:file:\/\/)?([^\s()]+?):(\d+):(\d+)\)?\s*$/;
+/**
+ * A JavaScript stack frame's place: `at fn (file:line:col)` or `at file:line:col`. An absolute path
+ * may hold spaces (Deno prints `file:///home/dev/src dir/a_test.ts:6:10` undecoded); any other place
+ * is one word.
+ */
+const JS_FRAME =
+  /^\s*(?:at |❯ )(?:(.*?) \()?(?:file:\/\/)?((?:\/|[A-Za-z]:[\\/])[^()]*?|[^\s()]+?):(\d+):(\d+)\)?\s*$/;
 
 /** JS_FRAME past its `at `: what a frame is when the "at " is already known (TAP's stack lines lack it). */
-const FRAME_AFTER_AT = /^(?:(.*?) \()?(?:file:\/\/)?([^\s()]+?):(\d+):(\d+)\)?\s*$/;
+const FRAME_AFTER_AT =
+  /^(?:(.*?) \()?(?:file:\/\/)?((?:\/|[A-Za-z]:[\\/])[^()]*?|[^\s()]+?):(\d+):(\d+)\)?\s*$/;
 
 export interface Frame {
   fn?: string;

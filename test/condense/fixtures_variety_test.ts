@@ -278,3 +278,94 @@ Deno.test("sanitizer reports from a folder with a space: the whole path of the f
     ["error", "/home/dev/project/race.c:3", undefined, "ThreadSanitizer: data race"],
   ]);
 });
+
+const CART = "Cart > totals — ünïcode";
+
+Deno.test("node --test's spec, tap and dot reporters: the same four failures; a suite failed by its tests is not one", () => {
+  const at = "/home/dev/project/test%20dir/cart.test.mjs";
+  for (const [name, nested] of [["spec", true], ["tap", true], ["dot", false]] as const) {
+    const log = `node_test/variety_${name}.log`;
+    const prefix = nested ? `${CART} > ` : "";
+    expectFindings(log, [
+      [
+        "test_failure",
+        `${at}:7:14`,
+        `${prefix}adds line items`,
+        "Expected values to be strictly equal",
+      ],
+      ["test_failure", `${at}:10:14`, `${prefix}compares objects`, "strictly deep-equal"],
+      ["test_failure", `${at}:17:9`, "throws a multi-line error", "first line"],
+      ["test_failure", `${at}:21:24`, "async rejection", "bad input: expected number"],
+    ]);
+  }
+  // The values that differ travel in the detail, not only the diff's first lines.
+  const spec = triageFixture("node_test/variety_spec.log").findings;
+  assertEquals(detailOf(spec, `${CART} > compares objects`), [
+    "+ actual - expected",
+    "+     'b'",
+    "-     'c'",
+  ]);
+});
+
+Deno.test("deno test's pretty, dot and tap reporters from a folder with a space: each failure at its failing line", () => {
+  const at = "/home/dev/project/src dir/cart_test.ts";
+  for (const name of ["pretty", "dot", "tap"]) {
+    const got = triageFixture(`deno/variety_${name}.log`).findings;
+    assertEquals(
+      got.map((f) => f.location),
+      [`${at}:6:10`, `${at}:12:13`, `${at}:23:24`],
+      `${name}:\n${brief(got)}`,
+    );
+    assert(got.every((f) => f.kind === "test_failure"), brief(got));
+    // The step's parents ("1 test step failed.") are not failures of their own.
+    assert(got.some((f) => f.test?.endsWith("inner fails")), brief(got));
+    const diff = detailOf(got, "total — ünïcode name");
+    assert(diff.includes("+     'b'") && diff.includes("-     'c'"), diff.join("\n"));
+  }
+});
+
+Deno.test("node:test files run by deno test: the failures at the test file's frames, not Deno's node shim", () => {
+  const at = "/home/dev/project/test dir/cart.test.mjs";
+  expectFindings("deno/variety_node_test.log", [
+    ["test_failure", `${at}:7:14`, `${CART} > adds line items`, "strictly equal"],
+    ["test_failure", `${at}:10:14`, `${CART} > compares objects`, "strictly deep-equal"],
+    ["test_failure", `${at}:17:9`, "throws a multi-line error", "first line"],
+    ["test_failure", `${at}:21:24`, "async rejection", "bad input"],
+  ]);
+});
+
+Deno.test("uncaught errors in Node and Deno: at the program's own frame, also when thrown inside the runtime's library", () => {
+  expectFindings("crash/js_fs_error.log", [
+    ["error", "/home/dev/project/fs_error.mjs:2:38", undefined, "Error: ENOENT"],
+  ]);
+  expectFindings("crash/js_undefined_read.log", [
+    [
+      "error",
+      "/home/dev/project/undefined_read.mjs:2:38",
+      undefined,
+      "TypeError: Cannot read properties",
+    ],
+  ]);
+  expectFindings("crash/js_timer_throw.log", [
+    ["error", "/home/dev/project/timer_throw.cjs:1:26", undefined, "RangeError: limit exceeded"],
+  ]);
+  expectFindings("crash/js_reject.log", [
+    ["error", "/home/dev/project/reject.mjs:1:31", undefined, "could not connect to db"],
+  ]);
+  expectFindings("deno/variety_uncaught.log", [
+    ["error", "/home/dev/project/crash.ts:1:41", undefined, "Uncaught (in promise) SyntaxError"],
+  ]);
+});
+
+Deno.test("passing runs that print 'FAILED:', 'Error:' and stack-like lines are clean", () => {
+  for (const name of ["deno/variety_pass.log", "crash/js_prints_error.log"]) {
+    const r = triageFixture(name);
+    assertEquals([r.outcome, brief(r.findings)], ["clean", ""], name);
+  }
+  // ninja's own FAILED line is still read in ninja's output.
+  const ninja =
+    "[1/2] Building C object a.o\nFAILED: a.o\ncc -c a.c\nninja: build stopped: subcommand failed.\n";
+  assertEquals(triageText(ninja, { exitStatus: 1 }).findings.map((f) => f.message), [
+    "ninja: target a.o failed",
+  ]);
+});

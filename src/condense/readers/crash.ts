@@ -31,8 +31,9 @@ const PY_FRAME = /^\s+File "([^"]+)", line (\d+)(?:, in (.+))?$/;
 const PY_EXCEPTION =
   /^(?:[\w.]+(?:Error|Exception|ExceptionGroup|Exit|Interrupt|Warning)|(?:Base)?Exception(?:Group)?|[\w.]+\.[A-Z]\w+|KeyboardInterrupt|StopIteration)(?::\s?(.*))?$/;
 // An ES module's place is a file URL: `file:///home/dev/app.mjs:3`.
+// A throw inside Node's own library names that place instead: `node:fs:448`, `node:internal/…:12`.
 const NODE_PLACE =
-  /^(?:file:\/\/)?(\/\S+?|[A-Za-z]:\\\S+?|\.{0,2}\/?[\w./-]+\.[cm]?[jt]sx?):(\d+)$/;
+  /^(?:file:\/\/)?(\/\S+?|[A-Za-z]:\\\S+?|\.{0,2}\/?[\w./-]+\.[cm]?[jt]sx?|node:[\w/]+):(\d+)$/;
 const NODE_ERROR = /^(?:Uncaught )?([A-Z]\w*(?:Error|Exception)|Error)(?: \[[\w_]+\])?: (.*)$/;
 const JAVA_THREAD = /^Exception in thread "([^"]+)" ([\w.$]+(?:Exception|Error)[\w$]*)(?:: (.*))?$/;
 const JAVA_AT = /^\s+at ([\w.$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
@@ -193,8 +194,12 @@ function node(
   }
   ctx.explain(i, k - 1);
   const frame = pickFrame(frames);
-  const location = frame && frame.file === m[1]
+  // Thrown inside Node's library, the place that matters is the program's own frame that called it.
+  const inNode = m[1].startsWith("node:");
+  const location = frame && (frame.file === m[1] || inNode)
     ? `${frame.file}:${frame.line}:${frame.col}`
+    : inNode
+    ? undefined
     : `${m[1]}:${m[2]}`;
   return { finding: finding("error", `${e[1]}: ${e[2]}`, { location }), end: k - 1 };
 }

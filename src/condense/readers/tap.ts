@@ -11,6 +11,7 @@
 import { type Finding, finding } from "../findings.ts";
 import { FramePicker, indentOf, isJsSpace, jsFrameAfterAt } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { assertionEvidence } from "./evidence.ts";
 import {
   CARRIAGE_RETURN,
   COLON,
@@ -41,6 +42,39 @@ const TAP_LINE =
 const TB_FAILED = /^#\s+Failed (?:\(TODO\) )?test (?:'(.*)'|at (.+) line (\d+)\.)$/;
 const TB_AT = /^#\s+at (.+) line (\d+)\.$/;
 const YAML_START = /^\s*---$/;
+/** Deno's message for a test that failed through its steps. */
+const STEPS_FAILED = /^\d+ test steps? failed\.$/;
+/** Colour codes kept, escaped, inside a JSON string (the normalising layer saw only the escape's text). */
+const ESCAPED_COLOUR = /\x1b\[[0-9;]*m/g;
+
+/**
+ * A YAML block written as one JSON object: its `message` split into the error's lines (the stack's
+ * `at` lines going to `stack`), and its `at` place as the `location` when the stack gives none.
+ */
+function jsonBlock(line: string, yaml: Map<string, string[]>): void {
+  let value: unknown;
+  try {
+    value = JSON.parse(line.trim());
+  } catch {
+    return;
+  }
+  if (typeof value !== "object" || value === null) return;
+  const o = value as { message?: unknown; at?: { file?: unknown; line?: unknown } };
+  if (typeof o.message === "string") {
+    const text: string[] = [];
+    const stack: string[] = [];
+    for (const raw of o.message.replace(ESCAPED_COLOUR, "").split("\n")) {
+      const l = raw.trim();
+      if (l.startsWith("at ")) stack.push(l);
+      else if (l !== "" && !/^[~^]+$/.test(l)) text.push(l);
+    }
+    yaml.set("message", text);
+    yaml.set("stack", stack);
+  }
+  if (o.at && typeof o.at.file === "string" && typeof o.at.line === "number") {
+    yaml.set("location", [`${o.at.file}:${o.at.line}`]);
+  }
+}
 const YAML_END = /^\s*\.\.\.$/;
 
 // The YAML markers' patterns need the line to end in --- or ...: that is tested first.
@@ -215,6 +249,10 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         } else if (value) {
           // A stack's lines are trimmed when read (most are never read: the frame is decided early).
           value.push(value === stackValue ? l : l.trim());
+        } else if (indentOf(l) === base && l.trimStart().startsWith("{")) {
+          // Deno's TAP reporter writes the block as one JSON object (YAML's flow form):
+          // {"message": "…\n    at file:///…:6:10", "severity": "fail", "at": {"file", "line"}}.
+          jsonBlock(l, yaml);
         }
         j++;
       }
@@ -223,6 +261,8 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     i = j;
     if (n[3]) continue; // TODO and SKIP do not fail the run
     if (yaml.get("failureType")?.[0] === "subtestsFailed") continue;
+    // Deno's test that failed only through its steps: "1 test step failed."
+    if (STEPS_FAILED.test(yaml.get("message")?.[0] ?? "")) continue;
     const loc = yaml.get("location")?.[0];
     const testFile = loc ? /^(.*?):\d+:\d+$/.exec(loc)?.[1] : undefined;
     // The stack is parsed only until the frame is decided (usually its first line, in the test file).
@@ -238,7 +278,7 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const expected = yaml.get("expected");
     const actual = yaml.get("actual");
     const detail = [
-      ...errorLines.slice(1, 4),
+      ...assertionEvidence(errorLines.slice(1), 5),
       ...(expected ? [`expected: ${expected.join(" ")}`] : []),
       ...(actual ? [`actual: ${actual.join(" ")}`] : []),
     ];
