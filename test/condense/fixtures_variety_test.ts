@@ -369,3 +369,41 @@ Deno.test("passing runs that print 'FAILED:', 'Error:' and stack-like lines are 
     "ninja: target a.o failed",
   ]);
 });
+
+Deno.test("pylint's parseable format gives what its default format gives, without the column", () => {
+  const plain = triageFixture("python_lint/variety_pylint.log").findings;
+  const parseable = triageFixture("python_lint/variety_pylint_parseable.log").findings;
+  assertEquals(plain.length, 12);
+  assertEquals(
+    parseable.map((f) => [f.kind, f.location, f.message]),
+    plain.map((f) => [f.kind, f.location!.replace(/:\d+$/, ""), f.message]),
+  );
+  assert(
+    parseable.some((f) => f.kind === "error" && f.message.includes("E0602 undefined-variable")),
+  );
+});
+
+Deno.test("mypy --pretty's wrapped message is read whole, as plain mypy prints it", () => {
+  const want: Want[] = [
+    ["error", "pkg dir/app.py:7", undefined, 'Unsupported operand types for + ("int" and "str")'],
+    [
+      "error",
+      "pkg dir/app.py:18",
+      undefined,
+      'Incompatible types in assignment (expression has type "str", variable has type "int")',
+    ],
+  ];
+  expectFindings("python_lint/variety_mypy.log", want);
+  expectFindings("python_lint/variety_mypy_pretty.log", want);
+});
+
+Deno.test("flake8 and black --check --diff from a folder with a space; the linters over a clean file are clean", () => {
+  const flake8 = triageFixture("python_lint/variety_flake8.log").findings;
+  assertEquals(flake8.length, 7);
+  assert(flake8.every((f) => f.kind === "error" && f.location?.startsWith("pkg dir/app.py:")));
+  expectFindings("python_lint/variety_black_diff.log", [
+    ["error", "pkg dir/app.py", undefined, "would be reformatted"],
+  ]);
+  const clean = triageFixture("python_lint/variety_clean.log");
+  assertEquals([clean.outcome, clean.findings.length], ["clean", 0]);
+});

@@ -47,6 +47,8 @@ const MULTIPLE_DEF =
   /^(?:[\w./-]*\bld(?:\.\w+)?: )?(.*?):(?:\([^)]*\)|\d+): multiple definition of [`'‘](.+?)['’](?:; (.*?): first defined here)?$/;
 /** MSVC and clang-cl: `src\main.cpp(12,5): error C2065: message`. */
 const MSVC = /^(.+?)\((\d+)(?:,(\d+))?\)\s?: (fatal error|error|warning) ([A-Z]+\d+)\s?: (.*)$/;
+/** A Python source file (mypy's diagnostics use the compiler form). */
+const PY_FILE = /\.pyi?$/;
 /** A caret line under a code line: `   ~ ^ ~`, `      ^~~~`. */
 const CARET = /^\s*[~^][~^ ]*$/;
 const MAC_UNDEFINED = /^Undefined symbols for architecture (\S+):$/;
@@ -118,8 +120,32 @@ function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
           ctx.explain(j);
           j++;
         }
+        // mypy --pretty wraps a long message at the terminal's width: its further lines stand at the
+        // margin before the code frame, the last one ending in the error code (`[assignment]`).
+        let wrapped = "";
+        if (detail.length === 0 && PY_FILE.test(m[1]) && !/\]$/.test(m[6])) {
+          let k = j;
+          while (
+            k < lines.length && k - j < 4 && first[k] !== SPACE && first[k] !== 0 &&
+            !ctx.explained(k) && !DIAGNOSTIC.test(lines[k]) && !/^(?:Found|Success:)/.test(lines[k])
+          ) {
+            wrapped += " " + lines[k].trim();
+            ctx.explain(k);
+            k++;
+            if (/\]$/.test(lines[k - 1])) break;
+          }
+          // The code frame under it belongs to it too.
+          while (
+            k < lines.length && !ctx.explained(k) && first[k] === SPACE && lines[k].trim() !== ""
+          ) {
+            detail.push(lines[k]);
+            ctx.explain(k);
+            k++;
+          }
+          j = k;
+        }
         i = j - 1;
-        const message = m[5] ? `${m[5]}: ${m[6]}` : m[6];
+        const message = (m[5] ? `${m[5]}: ${m[6]}` : m[6]) + wrapped;
         out.push(
           finding(sev === "warning" ? "warning" : "error", message, {
             location: location(m[1], m[2], m[3]),
