@@ -407,3 +407,31 @@ Deno.test("flake8 and black --check --diff from a folder with a space; the linte
   const clean = triageFixture("python_lint/variety_clean.log");
   assertEquals([clean.outcome, clean.findings.length], ["clean", 0]);
 });
+
+const PRICE = "/home/dev/project/price_test.cpp";
+/** What GoogleTest reports for the variety project, with or without RUN lines. */
+const GTEST_VARIETY: Want[] = [
+  ["test_failure", `${PRICE}:7`, "Price.Simple", "Which is: 6.001"],
+  ["test_failure", `${PRICE}:8`, "Price.Near", "which exceeds 1e-4"],
+  ["test_failure", `${PRICE}:11`, "Price.Strings", 'As Text: "naïve café"'],
+  ["test_failure", `${PRICE}:13`, "Price.Truth", "a unit costs less than one"],
+  ["test_failure", `${PRICE}:28`, "Price.Scoped", "iteration 1"],
+  ["test_failure", `${PRICE}:23`, "Typed/0.Zero", "Which is: 1"],
+  ["test_failure", `${PRICE}:23`, "Typed/1.Zero", "Which is: 1"],
+  ["test_failure", `${PRICE}:17`, "Small/Qty.Positive/0", "actual: 1.001 vs 5"],
+];
+
+Deno.test("GoogleTest with --gtest_brief=1 (no RUN lines) gives what the full output gives", () => {
+  expectFindings("gtest/variety_direct.log", GTEST_VARIETY);
+  expectFindings("gtest/variety_brief.log", GTEST_VARIETY);
+});
+
+Deno.test("ctest -j and -V: GoogleTest's failures once each, and ctest's own for a crash, a timeout and a failing script", () => {
+  const ctestOwn: Want[] = [
+    ["test_failure", undefined, "crash_test", "SegFault"],
+    ["test_failure", undefined, "slow_script", "Timeout"],
+    ["test_failure", undefined, "plain_fail", "Failed"],
+  ];
+  expectFindings("gtest/variety_ctest_j.log", [...GTEST_VARIETY, ...ctestOwn]);
+  expectFindings("gtest/variety_ctest_verbose.log", [...GTEST_VARIETY, ...ctestOwn]);
+});
