@@ -435,3 +435,37 @@ Deno.test("ctest -j and -V: GoogleTest's failures once each, and ctest's own for
   expectFindings("gtest/variety_ctest_j.log", [...GTEST_VARIETY, ...ctestOwn]);
   expectFindings("gtest/variety_ctest_verbose.log", [...GTEST_VARIETY, ...ctestOwn]);
 });
+
+Deno.test("cargo test -q and --nocapture: nested modules, a non-ASCII name, an integration test and a doc test, each with its panic", () => {
+  const want: Want[] = [
+    [
+      "test_failure",
+      "src/lib.rs:25:13",
+      "tests::nested::compares_orders",
+      "orders differ for id 1",
+    ],
+    ["test_failure", "src/lib.rs:34:9", "tests::größe", "unicode test name"],
+    ["test_failure", "src/lib.rs:11:15", "tests::parses_text", "not a number"],
+    [
+      "test_failure",
+      "tests/integration.rs:3:5",
+      "integration_adds",
+      "assertion `left != right` failed",
+    ],
+    [
+      "test_failure",
+      "src/lib.rs:5:1",
+      "src/lib.rs - add (line 3)",
+      "assertion `left == right` failed",
+    ],
+  ];
+  expectFindings("cargo/variety_quiet.log", want);
+  // --nocapture: the doc test's panic is printed on its executable's thread 'main', under the test's line.
+  const got = expectFindings("cargo/variety_nocapture.log", want);
+  assertEquals(detailOf(got, "src/lib.rs - add (line 3)"), ["left: 4", "right: 5"]);
+  assert(
+    detailOf(got, "tests::nested::compares_orders").includes(
+      'right: Order { id: 1, lines: ["a", "c"] }',
+    ),
+  );
+});
