@@ -469,3 +469,24 @@ Deno.test("cargo test -q and --nocapture: nested modules, a non-ASCII name, an i
     ),
   );
 });
+
+Deno.test("prove with and without -v, and -j2: each failed Test::More test with its values, a subtest's group not again, a script's death", () => {
+  for (const name of ["variety_prove", "variety_prove_j2", "variety_prove_verbose"]) {
+    const inner = name === "variety_prove_verbose" ? "nested group > inner fails" : "inner fails";
+    const got = expectFindings(`perl/${name}.log`, [
+      ["test_failure", "t/cart.t:5", "total of two", "failed"],
+      ["test_failure", "t/cart.t:6", "deep list", "failed"],
+      ["test_failure", "t/cart.t:7", "ascii café", "failed"],
+      ["test_failure", "t/cart.t:11", inner, "failed"],
+      ["test_failure", "t/cart.t:18", "numeric compare", "failed"],
+      ["error", "t/dies.t", undefined, "negative quantity: -1"],
+    ]);
+    assertEquals(detailOf(got, "total of two"), ["got: '4'", "expected: '3'"], name);
+    assertEquals(detailOf(got, "numeric compare"), ["got: 3", "expected: 2"], name);
+  }
+});
+
+Deno.test("a passing prove run whose diag says 'error:' and whose note says 'FAILED test' is clean", () => {
+  const r = triageFixture("perl/variety_pass.log");
+  assertEquals([r.outcome, r.findings.length], ["clean", 0]);
+});

@@ -41,6 +41,11 @@ const TAP_LINE =
 /** Test::Builder's diagnostic for a failed test: named (its place on the next line) or not. */
 const TB_FAILED = /^#\s+Failed (?:\(TODO\) )?test (?:'(.*)'|at (.+) line (\d+)\.)$/;
 const TB_AT = /^#\s+at (.+) line (\d+)\.$/;
+/** Test::Builder when the script ends early: `# Looks like your test exited with 255 just after 1.` */
+const TB_EXITED =
+  /^# Looks like your test exited with (\d+) (?:just after (\d+)|before it could output anything)\.$/;
+/** prove's line for a test file: `t/cart.t .. ` (dots pad the names to one width). */
+const PROVE_FILE = /^(\S+?) \.{2,} ?(?:ok|skipped.*|\d+\/\d+)?$/;
 const YAML_START = /^\s*---$/;
 /** Deno's message for a test that failed through its steps. */
 const STEPS_FAILED = /^\d+ test steps? failed\.$/;
@@ -136,6 +141,12 @@ interface Diagnostic {
   name?: string;
   location?: string;
   detail: string[];
+  /** A TODO test's failure: expected, never a finding. */
+  todo: boolean;
+  /** Whether a `not ok` line took it. */
+  used?: boolean;
+  /** A subtest's group failing through the failures just above it. */
+  parent?: boolean;
 }
 
 /** The diagnostic that starts at line i (a TB_FAILED match), and the index of its last line. */
@@ -144,11 +155,12 @@ function diagnostic(
   i: number,
   m: RegExpExecArray,
 ): { d: Diagnostic; end: number } {
-  const d: Diagnostic = { name: m[1], detail: [] };
+  const d: Diagnostic = { name: m[1], detail: [], todo: lines[i].includes("Failed (TODO) test") };
   if (m[2]) d.location = `${m[2]}:${m[3]}`;
   let j = i + 1;
   for (; j < lines.length && j - i < 40; j++) {
-    const l = lines[j];
+    // A subtest's diagnostics are indented as its TAP lines are.
+    const l = lines[j].trimStart();
     if (!l.startsWith("#") || TB_FAILED.test(l) || /^# Looks like /.test(l)) break;
     const at = d.location === undefined ? TB_AT.exec(l) : null;
     if (at) d.location = `${at[1]}:${at[2]}`;
@@ -161,21 +173,53 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const names: string[] = [];
   const diagnostics: Diagnostic[] = [];
+  const deaths: Finding[] = [];
+  /** The indent of the last subtest's closing "Looks like you failed" among the diagnostics. */
+  let subtestClosedAt: number | undefined;
+  /** For each subtest level open, whether a test under it failed. */
+  const childFailed: boolean[] = [];
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c = shape.lead[i];
-    if (c === HASH && shape.first[i] === HASH) {
-      const line = lines[i];
+    if (c === HASH) {
+      const line = shape.first[i] === HASH ? lines[i] : lines[i].trimStart();
       const tb = line.includes("Failed ") ? TB_FAILED.exec(line) : null;
       if (tb) {
         const { d, end } = diagnostic(lines, i, tb);
+        // Right after a subtest's own diagnostics (more indented, closed by its "Looks like you
+        // failed"), a failure is the subtest's group failing through them: not another finding.
+        const indent = indentOf(lines[i]);
+        if (subtestClosedAt !== undefined && indent < subtestClosedAt) d.parent = true;
+        subtestClosedAt = undefined;
         diagnostics.push(d);
         ctx.explain(i, end);
         i = end;
         continue;
       }
+      const died = line.startsWith("# Looks like your test exited with ")
+        ? TB_EXITED.exec(line)
+        : null;
+      if (died) {
+        // The script died between tests: what it printed last (a die message) is just above, and
+        // prove names the file on the next line (`t/x.t .. `).
+        const before = i > 0 && !ctx.explained(i - 1) && lines[i - 1].trim() !== "" &&
+            !lines[i - 1].trimStart().startsWith("#")
+          ? lines[i - 1].trim()
+          : undefined;
+        const file = PROVE_FILE.exec(lines[i + 1] ?? "")?.[1];
+        ctx.explain(before === undefined ? i : i - 1, i);
+        deaths.push(
+          finding("error", before ?? `the test script exited with ${died[1]}`, {
+            location: file,
+            detail: [`exited with ${died[1]} after test ${died[2]}`],
+          }),
+        );
+        continue;
+      }
       if (line.startsWith("# Looks like you ") && diagnostics.length > 0) {
         ctx.explain(i);
+        const indent = indentOf(lines[i]);
+        if (indent > 0) subtestClosedAt = indent;
         continue;
       }
     }
@@ -197,6 +241,8 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const level = Math.floor(s[1].length / 4);
       names.length = level;
       names[level] = s[2];
+      childFailed.length = level;
+      childFailed[level] = false;
       ctx.explain(i);
       continue;
     }
@@ -260,6 +306,11 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     ctx.explain(i, j);
     i = j;
     if (n[3]) continue; // TODO and SKIP do not fail the run
+    // A subtest's own line after its tests (`not ok 5 - group`): when a test under it failed, that
+    // test is the finding and the group is not another.
+    const parentOf = level < names.length && names[level] === n[2] && childFailed[level + 1];
+    for (let k = 0; k < level; k++) childFailed[k + 1] = true;
+    if (parentOf) continue;
     if (yaml.get("failureType")?.[0] === "subtestsFailed") continue;
     // Deno's test that failed only through its steps: "1 test step failed."
     if (STEPS_FAILED.test(yaml.get("message")?.[0] ?? "")) continue;
@@ -291,18 +342,30 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     );
   }
   if (diagnostics.length > 0) joinDiagnostics(out, diagnostics);
+  // Diagnostics no `not ok` line took (prove without -v prints none): each is its failed test.
+  for (const d of diagnostics) {
+    if (d.used || d.todo || d.parent) continue;
+    out.push(
+      finding("test_failure", "failed", { test: d.name, location: d.location, detail: d.detail }),
+    );
+  }
+  out.push(...deaths);
   return out;
 }
 
 /** Each failure without a place takes its Test::Builder diagnostic's place and lines (by name, else in order). */
 function joinDiagnostics(out: Finding[], diagnostics: Diagnostic[]): void {
-  const unnamed = diagnostics.filter((d) => d.name === undefined);
+  const unnamed = diagnostics.filter((d) => d.name === undefined && !d.todo && !d.parent);
   for (let k = 0; k < out.length; k++) {
     const f = out[k];
-    if (f.location) continue;
-    const named = f.test ? diagnostics.find((d) => d.name === f.test) : undefined;
-    const d = named ?? (f.test ? undefined : unnamed.shift());
-    if (!d) continue;
+    // A subtest's test is named by its path (`group > inner`); its diagnostic by its own name.
+    const own = f.test?.split(" > ").pop();
+    const named = f.test
+      ? diagnostics.find((d) => !d.used && !d.parent && (d.name === f.test || d.name === own))
+      : undefined;
+    const d = named ?? (f.test ? undefined : unnamed.find((u) => !u.used));
+    if (d) d.used = true;
+    if (f.location || !d) continue;
     out[k] = finding(f.kind, f.message, {
       test: f.test,
       location: d.location,
