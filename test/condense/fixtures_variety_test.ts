@@ -490,3 +490,17 @@ Deno.test("a passing prove run whose diag says 'error:' and whose note says 'FAI
   const r = triageFixture("perl/variety_pass.log");
   assertEquals([r.outcome, r.findings.length], ["clean", 0]);
 });
+
+Deno.test("minitest, plain and --verbose: a spec's test with spaces in its name, an error at its backtrace's place, skips not failures", () => {
+  const file = "test dir/cart_test.rb";
+  for (const name of ["variety_minitest", "variety_minitest_verbose"]) {
+    const got = expectFindings(`ruby/${name}.log`, [
+      ["test_failure", `${file}:36`, "Cart spec#test_0001_computes ünïcode totals", "Expected: 1"],
+      ["test_failure", `${file}:21`, "CartTest#test_message", "the stock was negative"],
+      ["test_failure", `${file}:17`, "CartTest#test_raises", "NoMethodError: undefined method"],
+      ["test_failure", `${file}:9`, "CartTest#test_total", "Expected: 3"],
+      ["test_failure", `${file}:13`, "CartTest#test_hash_diff", "--- expected"],
+    ]);
+    assertEquals(detailOf(got, "CartTest#test_total"), ["Actual: 4"], name);
+  }
+});
