@@ -504,3 +504,18 @@ Deno.test("minitest, plain and --verbose: a spec's test with spaces in its name,
     assertEquals(detailOf(got, "CartTest#test_total"), ["Actual: 4"], name);
   }
 });
+
+Deno.test("go test -race: the raced test is placed at the race in the project's code; go vet's findings", () => {
+  const got = expectFindings("go/variety_race.log", [
+    ["test_failure", "vet_test.go:15", "TestHelper", "got 1, want 2"],
+    ["test_failure", "/home/dev/project/vet.go:16", "TestRace", "race detected"],
+    ["test_failure", "vet_test.go:28", "TestTable/a_b", 'case "a b" failed'],
+    ["test_failure", "vet_test.go:28", "TestTable/ç/d", 'case "ç/d" failed'],
+  ]);
+  assert(detailOf(got, "TestRace").some((l) => l.startsWith("Previous write at ")));
+  expectFindings("go/variety_vet.log", [
+    ["error", "./vet.go:9:9", undefined, "format %s has arg n of wrong type int"],
+    ["error", "./vet.go:12:14", undefined, "passes lock by value"],
+    ["error", "./vet.go:12:46", undefined, "return copies lock value"],
+  ]);
+});
