@@ -30,16 +30,25 @@ export function indentOf(line: string): number {
 }
 
 /**
- * A JavaScript stack frame's place: `at fn (file:line:col)` or `at file:line:col`. An absolute path
- * may hold spaces (Deno prints `file:///home/dev/src dir/a_test.ts:6:10` undecoded); any other place
- * is one word.
+ * A JavaScript stack frame's place: `at fn (file:line:col)` or `at file:line:col`. Between the
+ * parentheses the place may hold spaces (Jest prints `at Object.<anonymous> (test dir/a.test.js:5:3)`);
+ * without them only an absolute path may (Deno prints `at file:///home/dev/src dir/a_test.ts:6:10`),
+ * any other place is one word. Groups: the function and place in parentheses (1–4), or the
+ * function and place of the other forms (5–8).
  */
-const JS_FRAME =
-  /^\s*(?:at |❯ )(?:(.*?) \()?(?:file:\/\/)?((?:\/|[A-Za-z]:[\\/])[^()]*?|[^\s()]+?):(\d+):(\d+)\)?\s*$/;
+const FRAME_BODY = String
+  .raw`(?:(.*?) \((?:file:\/\/)?([^()]+?):(\d+):(\d+)\)|(?:(.*?) \()?(?:file:\/\/)?((?:\/|[A-Za-z]:[\\/])[^()]*?|[^\s()]+?):(\d+):(\d+)\)?)\s*$`;
+const JS_FRAME = new RegExp(String.raw`^\s*(?:at |❯ )` + FRAME_BODY);
 
 /** JS_FRAME past its `at `: what a frame is when the "at " is already known (TAP's stack lines lack it). */
-const FRAME_AFTER_AT =
-  /^(?:(.*?) \()?(?:file:\/\/)?((?:\/|[A-Za-z]:[\\/])[^()]*?|[^\s()]+?):(\d+):(\d+)\)?\s*$/;
+const FRAME_AFTER_AT = new RegExp("^" + FRAME_BODY);
+
+/** The frame a JS_FRAME or FRAME_AFTER_AT match describes. */
+function frameOf(m: RegExpExecArray): Frame {
+  return m[2] !== undefined
+    ? { fn: m[1], file: m[2], line: m[3], col: m[4] }
+    : { fn: m[5], file: m[6], line: m[7], col: m[8] };
+}
 
 export interface Frame {
   fn?: string;
@@ -85,15 +94,13 @@ export function jsFrame(line: string): Frame | undefined {
   const c = firstNonJsSpace(line);
   if (c !== LOWER_A && c !== 0x276f) return undefined;
   const m = JS_FRAME.exec(line);
-  if (!m) return undefined;
-  return { fn: m[1], file: m[2], line: m[3], col: m[4] };
+  return m ? frameOf(m) : undefined;
 }
 
 /** The same as `jsFrame("at " + rest)`, without building that string. */
 export function jsFrameAfterAt(rest: string): Frame | undefined {
   const m = FRAME_AFTER_AT.exec(rest);
-  if (!m) return undefined;
-  return { fn: m[1], file: m[2], line: m[3], col: m[4] };
+  return m ? frameOf(m) : undefined;
 }
 
 /** A frame in the project's own code (not a dependency or the runtime). */

@@ -519,3 +519,68 @@ Deno.test("go test -race: the raced test is placed at the race in the project's 
     ["error", "./vet.go:12:46", undefined, "return copies lock value"],
   ]);
 });
+
+Deno.test("tsc --pretty with a folder whose name holds a space", () => {
+  expectFindings("tsc/variety_pretty.log", [
+    ["error", "src dir/cart.ts:3:49", undefined, "TS2339: Property 'quantity' does not exist"],
+    ["error", "src dir/cart.ts:5:7", undefined, "TS2322: Type 'string' is not assignable"],
+    ["error", "src dir/cart.ts:6:38", undefined, "TS2551: Property 'toFixed' does not exist"],
+  ]);
+});
+
+const JS_FILE = "test dir/cart.test.js";
+
+Deno.test("Jest and Vitest (default and verbose) from a folder with a space: each failure at its line in the test file", () => {
+  const places = [`${JS_FILE}:5:25`, `${JS_FILE}:5:25`, `${JS_FILE}:8:43`, `${JS_FILE}:12:30`];
+  const jest = expectFindings("jest/variety.log", [
+    ["test_failure", places[0], "Cart › totals — ünïcode › total([1,2]) is 3", "toBe"],
+    ["test_failure", places[1], "Cart › totals — ünïcode › total([5]) is 5", "toBe"],
+    ["test_failure", places[2], "Cart › totals — ünïcode › compares objects", "toEqual"],
+    ["test_failure", places[3], "Cart › throws", "TypeError: bad input"],
+  ]);
+  assert(detailOf(jest, "Cart › totals — ünïcode › total([1,2]) is 3").includes("Received: 4"));
+  for (const name of ["vitest/variety.log", "vitest/variety_verbose.log"]) {
+    const prefix = `${JS_FILE} > Cart > `;
+    expectFindings(name, [
+      [
+        "test_failure",
+        places[0],
+        `${prefix}totals — ünïcode > total([1,2]) is 3`,
+        "expected 4 to be 3",
+      ],
+      [
+        "test_failure",
+        places[1],
+        `${prefix}totals — ünïcode > total([5]) is 5`,
+        "expected 6 to be 5",
+      ],
+      [
+        "test_failure",
+        places[2],
+        `${prefix}totals — ünïcode > compares objects`,
+        "to deeply equal",
+      ],
+      ["test_failure", places[3], `${prefix}throws`, "TypeError: bad input"],
+    ]);
+  }
+});
+
+Deno.test("Mocha's spec and TAP reporters: the same failures, placed, the TAP one with its message and diff", () => {
+  const at = "test dir/mocha.spec.js";
+  for (const name of ["mocha/variety.log", "mocha/variety_tap.log"]) {
+    expectFindings(name, [
+      ["test_failure", `${at}:10:49`, "Cart async rejects", "db down"],
+      ["test_failure", `${at}:5:49`, "Cart totals — ünïcode total of 1,2", "strictly equal"],
+      ["test_failure", `${at}:5:49`, "Cart totals — ünïcode total of 5", "strictly equal"],
+      [
+        "test_failure",
+        `${at}:7:49`,
+        "Cart totals — ünïcode compares objects",
+        "strictly deep-equal",
+      ],
+    ]);
+  }
+  const tap = triageFixture("mocha/variety_tap.log").findings;
+  const diff = detailOf(tap, "Cart totals — ünïcode compares objects");
+  assert(diff.includes("+     'b'") && diff.includes("-     'c'"), diff.join("\n"));
+});

@@ -47,6 +47,8 @@ const TB_EXITED =
 /** prove's line for a test file: `t/cart.t .. ` (dots pad the names to one width). */
 const PROVE_FILE = /^(\S+?) \.{2,} ?(?:ok|skipped.*|\d+\/\d+)?$/;
 const YAML_START = /^\s*---$/;
+/** An indented TAP line of a subtest (not an error's text). */
+const TAP_INDENTED = /^\s+(?:ok \d|not ok\b|# Subtest:|\d+\.\.\d+|---$)/;
 /** Deno's message for a test that failed through its steps. */
 const STEPS_FAILED = /^\d+ test steps? failed\.$/;
 /** Colour codes kept, escaped, inside a JSON string (the normalising layer saw only the escape's text). */
@@ -302,7 +304,33 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         }
         j++;
       }
-    } else j--;
+    } else {
+      // No YAML block: mocha's TAP reporter writes the error's message and stack as plain lines
+      // indented under the "not ok" line.
+      const own = indentOf(line);
+      let k = j;
+      const text: string[] = [];
+      const stack: string[] = [];
+      while (k < lines.length && k - i < 200) {
+        const l = lines[k];
+        if (l.trim() === "") {
+          k++;
+          continue;
+        }
+        if (indentOf(l) <= own || TAP_INDENTED.test(l)) break;
+        const t = l.trim();
+        if (t.startsWith("at ")) stack.push(t);
+        else if (stack.length === 0) text.push(t);
+        k++;
+      }
+      while (k > j && lines[k - 1].trim() === "") k--;
+      if (text.length > 0 || stack.length > 0) {
+        yaml.set("message", text);
+        yaml.set("stack", stack);
+        stackInline = stack.length;
+      }
+      j = k - 1;
+    }
     ctx.explain(i, j);
     i = j;
     if (n[3]) continue; // TODO and SKIP do not fail the run
