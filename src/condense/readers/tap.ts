@@ -52,6 +52,7 @@ const TAP_INDENTED = /^\s+(?:ok \d|not ok\b|# Subtest:|\d+\.\.\d+|---$)/;
 /** Deno's message for a test that failed through its steps. */
 const STEPS_FAILED = /^\d+ test steps? failed\.$/;
 /** Colour codes kept, escaped, inside a JSON string (the normalising layer saw only the escape's text). */
+// deno-lint-ignore no-control-regex
 const ESCAPED_COLOUR = /\x1b\[[0-9;]*m/g;
 
 /**
