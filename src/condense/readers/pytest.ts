@@ -131,6 +131,28 @@ function titleOf(id: string): string {
   return parts.length > 1 ? parts.slice(1).join(".") : id;
 }
 
+/**
+ * The file of a section no summary entry named (no summary printed, or — in a long output read in
+ * windows — the summary in the next window), for its test's id: pytest prints the test's own frame
+ * first, at its file's path from the root directory, which is the id's first part.
+ */
+function sectionFile(lines: string[], from: number, to: number): string | undefined {
+  for (let i = from; i < to; i++) {
+    const p = lines[i].charCodeAt(0) === SPACE ? null : PLACE.exec(lines[i]);
+    if (!p) continue;
+    return p[1].startsWith("/") || /^[A-Za-z]:/.test(p[1]) ? undefined : p[1];
+  }
+  return undefined;
+}
+
+/** The id pytest gives the test of a section titled `title` in `file`. */
+function idIn(file: string, title: string): string {
+  const bracket = title.indexOf("[");
+  const name = bracket < 0 ? title : title.slice(0, bracket);
+  const params = bracket < 0 ? "" : title.slice(bracket);
+  return `${file}::${name.replace(/\./g, "::")}${params}`;
+}
+
 function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const summary: { kind: string; id: string; message?: string }[] = [];
   const verbose: { kind: string; id: string }[] = [];
@@ -277,14 +299,15 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   for (const v of verbose) if (!entries.some((e) => e.id === v.id)) entries.push(v);
   const used = new Set<string>();
   const out: Finding[] = [...conftest];
+  /** Whether a section's title names this entry's test. */
+  const titles = (t: string, e: { id: string }) => {
+    const collected = COLLECT.exec(t);
+    const name = collected ? collected[1] : t;
+    return name === titleOf(e.id) || name === e.id ||
+      e.id.endsWith("::" + name.replace(/\./g, "::"));
+  };
   for (const e of entries) {
-    const title = [...sections.keys()].find((t) => {
-      if (used.has(t)) return false;
-      const collected = COLLECT.exec(t);
-      const name = collected ? collected[1] : t;
-      return name === titleOf(e.id) || name === e.id ||
-        e.id.endsWith("::" + name.replace(/\./g, "::"));
-    });
+    const title = [...sections.keys()].find((t) => !used.has(t) && titles(t, e));
     const testFile = e.id.split("::")[0];
     // Without a titled section, a failure takes the next untitled one (--tb=line), in order.
     const section = title !== undefined
@@ -313,14 +336,25 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     );
   }
   out.push(...warnings);
+  // A section with no place (a strict XPASS) is most likely in the file of the section before it:
+  // pytest reports failures file by file.
+  let lastFile: string | undefined;
   for (const [title, section] of sections) {
+    const file = sectionFile(lines, section.from, section.to) ?? lastFile;
+    lastFile = file;
     if (used.has(title)) continue;
+    // A second run of the same tests in one output (tox's environments, a rerun): its sections
+    // belong to tests already reported by id, not to tests of their own.
+    if (entries.some((e) => titles(title, e))) continue;
     const collected = COLLECT.exec(title);
-    const read = readSection(lines, section.from, section.to, collected?.[1]);
+    // "ERROR at setup of test_x" is the test's error; only "ERROR collecting path" is a file's.
+    const fixture = /^ERROR at (?:setup|teardown) of (.+)$/.exec(title)?.[1];
+    const name = fixture ?? title;
+    const read = readSection(lines, section.from, section.to, fixture ? file : collected?.[1]);
     out.push(
       finding(section.error ? "error" : "test_failure", read.message ?? title, {
-        test: collected ? undefined : title,
-        location: read.location ?? (collected ? collected[1] : undefined),
+        test: collected && !fixture ? undefined : file ? idIn(file, name) : name,
+        location: read.location ?? (collected && !fixture ? collected[1] : undefined),
         detail: read.detail,
       }),
     );
