@@ -294,15 +294,16 @@ function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       !isUpper(c)
     ) continue;
     // A script's own compile error (SyntaxError, IndentationError, TabError), or the interpreter unable to start it.
+    // (Each kind is told by the characters it must hold before any pattern is tried.)
     if (
-      (c === UPPER_S || c === UPPER_I || c === UPPER_T) && !ctx.explained(i) &&
-      PY_SYNTAX.test(lines[i])
+      (c === UPPER_S || c === UPPER_I || c === UPPER_T) && lines[i].includes("Error: ") &&
+      !ctx.explained(i) && PY_SYNTAX.test(lines[i])
     ) {
       const f = pythonSyntax(lines, i, ctx);
       if (f) out.push(f);
       continue;
     }
-    if (c === SLASH || c === LOWER_P) {
+    if ((c === SLASH || c === LOWER_P) && lines[i].includes("python")) {
       const l = PY_LAUNCH.exec(lines[i]);
       if (l && !ctx.explained(i)) {
         ctx.explain(i);

@@ -15,12 +15,22 @@ const LEGEND = /^[+-] (?:actual|expected|received)\b/i;
 /** A value named by the tool: `Expected: 42`, `actual: 2`, `got: x`, `want: y`, `left: 1`. */
 const NAMED_VALUE = /^(?:expected|actual|received|got|want|left|right)\b\s*[:=]/i;
 
+/** The first letters a named value can start with (`expected`, `actual`, `received`, `got`, `want`, `left`, `right`). */
+const NAMED_FIRST = new Set("eEaArRgGwWlL");
+
+/** Whether a line is a diff's legend or marked line, or a named value: by its first character first. */
+function isEvidence(line: string): boolean {
+  const c = line[0];
+  if (c === "+" || c === "-") return LEGEND.test(line) || DIFF_LINE.test(line);
+  return c !== undefined && NAMED_FIRST.has(c) && NAMED_VALUE.test(line);
+}
+
 /**
  * At most `max` lines of `text` (the assertion's lines after its message): the diff's legend and
  * marked lines, or the named values, in their order; when there are none, the first lines.
  */
 export function assertionEvidence(text: string[], max: number): string[] {
-  const marked = text.filter((l) => LEGEND.test(l) || DIFF_LINE.test(l) || NAMED_VALUE.test(l));
+  const marked = text.filter(isEvidence);
   // One marked line alone (a `- 1` count, a stray bullet) says less than the first lines.
   if (marked.length < 2) return text.slice(0, max);
   return marked.slice(0, max);

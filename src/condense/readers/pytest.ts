@@ -236,7 +236,10 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         continue;
       }
     }
-    if (c === UPPER_F || c === UPPER_E || c === UPPER_X || c === UPPER_S) {
+    if (
+      c === UPPER_F || c === UPPER_E || c === UPPER_X ||
+      (c === UPPER_S && line.startsWith("SUBFAILED("))
+    ) {
       const m = SUMMARY.exec(line);
       const entry = m ? summaryEntry(m[3]) : undefined;
       if (

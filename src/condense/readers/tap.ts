@@ -384,15 +384,36 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
 
 /** Each failure without a place takes its Test::Builder diagnostic's place and lines (by name, else in order). */
 function joinDiagnostics(out: Finding[], diagnostics: Diagnostic[]): void {
-  const unnamed = diagnostics.filter((d) => d.name === undefined && !d.todo && !d.parent);
+  // Each name's diagnostics in order, and the unnamed ones in order: a queue each, so a long output
+  // of many failures is joined in one pass.
+  const byName = new Map<string, Diagnostic[]>();
+  const unnamed: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    if (d.todo || d.parent) continue;
+    if (d.name === undefined) unnamed.push(d);
+    else {
+      const list = byName.get(d.name);
+      if (list) list.push(d);
+      else byName.set(d.name, [d]);
+    }
+  }
+  let nextUnnamed = 0;
+  const take = (name: string): Diagnostic | undefined => {
+    const list = byName.get(name);
+    while (list && list.length > 0) {
+      const d = list.shift()!;
+      if (!d.used) return d;
+    }
+    return undefined;
+  };
   for (let k = 0; k < out.length; k++) {
     const f = out[k];
     // A subtest's test is named by its path (`group > inner`); its diagnostic by its own name.
-    const own = f.test?.split(" > ").pop();
-    const named = f.test
-      ? diagnostics.find((d) => !d.used && !d.parent && (d.name === f.test || d.name === own))
-      : undefined;
-    const d = named ?? (f.test ? undefined : unnamed.find((u) => !u.used));
+    let d: Diagnostic | undefined;
+    if (f.test) {
+      const own = f.test.split(" > ").pop()!;
+      d = take(f.test) ?? (own !== f.test ? take(own) : undefined);
+    } else if (nextUnnamed < unnamed.length) d = unnamed[nextUnnamed++];
     if (d) d.used = true;
     if (f.location || !d) continue;
     out[k] = finding(f.kind, f.message, {
