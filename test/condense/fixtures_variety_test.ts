@@ -238,13 +238,13 @@ Deno.test("clang's diagnostics with a Windows path (drive, backslashes, a space)
     "C:\\Users\\dev\\my app\\src\\main.c:5:16: error: use of undeclared identifier 'missing_factor'",
     "    return x * missing_factor;",
     "               ^",
-    "C:/work/lib.c:3:13: warning: unused function 'helper' [-Wunused-function]",
+    "C:/src/lib.c:3:13: warning: unused function 'helper' [-Wunused-function]",
     "1 warning and 1 error generated.",
   ].join("\n");
   const got = triageText(log, { exitStatus: 1 }).findings;
   assertEquals(got.map((f) => [f.kind, f.location]), [
     ["error", "C:\\Users\\dev\\my app\\src\\main.c:5:16"],
-    ["warning", "C:/work/lib.c:3:13"],
+    ["warning", "C:/src/lib.c:3:13"],
   ]);
 });
 
