@@ -29,11 +29,28 @@ export function indentOf(line: string): number {
   return n;
 }
 
-/** A JavaScript stack frame's place: `at fn (file:line:col)` or `at file:line:col`. */
+/** A JavaScript stack frame's place: `at fn (file:line:col)` or `at file:line:col`, the place one word. */
 const JS_FRAME = /^\s*(?:at |❯ )(?:(.*?) \()?(?:file:\/\/)?([^\s()]+?):(\d+):(\d+)\)?\s*$/;
 
 /** JS_FRAME past its `at `: what a frame is when the "at " is already known (TAP's stack lines lack it). */
 const FRAME_AFTER_AT = /^(?:(.*?) \()?(?:file:\/\/)?([^\s()]+?):(\d+):(\d+)\)?\s*$/;
+
+/**
+ * A place that holds spaces, tried only when JS_FRAME fails: between parentheses any place (Jest
+ * prints `at Object.<anonymous> (test dir/a.test.js:5:3)`), without them an absolute path (Deno
+ * prints `at file:///home/dev/src dir/a_test.ts:6:10`).
+ */
+const SPACED_FRAME_AFTER_AT =
+  /^(?:(.*?) \((?:file:\/\/)?([^()]+?):(\d+):(\d+)\)|(?:file:\/\/)?((?:\/|[A-Za-z]:[\\/])[^()]*?):(\d+):(\d+))\s*$/;
+
+/** The frame in `rest` (past its `at `) when its place holds spaces. */
+function spacedFrame(rest: string): Frame | undefined {
+  const m = SPACED_FRAME_AFTER_AT.exec(rest);
+  if (!m) return undefined;
+  return m[2] !== undefined
+    ? { fn: m[1], file: m[2], line: m[3], col: m[4] }
+    : { file: m[5], line: m[6], col: m[7] };
+}
 
 export interface Frame {
   fn?: string;
@@ -79,15 +96,17 @@ export function jsFrame(line: string): Frame | undefined {
   const c = firstNonJsSpace(line);
   if (c !== LOWER_A && c !== 0x276f) return undefined;
   const m = JS_FRAME.exec(line);
-  if (!m) return undefined;
-  return { fn: m[1], file: m[2], line: m[3], col: m[4] };
+  if (m) return { fn: m[1], file: m[2], line: m[3], col: m[4] };
+  // Not a one-word place: perhaps a place with spaces.
+  const start = /^\s*(?:at |❯ )/.exec(line);
+  return start ? spacedFrame(line.slice(start[0].length)) : undefined;
 }
 
 /** The same as `jsFrame("at " + rest)`, without building that string. */
 export function jsFrameAfterAt(rest: string): Frame | undefined {
   const m = FRAME_AFTER_AT.exec(rest);
-  if (!m) return undefined;
-  return { fn: m[1], file: m[2], line: m[3], col: m[4] };
+  if (m) return { fn: m[1], file: m[2], line: m[3], col: m[4] };
+  return rest.includes(" ") ? spacedFrame(rest) : undefined;
 }
 
 /** A frame in the project's own code (not a dependency or the runtime). */

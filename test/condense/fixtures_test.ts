@@ -392,7 +392,7 @@ Deno.test("deno test: ERRORS and FAILURES are the same failures; steps are named
     ],
     [
       "test_failure",
-      "/home/dev/project/calc_test.ts:25:11",
+      "/home/dev/project/calc_test.ts:26:5",
       "steps > second step fails",
       "actual [1,2]",
     ],

@@ -198,7 +198,7 @@ E       assert 1 == 2
 test_a.py:5: AssertionError
 ========================= 1 failed, 1 passed in 0.01s ==========================
 `;
-  assertEquals(brief(log), ["test_failure test_a.py:5 test_two | assert 1 == 2"]);
+  assertEquals(brief(log), ["test_failure test_a.py:5 test_a.py::test_two | assert 1 == 2"]);
 });
 
 Deno.test("deno test: an uncaught error in a test module", () => {

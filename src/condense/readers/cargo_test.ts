@@ -123,6 +123,8 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
   const blocks = new Map<string, Block>();
   let inFailureList = false;
   let pending: string | undefined;
+  /** Whether the pending test is a doc test's executable (its panic is on the thread 'main'). */
+  let pendingExecutable = false;
   /** Between `running N tests` and `test result:`: a test binary is running its tests. */
   let inRun = false;
   const inline = new Map<string, Block>();
@@ -171,6 +173,10 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       if (open) {
         ctx.explain(i);
         pending = open[1];
+        // A doc test is an executable of its own: with --nocapture its failure reads
+        // "test src/lib.rs - add (line 3) ... Test executable failed (exit status: 101)." and its
+        // panic, on the executable's main thread, follows.
+        pendingExecutable = open[2].startsWith("Test executable failed");
         if (open[2] === "FAILED" || open[2] === "ok") pending = undefined;
       }
       continue;
@@ -181,7 +187,8 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       // a `should panic ... ok` test printed its panic and passed. (A panic on the binary's main thread
       // is no test's: the crash reader's.)
       const p = /^thread '([^']*)'(?: \(\d+\))? panicked at /.exec(line);
-      if (p && p[1] !== "main") {
+      const owner = p && p[1] === "main" && pendingExecutable ? pending : p?.[1];
+      if (p && owner !== undefined && owner !== "main") {
         let j = i + 1;
         // The message, then any backtrace (its frames indented) and its closing note, up to a blank line.
         while (
@@ -190,7 +197,7 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
         ) j++;
         ctx.explain(i, j - 1);
         const block = readBlock(lines, i, j);
-        if (!inline.has(p[1])) inline.set(p[1], block);
+        if (!inline.has(owner)) inline.set(owner, block);
         i = j - 1;
         continue;
       }

@@ -29,8 +29,13 @@ import {
   UPPER_U,
 } from "../chars.ts";
 
+/**
+ * `file:line[:col]: severity: message`. The file may start with a Windows drive (`C:\src\a.c`, as
+ * clang prints it on Windows), and may hold spaces when it ends in a file extension
+ * (`src dir/a.c`): a word before a colon in prose has none.
+ */
 const DIAGNOSTIC =
-  /^([^\s:][^\s:]*):(\d+):(?:(\d+):)? (fatal error|error|warning|note|remark)(?:\[([^\]]+)\])?: (.*)$/;
+  /^((?:[A-Za-z]:[\\/])?(?:[^\s:][^\s:]*|[^\s:][^:]*?\.[\w+]{1,8})):(\d+):(?:(\d+):)? (fatal error|error|warning|note|remark)(?:\[([^\]]+)\])?: (.*)$/;
 const CONTEXT =
   /^(?:In file included from .*|\s+from .*[:,]|[^\s:][^:]*: (?:In (?:function|member function|static member function|constructor|destructor|instantiation of|substitution of|lambda function)|At (?:global|top level)).*:|\S+: note: .*|\d+ (?:errors?|warnings?)(?: generated)?\.?|cc1\w*: all warnings being treated as errors)$/;
 const UNDEFINED_REF = /^(?:(.*?):(?:\([^)]*\)|\d+)?: )?undefined reference to [`'‘](.+?)['’]$/;
@@ -42,6 +47,10 @@ const MULTIPLE_DEF =
   /^(?:[\w./-]*\bld(?:\.\w+)?: )?(.*?):(?:\([^)]*\)|\d+): multiple definition of [`'‘](.+?)['’](?:; (.*?): first defined here)?$/;
 /** MSVC and clang-cl: `src\main.cpp(12,5): error C2065: message`. */
 const MSVC = /^(.+?)\((\d+)(?:,(\d+))?\)\s?: (fatal error|error|warning) ([A-Z]+\d+)\s?: (.*)$/;
+/** A Python source file (mypy's diagnostics use the compiler form). */
+const PY_FILE = /\.pyi?$/;
+/** A caret line under a code line: `   ~ ^ ~`, `      ^~~~`. */
+const CARET = /^\s*[~^][~^ ]*$/;
 const MAC_UNDEFINED = /^Undefined symbols for architecture (\S+):$/;
 const LINKER_SUMMARY = /(?:ld returned \d+ exit status|linker command failed with exit code)/;
 
@@ -77,7 +86,9 @@ function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
     if (ctx.explained(i)) continue;
     const line = lines[i];
     // file:LINE: — the first colon is followed by a digit (a cheap test before the pattern)
-    const colon = line.indexOf(":");
+    // A Windows drive's colon (`C:\src\a.c:3:1: error: …`) is not the one after the path.
+    const drive = line.charCodeAt(1) === COLON && (line[2] === "\\" || line[2] === "/");
+    const colon = line.indexOf(":", drive ? 2 : 0);
     if (colon > 0 && looksLikeDiagnostic(line, colon)) {
       const m = DIAGNOSTIC.exec(line);
       if (m && isPath(m[1])) {
@@ -97,6 +108,9 @@ function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
             // An indented line is the code frame, the caret, or javac's symbol lines; a blank one ends it.
             if (next.trim() === "") break;
             detail.push(next);
+          } else if (j + 1 < lines.length && CARET.test(lines[j + 1])) {
+            // clang prints the source line as it is (at the margin when the code is), the caret under it.
+            detail.push(next);
           } else {
             const note = f === 0 ? null : DIAGNOSTIC.exec(next);
             if (note && (note[4] === "note" || note[4] === "remark") && !/\[SC\d+\]$/.test(next)) {
@@ -106,8 +120,32 @@ function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
           ctx.explain(j);
           j++;
         }
+        // mypy --pretty wraps a long message at the terminal's width: its further lines stand at the
+        // margin before the code frame, the last one ending in the error code (`[assignment]`).
+        let wrapped = "";
+        if (detail.length === 0 && PY_FILE.test(m[1]) && !/\]$/.test(m[6])) {
+          let k = j;
+          while (
+            k < lines.length && k - j < 4 && first[k] !== SPACE && first[k] !== 0 &&
+            !ctx.explained(k) && !DIAGNOSTIC.test(lines[k]) && !/^(?:Found|Success:)/.test(lines[k])
+          ) {
+            wrapped += " " + lines[k].trim();
+            ctx.explain(k);
+            k++;
+            if (/\]$/.test(lines[k - 1])) break;
+          }
+          // The code frame under it belongs to it too.
+          while (
+            k < lines.length && !ctx.explained(k) && first[k] === SPACE && lines[k].trim() !== ""
+          ) {
+            detail.push(lines[k]);
+            ctx.explain(k);
+            k++;
+          }
+          j = k;
+        }
         i = j - 1;
-        const message = m[5] ? `${m[5]}: ${m[6]}` : m[6];
+        const message = (m[5] ? `${m[5]}: ${m[6]}` : m[6]) + wrapped;
         out.push(
           finding(sev === "warning" ? "warning" : "error", message, {
             location: location(m[1], m[2], m[3]),

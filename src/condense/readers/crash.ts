@@ -16,18 +16,24 @@ import {
   isDigit,
   isLower,
   isUpper,
+  LOWER_P,
   LOWER_T,
+  PLUS,
   SLASH,
+  SPACE,
   UPPER_E,
+  UPPER_I,
+  UPPER_S,
   UPPER_T,
 } from "../chars.ts";
 
 const PY_FRAME = /^\s+File "([^"]+)", line (\d+)(?:, in (.+))?$/;
 const PY_EXCEPTION =
-  /^(?:[\w.]+(?:Error|Exception|Exit|Interrupt|Warning)|[\w.]+\.[A-Z]\w+|KeyboardInterrupt|StopIteration)(?::\s?(.*))?$/;
+  /^(?:[\w.]+(?:Error|Exception|ExceptionGroup|Exit|Interrupt|Warning)|(?:Base)?Exception(?:Group)?|[\w.]+\.[A-Z]\w+|KeyboardInterrupt|StopIteration)(?::\s?(.*))?$/;
 // An ES module's place is a file URL: `file:///home/dev/app.mjs:3`.
+// A throw inside Node's own library names that place instead: `node:fs:448`, `node:internal/…:12`.
 const NODE_PLACE =
-  /^(?:file:\/\/)?(\/\S+?|[A-Za-z]:\\\S+?|\.{0,2}\/?[\w./-]+\.[cm]?[jt]sx?):(\d+)$/;
+  /^(?:file:\/\/)?(\/\S+?|[A-Za-z]:\\\S+?|\.{0,2}\/?[\w./-]+\.[cm]?[jt]sx?|node:[\w/]+):(\d+)$/;
 const NODE_ERROR = /^(?:Uncaught )?([A-Z]\w*(?:Error|Exception)|Error)(?: \[[\w_]+\])?: (.*)$/;
 const JAVA_THREAD = /^Exception in thread "([^"]+)" ([\w.$]+(?:Exception|Error)[\w$]*)(?:: (.*))?$/;
 const JAVA_AT = /^\s+at ([\w.$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
@@ -40,12 +46,39 @@ const PERL_COMPILE_ERROR = /^(?!#)(\S.*?) at (\S+) line (\d+)(?:\.|, (.*))?$/;
 const PERL_BEGIN_FAILED = "BEGIN failed--compilation aborted at ";
 const RUST_PANIC = /^thread '([^']*)'(?: \(\d+\))? panicked at (.+?:\d+:\d+):$/;
 
+/** Frames in the interpreter's own library or an installed package are not the program's own code. */
+const PY_LIBRARY = /\/(?:lib\/python[\d.]+|site-packages|dist-packages)\/|^<frozen /;
+/** The lines that join one traceback to the next in a chain of exceptions. */
+const PY_CHAIN = /^(?:During handling|The above exception|Traceback \(most recent call last\):)/;
+/** A line that cannot go on a message: a rule of a test runner's report (`=====`, `_____ test _____`). */
+const PY_MESSAGE_END = /^[=_*#-]{3,}/;
+/** A message's further lines kept as detail, at most. */
+const PY_MESSAGE_LINES = 8;
+
+/** The innermost frame outside the interpreter's own library (else the innermost). */
+function ownFrame(frames: { file: string; line: string }[]): { file: string; line: string } {
+  for (let k = frames.length - 1; k >= 0; k--) {
+    if (!PY_LIBRARY.test(frames[k].file)) return frames[k];
+  }
+  return frames[frames.length - 1];
+}
+
+/**
+ * A Python traceback from `Traceback (most recent call last):` to its exception line. A chain
+ * (`During handling of the above exception…`, `The above exception was the direct cause…`) is one
+ * death: the last exception is the message, the earlier ones are detail. A message that goes on
+ * over more lines (`ValueError("a\nb")`) keeps them as detail.
+ */
 function python(
   lines: string[],
   i: number,
   ctx: ReadContext,
 ): { finding: Finding; end: number } | undefined {
   const frames: { file: string; line: string }[] = [];
+  const earlier: string[] = [];
+  let exception: string | undefined;
+  let more: string[] = [];
+  let end = i;
   let j = i + 1;
   for (; j < lines.length && j - i < 400; j++) {
     const l = lines[j];
@@ -55,22 +88,90 @@ function python(
       continue;
     }
     if (/^\s/.test(l) || l === "") continue; // the code line, the carets
-    // "During handling of the above exception, another exception occurred:" starts a second traceback: keep reading.
-    if (/^(?:During handling|The above exception|Traceback \(most recent call last\):)/.test(l)) {
+    if (PY_CHAIN.test(l)) continue;
+    if (!PY_EXCEPTION.test(l)) break;
+    if (exception !== undefined) earlier.push(exception);
+    exception = l;
+    more = [];
+    end = j;
+    // The message's further lines, up to a blank line or the next traceback of the chain.
+    let k = j + 1;
+    while (
+      k < lines.length && lines[k] !== "" && !PY_CHAIN.test(lines[k]) && !PY_FRAME.test(lines[k]) &&
+      !PY_MESSAGE_END.test(lines[k]) && more.length < PY_MESSAGE_LINES
+    ) more.push(lines[k++]);
+    // Go on only when another traceback of the chain follows.
+    let next = k;
+    while (next < lines.length && lines[next] === "") next++;
+    if (next < lines.length && /^(?:During handling|The above exception)/.test(lines[next])) {
+      j = next;
       continue;
     }
+    end = k - 1;
     break;
   }
-  const exception = j < lines.length && PY_EXCEPTION.test(lines[j]) ? lines[j] : undefined;
-  if (!exception || frames.length === 0) return undefined;
-  ctx.explain(i, j);
-  // The innermost frame outside the interpreter's own library.
-  const own =
-    [...frames].reverse().find((f) =>
-      !/\/(?:lib\/python[\d.]+|site-packages|dist-packages)\/|^<frozen /.test(f.file)
-    ) ??
-      frames[frames.length - 1];
-  return { finding: finding("error", exception, { location: `${own.file}:${own.line}` }), end: j };
+  if (exception === undefined || frames.length === 0) return undefined;
+  ctx.explain(i, end);
+  const own = ownFrame(frames);
+  const detail = [...more, ...earlier.map((e) => `raised while handling: ${e}`)];
+  return {
+    finding: finding("error", exception, { location: `${own.file}:${own.line}`, detail }),
+    end,
+  };
+}
+
+/** A compile error in the script Python was asked to run: its place and caret, no `Traceback` line. */
+const PY_SYNTAX = /^(?:SyntaxError|IndentationError|TabError): /;
+/** The interpreter could not start the program: `python3: can't open file …`, `… No module named x`. */
+const PY_LAUNCH =
+  /^\S*python[\d.]*(?:\.exe)?: (can't open file .*|No module named .*|Error while finding module specification for .*)$/;
+
+function pythonSyntax(lines: string[], i: number, ctx: ReadContext): Finding | undefined {
+  // `  File "x.py", line 3` at most five lines above (the code line, the carets between).
+  for (let k = i - 1; k >= 0 && k >= i - 5; k--) {
+    if (ctx.explained(k)) return undefined;
+    const f = PY_FRAME.exec(lines[k]);
+    if (!f) continue;
+    ctx.explain(k, i);
+    return finding("error", lines[i], { location: `${f[1]}:${f[2]}` });
+  }
+  return undefined;
+}
+
+/**
+ * Python 3.11's exception groups: `+ Exception Group Traceback …`, every line of it behind `|`
+ * bars, the group's own exception after its frames and each member exception in its numbered
+ * block. One error at the group's own frame; the members are detail.
+ */
+function pythonGroup(
+  lines: string[],
+  i: number,
+  ctx: ReadContext,
+): { finding: Finding; end: number } | undefined {
+  const frames: { file: string; line: string }[] = [];
+  let exception: string | undefined;
+  const members: string[] = [];
+  let j = i + 1;
+  for (; j < lines.length && j - i < 800; j++) {
+    const bar = /^\s*[|+]/.exec(lines[j]);
+    if (!bar) break;
+    const inner = lines[j].replace(/^\s*(?:\| |\+[-+]* ?\d* ?-*)/, "");
+    const f = PY_FRAME.exec(inner);
+    if (f) {
+      if (exception === undefined) frames.push({ file: f[1], line: f[2] });
+      continue;
+    }
+    if (/^\s/.test(inner) || !PY_EXCEPTION.test(inner)) continue;
+    if (exception === undefined) exception = inner;
+    else members.push(inner);
+  }
+  if (exception === undefined || frames.length === 0) return undefined;
+  ctx.explain(i, j - 1);
+  const own = ownFrame(frames);
+  return {
+    finding: finding("error", exception, { location: `${own.file}:${own.line}`, detail: members }),
+    end: j - 1,
+  };
 }
 
 function node(
@@ -93,8 +194,12 @@ function node(
   }
   ctx.explain(i, k - 1);
   const frame = pickFrame(frames);
-  const location = frame && frame.file === m[1]
+  // Thrown inside Node's library, the place that matters is the program's own frame that called it.
+  const inNode = m[1].startsWith("node:");
+  const location = frame && (frame.file === m[1] || inNode)
     ? `${frame.file}:${frame.line}:${frame.col}`
+    : inNode
+    ? undefined
     : `${m[1]}:${m[2]}`;
   return { finding: finding("error", `${e[1]}: ${e[2]}`, { location }), end: k - 1 };
 }
@@ -167,14 +272,45 @@ function perl(lines: string[], lastChar: Uint16Array, ctx: ReadContext): Finding
 
 function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
-  const { first, last: lastChar } = shapeOf(lines, ctx);
+  const { first, lead, last: lastChar } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c = first[i];
+    // An exception group's traceback starts indented, behind a `+`.
+    if (
+      lead[i] === PLUS && c === SPACE &&
+      lines[i].endsWith("Exception Group Traceback (most recent call last):")
+    ) {
+      if (ctx.explained(i)) continue;
+      const r = pythonGroup(lines, i, ctx);
+      if (r) {
+        out.push(r.finding);
+        i = r.end;
+      }
+      continue;
+    }
     // Traceback…, /path.js:3, ./x.js:3, Exception in thread…, thread '…' panicked
     if (
       c !== UPPER_T && c !== SLASH && c !== DOT && c !== UPPER_E && c !== LOWER_T && !isLower(c) &&
       !isUpper(c)
     ) continue;
+    // A script's own compile error (SyntaxError, IndentationError, TabError), or the interpreter unable to start it.
+    // (Each kind is told by the characters it must hold before any pattern is tried.)
+    if (
+      (c === UPPER_S || c === UPPER_I || c === UPPER_T) && lines[i].includes("Error: ") &&
+      !ctx.explained(i) && PY_SYNTAX.test(lines[i])
+    ) {
+      const f = pythonSyntax(lines, i, ctx);
+      if (f) out.push(f);
+      continue;
+    }
+    if ((c === SLASH || c === LOWER_P) && lines[i].includes("python")) {
+      const l = PY_LAUNCH.exec(lines[i]);
+      if (l && !ctx.explained(i)) {
+        ctx.explain(i);
+        out.push(finding("error", l[1]));
+        continue;
+      }
+    }
     // Traceback… ends in ":", Exception in thread… anything, thread … panicked ends in ":", a Node place in a digit
     const e = lastChar[i];
     if (c !== UPPER_E && e !== COLON && !isDigit(e)) continue;

@@ -8,6 +8,7 @@
 import { type Finding, finding } from "../findings.ts";
 import { type Frame, hasText, isBlank, jsFrame, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { assertionEvidence } from "./evidence.ts";
 import {
   CLOSE_PAREN,
   DASH,
@@ -25,8 +26,9 @@ import {
 } from "../chars.ts";
 
 const HEADING = /^\s?(ERRORS|FAILURES)\s?$/;
-const FAILURE = /^(.+?) => (\.{0,2}\/?\S+?):(\d+):(\d+)$/;
-const UNCAUGHT = /^(\.{0,2}\/?\S+) \(uncaught error\)$/;
+/** `name => ./file_test.ts:15:6`; the file may hold spaces (`./src dir/a_test.ts`), the name ` => `. */
+const FAILURE = /^(.+) => (\.{0,2}\/?\S.*?):(\d+):(\d+)$/;
+const UNCAUGHT = /^(\.{0,2}\/?\S.*?) \(uncaught error\)$/;
 const RESULT = /^(?:ok|FAILED) \| \d+ passed.*\| \d+ failed/;
 const INLINE = /^\s*.+ \.\.\. (?:ok|FAILED|ignored|cancelled)(?: .*)?$/;
 const CHECK = /^(TS\d+) \[(ERROR|WARN|WARNING)\]: (.*)$/;
@@ -34,7 +36,7 @@ const ERROR = /^error: (.*)$/;
 // Module constants, not literals in the loop: a literal is a new RegExp each time it is reached (ADR 0650).
 const OUTPUT_RULE = /^-{5,7} (?:output|pre-test output|post-test output)(?: end)? -{5,7}$/;
 const UNKNOWN_FRAME = /^\s+\d+: <unknown>$/;
-const AT = /^\s+at (?:file:\/\/)?(\S+?):(\d+):(\d+)$/;
+const AT = /^\s+at (?:file:\/\/)?(\S.*?):(\d+):(\d+)$/;
 
 // The patterns need a last digit and " => ", the " (uncaught error)" ending, and at most ten characters: tested first, far cheaper.
 function isFailure(line: string): boolean {
@@ -121,14 +123,15 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         !isHeading(lines[j])
       ) j++;
       ctx.explain(i, j - 1);
-      // One pass over the error: its frames, and the first four lines of text (all that is kept).
+      // One pass over the error: its frames, and its first lines of text (an object's diff reaches
+      // its marked lines within them).
       const frames: Frame[] = [];
       const text: string[] = [];
       for (let k = i + 1; k < j; k++) {
         const l = lines[k];
         const fr = jsFrame(l);
         if (fr) frames.push(fr);
-        else if (text.length < 4 && !isBlank(l)) text.push(l.trim());
+        else if (text.length < 40 && !isBlank(l)) text.push(l.trim());
       }
       const file = f ? f[2] : u![1];
       // The frame in the test's body: in its file, at or after the line the test is defined on
@@ -137,8 +140,11 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const base = file.replace(/^\.\//, "");
       const slashBase = "/" + base;
       let inBody: Frame | undefined;
+      const definedAt = f ? `${f[3]}:${f[4]}` : "";
       for (const fr of frames) {
         if (!(fr.file === base || fr.file.endsWith(slashBase))) continue;
+        // A frame at the very place the test (or step) is defined is the call that ran it, not its body.
+        if (`${fr.line}:${fr.col}` === definedAt) continue;
         const n = Number(fr.line);
         if (n >= defined && (!inBody || n < Number(inBody.line))) inBody = fr;
       }
@@ -155,7 +161,10 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           finding("test_failure", message, {
             test: name,
             location: loc,
-            detail: text.slice(1, 4).filter((l) => !/^\^|~/.test(l) && !l.startsWith("throw ")),
+            detail: assertionEvidence(
+              text.slice(1).filter((l) => !/^\^|~/.test(l) && !l.startsWith("throw ")),
+              5,
+            ),
           }),
         );
       } else {
@@ -179,12 +188,33 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       if (c) {
         ctx.explain(i);
         out.push(finding(c[2] === "ERROR" ? "error" : "warning", `${c[1]}: ${c[3]}`));
+      } else if (e![1].startsWith("Uncaught ")) {
+        // An uncaught error: the code line and caret, then its stack (`at fn (file:///…:1:41)`);
+        // the place is the program's own innermost frame.
+        let k = i + 1;
+        const frames: Frame[] = [];
+        // (The code line is printed as it stands, so it may start at the margin.)
+        while (
+          k < lines.length && k - i < 60 && lines[k] !== "" && (/^\s/.test(lines[k]) || k === i + 1)
+        ) {
+          const fr = jsFrame(lines[k]);
+          if (fr) frames.push(fr);
+          k++;
+        }
+        const frame = pickFrame(frames);
+        ctx.explain(i, k - 1);
+        out.push(
+          finding("error", e![1], {
+            location: frame ? `${frame.file}:${frame.line}:${frame.col}` : undefined,
+          }),
+        );
+        i = k - 1;
       } else if (
-        /^(?:Type checking failed|Test failed|Uncaught .*|Module not found .*|Import .* not a dependency.*)$/
+        /^(?:Type checking failed|Test failed|Module not found .*|Import .* not a dependency.*)$/
           .test(e![1])
       ) {
         ctx.explain(i);
-        if (/^(?:Uncaught|Module not found|Import )/.test(e![1])) out.push(finding("error", e![1]));
+        if (/^(?:Module not found|Import )/.test(e![1])) out.push(finding("error", e![1]));
       }
       continue;
     }

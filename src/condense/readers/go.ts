@@ -25,6 +25,7 @@ import {
   UNDERSCORE,
   UPPER_F,
   UPPER_P,
+  UPPER_W,
 } from "../chars.ts";
 
 const PACKAGE = /^# (\S+)(?: \[.*\])?$/;
@@ -43,6 +44,10 @@ const PKG_RESULT =
 const GO_TOOL_ERROR =
   /^go: (?:cannot find|updates to go\.mod needed|errors parsing|no required module|missing go\.sum entry|inconsistent vendoring|go\.mod file not found|malformed|unknown|module .*: (?:reading|git|invalid)|.*: (?:no matching versions|invalid version|unrecognized import path))/;
 const PANIC = /^panic: (.*?)(?: \[recovered\])?$/;
+/** A frame's place in the race detector's report: `      /home/dev/p/vet.go:16 +0x66`. */
+const RACE_FRAME = /^\s+(\/.+?\.go):(\d+)(?: \+0x[0-9a-f]+)?$/;
+/** What a test that raced says of itself (testing.go's own log line). */
+const RACE_DETECTED = "race detected during execution of test";
 /** A file of Go's own library or of a downloaded module: not the project's (GOROOT's src, GOPATH's pkg/mod). */
 const GO_ROOT_FILE = /\/go(?:-[\d.]+)?\/src\/|\/pkg\/mod\/|^\/?_testmain\.go$/;
 
@@ -100,6 +105,8 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     if (lastCount < 20) lastList[lastCount++] = entry;
   };
   const { first, lead } = shapeOf(lines, ctx);
+  /** The data races reported, in order: each one's place in the project's code and its accesses. */
+  const races: { location?: string; detail: string[] }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const c0 = first[i];
     if (!inPackage) {
@@ -120,6 +127,22 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
             s.charCodeAt(colon - 1) !== LOWER_O
           ) continue;
         }
+      } else if (c0 === UPPER_W && lines[i] === "WARNING: DATA RACE") {
+        // The race detector's report (before the test's FAIL line): the first access's place in the
+        // project's own code is where the race is; the test says only "race detected".
+        let j = i + 1;
+        let at: string | undefined;
+        const accesses: string[] = [];
+        for (; j < lines.length && j - i < 200 && !lines[j].startsWith("=========="); j++) {
+          const l = lines[j];
+          if (/^(?:Read|Write|Previous (?:read|write)) at /.test(l)) accesses.push(l);
+          const f = at === undefined ? RACE_FRAME.exec(l) : null;
+          if (f && !GO_ROOT_FILE.test(f[1])) at = `${f[1]}:${f[2]}`;
+        }
+        ctx.explain(i, j);
+        races.push({ location: at, detail: accesses });
+        i = j;
+        continue;
       } else if (
         c0 !== HASH && c0 !== EQUALS && c0 !== DASH && c0 !== LOWER_P && c0 !== LOWER_O &&
         c0 !== UPPER_F && c0 !== UPPER_P &&
@@ -273,6 +296,19 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     if (own.length === 0 && failed.some((other) => other.startsWith(name + "/"))) continue;
     // t.Log and t.Error print alike; the failure is most often the last line a test printed (t.Fatal ends it).
     const first = own.find((l) => l.msg.startsWith("panic:")) ?? own[own.length - 1];
+    // The race detector's failure is placed at the race it reported, in the project's code (the
+    // tests that raced fail in the order their races were reported).
+    const race = first?.msg === RACE_DETECTED ? races.shift() : undefined;
+    if (race?.location) {
+      out.push(
+        finding("test_failure", RACE_DETECTED, {
+          test: name,
+          location: race.location,
+          detail: race.detail,
+        }),
+      );
+      continue;
+    }
     out.push(
       finding("test_failure", first?.msg ?? "failed", {
         test: name,

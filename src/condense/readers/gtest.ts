@@ -19,7 +19,9 @@
  * failed ctest test is a finding of its own only when no GoogleTest failure
  * was read from its output (`--output-on-failure` prints it after the status
  * line; `-V` prints it before, each line prefixed `N: ` with the test's
- * number, which this reader reads through).
+ * number, which this reader reads through). With `--gtest_brief=1` there are
+ * no RUN lines: a failure's lines come straight before the timed FAILED line
+ * that names its test.
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
@@ -35,6 +37,8 @@ const SKIPPED = "[  SKIPPED ] ";
 const MARKER = /^\[[ A-Z=-]{10}\]/;
 /** `[  FAILED  ] Suite.Name (0 ms)`, `[  FAILED  ] Suite.Name/1, where GetParam() = -2 (0 ms)`. */
 const FAILED_TEST = /^\[ {2}FAILED {2}\] (\S+?)(?:, where .*?)?(?: \(\d+ ms\))?$/;
+/** A FAILED line that closes a test (with its time), not one of the closing list's. */
+const TIMED = / \(\d+ ms\)$/;
 /** `file:line: Failure`, `unknown file: Failure`, MSVC's `file(line): error: text`; `Skipped` likewise. */
 const FAILURE_HEAD = /^(.+?)(?::(\d+)|\((\d+)\))?:? (?:(Failure|Skipped)|error: ?(.*))$/;
 /** `1/2 Test #1: name ......***Failed    0.06 sec` (the dots may be absent after a long name). */
@@ -76,6 +80,8 @@ function readGtest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const { first } = shapeOf(lines, ctx);
   let running: Running | undefined;
+  /** Failures read outside a RUN line, waiting for the FAILED line that names their test. */
+  let unnamed: Running["failures"] = [];
   /** Each GoogleTest failure finding: its line, and the ctest test number its output carried (-V). */
   const gtestFound: { at: number; num?: string }[] = [];
   /** Failed ctest tests: number, name, status, line index. */
@@ -117,6 +123,11 @@ function readGtest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       if (line.startsWith(FAILED)) {
         ctx.explain(i);
         const m = FAILED_TEST.exec(line);
+        // --gtest_brief=1 prints no RUN line: the failures just above a timed FAILED line are its test's.
+        if (m && !running && unnamed.length > 0 && TIMED.test(line)) {
+          running = { name: m[1], ctestNumber, failures: unnamed };
+        }
+        unnamed = [];
         // The closing list and its count line repeat what was found; only a test being run is a finding.
         if (m && running && m[1] === running.name) {
           const [head, ...rest] = running.failures;
@@ -138,6 +149,18 @@ function readGtest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       ) {
         ctx.explain(i);
       }
+      continue;
+    }
+    if (!running && line.endsWith(": Failure") && FAILURE_HEAD.test(line)) {
+      // A failure outside any RUN line (--gtest_brief=1): its test is named by the FAILED line after it.
+      const h = FAILURE_HEAD.exec(line)!;
+      const end = failureText(lines, i + 1, strip);
+      ctx.explain(i, end - 1);
+      const file = h[1] === "unknown file" ? undefined : h[1];
+      const lineNo = h[2] ?? h[3];
+      const text = lines.slice(i + 1, end).map((l) => strip(l).trim()).filter((t) => t !== "");
+      unnamed.push({ loc: file && lineNo ? `${file}:${lineNo}` : file, lines: text });
+      i = end - 1;
       continue;
     }
     if (running && isFailureHead(line)) {

@@ -10,7 +10,27 @@ import { LOWER_G, LOWER_M, LOWER_N, SLASH, SPACE, TAB, UPPER_F } from "../chars.
 const MAKE = /^(?:[\w./-]*\/)?(?:g?make|gmake|mingw32-make)(?:\[(\d+)\])?: (?:\*\*\* )?(.*)$/;
 const ERROR_N = /^\[(?:([^\]:]+:\d+): )?([^\]]+)\] Error (\d+)(?: \(ignored\))?$/;
 const STOP = /^(.*?)\.?\s+Stop\.$/;
+/** ninja's status line: `[3/10] Building CXX object …`. */
+const NINJA_STATUS = /^\[\d+\/\d+\] /;
 const MAKEFILE_ERROR = /^([^\s:]+):(\d+): \*\*\* (.*?)\.?\s+Stop\.$/;
+
+/** Lines looked at around a `FAILED:` line for ninja's own lines. */
+const NINJA_NEAR_BEFORE = 3;
+const NINJA_NEAR_AFTER = 400;
+
+/**
+ * Whether the `FAILED: target` at line i is ninja's: its status line (`[3/10] Building …`) just
+ * above, or its `ninja: build stopped` below. A test that prints "FAILED: …" has neither.
+ */
+function ninjaFailure(lines: string[], i: number): boolean {
+  for (let k = i - 1; k >= 0 && k >= i - NINJA_NEAR_BEFORE; k--) {
+    if (NINJA_STATUS.test(lines[k])) return true;
+  }
+  for (let k = i + 1; k < lines.length && k <= i + NINJA_NEAR_AFTER; k++) {
+    if (lines[k].startsWith("ninja: build stopped")) return true;
+  }
+  return false;
+}
 
 function readMake(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
@@ -21,7 +41,7 @@ function readMake(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     // make:, make[1]:, gmake, mingw32-make, /usr/bin/make, or a makefile's own "Makefile:3: *** …" (a path at the margin)
     if (c0 === 0 || c0 === SPACE || c0 === TAB) continue;
     const line = lines[i];
-    if (c0 === UPPER_F && line.startsWith("FAILED: ")) {
+    if (c0 === UPPER_F && line.startsWith("FAILED: ") && ninjaFailure(lines, i)) {
       // ninja: "FAILED: obj/main.o" then the command; "ninja: build stopped: subcommand failed." after.
       ctx.explain(i);
       out.push(finding("error", `ninja: target ${line.slice(8).trim()} failed`));

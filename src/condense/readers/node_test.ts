@@ -8,6 +8,7 @@
 import { type Finding, finding } from "../findings.ts";
 import { firstNonJsSpace, type Frame, FramePicker, indentOf, isBlank, jsFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { assertionEvidence } from "./evidence.ts";
 import {
   ASTERISK,
   BLACK_RIGHT_TRIANGLE,
@@ -46,6 +47,8 @@ function isFrameOrField(l: string): boolean {
   return false;
 }
 const TEST_AT = /^test at (\S+?):(\d+):(\d+)$/;
+/** The error a suite gets from its failed tests: `'2 subtests failed'`. */
+const SUBTESTS_FAILED = /^\s+'\d+ subtests? failed'$/;
 
 /** MARK's test, its mark character checked first (most lines of an error block are not marks). */
 function isMark(line: string): boolean {
@@ -66,6 +69,9 @@ interface Failure {
   to: number;
 }
 
+/** Lines of an error's text read at most: enough for an object's diff to reach its marked lines. */
+const TEXT_LINES = 40;
+
 function readError(
   lines: string[],
   from: number,
@@ -73,7 +79,7 @@ function readError(
   testFile?: string,
 ): { message: string; detail: string[]; frame?: Frame } {
   const picker = new FramePicker(testFile);
-  // The message and five lines of detail are all that is kept of the text: no more are collected.
+  // The message and at most TEXT_LINES lines of its text are collected; the detail is their evidence.
   const text: string[] = [];
   for (let k = from; k < to; k++) {
     const l = lines[k];
@@ -84,12 +90,12 @@ function readError(
       continue;
     }
     if (
-      text.length < 6 && !isBlank(l) && !isFrameOrField(l)
+      text.length < TEXT_LINES && !isBlank(l) && !isFrameOrField(l)
     ) text.push(l.trim());
   }
   return {
     message: text[0] ?? "failed",
-    detail: text.slice(1, 6),
+    detail: assertionEvidence(text.slice(1), 5),
     frame: picker.pick(),
   };
 }
@@ -147,6 +153,12 @@ function readRun(
     while (j > i + 1 && isBlank(lines[j - 1])) j--;
     if (j === i + 1) continue;
     ctx.explain(i, j - 1);
+    // A suite whose only error is its subtests' count (`'2 subtests failed'`, as the dot reporter's
+    // Failed tests list shows it) failed through its tests, which are findings of their own.
+    if (j === i + 2 && SUBTESTS_FAILED.test(lines[i + 1])) {
+      i = j - 1;
+      continue;
+    }
     // The error is read only if no failing-tests section follows (which repeats it, and wins).
     tree.push({ name: path, from: i + 1, to: j });
     i = j - 1;

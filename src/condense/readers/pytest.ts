@@ -22,18 +22,45 @@ import {
   UPPER_X,
 } from "../chars.ts";
 
-const SUMMARY = /^(FAILED|ERROR|XPASS\(strict\)) (\S+?)(?: - (.*))?$/;
-const VERBOSE = /^(\S+::\S+?) (FAILED|ERROR)(?:\s+\[\s*\d+%\])?$/;
+/**
+ * A summary entry: the outcome, then the test id and message (split by summaryEntry). pytest 9
+ * reports each failing subtest as `SUBFAILED(item='pear') path::Case::test - message`.
+ */
+const SUMMARY = /^(FAILED|ERROR|XPASS\(strict\)|SUBFAILED\((.*?)\)) (\S.*)$/;
+/**
+ * A `-v` result line: `path::test[params] FAILED  [ 25%]`. A Python file's id may hold spaces (in
+ * its path or its parameters); any other id is one word.
+ */
+const VERBOSE = /^(\S[^:]*?\.py::.+?|\S+::\S+?) (FAILED|ERROR)(?:\s+\[\s*\d+%\])?$/;
 const SECTION =
   /^={3,} (FAILURES|ERRORS|short test summary info|warnings summary|PASSES|.*(?:passed|failed|error|errors|skipped|deselected|no tests ran).*) ={3,}$/;
 const TITLE = /^_{3,} (.+?) _{3,}$/;
-const PLACE = /^([^\s:]+\.py):(\d+): ?(.*)$/;
+/** A place in a traceback at the margin: `tests/test_x.py:12: AssertionError` (a path may hold spaces, or a drive). */
+const PLACE = /^((?:[A-Za-z]:)?[^\s:][^:]*\.py):(\d+): ?(.*)$/;
 const COLLECT = /^(?:ERROR collecting|ERROR at (?:setup|teardown) of) (.+)$/;
 /** A warnings-summary entry: `  path.py:5: DeprecationWarning: message`. */
 const WARNING = /^ {2}(\S+?):(\d+): (\w*Warning\w*): (.*)$/;
 const NATIVE_FRAME = /^\s+File "([^"]+)", line (\d+)/;
 const NATIVE_NOT_MESSAGE =
   /^(?:Traceback \(most recent call last\):|During handling|The above exception)/;
+
+/**
+ * A summary entry's test id and message. The id may hold spaces (a path with a space, a parameter
+ * id such as `test_total[naive basket]`), so it runs to the first ` - ` outside square brackets,
+ * or to the line's end.
+ */
+function summaryEntry(rest: string): { id: string; message?: string } {
+  let depth = 0;
+  for (let k = 0; k < rest.length; k++) {
+    const ch = rest[k];
+    if (ch === "[") depth++;
+    else if (ch === "]" && depth > 0) depth--;
+    else if (depth === 0 && ch === " " && rest.startsWith(" - ", k)) {
+      return { id: rest.slice(0, k), message: rest.slice(k + 3) };
+    }
+  }
+  return { id: rest.trimEnd() };
+}
 
 interface Section {
   location?: string;
@@ -49,7 +76,9 @@ function readSection(
 ): Section {
   const places: { file: string; line: string; rest: string }[] = [];
   const eLines: string[] = [];
-  let native: string | undefined;
+  // --tb=native: the exception's lines at the margin after the last frame (a message may span lines).
+  let native: string[] = [];
+  let afterFrame = false;
   for (let i = from; i < to; i++) {
     const line = lines[i];
     if (line.startsWith("E ")) {
@@ -67,10 +96,16 @@ function readSection(
     }
     // --tb=native: a Python traceback's frames, and its exception on the last line at the margin.
     const f = NATIVE_FRAME.exec(line);
-    if (f) places.push({ file: f[1], line: f[2], rest: "" });
-    else if (line !== "" && !/^\s/.test(line) && !NATIVE_NOT_MESSAGE.test(line)) native = line;
+    if (f) {
+      places.push({ file: f[1], line: f[2], rest: "" });
+      afterFrame = true;
+    } else if (line !== "" && !/^\s/.test(line) && !NATIVE_NOT_MESSAGE.test(line)) {
+      if (afterFrame) native = [line];
+      else if (native.length > 0) native.push(line);
+      afterFrame = false;
+    }
   }
-  if (eLines.length === 0 && native !== undefined) eLines.push(native);
+  if (eLines.length === 0) eLines.push(...native);
   const base = testFile?.split("/").pop();
   const inTest = base
     ? places.find((p) => p.file === testFile || p.file.endsWith("/" + base) || p.file === base)
@@ -94,6 +129,28 @@ function readSection(
 function titleOf(id: string): string {
   const parts = id.split("::");
   return parts.length > 1 ? parts.slice(1).join(".") : id;
+}
+
+/**
+ * The file of a section no summary entry named (no summary printed, or — in a long output read in
+ * windows — the summary in the next window), for its test's id: pytest prints the test's own frame
+ * first, at its file's path from the root directory, which is the id's first part.
+ */
+function sectionFile(lines: string[], from: number, to: number): string | undefined {
+  for (let i = from; i < to; i++) {
+    const p = lines[i].charCodeAt(0) === SPACE ? null : PLACE.exec(lines[i]);
+    if (!p) continue;
+    return p[1].startsWith("/") || /^[A-Za-z]:/.test(p[1]) ? undefined : p[1];
+  }
+  return undefined;
+}
+
+/** The id pytest gives the test of a section titled `title` in `file`. */
+function idIn(file: string, title: string): string {
+  const bracket = title.indexOf("[");
+  const name = bracket < 0 ? title : title.slice(0, bracket);
+  const params = bracket < 0 ? "" : title.slice(bracket);
+  return `${file}::${name.replace(/\./g, "::")}${params}`;
 }
 
 function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
@@ -179,10 +236,15 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         continue;
       }
     }
-    if (c === UPPER_F || c === UPPER_E || c === UPPER_X) {
+    if (
+      c === UPPER_F || c === UPPER_E || c === UPPER_X ||
+      (c === UPPER_S && line.startsWith("SUBFAILED("))
+    ) {
       const m = SUMMARY.exec(line);
+      const entry = m ? summaryEntry(m[3]) : undefined;
       if (
-        m && (part === "short test summary info" || m[2].includes("::") || m[2].endsWith(".py"))
+        m && entry &&
+        (part === "short test summary info" || entry.id.includes("::") || entry.id.endsWith(".py"))
       ) {
         ctx.explain(i);
         // The message may go on over the following lines, until the next entry.
@@ -194,7 +256,10 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           ctx.explain(j);
           j++;
         }
-        summary.push({ kind: m[1], id: m[2], message: m[3] });
+        // A subtest is named as its section is titled: the test, then its parameters in parentheses.
+        if (m[2] !== undefined) {
+          summary.push({ kind: "FAILED", id: `${entry.id} (${m[2]})`, message: entry.message });
+        } else summary.push({ kind: m[1], id: entry.id, message: entry.message });
         i = j - 1;
         continue;
       }
@@ -237,14 +302,15 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   for (const v of verbose) if (!entries.some((e) => e.id === v.id)) entries.push(v);
   const used = new Set<string>();
   const out: Finding[] = [...conftest];
+  /** Whether a section's title names this entry's test. */
+  const titles = (t: string, e: { id: string }) => {
+    const collected = COLLECT.exec(t);
+    const name = collected ? collected[1] : t;
+    return name === titleOf(e.id) || name === e.id ||
+      e.id.endsWith("::" + name.replace(/\./g, "::"));
+  };
   for (const e of entries) {
-    const title = [...sections.keys()].find((t) => {
-      if (used.has(t)) return false;
-      const collected = COLLECT.exec(t);
-      const name = collected ? collected[1] : t;
-      return name === titleOf(e.id) || name === e.id ||
-        e.id.endsWith("::" + name.replace(/\./g, "::"));
-    });
+    const title = [...sections.keys()].find((t) => !used.has(t) && titles(t, e));
     const testFile = e.id.split("::")[0];
     // Without a titled section, a failure takes the next untitled one (--tb=line), in order.
     const section = title !== undefined
@@ -273,14 +339,25 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     );
   }
   out.push(...warnings);
+  // A section with no place (a strict XPASS) is most likely in the file of the section before it:
+  // pytest reports failures file by file.
+  let lastFile: string | undefined;
   for (const [title, section] of sections) {
+    const file = sectionFile(lines, section.from, section.to) ?? lastFile;
+    lastFile = file;
     if (used.has(title)) continue;
+    // A second run of the same tests in one output (tox's environments, a rerun): its sections
+    // belong to tests already reported by id, not to tests of their own.
+    if (entries.some((e) => titles(title, e))) continue;
     const collected = COLLECT.exec(title);
-    const read = readSection(lines, section.from, section.to, collected?.[1]);
+    // "ERROR at setup of test_x" is the test's error; only "ERROR collecting path" is a file's.
+    const fixture = /^ERROR at (?:setup|teardown) of (.+)$/.exec(title)?.[1];
+    const name = fixture ?? title;
+    const read = readSection(lines, section.from, section.to, fixture ? file : collected?.[1]);
     out.push(
       finding(section.error ? "error" : "test_failure", read.message ?? title, {
-        test: collected ? undefined : title,
-        location: read.location ?? (collected ? collected[1] : undefined),
+        test: collected && !fixture ? undefined : file ? idIn(file, name) : name,
+        location: read.location ?? (collected && !fixture ? collected[1] : undefined),
         detail: read.detail,
       }),
     );

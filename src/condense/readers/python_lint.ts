@@ -4,7 +4,7 @@
  * each is an error; and pylint, `path:line:col: C0114: message (symbol)`
  * under a `************* Module name` heading, its letter the category:
  * E (error) and F (fatal) are errors, W, C, R and I are warnings (info is
- * not shown by default). ruff's full output in the layout of rustc (ruff
+ * not shown by default), also in its parseable and msvs formats. ruff's full output in the layout of rustc (ruff
  * 0.12 and later): `F401 [*] message` with the place on the next line,
  * ` --> path.py:1:8`, then a code frame and `help:` lines. mypy's `path:line: error: message` is the generic
  * compiler form, read by compiler.ts.
@@ -20,6 +20,12 @@ const PYLINT = /^(.+?\.pyi?):(\d+):(\d+): ([CRWEFI])(\d{4}): (.*?)(?: \(([\w-]+)
 /** ruff's full output: the code and message, then ` --> path:row:col` on the next line. */
 const RUFF_HEAD = /^([A-Z]{1,3}\d{2,4}) (?:\[\*\] )?(.+)$/;
 const RUFF_PLACE = /^\s*--> (.+?\.pyi?):(\d+):(\d+)$/;
+/**
+ * pylint's `parseable` and `msvs` formats: `path:line: [C0301(line-too-long), obj] message`, and
+ * `path(line): [C0301(line-too-long), obj] message`.
+ */
+const PYLINT_PARSEABLE =
+  /^(.+?\.pyi?)(?::(\d+):|\((\d+)\):) \[([CRWEFI])(\d{4})(?:\(([\w-]+)\))?, ?[^\]]*\] (.*)$/;
 const PYLINT_MODULE = /^\*{13} Module \S+$/;
 const DASH_RULE = /^-{10,}$/;
 const PYLINT_SCORE = /^Your code has been rated at -?[\d.]+\/10/;
@@ -73,6 +79,14 @@ function readPythonLint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       const kind = p[4] === "E" || p[4] === "F" ? "error" : "warning";
       const message = p[7] ? `${p[6]} (${p[4]}${p[5]} ${p[7]})` : `${p[6]} (${p[4]}${p[5]})`;
       out.push(finding(kind, message, { location: `${p[1]}:${p[2]}:${p[3]}` }));
+      continue;
+    }
+    const pp = line.includes(": [") ? PYLINT_PARSEABLE.exec(line) : null;
+    if (pp) {
+      ctx.explain(i);
+      const kind = pp[4] === "E" || pp[4] === "F" ? "error" : "warning";
+      const code = pp[6] ? `${pp[4]}${pp[5]} ${pp[6]}` : `${pp[4]}${pp[5]}`;
+      out.push(finding(kind, `${pp[7]} (${code})`, { location: `${pp[1]}:${pp[2] ?? pp[3]}` }));
       continue;
     }
     const f = FLAKE8.exec(line);

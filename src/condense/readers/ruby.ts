@@ -23,8 +23,12 @@ const RSPEC_FRAME = /^\s+# (\S+?):(\d+)(?::in .*)?$/;
 const RSPEC_FAILED = /^rspec (\S+?):(\d+) # (.+)$/;
 const RSPEC_SUMMARY =
   /^\d+ examples?, \d+ failures?(?:, \d+ pending)?(?:, \d+ errors? occurred outside of examples)?$/;
-const MINI_ENTRY = /^\s+\d+\) (Failure|Error):$/;
-const MINI_NAME = /^(\S+#\S+?|\w+\([\w:]+\))(?: \[([^\]]+)\])?:$/;
+/** An entry of minitest's report; `Skipped:` ones (listed under --verbose) are no failures. */
+const MINI_ENTRY = /^\s+\d+\) (Failure|Error|Skipped):$/;
+/** `Class#test_name [file:line]:`; a spec's name holds spaces (`Cart spec#test_0001_adds up`), so may a path. */
+const MINI_NAME = /^([^\s#][^#]*#.+?|\w+\([\w:]+\))(?: \[([^\]]+)\])?:$/;
+/** A backtrace line of an error: `    test/x_test.rb:17:in 'method'` (the path may hold spaces). */
+const MINI_FRAME = /^\s+(\S.*?):(\d+):in /;
 const MINI_SUMMARY = /^\d+ runs, \d+ assertions, \d+ failures, \d+ errors, \d+ skips$/;
 const LOAD_ERROR = /^An error occurred while loading (\S+)\.$/;
 
@@ -130,15 +134,24 @@ function readMinitest(lines: string[], ctx: ReadContext, out: Finding[]): void {
     const n = MINI_NAME.exec(lines[i + 1] ?? "");
     if (!n) continue;
     let j = i + 2;
-    while (j < lines.length && lines[j].trim() !== "" && !MINI_ENTRY.test(lines[j])) j++;
+    // An error's block may hold blank lines (Ruby 3.1's highlighted code line, then the backtrace,
+    // both indented): it ends at a blank line followed by one at the margin, or the next entry.
+    while (
+      j < lines.length && !MINI_ENTRY.test(lines[j]) &&
+      (lines[j].trim() !== "" || (e[1] === "Error" && /^\s+\S/.test(lines[j + 1] ?? "")))
+    ) j++;
     ctx.explain(i, j - 1);
+    if (e[1] === "Skipped") {
+      i = j - 1;
+      continue;
+    }
     const body = lines.slice(i + 2, j);
-    const frames = body.map((l) => /^\s+(\S+?):(\d+):in /.exec(l)).filter((
+    const frames = body.map((l) => MINI_FRAME.exec(l)).filter((
       m,
     ): m is RegExpExecArray => m !== null);
     const frame = frames.find((f) => /_test\.rb$|test_\w+\.rb$/.test(f[1])) ?? frames[0];
-    const text = body.filter((l) => !/^\s+\S+?:\d+:in /.test(l)).map((l) => l.trim()).filter((l) =>
-      l !== ""
+    const text = body.filter((l) => !MINI_FRAME.test(l)).map((l) => l.trim()).filter((l) =>
+      l !== "" && !/^\^+$/.test(l)
     );
     const loc = n[2] ?? (frame ? `${frame[1]}:${frame[2]}` : undefined);
     // Older minitest names a test "test_name(Class)"; name it Class#test_name as newer ones do.

@@ -16,8 +16,13 @@ import { EQUALS, isDigit, SPACE, TAB, UPPER_W } from "../chars.ts";
 
 const OPEN = /^==\d+==ERROR: (\w+Sanitizer): (.*?)(?: on (?:address|unknown address) .*)?$/;
 const TSAN_OPEN = /^WARNING: (ThreadSanitizer): (.*?)(?: \(pid=\d+\))?$/;
-/** `#0 0x55 in fn file:12:5`; ThreadSanitizer's `#0 fn file:12:5 (module+0x12)`, a BuildId after either. */
-const FRAME = /^\s+#\d+ (?:0x[0-9a-f]+ in )?(.+?) (\S+?):(\d+)(?::(\d+))?(?: \([^)]*\))*$/;
+/**
+ * `#0 0x55 in fn file:12:5`; ThreadSanitizer's `#0 fn file:12:5 (module+0x12)`, a BuildId after either.
+ * A C++ function's name holds spaces; so may an absolute path (`/home/dev/my app/x.c`), which is
+ * told from the name by its leading slash (or drive).
+ */
+const FRAME =
+  /^\s+#\d+ (?:0x[0-9a-f]+ in )?(.+?) ((?:[A-Za-z]:)?[\\/][^:]*?|\S+?):(\d+)(?::(\d+))?(?: \([^)]*\))*$/;
 const LEAK = /^(Direct|Indirect) leak of (\d+) byte\(s\) in (\d+) object\(s\) allocated from:$/;
 const UBSAN = /^(.+?):(\d+):(\d+): runtime error: (.*)$/;
 /** The first line of what a report says about the access (`WRITE of size 4 at 0x… thread T0`). */

@@ -11,6 +11,7 @@
 import { type Finding, finding } from "../findings.ts";
 import { FramePicker, indentOf, isJsSpace, jsFrameAfterAt } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { assertionEvidence } from "./evidence.ts";
 import {
   CARRIAGE_RETURN,
   COLON,
@@ -40,7 +41,48 @@ const TAP_LINE =
 /** Test::Builder's diagnostic for a failed test: named (its place on the next line) or not. */
 const TB_FAILED = /^#\s+Failed (?:\(TODO\) )?test (?:'(.*)'|at (.+) line (\d+)\.)$/;
 const TB_AT = /^#\s+at (.+) line (\d+)\.$/;
+/** Test::Builder when the script ends early: `# Looks like your test exited with 255 just after 1.` */
+const TB_EXITED =
+  /^# Looks like your test exited with (\d+) (?:just after (\d+)|before it could output anything)\.$/;
+/** prove's line for a test file: `t/cart.t .. ` (dots pad the names to one width). */
+const PROVE_FILE = /^(\S+?) \.{2,} ?(?:ok|skipped.*|\d+\/\d+)?$/;
 const YAML_START = /^\s*---$/;
+/** An indented TAP line of a subtest (not an error's text). */
+const TAP_INDENTED = /^\s+(?:ok \d|not ok\b|# Subtest:|\d+\.\.\d+|---$)/;
+/** Deno's message for a test that failed through its steps. */
+const STEPS_FAILED = /^\d+ test steps? failed\.$/;
+/** Colour codes kept, escaped, inside a JSON string (the normalising layer saw only the escape's text). */
+// deno-lint-ignore no-control-regex
+const ESCAPED_COLOUR = /\x1b\[[0-9;]*m/g;
+
+/**
+ * A YAML block written as one JSON object: its `message` split into the error's lines (the stack's
+ * `at` lines going to `stack`), and its `at` place as the `location` when the stack gives none.
+ */
+function jsonBlock(line: string, yaml: Map<string, string[]>): void {
+  let value: unknown;
+  try {
+    value = JSON.parse(line.trim());
+  } catch {
+    return;
+  }
+  if (typeof value !== "object" || value === null) return;
+  const o = value as { message?: unknown; at?: { file?: unknown; line?: unknown } };
+  if (typeof o.message === "string") {
+    const text: string[] = [];
+    const stack: string[] = [];
+    for (const raw of o.message.replace(ESCAPED_COLOUR, "").split("\n")) {
+      const l = raw.trim();
+      if (l.startsWith("at ")) stack.push(l);
+      else if (l !== "" && !/^[~^]+$/.test(l)) text.push(l);
+    }
+    yaml.set("message", text);
+    yaml.set("stack", stack);
+  }
+  if (o.at && typeof o.at.file === "string" && typeof o.at.line === "number") {
+    yaml.set("location", [`${o.at.file}:${o.at.line}`]);
+  }
+}
 const YAML_END = /^\s*\.\.\.$/;
 
 // The YAML markers' patterns need the line to end in --- or ...: that is tested first.
@@ -102,6 +144,12 @@ interface Diagnostic {
   name?: string;
   location?: string;
   detail: string[];
+  /** A TODO test's failure: expected, never a finding. */
+  todo: boolean;
+  /** Whether a `not ok` line took it. */
+  used?: boolean;
+  /** A subtest's group failing through the failures just above it. */
+  parent?: boolean;
 }
 
 /** The diagnostic that starts at line i (a TB_FAILED match), and the index of its last line. */
@@ -110,11 +158,12 @@ function diagnostic(
   i: number,
   m: RegExpExecArray,
 ): { d: Diagnostic; end: number } {
-  const d: Diagnostic = { name: m[1], detail: [] };
+  const d: Diagnostic = { name: m[1], detail: [], todo: lines[i].includes("Failed (TODO) test") };
   if (m[2]) d.location = `${m[2]}:${m[3]}`;
   let j = i + 1;
   for (; j < lines.length && j - i < 40; j++) {
-    const l = lines[j];
+    // A subtest's diagnostics are indented as its TAP lines are.
+    const l = lines[j].trimStart();
     if (!l.startsWith("#") || TB_FAILED.test(l) || /^# Looks like /.test(l)) break;
     const at = d.location === undefined ? TB_AT.exec(l) : null;
     if (at) d.location = `${at[1]}:${at[2]}`;
@@ -127,21 +176,53 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const names: string[] = [];
   const diagnostics: Diagnostic[] = [];
+  const deaths: Finding[] = [];
+  /** The indent of the last subtest's closing "Looks like you failed" among the diagnostics. */
+  let subtestClosedAt: number | undefined;
+  /** For each subtest level open, whether a test under it failed. */
+  const childFailed: boolean[] = [];
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c = shape.lead[i];
-    if (c === HASH && shape.first[i] === HASH) {
-      const line = lines[i];
+    if (c === HASH) {
+      const line = shape.first[i] === HASH ? lines[i] : lines[i].trimStart();
       const tb = line.includes("Failed ") ? TB_FAILED.exec(line) : null;
       if (tb) {
         const { d, end } = diagnostic(lines, i, tb);
+        // Right after a subtest's own diagnostics (more indented, closed by its "Looks like you
+        // failed"), a failure is the subtest's group failing through them: not another finding.
+        const indent = indentOf(lines[i]);
+        if (subtestClosedAt !== undefined && indent < subtestClosedAt) d.parent = true;
+        subtestClosedAt = undefined;
         diagnostics.push(d);
         ctx.explain(i, end);
         i = end;
         continue;
       }
+      const died = line.startsWith("# Looks like your test exited with ")
+        ? TB_EXITED.exec(line)
+        : null;
+      if (died) {
+        // The script died between tests: what it printed last (a die message) is just above, and
+        // prove names the file on the next line (`t/x.t .. `).
+        const before = i > 0 && !ctx.explained(i - 1) && lines[i - 1].trim() !== "" &&
+            !lines[i - 1].trimStart().startsWith("#")
+          ? lines[i - 1].trim()
+          : undefined;
+        const file = PROVE_FILE.exec(lines[i + 1] ?? "")?.[1];
+        ctx.explain(before === undefined ? i : i - 1, i);
+        deaths.push(
+          finding("error", before ?? `the test script exited with ${died[1]}`, {
+            location: file,
+            detail: [`exited with ${died[1]} after test ${died[2]}`],
+          }),
+        );
+        continue;
+      }
       if (line.startsWith("# Looks like you ") && diagnostics.length > 0) {
         ctx.explain(i);
+        const indent = indentOf(lines[i]);
+        if (indent > 0) subtestClosedAt = indent;
         continue;
       }
     }
@@ -163,6 +244,8 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const level = Math.floor(s[1].length / 4);
       names.length = level;
       names[level] = s[2];
+      childFailed.length = level;
+      childFailed[level] = false;
       ctx.explain(i);
       continue;
     }
@@ -215,14 +298,51 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         } else if (value) {
           // A stack's lines are trimmed when read (most are never read: the frame is decided early).
           value.push(value === stackValue ? l : l.trim());
+        } else if (indentOf(l) === base && l.trimStart().startsWith("{")) {
+          // Deno's TAP reporter writes the block as one JSON object (YAML's flow form):
+          // {"message": "…\n    at file:///…:6:10", "severity": "fail", "at": {"file", "line"}}.
+          jsonBlock(l, yaml);
         }
         j++;
       }
-    } else j--;
+    } else {
+      // No YAML block: mocha's TAP reporter writes the error's message and stack as plain lines
+      // indented under the "not ok" line.
+      const own = indentOf(line);
+      let k = j;
+      const text: string[] = [];
+      const stack: string[] = [];
+      while (k < lines.length && k - i < 200) {
+        const l = lines[k];
+        if (l.trim() === "") {
+          k++;
+          continue;
+        }
+        if (indentOf(l) <= own || TAP_INDENTED.test(l)) break;
+        const t = l.trim();
+        if (t.startsWith("at ")) stack.push(t);
+        else if (stack.length === 0) text.push(t);
+        k++;
+      }
+      while (k > j && lines[k - 1].trim() === "") k--;
+      if (text.length > 0 || stack.length > 0) {
+        yaml.set("message", text);
+        yaml.set("stack", stack);
+        stackInline = stack.length;
+      }
+      j = k - 1;
+    }
     ctx.explain(i, j);
     i = j;
     if (n[3]) continue; // TODO and SKIP do not fail the run
+    // A subtest's own line after its tests (`not ok 5 - group`): when a test under it failed, that
+    // test is the finding and the group is not another.
+    const parentOf = level < names.length && names[level] === n[2] && childFailed[level + 1];
+    for (let k = 0; k < level; k++) childFailed[k + 1] = true;
+    if (parentOf) continue;
     if (yaml.get("failureType")?.[0] === "subtestsFailed") continue;
+    // Deno's test that failed only through its steps: "1 test step failed."
+    if (STEPS_FAILED.test(yaml.get("message")?.[0] ?? "")) continue;
     const loc = yaml.get("location")?.[0];
     const testFile = loc ? /^(.*?):\d+:\d+$/.exec(loc)?.[1] : undefined;
     // The stack is parsed only until the frame is decided (usually its first line, in the test file).
@@ -238,7 +358,7 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const expected = yaml.get("expected");
     const actual = yaml.get("actual");
     const detail = [
-      ...errorLines.slice(1, 4),
+      ...assertionEvidence(errorLines.slice(1), 5),
       ...(expected ? [`expected: ${expected.join(" ")}`] : []),
       ...(actual ? [`actual: ${actual.join(" ")}`] : []),
     ];
@@ -251,18 +371,51 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     );
   }
   if (diagnostics.length > 0) joinDiagnostics(out, diagnostics);
+  // Diagnostics no `not ok` line took (prove without -v prints none): each is its failed test.
+  for (const d of diagnostics) {
+    if (d.used || d.todo || d.parent) continue;
+    out.push(
+      finding("test_failure", "failed", { test: d.name, location: d.location, detail: d.detail }),
+    );
+  }
+  out.push(...deaths);
   return out;
 }
 
 /** Each failure without a place takes its Test::Builder diagnostic's place and lines (by name, else in order). */
 function joinDiagnostics(out: Finding[], diagnostics: Diagnostic[]): void {
-  const unnamed = diagnostics.filter((d) => d.name === undefined);
+  // Each name's diagnostics in order, and the unnamed ones in order: a queue each, so a long output
+  // of many failures is joined in one pass.
+  const byName = new Map<string, Diagnostic[]>();
+  const unnamed: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    if (d.todo || d.parent) continue;
+    if (d.name === undefined) unnamed.push(d);
+    else {
+      const list = byName.get(d.name);
+      if (list) list.push(d);
+      else byName.set(d.name, [d]);
+    }
+  }
+  let nextUnnamed = 0;
+  const take = (name: string): Diagnostic | undefined => {
+    const list = byName.get(name);
+    while (list && list.length > 0) {
+      const d = list.shift()!;
+      if (!d.used) return d;
+    }
+    return undefined;
+  };
   for (let k = 0; k < out.length; k++) {
     const f = out[k];
-    if (f.location) continue;
-    const named = f.test ? diagnostics.find((d) => d.name === f.test) : undefined;
-    const d = named ?? (f.test ? undefined : unnamed.shift());
-    if (!d) continue;
+    // A subtest's test is named by its path (`group > inner`); its diagnostic by its own name.
+    let d: Diagnostic | undefined;
+    if (f.test) {
+      const own = f.test.split(" > ").pop()!;
+      d = take(f.test) ?? (own !== f.test ? take(own) : undefined);
+    } else if (nextUnnamed < unnamed.length) d = unnamed[nextUnnamed++];
+    if (d) d.used = true;
+    if (f.location || !d) continue;
     out[k] = finding(f.kind, f.message, {
       test: f.test,
       location: d.location,

@@ -8,7 +8,8 @@ import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts"
 import { isDigit, LOWER_E, LOWER_W, SPACE, TAB, UPPER_E, UPPER_F } from "../chars.ts";
 
 const PLAIN = /^([^\s(][^(]*?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$/;
-const PRETTY = /^(\S+?):(\d+):(\d+) - (error|warning|message) (TS\d+): (.*)$/;
+/** `--pretty`: `src/app.ts:4:28 - error TS2367: …` (the path may hold spaces). */
+const PRETTY = /^(\S.*?):(\d+):(\d+) - (error|warning|message) (TS\d+): (.*)$/;
 const GLOBAL = /^(error|warning) (TS\d+): (.*)$/;
 const SUMMARY = /^(?:Found \d+ errors?(?: in .*)?\.?|Errors\s+Files|\s+\d+\s+\S+:\d+)$/;
 

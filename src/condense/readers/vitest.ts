@@ -16,11 +16,45 @@ import {
   UPPER_T,
 } from "../chars.ts";
 
-const FAIL = /^\s?FAIL {2}(\S+?)(?: > (.+?))?(?: \[ (.+) \])?\s*$/;
+/** ` FAIL  …` at the start of a line. */
+const FAIL_START = /^\s?FAIL {2}\S/;
+
+function isFailLine(line: string): boolean {
+  return line.includes("FAIL  ") && FAIL_START.test(line);
+}
+
+/**
+ * ` FAIL  file > suite > test` (a project's name in brackets after it, on some versions): the file,
+ * up to the first ` > ` (it may hold spaces: `test dir/a.test.js`), and the test's path after it.
+ * Cut by hand: a pattern with a lazy file and optional parts retried at every character.
+ */
+function failLine(line: string): [string, string, string | undefined] | undefined {
+  if (!isFailLine(line)) return undefined;
+  let rest = line.slice(line.indexOf("FAIL  ") + 6).trimEnd();
+  const bracket = / \[ (.+) \]$/.exec(rest);
+  if (bracket) rest = rest.slice(0, bracket.index);
+  const sep = rest.indexOf(" > ");
+  return sep < 0 ? [line, rest, undefined] : [line, rest.slice(0, sep), rest.slice(sep + 3)];
+}
 const RULE = /^⎯{3,}/;
 const TREE = /^\s*(?:[✓×↓❯]|✔|✖|√)\s/;
 const SUMMARY = /^\s*(?:Test Files|Tests|Start at|Duration|RUN)\s/;
 const CAUGHT_TITLE = /^⎯+ (?:Unhandled Errors?|Uncaught Exception) ⎯+$/;
+
+/**
+ * A ` ❯ file:line:col` or ` ❯ fn file:line:col` place line. The test file's own name is looked for
+ * first, as it is printed (it may hold spaces); any other place is read as a frame.
+ */
+function placeFrame(line: string, testFile: string): Frame | undefined {
+  const at = line.indexOf("❯ ");
+  if (at >= 0 && /^\s*$/.test(line.slice(0, at))) {
+    const own = /^(.*):(\d+):(\d+)$/.exec(line.slice(at + 2));
+    if (own && (own[1] === testFile || own[1].endsWith(" " + testFile))) {
+      return { file: testFile, line: own[2], col: own[3] };
+    }
+  }
+  return jsFrame(line.replace(/^(\s*❯ )\S+ (\S+:\d+:\d+)$/, "$1$2"));
+}
 
 function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
@@ -55,15 +89,13 @@ function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       continue;
     }
     if (!fail) continue;
-    const f = FAIL.exec(line);
+    const f = failLine(line);
     if (!f) continue;
     let j = i + 1;
-    while (j < lines.length && j - i < 120 && !RULE.test(lines[j]) && !FAIL.test(lines[j])) j++;
+    while (j < lines.length && j - i < 120 && !RULE.test(lines[j]) && !isFailLine(lines[j])) j++;
     ctx.explain(i, j - 1);
     const body = lines.slice(i + 1, j);
-    const frames = body.map((l) => jsFrame(l.replace(/^(\s*❯ )\S+ (\S+:\d+:\d+)$/, "$1$2"))).filter(
-      (x): x is Frame => x !== undefined,
-    );
+    const frames = body.map((l) => placeFrame(l, f[1])).filter((x): x is Frame => x !== undefined);
     const frame = pickFrame(frames, f[1]);
     const loc = frame ? `${frame.file}:${frame.line}:${frame.col}` : undefined;
     const text = body.filter((l) => l.trim() !== "" && !/^\s*❯ |^\s+\d*\|/.test(l)).map((l) =>
