@@ -196,8 +196,7 @@ function startsRegex(code: string): boolean {
 export function importsOf(source: string): { specifier: string; line: number }[] {
   const { code, strings } = skeleton(source);
   const found: { specifier: string; line: number }[] = [];
-  const pattern =
-    /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\.meta\.resolve\(\s*|\bimport\s+)"(\d+)"/g;
+  const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\.meta\.resolve\(\s*|\bimport\s+)"(\d+)"/g;
   for (const match of code.matchAll(pattern)) {
     const specifier = strings[Number(match[1])];
     if (!/^\.{1,2}\//.test(specifier)) continue;

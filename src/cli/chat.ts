@@ -170,7 +170,10 @@ async function action(flags: ChatFlags): Promise<void> {
       ...(Number.isFinite(guard) && guard > 0 ? { guardMs: guard } : {}),
       // A test counts frames: one line per frame, with its size.
       ...(trace
-        ? { onFrame: (frame: string) => Deno.writeTextFileSync(trace, `${frame.length}\n`, { append: true }) }
+        ? {
+          onFrame: (frame: string) =>
+            Deno.writeTextFileSync(trace, `${frame.length}\n`, { append: true }),
+        }
         : {}),
     });
     emit = tui.emit;

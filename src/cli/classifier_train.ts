@@ -8,7 +8,7 @@
  * classifier.train, and with --use put in use.
  */
 import { basename } from "node:path";
-import {loadContext } from "./context.ts";
+import { loadContext } from "./context.ts";
 import { errLine, outLine } from "./io.ts";
 import { readLabelled, shippedExamples } from "./classifier_input.ts";
 import { switchTo } from "./classifier_versions.ts";

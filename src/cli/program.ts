@@ -74,8 +74,7 @@ const COMMANDS: CommandModule[] = [
  * a hidden placeholder, so its name is never taken for a prompt and says it
  * is not built yet (exit 64).
  */
-export const NOT_BUILT: readonly (readonly string[])[] = [
-];
+export const NOT_BUILT: readonly (readonly string[])[] = [];
 
 /** One-word prompts that are another tool's command, and what wisp offers instead. */
 const OTHER_TOOLS_WORDS: Record<string, string> = {

@@ -39,7 +39,8 @@ export async function chooseJudge(
   const { chooseForTask } = await import("../models/choose.ts");
   try {
     // routing.tasks.triage, else the model; routing.ladder when that is unavailable (--model never falls back).
-    const backend = (await chooseForTask("triage", config, explicit ? { model: name } : {})).backend;
+    const backend =
+      (await chooseForTask("triage", config, explicit ? { model: name } : {})).backend;
     const audit = opts.audit;
     return {
       judge: modelJudge(

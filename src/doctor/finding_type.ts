@@ -13,4 +13,3 @@ export interface Finding {
   /** What to do about it, when it is not ok (printed after the detail, after "; "). */
   fix?: string;
 }
-

@@ -26,7 +26,7 @@ import {
   type SandboxMode,
 } from "./mode.ts";
 import { statusOf } from "./status.ts";
-import { exitLine, type KeptWhole, keepWhole } from "./keep.ts";
+import { exitLine, keepWhole, type KeptWhole } from "./keep.ts";
 import { removeQuietly } from "../util/fs_safe.ts";
 import { drain } from "./drain.ts";
 import { environmentFor, resolveOnOwnPath } from "./environment.ts";

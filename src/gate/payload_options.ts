@@ -700,4 +700,3 @@ function searchesZip(words: Word[], vars: Vars, userHome: string): boolean {
   }
   return false;
 }
-

@@ -24,7 +24,6 @@ export interface PolicyConfig {
   sandbox?: { allowOutsideSandbox?: boolean };
 }
 
-
 export interface PolicyContext {
   origin?: Origin;
   outsideSandbox?: boolean;

@@ -177,4 +177,3 @@ export async function chooseForTask(
     explicit: options.model !== undefined,
   });
 }
-

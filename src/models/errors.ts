@@ -44,7 +44,12 @@ export function tooLongText(text: string): boolean {
 }
 
 /** The server refused a request as longer than the window: the one typed error condensing retries on. */
-export function tooLong(model: string, server: string, status: number, message: string): ModelError {
+export function tooLong(
+  model: string,
+  server: string,
+  status: number,
+  message: string,
+): ModelError {
   return new ModelError(
     "too_long",
     `${server} refused the request to ${model} as too long for its window (${status}: ${message})`,

@@ -488,7 +488,12 @@ export class OpenAICompatibleBackend implements Backend {
     message = message.slice(0, 500) || String(status);
     if (status === 401 || status === 403) return this.#keyRefused(status);
     if (tooLongText(message)) {
-      return tooLong(this.name, `the ${this.server} server at ${this.deps.baseURL}`, status, message);
+      return tooLong(
+        this.name,
+        `the ${this.server} server at ${this.deps.baseURL}`,
+        status,
+        message,
+      );
     }
     if (status === 404 || /model.*not (found|loaded)|no such model|unknown model/i.test(message)) {
       return unavailable(

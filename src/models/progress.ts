@@ -40,7 +40,9 @@ export function progressLine(
   const eta = bytesPerSecond > 0 && total > done
     ? `ETA ${clock((total - done) / bytesPerSecond)}`
     : "";
-  return `${label} [${bar}] ${percent} ${formatDecimalBytes(done)} / ${formatDecimalBytes(total)} ${rate} ${eta}`
+  return `${label} [${bar}] ${percent} ${formatDecimalBytes(done)} / ${
+    formatDecimalBytes(total)
+  } ${rate} ${eta}`
     .trimEnd();
 }
 
@@ -104,7 +106,9 @@ export class FileProgress {
         ? `${this.label}: ${formatDecimalBytes(this.#done - this.resumedFrom)} in ${
           seconds.toFixed(1)
         } s\n`
-        : `${this.label}: ${outcome} at ${formatDecimalBytes(this.#done)} of ${formatDecimalBytes(this.total)}\n`,
+        : `${this.label}: ${outcome} at ${formatDecimalBytes(this.#done)} of ${
+          formatDecimalBytes(this.total)
+        }\n`,
     );
   }
 }

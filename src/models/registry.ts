@@ -239,7 +239,9 @@ function entry(
     usable: true,
     problem: null,
     ...fields,
-    ...(fields.bytes != null && fields.size == null ? { size: formatDecimalBytes(fields.bytes) } : {}),
+    ...(fields.bytes != null && fields.size == null
+      ? { size: formatDecimalBytes(fields.bytes) }
+      : {}),
   };
 }
 

@@ -9,7 +9,7 @@
 import type { Config } from "../config/schema.ts";
 import type { WindowDecision } from "./backend.ts";
 import { canonicalLlamacpp, canonicalOllama } from "./names.ts";
-import { formatDecimalBytes, formatCount } from "../util/bytes.ts";
+import { formatCount, formatDecimalBytes } from "../util/bytes.ts";
 
 /** What the key/value cache size depends on, from Ollama's /api/show model_info. */
 export interface ModelShape {

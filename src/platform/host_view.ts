@@ -12,8 +12,7 @@ import { SANDBOX_EXEC } from "./darwin/seatbelt.ts";
 import { HELPER_MAX_BYTES, HELPER_TIMEOUT_MS, runHelper } from "./helper_process.ts";
 import { hostOs } from "./os.ts";
 
-const DARWIN_READ_ONLY_PROFILE =
-  '(version 1) (allow default) (deny file-write* (subpath "/"))';
+const DARWIN_READ_ONLY_PROFILE = '(version 1) (allow default) (deny file-write* (subpath "/"))';
 
 /** The launch of a fixed argv in the host view (pure). */
 export function hostViewLaunch(argv: string[], os: string = hostOs()): Launch {
@@ -63,6 +62,9 @@ export async function runLaunched(
 }
 
 /** Run a fixed argv in the host view, killed after `timeoutMs`. */
-export function runHostView(argv: string[], timeoutMs = HELPER_TIMEOUT_MS): Promise<HostViewResult> {
+export function runHostView(
+  argv: string[],
+  timeoutMs = HELPER_TIMEOUT_MS,
+): Promise<HostViewResult> {
   return runLaunched(hostViewLaunch(argv), timeoutMs);
 }

@@ -56,4 +56,3 @@ export function contextOf(text: string, start: number, end: number, kind: string
   const after = end <= lineEnd ? text.slice(end, lineEnd) : "";
   return fnv1a64(`${kind}\0${before.trimStart()}\0${end - start}\0${after.trimEnd()}`);
 }
-

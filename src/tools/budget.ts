@@ -145,7 +145,10 @@ function isOutputKeeper(value: unknown): value is OutputKeeper {
  */
 export async function fitted(
   text: string,
-  ctx: Pick<ToolContext, "budgetBytes" | "outputStore" | "session" | "callId" | "config" | "memory">,
+  ctx: Pick<
+    ToolContext,
+    "budgetBytes" | "outputStore" | "session" | "callId" | "config" | "memory"
+  >,
   tool: string,
 ): Promise<{ text: string; outputId?: string }> {
   if (byteLength(text) <= ctx.budgetBytes) return { text };

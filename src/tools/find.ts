@@ -13,7 +13,9 @@ const findSchema = z.object({
   pattern: z.string().min(1).describe("a glob: *.ts matches names; src/**/*.test.ts matches paths"),
   path: z.string().optional().describe("the folder to search (default: the working directory)"),
   type: z.enum(["file", "folder", "any"]).optional().describe("what to list (default: file)"),
-  maxResults: z.number().int().min(1).max(1000).optional().describe("stop after this many (default 200)"),
+  maxResults: z.number().int().min(1).max(1000).optional().describe(
+    "stop after this many (default 200)",
+  ),
 }).strict();
 
 type Args = z.infer<typeof findSchema>;
@@ -31,7 +33,12 @@ export const findTool: Tool<Args> = {
   ],
   examplePrompt: "Use find with pattern *.md to list the Markdown files in this project.",
   async run(args, ctx) {
-    const target = await searchTarget(args.path, ctx, "find", (p) => `find ${p} -name ${JSON.stringify(args.pattern)}`);
+    const target = await searchTarget(
+      args.path,
+      ctx,
+      "find",
+      (p) => `find ${p} -name ${JSON.stringify(args.pattern)}`,
+    );
     if ("error" in target) return errorResult(target.error);
     if (target.isFile) return errorResult(`${args.path} is a file; give a folder to search`);
     let matches: (path: string) => boolean;
@@ -45,7 +52,13 @@ export const findTool: Tool<Args> = {
     const notes = newNotes();
     const found: string[] = [];
     let more = false;
-    for (const entry of walk({ root: target.real, deadline: Date.now() + 10_000, folders: type !== "file" }, notes)) {
+    for (
+      const entry of walk({
+        root: target.real,
+        deadline: Date.now() + 10_000,
+        folders: type !== "file",
+      }, notes)
+    ) {
       if (type === "folder" && !entry.isDir) continue;
       if (!matches(entry.relative)) continue;
       if (found.length >= max) {
@@ -55,7 +68,11 @@ export const findTool: Tool<Args> = {
       found.push(entry.isDir ? `${entry.relative}/` : entry.relative);
     }
     const lines = found.length > 0 ? [...found] : ["no matches"];
-    lines.push(`${found.length}${more ? "+" : ""} match${found.length === 1 ? "" : "es"} for ${args.pattern}${more ? ` (stopped at ${max})` : ""}`);
+    lines.push(
+      `${found.length}${more ? "+" : ""} match${
+        found.length === 1 ? "" : "es"
+      } for ${args.pattern}${more ? ` (stopped at ${max})` : ""}`,
+    );
     lines.push(...describeNotes(notes));
     const out = await fitted(lines.join("\n"), ctx, "find");
     return { ok: true, text: out.text, ...(out.outputId ? { outputId: out.outputId } : {}) };

@@ -15,12 +15,18 @@ const GREP_TIME_LIMIT_MS = 10_000;
 
 const grepSchema = z.object({
   pattern: z.string().min(1).describe("the text to find (literal unless regex is true)"),
-  path: z.string().optional().describe("the folder or file to search (default: the working directory)"),
+  path: z.string().optional().describe(
+    "the folder or file to search (default: the working directory)",
+  ),
   regex: z.boolean().optional().describe("treat pattern as a regular expression (RE2 syntax)"),
   ignoreCase: z.boolean().optional().describe("match regardless of case"),
-  context: z.number().int().min(0).max(5).optional().describe("lines of context around each match (0-5)"),
+  context: z.number().int().min(0).max(5).optional().describe(
+    "lines of context around each match (0-5)",
+  ),
   include: z.string().optional().describe("only files whose name matches this glob, e.g. *.ts"),
-  maxMatches: z.number().int().min(1).max(500).optional().describe("stop after this many matching lines (default 100)"),
+  maxMatches: z.number().int().min(1).max(500).optional().describe(
+    "stop after this many matching lines (default 100)",
+  ),
 }).strict();
 
 type Args = z.infer<typeof grepSchema>;
@@ -51,8 +57,14 @@ export function renderGrep(messages: GrepMessage[], maxMatches: number): string 
   const done = messages.find((m): m is Extract<GrepMessage, { type: "done" }> => m.type === "done");
   const summary = matches === 0
     ? "no matches"
-    : `${Math.min(matches, maxMatches)}${matches > maxMatches ? "+" : ""} matching line${matches === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}`;
-  const searched = done ? ` (searched ${done.files} file${done.files === 1 ? "" : "s"}${done.skippedBinary ? `, ${done.skippedBinary} binary skipped` : ""})` : "";
+    : `${Math.min(matches, maxMatches)}${matches > maxMatches ? "+" : ""} matching line${
+      matches === 1 ? "" : "s"
+    } in ${files} file${files === 1 ? "" : "s"}`;
+  const searched = done
+    ? ` (searched ${done.files} file${done.files === 1 ? "" : "s"}${
+      done.skippedBinary ? `, ${done.skippedBinary} binary skipped` : ""
+    })`
+    : "";
   out.push(summary + searched);
   if (done) out.push(...done.notes);
   return out.join("\n");
@@ -68,19 +80,29 @@ export const grepTool: Tool<Args> = {
   gatesBeforeEffect: (args, ctx) => namesCredentialPath(args.path, ctx.cwd),
   limits: () => [
     `At most 100 matching lines unless maxMatches says (up to 500); each line shown up to 300 characters.`,
-    `Stops after ${GREP_TIME_LIMIT_MS / 1000} s or 100,000 files and says so; regular expressions use RE2 syntax (linear time: no backreferences or lookaround).`,
+    `Stops after ${
+      GREP_TIME_LIMIT_MS / 1000
+    } s or 100,000 files and says so; regular expressions use RE2 syntax (linear time: no backreferences or lookaround).`,
     "Credential files are left out; a credential path named directly is asked about as cat would be.",
   ],
-  examplePrompt: "Use grep with pattern TODO and include *.ts to list the TODO comments in this project.",
+  examplePrompt:
+    "Use grep with pattern TODO and include *.ts to list the TODO comments in this project.",
   async run(args, ctx) {
-    const target = await searchTarget(args.path, ctx, "grep", (p) => `grep -r -- ${JSON.stringify(args.pattern)} ${p}`);
+    const target = await searchTarget(
+      args.path,
+      ctx,
+      "grep",
+      (p) => `grep -r -- ${JSON.stringify(args.pattern)} ${p}`,
+    );
     if ("error" in target) return errorResult(target.error);
     if (args.regex) {
       try {
         compileRegex(args.pattern, args.ignoreCase ?? false);
       } catch (error) {
         return errorResult(
-          `pattern is not a regular expression grep can run (${(error as Error).message}); it takes RE2 syntax ` +
+          `pattern is not a regular expression grep can run (${
+            (error as Error).message
+          }); it takes RE2 syntax ` +
             "(no backreferences or lookaround), or leave regex off for a literal search",
         );
       }

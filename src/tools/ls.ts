@@ -20,16 +20,20 @@ type Args = z.infer<typeof lsSchema>;
 
 export const lsTool: Tool<Args> = {
   name: "ls",
-  description: "Lists one folder's entries with their kind and size: folders end in /, links show where they point. Not recursive.",
+  description:
+    "Lists one folder's entries with their kind and size: folders end in /, links show where they point. Not recursive.",
   schema: lsSchema,
   parallelSafe: true,
   gatesBeforeEffect: (args, ctx) => namesCredentialPath(args.path, ctx.cwd),
-  limits: () => [`At most ${LS_MAX_ENTRIES.toLocaleString("en")} entries, in name order, folders first.`],
+  limits:
+    () => [`At most ${LS_MAX_ENTRIES.toLocaleString("en")} entries, in name order, folders first.`],
   examplePrompt: "Use ls to show what is in the current folder.",
   async run(args, ctx) {
     const target = await searchTarget(args.path, ctx, "ls", (p) => `ls -la ${p}`);
     if ("error" in target) return errorResult(target.error);
-    if (target.isFile) return errorResult(`${args.path} is a file, not a folder; use read_file to read it`);
+    if (target.isFile) {
+      return errorResult(`${args.path} is a file, not a folder; use read_file to read it`);
+    }
     const rows: Array<{ name: string; dir: boolean; text: string }> = [];
     let total = 0;
     for (const entry of Deno.readDirSync(target.real)) {
@@ -56,8 +60,12 @@ export const lsTool: Tool<Args> = {
     }
     rows.sort((a, b) => (a.dir === b.dir ? (a.name < b.name ? -1 : 1) : a.dir ? -1 : 1));
     const shown = rows.slice(0, LS_MAX_ENTRIES).map((r) => r.text);
-    const header = `${target.absolute}: ${total} entr${total === 1 ? "y" : "ies"}${args.hidden ? "" : " (hidden names left out)"}`;
-    const more = total > LS_MAX_ENTRIES ? [`(+${total - LS_MAX_ENTRIES} more entries not shown)`] : [];
+    const header = `${target.absolute}: ${total} entr${total === 1 ? "y" : "ies"}${
+      args.hidden ? "" : " (hidden names left out)"
+    }`;
+    const more = total > LS_MAX_ENTRIES
+      ? [`(+${total - LS_MAX_ENTRIES} more entries not shown)`]
+      : [];
     const out = await fitted([header, ...shown, ...more].join("\n"), ctx, "ls");
     return { ok: true, text: out.text, ...(out.outputId ? { outputId: out.outputId } : {}) };
   },

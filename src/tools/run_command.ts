@@ -146,7 +146,9 @@ export async function runCommand(
       render: commandResultRenderer,
     }), ctx.signal);
   if (!gated.ran) {
-    if ("stopped" in gated) return errorResult("run_command was stopped before the command started");
+    if ("stopped" in gated) {
+      return errorResult("run_command was stopped before the command started");
+    }
     return { text: refusalText(gated.refusal), ok: false, meta: { refused: true } };
   }
   const result = gated.result;

@@ -12,7 +12,7 @@ import { errorResult, type Tool } from "./tool.ts";
 import { fitted } from "./budget.ts";
 import * as linux from "./system_info/linux.ts";
 import * as darwin from "./system_info/darwin.ts";
-import { type Topics, TopicError } from "./system_info/shared.ts";
+import { TopicError, type Topics } from "./system_info/shared.ts";
 
 const TOPICS = [
   "port",
@@ -69,7 +69,8 @@ export async function systemInfoReport(
   if (!topics) {
     return {
       ok: false,
-      text: `error: system_info knows Linux and macOS, not ${os}; run_command can answer some of these questions there`,
+      text:
+        `error: system_info knows Linux and macOS, not ${os}; run_command can answer some of these questions there`,
     };
   }
   const resolve = (p: string) => resolvePath(cwd, p);
@@ -135,7 +136,9 @@ export const systemInfoTool: Tool<Args> = {
     "folder stops after 200,000 entries or 5 seconds and says so; processes and folder show 10 rows unless limit says otherwise (at most 50).",
     "Output is bounded to the tool-output budget.",
     ...(hostOs() === "darwin"
-      ? ["On macOS, processes needs wisp's native library (not in this build) and process shows pid, parent and name only."]
+      ? [
+        "On macOS, processes needs wisp's native library (not in this build) and process shows pid, parent and name only.",
+      ]
       : []),
   ],
   examplePrompt:

@@ -128,7 +128,10 @@ Deno.test("doctor: the install findings are ok here; the home is created 0700", 
 
 Deno.test("doctor: with a model server that answers, every finding is ok and it exits 0", async () => {
   // Doctor asks the model for one word; the server answers it.
-  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }], replies: [{ text: "ready" }] });
+  const ollama = startFakeOllama({
+    models: [{ name: "granite4.1:8b" }],
+    replies: [{ text: "ready" }],
+  });
   try {
     const home = await tempDir();
     Deno.writeTextFileSync(

@@ -25,7 +25,10 @@ Deno.test("command words are refused before any model sees them; real prompts go
       [["doctr"], /^error: unknown command 'doctr'; did you mean doctor\? \(wisp -- doctr /],
       [["confg", "list"], /^error: unknown command 'confg'; did you mean config\?/],
       [["chta"], /^error: unknown command 'chta'; did you mean chat\?/],
-      [["completions", "ksh"], /^error: unknown command 'ksh' for 'wisp completions'; .*zsh, bash or fish/],
+      [
+        ["completions", "ksh"],
+        /^error: unknown command 'ksh' for 'wisp completions'; .*zsh, bash or fish/,
+      ],
       [
         ["questions", "answr", "a1b2c3d4"],
         /^error: unknown command 'answr' for 'wisp questions'; did you mean answer\?/,

@@ -895,12 +895,22 @@ Deno.test("pytest's warnings summary (pytest 9): each warning at its place, with
 
 const LEDGER_TEST = "/home/dev/project/test/ledger_test.cpp";
 const GTEST_LEDGER: Want[] = [
-  ["test_failure", `${LEDGER_TEST}:13`, "LedgerTest.WithdrawBeyondBalanceIsRefused", "Actual: true"],
+  [
+    "test_failure",
+    `${LEDGER_TEST}:13`,
+    "LedgerTest.WithdrawBeyondBalanceIsRefused",
+    "Actual: true",
+  ],
   ["test_failure", `${LEDGER_TEST}:25`, "FormatTest.CentsKeepTwoDigits", 'Which is: "1.5"'],
   ["test_failure", `${LEDGER_TEST}:31`, "Amounts/AmountTest.NonNegative/1", "actual: -2 vs 0"],
 ];
 const GTEST_PARSE: Want[] = [
-  ["test_failure", "/home/dev/project/test/parse_test.cpp:14", "ParseTest.NearlyEqual", "exceeds 0.01"],
+  [
+    "test_failure",
+    "/home/dev/project/test/parse_test.cpp:14",
+    "ParseTest.NearlyEqual",
+    "exceeds 0.01",
+  ],
   ["test_failure", undefined, "ParseTest.UnexpectedThrow", 'description "empty amount" thrown'],
 ];
 
@@ -912,7 +922,10 @@ Deno.test("GoogleTest (1.12): one failure per failed test at its first assertion
   assertEquals(withdraw.detail, [
     `${LEDGER_TEST}:14: Expected equality of these values: l.balance Which is: -30 50`,
   ]);
-  assertEquals(triageText(Deno.readTextFileSync(join(FIXTURES, "gtest/gtest_pass.log"))).outcome, "clean");
+  assertEquals(
+    triageText(Deno.readTextFileSync(join(FIXTURES, "gtest/gtest_pass.log"))).outcome,
+    "clean",
+  );
 });
 
 Deno.test("ctest: a failed test is named by ctest only when its GoogleTest failures were not printed", () => {
@@ -957,13 +970,23 @@ Deno.test("GoogleTest read from its format, not the fixture: MSVC's form, a type
 Deno.test("SARIF (clang 19 -fdiagnostics-format=sarif): each error and warning at its place, clang's notes as detail", () => {
   expectFindings("sarif/clang_fail.log", [
     ["error", "/home/dev/project/stock.c:5:6", undefined, "conflicting types for 'restock'"],
-    ["error", "/home/dev/project/stock.c:11:18", undefined, "undeclared identifier 'missing_bonus'"],
+    [
+      "error",
+      "/home/dev/project/stock.c:11:18",
+      undefined,
+      "undeclared identifier 'missing_bonus'",
+    ],
   ]);
   assertEquals(read("sarif/clang_fail.log")[0].detail, [
     "/home/dev/project/stock.c:3:5: note: previous declaration is here",
   ]);
   expectFindings("sarif/clang_warn.log", [
-    ["warning", "/home/dev/project/warn.c:3:7", undefined, "result of an assignment as a condition"],
+    [
+      "warning",
+      "/home/dev/project/warn.c:3:7",
+      undefined,
+      "result of an assignment as a condition",
+    ],
     ["warning", "/home/dev/project/warn.c:2:7", undefined, "unused variable 'spare'"],
   ]);
   assertEquals(read("sarif/clang_pass.log"), []);
@@ -971,7 +994,8 @@ Deno.test("SARIF (clang 19 -fdiagnostics-format=sarif): each error and warning a
 
 Deno.test("SARIF read from its format: a document spread over lines (gcc 13's shape, relatedLocations as notes)", () => {
   const doc = {
-    $schema: "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
+    $schema:
+      "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
     version: "2.1.0",
     runs: [{
       tool: { driver: { name: "GNU C17" } },
@@ -1009,7 +1033,9 @@ Deno.test("SARIF read from its format: a document spread over lines (gcc 13's sh
       ],
     }],
   };
-  const text = ["make: entering", JSON.stringify(doc, null, 2), "make: *** [all] Error 1"].join("\n");
+  const text = ["make: entering", JSON.stringify(doc, null, 2), "make: *** [all] Error 1"].join(
+    "\n",
+  );
   const got = readAll(text).findings.filter((f) => !f.message.startsWith("make"));
   assertEquals(got.map((f) => [f.kind, f.location, f.message, f.detail]), [
     ["warning", "src/shelf%20count.c:2:7", "unused variable ‘spare’", undefined],
@@ -1028,8 +1054,18 @@ Deno.test("a Perl script that died (perl 5.36): croak, a run-time error, a compi
     ["error", "report.pl:13", undefined, "cannot take a ratio over zero items"],
   ]);
   // Perl's warning before the death has the same shape; it is known by its words.
-  expectFindings("perl/die_runtime.log", [["error", "divide.pl:8", undefined, "Illegal division by zero"]]);
-  expectFindings("perl/die_syntax.log", [["error", "syntax.pl:4", undefined, 'syntax error, near "print"']]);
+  expectFindings("perl/die_runtime.log", [[
+    "error",
+    "divide.pl:8",
+    undefined,
+    "Illegal division by zero",
+  ]]);
+  expectFindings("perl/die_syntax.log", [[
+    "error",
+    "syntax.pl:4",
+    undefined,
+    'syntax error, near "print"',
+  ]]);
   expectFindings("perl/die_missing_module.log", [
     ["error", "needs.pl:2", undefined, "Can't locate Shop/Missing.pm in @INC"],
   ]);
@@ -1041,12 +1077,13 @@ Deno.test("Perl's death read from its format: after reading a file, with a confe
     'Argument "x" isn\'t numeric in addition (+) at lib/Cart.pm line 38, <$fh> line 3.',
     "Use of uninitialized value $qty in multiplication (*) at lib/Cart.pm line 40, <$fh> line 3.",
     "bad price 'x' at lib/Cart.pm line 41, <$fh> line 3.",
-    "\tCart::price(\"x\") called at bin/cart.pl line 9",
+    '\tCart::price("x") called at bin/cart.pl line 9',
     "processed 2 rows",
   ].join("\n");
   assertEquals(readAll(died).findings.map((f) => [f.location, f.message]), [
     ["lib/Cart.pm:41", "bad price 'x'"],
   ]);
-  const warned = "Use of uninitialized value $qty in multiplication (*) at lib/Cart.pm line 40.\ndone\n";
+  const warned =
+    "Use of uninitialized value $qty in multiplication (*) at lib/Cart.pm line 40.\ndone\n";
   assertEquals(triageText(warned, { exitStatus: 0 }).outcome, "clean");
 });

@@ -55,7 +55,8 @@ Deno.test("a file and standard input tell the watcher how many lines they have r
 });
 
 Deno.test({
-  name: "wisp triage reading standard input at a real terminal shows the working line; --quiet does not",
+  name:
+    "wisp triage reading standard input at a real terminal shows the working line; --quiet does not",
   ignore: !tmuxAvailable(),
   fn: async () => {
     const home = await tempDir();

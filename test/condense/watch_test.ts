@@ -194,7 +194,11 @@ Deno.test("a failing run is triaged from every byte: its one failure in the midd
         "",
       ].join("\n"),
     );
-    const w = startWatch(["-y", "--no-model", "--max-runs", "1", "--", "sh", "check.sh"], work, home);
+    const w = startWatch(
+      ["-y", "--no-model", "--max-runs", "1", "--", "sh", "check.sh"],
+      work,
+      home,
+    );
     await w.waitFor(/run 1 \(start\): fail, exit 1/);
     await w.waitFor(/TestMiddle.*middle_test\.go:12|middle_test\.go:12.*TestMiddle/);
     // The last run failed: watch exits 1.

@@ -33,7 +33,7 @@ Deno.test("memory recalls an earlier output from the audit log through a referen
     const thread = String(first.thread_id);
     ollama.reply(
       (body) => {
-        const tools = (body.tools as { function: { name: string; description: string } }[]);
+        const tools = body.tools as { function: { name: string; description: string } }[];
         assertEquals(tools.map((t) => t.function.name), ["run_command", "memory"]);
         const reference = (body.messages as Sent[]).find((m) => m.role === "tool")!.content;
         const recall = reference.match(/to see it: memory "(recall entry \d+)"/);

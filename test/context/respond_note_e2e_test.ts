@@ -19,7 +19,9 @@ Deno.test("respond notes on stderr that it condensed the turn to fit the window"
   });
   try {
     for (let n = 1; n <= 8; n++) {
-      ollama.reply({ toolCalls: [{ name: "run_command", arguments: { command: commandOf(n + 1) } }] });
+      ollama.reply({
+        toolCalls: [{ name: "run_command", arguments: { command: commandOf(n + 1) } }],
+      });
     }
     ollama.reply({ text: "All eight ran." });
     const run = await s.wisp(["Run the eight commands."]);

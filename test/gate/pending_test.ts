@@ -6,12 +6,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import {
-  checkAnswer,
-  listPending,
-  PendingBoard,
-  sha256Hex,
-} from "../../src/gate/pending.ts";
+import { checkAnswer, listPending, PendingBoard, sha256Hex } from "../../src/gate/pending.ts";
 import type { Prober } from "../../src/platform/process_probe.ts";
 import { connectLocal } from "../../src/platform/peer_socket.ts";
 

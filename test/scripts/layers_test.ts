@@ -48,7 +48,7 @@ Deno.test("a deliberately wrong import is caught, whatever its form", () => {
       'export { c } from "../agent/turn.ts";',
       'const d = await import("../faces/respond.ts");',
       'const e = import.meta.resolve("../session/session.ts");',
-      "// An example in a comment is not code: import { x } from \"../cli/io.ts\";",
+      '// An example in a comment is not code: import { x } from "../cli/io.ts";',
       '/* nor is this: import("../cli/io.ts") */',
       'const url = "http://example.invalid/not/a/comment";',
     ].join("\n"),

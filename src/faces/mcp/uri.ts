@@ -142,4 +142,3 @@ export function parseWispUri(uri: string): UriResult {
   }
   return { ok: true, value: { target, page, limit, base: `wisp://${pathText}` } };
 }
-

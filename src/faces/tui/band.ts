@@ -138,4 +138,3 @@ export function composeBand(state: BandState, paint: Paint): Band {
   }
   return { rows: [...reply, ...below], ...(cursor ? { cursor } : {}) };
 }
-

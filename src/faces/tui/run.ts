@@ -134,7 +134,9 @@ export class Tui {
   #print(rows: string[]): void {
     this.#unprinted.push(...rows);
     this.#recent.push(...rows);
-    if (this.#recent.length > RECENT_ROWS) this.#recent.splice(0, this.#recent.length - RECENT_ROWS);
+    if (this.#recent.length > RECENT_ROWS) {
+      this.#recent.splice(0, this.#recent.length - RECENT_ROWS);
+    }
     this.#flushPrinted();
   }
 

@@ -6,14 +6,9 @@
  * permission fence. Each topic returns a short report (a heading and a
  * table) or throws a TopicError the tool turns into `error: …`.
  */
-import {
-  parseDefaultRoute,
-  type ProcessInfo,
-  processesFrom,
-  socketsFrom,
-} from "./procfs.ts";
-import { procSnapshot, type ProcRequest } from "./source.ts";
-import { duration, folderReport, statfsColumns, table, type Topics, TopicError } from "./shared.ts";
+import { parseDefaultRoute, processesFrom, type ProcessInfo, socketsFrom } from "./procfs.ts";
+import { type ProcRequest, procSnapshot } from "./source.ts";
+import { duration, folderReport, statfsColumns, table, TopicError, type Topics } from "./shared.ts";
 import { formatBytes } from "../../util/bytes.ts";
 import { nativePortReport, nativeProcessesReport, nativeProcessReport } from "./native.ts";
 
@@ -37,7 +32,11 @@ async function snapshot(request: ProcRequest, options: SourceOptions) {
   try {
     return await procSnapshot(request, options);
   } catch (error) {
-    throw new TopicError(`cannot read the process table (${(error as Error).message}); wisp doctor checks the launcher`);
+    throw new TopicError(
+      `cannot read the process table (${
+        (error as Error).message
+      }); wisp doctor checks the launcher`,
+    );
   }
 }
 
@@ -51,7 +50,9 @@ export async function portReport(port: number, options: SourceOptions = {}): Pro
     perProcess: PROCESS_FILES,
     sockets: true,
   }, options);
-  const sockets = socketsFrom(snap.files).filter((s) => s.localPort === port || s.remotePort === port);
+  const sockets = socketsFrom(snap.files).filter((s) =>
+    s.localPort === port || s.remotePort === port
+  );
   if (sockets.length === 0) return `nothing is listening on or connected to port ${port}`;
   const byPid = new Map(processesFrom(snap.files).map((p) => [p.pid, p]));
   const rows = sockets.map((s) => {
@@ -63,14 +64,17 @@ export async function portReport(port: number, options: SourceOptions = {}): Pro
     const remote = s.remotePort === 0 ? "" : `${s.remoteAddress}:${s.remotePort}`;
     return [s.proto, `${s.localAddress}:${s.localPort}`, remote, s.state, process];
   });
-  const listening = sockets.filter((s) => s.localPort === port && (s.state === "LISTEN" || s.state === "UNCONN"));
+  const listening = sockets.filter((s) =>
+    s.localPort === port && (s.state === "LISTEN" || s.state === "UNCONN")
+  );
   const heading = listening.length > 0
     ? `port ${port}: ${listening.length} listening socket${listening.length > 1 ? "s" : ""}`
     : `port ${port}: no listener; ${sockets.length} connection${sockets.length > 1 ? "s" : ""}`;
   return `${heading}\n${table(["PROTO", "LOCAL", "REMOTE", "STATE", "PROCESS"], rows)}`;
 }
 
-const REAL_FS = /^(ext[234]|xfs|btrfs|zfs|f2fs|vfat|exfat|ntfs3?|fuseblk|apfs|hfsplus|overlay|tmpfs)$/;
+const REAL_FS =
+  /^(ext[234]|xfs|btrfs|zfs|f2fs|vfat|exfat|ntfs3?|fuseblk|apfs|hfsplus|overlay|tmpfs)$/;
 
 export async function diskReport(path?: string, options: SourceOptions = {}): Promise<string> {
   const rows: string[][] = [];
@@ -81,11 +85,16 @@ export async function diskReport(path?: string, options: SourceOptions = {}): Pr
     try {
       describe(path, "");
     } catch (error) {
-      throw new TopicError(`cannot read the disk of ${path} (${(error as Error).message}); give an existing path`);
+      throw new TopicError(
+        `cannot read the disk of ${path} (${(error as Error).message}); give an existing path`,
+      );
     }
-    return `the file system holding ${path}\n${table(["PATH", "", "SIZE", "USED", "FREE", "USE%"], rows)}`;
+    return `the file system holding ${path}\n${
+      table(["PATH", "", "SIZE", "USED", "FREE", "USE%"], rows)
+    }`;
   }
-  const mounts = (await snapshot({ paths: ["/proc/mounts"] }, options)).files.get("/proc/mounts") ?? "";
+  const mounts = (await snapshot({ paths: ["/proc/mounts"] }, options)).files.get("/proc/mounts") ??
+    "";
   const seen = new Set<string>();
   for (const line of mounts.split("\n")) {
     const [, mount, fsType] = line.split(" ");
@@ -101,13 +110,19 @@ export async function diskReport(path?: string, options: SourceOptions = {}): Pr
   return `mounted file systems\n${table(["MOUNT", "TYPE", "SIZE", "USED", "FREE", "USE%"], rows)}`;
 }
 
-async function allProcesses(options: SourceOptions): Promise<{ processes: ProcessInfo[]; uptime: number }> {
+async function allProcesses(
+  options: SourceOptions,
+): Promise<{ processes: ProcessInfo[]; uptime: number }> {
   const snap = await snapshot({ paths: ["/proc/uptime"], perProcess: PROCESS_FILES }, options);
   const uptime = Number((snap.files.get("/proc/uptime") ?? "").split(/\s+/)[0]) || Deno.osUptime();
   return { processes: processesFrom(snap.files), uptime };
 }
 
-export async function processesReport(sort: "cpu" | "memory" = "cpu", limit = 10, options: SourceOptions = {}): Promise<string> {
+export async function processesReport(
+  sort: "cpu" | "memory" = "cpu",
+  limit = 10,
+  options: SourceOptions = {},
+): Promise<string> {
   // Through the native library when it is there; the launcher's host view otherwise.
   const native = options.viaLauncher ? undefined : nativeProcessesReport(sort, limit);
   if (native !== undefined) return native;
@@ -126,7 +141,9 @@ export async function processesReport(sort: "cpu" | "memory" = "cpu", limit = 10
     duration(p.cpuTicks / TICKS),
     shortCommand(p.commandLine),
   ]);
-  return `your ${Math.min(limit, mine.length)} busiest processes by ${sort} (of ${mine.length}; CPU% averaged over each one's life)\n` +
+  return `your ${
+    Math.min(limit, mine.length)
+  } busiest processes by ${sort} (of ${mine.length}; CPU% averaged over each one's life)\n` +
     table(["PID", "CPU%", "MEMORY", "CPU TIME", "COMMAND"], rows);
 }
 
@@ -161,7 +178,12 @@ export function memoryReport(): string {
   const available = m.available || m.free;
   const rows = [
     ["memory", formatBytes(m.total), formatBytes(m.total - available), formatBytes(available)],
-    ["swap", formatBytes(m.swapTotal), formatBytes(m.swapTotal - m.swapFree), formatBytes(m.swapFree)],
+    [
+      "swap",
+      formatBytes(m.swapTotal),
+      formatBytes(m.swapTotal - m.swapFree),
+      formatBytes(m.swapFree),
+    ],
   ];
   const pct = Math.round(((m.total - available) / m.total) * 100);
   return `memory: ${pct}% in use\n${table(["", "TOTAL", "USED", "AVAILABLE"], rows)}`;
@@ -169,7 +191,11 @@ export function memoryReport(): string {
 
 export async function batteryReport(options: SourceOptions = {}): Promise<string> {
   const snap = await snapshot({
-    paths: ["/sys/class/power_supply/*/type", "/sys/class/power_supply/*/capacity", "/sys/class/power_supply/*/status"],
+    paths: [
+      "/sys/class/power_supply/*/type",
+      "/sys/class/power_supply/*/capacity",
+      "/sys/class/power_supply/*/status",
+    ],
   }, options);
   const rows: string[][] = [];
   for (const [path, text] of snap.files) {
@@ -197,7 +223,8 @@ function readText(path: string): string | undefined {
 export async function osReport(options: SourceOptions = {}): Promise<string> {
   const release = readText("/etc/os-release") ?? "";
   const pretty = /^PRETTY_NAME="?([^"\n]+)"?/m.exec(release)?.[1] ?? "Linux";
-  const cpuinfo = (await snapshot({ paths: ["/proc/cpuinfo"] }, options)).files.get("/proc/cpuinfo") ?? "";
+  const cpuinfo =
+    (await snapshot({ paths: ["/proc/cpuinfo"] }, options)).files.get("/proc/cpuinfo") ?? "";
   const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? Deno.build.arch;
   const cores = (cpuinfo.match(/^processor\s*:/gm) ?? []).length || navigator.hardwareConcurrency;
   const rows = [
@@ -214,7 +241,8 @@ export async function osReport(options: SourceOptions = {}): Promise<string> {
 
 export async function networkReport(options: SourceOptions = {}): Promise<string> {
   const interfaces = Deno.networkInterfaces();
-  const routes = (await snapshot({ paths: ["/proc/net/route"] }, options)).files.get("/proc/net/route") ?? "";
+  const routes =
+    (await snapshot({ paths: ["/proc/net/route"] }, options)).files.get("/proc/net/route") ?? "";
   const route = parseDefaultRoute(routes);
   const rows = interfaces.map((i) => [
     i.name + (route?.iface === i.name ? " *" : ""),
@@ -222,7 +250,9 @@ export async function networkReport(options: SourceOptions = {}): Promise<string
     `${i.address}${i.cidr ? "/" + i.cidr.split("/")[1] : ""}`,
     i.mac === "00:00:00:00:00:00" ? "" : i.mac,
   ]);
-  const heading = route ? `default route via ${route.gateway} on ${route.iface} (*)` : "no default route";
+  const heading = route
+    ? `default route via ${route.gateway} on ${route.iface} (*)`
+    : "no default route";
   return `${heading}\n${table(["INTERFACE", "FAMILY", "ADDRESS", "MAC"], rows)}`;
 }
 

@@ -291,7 +291,10 @@ Deno.test("a prompt that cannot fit the model's window fails before it is sent",
 
 Deno.test("with the sandbox off in config.json, respond warns on stderr", async () => {
   const ollama = startFakeOllama();
-  const s = await scratch({ ...ollamaConfig(ollama.url), commandPolicy: { sandbox: { enabled: false } } });
+  const s = await scratch({
+    ...ollamaConfig(ollama.url),
+    commandPolicy: { sandbox: { enabled: false } },
+  });
   try {
     ollama.reply({ text: "Hi." });
     const run = await s.wisp(["hello"]);

@@ -10,7 +10,10 @@ import { configSchema } from "../../../src/config/schema.ts";
 import { ollamaConfig, scratch } from "./support.ts";
 
 Deno.test("doctor: a served model is ok, with its window", async () => {
-  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }], replies: [{ text: "ready" }] });
+  const ollama = startFakeOllama({
+    models: [{ name: "granite4.1:8b" }],
+    replies: [{ text: "ready" }],
+  });
   const s = await scratch({
     ...ollamaConfig(ollama.url),
     ollama: { host: ollama.url, contextLength: 32768 },
@@ -66,7 +69,10 @@ Deno.test("doctor: Apple's model on Linux is not ok, pointing at Ollama", async 
   listener.close();
   const dead = `http://127.0.0.1:${port}`;
   const [finding] = await modelFindingsFor(
-    configSchema.parse({ llamacpp: { baseURL: `${dead}/v1` }, lmstudio: { baseURL: `${dead}/v1` } }),
+    configSchema.parse({
+      llamacpp: { baseURL: `${dead}/v1` },
+      lmstudio: { baseURL: `${dead}/v1` },
+    }),
     (name) => name === "OLLAMA_HOST" ? dead : undefined,
   );
   assertEquals(finding.ok, false);
