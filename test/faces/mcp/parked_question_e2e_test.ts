@@ -72,73 +72,90 @@ async function parkedCall(c: Connected, s: McpScratch, thread: string): Promise<
   return question.id;
 }
 
+/**
+ * A `wisp mcp` server given the ask tool, parking after a second, its
+ * questions running out after `timeoutSeconds`, over a fake Ollama; `body`
+ * runs with them, then all of it is closed.
+ */
+async function withParkingServer(
+  timeoutSeconds: number,
+  body: (ollama: ReturnType<typeof startFakeOllama>, s: McpScratch, c: Connected) => Promise<void>,
+): Promise<void> {
+  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
+  const s = await mcpScratch(
+    ollamaConfig(ollama.url, {
+      tools: { ask: true },
+      inquiry: { timeoutSeconds, parkAfterSeconds: 1 },
+    }),
+  );
+  const c = await connect(s, { env: { HOME: s.home } });
+  try {
+    await body(ollama, s, c);
+  } finally {
+    await c.close();
+    await ollama.close();
+    await s.remove();
+  }
+}
+
 Deno.test({
   name:
     "wisp mcp: an unanswered question parks the turn; the answer given at a terminal reaches the thread's next turn once",
   ignore: !tmuxAvailable(),
   fn: async () => {
-    const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
-    const s = await mcpScratch(
-      ollamaConfig(ollama.url, {
-        tools: { ask: true },
-        inquiry: { timeoutSeconds: 300, parkAfterSeconds: 1 },
-      }),
-    );
-    const c = await connect(s, { env: { HOME: s.home } });
-    const terminal = new Terminal();
-    try {
-      scriptAsk(ollama, ["Using ./wisp.json.", "Done."]);
-      const id = await parkedCall(c, s, "cfg");
-      // The model was told the question waits, not an answer.
-      const toolMessage = (ollama.chats()[1] as unknown as Chat).messages.filter((m) =>
-        m.role === "tool"
-      )
-        .at(-1)!.content;
-      assertStringIncludes(toolMessage, `(question ${id})`);
-      assertStringIncludes(toolMessage, "Do not guess it");
+    await withParkingServer(300, async (ollama, s, c) => {
+      const terminal = new Terminal();
+      try {
+        scriptAsk(ollama, ["Using ./wisp.json.", "Done."]);
+        const id = await parkedCall(c, s, "cfg");
+        // The model was told the question waits, not an answer.
+        const toolMessage = (ollama.chats()[1] as unknown as Chat).messages.filter((m) =>
+          m.role === "tool"
+        )
+          .at(-1)!.content;
+        assertStringIncludes(toolMessage, `(question ${id})`);
+        assertStringIncludes(toolMessage, "Do not guess it");
 
-      await terminal.wisp("answer", s.home, ["questions", "answer", id], undefined, s.project, {
-        env: { HOME: s.home },
-      });
-      await terminal.waitFor("answer", "press Enter to decline");
-      await terminal.keys("answer", "2", "Enter");
-      const answered = await terminal.waitFor("answer", "EXIT=");
-      assertStringIncludes(
-        answered,
-        `answered: ${QUESTION}; thread cfg reads it on its next turn`,
-      );
-      assertStringIncludes(answered, "EXIT=0");
-      const settled = await waitFor(
-        () => s.events().find((e) => e.kind === "inquiry.settled" && e.parked === true),
-        "the parked question's end in the audit",
-      );
-      assertEquals(settled.outcome, "answered");
-      assertEquals(settled.thread, "cfg");
-      assertEquals(pendingIds(s.pending), []);
+        await terminal.wisp("answer", s.home, ["questions", "answer", id], undefined, s.project, {
+          env: { HOME: s.home },
+        });
+        await terminal.waitFor("answer", "press Enter to decline");
+        await terminal.keys("answer", "2", "Enter");
+        const answered = await terminal.waitFor("answer", "EXIT=");
+        assertStringIncludes(
+          answered,
+          `answered: ${QUESTION}; thread cfg reads it on its next turn`,
+        );
+        assertStringIncludes(answered, "EXIT=0");
+        const settled = await waitFor(
+          () => s.events().find((e) => e.kind === "inquiry.settled" && e.parked === true),
+          "the parked question's end in the audit",
+        );
+        assertEquals(settled.outcome, "answered");
+        assertEquals(settled.thread, "cfg");
+        assertEquals(pendingIds(s.pending), []);
 
-      const notice = `[the person answered your question "${QUESTION}": ./wisp.json]`;
-      const next = await c.client.callTool({
-        name: "respond",
-        arguments: { prompt: "go on", thread_id: "cfg" },
-      });
-      const receipt = structured(next) as { notices?: string[]; reply: string };
-      assertEquals(receipt.notices, [notice]);
-      assertEquals(receipt.reply, "Using ./wisp.json.");
-      assertEquals(lastUserMessage(ollama.chats()[2]), `${notice}\n\ngo on`);
+        const notice = `[the person answered your question "${QUESTION}": ./wisp.json]`;
+        const next = await c.client.callTool({
+          name: "respond",
+          arguments: { prompt: "go on", thread_id: "cfg" },
+        });
+        const receipt = structured(next) as { notices?: string[]; reply: string };
+        assertEquals(receipt.notices, [notice]);
+        assertEquals(receipt.reply, "Using ./wisp.json.");
+        assertEquals(lastUserMessage(ollama.chats()[2]), `${notice}\n\ngo on`);
 
-      // Told once: the turn after does not hear it again as news.
-      const third = await c.client.callTool({
-        name: "respond",
-        arguments: { prompt: "anything else?", thread_id: "cfg" },
-      });
-      assertEquals((structured(third) as { notices?: string[] }).notices, undefined);
-      assertEquals(lastUserMessage(ollama.chats()[3]), "anything else?");
-    } finally {
-      await terminal.close();
-      await c.close();
-      await ollama.close();
-      await s.remove();
-    }
+        // Told once: the turn after does not hear it again as news.
+        const third = await c.client.callTool({
+          name: "respond",
+          arguments: { prompt: "anything else?", thread_id: "cfg" },
+        });
+        assertEquals((structured(third) as { notices?: string[] }).notices, undefined);
+        assertEquals(lastUserMessage(ollama.chats()[3]), "anything else?");
+      } finally {
+        await terminal.close();
+      }
+    });
   },
 });
 
@@ -146,54 +163,40 @@ Deno.test({
   name: "wisp mcp: a parked question declined at a terminal is told to the next turn once",
   ignore: !tmuxAvailable(),
   fn: async () => {
-    const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
-    const s = await mcpScratch(
-      ollamaConfig(ollama.url, {
-        tools: { ask: true },
-        inquiry: { timeoutSeconds: 300, parkAfterSeconds: 1 },
-      }),
-    );
-    const c = await connect(s, { env: { HOME: s.home } });
-    const terminal = new Terminal();
-    try {
-      scriptAsk(ollama, ["I will not guess.", "Fine."]);
-      const id = await parkedCall(c, s, "dec");
-      await terminal.wisp("decline", s.home, ["questions", "decline", id], undefined, s.project, {
-        env: { HOME: s.home },
-      });
-      const declined = await terminal.waitFor("decline", "EXIT=");
-      assertStringIncludes(declined, `declined: ${QUESTION}; thread dec`);
-      assertStringIncludes(declined, "next turn");
-      assertStringIncludes(declined, "EXIT=0");
-      await waitFor(
-        () => s.events().find((e) => e.kind === "inquiry.settled" && e.parked === true),
-        "the parked question's end in the audit",
-      );
+    await withParkingServer(300, async (ollama, s, c) => {
+      const terminal = new Terminal();
+      try {
+        scriptAsk(ollama, ["I will not guess.", "Fine."]);
+        const id = await parkedCall(c, s, "dec");
+        await terminal.wisp("decline", s.home, ["questions", "decline", id], undefined, s.project, {
+          env: { HOME: s.home },
+        });
+        const declined = await terminal.waitFor("decline", "EXIT=");
+        assertStringIncludes(declined, `declined: ${QUESTION}; thread dec`);
+        assertStringIncludes(declined, "next turn");
+        assertStringIncludes(declined, "EXIT=0");
+        await waitFor(
+          () => s.events().find((e) => e.kind === "inquiry.settled" && e.parked === true),
+          "the parked question's end in the audit",
+        );
 
-      const notice = `[the person declined your question "${QUESTION}"]`;
-      await c.client.callTool({ name: "respond", arguments: { prompt: "and?", thread_id: "dec" } });
-      assertEquals(lastUserMessage(ollama.chats()[2]), `${notice}\n\nand?`);
-      await c.client.callTool({ name: "respond", arguments: { prompt: "ok", thread_id: "dec" } });
-      assertEquals(lastUserMessage(ollama.chats()[3]), "ok");
-    } finally {
-      await terminal.close();
-      await c.close();
-      await ollama.close();
-      await s.remove();
-    }
+        const notice = `[the person declined your question "${QUESTION}"]`;
+        await c.client.callTool({
+          name: "respond",
+          arguments: { prompt: "and?", thread_id: "dec" },
+        });
+        assertEquals(lastUserMessage(ollama.chats()[2]), `${notice}\n\nand?`);
+        await c.client.callTool({ name: "respond", arguments: { prompt: "ok", thread_id: "dec" } });
+        assertEquals(lastUserMessage(ollama.chats()[3]), "ok");
+      } finally {
+        await terminal.close();
+      }
+    });
   },
 });
 
 Deno.test("wisp mcp: a parked question nobody answers runs out, and the next turn is told so once", async () => {
-  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
-  const s = await mcpScratch(
-    ollamaConfig(ollama.url, {
-      tools: { ask: true },
-      inquiry: { timeoutSeconds: 2, parkAfterSeconds: 1 },
-    }),
-  );
-  const c = await connect(s, { env: { HOME: s.home } });
-  try {
+  await withParkingServer(2, async (ollama, s, c) => {
     scriptAsk(ollama, ["Nothing came.", "Still nothing."]);
     const id = await parkedCall(c, s, "late");
     const settled = await waitFor(
@@ -214,23 +217,11 @@ Deno.test("wisp mcp: a parked question nobody answers runs out, and the next tur
     );
     await c.client.callTool({ name: "respond", arguments: { prompt: "so", thread_id: "late" } });
     assertEquals(lastUserMessage(ollama.chats()[3]), "so");
-  } finally {
-    await c.close();
-    await ollama.close();
-    await s.remove();
-  }
+  });
 });
 
 Deno.test("wisp mcp: a parked question is withdrawn when its thread closes, and a later answer is refused", async () => {
-  const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
-  const s = await mcpScratch(
-    ollamaConfig(ollama.url, {
-      tools: { ask: true },
-      inquiry: { timeoutSeconds: 300, parkAfterSeconds: 1 },
-    }),
-  );
-  const c = await connect(s, { env: { HOME: s.home } });
-  try {
+  await withParkingServer(300, async (ollama, s, c) => {
     scriptAsk(ollama, []);
     const id = await parkedCall(c, s, "gone");
     await c.client.callTool({ name: "close_thread", arguments: { thread_id: "gone" } });
@@ -243,9 +234,5 @@ Deno.test("wisp mcp: a parked question is withdrawn when its thread closes, and 
       s.events().some((e) => e.kind === "inquiry.settled" && e.parked === true),
       false,
     );
-  } finally {
-    await c.close();
-    await ollama.close();
-    await s.remove();
-  }
+  });
 });
