@@ -259,10 +259,21 @@ export function isReference(value: string): boolean {
     /^(?:process\.env|os\.environ|os\.getenv|env\(|ENV\[|System\.getenv|Deno\.env|import\.meta\.env|getenv\(|secrets\.|vault:|arn:aws:|projects\/[^/]+\/secrets\/|ssm:|file:|keyring:|op:\/\/)/
       .test(value)
   ) return true;
+  // Vercel's `@name`: the name of a secret stored with the platform, not its value.
+  if (/^@[a-z0-9][a-z0-9_-]*$/.test(value)) return true;
   // A path: characters file names are made of (a WordPress salt starting with `/` is not one).
   if (/^(?:\/|\.\/|\.\.\/|~\/)[\w.@%+=:,~\/-]*$/.test(value)) return true;
   if (/\.(?:pem|key|crt|cer|p12|pfx|json|ya?ml|txt|env|cfg|conf|ini|toml)$/i.test(value)) {
     return true;
   }
   return false;
+}
+
+/**
+ * A value a tool stored encrypted, useless without the tool's own key: Jenkins' `{AQAAAB…}` and
+ * Pulumi's `v1:…:…` (its `secure:` values and its stack's `encryptionsalt`).
+ */
+export function isToolCiphertext(value: string): boolean {
+  return /^\{AQAAAB[A-Za-z0-9+/]{16,}={0,2}\}$/.test(value) ||
+    /^v1:[A-Za-z0-9+/]{8,}={0,2}:/.test(value);
 }

@@ -445,6 +445,57 @@ export const CREDENTIAL_RULES: Rule[] = [
     },
   }),
   regexRule({
+    // curl's config file (`.curlrc`, `curl -K`): long options without dashes, one a line,
+    // `user = "name:password"`, `proxy-user "name:password"`.
+    kind: "basic-auth",
+    pattern:
+      /^[ \t]*(?:--)?(?:proxy-)?user(?:[ \t]*=[ \t]*|[ \t]+)"?[^\s:"'`$]+:([^\s"'`]{4,})"?[ \t]*\r?$/gmd,
+    group: 1,
+    keywords: ["user =", "user=", 'user "', "proxy-user"],
+    priority: PRIORITY.header,
+    validate: (v) => !isPlaceholder(v) && !isTemplateReference(v) && !v.startsWith("$"),
+  }),
+  regexRule({
+    // Postfix's `sasl_passwd` (and other relay maps): `[smtp.host]:587 name:password`, one
+    // relay a line, the whole line nothing else.
+    kind: "password",
+    pattern: /(?<=^\[[\w.-]+)\]:\d{2,5}[ \t]+[^\s:]+:([^\s:]{4,})[ \t]*\r?$/gmd,
+    group: 1,
+    anchors: ["]:"],
+    priority: PRIORITY.header,
+    validate: (v) => !isPlaceholder(v) && !isTemplateReference(v) && !v.startsWith("$"),
+  }),
+  regexRule({
+    // PgBouncer's `auth_file`: `"name" "password"` alone on a line. A stored hash
+    // (`md5…`, `SCRAM-SHA-256$…`) is what the file should hold, and is not reported.
+    kind: "password",
+    pattern: /(?<=^"[\w.@-]+)" "([^"\s]{4,})"[ \t]*\r?$/gmd,
+    group: 1,
+    anchors: ['" "'],
+    priority: PRIORITY.header,
+    validate: (v) =>
+      !/^md5[0-9a-f]{32}$|^SCRAM-SHA-256\$/.test(v) && !isPlaceholder(v) &&
+      !isTemplateReference(v) && !v.startsWith("$"),
+  }),
+  regexRule({
+    // Consul's and Nomad's gossip key, `encrypt = "…"`: base64 of 16 or 32 random bytes.
+    kind: "generic-secret",
+    pattern: /^[ \t]*"?encrypt"?[ \t]*[=:][ \t]*"([A-Za-z0-9+/]{22}==|[A-Za-z0-9+/]{43}=)"/gmd,
+    group: 1,
+    keywords: ["encrypt"],
+    priority: PRIORITY.header,
+  }),
+  regexRule({
+    // A Terraform state keeps what `random_password` generated in its `result`, in the clear.
+    kind: "password",
+    pattern:
+      /"type":[ \t]*"random_password"(?:(?!"type":)[\s\S]){0,4000}?"result":[ \t]*"([^"\n]+)"/gd,
+    group: 1,
+    keywords: ["random_password"],
+    priority: PRIORITY.header,
+    validate: (v) => !isPlaceholder(v) && !isTemplateReference(v),
+  }),
+  regexRule({
     kind: "basic-auth",
     // curl also takes the option run together with its value: `-uadmin:pw`.
     pattern: /(?<=^|\s)(?:-u|--user)(?:\s+|=|(?=[^\s-]))["']?[^\s:"'`$]+:([^\s"'`]{4,})/gmd,
