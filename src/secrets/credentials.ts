@@ -446,12 +446,13 @@ export const CREDENTIAL_RULES: Rule[] = [
   }),
   regexRule({
     // curl's config file (`.curlrc`, `curl -K`): long options without dashes, one a line,
-    // `user = "name:password"`, `proxy-user "name:password"`.
+    // `user = "name:password"`, `proxy-user "name:password"`. Anchored on the option's three
+    // spellings, so the rule costs nothing where no such line is.
     kind: "basic-auth",
     pattern:
-      /^[ \t]*(?:--)?(?:proxy-)?user(?:[ \t]*=[ \t]*|[ \t]+)"?[^\s:"'`$]+:([^\s"'`]{4,})"?[ \t]*\r?$/gmd,
+      /(?<=^[ \t]*(?:--)?(?:proxy-)?)user(?:=|[ ]=[ \t]*|[ ](?="))"?[^\s:"'`$]+:([^\s"'`]{4,})"?[ \t]*\r?$/gmd,
     group: 1,
-    keywords: ["user =", "user=", 'user "', "proxy-user"],
+    anchors: ["user=", "user =", 'user "'],
     priority: PRIORITY.header,
     validate: (v) => !isPlaceholder(v) && !isTemplateReference(v) && !v.startsWith("$"),
   }),

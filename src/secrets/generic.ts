@@ -1044,7 +1044,10 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
     if (!found) {
       // `tokens {`, `secrets:`: a block whose every entry is a secret (Consul's ACL tokens).
       const length = name.end - name.start;
-      if (length >= 6 && length <= 11 && SECRET_BLOCK.test(text.slice(name.start, name.end))) {
+      if (
+        length >= 6 && length <= 11 && (text.charCodeAt(name.end - 1) | 32) === 115 && // "s"
+        SECRET_BLOCK.test(text.slice(name.start, name.end))
+      ) {
         for (const entry of secretBlockEntries(text, name.start, name.end)) {
           const candidate = judged(text, entry, entry.cls ?? "secret", context);
           if (candidate) out.push(candidate);
