@@ -103,6 +103,9 @@ const urlCredentialRule: Rule = {
         continue;
       }
       if (/^\$|^%[A-Za-z_]/.test(password)) continue;
+      // `host:1433;databaseName=…;password=…@…`: a port and then `;` begin SQL Server's property
+      // list, so the "user" is a host and the `@` belongs to a property's value.
+      if (/^\d{1,5};/.test(password)) continue;
       const [valueStart, valueEnd] = match.indices![3]!;
       out.push({
         kind: URL_DB_SCHEMES.test(scheme) ? "database-connection-string" : "url-credentials",

@@ -376,16 +376,17 @@ const CODE_EXTENSIONS = new Set([
 ]);
 
 /** A value that is code, not a literal: a call, an index, a member chain, a bare identifier. */
-function looksLikeExpression(value: string, literalFile: boolean): boolean {
+function looksLikeExpression(value: string, literalFile: boolean, yaml: boolean): boolean {
   // `@` starts a decorator or an instance variable in code; in an env or properties file it is
   // the first character of a literal (Maven's `@name@` filter is a template, caught elsewhere).
   if (/[()[\]{}]/.test(value) || value[0] === "$" || (value[0] === "@" && !literalFile)) {
     return true;
   }
-  // YAML anchors, aliases and tags (`*default`, `!Ref`), printf and batch variables (`%s`, `%VAR%`).
-  if (/^[&*][A-Za-z_][\w.-]*$|^!!?[A-Za-z]+$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) {
-    return true;
-  }
+  // YAML anchors and aliases (`*default`), where a plain value cannot start with `&` or `*`, and a
+  // splat in code; in a shell line or an env file `*u45Z…` is a literal like any other.
+  if ((yaml || !literalFile) && /^[&*][A-Za-z_][\w.-]*$/.test(value)) return true;
+  // YAML tags (`!Ref`), printf and batch variables (`%s`, `%VAR%`).
+  if (/^!!?[A-Za-z]+$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) return true;
   // Member chains, optional chaining, generics: `config.db.password`, `opts?.authInfo`, `z.infer<T`.
   if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value) || /\?\.|[<>]|=>/.test(value)) {
     return true;
@@ -406,22 +407,50 @@ export function thresholds(cls: Exclude<NameClass, null>, thorough: boolean): Va
   return thorough ? { minLength: 8, minEntropy: 2.5 } : { minLength: 12, minEntropy: 3 };
 }
 
+/**
+ * A long string dense with every kind of character, as generators make them (a WordPress salt,
+ * Django's generated key): a template mark or a character class inside it (`${E…`, `$(B`,
+ * `[K-K…]`) is there by chance. Templates hold spaces or repeat their letters, and measure lower.
+ */
+function denseRandom(value: string): boolean {
+  return value.length >= 40 && !/\s/.test(value) && classCount(value) === 4 &&
+    shannonEntropy(value) >= 4.8;
+}
+
 /** Whether `value`, assigned to a name of class `cls`, should be reported. */
 export function acceptValue(
   value: string,
   cls: Exclude<NameClass, null>,
-  options: { quoted: boolean; literalFile: boolean; thorough: boolean },
+  options: {
+    quoted: boolean;
+    literalFile: boolean;
+    thorough: boolean;
+    /** Whether the file may be YAML (a `.yml`/`.yaml` file or one of unknown kind); default yes. */
+    yaml?: boolean;
+  },
 ): boolean {
   const { minLength, minEntropy } = thresholds(cls, options.thorough);
   if (value.length < minLength || value.length > 1024) return false;
   if (/\s/.test(value) && !options.thorough) return false;
-  if (isPlaceholder(value) || isTemplateReference(value) || isReference(value)) return false;
+  if (isPlaceholder(value, false) || isReference(value)) return false;
+  // Template marks and character classes (`[A-Za-z0-9._~+/-]+=*` describes tokens; it is not
+  // one), unless found by chance in dense random text (measured only then: most values hold
+  // neither).
+  if (isTemplateReference(value) && !denseRandom(value)) return false;
+  if (
+    /\[[^\]]*(?:[a-z]-[a-z]|[A-Z]-[A-Z]|[0-9]-[0-9])[^\]]*\]|\\[dws]/.test(value) &&
+    !denseRandom(value)
+  ) {
+    return false;
+  }
   if (isIntegrityString(value) || isDataUrl(value) || isPublicToken(value)) return false;
   if (isToolCiphertext(value)) return false;
   if (/^https?:\/\//i.test(value)) return false;
   if (/^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$/.test(value)) return false; // a host name
   if (/^[0-9.,_-]+$/.test(value)) return false;
-  if (!options.quoted && looksLikeExpression(value, options.literalFile)) return false;
+  if (!options.quoted && looksLikeExpression(value, options.literalFile, options.yaml ?? true)) {
+    return false;
+  }
   // Random hex carries at most 4 bits a character, and a short draw often measures under 3: a
   // hex string of 16 or more under a secret's name is judged by a lower bar.
   const hexBar = value.length >= 16 && /^[0-9a-f]+$/i.test(value)
@@ -430,8 +459,6 @@ export function acceptValue(
   if (shannonEntropy(value) < hexBar) return false;
   // Words joined by dashes (`billing-db`, `basic-auth`) name a secret; they are not one.
   if (cls === "secret" && /^[a-z]+(?:[-_./:][a-z]+)*$/.test(value)) return false;
-  // A character class or pattern (`[A-Za-z0-9._~+/-]+=*`) describes tokens; it is not one.
-  if (/\[[^\]]*(?:[a-z]-[a-z]|[A-Z]-[A-Z]|[0-9]-[0-9])[^\]]*\]|\\[dws]/.test(value)) return false;
   // One lower-case word (`peanuts`, `different`) is a test fixture more often than a password.
   if (cls === "password" && !options.thorough && classCount(value) < 2 && value.length < 12) {
     return false;
@@ -462,6 +489,9 @@ const LITERAL_EXTENSIONS = new Set([
   ".netrc",
   "",
 ]);
+
+/** Extensions of files that may be YAML, where a plain value starting with `*` is an alias. */
+const YAML_OR_UNKNOWN = new Set([".yml", ".yaml", ""]);
 
 /** Files of `name = value` lines, where a lone `pass` is a password and not a verdict. */
 const INI_EXTENSIONS = new Set([".conf", ".ini", ".cfg"]);
@@ -1135,6 +1165,7 @@ function judged(
       quoted: found.quoted,
       literalFile: found.literal,
       thorough: context.thorough,
+      yaml: YAML_OR_UNKNOWN.has(context.extension),
     })
   ) {
     return null;
