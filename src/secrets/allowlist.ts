@@ -149,8 +149,9 @@ function isDocumentedExample(value: string): boolean {
 /** A template or variable reference: `${VAR}`, `{{ x }}`, `$(cmd)`, `<%= x %>`, `%VAR%`, `$VAR`. */
 export function isTemplateReference(value: string): boolean {
   // Each marker with what follows it in a real template (a name, a space, the closing half), so
-  // that a random secret holding `${` or `{%` by chance (a WordPress salt) is not taken for one.
-  return /\$\{[A-Za-z_][\w.]*(?:[:}?=+-]|$)|\{\{|\}\}$|\$\([A-Za-z_ ]|<%.*%>|^<%|\{%.*%\}|^\{%|^%[A-Za-z_][A-Za-z0-9_]*%$|^\$[A-Za-z_][A-Za-z0-9_]*$|^@[A-Za-z_][A-Za-z0-9_.]*@$|^\{[A-Za-z_][A-Za-z0-9_.]*\}$|^#\{/
+  // that a random secret holding `${`, `{{` or `{%` by chance (a WordPress salt) is not taken for
+  // one: `{{` counts at the start (an unquoted value is cut at the space inside) or when closed.
+  return /\$\{[A-Za-z_][\w.]*(?:[:}?=+-]|$)|^\{\{|\{\{.*\}\}|\}\}$|\$\([A-Za-z_ ]|<%.*%>|^<%|\{%.*%\}|^\{%|^%[A-Za-z_][A-Za-z0-9_]*%$|^\$[A-Za-z_][A-Za-z0-9_]*$|^@[A-Za-z_][A-Za-z0-9_.]*@$|^\{[A-Za-z_][A-Za-z0-9_.]*\}$|^#\{/
     .test(value);
 }
 
@@ -216,7 +217,7 @@ export function isPublicToken(value: string): boolean {
 }
 
 /** A value that only stands in for a secret: examples, `xxxx`, `<your-key>`, `changeme`, a template. */
-export function isPlaceholder(value: string): boolean {
+export function isPlaceholder(value: string, templates = true): boolean {
   if (isDocumentedExample(value)) return true;
   const lower = value.toLowerCase();
   if (PLACEHOLDER_VALUES.has(lower) || isWellKnownPassword(value)) return true;
@@ -233,7 +234,7 @@ export function isPlaceholder(value: string): boolean {
   }
   if (madeOfStandInWords(lower)) return true;
   if (/^<[^>]*>$|^\[[^\]]*\]$/.test(value)) return true;
-  if (isTemplateReference(value)) return true;
+  if (templates && isTemplateReference(value)) return true;
   const core = value.replace(/^[a-z]+[_-]/i, "");
   if (isRepetitive(core) || isRepetitive(value)) return true;
   if (hasSequentialRun(value, 10)) return true;
@@ -259,10 +260,28 @@ export function isReference(value: string): boolean {
     /^(?:process\.env|os\.environ|os\.getenv|env\(|ENV\[|System\.getenv|Deno\.env|import\.meta\.env|getenv\(|secrets\.|vault:|arn:aws:|projects\/[^/]+\/secrets\/|ssm:|file:|keyring:|op:\/\/)/
       .test(value)
   ) return true;
+  // Vercel's `@name`: the name of a secret stored with the platform, not its value.
+  if (/^@[a-z0-9][a-z0-9_-]*$/.test(value)) return true;
   // A path: characters file names are made of (a WordPress salt starting with `/` is not one).
-  if (/^(?:\/|\.\/|\.\.\/|~\/)[\w.@%+=:,~\/-]*$/.test(value)) return true;
+  // A segment of twenty or more letters and digits of both cases is base64, not a file's name
+  // (an AWS secret or a WireGuard key may start with `/`).
+  if (
+    /^(?:\/|\.\/|\.\.\/|~\/)[\w.@%+=:,~\/-]*$/.test(value) &&
+    !value.split("/").some((part) =>
+      part.length >= 20 && /[A-Z]/.test(part) && /[a-z]/.test(part) && /\d/.test(part)
+    )
+  ) return true;
   if (/\.(?:pem|key|crt|cer|p12|pfx|json|ya?ml|txt|env|cfg|conf|ini|toml)$/i.test(value)) {
     return true;
   }
   return false;
+}
+
+/**
+ * A value a tool stored encrypted, useless without the tool's own key: Jenkins' `{AQAAAB…}` and
+ * Pulumi's `v1:…:…` (its `secure:` values and its stack's `encryptionsalt`).
+ */
+export function isToolCiphertext(value: string): boolean {
+  return /^\{AQAAAB[A-Za-z0-9+/]{16,}={0,2}\}$/.test(value) ||
+    /^v1:[A-Za-z0-9+/]{8,}={0,2}:/.test(value);
 }

@@ -280,16 +280,23 @@ const POSITIONAL: [RegExp, number][] = [
   [/\bPlainAuth[ \t]*\($/, 2],
   [/\b(?:smtp|ftp|imap|server|mail|conn|client|ftps|M)\.login[ \t]*\($/, 1],
   [/\bNetworkCredential[ \t]*\($/, 1],
+  // doobie's `Transactor.fromDriverManager[IO](driver, url, user, password)`
+  [/\bfromDriverManager(?:\[[^\]\n]*\])?[ \t]*\($/, 3],
 ];
 
-/** The arguments of a call from `open` (just after `(`), as raw text with offsets; one line. */
+/**
+ * The arguments of a call from `open` (just after `(`), as raw text with offsets. A call wrapped
+ * over lines is read on (formatters wrap long argument lists), up to a few hundred characters; a
+ * string never spans a line.
+ */
 function callArguments(text: string, open: number): { raw: string; start: number }[] {
   const out: { raw: string; start: number }[] = [];
   let i = open;
   let start = i;
   let depth = 0;
   let quote = "";
-  for (; i < text.length && text[i] !== "\n"; i++) {
+  const limit = Math.min(text.length, open + 400);
+  for (; i < limit && !(quote && text[i] === "\n"); i++) {
     const c = text[i];
     if (quote) {
       if (c === "\\") i++;
@@ -317,11 +324,12 @@ const positionalRule: Rule = {
     "PlainAuth",
     ".login",
     "NetworkCredential",
+    "fromDriverManager",
   ],
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
     const calls =
-      /(?:getConnection|mysqli(?:_real)?(?:_connect)?|PDO|Sequelize|PlainAuth|\.login|NetworkCredential)[ \t]*\(/g;
+      /(?:getConnection|mysqli(?:_real)?(?:_connect)?|PDO|Sequelize|PlainAuth|\.login|NetworkCredential|fromDriverManager(?:\[[^\]\n]*\])?)[ \t]*\(/g;
     let m: RegExpExecArray | null;
     while ((m = calls.exec(text)) !== null) {
       const open = m.index + m[0].length;
@@ -334,7 +342,7 @@ const positionalRule: Rule = {
       const args = callArguments(text, open);
       const arg = args[place];
       if (!arg) continue;
-      const literal = /^([ \t]*)(["'`])(.*)\2[ \t]*$/.exec(arg.raw);
+      const literal = /^(\s*)(["'`])(.*)\2\s*$/.exec(arg.raw);
       if (!literal || !typedPassword(literal[3])) continue;
       const start = arg.start + literal[1].length + 1;
       out.push({
@@ -401,6 +409,12 @@ export const COMMAND_RULES: Rule[] = [
     /\bldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn)\b/,
     ["ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd"],
     /(?<=\s)-w[ \t]+["']?([^\s"'|;&]+)/gd,
+  ),
+  // Windows' `net use \\server\share /user:DOMAIN\name password`
+  toolOption(
+    /\bnet[ \t]+use\b/i,
+    ["/user:", "/USER:", "/User:"],
+    /(?<=\s)\/user:[^\s/]+[ \t]+["']?([^\s"'|;&/][^\s"'|;&]*)/gdi,
   ),
   htpasswdRule,
   echoedPasswordRule,

@@ -103,6 +103,9 @@ const urlCredentialRule: Rule = {
         continue;
       }
       if (/^\$|^%[A-Za-z_]/.test(password)) continue;
+      // `host:1433;databaseName=…;password=…@…`: a port and then `;` begin SQL Server's property
+      // list, so the "user" is a host and the `@` belongs to a property's value.
+      if (/^\d{1,5};/.test(password)) continue;
       const [valueStart, valueEnd] = match.indices![3]!;
       out.push({
         kind: URL_DB_SCHEMES.test(scheme) ? "database-connection-string" : "url-credentials",
@@ -443,6 +446,58 @@ export const CREDENTIAL_RULES: Rule[] = [
         ? /\blftp\b/.test(line)
         : /\b(?:smbclient|rpcclient|smbmap|smbcacls|net|winexe|crackmapexec|nxc)\b/.test(line);
     },
+  }),
+  regexRule({
+    // curl's config file (`.curlrc`, `curl -K`): long options without dashes, one a line,
+    // `user = "name:password"`, `proxy-user "name:password"`. Anchored on the option's three
+    // spellings, so the rule costs nothing where no such line is.
+    kind: "basic-auth",
+    pattern:
+      /(?<=^[ \t]*(?:--)?(?:proxy-)?)user(?:=|[ ]=[ \t]*|[ ](?="))"?[^\s:"'`$]+:([^\s"'`]{4,})"?[ \t]*\r?$/gmd,
+    group: 1,
+    anchors: ["user=", "user =", 'user "'],
+    priority: PRIORITY.header,
+    validate: (v) => !isPlaceholder(v) && !isTemplateReference(v) && !v.startsWith("$"),
+  }),
+  regexRule({
+    // Postfix's `sasl_passwd` (and other relay maps): `[smtp.host]:587 name:password`, one
+    // relay a line, the whole line nothing else.
+    kind: "password",
+    pattern: /(?<=^\[[\w.-]+)\]:\d{2,5}[ \t]+[^\s:]+:([^\s:]{4,})[ \t]*\r?$/gmd,
+    group: 1,
+    anchors: ["]:"],
+    priority: PRIORITY.header,
+    validate: (v) => !isPlaceholder(v) && !isTemplateReference(v) && !v.startsWith("$"),
+  }),
+  regexRule({
+    // PgBouncer's `auth_file`: `"name" "password"` alone on a line. A stored hash
+    // (`md5…`, `SCRAM-SHA-256$…`) is what the file should hold, and is not reported.
+    kind: "password",
+    pattern: /(?<=^"[\w.@-]+)" "([^"\s]{4,})"[ \t]*\r?$/gmd,
+    group: 1,
+    anchors: ['" "'],
+    priority: PRIORITY.header,
+    validate: (v) =>
+      !/^md5[0-9a-f]{32}$|^SCRAM-SHA-256\$/.test(v) && !isPlaceholder(v) &&
+      !isTemplateReference(v) && !v.startsWith("$"),
+  }),
+  regexRule({
+    // Consul's and Nomad's gossip key, `encrypt = "…"`: base64 of 16 or 32 random bytes.
+    kind: "generic-secret",
+    pattern: /^[ \t]*"?encrypt"?[ \t]*[=:][ \t]*"([A-Za-z0-9+/]{22}==|[A-Za-z0-9+/]{43}=)"/gmd,
+    group: 1,
+    keywords: ["encrypt"],
+    priority: PRIORITY.header,
+  }),
+  regexRule({
+    // A Terraform state keeps what `random_password` generated in its `result`, in the clear.
+    kind: "password",
+    pattern:
+      /"type":[ \t]*"random_password"(?:(?!"type":)[\s\S]){0,4000}?"result":[ \t]*"([^"\n]+)"/gd,
+    group: 1,
+    keywords: ["random_password"],
+    priority: PRIORITY.header,
+    validate: (v) => !isPlaceholder(v) && !isTemplateReference(v),
   }),
   regexRule({
     kind: "basic-auth",

@@ -14,6 +14,7 @@ import {
   isPublicToken,
   isReference,
   isTemplateReference,
+  isToolCiphertext,
 } from "./allowlist.ts";
 import { classCount, shannonEntropy } from "./entropy.ts";
 
@@ -107,6 +108,8 @@ const EXCLUDED_TOKENS = new Set([
   "class",
   "schema",
   "algorithm",
+  // Dovecot's `default_pass_scheme = SHA512-CRYPT`: a scheme names how passwords are hashed.
+  "scheme",
   "alg",
   "usage",
   "usages",
@@ -277,6 +280,8 @@ const OWNER_TOKENS = new Set([
   "keyring",
   // NuGet's `ClearTextPassword`: text before the secret word says how it is stored.
   "text",
+  // Drupal's `hash_salt`: the salt hashes are keyed with (but `password_hash` is a hash).
+  "hash",
 ]);
 
 /**
@@ -371,16 +376,17 @@ const CODE_EXTENSIONS = new Set([
 ]);
 
 /** A value that is code, not a literal: a call, an index, a member chain, a bare identifier. */
-function looksLikeExpression(value: string, literalFile: boolean): boolean {
+function looksLikeExpression(value: string, literalFile: boolean, yaml: boolean): boolean {
   // `@` starts a decorator or an instance variable in code; in an env or properties file it is
   // the first character of a literal (Maven's `@name@` filter is a template, caught elsewhere).
   if (/[()[\]{}]/.test(value) || value[0] === "$" || (value[0] === "@" && !literalFile)) {
     return true;
   }
-  // YAML anchors, aliases and tags (`*default`, `!Ref`), printf and batch variables (`%s`, `%VAR%`).
-  if (/^[&*][A-Za-z_][\w.-]*$|^!!?[A-Za-z]+$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) {
-    return true;
-  }
+  // YAML anchors and aliases (`*default`), where a plain value cannot start with `&` or `*`, and a
+  // splat in code; in a shell line or an env file `*u45Z…` is a literal like any other.
+  if ((yaml || !literalFile) && /^[&*][A-Za-z_][\w.-]*$/.test(value)) return true;
+  // YAML tags (`!Ref`), printf and batch variables (`%s`, `%VAR%`).
+  if (/^!!?[A-Za-z]+$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) return true;
   // Member chains, optional chaining, generics: `config.db.password`, `opts?.authInfo`, `z.infer<T`.
   if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value) || /\?\.|[<>]|=>/.test(value)) {
     return true;
@@ -401,21 +407,50 @@ export function thresholds(cls: Exclude<NameClass, null>, thorough: boolean): Va
   return thorough ? { minLength: 8, minEntropy: 2.5 } : { minLength: 12, minEntropy: 3 };
 }
 
+/**
+ * A long string dense with every kind of character, as generators make them (a WordPress salt,
+ * Django's generated key): a template mark or a character class inside it (`${E…`, `$(B`,
+ * `[K-K…]`) is there by chance. Templates hold spaces or repeat their letters, and measure lower.
+ */
+function denseRandom(value: string): boolean {
+  return value.length >= 40 && !/\s/.test(value) && classCount(value) === 4 &&
+    shannonEntropy(value) >= 4.8;
+}
+
 /** Whether `value`, assigned to a name of class `cls`, should be reported. */
 export function acceptValue(
   value: string,
   cls: Exclude<NameClass, null>,
-  options: { quoted: boolean; literalFile: boolean; thorough: boolean },
+  options: {
+    quoted: boolean;
+    literalFile: boolean;
+    thorough: boolean;
+    /** Whether the file may be YAML (a `.yml`/`.yaml` file or one of unknown kind); default yes. */
+    yaml?: boolean;
+  },
 ): boolean {
   const { minLength, minEntropy } = thresholds(cls, options.thorough);
   if (value.length < minLength || value.length > 1024) return false;
   if (/\s/.test(value) && !options.thorough) return false;
-  if (isPlaceholder(value) || isTemplateReference(value) || isReference(value)) return false;
+  if (isPlaceholder(value, false) || isReference(value)) return false;
+  // Template marks and character classes (`[A-Za-z0-9._~+/-]+=*` describes tokens; it is not
+  // one), unless found by chance in dense random text (measured only then: most values hold
+  // neither).
+  if (isTemplateReference(value) && !denseRandom(value)) return false;
+  if (
+    /\[[^\]]*(?:[a-z]-[a-z]|[A-Z]-[A-Z]|[0-9]-[0-9])[^\]]*\]|\\[dws]/.test(value) &&
+    !denseRandom(value)
+  ) {
+    return false;
+  }
   if (isIntegrityString(value) || isDataUrl(value) || isPublicToken(value)) return false;
+  if (isToolCiphertext(value)) return false;
   if (/^https?:\/\//i.test(value)) return false;
   if (/^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$/.test(value)) return false; // a host name
   if (/^[0-9.,_-]+$/.test(value)) return false;
-  if (!options.quoted && looksLikeExpression(value, options.literalFile)) return false;
+  if (!options.quoted && looksLikeExpression(value, options.literalFile, options.yaml ?? true)) {
+    return false;
+  }
   // Random hex carries at most 4 bits a character, and a short draw often measures under 3: a
   // hex string of 16 or more under a secret's name is judged by a lower bar.
   const hexBar = value.length >= 16 && /^[0-9a-f]+$/i.test(value)
@@ -424,8 +459,6 @@ export function acceptValue(
   if (shannonEntropy(value) < hexBar) return false;
   // Words joined by dashes (`billing-db`, `basic-auth`) name a secret; they are not one.
   if (cls === "secret" && /^[a-z]+(?:[-_./:][a-z]+)*$/.test(value)) return false;
-  // A character class or pattern (`[A-Za-z0-9._~+/-]+=*`) describes tokens; it is not one.
-  if (/\[[^\]]*(?:[a-z]-[a-z]|[A-Z]-[A-Z]|[0-9]-[0-9])[^\]]*\]|\\[dws]/.test(value)) return false;
   // One lower-case word (`peanuts`, `different`) is a test fixture more often than a password.
   if (cls === "password" && !options.thorough && classCount(value) < 2 && value.length < 12) {
     return false;
@@ -456,6 +489,9 @@ const LITERAL_EXTENSIONS = new Set([
   ".netrc",
   "",
 ]);
+
+/** Extensions of files that may be YAML, where a plain value starting with `*` is an alias. */
+const YAML_OR_UNKNOWN = new Set([".yml", ".yaml", ""]);
 
 /** Files of `name = value` lines, where a lone `pass` is a password and not a verdict. */
 const INI_EXTENSIONS = new Set([".conf", ".ini", ".cfg"]);
@@ -601,6 +637,26 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
     );
     return m ? elementText(text, nameStart, nameEnd, nameEnd + m[0].length, "</string>") : null;
   }
+  // A name and its value as sibling elements: Jenkins' job parameters, `<name>DEPLOY_TOKEN</name>`
+  // then `<defaultValue>…</defaultValue>` (or `<value>`) on the next line.
+  if (quote === ">" && /<name>$/.test(prefix)) {
+    const m = /^<\/name>[ \t]*\n?[ \t]*<(defaultValue|value)>(?=[^<\n]+<\/\1>)/.exec(
+      text.slice(nameEnd, nameEnd + 200),
+    );
+    return m ? elementText(text, nameStart, nameEnd, nameEnd + m[0].length, "</") : null;
+  }
+  // A Lisp keyword and its string, Clojure's `{:password "…"}`, and a definition,
+  // `(def webhook-secret "…")`, `(setq api-token "…")`.
+  if (
+    (quote === ":" && /(?:^|[\s{(\[,])$/.test(prefix.slice(0, -1))) ||
+    (quote === " " &&
+      /\((?:def|defonce|defvar|defparameter|defconst|setq|setf)[ \t]+$/.test(prefix))
+  ) {
+    const m = /^[ \t]+(?=")/.exec(text.slice(nameEnd, nameEnd + 20));
+    return m
+      ? valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length)
+      : null;
+  }
   // An Erlang tuple in a sys.config: `{db_password, "…"}`, `{api_secret, <<"…">>}`.
   if (quote === "{") {
     const m = /^[ \t]*,[ \t]*(?:<<)?(?=")/.exec(text.slice(nameEnd, nameEnd + 20));
@@ -617,7 +673,10 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
   }
   // .netrc: machine host login user password secret
   if (
-    quote === " " && /^(?:machine|default)\b.*\blogin\s+\S+\s+$/.test(prefix) &&
+    quote === " " &&
+    (/^(?:machine|default)\b.*\blogin\s+\S+\s+$/.test(prefix) ||
+      // fetchmail's `poll host … user "name" password "…"`
+      /^[ \t]*(?:poll\b.*\b)?user(?:name)?[ \t]+"[^"\n]+"[ \t]+$/.test(prefix)) &&
     /^password$/i.test(text.slice(nameStart, nameEnd))
   ) {
     return valueOnItsLine(text, "password", nameStart, nameEnd);
@@ -666,7 +725,10 @@ function assignmentAt(
     (before === ";" && /^(?:pwd|pw|pass)$/i.test(text.slice(nameStart, nameEnd))) ||
     (nameEnd - nameStart === 4 && text.slice(nameStart, nameEnd) === "pass" &&
       /^[ \t]*=[^=]/.test(text.slice(nameEnd, nameEnd + 8)) &&
-      (INI_EXTENSIONS.has(extension) || userBefore(text, nameStart)));
+      (INI_EXTENSIONS.has(extension) || userBefore(text, nameStart))) ||
+    // An ini file's `Pwd=` (ODBC's word, kept by Windows programs' settings), never a shell's.
+    (INI_EXTENSIONS.has(extension) && /^(?:pwd|pass)$/i.test(text.slice(nameStart, nameEnd)) &&
+      /^[ \t]*=[^=]/.test(text.slice(nameEnd, nameEnd + 8)));
   // A bare `Key` under a parent that says whose key it is: .NET's `"Jwt": { "Key": "…" }`, YAML's
   // `jwt:` then `  key: …`, `api: { key: … }`.
   const keyOfParent = !shortPassword && nameEnd - nameStart === 3 &&
@@ -681,6 +743,8 @@ function assignmentAt(
   if (text[probe] === '"' || text[probe] === "'" || text[probe] === "]" || text[probe] === ">") {
     probe++;
   }
+  // PHP's and Python's subscript, `$settings['hash_salt'] = …`: the quote, then the bracket.
+  if (text[probe] === "]" && (text[probe - 1] === '"' || text[probe - 1] === "'")) probe++;
   while (text[probe] === " " || text[probe] === "\t") probe++;
   const next = text[probe];
   const quotedName = (before === '"' || before === "'") && text[nameEnd] === before;
@@ -691,7 +755,16 @@ function assignmentAt(
     next !== "=" && next !== ":" && next !== "?" && text[nameStart] !== "-" && before !== "<" &&
     !(next === "," && quotedName)
   ) {
-    return before === " " || before === '"' || before === "'" || before === ">" || before === "{"
+    if (
+      (before === " " || before === "\t" || before === "\n" || before === undefined) &&
+      next !== undefined && !/[\s=:(){}[\],;<>#]/.test(next) && probe > nameEnd &&
+      !CODE_EXTENSIONS.has(extension) && !PROSE_EXTENSIONS.has(extension)
+    ) {
+      const directive = directiveValue(text, nameStart, nameEnd);
+      if (directive) return directive;
+    }
+    return before === " " || before === '"' || before === "'" || before === ">" || before === "{" ||
+        before === ":" || before === "\n"
       ? valueElsewhere(text, nameStart, nameEnd)
       : null;
   }
@@ -758,6 +831,13 @@ function assignmentAt(
       literal: false,
     };
   } else return quotedName && text[i] === "," ? valueElsewhere(text, nameStart, nameEnd) : null;
+  // An object that describes the variable and gives its value, Heroku's app.json:
+  // `"API_KEY": { "description": "…", "value": "…" }`.
+  if (quotedName && /^[ \t]*\{/.test(text.slice(i, i + 8))) {
+    const m = /^[ \t]*\{[^{}\n]*?"value"[ \t]*:[ \t]*(?=")/.exec(text.slice(i, lineEnd));
+    if (!m) return null;
+    i += m[0].length;
+  }
   // ODBC quotes a value in braces when it holds `;` or spaces: `Uid=app;Pwd={…};`.
   const read = before === ";" && text[i] === "{"
     ? bracedValue(text, i, lineEnd)
@@ -792,6 +872,47 @@ function assignmentAt(
   };
 }
 
+/** Files of prose, where `password reset` is a sentence and not a directive. */
+const PROSE_EXTENSIONS = new Set([".md", ".markdown", ".rst", ".txt", ".adoc", ".html", ".htm"]);
+
+/**
+ * Where a config line sets a header, the header's name is the name: nginx's
+ * `proxy_set_header X-Api-Key …;`, Apache's `RequestHeader set X-Token "…"`, curl's `header`.
+ */
+const HEADER_DIRECTIVE =
+  /(?:^|[ \t])(?:proxy_set_header|add_header|more_set_headers|RequestHeader[ \t]+(?:set|add|append|merge)|Header[ \t]+(?:always[ \t]+)?(?:set|add|append|merge))[ \t]+$/;
+
+/**
+ * A directive written `name value` with no operator, as servers' and mail tools' configs do
+ * (Apache's `AuthLDAPBindPassword "…"`, msmtp's `password …`, Postfix's and Dovecot's lines): the
+ * name first on its line, or a header's name after a directive that sets one; the value the last
+ * field on the line (a `;` may close it). A line with more fields is a sentence or a command.
+ */
+function directiveValue(text: string, nameStart: number, nameEnd: number): Assignment | null {
+  const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
+  const prefix = text.slice(lineStart, nameStart);
+  if (!/^[ \t]*$/.test(prefix) && !HEADER_DIRECTIVE.test(prefix)) return null;
+  // The secret word comes last (`AuthLDAPBindPassword`, `X-Api-Key`): in `AuthLDAPURL` and
+  // `AuthLDAPBindDN`, `Auth` names the module the directive belongs to.
+  const tokens = nameTokens(text.slice(nameStart, nameEnd));
+  const last = tokens[tokens.length - 1];
+  if (!last || !(secretWord(last) || (last === "key" && tokens.length >= 2))) return null;
+  let lineEnd = text.indexOf("\n", nameEnd);
+  if (lineEnd === -1) lineEnd = text.length;
+  const read = readValue(text, nameEnd, lineEnd);
+  if (!read) return null;
+  const rest = text.slice(read.start + read.value.length + (read.quoted ? 1 : 0), lineEnd);
+  if (!/^[ \t]*;?[ \t]*\r?$/.test(rest)) return null;
+  return {
+    name: text.slice(nameStart, nameEnd),
+    nameStart,
+    valueStart: read.start,
+    value: read.value,
+    quoted: read.quoted,
+    literal: true,
+  };
+}
+
 /**
  * A setter given one string literal, `ds.setPassword("…")`, `withApiKey("…")`, or a builder's
  * `.password("…")`: the call assigns the value as surely as `=` would. Other calls with a secret
@@ -801,8 +922,10 @@ function setterCall(text: string, nameStart: number, nameEnd: number): Assignmen
   const name = text.slice(nameStart, nameEnd);
   const method = name.slice(name.lastIndexOf(".") + 1);
   const tokens = nameTokens(method);
+  // A method call, `client.password("…")` or Lua's `red:auth("…")`.
+  const methodCall = name.includes(".") || text[nameStart - 1] === ":";
   const setter = tokens[0] === "set" || tokens[0] === "with" ||
-    (name.includes(".") && tokens.every(secretWord));
+    (methodCall && tokens.every(secretWord));
   if (!setter || tokens.length === 0) return null;
   let lineEnd = text.indexOf("\n", nameEnd);
   if (lineEnd === -1) lineEnd = text.length;
@@ -812,6 +935,8 @@ function setterCall(text: string, nameStart: number, nameEnd: number): Assignmen
   if (!/^[ \t]*\)/.test(text.slice(read.start + read.value.length + 1, lineEnd))) return null;
   return {
     name: method,
+    // `red:auth("…")`, `client.auth("…")`: one argument to `auth` is Redis' AUTH password.
+    ...(method.toLowerCase() === "auth" ? { cls: "password" as const } : {}),
     nameStart,
     valueStart: read.start,
     value: read.value,
@@ -840,6 +965,8 @@ const KEYED_PARENTS = new Set([
   "license",
   "master",
   "private",
+  // Magento's `'crypt' => ['key' => …]`
+  "crypt",
 ]);
 
 /** A JSON or YAML key's colon after the name (`"Key":`, `key:`), not `key=` of a call's argument. */
@@ -847,7 +974,7 @@ function keyedColon(text: string, nameEnd: number): boolean {
   let i = nameEnd;
   if (text[i] === '"' || text[i] === "'") i++;
   while (text[i] === " " || text[i] === "\t") i++;
-  return text[i] === ":";
+  return text[i] === ":" || (text[i] === "=" && text[i + 1] === ">");
 }
 
 /**
@@ -874,7 +1001,8 @@ function parentIsKeyed(text: string, nameStart: number): boolean {
       end = start - 1;
       const lead = /^[ \t]*/.exec(line)![0].length;
       if (line.trim() === "" || lead >= indent) continue;
-      const m = /^[ \t]*-?[ \t]*["']?([\w.-]+)["']?[ \t]*:[ \t]*\{?[ \t]*$/.exec(line);
+      // YAML's `jwt:`, JSON's `"Jwt": {`, PHP's `'crypt' => [`
+      const m = /^[ \t]*-?[ \t]*["']?([\w.-]+)["']?[ \t]*(?::|=>)[ \t]*[{[]?[ \t]*$/.exec(line);
       if (!m) return false;
       parent = m[1];
     }
@@ -943,47 +1071,115 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
     if (offset < skipUntil) continue;
     if (offset >= name.start && offset < name.end) continue;
     const found = assignmentAt(text, offset, context.extension, name);
-    if (!found || found.nameStart === lastNameStart) continue;
+    if (!found) {
+      // `tokens {`, `secrets:`: a block whose every entry is a secret (Consul's ACL tokens).
+      const length = name.end - name.start;
+      if (
+        length >= 6 && length <= 11 && (text.charCodeAt(name.end - 1) | 32) === 115 && // "s"
+        SECRET_BLOCK.test(text.slice(name.start, name.end))
+      ) {
+        for (const entry of secretBlockEntries(text, name.start, name.end)) {
+          const candidate = judged(text, entry, entry.cls ?? "secret", context);
+          if (candidate) out.push(candidate);
+        }
+      }
+      continue;
+    }
+    if (found.nameStart === lastNameStart) continue;
     lastNameStart = found.nameStart;
     skipUntil = found.valueStart;
     const cls = found.cls ?? classifyName(found.name);
     if (!cls) continue;
-    // `${DB_PASSWORD:s3cret}` (Spring) and `${DB_PASSWORD:-s3cret}` (shell, compose): the default
-    // after the variable is a literal written into the file, and is judged as the value.
-    const fallback = defaultOfReference(found.value) ??
-      (found.quoted
-        ? null
-        : blockScalarValue(text, found.nameStart, found.valueStart, found.value));
-    // `token = "Bearer …"`: the scheme word is written with the token, and is not part of it.
-    const scheme = fallback ? null : AUTH_SCHEME.exec(found.value);
-    const value = fallback
-      ? fallback.value
-      : scheme
-      ? found.value.slice(scheme[0].length)
-      : found.value;
-    const valueStart = found.valueStart +
-      (fallback ? fallback.offset : scheme ? scheme[0].length : 0);
-    if (
-      !acceptValue(value, cls, {
-        quoted: found.quoted,
-        literalFile: found.literal,
-        thorough: context.thorough,
-      })
-    ) {
-      continue;
-    }
-    if (exposedToBrowsers(text, found.name)) continue;
-    const { kind, priority } = kindFor(found.name, cls, value);
+    const candidate = judged(text, found, cls, context);
+    if (candidate) out.push(candidate);
+  }
+  return out;
+}
+
+/** The names of blocks that hold only secrets. */
+const SECRET_BLOCK = /^(?:tokens|secrets|passwords|credentials)$/i;
+
+/**
+ * The entries of a block opened by a plural secret word, `tokens {` (HCL) or `"secrets": {` or
+ * YAML's `passwords:` with nothing after it: each `name = value` / `name: value` line indented
+ * deeper than the opener, up to the block's end. Entries named like metadata (`name`, `type`,
+ * `id`, `path`) and list items are left out: a list of secrets' names is not secrets.
+ */
+function secretBlockEntries(text: string, nameStart: number, nameEnd: number): Assignment[] {
+  let lineEnd = text.indexOf("\n", nameEnd);
+  if (lineEnd === -1) return [];
+  if (!/^["']?[ \t]*(?:=[ \t]*)?(?::[ \t]*)?\{?[ \t]*\r?$/.test(text.slice(nameEnd, lineEnd))) {
+    return [];
+  }
+  const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(lineStart, nameStart))![0].length;
+  const out: Assignment[] = [];
+  for (let n = 0; n < 40; n++) {
+    const start = lineEnd + 1;
+    if (start >= text.length) break;
+    lineEnd = text.indexOf("\n", start);
+    if (lineEnd === -1) lineEnd = text.length;
+    const line = text.slice(start, lineEnd);
+    if (line.trim() === "") continue;
+    const m = /^([ \t]*)["']?([A-Za-z_][\w.-]*)["']?[ \t]*[=:][ \t]*/.exec(line);
+    if (/^[ \t]*/.exec(line)![0].length <= indent || !m) break;
+    const entry = nameTokens(m[2]);
+    if (entry.some((t) => EXCLUDED_TOKENS.has(t) && !OWNER_TOKENS.has(t))) continue;
+    const read = readValue(text, start + m[0].length, lineEnd);
+    if (!read) continue;
     out.push({
-      kind,
-      category: "credential",
-      start: valueStart,
-      end: valueStart + value.length,
-      priority,
-      visible: 0,
+      name: m[2],
+      ...(classifyName(m[2]) === "password" ? { cls: "password" as const } : {}),
+      nameStart: start + m[1].length,
+      valueStart: read.start,
+      value: read.value,
+      quoted: read.quoted,
+      literal: true,
     });
   }
   return out;
+}
+
+/** The candidate an assignment makes when its value passes as a secret of class `cls`. */
+function judged(
+  text: string,
+  found: Assignment,
+  cls: Exclude<NameClass, null>,
+  context: RuleContext,
+): Candidate | null {
+  // `${DB_PASSWORD:s3cret}` (Spring) and `${DB_PASSWORD:-s3cret}` (shell, compose): the default
+  // after the variable is a literal written into the file, and is judged as the value.
+  const fallback = defaultOfReference(found.value) ??
+    (found.quoted ? null : blockScalarValue(text, found.nameStart, found.valueStart, found.value));
+  // `token = "Bearer …"`: the scheme word is written with the token, and is not part of it.
+  const scheme = fallback ? null : AUTH_SCHEME.exec(found.value);
+  const value = fallback
+    ? fallback.value
+    : scheme
+    ? found.value.slice(scheme[0].length)
+    : found.value;
+  const valueStart = found.valueStart +
+    (fallback ? fallback.offset : scheme ? scheme[0].length : 0);
+  if (
+    !acceptValue(value, cls, {
+      quoted: found.quoted,
+      literalFile: found.literal,
+      thorough: context.thorough,
+      yaml: YAML_OR_UNKNOWN.has(context.extension),
+    })
+  ) {
+    return null;
+  }
+  if (exposedToBrowsers(text, found.name)) return null;
+  const { kind, priority } = kindFor(found.name, cls, value);
+  return {
+    kind,
+    category: "credential",
+    start: valueStart,
+    end: valueStart + value.length,
+    priority,
+    visible: 0,
+  };
 }
 
 /**

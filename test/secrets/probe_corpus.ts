@@ -45,6 +45,13 @@ function humanPassword(v: Values): string {
   ])();
 }
 
+/** A version-4 UUID from 32 hex digits. */
+function uuidOf(h: string): string {
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${
+    h.slice(20)
+  }`;
+}
+
 function base64(text: string): string {
   return btoa(text);
 }
@@ -82,6 +89,21 @@ function probeMarkers(v: Values): Record<string, Gen> {
     "bcrypt": [() => "$2b$12$" + v.mixed(ALNUM + "./", 53), ""],
     "vault-cipher": [() => v.hex(80), ""],
     "b64-public": [() => v.mixed(B64, 400) + "==", ""],
+    "b64-32": [() => v.mixed(B64, 43) + "=", "generic-secret"],
+    // Stored encrypted or hashed by their tool: traps.
+    "pulumi-salt": [
+      () => `v1:${v.mixed(B64, 12)}=:v1:${v.mixed(B64, 16)}:${v.mixed(B64, 22)}==`,
+      "",
+    ],
+    "pulumi-cipher": [() => `v1:${v.mixed(B64, 16)}:${v.mixed(B64, 40)}==`, ""],
+    "jenkins-cipher": [() => `{AQAAABAAAAAQ${v.mixed(B64, 64)}=}`, ""],
+    "md5-hash": [() => "md5" + v.hex(32), ""],
+    "scram-hash": [
+      () => `SCRAM-SHA-256$4096:${v.mixed(B64, 24)}$${v.mixed(B64, 43)}=:${v.mixed(B64, 43)}=`,
+      "",
+    ],
+    "ya29": [() => "ya29." + v.mixed(B64URL, 120), "gcp-oauth-token"],
+    "uuid-secret": [() => uuidOf(v.hex(32)), "generic-secret"],
   };
 }
 
@@ -1077,6 +1099,449 @@ ldapsearch -x -H ldap://ldap.internal -D "cn=admin,dc=acme,dc=io" -w '⟪human-p
 rabbitmqctl add_user ledger ⟪human-pw⟫
 echo "$SUDO_PASSWORD" | sudo -S systemctl restart ledger
 ldapsearch -x -D "cn=admin,dc=acme,dc=io" -W "(uid=deploy)"
+`;
+
+  // --- fourth batch: servers' and tools' own config formats, infrastructure state, Windows,
+  // captured traffic and more languages (written before any fix for them).
+
+  f["vault/server.hcl"] = `storage "consul" {
+  address = "127.0.0.1:8500"
+  path    = "vault/"
+  token   = "⟪uuid-secret⟫"
+}
+
+seal "awskms" {
+  region     = "eu-central-1"
+  access_key = "⟪aws-id⟫"
+  secret_key = "⟪aws-secret⟫"
+  kms_key_id = "⟪uuid⟫"
+}
+
+listener "tcp" {
+  address       = "0.0.0.0:8200"
+  tls_cert_file = "/etc/vault/tls/vault.crt"
+  tls_key_file  = "/etc/vault/tls/vault.key"
+}
+`;
+
+  f["consul/consul.hcl"] = `datacenter = "fra1"
+data_dir   = "/opt/consul"
+encrypt    = "⟪b64-32⟫"
+
+acl {
+  enabled        = true
+  default_policy = "deny"
+  tokens {
+    initial_management = "⟪uuid-secret⟫"
+    agent              = "⟪uuid-secret⟫"
+  }
+}
+
+node_id = "⟪uuid⟫"
+`;
+
+  f["nginx/conf.d/erp.conf"] = `server {
+    listen 443 ssl;
+    server_name erp.acme-corp.io;
+    ssl_certificate_key /etc/nginx/tls/erp.key;
+    auth_basic "Restricted";
+    auth_basic_user_file /etc/nginx/.htpasswd;
+
+    location /upstream/ {
+        proxy_pass https://erp-backend.internal/;
+        proxy_set_header Authorization "Basic ⟪basic-b64⟫";
+        proxy_set_header X-Api-Key ⟪generic⟫;
+        proxy_set_header X-Request-Id $request_id;
+    }
+}
+`;
+
+  f["apache/sites-enabled/intranet.conf"] = `<VirtualHost *:443>
+    ServerName intranet.acme-corp.io
+    SSLCertificateKeyFile /etc/ssl/private/intranet.key
+    <Location />
+        AuthType Basic
+        AuthBasicProvider ldap
+        AuthLDAPURL "ldap://ldap.internal/ou=people,dc=acme,dc=io?uid"
+        AuthLDAPBindDN "cn=apache,dc=acme,dc=io"
+        AuthLDAPBindPassword "⟪human-pw⟫"
+        Require valid-user
+    </Location>
+    RequestHeader set X-Backend-Token "⟪generic⟫"
+    SSLPassPhraseDialog exec:/usr/local/bin/passphrase.sh
+</VirtualHost>
+`;
+
+  f["postfix/sasl_passwd"] = `# relay credentials, postmap after editing
+[smtp.sendgrid.net]:587 apikey:⟪sendgrid⟫
+[smtp.mailgun.org]:587 postmaster@mg.acme-corp.io:⟪human-pw⟫⟪@email⟫
+`;
+
+  f["dovecot/dovecot-sql.conf.ext"] = `driver = pgsql
+connect = host=db.internal dbname=mail user=dovecot password=⟪password⟫
+default_pass_scheme = SHA512-CRYPT
+password_query = SELECT username AS user, password FROM users WHERE username = '%n'
+`;
+
+  f["drupal/sites/default/settings.php"] = `<?php
+$databases['default']['default'] = [
+  'database' => 'drupal',
+  'username' => 'drupal',
+  'password' => '⟪human-pw⟫',
+  'host' => 'db.internal',
+  'driver' => 'mysql',
+];
+$settings['hash_salt'] = '⟪generic⟫';
+$settings['config_sync_directory'] = '../config/sync';
+$settings['file_private_path'] = '/var/private';
+`;
+
+  f["magento/app/etc/env.php"] = `<?php
+return [
+    'backend' => ['frontName' => 'admin_x7k2'],
+    'crypt' => [
+        'key' => '⟪hex32s⟫'
+    ],
+    'db' => [
+        'connection' => [
+            'default' => [
+                'host' => 'db.internal',
+                'dbname' => 'magento',
+                'username' => 'magento',
+                'password' => '⟪human-pw⟫',
+                'active' => '1'
+            ]
+        ]
+    ],
+    'install' => ['date' => 'Tue, 14 May 2024 09:12:44 +0000'],
+];
+`;
+
+  f["systemd/ledger.service"] = `[Unit]
+Description=Ledger API
+After=network-online.target
+
+[Service]
+User=ledger
+EnvironmentFile=/etc/ledger/ledger.env
+Environment="DATABASE_PASSWORD=⟪password⟫"
+Environment=LEDGER_API_TOKEN=⟪generic⟫ LOG_LEVEL=info
+Environment="JAVA_OPTS=-Xmx512m"
+ExecStart=/opt/ledger/bin/ledger --port 8080
+LoadCredential=tls-key:/etc/ledger/tls.key
+`;
+
+  f["cron/backup"] = `# m h dom mon dow user command
+SHELL=/bin/sh
+MAILTO=ops@acme-corp.io⟪@email⟫
+15 3 * * * postgres PGPASSWORD='⟪human-pw⟫' pg_dump -h db.internal ledger | gzip > /backup/ledger.sql.gz
+30 3 * * * root curl -fsS -H "X-Api-Key: ⟪generic⟫" https://hc.acme-corp.io/ping/backup
+45 3 * * * root /usr/local/bin/rotate --keep 14
+`;
+
+  f["windows/app.ini"] = `[Database]
+Server=SQL01\\LEDGER
+Uid=ledger_app
+Pwd=⟪human-pw⟫
+
+[Smtp]
+Host=smtp.acme-corp.io
+Password=⟪password⟫
+
+[Paths]
+KeyFile=C:\\ProgramData\\Ledger\\signing.pfx
+`;
+
+  f["windows/proxy.reg"] = `Windows Registry Editor Version 5.00
+
+[HKEY_LOCAL_MACHINE\\SOFTWARE\\Acme\\Ledger]
+"ProxyServer"="proxy.internal:3128"
+"ProxyUser"="svc_ledger"
+"ProxyPassword"="⟪human-pw⟫"
+"LicenseKey"="⟪generic⟫"
+"InstallDir"="C:\\\\Program Files\\\\Ledger"
+`;
+
+  f["windows/deploy.bat"] = `@echo off
+set DEPLOY_USER=svc_deploy
+set DEPLOY_PASS=⟪human-pw⟫
+net use \\\\files01\\releases /user:ACME\\svc_deploy ⟪human-pw⟫
+set "API_TOKEN=⟪generic⟫"
+set PASSWORD_PROMPT=Enter the password:
+set /p ADMIN_PASS=Admin password:
+`;
+
+  f["har/checkout.har"] = `{
+  "log": {
+    "version": "1.2",
+    "entries": [
+      {
+        "request": {
+          "method": "POST",
+          "url": "https://api.acme-corp.io/v2/checkout",
+          "headers": [
+            { "name": "Authorization", "value": "Bearer ⟪jwt⟫" },
+            { "name": "X-Api-Key", "value": "⟪generic⟫" },
+            { "name": "Accept", "value": "application/json" }
+          ],
+          "cookies": [{ "name": "theme", "value": "dark" }]
+        },
+        "response": { "status": 200, "headers": [{ "name": "ETag", "value": "W/\\"⟪hex32⟫\\"" }] }
+      }
+    ]
+  }
+}
+`;
+
+  f["curl/.curlrc"] = `# defaults for every curl call
+user = "deploy:⟪human-pw⟫"
+header = "Authorization: Bearer ⟪bearer⟫"
+retry = 3
+`;
+
+  f["wget/.wgetrc"] = `http_user = deploy
+http_password = ⟪human-pw⟫
+ftp_password = ⟪password⟫
+check_certificate = on
+`;
+
+  f["terraform/terraform.tfstate"] = `{
+  "version": 4,
+  "terraform_version": "1.7.5",
+  "resources": [
+    {
+      "mode": "managed",
+      "type": "aws_db_instance",
+      "name": "ledger",
+      "instances": [
+        {
+          "attributes": {
+            "arn": "arn:aws:rds:eu-central-1:123456789012:db:ledger",
+            "username": "ledger",
+            "password": "⟪human-pw⟫",
+            "master_user_secret": [],
+            "kms_key_id": ""
+          },
+          "sensitive_attributes": [[{ "type": "get_attr", "value": "password" }]]
+        }
+      ]
+    },
+    {
+      "mode": "managed",
+      "type": "random_password",
+      "name": "api",
+      "instances": [{ "attributes": { "length": 32, "result": "⟪password⟫", "special": true } }]
+    }
+  ]
+}
+`;
+
+  f["cloudformation/template.yaml"] = `AWSTemplateFormatVersion: "2010-09-09"
+Parameters:
+  DbPassword:
+    Type: String
+    NoEcho: true
+Resources:
+  LedgerDb:
+    Type: AWS::RDS::DBInstance
+    Properties:
+      MasterUsername: ledger
+      MasterUserPassword: ⟪human-pw⟫
+  LedgerReplica:
+    Type: AWS::RDS::DBInstance
+    Properties:
+      MasterUserPassword: !Ref DbPassword
+  LedgerCache:
+    Type: AWS::ElastiCache::ReplicationGroup
+    Properties:
+      AuthToken: '{{resolve:secretsmanager:ledger/cache:SecretString:token}}'
+  Webhook:
+    Type: AWS::Lambda::Function
+    Properties:
+      Environment:
+        Variables:
+          WEBHOOK_SECRET: ⟪generic⟫
+`;
+
+  f["pulumi/Pulumi.prod.yaml"] = `encryptionsalt: ⟪pulumi-salt⟫
+config:
+  aws:region: eu-central-1
+  ledger:dbPassword:
+    secure: ⟪pulumi-cipher⟫
+  ledger:stripeKey: ⟪stripe⟫
+  ledger:apiSigningSecret: ⟪generic⟫
+`;
+
+  f["heroku/app.json"] = `{
+  "name": "ledger",
+  "env": {
+    "SECRET_KEY_BASE": { "description": "Rails secret", "generator": "secret" },
+    "SENTRY_DSN": { "required": false },
+    "PARTNER_API_KEY": { "description": "Partner API", "value": "⟪generic⟫" }
+  },
+  "addons": ["heroku-postgresql"]
+}
+`;
+
+  f["vercel/vercel.json"] = `{
+  "env": {
+    "API_SECRET": "@ledger-api-secret",
+    "UPSTREAM_TOKEN": "⟪generic⟫"
+  },
+  "build": { "env": { "NEXT_PUBLIC_SITE": "https://acme-corp.io" } }
+}
+`;
+
+  f["jenkins/jobs/deploy/config.xml"] = `<?xml version='1.1' encoding='UTF-8'?>
+<project>
+  <properties>
+    <hudson.model.ParametersDefinitionProperty>
+      <parameterDefinitions>
+        <hudson.model.StringParameterDefinition>
+          <name>DEPLOY_TOKEN</name>
+          <defaultValue>⟪generic⟫</defaultValue>
+        </hudson.model.StringParameterDefinition>
+        <hudson.model.StringParameterDefinition>
+          <name>TARGET_ENV</name>
+          <defaultValue>production</defaultValue>
+        </hudson.model.StringParameterDefinition>
+        <hudson.model.PasswordParameterDefinition>
+          <name>DB_PASSWORD</name>
+          <defaultValue>⟪jenkins-cipher⟫</defaultValue>
+        </hudson.model.PasswordParameterDefinition>
+      </parameterDefinitions>
+    </hudson.model.ParametersDefinitionProperty>
+  </properties>
+</project>
+`;
+
+  f["jenkins/credentials.xml"] = `<?xml version='1.1' encoding='UTF-8'?>
+<com.cloudbees.plugins.credentials.SystemCredentialsProvider plugin="credentials@1311">
+  <domainCredentialsMap class="hudson.util.CopyOnWriteMap$Hash">
+    <entry>
+      <com.cloudbees.plugins.credentials.impl.UsernamePasswordCredentialsImpl>
+        <id>deploy</id>
+        <username>deploy</username>
+        <password>⟪jenkins-cipher⟫</password>
+      </com.cloudbees.plugins.credentials.impl.UsernamePasswordCredentialsImpl>
+    </entry>
+  </domainCredentialsMap>
+</com.cloudbees.plugins.credentials.SystemCredentialsProvider>
+`;
+
+  f["mail/.muttrc"] = `set from = "ops@acme-corp.io"⟪@email⟫
+set imap_user = "ops@acme-corp.io"⟪@email⟫
+set imap_pass = "⟪human-pw⟫"
+set smtp_url = "smtps://ops@acme-corp.io@smtp.acme-corp.io:465/"
+set smtp_pass = "⟪human-pw⟫"
+set header_cache = ~/.cache/mutt
+`;
+
+  f["mail/.msmtprc"] = `account default
+host smtp.acme-corp.io
+port 587
+auth on
+user alerts@acme-corp.io⟪@email⟫
+password ⟪human-pw⟫
+passwordeval "pass show mail/alerts"
+`;
+
+  f["mail/.fetchmailrc"] = `poll imap.acme-corp.io protocol IMAP
+  user "archive" password "⟪human-pw⟫" is archive here
+`;
+
+  f["kafka/client.properties"] = `bootstrap.servers=kafka.internal:9093
+security.protocol=SASL_SSL
+sasl.mechanism=SCRAM-SHA-512
+sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="ledger" password="⟪human-pw⟫";
+ssl.truststore.location=/etc/kafka/truststore.jks
+ssl.truststore.password=⟪password⟫
+`;
+
+  f["wireguard/wg0.conf"] = `[Interface]
+Address = 10.8.0.2/24⟪@ip-address⟫
+PrivateKey = ⟪b64-32⟫
+DNS = 10.8.0.1⟪@ip-address⟫
+
+[Peer]
+PublicKey = ⟪b64-32!⟫
+PresharedKey = ⟪b64-32⟫
+Endpoint = vpn.acme-corp.io:51820
+AllowedIPs = 10.8.0.0/24⟪@ip-address⟫
+`;
+
+  f["pgbouncer/userlist.txt"] = `"ledger" "⟪human-pw⟫"
+"reporting" "⟪md5-hash⟫"
+"admin" "⟪scram-hash⟫"
+`;
+
+  f["cifs/.smbcredentials"] = `username=svc_backup
+password=⟪human-pw⟫
+domain=ACME
+`;
+
+  f["rclone/rclone.conf"] = `[offsite]
+type = s3
+provider = Wasabi
+secret_access_key = ⟪aws-secret⟫
+endpoint = s3.eu-central-1.wasabisys.com
+
+[drive]
+type = drive
+client_secret = ⟪generic⟫
+token = {"access_token":"⟪ya29!⟫","token_type":"Bearer","expiry":"2026-01-02T10:00:00Z"}⟪@generic-secret⟫
+`;
+
+  f["src/Db.scala"] = `object Db {
+  private val password = "⟪human-pw⟫"
+  val xa = Transactor.fromDriverManager[IO](
+    "org.postgresql.Driver", "jdbc:postgresql://db.internal/ledger", "ledger", "⟪human-pw⟫"
+  )
+  val passwordField = "password"
+}
+`;
+
+  f["src/db.clj"] = `(ns ledger.db)
+
+(def db-spec {:dbtype "postgresql"
+              :dbname "ledger"
+              :user "ledger"
+              :password "⟪human-pw⟫"})
+
+(def stripe-api-key "⟪stripe⟫")
+(def webhook-secret "⟪generic⟫")
+(def password-min-length 12)
+`;
+
+  f["src/Main.hs"] = `module Main where
+
+apiToken :: Text
+apiToken = "⟪generic⟫"
+
+connect :: IO Connection
+connect = connectPostgreSQL "host=db.internal dbname=ledger user=ledger password=⟪password⟫"
+`;
+
+  f["lua/init.lua"] = `local API_KEY = "⟪generic⟫"
+local red = redis:new()
+red:connect("cache.internal", 6379)
+local ok, err = red:auth("⟪human-pw⟫")
+local password_label = "Password"
+`;
+
+  f["r/etl.R"] = `library(DBI)
+Sys.setenv(LEDGER_API_KEY = "⟪generic⟫")
+con <- dbConnect(RPostgres::Postgres(), host = "db.internal", user = "etl",
+                 password = "⟪human-pw⟫")
+pw <- Sys.getenv("DB_PASSWORD")
+`;
+
+  f["flutter/lib/config.dart"] = `class Config {
+  static const String apiBaseUrl = 'https://api.acme-corp.io';
+  static const String apiKey = '⟪generic⟫';
+  static const _signingSecret = '⟪generic⟫';
+  final String passwordHint = 'At least 12 characters';
+}
 `;
 
   return f;

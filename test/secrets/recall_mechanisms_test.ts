@@ -377,3 +377,44 @@ Deno.test("a password echoed into sudo -S, chpasswd or --password-stdin; LDAP's 
     ];
   });
 });
+
+Deno.test("values that looked like an alias, a template or a URL's userinfo by chance", () => {
+  // A shell password may start with `*`; in YAML a plain `*name` is an alias.
+  check("scripts/run.sh", () => {
+    const value = "*" + v.mixed(AN, 11);
+    return [`docker run -d -e POSTGRES_PASSWORD=${value} postgres:16\n`, [value]];
+  });
+  check("compose.yml", () => ["    password: *default_db_password\n", []]);
+  // A random salt holding `{{` is a secret; a template opens and closes, or starts the value.
+  check("wp-config.php", () => {
+    const value = `pi|IG{{z.${v.mixed(AN, 20)}%${v.mixed(AN, 20)}|p^=m`;
+    return [`define( 'SECURE_AUTH_KEY',  '${value}' );\n`, [value]];
+  });
+  check(
+    "values.yaml",
+    () => ['password: "{{ .Values.db.password }}"\napiKey: {{ .Values.key }}\n', []],
+  );
+  // A generated salt dense with every kind of character holds `${E…`, `$(B` or `[K-K…]` by chance.
+  for (const mark of ["${EUcN75-", "$(BYjt)", "[K-KCMMy$}/~I[RU]"]) {
+    check("wp-config.php", () => {
+      const value = `${v.mixed(AN, 14)}!~${mark}%|${v.mixed(AN, 24)}^=`;
+      return [`define( 'LOGGED_IN_SALT',   '${value}' );\n`, [value]];
+    });
+  }
+  check(".env", () => ['DB_PASSWORD="${DB_PASSWORD_FROM_VAULT:?set it}"\n', []]);
+  // Base64 may start with `/`; a path's segments are names.
+  check("rclone.conf", () => {
+    const value = "/" + v.mixed(AN, 30) + "+" + v.mixed(AN, 8);
+    return [`secret_access_key = ${value}\nkey_file = /etc/rclone/keys/offsite_backup.key\n`, [
+      value,
+    ]];
+  });
+  // SQL Server's JDBC URL: `host:port;` then properties, one of them a password holding `@`.
+  check("application.yml", () => {
+    const value = `@F!${v.mixed(AN, 10)}`;
+    return [
+      `    url: jdbc:sqlserver://sql.internal:1433;databaseName=ledger;user=ledger;password=${value};encrypt=true\n`,
+      [value],
+    ];
+  });
+});
