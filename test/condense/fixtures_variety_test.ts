@@ -584,3 +584,18 @@ Deno.test("Mocha's spec and TAP reporters: the same failures, placed, the TAP on
   const diff = detailOf(tap, "Cart totals — ünïcode compares objects");
   assert(diff.includes("+     'b'") && diff.includes("-     'c'"), diff.join("\n"));
 });
+
+Deno.test("Jest over two files holding tests of the same names: each file's failure is its own finding", () => {
+  for (const name of ["jest/two_files.log", "jest/two_files_verbose.log"]) {
+    const got = expectFindings(name, [
+      ["test_failure", "api/parse.test.js:4:18", "parse › rejects empty input", "toThrow"],
+      ["test_failure", "web/parse.test.js:4:25", "parse › rejects empty input", "toBeUndefined"],
+      ["test_failure", "web/parse.test.js:7:24", "parse › reads a number", "toBe"],
+    ]);
+    assertEquals(got.map((f) => f.file), [
+      "api/parse.test.js",
+      "web/parse.test.js",
+      "web/parse.test.js",
+    ]);
+  }
+});
