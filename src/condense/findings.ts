@@ -63,7 +63,7 @@ export function testIdentity(f: Finding): string | undefined {
  * (its file and name; or, without a name, its place); anything else is its place and message.
  */
 export function findingKey(f: Finding): string {
-  if (f.test) return `t|${f.kind === "warning" ? "w" : "f"}|${testIdentity(f)}`;
+  if (f.test) return `t|${f.kind}|${testIdentity(f)}`;
   // One output repeats a message exactly; no normalising needed (and none paid for on every finding).
   return `${f.kind}|${f.location ?? ""}|${f.test ?? ""}|${f.message}`;
 }

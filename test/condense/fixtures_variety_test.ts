@@ -599,3 +599,33 @@ Deno.test("Jest over two files holding tests of the same names: each file's fail
     ]);
   }
 });
+
+const ACCOUNTS = "tests/test_accounts.py";
+
+Deno.test("pytest errors outside a test's body: collection, a fixture's setup and teardown; a test that fails and then errors is both", () => {
+  expectFindings("pytest/setup_errors.log", [
+    ["error", "tests/test_broken_import.py:1", undefined, "No module named 'accounts'"],
+    ["error", "tests/conftest.py:6", `${ACCOUNTS}::test_balance`, "ConnectionError"],
+    ["error", "tests/conftest.py:12", `${ACCOUNTS}::test_login`, "session could not be closed"],
+    ["error", "tests/conftest.py:12", `${ACCOUNTS}::test_rename`, "session could not be closed"],
+    ["test_failure", `${ACCOUNTS}:13`, `${ACCOUNTS}::test_rename`, "assert 'ADA' == 'ADA!'"],
+    ["test_failure", `${ACCOUNTS}:22`, `${ACCOUNTS}::TestLimits::test_daily`, "KeyError"],
+  ]);
+  // -x stops at the collection error: the one error, and the run is not called clean.
+  const stopped = triageFixture("pytest/setup_errors_x.log");
+  assertEquals(stopped.outcome, "failures");
+  expectFindings("pytest/setup_errors_x.log", [
+    ["error", "tests/test_broken_import.py:1", undefined, "No module named 'accounts'"],
+  ]);
+});
+
+Deno.test("unittest errors in setUpClass and tearDown: each reported error is a finding, a fixture method's named", () => {
+  const at = "/home/dev/project/test_unit_setup.py";
+  const id = "test_unit_setup.ClientTest";
+  expectFindings("pytest/setup_errors_unittest.log", [
+    ["test_failure", `${at}:18`, `${id}.test_add (tearDown)`, "cleanup left 2 open files"],
+    ["test_failure", `${at}:25`, `${id}.test_remove`, "IndexError: pop from empty list"],
+    ["test_failure", `${at}:18`, `${id}.test_remove (tearDown)`, "cleanup left 2 open files"],
+    ["test_failure", `${at}:7`, "test_unit_setup.ServerTest.setUpClass", "port 8080"],
+  ]);
+});

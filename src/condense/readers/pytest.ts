@@ -297,9 +297,13 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     }
   }
   // Entries in the summary come first; -v lines and lone sections fill in what it lacks.
+  // One test may both fail and error (its body failed, then a fixture's teardown raised): an entry
+  // is its outcome and its id.
   const entries: { kind: string; id: string; message?: string }[] = [];
-  for (const s of summary) if (!entries.some((e) => e.id === s.id)) entries.push(s);
-  for (const v of verbose) if (!entries.some((e) => e.id === v.id)) entries.push(v);
+  const known = (x: { kind: string; id: string }) =>
+    entries.some((e) => e.id === x.id && isError(e.kind) === isError(x.kind));
+  for (const s of summary) if (!known(s)) entries.push(s);
+  for (const v of verbose) if (!known(v)) entries.push(v);
   const used = new Set<string>();
   const out: Finding[] = [...conftest];
   /** Whether a section's title names this entry's test. */
@@ -310,7 +314,9 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       e.id.endsWith("::" + name.replace(/\./g, "::"));
   };
   for (const e of entries) {
-    const title = [...sections.keys()].find((t) => !used.has(t) && titles(t, e));
+    // An error's section is under ERRORS, a failure's under FAILURES; either, where only one exists.
+    const open = [...sections.keys()].filter((t) => !used.has(t) && titles(t, e));
+    const title = open.find((t) => sections.get(t)!.error === isError(e.kind)) ?? open[0];
     const testFile = e.id.split("::")[0];
     // Without a titled section, a failure takes the next untitled one (--tb=line), in order.
     const section = title !== undefined
@@ -363,6 +369,11 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     );
   }
   return out;
+}
+
+/** Whether an outcome (`ERROR`, `FAILED`, a -v line's word) is an error rather than a failure. */
+function isError(kind: string): boolean {
+  return kind === "ERROR";
 }
 
 export const pytest: Reader = {
