@@ -629,3 +629,50 @@ Deno.test("unittest errors in setUpClass and tearDown: each reported error is a 
     ["test_failure", `${at}:7`, "test_unit_setup.ServerTest.setUpClass", "port 8080"],
   ]);
 });
+
+Deno.test("go test, build and vet on a module whose imported package does not compile: the package's errors, once each", () => {
+  for (const name of ["go/dep_fail_test.log", "go/dep_fail_build.log", "go/dep_fail_vet.log"]) {
+    expectFindings(name, [
+      ["error", "internal/money/money.go:8:17", undefined, "undefined: undefinedFee"],
+      ["error", "internal/money/money.go:13:9", undefined, "undefined: fmt"],
+    ]);
+  }
+});
+
+Deno.test("make -j2 with gcc's messages from two broken files: every error and warning at its own file", () => {
+  const got = triageFixture("gcc/parallel.log").findings;
+  // make's two failed targets share their rule's place; each is named.
+  const targets = got.filter((f) => f.location === "Makefile:11").map((f) => f.message).sort();
+  assertEquals(targets, [
+    "make: target src/beta.o failed (Error 1)",
+    "make: target src/gamma.o failed (Error 1)",
+  ]);
+  const compiler = got.filter((f) => f.location !== "Makefile:11");
+  assertEquals(compiler.length, 8, brief(got));
+  for (
+    const [kind, location, piece] of [
+      ["error", "src/beta.c:4:3", "expected ‘,’ or ‘;’ before ‘return’"],
+      ["error", "src/gamma.c:3:11", "has no member named ‘z’"],
+      ["error", "src/gamma.c:3:17", "‘missing_offset’ undeclared"],
+      ["warning", "src/beta.c:3:10", "unused variable ‘n’"],
+      ["warning", "src/beta.c:5:1", "control reaches end"],
+      ["warning", "src/alpha.c:3:7", "unused variable ‘unused_alpha’"],
+      ["warning", "src/delta.c:3:7", "unused variable ‘unused_delta’"],
+      ["warning", "src/gamma.c:4:1", "control reaches end"],
+    ]
+  ) {
+    const here = compiler.filter((f) => f.kind === kind && f.location === location);
+    assert(here.length === 1 && here[0].message.includes(piece), `${location}:\n${brief(got)}`);
+  }
+});
+
+Deno.test("node --test with a failing before hook: the suite's error is the finding, its cancelled tests are not (spec and TAP)", () => {
+  const at = "/home/dev/project/hooks.test.mjs";
+  for (const name of ["node_test/hooks_spec.log", "node_test/hooks_tap.log"]) {
+    expectFindings(name, [
+      ["test_failure", `${at}:12:14`, "store > when connected > adds an item", "deep-equal"],
+      ["test_failure", `${at}:20:13`, "store > when offline", "cache directory is not writable"],
+      ["test_failure", `${at}:35:12`, "report > totals", "one and one make three"],
+    ]);
+  }
+});
