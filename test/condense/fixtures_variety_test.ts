@@ -676,3 +676,40 @@ Deno.test("node --test with a failing before hook: the suite's error is the find
     ]);
   }
 });
+
+Deno.test("cargo build errors with notes and help lines: each error at its place, the help in its detail", () => {
+  const got = expectFindings("cargo/help_notes.log", [
+    ["error", "src/main.rs:25:23", undefined, "E0308: mismatched types"],
+    ["error", "src/main.rs:11:20", undefined, "E0515: cannot return reference"],
+    ["error", "src/main.rs:19:5", undefined, "E0382: borrow of moved value"],
+  ]);
+  assert(detailOf(got, "src/main.rs:19:5").some((l) => l.startsWith("help: consider cloning")));
+});
+
+Deno.test("deno test whose first step fails and leaves the next failing: each step at its line, the group not counted", () => {
+  const at = "/home/dev/project/store_test.ts";
+  expectFindings("deno/hooks.log", [
+    ["test_failure", `${at}:8:11`, "store > opens the database", "database file is locked"],
+    ["test_failure", `${at}:11:5`, "store > reads a value", "expected 1, got undefined"],
+    ["test_failure", `${at}:18:5`, "report totals", "expected 4, got 3"],
+  ]);
+});
+
+Deno.test("prove -r over nested folders, with and without -v: each failed test at its file, a script that died", () => {
+  for (const name of ["perl/recursive.log", "perl/recursive_verbose.log"]) {
+    expectFindings(name, [
+      ["test_failure", "t/unit/math.t:6", "divides whole numbers", "failed"],
+      ["test_failure", "t/unit/text.t:6", "starts with world", "failed"],
+      ["error", "t/integration/db.t", undefined, "lost the connection to the test database"],
+    ]);
+  }
+});
+
+Deno.test("a failed run whose only lines are shellcheck notes, or a bash -x trace, is unexplained, never clean: the lines are the evidence", () => {
+  const notes = triageFixture("shellcheck/trace_gcc.log");
+  assertEquals(notes.outcome, "unexplained");
+  assert(notes.evidence.some((l) => l.text.includes("[SC2086]")), notes.headline);
+  const traced = triageFixture("shellcheck/trace_bash_x.log");
+  assertEquals(traced.outcome, "unexplained");
+  assert(traced.evidence.some((l) => l.text.includes("cannot stat 'missing-notes.txt'")));
+});
