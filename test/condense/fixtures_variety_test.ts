@@ -713,3 +713,10 @@ Deno.test("a failed run whose only lines are shellcheck notes, or a bash -x trac
   assertEquals(traced.outcome, "unexplained");
   assert(traced.evidence.some((l) => l.text.includes("cannot stat 'missing-notes.txt'")));
 });
+
+Deno.test("Jest over 22 files, two failing with one test name: two findings, though the closing summary repeats both", () => {
+  expectFindings("jest/many_files.log", [
+    ["test_failure", "unit_05.test.js:1:33", "works", "toBe"],
+    ["test_failure", "unit_17.test.js:1:35", "works", "toBe"],
+  ]);
+});
