@@ -617,6 +617,14 @@ Deno.test("pytest errors outside a test's body: collection, a fixture's setup an
   expectFindings("pytest/setup_errors_x.log", [
     ["error", "tests/test_broken_import.py:1", undefined, "No module named 'accounts'"],
   ]);
+  // -q --lf reruns the failures: the same failure and errors of that file, from the quiet form.
+  expectFindings("pytest/setup_errors_lf.log", [
+    ["error", "tests/conftest.py:6", `${ACCOUNTS}::test_balance`, "ConnectionError"],
+    ["error", "tests/conftest.py:12", `${ACCOUNTS}::test_login`, "session could not be closed"],
+    ["error", "tests/conftest.py:12", `${ACCOUNTS}::test_rename`, "session could not be closed"],
+    ["test_failure", `${ACCOUNTS}:13`, `${ACCOUNTS}::test_rename`, "assert 'ADA' == 'ADA!'"],
+    ["test_failure", `${ACCOUNTS}:22`, `${ACCOUNTS}::TestLimits::test_daily`, "KeyError"],
+  ]);
 });
 
 Deno.test("unittest errors in setUpClass and tearDown: each reported error is a finding, a fixture method's named", () => {
