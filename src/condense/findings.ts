@@ -8,6 +8,11 @@ export interface Finding {
   location?: string;
   /** The test's full name, where the failure belongs to a test. */
   test?: string;
+  /**
+   * The test file the test belongs to, where the tool names it apart from the test (Jest's `FAIL
+   * file` heading). Part of the test's identity: two files may hold tests of the same name.
+   */
+  file?: string;
   message: string;
   /** The few lines that belong to it (assertion values, a code frame), at most DETAIL_LINES. */
   detail?: string[];
@@ -32,11 +37,12 @@ export function clip(text: string, max = MESSAGE_CHARS): string {
 export function finding(
   kind: Finding["kind"],
   message: string,
-  extra: { location?: string; test?: string; detail?: string[] } = {},
+  extra: { location?: string; test?: string; file?: string; detail?: string[] } = {},
 ): Finding {
   const f: Finding = { kind, message: clip(message) };
   if (extra.location) f.location = extra.location;
   if (extra.test) f.test = extra.test;
+  if (extra.file) f.file = extra.file;
   const detail = (extra.detail ?? []).slice(0, DETAIL_LINES * 4).filter((l) => l.trim() !== "")
     .slice(0, DETAIL_LINES);
   if (detail.length > 0) f.detail = detail.map((l) => clip(l, 200));
@@ -44,11 +50,20 @@ export function finding(
 }
 
 /**
+ * A test's identity: its name, and its file where the finding knows the file apart from the name
+ * (a name alone may repeat across files).
+ */
+export function testIdentity(f: Finding): string | undefined {
+  if (!f.test) return undefined;
+  return f.file ? `${f.file}\u0000${f.test}` : f.test;
+}
+
+/**
  * The identity two reports of one failure share: a test failure is its test
- * (or, without a name, its place); anything else is its place and message.
+ * (its file and name; or, without a name, its place); anything else is its place and message.
  */
 export function findingKey(f: Finding): string {
-  if (f.test) return `t|${f.kind === "warning" ? "w" : "f"}|${f.test}`;
+  if (f.test) return `t|${f.kind}|${testIdentity(f)}`;
   // One output repeats a message exactly; no normalising needed (and none paid for on every finding).
   return `${f.kind}|${f.location ?? ""}|${f.test ?? ""}|${f.message}`;
 }

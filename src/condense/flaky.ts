@@ -8,7 +8,7 @@
  * and said, never guessed at.
  */
 import { readAll } from "./readers/index.ts";
-import type { Finding } from "./findings.ts";
+import { type Finding, testIdentity } from "./findings.ts";
 
 export interface RunOutcome {
   exitStatus: number | null;
@@ -45,10 +45,12 @@ export function compareRuns(outcomes: RunOutcome[]): FlakyReport {
     const failures: Finding[] = found.filter((f) => f.kind === "test_failure" && f.test);
     if (failures.length === 0 && outcome.exitStatus !== 0) unexplainedRuns.push(run);
     for (const f of failures) {
-      const v = byTest.get(f.test!) ??
+      // Keyed by file and name: two files may hold tests of one name.
+      const key = testIdentity(f)!;
+      const v = byTest.get(key) ??
         { test: f.test!, failedRuns: [], location: f.location, message: f.message };
       if (!v.failedRuns.includes(run)) v.failedRuns.push(run);
-      byTest.set(f.test!, v);
+      byTest.set(key, v);
     }
   });
   const n = outcomes.length;

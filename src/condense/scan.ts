@@ -332,10 +332,12 @@ export class TriageScanner {
     }
     this.#finalLines += finalEnd - contextCount;
     // The next window: the last final lines as context, the carried lines as its first fresh ones.
-    // The context starts after a blank line where there is one near: blocks of most formats begin there.
+    // The context starts after an empty line where there is one near: blocks of most formats begin
+    // there. A line of spaces alone is not one: it sits inside an indented block (a TAP subtest's
+    // YAML, a traceback), and a window starting below it would read the block without its heading.
     let start = Math.max(0, finalEnd - this.#carryLines);
     for (let k = start; k > 0 && k > start - this.#carryLines; k--) {
-      if (isBlank(lines[k - 1])) {
+      if (lines[k - 1].length === 0) {
         start = k;
         break;
       }

@@ -584,3 +584,147 @@ Deno.test("Mocha's spec and TAP reporters: the same failures, placed, the TAP on
   const diff = detailOf(tap, "Cart totals — ünïcode compares objects");
   assert(diff.includes("+     'b'") && diff.includes("-     'c'"), diff.join("\n"));
 });
+
+Deno.test("Jest over two files holding tests of the same names: each file's failure is its own finding", () => {
+  for (const name of ["jest/two_files.log", "jest/two_files_verbose.log"]) {
+    const got = expectFindings(name, [
+      ["test_failure", "api/parse.test.js:4:18", "parse › rejects empty input", "toThrow"],
+      ["test_failure", "web/parse.test.js:4:25", "parse › rejects empty input", "toBeUndefined"],
+      ["test_failure", "web/parse.test.js:7:24", "parse › reads a number", "toBe"],
+    ]);
+    assertEquals(got.map((f) => f.file), [
+      "api/parse.test.js",
+      "web/parse.test.js",
+      "web/parse.test.js",
+    ]);
+  }
+});
+
+const ACCOUNTS = "tests/test_accounts.py";
+
+Deno.test("pytest errors outside a test's body: collection, a fixture's setup and teardown; a test that fails and then errors is both", () => {
+  expectFindings("pytest/setup_errors.log", [
+    ["error", "tests/test_broken_import.py:1", undefined, "No module named 'accounts'"],
+    ["error", "tests/conftest.py:6", `${ACCOUNTS}::test_balance`, "ConnectionError"],
+    ["error", "tests/conftest.py:12", `${ACCOUNTS}::test_login`, "session could not be closed"],
+    ["error", "tests/conftest.py:12", `${ACCOUNTS}::test_rename`, "session could not be closed"],
+    ["test_failure", `${ACCOUNTS}:13`, `${ACCOUNTS}::test_rename`, "assert 'ADA' == 'ADA!'"],
+    ["test_failure", `${ACCOUNTS}:22`, `${ACCOUNTS}::TestLimits::test_daily`, "KeyError"],
+  ]);
+  // -x stops at the collection error: the one error, and the run is not called clean.
+  const stopped = triageFixture("pytest/setup_errors_x.log");
+  assertEquals(stopped.outcome, "failures");
+  expectFindings("pytest/setup_errors_x.log", [
+    ["error", "tests/test_broken_import.py:1", undefined, "No module named 'accounts'"],
+  ]);
+  // -q --lf reruns the failures: the same failure and errors of that file, from the quiet form.
+  expectFindings("pytest/setup_errors_lf.log", [
+    ["error", "tests/conftest.py:6", `${ACCOUNTS}::test_balance`, "ConnectionError"],
+    ["error", "tests/conftest.py:12", `${ACCOUNTS}::test_login`, "session could not be closed"],
+    ["error", "tests/conftest.py:12", `${ACCOUNTS}::test_rename`, "session could not be closed"],
+    ["test_failure", `${ACCOUNTS}:13`, `${ACCOUNTS}::test_rename`, "assert 'ADA' == 'ADA!'"],
+    ["test_failure", `${ACCOUNTS}:22`, `${ACCOUNTS}::TestLimits::test_daily`, "KeyError"],
+  ]);
+});
+
+Deno.test("unittest errors in setUpClass and tearDown: each reported error is a finding, a fixture method's named", () => {
+  const at = "/home/dev/project/test_unit_setup.py";
+  const id = "test_unit_setup.ClientTest";
+  expectFindings("pytest/setup_errors_unittest.log", [
+    ["test_failure", `${at}:18`, `${id}.test_add (tearDown)`, "cleanup left 2 open files"],
+    ["test_failure", `${at}:25`, `${id}.test_remove`, "IndexError: pop from empty list"],
+    ["test_failure", `${at}:18`, `${id}.test_remove (tearDown)`, "cleanup left 2 open files"],
+    ["test_failure", `${at}:7`, "test_unit_setup.ServerTest.setUpClass", "port 8080"],
+  ]);
+});
+
+Deno.test("go test, build and vet on a module whose imported package does not compile: the package's errors, once each", () => {
+  for (const name of ["go/dep_fail_test.log", "go/dep_fail_build.log", "go/dep_fail_vet.log"]) {
+    expectFindings(name, [
+      ["error", "internal/money/money.go:8:17", undefined, "undefined: undefinedFee"],
+      ["error", "internal/money/money.go:13:9", undefined, "undefined: fmt"],
+    ]);
+  }
+});
+
+Deno.test("make -j2 with gcc's messages from two broken files: every error and warning at its own file", () => {
+  const got = triageFixture("gcc/parallel.log").findings;
+  // make's two failed targets share their rule's place; each is named.
+  const targets = got.filter((f) => f.location === "Makefile:11").map((f) => f.message).sort();
+  assertEquals(targets, [
+    "make: target src/beta.o failed (Error 1)",
+    "make: target src/gamma.o failed (Error 1)",
+  ]);
+  const compiler = got.filter((f) => f.location !== "Makefile:11");
+  assertEquals(compiler.length, 8, brief(got));
+  for (
+    const [kind, location, piece] of [
+      ["error", "src/beta.c:4:3", "expected ‘,’ or ‘;’ before ‘return’"],
+      ["error", "src/gamma.c:3:11", "has no member named ‘z’"],
+      ["error", "src/gamma.c:3:17", "‘missing_offset’ undeclared"],
+      ["warning", "src/beta.c:3:10", "unused variable ‘n’"],
+      ["warning", "src/beta.c:5:1", "control reaches end"],
+      ["warning", "src/alpha.c:3:7", "unused variable ‘unused_alpha’"],
+      ["warning", "src/delta.c:3:7", "unused variable ‘unused_delta’"],
+      ["warning", "src/gamma.c:4:1", "control reaches end"],
+    ]
+  ) {
+    const here = compiler.filter((f) => f.kind === kind && f.location === location);
+    assert(here.length === 1 && here[0].message.includes(piece), `${location}:\n${brief(got)}`);
+  }
+});
+
+Deno.test("node --test with a failing before hook: the suite's error is the finding, its cancelled tests are not (spec and TAP)", () => {
+  const at = "/home/dev/project/hooks.test.mjs";
+  for (const name of ["node_test/hooks_spec.log", "node_test/hooks_tap.log"]) {
+    expectFindings(name, [
+      ["test_failure", `${at}:12:14`, "store > when connected > adds an item", "deep-equal"],
+      ["test_failure", `${at}:20:13`, "store > when offline", "cache directory is not writable"],
+      ["test_failure", `${at}:35:12`, "report > totals", "one and one make three"],
+    ]);
+  }
+});
+
+Deno.test("cargo build errors with notes and help lines: each error at its place, the help in its detail", () => {
+  const got = expectFindings("cargo/help_notes.log", [
+    ["error", "src/main.rs:25:23", undefined, "E0308: mismatched types"],
+    ["error", "src/main.rs:11:20", undefined, "E0515: cannot return reference"],
+    ["error", "src/main.rs:19:5", undefined, "E0382: borrow of moved value"],
+  ]);
+  assert(detailOf(got, "src/main.rs:19:5").some((l) => l.startsWith("help: consider cloning")));
+});
+
+Deno.test("deno test whose first step fails and leaves the next failing: each step at its line, the group not counted", () => {
+  const at = "/home/dev/project/store_test.ts";
+  expectFindings("deno/hooks.log", [
+    ["test_failure", `${at}:8:11`, "store > opens the database", "database file is locked"],
+    ["test_failure", `${at}:11:5`, "store > reads a value", "expected 1, got undefined"],
+    ["test_failure", `${at}:18:5`, "report totals", "expected 4, got 3"],
+  ]);
+});
+
+Deno.test("prove -r over nested folders, with and without -v: each failed test at its file, a script that died", () => {
+  for (const name of ["perl/recursive.log", "perl/recursive_verbose.log"]) {
+    expectFindings(name, [
+      ["test_failure", "t/unit/math.t:6", "divides whole numbers", "failed"],
+      ["test_failure", "t/unit/text.t:6", "starts with world", "failed"],
+      ["error", "t/integration/db.t", undefined, "lost the connection to the test database"],
+    ]);
+  }
+});
+
+Deno.test("a failed run whose only lines are shellcheck notes, or a bash -x trace, is unexplained, never clean: the lines are the evidence", () => {
+  const notes = triageFixture("shellcheck/trace_gcc.log");
+  assertEquals(notes.outcome, "unexplained");
+  assert(notes.evidence.some((l) => l.text.includes("[SC2086]")), notes.headline);
+  const traced = triageFixture("shellcheck/trace_bash_x.log");
+  assertEquals(traced.outcome, "unexplained");
+  assert(traced.evidence.some((l) => l.text.includes("cannot stat 'missing-notes.txt'")));
+});
+
+Deno.test("Jest over 22 files, two failing with one test name: two findings, though the closing summary repeats both", () => {
+  expectFindings("jest/many_files.log", [
+    ["test_failure", "unit_05.test.js:1:33", "works", "toBe"],
+    ["test_failure", "unit_17.test.js:1:35", "works", "toBe"],
+  ]);
+});

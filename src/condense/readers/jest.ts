@@ -20,7 +20,11 @@ import {
   UPPER_T,
 } from "../chars.ts";
 
-const FILE = /^(FAIL|PASS)\s+(\S+)(?:\s+\(.*\))?$/;
+/**
+ * `FAIL path` or `PASS path (1.2 s)`: the path may hold spaces (`test dir/a.test.js`), so it ends at
+ * its extension; tabs are Go's `FAIL\tpkg\t0.1s`, not Jest's.
+ */
+const FILE = /^(FAIL|PASS) +([^\t]*?\.[A-Za-z\d]+)(?: +\([\d.]+ m?s\))?$/;
 const BULLET = /^\s*● (.+)$/;
 const SUMMARY = /^(?:Test Suites:|Tests:|Snapshots:|Time:|Ran all test suites)/;
 const NOT_A_FAILURE = /^(?:Console|Validation (?:Warning|Error)|Deprecation Warning)/;
@@ -85,7 +89,9 @@ function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       out.push(
         finding("test_failure", text[0] ?? "failed", {
           test: name,
-          location: loc,
+          // The file keeps two files' tests of one name apart, and places a failure with no frame.
+          file,
+          location: loc ?? file,
           detail: text.slice(1).filter((l) =>
             /^(?:Expected|Received|[-+] |Difference|- Expected|\+ Received)/.test(l)
           ),

@@ -7,6 +7,8 @@ import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 import {
   CLOSE_BRACKET,
+  DIGIT_0,
+  DIGIT_9,
   EQUALS,
   EXCLAMATION,
   SPACE,
@@ -35,6 +37,9 @@ const VERBOSE = /^(\S[^:]*?\.py::.+?|\S+::\S+?) (FAILED|ERROR)(?:\s+\[\s*\d+%\])
 const SECTION =
   /^={3,} (FAILURES|ERRORS|short test summary info|warnings summary|PASSES|.*(?:passed|failed|error|errors|skipped|deselected|no tests ran).*) ={3,}$/;
 const TITLE = /^_{3,} (.+?) _{3,}$/;
+/** `-q`'s closing counts (`2 failed, 1 passed, 3 errors in 0.74s`): the run's end, printed with no rule. */
+const QUIET_END =
+  /^\d+ (?:failed|passed|errors?|skipped|deselected|xfailed|xpassed|warnings?)\b.* in \d+(?:\.\d+)?s(?: \(.*\))?$/;
 /** A place in a traceback at the margin: `tests/test_x.py:12: AssertionError` (a path may hold spaces, or a drive). */
 const PLACE = /^((?:[A-Za-z]:)?[^\s:][^:]*\.py):(\d+): ?(.*)$/;
 const COLLECT = /^(?:ERROR collecting|ERROR at (?:setup|teardown) of) (.+)$/;
@@ -182,6 +187,12 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         continue;
       }
     }
+    // -q ends its summary with the counts and no rule: what follows is no longer pytest's summary.
+    if (c >= DIGIT_0 && c <= DIGIT_9 && part !== "" && QUIET_END.test(line)) {
+      part = "";
+      ctx.explain(i);
+      continue;
+    }
     if (part === "warnings summary") {
       // Test ids (or a module) at the margin, then each warning indented: `  path:line: Category: message`,
       // and the source line under it.
@@ -251,7 +262,7 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         let j = i + 1;
         while (
           j < lines.length && part === "short test summary info" && !SUMMARY.test(lines[j]) &&
-          !SECTION.test(lines[j]) && !/^!{3,}/.test(lines[j])
+          !SECTION.test(lines[j]) && !/^!{3,}/.test(lines[j]) && !QUIET_END.test(lines[j])
         ) {
           ctx.explain(j);
           j++;
@@ -297,9 +308,13 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     }
   }
   // Entries in the summary come first; -v lines and lone sections fill in what it lacks.
+  // One test may both fail and error (its body failed, then a fixture's teardown raised): an entry
+  // is its outcome and its id.
   const entries: { kind: string; id: string; message?: string }[] = [];
-  for (const s of summary) if (!entries.some((e) => e.id === s.id)) entries.push(s);
-  for (const v of verbose) if (!entries.some((e) => e.id === v.id)) entries.push(v);
+  const known = (x: { kind: string; id: string }) =>
+    entries.some((e) => e.id === x.id && isError(e.kind) === isError(x.kind));
+  for (const s of summary) if (!known(s)) entries.push(s);
+  for (const v of verbose) if (!known(v)) entries.push(v);
   const used = new Set<string>();
   const out: Finding[] = [...conftest];
   /** Whether a section's title names this entry's test. */
@@ -310,7 +325,9 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       e.id.endsWith("::" + name.replace(/\./g, "::"));
   };
   for (const e of entries) {
-    const title = [...sections.keys()].find((t) => !used.has(t) && titles(t, e));
+    // An error's section is under ERRORS, a failure's under FAILURES; either, where only one exists.
+    const open = [...sections.keys()].filter((t) => !used.has(t) && titles(t, e));
+    const title = open.find((t) => sections.get(t)!.error === isError(e.kind)) ?? open[0];
     const testFile = e.id.split("::")[0];
     // Without a titled section, a failure takes the next untitled one (--tb=line), in order.
     const section = title !== undefined
@@ -363,6 +380,11 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     );
   }
   return out;
+}
+
+/** Whether an outcome (`ERROR`, `FAILED`, a -v line's word) is an error rather than a failure. */
+function isError(kind: string): boolean {
+  return kind === "ERROR";
 }
 
 export const pytest: Reader = {

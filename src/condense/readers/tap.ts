@@ -335,6 +335,9 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     ctx.explain(i, j);
     i = j;
     if (n[3]) continue; // TODO and SKIP do not fail the run
+    // A test cancelled because its suite failed first (node's before hook threw) did not fail on its
+    // own, and its suite is not a group failing through it: the suite's own error is the finding.
+    if (yaml.get("failureType")?.[0] === "cancelledByParent") continue;
     // A subtest's own line after its tests (`not ok 5 - group`): when a test under it failed, that
     // test is the finding and the group is not another.
     const parentOf = level < names.length && names[level] === n[2] && childFailed[level + 1];

@@ -8,6 +8,8 @@ import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 import { EQUALS, LOWER_T, SPACE, UPPER_F, UPPER_O, UPPER_R } from "../chars.ts";
 
+/** unittest's per-test fixture methods, which run around each test under the test's own id. */
+const FIXTURE_METHOD = /^(?:setUp|tearDown|asyncSetUp|asyncTearDown|doCleanups)$/;
 const HEAD = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([^)]+)\)(?:\s+\((.*)\))?$/;
 const FRAME = /^\s+File "([^"]+)", line (\d+), in (\S+)$/;
 const RESULT =
@@ -72,9 +74,14 @@ function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
     );
     message = tail[0] ?? h[1];
     const frame = frames.find((f) => f.fn === method) ?? frames[frames.length - 1];
+    // A test whose setUp or tearDown raised is reported under the test's own id, once for that and
+    // once more if its body failed too: the fixture method named keeps the two apart.
+    const fixture = frames.some((f) => f.fn === method)
+      ? undefined
+      : frames.findLast((f) => FIXTURE_METHOD.test(f.fn))?.fn;
     out.push(
       finding(h[1] === "ERROR" && !frame ? "error" : "test_failure", message, {
-        test: id,
+        test: fixture ? `${id} (${fixture})` : id,
         location: frame ? `${frame.file}:${frame.line}` : undefined,
         detail: tail.slice(1),
       }),
