@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { assert, assertEquals, assertMatch } from "../../support/assert.ts";
 import { runWisp, wispCommand } from "../../support/wisp.ts";
-import { mcpScratch, structured } from "./support.ts";
+import { mcpScratch, structured, withGenerousTimeout } from "./support.ts";
 
 Deno.test("over HTTP: the token printed once is required on every request, and the tools answer", async () => {
   const s = await mcpScratch({ notifications: { enabled: false } });
@@ -81,6 +81,7 @@ Deno.test("over HTTP: the token printed once is required on every request, and t
     assertMatch(reply, /^HTTP\/1\.1 4\d\d /, "a foreign Host is refused");
 
     const client = new Client({ name: "http-test", version: "1" }, { capabilities: {} });
+    withGenerousTimeout(client);
     await client.connect(
       new StreamableHTTPClientTransport(new URL(url), {
         requestInit: { headers: { authorization: `Bearer ${token}` } },

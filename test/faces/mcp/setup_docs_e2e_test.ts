@@ -13,7 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { assert, assertEquals } from "../../support/assert.ts";
 import { PROJECT_ROOT } from "../../support/wisp.ts";
-import { mcpScratch } from "./support.ts";
+import { mcpScratch, withGenerousTimeout } from "./support.ts";
 
 const DOC = Deno.readTextFileSync(join(PROJECT_ROOT, "docs", "mcp.md"));
 
@@ -51,6 +51,7 @@ Deno.test("the launcher and the .mcp.json entry in docs/mcp.md start a server th
       stderr: "pipe",
     });
     const client = new Client({ name: "docs", version: "1" }, { capabilities: {} });
+    withGenerousTimeout(client);
     await client.connect(transport);
     try {
       assertEquals(client.getServerVersion()?.name, "wisp");

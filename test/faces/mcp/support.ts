@@ -106,6 +106,7 @@ export async function connect(
     });
   }
   await client.connect(transport);
+  withGenerousTimeout(client);
   return {
     client,
     transport,
@@ -114,6 +115,24 @@ export async function connect(
       await client.close();
     },
   };
+}
+
+/**
+ * How long a test's request may wait when it names no timeout of its own. The SDK's default
+ * (60 s) is a wall-clock bound: a turn that takes seconds on a quiet machine took longer than
+ * that on a machine running the suite beside other builds, and the test failed for it. Tests
+ * that are about a timeout pass their own.
+ */
+export const TEST_REQUEST_TIMEOUT_MS = 600_000;
+
+/** Give every request of `client` that names no timeout TEST_REQUEST_TIMEOUT_MS. */
+export function withGenerousTimeout(client: Client): void {
+  const request = client.request.bind(client);
+  client.request = ((req, schema, options) =>
+    request(req, schema, {
+      timeout: TEST_REQUEST_TIMEOUT_MS,
+      ...options,
+    })) as typeof client.request;
 }
 
 /** Wait until `probe` returns something, polling, with a generous deadline. */
