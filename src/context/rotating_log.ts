@@ -37,6 +37,30 @@ function lineId(line: string): string | undefined {
   return end > start ? line.slice(start, end) : undefined;
 }
 
+/** The file read during the current rotation's listeners, shared by every store. */
+let lastRead: { file: string; content: string | undefined } | undefined;
+
+/**
+ * The text of `file`, read once however many stores ask during one rotation:
+ * the audit writer calls every listener synchronously, one after another, so
+ * every MCP thread's store asks for the same file in the same task. The copy
+ * is dropped in the next microtask, so a later rotation reads the file again
+ * and no log text is held after the listeners have run. Undefined when the
+ * file cannot be read (already gone).
+ */
+function readOncePerRotation(file: string): string | undefined {
+  if (lastRead?.file === file) return lastRead.content;
+  let content: string | undefined;
+  try {
+    content = Deno.readTextFileSync(file);
+  } catch {
+    content = undefined;
+  }
+  if (lastRead === undefined) queueMicrotask(() => lastRead = undefined);
+  lastRead = { file, content };
+  return content;
+}
+
 /**
  * The texts of the wanted events that `file` holds, by event id. Only the
  * lines whose id is wanted are parsed; a file that cannot be read (already
@@ -48,12 +72,8 @@ export function textsInLogFile(
 ): Map<string, string> {
   const found = new Map<string, string>();
   if (wanted.size === 0) return found;
-  let content: string;
-  try {
-    content = Deno.readTextFileSync(file);
-  } catch {
-    return found;
-  }
+  const content = readOncePerRotation(file);
+  if (content === undefined) return found;
   let from = 0;
   while (from < content.length && found.size < wanted.size) {
     let to = content.indexOf("\n", from);
