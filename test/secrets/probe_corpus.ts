@@ -40,7 +40,9 @@ function humanPassword(v: Values): string {
         v.int(10, 9999)
       }`,
     () => `${v.pick(WORDS)}-${v.pick(WORDS)}-${v.pick(WORDS)}-${v.int(10, 99)}`,
-    () => v.mixed(ALNUM + "#!@%*+", v.int(10, 14)),
+    // A first character a person can write unquoted in YAML, ini and shell files alike (a leading
+    // `*` is a YAML alias, `#` a comment, `!` a tag): the label must be the value the file holds.
+    () => v.pick([...ALNUM]) + v.mixed(ALNUM + "#!@%*+", v.int(9, 13)),
     () => `${cap(v.pick(WORDS))}_${v.int(1990, 2030)}_${v.pick(WORDS)}`,
   ])();
 }
