@@ -290,7 +290,7 @@ const POSITIONAL: [RegExp, number][] = [
   // doobie's `Transactor.fromDriverManager[IO](driver, url, user, password)`
   [/\bfromDriverManager(?:\[[^\]\n]*\])?[ \t]*\($/, 3],
   [/\bDBI[ \t]*->[ \t]*connect(?:_cached)?[ \t]*\($|\b(?:MySQLdb|pymysql)\.connect[ \t]*\($/, 2],
-  [/->[ \t]*login[ \t]*\($/, 1],
+  [/->login[ \t]*\($/, 1],
   [/\bFTP(?:_TLS)?[ \t]*\($/, 2],
   [/\b(?:ldap_bind|ftp_login|ssh2_auth_password)[ \t]*\($/, 2],
   [/(?:^|[^\w.])Credentials[ \t]*\($/, 3],
@@ -341,17 +341,24 @@ const positionalRule: Rule = {
     ".login",
     "NetworkCredential",
     "fromDriverManager",
-    "connect",
-    "login",
-    "FTP",
+    // Specific spellings: `connect`, `login` and `Credentials` alone are in most code.
+    "DBI",
+    "MySQLdb.connect",
+    "pymysql.connect",
+    "->login",
+    "FTP(",
+    "FTP_TLS(",
     "ldap_bind",
+    "ftp_login",
     "ssh2_auth_password",
-    "Credentials",
+    "Credentials(",
+    "Credentials.basic",
+    "PasswordAuthentication",
   ],
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
     const calls =
-      /(?:getConnection|mysqli(?:_real)?(?:_connect)?|PDO|Sequelize|PlainAuth|\.login|NetworkCredential|fromDriverManager(?:\[[^\]\n]*\])?|->[ \t]*(?:connect(?:_cached)?|login)|\.connect|FTP(?:_TLS)?|ldap_bind|ftp_login|ssh2_auth_password|Credentials(?:\.basic)?|PasswordAuthentication)[ \t]*\(/g;
+      /(?:getConnection|mysqli(?:_real)?(?:_connect)?|PDO|Sequelize|PlainAuth|\.login|NetworkCredential|fromDriverManager(?:\[[^\]\n]*\])?|DBI[ \t]*->[ \t]*connect(?:_cached)?|->login|(?:MySQLdb|pymysql)\.connect|FTP(?:_TLS)?|ldap_bind|ftp_login|ssh2_auth_password|Credentials(?:\.basic)?|PasswordAuthentication)[ \t]*\(/g;
     let m: RegExpExecArray | null;
     while ((m = calls.exec(text)) !== null) {
       const open = m.index + m[0].length;
@@ -437,7 +444,12 @@ const hashedLiteralRule: Rule = {
       for (let n = args.length - 1; n >= 0; n--) {
         const literal = /^(\s*)[bB]?(["'`])([^"'`\n]*)\2\s*$/.exec(args[n].raw);
         if (!literal) continue;
-        if (typedPassword(literal[3]) && !/\s/.test(literal[3])) {
+        // Judged as a password assigned in code would be: seeds and tests hash `testpass` too.
+        const value = literal[3];
+        if (
+          typedPassword(value) &&
+          acceptValue(value, "password", { quoted: true, literalFile: false, thorough: false })
+        ) {
           const start = args[n].start + args[n].raw.indexOf(literal[2]) + 1;
           out.push({
             kind: "password",
