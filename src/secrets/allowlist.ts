@@ -285,3 +285,27 @@ export function isToolCiphertext(value: string): boolean {
   return /^\{AQAAAB[A-Za-z0-9+/]{16,}={0,2}\}$/.test(value) ||
     /^v1:[A-Za-z0-9+/]{8,}={0,2}:/.test(value);
 }
+
+/**
+ * A password stored hashed, in the formats password hashers write: the modular crypt format
+ * (`$2b$…`, `$6$…`, `$apr1$…`, `$argon2id$…`, `$scrypt$…`), Jupyter's `argon2:$argon2id$…` and
+ * legacy `sha1:salt:hex`, Django's `pbkdf2_sha256$…`, Werkzeug's `pbkdf2:sha256:…$salt$hex` and
+ * `scrypt:…$salt$hex`, and LDAP's `{SSHA}…`. A hash does not give the password back.
+ */
+export function isPasswordHash(value: string): boolean {
+  return /^(?:argon2:)?\$(?:argon2(?:id|i|d)|2[abxy]?|1|5|6|7|y|gy|apr1|scrypt|pbkdf2(?:-sha\d+)?)\$[^\s$]+\$/
+    .test(value) ||
+    /^sha1:[0-9a-f]{8,}:[0-9a-f]{40}$/.test(value) ||
+    /^(?:pbkdf2_sha(?:1|256)|bcrypt_sha256|argon2|scrypt)\$[^\s$]+\$/.test(value) ||
+    /^(?:pbkdf2:sha\d+(?::\d+)?|scrypt:\d+:\d+:\d+)\$[^\s$]+\$[0-9a-f]{32,}$/.test(value) ||
+    /^\{(?:SSHA|SHA|SSHA256|SSHA512|SHA256|SHA512|SMD5|MD5|CRYPT|PBKDF2(?:-SHA\d+)?)\}\S{8,}$/i
+      .test(value);
+}
+
+/**
+ * Maven's encrypted settings value, `{…}` around base64 as the whole text of an element (the text
+ * of `<password>` in `settings.xml` after `mvn --encrypt-password`).
+ */
+export function isBracedCiphertext(value: string): boolean {
+  return /^\{[A-Za-z0-9+/]{16,}={0,2}\}$/.test(value);
+}

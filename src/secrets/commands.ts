@@ -267,7 +267,14 @@ const directiveRule: Rule = regexRule({
  * `DriverManager.getConnection(url, user, password)`, PHP's `new mysqli(host, user, password, db)`,
  * `mysqli_connect(…)` and `new PDO(dsn, user, password)`, Sequelize's `new Sequelize(db, user,
  * password)`, Go's `smtp.PlainAuth(identity, user, password, host)`, Python's `smtp.login(user,
- * password)` (smtplib, ftplib, imaplib), .NET's `new NetworkCredential(user, password)`.
+ * password)` (smtplib, ftplib, imaplib), .NET's `new NetworkCredential(user, password)`, Perl's
+ * `DBI->connect(dsn, user, password)` and `$ftp->login(user, password)`, Python's
+ * `MySQLdb.connect(host, user, password, db)` and `FTP(host, user, password)`, PHP's
+ * `ldap_bind($link, dn, password)`, `ftp_login($link, user, password)` and
+ * `ssh2_auth_password($session, user, password)`, sbt's `Credentials(realm, host, user,
+ * password)`, Java's `new UsernamePasswordCredentials(user, password)` and
+ * `new PasswordAuthentication(user, "…".toCharArray())`, OkHttp's `Credentials.basic(user,
+ * password)`.
  */
 const POSITIONAL: [RegExp, number][] = [
   [/\bgetConnection[ \t]*\($/, 2],
@@ -282,6 +289,15 @@ const POSITIONAL: [RegExp, number][] = [
   [/\bNetworkCredential[ \t]*\($/, 1],
   // doobie's `Transactor.fromDriverManager[IO](driver, url, user, password)`
   [/\bfromDriverManager(?:\[[^\]\n]*\])?[ \t]*\($/, 3],
+  [/\bDBI[ \t]*->[ \t]*connect(?:_cached)?[ \t]*\($|\b(?:MySQLdb|pymysql)\.connect[ \t]*\($/, 2],
+  [/->login[ \t]*\($/, 1],
+  [/\bFTP(?:_TLS)?[ \t]*\($/, 2],
+  [/\b(?:ldap_bind|ftp_login|ssh2_auth_password)[ \t]*\($/, 2],
+  [/(?:^|[^\w.])Credentials[ \t]*\($/, 3],
+  [
+    /\b(?:UsernamePasswordCredentials|PasswordAuthentication)[ \t]*\($|\bCredentials\.basic[ \t]*\($/,
+    1,
+  ],
 ];
 
 /**
@@ -325,11 +341,24 @@ const positionalRule: Rule = {
     ".login",
     "NetworkCredential",
     "fromDriverManager",
+    // Specific spellings: `connect`, `login` and `Credentials` alone are in most code.
+    "DBI",
+    "MySQLdb.connect",
+    "pymysql.connect",
+    "->login",
+    "FTP(",
+    "FTP_TLS(",
+    "ldap_bind",
+    "ftp_login",
+    "ssh2_auth_password",
+    "Credentials(",
+    "Credentials.basic",
+    "PasswordAuthentication",
   ],
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
     const calls =
-      /(?:getConnection|mysqli(?:_real)?(?:_connect)?|PDO|Sequelize|PlainAuth|\.login|NetworkCredential|fromDriverManager(?:\[[^\]\n]*\])?)[ \t]*\(/g;
+      /(?:getConnection|mysqli(?:_real)?(?:_connect)?|PDO|Sequelize|PlainAuth|\.login|NetworkCredential|fromDriverManager(?:\[[^\]\n]*\])?|DBI[ \t]*->[ \t]*connect(?:_cached)?|->login|(?:MySQLdb|pymysql)\.connect|FTP(?:_TLS)?|ldap_bind|ftp_login|ssh2_auth_password|Credentials(?:\.basic)?|PasswordAuthentication)[ \t]*\(/g;
     let m: RegExpExecArray | null;
     while ((m = calls.exec(text)) !== null) {
       const open = m.index + m[0].length;
@@ -342,7 +371,8 @@ const positionalRule: Rule = {
       const args = callArguments(text, open);
       const arg = args[place];
       if (!arg) continue;
-      const literal = /^(\s*)(["'`])(.*)\2\s*$/.exec(arg.raw);
+      // Java hands a password over as characters: `"…".toCharArray()`.
+      const literal = /^(\s*)(["'`])(.*)\2(?:\.toCharArray\(\))?\s*$/.exec(arg.raw);
       if (!literal || !typedPassword(literal[3])) continue;
       const start = arg.start + literal[1].length + 1;
       out.push({
@@ -383,8 +413,69 @@ const rabbitmqRule: Rule = regexRule({
   validate: (v) => typedPassword(v),
 });
 
+/**
+ * A literal handed to a function that hashes a password: the hash is computed at run time, so the
+ * password itself is in the source (Puppet's `postgresql_password(user, '…')`, Django's
+ * `make_password('…')`, Werkzeug's `generate_password_hash('…')`, PHP's `password_hash('…', …)`,
+ * bcrypt's `hashpw(b'…', …)`, Ruby's `BCrypt::Password.create('…')`). The password is the call's
+ * last string argument that is not a keyword argument.
+ */
+const hashedLiteralRule: Rule = {
+  id: "hashed-literal",
+  category: "credential",
+  keywords: [
+    "postgresql_password",
+    "mysql_password",
+    "make_password",
+    "generate_password_hash",
+    "password_hash",
+    "hashpw",
+    "Password.create",
+    "hashPassword",
+    "hash_password",
+  ],
+  find(text: string): Candidate[] {
+    const out: Candidate[] = [];
+    const calls =
+      /\b(?:postgresql_password|mysql_password|make_password|generate_password_hash|password_hash|hashpw|BCrypt::Password\.create|hashPassword|hash_password)[ \t]*\(/g;
+    let m: RegExpExecArray | null;
+    while ((m = calls.exec(text)) !== null) {
+      const args = callArguments(text, m.index + m[0].length);
+      for (let n = args.length - 1; n >= 0; n--) {
+        const literal = /^(\s*)[bB]?(["'`])([^"'`\n]*)\2\s*$/.exec(args[n].raw);
+        if (!literal) continue;
+        // Judged as a password assigned in code would be: seeds and tests hash `testpass` too.
+        const value = literal[3];
+        if (
+          typedPassword(value) &&
+          acceptValue(value, "password", { quoted: true, literalFile: false, thorough: false })
+        ) {
+          const start = args[n].start + args[n].raw.indexOf(literal[2]) + 1;
+          out.push({
+            kind: "password",
+            category: "credential",
+            start,
+            end: start + literal[3].length,
+            priority: PRIORITY.header,
+            visible: 0,
+          });
+        }
+        break;
+      }
+    }
+    return out;
+  },
+};
+
 /** The rules of this file, in the order the scanner runs them. */
 export const COMMAND_RULES: Rule[] = [
+  // `redis-server --requirepass …` (a compose file's `command:`, a container's arguments).
+  toolOption(
+    /\bredis-server\b/,
+    ["redis-server"],
+    /(?<=\s)--(?:requirepass|masterauth)[ \t]+["']?([^\s"'|;&]+)/gd,
+  ),
+  hashedLiteralRule,
   toolOption(
     /\bredis-cli\b/,
     ["redis-cli"],

@@ -351,6 +351,17 @@ export const CREDENTIAL_RULES: Rule[] = [
     validate: (v) => !isPlaceholder(v) && shannonEntropy(v) >= 3 && !/^Basic$/i.test(v),
   }),
   regexRule({
+    // A string that is a whole Authorization value, wherever the header is named: Objective-C's
+    // `[request setValue:@"Bearer …" forHTTPHeaderField:@"Authorization"]`, a call's argument,
+    // a list of headers. The token must look generated (three kinds of character).
+    kind: "bearer-token",
+    pattern: /(?<=["'`])Bearer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)(?=["'`])/gd,
+    group: 1,
+    anchors: ["Bearer "],
+    priority: PRIORITY.header,
+    validate: (v) => !isPlaceholder(v) && classCount(v) >= 3 && shannonEntropy(v) >= 3.5,
+  }),
+  regexRule({
     kind: "basic-auth",
     pattern:
       // `Authorization: Basic …` in a request, `= "Basic …"` in code, and `Authorization "Basic …"`

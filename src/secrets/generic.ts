@@ -8,8 +8,10 @@
 import type { Candidate, Rule, RuleContext } from "./types.ts";
 import { PRIORITY } from "./regex_rule.ts";
 import {
+  isBracedCiphertext,
   isDataUrl,
   isIntegrityString,
+  isPasswordHash,
   isPlaceholder,
   isPublicToken,
   isReference,
@@ -202,6 +204,8 @@ const PASSWORD_TOKENS = new Set([
   "passphrase",
   "pw",
   "passcode",
+  // A Wi-Fi network's pre-shared key (wpa_supplicant, NetworkManager, hostapd's `wpa_psk`).
+  "psk",
 ]);
 const SECRET_TOKENS = new Set([
   "secret",
@@ -282,6 +286,11 @@ const OWNER_TOKENS = new Set([
   "text",
   // Drupal's `hash_salt`: the salt hashes are keyed with (but `password_hash` is a hash).
   "hash",
+  // Ansible's `url_password`, a proxy's `endpoint_secret`: the password for the URL (but
+  // `password_url` is where the password is entered).
+  "url",
+  "uri",
+  "endpoint",
 ]);
 
 /**
@@ -444,7 +453,7 @@ export function acceptValue(
     return false;
   }
   if (isIntegrityString(value) || isDataUrl(value) || isPublicToken(value)) return false;
-  if (isToolCiphertext(value)) return false;
+  if (isToolCiphertext(value) || isPasswordHash(value)) return false;
   if (/^https?:\/\//i.test(value)) return false;
   if (/^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$/.test(value)) return false; // a host name
   if (/^[0-9.,_-]+$/.test(value)) return false;
@@ -475,7 +484,7 @@ function isNameChar(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) ||
     code === 95 || code === 46 || code === 45;
 }
-const KEYWORD = /pass|pwd|secret|token|key|auth|credential|sas|bearer|license|salt/gi;
+const KEYWORD = /pass|pwd|secret|token|key|auth|credential|sas|bearer|license|salt|psk/gi;
 const LITERAL_EXTENSIONS = new Set([
   ".env",
   ".ini",
@@ -487,6 +496,7 @@ const LITERAL_EXTENSIONS = new Set([
   ".toml",
   ".npmrc",
   ".netrc",
+  ".pypirc",
   "",
 ]);
 
@@ -514,8 +524,20 @@ function readValue(
   lineEnd: number,
 ): { start: number; value: string; quoted: boolean } | null {
   while (i < lineEnd && (text[i] === " " || text[i] === "\t")) i++;
-  if (i < lineEnd && /[brfuBRFU]/.test(text[i]) && (text[i + 1] === '"' || text[i + 1] === "'")) {
+  // A string prefix: Python's `b"…"`, Objective-C's and C#'s `@"…"`.
+  if (
+    i < lineEnd && /[brfuBRFU@]/.test(text[i]) && (text[i + 1] === '"' || text[i + 1] === "'")
+  ) {
     i++;
+  }
+  // A triple-quoted string on one line: Grafana's ini (`password = """…"""` keeps `#` and `;`),
+  // TOML's and Python's `"""…"""` and `'''…'''`.
+  const triple = text.slice(i, i + 3);
+  if (triple === '"""' || triple === "'''") {
+    const close = text.indexOf(triple, i + 3);
+    if (close !== -1 && close <= lineEnd && close > i + 3) {
+      return { start: i + 3, value: text.slice(i + 3, close), quoted: true };
+    }
   }
   // A string inside a JSON string (a notebook cell's source): \"value\"
   if (text[i] === "\\" && text[i + 1] === '"') {
@@ -728,12 +750,21 @@ function assignmentAt(
       (INI_EXTENSIONS.has(extension) || userBefore(text, nameStart))) ||
     // An ini file's `Pwd=` (ODBC's word, kept by Windows programs' settings), never a shell's.
     (INI_EXTENSIONS.has(extension) && /^(?:pwd|pass)$/i.test(text.slice(nameStart, nameEnd)) &&
-      /^[ \t]*=[^=]/.test(text.slice(nameEnd, nameEnd + 8)));
+      /^[ \t]*=[^=]/.test(text.slice(nameEnd, nameEnd + 8))) ||
+    // A `pass` key or element beside a user one: nodemailer's `auth: { user, pass }`, dbt's
+    // profiles (`user:` then `pass:`), FileZilla's `<User>` then `<Pass>`.
+    (nameEnd - nameStart === 4 && /^pass$/i.test(text.slice(nameStart, nameEnd)) &&
+      (keyedColon(text, nameEnd) || before === "<") && userKeyNear(text, nameStart));
   // A bare `Key` under a parent that says whose key it is: .NET's `"Jwt": { "Key": "…" }`, YAML's
   // `jwt:` then `  key: …`, `api: { key: … }`.
   const keyOfParent = !shortPassword && nameEnd - nameStart === 3 &&
     /^key$/i.test(text.slice(nameStart, nameEnd)) && keyedColon(text, nameEnd) &&
     parentIsKeyed(text, nameStart);
+  // `process.env.API_TOKEN || "…"`: the name read takes in the lookup's dots.
+  const lookup = /^(?:process\.env|import\.meta\.env)\./.exec(text.slice(nameStart, nameEnd));
+  if (lookup && CODE_EXTENSIONS.has(extension)) {
+    return environmentDefault(text, nameStart + lookup[0].length, nameEnd, false);
+  }
   if (classifyName(text.slice(nameStart, nameEnd)) === null && !shortPassword && !keyOfParent) {
     return null;
   }
@@ -748,6 +779,10 @@ function assignmentAt(
   while (text[probe] === " " || text[probe] === "\t") probe++;
   const next = text[probe];
   const quotedName = (before === '"' || before === "'") && text[nameEnd] === before;
+  if (quotedName && CODE_EXTENSIONS.has(extension)) {
+    const fallback = environmentDefault(text, nameStart, nameEnd, quotedName);
+    if (fallback) return fallback;
+  }
   if (next === "(" && probe === nameEnd && CODE_EXTENSIONS.has(extension)) {
     return setterCall(text, nameStart, nameEnd);
   }
@@ -771,13 +806,28 @@ function assignmentAt(
   let lineEnd = text.indexOf("\n", nameEnd);
   if (lineEnd === -1) lineEnd = text.length;
   const name = text.slice(nameStart, nameEnd);
-  // XML: <password>value</password>
-  if (before === "<" && text[i] === ">") {
+  // XML: <password>value</password>, <Pass encoding="base64">value</Pass>
+  if (before === "<" && (text[i] === ">" || text[i] === " ")) {
+    if (text[i] === " ") {
+      const attributes = /^ [^<>\n]*?(?<!\/)>/.exec(text.slice(i, lineEnd));
+      if (!attributes) return null;
+      i += attributes[0].length - 1;
+    }
     const close = text.indexOf(`</${name}>`, i + 1);
-    if (close === -1 || close > lineEnd) return null;
+    if (close === -1 || close > lineEnd) {
+      // The value in a child element on the next line: Windows' unattend files,
+      // `<AdministratorPassword>` then `<Value>…</Value>`.
+      const child = /^>[ \t]*\r?\n[ \t]*<(Value|value)>(?=[^<\n]+<\/\1>)/.exec(
+        text.slice(i, i + 200),
+      );
+      return child ? elementText(text, nameStart, nameEnd, i + child[0].length, "</") : null;
+    }
     const value = text.slice(i + 1, close).trim();
+    // Maven's `mvn --encrypt-password` output, `{…}`, is useless without its master key.
+    if (isBracedCiphertext(value)) return null;
     return {
       name,
+      ...(shortPassword ? { cls: "password" as const } : {}),
       nameStart,
       valueStart: text.indexOf(value, i + 1),
       value,
@@ -797,7 +847,8 @@ function assignmentAt(
     text[i] === "=" &&
     // `==` and `=~` compare in code; `KEY==x` in an env or properties file assigns "=x".
     ((text[i + 1] !== "=" && text[i + 1] !== "~") || (!spaced && !CODE_EXTENSIONS.has(extension)) ||
-      (!spaced && (before === "&" || before === "?" || before === ";"))) // a URL's query, a DSN
+      (!spaced && (before === "&" || before === "?" || before === ";")) || // a URL's query, a DSN
+      (!spaced && before === "," && insideQuotes(text, nameStart))) // "host:6380,password=…"
   ) {
     i++;
     // `NAME=value` without spaces is the env/ini/shell form, whose values are literals.
@@ -851,8 +902,11 @@ function assignmentAt(
   if (
     !read.quoted && CODE_EXTENSIONS.has(extension) && !inString &&
     // A libpq or ODBC keyword string in code: "host=db user=app password=…"
-    !(before === " " && text[nameEnd] === "=" && insideQuotes(text, nameStart))
+    // and StackExchange.Redis' "host:6380,password=…,ssl=True"
+    !((before === " " || before === ",") && text[nameEnd] === "=" && insideQuotes(text, nameStart))
   ) return null;
+  // Inside a string every value is a literal: `Password=@CMC…;` in a connection string in code.
+  if (inString) literal = true;
   // `credentials: CredentialsType;` is a type annotation (a `;` after a YAML value is rare).
   if (!read.quoted && text[i - 1] === ":" && text[read.start + read.value.length] === ";") {
     return null;
@@ -870,6 +924,49 @@ function assignmentAt(
     quoted: read.quoted,
     literal,
   };
+}
+
+/** An environment variable looked up by its quoted name, up to the opening quote. */
+const ENV_LOOKUP =
+  /(?:env::var|[Gg]etenv|environ\.get|ENV\.fetch|GetEnvironmentVariable|Deno\.env\.get)[ \t]*\([ \t]*["']$/;
+
+/**
+ * What writes a literal fallback after a lookup: Rust's `.unwrap_or("…")` and
+ * `.unwrap_or_else(|_| "…")`, Scala's and Java's `.getOrElse("…")` / `.orElse("…")`, and the
+ * operators `||`, `??`, `?:` and Python's `or`.
+ */
+const ENV_FALLBACK =
+  /^[ \t]*(?:\.unwrap_or(?:_else)?\([ \t]*(?:\|_\|[ \t]*)?|\.(?:getOrElse|orElse)\([ \t]*|(?:\|\||\?\?|\?:|or\b)[ \t]*)(?=["'`])/;
+
+/**
+ * The fallback literal written after an environment lookup named like a secret:
+ * `env::var("API_TOKEN").unwrap_or("…")`, `os.getenv("API_TOKEN") or "…"`,
+ * `process.env.API_TOKEN || "…"`. The fallback is what runs when the variable is not set, so it
+ * is a value written into the source like any assignment's.
+ */
+function environmentDefault(
+  text: string,
+  nameStart: number,
+  nameEnd: number,
+  quotedName: boolean,
+): Assignment | null {
+  let after = nameEnd;
+  if (quotedName) {
+    if (!ENV_LOOKUP.test(text.slice(Math.max(0, nameStart - 40), nameStart))) return null;
+    after++; // the closing quote
+    while (text[after] === " " || text[after] === "\t") after++;
+    if (text[after] !== ")") return null;
+    after++;
+  }
+  const m = ENV_FALLBACK.exec(text.slice(after, after + 40));
+  if (!m) return null;
+  const found = valueOnItsLine(
+    text,
+    text.slice(nameStart, nameEnd),
+    nameStart,
+    after + m[0].length,
+  );
+  return found && found.quoted ? { ...found, literal: false } : null;
 }
 
 /** Files of prose, where `password reset` is a sentence and not a directive. */
@@ -983,6 +1080,16 @@ function keyedColon(text: string, nameEnd: number): boolean {
  * (YAML's `jwt:`, a JSON object spread over lines).
  */
 function parentIsKeyed(text: string, nameStart: number): boolean {
+  const parent = parentName(text, nameStart);
+  return parent !== undefined && nameTokens(parent).some((t) => KEYED_PARENTS.has(t));
+}
+
+/**
+ * The name of the object holding the name at `nameStart`: the object opened earlier on the same
+ * line (`"Jwt": { "Key"`), or the nearest shallower line above (YAML's `jwt:`, a JSON object spread
+ * over lines, PHP's `'crypt' => [`).
+ */
+function parentName(text: string, nameStart: number): string | undefined {
   const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
   // The object opened last on the line, and the name before its brace (only the last 80
   // characters are looked at: a name and a brace are near).
@@ -1003,11 +1110,23 @@ function parentIsKeyed(text: string, nameStart: number): boolean {
       if (line.trim() === "" || lead >= indent) continue;
       // YAML's `jwt:`, JSON's `"Jwt": {`, PHP's `'crypt' => [`
       const m = /^[ \t]*-?[ \t]*["']?([\w.-]+)["']?[ \t]*(?::|=>)[ \t]*[{[]?[ \t]*$/.exec(line);
-      if (!m) return false;
+      if (!m) return undefined;
       parent = m[1];
     }
   }
-  return parent !== undefined && nameTokens(parent).some((t) => KEYED_PARENTS.has(t));
+  return parent;
+}
+
+/**
+ * A user key or element on the same line before `nameStart` or on one of the three lines above
+ * (`user: dbt`, `{ user: "alerts", `, `<User>deploy</User>`).
+ */
+function userKeyNear(text: string, nameStart: number): boolean {
+  let from = text.lastIndexOf("\n", nameStart - 1);
+  for (let n = 0; n < 3 && from > 0; n++) from = text.lastIndexOf("\n", from - 1);
+  return /(?:^|[\s{,<])["']?(?:user|username|login|uid)(?:>|["']?[ \t]*[:=])/im.test(
+    text.slice(Math.max(0, from + 1), nameStart),
+  );
 }
 
 /** `user=… pass=…` on one line (a log, a query string): `pass` beside a user is a password. */
@@ -1042,6 +1161,7 @@ const KEYWORDS = [
   "bearer",
   "license",
   "salt",
+  "psk",
 ];
 
 /**
@@ -1171,6 +1291,11 @@ function judged(
     return null;
   }
   if (exposedToBrowsers(text, found.name)) return null;
+  // Bitnami's SealedSecret keeps each value encrypted to the cluster's key under `encryptedData:`.
+  if (
+    YAML_OR_UNKNOWN.has(context.extension) && value.length >= 200 &&
+    parentName(text, found.nameStart) === "encryptedData"
+  ) return null;
   const { kind, priority } = kindFor(found.name, cls, value);
   return {
     kind,

@@ -65,6 +65,18 @@ function consistentSeparators(value: string): boolean {
   return seps.size <= 1;
 }
 
+/**
+ * Whether a card number's separators group it as cards are printed: fours (`4111 1111 1111 1111`,
+ * a 19-digit number's last group shorter) or American Express' and Diners' 4-6-5 and 4-6-4. An id
+ * like `625347416085-2313` (a Google OAuth client id's start) is not grouped so.
+ */
+function cardGrouping(value: string): boolean {
+  const groups = value.split(/[ -]/).map((g) => g.length);
+  if (groups.length === 1) return true;
+  if (groups.length === 3 && groups[0] === 4 && groups[1] === 6) return groups[2] >= 4;
+  return groups.every((n, i) => i === groups.length - 1 ? n >= 1 && n <= 4 : n === 4);
+}
+
 /** IPv4 addresses that identify nobody: unspecified, loopback, link-local, broadcast, masks, docs ranges. */
 function ipv4Personal(ip: string): boolean {
   const o = ip.split(".").map(Number);
@@ -108,6 +120,17 @@ function keywordBefore(text: string, start: number, keywords: RegExp, span = 40)
   return keywords.test(text.slice(Math.max(0, start - span), start));
 }
 
+/**
+ * A number written with North America's country code (`+1`, `001`) has ten digits after it, and
+ * 555-0100 to 555-0199 are fiction's; other countries' numbers pass.
+ */
+function plausibleNanp(v: string): boolean {
+  const m = /^(?:\+|00)1(?!\d)/.exec(v.trim());
+  if (!m) return true;
+  const national = digitsOf(v.trim().slice(m[0].length));
+  return national.length === 10 && !/^\d{3}55501\d\d$/.test(national);
+}
+
 export const PERSONAL_RULES: Rule[] = [
   regexRule({
     kind: "email",
@@ -121,12 +144,14 @@ export const PERSONAL_RULES: Rule[] = [
   regexRule({
     kind: "credit-card",
     category: "personal",
-    pattern: /(?<![\d.])(?:\d[ -]?){12,18}\d(?!\d|-\d|\.\d)/g,
+    // After `+` the digits are an international phone number (`+4915…`), never a card.
+    pattern: /(?<![\d.+])(?:\d[ -]?){12,18}\d(?!\d|-\d|\.\d)/g,
     priority: P.card,
     validate: (v) => {
       const d = digitsOf(v);
       // Six zeros in a row is how issuers write test numbers (4007000000027), not real cards.
-      return consistentSeparators(v) && cardNetwork(d) !== null && !isTestCard(d) &&
+      return consistentSeparators(v) && cardGrouping(v) && cardNetwork(d) !== null &&
+        !isTestCard(d) &&
         !/0{6}/.test(d) &&
         plausibleDigits(d);
     },
@@ -233,7 +258,7 @@ export const PERSONAL_RULES: Rule[] = [
     priority: P.phone,
     validate: (v) => {
       const n = digitsOf(v).length;
-      return n >= 8 && n <= 15 && plausibleDigits(digitsOf(v).slice(-8));
+      return n >= 8 && n <= 15 && plausibleDigits(digitsOf(v).slice(-8)) && plausibleNanp(v);
     },
   }),
   regexRule({
@@ -254,7 +279,7 @@ export const PERSONAL_RULES: Rule[] = [
     validate: (v) => {
       const n = digitsOf(v).length;
       return n >= 8 && n <= 15 && !/^\d{4}-\d{2}-\d{2}/.test(v) &&
-        plausibleDigits(digitsOf(v).slice(-8));
+        plausibleDigits(digitsOf(v).slice(-8)) && plausibleNanp(v);
     },
   }),
 ];

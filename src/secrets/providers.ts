@@ -30,6 +30,14 @@ const PREFIXED: Row[] = [
     ["https://discord.com/api/webhooks/", "https://discordapp.com/api/webhooks/"],
     34,
   ],
+  [
+    // A Google Chat space's incoming webhook: the key is the same in every such URL, the token
+    // is the space's secret; the whole URL is one finding.
+    "google-chat-webhook",
+    /https:\/\/chat\.googleapis\.com\/v1\/spaces\/[A-Za-z0-9_-]+\/messages\?key=[A-Za-z0-9_-]{39}&token=[A-Za-z0-9_-]{40,}(?:%3D|=)?/g,
+    ["https://chat.googleapis.com/v1/spaces/"],
+    38,
+  ],
   ["gcp-oauth-client-secret", /GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g, ["GOCSPX-"], 7],
   ["gcp-oauth-token", /ya29\.[A-Za-z0-9_-]{30,}/g, ["ya29."], 5],
   ["shopify-token", /shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![A-Za-z0-9])/g, [
@@ -278,7 +286,8 @@ const MARKED: Row[] = [
   ], 0],
   [
     "telegram-bot-token",
-    /(?<![A-Za-z0-9])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g,
+    // Alone, or in the Bot API's URL, `https://api.telegram.org/bot<token>/sendMessage`.
+    /(?:(?<=\/bot)|(?<![A-Za-z0-9]))\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g,
     [":AA"],
     0,
   ],

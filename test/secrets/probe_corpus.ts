@@ -8,6 +8,7 @@
  */
 import { expand, type Gen, type Label, type Labels, markers } from "./make_corpus.ts";
 import { rng, Values } from "./corpus_values.ts";
+import { fifthRoundMarkers, fifthRoundTemplates } from "./probe_fifth_round.ts";
 
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const LOWER = "abcdefghijklmnopqrstuvwxyz";
@@ -1552,10 +1553,12 @@ pw <- Sys.getenv("DB_PASSWORD")
 /** The probe corpus for one seed: files and their labels. */
 export function generateProbe(seed: number): { files: Record<string, string>; labels: Labels } {
   const v = new Values(rng(seed));
-  const gens = probeMarkers(v);
+  const gens = { ...probeMarkers(v), ...fifthRoundMarkers(v) };
   const files: Record<string, string> = {};
   const labels: Labels = {};
-  for (const [path, template] of Object.entries(probeTemplates(v))) {
+  // The fifth batch comes last and draws only through markers, so earlier files keep their values.
+  const templates = { ...probeTemplates(v), ...fifthRoundTemplates() };
+  for (const [path, template] of Object.entries(templates)) {
     const { text, labels: found } = expand(template, gens);
     files[path] = text;
     labels[path] = found satisfies Label[];

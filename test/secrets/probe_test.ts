@@ -111,10 +111,51 @@ Deno.test("the probe corpus spans the kinds of file real repositories hold", () 
       ".lua",
       ".R",
       ".dart",
+      ".netrc",
+      ".pgpass",
+      ".git-credentials",
+      ".docker/config.json",
+      ".kube/config",
+      ".aws/config",
+      "configmap.yaml",
+      "secrets.enc.yaml",
+      "inventory.ini",
+      "tasks/main.yml",
+      "attributes/default.rb",
+      ".pp",
+      ".sls",
+      "azure-pipelines.yml",
+      "bitbucket-pipelines.yml",
+      ".drone.yml",
+      ".m",
+      "application.properties",
+      "database.yml",
+      "docker-compose.yml",
+      "auth.toml",
+      ".pypirc",
+      "Gemfile",
+      "settings.xml",
+      "build.gradle",
+      ".sbt",
+      ".PublishSettings",
+      "airflow.cfg",
+      "profiles.yml",
+      "grafana.ini",
+      "alertmanager.yml",
+      "kibana.yml",
+      "fluent-bit.conf",
+      "telegraf.conf",
+      "wpa_supplicant.conf",
+      ".nmconnection",
+      "sitemanager.xml",
+      "unattend.xml",
+      ".pm",
+      "customers.csv",
+      "contacts.json",
     ]
   ) assert(paths.some((p) => p.endsWith(suffix)), `the probe corpus has no ${suffix} file`);
   const credentials = Object.values(labels).flat().filter((l) => !l.personal);
-  assert(credentials.length >= 180, `only ${credentials.length} credentials in one draw`);
+  assert(credentials.length >= 380, `only ${credentials.length} credentials in one draw`);
   // Files that are traps only: an encrypted vault, docs with examples, fixtures with fake values.
   for (
     const path of [
@@ -123,6 +164,8 @@ Deno.test("the probe corpus spans the kinds of file real repositories hold", () 
       "docs/CONFIGURING.md",
       "test/fixtures/users.json",
       "jenkins/credentials.xml",
+      "sops/secrets.enc.yaml",
+      "traefik/dynamic.yml",
     ]
   ) {
     assertEquals(labels[path], [], `${path} holds traps only`);
@@ -132,7 +175,7 @@ Deno.test("the probe corpus spans the kinds of file real repositories hold", () 
 Deno.test("credentials in the probe corpus: every value found, no trap reported (12 draws)", () => {
   const s = scoreProbe(false, SEEDS);
   assertEquals({ misses: s.misses, falseAlarms: s.falseAlarms }, { misses: [], falseAlarms: [] });
-  assert(s.truePositives >= 12 * 180);
+  assert(s.truePositives >= 12 * 380);
 });
 
 Deno.test("with personal data, the probe corpus is found whole too (12 draws)", () => {
