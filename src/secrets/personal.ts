@@ -42,9 +42,14 @@ function emailAllowed(email: string, text: string, start: number, end: number): 
   return true;
 }
 
-/** Not a made-up number: at least four different digits, no run like 98765432. */
-function plausibleDigits(digits: string): boolean {
-  if (new Set(digits).size < 4) return false;
+/**
+ * Not a made-up number: at least `minDistinct` different digits, no run like 98765432. A card's
+ * sixteen digits need four; a phone number's last eight need three, since one real number in a
+ * hundred and fifty has only three (`+49 152 51211122`), while filler (`0000 0000`, `1212 1212`)
+ * has one or two.
+ */
+function plausibleDigits(digits: string, minDistinct = 4): boolean {
+  if (new Set(digits).size < minDistinct) return false;
   let up = 1;
   let down = 1;
   for (let i = 1; i < digits.length; i++) {
@@ -258,7 +263,7 @@ export const PERSONAL_RULES: Rule[] = [
     priority: P.phone,
     validate: (v) => {
       const n = digitsOf(v).length;
-      return n >= 8 && n <= 15 && plausibleDigits(digitsOf(v).slice(-8)) && plausibleNanp(v);
+      return n >= 8 && n <= 15 && plausibleDigits(digitsOf(v).slice(-8), 3) && plausibleNanp(v);
     },
   }),
   regexRule({
@@ -267,7 +272,8 @@ export const PERSONAL_RULES: Rule[] = [
     pattern: /(?<![\w-])(?:\([2-9]\d{2}\) ?|[2-9]\d{2}[ .-])\d{3}[ .-]\d{4}(?![\w-])/g,
     priority: P.phone,
     // 555-0100..0199 are fiction's numbers.
-    validate: (v) => !/^\(?\d{3}\)?[ .-]?555[ .-]?01\d\d$/.test(v) && plausibleDigits(digitsOf(v)),
+    validate: (v) =>
+      !/^\(?\d{3}\)?[ .-]?555[ .-]?01\d\d$/.test(v) && plausibleDigits(digitsOf(v), 3),
   }),
   regexRule({
     kind: "phone",
@@ -279,7 +285,7 @@ export const PERSONAL_RULES: Rule[] = [
     validate: (v) => {
       const n = digitsOf(v).length;
       return n >= 8 && n <= 15 && !/^\d{4}-\d{2}-\d{2}/.test(v) &&
-        plausibleDigits(digitsOf(v).slice(-8)) && plausibleNanp(v);
+        plausibleDigits(digitsOf(v).slice(-8), 3) && plausibleNanp(v);
     },
   }),
 ];

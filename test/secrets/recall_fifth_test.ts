@@ -252,3 +252,19 @@ Deno.test("personal: `+` starts a phone number, not a card; +1 numbers have ten 
     `card: ${grouped}\n`;
   assertEquals(found("contacts.json", text, true), [phone, grouped]);
 });
+
+Deno.test("a phone number whose last eight digits hold three different digits is found; filler is not", () => {
+  const text = [
+    `{ "name": "Fatima", "mobile": "+4915251211122" }`,
+    `{ "name": "Sven", "mobile": "+49 30 41100584" }`,
+    `{ "name": "Filler", "mobile": "+44 20 1212 1212" }`,
+    `{ "name": "Zeros", "mobile": "+49 30 00000000" }`,
+    `office: (212) 311-1131`,
+    `fax: (212) 212-1212`,
+  ].join("\n") + "\n";
+  assertEquals(found("contacts.json", text, true).filter((s) => /\d{3}/.test(s)), [
+    "+4915251211122",
+    "+49 30 41100584",
+    "(212) 311-1131",
+  ]);
+});
