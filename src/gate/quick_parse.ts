@@ -340,7 +340,9 @@ class QuickReader {
         quoted = true;
       } else if (c === "\\") {
         const next = line[this.pos + 1];
-        if (next === undefined || !/[\x21-\x7e]/.test(next)) decline();
+        if (next === undefined || !/[\x20-\x7e]/.test(next)) decline();
+        // tree-sitter reads a word that opens with an escaped blank (`\ x`) its own way.
+        if (next === " " && this.pos === start) decline();
         this.pos += 2;
         plainSoFar = false;
         escaped = true;
