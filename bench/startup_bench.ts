@@ -226,7 +226,7 @@ Deno.writeTextFileSync(
  * (startup_gate_probe.ts): of a plain line, or of one the quick reader declines.
  */
 async function gateFirstCheck(
-  mode: "plain" | "declined",
+  mode: "plain" | "declined" | "idle",
   probeTree = tree,
   flags = FLAGS,
 ): Promise<Record<string, number>> {
@@ -302,7 +302,7 @@ for (let round = 0; round < RUNS + 2; round++) {
     );
     if (measured) bwrapBare.push(bareMs);
   }
-  for (const mode of ["plain", "declined"] as const) {
+  for (const mode of ["plain", "declined", "idle"] as const) {
     const probe = await gateFirstCheck(mode);
     if (measured) {
       for (const [key, value] of Object.entries(probe)) (gate[key] ??= []).push(value);
@@ -410,6 +410,12 @@ rows.push({
   ratio: "",
   goal: "",
 });
+rows.push({
+  what: "  a declined line 1 s after a long-lived process's start",
+  time: ms(median(gate.idleDeclinedCheck)),
+  ratio: "",
+  goal: "",
+});
 
 console.log(
   `start-up, median of ${RUNS} interleaved runs, ${FROM_SOURCE ? "the work tree" : "as built"}; ` +
@@ -418,8 +424,13 @@ console.log(
 console.table(rows);
 
 if (baseTree) {
-  const gateRows = ["firstCheck", "startToAnswer", "declinedFirstCheck", "declinedStartToAnswer"]
-    .map((key) => `gate ${key}`);
+  const gateRows = [
+    "firstCheck",
+    "startToAnswer",
+    "declinedFirstCheck",
+    "declinedStartToAnswer",
+    "idleDeclinedCheck",
+  ].map((key) => `gate ${key}`);
   const pairs = [...Object.keys(BASELINE_CASES), ...gateRows].filter((name) =>
     times[`base ${name}`]
   );
