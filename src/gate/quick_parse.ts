@@ -80,12 +80,6 @@ interface ScannedWord {
   assignAt: number;
 }
 
-interface CommandDraft {
-  cmd: SimpleCommand;
-  /** Where its last word ends: the command's text stops there, before its redirections. */
-  end: number;
-}
-
 /**
  * Read `line` when it is plain shell, giving what the tree-sitter walker
  * gives; `undefined` when it is not sure.
@@ -113,7 +107,7 @@ class QuickReader {
     const line = this.line;
     // A statement is an and-or list of pipelines, ended by `;`, `&` or the line's end.
     let statementStart = this.commands.length;
-    /** Commands of the current pipeline, and of the statement so far. */
+    /** The commands that feed the pipeline's next stage (command() keeps it up to date). */
     let pipeline: number[] = [];
     let expectCommand = true; // after the start, `;`, `&`, `&&`, `||` or `|`
     let mayEnd = true; // nothing is left open
@@ -208,28 +202,25 @@ class QuickReader {
   command(pipeline: number[], statementStart: number): boolean {
     const line = this.line;
     const start = this.pos;
-    const upstream = [...pipeline];
-    const draft: CommandDraft = {
-      cmd: {
-        id: this.commands.length,
-        text: "",
-        start,
-        words: [],
-        assignments: [],
-        standaloneAssignments: false,
-        redirects: [],
-        pipeIn: pipeline.length > 0,
-        upstream,
-        substitutionOf: null,
-        functionName: null,
-        heredoc: null,
-        herestring: null,
-        background: false,
-        loop: null,
-      },
-      end: start,
+    const cmd: SimpleCommand = {
+      id: this.commands.length,
+      text: "",
+      start,
+      words: [],
+      assignments: [],
+      standaloneAssignments: false,
+      redirects: [],
+      pipeIn: pipeline.length > 0,
+      upstream: [...pipeline],
+      substitutionOf: null,
+      functionName: null,
+      heredoc: null,
+      herestring: null,
+      background: false,
+      loop: null,
     };
-    const { cmd } = draft;
+    // Where the last word ends: the command's text stops there, before its redirections.
+    let end = start;
     const redirects: Redirect[] = [];
     while (true) {
       this.skipBlanks();
@@ -257,11 +248,11 @@ class QuickReader {
         }
         cmd.words.push(this.wordOf(scanned.start, scanned.end));
       }
-      draft.end = scanned.end;
+      end = scanned.end;
     }
     if (cmd.words.length === 0 && cmd.assignments.length === 0) decline();
     cmd.standaloneAssignments = cmd.words.length === 0;
-    cmd.text = line.slice(start, draft.end).trim();
+    cmd.text = line.slice(start, end).trim();
     this.commands.push(cmd);
     pipeline.push(cmd.id);
     // The redirections apply to this command and to every earlier one of its statement, and a
