@@ -22,8 +22,14 @@ import { type Segment, splitUnquoted, type Word } from "./words.ts";
 
 /** Characters a word may hold unquoted; anything else (`$ * ? [ { ~ ( ! #` …) is a doubt. */
 const PLAIN_CHAR = /[A-Za-z0-9_.\/:,@%+=^-]/;
-/** Printable ASCII and the tab: what quoted text and escapes may hold. */
+/** Printable ASCII and the tab: what a comment may hold. */
 const PRINTABLE = /^[\x20-\x7e\t]*$/;
+/**
+ * What quoted text may hold: the tab and printable characters of any script,
+ * but no control characters and no invisible formatting ones (zero widths,
+ * direction overrides, the byte-order mark).
+ */
+const QUOTABLE = /^[^\x00-\x08\x0a-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]*$/;
 
 /**
  * Words that mean something else where a program's name is expected (the
@@ -317,7 +323,7 @@ class QuickReader {
       }
       if (c === "'") {
         const close = line.indexOf("'", this.pos + 1);
-        if (close < 0 || !PRINTABLE.test(line.slice(this.pos + 1, close))) decline();
+        if (close < 0 || !QUOTABLE.test(line.slice(this.pos + 1, close))) decline();
         this.pos = close + 1;
         plainSoFar = false;
         quoted = true;
@@ -325,7 +331,7 @@ class QuickReader {
         const close = line.indexOf('"', this.pos + 1);
         if (close < 0) decline();
         const body = line.slice(this.pos + 1, close);
-        if (!PRINTABLE.test(body) || /[$`\\]/.test(body)) decline();
+        if (!QUOTABLE.test(body) || /[$`\\]/.test(body)) decline();
         this.pos = close + 1;
         plainSoFar = false;
         quoted = true;

@@ -149,6 +149,14 @@ const QUOTED_WORDS = [
   "'é'",
   '"é"',
   "'ü x'",
+  "'日本語'",
+  '"fix: naïve café"',
+  "'🎉 done'",
+  '"a🎉b"',
+  "'\u202ex'",
+  '"a\u200bb"',
+  "'\u0085'",
+  '"\ufeff"',
 ];
 const ESCAPES = [
   "a\\ b",

@@ -47,6 +47,7 @@ const TAKEN = [
   "cat - >f",
   "git commit -m 'fix: a; b | c && d'",
   "npm i left-pad@1.3.0 @scope/pkg",
+  "git commit -m \"fix: naïve café, 日本語 🎉\" 'ü'",
 ];
 
 /** Near misses: each is left to tree-sitter. */
@@ -88,7 +89,9 @@ const DECLINED = [
   'echo "open',
   "echo $'a\\n'",
   "echo é",
-  "echo 'é'",
+  "echo 'a\u202eb'",
+  'echo "a\u200bb"',
+  "echo '\ufeff'",
   "a#b",
   "a |& b",
   "a ;; b",
