@@ -24,12 +24,23 @@ import { type Segment, splitUnquoted, type Word } from "./words.ts";
 const PLAIN_CHAR = /[A-Za-z0-9_.\/:,@%+=^-]/;
 /** Printable ASCII and the tab: what a comment may hold. */
 const PRINTABLE = /^[\x20-\x7e\t]*$/;
+
 /**
- * What quoted text may hold: the tab and printable characters of any script,
- * but no control characters and no invisible formatting ones (zero widths,
- * direction overrides, the byte-order mark).
+ * Whether quoted text holds only the tab and printable characters of any
+ * script: no control characters and no invisible formatting ones (zero
+ * widths, direction overrides, the byte-order mark).
  */
-const QUOTABLE = /^[^\x00-\x08\x0a-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]*$/;
+function quotable(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09) || (code >= 0x7f && code <= 0x9f)) return false;
+    if (
+      (code >= 0x200b && code <= 0x200f) || (code >= 0x2028 && code <= 0x202e) ||
+      (code >= 0x2060 && code <= 0x206f) || code === 0xfeff
+    ) return false;
+  }
+  return true;
+}
 
 /**
  * Words that mean something else where a program's name is expected (the
@@ -323,7 +334,7 @@ class QuickReader {
       }
       if (c === "'") {
         const close = line.indexOf("'", this.pos + 1);
-        if (close < 0 || !QUOTABLE.test(line.slice(this.pos + 1, close))) decline();
+        if (close < 0 || !quotable(line.slice(this.pos + 1, close))) decline();
         this.pos = close + 1;
         plainSoFar = false;
         quoted = true;
@@ -331,7 +342,7 @@ class QuickReader {
         const close = line.indexOf('"', this.pos + 1);
         if (close < 0) decline();
         const body = line.slice(this.pos + 1, close);
-        if (!QUOTABLE.test(body) || /[$`\\]/.test(body)) decline();
+        if (!quotable(body) || /[$`\\]/.test(body)) decline();
         this.pos = close + 1;
         plainSoFar = false;
         quoted = true;
