@@ -6,7 +6,13 @@
  * line itself tells about variables and the working directory at that point.
  */
 import { basename } from "node:path";
-import { type Assignment, type ParsedLine, parseLine, type SimpleCommand } from "./parse.ts";
+import {
+  type Assignment,
+  type ParsedLine,
+  parseLine,
+  ShellParserNotReady,
+  type SimpleCommand,
+} from "./parse.ts";
 import { CODE_SCAN_LIMIT, INTERPRETERS } from "./programs.ts";
 import { payloadOptionUses, remotePackageUses } from "./payload_options.ts";
 import { LONG_OPTIONS, spellOutLongOption } from "./options.ts";
@@ -1720,8 +1726,10 @@ function echoedSubstitutionText(raw: string): string | undefined {
   let value: string | undefined;
   try {
     value = echoedSubstitutionUncached(raw);
-  } catch {
-    value = undefined; // the parser is not loaded yet
+  } catch (e) {
+    // Not cached: the gate loads the parser and analyses the line again (parse.ts).
+    if (e instanceof ShellParserNotReady) throw e;
+    value = undefined;
   }
   if (echoedCache.size > 256) echoedCache.clear();
   echoedCache.set(raw, value);

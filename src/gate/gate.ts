@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { Config, Level } from "../config/schema.ts";
 import type { HomePaths } from "../config/home.ts";
 import type { AuditSink } from "../audit/writer.ts";
-import { initShellParser, parseLine } from "./parse.ts";
+import { initShellParser, parseLine, withShellParser } from "./parse.ts";
 import { analyse, type Analysis } from "./analyse.ts";
 import { evaluatePolicy, type PolicyDecision } from "./policy.ts";
 import { classify, type GitConfigReader, LEVEL_RANK, maxLevel, type PartVerdict } from "./rules.ts";
@@ -242,9 +242,6 @@ export class Gate {
   };
 
   constructor(readonly opts: GateOptions) {
-    // Start the shell parser now, beside whatever else the caller is starting; the first check
-    // awaits it (a failure is reported there, and the next check tries again).
-    initShellParser().catch(() => {});
     this.approvals = opts.approvals ?? ApprovalStore.forHome(opts.home);
     this.#env = opts.env ?? readEnv();
     this.#userHome = opts.userHome ?? this.#env.HOME ?? "/";
@@ -284,25 +281,37 @@ export class Gate {
     line: string,
     ctx: Pick<GateContext, "cwd" | "origin" | "outsideSandbox">,
   ): Promise<{ analysis: Analysis; policy: PolicyDecision; parts: PartVerdict[]; level: Level }> {
-    await initShellParser();
-    // The policy follows links along the longest existing prefix (a write may create the file);
-    // the rules only need where an existing file leads (a missing one cannot be read).
-    const lookup = new PathLookup();
-    const realPath = (p: string) => lookup.realPrefix(p);
-    const existing = (p: string) => lookup.realExisting(p);
-    const analysis = analyse(parseLine(line), {
-      cwd: ctx.cwd,
-      userHome: this.#userHome,
-      env: this.#env,
+    // Plain lines are read without tree-sitter; when any parse in the analysis (the line, a
+    // payload, a hook) needs it, it is loaded and the whole analysis runs again (parse.ts).
+    return await withShellParser(() => {
+      // The policy follows links along the longest existing prefix (a write may create the file);
+      // the rules only need where an existing file leads (a missing one cannot be read).
+      const lookup = new PathLookup();
+      const realPath = (p: string) => lookup.realPrefix(p);
+      const existing = (p: string) => lookup.realExisting(p);
+      const analysis = analyse(parseLine(line), {
+        cwd: ctx.cwd,
+        userHome: this.#userHome,
+        env: this.#env,
+      });
+      const policy = evaluatePolicy(analysis, this.opts.config.commandPolicy, this.opts.home, {
+        origin: ctx.origin,
+        outsideSandbox: ctx.outsideSandbox,
+        realPath,
+        wispScripts: this.#scripts,
+      });
+      const c = classify(analysis, { realPath: existing, gitConfig: this.#gitConfig });
+      return { analysis, policy, parts: c.parts, level: c.level };
     });
-    const policy = evaluatePolicy(analysis, this.opts.config.commandPolicy, this.opts.home, {
-      origin: ctx.origin,
-      outsideSandbox: ctx.outsideSandbox,
-      realPath,
-      wispScripts: this.#scripts,
-    });
-    const c = classify(analysis, { realPath: existing, gitConfig: this.#gitConfig });
-    return { analysis, policy, parts: c.parts, level: c.level };
+  }
+
+  /**
+   * Load the full shell parser in the background, for a long-lived process
+   * that has finished its own start: a later line the quick reader declines
+   * then finds it ready. A failure is reported by the check that needs it.
+   */
+  warmShellParser(): void {
+    initShellParser().catch(() => {});
   }
 
   /** Decide whether `line` may run: the policy, the classifiers, then approval (see #decide). */

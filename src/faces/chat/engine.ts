@@ -276,6 +276,9 @@ export class ChatEngine {
       argv: o.argv,
     });
     this.transcript.sessions.push(this.session.id);
+    // Tree-sitter loads in the background while the model is chosen: a line the quick reader
+    // declines then finds it ready (parse.ts).
+    this.session.gate.warmShellParser();
     try {
       // An unknown tool name is a usage error before any model is asked.
       this.session.tools({ only: o.tools, noTools: o.noTools });

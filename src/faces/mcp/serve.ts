@@ -162,6 +162,9 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
       configView: () => configView(config, paths, options.configExists),
     };
     opened = { backend, notifier, live };
+    // A line the quick reader declines needs tree-sitter: load it now, in the background, so a
+    // call that brings one does not wait for it (parse.ts).
+    session.gate.warmShellParser();
     return backend;
   };
   const face = new McpFace({
