@@ -85,6 +85,14 @@ export interface ScanWatch {
   onScanning?: (linesRead: () => number) => void;
 }
 
+/**
+ * Bytes decoded as one text. Kept under V8's large-object size (128 KiB), so a
+ * window's text is made of ordinary young strings: one no longer referenced
+ * by the next young-generation collection is freed there, where a larger text
+ * is moved straight into the old generation and waits there for a full one.
+ */
+const PIECE_BYTES = 64 * 1024;
+
 /** At least this many bytes of one line are held before the line is cut (ADR 0650). */
 const MIN_LINE_BYTES = 4 * 1024 * 1024;
 
@@ -115,6 +123,9 @@ export class TriageScanner {
    */
   #lines: string[] = [];
   #contextCount = 0;
+  /** Lines added since the window's array was last made, each piece's as its own array (joined once, when read). */
+  #parts: string[][] = [];
+  #partLines = 0;
   /** Characters of the fresh lines, each counted with its line feed. */
   #freshChars = 0;
   /** Lines made final so far (the number of the next final line, less one). */
@@ -142,7 +153,7 @@ export class TriageScanner {
 
   /** Lines read so far (for a progress line): those in windows, and the line ends not yet cut. */
   get linesRead(): number {
-    return this.#finalLines + this.#lines.length - this.#contextCount +
+    return this.#finalLines + this.#lines.length + this.#partLines - this.#contextCount +
       countLineFeeds(this.#pending.subarray(0, this.#pendingLength)) +
       countLineFeedsInText(this.#pendingText);
   }
@@ -208,21 +219,54 @@ export class TriageScanner {
         this.#flushBytes(true);
         continue;
       }
-      const text = this.#decode(lf + 1);
-      this.#takeLines(text);
+      this.#takePieces(lf + 1);
     }
+  }
+
+  /**
+   * The first `length` pending bytes (they end with a line feed) into the
+   * window, decoded in pieces of at most PIECE_BYTES cut at line feeds, then
+   * taken out of the buffer at once.
+   */
+  #takePieces(length: number): void {
+    const pending = this.#pending;
+    let from = 0;
+    while (from < length) {
+      let to = length;
+      if (length - from > PIECE_BYTES) {
+        const lf = pending.lastIndexOf(LINE_FEED, from + PIECE_BYTES - 1);
+        // A line longer than a piece is decoded whole, up to its line feed.
+        to = (lf >= from ? lf : pending.indexOf(LINE_FEED, from + PIECE_BYTES)) + 1;
+      }
+      const text = this.#text(pending.subarray(from, to));
+      from = to;
+      const lines = text.split("\n");
+      lines.pop();
+      this.#addLines(lines, hasControls(text));
+    }
+    this.#drop(length);
+    if (this.#freshChars >= this.#windowChars) this.#readWindow(false);
   }
 
   /** The first `length` pending bytes as text (they end at a character's end), taken out of the buffer. */
   #decode(length: number): string {
-    let text = this.#decoder.decode(this.#pending.subarray(0, length));
+    const text = this.#text(this.#pending.subarray(0, length));
+    this.#drop(length);
+    return text;
+  }
+
+  /** Bytes that end at a character's end as text; a byte-order mark is dropped at the very start only. */
+  #text(bytes: Uint8Array): string {
+    const text = this.#decoder.decode(bytes);
+    if (!this.#atStart) return text;
+    this.#atStart = false;
+    return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
+  }
+
+  /** The first `length` pending bytes taken out of the buffer. */
+  #drop(length: number): void {
     this.#pending.copyWithin(0, length, this.#pendingLength);
     this.#pendingLength -= length;
-    if (this.#atStart) {
-      this.#atStart = false;
-      if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
-    }
-    return text;
   }
 
   /** All pending bytes as text: a line cut where the bytes end (`cut`, at a character's end), or passed on to the text path. */
@@ -295,12 +339,26 @@ export class TriageScanner {
       chars += line.length + 1;
     }
     this.#freshChars = chars;
-    this.#lines = this.#lines.length === 0 ? lines : this.#lines.concat(lines);
+    this.#parts.push(lines);
+    this.#partLines += lines.length;
+  }
+
+  /** The window's lines: the context and earlier lines, then the parts added since, in one array. */
+  #gather(): string[] {
+    if (this.#parts.length > 0) {
+      const parts = this.#parts;
+      this.#lines = this.#lines.length === 0 && parts.length === 1
+        ? parts[0]
+        : this.#lines.concat(...parts);
+      this.#parts = [];
+      this.#partLines = 0;
+    }
+    return this.#lines;
   }
 
   /** Run the readers over context + fresh; make final all fresh lines but the carried ones (all at the end). */
   #readWindow(last: boolean): void {
-    const lines = this.#lines;
+    const lines = this.#gather();
     const contextCount = this.#contextCount;
     const freshCount = lines.length - contextCount;
     let carry = 0;
@@ -407,7 +465,7 @@ export class TriageScanner {
       const after = lines.pop()!;
       if (normaliseLine(after) !== "") lines.push(after);
       this.#addLines(lines, true);
-      if (this.#lines.length > this.#contextCount || this.#finalLines === 0) {
+      if (this.#gather().length > this.#contextCount || this.#finalLines === 0) {
         this.#readWindow(true);
       }
     }
