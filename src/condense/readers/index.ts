@@ -7,7 +7,7 @@
  */
 import { dedupe, type Finding } from "../findings.ts";
 import { outputLines } from "../normalise.ts";
-import { computeShape, type ReadContext, type Reader } from "./reader.ts";
+import { computeShape, type LineShape, type ReadContext, type Reader } from "./reader.ts";
 import { swift } from "./swift.ts";
 import { cargoTest } from "./cargo_test.ts";
 import { rust } from "./rust.ts";
@@ -86,6 +86,8 @@ export interface ReadResult {
 export interface ReadOptions {
   /** Readers not to run (triage leaves out "crash" for a command that exited 0: it did not die). */
   skip?: ReadonlySet<string>;
+  /** The lines' shape when the caller has it (the scan sets each line's once, as the line arrives). */
+  shape?: LineShape;
 }
 
 export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
@@ -96,7 +98,7 @@ export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
       for (let k = Math.max(0, from); k <= end; k++) marks[k] = 1;
     },
     explained: (i: number) => marks[i] === 1,
-    shape: computeShape(lines),
+    shape: opts.shape ?? computeShape(lines),
   };
   const findings: Finding[] = [];
   const readerOf = new Map<Finding, string>();
@@ -119,11 +121,19 @@ export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
       readerOf.set(f, reader.name);
     }
   }
-  const lead = ctx.shape!.lead;
-  for (let i = 0; i < lines.length; i++) if (lead[i] === 0) marks[i] = 1;
+  markBlank(ctx.shape!.lead, marks);
   // dedupe keeps the first report's object, so each kept finding still names its reader.
   const kept = dedupe(findings);
   return new Read(kept, kept.map((f) => readerOf.get(f)!), marks, lines, ran);
+}
+
+/**
+ * Blank lines (no lead character) count as explained. A function of its own:
+ * readLines runs once a window, too seldom for a loop inside it to be
+ * optimised before the scan ends, and this one runs over every line.
+ */
+function markBlank(lead: Uint16Array, marks: Uint8Array): void {
+  for (let i = 0; i < marks.length; i++) if (lead[i] === 0) marks[i] = 1;
 }
 
 /**
