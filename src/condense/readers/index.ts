@@ -91,40 +91,47 @@ export interface ReadOptions {
 }
 
 export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
-  const marks = new Uint8Array(lines.length);
-  const ctx: ReadContext = {
-    explain(from: number, to: number = from) {
-      const end = Math.min(to, lines.length - 1);
-      for (let k = Math.max(0, from); k <= end; k++) marks[k] = 1;
-    },
-    explained: (i: number) => marks[i] === 1,
-    shape: opts.shape ?? computeShape(lines),
-  };
+  const ctx = new WindowContext(new Uint8Array(lines.length), opts.shape ?? computeShape(lines));
   const findings: Finding[] = [];
   const readerOf = new Map<Finding, string>();
   const ran: string[] = [];
   for (const reader of READERS) {
     if (opts.skip?.has(reader.name)) continue;
-    let accounted = 0;
-    const own: ReadContext = {
-      explain(from: number, to: number = from) {
-        accounted += to - from + 1;
-        ctx.explain(from, to);
-      },
-      explained: ctx.explained,
-      shape: ctx.shape,
-    };
-    const found = reader.read(lines, own);
-    if (found.length > 0 || accounted > 0) ran.push(reader.name);
+    ctx.accounted = 0;
+    const found = reader.read(lines, ctx);
+    if (found.length > 0 || ctx.accounted > 0) ran.push(reader.name);
     for (const f of found) {
       findings.push(f);
       readerOf.set(f, reader.name);
     }
   }
-  markBlank(ctx.shape!.lead, marks);
+  markBlank(ctx.shape.lead, ctx.marks);
   // dedupe keeps the first report's object, so each kept finding still names its reader.
   const kept = dedupe(findings);
-  return new Read(kept, kept.map((f) => readerOf.get(f)!), marks, lines, ran);
+  return new Read(kept, kept.map((f) => readerOf.get(f)!), ctx.marks, lines, ran);
+}
+
+/**
+ * The context each reader of a window is given: one object for all of them,
+ * its methods on the prototype. A closure made per reader and window was a
+ * new call target every time, and a reader's optimised code that had called
+ * the last one was thrown away and compiled again (ADR 0684).
+ */
+class WindowContext implements ReadContext {
+  /** Lines the reader running now said it accounted for. */
+  accounted = 0;
+  constructor(readonly marks: Uint8Array, readonly shape: LineShape) {}
+
+  explain(from: number, to: number = from): void {
+    this.accounted += to - from + 1;
+    const marks = this.marks;
+    const end = Math.min(to, marks.length - 1);
+    for (let k = Math.max(0, from); k <= end; k++) marks[k] = 1;
+  }
+
+  explained(i: number): boolean {
+    return this.marks[i] === 1;
+  }
 }
 
 /**
