@@ -18,6 +18,7 @@
  */
 import { dedupe, type Finding, findingKey } from "./findings.ts";
 import { readLines } from "./readers/index.ts";
+import { type LineShape, setShape } from "./readers/reader.ts";
 import { normaliseLine } from "./normalise.ts";
 import { isBlank } from "./text.ts";
 import { byteLength } from "../util/bytes.ts";
@@ -85,6 +86,14 @@ export interface ScanWatch {
   onScanning?: (linesRead: () => number) => void;
 }
 
+/**
+ * Bytes decoded as one text. Kept under V8's large-object size (128 KiB), so a
+ * window's text is made of ordinary young strings: one no longer referenced
+ * by the next young-generation collection is freed there, where a larger text
+ * is moved straight into the old generation and waits there for a full one.
+ */
+const PIECE_BYTES = 64 * 1024;
+
 /** At least this many bytes of one line are held before the line is cut (ADR 0650). */
 const MIN_LINE_BYTES = 4 * 1024 * 1024;
 
@@ -111,10 +120,26 @@ export class TriageScanner {
   /**
    * The window being gathered, one array the readers are given whole: first
    * `#contextCount` lines read already and final (context, not re-marked),
-   * then the lines not final yet (fresh).
+   * then the lines not final yet (fresh). The array is reused from window to
+   * window (the next window's first lines moved to its front): a new array
+   * per window was a tenth of what the scan allocated. Only its first
+   * `#held` entries are lines; past them it holds empty strings.
    */
-  #lines: string[] = [];
+  readonly #lines: string[] = [];
+  #held = 0;
+  /**
+   * The shape of each held line, set once as the line arrives and moved with
+   * it (a context line's is not computed again); arrays with room to spare.
+   */
+  #shape: LineShape = {
+    first: new Uint16Array(0),
+    lead: new Uint16Array(0),
+    last: new Uint16Array(0),
+  };
   #contextCount = 0;
+  /** Lines added since the window's array was last made, each piece's as its own array (joined once, when read). */
+  #parts: string[][] = [];
+  #partLines = 0;
   /** Characters of the fresh lines, each counted with its line feed. */
   #freshChars = 0;
   /** Lines made final so far (the number of the next final line, less one). */
@@ -142,7 +167,7 @@ export class TriageScanner {
 
   /** Lines read so far (for a progress line): those in windows, and the line ends not yet cut. */
   get linesRead(): number {
-    return this.#finalLines + this.#lines.length - this.#contextCount +
+    return this.#finalLines + this.#held + this.#partLines - this.#contextCount +
       countLineFeeds(this.#pending.subarray(0, this.#pendingLength)) +
       countLineFeedsInText(this.#pendingText);
   }
@@ -208,21 +233,54 @@ export class TriageScanner {
         this.#flushBytes(true);
         continue;
       }
-      const text = this.#decode(lf + 1);
-      this.#takeLines(text);
+      this.#takePieces(lf + 1);
     }
+  }
+
+  /**
+   * The first `length` pending bytes (they end with a line feed) into the
+   * window, decoded in pieces of at most PIECE_BYTES cut at line feeds, then
+   * taken out of the buffer at once.
+   */
+  #takePieces(length: number): void {
+    const pending = this.#pending;
+    let from = 0;
+    while (from < length) {
+      let to = length;
+      if (length - from > PIECE_BYTES) {
+        const lf = pending.lastIndexOf(LINE_FEED, from + PIECE_BYTES - 1);
+        // A line longer than a piece is decoded whole, up to its line feed.
+        to = (lf >= from ? lf : pending.indexOf(LINE_FEED, from + PIECE_BYTES)) + 1;
+      }
+      const text = this.#text(pending.subarray(from, to));
+      from = to;
+      const lines = text.split("\n");
+      lines.pop();
+      this.#addLines(lines, hasControls(text));
+    }
+    this.#drop(length);
+    if (this.#freshChars >= this.#windowChars) this.#readWindow(false);
   }
 
   /** The first `length` pending bytes as text (they end at a character's end), taken out of the buffer. */
   #decode(length: number): string {
-    let text = this.#decoder.decode(this.#pending.subarray(0, length));
+    const text = this.#text(this.#pending.subarray(0, length));
+    this.#drop(length);
+    return text;
+  }
+
+  /** Bytes that end at a character's end as text; a byte-order mark is dropped at the very start only. */
+  #text(bytes: Uint8Array): string {
+    const text = this.#decoder.decode(bytes);
+    if (!this.#atStart) return text;
+    this.#atStart = false;
+    return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
+  }
+
+  /** The first `length` pending bytes taken out of the buffer. */
+  #drop(length: number): void {
     this.#pending.copyWithin(0, length, this.#pendingLength);
     this.#pendingLength -= length;
-    if (this.#atStart) {
-      this.#atStart = false;
-      if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
-    }
-    return text;
   }
 
   /** All pending bytes as text: a line cut where the bytes end (`cut`, at a character's end), or passed on to the text path. */
@@ -295,12 +353,40 @@ export class TriageScanner {
       chars += line.length + 1;
     }
     this.#freshChars = chars;
-    this.#lines = this.#lines.length === 0 ? lines : this.#lines.concat(lines);
+    this.#parts.push(lines);
+    this.#partLines += lines.length;
+  }
+
+  /** The window's lines: the context and earlier lines, then the parts added since, in one array of exactly those lines. */
+  #gather(): string[] {
+    const window = this.#lines;
+    let n = this.#held;
+    this.#shapeRoom(n + this.#partLines);
+    const parts = this.#parts;
+    for (let p = 0; p < parts.length; p++) n = appendLines(window, n, parts[p], this.#shape);
+    this.#parts = [];
+    this.#partLines = 0;
+    this.#held = n;
+    if (window.length > n) window.length = n;
+    return window;
+  }
+
+  /** Room in the shape's arrays for `count` lines (the held ones kept). */
+  #shapeRoom(count: number): void {
+    const old = this.#shape;
+    if (old.first.length >= count) return;
+    const size = Math.max(count, 2 * old.first.length, 1024);
+    const grown = (from: Uint16Array) => {
+      const to = new Uint16Array(size);
+      to.set(from.subarray(0, this.#held));
+      return to;
+    };
+    this.#shape = { first: grown(old.first), lead: grown(old.lead), last: grown(old.last) };
   }
 
   /** Run the readers over context + fresh; make final all fresh lines but the carried ones (all at the end). */
   #readWindow(last: boolean): void {
-    const lines = this.#lines;
+    const lines = this.#gather();
     const contextCount = this.#contextCount;
     const freshCount = lines.length - contextCount;
     let carry = 0;
@@ -315,7 +401,15 @@ export class TriageScanner {
         carry++;
       }
     }
-    const read = readLines(lines);
+    const { first, lead, last: lastChar } = this.#shape;
+    const n = lines.length;
+    const read = readLines(lines, {
+      shape: {
+        first: first.subarray(0, n),
+        lead: lead.subarray(0, n),
+        last: lastChar.subarray(0, n),
+      },
+    });
     for (const r of read.readers) this.#readers.add(r);
     for (let k = 0; k < read.findings.length; k++) {
       this.#keep(read.findings[k], read.foundBy[k]);
@@ -342,11 +436,18 @@ export class TriageScanner {
         break;
       }
     }
-    this.#lines = lines.slice(start);
-    this.#contextCount = finalEnd - start;
     let chars = 0;
     for (let k = finalEnd; k < lines.length; k++) chars += lines[k].length + 1;
     this.#freshChars = chars;
+    // The next window's lines to the front; what follows them let go (the array keeps its length, and so its room).
+    const held = lines.length - start;
+    for (let k = 0; k < held; k++) lines[k] = lines[start + k];
+    lines.fill("", held);
+    first.copyWithin(0, start, start + held);
+    lead.copyWithin(0, start, start + held);
+    lastChar.copyWithin(0, start, start + held);
+    this.#held = held;
+    this.#contextCount = finalEnd - start;
   }
 
   #keep(f: Finding, reader: string): void {
@@ -407,7 +508,7 @@ export class TriageScanner {
       const after = lines.pop()!;
       if (normaliseLine(after) !== "") lines.push(after);
       this.#addLines(lines, true);
-      if (this.#lines.length > this.#contextCount || this.#finalLines === 0) {
+      if (this.#held + this.#partLines > this.#contextCount || this.#finalLines === 0) {
         this.#readWindow(true);
       }
     }
@@ -484,6 +585,24 @@ export function joinScans(first: Scanned, second: Scanned, maxChunks = MAX_JUDGE
     lines: first.lines + second.lines,
     bytes: first.bytes + second.bytes,
   };
+}
+
+/**
+ * A piece's lines into the window from index `at`, each line's shape set;
+ * returns the index after them. A function of its own, like the readers'
+ * helpers: a loop inside a method run once a window was optimised, left and
+ * thrown away again at every window.
+ */
+function appendLines(window: string[], at: number, part: string[], shape: LineShape): number {
+  let n = at;
+  for (let i = 0; i < part.length; i++) {
+    const line = part[i];
+    setShape(shape, n, line);
+    if (n < window.length) window[n] = line;
+    else window.push(line);
+    n++;
+  }
+  return n;
 }
 
 /** Whether a text holds an escape or a carriage return (else its lines need only their prefixes looked at). */

@@ -113,3 +113,29 @@ Deno.test("a line with no line feed is held up to a bound, then cut there, no ch
   // The second line starts with the whole character the bound fell inside.
   assert(oddGot.tail[1].text.startsWith("€€"), oddGot.tail[1].text.slice(0, 4));
 });
+
+Deno.test("bytes decoded in pieces read as the same text pushed whole: lines across pieces, long lines, characters cut", () => {
+  // Lines of many lengths (one far longer than a piece), two- and three-byte characters, a CR, a failure
+  // the readers must find, and lines no reader explains (so the chunks show every line's text).
+  const rows: string[] = [];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let i = 0; i < 6000; i++) {
+    const len = Math.floor(next() * 160);
+    rows.push(`row ${i} ` + "é€x ".repeat(len).slice(0, len) + (i % 97 === 0 ? "\r" : ""));
+    if (i === 3000) rows.push("y".repeat(150 * 1024));
+    if (i === 4000) rows.push("src/ledger.c:12:3: error: balance is not declared");
+  }
+  const text = rows.join("\n") + "\n";
+  const bytes = new TextEncoder().encode(text);
+  const opts = { windowChars: 200 * 1024, maxChunks: 100_000 };
+  const whole = new TriageScanner(opts);
+  whole.pushText(text);
+  const expected = whole.end();
+  assertEquals(expected.findings.length, 1);
+  for (const size of [4096, 65_537, 256 * 1024, bytes.length]) {
+    const s = new TriageScanner(opts);
+    for (let i = 0; i < bytes.length; i += size) s.pushBytes(bytes.subarray(i, i + size));
+    assertEquals(s.end(), expected, `pushed ${size} bytes at a time`);
+  }
+});

@@ -7,7 +7,7 @@
  */
 import { dedupe, type Finding } from "../findings.ts";
 import { outputLines } from "../normalise.ts";
-import { computeShape, type ReadContext, type Reader } from "./reader.ts";
+import { computeShape, type LineShape, type ReadContext, type Reader } from "./reader.ts";
 import { swift } from "./swift.ts";
 import { cargoTest } from "./cargo_test.ts";
 import { rust } from "./rust.ts";
@@ -86,44 +86,61 @@ export interface ReadResult {
 export interface ReadOptions {
   /** Readers not to run (triage leaves out "crash" for a command that exited 0: it did not die). */
   skip?: ReadonlySet<string>;
+  /** The lines' shape when the caller has it (the scan sets each line's once, as the line arrives). */
+  shape?: LineShape;
 }
 
 export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
-  const marks = new Uint8Array(lines.length);
-  const ctx: ReadContext = {
-    explain(from: number, to: number = from) {
-      const end = Math.min(to, lines.length - 1);
-      for (let k = Math.max(0, from); k <= end; k++) marks[k] = 1;
-    },
-    explained: (i: number) => marks[i] === 1,
-    shape: computeShape(lines),
-  };
+  const ctx = new WindowContext(new Uint8Array(lines.length), opts.shape ?? computeShape(lines));
   const findings: Finding[] = [];
   const readerOf = new Map<Finding, string>();
   const ran: string[] = [];
   for (const reader of READERS) {
     if (opts.skip?.has(reader.name)) continue;
-    let accounted = 0;
-    const own: ReadContext = {
-      explain(from: number, to: number = from) {
-        accounted += to - from + 1;
-        ctx.explain(from, to);
-      },
-      explained: ctx.explained,
-      shape: ctx.shape,
-    };
-    const found = reader.read(lines, own);
-    if (found.length > 0 || accounted > 0) ran.push(reader.name);
+    ctx.accounted = 0;
+    const found = reader.read(lines, ctx);
+    if (found.length > 0 || ctx.accounted > 0) ran.push(reader.name);
     for (const f of found) {
       findings.push(f);
       readerOf.set(f, reader.name);
     }
   }
-  const lead = ctx.shape!.lead;
-  for (let i = 0; i < lines.length; i++) if (lead[i] === 0) marks[i] = 1;
+  markBlank(ctx.shape.lead, ctx.marks);
   // dedupe keeps the first report's object, so each kept finding still names its reader.
   const kept = dedupe(findings);
-  return new Read(kept, kept.map((f) => readerOf.get(f)!), marks, lines, ran);
+  return new Read(kept, kept.map((f) => readerOf.get(f)!), ctx.marks, lines, ran);
+}
+
+/**
+ * The context each reader of a window is given: one object for all of them,
+ * its methods on the prototype. A closure made per reader and window was a
+ * new call target every time, and a reader's optimised code that had called
+ * the last one was thrown away and compiled again (ADR 0684).
+ */
+class WindowContext implements ReadContext {
+  /** Lines the reader running now said it accounted for. */
+  accounted = 0;
+  constructor(readonly marks: Uint8Array, readonly shape: LineShape) {}
+
+  explain(from: number, to: number = from): void {
+    this.accounted += to - from + 1;
+    const marks = this.marks;
+    const end = Math.min(to, marks.length - 1);
+    for (let k = Math.max(0, from); k <= end; k++) marks[k] = 1;
+  }
+
+  explained(i: number): boolean {
+    return this.marks[i] === 1;
+  }
+}
+
+/**
+ * Blank lines (no lead character) count as explained. A function of its own:
+ * readLines runs once a window, too seldom for a loop inside it to be
+ * optimised before the scan ends, and this one runs over every line.
+ */
+function markBlank(lead: Uint16Array, marks: Uint8Array): void {
+  for (let i = 0; i < marks.length; i++) if (lead[i] === 0) marks[i] = 1;
 }
 
 /**

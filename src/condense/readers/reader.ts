@@ -39,29 +39,40 @@ export interface LineShape {
   last: Uint16Array;
 }
 
+/** The shape of each of these lines (see LineShape). */
 export function computeShape(lines: string[]): LineShape {
-  const first = new Uint16Array(lines.length);
-  const lead = new Uint16Array(lines.length);
-  const last = new Uint16Array(lines.length);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (line.length === 0) continue;
-    const c = line.charCodeAt(0);
-    first[i] = c;
-    last[i] = line.charCodeAt(line.length - 1);
-    if (c !== SPACE && c !== TAB) {
-      lead[i] = c;
-      continue;
-    }
-    for (let k = 1; k < line.length; k++) {
-      const d = line.charCodeAt(k);
-      if (d !== SPACE && d !== TAB) {
-        lead[i] = d;
-        break;
-      }
+  const shape: LineShape = {
+    first: new Uint16Array(lines.length),
+    lead: new Uint16Array(lines.length),
+    last: new Uint16Array(lines.length),
+  };
+  for (let i = 0; i < lines.length; i++) setShape(shape, i, lines[i]);
+  return shape;
+}
+
+/** Line i's entries of a shape, from the line (its arrays are zero there, as new ones are, or are set over). */
+export function setShape(shape: LineShape, i: number, line: string): void {
+  if (line.length === 0) {
+    shape.first[i] = 0;
+    shape.lead[i] = 0;
+    shape.last[i] = 0;
+    return;
+  }
+  const c = line.charCodeAt(0);
+  shape.first[i] = c;
+  shape.last[i] = line.charCodeAt(line.length - 1);
+  if (c !== SPACE && c !== TAB) {
+    shape.lead[i] = c;
+    return;
+  }
+  for (let k = 1; k < line.length; k++) {
+    const d = line.charCodeAt(k);
+    if (d !== SPACE && d !== TAB) {
+      shape.lead[i] = d;
+      return;
     }
   }
-  return { first, lead, last };
+  shape.lead[i] = 0;
 }
 
 const shapes = new WeakMap<string[], LineShape>();
