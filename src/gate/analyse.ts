@@ -5,7 +5,7 @@
  * literal text piped into a shell parsed as lines of their own, and what the
  * line itself tells about variables and the working directory at that point.
  */
-import { basename } from "node:path";
+import { basename } from "../util/path.ts";
 import { type Assignment, type ParsedLine, parseLine, type SimpleCommand } from "./parse.ts";
 import { CODE_SCAN_LIMIT, INTERPRETERS } from "./programs.ts";
 import { payloadOptionUses, remotePackageUses } from "./payload_options.ts";

@@ -42,6 +42,8 @@ const COMMON_SYMBOLS = {
   close: { parameters: ["i32"], result: "i32" },
   readlink: { parameters: ["buffer", "buffer", "usize"], result: "isize" },
   getuid: { parameters: [], result: "u32" },
+  // Whether a path exists (mode F_OK), answered in a return value instead of a thrown error.
+  access: { parameters: ["buffer", "i32"], result: "i32" },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** Linux: /proc is read with open/read (open's third argument is unused with O_RDONLY). */

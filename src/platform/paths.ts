@@ -5,7 +5,7 @@
  * through its longest existing prefix. edit_file uses the same set, so a file
  * edit and a command agree on where writes may land.
  */
-import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, resolve, sep } from "../util/path.ts";
 import type { Config } from "../config/schema.ts";
 import { expandTilde } from "../config/home.ts";
 import type { WritableSet } from "./types.ts";
