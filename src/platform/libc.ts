@@ -53,6 +53,9 @@ export const LINUX_SYMBOLS = {
   read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
   // Lists a folder into a buffer of ours (glibc 2.30 and later; absent, the symbol is null).
   getdents64: { parameters: ["i32", "buffer", "usize"], result: "isize", optional: true },
+  // What an open descriptor is (glibc 2.28 and later; absent, the symbol is null). Its struct has
+  // one layout on every architecture, unlike stat's.
+  statx: { parameters: ["i32", "buffer", "i32", "u32", "buffer"], result: "i32", optional: true },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** macOS: the process table through libproc and sysctl (all in libSystem). */
