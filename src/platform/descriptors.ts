@@ -9,7 +9,11 @@
  * (src/exec/passthrough.ts); asking here spares a launcher start before the
  * command's own (docs/adr/0680).
  */
-import { cString, linuxLibc, type LinuxLibc } from "./libc.ts";
+import { cString, libcCalls, type LinuxLibc } from "./libc.ts";
+import { hostOs } from "./os.ts";
+
+/** The calls asked of the C library here. */
+type Calls = { [P in "statx" | "open" | "read" | "close"]: NonNullable<LinuxLibc[P]> };
 
 /** What one open descriptor is. */
 export interface DescriptorFacts {
@@ -38,12 +42,11 @@ const S_IFREG = 0o100000;
 
 /** The type, inode and device statx gives; undefined when the call fails. */
 function identity(
-  c: LinuxLibc,
+  c: Calls,
   dirFd: number,
   path: string,
   flags: number,
 ): { type: number; file: string } | undefined {
-  if (!c.statx) return undefined;
   const buf = new Uint8Array(STATX_SIZE);
   if (c.statx(dirFd, cString(path), flags, STATX_TYPE | STATX_INO, buf) !== 0) return undefined;
   const view = new DataView(buf.buffer);
@@ -55,7 +58,7 @@ function identity(
 }
 
 /** The `flags:` line of /proc/self/fdinfo/FD (octal); undefined when it cannot be read. */
-function openFlags(c: LinuxLibc, fd: number): number | undefined {
+function openFlags(c: Calls, fd: number): number | undefined {
   const file = c.open(cString(`/proc/self/fdinfo/${fd}`), 0 /* O_RDONLY */);
   if (file < 0) return undefined;
   try {
@@ -77,8 +80,8 @@ function openFlags(c: LinuxLibc, fd: number): number | undefined {
  * another way.
  */
 export function descriptorFacts(fd: number): DescriptorFacts | null | undefined {
-  const c = linuxLibc();
-  if (!c?.statx) return undefined;
+  const c = hostOs() === "linux" ? libcCalls("statx", "open", "read", "close") : undefined;
+  if (!c) return undefined;
   const own = identity(c, fd, "", AT_EMPTY_PATH);
   if (!own) return null;
   const devNull = identity(c, -100 /* AT_FDCWD */, "/dev/null", 0);

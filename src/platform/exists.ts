@@ -6,7 +6,7 @@
  * (node:fs alone costs more than 20 ms of start-up, docs/adr/0680). So the C
  * library's `access` answers when wisp may call it, and a stat otherwise.
  */
-import { cString, libc } from "./libc.ts";
+import { cString, libcCalls } from "./libc.ts";
 
 /** access()'s mode that asks for existence only (0 on Linux and macOS). */
 const F_OK = 0;
@@ -15,8 +15,8 @@ const F_OK = 0;
 export function pathExists(path: string): boolean {
   // A NUL would end the C string early and ask about another path; no file name holds one.
   if (path === "" || path.includes("\0")) return false;
-  const c = libc();
-  if (c) return c.symbols.access(cString(path), F_OK) === 0;
+  const c = libcCalls("access");
+  if (c) return c.access(cString(path), F_OK) === 0;
   try {
     Deno.statSync(path);
     return true;
