@@ -37,6 +37,11 @@ function listWithGetdents(dir: string, prefixes: readonly string[]): string[] | 
   const c = libcCalls("open", "getdents64", "close");
   if (!c) return undefined;
   const wanted = prefixes.map((p) => new TextEncoder().encode(p));
+  // Most names start with a byte no prefix starts with: one look settles them. This loop runs
+  // before the JIT has compiled it, so what it does per name is what it costs.
+  const firstBytes = new Uint8Array(256);
+  for (const prefix of wanted) firstBytes[prefix[0] ?? 0] = 1;
+  const anyName = wanted.some((prefix) => prefix.length === 0);
   const fd = c.open(cString(dir), 0 /* O_RDONLY */);
   if (fd < 0) return [];
   try {
@@ -52,7 +57,8 @@ function listWithGetdents(dir: string, prefixes: readonly string[]): string[] | 
         const length = view.getUint16(at + RECORD_LENGTH_AT, true);
         if (length <= NAME_AT || at + length > filled) return undefined; // not the layout we know
         const start = at + NAME_AT;
-        if (wanted.some((prefix) => startsWithBytes(buf, start, at + length, prefix))) {
+        const candidate = anyName || firstBytes[buf[start]] === 1;
+        if (candidate && wanted.some((prefix) => startsWithBytes(buf, start, at + length, prefix))) {
           let end = start;
           while (end < at + length && buf[end] !== 0) end++;
           names.push(decoder.decode(buf.subarray(start, end)));
