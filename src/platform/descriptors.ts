@@ -84,7 +84,7 @@ export function descriptorFacts(fd: number): DescriptorFacts | null | undefined 
   if (!c) return undefined;
   const own = identity(c, fd, "", AT_EMPTY_PATH);
   if (!own) return null;
-  const devNull = identity(c, -100 /* AT_FDCWD */, "/dev/null", 0);
+  const devNull = identity(c, -100, /* AT_FDCWD */ "/dev/null", 0);
   const flags = own.type === S_IFREG ? openFlags(c, fd) : undefined;
   return {
     fifo: own.type === S_IFIFO,

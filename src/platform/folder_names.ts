@@ -58,7 +58,9 @@ function listWithGetdents(dir: string, prefixes: readonly string[]): string[] | 
         if (length <= NAME_AT || at + length > filled) return undefined; // not the layout we know
         const start = at + NAME_AT;
         const candidate = anyName || firstBytes[buf[start]] === 1;
-        if (candidate && wanted.some((prefix) => startsWithBytes(buf, start, at + length, prefix))) {
+        if (
+          candidate && wanted.some((prefix) => startsWithBytes(buf, start, at + length, prefix))
+        ) {
           let end = start;
           while (end < at + length && buf[end] !== 0) end++;
           names.push(decoder.decode(buf.subarray(start, end)));

@@ -18,10 +18,30 @@ Deno.test("the names with a prefix are Deno's listing filtered, in a folder of t
   const dir = await Deno.makeTempDir({ prefix: "wisp-folder-names-" });
   try {
     const names = [
-      "ssh-", "ssh-XXXXabc", "ssh", "sshd-x", "Ssh-x", "xssh-1", "nvim", "nvim.1000", "nvi",
-      "kitty-sock", "kitt", "zellij-0", "zellij", "emacs0", "emacs", "emac", "émacs1", "ssh-é✓",
-      "com.apple.launchd.abc", "com.apple.launchd", "com.apple", "nvim" + "n".repeat(251),
-      "s".repeat(255), "ssh-" + "x".repeat(251),
+      "ssh-",
+      "ssh-XXXXabc",
+      "ssh",
+      "sshd-x",
+      "Ssh-x",
+      "xssh-1",
+      "nvim",
+      "nvim.1000",
+      "nvi",
+      "kitty-sock",
+      "kitt",
+      "zellij-0",
+      "zellij",
+      "emacs0",
+      "emacs",
+      "emac",
+      "émacs1",
+      "ssh-é✓",
+      "com.apple.launchd.abc",
+      "com.apple.launchd",
+      "com.apple",
+      "nvim" + "n".repeat(251),
+      "s".repeat(255),
+      "ssh-" + "x".repeat(251),
     ];
     for (let i = 0; i < 3000; i++) names.push(`wisp-test-${i}-${"q".repeat(i % 40)}`);
     for (const [i, name] of names.entries()) {

@@ -75,7 +75,11 @@ Deno.test("join and resolve answer as node:path's for one, two and three parts",
   }
   for (const parts of [["/a", "", "b"], ["a", "/b", "c"], ["", "", ""], ["x", "..", "..", "y"]]) {
     assertEquals(join(...parts), node.posix.join(...parts), `join${JSON.stringify(parts)}`);
-    assertEquals(resolve(...parts), node.posix.resolve(...parts), `resolve${JSON.stringify(parts)}`);
+    assertEquals(
+      resolve(...parts),
+      node.posix.resolve(...parts),
+      `resolve${JSON.stringify(parts)}`,
+    );
   }
 });
 
@@ -92,7 +96,14 @@ Deno.test("fromFileUrl decodes a file: URL as fileURLToPath does and refuses wha
     assertEquals(fromFileUrl(url), fileURLToPath(url), url);
     assertEquals(fromFileUrl(new URL(url)), fileURLToPath(new URL(url)), url);
   }
-  for (const url of ["https://example.com/a", "file://server/share/a", "file:///a%2Fb", "file:///a%2fb"]) {
+  for (
+    const url of [
+      "https://example.com/a",
+      "file://server/share/a",
+      "file:///a%2Fb",
+      "file:///a%2fb",
+    ]
+  ) {
     assertThrows(() => fileURLToPath(url));
     assertThrows(() => fromFileUrl(url), TypeError);
   }
