@@ -7,7 +7,8 @@
  *   wisp --version                       ratio to the empty module, goal ≤ 1.3×
  *   wisp config                          ratio, goal ≤ 2×
  *   wisp sandbox -- true                 ms, goal ≤ 150 ms; with its parts:
- *                                        CLI start → bubblewrap start, bubblewrap
+ *                                        CLI start → the nested-sandbox probe's
+ *                                        launch, CLI start → bubblewrap start, bubblewrap
  *                                        alone with wisp's own arguments, and the rest
  *   wisp mcp, start → initialize reply   ms, goal ≤ 300 ms; ratio to a bare Deno
  *                                        process that answers one line
@@ -157,20 +158,25 @@ async function timeRun(args: string[], cmd = Deno.execPath()): Promise<number> {
  * note of the launch that carries the supervisor; the nested-sandbox probe's
  * launches come first) and its arguments.
  */
-async function timeSandbox(): Promise<{ total: number; toLaunch?: number; args?: string[] }> {
+async function timeSandbox(): Promise<
+  { total: number; toLaunch?: number; toProbe?: number; args?: string[] }
+> {
   for (const entry of Deno.readDirSync(scratch)) {
     if (entry.name.startsWith("bwrap-log.")) Deno.removeSync(join(scratch, entry.name));
   }
   const startedAt = performance.timeOrigin + performance.now();
   const total = await timeRun([...FLAGS, MAIN, "sandbox", "--", "true"]);
+  const run: { total: number; toLaunch?: number; toProbe?: number; args?: string[] } = { total };
   for (const entry of Deno.readDirSync(scratch)) {
     if (!entry.name.startsWith("bwrap-log.")) continue;
     const [ns, ...args] = Deno.readTextFileSync(join(scratch, entry.name)).split("\0")
       .slice(0, -1);
-    if (!args.includes("wisp-supervisor")) continue;
-    return { total, toLaunch: Number(BigInt(ns) / 1000n) / 1000 - startedAt, args };
+    const at = Number(BigInt(ns) / 1000n) / 1000 - startedAt;
+    if (args.includes("wisp-supervisor")) Object.assign(run, { toLaunch: at, args });
+    // The nested-sandbox probe: the launcher on `true` (src/platform/index.ts).
+    else if (args.at(-1) === "/usr/bin/true") run.toProbe = at;
   }
-  return { total };
+  return run;
 }
 
 const INITIALIZE = JSON.stringify({
@@ -269,7 +275,11 @@ if (baseTree) {
   }
 }
 const times: Record<string, number[]> = {};
-const sandbox: { total: number[]; toLaunch: number[] } = { total: [], toLaunch: [] };
+const sandbox: { total: number[]; toLaunch: number[]; toProbe: number[] } = {
+  total: [],
+  toLaunch: [],
+  toProbe: [],
+};
 const bwrapAlone: number[] = [];
 const bwrapBare: number[] = [];
 const gate: Record<string, number[]> = {};
@@ -287,6 +297,7 @@ for (let round = 0; round < RUNS + 2; round++) {
     if (measured) {
       sandbox.total.push(run.total);
       if (run.toLaunch !== undefined) sandbox.toLaunch.push(run.toLaunch);
+      if (run.toProbe !== undefined) sandbox.toProbe.push(run.toProbe);
     }
     bwrapArgs ??= run.args;
     if (bwrapArgs) {
@@ -350,6 +361,14 @@ if (sandbox.total.length > 0) {
   if (sandbox.toLaunch.length > 0) {
     const toLaunch = median(sandbox.toLaunch);
     const alone = median(bwrapAlone);
+    if (sandbox.toProbe.length > 0) {
+      rows.push({
+        what: "  CLI start → the nested-sandbox probe's launcher starts",
+        time: ms(median(sandbox.toProbe)),
+        ratio: ratio(median(sandbox.toProbe)),
+        goal: "",
+      });
+    }
     rows.push({
       what: "  CLI start → bubblewrap starts",
       time: ms(toLaunch),
@@ -462,6 +481,8 @@ function groupOf(url: string): string {
   const npm = /node_modules\/\.deno\/([^/]+)\//.exec(url);
   if (npm) return `npm:${npm[1].replace(/^(@[^+]+)\+/, "$1/")}`;
   if (url.startsWith("node:")) return "node: built-ins";
+  // Started by the first node: module or npm package a process loads (docs/adr/0680).
+  if (url.startsWith("ext:deno_node")) return "(Deno's Node layer)";
   if (url.startsWith("ext:") || url === "") return "(Deno's runtime)";
   if (url.startsWith("wasm://")) return "(WebAssembly)";
   const local = url.startsWith(`file://${tree}/`) ? url.slice(`file://${tree}/`.length) : url;

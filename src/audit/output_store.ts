@@ -8,7 +8,7 @@
  * past the cap the writer stops keeping bytes, counts them, and reports the
  * output as cut. Files are 0600 in 0700 folders, like everything in the home.
  */
-import { join } from "node:path";
+import { join } from "../util/path.ts";
 
 /** Where the whole of a held-back output is, when it was kept. */
 export interface KeptOutput {

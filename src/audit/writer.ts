@@ -9,21 +9,21 @@
  * Listeners see every event in process, whether or not the log is enabled:
  * receipts (`ran:`) count from them.
  *
- * Scopes tag events by what they belong to: an event recorded through a
- * scope, or on the log inside the scope's `run` (in its async calls too,
- * whoever records it), carries the scope's fields (a turn's id; an MCP
- * thread and its turn) and is kept in the scope's list, which the turn's
- * receipt reads. Turns running at once on one log (MCP threads) never see
- * each other's events.
+ * Scopes (src/audit/scope.ts) tag events by what they belong to: an event
+ * recorded through a scope, or on the log inside the scope's `run` (in its
+ * async calls too, whoever records it), carries the scope's fields (a turn's
+ * id; an MCP thread and its turn) and is kept in the scope's list, which the
+ * turn's receipt reads. Turns running at once on one log (MCP threads) never
+ * see each other's events.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
-import { dirname } from "node:path";
+import { dirname } from "../util/path.ts";
 import { AUDIT_CATALOGUE, type AuditEvent, type AuditFields, type AuditKind } from "./catalogue.ts";
 import { ensureHome, ensurePrivateDir, type HomePaths } from "../config/home.ts";
 import type { Config } from "../config/schema.ts";
 import { VERSION } from "../version.ts";
 import { homeWriteError } from "../util/errors.ts";
 import { randomHex } from "../util/random_id.ts";
+import type { AuditScope } from "./scope.ts";
 
 export interface AuditOptions {
   /** Path of audit.jsonl. */
@@ -49,52 +49,19 @@ export interface AuditSink {
   scopeFields?(): Record<string, unknown>;
 }
 
-/** The most events a scope keeps in its list; past it, events are still recorded and counted. */
-const SCOPE_EVENTS_MAX = 10_000;
-
 /**
- * What events belong to: a turn (and an MCP thread). Recording through the
- * scope, or on its log inside `run`, adds the scope's fields to the event
- * and keeps the event in the scope's list.
+ * The scopes the caller runs inside, outermost first: src/audit/scope.ts
+ * installs its reader when it loads. A scope can only be made there, so
+ * before that module loads there are none, and a process that never scopes
+ * events (`wisp sandbox`, `wisp config`) never loads node:async_hooks, whose
+ * first load starts Deno's Node compatibility layer (docs/adr/0680).
  */
-export class AuditScope implements AuditSink {
-  /** The events recorded in this scope, in order (up to SCOPE_EVENTS_MAX). */
-  readonly events: AuditEvent[] = [];
-  #dropped = 0;
+let activeScopes: () => readonly AuditScope[] = () => [];
 
-  constructor(readonly log: AuditLog, readonly fields: Readonly<Record<string, unknown>>) {}
-
-  get session(): string {
-    return this.log.session;
-  }
-
-  /** Events recorded but not kept in `events` because the scope passed SCOPE_EVENTS_MAX. */
-  get dropped(): number {
-    return this.#dropped;
-  }
-
-  record<K extends AuditKind>(kind: K, fields: AuditFields<K>): AuditEvent {
-    return this.log.recordIn(kind, fields, this);
-  }
-
-  /** Run `work` with every event its log records meanwhile — in its async calls too — in this scope. */
-  run<T>(work: () => T): T {
-    const outer = activeScopes.getStore() ?? [];
-    return activeScopes.run(outer.includes(this) ? outer : [...outer, this], work);
-  }
-
-  scopeFields(): Record<string, unknown> {
-    return { ...this.log.scopeFields(), ...this.fields };
-  }
-
-  /** Called by the log for each event recorded in this scope. */
-  keep(event: AuditEvent): void {
-    if (this.events.length < SCOPE_EVENTS_MAX) this.events.push(event);
-    else this.#dropped++;
-  }
+/** Called once by src/audit/scope.ts: where the active scopes are read from. */
+export function readScopesFrom(reader: () => readonly AuditScope[]): void {
+  activeScopes = reader;
 }
-
-const activeScopes = new AsyncLocalStorage<readonly AuditScope[]>();
 
 export function newSessionId(): string {
   return randomHex(4);
@@ -176,15 +143,10 @@ export class AuditLog implements AuditSink {
     }
   }
 
-  /** A scope whose events carry `fields` (see AuditScope). */
-  scope(fields: Record<string, unknown>): AuditScope {
-    return new AuditScope(this, fields);
-  }
-
   /** The fields of this log's scopes the caller runs inside (AuditScope.run), outermost first, merged. */
   scopeFields(): Record<string, unknown> {
     const merged: Record<string, unknown> = {};
-    for (const scope of activeScopes.getStore() ?? []) {
+    for (const scope of activeScopes()) {
       if (scope.log === this) Object.assign(merged, scope.fields);
     }
     return merged;
@@ -200,7 +162,7 @@ export class AuditLog implements AuditSink {
     given: AuditFields<K>,
     explicit: AuditScope | undefined,
   ): AuditEvent {
-    const scopes = (activeScopes.getStore() ?? []).filter((scope) => scope.log === this);
+    const scopes = activeScopes().filter((scope) => scope.log === this);
     if (explicit && !scopes.includes(explicit)) scopes.push(explicit);
     let fields = given;
     if (scopes.length > 0) {

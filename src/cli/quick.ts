@@ -62,6 +62,12 @@ function sandboxAction(words: readonly string[]): (() => Promise<void>) | undefi
   const program = words.slice(at + 1);
   if (at >= words.length || program.length === 0) return undefined;
   return async () => {
+    // The nested-sandbox probe starts the launcher once per process; started before the rest of
+    // the command's modules load, it runs beside them instead of after (docs/adr/0680).
+    const { nestedSandboxProbe } = await load<typeof import("../platform/index.ts")>(
+      import.meta.resolve("../platform/index.ts"),
+    );
+    nestedSandboxProbe().catch(() => {}); // awaited by the command; a failure is reported there
     const { runSandbox } = await load<typeof import("./sandbox_command.ts")>(
       import.meta.resolve("./sandbox_command.ts"),
     );

@@ -1,45 +1,16 @@
 /**
- * Joining and resolving POSIX paths for wisp's home, without `node:path`:
- * the first `node:` module a process loads starts Deno's Node compatibility
- * layer, which `wisp config` would otherwise pay for two path joins
- * (docs/adr/0640-config-read-without-npm.md). The results are node:path's
- * (test/config/posix_path_test.ts compares them).
+ * The home's path joins under the names config/ has used since ADR 0640; the
+ * arithmetic itself lives in src/util/path.ts (docs/adr/0680).
  */
-
-/** Collapse `//`, `.` and `..` the way path normalisation does; `absolute` keeps `..` from rising past `/`. */
-function normaliseSegments(path: string, absolute: boolean): string {
-  const kept: string[] = [];
-  for (const segment of path.split("/")) {
-    if (segment === "" || segment === ".") continue;
-    if (segment === "..") {
-      if (kept.length > 0 && kept[kept.length - 1] !== "..") kept.pop();
-      else if (!absolute) kept.push("..");
-      continue;
-    }
-    kept.push(segment);
-  }
-  return kept.join("/");
-}
+import { isAbsolute, join, normalize, resolve } from "../util/path.ts";
 
 /** A normalised path: `..` and `.` resolved, repeated slashes collapsed, a trailing slash kept. */
-export function normalisePath(path: string): string {
-  if (path === "") return ".";
-  const absolute = path.startsWith("/");
-  const trailing = path.endsWith("/");
-  let body = normaliseSegments(path, absolute);
-  if (body === "" && !absolute) body = ".";
-  if (body !== "" && trailing) body += "/";
-  return absolute ? `/${body}` : body;
-}
+export const normalisePath: (path: string) => string = normalize;
 
 /** The parts joined by `/` and normalised (empty parts are skipped), as node:path's join. */
-export function joinPath(...parts: string[]): string {
-  const joined = parts.filter((part) => part !== "").join("/");
-  return joined === "" ? "." : normalisePath(joined);
-}
+export const joinPath: (...parts: string[]) => string = join;
 
 /** An absolute, normalised path without a trailing slash, relative ones taken from `cwd`. */
 export function resolvePath(path: string, cwd: () => string = Deno.cwd): string {
-  const absolute = path.startsWith("/") ? path : `${cwd()}/${path}`;
-  return `/${normaliseSegments(absolute, true)}`;
+  return isAbsolute(path) ? resolve(path) : resolve(cwd(), path);
 }

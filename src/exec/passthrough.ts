@@ -18,15 +18,18 @@
  * Everything else — a file or folder as stdin, a descriptor opened only for
  * reading as stdout, a socket, another device — becomes a pipe wisp copies
  * through. Deno cannot read /proc/self/fdinfo under the permission fence, so
- * the question is asked of a fixed script in the host view (the launcher with
- * a read-only profile) that inherits wisp's three descriptors and answers in
- * its exit status. When it cannot answer, every descriptor is piped. On a Mac,
+ * the kernel is asked in process through the C library
+ * (src/platform/descriptors.ts); where that cannot be done, the question goes
+ * to a fixed script in the host view (the launcher with a read-only profile)
+ * that inherits wisp's three descriptors and answers in its exit status. When
+ * neither can answer, every descriptor is piped. On a Mac,
  * /dev/fd/N duplicates a descriptor and never widens its mode, so only a
  * non-terminal stdin is piped there, as the rule for every platform says.
  */
 import { hostViewLaunch } from "../platform/host_view.ts";
 import { runHelper } from "../platform/helper_process.ts";
 import { hostOs } from "../platform/os.ts";
+import { descriptorFacts } from "../platform/descriptors.ts";
 
 export type Passing = "inherit" | "piped";
 
@@ -49,6 +52,33 @@ exit $b
 
 const ALL_PIPED: [Passing, Passing, Passing] = ["piped", "piped", "piped"];
 
+function isTerminal(stream: { isTerminal(): boolean }): boolean {
+  try {
+    return stream.isTerminal();
+  } catch {
+    return false; // closed: not a terminal
+  }
+}
+
+/**
+ * The script's answer, asked of the kernel in this process (Linux): a
+ * terminal, a pipe or /dev/null passes; stdout and stderr also pass as a
+ * regular file opened for writing. Undefined when the facts cannot be asked
+ * here (no FFI permission, a C library without statx).
+ */
+export function passingInProcess(): [Passing, Passing, Passing] | undefined {
+  const terminals = [Deno.stdin, Deno.stdout, Deno.stderr].map(isTerminal);
+  const passing: Passing[] = [];
+  for (const fd of [0, 1, 2]) {
+    const facts = descriptorFacts(fd);
+    if (facts === undefined) return undefined;
+    const plain = terminals[fd] || (facts !== null && (facts.fifo || facts.devNull));
+    const written = fd !== 0 && facts !== null && facts.regular && facts.writable;
+    passing.push(plain || written ? "inherit" : "piped");
+  }
+  return passing as [Passing, Passing, Passing];
+}
+
 /** How the program gets wisp's stdin, stdout and stderr. */
 export async function descriptorPassing(
   os: string = hostOs(),
@@ -60,6 +90,13 @@ export async function descriptorPassing(
     } catch { /* no stdin: a pipe */ }
     return [terminal ? "inherit" : "piped", "inherit", "inherit"];
   }
+  return passingInProcess() ?? await passingByScript(os);
+}
+
+/** The host-view script's answer (Linux); every descriptor piped when it cannot answer. */
+export async function passingByScript(
+  os: string = hostOs(),
+): Promise<[Passing, Passing, Passing]> {
   const launch = hostViewLaunch(["/bin/sh", "-c", DESCRIPTOR_SCRIPT], os);
   const status = await runHelper(launch, { inheritDescriptors: true });
   if (!status.started) return ALL_PIPED;

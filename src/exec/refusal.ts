@@ -8,7 +8,7 @@
  * evidence there is: neither Seatbelt nor a read-only bind reports anything of
  * its own.
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "../util/path.ts";
 import { isInside, protectionOf, writeAllowed } from "../platform/paths.ts";
 import type { WritableSet } from "../platform/types.ts";
 

@@ -5,7 +5,7 @@
  * literal text piped into a shell parsed as lines of their own, and what the
  * line itself tells about variables and the working directory at that point.
  */
-import { basename } from "node:path";
+import { basename } from "../util/path.ts";
 import {
   type Assignment,
   type ParsedLine,

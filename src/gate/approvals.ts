@@ -15,7 +15,7 @@
  * (`wisp approvals pending|approve|deny`) are kept apart, in <home>/pending,
  * and end up here through `remember()` like any other answer.
  */
-import { dirname } from "node:path";
+import { dirname } from "../util/path.ts";
 import type { Level } from "../config/schema.ts";
 import { ensurePrivateDir, type HomePaths } from "../config/home.ts";
 import { writeFileAtomicSync } from "../util/atomic.ts";

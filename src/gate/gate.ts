@@ -4,8 +4,7 @@
  * a remembered approval → ask the person through the face's host effect.
  * No host, no answer, or the timeout is a refusal. Every step is audited.
  */
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, fromFileUrl, join } from "../util/path.ts";
 import type { Config, Level } from "../config/schema.ts";
 import type { HomePaths } from "../config/home.ts";
 import type { AuditSink } from "../audit/writer.ts";
@@ -169,7 +168,7 @@ function readEnv(): Record<string, string> {
 /** The entry points that start wisp from source, for spotting `deno run …/main.ts`. */
 function wispScripts(): string[] {
   try {
-    const main = join(dirname(dirname(dirname(fileURLToPath(import.meta.url)))), "main.ts");
+    const main = join(dirname(dirname(dirname(fromFileUrl(import.meta.url)))), "main.ts");
     return [main];
   } catch {
     return [];

@@ -8,8 +8,8 @@
  * A file is read again only when its inode, size or times change; what cannot be read is said,
  * so the rules can fail closed.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { pathExists } from "../platform/exists.ts";
+import { dirname, isAbsolute, join, resolve } from "../util/path.ts";
 import { normaliseGitKey } from "./hooks.ts";
 
 /** One setting as a file gives it. */
@@ -155,10 +155,10 @@ const cache = new Map<string, CacheEntry>();
 
 /** A file's identity and times; undefined when it is missing (asked without an exception). */
 function statKey(path: string): string | undefined {
-  if (!existsSync(path)) return undefined;
+  if (!pathExists(path)) return undefined;
   try {
-    const s = statSync(path, { bigint: false });
-    return `${s.ino}:${s.dev}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+    const s = Deno.statSync(path);
+    return `${s.ino}:${s.dev}:${s.size}:${s.mtime?.getTime()}:${s.ctime?.getTime()}`;
   } catch {
     return undefined;
   }
@@ -172,7 +172,7 @@ function readOne(path: string): { settings?: GitSetting[]; problem?: string } {
   if (hit && hit.key === key) return { settings: hit.settings, problem: hit.problem };
   let entry: CacheEntry;
   try {
-    const bytes = readFileSync(path);
+    const bytes = Deno.readFileSync(path);
     if (bytes.length > MAX_CONFIG_BYTES) throw new Error(`${path} is larger than 1 MiB`);
     entry = { key, settings: parseGitConfig(new TextDecoder().decode(bytes), path) };
   } catch (error) {
@@ -215,9 +215,9 @@ export function findGitDir(dir: string): string | undefined {
   let current = resolve(dir);
   for (let k = 0; k < 256; k++) {
     const dotGit = join(current, ".git");
-    if (existsSync(dotGit)) return gitDirAt(dotGit, current);
+    if (pathExists(dotGit)) return gitDirAt(dotGit, current);
     // A bare repository: the folder itself holds HEAD, objects and config.
-    if (existsSync(join(current, "HEAD")) && existsSync(join(current, "objects"))) return current;
+    if (pathExists(join(current, "HEAD")) && pathExists(join(current, "objects"))) return current;
     const parent = dirname(current);
     if (parent === current) return undefined;
     current = parent;
@@ -235,7 +235,7 @@ function firstLine(path: string): string | undefined {
   if (hit && hit.key === key) return hit.target;
   let target = "";
   try {
-    target = readFileSync(path, "utf8").slice(0, 4096).split("\n")[0].trim();
+    target = new TextDecoder().decode(Deno.readFileSync(path)).slice(0, 4096).split("\n")[0].trim();
   } catch { /* unreadable: nothing */ }
   if (linkCache.size > 256) linkCache.clear();
   linkCache.set(path, { key, target });

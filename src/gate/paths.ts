@@ -6,12 +6,12 @@
  * answers, so a path named twice costs one system call; nothing is kept from
  * one check to the next, since the commands run between them change files.
  *
- * Existence is asked with node:fs `existsSync`, which answers false without
- * throwing: a failed Deno call builds an error object and costs ten times more,
- * and most words on a command line name no file.
+ * Existence is asked with `pathExists` (src/platform/exists.ts), which answers
+ * false without throwing: a failed Deno call builds an error object and costs
+ * ten times more, and most words on a command line name no file.
  */
-import { existsSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { pathExists } from "../platform/exists.ts";
+import { dirname, isAbsolute, join, resolve } from "../util/path.ts";
 
 export class PathLookup {
   #real = new Map<string, string | undefined>();
@@ -23,7 +23,7 @@ export class PathLookup {
     let real: string | undefined;
     try {
       // The fence refuses some paths outright (devices need --allow-all): those lead nowhere we check.
-      if (existsSync(path)) real = Deno.realPathSync(path);
+      if (pathExists(path)) real = Deno.realPathSync(path);
     } catch {
       real = undefined;
     }

@@ -6,7 +6,7 @@
  * person or starting a wisp agent of its own) and the person's own
  * `commandPolicy.deny` / `commandPolicy.allow` regular expressions.
  */
-import { basename } from "node:path";
+import { basename } from "../util/path.ts";
 import { type Analysis, feederKind, type Part, SHELLS } from "./analyse.ts";
 import { isInterpreter } from "./rules.ts";
 import { CODE_SCAN_LIMIT, HOME_DIRS, PRIVILEGE, SYSTEM_DIRS } from "./programs.ts";

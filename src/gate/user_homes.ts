@@ -7,7 +7,7 @@
  * account has), the home is taken as a sibling of the caller's own, which is
  * where both systems put ordinary accounts (`/home/NAME`, `/Users/NAME`).
  */
-import { join } from "node:path";
+import { join } from "../util/path.ts";
 
 let passwdHomes: Map<string, string> | undefined;
 

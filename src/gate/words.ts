@@ -4,7 +4,7 @@
  * leading tilde) and the helpers that turn it into a value when it can be
  * known before the command runs.
  */
-import { isAbsolute, normalize, resolve } from "node:path";
+import { isAbsolute, normalize, resolve } from "../util/path.ts";
 import { homeOfUser } from "./user_homes.ts";
 
 export type Segment =

@@ -9,7 +9,7 @@
  * are the policy's (policy.ts refuses them). Links the line makes itself are
  * followed: `ln -s /etc e; echo x >> e/hosts` writes /etc/hosts.
  */
-import { basename } from "node:path";
+import { basename } from "../util/path.ts";
 import type { Analysis, Part } from "./analyse.ts";
 import { GIT_WHY, HOME_PROTECTED, SYSTEM_PROTECTED } from "../platform/protected.ts";
 import { absolutePath, literal, resolveWord } from "./words.ts";

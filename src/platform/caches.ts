@@ -8,7 +8,7 @@
  * cache). A cache that does not exist is not made writable on Linux
  * (bubblewrap binds only what exists); docs/adr/0241 says why these.
  */
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join } from "../util/path.ts";
 import type { Env } from "./paths.ts";
 
 /** Folders under the per-user cache folder ($XDG_CACHE_HOME or ~/.cache; ~/Library/Caches). */

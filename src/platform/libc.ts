@@ -42,6 +42,8 @@ const COMMON_SYMBOLS = {
   close: { parameters: ["i32"], result: "i32" },
   readlink: { parameters: ["buffer", "buffer", "usize"], result: "isize" },
   getuid: { parameters: [], result: "u32" },
+  // Whether a path exists (mode F_OK), answered in a return value instead of a thrown error.
+  access: { parameters: ["buffer", "i32"], result: "i32" },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** Linux: /proc is read with open/read (open's third argument is unused with O_RDONLY). */
@@ -51,6 +53,9 @@ export const LINUX_SYMBOLS = {
   read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
   // Lists a folder into a buffer of ours (glibc 2.30 and later; absent, the symbol is null).
   getdents64: { parameters: ["i32", "buffer", "usize"], result: "isize", optional: true },
+  // What an open descriptor is (glibc 2.28 and later; absent, the symbol is null). Its struct has
+  // one layout on every architecture, unlike stat's.
+  statx: { parameters: ["i32", "buffer", "i32", "u32", "buffer"], result: "i32", optional: true },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** macOS: the process table through libproc and sysctl (all in libSystem). */
@@ -76,20 +81,63 @@ function exists(path: string): boolean {
   }
 }
 
+/** The C library opened with `symbols`; undefined where it cannot be (no FFI permission, unknown OS). */
+function openLibc<S extends Deno.ForeignLibraryInterface>(
+  os: string,
+  symbols: S,
+): Deno.DynamicLibrary<S>["symbols"] | undefined {
+  for (const path of LIBC_CANDIDATES[os] ?? []) {
+    if (!exists(path)) continue;
+    try {
+      return Deno.dlopen(path, symbols).symbols;
+    } catch { /* not this one, or FFI refused: try the next */ }
+  }
+  return undefined;
+}
+
 /** The C library, loaded once; undefined where it cannot be (no FFI permission, unknown OS). */
 export function libc(): { symbols: Libc; os: string } | undefined {
   if (loaded !== undefined) return loaded ?? undefined;
   loaded = null;
   const os = hostOs();
-  for (const path of LIBC_CANDIDATES[os] ?? []) {
-    if (!exists(path)) continue;
-    try {
-      const lib = Deno.dlopen(path, os === "darwin" ? DARWIN_SYMBOLS : LINUX_SYMBOLS);
-      loaded = { symbols: lib.symbols as unknown as Libc, os };
-      break;
-    } catch { /* not this one, or FFI refused: try the next */ }
-  }
+  const symbols = openLibc(os, os === "darwin" ? DARWIN_SYMBOLS : LINUX_SYMBOLS);
+  if (symbols) loaded = { symbols: symbols as unknown as Libc, os };
   return loaded ?? undefined;
+}
+
+const subsets = new Map<string, unknown>();
+
+/**
+ * Only the named calls of this platform's symbol list, loaded once per set.
+ * Deno prepares every symbol a library is opened with, about half a
+ * millisecond each, so opening the whole list costs 10–20 ms; a caller on a
+ * start-up path (the gate's existence checks, `wisp sandbox`'s descriptor
+ * facts) asks for the few it makes. Undefined where the library cannot be
+ * loaded, or a named call is missing from this platform's list or its
+ * library (an optional symbol).
+ */
+export function libcCalls<K extends keyof typeof LINUX_SYMBOLS & string>(
+  ...names: K[]
+): { [P in K]: NonNullable<LinuxLibc[P]> } | undefined;
+export function libcCalls(...names: string[]): Record<string, unknown> | undefined {
+  const os = hostOs();
+  const key = `${os}:${names.join(",")}`;
+  if (subsets.has(key)) return (subsets.get(key) ?? undefined) as Record<string, unknown>;
+  const list: Record<string, Deno.ForeignFunction> = os === "darwin"
+    ? DARWIN_SYMBOLS
+    : LINUX_SYMBOLS;
+  const wanted: Record<string, Deno.ForeignFunction> = {};
+  for (const name of names) {
+    if (!(name in list)) {
+      subsets.set(key, null);
+      return undefined;
+    }
+    wanted[name] = list[name];
+  }
+  const symbols = openLibc(os, wanted) as Record<string, unknown> | undefined;
+  const complete = symbols !== undefined && names.every((name) => symbols[name] !== null);
+  subsets.set(key, complete ? symbols : null);
+  return complete ? symbols : undefined;
 }
 
 /** The Linux-only symbols; undefined elsewhere. */

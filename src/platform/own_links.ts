@@ -10,7 +10,7 @@
  * stamp inside node_modules (which no confined command can write). A file wisp
  * cannot replace and could write is reported instead (docs/adr/0240).
  */
-import { join } from "node:path";
+import { join } from "../util/path.ts";
 
 const STAMP = ".wisp-private-links";
 

@@ -5,7 +5,7 @@
  * through its longest existing prefix. edit_file uses the same set, so a file
  * edit and a command agree on where writes may land.
  */
-import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, resolve, sep } from "../util/path.ts";
 import type { Config } from "../config/schema.ts";
 import { expandTilde } from "../config/home.ts";
 import type { WritableSet } from "./types.ts";
@@ -13,6 +13,7 @@ import { buildCaches } from "./caches.ts";
 import { protectedPaths, type Protection, type RuntimePaths, wispRuntime } from "./protected.ts";
 import { unshareOwnModules } from "./own_links.ts";
 import { hostOs } from "./os.ts";
+import { namesStartingWith } from "./folder_names.ts";
 
 export type Env = (name: string) => string | undefined;
 
@@ -362,6 +363,9 @@ export function plantedLink(path: string, base: string[]): boolean {
   return false;
 }
 
+/** How the folders of /tmp that hold such sockets begin (the pattern below decides). */
+const TMP_SOCKET_PREFIXES = ["ssh-", "com.apple.launchd.", "nvim", "kitty", "zellij-", "emacs"];
+
 /**
  * Sockets of host programs that would act for a confined command, outside
  * the sandbox: container engines and virtual machines (docker run -v /:/host),
@@ -420,7 +424,8 @@ export function daemonSockets(env: Env, userId: number | null): string[] {
   for (const tmp of new Set(["/tmp", ...(tmuxTmp && isAbsolute(tmuxTmp) ? [tmuxTmp] : [])])) {
     if (userId !== null) paths.push(...socketsUnder(`${tmp}/tmux-${userId}`, 1));
   }
-  for (const name of entriesOf("/tmp")) {
+  // Only the names that can match are read: a shared /tmp may hold thousands (folder_names.ts).
+  for (const name of namesStartingWith("/tmp", TMP_SOCKET_PREFIXES)) {
     if (/^ssh-|^com\.apple\.launchd\.|^nvim|^kitty|^zellij-|^emacs\d+$/.test(name)) {
       paths.push(...socketsUnder(`/tmp/${name}`, 3));
     }

@@ -8,7 +8,7 @@
  * command created aside, under a name nothing runs, and says so. Seatbelt
  * denies these by path, so on a Mac the command could not create them.
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname } from "../util/path.ts";
 import type { WritableSet } from "./types.ts";
 
 /** The suffix a planted protected path is renamed with. */

@@ -12,8 +12,7 @@
  * at or under a path it names, with a warning at every launch; nothing else
  * does (`writablePaths` only adds roots, and protections win over roots).
  */
-import { dirname, isAbsolute, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, fromFileUrl, isAbsolute, join, resolve } from "../util/path.ts";
 import type { Env } from "./paths.ts";
 
 /** One protected path and the reason a refusal names. */
@@ -38,7 +37,7 @@ export function wispRuntime(): RuntimePaths {
   try {
     const url = new URL("../..", import.meta.url);
     if (url.protocol === "file:") {
-      const source = fileURLToPath(url).replace(/\/$/, "");
+      const source = fromFileUrl(url).replace(/\/$/, "");
       // A compiled binary's modules live in a virtual folder that is not on disk.
       if (Deno.statSync(join(source, "main.ts")).isFile) runtime.source = source;
     }

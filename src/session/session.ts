@@ -38,7 +38,8 @@ import type { Config } from "../config/schema.ts";
 import { type HomePaths, homePaths } from "../config/home.ts";
 import { loadConfig } from "../config/load.ts";
 import type { AuditEvent } from "../audit/catalogue.ts";
-import { AuditLog, type AuditScope } from "../audit/writer.ts";
+import { AuditLog } from "../audit/writer.ts";
+import { type AuditScope, openScope } from "../audit/scope.ts";
 import { Gate } from "../gate/gate.ts";
 import type { ApprovalHost, GateContext, GateDecision } from "../gate/gate.ts";
 import { OutputStore } from "../audit/output_store.ts";
@@ -221,7 +222,7 @@ export class Session {
    */
   beginTurn(options: TurnOptions): Turn {
     const id = `${this.id}-${++this.#turns}`;
-    const audit = this.audit.scope({ turn: id, ...options.tags });
+    const audit = openScope(this.audit, { turn: id, ...options.tags });
     const cwd = options.cwd ?? this.root;
     const context: SessionToolContext = {
       cwd,

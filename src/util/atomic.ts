@@ -3,7 +3,7 @@
  * temporary file in the same folder, flushed, and renamed over the old one.
  * A crash at any moment leaves either the old file or the new one.
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "./path.ts";
 import { hasModeBits } from "./host_os.ts";
 import { homeWriteError } from "./errors.ts";
 

@@ -21,7 +21,7 @@
  * Every file is opened close-on-exec (Deno's default), so no child process
  * inherits a descriptor.
  */
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "./path.ts";
 
 /** A file's identity and version as the kernel reports it. */
 export interface FileStamp {

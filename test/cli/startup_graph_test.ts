@@ -187,3 +187,18 @@ Deno.test("wisp sandbox, from its own side, reaches no commander, jsonc-parser o
   assert(reached.has(`${root}src/gate/gate.ts`), "the reach did not get to the gate");
   assertEquals(offending(reached, ["npm:commander", "npm:jsonc-parser", "npm:zod"]), []);
 });
+
+Deno.test("wisp sandbox, short of the shell parser and a model classifier, reaches no node: module", async () => {
+  // The first node: module a process loads starts Deno's Node compatibility layer (docs/adr/0680).
+  // Not followed: the shell parser (tree-sitter is an npm package), the classifier chooser (loaded
+  // only when approval.classifier names a model), and load.ts (a config.json the light reader is
+  // not sure of).
+  const reached = await reach(
+    "src/cli/sandbox_command.ts",
+    ["src/config/load.ts", "src/gate/choose.ts"],
+    ["src/gate/parse.ts"],
+  );
+  assert(reached.has(`${root}src/gate/gate.ts`), "the reach did not get to the gate");
+  assert(reached.has(`${root}src/exec/runner.ts`), "the reach did not get to the runner");
+  assertEquals(offending(reached, ["node:"]), []);
+});
