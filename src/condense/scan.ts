@@ -315,7 +315,7 @@ export class TriageScanner {
         carry++;
       }
     }
-    const read = readLines(lines);
+    const read = readLines(lines, { final: last });
     for (const r of read.readers) this.#readers.add(r);
     for (let k = 0; k < read.findings.length; k++) {
       this.#keep(read.findings[k], read.foundBy[k]);

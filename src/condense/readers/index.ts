@@ -35,10 +35,14 @@ import { gccJson } from "./gcc_json.ts";
 import { sarif } from "./sarif.ts";
 import { formatters } from "./formatters.ts";
 import { make } from "./make.ts";
+import { junit } from "./junit.ts";
+import { unfinished } from "./unfinished.ts";
 
 export type { ReadContext, Reader } from "./reader.ts";
 
 export const READERS: readonly Reader[] = [
+  // JUnit XML first: its failures' text holds stack frames and tracebacks other readers would take.
+  junit,
   swift,
   cargoTest,
   rust,
@@ -66,7 +70,16 @@ export const READERS: readonly Reader[] = [
   crash,
   compiler,
   make,
+  // Last: what it reports stands only where no other reader explained the lines.
+  unfinished,
 ];
+
+/**
+ * Readers whose findings say a program died or stopped (a traceback, a test that never reported, a
+ * script's last command): none of that happened in a run that exited 0, so triage leaves them out
+ * there.
+ */
+export const FAILED_RUN_READERS: ReadonlySet<string> = new Set(["crash", "unfinished"]);
 
 export interface ReadResult {
   /** 1 for each line some reader accounted for (or blank): the same as `explained`, cheaper to test. */
@@ -86,6 +99,8 @@ export interface ReadResult {
 export interface ReadOptions {
   /** Readers not to run (triage leaves out "crash" for a command that exited 0: it did not die). */
   skip?: ReadonlySet<string>;
+  /** The lines end the output (see ReadContext.final); a window of a longer output is not final. */
+  final?: boolean;
 }
 
 export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
@@ -97,6 +112,7 @@ export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
     },
     explained: (i: number) => marks[i] === 1,
     shape: computeShape(lines),
+    final: opts.final === true,
   };
   const findings: Finding[] = [];
   const readerOf = new Map<Finding, string>();
@@ -111,6 +127,7 @@ export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
       },
       explained: ctx.explained,
       shape: ctx.shape,
+      final: ctx.final,
     };
     const found = reader.read(lines, own);
     if (found.length > 0 || accounted > 0) ran.push(reader.name);
@@ -153,6 +170,7 @@ class Read implements ReadResult {
   }
 }
 
+/** Reads a whole output: its lines end it. */
 export function readAll(text: string, opts: ReadOptions = {}): ReadResult {
-  return readLines(outputLines(text), opts);
+  return readLines(outputLines(text), { final: true, ...opts });
 }

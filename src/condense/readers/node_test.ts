@@ -67,6 +67,8 @@ interface Failure {
   name: string;
   from: number;
   to: number;
+  /** Its name lacks its first parts: the tree began above the lines read. */
+  partial: boolean;
 }
 
 /** Lines of an error's text read at most: enough for an object's diff to reach its marked lines. */
@@ -139,6 +141,10 @@ function readRun(
     const indent = m[1].length;
     while (stack.length > 0 && stack[stack.length - 1].indent >= indent) stack.pop();
     const path = [...stack.map((s) => s.name), m[3]].join(" > ");
+    // A tree whose outermost node is indented began above these lines (a window of a long output
+    // starting inside it): its names lack their first parts, and the window before, which held the
+    // tree's start, named its failures whole.
+    const partial = (stack.length > 0 ? stack[0].indent : indent) > 0;
     if (m[2] === "▶") {
       stack.push({ indent, name: m[3] });
       continue;
@@ -160,12 +166,12 @@ function readRun(
       continue;
     }
     // The error is read only if no failing-tests section follows (which repeats it, and wins).
-    tree.push({ name: path, from: i + 1, to: j });
+    tree.push({ name: path, from: i + 1, to: j, partial });
     i = j - 1;
   }
   if (section < 0) {
     return {
-      findings: tree.map((t) => {
+      findings: tree.filter((t) => !t.partial).map((t) => {
         const err = readError(lines, t.from, t.to);
         return finding("test_failure", err.message, {
           test: t.name,
@@ -200,7 +206,12 @@ function readRun(
     ) j++;
     ctx.explain(i, j - 1);
     const err = readError(lines, head + 1, j, at?.[1]);
-    const full = tree.find((t) => t.name === m[3] || t.name.endsWith(" > " + m[3]))?.name ?? m[3];
+    const inTree = tree.find((t) => t.name === m[3] || t.name.endsWith(" > " + m[3]));
+    if (inTree?.partial) {
+      i = j - 1;
+      continue;
+    }
+    const full = inTree?.name ?? m[3];
     const loc = err.frame
       ? `${err.frame.file}:${err.frame.line}:${err.frame.col}`
       : at
