@@ -82,7 +82,7 @@ Deno.test("scripts traced with -x that stop: bash's error at the script's line, 
   assertEquals([passed.outcome, brief(passed.findings)], ["clean", ""]);
 });
 
-Deno.test("JUnit XML from deno, pytest and Maven Surefire: each failed testcase named and placed as the runner's own report does", () => {
+Deno.test("JUnit XML from deno, pytest, jest-junit and Maven Surefire: each failed testcase named and placed as the runner's own report does", () => {
   const deno = expectFindings("junit/deno.log", [
     ["test_failure", `${PROJECT}/cart_test.ts:8:3`, "total of an empty cart", "strictly equal"],
     ["test_failure", `${PROJECT}/cart_test.ts:12:3`, "total of <two> & more", "strictly equal"],
@@ -101,6 +101,22 @@ Deno.test("JUnit XML from deno, pytest and Maven Surefire: each failed testcase 
   expectFindings("junit/surefire.log", [
     ["test_failure", "CalcTest.java:16", "demo.CalcTest.addsLargeNumbers", "expected: <42>"],
     ["test_failure", "CalcTest.java:26", "demo.CalcTest.parsesText", "NumberFormatException"],
+  ]);
+  // jest-junit names both files' suites "parse": the file each failed in tells them apart, and the
+  // message stops where the stack starts (its code frame left out).
+  const jest = expectFindings("junit/jest.log", [
+    ["test_failure", "api/parse.test.js:4:18", "parse rejects empty input", "toThrow"],
+    [
+      "test_failure",
+      `${PROJECT}/web/parse.test.js:4:25`,
+      "parse rejects empty input",
+      "toBeUndefined",
+    ],
+    ["test_failure", `${PROJECT}/web/parse.test.js:7:24`, "parse reads a number", "toBe"],
+  ]);
+  assertEquals(jest.find((f) => f.location?.endsWith(":7:24"))?.detail, [
+    "Expected: 4",
+    "Received: NaN",
   ]);
   // A passing run that prints a <failure> tag in its output is clean.
   const passed = triageFixture("junit/deno_pass.log");

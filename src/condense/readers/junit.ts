@@ -14,7 +14,8 @@
  * report's elements (the runner's own output after the document).
  */
 import { type Finding, finding } from "../findings.ts";
-import { jsFrame } from "../text.ts";
+import { type Frame, jsFrame, pickFrame } from "../text.ts";
+import { nameApart } from "./identity.ts";
 import { LESS_THAN } from "../chars.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 
@@ -36,6 +37,15 @@ const PY_PLACE = /^(\S(?:.*?\S)?\.py):(\d+): \w[\w.]*$/;
 /** A Java stack frame: `at pkg.Class.method(File.java:16)`. */
 const JAVA_FRAME =
   /^\s*at (?:[\w.$]+\/)?([\w.$<>]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
+
+/** A line of a code frame (Jest's, Babel's): `    > 3 |   if (…)`, `      |     ^`. */
+const CODE_FRAME = /^\s*(?:>\s*)?\d*\s\|/;
+
+/** Where a failure's text turns into its stack (the first `at …` frame line), or its end. */
+function stackStart(body: string): number {
+  const m = /^\s+at \S/m.exec(body);
+  return m ? m.index : body.length;
+}
 
 const ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
 
@@ -151,8 +161,8 @@ function placeOf(f: Failed, bodyLines: string[]): string | undefined {
   const cls = f.testcase.get("classname") ?? "";
   const name = f.testcase.get("name") ?? "";
   let ownClass: string | undefined;
-  let script: string | undefined;
   let python: string | undefined;
+  const frames: Frame[] = [];
   for (const line of bodyLines) {
     const java = JAVA_FRAME.exec(line);
     if (java) {
@@ -166,13 +176,12 @@ function placeOf(f: Failed, bodyLines: string[]): string | undefined {
       python = `${py[1]}:${py[2]}`;
       continue;
     }
-    if (!script) {
-      const js = jsFrame(line);
-      if (js && !/^(?:node|ext):|node_modules\//.test(js.file)) {
-        script = `${framePath(js.file)}:${js.line}:${js.col}`;
-      }
-    }
+    const js = jsFrame(line);
+    if (js) frames.push(js);
   }
+  // A JavaScript failure is placed at the test file's frame (Jest's stack starts in the code under test).
+  const js = pickFrame(frames);
+  const script = js ? `${framePath(js.file)}:${js.line}:${js.col}` : undefined;
   const here = ownClass ?? python ?? script;
   if (here) return here;
   const file = f.testcase.get("file");
@@ -208,8 +217,11 @@ function toFinding(f: Failed): Finding | undefined {
   const body = unescapeXml(f.body);
   const bodyLines = body.split("\n");
   if (GROUP_ONLY.test(message) || GROUP_ONLY.test(body.trim())) return undefined;
-  const messageLines = (message || body).split("\n").map((l) => l.trimEnd()).filter((l) =>
-    l.trim() !== ""
+  // Without a message attribute (jest-junit) the body is the message, its code frame and its stack:
+  // the message is what comes before the stack.
+  const text = message || body.slice(0, stackStart(body));
+  const messageLines = text.split("\n").map((l) => l.trimEnd()).filter((l) =>
+    l.trim() !== "" && !CODE_FRAME.test(l)
   );
   let first = (messageLines[0] ?? f.element).replace(/^Uncaught /, "");
   // Surefire's message leaves out the exception's type, which names what went wrong.
@@ -227,6 +239,7 @@ function toFinding(f: Failed): Finding | undefined {
 
 function readJunit(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
+  const groupOf = new Map<Finding, string>();
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     if (shape.lead[i] !== LESS_THAN || ctx.explained(i)) continue;
@@ -244,6 +257,11 @@ function readJunit(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       span *= 2;
     }
     const found = doc.failed.map(toFinding).filter((f): f is Finding => f !== undefined);
+    // Suites of one name in two files (jest-junit names a suite by its describe): the file where
+    // each failed tells tests of one name apart.
+    for (const f of found) {
+      if (!f.file && f.location) groupOf.set(f, f.location.replace(/(?::\d+){1,2}$/, ""));
+    }
     let last = i;
     for (let k = text.indexOf("\n"); k !== -1 && k < doc.end; k = text.indexOf("\n", k + 1)) last++;
     // Only a document that held a test case counts: a lone tag in a program's output is not a report.
@@ -252,7 +270,7 @@ function readJunit(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     ctx.explain(i, last);
     i = last;
   }
-  return out;
+  return nameApart(out, groupOf);
 }
 
 export const junit: Reader = { name: "junit", read: readJunit };

@@ -111,6 +111,8 @@ function readRun(
   first: Uint16Array,
 ): { findings: Finding[]; next: number } {
   const tree: Failure[] = [];
+  /** Every failed test and suite the tree showed (with its error beneath or not). */
+  const failedNodes: { name: string; partial: boolean }[] = [];
   const stack: { indent: number; name: string }[] = [];
   let section = -1;
   for (let i = from; i < lines.length; i++) {
@@ -150,6 +152,7 @@ function readRun(
       continue;
     }
     if (m[2] !== "✖") continue;
+    failedNodes.push({ name: path, partial });
     // A failed test has its error indented beneath it; a failed suite does not.
     let j = i + 1;
     while (
@@ -206,12 +209,15 @@ function readRun(
     ) j++;
     ctx.explain(i, j - 1);
     const err = readError(lines, head + 1, j, at?.[1]);
-    const inTree = tree.find((t) => t.name === m[3] || t.name.endsWith(" > " + m[3]));
-    if (inTree?.partial) {
+    // The spec reporter prints the tree before this section: a test the tree read here does not
+    // show, or shows by half, was in lines above these (a window of a long output starting inside
+    // the run), and the window that held the tree reported it under its whole name.
+    const inTree = failedNodes.find((t) => t.name === m[3] || t.name.endsWith(" > " + m[3]));
+    if (!inTree || inTree.partial) {
       i = j - 1;
       continue;
     }
-    const full = inTree?.name ?? m[3];
+    const full = inTree.name;
     const loc = err.frame
       ? `${err.frame.file}:${err.frame.line}:${err.frame.col}`
       : at
