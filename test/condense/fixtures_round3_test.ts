@@ -182,6 +182,15 @@ Deno.test("cargo test --no-fail-fast over a workspace whose two crates hold a fa
   assert(!got.some((f) => f.test?.includes("refuses_overdraft")), brief(got));
 });
 
+Deno.test("a cargo test binary that dies of SIGSEGV: the signal, and the test when libtest had printed its line", () => {
+  expectFindings("cargo/native_segv.log", [
+    ["error", undefined, undefined, "test binary native died of SIGSEGV: invalid memory reference"],
+  ]);
+  expectFindings("cargo/native_segv_one_thread.log", [
+    ["test_failure", undefined, "tests::reads_null", "died of SIGSEGV: invalid memory reference"],
+  ]);
+});
+
 Deno.test("pytest stopped by SIGINT: the interrupt is the finding, at the place pytest names, with the running test under -v", () => {
   expectFindings("pytest/interrupt.log", [
     ["error", `${PROJECT}/test_sync.py:10`, undefined, "KeyboardInterrupt"],
@@ -193,6 +202,15 @@ Deno.test("pytest stopped by SIGINT: the interrupt is the finding, at the place 
       "test_sync.py::test_waits_for_the_server",
       "KeyboardInterrupt",
     ],
+  ]);
+});
+
+Deno.test("a pytest run whose test crashes the interpreter: faulthandler's fatal error at the test's own frame", () => {
+  const at = `${PROJECT}/test_native.py:10`;
+  const message = "Fatal Python error: Segmentation fault (in test_reads_null_pointer)";
+  expectFindings("pytest/segfault.log", [["error", at, undefined, message]]);
+  expectFindings("pytest/segfault_verbose.log", [
+    ["error", at, "test_native.py::test_reads_null_pointer", message],
   ]);
 });
 

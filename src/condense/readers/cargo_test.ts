@@ -13,6 +13,7 @@ import {
   LOWER_L,
   LOWER_N,
   LOWER_O,
+  LOWER_P,
   LOWER_R,
   LOWER_T,
   SPACE,
@@ -31,6 +32,11 @@ const PANIC_OLD = /^thread '([^']*)'(?: \(\d+\))? panicked at '(.*)', (.+?:\d+:\
 const MAX_BLOCK = 400;
 /** cargo's line before a test binary's run: `     Running unittests src/lib.rs (target/debug/deps/ledger-0a1b…)`, `   Doc-tests ledger`. */
 const RUNNING = /^\s+(?:Running (.+?) \((.+)\)|Doc-tests (\S+))$/;
+/** cargo's report of a test binary that did not end as libtest ends one. */
+const DIED = "process didn't exit successfully: ";
+/** `  process didn't exit successfully: `…/deps/native-3ced… --test-threads=1` (signal: 11, SIGSEGV: invalid memory reference)`, `(exit status: 3)`. */
+const PROCESS_DIED =
+  /^\s+process didn't exit successfully: `(.+)` \((?:signal: (\d+), (\w+)(?:: ([^)]*))?|exit (?:status|code): (\d+))\)$/;
 const LEFT_RIGHT = /^\s*(left|right)(?::|: )\s*(.*)$/;
 
 /** BLOCK's test, its fixed start and end checked first. */
@@ -153,6 +159,28 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
     const c0 = first[i];
     // test …, ---- …, failures:, running …, the indented failure list, and with --nocapture a result on a line of
     // its own (FAILED, ok) after the test's output
+    if (c0 === SPACE && lead[i] === LOWER_P && lines[i].includes(DIED)) {
+      // The test binary died before libtest could report (a signal, or an exit of its own): the test
+      // it had started (`test name ... ` with no result, printed with one test thread) is the failure.
+      const d = PROCESS_DIED.exec(lines[i]);
+      if (d && d[5] !== "101") {
+        ctx.explain(i);
+        const how = d[2]
+          ? `died of ${d[3]}${d[4] ? `: ${d[4]}` : ""} (signal ${d[2]})`
+          : `exited with status ${d[5]}`;
+        const name = d[1].split(" ")[0].replace(/^.*[\\/]/, "").replace(
+          /-[0-9a-f]{16}(?:\.exe)?$/,
+          "",
+        );
+        out.push(
+          pending !== undefined
+            ? finding("test_failure", `the test binary ${how}`, { test: pending })
+            : finding("error", `test binary ${name} ${how} before its tests finished`),
+        );
+        pending = undefined;
+        continue;
+      }
+    }
     if (c0 === SPACE && (lead[i] === UPPER_R || lead[i] === UPPER_D)) {
       const run = RUNNING.exec(lines[i]);
       if (run) {

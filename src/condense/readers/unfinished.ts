@@ -13,6 +13,11 @@
  *   other reader's: under `set -e`, or as the script's last command, that
  *   command's failure is the script's. The complaint is the message, the
  *   traced command the detail.
+ * - A Python process killed by a fatal signal, as its faulthandler reports it
+ *   (pytest turns it on): `Fatal Python error: Segmentation fault` (often
+ *   after a test's progress dot on the same line) and the crashing thread's
+ *   frames, most recent first; the first frame in the program's own code is
+ *   the place.
  * - bash's and dash's errors in a script: `release.sh: line 8: packer:
  *   command not found`, `check.sh: 3: packer: not found`, at the script's line.
  *
@@ -23,7 +28,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
-import { isDigit, OPEN_BRACKET, PLUS } from "../chars.ts";
+import { isDigit, OPEN_BRACKET, PLUS, UPPER_C } from "../chars.ts";
 
 const RUN = "[ RUN      ] ";
 /** GoogleTest's first line in a binary's run: `[==========] Running 3 tests from 1 test suite.` */
@@ -64,6 +69,58 @@ const SIGNAL_FIRST = new Set([..."SABKFITHQU"].map((ch) => ch.charCodeAt(0)));
 function dashLike(line: string): boolean {
   const p = line.indexOf(": ");
   return p > 0 && isDigit(line.charCodeAt(p + 2));
+}
+
+/** faulthandler's heading of the thread that crashed. */
+const CURRENT_THREAD = "Current thread 0x";
+/** faulthandler's frame: `  File "/home/dev/p/test_native.py", line 10 in test_reads`. */
+const FAULT_FRAME = /^\s+File "(.+)", line (\d+) in (.+)$/;
+/** Frames in the interpreter's own library or an installed package are not the program's own code. */
+const PY_LIBRARY = /\/(?:lib\/python[\d.]+|site-packages|dist-packages)\/|^<frozen /;
+const FATAL = "Fatal Python error: ";
+/** Lines above the crashing thread's heading looked through for the fatal error (other threads' dumps). */
+const FATAL_LOOKBACK = 60;
+
+/** A Python fatal error whose crashing thread's heading is line `at`: one error at its own frame. */
+function pythonFatal(
+  lines: string[],
+  at: number,
+  ctx: ReadContext,
+): { finding: Finding; end: number } | undefined {
+  let error: string | undefined;
+  let from = at;
+  for (let k = at - 1; k >= 0 && k >= at - FATAL_LOOKBACK; k--) {
+    const p = lines[k].indexOf(FATAL);
+    if (p !== -1) {
+      error = lines[k].slice(p);
+      from = k;
+      break;
+    }
+  }
+  if (!error) return undefined;
+  let own: RegExpExecArray | undefined;
+  let innermost: RegExpExecArray | undefined;
+  let end = at;
+  for (let k = at + 1; k < lines.length; k++) {
+    const f = FAULT_FRAME.exec(lines[k]);
+    if (!f) break;
+    end = k;
+    innermost ??= f;
+    if (!own && !PY_LIBRARY.test(f[1])) own = f;
+  }
+  const frame = own ?? innermost;
+  // pytest -v printed the running test's id before the error, on its line.
+  const running = /^(\S+::\S+) /.exec(lines[from]);
+  // The line holding the error may begin with a test's progress (`test_x.py .Fatal …`): only the
+  // error's own lines are accounted for.
+  ctx.explain(from + (lines[from].startsWith(FATAL) ? 0 : 1), end);
+  return {
+    finding: finding("error", frame ? `${error} (in ${frame[3]})` : error, {
+      location: frame ? `${frame[1]}:${frame[2]}` : undefined,
+      test: running?.[1],
+    }),
+    end,
+  };
 }
 
 /** Lines the died test printed kept as detail, at most. */
@@ -132,6 +189,14 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       continue;
     }
     if (c === 0 || ctx.explained(i)) continue;
+    if (c === UPPER_C && line.startsWith(CURRENT_THREAD)) {
+      const fatal = pythonFatal(lines, i, ctx);
+      if (fatal) {
+        out.push(fatal.finding);
+        i = fatal.end;
+        continue;
+      }
+    }
     // The shell's lines: `script: line N: …` (bash), `script: N: …` (dash), a signal's name alone.
     const bashy = line.includes(": line ");
     if (!bashy && !SIGNAL_FIRST.has(c) && !dashLike(line)) continue;
