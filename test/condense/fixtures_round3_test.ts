@@ -191,6 +191,21 @@ Deno.test("a cargo test binary that dies of SIGSEGV: the signal, and the test wh
   ]);
 });
 
+Deno.test("go test -v stopped by SIGINT: the test still running when its package failed", () => {
+  expectFindings("go/interrupt_verbose.log", [
+    ["test_failure", undefined, "TestWaitsForServer", "test binary of example.com/wait stopped"],
+  ]);
+  // The same lines, the output cut before the package's line: the end says it.
+  const cut = Deno.readTextFileSync(join(FIXTURES, "go/interrupt_verbose.log")).replace(
+    /^FAIL\t.*\n/m,
+    "",
+  );
+  assertEquals(
+    triageText(cut, { exitStatus: 130 }).findings.map((f) => [f.test, f.message]),
+    [["TestWaitsForServer", "did not finish: the output stopped inside it"]],
+  );
+});
+
 Deno.test("pytest stopped by SIGINT: the interrupt is the finding, at the place pytest names, with the running test under -v", () => {
   expectFindings("pytest/interrupt.log", [
     ["error", `${PROJECT}/test_sync.py:10`, undefined, "KeyboardInterrupt"],

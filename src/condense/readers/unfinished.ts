@@ -28,7 +28,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
-import { isDigit, OPEN_BRACKET, PLUS, UPPER_C } from "../chars.ts";
+import { DASH, EQUALS, isDigit, LOWER_O, OPEN_BRACKET, PLUS, UPPER_C, UPPER_F } from "../chars.ts";
 
 const RUN = "[ RUN      ] ";
 /** GoogleTest's first line in a binary's run: `[==========] Running 3 tests from 1 test suite.` */
@@ -62,6 +62,19 @@ const TERMINATE =
 const TRACE = /^(\++) (.*)$/;
 /** Where a shell names itself rather than a script (`bash -c`): no script line to point at. */
 const SHELL_ITSELF = /^(?:-?(?:ba|da|z|k)?sh|\/bin\/(?:ba)?sh|\/usr\/bin\/(?:env )?bash)$/;
+const GO_RUN = "=== RUN   ";
+const GO_CONT = "=== CONT  ";
+/** `--- PASS: TestX (0.00s)`, indented for a subtest. */
+const GO_RESULT = /^\s*--- (?:PASS|FAIL|SKIP): (\S+) \(/;
+/** A package's result: `FAIL\texample.com/wait\t5.738s`, `ok  \texample.com/wait\t0.01s`. */
+const GO_PACKAGE = /^(FAIL|ok)\s+(\S+)\s/;
+
+/** The go test that was running when its binary stopped (its package named where go printed it). */
+function stoppedGoTest(name: string, pkg?: string): Finding {
+  const where = pkg ? `the test binary of ${pkg}` : "the output";
+  return finding("test_failure", `did not finish: ${where} stopped inside it`, { test: name });
+}
+
 /** The first letters of the signals' names: a line starting otherwise is no bare signal report. */
 const SIGNAL_FIRST = new Set([..."SABKFITHQU"].map((ch) => ch.charCodeAt(0)));
 
@@ -163,9 +176,14 @@ function diedTest(name: string, printed: string[], signal?: string): Finding {
 
 function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
-  const { first } = shapeOf(lines, ctx);
+  const shape = shapeOf(lines, ctx);
+  const first = shape.first;
   let running: { name: string; at: number } | undefined;
   let lastTrace = -1;
+  /** go test -v's tests started (`=== RUN`) and not yet reported, in the order they started. */
+  const goOpen: string[] = [];
+  /** Whether the package being read reported a failed test of its own. */
+  let goFailed = false;
   for (let i = 0; i < lines.length; i++) {
     const c = first[i];
     const line = lines[i];
@@ -184,6 +202,36 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       running = undefined;
       continue;
     }
+    // go test -v: the tests started and not finished, the last started last.
+    if (c === EQUALS && (line.startsWith(GO_RUN) || line.startsWith(GO_CONT))) {
+      const name = line.slice(GO_RUN.length).trim();
+      const k = goOpen.indexOf(name);
+      if (k !== -1) goOpen.splice(k, 1);
+      goOpen.push(name);
+      continue;
+    }
+    if (goOpen.length > 0) {
+      if (shape.lead[i] === DASH) {
+        const r = GO_RESULT.exec(line);
+        if (r) {
+          const k = goOpen.lastIndexOf(r[1]);
+          if (k !== -1) goOpen.splice(k, 1);
+        }
+        continue;
+      }
+      const pkg = c === UPPER_F || c === LOWER_O ? GO_PACKAGE.exec(line) : null;
+      if (pkg) {
+        // The package's binary failed with a test still running: that test is where it stopped
+        // (a kill, a signal, os.Exit); a test that failed on its own has its --- FAIL line.
+        if (pkg[1] === "FAIL" && !goFailed) {
+          out.push(stoppedGoTest(goOpen[goOpen.length - 1], pkg[2]));
+        }
+        goOpen.length = 0;
+        goFailed = false;
+        continue;
+      }
+    }
+    if (shape.lead[i] === DASH && line.includes("--- FAIL: ")) goFailed = true;
     if (c === PLUS) {
       if (TRACE.test(line) && !ctx.explained(i)) lastTrace = i;
       continue;
@@ -228,6 +276,8 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
   if (!ctx.final) return out;
   if (running) {
     out.push(diedTest(running.name, printedSince(lines, running.at, lines.length, ctx)));
+  } else if (goOpen.length > 0) {
+    out.push(stoppedGoTest(goOpen[goOpen.length - 1]));
   } else if (lastTrace >= 0) {
     const ended = lastTraced(lines, lastTrace, ctx);
     if (ended) out.push(ended);
