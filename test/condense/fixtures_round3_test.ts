@@ -206,6 +206,30 @@ Deno.test("go test -v stopped by SIGINT: the test still running when its package
   );
 });
 
+Deno.test("node --test: a test over its timeout and one whose timer threw after it returned (spec and TAP)", () => {
+  for (
+    const [name, timedOutAt] of [
+      ["node_test/timeout_spec.log", "queue.test.mjs:8:1"],
+      ["node_test/timeout_tap.log", `${PROJECT}/queue.test.mjs:8:1`],
+    ]
+  ) {
+    expectFindings(name, [
+      ["test_failure", timedOutAt, "waits for the worker", "test timed out after 200ms"],
+      [
+        "test_failure",
+        `${PROJECT}/queue.test.mjs:13:28`,
+        "crashes the process",
+        "worker state is undefined",
+      ],
+    ]);
+  }
+  // The timeout's error is a string, printed quoted by the spec reporter: the message is its text.
+  assertEquals(
+    triageFixture("node_test/timeout_spec.log").findings[0].message,
+    "test timed out after 200ms",
+  );
+});
+
 Deno.test("pytest stopped by SIGINT: the interrupt is the finding, at the place pytest names, with the running test under -v", () => {
   expectFindings("pytest/interrupt.log", [
     ["error", `${PROJECT}/test_sync.py:10`, undefined, "KeyboardInterrupt"],

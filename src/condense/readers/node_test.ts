@@ -96,7 +96,8 @@ function readError(
     ) text.push(l.trim());
   }
   return {
-    message: text[0] ?? "failed",
+    // An error that is a string (node's own `'test timed out after 200ms'`) is printed quoted.
+    message: text[0]?.replace(/^'(.*)'$/, "$1") ?? "failed",
     detail: assertionEvidence(text.slice(1), 5),
     frame: picker.pick(),
   };
