@@ -204,6 +204,20 @@ Deno.test("go test -v stopped by SIGINT: the test still running when its package
     triageText(cut, { exitStatus: 130 }).findings.map((f) => [f.test, f.message]),
     [["TestWaitsForServer", "did not finish: the output stopped inside it"]],
   );
+  // A package that failed through a test of its own: a test started after it is not named.
+  const failedFirst = [
+    "=== RUN   TestTable",
+    "=== RUN   TestTable/a",
+    "    table_test.go:9: bad a",
+    "--- FAIL: TestTable (0.00s)",
+    "    --- FAIL: TestTable/a (0.00s)",
+    "=== RUN   TestLater",
+    "FAIL\texample.com/table\t0.01s",
+  ].join("\n");
+  assertEquals(
+    triageText(failedFirst, { exitStatus: 1 }).findings.map((f) => f.test),
+    ["TestTable/a"],
+  );
 });
 
 Deno.test("node --test: a test over its timeout and one whose timer threw after it returned (spec and TAP)", () => {

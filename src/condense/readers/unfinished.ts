@@ -65,7 +65,7 @@ const SHELL_ITSELF = /^(?:-?(?:ba|da|z|k)?sh|\/bin\/(?:ba)?sh|\/usr\/bin\/(?:env
 const GO_RUN = "=== RUN   ";
 const GO_CONT = "=== CONT  ";
 /** `--- PASS: TestX (0.00s)`, indented for a subtest. */
-const GO_RESULT = /^\s*--- (?:PASS|FAIL|SKIP): (\S+) \(/;
+const GO_RESULT = /^\s*--- (PASS|FAIL|SKIP): (\S+) \(/;
 /** A package's result: `FAIL\texample.com/wait\t5.738s`, `ok  \texample.com/wait\t0.01s`. */
 const GO_PACKAGE = /^(FAIL|ok)\s+(\S+)\s/;
 
@@ -214,8 +214,9 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       if (shape.lead[i] === DASH) {
         const r = GO_RESULT.exec(line);
         if (r) {
-          const k = goOpen.lastIndexOf(r[1]);
+          const k = goOpen.lastIndexOf(r[2]);
           if (k !== -1) goOpen.splice(k, 1);
+          if (r[1] === "FAIL") goFailed = true;
         }
         continue;
       }
