@@ -409,6 +409,7 @@ export class TriageScanner {
         lead: lead.subarray(0, n),
         last: lastChar.subarray(0, n),
       },
+      final: last,
     });
     for (const r of read.readers) this.#readers.add(r);
     for (let k = 0; k < read.findings.length; k++) {

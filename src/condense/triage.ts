@@ -8,6 +8,7 @@
  */
 import { dedupe, type Finding } from "./findings.ts";
 import { type Scanned, scanText } from "./scan.ts";
+import { FAILED_RUN_READERS } from "./readers/index.ts";
 import type { ChunkJudge } from "./judge.ts";
 import { plural } from "../util/plural.ts";
 
@@ -243,9 +244,11 @@ function exactPart(input: string | Scanned, opts: TriageOptions): ExactPart {
   // A command that exited 0 did not die: a traceback it printed (a logged exception) is not a crash.
   const passed = opts.exitStatus === 0;
   const all = passed
-    ? scanned.findings.filter((_, k) => scanned.foundBy[k] !== "crash")
+    ? scanned.findings.filter((_, k) => !FAILED_RUN_READERS.has(scanned.foundBy[k]))
     : scanned.findings;
-  const readers = passed ? scanned.readers.filter((r) => r !== "crash") : scanned.readers;
+  const readers = passed
+    ? scanned.readers.filter((r) => !FAILED_RUN_READERS.has(r))
+    : scanned.readers;
   const notes: string[] = [];
   const dropped = opts.droppedBytes ?? 0;
   if (dropped > 0) notes.push(`${kib(dropped)} in the middle of the output not read`);

@@ -713,13 +713,18 @@ Deno.test("prove -r over nested folders, with and without -v: each failed test a
   }
 });
 
-Deno.test("a failed run whose only lines are shellcheck notes, or a bash -x trace, is unexplained, never clean: the lines are the evidence", () => {
+Deno.test("a failed run whose only lines are shellcheck notes, or a bash -x trace, is explained: the notes, the traced command's complaint", () => {
+  // ShellCheck fails a run for its notes: they are the run's findings (the mildest kind).
   const notes = triageFixture("shellcheck/trace_gcc.log");
-  assertEquals(notes.outcome, "unexplained");
-  assert(notes.evidence.some((l) => l.text.includes("[SC2086]")), notes.headline);
-  const traced = triageFixture("shellcheck/trace_bash_x.log");
-  assertEquals(traced.outcome, "unexplained");
-  assert(traced.evidence.some((l) => l.text.includes("cannot stat 'missing-notes.txt'")));
+  assertEquals(notes.outcome, "failures");
+  expectFindings("shellcheck/trace_gcc.log", [
+    ["warning", "release.sh:6:10", undefined, "note: Double quote to prevent globbing"],
+  ]);
+  // set -e stopped the script at its last traced command: its complaint is the failure.
+  const traced = expectFindings("shellcheck/trace_bash_x.log", [
+    ["error", undefined, undefined, "cp: cannot stat 'missing-notes.txt'"],
+  ]);
+  assertEquals(traced[0].detail, ["+ cp missing-notes.txt dist/1.2/"]);
 });
 
 Deno.test("Jest over 22 files, two failing with one test name: two findings, though the closing summary repeats both", () => {

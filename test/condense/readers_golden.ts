@@ -11,7 +11,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readAll, READERS } from "../../src/condense/readers/index.ts";
+import { FAILED_RUN_READERS, readAll, READERS } from "../../src/condense/readers/index.ts";
 import { computeShape, type ReadContext } from "../../src/condense/readers/reader.ts";
 import { outputLines } from "../../src/condense/normalise.ts";
 import { triageText } from "../../src/condense/triage.ts";
@@ -60,7 +60,7 @@ function alone(name: string, lines: string[]): { findings: unknown[]; marks: str
 }
 
 function readWhole(text: string, skipCrash: boolean) {
-  const r = readAll(text, skipCrash ? { skip: new Set(["crash"]) } : {});
+  const r = readAll(text, skipCrash ? { skip: FAILED_RUN_READERS } : {});
   return { findings: r.findings, marks: ranges(r.marks), readers: r.readers };
 }
 

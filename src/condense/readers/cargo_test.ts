@@ -13,12 +13,16 @@ import {
   LOWER_L,
   LOWER_N,
   LOWER_O,
+  LOWER_P,
   LOWER_R,
   LOWER_T,
   SPACE,
+  UPPER_D,
   UPPER_E,
   UPPER_F,
+  UPPER_R,
 } from "../chars.ts";
+import { nameApart } from "./identity.ts";
 
 const RESULT = /^test (.+?) \.\.\. (FAILED|ok|ignored.*|bench:.*)$/;
 const BLOCK = /^---- (.+?) std(?:out|err) ----$/;
@@ -26,6 +30,13 @@ const PANIC_NEW = /^thread '([^']*)'(?: \(\d+\))? panicked at (.+?:\d+:\d+):$/;
 const PANIC_OLD = /^thread '([^']*)'(?: \(\d+\))? panicked at '(.*)', (.+?:\d+:\d+)$/;
 /** A failure's block is never read past this many lines (a backtrace is long, a log may not end the block). */
 const MAX_BLOCK = 400;
+/** cargo's line before a test binary's run: `     Running unittests src/lib.rs (target/debug/deps/ledger-0a1b…)`, `   Doc-tests ledger`. */
+const RUNNING = /^\s+(?:Running (.+?) \((.+)\)|Doc-tests (\S+))$/;
+/** cargo's report of a test binary that did not end as libtest ends one. */
+const DIED = "process didn't exit successfully: ";
+/** `  process didn't exit successfully: `…/deps/native-3ced… --test-threads=1` (signal: 11, SIGSEGV: invalid memory reference)`, `(exit status: 3)`. */
+const PROCESS_DIED =
+  /^\s+process didn't exit successfully: `(.+)` \((?:signal: (\d+), (\w+)(?:: ([^)]*))?|exit (?:status|code): (\d+))\)$/;
 const LEFT_RIGHT = /^\s*(left|right)(?::|: )\s*(.*)$/;
 
 /** BLOCK's test, its fixed start and end checked first. */
@@ -128,11 +139,58 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
   /** Between `running N tests` and `test result:`: a test binary is running its tests. */
   let inRun = false;
   const inline = new Map<string, Block>();
-  const { first } = shapeOf(lines, ctx);
+  const out: Finding[] = [];
+  /** The test binary whose run held each finding (`Running … (target/debug/deps/ledger-…)`), where known. */
+  const binaryOf = new Map<Finding, string>();
+  /** The test binary running now, named by cargo's `Running` or `Doc-tests` line. */
+  let binary: string | undefined;
+  /** The failures of the binary that ran (its `test result:` line ends it): its findings. */
+  const closeBinary = () => {
+    const before = out.length;
+    emitFailed(failed, blocks, inline, out);
+    if (binary) { for (let k = before; k < out.length; k++) binaryOf.set(out[k], binary); }
+    failed.length = 0;
+    blocks.clear();
+    inline.clear();
+    binary = undefined;
+  };
+  const { first, lead } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c0 = first[i];
     // test …, ---- …, failures:, running …, the indented failure list, and with --nocapture a result on a line of
     // its own (FAILED, ok) after the test's output
+    if (c0 === SPACE && lead[i] === LOWER_P && lines[i].includes(DIED)) {
+      // The test binary died before libtest could report (a signal, or an exit of its own): the test
+      // it had started (`test name ... ` with no result, printed with one test thread) is the failure.
+      const d = PROCESS_DIED.exec(lines[i]);
+      if (d && d[5] !== "101") {
+        ctx.explain(i);
+        const how = d[2]
+          ? `died of ${d[3]}${d[4] ? `: ${d[4]}` : ""} (signal ${d[2]})`
+          : `exited with status ${d[5]}`;
+        const name = d[1].split(" ")[0].replace(/^.*[\\/]/, "").replace(
+          /-[0-9a-f]{16}(?:\.exe)?$/,
+          "",
+        );
+        out.push(
+          pending !== undefined
+            ? finding("test_failure", `the test binary ${how}`, { test: pending })
+            : finding("error", `test binary ${name} ${how} before its tests finished`),
+        );
+        pending = undefined;
+        continue;
+      }
+    }
+    if (c0 === SPACE && (lead[i] === UPPER_R || lead[i] === UPPER_D)) {
+      const run = RUNNING.exec(lines[i]);
+      if (run) {
+        binary = run[2]
+          ? run[2].replace(/^.*[\\/]/, "").replace(/-[0-9a-f]{16}(?:\.exe)?$/, "")
+          : run[3];
+        ctx.explain(i);
+        continue;
+      }
+    }
     if (
       c0 !== LOWER_T && c0 !== DASH && c0 !== LOWER_F && c0 !== LOWER_R &&
       !(inFailureList && (c0 === SPACE || c0 === 0)) &&
@@ -166,6 +224,7 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       if (line.startsWith("test result: ")) {
         ctx.explain(i);
         inRun = false;
+        closeBinary();
         continue;
       }
       // --nocapture: "test name ... " and the result after the test's own output
@@ -237,7 +296,17 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       inRun = true;
     }
   }
-  const out: Finding[] = [];
+  closeBinary();
+  return nameApart(out, binaryOf);
+}
+
+/** The findings of the failed tests of one test binary's run. */
+function emitFailed(
+  failed: string[],
+  blocks: Map<string, Block>,
+  inline: Map<string, Block>,
+  out: Finding[],
+): void {
   for (const name of failed) {
     // A should_panic test is listed as "name - should panic"; its thread is named "name".
     const bare = name.endsWith(" - should panic") ? name.slice(0, -" - should panic".length) : name;
@@ -250,7 +319,6 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       }),
     );
   }
-  return out;
 }
 
 export const cargoTest: Reader = {

@@ -8,6 +8,7 @@
 import { type Finding, finding } from "../findings.ts";
 import { indentOf, trailingToken } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { nameApart } from "./identity.ts";
 import {
   DASH,
   DOT,
@@ -18,6 +19,7 @@ import {
   LOWER_G,
   LOWER_O,
   LOWER_P,
+  OPEN_BRACE,
   QUESTION_MARK,
   SLASH,
   SPACE,
@@ -75,6 +77,28 @@ function logAt(lines: string[], at: number): { loc: string; msg: string; end: nu
   return { loc: `${log[1]}:${log[2]}`, msg: body.join(" "), end: i };
 }
 
+/** A line of `go test -json` (test2json): `{"Time":…,"Action":"output",…}`. */
+function isJsonEvent(line: string): boolean {
+  return (line.startsWith('{"Time":') || line.startsWith('{"Action":')) && line.endsWith("}");
+}
+
+/** The text the events of lines from..to (inclusive) printed, as lines. */
+function jsonOutput(lines: string[], from: number, to: number): string[] {
+  let text = "";
+  for (let k = from; k <= to; k++) {
+    let event: { Action?: string; Output?: string };
+    try {
+      event = JSON.parse(lines[k]);
+    } catch {
+      continue;
+    }
+    if (event.Action === "output" && typeof event.Output === "string") text += event.Output;
+  }
+  const out = text.split("\n");
+  if (out[out.length - 1] === "") out.pop();
+  return out;
+}
+
 function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const logs = new Map<string, LogEntry[]>();
@@ -104,11 +128,62 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     // A test run many times (-count, a rerun in the same log) keeps its first few lines, not thousands.
     if (lastCount < 20) lastList[lastCount++] = entry;
   };
+  /** The package whose result line closed each test finding, where one did. */
+  const packageOf = new Map<Finding, string>();
+  /**
+   * The failed tests read so far as findings, each of package `pkg` where its result line named it
+   * (`FAIL\texample.com/shop/cart\t0.01s`): two packages may hold tests of one name.
+   */
+  const emit = (pkg?: string) => {
+    flush();
+    const before = out.length;
+    for (const name of failed) {
+      const own = (logs.get(name) ?? []).map((e) => typeof e === "number" ? logAt(lines, e) : e);
+      // A parent that failed only because a subtest did says nothing of its own.
+      if (own.length === 0 && failed.some((other) => other.startsWith(name + "/"))) continue;
+      // t.Log and t.Error print alike; the failure is most often the last line a test printed (t.Fatal ends it).
+      const first = own.find((l) => l.msg.startsWith("panic:")) ?? own[own.length - 1];
+      // The race detector's failure is placed at the race it reported, in the project's code (the
+      // tests that raced fail in the order their races were reported).
+      const race = first?.msg === RACE_DETECTED ? races.shift() : undefined;
+      if (race?.location) {
+        out.push(
+          finding("test_failure", RACE_DETECTED, {
+            test: name,
+            location: race.location,
+            detail: race.detail,
+          }),
+        );
+        continue;
+      }
+      out.push(
+        finding("test_failure", first?.msg ?? "failed", {
+          test: name,
+          location: first?.loc || undefined,
+          detail: own.filter((l) => l !== first).map((l) => `${l.loc}: ${l.msg}`),
+        }),
+      );
+    }
+    if (pkg) { for (let k = before; k < out.length; k++) packageOf.set(out[k], pkg); }
+    logs.clear();
+    failed.length = 0;
+    lastOwner = undefined;
+    lastCount = 0;
+  };
   const { first, lead } = shapeOf(lines, ctx);
   /** The data races reported, in order: each one's place in the project's code and its accesses. */
   const races: { location?: string; detail: string[] }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const c0 = first[i];
+    if (c0 === OPEN_BRACE && isJsonEvent(lines[i])) {
+      // go test -json: the events' output, read as the text it is, then the events accounted for.
+      let j = i;
+      while (j + 1 < lines.length && first[j + 1] === OPEN_BRACE && isJsonEvent(lines[j + 1])) j++;
+      out.push(...readGo(jsonOutput(lines, i, j)));
+      ctx.explain(i, j);
+      i = j;
+      continue;
+    }
     if (!inPackage) {
       // # pkg, === RUN, --- FAIL, panic:, ok, FAIL, PASS, ?, and indented --- FAIL / file.go: lines
       if (c0 === SPACE || c0 === TAB) {
@@ -287,37 +362,13 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       ctx.explain(i);
       running = undefined;
       lastFail = undefined;
+      // A package's result line ends its tests' output: they are its failures.
+      const pkg = /^(?:ok|FAIL)\s+(\S+)/.exec(line);
+      if (pkg && failed.length > 0) emit(pkg[1]);
     }
   }
-  flush();
-  for (const name of failed) {
-    const own = (logs.get(name) ?? []).map((e) => typeof e === "number" ? logAt(lines, e) : e);
-    // A parent that failed only because a subtest did says nothing of its own.
-    if (own.length === 0 && failed.some((other) => other.startsWith(name + "/"))) continue;
-    // t.Log and t.Error print alike; the failure is most often the last line a test printed (t.Fatal ends it).
-    const first = own.find((l) => l.msg.startsWith("panic:")) ?? own[own.length - 1];
-    // The race detector's failure is placed at the race it reported, in the project's code (the
-    // tests that raced fail in the order their races were reported).
-    const race = first?.msg === RACE_DETECTED ? races.shift() : undefined;
-    if (race?.location) {
-      out.push(
-        finding("test_failure", RACE_DETECTED, {
-          test: name,
-          location: race.location,
-          detail: race.detail,
-        }),
-      );
-      continue;
-    }
-    out.push(
-      finding("test_failure", first?.msg ?? "failed", {
-        test: name,
-        location: first?.loc || undefined,
-        detail: own.filter((l) => l !== first).map((l) => `${l.loc}: ${l.msg}`),
-      }),
-    );
-  }
-  return out;
+  emit();
+  return nameApart(out, packageOf);
 }
 
 export const go: Reader = { name: "go", read: readGo };

@@ -35,10 +35,14 @@ import { gccJson } from "./gcc_json.ts";
 import { sarif } from "./sarif.ts";
 import { formatters } from "./formatters.ts";
 import { make } from "./make.ts";
+import { junit } from "./junit.ts";
+import { unfinished } from "./unfinished.ts";
 
 export type { ReadContext, Reader } from "./reader.ts";
 
 export const READERS: readonly Reader[] = [
+  // JUnit XML first: its failures' text holds stack frames and tracebacks other readers would take.
+  junit,
   swift,
   cargoTest,
   rust,
@@ -66,7 +70,16 @@ export const READERS: readonly Reader[] = [
   crash,
   compiler,
   make,
+  // Last: what it reports stands only where no other reader explained the lines.
+  unfinished,
 ];
+
+/**
+ * Readers whose findings say a program died or stopped (a traceback, a test that never reported, a
+ * script's last command): none of that happened in a run that exited 0, so triage leaves them out
+ * there.
+ */
+export const FAILED_RUN_READERS: ReadonlySet<string> = new Set(["crash", "unfinished"]);
 
 export interface ReadResult {
   /** 1 for each line some reader accounted for (or blank): the same as `explained`, cheaper to test. */
@@ -88,10 +101,16 @@ export interface ReadOptions {
   skip?: ReadonlySet<string>;
   /** The lines' shape when the caller has it (the scan sets each line's once, as the line arrives). */
   shape?: LineShape;
+  /** The lines end the output (see ReadContext.final); a window of a longer output is not final. */
+  final?: boolean;
 }
 
 export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
-  const ctx = new WindowContext(new Uint8Array(lines.length), opts.shape ?? computeShape(lines));
+  const ctx = new WindowContext(
+    new Uint8Array(lines.length),
+    opts.shape ?? computeShape(lines),
+    opts.final === true,
+  );
   const findings: Finding[] = [];
   const readerOf = new Map<Finding, string>();
   const ran: string[] = [];
@@ -120,7 +139,11 @@ export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
 class WindowContext implements ReadContext {
   /** Lines the reader running now said it accounted for. */
   accounted = 0;
-  constructor(readonly marks: Uint8Array, readonly shape: LineShape) {}
+  constructor(
+    readonly marks: Uint8Array,
+    readonly shape: LineShape,
+    readonly final: boolean,
+  ) {}
 
   explain(from: number, to: number = from): void {
     this.accounted += to - from + 1;
@@ -170,6 +193,7 @@ class Read implements ReadResult {
   }
 }
 
+/** Reads a whole output: its lines end it. */
 export function readAll(text: string, opts: ReadOptions = {}): ReadResult {
-  return readLines(outputLines(text), opts);
+  return readLines(outputLines(text), { final: true, ...opts });
 }

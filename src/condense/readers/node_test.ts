@@ -67,6 +67,8 @@ interface Failure {
   name: string;
   from: number;
   to: number;
+  /** Its name lacks its first parts: the tree began above the lines read. */
+  partial: boolean;
 }
 
 /** Lines of an error's text read at most: enough for an object's diff to reach its marked lines. */
@@ -94,7 +96,8 @@ function readError(
     ) text.push(l.trim());
   }
   return {
-    message: text[0] ?? "failed",
+    // An error that is a string (node's own `'test timed out after 200ms'`) is printed quoted.
+    message: text[0]?.replace(/^'(.*)'$/, "$1") ?? "failed",
     detail: assertionEvidence(text.slice(1), 5),
     frame: picker.pick(),
   };
@@ -109,6 +112,8 @@ function readRun(
   first: Uint16Array,
 ): { findings: Finding[]; next: number } {
   const tree: Failure[] = [];
+  /** Every failed test and suite the tree showed (with its error beneath or not). */
+  const failedNodes: { name: string; partial: boolean }[] = [];
   const stack: { indent: number; name: string }[] = [];
   let section = -1;
   for (let i = from; i < lines.length; i++) {
@@ -139,11 +144,16 @@ function readRun(
     const indent = m[1].length;
     while (stack.length > 0 && stack[stack.length - 1].indent >= indent) stack.pop();
     const path = [...stack.map((s) => s.name), m[3]].join(" > ");
+    // A tree whose outermost node is indented began above these lines (a window of a long output
+    // starting inside it): its names lack their first parts, and the window before, which held the
+    // tree's start, named its failures whole.
+    const partial = (stack.length > 0 ? stack[0].indent : indent) > 0;
     if (m[2] === "▶") {
       stack.push({ indent, name: m[3] });
       continue;
     }
     if (m[2] !== "✖") continue;
+    failedNodes.push({ name: path, partial });
     // A failed test has its error indented beneath it; a failed suite does not.
     let j = i + 1;
     while (
@@ -160,12 +170,12 @@ function readRun(
       continue;
     }
     // The error is read only if no failing-tests section follows (which repeats it, and wins).
-    tree.push({ name: path, from: i + 1, to: j });
+    tree.push({ name: path, from: i + 1, to: j, partial });
     i = j - 1;
   }
   if (section < 0) {
     return {
-      findings: tree.map((t) => {
+      findings: tree.filter((t) => !t.partial).map((t) => {
         const err = readError(lines, t.from, t.to);
         return finding("test_failure", err.message, {
           test: t.name,
@@ -200,7 +210,15 @@ function readRun(
     ) j++;
     ctx.explain(i, j - 1);
     const err = readError(lines, head + 1, j, at?.[1]);
-    const full = tree.find((t) => t.name === m[3] || t.name.endsWith(" > " + m[3]))?.name ?? m[3];
+    // The spec reporter prints the tree before this section: a test the tree read here does not
+    // show, or shows by half, was in lines above these (a window of a long output starting inside
+    // the run), and the window that held the tree reported it under its whole name.
+    const inTree = failedNodes.find((t) => t.name === m[3] || t.name.endsWith(" > " + m[3]));
+    if (!inTree || inTree.partial) {
+      i = j - 1;
+      continue;
+    }
+    const full = inTree.name;
     const loc = err.frame
       ? `${err.frame.file}:${err.frame.line}:${err.frame.col}`
       : at

@@ -294,7 +294,25 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         /^(PASSED|SKIPPED|XFAIL) \S+::/.test(line)
       ) ctx.explain(i);
     }
-    if (c === EXCLAMATION && /^!{3,} .* !{3,}$/.test(line)) ctx.explain(i);
+    if (c === EXCLAMATION && /^!{3,} .* !{3,}$/.test(line)) {
+      ctx.explain(i);
+      // Ctrl-C (or SIGINT) stopped the run: pytest names the place it stopped at on the next line.
+      if (line.includes(" KeyboardInterrupt ")) {
+        const at = /^(.+?):(\d+): KeyboardInterrupt$/.exec(lines[i + 1] ?? "");
+        let k = i - 1;
+        while (k >= 0 && lines[k] === "") k--;
+        // -v printed the running test's id and no outcome after it.
+        const running = k >= 0 ? /^(\S+::\S+?) *$/.exec(lines[k]) : null;
+        if (at) ctx.explain(i + 1);
+        if (running) ctx.explain(k);
+        conftest.push(
+          finding("error", "KeyboardInterrupt: the run was interrupted", {
+            location: at && at[1] !== "<string>" ? `${at[1]}:${at[2]}` : undefined,
+            test: running?.[1],
+          }),
+        );
+      }
+    }
     if (c === UPPER_I && line.startsWith("ImportError while loading conftest")) {
       // pytest stops before collecting: no summary, only this block.
       let j = i + 1;

@@ -10,6 +10,12 @@ export interface ReadContext {
   explained(i: number): boolean;
   /** The lines' first characters, computed once (see LineShape). */
   shape?: LineShape;
+  /**
+   * Whether nothing follows these lines: they end the output. Only then may a reader take "the
+   * output stops here" as a fact (a test that never reported); a window of a longer output is
+   * followed by more lines. Unset: not known, so not the end.
+   */
+  final?: boolean;
 }
 
 export interface Reader {

@@ -1,0 +1,26 @@
+/** A test finding's identity where one output holds tests of one name in several packages or crates. */
+import type { Finding } from "../findings.ts";
+
+/**
+ * Tests of one name that failed in two packages (or crates) are told apart by their package, as the
+ * finding's `file`. Only then: a test whose name is its own keeps the identity it has in any part of
+ * a long output, including a part that does not reach its package's result line.
+ */
+export function nameApart(found: Finding[], groupOf: Map<Finding, string>): Finding[] {
+  if (groupOf.size === 0) return found;
+  // The groups each test name failed in: one test reported twice (two logs of one run) is one group,
+  // and a report whose group is not known is no other group's.
+  const groups = new Map<string, Set<string>>();
+  for (const f of found) {
+    const group = groupOf.get(f);
+    if (!f.test || group === undefined) continue;
+    let set = groups.get(f.test);
+    if (!set) groups.set(f.test, set = new Set());
+    set.add(group);
+  }
+  for (const f of found) {
+    const group = groupOf.get(f);
+    if (group && f.test && groups.get(f.test)!.size > 1) f.file = group;
+  }
+  return found;
+}
