@@ -11,6 +11,7 @@ import { nestedSandboxProbe } from "../platform/index.ts";
 import { exitCodeFor, shellLine } from "./sandbox.ts";
 import { passingOnce } from "../exec/passthrough.ts";
 import { AuditLog } from "../audit/writer.ts";
+import { startShellParserFor } from "../gate/parse.ts";
 
 export interface SandboxCommandOptions {
   network: boolean;
@@ -25,10 +26,12 @@ export async function runSandbox(argv: string[], options: SandboxCommandOptions)
   const probing = nestedSandboxProbe();
   // Which of wisp's descriptors the program may have as they are (src/exec/passthrough.ts).
   void passingOnce();
+  const line = shellLine(argv);
+  // A line the gate's quick reader declines needs tree-sitter: load it beside the rest of start-up.
+  startShellParserFor(line);
   const { paths, config } = await readContext();
   const audit = AuditLog.open(paths, config.audit);
   const cwd = Deno.cwd();
-  const line = shellLine(argv);
   audit.record("session.start", {
     face: "sandbox",
     pid: Deno.pid,

@@ -105,6 +105,44 @@ export function initShellParser(): Promise<void> {
   return treeLoading;
 }
 
+/**
+ * Start loading the full parser now when `line` itself needs it (the quick
+ * reader declines it), so the load runs beside the caller's other start-up
+ * work instead of inside the check. A line the quick reader takes starts
+ * nothing; a nested part that needs the parser is still handled by
+ * `withShellParser`. A failure is reported by the check that needs the parser.
+ */
+export function startShellParserFor(line: string): void {
+  if (treeReader || treeLoading) return;
+  if (line.length > MAX_LINE_BYTES || line.includes("\0")) return; // refused without parsing
+  const parsed = quickParse(line);
+  if (parsed === undefined || parsed.commands.some(holdsDeclinedPayload)) {
+    initShellParser().catch(() => {});
+  }
+}
+
+/**
+ * Whether a word of `command` looks like a line of its own (it holds a blank)
+ * that the quick reader declines (`sh -c 'echo $HOME'`): the analysis will
+ * likely parse it. Only
+ * when the parser starts depends on this guess; what the gate decides does
+ * not (withShellParser).
+ */
+function holdsDeclinedPayload(command: SimpleCommand): boolean {
+  for (const word of command.words) {
+    for (const seg of word.segs) {
+      if (seg.kind !== "lit" || !/\s/.test(seg.text)) continue;
+      if (quickParse(seg.text) === undefined) return true;
+    }
+  }
+  return false;
+}
+
+/** Whether loading the full shell parser has begun in this process (or is done). */
+export function shellParserStarted(): boolean {
+  return treeLoading !== undefined;
+}
+
 /** Whether the full shell parser is loaded (a declined line can be parsed at once). */
 export function shellParserReady(): boolean {
   return treeReader !== undefined;

@@ -218,3 +218,33 @@ Deno.test("gate: every labelled fixture line gets the same verdict whether tree-
   const [cold, reference] = await Promise.all([probe(lines, false), probe(lines, true)]);
   assertEquals(without(cold), without(reference));
 });
+
+Deno.test("gate: a command that knows its line starts tree-sitter at once only when the quick reader declines it or a payload in it", async () => {
+  const parse = new URL("../../src/gate/parse.ts", import.meta.url).href;
+  const script = `
+    import { shellParserReady, shellParserStarted, startShellParserFor } from ${
+    JSON.stringify(parse)
+  };
+    startShellParserFor("npm test 2>&1 | tail -n 20");
+    const plain = shellParserStarted();
+    startShellParserFor("sh -c 'echo hi' && git status");
+    const plainPayload = shellParserStarted();
+    startShellParserFor("sh -c 'echo $HOME'");
+    const declined = shellParserStarted();
+    const deadline = Date.now() + 120_000;
+    while (!shellParserReady() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    console.log(JSON.stringify({ plain, plainPayload, declined, ready: shellParserReady() }));
+  `;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--ext=ts", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert(out.success, new TextDecoder().decode(out.stderr));
+  assertEquals(JSON.parse(new TextDecoder().decode(out.stdout)), {
+    plain: false,
+    plainPayload: false,
+    declined: true,
+    ready: true,
+  });
+});
