@@ -20,6 +20,10 @@ export interface AnchorSet {
   table: Uint16Array;
   /** Character class of each ASCII code (0: a character no literal uses; also any non-ASCII). */
   classOf: Uint8Array;
+  /** The same for every byte value (a byte of a non-ASCII character is class 0). */
+  byteClass: Uint8Array;
+  /** The length of the longest literal. */
+  longest: number;
   /** log2 of the table's row width (a power of two, so a row is found with a shift). */
   shift: number;
   /** 1 where some literal ends in the state: the scan loop tests this before anything else. */
@@ -154,9 +158,13 @@ export function anchorSet(exact: Iterable<string>, folded: Iterable<string> = []
   emitStart[n] = emitLiteral.length;
   const hasOutput = new Uint8Array(n);
   for (let s = 0; s < n; s++) hasOutput[s] = emitStart[s + 1] > emitStart[s] ? 1 : 0;
+  const byteClass = new Uint8Array(256);
+  byteClass.set(classOf);
   return {
     table,
     classOf,
+    byteClass,
+    longest: Math.max(1, ...words.map((word) => word.length)),
     shift,
     hasOutput,
     emitStart,
@@ -175,32 +183,136 @@ function exactAt(text: string, start: number, literal: string): boolean {
   return true;
 }
 
+/** Hits as found: parallel lists of start offsets and literal indexes. */
+export interface AnchorHits {
+  offsets: number[];
+  which: number[];
+}
+
+/** Characters encoded and searched at a time: bounds the byte buffer whatever the text's size. */
+const CHUNK_CHARS = 1 << 20;
+
+const ENCODER = new TextEncoder();
+/** The bytes of the chunk being searched; grown to the largest chunk once, then reused. */
+let chunkBytes = new Uint8Array(0);
+/** The second stream's hits, held until the first stream's are all in (to keep the order). */
+const laterOffsets: number[] = [];
+const laterWhich: number[] = [];
+
 /**
  * Every occurrence of every literal in `text`: parallel lists of start offsets and literal
  * indexes (into `set.literals`), in the order their last characters come (so offsets of literals
  * of different lengths may interleave). Lists, not a callback, and typed arrays only, keep the
  * loop small and monomorphic enough for V8 to keep it tight.
+ *
+ * How (ADR 0690): the text is encoded chunk by chunk into a byte buffer (a native copy); a chunk
+ * that is all ASCII, as nearly all source is, is searched over its bytes by two automata at once,
+ * each over one half. One automaton waits on each table lookup before the next (every step
+ * depends on the state the last one left); two independent ones overlap those waits, which about
+ * halves the time per character. Each stream starts a longest literal's length before its part,
+ * so a literal across a boundary is seen whole, and reports only what ends inside its part. A
+ * chunk with other characters is searched over the string, one character at a time.
+ * `chunkChars` is for tests, which make chunks small to exercise their edges.
  */
-export function findAnchors(text: string, set: AnchorSet): { offsets: number[]; which: number[] } {
-  const { table, classOf, shift, hasOutput, emitStart, emitLiteral, emitLength, emitConfirm } = set;
-  const literals = set.literals;
-  const offsets: number[] = [];
-  const which: number[] = [];
+export function findAnchors(text: string, set: AnchorSet, chunkChars = CHUNK_CHARS): AnchorHits {
+  const hits: AnchorHits = { offsets: [], which: [] };
+  const reach = set.longest - 1; // how far back a literal ending in a part may start
   const n = text.length;
+  for (let from = 0; from < n; from += chunkChars) {
+    const to = Math.min(n, from + chunkChars);
+    const lead = Math.max(0, from - reach);
+    const length = to - lead;
+    if (chunkBytes.length < length) chunkBytes = new Uint8Array(length);
+    const { read, written } = ENCODER.encodeInto(text.substring(lead, to), chunkBytes);
+    if (read === length && written === length) {
+      searchBytes(text, chunkBytes, lead, from - lead, length, set, hits);
+    } else searchChars(text, lead, from, to, set, hits);
+  }
+  return hits;
+}
+
+/**
+ * Search the ASCII bytes of `text` from `base` (`length` of them, the first `skip` only to see
+ * literals that end after them) with two automata, one over each half.
+ */
+function searchBytes(
+  text: string,
+  bytes: Uint8Array,
+  base: number,
+  skip: number,
+  length: number,
+  set: AnchorSet,
+  hits: AnchorHits,
+): void {
+  const { table, byteClass, shift, hasOutput } = set;
+  // The first stream reports hits ending in [skip, middle); the second starts `reach` earlier
+  // than `middle` and reports hits ending in [middle, length).
+  const middle = skip + ((length - skip) >> 1);
+  const secondFrom = Math.max(0, middle - (set.longest - 1));
+  laterOffsets.length = 0;
+  laterWhich.length = 0;
+  let a = 0;
+  let b = 0;
+  let i = 0;
+  let j = secondFrom;
+  const together = Math.min(middle, length - secondFrom);
+  for (; i < together; i++, j++) {
+    a = table[(a << shift) | byteClass[bytes[i]]];
+    b = table[(b << shift) | byteClass[bytes[j]]];
+    if ((hasOutput[a] | hasOutput[b]) === 0) continue;
+    if (hasOutput[a] !== 0 && i >= skip) emit(text, base, i, a, set, hits.offsets, hits.which);
+    if (hasOutput[b] !== 0 && j >= middle) emit(text, base, j, b, set, laterOffsets, laterWhich);
+  }
+  for (; i < middle; i++) {
+    a = table[(a << shift) | byteClass[bytes[i]]];
+    if (hasOutput[a] !== 0 && i >= skip) emit(text, base, i, a, set, hits.offsets, hits.which);
+  }
+  for (; j < length; j++) {
+    b = table[(b << shift) | byteClass[bytes[j]]];
+    if (hasOutput[b] !== 0 && j >= middle) emit(text, base, j, b, set, laterOffsets, laterWhich);
+  }
+  for (let k = 0; k < laterOffsets.length; k++) {
+    hits.offsets.push(laterOffsets[k]);
+    hits.which.push(laterWhich[k]);
+  }
+}
+
+/** Search `text` from `lead` to `to` one character at a time, reporting hits that end at `from` or later. */
+function searchChars(
+  text: string,
+  lead: number,
+  from: number,
+  to: number,
+  set: AnchorSet,
+  hits: AnchorHits,
+): void {
+  const { table, classOf, shift, hasOutput } = set;
   let state = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = lead; i < to; i++) {
     const c = text.charCodeAt(i);
     state = c < 128 ? table[(state << shift) | classOf[c]] : 0;
-    if (hasOutput[state] === 0) continue;
-    const end = emitStart[state + 1];
-    for (let k = emitStart[state]; k < end; k++) {
-      const start = i - emitLength[k] + 1;
-      const index = emitLiteral[k];
-      if (emitConfirm[k] === 0 || exactAt(text, start, literals[index].literal)) {
-        offsets.push(start);
-        which.push(index);
-      }
+    if (hasOutput[state] !== 0 && i >= from) emit(text, 0, i, state, set, hits.offsets, hits.which);
+  }
+}
+
+/** Report the literals that end at `base + at` in `state`, confirming the case of exact ones. */
+function emit(
+  text: string,
+  base: number,
+  at: number,
+  state: number,
+  set: AnchorSet,
+  offsets: number[],
+  which: number[],
+): void {
+  const { emitStart, emitLiteral, emitLength, emitConfirm, literals } = set;
+  const end = emitStart[state + 1];
+  for (let k = emitStart[state]; k < end; k++) {
+    const start = base + at - emitLength[k] + 1;
+    const index = emitLiteral[k];
+    if (emitConfirm[k] === 0 || exactAt(text, start, literals[index].literal)) {
+      offsets.push(start);
+      which.push(index);
     }
   }
-  return { offsets, which };
 }

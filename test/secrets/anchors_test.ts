@@ -5,7 +5,7 @@
  * literals' own characters (so matches overlap and nest) and over the
  * scanner's real list of anchors and keywords.
  */
-import { assertEquals, assertThrows } from "../support/assert.ts";
+import { assert, assertEquals, assertThrows } from "../support/assert.ts";
 import { anchorSet, findAnchors } from "../../src/secrets/anchors.ts";
 import { RULES, sortNearlySorted } from "../../src/secrets/scanner.ts";
 import { rng } from "./corpus_values.ts";
@@ -65,6 +65,38 @@ Deno.test("anchors: the scanner's own anchors and keywords, over realistic text"
     "naïve café keys tokenizer licensekey BEARER authorization X-API-Key _authToken=",
   ].join("\n").repeat(3);
   assertEquals(found(text, set), reference(text, set.literals));
+});
+
+Deno.test("anchors: literals across chunk and stream edges are found once, in order of their ends", () => {
+  // Small chunks put many chunk edges, and the middle of each chunk where the second of the two
+  // automata starts, inside literals; texts with a non-ASCII character take the other path.
+  const random = rng(91);
+  const exact = ["ab", "aB", "abc", "bca", "C-", "-c_", "xY", "abcabcab"];
+  const folded = ["abc", "ca", "yx", "b", "cabca"];
+  const set = anchorSet(exact, folded);
+  for (const alphabet of ["abcABC-_xyXY \n", "abcABC-_xyXY é\n"]) {
+    for (let round = 0; round < 200; round++) {
+      let text = "";
+      const length = Math.floor(random() * 400);
+      while (text.length < length) {
+        // Whole literals often, so the longest one also falls across edges.
+        text += random() < 0.2
+          ? [...exact, ...folded][Math.floor(random() * (exact.length + folded.length))]
+          : alphabet[Math.floor(random() * alphabet.length)];
+      }
+      const chunk = 1 + Math.floor(random() * 40);
+      const { offsets, which } = findAnchors(text, set, chunk);
+      const hits = offsets.map((o, k) => `${o}:${which[k]}`);
+      assertEquals(
+        [...hits].sort(),
+        reference(text, set.literals),
+        `${chunk} ${JSON.stringify(text)}`,
+      );
+      // Reported in the order their last characters come.
+      const ends = offsets.map((o, k) => o + set.literals[which[k]].literal.length);
+      for (let k = 1; k < ends.length; k++) assert(ends[k - 1] <= ends[k], JSON.stringify(text));
+    }
+  }
 });
 
 Deno.test("anchors: a literal must be ASCII and not empty", () => {
