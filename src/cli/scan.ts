@@ -383,8 +383,11 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
     }
   } finally {
     pool?.close();
-    await report.end();
-    audit.close();
+    try {
+      await report.end();
+    } finally {
+      audit.close(); // writes the events the log holds (it writes a scan's in batches)
+    }
   }
   const closing = scanClosingLines({
     totals: report.totals,
