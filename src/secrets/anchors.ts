@@ -26,8 +26,8 @@ export interface AnchorSet {
   longest: number;
   /** log2 of the table's row width (a power of two, so a row is found with a shift). */
   shift: number;
-  /** 1 where some literal ends in the state: the scan loop tests this before anything else. */
-  hasOutput: Uint8Array;
+  /** States from this number on are those where some literal ends (they are numbered last). */
+  firstReporting: number;
   /**
    * The hits of each state, flattened so the scan loop touches only typed arrays: state s owns
    * entries `emitStart[s]` to `emitStart[s + 1]`; each names a literal, its length, and whether
@@ -135,13 +135,28 @@ export function anchorSet(exact: Iterable<string>, folded: Iterable<string> = []
     }
   }
 
+  // Number the states that report last, so that the search tells one by comparing it with a
+  // single number instead of loading a flag per state; the start (no output) stays state 0.
+  const order: number[] = [];
+  for (let s = 0; s < n; s++) if (!outputs[s]) order.push(s);
+  const firstReporting = order.length;
+  for (let s = 0; s < n; s++) if (outputs[s]) order.push(s);
+  const renumbered = new Int32Array(n);
+  order.forEach((old, id) => renumbered[old] = id);
+  const numbered = new Uint16Array(n << shift);
+  for (let s = 0; s < n; s++) {
+    for (let c = 0; c < classes; c++) {
+      numbered[(renumbered[s] << shift) | c] = renumbered[table[(s << shift) | c]];
+    }
+  }
+
   const emitStart = new Int32Array(n + 1);
   const emitLiteral: number[] = [];
   const emitLength: number[] = [];
   const emitConfirm: number[] = [];
-  for (let s = 0; s < n; s++) {
-    emitStart[s] = emitLiteral.length;
-    for (const w of outputs[s] ?? []) {
+  for (let id = 0; id < n; id++) {
+    emitStart[id] = emitLiteral.length;
+    for (const w of outputs[order[id]] ?? []) {
       const entry = foldedList[w];
       if (entry.blind !== -1) {
         emitLiteral.push(entry.blind);
@@ -156,17 +171,15 @@ export function anchorSet(exact: Iterable<string>, folded: Iterable<string> = []
     }
   }
   emitStart[n] = emitLiteral.length;
-  const hasOutput = new Uint8Array(n);
-  for (let s = 0; s < n; s++) hasOutput[s] = emitStart[s + 1] > emitStart[s] ? 1 : 0;
   const byteClass = new Uint8Array(256);
   byteClass.set(classOf);
   return {
-    table,
+    table: numbered,
     classOf,
     byteClass,
     longest: Math.max(1, ...words.map((word) => word.length)),
     shift,
-    hasOutput,
+    firstReporting,
     emitStart,
     emitLiteral: Int32Array.from(emitLiteral),
     emitLength: Int32Array.from(emitLength),
@@ -244,7 +257,7 @@ function searchBytes(
   set: AnchorSet,
   hits: AnchorHits,
 ): void {
-  const { table, byteClass, shift, hasOutput } = set;
+  const { table, byteClass, shift, firstReporting } = set;
   // The first stream reports hits ending in [skip, middle); the second starts `reach` earlier
   // than `middle` and reports hits ending in [middle, length).
   const middle = skip + ((length - skip) >> 1);
@@ -259,17 +272,17 @@ function searchBytes(
   for (; i < together; i++, j++) {
     a = table[(a << shift) | byteClass[bytes[i]]];
     b = table[(b << shift) | byteClass[bytes[j]]];
-    if ((hasOutput[a] | hasOutput[b]) === 0) continue;
-    if (hasOutput[a] !== 0 && i >= skip) emit(text, base, i, a, set, hits.offsets, hits.which);
-    if (hasOutput[b] !== 0 && j >= middle) emit(text, base, j, b, set, laterOffsets, laterWhich);
+    if (a < firstReporting && b < firstReporting) continue;
+    if (a >= firstReporting && i >= skip) emit(text, base, i, a, set, hits.offsets, hits.which);
+    if (b >= firstReporting && j >= middle) emit(text, base, j, b, set, laterOffsets, laterWhich);
   }
   for (; i < middle; i++) {
     a = table[(a << shift) | byteClass[bytes[i]]];
-    if (hasOutput[a] !== 0 && i >= skip) emit(text, base, i, a, set, hits.offsets, hits.which);
+    if (a >= firstReporting && i >= skip) emit(text, base, i, a, set, hits.offsets, hits.which);
   }
   for (; j < length; j++) {
     b = table[(b << shift) | byteClass[bytes[j]]];
-    if (hasOutput[b] !== 0 && j >= middle) emit(text, base, j, b, set, laterOffsets, laterWhich);
+    if (b >= firstReporting && j >= middle) emit(text, base, j, b, set, laterOffsets, laterWhich);
   }
   for (let k = 0; k < laterOffsets.length; k++) {
     hits.offsets.push(laterOffsets[k]);
@@ -286,12 +299,14 @@ function searchChars(
   set: AnchorSet,
   hits: AnchorHits,
 ): void {
-  const { table, classOf, shift, hasOutput } = set;
+  const { table, classOf, shift, firstReporting } = set;
   let state = 0;
   for (let i = lead; i < to; i++) {
     const c = text.charCodeAt(i);
     state = c < 128 ? table[(state << shift) | classOf[c]] : 0;
-    if (hasOutput[state] !== 0 && i >= from) emit(text, 0, i, state, set, hits.offsets, hits.which);
+    if (state >= firstReporting && i >= from) {
+      emit(text, 0, i, state, set, hits.offsets, hits.which);
+    }
   }
 }
 
