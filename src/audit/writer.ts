@@ -138,6 +138,7 @@ export class AuditLog implements AuditSink {
   #heldBytes = 0;
   #heldSince = 0;
   #hold: { bytes: number; ms: number } | undefined;
+  #flushAtExit: (() => void) | undefined;
 
   constructor(readonly options: AuditOptions) {
     this.session = options.session ?? newSessionId();
@@ -279,6 +280,16 @@ export class AuditLog implements AuditSink {
    */
   holdWrites(bytes = 64 * 1024, ms = 1000): void {
     this.#hold = { bytes, ms };
+    // A process that ends without closing the log (`Deno.exit` when stdout's reader has gone,
+    // the end of the program) still writes what it held.
+    if (!this.#flushAtExit) {
+      this.#flushAtExit = () => {
+        try {
+          this.#writeHeld();
+        } catch { /* nowhere left to say it */ }
+      };
+      globalThis.addEventListener("unload", this.#flushAtExit);
+    }
   }
 
   /** Write the events held so far (holdWrites), as one append. */
@@ -314,6 +325,8 @@ export class AuditLog implements AuditSink {
   }
 
   #close(): void {
+    if (this.#flushAtExit) globalThis.removeEventListener("unload", this.#flushAtExit);
+    this.#flushAtExit = undefined;
     this.#closed = true;
     try {
       this.#file?.close();

@@ -225,6 +225,25 @@ Deno.test("held writes waiting past their time go out with the next event", asyn
   }
 });
 
+Deno.test("a process that holds its events and exits without closing the log still writes them", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/audit.jsonl`;
+    const run = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", WORKER, path, "25", String(1 << 20), "3", "exit"],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    assert(run.success, "the writer process failed");
+    const session = new TextDecoder().decode(run.stdout).trim();
+    const { events, skipped } = readAuditLog(path);
+    assertEquals(skipped, []);
+    assertComplete(events, [session], 25);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("writers holding their events and writers that do not, across rotation, lose nothing", async () => {
   const dir = await Deno.makeTempDir();
   try {
