@@ -115,7 +115,8 @@ function newEventId(): string {
     idUsed = 0;
   }
   let id = "";
-  for (let end = idUsed + 8; idUsed < end; idUsed++) id += HEX[idBytes[idUsed]];
+  const end = idUsed + 8;
+  for (; idUsed < end; idUsed++) id += HEX[idBytes[idUsed]];
   return id;
 }
 
