@@ -16,11 +16,9 @@
  */
 
 export interface AnchorSet {
-  /** Next state for (state << shift | classOf[code]). */
+  /** Next state for (state << shift | byteClass[byte]). */
   table: Uint16Array;
-  /** Character class of each ASCII code (0: a character no literal uses; also any non-ASCII). */
-  classOf: Uint8Array;
-  /** The same for every byte value (a byte of a non-ASCII character is class 0). */
+  /** Character class of each byte (0: a character no literal uses, and every non-ASCII byte). */
   byteClass: Uint8Array;
   /** The length of the longest literal. */
   longest: number;
@@ -175,7 +173,6 @@ export function anchorSet(exact: Iterable<string>, folded: Iterable<string> = []
   byteClass.set(classOf);
   return {
     table: numbered,
-    classOf,
     byteClass,
     longest: Math.max(1, ...words.map((word) => word.length)),
     shift,
@@ -188,10 +185,11 @@ export function anchorSet(exact: Iterable<string>, folded: Iterable<string> = []
   };
 }
 
-/** Whether `literal` is written exactly at `start` of `text`. */
-function exactAt(text: string, start: number, literal: string): boolean {
+/** Whether `literal` (ASCII) is written exactly at `start` of `source`, a text or its bytes. */
+function exactAt(source: string | Uint8Array, start: number, literal: string): boolean {
   for (let k = 0; k < literal.length; k++) {
-    if (text.charCodeAt(start + k) !== literal.charCodeAt(k)) return false;
+    const code = typeof source === "string" ? source.charCodeAt(start + k) : source[start + k];
+    if (code !== literal.charCodeAt(k)) return false;
   }
   return true;
 }
@@ -202,12 +200,6 @@ export interface AnchorHits {
   which: number[];
 }
 
-/** Characters encoded and searched at a time: bounds the byte buffer whatever the text's size. */
-const CHUNK_CHARS = 1 << 20;
-
-const ENCODER = new TextEncoder();
-/** The bytes of the chunk being searched; grown to the largest chunk once, then reused. */
-let chunkBytes = new Uint8Array(0);
 /** The second stream's hits, held until the first stream's are all in (to keep the order). */
 const laterOffsets: number[] = [];
 const laterWhich: number[] = [];
@@ -218,49 +210,29 @@ const laterWhich: number[] = [];
  * of different lengths may interleave). Lists, not a callback, and typed arrays only, keep the
  * loop small and monomorphic enough for V8 to keep it tight.
  *
- * How (ADR 0690): the text is encoded chunk by chunk into a byte buffer (a native copy); a chunk
- * that is all ASCII, as nearly all source is, is searched over its bytes by two automata at once,
- * each over one half. One automaton waits on each table lookup before the next (every step
- * depends on the state the last one left); two independent ones overlap those waits, which about
- * halves the time per character. Each stream starts a longest literal's length before its part,
- * so a literal across a boundary is seen whole, and reports only what ends inside its part. A
- * chunk with other characters is searched over the string, one character at a time.
- * `chunkChars` is for tests, which make chunks small to exercise their edges.
+ * `bytes`, when the caller holds them, are the text's UTF-8 bytes (a file read whole, a window of
+ * one). When they are as many as the text's characters the text is ASCII, as most source is, and
+ * the bytes are searched by two automata at once, each over one half (ADR 0690): one automaton
+ * waits on each table lookup before the next, as every step depends on the state the last one
+ * left; two independent ones overlap those waits, which about halves the time per character. The
+ * second starts a longest literal's length before the middle, so a literal across it is seen
+ * whole, and reports only what ends after it. Any other text is searched one character at a time
+ * (encoding it to bytes here would cost more than it saves).
  */
-export function findAnchors(text: string, set: AnchorSet, chunkChars = CHUNK_CHARS): AnchorHits {
+export function findAnchors(text: string, set: AnchorSet, bytes?: Uint8Array): AnchorHits {
   const hits: AnchorHits = { offsets: [], which: [] };
-  const reach = set.longest - 1; // how far back a literal ending in a part may start
-  const n = text.length;
-  for (let from = 0; from < n; from += chunkChars) {
-    const to = Math.min(n, from + chunkChars);
-    const lead = Math.max(0, from - reach);
-    const length = to - lead;
-    if (chunkBytes.length < length) chunkBytes = new Uint8Array(length);
-    const { read, written } = ENCODER.encodeInto(text.substring(lead, to), chunkBytes);
-    if (read === length && written === length) {
-      searchBytes(text, chunkBytes, lead, from - lead, length, set, hits);
-    } else searchChars(text, lead, from, to, set, hits);
-  }
+  if (bytes !== undefined && bytes.length === text.length) searchBytes(bytes, set, hits);
+  else searchChars(text, set, hits);
   return hits;
 }
 
-/**
- * Search the ASCII bytes of `text` from `base` (`length` of them, the first `skip` only to see
- * literals that end after them) with two automata, one over each half.
- */
-function searchBytes(
-  text: string,
-  bytes: Uint8Array,
-  base: number,
-  skip: number,
-  length: number,
-  set: AnchorSet,
-  hits: AnchorHits,
-): void {
+/** Search ASCII bytes with two automata, one over each half. */
+function searchBytes(bytes: Uint8Array, set: AnchorSet, hits: AnchorHits): void {
   const { table, byteClass, shift, firstReporting } = set;
-  // The first stream reports hits ending in [skip, middle); the second starts `reach` earlier
-  // than `middle` and reports hits ending in [middle, length).
-  const middle = skip + ((length - skip) >> 1);
+  const length = bytes.length;
+  // The first stream reports hits ending before `middle`; the second starts a longest literal
+  // before it and reports hits ending from there on.
+  const middle = length >> 1;
   const secondFrom = Math.max(0, middle - (set.longest - 1));
   laterOffsets.length = 0;
   laterWhich.length = 0;
@@ -273,16 +245,16 @@ function searchBytes(
     a = table[(a << shift) | byteClass[bytes[i]]];
     b = table[(b << shift) | byteClass[bytes[j]]];
     if (a < firstReporting && b < firstReporting) continue;
-    if (a >= firstReporting && i >= skip) emit(text, base, i, a, set, hits.offsets, hits.which);
-    if (b >= firstReporting && j >= middle) emit(text, base, j, b, set, laterOffsets, laterWhich);
+    if (a >= firstReporting) emit(bytes, i, a, set, hits.offsets, hits.which);
+    if (b >= firstReporting && j >= middle) emit(bytes, j, b, set, laterOffsets, laterWhich);
   }
   for (; i < middle; i++) {
     a = table[(a << shift) | byteClass[bytes[i]]];
-    if (a >= firstReporting && i >= skip) emit(text, base, i, a, set, hits.offsets, hits.which);
+    if (a >= firstReporting) emit(bytes, i, a, set, hits.offsets, hits.which);
   }
   for (; j < length; j++) {
     b = table[(b << shift) | byteClass[bytes[j]]];
-    if (b >= firstReporting && j >= middle) emit(text, base, j, b, set, laterOffsets, laterWhich);
+    if (b >= firstReporting && j >= middle) emit(bytes, j, b, set, laterOffsets, laterWhich);
   }
   for (let k = 0; k < laterOffsets.length; k++) {
     hits.offsets.push(laterOffsets[k]);
@@ -290,30 +262,21 @@ function searchBytes(
   }
 }
 
-/** Search `text` from `lead` to `to` one character at a time, reporting hits that end at `from` or later. */
-function searchChars(
-  text: string,
-  lead: number,
-  from: number,
-  to: number,
-  set: AnchorSet,
-  hits: AnchorHits,
-): void {
-  const { table, classOf, shift, firstReporting } = set;
+/** Search a text one character at a time; a character beyond ASCII returns to the start. */
+function searchChars(text: string, set: AnchorSet, hits: AnchorHits): void {
+  const { table, byteClass, shift, firstReporting } = set;
+  const n = text.length;
   let state = 0;
-  for (let i = lead; i < to; i++) {
+  for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    state = c < 128 ? table[(state << shift) | classOf[c]] : 0;
-    if (state >= firstReporting && i >= from) {
-      emit(text, 0, i, state, set, hits.offsets, hits.which);
-    }
+    state = c < 128 ? table[(state << shift) | byteClass[c]] : 0;
+    if (state >= firstReporting) emit(text, i, state, set, hits.offsets, hits.which);
   }
 }
 
-/** Report the literals that end at `base + at` in `state`, confirming the case of exact ones. */
+/** Report the literals that end at `at` in `state`, confirming the case of exact ones. */
 function emit(
-  text: string,
-  base: number,
+  source: string | Uint8Array,
   at: number,
   state: number,
   set: AnchorSet,
@@ -323,9 +286,9 @@ function emit(
   const { emitStart, emitLiteral, emitLength, emitConfirm, literals } = set;
   const end = emitStart[state + 1];
   for (let k = emitStart[state]; k < end; k++) {
-    const start = base + at - emitLength[k] + 1;
+    const start = at - emitLength[k] + 1;
     const index = emitLiteral[k];
-    if (emitConfirm[k] === 0 || exactAt(text, start, literals[index].literal)) {
+    if (emitConfirm[k] === 0 || exactAt(source, start, literals[index].literal)) {
       offsets.push(start);
       which.push(index);
     }

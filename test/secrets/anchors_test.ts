@@ -67,36 +67,47 @@ Deno.test("anchors: the scanner's own anchors and keywords, over realistic text"
   assertEquals(found(text, set), reference(text, set.literals));
 });
 
-Deno.test("anchors: literals across chunk and stream edges are found once, in order of their ends", () => {
-  // Small chunks put many chunk edges, and the middle of each chunk where the second of the two
-  // automata starts, inside literals; texts with a non-ASCII character take the other path.
+Deno.test("anchors: over a text's bytes as over the text, literals across the middle found once, in order of their ends", () => {
+  // Texts of whole literals and single characters put the middle, where the second of the two
+  // automata over the bytes starts, inside literals; the texts with other characters (two-,
+  // three- and four-byte ones, a lone half of a UTF-16 pair) take the character search even when
+  // their bytes are given.
   const random = rng(91);
   const exact = ["ab", "aB", "abc", "bca", "C-", "-c_", "xY", "abcabcab"];
   const folded = ["abc", "ca", "yx", "b", "cabca"];
   const set = anchorSet(exact, folded);
-  for (const alphabet of ["abcABC-_xyXY \n", "abcABC-_xyXY é\n"]) {
-    for (let round = 0; round < 200; round++) {
+  const encoder = new TextEncoder();
+  for (const alphabet of ["abcABC-_xyXY \n", "abcAB-_xY é—😀\ud800\n"]) {
+    for (let round = 0; round < 300; round++) {
       let text = "";
-      const length = Math.floor(random() * 400);
+      const length = Math.floor(random() * 120);
       while (text.length < length) {
-        // Whole literals often, so the longest one also falls across edges.
         text += random() < 0.2
           ? [...exact, ...folded][Math.floor(random() * (exact.length + folded.length))]
           : alphabet[Math.floor(random() * alphabet.length)];
       }
-      const chunk = 1 + Math.floor(random() * 40);
-      const { offsets, which } = findAnchors(text, set, chunk);
-      const hits = offsets.map((o, k) => `${o}:${which[k]}`);
-      assertEquals(
-        [...hits].sort(),
-        reference(text, set.literals),
-        `${chunk} ${JSON.stringify(text)}`,
-      );
-      // Reported in the order their last characters come.
-      const ends = offsets.map((o, k) => o + set.literals[which[k]].literal.length);
-      for (let k = 1; k < ends.length; k++) assert(ends[k - 1] <= ends[k], JSON.stringify(text));
+      const want = reference(text, set.literals);
+      for (const bytes of [undefined, encoder.encode(text)]) {
+        const { offsets, which } = findAnchors(text, set, bytes);
+        const hits = offsets.map((o, k) => `${o}:${which[k]}`);
+        assertEquals([...hits].sort(), want, `${bytes ? "bytes" : "text"} ${JSON.stringify(text)}`);
+        // Reported in the order their last characters come.
+        const ends = offsets.map((o, k) => o + set.literals[which[k]].literal.length);
+        for (let k = 1; k < ends.length; k++) assert(ends[k - 1] <= ends[k], JSON.stringify(text));
+      }
     }
   }
+});
+
+Deno.test("anchors: bytes of invalid UTF-8, one replaced character each, line up with the text", () => {
+  const set = anchorSet(["SK", "ghp_"], ["key"]);
+  const bytes = new Uint8Array([0x80, 0x53, 0x4b, 0xff, 0x67, 0x68, 0x70, 0x5f, 0x4b, 0x45, 0x59]);
+  const text = new TextDecoder().decode(bytes); // "\ufffdSK\ufffdghp_KEY"
+  assertEquals(text.length, bytes.length);
+  assertEquals(found(text, set), reference(text, set.literals));
+  const { offsets, which } = findAnchors(text, set, bytes);
+  assertEquals(offsets.map((o, k) => `${o}:${which[k]}`).sort(), reference(text, set.literals));
+  assertEquals(reference(text, set.literals).length, 3);
 });
 
 Deno.test("anchors: a literal must be ASCII and not empty", () => {
