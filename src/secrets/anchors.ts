@@ -216,14 +216,82 @@ const laterWhich: number[] = [];
  * waits on each table lookup before the next, as every step depends on the state the last one
  * left; two independent ones overlap those waits, which about halves the time per character. The
  * second starts a longest literal's length before the middle, so a literal across it is seen
- * whole, and reports only what ends after it. Any other text is searched one character at a time
- * (encoding it to bytes here would cost more than it saves).
+ * whole, and reports only what ends after it. A text with few characters beyond ASCII is searched
+ * over its bytes too, each hit then moved back by the extra bytes of those characters before it.
+ * Any other text is searched one character at a time (encoding it to bytes here would cost more
+ * than it saves).
  */
 export function findAnchors(text: string, set: AnchorSet, bytes?: Uint8Array): AnchorHits {
   const hits: AnchorHits = { offsets: [], which: [] };
-  if (bytes !== undefined && bytes.length === text.length) searchBytes(bytes, set, hits);
-  else searchChars(text, set, hits);
+  if (bytes !== undefined && bytes.length === text.length) {
+    searchBytes(bytes, set, hits);
+    return hits;
+  }
+  // A few characters beyond ASCII (a dash in a comment, a name): search the bytes all the same and
+  // move each hit back by the bytes those characters took beyond one each before it.
+  const extra = bytes === undefined ? 0 : bytes.length - text.length;
+  const wide = extra > 0 && extra * SPARSE < text.length ? wideCharacters(text, extra) : null;
+  if (wide === null) {
+    searchChars(text, set, hits);
+    return hits;
+  }
+  searchBytes(bytes!, set, hits);
+  toTextOffsets(hits.offsets, wide);
   return hits;
+}
+
+/** Bytes beyond one per character, at most one in this many characters, for the byte search. */
+const SPARSE = 32;
+
+const BEYOND_ASCII = /[^\x00-\x7f]/g;
+
+/** Where the characters beyond ASCII start in the bytes, and the extra bytes through each. */
+interface WideCharacters {
+  byteStart: number[];
+  extraThrough: number[];
+}
+
+/**
+ * The characters of `text` beyond ASCII (found by a native search), with their place in the
+ * text's UTF-8 bytes; null when that cannot be told from the text: a replacement character
+ * stands for one to three invalid bytes, and the extra bytes must add up to `extra`.
+ */
+function wideCharacters(text: string, extra: number): WideCharacters | null {
+  const byteStart: number[] = [];
+  const extraThrough: number[] = [];
+  let total = 0;
+  BEYOND_ASCII.lastIndex = 0;
+  for (let match = BEYOND_ASCII.exec(text); match !== null; match = BEYOND_ASCII.exec(text)) {
+    const unit = text.charCodeAt(match.index);
+    if (unit === 0xfffd) return null;
+    byteStart.push(match.index + total);
+    // UTF-8 takes two bytes below U+0800, four for a pair of UTF-16 halves (two for each), three
+    // for the rest.
+    total += unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 1 : 2;
+    extraThrough.push(total);
+    if (total > extra) return null;
+  }
+  return total === extra ? { byteStart, extraThrough } : null;
+}
+
+/**
+ * Turn byte offsets into offsets in the text. Each is at an ASCII byte (a literal's first), so
+ * every character beyond ASCII that starts before it ends before it too.
+ */
+function toTextOffsets(offsets: number[], wide: WideCharacters): void {
+  const { byteStart, extraThrough } = wide;
+  for (let k = 0; k < offsets.length; k++) {
+    const at = offsets[k];
+    // How many characters beyond ASCII start before `at`.
+    let lo = 0;
+    let hi = byteStart.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byteStart[mid] < at) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) offsets[k] = at - extraThrough[lo - 1];
+  }
 }
 
 /** Search ASCII bytes with two automata, one over each half. */

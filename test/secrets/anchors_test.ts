@@ -99,6 +99,39 @@ Deno.test("anchors: over a text's bytes as over the text, literals across the mi
   }
 });
 
+Deno.test("anchors: a long text with a few characters beyond ASCII, searched over its bytes, reports the text's offsets", () => {
+  const random = rng(17);
+  const exact = ["ab", "aB", "abc", "C-", "xY", "abcabcab"];
+  const folded = ["abc", "ca", "yx", "b"];
+  const set = anchorSet(exact, folded);
+  const encoder = new TextEncoder();
+  const wide = ["é", "—", "😀", "ß"]; // two, three and four bytes (a UTF-16 pair), two
+  for (let round = 0; round < 150; round++) {
+    let text = "";
+    const length = 200 + Math.floor(random() * 3000);
+    while (text.length < length) {
+      const r = random();
+      text += r < 0.005
+        ? wide[Math.floor(random() * wide.length)]
+        : r < 0.2
+        ? [...exact, ...folded][Math.floor(random() * (exact.length + folded.length))]
+        : "abcABC-_xyXY \n"[Math.floor(random() * 14)];
+    }
+    const { offsets, which } = findAnchors(text, set, encoder.encode(text));
+    const hits = offsets.map((o, k) => `${o}:${which[k]}`);
+    assertEquals([...hits].sort(), reference(text, set.literals), JSON.stringify(text));
+  }
+  // Invalid bytes decode to replacement characters whose byte count the text cannot tell: the
+  // offsets are still the text's.
+  const bytes = encoder.encode("abc ".repeat(100) + "x".repeat(40) + "abc");
+  bytes[10] = 0xe2; // the start of a three-byte character, cut short
+  bytes[11] = 0x82;
+  const text = new TextDecoder().decode(bytes);
+  assert(text.length < bytes.length);
+  const { offsets, which } = findAnchors(text, set, bytes);
+  assertEquals(offsets.map((o, k) => `${o}:${which[k]}`).sort(), reference(text, set.literals));
+});
+
 Deno.test("anchors: bytes of invalid UTF-8, one replaced character each, line up with the text", () => {
   const set = anchorSet(["SK", "ghp_"], ["key"]);
   const bytes = new Uint8Array([0x80, 0x53, 0x4b, 0xff, 0x67, 0x68, 0x70, 0x5f, 0x4b, 0x45, 0x59]);
