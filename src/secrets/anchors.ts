@@ -185,11 +185,10 @@ export function anchorSet(exact: Iterable<string>, folded: Iterable<string> = []
   };
 }
 
-/** Whether `literal` (ASCII) is written exactly at `start` of `source`, a text or its bytes. */
-function exactAt(source: string | Uint8Array, start: number, literal: string): boolean {
+/** Whether `literal` (ASCII) is written exactly at byte `start` of `bytes`. */
+function exactAt(bytes: Uint8Array, start: number, literal: string): boolean {
   for (let k = 0; k < literal.length; k++) {
-    const code = typeof source === "string" ? source.charCodeAt(start + k) : source[start + k];
-    if (code !== literal.charCodeAt(k)) return false;
+    if (bytes[start + k] !== literal.charCodeAt(k)) return false;
   }
   return true;
 }
@@ -333,18 +332,38 @@ function searchBytes(bytes: Uint8Array, set: AnchorSet, hits: AnchorHits): void 
 /** Search a text one character at a time; a character beyond ASCII returns to the start. */
 function searchChars(text: string, set: AnchorSet, hits: AnchorHits): void {
   const { table, byteClass, shift, firstReporting } = set;
+  const { emitStart, emitLiteral, emitLength, emitConfirm, literals } = set;
+  const { offsets, which } = hits;
   const n = text.length;
   let state = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     state = c < 128 ? table[(state << shift) | byteClass[c]] : 0;
-    if (state >= firstReporting) emit(text, i, state, set, hits.offsets, hits.which);
+    if (state < firstReporting) continue;
+    // The emission written out here, not called: this loop runs on strings of every shape.
+    const end = emitStart[state + 1];
+    for (let k = emitStart[state]; k < end; k++) {
+      const start = i - emitLength[k] + 1;
+      const index = emitLiteral[k];
+      if (emitConfirm[k] === 0 || exactAtText(text, start, literals[index].literal)) {
+        offsets.push(start);
+        which.push(index);
+      }
+    }
   }
 }
 
-/** Report the literals that end at `at` in `state`, confirming the case of exact ones. */
+/** Whether `literal` is written exactly at `start` of `text`. */
+function exactAtText(text: string, start: number, literal: string): boolean {
+  for (let k = 0; k < literal.length; k++) {
+    if (text.charCodeAt(start + k) !== literal.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/** Report the literals that end at byte `at` in `state`, confirming the case of exact ones. */
 function emit(
-  source: string | Uint8Array,
+  bytes: Uint8Array,
   at: number,
   state: number,
   set: AnchorSet,
@@ -356,7 +375,7 @@ function emit(
   for (let k = emitStart[state]; k < end; k++) {
     const start = at - emitLength[k] + 1;
     const index = emitLiteral[k];
-    if (emitConfirm[k] === 0 || exactAt(source, start, literals[index].literal)) {
+    if (emitConfirm[k] === 0 || exactAt(bytes, start, literals[index].literal)) {
       offsets.push(start);
       which.push(index);
     }
