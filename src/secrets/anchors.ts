@@ -242,7 +242,7 @@ export function findAnchors(text: string, set: AnchorSet, bytes?: Uint8Array): A
 /** Bytes beyond one per character, at most one in this many characters, for the byte search. */
 const SPARSE = 32;
 
-const BEYOND_ASCII = /[^\x00-\x7f]/g;
+const BEYOND_ASCII = /[\u0080-\uffff]/g;
 
 /** Where the characters beyond ASCII start in the bytes, and the extra bytes through each. */
 interface WideCharacters {
