@@ -7,7 +7,12 @@
  *      precision, recall, and end-to-end MB/s of each CLI;
  *   3. the engines alone, in process, over the same files: MB/s.
  *
- *   deno run -A bench/secrets_bench.ts [--mb 24] [--json]
+ *   deno run -A bench/secrets_bench.ts [--mb 24] [--json] [--rounds N] [--baseline=DIR]
+ *
+ * With `--rounds N`, N more rounds run the two CLIs on the tree one after the other (and, with
+ * `--baseline=DIR`, another checkout of wisp in the same round, e.g. the commit before a change),
+ * each round's ratios printed with the load average it ran at: on a shared machine, runs side by
+ * side in one round are the comparison that holds, and the spread over rounds shows the noise.
  *
  * secretlint is not a dependency of wisp: the bench installs it with npm into
  * a temporary folder (or uses SECRETLINT_DIR, a folder where
@@ -35,6 +40,8 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const args = Deno.args;
 const targetMb = Number(args[args.indexOf("--mb") + 1]) || 24;
 const asJson = args.includes("--json");
+const rounds = args.includes("--rounds") ? Number(args[args.indexOf("--rounds") + 1]) || 0 : 0;
+const BASELINE = args.find((a) => a.startsWith("--baseline="))?.slice("--baseline=".length);
 
 function log(line: string) {
   if (!asJson) console.error(line);
@@ -222,6 +229,81 @@ function fmt(n: number, digits = 3): string {
   return n.toFixed(digits);
 }
 
+/** One interleaved round: each CLI's wall-clock and CPU seconds, and the load it ran at. */
+interface Round {
+  load: number;
+  wisp: { seconds: number; cpuSeconds: number };
+  secretlint: { seconds: number; cpuSeconds: number };
+  baseline?: { seconds: number; cpuSeconds: number };
+}
+
+/**
+ * Run the CLIs one after the other, `n` times; wisp's output must be the same in every round (and
+ * the baseline's the same as wisp's: a faster scan that finds something else is no result).
+ */
+async function interleavedRounds(
+  n: number,
+  runs: { wisp: () => Promise<Ran>; secretlint: () => Promise<Ran>; baseline?: () => Promise<Ran> },
+  expectedStdout: string,
+): Promise<Round[]> {
+  const out: Round[] = [];
+  const times = (r: Ran) => ({ seconds: r.seconds, cpuSeconds: r.cpuSeconds });
+  for (let i = 0; i < n; i++) {
+    const load = Deno.loadavg()[0];
+    log(`round ${i + 1} of ${n} (load ${load.toFixed(1)}) ...`);
+    const baseline = runs.baseline ? await runs.baseline() : undefined;
+    const wisp = await runs.wisp();
+    const secretlint = await runs.secretlint();
+    if (wisp.stdout !== expectedStdout) throw new Error("wisp scan printed other findings");
+    if (baseline && baseline.stdout !== expectedStdout) {
+      throw new Error("the baseline printed other findings than this tree");
+    }
+    if (secretlint.code > 1) {
+      throw new Error(`secretlint failed: ${secretlint.stderr.slice(0, 400)}`);
+    }
+    out.push({
+      load,
+      wisp: times(wisp),
+      secretlint: times(secretlint),
+      ...(baseline ? { baseline: times(baseline) } : {}),
+    });
+  }
+  return out;
+}
+
+/** Each round's ratios, then the least, the median and the most of each. */
+function printRounds(rounds: Round[]) {
+  console.log(`\ninterleaved rounds on the tree (ratio: secretlint's time / wisp's)`);
+  const wall = rounds.map((r) => r.secretlint.seconds / r.wisp.seconds);
+  const cpu = rounds.map((r) => r.secretlint.cpuSeconds / r.wisp.cpuSeconds);
+  rounds.forEach((r, i) => {
+    const base = r.baseline
+      ? `; baseline ${fmt(r.baseline.seconds, 2)} s, ${fmt(r.baseline.cpuSeconds, 2)} CPU s`
+      : "";
+    console.log(
+      `  round ${i + 1}, load ${fmt(r.load, 1)}: wisp ${fmt(r.wisp.seconds, 2)} s, ${
+        fmt(r.wisp.cpuSeconds, 2)
+      } CPU s; secretlint ${fmt(r.secretlint.seconds, 2)} s, ${
+        fmt(r.secretlint.cpuSeconds, 2)
+      } CPU s; ${fmt(wall[i], 1)}x wall, ${fmt(cpu[i], 1)}x CPU${base}`,
+    );
+  });
+  const spread = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return `${fmt(sorted[0], 1)}x / ${fmt(sorted[Math.floor((sorted.length - 1) / 2)], 1)}x / ${
+      fmt(sorted[sorted.length - 1], 1)
+    }x`;
+  };
+  console.log(`  least / median / most: wall ${spread(wall)}, CPU ${spread(cpu)}`);
+  if (rounds.every((r) => r.baseline)) {
+    const after = rounds.map((r) => r.baseline!.cpuSeconds / r.wisp.cpuSeconds);
+    const afterWall = rounds.map((r) => r.baseline!.seconds / r.wisp.seconds);
+    console.log(
+      `  baseline / this tree: wall ${spread(afterWall)}, CPU ${spread(after)}`,
+    );
+  }
+}
+
 async function main() {
   const secretlint = await secretlintDir();
   const work = await Deno.makeTempDir({ prefix: "wisp-secrets-bench-" });
@@ -317,6 +399,28 @@ async function main() {
       : null;
 
     const mb = treeBytes / 1024 / 1024;
+    const interleaved = rounds > 0
+      ? await interleavedRounds(rounds, {
+        wisp: () => run(Deno.execPath(), wispArgs, treeDir, wispEnv),
+        secretlint: () => run(node, slArgs, treeDir),
+        ...(BASELINE
+          ? {
+            baseline: () =>
+              run(
+                Deno.execPath(),
+                [
+                  ...wispArgs.slice(0, 4),
+                  join(BASELINE, "deno.json"),
+                  join(BASELINE, "main.ts"),
+                  ...wispArgs.slice(6),
+                ],
+                treeDir,
+                wispEnv,
+              ),
+          }
+          : {}),
+      }, wispRun.stdout)
+      : [];
     const rows = {
       secretlintVersion: secretlint.version,
       corpus: { wisp: wispCorpus, secretlint: slCorpus },
@@ -359,6 +463,7 @@ async function main() {
           }
           : { error: engineRun.stderr.slice(0, 300) },
       },
+      rounds: interleaved,
     };
     if (asJson) {
       console.log(
@@ -441,6 +546,7 @@ async function main() {
         fmt(slEngine.ms / 1000 / wispEngineSeconds, 1) + "x",
       ]);
     } else console.log(`secretlint engine run failed: ${engineRun.stderr.slice(0, 300)}`);
+    if (interleaved.length > 0) printRounds(interleaved);
     console.log(
       `\ncorpus: wisp tp ${wispCorpus.truePositives} fp ${wispCorpus.falsePositives} fn ${wispCorpus.falseNegatives}; ` +
         `secretlint tp ${slCorpus.truePositives} fp ${slCorpus.falsePositives} fn ${slCorpus.falseNegatives}`,

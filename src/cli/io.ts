@@ -24,9 +24,9 @@ function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string): b
 
 /**
  * The reader of stdout has gone: end now with exit 0. Nothing is left to
- * flush (every write here is synchronous and the audit log appends line by
- * line), and what the command started in the sandbox dies with it
- * (bubblewrap's --die-with-parent).
+ * flush (every write here is synchronous, and an audit log holding events
+ * writes them at exit), and what the command started in the sandbox dies
+ * with it (bubblewrap's --die-with-parent).
  */
 function readerGone(): never {
   Deno.exit(0);

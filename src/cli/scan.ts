@@ -63,6 +63,9 @@ export function register(program: Command): void {
 /** A root that yields at least this many files is scanned by the thread pool; fewer, right here. */
 const POOL_MIN_FILES = 16;
 
+/** Output for a pipe or a file is written in blocks of about this many characters. */
+const OUTPUT_BLOCK = 64 * 1024;
+
 /** Exit status when an input could not be scanned: the result is incomplete. */
 const EXIT_NOT_SCANNED = 2;
 
@@ -167,6 +170,8 @@ class ScanReport {
   #historyHere = 0;
   #knownHere = 0;
   #knownKinds: Record<string, number> = {};
+  /** Output not yet written (see print). */
+  #pending = "";
 
   constructor(
     readonly format: string,
@@ -174,6 +179,8 @@ class ScanReport {
     readonly known: { empty: boolean; isKnown(f: SecretFinding, path: string): boolean },
     readonly audit: { record(kind: "secrets.scan", fields: Record<string, unknown>): unknown },
     readonly io: { out(text: string): void; errLine(line: string): void },
+    /** Stdout is a terminal: write each batch of findings at once. */
+    readonly interactive = false,
   ) {}
 
   /** The opening of the output. */
@@ -213,6 +220,16 @@ class ScanReport {
         }\n`;
       }
     }
+    this.#pending += text;
+    // A terminal sees each file's findings as they come; a pipe or a file gets them in blocks
+    // (a write per file with findings was a system call each over a large tree).
+    if (this.interactive || this.#pending.length >= OUTPUT_BLOCK) this.#flushOutput();
+  }
+
+  #flushOutput(): void {
+    if (this.#pending === "") return;
+    const text = this.#pending;
+    this.#pending = "";
     this.io.out(text);
   }
 
@@ -262,6 +279,7 @@ class ScanReport {
 
   /** The closing of the output (SARIF is written whole here). */
   async end(): Promise<void> {
+    this.#flushOutput();
     if (this.format === "json") this.io.out(`${this.#firstJson ? "" : "\n"}]}\n`);
     if (this.format === "sarif") {
       const { sarifLog } = await load<typeof import("../secrets/sarif.ts")>(
@@ -276,7 +294,9 @@ class ScanReport {
 }
 
 async function runScan(files: string[], flags: ScanFlags): Promise<void> {
-  const { cliState, errLine, out, stdinIsTerminal } = await load<typeof import("./io.ts")>(
+  const { cliState, errLine, out, stdinIsTerminal, stdoutIsTerminal } = await load<
+    typeof import("./io.ts")
+  >(
     import.meta.resolve("./io.ts"),
   );
   const { UsageError } = await load<typeof import("../util/errors.ts")>(
@@ -315,7 +335,14 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
     throw error;
   }
   const audit = scanAudit("scan");
-  const report = new ScanReport(plan.format, options.personal, known, audit, { out, errLine });
+  const report = new ScanReport(
+    plan.format,
+    options.personal,
+    known,
+    audit,
+    { out, errLine },
+    stdoutIsTerminal(),
+  );
   const threads = poolSize(Deno.env.get("WISP_SCAN_THREADS"), navigator.hardwareConcurrency ?? 1);
   let pool: InstanceType<typeof ScanPool> | undefined;
   report.begin();
@@ -383,8 +410,11 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
     }
   } finally {
     pool?.close();
-    await report.end();
-    audit.close();
+    try {
+      await report.end();
+    } finally {
+      audit.close(); // writes the events the log holds (it writes a scan's in batches)
+    }
   }
   const closing = scanClosingLines({
     totals: report.totals,

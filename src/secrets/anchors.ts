@@ -16,14 +16,16 @@
  */
 
 export interface AnchorSet {
-  /** Next state for (state << shift | classOf[code]). */
+  /** Next state for (state << shift | byteClass[byte]). */
   table: Uint16Array;
-  /** Character class of each ASCII code (0: a character no literal uses; also any non-ASCII). */
-  classOf: Uint8Array;
+  /** Character class of each byte (0: a character no literal uses, and every non-ASCII byte). */
+  byteClass: Uint8Array;
+  /** The length of the longest literal. */
+  longest: number;
   /** log2 of the table's row width (a power of two, so a row is found with a shift). */
   shift: number;
-  /** 1 where some literal ends in the state: the scan loop tests this before anything else. */
-  hasOutput: Uint8Array;
+  /** States from this number on are those where some literal ends (they are numbered last). */
+  firstReporting: number;
   /**
    * The hits of each state, flattened so the scan loop touches only typed arrays: state s owns
    * entries `emitStart[s]` to `emitStart[s + 1]`; each names a literal, its length, and whether
@@ -131,13 +133,28 @@ export function anchorSet(exact: Iterable<string>, folded: Iterable<string> = []
     }
   }
 
+  // Number the states that report last, so that the search tells one by comparing it with a
+  // single number instead of loading a flag per state; the start (no output) stays state 0.
+  const order: number[] = [];
+  for (let s = 0; s < n; s++) if (!outputs[s]) order.push(s);
+  const firstReporting = order.length;
+  for (let s = 0; s < n; s++) if (outputs[s]) order.push(s);
+  const renumbered = new Int32Array(n);
+  order.forEach((old, id) => renumbered[old] = id);
+  const numbered = new Uint16Array(n << shift);
+  for (let s = 0; s < n; s++) {
+    for (let c = 0; c < classes; c++) {
+      numbered[(renumbered[s] << shift) | c] = renumbered[table[(s << shift) | c]];
+    }
+  }
+
   const emitStart = new Int32Array(n + 1);
   const emitLiteral: number[] = [];
   const emitLength: number[] = [];
   const emitConfirm: number[] = [];
-  for (let s = 0; s < n; s++) {
-    emitStart[s] = emitLiteral.length;
-    for (const w of outputs[s] ?? []) {
+  for (let id = 0; id < n; id++) {
+    emitStart[id] = emitLiteral.length;
+    for (const w of outputs[order[id]] ?? []) {
       const entry = foldedList[w];
       if (entry.blind !== -1) {
         emitLiteral.push(entry.blind);
@@ -152,13 +169,14 @@ export function anchorSet(exact: Iterable<string>, folded: Iterable<string> = []
     }
   }
   emitStart[n] = emitLiteral.length;
-  const hasOutput = new Uint8Array(n);
-  for (let s = 0; s < n; s++) hasOutput[s] = emitStart[s + 1] > emitStart[s] ? 1 : 0;
+  const byteClass = new Uint8Array(256);
+  byteClass.set(classOf);
   return {
-    table,
-    classOf,
+    table: numbered,
+    byteClass,
+    longest: Math.max(1, ...words.map((word) => word.length)),
     shift,
-    hasOutput,
+    firstReporting,
     emitStart,
     emitLiteral: Int32Array.from(emitLiteral),
     emitLength: Int32Array.from(emitLength),
@@ -167,40 +185,199 @@ export function anchorSet(exact: Iterable<string>, folded: Iterable<string> = []
   };
 }
 
-/** Whether `literal` is written exactly at `start` of `text`. */
-function exactAt(text: string, start: number, literal: string): boolean {
+/** Whether `literal` (ASCII) is written exactly at byte `start` of `bytes`. */
+function exactAt(bytes: Uint8Array, start: number, literal: string): boolean {
   for (let k = 0; k < literal.length; k++) {
-    if (text.charCodeAt(start + k) !== literal.charCodeAt(k)) return false;
+    if (bytes[start + k] !== literal.charCodeAt(k)) return false;
   }
   return true;
 }
+
+/** Hits as found: parallel lists of start offsets and literal indexes. */
+export interface AnchorHits {
+  offsets: number[];
+  which: number[];
+}
+
+/** The second stream's hits, held until the first stream's are all in (to keep the order). */
+const laterOffsets: number[] = [];
+const laterWhich: number[] = [];
 
 /**
  * Every occurrence of every literal in `text`: parallel lists of start offsets and literal
  * indexes (into `set.literals`), in the order their last characters come (so offsets of literals
  * of different lengths may interleave). Lists, not a callback, and typed arrays only, keep the
  * loop small and monomorphic enough for V8 to keep it tight.
+ *
+ * `bytes`, when the caller holds them, are the text's UTF-8 bytes (a file read whole, a window of
+ * one). When they are as many as the text's characters the text is ASCII, as most source is, and
+ * the bytes are searched by two automata at once, each over one half (ADR 0690): one automaton
+ * waits on each table lookup before the next, as every step depends on the state the last one
+ * left; two independent ones overlap those waits, which about halves the time per character. The
+ * second starts a longest literal's length before the middle, so a literal across it is seen
+ * whole, and reports only what ends after it. A text with few characters beyond ASCII is searched
+ * over its bytes too, each hit then moved back by the extra bytes of those characters before it.
+ * Any other text is searched one character at a time (encoding it to bytes here would cost more
+ * than it saves).
  */
-export function findAnchors(text: string, set: AnchorSet): { offsets: number[]; which: number[] } {
-  const { table, classOf, shift, hasOutput, emitStart, emitLiteral, emitLength, emitConfirm } = set;
-  const literals = set.literals;
-  const offsets: number[] = [];
-  const which: number[] = [];
+export function findAnchors(text: string, set: AnchorSet, bytes?: Uint8Array): AnchorHits {
+  const hits: AnchorHits = { offsets: [], which: [] };
+  if (bytes !== undefined && bytes.length === text.length) {
+    searchBytes(bytes, set, hits);
+    return hits;
+  }
+  // A few characters beyond ASCII (a dash in a comment, a name): search the bytes all the same and
+  // move each hit back by the bytes those characters took beyond one each before it.
+  const extra = bytes === undefined ? 0 : bytes.length - text.length;
+  const wide = extra > 0 && extra * SPARSE < text.length ? wideCharacters(text, extra) : null;
+  if (wide === null) {
+    searchChars(text, set, hits);
+    return hits;
+  }
+  searchBytes(bytes!, set, hits);
+  toTextOffsets(hits.offsets, wide);
+  return hits;
+}
+
+/** Bytes beyond one per character, at most one in this many characters, for the byte search. */
+const SPARSE = 32;
+
+const BEYOND_ASCII = /[\u0080-\uffff]/g;
+
+/** Where the characters beyond ASCII start in the bytes, and the extra bytes through each. */
+interface WideCharacters {
+  byteStart: number[];
+  extraThrough: number[];
+}
+
+/**
+ * The characters of `text` beyond ASCII (found by a native search), with their place in the
+ * text's UTF-8 bytes; null when that cannot be told from the text: a replacement character
+ * stands for one to three invalid bytes, and the extra bytes must add up to `extra`.
+ */
+function wideCharacters(text: string, extra: number): WideCharacters | null {
+  const byteStart: number[] = [];
+  const extraThrough: number[] = [];
+  let total = 0;
+  BEYOND_ASCII.lastIndex = 0;
+  for (let match = BEYOND_ASCII.exec(text); match !== null; match = BEYOND_ASCII.exec(text)) {
+    const unit = text.charCodeAt(match.index);
+    if (unit === 0xfffd) return null;
+    byteStart.push(match.index + total);
+    // UTF-8 takes two bytes below U+0800, four for a pair of UTF-16 halves (two for each), three
+    // for the rest.
+    total += unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 1 : 2;
+    extraThrough.push(total);
+    if (total > extra) return null;
+  }
+  return total === extra ? { byteStart, extraThrough } : null;
+}
+
+/**
+ * Turn byte offsets into offsets in the text. Each is at an ASCII byte (a literal's first), so
+ * every character beyond ASCII that starts before it ends before it too.
+ */
+function toTextOffsets(offsets: number[], wide: WideCharacters): void {
+  const { byteStart, extraThrough } = wide;
+  for (let k = 0; k < offsets.length; k++) {
+    const at = offsets[k];
+    // How many characters beyond ASCII start before `at`.
+    let lo = 0;
+    let hi = byteStart.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byteStart[mid] < at) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) offsets[k] = at - extraThrough[lo - 1];
+  }
+}
+
+/** Search ASCII bytes with two automata, one over each half. */
+function searchBytes(bytes: Uint8Array, set: AnchorSet, hits: AnchorHits): void {
+  const { table, byteClass, shift, firstReporting } = set;
+  const length = bytes.length;
+  // The first stream reports hits ending before `middle`; the second starts a longest literal
+  // before it and reports hits ending from there on.
+  const middle = length >> 1;
+  const secondFrom = Math.max(0, middle - (set.longest - 1));
+  laterOffsets.length = 0;
+  laterWhich.length = 0;
+  let a = 0;
+  let b = 0;
+  let i = 0;
+  let j = secondFrom;
+  const together = Math.min(middle, length - secondFrom);
+  for (; i < together; i++, j++) {
+    a = table[(a << shift) | byteClass[bytes[i]]];
+    b = table[(b << shift) | byteClass[bytes[j]]];
+    if (a < firstReporting && b < firstReporting) continue;
+    if (a >= firstReporting) emit(bytes, i, a, set, hits.offsets, hits.which);
+    if (b >= firstReporting && j >= middle) emit(bytes, j, b, set, laterOffsets, laterWhich);
+  }
+  for (; i < middle; i++) {
+    a = table[(a << shift) | byteClass[bytes[i]]];
+    if (a >= firstReporting) emit(bytes, i, a, set, hits.offsets, hits.which);
+  }
+  for (; j < length; j++) {
+    b = table[(b << shift) | byteClass[bytes[j]]];
+    if (b >= firstReporting && j >= middle) emit(bytes, j, b, set, laterOffsets, laterWhich);
+  }
+  for (let k = 0; k < laterOffsets.length; k++) {
+    hits.offsets.push(laterOffsets[k]);
+    hits.which.push(laterWhich[k]);
+  }
+}
+
+/** Search a text one character at a time; a character beyond ASCII returns to the start. */
+function searchChars(text: string, set: AnchorSet, hits: AnchorHits): void {
+  const { table, byteClass, shift, firstReporting } = set;
+  const { emitStart, emitLiteral, emitLength, emitConfirm, literals } = set;
+  const { offsets, which } = hits;
   const n = text.length;
   let state = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    state = c < 128 ? table[(state << shift) | classOf[c]] : 0;
-    if (hasOutput[state] === 0) continue;
+    state = c < 128 ? table[(state << shift) | byteClass[c]] : 0;
+    if (state < firstReporting) continue;
+    // The emission written out here, not called: this loop runs on strings of every shape.
     const end = emitStart[state + 1];
     for (let k = emitStart[state]; k < end; k++) {
       const start = i - emitLength[k] + 1;
       const index = emitLiteral[k];
-      if (emitConfirm[k] === 0 || exactAt(text, start, literals[index].literal)) {
+      if (emitConfirm[k] === 0 || exactAtText(text, start, literals[index].literal)) {
         offsets.push(start);
         which.push(index);
       }
     }
   }
-  return { offsets, which };
+}
+
+/** Whether `literal` is written exactly at `start` of `text`. */
+function exactAtText(text: string, start: number, literal: string): boolean {
+  for (let k = 0; k < literal.length; k++) {
+    if (text.charCodeAt(start + k) !== literal.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/** Report the literals that end at byte `at` in `state`, confirming the case of exact ones. */
+function emit(
+  bytes: Uint8Array,
+  at: number,
+  state: number,
+  set: AnchorSet,
+  offsets: number[],
+  which: number[],
+): void {
+  const { emitStart, emitLiteral, emitLength, emitConfirm, literals } = set;
+  const end = emitStart[state + 1];
+  for (let k = emitStart[state]; k < end; k++) {
+    const start = at - emitLength[k] + 1;
+    const index = emitLiteral[k];
+    if (emitConfirm[k] === 0 || exactAt(bytes, start, literals[index].literal)) {
+      offsets.push(start);
+      which.push(index);
+    }
+  }
 }

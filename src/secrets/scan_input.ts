@@ -78,7 +78,7 @@ export function scanBytes(
   }
   const text = DECODER.decode(bytes);
   const diff = looksLikeDiff(text);
-  const findings = diff ? scanDiff(text, diffOptions(options)) : scanText(text, options);
+  const findings = diff ? scanDiff(text, diffOptions(options)) : scanText(text, options, bytes);
   if (findings.length > 0) onFindings(findings);
   return { binary: false, diff, counts: countByKind(findings) };
 }

@@ -89,13 +89,16 @@ function cutPoint(text: string, overlap: number): number {
 function windowScanner(
   options: StreamOptions,
   onFindings: (findings: SecretFinding[]) => void,
-): { visit: (text: string, last: boolean) => number; counts: Record<string, number> } {
+): {
+  visit: (text: string, last: boolean, bytes?: Uint8Array) => number;
+  counts: Record<string, number>;
+} {
   const counts: Record<string, number> = {};
   let offset = 0;
   let lineBase = 0;
   const overlap = options.overlapChars ?? OVERLAP_CHARS;
-  const visit = (text: string, last: boolean) => {
-    const found = scanText(text, options);
+  const visit = (text: string, last: boolean, bytes?: Uint8Array) => {
+    const found = scanText(text, options, bytes);
     let cut = last ? text.length : cutPoint(text, overlap);
     for (const f of found) if (f.start < cut && f.end > cut) cut = f.end;
     const reported = found.filter((f) => f.start < cut).map((f) => ({
@@ -169,7 +172,8 @@ export function scanReaderSync(
     const text = carried === "" ? fresh : carried + fresh;
     const last = done && end === filled;
     if (text.length === 0 && last) break;
-    const consumed = visit(text, last);
+    // The window's bytes go along when they are exactly its text (nothing carried as text).
+    const consumed = visit(text, last, carried === "" ? buffer.subarray(0, end) : undefined);
     if (last) break;
     const tailBytes = carried === "" ? bytesOfTail(fresh, consumed, buffer, end) : -1;
     if (tailBytes >= 0) {

@@ -119,10 +119,21 @@ async function appendConcurrently(
   each: number,
   maxBytes: number,
   keep: number,
+  /** Which of the processes write in batches (holdWrites). */
+  holds: (process: number) => boolean = () => false,
 ) {
-  const children = Array.from({ length: processes }, () =>
+  const children = Array.from({ length: processes }, (_, n) =>
     new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", WORKER, path, String(each), String(maxBytes), String(keep)],
+      args: [
+        "run",
+        "-A",
+        WORKER,
+        path,
+        String(each),
+        String(maxBytes),
+        String(keep),
+        holds(n) ? "hold" : "each",
+      ],
       stdout: "piped",
       stderr: "inherit",
     }).spawn());
@@ -163,6 +174,89 @@ Deno.test("concurrent appenders across rotation lose nothing", async () => {
   assertEquals(skipped, []);
   assertEquals(events.length, 16000);
   assertComplete(events, sessions, 2000);
+});
+
+Deno.test("held writes reach the file in batches of whole lines, at the bound and at close", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/audit.jsonl`;
+    const log = new AuditLog({ path, enabled: true, maxBytes: 1 << 20, keep: 3 });
+    const seen: AuditEvent[] = [];
+    log.onEvent((e) => seen.push(e));
+    log.holdWrites(2048, 60_000);
+    log.record("prompt", { text: "first" });
+    log.record("prompt", { text: "second" });
+    // Held: nothing on disk yet, but listeners saw both at once.
+    assertEquals(auditFiles(path).length === 0 ? [] : lines(path), []);
+    assertEquals(seen.map((e) => e.text), ["first", "second"]);
+    log.flush();
+    assertEquals(lines(path).map((l) => JSON.parse(l).text), ["first", "second"]);
+    // Past the byte bound the held lines are written without a flush.
+    for (let i = 0; i < 40; i++) log.record("prompt", { text: `bulk ${i} ${"b".repeat(60)}` });
+    const written = lines(path).length;
+    assert(written > 2 && written < 42, `${written} lines after the bound`);
+    log.record("prompt", { text: "last" });
+    log.close();
+    const events = lines(path).map((l) => JSON.parse(l));
+    assertEquals(events.length, 43);
+    assertEquals(events.at(-1).text, "last");
+    for (let i = 1; i < events.length; i++) assertEquals(events[i].seq, events[i - 1].seq + 1);
+    // Ids stay 16 hex digits and distinct when drawn from a block.
+    assertEquals(new Set(events.map((e) => e.id)).size, events.length);
+    for (const e of events) assertMatch(e.id, /^[0-9a-f]{16}$/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("held writes waiting past their time go out with the next event", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/audit.jsonl`;
+    const log = new AuditLog({ path, enabled: true, maxBytes: 1 << 20, keep: 3 });
+    log.holdWrites(1 << 20, 20);
+    log.record("prompt", { text: "early" });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    log.record("prompt", { text: "late" });
+    assertEquals(lines(path).map((l) => JSON.parse(l).text), ["early", "late"]);
+    log.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a process that holds its events and exits without closing the log still writes them", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/audit.jsonl`;
+    const run = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", WORKER, path, "25", String(1 << 20), "3", "exit"],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    assert(run.success, "the writer process failed");
+    const session = new TextDecoder().decode(run.stdout).trim();
+    const { events, skipped } = readAuditLog(path);
+    assertEquals(skipped, []);
+    assertComplete(events, [session], 25);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("writers holding their events and writers that do not, across rotation, lose nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/audit.jsonl`;
+    const sessions = await appendConcurrently(path, 8, 2000, 256 * 1024, 100, (n) => n % 2 === 0);
+    assert(auditFiles(path).length > 3, "expected the log to rotate");
+    const { events, skipped } = readAuditLog(path);
+    assertEquals(skipped, []);
+    assertEquals(events.length, 16000);
+    assertComplete(events, sessions, 2000);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("the reader skips a torn or corrupt line and says where", async () => {
