@@ -229,7 +229,9 @@ Deno.test({
       const frames = () =>
         Deno.readTextFile(trace).then((t) => t.split("\n").filter(Boolean).length)
           .catch(() => 0);
-      await tui.until("the band", (screen) => band(screen).rule >= 0 && /granite/.test(screen));
+      // The start is over once the status row has the model: the banner above names it earlier,
+      // and the status line that follows it is a frame of its own.
+      await tui.until("the status row", (screen) => /granite/.test(band(screen).status));
       await tui.type("x");
       await tui.until("the key drawn", (sc) => inputText(sc) === "› x");
       const before = await frames();
