@@ -52,16 +52,7 @@ function unescapeLiteral(body: string): string {
 }
 
 /** A small seeded generator, so a failure names a line that can be made again. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as seeded } from "../support/random.ts";
 
 const PROGRAMS = ["ls", "git", "npm", "cat", "grep", "echo", "tail", "rm", "./bin/x", "make", "wc"];
 const PLAIN_WORDS = [
