@@ -1,9 +1,9 @@
 /**
  * Secrets in the own formats of network services and servers, which name the value by the
  * format's syntax rather than by a word like `password`: IPsec's `: PSK "…"`, SNMP communities and
- * `createUser`'s two pass phrases, Jetty's realm files (`user: password, role`), Caddy's
+ * `createUser`'s two pass phrases (and the same given to the SNMP tools' `-c`, `-A`, `-X`), Jetty's realm files (`user: password, role`), Caddy's
  * `dns provider token`, a Source game server's login token, LDIF's base64 `userPassword::`,
- * OpenVPN's static key block, Envoy's `inline_string` under a secret, and base64 `user:password`
+ * OpenVPN's static key block and inline `<auth-user-pass>`, Envoy's `inline_string` under a secret, and base64 `user:password`
  * handed to something named an authorization. Each reads one format, entered through keywords of its own.
  */
 import type { Candidate, Rule, RuleContext } from "./types.ts";
@@ -16,6 +16,9 @@ import {
 } from "./allowlist.ts";
 import { classCount, shannonEntropy } from "./entropy.ts";
 import { acceptValue, classifyName } from "./generic.ts";
+
+/** The communities every SNMP agent ships with: known to anyone, not a secret. */
+const DEFAULT_COMMUNITIES = new Set(["public", "private"]);
 
 /** A password written into a service's file: not a stand-in, a variable or a tutorial's example. */
 function servicePassword(value: string): boolean {
@@ -36,19 +39,62 @@ function candidate(kind: string, start: number, end: number): Candidate {
 
 /**
  * strongSwan's and Libreswan's `ipsec.secrets`: `selectors : PSK "…"`, `carol : EAP "…"`
- * (also XAUTH and NTLM). `: RSA key.pem` names a file and is not read.
+ * (also XAUTH and NTLM), and the passphrase after a private key's file
+ * (`: RSA moon.key "…"`, likewise ECDSA and P12). The file's name alone is not read.
  */
 const ipsecSecretRule: Rule = regexRule({
   kind: "password",
-  pattern: /:[ \t]*(?:PSK|EAP|XAUTH|NTLM)[ \t]+(["']?)([^\s"']+)\1(?=[ \t]*(?:#|\n|$))/gd,
+  pattern:
+    /:[ \t]*(?:(?:PSK|EAP|XAUTH|NTLM)|(?:RSA|ECDSA|P12|PKCS8|BLISS)[ \t]+[^\s"']+)[ \t]+(["']?)([^\s"']+)\1(?=[ \t]*(?:#|\n|$))/gd,
   group: 2,
-  keywords: ["PSK", "EAP", "XAUTH", "NTLM"],
+  keywords: ["PSK", "EAP", "XAUTH", "NTLM", "RSA", "ECDSA", "P12", "PKCS8"],
+  priority: PRIORITY.header,
+  validate: (v) => servicePassword(v),
+});
+
+/**
+ * net-snmp's tools on a command line: `snmpwalk -v2c -c COMMUNITY`, and SNMPv3's `-A` (the
+ * authentication pass phrase) and `-X` (the privacy one). `public` and `private` are defaults.
+ */
+const snmpToolRule: Rule = {
+  id: "snmp-tool-options",
+  category: "credential",
+  keywords: ["snmp"],
+  find(text: string): Candidate[] {
+    const out: Candidate[] = [];
+    const command =
+      /\bsnmp(?:walk|bulkwalk|get|getnext|bulkget|set|trap|inform|table|delta|df|status|netstat|test|usm|vacm)\b[^\n|;&]*/g;
+    const option = /[ \t]-[cAX][ \t]*(["']?)([^\s"']+)\1(?=\s|$)/dg;
+    let m: RegExpExecArray | null;
+    while ((m = command.exec(text)) !== null) {
+      option.lastIndex = 0;
+      let o: RegExpExecArray | null;
+      while ((o = option.exec(m[0])) !== null) {
+        const value = o[2];
+        if (DEFAULT_COMMUNITIES.has(value.toLowerCase()) || !servicePassword(value)) continue;
+        const [start, end] = spanOf(o, 2);
+        out.push(candidate("password", m.index + start, m.index + end));
+      }
+    }
+    return out;
+  },
+};
+
+/**
+ * OpenVPN's credentials written into the profile, `<auth-user-pass>` with the user on the first
+ * line and the password on the second.
+ */
+const openvpnInlineAuthRule: Rule = regexRule({
+  kind: "password",
+  pattern:
+    /<auth-user-pass>[ \t]*\r?\n[ \t]*[^\s<]+[ \t]*\r?\n[ \t]*([^\s<]+)[ \t]*\r?\n[ \t]*<\/auth-user-pass>/gd,
+  group: 1,
+  anchors: ["<auth-user-pass>"],
   priority: PRIORITY.header,
   validate: (v) => servicePassword(v),
 });
 
 /** The communities every SNMP agent ships with: known to anyone, not a secret. */
-const DEFAULT_COMMUNITIES = new Set(["public", "private"]);
 
 /**
  * net-snmp's `snmpd.conf`: the community of `rocommunity`/`rwcommunity` (and `com2sec`'s last
@@ -224,6 +270,8 @@ const inlineDataSourceRule: Rule = {
 /** The rules of this file. */
 export const SERVICE_FORMAT_RULES: Rule[] = [
   ipsecSecretRule,
+  snmpToolRule,
+  openvpnInlineAuthRule,
   snmpRule,
   realmFileRule,
   caddyDnsRule,

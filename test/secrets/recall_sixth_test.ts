@@ -195,3 +195,26 @@ Deno.test("emails after mailto: and a vCard's EMAIL; not a URL's user:password@ 
     .filter((f) => f.kind === "email").map((f) => text.slice(f.start, f.end));
   assertEquals(emails, ["aiko.tanaka@acme-corp.io", "maria.keller@acme-corp.io"]);
 });
+
+Deno.test("SNMP tools' community and v3 pass phrases on a command line", () => {
+  const a = `ops${v.mixed(AN, 9)}`, b = password(), c = password();
+  const text = [
+    `snmpwalk -v2c -c ${a} 10.1.2.3 system`,
+    "snmpget -v2c -c public localhost sysUpTime.0",
+    `snmpwalk -v3 -l authPriv -u monitor -a SHA -A '${b}' -x AES -X "${c}" core-sw1`,
+    'snmpwalk -v3 -u monitor -A "$SNMP_AUTH" core-sw1',
+  ].join("\n") + "\n";
+  assertEquals(found("history.sh", text), [a, b, c]);
+});
+
+Deno.test("IPsec: a private key file's passphrase; OpenVPN: an inline auth-user-pass", () => {
+  const a = password(), b = password();
+  assertEquals(found("ipsec.secrets", `: RSA moon.key "${a}"\n: RSA sun.key\n`), [a]);
+  assertEquals(
+    found(
+      "client.ovpn",
+      `remote vpn.example.net 1194\n<auth-user-pass>\nkiosk\n${b}\n</auth-user-pass>\n`,
+    ),
+    [b],
+  );
+});
