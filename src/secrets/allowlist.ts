@@ -234,6 +234,9 @@ export function isPlaceholder(value: string, templates = true): boolean {
   }
   if (madeOfStandInWords(lower)) return true;
   if (/^<[^>]*>$|^\[[^\]]*\]$/.test(value)) return true;
+  // A word between dollar signs is the mask a tool exports in place of a secret (AWX's and
+  // Ansible Tower's `$encrypted$`).
+  if (/^\$[A-Za-z_]+\$$/.test(value)) return true;
   if (templates && isTemplateReference(value)) return true;
   const core = value.replace(/^[a-z]+[_-]/i, "");
   if (isRepetitive(core) || isRepetitive(value)) return true;
@@ -290,7 +293,7 @@ export function isToolCiphertext(value: string): boolean {
  * A password stored hashed, in the formats password hashers write: the modular crypt format
  * (`$2b$…`, `$6$…`, `$apr1$…`, `$argon2id$…`, `$scrypt$…`), Jupyter's `argon2:$argon2id$…` and
  * legacy `sha1:salt:hex`, Django's `pbkdf2_sha256$…`, Werkzeug's `pbkdf2:sha256:…$salt$hex` and
- * `scrypt:…$salt$hex`, and LDAP's `{SSHA}…`. A hash does not give the password back.
+ * `scrypt:…$salt$hex`, LDAP's `{SSHA}…`, and Jetty's `MD5:…`. A hash does not give the password back.
  */
 export function isPasswordHash(value: string): boolean {
   return /^(?:argon2:)?\$(?:argon2(?:id|i|d)|2[abxy]?|1|5|6|7|y|gy|apr1|scrypt|pbkdf2(?:-sha\d+)?)\$[^\s$]+\$/
@@ -299,7 +302,9 @@ export function isPasswordHash(value: string): boolean {
     /^(?:pbkdf2_sha(?:1|256)|bcrypt_sha256|argon2|scrypt)\$[^\s$]+\$/.test(value) ||
     /^(?:pbkdf2:sha\d+(?::\d+)?|scrypt:\d+:\d+:\d+)\$[^\s$]+\$[0-9a-f]{32,}$/.test(value) ||
     /^\{(?:SSHA|SHA|SSHA256|SSHA512|SHA256|SHA512|SMD5|MD5|CRYPT|PBKDF2(?:-SHA\d+)?)\}\S{8,}$/i
-      .test(value);
+      .test(value) ||
+    // Jetty's and Rundeck's realm files: `MD5:hex`, `CRYPT:…` (but `OBF:` is reversible).
+    /^(?:MD5:[0-9a-f]{32}|CRYPT:[A-Za-z0-9./$]{13,})$/.test(value);
 }
 
 /**

@@ -10,6 +10,8 @@ import { COMMAND_RULES } from "./commands.ts";
 import { classCount, shannonEntropy } from "./entropy.ts";
 import { privateKeyRule } from "./private_key.ts";
 import { PROVIDER_RULES } from "./providers.ts";
+import { SERVICE_FORMAT_RULES } from "./service_formats.ts";
+import { toldPasswordRule } from "./prose.ts";
 
 import { randomPart } from "./providers.ts";
 
@@ -397,6 +399,8 @@ export const CREDENTIAL_RULES: Rule[] = [
   }),
   ...PROVIDER_RULES,
   ...COMMAND_RULES,
+  ...SERVICE_FORMAT_RULES,
+  toldPasswordRule,
   regexRule({
     // Basic-auth helpers given the user and password as literals: `HTTPBasicAuth("u", "…")`,
     // `basic_auth("u", "…")`, `withBasicAuth('u', '…')`, requests' `auth=("u", "…")`, Faraday's

@@ -307,6 +307,11 @@ function classifyNameUncached(name: string): NameClass {
   if (tokens.length === 0) return null;
   let lastSecretWord = -1;
   for (let i = 0; i < tokens.length; i++) if (secretWord(tokens[i])) lastSecretWord = i;
+  // A closing key pair (`ServerApiKey`, `client_secret_key`) is a secret word too, so the owner
+  // words before it (`server`, `host`) say whose key it is.
+  if (lastSecretWord === -1 && keyPairAt(tokens, tokens.length - 2)) {
+    lastSecretWord = tokens.length - 1;
+  }
   if (
     tokens.some((t, i) => EXCLUDED_TOKENS.has(t) && (!OWNER_TOKENS.has(t) || i > lastSecretWord))
   ) return null;
@@ -323,16 +328,26 @@ function classifyNameUncached(name: string): NameClass {
   // `api_key`, `STRIPE_KEY`, `privateKey`: "key" after another word (but not `key` alone).
   const last = tokens[tokens.length - 1];
   if (last === "key" && tokens.length >= 2) return "secret";
-  for (let i = 0; i + 1 < tokens.length; i++) {
-    if (
-      tokens[i + 1] === "key" &&
-      ["api", "access", "auth", "private", "secret", "signing", "encryption", "master", "client"]
-        .includes(tokens[i])
-    ) {
-      return "secret";
-    }
-  }
+  for (let i = 0; i + 1 < tokens.length; i++) if (keyPairAt(tokens, i)) return "secret";
   return null;
+}
+
+/** Words before `key` that make a secret key: `api_key`, `privateKey`, `signing-key`. */
+const KEY_PAIR_WORDS = new Set([
+  "api",
+  "access",
+  "auth",
+  "private",
+  "secret",
+  "signing",
+  "encryption",
+  "master",
+  "client",
+]);
+
+/** Whether tokens `i` and `i + 1` are such a pair. */
+function keyPairAt(tokens: string[], i: number): boolean {
+  return i >= 0 && tokens[i + 1] === "key" && KEY_PAIR_WORDS.has(tokens[i]);
 }
 
 /** The kind a name and value make: a few names pin a vendor. */
@@ -382,6 +397,14 @@ const CODE_EXTENSIONS = new Set([
   ".hcl",
   ".groovy",
   ".ipynb",
+  // Gradle's Kotlin DSL, Elixir, Zig, Nim, Crystal and Julia
+  ".kts",
+  ".ex",
+  ".exs",
+  ".zig",
+  ".nim",
+  ".cr",
+  ".jl",
 ]);
 
 /** A value that is code, not a literal: a call, an index, a member chain, a bare identifier. */
@@ -438,10 +461,18 @@ export function acceptValue(
     yaml?: boolean;
   },
 ): boolean {
-  const { minLength, minEntropy } = thresholds(cls, options.thorough);
+  // A secret's bars are for generated strings; one a person chose mixes three kinds of character
+  // and is shorter and plainer (a RADIUS client's `secret = Harbor9373+`): a short one is judged
+  // as a password.
+  const chosen = cls === "secret" && value.length >= 8 && value.length < 24 &&
+    classCount(value) >= 3;
+  const { minLength, minEntropy } = thresholds(chosen ? "password" : cls, options.thorough);
   if (value.length < minLength || value.length > 1024) return false;
   if (/\s/.test(value) && !options.thorough) return false;
   if (isPlaceholder(value, false) || isReference(value)) return false;
+  // An object written into a string (`"{\"value\":…,\"salt\":…}"`, Keycloak's stored hashes):
+  // its own fields are named, and judged by their names, not as one secret.
+  if (/^\{\\?"[\w.-]+\\?"[ \t]*:/.test(value)) return false;
   // Template marks and character classes (`[A-Za-z0-9._~+/-]+=*` describes tokens; it is not
   // one), unless found by chance in dense random text (measured only then: most values hold
   // neither).
@@ -632,10 +663,11 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
     }
   }
   // A JSON list of name/value pairs (Postman environments, CloudFormation parameters, AWS task
-  // definitions): { "key": "apiKey", "value": "…" } on one line.
+  // definitions): { "key": "apiKey", "value": "…" } on one line; and a credential that says its
+  // type (Keycloak's and other identity exports' `{ "type": "password", "value": "…" }`).
   if (
     quote === '"' && text[nameEnd] === '"' &&
-    /"(?:key|name|Name|Key|ParameterKey)"[ \t]*:[ \t]*"$/.test(prefix)
+    /"(?:key|name|Name|Key|ParameterKey|type)"[ \t]*:[ \t]*"$/.test(prefix)
   ) {
     const m = /^"[ \t]*,[ \t]*"(?:value|Value|ParameterValue)"[ \t]*:[ \t]*(?=")/.exec(
       text.slice(nameEnd, nameEnd + 60),
@@ -928,7 +960,7 @@ function assignmentAt(
 
 /** An environment variable looked up by its quoted name, up to the opening quote. */
 const ENV_LOOKUP =
-  /(?:env::var|[Gg]etenv|environ\.get|ENV\.fetch|GetEnvironmentVariable|Deno\.env\.get)[ \t]*\([ \t]*["']$/;
+  /(?:env::var|[Gg]et_?[Ee]nv|environ\.get|ENV\.fetch|GetEnvironmentVariable|Deno\.env\.get)[ \t]*\([ \t]*["']$/;
 
 /**
  * What writes a literal fallback after a lookup: Rust's `.unwrap_or("…")` and
@@ -1042,8 +1074,11 @@ function setterCall(text: string, nameStart: number, nameEnd: number): Assignmen
   };
 }
 
-/** A type after `name:` and then `=`, as typed languages declare a constant or a field. */
-const TYPE_ANNOTATION = /^[ \t]*[&A-Za-z_][\w&'<>[\], .|?*]*?[ \t]*=(?![=>~])/;
+/**
+ * A type after `name:` and then `=`, as typed languages declare a constant or a field (Zig's and
+ * Go's slice types start with `[]`: `api_key: []const u8 = "…"`).
+ */
+const TYPE_ANNOTATION = /^[ \t]*(?:\[\][ \t]*)?[&A-Za-z_][\w&'<>[\], .|?*]*?[ \t]*=(?![=>~])/;
 
 /** Parent names under which a bare `key` is a secret key. */
 const KEYED_PARENTS = new Set([

@@ -28,6 +28,18 @@ const EXAMPLE_DOMAIN =
 const FILE_TLDS =
   /^(?:png|jpe?g|gif|svg|webp|ico|bmp|js|mjs|cjs|ts|tsx|jsx|css|scss|less|map|json|txt|md|html?|py|rb|lock|ya?ml|toml|xml|zip|gz|tgz|exe|dll|so|dylib|wasm|pdf|csv|log|sh|pem|key)$/i;
 
+/**
+ * Whether the `:` at `colon` introduces an address rather than a URL's `user:password@`: after
+ * `mailto:` (iCalendar's `ORGANIZER;CN=…:mailto:`), or after a vCard's `EMAIL` property
+ * (`EMAIL;TYPE=work:`), which starts its line. An event's `UID:…@host` is an id, not an address.
+ */
+function addressAfterColon(text: string, colon: number): boolean {
+  const lineStart = text.lastIndexOf("\n", colon - 1) + 1;
+  const before = text.slice(Math.max(lineStart, colon - 200), colon);
+  return /(?:^|[\s<"'(:])mailto$/i.test(before) ||
+    (lineStart >= colon - 200 && /^(?:item\d+\.)?EMAIL(?:;[^:\n]*)?$/i.test(before));
+}
+
 function emailAllowed(email: string, text: string, start: number, end: number): boolean {
   const at = email.lastIndexOf("@");
   const local = email.slice(0, at).toLowerCase();
@@ -37,7 +49,8 @@ function emailAllowed(email: string, text: string, start: number, end: number): 
   if (
     /^(?:no-?reply|do-?not-?reply|git|user|username|name|email|someone|foo|bar|test)$/.test(local)
   ) return false;
-  if (text[start - 1] === "/" || text[start - 1] === ":") return false; // URL userinfo, scp-style remotes
+  if (text[start - 1] === "/") return false; // URL userinfo
+  if (text[start - 1] === ":" && !addressAfterColon(text, start - 1)) return false; // user:pw@host
   if (text[end] === ":" && /^[\w.-]+\//.test(text.slice(end + 1, end + 64))) return false; // git@host:org/repo
   return true;
 }

@@ -9,6 +9,7 @@
 import { expand, type Gen, type Label, type Labels, markers } from "./make_corpus.ts";
 import { rng, Values } from "./corpus_values.ts";
 import { fifthRoundMarkers, fifthRoundTemplates } from "./probe_fifth_round.ts";
+import { sixthRoundMarkers, sixthRoundTemplates } from "./probe_sixth_round.ts";
 
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const LOWER = "abcdefghijklmnopqrstuvwxyz";
@@ -1553,11 +1554,12 @@ pw <- Sys.getenv("DB_PASSWORD")
 /** The probe corpus for one seed: files and their labels. */
 export function generateProbe(seed: number): { files: Record<string, string>; labels: Labels } {
   const v = new Values(rng(seed));
-  const gens = { ...probeMarkers(v), ...fifthRoundMarkers(v) };
+  const gens = { ...probeMarkers(v), ...fifthRoundMarkers(v), ...sixthRoundMarkers(v) };
   const files: Record<string, string> = {};
   const labels: Labels = {};
-  // The fifth batch comes last and draws only through markers, so earlier files keep their values.
-  const templates = { ...probeTemplates(v), ...fifthRoundTemplates() };
+  // The fifth and sixth batches come last and draw only through markers, so earlier files keep
+  // their values.
+  const templates = { ...probeTemplates(v), ...fifthRoundTemplates(), ...sixthRoundTemplates() };
   for (const [path, template] of Object.entries(templates)) {
     const { text, labels: found } = expand(template, gens);
     files[path] = text;
