@@ -9,13 +9,14 @@
 /** The corpus's seeded generator (one home for the tests' seeded draws). */
 export { seededRandom as rng } from "../support/random.ts";
 
-const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-const LOWER = "abcdefghijklmnopqrstuvwxyz";
-const DIGIT = "0123456789";
-const ALNUM = UPPER + LOWER + DIGIT;
-const B64 = ALNUM + "+/";
-const B64URL = ALNUM + "-_";
-const HEX = "0123456789abcdef";
+/** The alphabets the corpus draws values from (one home for every corpus file). */
+export const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+export const LOWER = "abcdefghijklmnopqrstuvwxyz";
+export const DIGIT = "0123456789";
+export const ALNUM = UPPER + LOWER + DIGIT;
+export const B64 = ALNUM + "+/";
+export const B64URL = ALNUM + "-_";
+export const HEX = "0123456789abcdef";
 
 export class Values {
   constructor(private readonly random: () => number) {}

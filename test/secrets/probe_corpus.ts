@@ -7,16 +7,9 @@
  * ones below for value shapes the first corpus does not have.
  */
 import { expand, type Gen, type Label, type Labels, markers } from "./make_corpus.ts";
-import { rng, Values } from "./corpus_values.ts";
+import { ALNUM, B64, B64URL, DIGIT, LOWER, rng, UPPER, Values } from "./corpus_values.ts";
 import { fifthRoundMarkers, fifthRoundTemplates } from "./probe_fifth_round.ts";
 import { sixthRoundMarkers, sixthRoundTemplates } from "./probe_sixth_round.ts";
-
-const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-const LOWER = "abcdefghijklmnopqrstuvwxyz";
-const DIGIT = "0123456789";
-const ALNUM = UPPER + LOWER + DIGIT;
-const B64 = ALNUM + "+/";
-const B64URL = ALNUM + "-_";
 
 const WORDS = [
   "harbor",

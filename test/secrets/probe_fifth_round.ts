@@ -7,14 +7,8 @@
  * as they were.
  */
 import type { Gen } from "./make_corpus.ts";
-import type { Values } from "./corpus_values.ts";
+import { ALNUM, B64, B64URL, type Values } from "./corpus_values.ts";
 
-const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-const LOWER = "abcdefghijklmnopqrstuvwxyz";
-const DIGIT = "0123456789";
-const ALNUM = UPPER + LOWER + DIGIT;
-const B64 = ALNUM + "+/";
-const B64URL = ALNUM + "-_";
 const BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
 
 function uuid(v: Values): string {

@@ -9,14 +9,8 @@
  * marker, so adding the batch leaves the earlier files' draws as they were.
  */
 import type { Gen } from "./make_corpus.ts";
-import type { Values } from "./corpus_values.ts";
+import { ALNUM, B64, B64URL, LOWER, type Values } from "./corpus_values.ts";
 
-const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-const LOWER = "abcdefghijklmnopqrstuvwxyz";
-const DIGIT = "0123456789";
-const ALNUM = UPPER + LOWER + DIGIT;
-const B64 = ALNUM + "+/";
-const B64URL = ALNUM + "-_";
 const WORDS = ["harbor", "maple", "orbit", "candle", "falcon", "velvet", "otter", "quartz"];
 
 /** A short password a person typed, as game and device configs hold them. */
