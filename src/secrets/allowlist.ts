@@ -160,7 +160,7 @@ export function isTemplateReference(value: string): boolean {
  * `test_api_key_123`, `my-dev-secret`. A value made only of these (and digits) says what it stands
  * for instead of being it.
  */
-const STAND_IN_WORDS = new Set([
+export const STAND_IN_WORDS = new Set([
   "fake",
   "dummy",
   "mock",
@@ -207,7 +207,7 @@ const STAND_IN_WORDS = new Set([
  * word. Read word by word so that a random value, whose first word is no stand-in, is refused there
  * (every value a secret-like name is given passes through here).
  */
-function madeOfStandInWords(lower: string): boolean {
+export function madeOfStandInWords(lower: string): boolean {
   let named = 0;
   let start = 0;
   while (start < lower.length) {
