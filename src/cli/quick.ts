@@ -3,8 +3,8 @@
  * commander (an npm package: the first one a process loads starts Deno's
  * Node compatibility layer): `wisp config [show]`, `wisp config get KEY`,
  * `wisp config list [--json]`, `wisp sandbox [--no-network]
- * [--writable PATH]… -- CMD [ARG…]`, and a bare `wisp mcp` (as MCP clients
- * start it). Only these exact shapes are read here;
+ * [--writable PATH]… -- CMD [ARG…]`, a bare `wisp mcp` (as MCP clients
+ * start it), and `wisp scan` with files and its own options only. Only these exact shapes are read here;
  * anything else — help, another option, a typo, a missing `--` — goes to the
  * command tree, which answers it as always. The actions are the tree's own
  * (docs/adr/0641-light-commands-ahead-of-the-command-tree.md).
@@ -17,6 +17,7 @@ import { load } from "./lazy.ts";
 export function quickAction(argv: readonly string[]): (() => Promise<void>) | undefined {
   if (argv[0] === "config") return configAction(argv.slice(1));
   if (argv[0] === "sandbox") return sandboxAction(argv.slice(1));
+  if (argv[0] === "scan") return scanAction(argv.slice(1));
   if (argv[0] === "mcp" && argv.length === 1) {
     // As MCP clients start it: no options.
     return async () => {
@@ -72,6 +73,39 @@ function sandboxAction(words: readonly string[]): (() => Promise<void>) | undefi
       import.meta.resolve("./sandbox_command.ts"),
     );
     await runSandbox(program, { network, writable });
+  };
+}
+
+/**
+ * `wisp scan` with files (or `-`) and the command's own options, each spelled in full:
+ * `--json`, `--personal`, `--thorough`, `--no-history`, `--format F`, `--baseline FILE` (or
+ * `--opt=value`). A scan of a tree is the command a pre-commit hook or CI runs over and over, so
+ * its start-up counts. Any other word starting with `-` (help, `--`, a typo) goes to the tree.
+ */
+function scanAction(words: readonly string[]): (() => Promise<void>) | undefined {
+  const files: string[] = [];
+  const flags: import("./scan.ts").ScanFlags = {};
+  for (let at = 0; at < words.length; at++) {
+    const word = words[at];
+    if (word === "-" || !word.startsWith("-")) files.push(word);
+    else if (word === "--json") flags.json = true;
+    else if (word === "--personal") flags.personal = true;
+    else if (word === "--thorough") flags.thorough = true;
+    else if (word === "--no-history") flags.history = false;
+    else {
+      const [name, inline] = word.includes("=")
+        ? [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)]
+        : [word, undefined];
+      if (name !== "--format" && name !== "--baseline") return undefined;
+      const value = inline ?? words[++at];
+      if (value === undefined || !isPath(value)) return undefined;
+      if (name === "--format") flags.format = value;
+      else flags.baseline = value;
+    }
+  }
+  return async () => {
+    const { runScan } = await load<typeof import("./scan.ts")>(import.meta.resolve("./scan.ts"));
+    await runScan(files, flags);
   };
 }
 

@@ -83,7 +83,7 @@ async function runRedact(file: string | undefined, flags: RedactFlags): Promise<
     thorough: flags.thorough === true,
     path: file,
   };
-  const audit = scanAudit("redact");
+  const audit = await scanAudit("redact");
   try {
     const result = await secrets.redactStream(stream, options, (chunk) => out(chunk));
     audit.record("redaction", {

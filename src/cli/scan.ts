@@ -11,7 +11,8 @@ import type { Command } from "commander";
 import type { SecretFinding } from "../secrets/types.ts";
 import type { InputResult } from "../secrets/scan_input.ts";
 
-interface ScanFlags {
+/** The options of `wisp scan`, as commander gives them. */
+export interface ScanFlags {
   /** Commander's `--no-history`: false when given. */
   history?: boolean;
   personal?: boolean;
@@ -293,7 +294,11 @@ class ScanReport {
   }
 }
 
-async function runScan(files: string[], flags: ScanFlags): Promise<void> {
+/**
+ * Scan `files` (standard input when none, or `-`) with `flags` as the command tree parsed them;
+ * the exit code is left in cliState. Also run ahead of the tree for plain command lines (quick.ts).
+ */
+export async function runScan(files: string[], flags: ScanFlags): Promise<void> {
   const { cliState, errLine, out, stdinIsTerminal, stdoutIsTerminal } = await load<
     typeof import("./io.ts")
   >(
@@ -334,7 +339,7 @@ async function runScan(files: string[], flags: ScanFlags): Promise<void> {
     if (error instanceof KnownFindingsError) throw new UsageError(error.message);
     throw error;
   }
-  const audit = scanAudit("scan");
+  const audit = await scanAudit("scan");
   const report = new ScanReport(
     plan.format,
     options.personal,

@@ -160,7 +160,7 @@ export function isTemplateReference(value: string): boolean {
  * `test_api_key_123`, `my-dev-secret`. A value made only of these (and digits) says what it stands
  * for instead of being it.
  */
-const STAND_IN_WORDS = new Set([
+export const STAND_IN_WORDS = new Set([
   "fake",
   "dummy",
   "mock",
@@ -201,11 +201,50 @@ const STAND_IN_WORDS = new Set([
   "admin",
 ]);
 
-/** A value of two or more stand-in words, with digits at most between them. */
-function madeOfStandInWords(lower: string): boolean {
-  const words = lower.split(/[-_.\s]+|(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])/).filter((w) => w !== "");
-  const named = words.filter((w) => !/^\d+$/.test(w));
-  return named.length >= 2 && named.every((w) => STAND_IN_WORDS.has(w));
+/**
+ * A value of two or more stand-in words, with digits at most between them. Words are split at runs
+ * of `-`, `_`, `.` and white space and where letters (a–z) meet digits; a run of digits alone is no
+ * word. Read word by word so that a random value, whose first word is no stand-in, is refused there
+ * (every value a secret-like name is given passes through here).
+ */
+export function madeOfStandInWords(lower: string): boolean {
+  let named = 0;
+  let start = 0;
+  while (start < lower.length) {
+    if (isWordSeparator(lower, start)) {
+      start++;
+      continue;
+    }
+    let end = start + 1;
+    let digitsOnly = isDigit(lower.charCodeAt(start));
+    while (end < lower.length && !isWordSeparator(lower, end)) {
+      const previous = lower.charCodeAt(end - 1);
+      const code = lower.charCodeAt(end);
+      if (
+        (isLowerLetter(previous) && isDigit(code)) || (isDigit(previous) && isLowerLetter(code))
+      ) {
+        break;
+      }
+      if (!isDigit(code)) digitsOnly = false;
+      end++;
+    }
+    if (!digitsOnly) {
+      if (!STAND_IN_WORDS.has(lower.slice(start, end))) return false;
+      named++;
+    }
+    start = end;
+  }
+  return named >= 2;
+}
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
+const isLowerLetter = (code: number) => code >= 97 && code <= 122;
+
+/** `-`, `_`, `.` or white space (as a regular expression's `\s` reads it). */
+function isWordSeparator(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code === 45 || code === 95 || code === 46) return true;
+  return (code <= 32 || code >= 0xa0) && /\s/.test(text[at]);
 }
 
 /**

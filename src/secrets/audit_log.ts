@@ -5,11 +5,15 @@
  */
 import { AuditLog } from "../audit/writer.ts";
 import { homePaths } from "../config/home.ts";
-import { loadConfig } from "../config/load.ts";
+import { readConfig } from "../config/read.ts";
 
-export function scanAudit(face: "scan" | "redact"): AuditLog {
+/**
+ * The audit log a scan or a redaction writes to, its session started. The config is read the
+ * light way (ADR 0640): jsonc-parser and zod load only for a file the quick reader is unsure of.
+ */
+export async function scanAudit(face: "scan" | "redact"): Promise<AuditLog> {
   const paths = homePaths();
-  const { config } = loadConfig(paths.config);
+  const { config } = await readConfig(paths.config);
   const audit = AuditLog.open(paths, config.audit);
   audit.record("session.start", { face, pid: Deno.pid, cwd: Deno.cwd() });
   // One write per file of a tree was a system call each; the scan closes the log, which writes

@@ -775,7 +775,9 @@ function assignmentAt(
   // `Pwd=` and `PW=` alone are a working directory in a shell, but a password after `;` in an
   // ODBC or ADO.NET connection string (`Uid=app;Pwd=…`).
   // In an ini-style file, `pass = …` is a password too (rclone, sftp and mail clients' configs).
-  const shortPassword =
+  // Every case below names `pwd`, `pw` or `pass`: a longer name skips them all (most hits).
+  const nameLength = nameEnd - nameStart;
+  const shortPassword = nameLength <= 4 && (
     (before === ";" && /^(?:pwd|pw|pass)$/i.test(text.slice(nameStart, nameEnd))) ||
     (nameEnd - nameStart === 4 && text.slice(nameStart, nameEnd) === "pass" &&
       /^[ \t]*=[^=]/.test(text.slice(nameEnd, nameEnd + 8)) &&
@@ -786,14 +788,18 @@ function assignmentAt(
     // A `pass` key or element beside a user one: nodemailer's `auth: { user, pass }`, dbt's
     // profiles (`user:` then `pass:`), FileZilla's `<User>` then `<Pass>`.
     (nameEnd - nameStart === 4 && /^pass$/i.test(text.slice(nameStart, nameEnd)) &&
-      (keyedColon(text, nameEnd) || before === "<") && userKeyNear(text, nameStart));
+      (keyedColon(text, nameEnd) || before === "<") && userKeyNear(text, nameStart))
+  );
   // A bare `Key` under a parent that says whose key it is: .NET's `"Jwt": { "Key": "…" }`, YAML's
   // `jwt:` then `  key: …`, `api: { key: … }`.
   const keyOfParent = !shortPassword && nameEnd - nameStart === 3 &&
     /^key$/i.test(text.slice(nameStart, nameEnd)) && keyedColon(text, nameEnd) &&
     parentIsKeyed(text, nameStart);
   // `process.env.API_TOKEN || "…"`: the name read takes in the lookup's dots.
-  const lookup = /^(?:process\.env|import\.meta\.env)\./.exec(text.slice(nameStart, nameEnd));
+  // (`process.env.` is 12 characters: a name no longer than that is no lookup.)
+  const lookup = nameLength > 12
+    ? /^(?:process\.env|import\.meta\.env)\./.exec(text.slice(nameStart, nameEnd))
+    : null;
   if (lookup && CODE_EXTENSIONS.has(extension)) {
     return environmentDefault(text, nameStart + lookup[0].length, nameEnd, false);
   }
@@ -1228,9 +1234,12 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
     const found = assignmentAt(text, offset, context.extension, name);
     if (!found) {
       // `tokens {`, `secrets:`: a block whose every entry is a secret (Consul's ACL tokens).
+      // Each block word starts with its keyword, so the hit is at the name's start (not so in
+      // `max_tokens`, which filler code repeats).
       const length = name.end - name.start;
       if (
-        length >= 6 && length <= 11 && (text.charCodeAt(name.end - 1) | 32) === 115 && // "s"
+        offset === name.start && length >= 6 && length <= 11 &&
+        (text.charCodeAt(name.end - 1) | 32) === 115 && // "s"
         SECRET_BLOCK.test(text.slice(name.start, name.end))
       ) {
         for (const entry of secretBlockEntries(text, name.start, name.end)) {

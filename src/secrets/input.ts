@@ -107,6 +107,8 @@ export function* walkFiles(
     credentialFiles: true,
     namedRootWins: true,
     limits: { entriesPerFolder: Infinity, files: Infinity },
+    // Each file is opened and measured when it is read (scan_input.ts): no lstat per file here.
+    sizes: false,
   }, notes);
   for (const entry of entries) {
     yield join(root, entry.relative);

@@ -139,6 +139,12 @@ export interface WalkOptions {
   namedRootWins?: boolean;
   /** Bounds other than LIMITS (the secret scan lifts the caps on entries and files). */
   limits?: Partial<Pick<typeof LIMITS, "entriesPerFolder" | "files">>;
+  /**
+   * Look up each file's size (the default). Without it a file's entry has size 0 and the listing's
+   * type is trusted: the secret scan reads every file whole or in windows and learns its size from
+   * the open file, so a second look per file was a system call each for nothing.
+   */
+  sizes?: boolean;
 }
 
 export interface WalkEntry {
@@ -259,6 +265,10 @@ export function* walk(options: WalkOptions, notes: WalkNotes): Generator<WalkEnt
         return;
       }
       let size = 0;
+      if (options.sizes === false) {
+        yield { relative: rel, absolute: abs, isDir: false, size };
+        continue;
+      }
       try {
         const info = Deno.lstatSync(abs);
         if (!info.isFile) continue; // replaced by a link since the listing

@@ -21,6 +21,10 @@ Deno.test("only the exact light shapes are read ahead of the tree", () => {
     ["sandbox", "--", "true"],
     ["sandbox", "--no-network", "--writable", "out", "--writable=/tmp/x", "--", "make", "-j2"],
     ["mcp"],
+    ["scan", "."],
+    ["scan", "-"],
+    ["scan", "--json", "a.env", "b", "--personal"],
+    ["scan", "--format", "sarif", "--baseline=known.json", "--thorough", "--no-history", "x"],
   ];
   const left = [
     [],
@@ -44,6 +48,14 @@ Deno.test("only the exact light shapes are read ahead of the tree", () => {
     ["mcp", "-y"],
     ["respond", "config"],
     ["doctor"],
+    ["scan", "--help"],
+    ["scan", "-h"],
+    ["scan", "--", "-odd-name"],
+    ["scan", "--jsn", "."],
+    ["scan", "--format"],
+    ["scan", "--format", "--json", "."],
+    ["scan", "--baseline=", "."],
+    ["scan", "--personal=yes", "."],
   ];
   for (const argv of taken) assert(quickAction(argv) !== undefined, `not taken: ${argv.join(" ")}`);
   for (const argv of left) assertEquals(quickAction(argv), undefined, `taken: ${argv.join(" ")}`);
@@ -134,6 +146,45 @@ Deno.test("wisp sandbox answers as the command tree does: a status, the network 
     const refused = await runWisp(cases[2], { home, cwd: work });
     assertEquals(refused.code, 1);
     assert(refused.stderr.startsWith("error: command denied by policy"), refused.stderr);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(work, { recursive: true });
+  }
+});
+
+Deno.test("wisp scan answers as the command tree does: findings, none, a usage error, a missing file", async () => {
+  const home = await tempDir();
+  const work = await tempDir();
+  try {
+    await Deno.mkdir(`${work}/app`);
+    // Written for this test: a settings file with a credential, a clean one, and a note.
+    await Deno.writeTextFile(
+      `${work}/app/settings.env`,
+      "DEBUG=false\nDB_PASSWORD=Wq7-vR2x_Lm9pT4z\n",
+    );
+    await Deno.writeTextFile(`${work}/app/main.ts`, 'const user = "maria";\n');
+    await Deno.writeTextFile(`${work}/notes.txt`, "call maria@example.org before friday\n");
+    const cases = [
+      ["scan", "."],
+      ["scan", "--json", "app"],
+      ["scan", "--format=sarif", "app/settings.env"],
+      ["scan", "--personal", "notes.txt"],
+      ["scan", "app/main.ts"],
+      ["scan", "--format", "xml", "."],
+      ["scan", "missing.env", "app"],
+    ];
+    for (const args of cases) {
+      assert(quickAction(args) !== undefined, `not taken: ${args.join(" ")}`);
+      const ahead = await runWisp(args, { home, cwd: work });
+      const tree = await runTree(args, home, work);
+      assertEquals(ahead, tree, `wisp ${args.join(" ")}`);
+    }
+    const found = await runWisp(["scan", "."], { home, cwd: work });
+    assertEquals(found.code, 1);
+    assert(found.stdout.includes("app/settings.env:2:"), found.stdout);
+    assertEquals((await runWisp(["scan", "app/main.ts"], { home, cwd: work })).code, 0);
+    assertEquals((await runWisp(["scan", "--format", "xml", "."], { home, cwd: work })).code, 64);
+    assertEquals((await runWisp(["scan", "missing.env"], { home, cwd: work })).code, 2);
   } finally {
     await Deno.remove(home, { recursive: true });
     await Deno.remove(work, { recursive: true });
