@@ -1,0 +1,205 @@
+/**
+ * A fourth round of real output in forms the fixtures lacked: test names with
+ * spaces, slashes, brackets and non-ASCII letters, nested suites, parametrised
+ * tests, snapshots and timeouts, colours forced on, quiet and verbose modes,
+ * runners started through npm, npx and make, a run and its rerun in one log,
+ * and passing runs that print words shaped like failures. Every log was
+ * printed by the real tool for the small project beside it
+ * (scripts/fixtures/condense.sh, `round4_*`); exits.tsv has each command and
+ * status.
+ */
+import { assertEquals } from "../support/assert.ts";
+import { brief, expectFindings, triageFixture, type Want } from "./fixture_logs.ts";
+
+const PROJECT = "/home/dev/project";
+
+/** A passing log: clean, with exactly these findings (none, or the warnings the tool printed). */
+function expectClean(name: string, want: Want[] = []): void {
+  const r = triageFixture(name);
+  assertEquals(r.outcome, "clean", `${name}: ${r.headline}\n${brief(r.findings)}`);
+  expectFindings(name, want);
+}
+
+Deno.test("go subtests named with spaces, slashes and non-ASCII letters, a nested panic, a long message: plain, -v, -count=2 and through make", () => {
+  const label: Want[] = [
+    ["test_failure", "shelf_test.go:20", "TestLabel/ünïcode_name", 'want "E3"'],
+    ["test_failure", "shelf_test.go:20", "TestLabel/keeps_dash", 'want "C_4"'],
+  ];
+  const panic: Want = [
+    "test_failure",
+    `${PROJECT}/shelf.go:13`,
+    "TestSlots/widths/negative_width",
+    "panic: negative width",
+  ];
+  const long: Want = ["test_failure", "shelf_test.go:28", "TestLongMessage", "unexpected layout"];
+  for (const name of ["go/round4_plain.log", "go/round4_verbose.log"]) {
+    expectFindings(name, [...label, long, panic]);
+  }
+  // -count=2: the panic ends the binary in its first pass; each failure is one finding.
+  expectFindings("go/round4_count2.log", [...label, panic]);
+  // make runs go vet, then go test: the failed goal is named beside the tests.
+  expectFindings("go/round4_make.log", [
+    ...label,
+    long,
+    panic,
+    ["error", "Makefile:5", undefined, "make: target test failed"],
+  ]);
+  // A passing -v run whose tests log "--- FAIL:", "panic:" and recover from a panic.
+  expectClean("go/round4_pass.log");
+});
+
+Deno.test("pytest ids with spaces, brackets and non-ASCII letters, nested classes, strict xfail: coloured, -v -rA, and a run with its --lf rerun", () => {
+  const want: Want[] = [
+    [
+      "test_failure",
+      "test_orders.py:16",
+      "test_orders.py::test_price[\\xfcn\\xefcode \\u20ac]",
+      "2.01 == 2.02",
+    ],
+    ["test_failure", "test_orders.py:21", "test_orders.py::test_codes[a b]", "'a b' is not"],
+    ["test_failure", "test_orders.py:21", "test_orders.py::test_codes[x/y]", "'x/y' is not"],
+    ["test_failure", "test_orders.py:21", "test_orders.py::test_codes[z::w]", "'z::w' is not"],
+    [
+      "test_failure",
+      "test_orders.py:27",
+      "test_orders.py::TestOrders::TestNested::test_deep",
+      "== {'a': 1",
+    ],
+    ["test_failure", undefined, "test_orders.py::TestOrders::test_strict_xfail", "XPASS(strict)"],
+    [
+      "test_failure",
+      "test_orders.py:44",
+      "test_orders.py::test_long_message",
+      "must be upper case",
+    ],
+    ["warning", `${PROJECT}/test_orders.py:48`, "test_orders.py::test_warns", "DeprecationWarning"],
+  ];
+  // -rA lists a skip as `SKIPPED [1] test_orders.py:29: error: skipped on purpose`: the reason is
+  // the author's text, not a diagnostic at that place.
+  for (const name of ["color", "verbose_ra", "rerun"]) {
+    expectFindings(`pytest/round4_${name}.log`, want);
+  }
+  // Passing runs that log ERROR, print FAILED and a traceback's first line, with an xfail and a skip
+  // whose reasons hold such words: only the warning pytest summarised.
+  const warning: Want = [
+    "warning",
+    `${PROJECT}/test_ok.py:30`,
+    "test_ok.py::test_warning_summary",
+    "UserWarning: Error: deprecated call",
+  ];
+  expectClean("pytest/round4_pass.log", [warning]);
+  expectClean("pytest/round4_pass_color.log", [warning]);
+});
+
+Deno.test("Jest through npm and npx, coloured and verbose: test.each under nested describes, a snapshot, a timeout; its console blocks are no failures", () => {
+  const want: Want[] = [
+    [
+      "test_failure",
+      "price.test.js:10:32",
+      "price › with discounts › nested › price(2, 1.005) is 2.02",
+      "toBe",
+    ],
+    ["test_failure", "price.test.js:16:18", "price › ünïcode name — a long message", "toEqual"],
+    ["test_failure", "price.test.js:21:3", "price › times out", "Exceeded timeout of 200 ms"],
+    ["test_failure", "price.test.js:28:53", "label › matches the snapshot", "toMatchSnapshot"],
+  ];
+  for (const name of ["npm", "npx_color", "verbose"]) {
+    const got = expectFindings(`jest/round4_${name}.log`, want);
+    // Coloured, the FAIL label keeps a space before it: the file is still the test's.
+    for (const f of got) assertEquals(f.file, "./price.test.js", `${name}: ${brief([f])}`);
+    assertEquals(
+      got.find((f) => f.test === "price › with discounts › nested › price(2, 1.005) is 2.02")
+        ?.detail,
+      [
+        "Expected: 2.02",
+        "Received: 2.01",
+      ],
+    );
+  }
+  // console.error("Error: …") and console.warn("● not a failure") in a passing run.
+  expectClean("jest/round4_pass.log");
+});
+
+Deno.test("Vitest through npm and npx, coloured and verbose: test.each, nested suites, an inline snapshot, a timeout; a passing run's logged errors", () => {
+  const want: Want[] = [
+    [
+      "test_failure",
+      "price.test.js:12:32",
+      "price.test.js > price > with discounts > price(2, 1.005) is 2.02",
+      "expected 2.01 to be 2.02",
+    ],
+    [
+      "test_failure",
+      "price.test.js:18:18",
+      "price.test.js > price > ünïcode name — a long message",
+      "to deeply equal",
+    ],
+    [
+      "test_failure",
+      "price.test.js:23:3",
+      "price.test.js > price > times out",
+      "Test timed out in 200ms",
+    ],
+    [
+      "test_failure",
+      "price.test.js:28:53",
+      "price.test.js > label > matches the inline snapshot",
+      "mismatched",
+    ],
+  ];
+  for (const name of ["npm", "color", "verbose"]) expectFindings(`vitest/round4_${name}.log`, want);
+  expectClean("vitest/round4_pass.log");
+});
+
+Deno.test("cargo test coloured, quiet and with --nocapture: nested modules, a non-ASCII name, an integration test; a should_panic test's panic is no failure", () => {
+  const want: Want[] = [
+    [
+      "test_failure",
+      "src/lib.rs:20:13",
+      "tests::nested::wide_shelf_holds_four_slots",
+      "long message",
+    ],
+    ["test_failure", "src/lib.rs:25:13", "tests::nested::ünïcode_label", "left == right"],
+    ["test_failure", "tests/api.rs:5:5", "label_keeps_digits", 'label was "A1"'],
+  ];
+  for (const name of ["color", "quiet", "nocapture"]) {
+    const got = expectFindings(`cargo/round4_${name}.log`, want);
+    assertEquals(got.find((f) => f.test === "tests::nested::ünïcode_label")?.detail?.length, 2);
+  }
+  expectClean("cargo/round4_pass.log");
+});
+
+Deno.test("a CI job as one log: make running flake8 then unittest -v with subtests (with -k and without), and unittest alone", () => {
+  const tests: Want[] = [
+    [
+      "test_failure",
+      `${PROJECT}/test_orders.py:13`,
+      "test_orders.PriceTest.test_label_ünïcode",
+      "'É' != 'E'",
+    ],
+    [
+      "test_failure",
+      `${PROJECT}/test_orders.py:10`,
+      "test_orders.PriceTest.test_prices (qty=2, unit=1.005)",
+      "2.01 != 2.02",
+    ],
+    [
+      "test_failure",
+      `${PROJECT}/test_orders.py:10`,
+      "test_orders.PriceTest.test_prices (qty=3, unit=0.1)",
+      "0.3 != 0.4",
+    ],
+  ];
+  const lint: Want[] = [
+    ["error", "orders/price.py:1:1", undefined, "'os' imported but unused"],
+    ["error", "Makefile:3", undefined, "make: target lint failed"],
+  ];
+  // A test that prints "FAIL: …" and "ERROR: …" after its own `...` is not a failure.
+  expectFindings("python_lint/round4_make_k.log", [
+    ...tests,
+    ...lint,
+    ["error", "Makefile:5", undefined, "make: target test failed"],
+  ]);
+  expectFindings("python_lint/round4_make.log", lint);
+  expectFindings("python_lint/round4_unittest.log", tests);
+});
