@@ -203,3 +203,74 @@ Deno.test("a CI job as one log: make running flake8 then unittest -v with subtes
   expectFindings("python_lint/round4_make.log", lint);
   expectFindings("python_lint/round4_unittest.log", tests);
 });
+
+Deno.test("deno test through deno task, plain and coloured: nested steps named in full, a long message; a passing run's logged failure words", () => {
+  const want: Want[] = [
+    [
+      "test_failure",
+      `${PROJECT}/shelf_test.ts:8:3`,
+      "slots — ünïcode name with spaces",
+      "deep-equal",
+    ],
+    [
+      "test_failure",
+      `${PROJECT}/shelf_test.ts:14:7`,
+      "nested steps > outer step > inner › deepest",
+      "deep-equal",
+    ],
+    [
+      "test_failure",
+      `${PROJECT}/shelf_test.ts:25:9`,
+      "throws a long message",
+      "the layout failed: slot slot",
+    ],
+  ];
+  for (const name of ["task", "task_color"]) expectFindings(`deno/round4_${name}.log`, want);
+  expectClean("deno/round4_pass.log");
+});
+
+Deno.test("mocha through npm and npx, coloured: nested describes, a timeout placed at the file Mocha names, a skip", () => {
+  for (const name of ["npm", "color"]) {
+    expectFindings(`mocha/round4_${name}.log`, [
+      ["test_failure", "test/shelf.spec.js:15:12", "shelf deep equality", "deep-equal"],
+      [
+        "test_failure",
+        `${PROJECT}/test/shelf.spec.js`,
+        "shelf times out",
+        "Timeout of 100ms exceeded",
+      ],
+      [
+        "test_failure",
+        "test/shelf.spec.js:9:16",
+        "shelf slots › nested — ünïcode slots(12) is 5",
+        "strictly equal",
+      ],
+    ]);
+  }
+});
+
+Deno.test("prove with and without -v over nested subtests, TODO and SKIP; a passing script's diag and note", () => {
+  const flat: Want[] = [
+    ["test_failure", "t/shelf.t:7", "slots of a wide shelf — ünïcode", "failed"],
+    ["test_failure", "t/shelf.t:8", "two shelves", "failed"],
+  ];
+  // -v prints the subtests' names as TAP; without it only Test::More's diagnostics name the test.
+  expectFindings("perl/round4_verbose.log", [
+    ...flat,
+    ["test_failure", "t/shelf.t:12", "nested > deeper > zero width", "failed"],
+  ]);
+  expectFindings("perl/round4_plain.log", [
+    ...flat,
+    ["test_failure", "t/shelf.t:12", "zero width", "failed"],
+  ]);
+  expectClean("perl/round4_pass.log");
+});
+
+Deno.test("recursive make: the compiler's error in the subfolder, its warnings, and the goal that failed", () => {
+  expectFindings("gcc/round4_recursive.log", [
+    ["error", "shelf.c:3:23", undefined, "‘missing’ undeclared"],
+    ["warning", "shelf.c:2:7", undefined, "unused variable"],
+    ["warning", "shelf.c:4:1", undefined, "control reaches end"],
+    ["error", "Makefile:2", undefined, "make: target shelf.o failed"],
+  ]);
+});
