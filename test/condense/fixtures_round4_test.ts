@@ -274,3 +274,39 @@ Deno.test("recursive make: the compiler's error in the subfolder, its warnings, 
     ["error", "Makefile:2", undefined, "make: target shelf.o failed"],
   ]);
 });
+
+Deno.test("node --test through npm (TAP) and coloured spec: nested describes, a timeout, skip and todo; a test that prints `not ok 1 - …`", () => {
+  const want = (timeoutAt: string): Want[] => [
+    [
+      "test_failure",
+      `${PROJECT}/test/shelf.test.mjs:10:16`,
+      "shelf > slots › nested — ünïcode > slots(12) is 5",
+      "strictly equal",
+    ],
+    ["test_failure", `${PROJECT}/test/shelf.test.mjs:16:12`, "shelf > deep equality", "deep-equal"],
+    ["test_failure", timeoutAt, "shelf > times out", "timed out after 100ms"],
+  ];
+  // The TAP stream places the timeout by its YAML `location` (absolute), the spec reporter by the
+  // test's own line.
+  expectFindings("node_test/round4_npm.log", want(`${PROJECT}/test/shelf.test.mjs:19:3`));
+  // Under the spec reporter the printed `not ok 1 - only printed` has no TAP around it.
+  expectFindings("node_test/round4_color.log", want("test/shelf.test.mjs:19:3"));
+});
+
+Deno.test("ESLint through npm and npx with colours, on a file whose name holds a space and non-ASCII letters; tsc through npx, plain and --pretty", () => {
+  const file = `${PROJECT}/src/ünïcode shelf.js`;
+  for (const name of ["npm", "color"]) {
+    expectFindings(`eslint/round4_${name}.log`, [
+      ["error", `${file}:2:9`, undefined, "'unused' is assigned"],
+      ["error", `${file}:3:13`, undefined, "eqeqeq"],
+      ["warning", `${file}:4:3`, undefined, "no-console"],
+    ]);
+  }
+  for (const name of ["npx", "color"]) {
+    expectFindings(`tsc/round4_${name}.log`, [
+      ["error", "src/shelf.ts:7:18", undefined, "TS2322"],
+      ["error", "src/shelf.ts:11:16", undefined, "TS2339"],
+      ["error", "src/shelf.ts:15:27", undefined, "TS2322"],
+    ]);
+  }
+});
