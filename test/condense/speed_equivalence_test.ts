@@ -157,7 +157,7 @@ Deno.test("FramePicker, stopped as soon as it is decided, picks what pickFrame p
   let decidedEarly = 0;
   // The frames are drawn from every fixture line, so each new fixture shifts the draw: enough rounds
   // that the early stops below stay well over the bound.
-  for (let round = 0; round < 8000; round++) {
+  for (let round = 0; round < 16000; round++) {
     const n = Math.floor(next() * 12);
     const frames = Array.from({ length: n }, () => all[Math.floor(next() * all.length)]);
     const pickOf = Math.floor(next() * (files.length + 2));

@@ -11,6 +11,7 @@ import {
   GREATER_THAN,
   isDigit,
   LOWER_A,
+  LOWER_C,
   PIPE,
   SPACE,
   UPPER_F,
@@ -22,12 +23,29 @@ import {
 
 /**
  * `FAIL path` or `PASS path (1.2 s)`: the path may hold spaces (`test dir/a.test.js`), so it ends at
- * its extension; tabs are Go's `FAIL\tpkg\t0.1s`, not Jest's.
+ * its extension; tabs are Go's `FAIL\tpkg\t0.1s`, not Jest's. With colours on, the word is a label
+ * in reverse video with a space either side (` FAIL  path`), which stays when the colours are taken out.
+ * Vitest's ` FAIL  file > test` is not a heading: a path holds no ` > `.
  */
-const FILE = /^(FAIL|PASS) +([^\t]*?\.[A-Za-z\d]+)(?: +\([\d.]+ m?s\))?$/;
+const FILE = /^ ?(FAIL|PASS) +((?![^\t]* > )[^\t]*?\.[A-Za-z\d]+)(?: +\([\d.]+ m?s\))?$/;
 const BULLET = /^\s*● (.+)$/;
 const SUMMARY = /^(?:Test Suites:|Tests:|Snapshots:|Time:|Ran all test suites)/;
 const NOT_A_FAILURE = /^(?:Console|Validation (?:Warning|Error)|Deprecation Warning)/;
+/** `  console.warn`: the head of what a test printed through the console, its text indented under it. */
+const CONSOLE_HEAD = /^ {2}console\.[a-z]+$/;
+
+/**
+ * The end (exclusive) of the console block whose head is at `i`: its text and code frame are indented
+ * deeper than the head, so the block ends at the first line that is not (an empty line inside it
+ * separates the text from the frame).
+ */
+function consoleBlockEnd(lines: string[], i: number): number {
+  let j = i + 1;
+  while (j < lines.length && (lines[j] === "" || lines[j].startsWith("   "))) j++;
+  // Empty lines between this block and what follows are not the block's.
+  while (j - 1 > i && lines[j - 1] === "") j--;
+  return j;
+}
 
 function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
@@ -35,10 +53,18 @@ function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c0 = shape.first[i];
-    // FAIL, PASS, Test…, Snapshots, Time, Ran all…, or an indented ●
+    // What a test logged is not a failure, however it reads (`● …`, `Error: …`): the block is passed over.
+    if (c0 === SPACE && shape.lead[i] === LOWER_C && CONSOLE_HEAD.test(lines[i])) {
+      const end = consoleBlockEnd(lines, i);
+      ctx.explain(i, end - 1);
+      i = end - 1;
+      continue;
+    }
+    // FAIL, PASS (also as a coloured label), Test…, Snapshots, Time, Ran all…, or an indented ●
+    const label = c0 === SPACE && (shape.lead[i] === UPPER_F || shape.lead[i] === UPPER_P);
     if (
       c0 !== UPPER_F && c0 !== UPPER_P && c0 !== UPPER_T && c0 !== UPPER_S && c0 !== UPPER_R &&
-      !(c0 === SPACE && shape.lead[i] === BLACK_CIRCLE)
+      !(c0 === SPACE && shape.lead[i] === BLACK_CIRCLE) && !label
     ) continue;
     const line = lines[i];
     const f = FILE.exec(line);
@@ -57,7 +83,8 @@ function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     let j = i + 1;
     while (
       j < lines.length && j - i < 150 && shape.lead[j] !== BLACK_CIRCLE &&
-      !((shape.first[j] === UPPER_F || shape.first[j] === UPPER_P) && FILE.test(lines[j])) &&
+      !((shape.first[j] === UPPER_F || shape.first[j] === UPPER_P ||
+        shape.lead[j] === UPPER_F || shape.lead[j] === UPPER_P) && FILE.test(lines[j])) &&
       !((shape.first[j] === UPPER_T || shape.first[j] === UPPER_S || shape.first[j] === UPPER_R) &&
         SUMMARY.test(lines[j]))
     ) j++;

@@ -72,10 +72,12 @@ function readEntries(
     const frame = pickFrame(frames);
     const text = body.filter((l) => l.trim() !== "" && !jsFrame(l)).map((l) => l.trim());
     const detail = text.slice(1).filter((l) => /^[-+]|!==|===/.test(l)).slice(0, 6);
+    // A timeout has no frame in the test: Mocha names the test's file in parentheses after it.
+    const timedOutIn = frame ? undefined : TIMEOUT_FILE.exec(text[0] ?? "")?.[1];
     out.push(
       finding("test_failure", text[0] ?? "failed", {
         test: name,
-        location: frame ? `${frame.file}:${frame.line}:${frame.col}` : undefined,
+        location: frame ? `${frame.file}:${frame.line}:${frame.col}` : timedOutIn,
         detail,
       }),
     );
@@ -83,5 +85,8 @@ function readEntries(
   }
   return i;
 }
+
+/** The file Mocha names after a timeout's message: `Error: Timeout of 100ms exceeded. … (/path/a.spec.js)`. */
+const TIMEOUT_FILE = /^Error: Timeout of \d+ms exceeded\..* \(([^()]+\.[cm]?[jt]sx?)\)$/;
 
 export const mocha: Reader = { name: "mocha", read: readMocha };

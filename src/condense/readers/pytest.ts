@@ -294,6 +294,12 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         /^(PASSED|SKIPPED|XFAIL) \S+::/.test(line)
       ) ctx.explain(i);
     }
+    // `-rs` names a skip by its place and reason (`SKIPPED [1] test_x.py:29: reason`): the reason is
+    // the author's words, and may read like a diagnostic (`error: …`).
+    if (c === UPPER_S && /^SKIPPED \[\d+\] /.test(line)) {
+      ctx.explain(i);
+      continue;
+    }
     if (c === EXCLAMATION && /^!{3,} .* !{3,}$/.test(line)) {
       ctx.explain(i);
       // Ctrl-C (or SIGINT) stopped the run: pytest names the place it stopped at on the next line.

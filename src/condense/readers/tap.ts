@@ -172,6 +172,27 @@ function diagnostic(
   return { d, end: j - 1 };
 }
 
+/** A line only TAP prints: an `ok` result, the version, a plan, a subtest's heading. */
+const TAP_STRUCTURE = /^\s*(?:ok \d|TAP version \d|\d+\.\.\d+(?:\s|$)|# Subtest: )/;
+
+/** How far from a bare `not ok` line the other lines of its TAP stream are looked for. */
+const TAP_NEAR = 20;
+
+/** Whether a line of TAP's own structure stands within TAP_NEAR lines of line `i`. */
+function tapNear(lines: string[], i: number): boolean {
+  const to = Math.min(lines.length, i + TAP_NEAR + 1);
+  for (let k = Math.max(0, i - TAP_NEAR); k < to; k++) {
+    if (k !== i && TAP_STRUCTURE.test(lines[k])) return true;
+  }
+  return false;
+}
+
+/** Whether the `not ok` line at `i` is followed by its account: an indented line or a `#` diagnostic. */
+function hasOwnAccount(lines: string[], i: number): boolean {
+  const next = lines[i + 1] ?? "";
+  return /^[ \t]+\S/.test(next) || next.startsWith("#");
+}
+
 function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const names: string[] = [];
@@ -265,6 +286,10 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     if (c !== LOWER_N) continue; // "not ok" is all that is left
     const n = NOT_OK.exec(line);
     if (!n) continue;
+    // A program may print a line that reads `not ok 1 - …` (a test's output under another runner's
+    // reporter). TAP's own `not ok` has its account after it (a YAML block, `#` diagnostics or the
+    // error's indented lines) or other TAP lines near it; a bare one in text with neither is not.
+    if (!hasOwnAccount(lines, i) && !tapNear(lines, i)) continue;
     const level = Math.floor(n[1].length / 4);
     const path = [...names.slice(0, level), n[2]].filter((x) =>
       x !== undefined && x !== ""

@@ -59,6 +59,9 @@ function placeFrame(line: string, testFile: string): Frame | undefined {
 function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const shape = shapeOf(lines, ctx);
+  // Whether a `⎯⎯ Failed Tests ⎯⎯` (or any ⎯) rule came before: a ` FAIL  file` line naming no test
+  // is Vitest's failed suite only inside those sections; elsewhere it is Jest's coloured heading.
+  let ruled = false;
   for (let i = 0; i < lines.length; i++) {
     const c = shape.lead[i];
     // ⎯ ✓ × ↓ ❯ ✔ ✖ √, FAIL, or the summary's first letters
@@ -70,6 +73,7 @@ function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const fail = c === UPPER_F && line.includes("FAIL  ");
     if (!fail && (c === HORIZONTAL_LINE_EXTENSION || SUMMARY.test(line) || TREE.test(line))) {
       ctx.explain(i);
+      if (c === HORIZONTAL_LINE_EXTENSION) ruled = true;
       if (CAUGHT_TITLE.test(line)) {
         let j = i + 1;
         while (j < lines.length && !RULE.test(lines[j])) j++;
@@ -90,7 +94,7 @@ function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     }
     if (!fail) continue;
     const f = failLine(line);
-    if (!f) continue;
+    if (!f || (f[2] === undefined && !ruled)) continue;
     let j = i + 1;
     while (j < lines.length && j - i < 120 && !RULE.test(lines[j]) && !isFailLine(lines[j])) j++;
     ctx.explain(i, j - 1);
