@@ -68,6 +68,73 @@ export function findingKey(f: Finding): string {
   return `${f.kind}|${f.location ?? ""}|${f.test ?? ""}|${f.message}`;
 }
 
+/**
+ * What separates a test's name from the suite, class, file or package around it. Not a blank:
+ * `handles empty input` and `empty input` are two tests.
+ */
+const NAME_SEPARATORS = ["::", " > ", " › ", "/", "."];
+
+/** Whether `short` is `long`, or the end of `long` after one of the name separators. */
+function nameEndsWith(long: string, short: string): boolean {
+  if (long === short) return true;
+  if (!long.endsWith(short)) return false;
+  const before = long.slice(0, long.length - short.length);
+  return NAME_SEPARATORS.some((sep) => before.endsWith(sep));
+}
+
+/** Whether location `short` is `long` or its start (`a.js` of `a.js:2:1`, `a.js:2` of `a.js:2:1`). */
+function locationStarts(long: string | undefined, short: string | undefined): boolean {
+  if (!short) return true;
+  if (!long) return false;
+  // `./a.js` and `a.js` name one file (Jest's heading writes the first, its frames the second).
+  const l = long.startsWith("./") ? long.slice(2) : long;
+  const s = short.startsWith("./") ? short.slice(2) : short;
+  return l === s || l.startsWith(s + ":");
+}
+
+/**
+ * The search key under which reports of one failure that name it more or less
+ * fully meet (see `moreOrLess`): a test's last name segment, or an error's
+ * message.
+ */
+export function partialKey(f: Finding): string {
+  if (!f.test) return `${f.kind}|${f.message}`;
+  let at = 0;
+  for (const sep of NAME_SEPARATORS) {
+    const i = f.test.lastIndexOf(sep);
+    if (i >= 0) at = Math.max(at, i + sep.length);
+  }
+  return `t|${f.kind}|${f.test.slice(at)}`;
+}
+
+/**
+ * Whether `a` and `b` report one failure, one of them naming it less fully:
+ * a window of a long output that holds a failure's block but not the heading
+ * before it gives the test without its file (Jest's `FAIL file`), or by its
+ * short name (pytest's `ERROR at setup of test_x` without the summary's
+ * `file.py::test_x`), or an error at its file without the line. Returns the
+ * fuller of the two, or undefined when they are different failures (two
+ * files' tests of one name, two places of one message).
+ */
+export function moreOrLess(a: Finding, b: Finding): Finding | undefined {
+  if (a.kind !== b.kind) return undefined;
+  if (a.test || b.test) {
+    if (!a.test || !b.test) return undefined;
+    if (a.file && b.file && a.file !== b.file) return undefined;
+    const fuller = a.test.length !== b.test.length
+      ? (a.test.length > b.test.length ? a : b)
+      : (a.file ? a : b);
+    const other = fuller === a ? b : a;
+    if (!nameEndsWith(fuller.test!, other.test!)) return undefined;
+    if (other.file && !fuller.file) return undefined; // each names what the other lacks
+    return fuller;
+  }
+  if (a.message !== b.message) return undefined;
+  if (locationStarts(a.location, b.location)) return a;
+  if (locationStarts(b.location, a.location)) return b;
+  return undefined;
+}
+
 /** Drops later duplicates, keeping the first report (and its detail). */
 export function dedupe(findings: Finding[]): Finding[] {
   const seen = new Map<string, Finding>();

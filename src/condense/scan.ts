@@ -16,7 +16,7 @@
  * are counted, not kept; the unexplained text is kept as its first and last
  * chunks (the rest counted); the evidence is the last EVIDENCE_LINES lines.
  */
-import { dedupe, type Finding, findingKey } from "./findings.ts";
+import { dedupe, type Finding, findingKey, moreOrLess, partialKey } from "./findings.ts";
 import { readLines } from "./readers/index.ts";
 import { type LineShape, setShape } from "./readers/reader.ts";
 import { normaliseLine } from "./normalise.ts";
@@ -149,6 +149,8 @@ export class TriageScanner {
   readonly #foundBy: string[] = [];
   /** Keys of the findings seen, each with the kept finding (undefined: counted, not kept). */
   readonly #keys = new Map<string, Finding | undefined>();
+  /** The kept findings by partialKey, to meet reports of them that name them more or less fully. */
+  readonly #partials = new Map<string, Finding[]>();
   readonly #overflow: Counts = { errors: 0, test_failures: 0, warnings: 0 };
   readonly #readers = new Set<string>();
   readonly #tail: NumberedLine[] = [];
@@ -459,8 +461,17 @@ export class TriageScanner {
       if (earlier) dedupe([earlier, f]);
       return;
     }
+    if (this.#mergedWithPartial(f, key)) return;
     const keep = this.#kept.length < KEPT_FINDINGS;
-    if (this.#keys.size < KNOWN_KEYS) this.#keys.set(key, keep ? f : undefined);
+    if (this.#keys.size < KNOWN_KEYS) {
+      this.#keys.set(key, keep ? f : undefined);
+      if (keep) {
+        const partial = partialKey(f);
+        const same = this.#partials.get(partial);
+        if (same) same.push(f);
+        else this.#partials.set(partial, [f]);
+      }
+    }
     if (keep) {
       this.#kept.push(f);
       this.#foundBy.push(reader);
@@ -470,6 +481,32 @@ export class TriageScanner {
     this.#overflow.errors += c.errors;
     this.#overflow.test_failures += c.test_failures;
     this.#overflow.warnings += c.warnings;
+  }
+
+  /**
+   * Whether `f` is a kept finding reported again more or less fully (a window
+   * held the failure's block but not its heading, or the heading but not the
+   * block): then the kept one takes the fuller names and whatever else it
+   * lacked, and `f` is not counted again (findings.ts `moreOrLess`).
+   */
+  #mergedWithPartial(f: Finding, key: string): boolean {
+    const same = this.#partials.get(partialKey(f));
+    if (!same) return false;
+    for (const kept of same) {
+      const fuller = moreOrLess(kept, f);
+      if (!fuller) continue;
+      if (fuller === f) {
+        // The kept finding takes the fuller names: a test's whole name and file, an error's line.
+        if (kept.test) {
+          kept.test = f.test;
+          if (f.file) kept.file = f.file;
+        } else kept.location = f.location;
+        if (this.#keys.size < KNOWN_KEYS) this.#keys.set(key, kept);
+      }
+      dedupe([kept, f]);
+      return true;
+    }
+    return false;
   }
 
   /** The last non-blank lines of window lines [from, to), just made final, into the evidence kept. */
