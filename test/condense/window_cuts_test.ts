@@ -48,14 +48,13 @@ Deno.test("a window cut anywhere in a failing run finds what the whole run finds
   const dir = new URL("../fixtures/condense/", import.meta.url);
   const windowChars = 16 * 1024;
   const filler = "x".repeat(99) + "\n";
-  // Not yet jest/fail.log or vitest/fail.log: a suite that failed to load, cut right after its
-  // heading, is reported by the heading alone with a stand-in message ("test suite failed to
-  // run") beside the next window's full report, and the two messages differ.
   for (
     const name of [
       "pytest/fail.log",
+      "jest/fail.log",
       "jest/two_files.log",
       "jest/many_files.log",
+      "vitest/fail.log",
       "go/multi_verbose.log",
     ]
   ) {

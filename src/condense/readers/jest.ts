@@ -105,6 +105,9 @@ function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const loc = frame ? `${frame.file}:${frame.line}:${frame.col}` : undefined;
     const name = b[1].trim();
     if (name === "Test suite failed to run") {
+      // Cut by the end of a window with more to come: the next window reads this block again with
+      // its message; a stand-in here would count the failure twice (ADR 0660).
+      if (text.length === 0 && j === lines.length && ctx.final === false) continue;
       out.push(
         finding("error", text[0] ?? "test suite failed to run", {
           location: loc ?? file,

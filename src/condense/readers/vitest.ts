@@ -114,7 +114,9 @@ function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           detail,
         }),
       );
-    } else {
+    } else if (text.length > 0 || j < lines.length || ctx.final !== false) {
+      // (Cut by the end of a window with more to come, a file's heading alone says nothing yet: the
+      // next window reads the block again with its message. ADR 0660.)
       out.push(finding("error", text[0] ?? "test file failed", { location: loc ?? f[1] }));
     }
     i = j - 1;
