@@ -170,6 +170,7 @@ const NOT_THE_READ_PATH = [
   "src/models/validate.ts",
   "src/cli/sandbox_command.ts",
   "src/cli/mcp.ts",
+  "src/cli/scan.ts",
 ];
 
 Deno.test("wisp config show|get|list with a plain config.json reaches no npm package and no node: module", async () => {
