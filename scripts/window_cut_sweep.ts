@@ -1,0 +1,70 @@
+/**
+ * Where a window's end can change what triage finds. For every fixture log
+ * under test/fixtures/condense/ (up to --max-bytes, default 12,000), filler
+ * lines are put before it so that a window ends, in turn, after each of its
+ * lines; each such text is scanned in windows and whole, and the findings
+ * compared. Prints, per log that differs at some cut, how many cuts differ and
+ * the first finding a window added or lost, then a count of the logs that
+ * differ. A diagnostic for the window-cut fault (ADR 0660, amended), not a
+ * test: test/condense/window_cuts_test.ts holds the logs that already read the
+ * same at every cut.
+ *
+ *   deno run -A scripts/window_cut_sweep.ts [--window CHARS] [--max-bytes N] [--passing]
+ *
+ * `--passing` sweeps the logs with no finding instead of those with some.
+ */
+import { scanText } from "../src/condense/scan.ts";
+import { findingKey } from "../src/condense/findings.ts";
+
+const args = Deno.args;
+const option = (name: string, fallback: number) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? Number(args[at + 1]) || fallback : fallback;
+};
+const windowChars = option("--window", 16 * 1024);
+const maxBytes = option("--max-bytes", 12_000);
+const passing = args.includes("--passing");
+
+const root = new URL("../test/fixtures/condense/", import.meta.url);
+const names: string[] = [];
+for (const folder of Deno.readDirSync(root)) {
+  if (!folder.isDirectory) continue;
+  for (const file of Deno.readDirSync(new URL(`${folder.name}/`, root))) {
+    if (file.name.endsWith(".log")) names.push(`${folder.name}/${file.name}`);
+  }
+}
+
+const FILLER = "x".repeat(99) + "\n";
+const keys = (text: string, windowed: boolean) =>
+  scanText(text, windowed ? { windowChars } : {}).findings.map(findingKey).sort();
+
+let swept = 0;
+let differing = 0;
+for (const name of names.sort()) {
+  const log = Deno.readTextFileSync(new URL(name, root));
+  if (log.length > maxBytes) continue;
+  if ((scanText(log).findings.length === 0) !== passing) continue;
+  swept++;
+  const lead = Math.max(0, Math.floor((windowChars - log.length) / FILLER.length));
+  let cuts = 0;
+  let first = "";
+  for (let step = 0; step < Math.ceil(log.length / FILLER.length) + 2; step++) {
+    const text = "\n" + FILLER.repeat(lead + step) + log;
+    const whole = keys(text, false);
+    const windows = keys(text, true);
+    if (JSON.stringify(whole) === JSON.stringify(windows)) continue;
+    cuts++;
+    if (!first) {
+      const added = windows.filter((k) => !whole.includes(k));
+      const lost = whole.filter((k) => !windows.includes(k));
+      first = `added ${JSON.stringify(added)} lost ${JSON.stringify(lost)}`.slice(0, 240);
+    }
+  }
+  if (cuts > 0) {
+    differing++;
+    console.log(`${name}: ${cuts} ${cuts === 1 ? "cut differs" : "cuts differ"}; ${first}`);
+  }
+}
+console.log(
+  `${differing} of ${swept} logs differ at some cut (windows of ${windowChars} characters)`,
+);
