@@ -44,7 +44,14 @@ Deno.test("an unwritable pending folder still answers; an unreadable one is a se
     assertEquals(answered.code, 0, answered.output);
     assertMatch(answered.output, /approved \(once\): touch made.txt/);
     assert(!/\n\s+at /.test(answered.output), "no stack trace");
-    assertEquals((structured(await call).calls as Record<string, unknown>[])[0].outcome, "ok");
+    const result = await call;
+    assertEquals(
+      (structured(result).calls as Record<string, unknown>[])[0].outcome,
+      "ok",
+      // What the command said, and wisp's own log, when it did not succeed.
+      `${JSON.stringify(result).slice(0, 4000)}
+${c.stderr().slice(-4000)}`,
+    );
     assert(Deno.statSync(join(s.project, "made.txt")).isFile);
   } finally {
     try {
