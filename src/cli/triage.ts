@@ -61,7 +61,7 @@ export function register(program: Command): void {
       "--json",
       'print {"headline": …, "findings": [{"kind", "location", "test", "message"}]}',
     )
-    .option("--path <file>", "read the output from a file")
+    .option("--path <file>", "read the output from a file (- for standard input)")
     .option("--cap <n>", "list at most this many findings (default 25)", parseCap)
     .option(
       "-m, --model <name>",
@@ -113,6 +113,16 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
     import.meta.resolve("../condense/service.ts"),
   );
 
+  // `-` names standard input, as it does for `wisp scan -` and most tools: `--path -`, or `-` alone
+  // where a command would go (no program is called `-`). Asked for by name, even a terminal is read.
+  const stdinNamed = flags.path === "-" || (command.length === 1 && command[0] === "-");
+  if (stdinNamed) {
+    if (flags.path === "-" && command.length > 0) {
+      throw new UsageError("give either --path FILE or a command after --, not both");
+    }
+    flags = { ...flags, path: undefined };
+    command = [];
+  }
   if (flags.path && command.length > 0) {
     throw new UsageError("give either --path FILE or a command after --, not both");
   }
@@ -121,7 +131,7 @@ async function runTriageCommand(command: string[], flags: TriageFlags): Promise<
       "--exit-status is for output read from --path or standard input; a command's own status is used",
     );
   }
-  if (!flags.path && command.length === 0 && stdinIsTerminal()) {
+  if (!stdinNamed && !flags.path && command.length === 0 && stdinIsTerminal()) {
     throw new UsageError(
       "give --path FILE, a command after -- (wisp triage -- make test), or pipe output in (make test 2>&1 | wisp triage)",
     );

@@ -216,6 +216,40 @@ Deno.test("--exit-status with standard input or a path rules the headline; with 
   }
 });
 
+Deno.test("`-` names standard input: `wisp triage -` and `--path -` read it, never run or open `-`", async () => {
+  const home = await tempDir();
+  try {
+    const log = Deno.readTextFileSync(fixture("cargo/test_fail.log"));
+    for (const args of [["triage", "--no-model", "-"], ["triage", "--no-model", "--path", "-"]]) {
+      const r = await runWisp(args, { home, stdin: log });
+      assertEquals(r.code, 1, `${args.join(" ")}: ${r.stderr}`);
+      assertMatch(r.stdout, /^stdin: 3 failed tests/, args.join(" "));
+    }
+    const status = await runWisp(["triage", "--no-model", "--exit-status", "3", "-"], {
+      home,
+      stdin: "something went wrong somewhere\n",
+    });
+    assertEquals(status.code, 2, status.stderr);
+    assertMatch(status.stdout, /^stdin: exit 3; failed, and no reader found why/);
+    // Nothing was run or asked about: every triage read standard input.
+    const events = auditEvents(home);
+    assertEquals(
+      events.filter((e) => e.kind === "policy.decision" || e.kind === "command.outcome"),
+      [],
+    );
+    assertEquals(events.filter((e) => e.kind === "triage").map((e) => e.source), [
+      "stdin",
+      "stdin",
+      "stdin",
+    ]);
+    const both = await runWisp(["triage", "--path", "-", "--", "make"], { home, stdin: "" });
+    assertEquals(both.code, 64, both.stderr);
+    assertMatch(both.stderr, /^error: give either --path FILE or a command after --, not both/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 const HAS_NPM = (() => {
   try {
     return new Deno.Command("npm", { args: ["--version"], stdout: "null", stderr: "null" })
