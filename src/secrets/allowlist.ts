@@ -6,6 +6,7 @@
  * sit where a generic `secret = …` value would).
  */
 import { hasSequentialRun, isRepetitive } from "./entropy.ts";
+import { isRelativeFilePath, isValueLookalike } from "./lookalikes.ts";
 
 /** Values published in vendors' documentation as examples. */
 const DOCUMENTED_EXAMPLES = new Set([
@@ -257,7 +258,7 @@ export function isPublicToken(value: string): boolean {
 
 /** A value that only stands in for a secret: examples, `xxxx`, `<your-key>`, `changeme`, a template. */
 export function isPlaceholder(value: string, templates = true): boolean {
-  if (isDocumentedExample(value)) return true;
+  if (isDocumentedExample(value) || isValueLookalike(value)) return true;
   const lower = value.toLowerCase();
   if (PLACEHOLDER_VALUES.has(lower) || isWellKnownPassword(value)) return true;
   // In a long mixed-case token a word can turn up by chance (`…yRitodO6…`): there it must stand
@@ -316,7 +317,7 @@ export function isReference(value: string): boolean {
   if (/\.(?:pem|key|crt|cer|p12|pfx|json|ya?ml|txt|env|cfg|conf|ini|toml)$/i.test(value)) {
     return true;
   }
-  return false;
+  return isRelativeFilePath(value);
 }
 
 /**

@@ -1,13 +1,16 @@
 /**
  * The conventions other scanners taught people to write, honoured so that a repository set up for
  * one of them works here: inline allow comments (`gitleaks:allow`, detect-secrets' `pragma:
- * allowlist secret` and `pragma: allowlist nextline secret`, and wisp's own `wisp:allow` and
- * `wisp:allow-next-line`), and a fingerprint of where a finding sits that never holds its value
+ * allowlist secret` and `pragma: allowlist nextline secret` in each spelling it reads, and wisp's
+ * own `wisp:allow` and `wisp:allow-next-line`), and a fingerprint of where a finding sits that never holds its value
  * (for ignore files and baselines, docs/adr/0360-secrets-conventions.md).
  */
 
-const ALLOW_SAME_LINE = /gitleaks:allow|pragma:[ \t]*allowlist[ \t]+secret|wisp:allow(?!-)/i;
-const ALLOW_NEXT_LINE = /pragma:[ \t]*allowlist[ \t]+nextline[ \t]+secret|wisp:allow-next-line/i;
+// detect-secrets reads `allowlist` or its older `whitelist`, and a space or `-` before `secret`.
+const ALLOW_SAME_LINE =
+  /gitleaks:allow|pragma:[ \t]*(?:allow|white)list[ \t-]+secret|wisp:allow(?!-)/i;
+const ALLOW_NEXT_LINE =
+  /pragma:[ \t]*(?:allow|white)list[ \t-]+nextline[ \t-]+secret|wisp:allow-next-line/i;
 
 /** Cheap test before any line is looked at: most texts carry no allow comment at all. */
 export function mayHaveAllowComments(text: string): boolean {

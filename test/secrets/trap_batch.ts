@@ -13,8 +13,8 @@
  * address at an example domain (RFC 2606), a service's no-reply address, `user@host` logins in
  * SSH, scp and git remotes, package `name@version` specifiers and `@2x` image names are not e-mail
  * addresses; documentation addresses (RFC 5737, RFC 3849), loopback, unspecified and broadcast
- * addresses, netmasks, network blocks written with a prefix length, version numbers and OIDs are not
- * IP addresses of anyone; the fictional 555-0100 to 555-0199 range, ISBNs, dates, timestamps and
+ * addresses, netmasks, version numbers and OIDs are not IP addresses of anyone (a private network
+ * block such as `10.0.0.0/8` is, as the corpus labels it: it maps a site's network); the fictional 555-0100 to 555-0199 range, ISBNs, dates, timestamps and
  * coordinates are not phone numbers. A real person's address in a public project's author lines is
  * personal data, so none is written here.
  */
@@ -1115,8 +1115,7 @@ set DB_PASSWORD=%DB_PASSWORD%
 \`\`\`
 
 Version 2.4.1.0 of the client, build 10.0.19045.4291; OID 1.3.6.1.4.1.311.21.7 marks the
-template. Ports 8080-8089, netmask 255.255.255.0, default route 0.0.0.0/0, the private ranges
-10.0.0.0/8, 172.16.0.0/12 and 192.168.0.0/16, link-local fe80::/10.
+template. Ports 8080-8089, netmask 255.255.255.0, default route 0.0.0.0/0, link-local fe80::/10.
 `;
 
   // --- code that handles passwords without holding one --------------------------------------
