@@ -233,3 +233,70 @@ Deno.test("personal look-alikes: logins, algorithm names, no-reply hosts, fictio
     [card],
   );
 });
+
+Deno.test("an allow comment covers the statement it is written on, not the next one", () => {
+  const key = v.pem("RSA PRIVATE KEY", 600);
+  const real = v.mixed(ALNUM, 32);
+  const allowed = () => v.mixed(ALNUM, 32);
+  // A key in triple quotes, closed on a line that carries the comment.
+  assertEquals(found("keys_test.py", `TEST_KEY = """${key}\n"""  # gitleaks:allow\n`), []);
+  // The comment on the head line that opens the value below it.
+  assertEquals(
+    found("keys_test.py", `TEST_KEY = (  # pragma: allowlist secret\n    "${key}"\n)\n`),
+    [],
+  );
+  assertEquals(
+    found("values.yaml", `tls:\n  key: |  # gitleaks:allow\n    ${key.replace(/\n/g, "\n    ")}\n`),
+    [],
+  );
+  // A command continued over lines with `\`, the comment on its last line.
+  assertEquals(
+    found(
+      "deploy.sh",
+      `curl -H "Authorization: Bearer ${allowed()}" \\\n  https://api.example.org  # gitleaks:allow\n`,
+    ),
+    [],
+  );
+  // The statement after an allowed one, and a value below a line that opens nothing, are reported.
+  assertEquals(
+    found(".env", `A_SECRET=${allowed()}  # gitleaks:allow\nB_SECRET=${real}\n`),
+    [real],
+  );
+  assertEquals(
+    found("deploy.sh", `export A_SECRET=${allowed()}  # gitleaks:allow\nexport B_SECRET=${real}\n`),
+    [real],
+  );
+});
+
+Deno.test("other scanners' and linters' inline spellings are honoured; a general one is not", () => {
+  const real = v.mixed(ALNUM, 32);
+  const allowed = () => v.mixed(ALNUM, 32);
+  assertEquals(
+    found(
+      "settings.py",
+      [
+        `A_SECRET = "${allowed()}"  # trufflehog:ignore`,
+        `B_SECRET = "${allowed()}"  # ggignore`,
+        `C_SECRET = "${allowed()}"  # nosec B105`,
+        `D_SECRET = "${allowed()}"  # noqa: E501, S105`,
+        `E_SECRET = "${real}"  # noqa: E501`,
+        "",
+      ].join("\n"),
+    ),
+    [real],
+  );
+  assertEquals(
+    found(
+      "client.js",
+      [
+        `const aSecret = "${allowed()}"; // secretlint-disable-line`,
+        "// secretlint-disable-next-line",
+        `const bSecret = "${allowed()}";`,
+        `const cSecret = "${allowed()}"; // #nosec G101`,
+        `const dSecret = "${real}"; // NOSONAR`,
+        "",
+      ].join("\n"),
+    ),
+    [real],
+  );
+});
