@@ -6,6 +6,7 @@
  * sit where a generic `secret = …` value would).
  */
 import { hasSequentialRun, isRepetitive } from "./entropy.ts";
+import { isCommonPassword } from "./common_passwords.ts";
 import { isRelativeFilePath, isValueLookalike } from "./lookalikes.ts";
 
 /** Values published in vendors' documentation as examples. */
@@ -138,9 +139,8 @@ const WELL_KNOWN_STEMS = new Set([
 /** A well-known example password, with or without trailing digits and punctuation. */
 export function isWellKnownPassword(value: string): boolean {
   const stem = value.toLowerCase().replace(/[0-9!@#$%^&*.?_-]+$/, "");
-  return stem === ""
-    ? /^\d{4,}$/.test(value) && hasSequentialRun(value, 4)
-    : WELL_KNOWN_STEMS.has(stem);
+  if (stem === "") return /^\d{4,}$/.test(value) && hasSequentialRun(value, 4);
+  return WELL_KNOWN_STEMS.has(stem) || isCommonPassword(value);
 }
 
 function isDocumentedExample(value: string): boolean {

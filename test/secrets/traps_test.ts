@@ -24,6 +24,7 @@ import {
   notAMailbox,
   underProductCodeName,
 } from "../../src/secrets/personal_lookalikes.ts";
+import { isCommonPassword } from "../../src/secrets/common_passwords.ts";
 import { ALNUM, B64, rng, Values } from "./corpus_values.ts";
 
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
@@ -299,4 +300,40 @@ Deno.test("other scanners' and linters' inline spellings are honoured; a general
     ),
     [real],
   );
+});
+
+Deno.test("passwords anyone would try first are examples; a chosen one of the same make is not", () => {
+  for (
+    const pw of [
+      "p4ssw0rd",
+      "P@$$w0rd",
+      "MyP@ssw0rd",
+      "s3cr3tp4ss",
+      "Ch@ngeMe!",
+      "Tr0ub4dor&3",
+      "Summer2024!",
+      "December23",
+      "1q2w3e4r",
+      "!QAZ2wsx",
+      "zaq12wsx",
+      "Monkey123!",
+      "raspberry",
+      "calvin",
+    ]
+  ) {
+    assert(isCommonPassword(pw), pw);
+    assertEquals(found("tests/fixtures/users.yml", `admin:\n  password: ${pw}\n`), [], pw);
+  }
+  for (
+    const pw of [
+      `Falcon${v.int(100, 9999)}!`,
+      `Harbor!Maple${v.int(10, 9999)}`,
+      `orbit-candle-velvet-${v.int(10, 99)}`,
+      `Quartz#${v.mixed(ALNUM, 6)}${v.int(10, 99)}`,
+      v.mixed(ALNUM, 14),
+    ]
+  ) {
+    assert(!isCommonPassword(pw), pw);
+    assertEquals(found(".env", `DB_PASSWORD=${pw}\n`), [pw]);
+  }
 });
