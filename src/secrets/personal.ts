@@ -20,7 +20,12 @@ import {
   spanishIdValid,
   ssnValid,
 } from "./checksums.ts";
-import { isFictionalNumber, notAMailbox, underProductCodeName } from "./personal_lookalikes.ts";
+import {
+  isFictionalNumber,
+  notAMailbox,
+  phoneWordStandsAlone,
+  underProductCodeName,
+} from "./personal_lookalikes.ts";
 
 const P = { card: 27, iban: 27, nationalId: 26, email: 24, ip: 22, phone: 20 };
 
@@ -298,10 +303,11 @@ export const PERSONAL_RULES: Rule[] = [
       /(?:tel|phone|mobile|cell|fax|telefon|telephone|t\u00e9l\u00e9phone|contact)[^\n\d+]{0,20}((?:\+|00)?\d[\d ()./-]{6,18}\d)(?!\d)/gdi,
     group: 1,
     priority: P.phone - 1,
-    validate: (v) => {
+    validate: (v, text, start) => {
       const n = digitsOf(v).length;
       return n >= 8 && n <= 15 && !/^\d{4}-\d{2}-\d{2}/.test(v) &&
-        plausibleDigits(digitsOf(v).slice(-8), 3) && plausibleNanp(v) && !isFictionalNumber(v);
+        plausibleDigits(digitsOf(v).slice(-8), 3) && plausibleNanp(v) && !isFictionalNumber(v) &&
+        phoneWordStandsAlone(text, start);
     },
   }),
 ];

@@ -101,3 +101,43 @@ export function underProductCodeName(text: string, start: number): boolean {
   }
   return false;
 }
+
+/** The words that introduce a phone number, longest first so that `telephone` is one word. */
+const PHONE_WORD = /telephone|t\u00e9l\u00e9phone|telefon|phone|mobile|contact|cell|tel|fax/gi;
+
+/** What may follow a phone word inside the same word: `phoneNumber`, `Telefonnummer`, `cellphone`. */
+const PHONE_WORD_ENDINGS = new Set([
+  "",
+  "s",
+  "e",
+  "es",
+  "no",
+  "nr",
+  "num",
+  "number",
+  "numbers",
+  "nummer",
+  "phone",
+  "phones",
+]);
+
+/**
+ * Whether a phone word before `start` (within the 48 characters the rule looks back over) stands as
+ * a word of its own or a part of a compound name (`tel`, `phone_number`, `homePhone`, `cellphone`),
+ * rather than inside another word (`Hotel`, `Telemetry`, `Intel`).
+ */
+export function phoneWordStandsAlone(text: string, start: number): boolean {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const before = text.slice(Math.max(lineStart, start - 48), start);
+  for (const m of before.matchAll(PHONE_WORD)) {
+    const at = m.index!;
+    const left = before[at - 1] ?? "";
+    const camel = /[a-z]/.test(left) && /[A-Z]/.test(m[0][0]);
+    if (/\p{L}/u.test(left) && !camel) continue;
+    const rest = /^\p{L}*/u.exec(before.slice(at + m[0].length))![0];
+    // A camel-case name's next word (`mobileNumber`) or a run-on ending (`telefonnummer`).
+    const ending = /^[A-Z]/.test(rest) ? rest.replace(/(?<=.)[A-Z].*$/, "") : rest;
+    if (PHONE_WORD_ENDINGS.has(ending.toLowerCase())) return true;
+  }
+  return false;
+}

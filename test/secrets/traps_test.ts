@@ -337,3 +337,24 @@ Deno.test("passwords anyone would try first are examples; a chosen one of the sa
     assertEquals(found(".env", `DB_PASSWORD=${pw}\n`), [pw]);
   }
 });
+
+Deno.test("a number after a phone word is a phone number only when the word stands alone", () => {
+  const a = `030 ${v.int(2000, 8999)} ${v.int(1000, 9999)}`;
+  const b = `0${v.int(151, 179)} ${v.int(1000000, 9999999)}`;
+  const c = `06 ${v.int(10, 99)} ${v.int(10, 99)} ${v.int(10, 99)} ${v.int(10, 99)}`;
+  assertEquals(
+    found(
+      "contacts.txt",
+      [
+        `homePhone: ${a}`,
+        `Telefonnummer: ${b}`,
+        `phone_number = "${c}"`,
+        "Hotel booking 20240517 0042, room 1204",
+        "Telemetry id 8837 2611 9054",
+        "",
+      ].join("\n"),
+      true,
+    ),
+    [a, b, c],
+  );
+});
