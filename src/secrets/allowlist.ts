@@ -6,6 +6,8 @@
  * sit where a generic `secret = …` value would).
  */
 import { hasSequentialRun, isRepetitive } from "./entropy.ts";
+import { isCommonPassword } from "./common_passwords.ts";
+import { isRelativeFilePath, isValueLookalike } from "./lookalikes.ts";
 
 /** Values published in vendors' documentation as examples. */
 const DOCUMENTED_EXAMPLES = new Set([
@@ -137,9 +139,8 @@ const WELL_KNOWN_STEMS = new Set([
 /** A well-known example password, with or without trailing digits and punctuation. */
 export function isWellKnownPassword(value: string): boolean {
   const stem = value.toLowerCase().replace(/[0-9!@#$%^&*.?_-]+$/, "");
-  return stem === ""
-    ? /^\d{4,}$/.test(value) && hasSequentialRun(value, 4)
-    : WELL_KNOWN_STEMS.has(stem);
+  if (stem === "") return /^\d{4,}$/.test(value) && hasSequentialRun(value, 4);
+  return WELL_KNOWN_STEMS.has(stem) || isCommonPassword(value);
 }
 
 function isDocumentedExample(value: string): boolean {
@@ -257,7 +258,7 @@ export function isPublicToken(value: string): boolean {
 
 /** A value that only stands in for a secret: examples, `xxxx`, `<your-key>`, `changeme`, a template. */
 export function isPlaceholder(value: string, templates = true): boolean {
-  if (isDocumentedExample(value)) return true;
+  if (isDocumentedExample(value) || isValueLookalike(value)) return true;
   const lower = value.toLowerCase();
   if (PLACEHOLDER_VALUES.has(lower) || isWellKnownPassword(value)) return true;
   // In a long mixed-case token a word can turn up by chance (`…yRitodO6…`): there it must stand
@@ -316,7 +317,7 @@ export function isReference(value: string): boolean {
   if (/\.(?:pem|key|crt|cer|p12|pfx|json|ya?ml|txt|env|cfg|conf|ini|toml)$/i.test(value)) {
     return true;
   }
-  return false;
+  return isRelativeFilePath(value);
 }
 
 /**

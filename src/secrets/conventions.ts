@@ -1,17 +1,24 @@
 /**
  * The conventions other scanners taught people to write, honoured so that a repository set up for
  * one of them works here: inline allow comments (`gitleaks:allow`, detect-secrets' `pragma:
- * allowlist secret` and `pragma: allowlist nextline secret`, and wisp's own `wisp:allow` and
- * `wisp:allow-next-line`), and a fingerprint of where a finding sits that never holds its value
- * (for ignore files and baselines, docs/adr/0360-secrets-conventions.md).
+ * allowlist secret` and `pragma: allowlist nextline secret` in each spelling it reads, TruffleHog's
+ * `trufflehog:ignore`, ggshield's `ggignore`, secretlint's `secretlint-disable-line` and
+ * `-next-line`, the security linters' `# nosec` and ruff's `noqa: S105`–`S107`, and wisp's own
+ * `wisp:allow` and `wisp:allow-next-line`), and a fingerprint of where a finding sits that never
+ * holds its value (for ignore files and baselines, docs/adr/0360-secrets-conventions.md).
  */
 
-const ALLOW_SAME_LINE = /gitleaks:allow|pragma:[ \t]*allowlist[ \t]+secret|wisp:allow(?!-)/i;
-const ALLOW_NEXT_LINE = /pragma:[ \t]*allowlist[ \t]+nextline[ \t]+secret|wisp:allow-next-line/i;
+// detect-secrets reads `allowlist` or its older `whitelist`, and a space or `-` before `secret`.
+// `nosec` is bandit's and gosec's (`# nosec B105`, `// #nosec G101`); ruff's S105–S107 are its
+// hard-coded password checks (a bare `noqa` silences style checks too, and is not read).
+const ALLOW_SAME_LINE =
+  /gitleaks:allow|pragma:[ \t]*(?:allow|white)list[ \t-]+secret|wisp:allow(?!-)|trufflehog:ignore|\bggignore\b|secretlint-disable-line|#[ \t]*nosec\b|noqa:[ \t]*(?:[A-Z]+\d+[ \t]*,[ \t]*)*S10[5-7]\b/i;
+const ALLOW_NEXT_LINE =
+  /pragma:[ \t]*(?:allow|white)list[ \t-]+nextline[ \t-]+secret|wisp:allow-next-line|secretlint-disable-next-line/i;
 
 /** Cheap test before any line is looked at: most texts carry no allow comment at all. */
 export function mayHaveAllowComments(text: string): boolean {
-  return /allow/i.test(text);
+  return /allow|ignore|disable|nosec|noqa/i.test(text);
 }
 
 function lineAround(text: string, at: number): [number, number] {
@@ -21,16 +28,54 @@ function lineAround(text: string, at: number): [number, number] {
   return [start, end];
 }
 
+/** How many lines a statement is followed over, each way: bounds the work on a long file. */
+const STATEMENT_LINES = 40;
+
+/** The code of a line that carries an allow comment: what comes before the comment. */
+function codeBeforeAllow(line: string): string | null {
+  const marker = ALLOW_SAME_LINE.exec(line);
+  if (!marker) return null;
+  return line.slice(0, marker.index).replace(/(?:#|\/\/|\/\*|<!--|--|;|'|%|\{#|REM)\s*$/i, "")
+    .trimEnd();
+}
+
+/** A line's end that opens a value continued below: a bracket, a block scalar, triple quotes. */
+const OPENS_VALUE = /(?:[([{=:]|[|>][-+]?|"""|''')$/;
+
+/** A line that only closes what a head line opened: `"""`, `)`, `]`, `}`, with `,` or `;`. */
+const CLOSES_VALUE = /^\s*(?:"""|'''|[)\]}])[)\]};,]*\s*(?:#|\/\/|\/\*|<!--|--)/;
+
 /**
- * Whether the finding at `start` is allowed by a comment: on the line where it starts, or a
- * next-line marker on the line before.
+ * Whether the finding at `start`…`end` is allowed by a comment. A comment applies to the statement
+ * it is written on: the lines the finding spans, lines joined to them by a trailing `\`, the head
+ * line that opens a value continued below it (`KEY = (`, `key: |`, `"""`), and a line that only
+ * closes it. A next-line marker applies to the statement's first line.
  */
-export function allowedInline(text: string, start: number): boolean {
-  const [lineStart, lineEnd] = lineAround(text, start);
-  if (ALLOW_SAME_LINE.test(text.slice(lineStart, lineEnd))) return true;
-  if (lineStart === 0) return false;
-  const [prevStart, prevEnd] = lineAround(text, lineStart - 1);
-  return ALLOW_NEXT_LINE.test(text.slice(prevStart, prevEnd));
+export function allowedInline(text: string, start: number, end = start): boolean {
+  let [first, last] = lineAround(text, start);
+  if (end > last) last = lineAround(text, end - 1)[1];
+  const endsWithBackslash = (from: number, to: number) => /\\\s*$/.test(text.slice(from, to));
+  for (let n = 0; n < STATEMENT_LINES && first > 0; n++) {
+    const [prevStart, prevEnd] = lineAround(text, first - 1);
+    if (!endsWithBackslash(prevStart, prevEnd)) break;
+    first = prevStart;
+  }
+  for (let n = 0; n < STATEMENT_LINES && last < text.length; n++) {
+    if (!endsWithBackslash(lineAround(text, last)[0], last)) break;
+    last = lineAround(text, last + 1)[1];
+  }
+  if (ALLOW_SAME_LINE.test(text.slice(first, last))) return true;
+  if (last < text.length) {
+    const [nextStart, nextEnd] = lineAround(text, last + 1);
+    const next = text.slice(nextStart, nextEnd);
+    if (CLOSES_VALUE.test(next) && ALLOW_SAME_LINE.test(next)) return true;
+  }
+  if (first === 0) return false;
+  const [prevStart, prevEnd] = lineAround(text, first - 1);
+  const previous = text.slice(prevStart, prevEnd);
+  if (ALLOW_NEXT_LINE.test(previous)) return true;
+  const head = codeBeforeAllow(previous);
+  return head !== null && OPENS_VALUE.test(head);
 }
 
 /** 64-bit FNV-1a as 16 hex digits: a stable label for text that is not secret. */

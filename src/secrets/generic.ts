@@ -19,6 +19,7 @@ import {
   isToolCiphertext,
 } from "./allowlist.ts";
 import { classCount, shannonEntropy } from "./entropy.ts";
+import { insideResourceName, isSigningKeyId } from "./lookalikes.ts";
 
 export type NameClass = "password" | "secret" | null;
 
@@ -1335,6 +1336,8 @@ function judged(
     return null;
   }
   if (exposedToBrowsers(text, found.name)) return null;
+  // git's `user.signingKey` names a public key; `…:secret:…` inside an ARN assigns nothing.
+  if (isSigningKeyId(found.name, value) || insideResourceName(text, found.nameStart)) return null;
   // Bitnami's SealedSecret keeps each value encrypted to the cluster's key under `encryptedData:`.
   if (
     YAML_OR_UNKNOWN.has(context.extension) && value.length >= 200 &&

@@ -20,6 +20,12 @@ import {
   spanishIdValid,
   ssnValid,
 } from "./checksums.ts";
+import {
+  isFictionalNumber,
+  notAMailbox,
+  phoneWordStandsAlone,
+  underProductCodeName,
+} from "./personal_lookalikes.ts";
 
 const P = { card: 27, iban: 27, nationalId: 26, email: 24, ip: 22, phone: 20 };
 
@@ -157,7 +163,8 @@ export const PERSONAL_RULES: Rule[] = [
       /(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![A-Za-z0-9-])/g,
     keywords: ["@"],
     priority: P.email,
-    validate: (v, text, start, end) => emailAllowed(v, text, start, end),
+    validate: (v, text, start, end) =>
+      emailAllowed(v, text, start, end) && !notAMailbox(v, text, start, end),
   }),
   regexRule({
     kind: "credit-card",
@@ -165,13 +172,13 @@ export const PERSONAL_RULES: Rule[] = [
     // After `+` the digits are an international phone number (`+4915…`), never a card.
     pattern: /(?<![\d.+])(?:\d[ -]?){12,18}\d(?!\d|-\d|\.\d)/g,
     priority: P.card,
-    validate: (v) => {
+    validate: (v, text, start) => {
       const d = digitsOf(v);
       // Six zeros in a row is how issuers write test numbers (4007000000027), not real cards.
       return consistentSeparators(v) && cardGrouping(v) && cardNetwork(d) !== null &&
         !isTestCard(d) &&
         !/0{6}/.test(d) &&
-        plausibleDigits(d);
+        plausibleDigits(d) && !underProductCodeName(text, start);
     },
   }),
   regexRule({
@@ -276,7 +283,8 @@ export const PERSONAL_RULES: Rule[] = [
     priority: P.phone,
     validate: (v) => {
       const n = digitsOf(v).length;
-      return n >= 8 && n <= 15 && plausibleDigits(digitsOf(v).slice(-8), 3) && plausibleNanp(v);
+      return n >= 8 && n <= 15 && plausibleDigits(digitsOf(v).slice(-8), 3) && plausibleNanp(v) &&
+        !isFictionalNumber(v);
     },
   }),
   regexRule({
@@ -295,10 +303,11 @@ export const PERSONAL_RULES: Rule[] = [
       /(?:tel|phone|mobile|cell|fax|telefon|telephone|t\u00e9l\u00e9phone|contact)[^\n\d+]{0,20}((?:\+|00)?\d[\d ()./-]{6,18}\d)(?!\d)/gdi,
     group: 1,
     priority: P.phone - 1,
-    validate: (v) => {
+    validate: (v, text, start) => {
       const n = digitsOf(v).length;
       return n >= 8 && n <= 15 && !/^\d{4}-\d{2}-\d{2}/.test(v) &&
-        plausibleDigits(digitsOf(v).slice(-8), 3) && plausibleNanp(v);
+        plausibleDigits(digitsOf(v).slice(-8), 3) && plausibleNanp(v) && !isFictionalNumber(v) &&
+        phoneWordStandsAlone(text, start);
     },
   }),
 ];

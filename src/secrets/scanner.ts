@@ -296,7 +296,7 @@ export function scanText(
 ): SecretFinding[] {
   let kept = settleOverlaps(candidatesIn(text, options, bytes));
   if (options.allowComments !== false && kept.length > 0 && mayHaveAllowComments(text)) {
-    kept = kept.filter((c) => !allowedInline(text, c.start));
+    kept = kept.filter((c) => !allowedInline(text, c.start, c.end));
   }
   return locate(text, kept, options.path);
 }
