@@ -70,9 +70,9 @@ const GO_RESULT = /^\s*--- (PASS|FAIL|SKIP): (\S+) \(/;
 const GO_PACKAGE = /^(FAIL|ok)\s+(\S+)\s/;
 
 /** The go test that was running when its binary stopped (its package named where go printed it). */
-function stoppedGoTest(name: string, pkg?: string): Finding {
+function stoppedGoTest(name: string, at: number, pkg?: string): Finding {
   const where = pkg ? `the test binary of ${pkg}` : "the output";
-  return finding("test_failure", `did not finish: ${where} stopped inside it`, { test: name });
+  return finding("test_failure", `did not finish: ${where} stopped inside it`, { test: name, at });
 }
 
 /** The first letters of the signals' names: a line starting otherwise is no bare signal report. */
@@ -131,6 +131,7 @@ function pythonFatal(
     finding: finding("error", frame ? `${error} (in ${frame[3]})` : error, {
       location: frame ? `${frame[1]}:${frame[2]}` : undefined,
       test: running?.[1],
+      at: from,
     }),
     end,
   };
@@ -144,7 +145,7 @@ function place(script: string, line: string): string | undefined {
 }
 
 /** The finding for a GoogleTest test that never reported, from what it printed and how it died. */
-function diedTest(name: string, printed: string[], signal?: string): Finding {
+function diedTest(name: string, at: number, printed: string[], signal?: string): Finding {
   let location: string | undefined;
   let cause: string | undefined;
   for (let k = 0; k < printed.length; k++) {
@@ -171,6 +172,7 @@ function diedTest(name: string, printed: string[], signal?: string): Finding {
     test: name,
     location,
     detail: printed.slice(-PRINTED_LINES),
+    at,
   });
 }
 
@@ -182,6 +184,8 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
   let lastTrace = -1;
   /** go test -v's tests started (`=== RUN`) and not yet reported, in the order they started. */
   const goOpen: string[] = [];
+  /** The line of each of `goOpen`'s RUN lines. */
+  const goOpenAt: number[] = [];
   /** Whether the package being read reported a failed test of its own. */
   let goFailed = false;
   for (let i = 0; i < lines.length; i++) {
@@ -206,8 +210,12 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     if (c === EQUALS && (line.startsWith(GO_RUN) || line.startsWith(GO_CONT))) {
       const name = line.slice(GO_RUN.length).trim();
       const k = goOpen.indexOf(name);
-      if (k !== -1) goOpen.splice(k, 1);
+      if (k !== -1) {
+        goOpen.splice(k, 1);
+        goOpenAt.splice(k, 1);
+      }
       goOpen.push(name);
+      goOpenAt.push(i);
       continue;
     }
     if (goOpen.length > 0) {
@@ -215,7 +223,10 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
         const r = GO_RESULT.exec(line);
         if (r) {
           const k = goOpen.lastIndexOf(r[2]);
-          if (k !== -1) goOpen.splice(k, 1);
+          if (k !== -1) {
+            goOpen.splice(k, 1);
+            goOpenAt.splice(k, 1);
+          }
           if (r[1] === "FAIL") goFailed = true;
         }
         continue;
@@ -225,9 +236,10 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
         // The package's binary failed with a test still running: that test is where it stopped
         // (a kill, a signal, os.Exit); a test that failed on its own has its --- FAIL line.
         if (pkg[1] === "FAIL" && !goFailed) {
-          out.push(stoppedGoTest(goOpen[goOpen.length - 1], pkg[2]));
+          out.push(stoppedGoTest(goOpen[goOpen.length - 1], goOpenAt[goOpen.length - 1], pkg[2]));
         }
         goOpen.length = 0;
+        goOpenAt.length = 0;
         goFailed = false;
         continue;
       }
@@ -253,12 +265,16 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     if (death) {
       const signal = death[3];
       if (running) {
-        out.push(diedTest(running.name, printedSince(lines, running.at, i, ctx), signal));
+        out.push(
+          diedTest(running.name, running.at, printedSince(lines, running.at, i, ctx), signal),
+        );
         running = undefined;
       } else if (death[1]) {
         // A signal's name alone, outside a test, may be the program's own text; a script's line is not.
         const what = death[4] ? `${death[4].trim()}: ` : "";
-        out.push(finding("error", `${what}${signal}`, { location: place(death[1], death[2]) }));
+        out.push(
+          finding("error", `${what}${signal}`, { location: place(death[1], death[2]), at: i }),
+        );
       } else continue;
       ctx.explain(i);
       continue;
@@ -267,18 +283,22 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     if (bash && !/\s/.test(bash[1])) {
       const text = bash[3].trim();
       const warning = /^warning: /.test(text);
+      const traced = lastTrace >= 0 && lastTrace === i - 1;
       out.push(finding(warning ? "warning" : "error", text.replace(/^warning: /, ""), {
         location: place(bash[1], bash[2]),
-        detail: lastTrace >= 0 && lastTrace === i - 1 ? [lines[lastTrace]] : undefined,
+        detail: traced ? [lines[lastTrace]] : undefined,
+        at: traced ? lastTrace : i,
       }));
       ctx.explain(i);
     }
   }
   if (!ctx.final) return out;
   if (running) {
-    out.push(diedTest(running.name, printedSince(lines, running.at, lines.length, ctx)));
+    out.push(
+      diedTest(running.name, running.at, printedSince(lines, running.at, lines.length, ctx)),
+    );
   } else if (goOpen.length > 0) {
-    out.push(stoppedGoTest(goOpen[goOpen.length - 1]));
+    out.push(stoppedGoTest(goOpen[goOpen.length - 1], goOpenAt[goOpen.length - 1]));
   } else if (lastTrace >= 0) {
     const ended = lastTraced(lines, lastTrace, ctx);
     if (ended) out.push(ended);
@@ -316,12 +336,14 @@ function lastTraced(lines: string[], at: number, ctx: ReadContext): Finding | un
       ending
         ? `the script ended with \`${command}\``
         : `the script stopped after \`${command}\`, which failed`,
+      { at },
     );
   }
   // A tool's complaint names the tool (`cp: cannot stat …`); else its last line says most.
   const complaint = after.find((l) => /^[\w./-]+: \S/.test(l)) ?? after[after.length - 1];
   return finding("error", complaint, {
     detail: [lines[at], ...after.filter((l) => l !== complaint)],
+    at,
   });
 }
 
