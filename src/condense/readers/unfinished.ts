@@ -184,8 +184,6 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
   let lastTrace = -1;
   /** go test -v's tests started (`=== RUN`) and not yet reported, in the order they started. */
   const goOpen: string[] = [];
-  /** The line of each of `goOpen`'s RUN lines. */
-  const goOpenAt: number[] = [];
   /** Whether the package being read reported a failed test of its own. */
   let goFailed = false;
   for (let i = 0; i < lines.length; i++) {
@@ -210,12 +208,8 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     if (c === EQUALS && (line.startsWith(GO_RUN) || line.startsWith(GO_CONT))) {
       const name = line.slice(GO_RUN.length).trim();
       const k = goOpen.indexOf(name);
-      if (k !== -1) {
-        goOpen.splice(k, 1);
-        goOpenAt.splice(k, 1);
-      }
+      if (k !== -1) goOpen.splice(k, 1);
       goOpen.push(name);
-      goOpenAt.push(i);
       continue;
     }
     if (goOpen.length > 0) {
@@ -223,10 +217,7 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
         const r = GO_RESULT.exec(line);
         if (r) {
           const k = goOpen.lastIndexOf(r[2]);
-          if (k !== -1) {
-            goOpen.splice(k, 1);
-            goOpenAt.splice(k, 1);
-          }
+          if (k !== -1) goOpen.splice(k, 1);
           if (r[1] === "FAIL") goFailed = true;
         }
         continue;
@@ -236,10 +227,10 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
         // The package's binary failed with a test still running: that test is where it stopped
         // (a kill, a signal, os.Exit); a test that failed on its own has its --- FAIL line.
         if (pkg[1] === "FAIL" && !goFailed) {
-          out.push(stoppedGoTest(goOpen[goOpen.length - 1], goOpenAt[goOpen.length - 1], pkg[2]));
+          const name = goOpen[goOpen.length - 1];
+          out.push(stoppedGoTest(name, goRunLine(lines, name, i), pkg[2]));
         }
         goOpen.length = 0;
-        goOpenAt.length = 0;
         goFailed = false;
         continue;
       }
@@ -298,12 +289,30 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       diedTest(running.name, running.at, printedSince(lines, running.at, lines.length, ctx)),
     );
   } else if (goOpen.length > 0) {
-    out.push(stoppedGoTest(goOpen[goOpen.length - 1], goOpenAt[goOpen.length - 1]));
+    const name = goOpen[goOpen.length - 1];
+    out.push(stoppedGoTest(name, goRunLine(lines, name, lines.length)));
   } else if (lastTrace >= 0) {
     const ended = lastTraced(lines, lastTrace, ctx);
     if (ended) out.push(ended);
   }
   return out;
+}
+
+/**
+ * The line of go test's last `=== RUN` of test `name` before line `before`, where its block starts
+ * (looked for only when the test is a finding: no state kept for every test of a verbose run).
+ */
+function goRunLine(lines: string[], name: string, before: number): number {
+  const run = GO_RUN + name;
+  const cont = GO_CONT + name;
+  let earliest = before;
+  for (let k = before - 1; k >= 0; k--) {
+    const line = lines[k].trimEnd();
+    if (line === run) return k;
+    // Named by CONT lines alone (its RUN line was before these lines): the earliest of them.
+    if (line === cont) earliest = k;
+  }
+  return earliest;
 }
 
 /** The lines a test printed between its RUN line and `to`, those no reader took. */
