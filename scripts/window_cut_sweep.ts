@@ -5,9 +5,9 @@
  * lines; each such text is scanned in windows and whole, and the findings
  * compared. Prints, per log that differs at some cut, how many cuts differ and
  * the first finding a window added or lost, then a count of the logs that
- * differ. A diagnostic for the window-cut fault (ADR 0660, amended), not a
- * test: test/condense/window_cuts_test.ts holds the logs that already read the
- * same at every cut.
+ * differ. A diagnostic for the window-cut fault (ADR 0660, amended; ADR
+ * 0700), not a test: test/condense/window_cuts_test.ts sweeps the logs it
+ * found differing.
  *
  *   deno run -A scripts/window_cut_sweep.ts [--window CHARS] [--carry LINES] [--max-bytes N] [--passing]
  *

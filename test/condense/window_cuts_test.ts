@@ -6,7 +6,13 @@
  * not another (findings.ts `moreOrLess`, scan.ts).
  */
 import { assertEquals } from "../support/assert.ts";
-import { type Finding, findingKey, moreOrLess } from "../../src/condense/findings.ts";
+import {
+  blockStart,
+  type Finding,
+  finding,
+  findingKey,
+  moreOrLess,
+} from "../../src/condense/findings.ts";
 import { scanText } from "../../src/condense/scan.ts";
 
 const test = (name: string, file?: string): Finding => ({
@@ -42,6 +48,18 @@ Deno.test("reports of one failure named more or less fully meet; different failu
   assertEquals(moreOrLess(at(), at("a.js:2")), at("a.js:2"));
   assertEquals(moreOrLess(at("a.js:2"), at("b.js:2")), undefined);
   assertEquals(moreOrLess(at("a.js:2"), at("a.js:20")), undefined);
+});
+
+Deno.test("a finding's block start is kept beside it: its fields and its JSON are what they were", () => {
+  const f = finding("test_failure", "expected 2, got 3", { test: "TestSum", at: 41 });
+  assertEquals(blockStart(f), 41);
+  assertEquals(Object.keys(f).sort(), ["kind", "message", "test"]);
+  assertEquals(
+    JSON.stringify(f),
+    '{"kind":"test_failure","message":"expected 2, got 3","test":"TestSum"}',
+  );
+  // A finding made without one has no start: a window keeps it as it read it.
+  assertEquals(blockStart(finding("error", "boom")), undefined);
 });
 
 /**
