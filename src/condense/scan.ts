@@ -10,7 +10,10 @@
  * starting with the last lines of the one before as context, and the last
  * lines of each window carried into the next before their marks count, so a
  * block of up to CARRY_LINES lines that crosses a cut is still read whole in
- * the next window (a finding reported twice is dropped by its key).
+ * the next window. A window that is not the last keeps no finding whose block
+ * starts in the lines the next window reads again (findings.ts `blockStart`):
+ * the next window reports it whole, once (ADR 0700). A finding reported twice
+ * is dropped by its key.
  *
  * What is kept is bounded whatever the size: findings beyond KEPT_FINDINGS
  * are counted, not kept; the unexplained text is kept as its first and last
@@ -455,12 +458,12 @@ export class TriageScanner {
   }
 
   /**
-   * Where the next window starts in this one's lines: the last final lines as its context, the carried lines its
-   * first fresh ones. The context starts after an empty line where there is
-   * one near: blocks of most formats begin there. A line of spaces alone is
-   * not one: it sits inside an indented block (a TAP subtest's YAML, a
-   * traceback), and a window starting below it would read the block without
-   * its heading.
+   * Where the next window starts in this one's lines: the last final lines
+   * as its context, the carried lines its first fresh ones. The context starts
+   * after an empty line where there is one near: blocks of most formats begin
+   * there. A line of spaces alone is not one: it sits inside an indented block
+   * (a TAP subtest's YAML, a traceback), and a window starting below it would
+   * read the block without its heading.
    */
   #nextStart(lines: string[], finalEnd: number): number {
     const start = Math.max(0, finalEnd - this.#carryLines);

@@ -272,15 +272,12 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           ctx.explain(j);
           j++;
         }
+        // An entry that names no test nor file is read as one only under the summary's rule.
+        const at = entry.id.includes("::") || entry.id.endsWith(".py") ? i : partAt;
         // A subtest is named as its section is titled: the test, then its parameters in parentheses.
         if (m[2] !== undefined) {
-          summary.push({
-            kind: "FAILED",
-            id: `${entry.id} (${m[2]})`,
-            message: entry.message,
-            at: i,
-          });
-        } else summary.push({ kind: m[1], id: entry.id, message: entry.message, at: i });
+          summary.push({ kind: "FAILED", id: `${entry.id} (${m[2]})`, message: entry.message, at });
+        } else summary.push({ kind: m[1], id: entry.id, message: entry.message, at });
         i = j - 1;
         continue;
       }
