@@ -5,13 +5,16 @@
  * lines; each such text is scanned in windows and whole, and the findings
  * compared. Prints, per log that differs at some cut, how many cuts differ and
  * the first finding a window added or lost, then a count of the logs that
- * differ. A diagnostic for the window-cut fault (ADR 0660, amended), not a
- * test: test/condense/window_cuts_test.ts holds the logs that already read the
- * same at every cut.
+ * differ. A diagnostic for the window-cut fault (ADR 0660, amended; ADR
+ * 0700), not a test: test/condense/window_cuts_test.ts sweeps the logs it
+ * found differing.
  *
- *   deno run -A scripts/window_cut_sweep.ts [--window CHARS] [--max-bytes N] [--passing]
+ *   deno run -A scripts/window_cut_sweep.ts [--window CHARS] [--carry LINES] [--max-bytes N] [--passing]
  *
  * `--passing` sweeps the logs with no finding instead of those with some.
+ * `--carry` sets the context a window takes from the one before (the
+ * scanner's default, 2,000 lines, holds every fixture log whole, so only a
+ * smaller one makes a window start inside a log).
  */
 import { scanText } from "../src/condense/scan.ts";
 import { findingKey } from "../src/condense/findings.ts";
@@ -23,6 +26,7 @@ const option = (name: string, fallback: number) => {
 };
 const windowChars = option("--window", 16 * 1024);
 const maxBytes = option("--max-bytes", 12_000);
+const carryLines = args.includes("--carry") ? option("--carry", 0) : undefined;
 const passing = args.includes("--passing");
 
 const root = new URL("../test/fixtures/condense/", import.meta.url);
@@ -36,7 +40,7 @@ for (const folder of Deno.readDirSync(root)) {
 
 const FILLER = "x".repeat(99) + "\n";
 const keys = (text: string, windowed: boolean) =>
-  scanText(text, windowed ? { windowChars } : {}).findings.map(findingKey).sort();
+  scanText(text, windowed ? { windowChars, carryLines } : {}).findings.map(findingKey).sort();
 
 let swept = 0;
 let differing = 0;
@@ -66,5 +70,6 @@ for (const name of names.sort()) {
   }
 }
 console.log(
-  `${differing} of ${swept} logs differ at some cut (windows of ${windowChars} characters)`,
+  `${differing} of ${swept} logs differ at some cut (windows of ${windowChars} characters` +
+    `${carryLines === undefined ? "" : `, ${carryLines} context lines`})`,
 );

@@ -33,13 +33,56 @@ export function clip(text: string, max = MESSAGE_CHARS): string {
   return trimmed.length <= max ? trimmed : trimmed.slice(0, max - 1) + "…";
 }
 
+/**
+ * The line each finding's block starts at, in the lines its reader was given
+ * (the heading, `--- FAIL`, `Traceback`, the one line of a one-line
+ * diagnostic): kept beside the finding, not in it, so the shape callers see
+ * and serialise stays the same. The scanner reads it to tell a block a window
+ * may have cut (it starts in the lines the next window reads again) from one
+ * the window holds whole (ADR 0700).
+ */
+const blockStarts = new WeakMap<Finding, number>();
+
+/** The line `f`'s block starts at in its reader's lines, where the reader said. */
+export function blockStart(f: Finding): number | undefined {
+  return blockStarts.get(f);
+}
+
+/**
+ * Records that `f`'s block starts at line `at` of its reader's lines (a reader
+ * that reads part of its lines again as a text of their own, and moves the
+ * findings back to its lines). Undefined forgets it.
+ */
+export function setBlockStart(f: Finding, at: number | undefined): Finding {
+  if (at === undefined) blockStarts.delete(f);
+  else blockStarts.set(f, at);
+  return f;
+}
+
+/** What a reader knows of a finding besides its kind and message. */
+export interface FindingExtra {
+  location?: string;
+  test?: string;
+  file?: string;
+  detail?: string[];
+  /**
+   * The line (an index in the reader's lines) where the reader began the
+   * failure's block: the earliest line the finding was read from, heading
+   * included. Not part of the finding (see `blockStart`). Too early is safe
+   * (the finding is kept as a window read it); too late loses a finding the
+   * next window cannot read from its start.
+   */
+  at?: number;
+}
+
 /** A finding with empty optional fields left out and the message clipped. */
 export function finding(
   kind: Finding["kind"],
   message: string,
-  extra: { location?: string; test?: string; file?: string; detail?: string[] } = {},
+  extra: FindingExtra = {},
 ): Finding {
   const f: Finding = { kind, message: clip(message) };
+  if (extra.at !== undefined) blockStarts.set(f, extra.at);
   if (extra.location) f.location = extra.location;
   if (extra.test) f.test = extra.test;
   if (extra.file) f.file = extra.file;

@@ -10,13 +10,23 @@
  * starting with the last lines of the one before as context, and the last
  * lines of each window carried into the next before their marks count, so a
  * block of up to CARRY_LINES lines that crosses a cut is still read whole in
- * the next window (a finding reported twice is dropped by its key).
+ * the next window. A window that is not the last keeps no finding whose block
+ * starts in the lines the next window reads again (findings.ts `blockStart`):
+ * the next window reports it whole, once (ADR 0700). A finding reported twice
+ * is dropped by its key.
  *
  * What is kept is bounded whatever the size: findings beyond KEPT_FINDINGS
  * are counted, not kept; the unexplained text is kept as its first and last
  * chunks (the rest counted); the evidence is the last EVIDENCE_LINES lines.
  */
-import { dedupe, type Finding, findingKey, moreOrLess, partialKey } from "./findings.ts";
+import {
+  blockStart,
+  dedupe,
+  type Finding,
+  findingKey,
+  moreOrLess,
+  partialKey,
+} from "./findings.ts";
 import { readLines } from "./readers/index.ts";
 import { type LineShape, setShape } from "./readers/reader.ts";
 import { normaliseLine } from "./normalise.ts";
@@ -414,11 +424,16 @@ export class TriageScanner {
       final: last,
     });
     for (const r of read.readers) this.#readers.add(r);
-    for (let k = 0; k < read.findings.length; k++) {
-      this.#keep(read.findings[k], read.foundBy[k]);
-    }
     // The fresh lines made final: [contextCount, finalEnd) of the window.
     const finalEnd = lines.length - carry;
+    const start = this.#nextStart(lines, finalEnd);
+    for (let k = 0; k < read.findings.length; k++) {
+      const f = read.findings[k];
+      // A block that starts in the lines the next window reads again may be cut by this window's
+      // end: the next window reads it from its start, whole, and reports it then.
+      if (!last && (blockStart(f) ?? -1) >= start) continue;
+      this.#keep(f, read.foundBy[k]);
+    }
     this.#noteTail(lines, contextCount, finalEnd);
     const marks = read.marks.subarray(contextCount, finalEnd);
     // Most windows of a long run of a known format leave nothing unexplained: no lines copied for them.
@@ -428,17 +443,6 @@ export class TriageScanner {
       }
     }
     this.#finalLines += finalEnd - contextCount;
-    // The next window: the last final lines as context, the carried lines as its first fresh ones.
-    // The context starts after an empty line where there is one near: blocks of most formats begin
-    // there. A line of spaces alone is not one: it sits inside an indented block (a TAP subtest's
-    // YAML, a traceback), and a window starting below it would read the block without its heading.
-    let start = Math.max(0, finalEnd - this.#carryLines);
-    for (let k = start; k > 0 && k > start - this.#carryLines; k--) {
-      if (lines[k - 1].length === 0) {
-        start = k;
-        break;
-      }
-    }
     let chars = 0;
     for (let k = finalEnd; k < lines.length; k++) chars += lines[k].length + 1;
     this.#freshChars = chars;
@@ -451,6 +455,22 @@ export class TriageScanner {
     lastChar.copyWithin(0, start, start + held);
     this.#held = held;
     this.#contextCount = finalEnd - start;
+  }
+
+  /**
+   * Where the next window starts in this one's lines: the last final lines
+   * as its context, the carried lines its first fresh ones. The context starts
+   * after an empty line where there is one near: blocks of most formats begin
+   * there. A line of spaces alone is not one: it sits inside an indented block
+   * (a TAP subtest's YAML, a traceback), and a window starting below it would
+   * read the block without its heading.
+   */
+  #nextStart(lines: string[], finalEnd: number): number {
+    const start = Math.max(0, finalEnd - this.#carryLines);
+    for (let k = start; k > 0 && k > start - this.#carryLines; k--) {
+      if (lines[k - 1].length === 0) return k;
+    }
+    return start;
   }
 
   #keep(f: Finding, reader: string): void {

@@ -6,7 +6,13 @@
  * not another (findings.ts `moreOrLess`, scan.ts).
  */
 import { assertEquals } from "../support/assert.ts";
-import { type Finding, findingKey, moreOrLess } from "../../src/condense/findings.ts";
+import {
+  blockStart,
+  type Finding,
+  finding,
+  findingKey,
+  moreOrLess,
+} from "../../src/condense/findings.ts";
 import { scanText } from "../../src/condense/scan.ts";
 
 const test = (name: string, file?: string): Finding => ({
@@ -44,32 +50,102 @@ Deno.test("reports of one failure named more or less fully meet; different failu
   assertEquals(moreOrLess(at("a.js:2"), at("a.js:20")), undefined);
 });
 
-Deno.test("a window cut anywhere in a failing run finds what the whole run finds", () => {
+Deno.test("a finding's block start is kept beside it: its fields and its JSON are what they were", () => {
+  const f = finding("test_failure", "expected 2, got 3", { test: "TestSum", at: 41 });
+  assertEquals(blockStart(f), 41);
+  assertEquals(Object.keys(f).sort(), ["kind", "message", "test"]);
+  assertEquals(
+    JSON.stringify(f),
+    '{"kind":"test_failure","message":"expected 2, got 3","test":"TestSum"}',
+  );
+  // A finding made without one has no start: a window keeps it as it read it.
+  assertEquals(blockStart(finding("error", "boom")), undefined);
+});
+
+/**
+ * Logs whose failures a window's end cut in two before each finding knew where its block starts
+ * (findings.ts `blockStart`, ADR 0700): a Go parent test reported beside its subtest, ctest's
+ * status line without the GoogleTest output after it, JUnit XML beside pytest, mocha's and
+ * node:test's suites, pytest's setup and collection errors, Python tracebacks, a Go timeout's
+ * panic, CMake's and mypy's wrapped messages.
+ */
+const CUT_BLOCKS = [
+  "cmake/configure_fail.log",
+  "crash/py_chained.log",
+  "go/round4_count2.log",
+  "go/round4_make.log",
+  "go/round4_plain.log",
+  "go/round4_verbose.log",
+  "go/test_fail.log",
+  "go/test_fail_verbose.log",
+  "go/timeout.log",
+  "gtest/ctest_output.log",
+  "gtest/variety_ctest_j.log",
+  "junit/pytest_cat.log",
+  "junit/pytest_with_log.log",
+  "mocha/fail.log",
+  "mocha/round4_color.log",
+  "mocha/variety.log",
+  "node_test/hooks_tap.log",
+  "node_test/round4_npm.log",
+  "node_test/variety_tap.log",
+  "pytest/collect_error.log",
+  "pytest/segfault.log",
+  "pytest/setup_errors.log",
+  "pytest/setup_errors_lf.log",
+  "pytest/setup_errors_unittest.log",
+  "pytest/setup_errors_x.log",
+  "pytest/unittest_fail.log",
+  "pytest/variety.log",
+  "pytest/variety_subtests.log",
+  "pytest/variety_unittest.log",
+  "python_lint/variety_mypy_pretty.log",
+];
+
+/**
+ * Each log after filler lines, so that a window of 16 KiB ends, in turn, after each of its lines
+ * (and with the filler's lines shifted, at three places in a line): scanned in windows it finds
+ * what it finds whole.
+ */
+function sweepCuts(names: string[], shifts: number[], carryLines?: number): void {
   const dir = new URL("../fixtures/condense/", import.meta.url);
   const windowChars = 16 * 1024;
   const filler = "x".repeat(99) + "\n";
-  for (
-    const name of [
-      "pytest/fail.log",
-      "jest/fail.log",
-      "jest/two_files.log",
-      "jest/many_files.log",
-      "vitest/fail.log",
-      "go/multi_verbose.log",
-    ]
-  ) {
+  for (const name of names) {
     const log = Deno.readTextFileSync(new URL(name, dir));
     // Enough filler that the first window ends inside the log, then one more line at a time: each
     // of the log's lines is, in turn, where a window ends.
     const lead = Math.max(0, Math.floor((windowChars - log.length) / 100));
     const steps = Math.ceil(log.length / 100) + 2;
     for (let step = 0; step < steps; step++) {
-      for (const shift of [0, 37, 71]) {
+      for (const shift of shifts) {
         const text = "=".repeat(shift) + "\n" + filler.repeat(lead + step) + log;
         const whole = scanText(text).findings.map(findingKey).sort();
-        const windows = scanText(text, { windowChars }).findings.map(findingKey).sort();
+        const windows = scanText(text, { windowChars, carryLines }).findings.map(findingKey).sort();
         assertEquals(windows, whole, `${name}, ${lead + step} lines before it, shift ${shift}`);
       }
     }
   }
+}
+
+Deno.test("a window cut anywhere in a failing run finds what the whole run finds", () => {
+  sweepCuts([
+    "pytest/fail.log",
+    "jest/fail.log",
+    "jest/two_files.log",
+    "jest/many_files.log",
+    "vitest/fail.log",
+    "go/multi_verbose.log",
+  ], [0, 37, 71]);
+});
+
+Deno.test("a block a window's end cuts is reported once, by the window that reads it from its start", () => {
+  sweepCuts(CUT_BLOCKS, [0, 37]);
+});
+
+Deno.test("with a short context the next window starts inside the log, and still reads each cut block from its start", () => {
+  // 40 lines of context: the next window starts a few dozen lines before the cut, not at the
+  // output's start. (node:test's TAP log holds a suite longer than that: a window starting inside
+  // it names the suite's own line a failure, a limit of the context's length, not of the cut.)
+  sweepCuts(CUT_BLOCKS.filter((name) => name !== "node_test/variety_tap.log"), [0], 40);
 });

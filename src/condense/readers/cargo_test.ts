@@ -134,6 +134,14 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
   const blocks = new Map<string, Block>();
   let inFailureList = false;
   let pending: string | undefined;
+  /** The line of the pending test's `test name ... ` line. */
+  let pendingAt = 0;
+  /** The first line each failed test of the binary running now was read from (its block's start). */
+  const startOf = new Map<string, number>();
+  const started = (name: string, at: number) => {
+    const earlier = startOf.get(name);
+    if (earlier === undefined || at < earlier) startOf.set(name, at);
+  };
   /** Whether the pending test is a doc test's executable (its panic is on the thread 'main'). */
   let pendingExecutable = false;
   /** Between `running N tests` and `test result:`: a test binary is running its tests. */
@@ -147,11 +155,12 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
   /** The failures of the binary that ran (its `test result:` line ends it): its findings. */
   const closeBinary = () => {
     const before = out.length;
-    emitFailed(failed, blocks, inline, out);
+    emitFailed(failed, blocks, inline, startOf, out);
     if (binary) { for (let k = before; k < out.length; k++) binaryOf.set(out[k], binary); }
     failed.length = 0;
     blocks.clear();
     inline.clear();
+    startOf.clear();
     binary = undefined;
   };
   const { first, lead } = shapeOf(lines, ctx);
@@ -174,8 +183,8 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
         );
         out.push(
           pending !== undefined
-            ? finding("test_failure", `the test binary ${how}`, { test: pending })
-            : finding("error", `test binary ${name} ${how} before its tests finished`),
+            ? finding("test_failure", `the test binary ${how}`, { test: pending, at: pendingAt })
+            : finding("error", `test binary ${name} ${how} before its tests finished`, { at: i }),
         );
         pending = undefined;
         continue;
@@ -206,7 +215,10 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
         line.endsWith(" FAILED"))
     ) {
       ctx.explain(i);
-      if (line.endsWith("FAILED") && !failed.includes(pending)) failed.push(pending);
+      if (line.endsWith("FAILED") && !failed.includes(pending)) {
+        failed.push(pending);
+        started(pending, pendingAt);
+      }
       pending = undefined;
       continue;
     }
@@ -217,7 +229,10 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       const r = passed ? null : RESULT.exec(line);
       if (r || (passed && RESULT.test(line))) {
         ctx.explain(i);
-        if (r && r[2] === "FAILED" && !failed.includes(r[1])) failed.push(r[1]);
+        if (r && r[2] === "FAILED" && !failed.includes(r[1])) {
+          failed.push(r[1]);
+          started(r[1], i);
+        }
         pending = undefined;
         continue;
       }
@@ -232,6 +247,7 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       if (open) {
         ctx.explain(i);
         pending = open[1];
+        pendingAt = i;
         // A doc test is an executable of its own: with --nocapture its failure reads
         // "test src/lib.rs - add (line 3) ... Test executable failed (exit status: 101)." and its
         // panic, on the executable's main thread, follows.
@@ -257,6 +273,7 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
         ctx.explain(i, j - 1);
         const block = readBlock(lines, i, j);
         if (!inline.has(owner)) inline.set(owner, block);
+        started(owner, i);
         i = j - 1;
         continue;
       }
@@ -274,6 +291,7 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       const block = readBlock(lines, i + 1, j);
       const earlier = blocks.get(b[1]);
       if (!earlier || (!earlier.location && block.location)) blocks.set(b[1], block);
+      started(b[1], i);
       i = j - 1;
       continue;
     }
@@ -287,6 +305,7 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       if (name) {
         ctx.explain(i);
         if (!failed.includes(name[1])) failed.push(name[1]);
+        started(name[1], i);
         continue;
       }
       if (line.trim() !== "") inFailureList = false;
@@ -305,6 +324,7 @@ function emitFailed(
   failed: string[],
   blocks: Map<string, Block>,
   inline: Map<string, Block>,
+  startOf: Map<string, number>,
   out: Finding[],
 ): void {
   for (const name of failed) {
@@ -316,6 +336,7 @@ function emitFailed(
         test: name,
         location: block?.location,
         detail: block?.detail,
+        at: Math.min(startOf.get(name) ?? Infinity, startOf.get(bare) ?? Infinity),
       }),
     );
   }

@@ -44,6 +44,7 @@ function readCmake(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       finding(kind, message, {
         location: m[2] ? (m[3] ? `${m[2]}:${m[3]}` : m[2]) : undefined,
         detail: blank < 0 ? [] : body.slice(blank + 1),
+        at: i,
       }),
     );
     i = j - 1;

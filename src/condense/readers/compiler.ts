@@ -78,6 +78,7 @@ function isPath(file: string): boolean {
 function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let linkerSummary: string | undefined;
+  let linkerSummaryAt = 0;
   let linkerFound = false;
   const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
@@ -85,6 +86,8 @@ function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
     if (c === 0 || c === SPACE || c === TAB) continue; // diagnostics start at the margin
     if (ctx.explained(i)) continue;
     const line = lines[i];
+    /** Where this line's diagnostic starts (`i` moves on over the lines that belong to it). */
+    const at = i;
     // file:LINE: — the first colon is followed by a digit (a cheap test before the pattern)
     // A Windows drive's colon (`C:\src\a.c:3:1: error: …`) is not the one after the path.
     const drive = line.charCodeAt(1) === COLON && (line[2] === "\\" || line[2] === "/");
@@ -150,6 +153,7 @@ function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
           finding(sev === "warning" ? "warning" : "error", message, {
             location: location(m[1], m[2], m[3]),
             detail,
+            at,
           }),
         );
         continue;
@@ -173,6 +177,7 @@ function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
         out.push(
           finding(ms[4] === "warning" ? "warning" : "error", `${ms[5]}: ${ms[6]}`, {
             location: location(ms[1], ms[2], ms[3]),
+            at,
           }),
         );
         continue;
@@ -189,7 +194,7 @@ function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
         ctx.explain(i);
         linkerFound = true;
         out.push(
-          finding("error", `undefined reference to ${u[2]}`, { location: u[1] || undefined }),
+          finding("error", `undefined reference to ${u[2]}`, { location: u[1] || undefined, at }),
         );
         continue;
       }
@@ -206,6 +211,7 @@ function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
           finding("error", `multiple definition of ${md[2]}`, {
             location: /\.o$/.test(where) ? undefined : where,
             detail: md[3] ? [`first defined here: ${md[3]}`] : [],
+            at,
           }),
         );
         continue;
@@ -228,14 +234,19 @@ function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
       }
       i = j - 1;
       linkerFound = true;
-      for (const s of symbols) out.push(finding("error", `undefined symbol ${s} (${mac[1]})`));
+      for (const s of symbols) {
+        out.push(finding("error", `undefined symbol ${s} (${mac[1]})`, { at }));
+      }
       continue;
     }
     const lld = LLD_ERROR.exec(line);
     if (lld) {
       ctx.explain(i);
       if (/^symbol\(s\) not found/.test(lld[1])) {
-        linkerSummary ??= line;
+        if (linkerSummary === undefined) {
+          linkerSummary = line;
+          linkerSummaryAt = i;
+        }
         continue;
       }
       const detail: string[] = [];
@@ -248,22 +259,31 @@ function readCompiler(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
       i = j - 1;
       const ref = detail.map((d) => /^>>> referenced by (\S+:\d+)/.exec(d)?.[1]).find(Boolean);
       linkerFound = true;
-      out.push(finding("error", lld[1], { location: ref, detail }));
+      out.push(finding("error", lld[1], { location: ref, detail, at }));
       continue;
     }
     if (/^ld: symbol\(s\) not found/.test(line)) {
       ctx.explain(i);
-      linkerSummary ??= line;
+      if (linkerSummary === undefined) {
+        linkerSummary = line;
+        linkerSummaryAt = i;
+      }
       continue;
     }
     const driver = DRIVER_ERROR.exec(line);
     if (driver) {
       ctx.explain(i);
-      if (LINKER_SUMMARY.test(driver[1])) linkerSummary ??= line;
-      else out.push(finding("error", line));
+      if (LINKER_SUMMARY.test(driver[1])) {
+        if (linkerSummary === undefined) {
+          linkerSummary = line;
+          linkerSummaryAt = i;
+        }
+      } else out.push(finding("error", line, { at }));
     }
   }
-  if (linkerSummary && !linkerFound) out.push(finding("error", linkerSummary));
+  if (linkerSummary && !linkerFound) {
+    out.push(finding("error", linkerSummary, { at: linkerSummaryAt }));
+  }
   return out;
 }
 

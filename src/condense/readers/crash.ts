@@ -115,7 +115,7 @@ function python(
   const own = ownFrame(frames);
   const detail = [...more, ...earlier.map((e) => `raised while handling: ${e}`)];
   return {
-    finding: finding("error", exception, { location: `${own.file}:${own.line}`, detail }),
+    finding: finding("error", exception, { location: `${own.file}:${own.line}`, detail, at: i }),
     end,
   };
 }
@@ -133,7 +133,7 @@ function pythonSyntax(lines: string[], i: number, ctx: ReadContext): Finding | u
     const f = PY_FRAME.exec(lines[k]);
     if (!f) continue;
     ctx.explain(k, i);
-    return finding("error", lines[i], { location: `${f[1]}:${f[2]}` });
+    return finding("error", lines[i], { location: `${f[1]}:${f[2]}`, at: k });
   }
   return undefined;
 }
@@ -169,7 +169,11 @@ function pythonGroup(
   ctx.explain(i, j - 1);
   const own = ownFrame(frames);
   return {
-    finding: finding("error", exception, { location: `${own.file}:${own.line}`, detail: members }),
+    finding: finding("error", exception, {
+      location: `${own.file}:${own.line}`,
+      detail: members,
+      at: i,
+    }),
     end: j - 1,
   };
 }
@@ -201,7 +205,7 @@ function node(
     : inNode
     ? undefined
     : `${m[1]}:${m[2]}`;
-  return { finding: finding("error", `${e[1]}: ${e[2]}`, { location }), end: k - 1 };
+  return { finding: finding("error", `${e[1]}: ${e[2]}`, { location, at: i }), end: k - 1 };
 }
 
 /**
@@ -245,12 +249,14 @@ function perl(lines: string[], lastChar: Uint16Array, ctx: ReadContext): Finding
       out.push(
         finding("error", cause[4] ? `${cause[1]}, ${cause[4]}` : cause[1], {
           location: `${cause[2]}:${cause[3]}`,
+          at,
         }),
       );
       continue;
     }
     let die = PERL_DIE.exec(line);
     if (!die || PERL_WARNING.test(line)) continue;
+    let at = i;
     if (
       line.startsWith(PERL_BEGIN_FAILED) && out.length > 0 && i > 0 && PERL_DIE.test(lines[i - 1])
     ) {
@@ -260,12 +266,15 @@ function perl(lines: string[], lastChar: Uint16Array, ctx: ReadContext): Finding
     }
     if (line.startsWith(PERL_BEGIN_FAILED)) {
       const before = i > 0 && !ctx.explained(i - 1) ? PERL_DIE.exec(lines[i - 1]) : null;
-      if (before) die = before;
+      if (before) {
+        die = before;
+        at = i - 1;
+      }
     }
     ctx.explain(i);
     // A missing module's message lists the whole search path: the path is noise.
     const message = die[1].replace(/ \(@INC (?:contains|entries checked): [^)]*\)/, "");
-    out.push(finding("error", message, { location: `${die[2]}:${die[3]}` }));
+    out.push(finding("error", message, { location: `${die[2]}:${die[3]}`, at }));
   }
   return out;
 }
@@ -307,7 +316,7 @@ function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const l = PY_LAUNCH.exec(lines[i]);
       if (l && !ctx.explained(i)) {
         ctx.explain(i);
-        out.push(finding("error", l[1]));
+        out.push(finding("error", l[1], { at: i }));
         continue;
       }
     }
@@ -340,6 +349,7 @@ function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       out.push(
         finding("error", t[3] ? `${t[2]}: ${t[3]}` : t[2], {
           location: place ? `${place[2]}:${place[3]}` : undefined,
+          at: i,
         }),
       );
       i = k - 1;
@@ -359,6 +369,7 @@ function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         finding("error", msg.join(" ") || "panicked", {
           location: p[2],
           detail: [`thread '${p[1]}'`],
+          at: i,
         }),
       );
       i = k - 1;

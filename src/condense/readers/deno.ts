@@ -53,6 +53,8 @@ function isHeading(line: string): boolean {
 function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let part = "";
+  /** The line of the heading that began `part`: an error there is read as one only under it. */
+  let partAt = 0;
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c0 = shape.first[i];
@@ -74,6 +76,7 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       : null;
     if (h) {
       part = h[1];
+      partAt = i;
       ctx.explain(i);
       continue;
     }
@@ -165,10 +168,11 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
               text.slice(1).filter((l) => !/^\^|~/.test(l) && !l.startsWith("throw ")),
               5,
             ),
+            at: partAt,
           }),
         );
       } else {
-        out.push(finding("error", message, { location: loc }));
+        out.push(finding("error", message, { location: loc, at: partAt }));
       }
       i = j - 1;
       continue;
@@ -187,7 +191,7 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     if (!at) {
       if (c) {
         ctx.explain(i);
-        out.push(finding(c[2] === "ERROR" ? "error" : "warning", `${c[1]}: ${c[3]}`));
+        out.push(finding(c[2] === "ERROR" ? "error" : "warning", `${c[1]}: ${c[3]}`, { at: i }));
       } else if (e![1].startsWith("Uncaught ")) {
         // An uncaught error: the code line and caret, then its stack (`at fn (file:///…:1:41)`);
         // the place is the program's own innermost frame.
@@ -206,6 +210,7 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         out.push(
           finding("error", e![1], {
             location: frame ? `${frame.file}:${frame.line}:${frame.col}` : undefined,
+            at: i,
           }),
         );
         i = k - 1;
@@ -214,7 +219,9 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           .test(e![1])
       ) {
         ctx.explain(i);
-        if (/^(?:Module not found|Import )/.test(e![1])) out.push(finding("error", e![1]));
+        if (/^(?:Module not found|Import )/.test(e![1])) {
+          out.push(finding("error", e![1], { at: i }));
+        }
       }
       continue;
     }
@@ -231,7 +238,7 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const detail = lines.slice(j + 1, k).map((l) => l.trim()).filter((l) =>
       l !== "" && !/^at /.test(l)
     );
-    out.push(finding(kind, message, { location: `${at[1]}:${at[2]}:${at[3]}`, detail }));
+    out.push(finding(kind, message, { location: `${at[1]}:${at[2]}:${at[3]}`, detail, at: i }));
     i = k - 1;
   }
   return out;

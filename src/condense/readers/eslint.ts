@@ -32,6 +32,8 @@ const SUMMARY =
 function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let file: string | undefined;
+  /** The line of the stylish heading that named `file`. */
+  let fileAt = 0;
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c0 = shape.first[i];
@@ -46,7 +48,7 @@ function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const m = TOO_MANY.exec(lines[i]);
       if (m) {
         ctx.explain(i);
-        out.push(finding("error", `more warnings than --max-warnings ${m[1]} allows`));
+        out.push(finding("error", `more warnings than --max-warnings ${m[1]} allows`, { at: i }));
         continue;
       }
     }
@@ -70,6 +72,7 @@ function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         out.push(
           finding(r[3] === "error" ? "error" : "warning", msg, {
             location: `${file}:${r[1]}:${r[2]}`,
+            at: fileAt,
           }),
         );
         continue;
@@ -80,6 +83,7 @@ function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       // Only a heading when a stylish row follows it.
       if (ROW.test(lines[i + 1] ?? "")) {
         file = line;
+        fileAt = i;
         ctx.explain(i);
         continue;
       }
@@ -91,6 +95,7 @@ function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       out.push(
         finding(u[5] === "Error" ? "error" : "warning", msg, {
           location: `${u[1]}:${u[2]}:${u[3]}`,
+          at: i,
         }),
       );
       continue;
@@ -102,6 +107,7 @@ function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       out.push(
         finding(c[4] === "Error" ? "error" : "warning", msg, {
           location: `${c[1]}:${c[2]}:${c[3]}`,
+          at: i,
         }),
       );
     }

@@ -70,14 +70,14 @@ function readFormatters(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
           j++;
         }
         ctx.explain(i, j - 1);
-        out.push(finding("error", e[2], { location: e[1], detail: frame }));
+        out.push(finding("error", e[2], { location: e[1], detail: frame, at: i }));
         i = j - 1;
         continue;
       }
       const f = PRETTIER_FILE.exec(line);
       if (f) {
         ctx.explain(i);
-        out.push(finding("error", "not formatted (prettier --check)", { location: f[1] }));
+        out.push(finding("error", "not formatted (prettier --check)", { location: f[1], at: i }));
       }
       continue;
     }
@@ -89,7 +89,9 @@ function readFormatters(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       const b = BLACK_FILE.exec(line);
       if (b) {
         ctx.explain(i);
-        out.push(finding("error", "would be reformatted (black --check)", { location: b[1] }));
+        out.push(
+          finding("error", "would be reformatted (black --check)", { location: b[1], at: i }),
+        );
       }
       continue;
     }
@@ -97,7 +99,7 @@ function readFormatters(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       const b = BLACK_ERROR.exec(line);
       if (b) {
         ctx.explain(i);
-        out.push(finding("error", `cannot format: ${b[2]}`, { location: b[1] }));
+        out.push(finding("error", `cannot format: ${b[2]}`, { location: b[1], at: i }));
       }
       continue;
     }

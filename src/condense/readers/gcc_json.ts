@@ -59,7 +59,7 @@ function readGccJson(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] 
         const at = place(c);
         return `${at ? at + ": " : ""}${c.kind ?? "note"}: ${c.message}`;
       });
-      out.push(finding(kind, d.message, { location: place(d), detail }));
+      out.push(finding(kind, d.message, { location: place(d), detail, at: i }));
     }
   }
   return out;

@@ -5,7 +5,7 @@
  * subtests (`TestTable/two`), and panics with the first frame in the
  * project's own code.
  */
-import { type Finding, finding } from "../findings.ts";
+import { blockStart, type Finding, finding, setBlockStart } from "../findings.ts";
 import { indentOf, trailingToken } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 import { nameApart } from "./identity.ts";
@@ -82,9 +82,18 @@ function isJsonEvent(line: string): boolean {
   return (line.startsWith('{"Time":') || line.startsWith('{"Action":')) && line.endsWith("}");
 }
 
-/** The text the events of lines from..to (inclusive) printed, as lines. */
-function jsonOutput(lines: string[], from: number, to: number): string[] {
+/**
+ * The text the events of lines from..to (inclusive) printed, as lines, and
+ * for each of those the event line its text began on.
+ */
+function jsonOutput(
+  lines: string[],
+  from: number,
+  to: number,
+): { text: string[]; origin: number[] } {
   let text = "";
+  const origin: number[] = [];
+  let lineBegins = true;
   for (let k = from; k <= to; k++) {
     let event: { Action?: string; Output?: string };
     try {
@@ -92,11 +101,18 @@ function jsonOutput(lines: string[], from: number, to: number): string[] {
     } catch {
       continue;
     }
-    if (event.Action === "output" && typeof event.Output === "string") text += event.Output;
+    if (event.Action !== "output" || typeof event.Output !== "string") continue;
+    const output = event.Output;
+    text += output;
+    // Each line the text begins here is this event's.
+    for (let c = 0; c < output.length; c++) {
+      if (lineBegins) origin.push(k);
+      lineBegins = output.charCodeAt(c) === 10;
+    }
   }
   const out = text.split("\n");
   if (out[out.length - 1] === "") out.pop();
-  return out;
+  return { text: out, origin };
 }
 
 function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
@@ -104,8 +120,12 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const logs = new Map<string, LogEntry[]>();
   const failed: string[] = [];
   let running: string | undefined;
+  /** The line of the RUN line that named `running`. */
+  let runningAt = 0;
   let lastFail: { name: string; indent: number } | undefined;
   let inPackage = false;
+  /** The line of the `# package` heading the diagnostics read now are under. */
+  let packageAt = 0;
   // The lines of the test that logged last, not yet in the map: under -v a test's lines come together and
   // most tests pass, so their lines are dropped at their PASS without the map ever being asked.
   // They are the first `lastCount` entries of one array reused from test to test (a new array for each of
@@ -113,14 +133,24 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   let lastOwner: string | undefined;
   const lastList: LogEntry[] = [];
   let lastCount = 0;
+  /** Where the last owner's lines began: its RUN line when that named it, else its first line here. */
+  let lastStart = 0;
+  /** Where each test's lines in `logs` began (its block's start, for the scanner). */
+  const logStart = new Map<string, number>();
+  /** The line of each failed test's first FAIL line. */
+  const failAt = new Map<string, number>();
   const flush = () => {
-    if (lastOwner !== undefined && lastCount > 0) logs.set(lastOwner, lastList.slice(0, lastCount));
+    if (lastOwner !== undefined && lastCount > 0) {
+      logs.set(lastOwner, lastList.slice(0, lastCount));
+      if (!logStart.has(lastOwner)) logStart.set(lastOwner, lastStart);
+    }
   };
-  const addLog = (name: string, entry: LogEntry) => {
+  const addLog = (name: string, entry: LogEntry, at: number) => {
     if (name !== lastOwner) {
       flush();
       lastOwner = name;
       lastCount = 0;
+      lastStart = name === running ? Math.min(runningAt, at) : at;
       // The map holds only lines of tests that failed or were interleaved: usually empty, and not asked then.
       const earlier = logs.size > 0 ? logs.get(name) : undefined;
       if (earlier) { for (const e of earlier) lastList[lastCount++] = e; }
@@ -146,12 +176,20 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       // The race detector's failure is placed at the race it reported, in the project's code (the
       // tests that raced fail in the order their races were reported).
       const race = first?.msg === RACE_DETECTED ? races.shift() : undefined;
+      // The test's block: from its first line read (its RUN line, a log line, its FAIL line); a
+      // race's report comes before all of them.
+      const at = Math.min(
+        logStart.get(name) ?? Infinity,
+        failAt.get(name) ?? Infinity,
+        race?.at ?? Infinity,
+      );
       if (race?.location) {
         out.push(
           finding("test_failure", RACE_DETECTED, {
             test: name,
             location: race.location,
             detail: race.detail,
+            at: at === Infinity ? undefined : at,
           }),
         );
         continue;
@@ -161,25 +199,33 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           test: name,
           location: first?.loc || undefined,
           detail: own.filter((l) => l !== first).map((l) => `${l.loc}: ${l.msg}`),
+          at: at === Infinity ? undefined : at,
         }),
       );
     }
     if (pkg) { for (let k = before; k < out.length; k++) packageOf.set(out[k], pkg); }
     logs.clear();
+    logStart.clear();
+    failAt.clear();
     failed.length = 0;
     lastOwner = undefined;
     lastCount = 0;
   };
   const { first, lead } = shapeOf(lines, ctx);
   /** The data races reported, in order: each one's place in the project's code and its accesses. */
-  const races: { location?: string; detail: string[] }[] = [];
+  const races: { location?: string; detail: string[]; at: number }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const c0 = first[i];
     if (c0 === OPEN_BRACE && isJsonEvent(lines[i])) {
       // go test -json: the events' output, read as the text it is, then the events accounted for.
       let j = i;
       while (j + 1 < lines.length && first[j + 1] === OPEN_BRACE && isJsonEvent(lines[j + 1])) j++;
-      out.push(...readGo(jsonOutput(lines, i, j)));
+      const json = jsonOutput(lines, i, j);
+      for (const f of readGo(json.text)) {
+        // Back to the event line its block began on.
+        const at = blockStart(f);
+        out.push(setBlockStart(f, at === undefined ? i : json.origin[at] ?? i));
+      }
       ctx.explain(i, j);
       i = j;
       continue;
@@ -215,7 +261,7 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           if (f && !GO_ROOT_FILE.test(f[1])) at = `${f[1]}:${f[2]}`;
         }
         ctx.explain(i, j);
-        races.push({ location: at, detail: accesses });
+        races.push({ location: at, detail: accesses, at: i });
         i = j;
         continue;
       } else if (
@@ -228,13 +274,14 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     if (c0 === LOWER_G && line.startsWith("go: ")) {
       if (GO_TOOL_ERROR.test(line)) {
         ctx.explain(i);
-        out.push(finding("error", line));
+        out.push(finding("error", line, { at: i }));
       }
       continue;
     }
     const pkg = c0 === HASH ? PACKAGE.exec(line) : null;
     if (pkg) {
       inPackage = true;
+      packageAt = i;
       ctx.explain(i);
       continue;
     }
@@ -255,6 +302,7 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           finding("error", message, {
             location: `${d[1]}:${d[2]}${d[3] ? ":" + d[3] : ""}`,
             detail,
+            at: packageAt,
           }),
         );
         continue;
@@ -266,6 +314,7 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     // array and captures were most of what this reader allocated (ADR 0650).
     if (c0 === EQUALS && IS_RUN.test(line)) {
       running = trailingToken(line);
+      runningAt = i;
       lastFail = undefined;
       ctx.explain(i);
       continue;
@@ -273,7 +322,10 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const f = l0 === DASH && line.includes("FAIL") ? FAIL.exec(line) : null;
     if (f) {
       ctx.explain(i);
-      if (!failed.includes(f[2])) failed.push(f[2]);
+      if (!failed.includes(f[2])) {
+        failed.push(f[2]);
+        failAt.set(f[2], i);
+      }
       lastFail = { name: f[2], indent: f[1].length };
       continue;
     }
@@ -303,7 +355,7 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           lines[i + 1].trim() !== ""
         ) i++;
         ctx.explain(at, i);
-        addLog(owner, at);
+        addLog(owner, at, at);
       }
       continue;
     }
@@ -347,10 +399,13 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const owner = lastFail?.name ?? running ?? listed ?? inTrace;
       ctx.explain(i, j - 1);
       if (owner) {
-        if (!failed.includes(owner)) failed.push(owner);
-        addLog(owner, { loc: loc ?? "", msg: `panic: ${p[1]}` });
+        if (!failed.includes(owner)) {
+          failed.push(owner);
+          failAt.set(owner, i);
+        }
+        addLog(owner, { loc: loc ?? "", msg: `panic: ${p[1]}` }, i);
       } else {
-        out.push(finding("error", `panic: ${p[1]}`, { location: loc }));
+        out.push(finding("error", `panic: ${p[1]}`, { location: loc, at: i }));
       }
       i = j - 1;
       continue;

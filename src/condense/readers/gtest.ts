@@ -58,6 +58,8 @@ interface Running {
   /** The ctest test number whose output this is (from a `-V` prefix), if any. */
   ctestNumber?: string;
   failures: { loc?: string; lines: string[] }[];
+  /** The line its block starts at: its RUN line, or (without one) its first failure's. */
+  at: number;
 }
 
 /** The end of a failure's lines: the next GoogleTest marker, failure header or blank line. */
@@ -82,6 +84,10 @@ function readGtest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   let running: Running | undefined;
   /** Failures read outside a RUN line, waiting for the FAILED line that names their test. */
   let unnamed: Running["failures"] = [];
+  /** The line of the first of `unnamed`. */
+  let unnamedAt = 0;
+  /** The first line each ctest number's output was seen on (-V). */
+  const numberFirst = new Map<string, number>();
   /** Each GoogleTest failure finding: its line, and the ctest test number its output carried (-V). */
   const gtestFound: { at: number; num?: string }[] = [];
   /** Failed ctest tests: number, name, status, line index. */
@@ -89,7 +95,7 @@ function readGtest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   /** Every ctest status line (number and index), and the lines that end a test's output. */
   const statuses: { num: string; at: number }[] = [];
   const boundaries: number[] = [];
-  const listed: { num: string; name: string; status: string }[] = [];
+  const listed: { num: string; name: string; status: string; at: number }[] = [];
   let prefix: string | undefined;
   const strip = (s: string) => {
     if (prefix === undefined) return s;
@@ -106,11 +112,12 @@ function readGtest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       if (v) {
         ctestNumber = v[1];
         line = line.slice(v[0].length);
+        if (!numberFirst.has(ctestNumber)) numberFirst.set(ctestNumber, i);
       }
     }
     if (line.charCodeAt(0) === OPEN_BRACKET) {
       if (line.startsWith(RUN)) {
-        running = { name: line.slice(RUN.length).trim(), ctestNumber, failures: [] };
+        running = { name: line.slice(RUN.length).trim(), ctestNumber, failures: [], at: i };
         prefix = ctestNumber === undefined ? undefined : `${ctestNumber}: `;
         ctx.explain(i);
         continue;
@@ -125,7 +132,7 @@ function readGtest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         const m = FAILED_TEST.exec(line);
         // --gtest_brief=1 prints no RUN line: the failures just above a timed FAILED line are its test's.
         if (m && !running && unnamed.length > 0 && TIMED.test(line)) {
-          running = { name: m[1], ctestNumber, failures: unnamed };
+          running = { name: m[1], ctestNumber, failures: unnamed, at: unnamedAt };
         }
         unnamed = [];
         // The closing list and its count line repeat what was found; only a test being run is a finding.
@@ -136,6 +143,7 @@ function readGtest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
               test: running.name,
               location: head?.loc,
               detail: rest.map((f) => `${f.loc ?? "unknown file"}: ${f.lines.join(" ")}`),
+              at: running.at,
             }),
           );
           gtestFound.push({ at: i, num: running.ctestNumber });
@@ -159,6 +167,7 @@ function readGtest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const file = h[1] === "unknown file" ? undefined : h[1];
       const lineNo = h[2] ?? h[3];
       const text = lines.slice(i + 1, end).map((l) => strip(l).trim()).filter((t) => t !== "");
+      if (unnamed.length === 0) unnamedAt = i;
       unnamed.push({ loc: file && lineNo ? `${file}:${lineNo}` : file, lines: text });
       i = end - 1;
       continue;
@@ -200,7 +209,7 @@ function readGtest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         if (first[j] !== TAB && first[j] !== SPACE) break;
         const m = CTEST_LISTED.exec(lines[j]);
         if (!m) break;
-        listed.push({ num: m[1], name: m[2], status: m[3] });
+        listed.push({ num: m[1], name: m[2], status: m[3], at: i });
       }
       ctx.explain(i, j - 1);
       i = j - 1;
@@ -220,13 +229,17 @@ function readGtest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         ? g.at > f.at && g.at < next
         : g.num === f.num && g.at > since && g.at < f.at
     );
-    if (!explained) out.push(finding("test_failure", `ctest: ${f.status}`, { test: f.name }));
+    if (!explained) {
+      // Its block: its status line and the output after it, or (-V) its numbered lines before it.
+      const at = Math.min(f.at, numberFirst.get(f.num) ?? f.at);
+      out.push(finding("test_failure", `ctest: ${f.status}`, { test: f.name, at }));
+    }
   }
   for (const l of listed) {
     // The list alone (status lines cut off, or a quiet run): the test failed; when GoogleTest's own
     // failures were read, they say more, and the list adds nothing.
     if (reported.has(l.num) || gtestFound.length > 0) continue;
-    out.push(finding("test_failure", `ctest: ${l.status}`, { test: l.name }));
+    out.push(finding("test_failure", `ctest: ${l.status}`, { test: l.name, at: l.at }));
   }
   return out;
 }

@@ -41,6 +41,7 @@ function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const tests = new Map<string, Finding>();
   let goal: string | undefined;
+  let goalAt = 0;
   const addTest = (cls: string, method: string, f: Finding) => {
     const key = `${simple(cls)}.${method}`;
     const earlier = tests.get(key);
@@ -73,7 +74,7 @@ function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       if (k) {
         ctx.explain(i);
         const where = k[3] ? `${k[2]}:${k[3]}:${k[4]}` : `${k[2]}:${k[5]}:${k[6]}`;
-        out.push(finding(k[1] === "e" ? "error" : "warning", k[7], { location: where }));
+        out.push(finding(k[1] === "e" ? "error" : "warning", k[7], { location: where, at: i }));
         continue;
       }
     }
@@ -102,6 +103,7 @@ function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         finding(mc[1] === "ERROR" ? "error" : "warning", mc[5], {
           location: `${mc[2]}:${mc[3]}:${mc[4]}`,
           detail,
+          at: i,
         }),
       );
       i = j - 1;
@@ -126,6 +128,7 @@ function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         finding("test_failure", message, {
           test: `${cls}.${method}`,
           location: frame ? `${frame[2]}:${frame[3]}` : undefined,
+          at: i,
         }),
       );
       i = j - 1;
@@ -145,6 +148,7 @@ function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         finding("test_failure", se[4], {
           test: `${se[1]}.${se[2]}`,
           location: `${simple(se[1])}.java:${se[3]}`,
+          at: i,
         }),
       );
       i = j - 1;
@@ -155,7 +159,11 @@ function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       sn && !/^\[ERROR\]\s+(?:Run \d|Tests run)/.test(line) && /[a-z]/.test(sn[2]) && tests.size > 0
     ) {
       ctx.explain(i);
-      addTest(sn[1], sn[2], finding("test_failure", sn[3], { test: `${sn[1]}.${sn[2]}` }));
+      addTest(
+        sn[1],
+        sn[2],
+        finding("test_failure", sn[3], { test: `${sn[1]}.${sn[2]}`, at: i }),
+      );
       continue;
     }
     const g = GRADLE.exec(line);
@@ -174,6 +182,7 @@ function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         finding("test_failure", body[0]?.replace(/ at \S+:\d+$/, "") ?? "failed", {
           test: `${g[1]}.${method}`,
           location: at ? `${at[1]}:${at[2]}` : undefined,
+          at: i,
         }),
       );
       i = j - 1;
@@ -182,14 +191,17 @@ function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const gl = GOAL.exec(line);
     if (gl) {
       ctx.explain(i);
-      goal ??= gl[1];
+      if (goal === undefined) {
+        goal = gl[1];
+        goalAt = i;
+      }
       continue;
     }
     if (MVN_NOISE.test(line)) ctx.explain(i);
   }
   out.push(...tests.values());
   if (out.every((f) => f.kind !== "error" && f.kind !== "test_failure") && goal) {
-    out.push(finding("error", `Failed to execute goal ${goal}`));
+    out.push(finding("error", `Failed to execute goal ${goal}`, { at: goalAt }));
   }
   return out;
 }

@@ -50,6 +50,8 @@ function consoleBlockEnd(lines: string[], i: number): number {
 function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let file: string | undefined;
+  /** The line of the `FAIL file` heading that named `file`: a test's block starts there. */
+  let fileAt: number | undefined;
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c0 = shape.first[i];
@@ -70,6 +72,7 @@ function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const f = FILE.exec(line);
     if (f) {
       file = f[2];
+      fileAt = i;
       ctx.explain(i);
       continue;
     }
@@ -113,6 +116,7 @@ function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           location: loc ?? file,
           test: undefined,
           detail: text.slice(1, 4),
+          at: fileAt ?? i,
         }),
       );
     } else {
@@ -125,6 +129,7 @@ function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           detail: text.slice(1).filter((l) =>
             /^(?:Expected|Received|[-+] |Difference|- Expected|\+ Received)/.test(l)
           ),
+          at: fileAt ?? i,
         }),
       );
     }

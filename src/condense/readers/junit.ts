@@ -211,7 +211,8 @@ function nameOf(f: Failed, place: string | undefined): { test: string; file?: st
   return { test: `${cls}.${name}` };
 }
 
-function toFinding(f: Failed): Finding | undefined {
+/** A failed test case as a finding whose block starts at line `at` (its document's first). */
+function toFinding(f: Failed, at: number): Finding | undefined {
   const message = (f.attrs.get("message") ?? "").trim();
   const type = f.attrs.get("type") ?? "";
   const body = unescapeXml(f.body);
@@ -234,7 +235,7 @@ function toFinding(f: Failed): Finding | undefined {
   // The message's further lines hold the values (deno's `1 !== 0`, pytest's `+  where …`).
   const detail = messageLines.slice(1);
   const kind = f.element === "error" && OUTSIDE_BODY.test(message) ? "error" : "test_failure";
-  return finding(kind, first, { location: place, test, file, detail });
+  return finding(kind, first, { location: place, test, file, detail, at });
 }
 
 function readJunit(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
@@ -256,7 +257,9 @@ function readJunit(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       if (!doc.open || to === lines.length || span >= MAX_SPAN) break;
       span *= 2;
     }
-    const found = doc.failed.map(toFinding).filter((f): f is Finding => f !== undefined);
+    const found = doc.failed.map((f) => toFinding(f, i)).filter((f): f is Finding =>
+      f !== undefined
+    );
     // Suites of one name in two files (jest-junit names a suite by its describe): the file where
     // each failed tells tests of one name apart.
     for (const f of found) {

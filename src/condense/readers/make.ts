@@ -44,7 +44,7 @@ function readMake(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     if (c0 === UPPER_F && line.startsWith("FAILED: ") && ninjaFailure(lines, i)) {
       // ninja: "FAILED: obj/main.o" then the command; "ninja: build stopped: subcommand failed." after.
       ctx.explain(i);
-      out.push(finding("error", `ninja: target ${line.slice(8).trim()} failed`));
+      out.push(finding("error", `ninja: target ${line.slice(8).trim()} failed`, { at: i }));
       continue;
     }
     if (c0 === LOWER_N && line.startsWith("ninja: ")) {
@@ -55,7 +55,7 @@ function readMake(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const mf = MAKEFILE_ERROR.exec(line);
     if (mf) {
       ctx.explain(i);
-      out.push(finding("error", mf[3], { location: `${mf[1]}:${mf[2]}` }));
+      out.push(finding("error", mf[3], { location: `${mf[1]}:${mf[2]}`, at: i }));
       continue;
     }
     const m = MAKE.exec(line);
@@ -77,11 +77,13 @@ function readMake(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       // A parent make reporting its child's failure is the same failure.
       if (deepest > level && e[3] === "2") continue;
       deepest = Math.max(deepest, level);
-      out.push(finding("error", `make: target ${e[2]} failed (Error ${e[3]})`, { location: e[1] }));
+      out.push(
+        finding("error", `make: target ${e[2]} failed (Error ${e[3]})`, { location: e[1], at: i }),
+      );
       continue;
     }
     const stop = STOP.exec(rest);
-    out.push(finding("error", `make: ${stop ? stop[1] : rest}`));
+    out.push(finding("error", `make: ${stop ? stop[1] : rest}`, { at: i }));
   }
   return out;
 }

@@ -79,6 +79,8 @@ function readEntries(
         test: name,
         location: frame ? `${frame.file}:${frame.line}:${frame.col}` : timedOutIn,
         detail,
+        // The entries are read only under their `N failing` line, just before `start`.
+        at: start - 1,
       }),
     );
     i = k - 1;

@@ -69,6 +69,8 @@ interface Failure {
   to: number;
   /** Its name lacks its first parts: the tree began above the lines read. */
   partial: boolean;
+  /** The line its name was read from first: its outermost suite's, else its own ✖ line. */
+  at: number;
 }
 
 /** Lines of an error's text read at most: enough for an object's diff to reach its marked lines. */
@@ -113,8 +115,8 @@ function readRun(
 ): { findings: Finding[]; next: number } {
   const tree: Failure[] = [];
   /** Every failed test and suite the tree showed (with its error beneath or not). */
-  const failedNodes: { name: string; partial: boolean }[] = [];
-  const stack: { indent: number; name: string }[] = [];
+  const failedNodes: { name: string; partial: boolean; at: number }[] = [];
+  const stack: { indent: number; name: string; at: number }[] = [];
   let section = -1;
   for (let i = from; i < lines.length; i++) {
     const c = lead[i];
@@ -149,11 +151,12 @@ function readRun(
     // tree's start, named its failures whole.
     const partial = (stack.length > 0 ? stack[0].indent : indent) > 0;
     if (m[2] === "▶") {
-      stack.push({ indent, name: m[3] });
+      stack.push({ indent, name: m[3], at: i });
       continue;
     }
     if (m[2] !== "✖") continue;
-    failedNodes.push({ name: path, partial });
+    const at = stack.length > 0 ? stack[0].at : i;
+    failedNodes.push({ name: path, partial, at });
     // A failed test has its error indented beneath it; a failed suite does not.
     let j = i + 1;
     while (
@@ -170,7 +173,7 @@ function readRun(
       continue;
     }
     // The error is read only if no failing-tests section follows (which repeats it, and wins).
-    tree.push({ name: path, from: i + 1, to: j, partial });
+    tree.push({ name: path, from: i + 1, to: j, partial, at });
     i = j - 1;
   }
   if (section < 0) {
@@ -181,6 +184,7 @@ function readRun(
           test: t.name,
           location: err.frame ? `${err.frame.file}:${err.frame.line}:${err.frame.col}` : undefined,
           detail: err.detail,
+          at: t.at,
         });
       }),
       next: lines.length,
@@ -225,7 +229,13 @@ function readRun(
       ? `${at[1]}:${at[2]}:${at[3]}`
       : undefined;
     out.push(
-      finding("test_failure", err.message, { test: full, location: loc, detail: err.detail }),
+      finding("test_failure", err.message, {
+        test: full,
+        location: loc,
+        detail: err.detail,
+        // Named by the tree above the section.
+        at: inTree.at,
+      }),
     );
     i = j - 1;
   }

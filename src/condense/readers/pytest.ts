@@ -159,16 +159,19 @@ function idIn(file: string, title: string): string {
 }
 
 function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
-  const summary: { kind: string; id: string; message?: string }[] = [];
-  const verbose: { kind: string; id: string }[] = [];
-  const sections = new Map<string, { from: number; to: number; error: boolean }>();
+  // Each with `at`, the line its block starts at (for the scanner: findings.ts `blockStart`).
+  const summary: { kind: string; id: string; message?: string; at: number }[] = [];
+  const verbose: { kind: string; id: string; at: number }[] = [];
+  const sections = new Map<string, { from: number; to: number; error: boolean; at: number }>();
   let part = "";
+  /** The line of the rule that began `part`: a section's title is read as one only under it. */
+  let partAt = 0;
   // --tb=line: FAILURES holds no titles, only each failure's E lines and its `path:line: message`, in the
   // order of the summary's entries.
   let titled = false;
   let warnedIds: string[] = [];
   const warnings: Finding[] = [];
-  const untitled: { from: number; to: number }[] = [];
+  const untitled: { from: number; to: number; at: number }[] = [];
   let untitledFrom = -1;
   const conftest: Finding[] = [];
   const { first, last: lastChar } = shapeOf(lines, ctx);
@@ -181,6 +184,7 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const s = SECTION.exec(line);
       if (s) {
         part = s[1];
+        partAt = i;
         titled = false;
         untitledFrom = -1;
         ctx.explain(i);
@@ -213,6 +217,7 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
               location: `${w[1]}:${w[2]}`,
               test: id,
               detail: warnedIds.length > 1 ? [`also in ${warnedIds.length - 1} more`] : [],
+              at: partAt,
             }),
           );
           i = j - 1;
@@ -230,7 +235,7 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       if (p) {
         const from = untitledFrom >= 0 ? untitledFrom : i;
         ctx.explain(from, i);
-        untitled.push({ from, to: i + 1 });
+        untitled.push({ from, to: i + 1, at: partAt });
         untitledFrom = -1;
         continue;
       }
@@ -242,7 +247,7 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         let j = i + 1;
         while (j < lines.length && !TITLE.test(lines[j]) && !SECTION.test(lines[j])) j++;
         ctx.explain(i, j - 1);
-        sections.set(t[1], { from: i + 1, to: j, error: part === "ERRORS" });
+        sections.set(t[1], { from: i + 1, to: j, error: part === "ERRORS", at: partAt });
         i = j - 1;
         continue;
       }
@@ -267,10 +272,12 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           ctx.explain(j);
           j++;
         }
+        // An entry that names no test nor file is read as one only under the summary's rule.
+        const at = entry.id.includes("::") || entry.id.endsWith(".py") ? i : partAt;
         // A subtest is named as its section is titled: the test, then its parameters in parentheses.
         if (m[2] !== undefined) {
-          summary.push({ kind: "FAILED", id: `${entry.id} (${m[2]})`, message: entry.message });
-        } else summary.push({ kind: m[1], id: entry.id, message: entry.message });
+          summary.push({ kind: "FAILED", id: `${entry.id} (${m[2]})`, message: entry.message, at });
+        } else summary.push({ kind: m[1], id: entry.id, message: entry.message, at });
         i = j - 1;
         continue;
       }
@@ -286,7 +293,7 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const v = VERBOSE.exec(line);
       if (v) {
         ctx.explain(i);
-        verbose.push({ kind: v[2], id: v[1] });
+        verbose.push({ kind: v[2], id: v[1], at: i });
         continue;
       }
       if (
@@ -315,6 +322,7 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           finding("error", "KeyboardInterrupt: the run was interrupted", {
             location: at && at[1] !== "<string>" ? `${at[1]}:${at[2]}` : undefined,
             test: running?.[1],
+            at: running ? k : i,
           }),
         );
       }
@@ -326,7 +334,11 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       ctx.explain(i, j - 1);
       const read = readSection(lines, i + 1, j, /'([^']+)'/.exec(line)?.[1]);
       conftest.push(
-        finding("error", read.message ?? line, { location: read.location, detail: read.detail }),
+        finding("error", read.message ?? line, {
+          location: read.location,
+          detail: read.detail,
+          at: i,
+        }),
       );
       i = j - 1;
     }
@@ -334,7 +346,7 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   // Entries in the summary come first; -v lines and lone sections fill in what it lacks.
   // One test may both fail and error (its body failed, then a fixture's teardown raised): an entry
   // is its outcome and its id.
-  const entries: { kind: string; id: string; message?: string }[] = [];
+  const entries: { kind: string; id: string; message?: string; at: number }[] = [];
   const known = (x: { kind: string; id: string }) =>
     entries.some((e) => e.id === x.id && isError(e.kind) === isError(x.kind));
   for (const s of summary) if (!known(s)) entries.push(s);
@@ -375,6 +387,7 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           test: isTest ? e.id : undefined,
           location: read?.location ?? (isTest ? undefined : e.id),
           detail: read?.detail,
+          at: section ? Math.min(e.at, section.at) : e.at,
         },
       ),
     );
@@ -400,6 +413,7 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         test: collected && !fixture ? undefined : file ? idIn(file, name) : name,
         location: read.location ?? (collected && !fixture ? collected[1] : undefined),
         detail: read.detail,
+        at: section.at,
       }),
     );
   }

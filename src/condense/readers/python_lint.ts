@@ -64,6 +64,7 @@ function readPythonLint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
         out.push(
           finding("error", `${head[2]} (${head[1]})`, {
             location: `${place[1]}:${place[2]}:${place[3]}`,
+            at: i,
           }),
         );
         i = j - 1;
@@ -78,7 +79,7 @@ function readPythonLint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       ctx.explain(i);
       const kind = p[4] === "E" || p[4] === "F" ? "error" : "warning";
       const message = p[7] ? `${p[6]} (${p[4]}${p[5]} ${p[7]})` : `${p[6]} (${p[4]}${p[5]})`;
-      out.push(finding(kind, message, { location: `${p[1]}:${p[2]}:${p[3]}` }));
+      out.push(finding(kind, message, { location: `${p[1]}:${p[2]}:${p[3]}`, at: i }));
       continue;
     }
     const pp = line.includes(": [") ? PYLINT_PARSEABLE.exec(line) : null;
@@ -86,13 +87,17 @@ function readPythonLint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       ctx.explain(i);
       const kind = pp[4] === "E" || pp[4] === "F" ? "error" : "warning";
       const code = pp[6] ? `${pp[4]}${pp[5]} ${pp[6]}` : `${pp[4]}${pp[5]}`;
-      out.push(finding(kind, `${pp[7]} (${code})`, { location: `${pp[1]}:${pp[2] ?? pp[3]}` }));
+      out.push(
+        finding(kind, `${pp[7]} (${code})`, { location: `${pp[1]}:${pp[2] ?? pp[3]}`, at: i }),
+      );
       continue;
     }
     const f = FLAKE8.exec(line);
     if (f) {
       ctx.explain(i);
-      out.push(finding("error", `${f[5]} (${f[4]})`, { location: `${f[1]}:${f[2]}:${f[3]}` }));
+      out.push(
+        finding("error", `${f[5]} (${f[4]})`, { location: `${f[1]}:${f[2]}:${f[3]}`, at: i }),
+      );
     }
   }
   return out;

@@ -62,6 +62,8 @@ function readRspec(lines: string[], ctx: ReadContext, out: Finding[]): void {
         test: e[2],
         location: frame ? `${frame[1]}:${frame[2]}` : undefined,
         detail: [...body.filter((l) => l.startsWith("Failure/Error:")), ...text.slice(1, 4)],
+        // Read only under the `Failures:` heading.
+        at: start,
       });
       byName.set(e[2], f);
       out.push(f);
@@ -84,7 +86,11 @@ function readRspec(lines: string[], ctx: ReadContext, out: Finding[]): void {
     if (r) {
       ctx.explain(i);
       if (!byName.has(r[3])) {
-        const f = finding("test_failure", "failed", { test: r[3], location: `${r[1]}:${r[2]}` });
+        const f = finding("test_failure", "failed", {
+          test: r[3],
+          location: `${r[1]}:${r[2]}`,
+          at: i,
+        });
         byName.set(r[3], f);
         out.push(f);
       }
@@ -100,6 +106,7 @@ function readRspec(lines: string[], ctx: ReadContext, out: Finding[]): void {
       out.push(
         finding("error", body.join(" ") || `error while loading ${l[1]}`, {
           location: frame ? `${frame[1]}:${frame[2]}` : l[1],
+          at: i,
         }),
       );
       i = j - 1;
@@ -158,7 +165,12 @@ function readMinitest(lines: string[], ctx: ReadContext, out: Finding[]): void {
     const old = /^(\w+)\(([\w:]+)\)$/.exec(n[1]);
     const test = old ? `${old[2]}#${old[1]}` : n[1];
     out.push(
-      finding("test_failure", text[0] ?? e[1], { test, location: loc, detail: text.slice(1, 5) }),
+      finding("test_failure", text[0] ?? e[1], {
+        test,
+        location: loc,
+        detail: text.slice(1, 5),
+        at: i,
+      }),
     );
     i = j - 1;
   }

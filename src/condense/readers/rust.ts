@@ -19,6 +19,7 @@ function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const loose: Finding[] = [];
   const unlocated: { at: number; to: number; f: Finding }[] = [];
   let compileSummary: string | undefined;
+  let compileSummaryAt = 0;
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const first = shape.first[i];
@@ -60,6 +61,7 @@ function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         finding(h[1] === "error" ? "error" : "warning", h[2] ? `${h[2]}: ${message}` : message, {
           location: `${arrow[1]}:${arrow[2]}:${arrow[3]}`,
           detail: detail.filter((d) => !/^\s*\|\s*$/.test(d)),
+          at: i,
         }),
       );
       i = k - 1;
@@ -67,13 +69,16 @@ function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     }
     if (SUMMARY.test(h[3])) {
       ctx.explain(i);
-      if (h[1] === "error" && /^could not compile/.test(h[3])) compileSummary ??= line;
+      if (h[1] === "error" && /^could not compile/.test(h[3]) && compileSummary === undefined) {
+        compileSummary = line;
+        compileSummaryAt = i;
+      }
       continue;
     }
     if (h[1] === "error" && h[2]) {
       // error[E0601] and the like without a place: still rustc's own.
       ctx.explain(i);
-      loose.push(finding("error", `${h[2]}: ${h[3]}`));
+      loose.push(finding("error", `${h[2]}: ${h[3]}`, { at: i }));
     } else if (h[1] === "error") {
       // cargo's own ("linking with `cc` failed", "failed to run custom build command"): kept only when cargo
       // reported the compile failed (a program's own "error: …" output is not cargo's).
@@ -84,7 +89,7 @@ function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         if (undefinedRef) detail.push(`undefined reference to ${undefinedRef[1]}`);
         j++;
       }
-      unlocated.push({ at: i, to: j - 1, f: finding("error", h[3], { detail }) });
+      unlocated.push({ at: i, to: j - 1, f: finding("error", h[3], { detail, at: i }) });
     }
   }
   const errors = out.filter((f) => f.kind === "error").length;
@@ -98,7 +103,7 @@ function readRust(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   }
   // The short message format's errors are the generic compiler form's (read there): no summary then.
   if (errors === 0 && loose.length === 0 && compileSummary && !lines.some((l) => SHORT.test(l))) {
-    out.push(finding("error", compileSummary));
+    out.push(finding("error", compileSummary, { at: compileSummaryAt }));
   }
   return out;
 }

@@ -84,7 +84,10 @@ function readSanitizer(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
     if (ub) {
       ctx.explain(i);
       out.push(
-        finding("error", `runtime error: ${ub[4]}`, { location: `${ub[1]}:${ub[2]}:${ub[3]}` }),
+        finding("error", `runtime error: ${ub[4]}`, {
+          location: `${ub[1]}:${ub[2]}:${ub[3]}`,
+          at: i,
+        }),
       );
     }
   }
@@ -126,6 +129,7 @@ function report(
       out.push(
         finding("error", `${tool}: ${leak[1].toLowerCase()} leak of ${leak[2]} byte(s)`, {
           location: own.location,
+          at: i,
         }),
       );
       k = own.end - 1;
@@ -146,6 +150,7 @@ function report(
     finding("error", `${tool}: ${kind}`, {
       location: location || undefined,
       detail: access ? [access] : [],
+      at: i,
     }),
   );
   return end;

@@ -76,8 +76,8 @@ function opensDocument(lines: string[], i: number): "line" | "block" | undefined
   return undefined;
 }
 
-/** The findings of one parsed document. */
-function resultsOf(doc: SarifLog): Finding[] {
+/** The findings of one parsed document, whose block starts at line `at`. */
+function resultsOf(doc: SarifLog, at: number): Finding[] {
   const out: Finding[] = [];
   if (!doc || !Array.isArray(doc.runs)) return out;
   for (const run of doc.runs) {
@@ -89,6 +89,7 @@ function resultsOf(doc: SarifLog): Finding[] {
         out.push(finding(previous.kind, previous.message, {
           location: previous.place,
           detail: previous.detail,
+          at,
         }));
       }
       previous = undefined;
@@ -141,7 +142,7 @@ function readSarif(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     }
     if (typeof doc !== "object" || doc === null || !Array.isArray(doc.runs)) continue;
     ctx.explain(i, end);
-    out.push(...resultsOf(doc));
+    out.push(...resultsOf(doc, i));
     i = end;
   }
   return out;

@@ -20,11 +20,17 @@ const CARET = /^(\s*)\^[-^]*\s+(SC\d+) \((error|warning|info|style)\): (.*)$/;
 const GCC_NOTE = /^(.+?):(\d+):(\d+): note: (.*) \[(SC\d+)\]$/;
 
 /** A finding of ShellCheck's level: error and warning as they are, info and style as notes. */
-function atLevel(level: string, message: string, code: string, location: string): Finding {
+function atLevel(
+  level: string,
+  message: string,
+  code: string,
+  location: string,
+  at: number,
+): Finding {
   if (level === "error" || level === "warning") {
-    return finding(level, `${message} [${code}]`, { location });
+    return finding(level, `${message} [${code}]`, { location, at });
   }
-  return finding("warning", `note: ${message} [${code}]`, { location });
+  return finding("warning", `note: ${message} [${code}]`, { location, at });
 }
 
 function readShellcheck(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
@@ -41,7 +47,7 @@ function readShellcheck(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       if (shape.last[i] === CLOSE_BRACKET && lines[i].includes(": note: ")) {
         const n = GCC_NOTE.exec(lines[i]);
         if (n) {
-          out.push(atLevel("note", n[4], n[5], `${n[1]}:${n[2]}:${n[3]}`));
+          out.push(atLevel("note", n[4], n[5], `${n[1]}:${n[2]}:${n[3]}`, i));
           ctx.explain(i);
         }
       }
@@ -61,7 +67,7 @@ function readShellcheck(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       !/^Did you mean:/.test(lines[j])
     ) {
       const c = CARET.exec(lines[j]);
-      if (c) out.push(atLevel(c[3], c[4], c[2], `${h[1]}:${h[2]}:${c[1].length + 1}`));
+      if (c) out.push(atLevel(c[3], c[4], c[2], `${h[1]}:${h[2]}:${c[1].length + 1}`, i));
       j++;
     }
     // "Did you mean:" and its fixed line belong to this block too.

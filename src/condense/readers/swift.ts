@@ -53,6 +53,8 @@ function readSwift(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const reported = new Set<string>();
   const failedCases: string[] = [];
   const stFailed: string[] = [];
+  /** The line each failed case was first reported failed on. */
+  const failedAt = new Map<string, number>();
   const { first } = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c0 = first[i];
@@ -71,14 +73,22 @@ function readSwift(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const test = xcName(x[3]);
       reported.add(test);
       out.push(
-        finding("test_failure", x[4].replace(/ - $/, ""), { test, location: `${x[1]}:${x[2]}` }),
+        finding("test_failure", x[4].replace(/ - $/, ""), {
+          test,
+          location: `${x[1]}:${x[2]}`,
+          at: i,
+        }),
       );
       continue;
     }
     const c = c0 === UPPER_T && line.startsWith("Test Case '") ? XC_CASE.exec(line) : null;
     if (c) {
       ctx.explain(i);
-      if (c[2] === "failed") failedCases.push(xcName(c[1]));
+      if (c[2] === "failed") {
+        const name = xcName(c[1]);
+        failedCases.push(name);
+        if (!failedAt.has(name)) failedAt.set(name, i);
+      }
       continue;
     }
     if (
@@ -104,7 +114,7 @@ function readSwift(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       }
       ctx.explain(i, j - 1);
       reported.add(s[1]);
-      out.push(finding("test_failure", s[3], { test: s[1], location: s[2], detail }));
+      out.push(finding("test_failure", s[3], { test: s[1], location: s[2], detail, at: i }));
       i = j - 1;
       continue;
     }
@@ -112,13 +122,14 @@ function readSwift(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     if (sn) {
       ctx.explain(i);
       reported.add(sn[1]);
-      out.push(finding("test_failure", sn[2], { test: sn[1] }));
+      out.push(finding("test_failure", sn[2], { test: sn[1], at: i }));
       continue;
     }
     const f = ST_FAILED.exec(line);
     if (f && !/^run with /.test(f[1])) {
       ctx.explain(i);
       stFailed.push(f[1]);
+      if (!failedAt.has(f[1])) failedAt.set(f[1], i);
       continue;
     }
     if (ST_OTHER.test(line)) ctx.explain(i);
@@ -127,7 +138,7 @@ function readSwift(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   for (const name of [...failedCases, ...stFailed]) {
     if (!reported.has(name)) {
       reported.add(name);
-      out.push(finding("test_failure", "failed", { test: name }));
+      out.push(finding("test_failure", "failed", { test: name, at: failedAt.get(name) }));
     }
   }
   return out;

@@ -8,7 +8,7 @@
  * stderr, so before or after its `not ok` line: they are joined to the
  * failure by its name (an unnamed one by its order).
  */
-import { type Finding, finding } from "../findings.ts";
+import { blockStart, type Finding, finding } from "../findings.ts";
 import { FramePicker, indentOf, isJsSpace, jsFrameAfterAt } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 import { assertionEvidence } from "./evidence.ts";
@@ -150,6 +150,8 @@ interface Diagnostic {
   used?: boolean;
   /** A subtest's group failing through the failures just above it. */
   parent?: boolean;
+  /** The line it starts at. */
+  at: number;
 }
 
 /** The diagnostic that starts at line i (a TB_FAILED match), and the index of its last line. */
@@ -158,7 +160,12 @@ function diagnostic(
   i: number,
   m: RegExpExecArray,
 ): { d: Diagnostic; end: number } {
-  const d: Diagnostic = { name: m[1], detail: [], todo: lines[i].includes("Failed (TODO) test") };
+  const d: Diagnostic = {
+    name: m[1],
+    detail: [],
+    todo: lines[i].includes("Failed (TODO) test"),
+    at: i,
+  };
   if (m[2]) d.location = `${m[2]}:${m[3]}`;
   let j = i + 1;
   for (; j < lines.length && j - i < 40; j++) {
@@ -196,6 +203,8 @@ function hasOwnAccount(lines: string[], i: number): boolean {
 function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const names: string[] = [];
+  /** The line of each of `names`' `# Subtest:` headings. */
+  const namesAt: number[] = [];
   const diagnostics: Diagnostic[] = [];
   const deaths: Finding[] = [];
   /** The indent of the last subtest's closing "Looks like you failed" among the diagnostics. */
@@ -236,6 +245,7 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           finding("error", before ?? `the test script exited with ${died[1]}`, {
             location: file,
             detail: [`exited with ${died[1]} after test ${died[2]}`],
+            at: before === undefined ? i : i - 1,
           }),
         );
         continue;
@@ -265,6 +275,8 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const level = Math.floor(s[1].length / 4);
       names.length = level;
       names[level] = s[2];
+      namesAt.length = level;
+      namesAt[level] = i;
       childFailed.length = level;
       childFailed[level] = false;
       ctx.explain(i);
@@ -294,6 +306,11 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const path = [...names.slice(0, level), n[2]].filter((x) =>
       x !== undefined && x !== ""
     ).join(" > ") || n[2];
+    // Its block starts at the heading its path's first name was read from (a subtest's own
+    // `# Subtest:` line comes before its tests), else at this line.
+    const at = level > 0 || (names[0] === n[2] && namesAt[0] !== undefined)
+      ? Math.min(namesAt[0] ?? i, i)
+      : i;
     let j = i + 1;
     const yaml = new Map<string, string[]>();
     // How many of the stack's values came on its key's line (unquoted there, so not to be trimmed again).
@@ -395,6 +412,7 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         test: path,
         location: frame ? `${frame.file}:${frame.line}:${frame.col}` : loc,
         detail,
+        at,
       }),
     );
   }
@@ -403,7 +421,12 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   for (const d of diagnostics) {
     if (d.used || d.todo || d.parent) continue;
     out.push(
-      finding("test_failure", "failed", { test: d.name, location: d.location, detail: d.detail }),
+      finding("test_failure", "failed", {
+        test: d.name,
+        location: d.location,
+        detail: d.detail,
+        at: d.at,
+      }),
     );
   }
   out.push(...deaths);
@@ -448,6 +471,7 @@ function joinDiagnostics(out: Finding[], diagnostics: Diagnostic[]): void {
       test: f.test,
       location: d.location,
       detail: [...(f.detail ?? []), ...d.detail],
+      at: Math.min(blockStart(f) ?? d.at, d.at),
     });
   }
 }

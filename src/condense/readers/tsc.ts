@@ -72,6 +72,7 @@ function readTsc(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       finding(sev === "warning" ? "warning" : "error", `${code}: ${message}`, {
         location: m ? `${m[1]}:${m[2]}:${m[3]}` : undefined,
         detail,
+        at: i,
       }),
     );
     i = j - 1;

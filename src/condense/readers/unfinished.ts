@@ -70,9 +70,9 @@ const GO_RESULT = /^\s*--- (PASS|FAIL|SKIP): (\S+) \(/;
 const GO_PACKAGE = /^(FAIL|ok)\s+(\S+)\s/;
 
 /** The go test that was running when its binary stopped (its package named where go printed it). */
-function stoppedGoTest(name: string, pkg?: string): Finding {
+function stoppedGoTest(name: string, at: number, pkg?: string): Finding {
   const where = pkg ? `the test binary of ${pkg}` : "the output";
-  return finding("test_failure", `did not finish: ${where} stopped inside it`, { test: name });
+  return finding("test_failure", `did not finish: ${where} stopped inside it`, { test: name, at });
 }
 
 /** The first letters of the signals' names: a line starting otherwise is no bare signal report. */
@@ -131,6 +131,7 @@ function pythonFatal(
     finding: finding("error", frame ? `${error} (in ${frame[3]})` : error, {
       location: frame ? `${frame[1]}:${frame[2]}` : undefined,
       test: running?.[1],
+      at: from,
     }),
     end,
   };
@@ -144,7 +145,7 @@ function place(script: string, line: string): string | undefined {
 }
 
 /** The finding for a GoogleTest test that never reported, from what it printed and how it died. */
-function diedTest(name: string, printed: string[], signal?: string): Finding {
+function diedTest(name: string, at: number, printed: string[], signal?: string): Finding {
   let location: string | undefined;
   let cause: string | undefined;
   for (let k = 0; k < printed.length; k++) {
@@ -171,6 +172,7 @@ function diedTest(name: string, printed: string[], signal?: string): Finding {
     test: name,
     location,
     detail: printed.slice(-PRINTED_LINES),
+    at,
   });
 }
 
@@ -225,7 +227,8 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
         // The package's binary failed with a test still running: that test is where it stopped
         // (a kill, a signal, os.Exit); a test that failed on its own has its --- FAIL line.
         if (pkg[1] === "FAIL" && !goFailed) {
-          out.push(stoppedGoTest(goOpen[goOpen.length - 1], pkg[2]));
+          const name = goOpen[goOpen.length - 1];
+          out.push(stoppedGoTest(name, goRunLine(lines, name, i), pkg[2]));
         }
         goOpen.length = 0;
         goFailed = false;
@@ -253,12 +256,16 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     if (death) {
       const signal = death[3];
       if (running) {
-        out.push(diedTest(running.name, printedSince(lines, running.at, i, ctx), signal));
+        out.push(
+          diedTest(running.name, running.at, printedSince(lines, running.at, i, ctx), signal),
+        );
         running = undefined;
       } else if (death[1]) {
         // A signal's name alone, outside a test, may be the program's own text; a script's line is not.
         const what = death[4] ? `${death[4].trim()}: ` : "";
-        out.push(finding("error", `${what}${signal}`, { location: place(death[1], death[2]) }));
+        out.push(
+          finding("error", `${what}${signal}`, { location: place(death[1], death[2]), at: i }),
+        );
       } else continue;
       ctx.explain(i);
       continue;
@@ -267,23 +274,45 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
     if (bash && !/\s/.test(bash[1])) {
       const text = bash[3].trim();
       const warning = /^warning: /.test(text);
+      const traced = lastTrace >= 0 && lastTrace === i - 1;
       out.push(finding(warning ? "warning" : "error", text.replace(/^warning: /, ""), {
         location: place(bash[1], bash[2]),
-        detail: lastTrace >= 0 && lastTrace === i - 1 ? [lines[lastTrace]] : undefined,
+        detail: traced ? [lines[lastTrace]] : undefined,
+        at: traced ? lastTrace : i,
       }));
       ctx.explain(i);
     }
   }
   if (!ctx.final) return out;
   if (running) {
-    out.push(diedTest(running.name, printedSince(lines, running.at, lines.length, ctx)));
+    out.push(
+      diedTest(running.name, running.at, printedSince(lines, running.at, lines.length, ctx)),
+    );
   } else if (goOpen.length > 0) {
-    out.push(stoppedGoTest(goOpen[goOpen.length - 1]));
+    const name = goOpen[goOpen.length - 1];
+    out.push(stoppedGoTest(name, goRunLine(lines, name, lines.length)));
   } else if (lastTrace >= 0) {
     const ended = lastTraced(lines, lastTrace, ctx);
     if (ended) out.push(ended);
   }
   return out;
+}
+
+/**
+ * The line of go test's last `=== RUN` of test `name` before line `before`, where its block starts
+ * (looked for only when the test is a finding: no state kept for every test of a verbose run).
+ */
+function goRunLine(lines: string[], name: string, before: number): number {
+  const run = GO_RUN + name;
+  const cont = GO_CONT + name;
+  let earliest = before;
+  for (let k = before - 1; k >= 0; k--) {
+    const line = lines[k].trimEnd();
+    if (line === run) return k;
+    // Named by CONT lines alone (its RUN line was before these lines): the earliest of them.
+    if (line === cont) earliest = k;
+  }
+  return earliest;
 }
 
 /** The lines a test printed between its RUN line and `to`, those no reader took. */
@@ -316,12 +345,14 @@ function lastTraced(lines: string[], at: number, ctx: ReadContext): Finding | un
       ending
         ? `the script ended with \`${command}\``
         : `the script stopped after \`${command}\`, which failed`,
+      { at },
     );
   }
   // A tool's complaint names the tool (`cp: cannot stat …`); else its last line says most.
   const complaint = after.find((l) => /^[\w./-]+: \S/.test(l)) ?? after[after.length - 1];
   return finding("error", complaint, {
     detail: [lines[at], ...after.filter((l) => l !== complaint)],
+    at,
   });
 }
 

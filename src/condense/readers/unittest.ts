@@ -84,6 +84,7 @@ function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
         test: fixture ? `${id} (${fixture})` : id,
         location: frame ? `${frame.file}:${frame.line}` : undefined,
         detail: tail.slice(1),
+        at: i,
       }),
     );
     i = end - 1;

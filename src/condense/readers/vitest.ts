@@ -62,6 +62,8 @@ function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   // Whether a `⎯⎯ Failed Tests ⎯⎯` (or any ⎯) rule came before: a ` FAIL  file` line naming no test
   // is Vitest's failed suite only inside those sections; elsewhere it is Jest's coloured heading.
   let ruled = false;
+  /** The line of the last such rule. */
+  let ruledAt = 0;
   for (let i = 0; i < lines.length; i++) {
     const c = shape.lead[i];
     // ⎯ ✓ × ↓ ❯ ✔ ✖ √, FAIL, or the summary's first letters
@@ -73,7 +75,10 @@ function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const fail = c === UPPER_F && line.includes("FAIL  ");
     if (!fail && (c === HORIZONTAL_LINE_EXTENSION || SUMMARY.test(line) || TREE.test(line))) {
       ctx.explain(i);
-      if (c === HORIZONTAL_LINE_EXTENSION) ruled = true;
+      if (c === HORIZONTAL_LINE_EXTENSION) {
+        ruled = true;
+        ruledAt = i;
+      }
       if (CAUGHT_TITLE.test(line)) {
         let j = i + 1;
         while (j < lines.length && !RULE.test(lines[j])) j++;
@@ -84,6 +89,7 @@ function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           out.push(
             finding("error", body[0].trim(), {
               location: frame ? `${frame.file}:${frame.line}:${frame.col}` : undefined,
+              at: i,
             }),
           );
         }
@@ -112,12 +118,16 @@ function readVitest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           test: `${f[1]} > ${f[2]}`,
           location: loc,
           detail,
+          at: i,
         }),
       );
     } else if (text.length > 0 || j < lines.length || ctx.final !== false) {
       // (Cut by the end of a window with more to come, a file's heading alone says nothing yet: the
       // next window reads the block again with its message. ADR 0660.)
-      out.push(finding("error", text[0] ?? "test file failed", { location: loc ?? f[1] }));
+      // A suite's heading is read as one only after a rule: its block starts there.
+      out.push(
+        finding("error", text[0] ?? "test file failed", { location: loc ?? f[1], at: ruledAt }),
+      );
     }
     i = j - 1;
   }
