@@ -174,9 +174,7 @@ function labelOf(line: string): Labelled | undefined {
     return undefined;
   }
   // `dir/pkg script: rest` (pnpm): a path, one space, the script's name and a colon.
-  if (j !== k + 1) return undefined;
-  const first = line.slice(0, k);
-  if (first !== "." && !first.includes("/")) return undefined;
+  if (j !== k + 1 || !(k === 1 && c === DOT) && !hasSlash(line, k)) return undefined;
   let m = j;
   while (m < end && line.charCodeAt(m) !== SPACE && line.charCodeAt(m) !== TAB) m++;
   if (m - j < 2 || line.charCodeAt(m - 1) !== COLON) return undefined;
@@ -227,6 +225,12 @@ function restIsBlankOrIndented(line: string, rest: number): boolean {
   if (rest >= line.length) return line.charCodeAt(line.length - 1) === SPACE;
   const c = line.charCodeAt(rest);
   return c === SPACE || c === TAB;
+}
+
+/** Whether the line's first `end` characters hold a slash (no string made: this runs on most lines). */
+function hasSlash(line: string, end: number): boolean {
+  for (let i = 0; i < end; i++) if (line.charCodeAt(i) === SLASH) return true;
+  return false;
 }
 
 function isToolWord(label: string): boolean {

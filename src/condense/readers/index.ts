@@ -167,8 +167,8 @@ export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
  * A window whose lines a wrapper labelled: the readers over each label's
  * lines as an output of its own (so one package's block never runs into
  * another's), and over the unlabelled lines; the marks put back at the
- * window's lines. A test name that failed under two labels is two failures:
- * each names its label as its `file` where the tool named none.
+ * window's lines. A test failure under a label names the label as its `file`
+ * where the tool named none (nameLabelsApart).
  */
 function readStreams(lines: string[], streams: LabelledStream[], opts: ReadOptions): ReadResult {
   const marks = new Uint8Array(lines.length);
@@ -192,40 +192,17 @@ function readStreams(lines: string[], streams: LabelledStream[], opts: ReadOptio
 }
 
 /**
- * Tests of one name that failed under different labels (packages), reported
- * differently (another place, or another message), each take the label as
- * their file. The same report under two labels — one naming its place, the
- * other not — is one failure (a run printed twice).
+ * A test failure read from a label's lines, whose tool named no file apart
+ * from the test, takes the label (its package, task or container) as its
+ * file: the same name under two labels is two failures. Every window that
+ * reads the label gives the same identity, so a long output's windows agree.
  */
 function nameLabelsApart(findings: Finding[], labelOf: Map<Finding, string>): void {
-  const byName = new Map<string, Finding[]>();
   for (const f of findings) {
-    if (!f.test || f.file) continue;
-    const same = byName.get(f.test);
-    if (same) same.push(f);
-    else byName.set(f.test, [f]);
+    if (f.kind !== "test_failure" || !f.test || f.file) continue;
+    const label = labelOf.get(f);
+    if (label) f.file = label;
   }
-  for (const same of byName.values()) {
-    if (same.length < 2 || !reportedApart(same, labelOf)) continue;
-    for (const f of same) {
-      const label = labelOf.get(f);
-      if (label) f.file = label;
-    }
-  }
-}
-
-/** Whether two of these reports, under different labels, differ in place or message. */
-function reportedApart(same: Finding[], labelOf: Map<Finding, string>): boolean {
-  for (let a = 0; a < same.length; a++) {
-    for (let b = a + 1; b < same.length; b++) {
-      const x = same[a];
-      const y = same[b];
-      if (labelOf.get(x) === labelOf.get(y)) continue;
-      if (x.message !== y.message) return true;
-      if (x.location && y.location && x.location !== y.location) return true;
-    }
-  }
-  return false;
 }
 
 /**
