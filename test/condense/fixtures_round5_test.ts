@@ -51,8 +51,17 @@ function expectClean(name: string): void {
   assertEquals(r.findings.length, 0, `${name}:\n${brief(r.findings)}`);
 }
 
-Deno.test("monorepo runners that label every line (pnpm -r, pnpm --parallel, turbo, concurrently): each package's failures, read as its own stream", () => {
-  for (const name of ["pnpm_recursive", "pnpm_parallel", "turbo", "concurrently_index"]) {
+Deno.test("monorepo runners that label every line (pnpm -r, pnpm --parallel, turbo coloured or in a GitHub job's log, concurrently): each package's failures, read as its own stream", () => {
+  for (
+    const name of [
+      "pnpm_recursive",
+      "pnpm_parallel",
+      "turbo",
+      "turbo_color",
+      "github_turbo",
+      "concurrently_index",
+    ]
+  ) {
     const got = expectFindings(`wrappers/${name}.log`, MONOREPO);
     // The values travel with the failure, read from the package's own lines.
     const discount = got.find((f) => f.test === "discount keeps cents");
@@ -86,14 +95,16 @@ Deno.test("runners that head each package's block (lerna, npm -ws) and make -j2 
   ]);
 });
 
-Deno.test("concurrently with named tasks: the lint task's syntax error (and the lint script's death) beside the test task's failures", () => {
+Deno.test("concurrently with named tasks, plain and coloured: the lint task's syntax error (and the lint script's death) beside the test task's failures", () => {
   const [, , overdrawn, missing] = MONOREPO;
-  expectFindings("wrappers/concurrently_names.log", [
-    ["error", "/home/dev/project/packages/cart/legacy.js:6", undefined, "SyntaxError"],
-    ["error", "/home/dev/project/packages/cart/lint.js:4:3", undefined, "Command failed"],
-    overdrawn,
-    missing,
-  ]);
+  for (const name of ["concurrently_names", "concurrently_color"]) {
+    expectFindings(`wrappers/${name}.log`, [
+      ["error", "/home/dev/project/packages/cart/legacy.js:6", undefined, "SyntaxError"],
+      ["error", "/home/dev/project/packages/cart/lint.js:4:3", undefined, "Command failed"],
+      overdrawn,
+      missing,
+    ]);
+  }
 });
 
 Deno.test("pytest-xdist, plain and -v (`[gw0] [ 33%] FAILED …`): each failure once", () => {
@@ -156,6 +167,7 @@ Deno.test("passing runs of each wrapper, packages and tasks named with failure w
       "pass_pnpm_parallel",
       "pass_turbo",
       "pass_lerna_stream",
+      "pass_turbo_color",
       "pass_concurrently",
       "pass_compose",
       "pass_kubectl",
