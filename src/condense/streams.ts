@@ -19,7 +19,9 @@
  * took. Each window index is in exactly one stream. A label counts only
  * where it looks like a wrapper's and not a tool's own words:
  *
- * - it starts at least MIN_LINES lines of the window;
+ * - it starts at least MIN_LINES lines of the window, or is of the same
+ *   distinct kind as a label that does (`[0]` beside `[1]`; not a plain
+ *   `word:`, which a tool's own line may be);
  * - it is not a level or outcome word (`[INFO]`, `error:`, `FAIL:` are the
  *   tool's own), not a number alone before a colon or bar (a source
  *   excerpt's line number), not a place (`a.py:3:`), and has a letter or
@@ -27,7 +29,9 @@
  * - in the colon form, some line of it carries the label in front of a
  *   blank or indented rest: a wrapper labels every line the tool printed,
  *   where a program naming itself (`make: …`, `/usr/bin/ld: …`) never
- *   writes an empty or indented message.
+ *   writes an empty or indented message; and its lines start with
+ *   different kinds of character (a summary's `Tests:       3 failed` of
+ *   several runs all start with a digit).
  *
  * Lines without labels: undefined, and the caller reads them as they are.
  */
@@ -81,10 +85,45 @@ const TOOL_WORDS = new Set([
   "success",
   "verbose",
   "log",
+  "xpass",
+  "xfail",
+  // Captured streams a runner names before a test's output (Vitest's `stdout | test`).
+  "stdout",
+  "stderr",
 ]);
+
+/** pnpm's `packages/cart test`: a folder, a blank, a script's name. */
+const PACKAGE_SCRIPT = /^[\p{L}\p{N}@._/-]+ [\p{L}\p{N}@._:-]+$/u;
+/** turbo's `@scope/cart:test`: a package's name, a colon, a task's name (no `(`, `+`: not a linker's `b.c:(.text+0x0)`). */
+const PACKAGE_TASK = /^[\p{L}\p{N}@._/-]+(?::[\p{L}\p{N}@._-]+)+$/u;
+
+/** kubectl's `pod/web-1/app` (`[1/3]`, a build's progress, has no letter). */
+const POD_CONTAINER =
+  /^[\p{L}\p{N}._-]+\/[\p{L}\p{N}._-]*\p{L}[\p{L}\p{N}._-]*\/[\p{L}\p{N}._-]+$/u;
+
+/** What a bracketed label is made of: no parentheses or quotes (pytest's `[XPASS(strict)]`). */
+const BRACKET_LABEL = /^[\p{L}\p{N}._:/@#+-]+$/u;
 
 /** The three ways wrappers separate a label from the line. */
 type Form = "colon" | "bracket" | "bar";
+
+/**
+ * A colon-form label's lines must start (past their indentation) with at
+ * least this many classes of character (letter, digit, each other one): a
+ * tool's lines vary, where a summary's `Tests:       3 failed` repeated over
+ * several runs does not.
+ */
+const MIN_LEADS = 3;
+
+/** What the first pass learns of a label. */
+interface Seen {
+  count: number;
+  form: Form;
+  /** Some line of it has an empty or indented rest. */
+  continued: boolean;
+  /** The different classes of its rests' first characters (up to MIN_LEADS). */
+  leads: string;
+}
 
 /** One stream of a split window: its lines and, for each, its index in the window. */
 export interface LabelledStream {
@@ -107,25 +146,39 @@ interface Labelled {
  */
 export function labelledStreams(lines: string[]): LabelledStream[] | undefined {
   // First pass: which labels count. Most windows have none and end here.
-  const seen = new Map<string, { count: number; form: Form; continued: boolean }>();
+  const seen = new Map<string, Seen>();
   for (let i = 0; i < lines.length; i++) {
-    const found = labelOf(lines[i]);
+    const line = lines[i];
+    const found = labelOf(line);
     if (!found) continue;
     const key = found.form + "\u0000" + found.label;
-    const entry = seen.get(key);
-    const continued = restIsBlankOrIndented(lines[i], found.rest);
-    if (entry) {
-      entry.count++;
-      if (continued) entry.continued = true;
-    } else seen.set(key, { count: 1, form: found.form, continued });
+    let entry = seen.get(key);
+    if (!entry) {
+      entry = { count: 0, form: found.form, continued: false, leads: "" };
+      seen.set(key, entry);
+    }
+    entry.count++;
+    if (!entry.continued && restIsBlankOrIndented(line, found.rest)) entry.continued = true;
+    if (entry.leads.length < MIN_LEADS) {
+      const lead = leadClassOf(line, found.rest);
+      if (lead !== "" && !entry.leads.includes(lead)) entry.leads += lead;
+    }
   }
   const counted = new Set<string>();
+  const kinds = new Set<string>();
   for (const [key, entry] of seen) {
     if (entry.count < MIN_LINES) continue;
-    if (entry.form === "colon" && !entry.continued) continue;
+    if (entry.form === "colon" && (!entry.continued || entry.leads.length < MIN_LEADS)) continue;
     counted.add(key);
+    kinds.add(kindOf(key));
   }
   if (counted.size === 0) return undefined;
+  // Once a wrapper's labels are known, a label of the same distinct kind is its too, however few
+  // lines it starts (a task that printed one line beside one that printed many).
+  for (const key of seen.keys()) {
+    const kind = kindOf(key);
+    if (kind !== "" && kinds.has(kind)) counted.add(key);
+  }
   const unlabelled: LabelledStream = { label: "", lines: [], at: [] };
   const streams = new Map<string, LabelledStream>();
   for (let i = 0; i < lines.length; i++) {
@@ -147,6 +200,25 @@ export function labelledStreams(lines: string[]): LabelledStream[] | undefined {
     stream.at.push(i);
   }
   return [unlabelled, ...streams.values()];
+}
+
+/**
+ * The kind of a label (its key: form, NUL, label) that tells one wrapper's
+ * labels from other text: brackets, a padded bar, `dir/pkg script:`
+ * (a blank inside) or `pkg:task:` (a colon inside). A plain `word:` has
+ * none (""): a line of a tool's own may start so (`TypeError: …`).
+ */
+function kindOf(key: string): string {
+  const [form, label] = key.split("\u0000");
+  if (form === "bar") return form;
+  if (form === "bracket") {
+    // concurrently's indexes (`[0]`), kubectl's `[pod/x/c]`; not a word (mypy's `[operator]`).
+    if (isNumber(label)) return "bracket index";
+    return POD_CONTAINER.test(label) ? "bracket pod" : "";
+  }
+  if (PACKAGE_SCRIPT.test(label)) return "colon blank";
+  if (PACKAGE_TASK.test(label)) return "colon colon";
+  return "";
 }
 
 /** The wrapper label a line may start with, before anything is known of the other lines. */
@@ -202,7 +274,7 @@ function bracketed(line: string): Labelled | undefined {
   if (k >= end || k === 1 || line.charCodeAt(k) !== CLOSE_BRACKET) return undefined;
   if (!separatorEnds(line, k + 1)) return undefined;
   const label = line.slice(1, k);
-  if (isToolWord(label) || !hasWordCharacter(label)) return undefined;
+  if (isToolWord(label) || !hasWordCharacter(label) || !BRACKET_LABEL.test(label)) return undefined;
   return { label, form: "bracket", rest: restAfter(line, k + 1) };
 }
 
@@ -231,6 +303,20 @@ function restIsBlankOrIndented(line: string, rest: number): boolean {
 function hasSlash(line: string, end: number): boolean {
   for (let i = 0; i < end; i++) if (line.charCodeAt(i) === SLASH) return true;
   return false;
+}
+
+/**
+ * The class of the rest's first non-blank character: `a` a letter, `0` a
+ * digit, else the character itself ("" for a blank rest).
+ */
+function leadClassOf(line: string, rest: number): string {
+  for (let k = rest; k < line.length; k++) {
+    const c = line.charCodeAt(k);
+    if (c === SPACE || c === TAB) continue;
+    if (c >= DIGIT_0 && c <= DIGIT_9) return "0";
+    return /\p{L}/u.test(line[k]) ? "a" : line[k];
+  }
+  return "";
 }
 
 function isToolWord(label: string): boolean {

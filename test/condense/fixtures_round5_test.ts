@@ -107,6 +107,24 @@ Deno.test("concurrently with named tasks, plain and coloured: the lint task's sy
   }
 });
 
+Deno.test("concurrently: a task that printed one line beside one that printed many is read under its label", () => {
+  const [, , overdrawn, missing] = MONOREPO;
+  expectFindings("wrappers/concurrently_short.log", [
+    ["error", "ledger.py:1:1", undefined, "'os' imported but unused (F401)"],
+    overdrawn,
+    missing,
+  ]);
+  // A plain `word:` is no wrapper's kind: beside lerna's labels, a tool's own `TypeError: …` stays whole.
+  const streams = labelledStreams([
+    "cart: > cart@1.0.0 test",
+    "cart:   indented",
+    "cart: ✔ passes (1.2ms)",
+    "cart: ",
+    "TypeError: x is not a function",
+  ]);
+  assertEquals(streams?.[0].lines, ["TypeError: x is not a function"]);
+});
+
 Deno.test("pytest-xdist, plain and -v (`[gw0] [ 33%] FAILED …`): each failure once", () => {
   const [, , overdrawn, missing] = MONOREPO;
   expectFindings("wrappers/xdist.log", [overdrawn, missing]);
@@ -253,6 +271,10 @@ Deno.test("labels are a wrapper's, not a tool's own words: levels, places, progr
     ["/usr/bin/ld: a.o: in function `main':", "/usr/bin/ld: b.o: x", "/usr/bin/ld: c.o: y"],
     ["error: first", "error:   indented", "error: ", "warning: a", "warning: b", "warning: c"],
     ["a.py:3: note", "a.py:3:   x", "a.py:3: "],
+    // A summary repeated over several runs: padded, but every value a number.
+    ["Tests:       3 failed, 5 total", "Tests:       2 passed, 2 total", "Tests:       1 failed"],
+    ["[XPASS(strict)] known to fail", "[XPASS(strict)] a", "[XPASS(strict)] b"],
+    ["stdout | a.test.js > logs", "stdout | a.test.js > more", "stdout | b.test.js > x"],
     ["Details:", "Details:", "Details:"],
     ["12 | let x = 1;", "12 |     y", "12 | "],
   ];
