@@ -145,6 +145,30 @@ Deno.test("CI annotations are findings: GitHub workflow commands, the runner's #
   expectFindings("wrappers/gitlab_job.log", [overdrawn, missing]);
 });
 
+Deno.test("a passing job's log with the runner's own warnings, groups and annotations' other commands: clean", () => {
+  const log = [
+    "2026-12-02T10:00:00.0000000Z ##[group]Run actions/setup-node@v3",
+    "2026-12-02T10:00:00.1000000Z ##[endgroup]",
+    "2026-12-02T10:00:01.0000000Z ##[warning]Node.js 16 actions are deprecated. Please update the following actions to use Node.js 20: actions/setup-node@v3.",
+    "2026-12-02T10:00:01.1000000Z ::group::Install",
+    "2026-12-02T10:00:01.2000000Z ::endgroup::",
+    "2026-12-02T10:00:01.3000000Z ::notice file=a.py,line=1::formatted",
+    "2026-12-02T10:00:01.4000000Z ::warning::Cache not found for input keys: node-cache-Linux",
+    "##vso[task.setvariable variable=ok]true",
+  ].join("\n");
+  const r = triageText(log, { exitStatus: 0 });
+  assertEquals([r.outcome, r.findings.length], ["clean", 0], brief(r.findings));
+  // A warning at a place is the code's: a finding.
+  const placed = triageText("::warning file=a.py,line=3,title=W605::invalid escape sequence", {
+    exitStatus: 0,
+  });
+  assertEquals(placed.findings.map((f) => [f.kind, f.location, f.message]), [[
+    "warning",
+    "a.py:3",
+    "invalid escape sequence (W605)",
+  ]]);
+});
+
 Deno.test("an annotation repeating the tool's own report is not counted again (Vitest's github-actions reporter)", () => {
   const got = expectFindings("wrappers/vitest_github.log", [
     [

@@ -15,7 +15,9 @@
  * - Azure Pipelines: `##vso[task.logissue type=error;sourcepath=…;
  *   linenumber=…;columnnumber=…;code=…;]message`.
  *
- * A CI's statement that a step ended with a status (`##[error]Process
+ * A warning that names no place is the CI's own notice about the job (a
+ * deprecated action, a cache not found), which passing jobs print too: no
+ * finding. A CI's statement that a step ended with a status (`##[error]Process
  * completed with exit code 1.`, GitLab's `ERROR: Job failed: exit code 1`,
  * Azure's `Bash exited with code '1'.`) repeats the exit status the
  * headline already rules on: accounted for, no finding. So are the
@@ -89,6 +91,9 @@ function annotation(
     if (m) [, file, line, col, first] = m;
   }
   if (EXIT_STATEMENT.test(first.trim())) return undefined;
+  // A warning that names no place is the CI's own notice (a deprecated action, a cache miss), not
+  // the code's: the runner prints those on passing jobs too.
+  if (kind === "warning" && !file) return undefined;
   if (first.trim() === "" && title) first = title;
   if (first.trim() === "") return undefined;
   return finding(kind, first, {
