@@ -12,7 +12,7 @@
  * with the label merely cut off, one package's block would run into
  * another's.
  *
- * Contract: `labelledStreams(lines)` says whether the lines carry such
+ * Contract: `labelledStreams(lines, first?)` says whether the lines carry such
  * labels and, if so, splits them into streams — the lines of each label,
  * the label and its separator taken off (and any CI prefix after it,
  * normalise.ts), in their order; and one stream of every line no label
@@ -144,14 +144,28 @@ interface Labelled {
  * The window's lines as streams, one per label and one of the unlabelled
  * lines (first, label ""), when some label counts; otherwise undefined.
  */
-export function labelledStreams(lines: string[]): LabelledStream[] | undefined {
+export function labelledStreams(
+  lines: string[],
+  first?: Uint16Array,
+): LabelledStream[] | undefined {
   // First pass: which labels count. Most windows have none and end here.
   const seen = new Map<string, Seen>();
+  // Each line's label key and where its rest starts, kept for the second pass (made once: a
+  // labelled window has a label on nearly every line).
+  let keyAt: (string | undefined)[] | undefined;
+  let restAt: Int32Array | undefined;
   for (let i = 0; i < lines.length; i++) {
+    // `first` (the lines' first characters, when the caller has them) passes over blank and
+    // indented lines without a call: no label starts there.
+    if (first && (first[i] === 0 || first[i] === SPACE || first[i] === TAB)) continue;
     const line = lines[i];
     const found = labelOf(line);
     if (!found) continue;
     const key = found.form + "\u0000" + found.label;
+    keyAt ??= new Array(lines.length);
+    restAt ??= new Int32Array(lines.length);
+    keyAt[i] = key;
+    restAt[i] = found.rest;
     let entry = seen.get(key);
     if (!entry) {
       entry = { count: 0, form: found.form, continued: false, leads: "" };
@@ -172,7 +186,7 @@ export function labelledStreams(lines: string[]): LabelledStream[] | undefined {
     counted.add(key);
     kinds.add(kindOf(key));
   }
-  if (counted.size === 0) return undefined;
+  if (counted.size === 0 || !keyAt || !restAt) return undefined;
   // Once a wrapper's labels are known, a label of the same distinct kind is its too, however few
   // lines it starts (a task that printed one line beside one that printed many).
   for (const key of seen.keys()) {
@@ -183,20 +197,19 @@ export function labelledStreams(lines: string[]): LabelledStream[] | undefined {
   const streams = new Map<string, LabelledStream>();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const found = labelOf(line);
-    const key = found ? found.form + "\u0000" + found.label : "";
-    if (!found || !counted.has(key)) {
+    const key = keyAt[i];
+    if (key === undefined || !counted.has(key)) {
       unlabelled.lines.push(line);
       unlabelled.at.push(i);
       continue;
     }
     let stream = streams.get(key);
     if (!stream) {
-      stream = { label: found.label, lines: [], at: [] };
+      stream = { label: key.slice(key.indexOf("\u0000") + 1), lines: [], at: [] };
       streams.set(key, stream);
     }
     // What the tool printed may carry a CI prefix of its own (`npm error `, a timestamp).
-    stream.lines.push(normaliseLine(line.slice(found.rest), false));
+    stream.lines.push(normaliseLine(line.slice(restAt[i]), false));
     stream.at.push(i);
   }
   return [unlabelled, ...streams.values()];

@@ -123,7 +123,7 @@ const MAX_LABEL_DEPTH = 3;
 export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
   const depth = opts.labelDepth ?? 0;
   if (depth < MAX_LABEL_DEPTH) {
-    const streams = labelledStreams(lines);
+    const streams = labelledStreams(lines, opts.shape?.first);
     if (streams) return readStreams(lines, streams, { ...opts, labelDepth: depth + 1 });
   }
   let shape = opts.shape ?? computeShape(lines);
