@@ -5,8 +5,9 @@
  * diagnostics), the generic compiler form and make last; the generic reader
  * skips lines an earlier reader accounted for, and duplicates are dropped.
  */
-import { dedupe, type Finding } from "../findings.ts";
+import { blockStart, dedupe, type Finding, setBlockStart } from "../findings.ts";
 import { outputLines } from "../normalise.ts";
+import { type LabelledStream, labelledStreams } from "../streams.ts";
 import { computeShape, type LineShape, type ReadContext, type Reader } from "./reader.ts";
 import { swift } from "./swift.ts";
 import { cargoTest } from "./cargo_test.ts";
@@ -37,10 +38,19 @@ import { formatters } from "./formatters.ts";
 import { make } from "./make.ts";
 import { junit } from "./junit.ts";
 import { unfinished } from "./unfinished.ts";
+import {
+  ANNOTATIONS,
+  annotations,
+  runnerFinding,
+  withoutRepeatedAnnotations,
+  withoutRunnerMarks,
+} from "./annotations.ts";
 
 export type { ReadContext, Reader } from "./reader.ts";
 
 export const READERS: readonly Reader[] = [
+  // CI annotations first: `##[error]a.py:3: …` is the CI's line, not a diagnostic at `##[error]a.py`.
+  annotations,
   // JUnit XML first: its failures' text holds stack frames and tracebacks other readers would take.
   junit,
   swift,
@@ -103,31 +113,100 @@ export interface ReadOptions {
   shape?: LineShape;
   /** The lines end the output (see ReadContext.final); a window of a longer output is not final. */
   final?: boolean;
+  /** How many wrappers' labels were taken off these lines already (streams.ts); a bound on nesting. */
+  labelDepth?: number;
 }
 
+/** Labels inside labels are read this deep (a runner started by a runner), no deeper. */
+const MAX_LABEL_DEPTH = 3;
+
 export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
-  const ctx = new WindowContext(
-    new Uint8Array(lines.length),
-    opts.shape ?? computeShape(lines),
-    opts.final === true,
-  );
+  const depth = opts.labelDepth ?? 0;
+  if (depth < MAX_LABEL_DEPTH) {
+    const streams = labelledStreams(lines, opts.shape?.first);
+    if (streams) return readStreams(lines, streams, { ...opts, labelDepth: depth + 1 });
+  }
+  let shape = opts.shape ?? computeShape(lines);
+  // A CI runner's `##[error]` in front of a tool's line: the readers read the tool's line.
+  const marked = withoutRunnerMarks(lines, shape.first);
+  const read = marked ? marked.lines : lines;
+  if (marked) shape = computeShape(read);
+  const ctx = new WindowContext(new Uint8Array(lines.length), shape, opts.final === true);
   const findings: Finding[] = [];
   const readerOf = new Map<Finding, string>();
   const ran: string[] = [];
   for (const reader of READERS) {
     if (opts.skip?.has(reader.name)) continue;
     ctx.accounted = 0;
-    const found = reader.read(lines, ctx);
+    const found = reader.read(read, ctx);
     if (found.length > 0 || ctx.accounted > 0) ran.push(reader.name);
     for (const f of found) {
       findings.push(f);
       readerOf.set(f, reader.name);
     }
   }
+  if (marked) {
+    // A marked line no reader took is the runner's statement in its own right.
+    for (const [i, level] of marked.levels) {
+      if (ctx.marks[i] === 1) continue;
+      ctx.marks[i] = 1;
+      const f = runnerFinding(level, read[i], i);
+      if (!f) continue;
+      findings.push(f);
+      readerOf.set(f, ANNOTATIONS);
+      if (!ran.includes(ANNOTATIONS)) ran.push(ANNOTATIONS);
+    }
+  }
   markBlank(ctx.shape.lead, ctx.marks);
   // dedupe keeps the first report's object, so each kept finding still names its reader.
-  const kept = dedupe(findings);
+  const kept = dedupe(withoutRepeatedAnnotations(findings, readerOf));
   return new Read(kept, kept.map((f) => readerOf.get(f)!), ctx.marks, lines, ran);
+}
+
+/**
+ * A window whose lines a wrapper labelled: the readers over each label's
+ * lines as an output of its own (so one package's block never runs into
+ * another's), and over the unlabelled lines; the marks put back at the
+ * window's lines. A test failure under a label names the label as its `file`
+ * where the tool named none (nameLabelsApart).
+ */
+function readStreams(lines: string[], streams: LabelledStream[], opts: ReadOptions): ReadResult {
+  const marks = new Uint8Array(lines.length);
+  const findings: Finding[] = [];
+  const readerOf = new Map<Finding, string>();
+  const labelOf = new Map<Finding, string>();
+  const ran = new Set<string>();
+  for (const stream of streams) {
+    const read = readLines(stream.lines, { ...opts, shape: undefined });
+    for (let j = 0; j < stream.at.length; j++) marks[stream.at[j]] = read.marks[j];
+    for (let k = 0; k < read.findings.length; k++) {
+      // Where the block starts, from the label's lines to the window's (the scan compares it with
+      // the next window's start).
+      const at = blockStart(read.findings[k]);
+      if (at !== undefined) setBlockStart(read.findings[k], stream.at[at]);
+      findings.push(read.findings[k]);
+      readerOf.set(read.findings[k], read.foundBy[k]);
+      labelOf.set(read.findings[k], stream.label);
+    }
+    for (const r of read.readers) ran.add(r);
+  }
+  nameLabelsApart(findings, labelOf);
+  const kept = dedupe(withoutRepeatedAnnotations(findings, readerOf));
+  return new Read(kept, kept.map((f) => readerOf.get(f)!), marks, lines, [...ran]);
+}
+
+/**
+ * A test failure read from a label's lines, whose tool named no file apart
+ * from the test, takes the label (its package, task or container) as its
+ * file: the same name under two labels is two failures. Every window that
+ * reads the label gives the same identity, so a long output's windows agree.
+ */
+function nameLabelsApart(findings: Finding[], labelOf: Map<Finding, string>): void {
+  for (const f of findings) {
+    if (f.kind !== "test_failure" || !f.test || f.file) continue;
+    const label = labelOf.get(f);
+    if (label) f.file = label;
+  }
 }
 
 /**
