@@ -206,6 +206,8 @@ const PASSWORD_TOKENS = new Set([
   "passcode",
   // A Wi-Fi network's pre-shared key (wpa_supplicant, NetworkManager, hostapd's `wpa_psk`).
   "psk",
+  // SSSD's `ldap_default_authtok`: the bind password ("authentication token").
+  "authtok",
 ]);
 const SECRET_TOKENS = new Set([
   "secret",
@@ -236,7 +238,14 @@ const SECRET_TOKENS = new Set([
 
 /** Words run together end with a secret word: `PGPASSWORD`, `dbpasswd`, `apitoken`, `clientsecret`. */
 const PASSWORD_SUFFIX = /^[a-z0-9]{2,}(?:password|passwd|passphrase)$/;
-const SECRET_SUFFIX = /^[a-z0-9]{2,}(?:secret|token|apikey|salt)$/;
+/**
+ * The short words `pass`, `pw` and `pwd` run together after a word that says whose password it is:
+ * OpenLDAP's `rootpw`, phpMyAdmin's `controlpass`, Joomla's `smtppass`, Moodle's `dbpass`,
+ * OfflineIMAP's `remotepass`. Only after such a word: `bypass` and `compass` end the same way.
+ */
+const OWNER_PASSWORD =
+  /^(?:root|admin|db|sql|mysql|pg|user|smtp|mail|imap|pop3?|ftp|sftp|ldap|bind|proxy|sasl|control|remote|local|master|store|key|redis|rpc|web|http|sudo|vnc|ssh|wifi|wpa|default|server|client|auth|api|app|service|svc)(?:pass|pw|pwd)$/;
+const SECRET_SUFFIX = /^[a-z0-9]{2,}(?:secret|token|apikey|salt|salt(?:main|alt\d{0,2}))$/;
 
 /** Split `AWS_SECRET_ACCESS_KEY`, `apiKey`, `x-api-key`, `db.password` into lower-case words. */
 function nameTokens(name: string): string[] {
@@ -299,7 +308,7 @@ const OWNER_TOKENS = new Set([
  */
 function secretWord(token: string): boolean {
   return PASSWORD_TOKENS.has(token) || PASSWORD_SUFFIX.test(token) || SECRET_TOKENS.has(token) ||
-    SECRET_SUFFIX.test(token);
+    SECRET_SUFFIX.test(token) || OWNER_PASSWORD.test(token);
 }
 
 function classifyNameUncached(name: string): NameClass {
@@ -319,7 +328,9 @@ function classifyNameUncached(name: string): NameClass {
   if (tokens.length === 1 && (tokens[0] === "pass" || tokens[0] === "pwd" || tokens[0] === "pw")) {
     return null;
   }
-  if (tokens.some((t) => PASSWORD_TOKENS.has(t) || PASSWORD_SUFFIX.test(t))) {
+  if (
+    tokens.some((t) => PASSWORD_TOKENS.has(t) || PASSWORD_SUFFIX.test(t) || OWNER_PASSWORD.test(t))
+  ) {
     // `adminPasswordKey`, `password_key`: the key a password is stored under (a Helm chart's
     // `existingSecretPasswordKey: postgres-password`), judged as any other secret-like name.
     return tokens.length >= 2 && tokens[tokens.length - 1] === "key" ? "secret" : "password";
@@ -405,6 +416,10 @@ const CODE_EXTENSIONS = new Set([
   ".nim",
   ".cr",
   ".jl",
+  // Visual Basic: VB.NET, VBA modules and VBScript
+  ".vb",
+  ".bas",
+  ".vbs",
 ]);
 
 /** A value that is code, not a literal: a call, an index, a member chain, a bare identifier. */
@@ -555,6 +570,8 @@ function readValue(
   lineEnd: number,
 ): { start: number; value: string; quoted: boolean } | null {
   while (i < lineEnd && (text[i] === " " || text[i] === "\t")) i++;
+  // Erlang's binary string, `<<"…">>` (a Hex config's `auth_key => <<"…">>`).
+  if (text[i] === "<" && text[i + 1] === "<" && text[i + 2] === '"') i += 2;
   // A string prefix: Python's `b"…"`, Objective-C's and C#'s `@"…"`.
   if (
     i < lineEnd && /[brfuBRFU@]/.test(text[i]) && (text[i + 1] === '"' || text[i + 1] === "'")
@@ -669,9 +686,10 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
     quote === '"' && text[nameEnd] === '"' &&
     /"(?:key|name|Name|Key|ParameterKey|type)"[ \t]*:[ \t]*"$/.test(prefix)
   ) {
-    const m = /^"[ \t]*,[ \t]*"(?:value|Value|ParameterValue)"[ \t]*:[ \t]*(?=")/.exec(
-      text.slice(nameEnd, nameEnd + 60),
-    );
+    // The value may sit on the next line, as pretty-printed JSON lays the pair out (HTTPie's
+    // sessions, HAR files written by tools that indent).
+    const m = /^"[ \t]*,[ \t]*(?:\r?\n[ \t]*)?"(?:value|Value|ParameterValue)"[ \t]*:[ \t]*(?=")/
+      .exec(text.slice(nameEnd, nameEnd + 200));
     if (!m) return null;
     return valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length);
   }
@@ -707,6 +725,14 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
       /\((?:def|defonce|defvar|defparameter|defconst|setq|setf)[ \t]+$/.test(prefix))
   ) {
     const m = /^[ \t]+(?=")/.exec(text.slice(nameEnd, nameEnd + 20));
+    return m
+      ? valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length)
+      : null;
+  }
+  // A Lisp list of a name and its string, an Emacs alist's `(sql-password "…")`: the string and
+  // then the list's close, so a call with more arguments is not read.
+  if (quote === "(") {
+    const m = /^[ \t]+(?="[^"\n]*"[ \t]*\))/.exec(text.slice(nameEnd, nameEnd + 20));
     return m
       ? valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length)
       : null;
@@ -824,6 +850,22 @@ function assignmentAt(
   if (next === "(" && probe === nameEnd && CODE_EXTENSIONS.has(extension)) {
     return setterCall(text, nameStart, nameEnd);
   }
+  // Visual Basic declares a type between the name and `=`: `Const DB_PASS As String = "…"`,
+  // `Dim apiKey As String = "…"`.
+  if (next === "A" && probe > nameEnd) {
+    const typed = /^[ \t]+As[ \t]+(?:New[ \t]+)?[\w.]+[ \t]*=[ \t]*(?=")/.exec(
+      text.slice(nameEnd, nameEnd + 80),
+    );
+    if (typed) {
+      const found = valueOnItsLine(
+        text,
+        text.slice(nameStart, nameEnd),
+        nameStart,
+        nameEnd + typed[0].length,
+      );
+      return found && { ...found, literal: false };
+    }
+  }
   if (
     next !== "=" && next !== ":" && next !== "?" && text[nameStart] !== "-" && before !== "<" &&
     !(next === "," && quotedName)
@@ -837,7 +879,7 @@ function assignmentAt(
       if (directive) return directive;
     }
     return before === " " || before === '"' || before === "'" || before === ">" || before === "{" ||
-        before === ":" || before === "\n"
+        before === ":" || before === "\n" || before === "("
       ? valueElsewhere(text, nameStart, nameEnd)
       : null;
   }
@@ -1334,7 +1376,7 @@ function judged(
   ) {
     return null;
   }
-  if (exposedToBrowsers(text, found.name)) return null;
+  if (exposedToBrowsers(text, found.name) || namesASection(text, value)) return null;
   // Bitnami's SealedSecret keeps each value encrypted to the cluster's key under `encryptedData:`.
   if (
     YAML_OR_UNKNOWN.has(context.extension) && value.length >= 200 &&
@@ -1352,16 +1394,41 @@ function judged(
 }
 
 /**
+ * Whether `value` is the name of a section of the same ini-style file, `[value]` alone on its line:
+ * Asterisk's `auth=6001-auth` points at the section `[6001-auth]`, where the password is.
+ */
+function namesASection(text: string, value: string): boolean {
+  const at = text.indexOf("[" + value + "]");
+  return at !== -1 && (at === 0 || text[at - 1] === "\n");
+}
+
+/**
  * The default written into a variable reference, `${NAME:default}`, `${NAME:-default}`,
  * `${NAME-default}` or `${NAME:=default}`, with its offset in the value; null for anything else
  * (`${NAME:?message}` is an error message, `${NAME:+alt}` an alternative, not a default).
  */
 export function defaultOfReference(value: string): { offset: number; value: string } | null {
   // The value as read may stop before the closing brace.
-  const m = /^\$\{[A-Za-z_][A-Za-z0-9_.-]*?(:-|:=|-|:)([^?+{}][^{}]*)(\}?)$/.exec(value);
+  const m = /^\$\{([A-Za-z_][A-Za-z0-9_.-]*?)(:-|:=|-|:)([^?+{}][^{}]*)(\}?)$/.exec(value);
   if (!m) return null;
-  return { offset: value.length - m[3].length - m[2].length, value: m[2] };
+  // `${env:NAME}`, `${config:…}`, `${input:…}`: an editor's or a tool's lookup in a namespace
+  // (VS Code's launch and task files), whose part after the colon is a name, not a default.
+  if (m[2] === ":" && REFERENCE_NAMESPACES.has(m[1])) return null;
+  return { offset: value.length - m[4].length - m[3].length, value: m[3] };
 }
+
+/** Namespaces of `${namespace:name}` lookups (VS Code, Ansible's and other tools' own). */
+const REFERENCE_NAMESPACES = new Set([
+  "env",
+  "config",
+  "input",
+  "command",
+  "secret",
+  "secrets",
+  "vault",
+  "file",
+  "workspaceFolder",
+]);
 
 /**
  * The value of a YAML block scalar of one line (`password: |` with the value alone on the next,

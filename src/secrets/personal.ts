@@ -23,8 +23,10 @@ import {
 
 const P = { card: 27, iban: 27, nationalId: 26, email: 24, ip: 22, phone: 20 };
 
+// Reserved names and private-use ones (`.internal`, `.lan`, `home.arpa`) reach no mailbox:
+// `root@db-backup.internal` is a login on a host.
 const EXAMPLE_DOMAIN =
-  /(?:^|\.)(?:example\.(?:com|org|net|edu)|example|test|invalid|localhost|local)$/i;
+  /(?:^|\.)(?:example\.(?:com|org|net|edu)|example|test|invalid|localhost|local|internal|lan|intranet|localdomain|home\.arpa)$/i;
 const FILE_TLDS =
   /^(?:png|jpe?g|gif|svg|webp|ico|bmp|js|mjs|cjs|ts|tsx|jsx|css|scss|less|map|json|txt|md|html?|py|rb|lock|ya?ml|toml|xml|zip|gz|tgz|exe|dll|so|dylib|wasm|pdf|csv|log|sh|pem|key)$/i;
 
@@ -129,9 +131,12 @@ function ipv6Personal(value: string): boolean {
 function versionContext(text: string, start: number): boolean {
   const before = text.slice(Math.max(0, start - 12), start);
   if (!/(?:\bv|version[ :=]*|ver\.? ?|@|\bnode[ -]?|python[ -]?)$/i.test(before)) return false;
-  // `user:password@10.0.3.7` is a URL's host, not `package@1.2.3.4`: a password comes before it.
-  return !(before.endsWith("@") &&
-    /:[^\s@/:]*@$/.test(text.slice(Math.max(0, start - 200), start)));
+  // `user:password@10.0.3.7` is a URL's host, not `package@1.2.3.4`: a password comes before it;
+  // so is the host of a remote login, `ssh admin@10.20.4.9`.
+  if (!before.endsWith("@")) return true;
+  const line = text.slice(Math.max(0, text.lastIndexOf("\n", start - 1) + 1, start - 200), start);
+  return !/:[^\s@/:]*@$/.test(line) &&
+    !/\b(?:ssh|scp|sftp|rsync|mosh|telnet|ssh-copy-id)\b[^\n]*?[ \t][\w.-]+@$/.test(line);
 }
 
 function keywordBefore(text: string, start: number, keywords: RegExp, span = 40): boolean {
