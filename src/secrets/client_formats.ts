@@ -7,7 +7,7 @@
  * `auth-pass`, a Nagios resource macro named by its comment, a `Pass` directive under a `User` one
  * (isync), Deno's `DENO_AUTH_TOKENS`, a wallet's recovery phrase, keys in the path of a provider's
  * URL (Anaconda's `/t/TOKEN/`, Infura's and Alchemy's endpoints), Windows' service and credential
- * commands (`cmdkey /pass:`, `schtasks /RP`, `net user NAME PASSWORD`), and NuGet.org's API keys.
+ * commands (`cmdkey /pass:`, `schtasks /RP`, `net user <name> …`), and NuGet.org's API keys.
  * Each reads one syntax, entered through keywords or an anchor of its own.
  */
 import type { Candidate, Rule, RuleContext } from "./types.ts";
@@ -279,6 +279,209 @@ const nugetKeyRule: Rule = regexRule({
   validate: (v) => !isPlaceholder(v) && shannonEntropy(v.slice(3)) >= 3.5,
 });
 
+/**
+ * `user NAME PASSWORD` as `ftp`'s own command, in a script that feeds ftp (a here-document after
+ * `ftp -n`, or `quote USER`/`quote PASS`): within the few lines after the ftp command.
+ */
+const ftpUserRule: Rule = {
+  id: "ftp-user-command",
+  category: "credential",
+  keywords: ["ftp "],
+  find(text: string): Candidate[] {
+    const out: Candidate[] = [];
+    const command = /\b(?:ftp|lftp|ncftp)[ \t]+(?:-[A-Za-z]+[ \t]+)*[^\n]*\n/g;
+    let m: RegExpExecArray | null;
+    while ((m = command.exec(text)) !== null) {
+      const after = m.index + m[0].length;
+      const block = text.slice(after, after + 400);
+      const user =
+        /^[ \t]*(?:user[ \t]+\S+[ \t]+|quote[ \t]+PASS[ \t]+)(["']?)([^\s"']+)\1[ \t]*\r?$/dim.exec(
+          block,
+        );
+      if (!user || !writtenPassword(user[2]) || classCount(user[2]) < 2) continue;
+      const [start, end] = spanOf(user, 2);
+      out.push(candidate("password", after + start, after + end));
+    }
+    return out;
+  },
+};
+
+/**
+ * A user and a password given to a basic-auth helper as two literals: Ruby's `req.basic_auth "u",
+ * "p"` and HTTParty's `basic_auth`, Python's `HTTPBasicAuth("u", "p")` and `HTTPDigestAuth`.
+ */
+const basicAuthCallRule: Rule = regexRule({
+  kind: "basic-auth",
+  pattern:
+    /\b(?:basic_auth|digest_auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth)[ \t]*\(?[ \t]*(["'])[^"'\n]+\1[ \t]*,[ \t]*(["'])([^"'\n]+)\2/dg,
+  group: 3,
+  keywords: ["basic_auth", "digest_auth", "BasicAuth", "DigestAuth"],
+  priority: PRIORITY.header,
+  validate: (v) => writtenPassword(v),
+});
+
+/**
+ * `rclone config create NAME TYPE key value …` (and `update`): the pairs after the remote's name,
+ * each value judged by its key (`secret_access_key`, `pass`).
+ */
+const rcloneConfigRule: Rule = {
+  id: "rclone-config-command",
+  category: "credential",
+  keywords: ["rclone config"],
+  find(text: string, context: RuleContext): Candidate[] {
+    const out: Candidate[] = [];
+    const command = /\brclone[ \t]+config[ \t]+(?:create|update)[ \t]+([^\n|;&]*)/g;
+    let m: RegExpExecArray | null;
+    while ((m = command.exec(text)) !== null) {
+      const pair = /(?<=[ \t])([a-z_]+)[ \t]+(["']?)([^\s"'=]+)\2(?=[ \t]|$)/dg;
+      const base = m.index + m[0].length - m[1].length;
+      let p: RegExpExecArray | null;
+      while ((p = pair.exec(" " + m[1])) !== null) {
+        const name = p[1];
+        const cls = name === "pass" ? "password" : classifyName(name);
+        if (!cls) continue;
+        if (
+          !acceptValue(p[3], cls, { quoted: true, literalFile: true, thorough: context.thorough })
+        ) {
+          continue;
+        }
+        const [start, end] = spanOf(p, 3);
+        out.push(candidate(kindFor(name, cls, p[3]).kind, base + start - 1, base + end - 1));
+      }
+    }
+    return out;
+  },
+};
+
+/** A delimiter row of a Markdown table: `| --- | :---: |`. */
+const MARKDOWN_DELIMITER = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*\r?$/;
+
+/** The cells of a Markdown table row, with their offsets (`|` at the ends is optional). */
+function markdownCells(line: string, offset: number): { start: number; value: string }[] {
+  const cells: { start: number; value: string }[] = [];
+  let from = line.trimStart().startsWith("|") ? line.indexOf("|") + 1 : 0;
+  const last = line.trimEnd().endsWith("|") ? line.lastIndexOf("|") : line.length;
+  while (from <= last) {
+    let to = line.indexOf("|", from);
+    if (to === -1 || to > last) to = last;
+    const raw = line.slice(from, to);
+    const lead = raw.length - raw.trimStart().length;
+    let value = raw.trim();
+    let start = offset + from + lead;
+    // A value written as code, `` `…` ``.
+    if (value.length > 2 && value.startsWith("`") && value.endsWith("`")) {
+      value = value.slice(1, -1);
+      start++;
+    }
+    cells.push({ start, value });
+    if (to === last) break;
+    from = to + 1;
+  }
+  return cells;
+}
+
+/**
+ * A Markdown table (a runbook's or a wiki's accounts) whose header names a column like a secret:
+ * each cell below is judged like a named value, as in a CSV file.
+ */
+const markdownTableRule: Rule = {
+  id: "markdown-table-column",
+  category: "credential",
+  keywords: ["-|", "- |", ":|"],
+  find(text: string, context: RuleContext): Candidate[] {
+    const out: Candidate[] = [];
+    const lines = text.split("\n");
+    let offset = 0;
+    const offsets = lines.map((line) => {
+      const at = offset;
+      offset += line.length + 1;
+      return at;
+    });
+    for (let i = 1; i < lines.length; i++) {
+      if (!lines[i].includes("-") || !MARKDOWN_DELIMITER.test(lines[i])) continue;
+      if (!lines[i - 1].includes("|")) continue;
+      const columns = markdownCells(lines[i - 1], offsets[i - 1]).map((c) => ({
+        name: c.value,
+        cls: c.value === "" ? null : classifyName(c.value),
+      }));
+      if (!columns.some((c) => c.cls)) continue;
+      for (let r = i + 1; r < lines.length && lines[r].includes("|"); r++) {
+        const cells = markdownCells(lines[r], offsets[r]);
+        for (let k = 0; k < cells.length && k < columns.length; k++) {
+          const { name, cls } = columns[k];
+          const { value, start } = cells[k];
+          const options = { quoted: true, literalFile: true, thorough: context.thorough };
+          if (!cls || !acceptValue(value, cls, options)) continue;
+          out.push(candidate(kindFor(name, cls, value).kind, start, start + value.length));
+        }
+      }
+    }
+    return out;
+  },
+};
+
+/** Commands that store what they are given as a secret. */
+const SECRET_STORE_COMMAND = String
+  .raw`(?:npx[ \t]+|bunx[ \t]+)?(?:wrangler[ \t]+(?:pages[ \t]+)?secret[ \t]+put|vercel[ \t]+env[ \t]+add|gh[ \t]+secret[ \t]+set|netlify[ \t]+env:set|firebase[ \t]+functions:secrets:set|(?:docker|podman)[ \t]+secret[ \t]+create)`;
+
+/**
+ * A value handed to a command that stores it as a secret: piped in (`echo "…" | wrangler secret
+ * put NAME`, `printf … | docker secret create`), or as a here-string (`… <<< "…"`). Whatever such a
+ * command stores is a secret, whatever it is called.
+ */
+const storedSecretRule: Rule = {
+  id: "stored-secret-input",
+  category: "credential",
+  keywords: ["secret put", "secret set", "secret create", "env add", "env:set", "secrets:set"],
+  find(text: string): Candidate[] {
+    const out: Candidate[] = [];
+    const pattern = new RegExp(
+      String
+        .raw`(?:\b(?:echo|printf)[ \t]+(?:-n[ \t]+)?(?:"([^"\n$]+)"|'([^'\n]+)'|([^\s|'"$]+))[ \t]*\|[ \t]*${SECRET_STORE_COMMAND}|${SECRET_STORE_COMMAND}[^\n|;&<]*<<<[ \t]*(?:"([^"\n$]+)"|'([^'\n]+)'|([^\s'"$]+)))`,
+      "dg",
+    );
+    let m: RegExpExecArray | null;
+    while ((m = pattern.exec(text)) !== null) {
+      const group = [1, 2, 3, 4, 5, 6].find((g) => m![g] !== undefined)!;
+      const value = m[group];
+      if (!writtenPassword(value) || classCount(value) < 2) continue;
+      out.push(candidate("generic-secret", ...spanOf(m, group)));
+    }
+    return out;
+  },
+};
+
+/**
+ * Cloud CLIs that store a value as a secret by an option: `aws secretsmanager create-secret
+ * --secret-string …` (also `put-secret-value`, `update-secret`), `aws ssm put-parameter … --value …`
+ * of a `SecureString`, `az keyvault secret set … --value …`.
+ */
+const cloudSecretOptionRule: Rule = {
+  id: "cloud-secret-option",
+  category: "credential",
+  keywords: ["secretsmanager", "put-parameter", "keyvault secret set"],
+  find(text: string): Candidate[] {
+    const out: Candidate[] = [];
+    const command =
+      /\b(?:aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret)|aws[ \t]+ssm[ \t]+put-parameter|az[ \t]+keyvault[ \t]+secret[ \t]+set)\b[^\n]*/g;
+    let m: RegExpExecArray | null;
+    while ((m = command.exec(text)) !== null) {
+      if (/put-parameter/.test(m[0]) && !/SecureString/.test(m[0])) continue;
+      const option =
+        /[ \t](?:--secret-string|--value)[ \t=]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))/d
+          .exec(m[0]);
+      if (!option) continue;
+      const group = option[1] !== undefined ? 1 : option[2] !== undefined ? 2 : 3;
+      const value = option[group];
+      // A JSON document is read by the name rule, field by field.
+      if (value.startsWith("{") || value.startsWith("file://") || !writtenPassword(value)) continue;
+      const [start, end] = spanOf(option, group);
+      out.push(candidate("generic-secret", m.index + start, m.index + end));
+    }
+    return out;
+  },
+};
+
 /** The rules of this file, in the order the scanner runs them. */
 export const CLIENT_FORMAT_RULES: Rule[] = [
   commandSetRule,
@@ -295,18 +498,65 @@ export const CLIENT_FORMAT_RULES: Rule[] = [
   recoveryPhraseRule,
   urlPathKeyRule,
   nugetKeyRule,
-  // Windows: `cmdkey /add:host /user:name /pass:password`
-  toolOption(/\bcmdkey\b/i, ["cmdkey", "CMDKEY"], /(?<=\s)\/pass:["']?([^\s"'|&]+)/dgi),
-  // `schtasks /Create … /RU account /RP password` (and `/P` for the remote system's user)
+  ftpUserRule,
+  basicAuthCallRule,
+  storedSecretRule,
+  cloudSecretOptionRule,
+  rcloneConfigRule,
+  markdownTableRule,
+  // Archivers: `7z a -p…`, `unrar x -p…` (run together), `zip -P …`
+  toolOption(
+    /\b(?:7z|7za|7zz|unrar|rar)\b/,
+    ["7z", "7za", "unrar", "rar "],
+    /(?<=\s)-p["']?([^\s"'`|;&-][^\s"'`|;&]*)/dg,
+  ),
+  toolOption(/\bzip\b/, ["zip "], /(?<=\s)(?:-P|--password)[ \t]+["']?([^\s"'`|;&]+)/dg),
+  // `ssh-keygen -N 'new passphrase'` and `-P 'old passphrase'`
+  toolOption(/\bssh-keygen\b/, ["ssh-keygen"], /(?<=\s)-[NP][ \t]+["']?([^\s"'`|;&]+)/dg),
+  // `openssl enc -k …` (the old form of `-pass pass:`)
+  toolOption(/\bopenssl\b/, ["openssl"], /(?<=\s)-k[ \t]+["']?([^\s"'`|;&-][^\s"'`|;&]*)/dg),
+  // Remote desktops: `xfreerdp /p:…`, `rdesktop -p …`
+  toolOption(
+    /\b(?:xfreerdp|wlfreerdp|sdl-freerdp)\b/,
+    ["freerdp"],
+    /(?<=\s)\/p:["']?([^\s"'`|;&]+)/dg,
+  ),
+  toolOption(/\brdesktop\b/, ["rdesktop"], /(?<=\s)-p[ \t]+["']?([^\s"'`|;&-][^\s"'`|;&]*)/dg),
+  // Wi-Fi: `nmcli dev wifi connect <ssid> password …`, `wpa_passphrase <ssid> …`
+  toolOption(
+    /\bnmcli\b/,
+    ["nmcli"],
+    /(?<=\s)(?:password|wifi-sec\.psk)[ \t]+["']?([^\s"'`|;&]+)/dg,
+  ),
+  toolOption(
+    /\bwpa_passphrase\b/,
+    ["wpa_passphrase"],
+    /(?<=\bwpa_passphrase[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\S+)[ \t]+)["']?([^\s"'`|;&<]+)/dg,
+  ),
+  // HTTPie: `http -a user:…` and `--auth user:…`
+  toolOption(
+    /\b(?:http|https|xh|xhs)\b/,
+    ["http -a", "https -a", "--auth ", "--auth="],
+    /(?<=\s)(?:-a|--auth)[ \t=]+["']?[^\s:"']+:([^\s"'`|;&]+)/dg,
+  ),
+  // `gh secret set <name> --body …` (`-b`): whatever is set as a secret is one.
+  toolOption(
+    /\bgh[ \t]+secret[ \t]+set\b/,
+    ["gh secret set"],
+    /(?<=\s)(?:--body|-b)[ \t=]+["']?([^\s"'`|;&]+)/dg,
+  ),
+  // Windows: `cmdkey /add:<host> /user:<name> /pass:…`
+  toolOption(/\bcmdkey\b/i, ["cmdkey", "CMDKEY"], /(?<=\s)\/pass:["']?([^\s"'`|&]+)/dgi),
+  // `schtasks /Create … /RU <account> /RP …` (and `/P` for the remote system's user)
   toolOption(
     /\bschtasks\b/i,
     ["schtasks", "SCHTASKS"],
-    /(?<=\s)\/R?P[ \t]+["']?([^\s"'|&/][^\s"'|&]*)/dgi,
+    /(?<=\s)\/R?P[ \t]+["']?([^\s"'`|&/][^\s"'`|&]*)/dgi,
   ),
-  // `net user NAME PASSWORD /add`
+  // `net user <name> … /add`
   toolOption(
     /\bnet[ \t]+user\b/i,
     ["net user", "NET USER", "Net User"],
-    /(?<=\bnet[ \t]+user[ \t]+[^\s/]+[ \t]+)["']?([^\s"'|&/*][^\s"'|&]*)(?=[ \t]+\/)/dgi,
+    /(?<=\bnet[ \t]+user[ \t]+[^\s/]+[ \t]+)["']?([^\s"'`|&/*][^\s"'`|&]*)(?=[ \t]+\/)/dgi,
   ),
 ];

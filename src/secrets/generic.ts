@@ -300,6 +300,10 @@ const OWNER_TOKENS = new Set([
   "url",
   "uri",
   "endpoint",
+  // Terraform's `TF_VAR_db_password`, `ENV_API_TOKEN`: a prefix that says how the value is passed
+  // (but `password_var` and `token_env` name a variable that holds it).
+  "var",
+  "env",
 ]);
 
 /**
@@ -754,7 +758,8 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
   // .netrc: machine host login user password secret
   if (
     quote === " " &&
-    (/^(?:machine|default)\b.*\blogin\s+\S+\s+$/.test(prefix) ||
+    // (also a line written into a string, `RUN echo "machine … password …" > ~/.netrc`)
+    (/(?:^|["'\s])(?:machine|default)\s.*\blogin\s+\S+\s+$/.test(prefix) ||
       // fetchmail's `poll host … user "name" password "…"`
       /^[ \t]*(?:poll\b.*\b)?user(?:name)?[ \t]+"[^"\n]+"[ \t]+$/.test(prefix)) &&
     /^password$/i.test(text.slice(nameStart, nameEnd))

@@ -308,3 +308,98 @@ Deno.test("private-use mail domains are hosts; ssh's user@address keeps the addr
     .map((f) => text.slice(f.start, f.end));
   assertEquals(personal, ["10.20.4.9", "maria.keller@acme-corp.io"]);
 });
+
+Deno.test("Terraform's TF_VAR_ prefix says how a password is passed, not what it is", () => {
+  const a = password();
+  assertEquals(
+    found("env.sh", `export TF_VAR_db_password=${a}\nexport DB_PASSWORD_ENV=DB_PASS\n`),
+    [a],
+  );
+});
+
+Deno.test("a .netrc line written by a command into the file", () => {
+  const a = secret();
+  assertEquals(
+    found(
+      "Dockerfile",
+      `FROM alpine\nRUN echo "machine github.com login bot password ${a}" > /root/.netrc\n`,
+    ),
+    [a],
+  );
+});
+
+Deno.test("tools' password options: archivers, ssh-keygen, openssl -k, RDP, Wi-Fi, HTTPie", () => {
+  const values = Array.from({ length: 10 }, () => password());
+  const [a, b, c, d, e, f, g, h, i, j] = values;
+  const text = [
+    `7z a -p${a} backup.7z srv/`,
+    `zip -P ${b} out.zip report.pdf`,
+    `ssh-keygen -t ed25519 -N '${c}' -f deploy_key`,
+    `openssl enc -aes-256-cbc -k ${d} -in a.tar -out a.enc`,
+    `xfreerdp /u:admin /p:${e} /v:host01`,
+    `rdesktop -u admin -p ${f} host02`,
+    `nmcli dev wifi connect Office password ${g}`,
+    `wpa_passphrase "Office 5G" ${h}`,
+    `http -a deploy:${i} https://api.acme-corp.io/v1/me`,
+    `unrar x -p${j} archive.rar`,
+    "7z x -p backup.7z",
+    "ssh-keygen -t ed25519 -N '' -f ci_key",
+  ].join("\n") + "\n";
+  assertEquals(found("history.sh", text), values);
+});
+
+Deno.test("ftp's user command in a here-document; basic-auth helpers given two literals", () => {
+  const a = password(), b = password(), c = password();
+  assertEquals(
+    found(
+      "upload.sh",
+      `ftp -n files.acme-corp.io <<EOF\nuser deploy ${a}\nput build.zip\nbye\nEOF\n`,
+    ),
+    [a],
+  );
+  assertEquals(found("client.rb", `req.basic_auth "deploy", "${b}"\n`), [b]);
+  assertEquals(
+    found("client.py", `auth = HTTPBasicAuth("deploy", "${c}")\nauth2 = HTTPBasicAuth(user, pw)\n`),
+    [c],
+  );
+});
+
+Deno.test("rclone config create's pairs, judged by their keys", () => {
+  const a = secret(), b = password();
+  assertEquals(
+    found(
+      "setup.sh",
+      `rclone config create b2 s3 provider Other access_key_id AKID secret_access_key ${a}\n` +
+        `rclone config create box sftp host files.acme-corp.io user deploy pass ${b}\n`,
+    ),
+    [a, b],
+  );
+});
+
+Deno.test("a Markdown table whose header names a secret column", () => {
+  const a = password(), b = secret();
+  const text = [
+    "| service | user | password | notes |",
+    "| --- | --- | --- | --- |",
+    `| grafana | admin | \`${a}\` | rotate in May |`,
+    "| kibana | elastic | see vault | |",
+    "",
+    "|name|api_token|",
+    "|:--|:--|",
+    `|ci|${b}|`,
+  ].join("\n") + "\n";
+  assertEquals(found("runbook.md", text), [a, b]);
+});
+
+Deno.test("values given to commands that store secrets, and cloud CLIs' secret options", () => {
+  const a = secret(), b = password(), c = password(), d = secret();
+  const text = [
+    `echo -n "${a}" | npx wrangler secret put API_KEY`,
+    `aws secretsmanager create-secret --name db --secret-string '${b}'`,
+    `aws ssm put-parameter --name /app/log_level --value debug12345 --type String`,
+    `az keyvault secret set --vault-name kv --name db --value "${c}"`,
+    `gh secret set DEPLOY_TOKEN --body ${d}`,
+    'printf "%s" "$TOKEN" | gh secret set DEPLOY_TOKEN',
+  ].join("\n") + "\n";
+  assertEquals(found("setup.sh", text), [a, b, c, d]);
+});
