@@ -48,7 +48,7 @@ function candidate(kind: string, start: number, end: number): Candidate {
 const commandSetRule: Rule = {
   id: "command-set-variable",
   category: "credential",
-  keywords: ["set -", "setenv", "SetEnv", "setx"],
+  keywords: ["set -g", "set -U", "set -x", "set --", "setenv", "SetEnv", "setx "],
   find(text: string, context: RuleContext): Candidate[] {
     const out: Candidate[] = [];
     const line =
@@ -103,7 +103,7 @@ const plainBasicAuthRule: Rule = regexRule({
   kind: "basic-auth",
   pattern: /^[ \t]*Authorization:[ \t]*Basic[ \t]+[^\s:]+(?:[ \t]+|:)([^\s{}]+)[ \t]*\r?$/dgim,
   group: 1,
-  keywords: ["Authorization: Basic", "Authorization:Basic", "authorization: basic"],
+  keywords: ["uthorization"],
   priority: PRIORITY.header,
   validate: (v) => writtenPassword(v),
 });
@@ -124,7 +124,7 @@ const sipRegisterRule: Rule = regexRule({
   pattern:
     /^[ \t]*register[ \t]*=>?[ \t]*(?:[a-z]+:\/\/)?[^\s:@/]+:([^\s/]+?)(?::[^\s:@/]+)?@[^\s@/]+(?=[/\s:]|$)/dgm,
   group: 1,
-  keywords: ["register"],
+  keywords: ["register =", "register="],
   priority: PRIORITY.structured,
   validate: (v) => writtenPassword(v),
 });
@@ -182,7 +182,8 @@ const resourceMacroRule: Rule = {
 const userPassDirectiveRule: Rule = {
   id: "pass-directive",
   category: "credential",
-  keywords: ["Pass ", "Pass\t", "pass ", "pass\t"],
+  // At a line's start (the reader wants a `User` line above, so the text never starts with it).
+  keywords: ["\nPass ", "\npass ", "\nPass\t", "\npass\t"],
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
     const pass = /^[ \t]*[Pp]ass[ \t]+(?:"([^"\n]+)"|([^\s"]+))[ \t]*\r?$/dgm;
@@ -245,7 +246,7 @@ const recoveryPhraseRule: Rule = regexRule({
   pattern:
     /(?:mnemonic|seed[_-]?phrase|recovery[_-]?phrase|secret[_-]?phrase)["']?[ \t]*[:=][ \t]*["']?((?:[a-z]{3,8} ){11,23}[a-z]{3,8})(?=["'\s,;]|$)/dgi,
   group: 1,
-  keywords: ["MNEMONIC", "mnemonic", "Mnemonic", "PHRASE", "phrase", "Phrase"],
+  keywords: ["nemonic", "NEMONIC", "_phrase", "_PHRASE", "Phrase"],
   priority: PRIORITY.header,
   validate: (v) => {
     const words = v.split(" ");
@@ -264,7 +265,7 @@ const urlPathKeyRule: Rule = regexRule({
   pattern:
     /(?:anaconda\.(?:org|com)(?:\/[\w.-]+)?\/t\/|infura\.io\/(?:v3|ws\/v3)\/|alchemy\.com\/v2\/)([A-Za-z0-9_-]{20,})(?=[/"'\s?#]|$)/dg,
   group: 1,
-  keywords: ["anaconda.", "infura.io/", "alchemy.com/v2/"],
+  keywords: ["anaconda", "infura", "alchemy"],
   priority: PRIORITY.structured,
   validate: (v) => !isPlaceholder(v) && !isTemplateReference(v) && shannonEntropy(v) >= 3,
 });
@@ -286,7 +287,7 @@ const nugetKeyRule: Rule = regexRule({
 const ftpUserRule: Rule = {
   id: "ftp-user-command",
   category: "credential",
-  keywords: ["ftp "],
+  keywords: ["ftp -", "ftp <"],
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
     const command = /\b(?:ftp|lftp|ncftp)[ \t]+(?:-[A-Za-z]+[ \t]+)*[^\n]*\n/g;
@@ -315,7 +316,7 @@ const basicAuthCallRule: Rule = regexRule({
   pattern:
     /\b(?:basic_auth|digest_auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth)[ \t]*\(?[ \t]*(["'])[^"'\n]+\1[ \t]*,[ \t]*(["'])([^"'\n]+)\2/dg,
   group: 3,
-  keywords: ["basic_auth", "digest_auth", "BasicAuth", "DigestAuth"],
+  keywords: ["basic_auth", "BasicAuth", "DigestAuth"],
   priority: PRIORITY.header,
   validate: (v) => writtenPassword(v),
 });
@@ -327,7 +328,7 @@ const basicAuthCallRule: Rule = regexRule({
 const rcloneConfigRule: Rule = {
   id: "rclone-config-command",
   category: "credential",
-  keywords: ["rclone config"],
+  keywords: ["rclone"],
   find(text: string, context: RuleContext): Candidate[] {
     const out: Candidate[] = [];
     const command = /\brclone[ \t]+config[ \t]+(?:create|update)[ \t]+([^\n|;&]*)/g;
@@ -387,7 +388,7 @@ function markdownCells(line: string, offset: number): { start: number; value: st
 const markdownTableRule: Rule = {
   id: "markdown-table-column",
   category: "credential",
-  keywords: ["-|", "- |", ":|"],
+  keywords: ["--|", "- |", "-:|", "-|-"],
   find(text: string, context: RuleContext): Candidate[] {
     const out: Candidate[] = [];
     const lines = text.split("\n");
@@ -432,7 +433,7 @@ const SECRET_STORE_COMMAND = String
 const storedSecretRule: Rule = {
   id: "stored-secret-input",
   category: "credential",
-  keywords: ["secret put", "secret set", "secret create", "env add", "env:set", "secrets:set"],
+  keywords: ["secret put", "secret set", "secret create", "env add", "env:set"],
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
     const pattern = new RegExp(
@@ -459,7 +460,7 @@ const storedSecretRule: Rule = {
 const cloudSecretOptionRule: Rule = {
   id: "cloud-secret-option",
   category: "credential",
-  keywords: ["secretsmanager", "put-parameter", "keyvault secret set"],
+  keywords: ["secretsmanager", "SecureString", "keyvault"],
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
     const command =
@@ -507,7 +508,7 @@ export const CLIENT_FORMAT_RULES: Rule[] = [
   // Archivers: `7z a -p…`, `unrar x -p…` (run together), `zip -P …`
   toolOption(
     /\b(?:7z|7za|7zz|unrar|rar)\b/,
-    ["7z", "7za", "unrar", "rar "],
+    ["7z ", "7za ", "7zz ", "rar "],
     /(?<=\s)-p["']?([^\s"'`|;&-][^\s"'`|;&]*)/dg,
   ),
   toolOption(/\bzip\b/, ["zip "], /(?<=\s)(?:-P|--password)[ \t]+["']?([^\s"'`|;&]+)/dg),
@@ -530,19 +531,19 @@ export const CLIENT_FORMAT_RULES: Rule[] = [
   ),
   toolOption(
     /\bwpa_passphrase\b/,
-    ["wpa_passphrase"],
+    ["wpa_"],
     /(?<=\bwpa_passphrase[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\S+)[ \t]+)["']?([^\s"'`|;&<]+)/dg,
   ),
   // HTTPie: `http -a user:…` and `--auth user:…`
   toolOption(
     /\b(?:http|https|xh|xhs)\b/,
-    ["http -a", "https -a", "--auth ", "--auth="],
+    ["http -a", "https -a", "--auth"],
     /(?<=\s)(?:-a|--auth)[ \t=]+["']?[^\s:"']+:([^\s"'`|;&]+)/dg,
   ),
   // `gh secret set <name> --body …` (`-b`): whatever is set as a secret is one.
   toolOption(
     /\bgh[ \t]+secret[ \t]+set\b/,
-    ["gh secret set"],
+    ["secret set"],
     /(?<=\s)(?:--body|-b)[ \t=]+["']?([^\s"'`|;&]+)/dg,
   ),
   // Windows: `cmdkey /add:<host> /user:<name> /pass:…`

@@ -403,3 +403,20 @@ Deno.test("values given to commands that store secrets, and cloud CLIs' secret o
   ].join("\n") + "\n";
   assertEquals(found("setup.sh", text), [a, b, c, d]);
 });
+
+Deno.test("a phone number in national form under a CSV column named for one", () => {
+  const text = [
+    "id,name,mobile,order_total,tel_office",
+    '1,Maria Keller,0151 29384756,1200.50,"030 84729163"',
+    "2,Jonas Berg,07700 918273,99.00,",
+    "3,Aiko Tanaka,1234567890123456,10.00,000 00000000",
+  ].join("\n") + "\n";
+  const phones = scanText(text, { path: "customers.csv", personal: true })
+    .filter((f) => f.kind === "phone").map((f) => text.slice(f.start, f.end));
+  assertEquals(phones, ["0151 29384756", "030 84729163", "07700 918273"]);
+  // Outside a table, the same digits need a word such as "Tel." before them.
+  assertEquals(
+    scanText("order 0151 29384756\n", { path: "notes.txt", personal: true }).length,
+    0,
+  );
+});
