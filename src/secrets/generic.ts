@@ -759,7 +759,8 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
   if (
     quote === " " &&
     // (also a line written into a string, `RUN echo "machine … password …" > ~/.netrc`)
-    (/(?:^|["'\s])(?:machine|default)\s.*\blogin\s+\S+\s+$/.test(prefix) ||
+    // (an anonymous login's password is by convention an address, not a secret)
+    (/(?:^|["'])(?:machine|default)\s.*\blogin\s+(?!(?:anonymous|ftp)\s)\S+\s+$/.test(prefix) ||
       // fetchmail's `poll host … user "name" password "…"`
       /^[ \t]*(?:poll\b.*\b)?user(?:name)?[ \t]+"[^"\n]+"[ \t]+$/.test(prefix)) &&
     /^password$/i.test(text.slice(nameStart, nameEnd))
