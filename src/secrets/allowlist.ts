@@ -15,6 +15,12 @@ const DOCUMENTED_EXAMPLES = new Set([
   "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
   "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
   "pk_test_TYooMQauvdEDq54NiTphI7jx",
+  // The first accounts of every local Hardhat and Anvil node, printed at start-up and in their docs.
+  "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+  "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+  "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+  // Their default recovery phrase.
+  "test test test test test test test test test test test junk",
   // jwt.io's default token
   "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
 ]);
@@ -90,6 +96,8 @@ const PLACEHOLDER_VALUES = new Set([
   "password123",
   "mysecretpassword",
   "supersecret",
+  // GitHub's stand-in password when the token is the user part of a URL (`https://TOKEN:x-oauth-basic@…`).
+  "x-oauth-basic",
 ]);
 
 /**
@@ -278,8 +286,10 @@ export function isPlaceholder(value: string, templates = true): boolean {
   // Ansible Tower's `$encrypted$`).
   if (/^\$[A-Za-z_]+\$$/.test(value)) return true;
   if (templates && isTemplateReference(value)) return true;
+  // A prefix and one character repeated (`sk-xxxxxxxx`); a short tail after a dash is a password's
+  // last part (`THdMvlQEQs-7`), not a stand-in body.
   const core = value.replace(/^[a-z]+[_-]/i, "");
-  if (isRepetitive(core) || isRepetitive(value)) return true;
+  if ((core.length >= 4 && isRepetitive(core)) || isRepetitive(value)) return true;
   if (hasSequentialRun(value, 10)) return true;
   return false;
 }
@@ -326,7 +336,33 @@ export function isReference(value: string): boolean {
  */
 export function isToolCiphertext(value: string): boolean {
   return /^\{AQAAAB[A-Za-z0-9+/]{16,}={0,2}\}$/.test(value) ||
-    /^v1:[A-Za-z0-9+/]{8,}={0,2}:/.test(value);
+    /^v1:[A-Za-z0-9+/]{8,}={0,2}:/.test(value) ||
+    // Windows' DPAPI blob (NuGet's `Password`, .NET's protected data): its version and provider
+    // GUID encode to the same 32 characters.
+    /^AQAAANCMnd8BFdERjHoAwE\/Cl\+sBAAAA[A-Za-z0-9+/]{40,}={0,2}$/.test(value) ||
+    isOpenPgpMessage(value);
+}
+
+/**
+ * An OpenPGP message in base64 without its armour (Renovate's `encrypted:` values, a password
+ * encrypted with `gpg` and pasted into a config): its first packet is a public-key-encrypted session
+ * key, tag 1 (`0x84`/`0x85` in the old packet format, `0xC1` in the new one), whose first bytes
+ * encode to `hQ`, `hI` or `wc`, followed by version 3 or 6.
+ */
+function isOpenPgpMessage(value: string): boolean {
+  if (value.length < 100 || !/^(?:hQ|hI|wc)[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+  let head: string;
+  try {
+    head = atob(value.slice(0, 8));
+  } catch {
+    return false;
+  }
+  const tag = head.charCodeAt(0);
+  // The version follows the length: one byte in the old format's 0x84, two in 0x85; in the new
+  // format one byte below 192, two from 192 to 223.
+  const lengthBytes = tag === 0x84 ? 1 : tag === 0x85 ? 2 : head.charCodeAt(1) < 192 ? 1 : 2;
+  const version = head.charCodeAt(1 + lengthBytes);
+  return (tag === 0x84 || tag === 0x85 || tag === 0xc1) && (version === 3 || version === 6);
 }
 
 /**
@@ -343,6 +379,8 @@ export function isPasswordHash(value: string): boolean {
     /^(?:pbkdf2:sha\d+(?::\d+)?|scrypt:\d+:\d+:\d+)\$[^\s$]+\$[0-9a-f]{32,}$/.test(value) ||
     /^\{(?:SSHA|SHA|SSHA256|SSHA512|SHA256|SHA512|SMD5|MD5|CRYPT|PBKDF2(?:-SHA\d+)?)\}\S{8,}$/i
       .test(value) ||
+    // Tomcat's `digest.sh` output for a CredentialHandler: `salt$iterations$hash` in hex.
+    /^[0-9a-f]{16,}\$\d{1,7}\$[0-9a-f]{32,}$/.test(value) ||
     // Jetty's and Rundeck's realm files: `MD5:hex`, `CRYPT:…` (but `OBF:` is reversible).
     /^(?:MD5:[0-9a-f]{32}|CRYPT:[A-Za-z0-9./$]{13,})$/.test(value);
 }

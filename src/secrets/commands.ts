@@ -27,7 +27,7 @@ function lineBefore(text: string, at: number): string {
  * A password option of a named tool: the option only counts on that tool's command line. The rule
  * runs only on a text that names one of the tools (`-a` and `-P` alone are everywhere).
  */
-function toolOption(tool: RegExp, names: string[], pattern: RegExp): Rule {
+export function toolOption(tool: RegExp, names: string[], pattern: RegExp): Rule {
   return regexRule({
     kind: "password",
     pattern,

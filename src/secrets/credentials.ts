@@ -11,6 +11,7 @@ import { classCount, shannonEntropy } from "./entropy.ts";
 import { privateKeyRule } from "./private_key.ts";
 import { PROVIDER_RULES } from "./providers.ts";
 import { SERVICE_FORMAT_RULES } from "./service_formats.ts";
+import { CLIENT_FORMAT_RULES } from "./client_formats.ts";
 import { toldPasswordRule } from "./prose.ts";
 
 import { randomPart } from "./providers.ts";
@@ -400,6 +401,7 @@ export const CREDENTIAL_RULES: Rule[] = [
   ...PROVIDER_RULES,
   ...COMMAND_RULES,
   ...SERVICE_FORMAT_RULES,
+  ...CLIENT_FORMAT_RULES,
   toldPasswordRule,
   regexRule({
     // Basic-auth helpers given the user and password as literals: `HTTPBasicAuth("u", "…")`,

@@ -120,11 +120,65 @@ function decoded(value: string): string | null {
 }
 
 /**
+ * Whether a Secret's entry, when it is itself a small file, holds a credential (null when it is not
+ * a file): a registry's `.dockerconfigjson` (`{"auths": {"host": {"auth": "…"}}}`), a JSON key file,
+ * or a `.env` or YAML file of `name: value` lines. Each named value inside is judged as it would be
+ * in its own file.
+ */
+function fileHoldsCredential(value: string): boolean | null {
+  if (value.startsWith("{") && value.trimEnd().endsWith("}")) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return null;
+    }
+    return jsonHoldsCredential(parsed, 0);
+  }
+  if (!value.trimEnd().includes("\n")) return null;
+  for (const line of value.split("\n")) {
+    const m =
+      /^[ \t]*(?:export[ \t]+)?([A-Za-z_][\w.-]*)[ \t]*[:=][ \t]*["']?([^\s"']+)["']?[ \t]*$/.exec(
+        line,
+      );
+    if (m && namedCredential(m[1], m[2])) return true;
+  }
+  return false;
+}
+
+/** A JSON value with a string under a secret-like name, at any depth (eight levels at most). */
+function jsonHoldsCredential(node: unknown, depth: number): boolean {
+  if (depth > 8 || node === null || typeof node !== "object") return false;
+  for (const [name, child] of Object.entries(node)) {
+    if (
+      typeof child === "string"
+        ? namedCredential(name, child)
+        : jsonHoldsCredential(child, depth + 1)
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** A value under a name that classifies as a secret, and that passes as one. */
+function namedCredential(name: string, value: string): boolean {
+  const cls = classifyName(name);
+  return cls !== null &&
+    acceptValue(value, cls, { quoted: true, literalFile: true, thorough: false });
+}
+
+/**
  * Whether a Secret's entry holds a credential: its key names one (and the value is not a stand-in),
  * or the value itself is one (a URL with a password, a long random string). A Secret also carries
  * host names, ports and user names, which are not reported.
  */
 function secretEntry(key: string, value: string): boolean {
+  // An entry that is a whole file is judged by what its names hold (or a URL's password in it),
+  // not as one random string. A key in PEM is left to the checks below.
+  const file = value.includes("-----BEGIN") ? null : fileHoldsCredential(value);
+  if (file === true) return true;
+  if (file === false && !/:\/\/[^\s:@/]*:[^\s@/]+@/.test(value)) return false;
   if (isPlaceholder(value) || isTemplateReference(value) || value.length < 4) return false;
   if (/:\/\/[^\s:@/]*:[^\s@/]+@/.test(value)) return true;
   const cls = classifyName(key);

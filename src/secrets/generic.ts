@@ -207,6 +207,8 @@ const PASSWORD_TOKENS = new Set([
   "passcode",
   // A Wi-Fi network's pre-shared key (wpa_supplicant, NetworkManager, hostapd's `wpa_psk`).
   "psk",
+  // SSSD's `ldap_default_authtok`: the bind password ("authentication token").
+  "authtok",
 ]);
 const SECRET_TOKENS = new Set([
   "secret",
@@ -237,7 +239,14 @@ const SECRET_TOKENS = new Set([
 
 /** Words run together end with a secret word: `PGPASSWORD`, `dbpasswd`, `apitoken`, `clientsecret`. */
 const PASSWORD_SUFFIX = /^[a-z0-9]{2,}(?:password|passwd|passphrase)$/;
-const SECRET_SUFFIX = /^[a-z0-9]{2,}(?:secret|token|apikey|salt)$/;
+/**
+ * The short words `pass`, `pw` and `pwd` run together after a word that says whose password it is:
+ * OpenLDAP's `rootpw`, phpMyAdmin's `controlpass`, Joomla's `smtppass`, Moodle's `dbpass`,
+ * OfflineIMAP's `remotepass`. Only after such a word: `bypass` and `compass` end the same way.
+ */
+const OWNER_PASSWORD =
+  /^(?:root|admin|db|sql|mysql|pg|user|smtp|mail|imap|pop3?|ftp|sftp|ldap|bind|proxy|sasl|control|remote|local|master|store|key|redis|rpc|web|http|sudo|vnc|ssh|wifi|wpa|default|server|client|auth|api|app|service|svc)(?:pass|pw|pwd)$/;
+const SECRET_SUFFIX = /^[a-z0-9]{2,}(?:secret|token|apikey|salt|salt(?:main|alt\d{0,2}))$/;
 
 /** Split `AWS_SECRET_ACCESS_KEY`, `apiKey`, `x-api-key`, `db.password` into lower-case words. */
 function nameTokens(name: string): string[] {
@@ -292,6 +301,10 @@ const OWNER_TOKENS = new Set([
   "url",
   "uri",
   "endpoint",
+  // Terraform's `TF_VAR_db_password`, `ENV_API_TOKEN`: a prefix that says how the value is passed
+  // (but `password_var` and `token_env` name a variable that holds it).
+  "var",
+  "env",
 ]);
 
 /**
@@ -300,7 +313,7 @@ const OWNER_TOKENS = new Set([
  */
 function secretWord(token: string): boolean {
   return PASSWORD_TOKENS.has(token) || PASSWORD_SUFFIX.test(token) || SECRET_TOKENS.has(token) ||
-    SECRET_SUFFIX.test(token);
+    SECRET_SUFFIX.test(token) || OWNER_PASSWORD.test(token);
 }
 
 function classifyNameUncached(name: string): NameClass {
@@ -320,7 +333,9 @@ function classifyNameUncached(name: string): NameClass {
   if (tokens.length === 1 && (tokens[0] === "pass" || tokens[0] === "pwd" || tokens[0] === "pw")) {
     return null;
   }
-  if (tokens.some((t) => PASSWORD_TOKENS.has(t) || PASSWORD_SUFFIX.test(t))) {
+  if (
+    tokens.some((t) => PASSWORD_TOKENS.has(t) || PASSWORD_SUFFIX.test(t) || OWNER_PASSWORD.test(t))
+  ) {
     // `adminPasswordKey`, `password_key`: the key a password is stored under (a Helm chart's
     // `existingSecretPasswordKey: postgres-password`), judged as any other secret-like name.
     return tokens.length >= 2 && tokens[tokens.length - 1] === "key" ? "secret" : "password";
@@ -406,6 +421,10 @@ const CODE_EXTENSIONS = new Set([
   ".nim",
   ".cr",
   ".jl",
+  // Visual Basic: VB.NET, VBA modules and VBScript
+  ".vb",
+  ".bas",
+  ".vbs",
 ]);
 
 /** A value that is code, not a literal: a call, an index, a member chain, a bare identifier. */
@@ -556,6 +575,8 @@ function readValue(
   lineEnd: number,
 ): { start: number; value: string; quoted: boolean } | null {
   while (i < lineEnd && (text[i] === " " || text[i] === "\t")) i++;
+  // Erlang's binary string, `<<"…">>` (a Hex config's `auth_key => <<"…">>`).
+  if (text[i] === "<" && text[i + 1] === "<" && text[i + 2] === '"') i += 2;
   // A string prefix: Python's `b"…"`, Objective-C's and C#'s `@"…"`.
   if (
     i < lineEnd && /[brfuBRFU@]/.test(text[i]) && (text[i + 1] === '"' || text[i + 1] === "'")
@@ -670,9 +691,10 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
     quote === '"' && text[nameEnd] === '"' &&
     /"(?:key|name|Name|Key|ParameterKey|type)"[ \t]*:[ \t]*"$/.test(prefix)
   ) {
-    const m = /^"[ \t]*,[ \t]*"(?:value|Value|ParameterValue)"[ \t]*:[ \t]*(?=")/.exec(
-      text.slice(nameEnd, nameEnd + 60),
-    );
+    // The value may sit on the next line, as pretty-printed JSON lays the pair out (HTTPie's
+    // sessions, HAR files written by tools that indent).
+    const m = /^"[ \t]*,[ \t]*(?:\r?\n[ \t]*)?"(?:value|Value|ParameterValue)"[ \t]*:[ \t]*(?=")/
+      .exec(text.slice(nameEnd, nameEnd + 200));
     if (!m) return null;
     return valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length);
   }
@@ -712,6 +734,14 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
       ? valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length)
       : null;
   }
+  // A Lisp list of a name and its string, an Emacs alist's `(sql-password "…")`: the string and
+  // then the list's close, so a call with more arguments is not read.
+  if (quote === "(") {
+    const m = /^[ \t]+(?="[^"\n]*"[ \t]*\))/.exec(text.slice(nameEnd, nameEnd + 20));
+    return m
+      ? valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length)
+      : null;
+  }
   // An Erlang tuple in a sys.config: `{db_password, "…"}`, `{api_secret, <<"…">>}`.
   if (quote === "{") {
     const m = /^[ \t]*,[ \t]*(?:<<)?(?=")/.exec(text.slice(nameEnd, nameEnd + 20));
@@ -729,7 +759,9 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
   // .netrc: machine host login user password secret
   if (
     quote === " " &&
-    (/^(?:machine|default)\b.*\blogin\s+\S+\s+$/.test(prefix) ||
+    // (also a line written into a string, `RUN echo "machine … password …" > ~/.netrc`)
+    // (an anonymous login's password is by convention an address, not a secret)
+    (/(?:^|["'])(?:machine|default)\s.*\blogin\s+(?!(?:anonymous|ftp)\s)\S+\s+$/.test(prefix) ||
       // fetchmail's `poll host … user "name" password "…"`
       /^[ \t]*(?:poll\b.*\b)?user(?:name)?[ \t]+"[^"\n]+"[ \t]+$/.test(prefix)) &&
     /^password$/i.test(text.slice(nameStart, nameEnd))
@@ -825,6 +857,22 @@ function assignmentAt(
   if (next === "(" && probe === nameEnd && CODE_EXTENSIONS.has(extension)) {
     return setterCall(text, nameStart, nameEnd);
   }
+  // Visual Basic declares a type between the name and `=`: `Const DB_PASS As String = "…"`,
+  // `Dim apiKey As String = "…"`.
+  if (next === "A" && probe > nameEnd) {
+    const typed = /^[ \t]+As[ \t]+(?:New[ \t]+)?[\w.]+[ \t]*=[ \t]*(?=")/.exec(
+      text.slice(nameEnd, nameEnd + 80),
+    );
+    if (typed) {
+      const found = valueOnItsLine(
+        text,
+        text.slice(nameStart, nameEnd),
+        nameStart,
+        nameEnd + typed[0].length,
+      );
+      return found && { ...found, literal: false };
+    }
+  }
   if (
     next !== "=" && next !== ":" && next !== "?" && text[nameStart] !== "-" && before !== "<" &&
     !(next === "," && quotedName)
@@ -838,7 +886,7 @@ function assignmentAt(
       if (directive) return directive;
     }
     return before === " " || before === '"' || before === "'" || before === ">" || before === "{" ||
-        before === ":" || before === "\n"
+        before === ":" || before === "\n" || before === "("
       ? valueElsewhere(text, nameStart, nameEnd)
       : null;
   }
@@ -1335,7 +1383,7 @@ function judged(
   ) {
     return null;
   }
-  if (exposedToBrowsers(text, found.name)) return null;
+  if (exposedToBrowsers(text, found.name) || namesASection(text, value)) return null;
   // git's `user.signingKey` names a public key; `…:secret:…` inside an ARN assigns nothing.
   if (isSigningKeyId(found.name, value) || insideResourceName(text, found.nameStart)) return null;
   // Bitnami's SealedSecret keeps each value encrypted to the cluster's key under `encryptedData:`.
@@ -1355,16 +1403,41 @@ function judged(
 }
 
 /**
+ * Whether `value` is the name of a section of the same ini-style file, `[value]` alone on its line:
+ * Asterisk's `auth=6001-auth` points at the section `[6001-auth]`, where the password is.
+ */
+function namesASection(text: string, value: string): boolean {
+  const at = text.indexOf("[" + value + "]");
+  return at !== -1 && (at === 0 || text[at - 1] === "\n");
+}
+
+/**
  * The default written into a variable reference, `${NAME:default}`, `${NAME:-default}`,
  * `${NAME-default}` or `${NAME:=default}`, with its offset in the value; null for anything else
  * (`${NAME:?message}` is an error message, `${NAME:+alt}` an alternative, not a default).
  */
 export function defaultOfReference(value: string): { offset: number; value: string } | null {
   // The value as read may stop before the closing brace.
-  const m = /^\$\{[A-Za-z_][A-Za-z0-9_.-]*?(:-|:=|-|:)([^?+{}][^{}]*)(\}?)$/.exec(value);
+  const m = /^\$\{([A-Za-z_][A-Za-z0-9_.-]*?)(:-|:=|-|:)([^?+{}][^{}]*)(\}?)$/.exec(value);
   if (!m) return null;
-  return { offset: value.length - m[3].length - m[2].length, value: m[2] };
+  // `${env:NAME}`, `${config:…}`, `${input:…}`: an editor's or a tool's lookup in a namespace
+  // (VS Code's launch and task files), whose part after the colon is a name, not a default.
+  if (m[2] === ":" && REFERENCE_NAMESPACES.has(m[1])) return null;
+  return { offset: value.length - m[4].length - m[3].length, value: m[3] };
 }
+
+/** Namespaces of `${namespace:name}` lookups (VS Code, Ansible's and other tools' own). */
+const REFERENCE_NAMESPACES = new Set([
+  "env",
+  "config",
+  "input",
+  "command",
+  "secret",
+  "secrets",
+  "vault",
+  "file",
+  "workspaceFolder",
+]);
 
 /**
  * The value of a YAML block scalar of one line (`password: |` with the value alone on the next,

@@ -4,7 +4,7 @@
  * format has a check digit it is verified, which is what keeps order numbers,
  * dates and version strings out.
  */
-import type { Rule } from "./types.ts";
+import type { Candidate, Rule, RuleContext } from "./types.ts";
 import { regexRule } from "./regex_rule.ts";
 import {
   aadhaarValid,
@@ -29,8 +29,10 @@ import {
 
 const P = { card: 27, iban: 27, nationalId: 26, email: 24, ip: 22, phone: 20 };
 
+// Reserved names and private-use ones (`.internal`, `.lan`, `home.arpa`) reach no mailbox:
+// `root@db-backup.internal` is a login on a host.
 const EXAMPLE_DOMAIN =
-  /(?:^|\.)(?:example\.(?:com|org|net|edu)|example|test|invalid|localhost|local)$/i;
+  /(?:^|\.)(?:example\.(?:com|org|net|edu)|example|test|invalid|localhost|local|internal|lan|intranet|localdomain|home\.arpa)$/i;
 const FILE_TLDS =
   /^(?:png|jpe?g|gif|svg|webp|ico|bmp|js|mjs|cjs|ts|tsx|jsx|css|scss|less|map|json|txt|md|html?|py|rb|lock|ya?ml|toml|xml|zip|gz|tgz|exe|dll|so|dylib|wasm|pdf|csv|log|sh|pem|key)$/i;
 
@@ -135,9 +137,12 @@ function ipv6Personal(value: string): boolean {
 function versionContext(text: string, start: number): boolean {
   const before = text.slice(Math.max(0, start - 12), start);
   if (!/(?:\bv|version[ :=]*|ver\.? ?|@|\bnode[ -]?|python[ -]?)$/i.test(before)) return false;
-  // `user:password@10.0.3.7` is a URL's host, not `package@1.2.3.4`: a password comes before it.
-  return !(before.endsWith("@") &&
-    /:[^\s@/:]*@$/.test(text.slice(Math.max(0, start - 200), start)));
+  // `user:password@10.0.3.7` is a URL's host, not `package@1.2.3.4`: a password comes before it;
+  // so is the host of a remote login, `ssh admin@10.20.4.9`.
+  if (!before.endsWith("@")) return true;
+  const line = text.slice(Math.max(0, text.lastIndexOf("\n", start - 1) + 1, start - 200), start);
+  return !/:[^\s@/:]*@$/.test(line) &&
+    !/\b(?:ssh|scp|sftp|rsync|mosh|telnet|ssh-copy-id)\b[^\n]*?[ \t][\w.-]+@$/.test(line);
 }
 
 function keywordBefore(text: string, start: number, keywords: RegExp, span = 40): boolean {
@@ -155,7 +160,77 @@ function plausibleNanp(v: string): boolean {
   return national.length === 10 && !/^\d{3}55501\d\d$/.test(national);
 }
 
+/** A CSV or TSV header cell that names a phone number column (`phone`, `mobile_number`, `Tel.`). */
+const PHONE_COLUMN =
+  /^(?:[\w.]*[_ .-])?(?:phone|telephone|mobile|cell|tel|telefon|fax|handy)(?:[_ .-][\w.]*)?\.?$/i;
+
+/** Split one CSV line into cells with their offsets, honouring double quotes. */
+function csvCells(
+  line: string,
+  offset: number,
+  delimiter: string,
+): { start: number; value: string }[] {
+  const cells: { start: number; value: string }[] = [];
+  let i = 0;
+  while (i <= line.length) {
+    const quoted = line[i] === '"';
+    const from = quoted ? i + 1 : i;
+    let to = quoted ? line.indexOf('"', from) : line.indexOf(delimiter, i);
+    if (to === -1) to = line.length;
+    cells.push({ start: offset + from, value: line.slice(from, to) });
+    const next = line.indexOf(delimiter, to);
+    if (next === -1) break;
+    i = next + 1;
+  }
+  return cells;
+}
+
+/**
+ * A phone number in a CSV or TSV column named for one, in the national form that has no `+` or
+ * North American layout (`0151 29384756`, `07700 918273`): the header says what the digits are.
+ */
+const phoneColumnRule: Rule = {
+  id: "phone-column",
+  category: "personal",
+  // Every CSV or TSV line holds its delimiter: the file's extension decides.
+  keywords: [",", "\t"],
+  find(text: string, context: RuleContext): Candidate[] {
+    if (context.extension !== ".csv" && context.extension !== ".tsv") return [];
+    const delimiter = context.extension === ".tsv" ? "\t" : ",";
+    let lineEnd = text.indexOf("\n");
+    if (lineEnd === -1) return [];
+    const header = csvCells(text.slice(0, lineEnd).replace(/\r$/, ""), 0, delimiter);
+    const columns = header.map((c) => PHONE_COLUMN.test(c.value.trim()));
+    if (!columns.includes(true)) return [];
+    const out: Candidate[] = [];
+    for (let start = lineEnd + 1; start < text.length; start = lineEnd + 1) {
+      lineEnd = text.indexOf("\n", start);
+      if (lineEnd === -1) lineEnd = text.length;
+      const cells = csvCells(text.slice(start, lineEnd).replace(/\r$/, ""), start, delimiter);
+      for (let k = 0; k < cells.length && k < columns.length; k++) {
+        if (!columns[k]) continue;
+        const value = cells[k].value.trim();
+        if (!/^(?:\+|00)?\(?\d[\d ()./-]{5,20}\d$/.test(value)) continue;
+        const n = digitsOf(value).length;
+        if (n < 8 || n > 15 || !plausibleDigits(digitsOf(value).slice(-8), 3)) continue;
+        if (!plausibleNanp(value)) continue;
+        const at = cells[k].start + cells[k].value.indexOf(value);
+        out.push({
+          kind: "phone",
+          category: "personal",
+          start: at,
+          end: at + value.length,
+          priority: P.phone - 1,
+          visible: 0,
+        });
+      }
+    }
+    return out;
+  },
+};
+
 export const PERSONAL_RULES: Rule[] = [
+  phoneColumnRule,
   regexRule({
     kind: "email",
     category: "personal",

@@ -10,6 +10,7 @@ import { expand, type Gen, type Label, type Labels, markers } from "./make_corpu
 import { ALNUM, B64, B64URL, DIGIT, LOWER, rng, UPPER, Values } from "./corpus_values.ts";
 import { fifthRoundMarkers, fifthRoundTemplates } from "./probe_fifth_round.ts";
 import { sixthRoundMarkers, sixthRoundTemplates } from "./probe_sixth_round.ts";
+import { seventhRoundMarkers, seventhRoundTemplates } from "./probe_seventh_round.ts";
 
 const WORDS = [
   "harbor",
@@ -1547,12 +1548,22 @@ pw <- Sys.getenv("DB_PASSWORD")
 /** The probe corpus for one seed: files and their labels. */
 export function generateProbe(seed: number): { files: Record<string, string>; labels: Labels } {
   const v = new Values(rng(seed));
-  const gens = { ...probeMarkers(v), ...fifthRoundMarkers(v), ...sixthRoundMarkers(v) };
+  const gens = {
+    ...probeMarkers(v),
+    ...fifthRoundMarkers(v),
+    ...sixthRoundMarkers(v),
+    ...seventhRoundMarkers(v),
+  };
   const files: Record<string, string> = {};
   const labels: Labels = {};
-  // The fifth and sixth batches come last and draw only through markers, so earlier files keep
-  // their values.
-  const templates = { ...probeTemplates(v), ...fifthRoundTemplates(), ...sixthRoundTemplates() };
+  // The fifth, sixth and seventh batches come last and draw only through markers, so earlier
+  // files keep their values.
+  const templates = {
+    ...probeTemplates(v),
+    ...fifthRoundTemplates(),
+    ...sixthRoundTemplates(),
+    ...seventhRoundTemplates(),
+  };
   for (const [path, template] of Object.entries(templates)) {
     const { text, labels: found } = expand(template, gens);
     files[path] = text;
