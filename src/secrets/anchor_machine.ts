@@ -67,7 +67,15 @@ export function anchorMachine(set: AnchorSet): AnchorMachine | undefined {
 function buildMachine(set: AnchorSet): AnchorMachine | null {
   compiled ??= new WebAssembly.Module(searchModule());
   const rowShift = set.shift + 2; // a row of 4-byte entries
-  const tableBytes = set.table.length * 4;
+  // The states where a literal ends get rows from `reporting` on, a power of two above every
+  // other row, so one bit of a row's offset tells them: the four automata are checked with one
+  // test of their offsets or-ed together.
+  const states = set.table.length >> set.shift;
+  let reporting = 1;
+  while (reporting < Math.max(set.firstReporting, states - set.firstReporting)) reporting *= 2;
+  const rowOf = (state: number) =>
+    state < set.firstReporting ? state : reporting + state - set.firstReporting;
+  const tableBytes = 2 * reporting << rowShift;
   const countsAt = TABLE_AT + tableBytes;
   const recordAt = countsAt + 16;
   const recordBytes = 4 * RECORD_PLACES * 8;
@@ -83,12 +91,16 @@ function buildMachine(set: AnchorSet): AnchorMachine | null {
     const bytes = new Uint8Array(memory.buffer);
     const words = new Int32Array(memory.buffer);
     for (let b = 0; b < 256; b++) bytes[CLASS_AT + b] = set.byteClass[b] * 4;
-    for (let k = 0; k < set.table.length; k++) {
-      words[TABLE_AT / 4 + k] = set.table[k] << rowShift;
+    const width = 1 << set.shift;
+    for (let state = 0; state < states; state++) {
+      const row = (TABLE_AT >> 2) + (rowOf(state) << set.shift);
+      for (let c = 0; c < width; c++) {
+        words[row + c] = rowOf(set.table[(state << set.shift) | c]) << rowShift;
+      }
     }
   };
   fill();
-  const firstReporting = set.firstReporting << rowShift;
+  const reportingBit = reporting << rowShift;
 
   return {
     run(bytes, back) {
@@ -112,7 +124,7 @@ function buildMachine(set: AnchorSet): AnchorMachine | null {
         dataAt + starts[2],
         dataAt + starts[3],
         steps,
-        firstReporting,
+        reportingBit,
         recordAt,
         RECORD_PLACES,
         countsAt,
@@ -125,7 +137,10 @@ function buildMachine(set: AnchorSet): AnchorMachine | null {
         counts,
         words,
         slot: (k, p) => (recordAt >> 2) + k * RECORD_PLACES * 2 + p * 2,
-        state: (word) => word >> rowShift,
+        state: (word) => {
+          const row = word >> rowShift;
+          return row < reporting ? row : row - reporting + set.firstReporting;
+        },
       };
     },
   };
@@ -176,6 +191,7 @@ const op = {
   add: [0x6a],
   mul: [0x6c],
   or: [0x72],
+  and: [0x71],
   geU: [0x4f],
   block: [0x02, 0x40],
   loop: [0x03, 0x40],
@@ -188,14 +204,15 @@ const op = {
 
 /**
  * The module: one imported memory (`machine.memory`) and one function,
- * `search(p0, p1, p2, p3, steps, firstReporting, record, places, counts) -> 0 | -1`: four automata
+ * `search(p0, p1, p2, p3, steps, reportingBit, record, places, counts) -> 0 | -1`: four automata
  * step `steps` times, automaton k over the bytes from address pk; wherever one stands in a state
- * from `firstReporting` on, it records its step and state in its own part of `record` (`places`
- * entries of two words each). The counts go to `counts` (four words). -1 when a part is full.
+ * whose row offset has `reportingBit`, it records its step and state in its own part of
+ * `record` (`places` entries of two words each). The counts go to `counts` (four words). -1 when a
+ * part is full.
  */
 export function searchModule(): Uint8Array<ArrayBuffer> {
   // Parameters 0–8, then the locals: four states, the step, four counts.
-  const [P0, STEPS, FIRST, RECORD, PLACES, COUNTS] = [0, 4, 5, 6, 7, 8];
+  const [P0, STEPS, BIT, RECORD, PLACES, COUNTS] = [0, 4, 5, 6, 7, 8];
   const STATE0 = 9;
   const STEP = 13;
   const COUNT0 = 14;
@@ -211,12 +228,12 @@ export function searchModule(): Uint8Array<ArrayBuffer> {
   }
   // Most steps end here: no automaton in a reporting state.
   for (let k = 0; k < 4; k++) {
-    code.push(...op.get(STATE0 + k), ...op.get(FIRST), ...op.geU);
+    code.push(...op.get(STATE0 + k));
     if (k > 0) code.push(...op.or);
   }
-  code.push(...op.if);
+  code.push(...op.get(BIT), ...op.and, ...op.if);
   for (let k = 0; k < 4; k++) {
-    code.push(...op.get(STATE0 + k), ...op.get(FIRST), ...op.geU, ...op.if);
+    code.push(...op.get(STATE0 + k), ...op.get(BIT), ...op.and, ...op.if);
     // A full part gives the text back to the caller.
     code.push(...op.get(COUNT0 + k), ...op.get(PLACES), ...op.geU, ...op.if);
     code.push(...op.const(-1), ...op.return, ...op.end);
