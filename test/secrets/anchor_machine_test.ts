@@ -57,7 +57,9 @@ Deno.test("anchor machine: random texts of every length give the JavaScript sear
   const pieces = [...exact, ...folded];
   const alphabet = "abcABC-_xyXY \n\u0000";
   const lengths = [MACHINE_MIN_BYTES, MACHINE_MIN_BYTES + 1, MACHINE_MIN_BYTES + 3, 4099, 20_000];
-  for (let round = 0; round < 200; round++) lengths.push(1024 + Math.floor(random() * 6000));
+  for (let round = 0; round < 200; round++) {
+    lengths.push(MACHINE_MIN_BYTES + Math.floor(random() * 6000));
+  }
   for (const length of lengths) {
     let text = "";
     while (text.length < length) {
