@@ -1,15 +1,15 @@
 /**
  * The one pass's automaton stepped in WebAssembly: four automata at once, one over each quarter of
  * a text's ASCII bytes (docs/adr/0702). The automaton is the one `anchorSet` builds; this module
- * only runs its table faster than JavaScript can. Each step of an automaton waits on the table
- * entry the last step chose, so independent automata overlap those waits; in JavaScript the
- * typed-array checks around each load cost about as much as the load, and four streams gained
- * little there (ADR 0690), where WebAssembly's plain loads let all four run.
+ * only runs its table faster than JavaScript does. Each step of an automaton waits on the table
+ * entry the last step chose, so independent automata overlap those waits; in JavaScript a third
+ * and a fourth automaton gained little (ADR 0690), in WebAssembly, where a step is a few plain
+ * loads, four run in about two thirds of the time of JavaScript's two (ADR 0702).
  *
  * The WebAssembly code only records, per quarter, where the automaton stands in a state where some
- * literal ends; the caller (anchors.ts) turns those into hits exactly as its own search does. A
- * quarter with more such places than its record holds returns "overflow", and the caller searches
- * that text itself.
+ * literal ends; the caller (anchors.ts) turns those into hits exactly as its own search does. When
+ * a quarter has more such places than its record holds (or the memory cannot grow to the text),
+ * the machine returns nothing and the caller searches that text itself.
  *
  * The module is written here as bytes by a few small helpers (there is no WebAssembly toolchain on
  * the machines this builds on); the function is listed op by op with what each step does.
@@ -64,7 +64,7 @@ export function anchorMachine(set: AnchorSet): AnchorMachine | undefined {
   return machine ?? undefined;
 }
 
-function buildMachine(set: AnchorSet): AnchorMachine | null {
+function buildMachine(set: AnchorSet): AnchorMachine {
   compiled ??= new WebAssembly.Module(searchModule());
   const rowShift = set.shift + 2; // a row of 4-byte entries
   // The states where a literal ends get rows from `reporting` on, a power of two above every
@@ -87,19 +87,16 @@ function buildMachine(set: AnchorSet): AnchorMachine | null {
     ...args: number[]
   ) => number;
 
-  const fill = () => {
-    const bytes = new Uint8Array(memory.buffer);
-    const words = new Int32Array(memory.buffer);
-    for (let b = 0; b < 256; b++) bytes[CLASS_AT + b] = set.byteClass[b] * 4;
-    const width = 1 << set.shift;
-    for (let state = 0; state < states; state++) {
-      const row = (TABLE_AT >> 2) + (rowOf(state) << set.shift);
-      for (let c = 0; c < width; c++) {
-        words[row + c] = rowOf(set.table[(state << set.shift) | c]) << rowShift;
-      }
+  const classes = new Uint8Array(memory.buffer);
+  for (let b = 0; b < 256; b++) classes[CLASS_AT + b] = set.byteClass[b] * 4;
+  const table = new Int32Array(memory.buffer);
+  const width = 1 << set.shift;
+  for (let state = 0; state < states; state++) {
+    const row = (TABLE_AT >> 2) + (rowOf(state) << set.shift);
+    for (let c = 0; c < width; c++) {
+      table[row + c] = rowOf(set.table[(state << set.shift) | c]) << rowShift;
     }
-  };
-  fill();
+  }
   const reportingBit = reporting << rowShift;
 
   return {
@@ -113,7 +110,11 @@ function buildMachine(set: AnchorSet): AnchorMachine | null {
       const steps = quarter + Math.min(back, quarter * 3);
       const end = Math.max(starts[3] + steps, length);
       if (memory.buffer.byteLength < dataAt + end) {
-        memory.grow(Math.ceil((dataAt + end - memory.buffer.byteLength) / page));
+        try {
+          memory.grow(Math.ceil((dataAt + end - memory.buffer.byteLength) / page));
+        } catch {
+          return undefined; // no memory for a text this long: the caller searches it
+        }
       }
       const view = new Uint8Array(memory.buffer);
       view.set(bytes, dataAt);
