@@ -143,6 +143,13 @@ const SHIFTED: Record<string, string> = {
 /** Whether `text` is made of runs of three or more keys along a keyboard line, either way. */
 function keyboardWalk(text: string): boolean {
   if (text === "") return true;
+  // Every run starts with its first three keys, which lie along the line too (backwards for a run
+  // typed backwards): when they do not, no run starts here. Most values end at this test.
+  const head = text.slice(0, 3);
+  const headReversed = [...head].reverse().join("");
+  if (!KEYBOARD_LINES.some((line) => line.includes(head) || line.includes(headReversed))) {
+    return false;
+  }
   for (let end = text.length; end >= 3; end--) {
     const run = text.slice(0, end);
     const reversed = [...run].reverse().join("");
