@@ -347,10 +347,16 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   // One test may both fail and error (its body failed, then a fixture's teardown raised): an entry
   // is its outcome and its id.
   const entries: { kind: string; id: string; message?: string; at: number }[] = [];
-  const known = (x: { kind: string; id: string }) =>
-    entries.some((e) => e.id === x.id && isError(e.kind) === isError(x.kind));
-  for (const s of summary) if (!known(s)) entries.push(s);
-  for (const v of verbose) if (!known(v)) entries.push(v);
+  // Looked up, not searched: a summary of thousands of failures was read in time squared.
+  const seen = new Set<string>();
+  const firstOf = (x: { kind: string; id: string }) => {
+    const key = `${isError(x.kind) ? "E" : "F"} ${x.id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+  for (const s of summary) if (firstOf(s)) entries.push(s);
+  for (const v of verbose) if (firstOf(v)) entries.push(v);
   const used = new Set<string>();
   const out: Finding[] = [...conftest];
   /** Whether a section's title names this entry's test. */
