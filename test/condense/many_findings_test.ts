@@ -168,3 +168,17 @@ Deno.test("the kept index meets the same kept finding as trying each in order", 
     }
   }
 });
+
+Deno.test("a pytest run of thousands of failures: each summary entry meets its own section", () => {
+  const count = 2500;
+  const scanned = scanGenerated("pytest-sections", count);
+  assertEquals(scanned.findings.length, KEPT_FINDINGS);
+  assertEquals(scanned.overflow, { errors: 0, test_failures: count - KEPT_FINDINGS, warnings: 0 });
+  for (const i of [0, 1, 1234, KEPT_FINDINGS - 1]) {
+    const f = scanned.findings[i];
+    assertEquals(f.test, `tests/test_m${i % 50}.py::test_case_${i}`);
+    // The place comes from the test's own section (the summary line names none).
+    assertEquals(f.location, `tests/test_m${i % 50}.py:${(i % 300) + 1}`);
+    assertEquals(f.message, `assert ${i} == ${i + 1}`);
+  }
+});

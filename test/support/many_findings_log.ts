@@ -18,6 +18,8 @@ export const MANY_FINDINGS_SHAPES = [
   "errors",
   /** pytest's short summary: one test name failing in many files, and distinct tests. */
   "test-failures",
+  /** pytest's FAILURES sections, one per failing test, then the short summary naming each. */
+  "pytest-sections",
 ] as const;
 
 /** One of MANY_FINDINGS_SHAPES. */
@@ -49,7 +51,18 @@ function entry(shape: ManyFindingsShape, i: number): string {
         ? `FAILED tests/pkg${i}/test_io.py::test_round_trip - AssertionError: case ${i}\n`
         : `FAILED tests/pkg${i % 50}/test_calc.py::TestCalc::test_case_${i} - ` +
           `assert ${i} == ${i + 1}\n`;
+    case "pytest-sections":
+      return `FAILED tests/test_m${i % 50}.py::test_case_${i} - assert ${i} == ${i + 1}\n`;
   }
+}
+
+/** The FAILURES section pytest prints for failure `i` of a "pytest-sections" log. */
+function pytestSection(i: number): string {
+  return `${"_".repeat(30)} test_case_${i} ${"_".repeat(30)}\n\n` +
+    `    def test_case_${i}():\n>       assert ${i} == ${i + 1}\nE       assert ${i} == ${
+      i + 1
+    }\n\n` +
+    `tests/test_m${i % 50}.py:${(i % 300) + 1}: AssertionError\n`;
 }
 
 /** The line a pytest summary starts with (the reader reads the summary below it). */
@@ -59,7 +72,7 @@ const PYTEST_SUMMARY_HEADING =
 /**
  * Writes a log of `count` findings of `shape` to `path`; returns the bytes
  * written. A test-failure log is a pytest summary: its heading, the entries,
- * its closing count.
+ * its closing count (after the FAILURES sections, for "pytest-sections").
  */
 export function writeManyFindingsLog(
   path: string,
@@ -73,7 +86,11 @@ export function writeManyFindingsLog(
     written += file.writeSync(encoder.encode(text));
   };
   try {
-    if (shape === "test-failures") write(PYTEST_SUMMARY_HEADING);
+    if (shape === "pytest-sections") {
+      write(`${"=".repeat(35)} FAILURES ${"=".repeat(35)}\n`);
+      for (let i = 0; i < count; i++) write(pytestSection(i));
+    }
+    if (shape === "test-failures" || shape === "pytest-sections") write(PYTEST_SUMMARY_HEADING);
     let parts: string[] = [];
     let size = 0;
     for (let i = 0; i < count; i++) {
@@ -87,7 +104,7 @@ export function writeManyFindingsLog(
       }
     }
     write(parts.join(""));
-    if (shape === "test-failures") {
+    if (shape === "test-failures" || shape === "pytest-sections") {
       write(`========================= ${count} failed in 12.34s =========================\n`);
     } else write(`make: *** [Makefile:12: all] Error 1\n`);
   } finally {
