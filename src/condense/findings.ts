@@ -115,7 +115,7 @@ export function findingKey(f: Finding): string {
  * What separates a test's name from the suite, class, file or package around it. Not a blank:
  * `handles empty input` and `empty input` are two tests.
  */
-const NAME_SEPARATORS = ["::", " > ", " › ", "/", "."];
+export const NAME_SEPARATORS = ["::", " > ", " › ", "/", "."];
 
 /** Whether `short` is `long`, or the end of `long` after one of the name separators. */
 function nameEndsWith(long: string, short: string): boolean {
@@ -129,10 +129,14 @@ function nameEndsWith(long: string, short: string): boolean {
 function locationStarts(long: string | undefined, short: string | undefined): boolean {
   if (!short) return true;
   if (!long) return false;
-  // `./a.js` and `a.js` name one file (Jest's heading writes the first, its frames the second).
-  const l = long.startsWith("./") ? long.slice(2) : long;
-  const s = short.startsWith("./") ? short.slice(2) : short;
+  const l = bareLocation(long);
+  const s = bareLocation(short);
   return l === s || l.startsWith(s + ":");
+}
+
+/** A location as `moreOrLess` compares it: `./a.js` and `a.js` name one file (Jest's heading writes the first, its frames the second). */
+export function bareLocation(location: string): string {
+  return location.startsWith("./") ? location.slice(2) : location;
 }
 
 /**

@@ -19,14 +19,8 @@
  * are counted, not kept; the unexplained text is kept as its first and last
  * chunks (the rest counted); the evidence is the last EVIDENCE_LINES lines.
  */
-import {
-  blockStart,
-  dedupe,
-  type Finding,
-  findingKey,
-  moreOrLess,
-  partialKey,
-} from "./findings.ts";
+import { blockStart, dedupe, type Finding, findingKey } from "./findings.ts";
+import { KeptIndex } from "./kept_index.ts";
 import { readLines } from "./readers/index.ts";
 import { type LineShape, setShape } from "./readers/reader.ts";
 import { normaliseLine } from "./normalise.ts";
@@ -58,7 +52,7 @@ const CARRY_CHARS = 512 * 1024;
 /** Findings kept (deduplicated, in output order); those beyond are counted by kind. */
 export const KEPT_FINDINGS = 2000;
 /** Distinct findings remembered for deduplication; past this, repeats are counted again. */
-const KNOWN_KEYS = 200_000;
+export const KNOWN_KEYS = 200_000;
 
 /** What a scan found. Everything in it is bounded; what was not kept is counted. */
 export interface Scanned {
@@ -159,8 +153,8 @@ export class TriageScanner {
   readonly #foundBy: string[] = [];
   /** Keys of the findings seen, each with the kept finding (undefined: counted, not kept). */
   readonly #keys = new Map<string, Finding | undefined>();
-  /** The kept findings by partialKey, to meet reports of them that name them more or less fully. */
-  readonly #partials = new Map<string, Finding[]>();
+  /** The kept findings filed to meet reports of them that name them more or less fully. */
+  readonly #partials = new KeptIndex();
   readonly #overflow: Counts = { errors: 0, test_failures: 0, warnings: 0 };
   readonly #readers = new Set<string>();
   readonly #tail: NumberedLine[] = [];
@@ -485,12 +479,7 @@ export class TriageScanner {
     const keep = this.#kept.length < KEPT_FINDINGS;
     if (this.#keys.size < KNOWN_KEYS) {
       this.#keys.set(key, keep ? f : undefined);
-      if (keep) {
-        const partial = partialKey(f);
-        const same = this.#partials.get(partial);
-        if (same) same.push(f);
-        else this.#partials.set(partial, [f]);
-      }
+      if (keep) this.#partials.add(f);
     }
     if (keep) {
       this.#kept.push(f);
@@ -510,23 +499,20 @@ export class TriageScanner {
    * lacked, and `f` is not counted again (findings.ts `moreOrLess`).
    */
   #mergedWithPartial(f: Finding, key: string): boolean {
-    const same = this.#partials.get(partialKey(f));
-    if (!same) return false;
-    for (const kept of same) {
-      const fuller = moreOrLess(kept, f);
-      if (!fuller) continue;
-      if (fuller === f) {
-        // The kept finding takes the fuller names: a test's whole name and file, an error's line.
-        if (kept.test) {
-          kept.test = f.test;
-          if (f.file) kept.file = f.file;
-        } else kept.location = f.location;
-        if (this.#keys.size < KNOWN_KEYS) this.#keys.set(key, kept);
-      }
-      dedupe([kept, f]);
-      return true;
+    const met = this.#partials.meet(f);
+    if (!met) return false;
+    const { kept, fuller } = met;
+    if (fuller === f) {
+      // The kept finding takes the fuller names: a test's whole name and file, an error's line.
+      if (kept.test) {
+        kept.test = f.test;
+        if (f.file) kept.file = f.file;
+      } else kept.location = f.location;
+      this.#partials.renamed(kept);
+      if (this.#keys.size < KNOWN_KEYS) this.#keys.set(key, kept);
     }
-    return false;
+    dedupe([kept, f]);
+    return true;
   }
 
   /** The last non-blank lines of window lines [from, to), just made final, into the evidence kept. */

@@ -131,6 +131,19 @@ function readSection(
 }
 
 /** The section title pytest prints for a test id: `Class.test_name[param]` for `file.py::Class::test_name[param]`. */
+/** The name a section's title gives its test: the title, or what follows `ERROR collecting` / `ERROR at setup of`. */
+function sectionName(title: string): string {
+  const collected = COLLECT.exec(title);
+  return collected ? collected[1] : title;
+}
+
+/** `value` onto the list `map` holds under `key`. */
+function fileUnder(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 function titleOf(id: string): string {
   const parts = id.split("::");
   return parts.length > 1 ? parts.slice(1).join(".") : id;
@@ -347,22 +360,45 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   // One test may both fail and error (its body failed, then a fixture's teardown raised): an entry
   // is its outcome and its id.
   const entries: { kind: string; id: string; message?: string; at: number }[] = [];
-  const known = (x: { kind: string; id: string }) =>
-    entries.some((e) => e.id === x.id && isError(e.kind) === isError(x.kind));
-  for (const s of summary) if (!known(s)) entries.push(s);
-  for (const v of verbose) if (!known(v)) entries.push(v);
+  // Looked up, not searched: a summary of thousands of failures was read in time squared.
+  const seen = new Set<string>();
+  const firstOf = (x: { kind: string; id: string }) => {
+    const key = `${isError(x.kind) ? "E" : "F"} ${x.id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+  for (const s of summary) if (firstOf(s)) entries.push(s);
+  for (const v of verbose) if (firstOf(v)) entries.push(v);
   const used = new Set<string>();
   const out: Finding[] = [...conftest];
-  /** Whether a section's title names this entry's test. */
-  const titles = (t: string, e: { id: string }) => {
-    const collected = COLLECT.exec(t);
-    const name = collected ? collected[1] : t;
-    return name === titleOf(e.id) || name === e.id ||
-      e.id.endsWith("::" + name.replace(/\./g, "::"));
+  // A section's title names an entry's test when the title's name is the entry's title or id, or
+  // ends the id after a `::` (dots read as `::`). The sections are filed by those names, so each
+  // entry meets its own sections: trying every section for every entry was time squared in a run
+  // of thousands of failures.
+  const sectionOrder = new Map<string, number>();
+  const byName = new Map<string, string[]>();
+  const byDotted = new Map<string, string[]>();
+  for (const t of sections.keys()) {
+    sectionOrder.set(t, sectionOrder.size);
+    const name = sectionName(t);
+    fileUnder(byName, name, t);
+    fileUnder(byDotted, "::" + name.replace(/\./g, "::"), t);
+  }
+  /** The titles of the sections that name this entry's test, in the sections' order. */
+  const titledBy = (e: { id: string }): string[] => {
+    const found = new Set<string>([
+      ...byName.get(titleOf(e.id)) ?? [],
+      ...byName.get(e.id) ?? [],
+    ]);
+    for (let j = e.id.indexOf("::"); j !== -1; j = e.id.indexOf("::", j + 1)) {
+      for (const t of byDotted.get(e.id.slice(j)) ?? []) found.add(t);
+    }
+    return [...found].sort((a, b) => sectionOrder.get(a)! - sectionOrder.get(b)!);
   };
   for (const e of entries) {
     // An error's section is under ERRORS, a failure's under FAILURES; either, where only one exists.
-    const open = [...sections.keys()].filter((t) => !used.has(t) && titles(t, e));
+    const open = titledBy(e).filter((t) => !used.has(t));
     const title = open.find((t) => sections.get(t)!.error === isError(e.kind)) ?? open[0];
     const testFile = e.id.split("::")[0];
     // Without a titled section, a failure takes the next untitled one (--tb=line), in order.
@@ -396,13 +432,25 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   // A section with no place (a strict XPASS) is most likely in the file of the section before it:
   // pytest reports failures file by file.
   let lastFile: string | undefined;
+  // The names entries give sections (see titledBy), to ask of each section left whether any entry names it.
+  const entryNames = new Set<string>();
+  for (const e of entries) {
+    entryNames.add(titleOf(e.id)).add(e.id);
+    for (let j = e.id.indexOf("::"); j !== -1; j = e.id.indexOf("::", j + 1)) {
+      entryNames.add(e.id.slice(j));
+    }
+  }
+  const namedByEntry = (title: string) => {
+    const name = sectionName(title);
+    return entryNames.has(name) || entryNames.has("::" + name.replace(/\./g, "::"));
+  };
   for (const [title, section] of sections) {
     const file = sectionFile(lines, section.from, section.to) ?? lastFile;
     lastFile = file;
     if (used.has(title)) continue;
     // A second run of the same tests in one output (tox's environments, a rerun): its sections
     // belong to tests already reported by id, not to tests of their own.
-    if (entries.some((e) => titles(title, e))) continue;
+    if (namedByEntry(title)) continue;
     const collected = COLLECT.exec(title);
     // "ERROR at setup of test_x" is the test's error; only "ERROR collecting path" is a file's.
     const fixture = /^ERROR at (?:setup|teardown) of (.+)$/.exec(title)?.[1];

@@ -1,0 +1,202 @@
+/**
+ * The kept findings of a scan, filed so that a new report meets only the kept
+ * findings it may name more or less fully (findings.ts `moreOrLess`), not all
+ * kept findings of its message or test name.
+ *
+ * Why: the scan used to keep, under each `partialKey`, a list of the kept
+ * findings and to try `moreOrLess` on each of them for every new report. A
+ * build that printed one warning text at many places (`unused variable 'tmp'`
+ * in 300,000 places), or one test name failing in many files, put up to
+ * KEPT_FINDINGS findings in one list and tried them all for each new report:
+ * 0.4 MB/s on a 34 MB log. Here each kept finding is filed under the exact
+ * places and names a report that matches it can have, so a report looks in a
+ * few buckets whose findings all match it; the first of them in keeping order
+ * is the one the list would have found first, so the result is the same.
+ */
+import { bareLocation, type Finding, moreOrLess, NAME_SEPARATORS, partialKey } from "./findings.ts";
+
+/** Marks a bucket of findings without a location or file; no path holds this character. */
+const NONE = "\u0001none";
+/** Marks a bucket of tests of any file. */
+const ANY = "\u0001any";
+/** Joins the parts of a bucket's name; no path or name holds it. */
+const SEP = "\u0000";
+
+/** The kept findings of one partialKey (one kind and message, or one kind and last test name segment). */
+class Group {
+  /** Every finding of the group, in keeping order (a report with no place or file meets the first). */
+  readonly all: Finding[] = [];
+  /** Bucket name → findings in keeping order (see `file`). */
+  readonly buckets = new Map<string, Finding[]>();
+}
+
+/** What `meet` found: the kept finding a report names more or less fully, and the fuller of the two. */
+export interface Met {
+  kept: Finding;
+  fuller: Finding;
+}
+
+/** Kept findings filed by the places and names `moreOrLess` compares. */
+export class KeptIndex {
+  readonly #groups = new Map<string, Group>();
+  /** Each filed finding's place in keeping order. */
+  readonly #order = new Map<Finding, number>();
+
+  /** Files a kept finding (once; call `renamed` when its names change). */
+  add(f: Finding): void {
+    this.#order.set(f, this.#order.size);
+    const group = this.#group(f);
+    group.all.push(f);
+    this.#file(group, f);
+  }
+
+  /**
+   * Files a kept finding again after a fuller report gave it longer names (a
+   * test's whole name and file, an error's line). Its old buckets may still
+   * hold it; `meet` checks every candidate, so a stale entry is passed over.
+   */
+  renamed(f: Finding): void {
+    this.#file(this.#group(f), f);
+  }
+
+  /**
+   * The first kept finding (in keeping order) that `f` names more or less
+   * fully, with the fuller of the two; undefined when there is none.
+   */
+  meet(f: Finding): Met | undefined {
+    const group = this.#groups.get(partialKey(f));
+    if (!group) return undefined;
+    let best: Met | undefined;
+    let bestOrder = Infinity;
+    const look = (name: string) => {
+      const list = group.buckets.get(name);
+      if (!list) return;
+      for (const kept of list) {
+        const order = this.#order.get(kept)!;
+        // Lists are in keeping order: nothing further on can come first.
+        if (order >= bestOrder) return;
+        const fuller = moreOrLess(kept, f);
+        if (!fuller) continue; // filed under a name it no longer has
+        best = { kept, fuller };
+        bestOrder = order;
+        return;
+      }
+    };
+    if (f.test) {
+      const suffixes = nameSuffixes(f.test);
+      if (f.file) {
+        // Kept in the same file, named more or less fully; or in no file, named as fully or less.
+        look(bucket("longer", f.file, f.test));
+        for (const s of suffixes) look(bucket("name", f.file, s));
+        for (const s of suffixes) look(bucket("name", NONE, s));
+      } else {
+        // Kept in any file, named as fully or more; or in no file, named less fully.
+        look(bucket("longer", ANY, f.test));
+        for (const s of suffixes) if (s !== f.test) look(bucket("name", NONE, s));
+      }
+      return best;
+    }
+    if (!f.location) {
+      // A report with no place names every kept finding of its message less fully.
+      const kept = group.all[0];
+      const fuller = moreOrLess(kept, f);
+      return fuller ? { kept, fuller } : undefined;
+    }
+    const place = bareLocation(f.location);
+    look(bucket("place", NONE, ""));
+    look(bucket("longer", place, ""));
+    for (const p of placePrefixes(place)) look(bucket("place", p, ""));
+    return best;
+  }
+
+  #group(f: Finding): Group {
+    const key = partialKey(f);
+    let group = this.#groups.get(key);
+    if (!group) {
+      group = new Group();
+      this.#groups.set(key, group);
+    }
+    return group;
+  }
+
+  /**
+   * Files `f` under each bucket a matching report looks in:
+   * - an error or warning under its place (`place`) and under its place and
+   *   each shorter place it starts with (`longer`: a report at `a.c:3` meets
+   *   one kept at `a.c:3:5`);
+   * - a test under its whole name (`name`) and under each end of its name
+   *   after a separator (`longer`), both for its file and for any file.
+   */
+  #file(group: Group, f: Finding): void {
+    const order = this.#order.get(f)!;
+    const put = (name: string) => {
+      const list = group.buckets.get(name);
+      if (!list) group.buckets.set(name, [f]);
+      else insertInOrder(list, f, order, this.#order);
+    };
+    if (f.test) {
+      const file = f.file || NONE;
+      put(bucket("name", file, f.test));
+      for (const s of nameSuffixes(f.test)) {
+        put(bucket("longer", file, s));
+        put(bucket("longer", ANY, s));
+      }
+      return;
+    }
+    if (!f.location) {
+      put(bucket("place", NONE, ""));
+      return;
+    }
+    const place = bareLocation(f.location);
+    put(bucket("place", place, ""));
+    for (const p of placePrefixes(place)) put(bucket("longer", p, ""));
+  }
+}
+
+function bucket(kind: string, where: string, name: string): string {
+  return kind + SEP + where + SEP + name;
+}
+
+/** `place` and each start of it that ends before a colon (`a.c`, `a.c:3`, `a.c:3:5`). */
+function placePrefixes(place: string): string[] {
+  const out = [place];
+  for (let i = place.indexOf(":"); i !== -1; i = place.indexOf(":", i + 1)) {
+    out.push(place.slice(0, i));
+  }
+  return out;
+}
+
+/** A test's whole name and each non-empty end of it that follows a name separator (`nameEndsWith`). */
+function nameSuffixes(test: string): string[] {
+  const out = new Set<string>([test]);
+  for (const sep of NAME_SEPARATORS) {
+    for (let i = test.indexOf(sep); i !== -1; i = test.indexOf(sep, i + 1)) {
+      const from = i + sep.length;
+      if (from < test.length) out.add(test.slice(from));
+    }
+  }
+  return [...out];
+}
+
+/** `f` into `list` (in keeping order) at its place; a finding already at the end is not added twice. */
+function insertInOrder(
+  list: Finding[],
+  f: Finding,
+  order: number,
+  orders: Map<Finding, number>,
+): void {
+  const lastOrder = orders.get(list[list.length - 1])!;
+  if (order > lastOrder) {
+    list.push(f);
+    return;
+  }
+  if (list.includes(f)) return;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (orders.get(list[mid])! < order) lo = mid + 1;
+    else hi = mid;
+  }
+  list.splice(lo, 0, f);
+}
