@@ -282,8 +282,9 @@ const directiveRule: Rule = regexRule({
  * password)`.
  */
 const POSITIONAL: [RegExp, number, boolean?][] = [
-  // Any object's `.login(user, password)` (first, so that a known receiver's entry below wins: an app's own client, a repository in a test):
-  // only a password shaped as people choose one, since tests also log in with `"wrong-password"`.
+  // Any object's `.login(user, password)`, an app's own client or a repository in a test: only a
+  // password shaped as people choose one, since tests also log in with `"wrong-password"`. First,
+  // so that a known receiver's entry below (the last that matches) wins.
   [/\.login[ \t]*\($/, 1, true],
   [/\bgetConnection[ \t]*\($/, 2],
   [
