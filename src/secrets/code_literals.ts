@@ -14,9 +14,13 @@ import {
 } from "./allowlist.ts";
 import { shannonEntropy } from "./entropy.ts";
 
-/** A password written as a literal: not a stand-in, a reference, a published example or a hash. */
+/**
+ * A password written as a literal: not a stand-in, a reference, a published example or a hash, and
+ * nothing interpolated (`${…}`, `#{…}`, `{{…}}`, `$name`), however deep its expression.
+ */
 function literalPassword(value: string): boolean {
-  return value.length >= 4 && !isPlaceholder(value) && !isTemplateReference(value) &&
+  return value.length >= 4 && !/\$\{|#\{|\{\{|^\$/.test(value) && !isPlaceholder(value) &&
+    !isTemplateReference(value) &&
     !isWellKnownPassword(value) && !isPasswordHash(value) && shannonEntropy(value) >= 2;
 }
 

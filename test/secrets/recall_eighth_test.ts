@@ -91,6 +91,7 @@ Deno.test("user:password given to a base64 encoder or a pair option; built from 
   const text = [
     `const auth = "Basic " + btoa("billing:${a}");`,
     "const fromVars = btoa(`${user}:${pass}`);",
+    "const decoded = Buffer.from(`${decodeURIComponent(u)}:${decodeURIComponent(p)}`);",
   ].join("\n") + "\n";
   assertEquals(found("auth.js", text), [a]);
   const go = [
