@@ -432,6 +432,57 @@ const positionalRule: Rule = {
 };
 
 /**
+ * A call that logs in or connects, given a user and then a password as two literals in a row:
+ * `cx_Oracle.connect("scott", "…", dsn)`, `oci_connect('u', '…', db)`, `gomail.NewDialer(host,
+ * 587, "u", "…")`, `pika.PlainCredentials("u", "…")`, `l.simple_bind_s(dn, "…")`,
+ * `client.auth.basic("u", "…")`, a driver's `->connect(url, "u", "…")`. The calls whose place of
+ * the password is known are read by the table above; this reads the rest by shape: only a password
+ * as people choose one (eight or more characters of three kinds, one of them a symbol other than
+ * `_`, `-` and `.`, so that a handler's or a protocol's name is not one; no space), after a literal.
+ */
+const LOGIN_CALL =
+  /(?:[Cc]onnect|[Ll]ogin|Credentials?|Dialer|simple_bind(?:_s)?|bind_s|\.basic)\w*[ \t]*\(/g;
+
+const loginCallRule: Rule = {
+  id: "login-call-password",
+  category: "credential",
+  keywords: ["onnect(", "ogin(", "Credential", "Dialer(", "bind_s(", "simple_bind", ".basic("],
+  find(text: string): Candidate[] {
+    const out: Candidate[] = [];
+    const calls = LOGIN_CALL;
+    calls.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = calls.exec(text)) !== null) {
+      const args = callArguments(text, m.index + m[0].length);
+      let previousLiteral = false;
+      for (const arg of args) {
+        const literal = LITERAL_ARGUMENT.exec(arg.raw);
+        const value = literal?.[3];
+        if (
+          literal && value !== undefined && previousLiteral && value.length >= 8 &&
+          !/\s/.test(value) && classCount(value) >= 3 && /[^\w.-]/.test(value) &&
+          typedPassword(value) &&
+          !/^[a-z][a-z0-9+.-]*:\/\//i.test(value)
+        ) {
+          const start = arg.start + literal[1].length + 1;
+          out.push({
+            kind: "password",
+            category: "credential",
+            start,
+            end: start + value.length,
+            priority: PRIORITY.generic,
+            visible: 0,
+          });
+          break;
+        }
+        previousLiteral = literal !== null;
+      }
+    }
+    return out;
+  },
+};
+
+/**
  * A literal echoed into a command that reads a password from standard input: `echo '…' | sudo -S`,
  * `echo "user:…" | chpasswd`, `| passwd --stdin user`, `| docker login -u x --password-stdin`.
  */
@@ -559,4 +610,5 @@ export const COMMAND_RULES: Rule[] = [
   sqlInsertRule,
   directiveRule,
   positionalRule,
+  loginCallRule,
 ];

@@ -522,7 +522,7 @@ export const CREDENTIAL_RULES: Rule[] = [
     // `request :authorization, :basic, "u", "…"`, reqwest's `.basic_auth("u", Some("…"))`.
     kind: "basic-auth",
     pattern:
-      /(?:[Bb]asic_?[Aa]uth(?:enticate)?\w*[ \t]*\(|:basic[ \t]*,|\bauth[ \t]*=[ \t]*\()[ \t]*(["'])[^"'\n]*\1[ \t]*,[ \t]*(?:Some\([ \t]*)?(["'])([^"'\n]{4,})\2/gd,
+      /(?:[Bb]asic_?[Aa]uth(?:enticate)?\w*[ \t]*\(|:basic[ \t]*,|(?:\b|basic_|http_)auth[ \t]*=[ \t]*\()[ \t]*(["'])[^"'\n]*\1[ \t]*,[ \t]*(?:Some\([ \t]*)?(["'])([^"'\n]{4,})\2/gd,
     group: 3,
     keywords: ["asicAuth", "asic_auth", "asic_Auth", ":basic", "auth=(", "auth = ("],
     priority: PRIORITY.header,

@@ -250,3 +250,18 @@ Deno.test("a typed tuple given a literal one: the element at the password's plac
   ].join("\n") + "\n";
   assertEquals(found("Defaults.cs", text), [a]);
 });
+
+Deno.test("a connect or login call given a user and a chosen password; labels and variables are not", () => {
+  const a = password(), b = password(), c = password(), d = password();
+  const text = [
+    `conn = cx_Oracle.connect("scott", "${a}", "db01/orcl")`,
+    `dialer := gomail.NewDialer("smtp.acme.io", 587, "alerts", "${b}")`,
+    `creds = pika.PlainCredentials("relay", "${c}")`,
+    `$link = oci_connect('scott', '${d}', 'db01/orcl');`,
+    'conn = cx_Oracle.connect("scott", os.environ["ORACLE_PW"], "db01/orcl")',
+    'button.connect("clicked", "on_Clicked2")',
+    'ws.connect("wss://push.acme.io/v1", "Protocol-v2")',
+    'session.login("alice", "wrong-password")',
+  ].join("\n") + "\n";
+  assertEquals(found("calls.txt", text), [a, b, c, d]);
+});
