@@ -382,7 +382,10 @@ export function isPasswordHash(value: string): boolean {
     // Tomcat's `digest.sh` output for a CredentialHandler: `salt$iterations$hash` in hex.
     /^[0-9a-f]{16,}\$\d{1,7}\$[0-9a-f]{32,}$/.test(value) ||
     // Jetty's and Rundeck's realm files: `MD5:hex`, `CRYPT:…` (but `OBF:` is reversible).
-    /^(?:MD5:[0-9a-f]{32}|CRYPT:[A-Za-z0-9./$]{13,})$/.test(value);
+    /^(?:MD5:[0-9a-f]{32}|CRYPT:[A-Za-z0-9./$]{13,})$/.test(value) ||
+    // PostgreSQL's stored forms, which `PASSWORD '…'` accepts as they are: `md5` and the hex
+    // digest of password and user name, or a SCRAM verifier.
+    /^md5[0-9a-f]{32}$/.test(value) || /^SCRAM-SHA-256\$\d+:/.test(value);
 }
 
 /**

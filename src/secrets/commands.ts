@@ -7,15 +7,20 @@
  */
 import type { Candidate, Rule, RuleContext } from "./types.ts";
 import { PRIORITY, regexRule } from "./regex_rule.ts";
-import { isPlaceholder, isTemplateReference, isWellKnownPassword } from "./allowlist.ts";
-import { shannonEntropy } from "./entropy.ts";
+import {
+  isPasswordHash,
+  isPlaceholder,
+  isTemplateReference,
+  isWellKnownPassword,
+} from "./allowlist.ts";
+import { classCount, shannonEntropy } from "./entropy.ts";
 import { acceptValue, classifyName, kindFor } from "./generic.ts";
 
 /** A password typed on a command line: not a stand-in, a variable, or a tutorial's example. */
 function typedPassword(value: string): boolean {
   return value.length >= 4 && !value.startsWith("$") &&
     !isPlaceholder(value) && !isTemplateReference(value) && !isWellKnownPassword(value) &&
-    shannonEntropy(value) >= 2;
+    !isPasswordHash(value) && shannonEntropy(value) >= 2;
 }
 
 /** The text of the line around `at`, up to `at`. */
@@ -276,7 +281,11 @@ const directiveRule: Rule = regexRule({
  * `new PasswordAuthentication(user, "…".toCharArray())`, OkHttp's `Credentials.basic(user,
  * password)`.
  */
-const POSITIONAL: [RegExp, number][] = [
+const POSITIONAL: [RegExp, number, boolean?][] = [
+  // Any object's `.login(user, password)`, an app's own client or a repository in a test: only a
+  // password shaped as people choose one, since tests also log in with `"wrong-password"`. First,
+  // so that a known receiver's entry below (the last that matches) wins.
+  [/\.login[ \t]*\($/, 1, true],
   [/\bgetConnection[ \t]*\($/, 2],
   [
     /\bnew[ \t]+mysqli[ \t]*\($|\bmysqli_connect[ \t]*\($|\bmysqli_real_connect[ \t]*\([^,()]*,$/,
@@ -298,7 +307,30 @@ const POSITIONAL: [RegExp, number][] = [
     /\b(?:UsernamePasswordCredentials|PasswordAuthentication)[ \t]*\($|\bCredentials\.basic[ \t]*\($/,
     1,
   ],
+  // The C client's `mysql_real_connect(conn, host, user, password, …)`.
+  [/\bmysql_real_connect[ \t]*\($/, 3],
+  // Groovy's `Sql.newInstance(url, user, password, driver)`.
+  [/\bSql\.newInstance[ \t]*\($/, 2],
+  // MongoDB's `MongoCredential.createCredential(user, database, password)` and its SCRAM variants.
+  [/\bcreate\w*Credential[ \t]*\($/, 2],
+  // akka's `BasicHttpCredentials(user, password)`, lettre's `Credentials::new(user, password)`,
+  // R httr's `authenticate(user, password)`.
+  [/\bBasicHttpCredentials[ \t]*\($|\bCredentials::new[ \t]*\($|\bauthenticate[ \t]*\($/, 1],
+  // LWP's `$ua->credentials(host:port, realm, user, password)`.
+  [/->credentials[ \t]*\($/, 3],
+  // Ruby's `Net::SMTP.start(host, port, helo, user, password, :login)` and
+  // `Net::FTP.open(host, user, password)`.
+  [/\bNet::SMTP\.start[ \t]*\($/, 4],
+  [/\bNet::FTP\.(?:open|new)[ \t]*\($/, 2],
 ];
+
+/**
+ * One string literal as a call's argument, with the wrappers languages put around a password:
+ * Java's `"…".toCharArray()`, Rust's `"…".to_string()` and `Some("…")`, Objective-C's `@"…"`,
+ * C++'s `std::string("…")`. Group 1 is what comes before the opening quote, 3 the value.
+ */
+const LITERAL_ARGUMENT =
+  /^(\s*(?:Some\(|String::from\(|std::string\(|@)?)(["'`])(.*)\2(?:\.(?:toCharArray|to_string|to_owned|into)\(\))?\)?\s*$/;
 
 /**
  * The arguments of a call from `open` (just after `(`), as raw text with offsets. A call wrapped
@@ -354,26 +386,37 @@ const positionalRule: Rule = {
     "Credentials(",
     "Credentials.basic",
     "PasswordAuthentication",
+    "mysql_real_connect",
+    "Sql.newInstance",
+    "Credential(",
+    "Credentials::new",
+    "authenticate(",
+    "->credentials",
+    "Net::SMTP",
+    "Net::FTP",
   ],
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
     const calls =
-      /(?:getConnection|mysqli(?:_real)?(?:_connect)?|PDO|Sequelize|PlainAuth|\.login|NetworkCredential|fromDriverManager(?:\[[^\]\n]*\])?|DBI[ \t]*->[ \t]*connect(?:_cached)?|->login|(?:MySQLdb|pymysql)\.connect|FTP(?:_TLS)?|ldap_bind|ftp_login|ssh2_auth_password|Credentials(?:\.basic)?|PasswordAuthentication)[ \t]*\(/g;
+      /(?:getConnection|mysqli(?:_real)?(?:_connect)?|PDO|Sequelize|PlainAuth|\.login|NetworkCredential|fromDriverManager(?:\[[^\]\n]*\])?|DBI[ \t]*->[ \t]*connect(?:_cached)?|->login|(?:MySQLdb|pymysql)\.connect|FTP(?:_TLS)?|ldap_bind|ftp_login|ssh2_auth_password|Credentials(?:\.basic|::new)?|PasswordAuthentication|mysql_real_connect|Sql\.newInstance|create\w*Credential|BasicHttpCredentials|authenticate|->credentials|Net::SMTP\.start|Net::FTP\.(?:open|new))[ \t]*\(/g;
     let m: RegExpExecArray | null;
     while ((m = calls.exec(text)) !== null) {
       const open = m.index + m[0].length;
       const head = text.slice(text.lastIndexOf("\n", m.index) + 1, open);
       let place = -1;
-      for (const [pattern, index] of POSITIONAL) if (pattern.test(head)) place = index;
+      let strict = false;
+      for (const [pattern, index, shaped] of POSITIONAL) {
+        if (pattern.test(head)) [place, strict] = [index, shaped === true];
+      }
       // mysqli_real_connect($link, host, user, password): one more argument before the host.
       if (place === -1 && /\bmysqli_real_connect[ \t]*\($/.test(head)) place = 3;
       if (place === -1) continue;
       const args = callArguments(text, open);
       const arg = args[place];
       if (!arg) continue;
-      // Java hands a password over as characters: `"…".toCharArray()`.
-      const literal = /^(\s*)(["'`])(.*)\2(?:\.toCharArray\(\))?\s*$/.exec(arg.raw);
+      const literal = LITERAL_ARGUMENT.exec(arg.raw);
       if (!literal || !typedPassword(literal[3])) continue;
+      if (strict && (literal[3].length < 8 || classCount(literal[3]) < 3)) continue;
       const start = arg.start + literal[1].length + 1;
       out.push({
         kind: "password",
@@ -383,6 +426,57 @@ const positionalRule: Rule = {
         priority: PRIORITY.header,
         visible: 0,
       });
+    }
+    return out;
+  },
+};
+
+/**
+ * A call that logs in or connects, given a user and then a password as two literals in a row:
+ * `cx_Oracle.connect("scott", "…", dsn)`, `oci_connect('u', '…', db)`, `gomail.NewDialer(host,
+ * 587, "u", "…")`, `pika.PlainCredentials("u", "…")`, `l.simple_bind_s(dn, "…")`,
+ * `client.auth.basic("u", "…")`, a driver's `->connect(url, "u", "…")`. The calls whose place of
+ * the password is known are read by the table above; this reads the rest by shape: only a password
+ * as people choose one (eight or more characters of three kinds, one of them a symbol other than
+ * `_`, `-` and `.`, so that a handler's or a protocol's name is not one; no space), after a literal.
+ */
+const LOGIN_CALL =
+  /(?:[Cc]onnect|[Ll]ogin|Credentials?|Dialer|simple_bind(?:_s)?|bind_s|\.basic)\w*[ \t]*\(/g;
+
+const loginCallRule: Rule = {
+  id: "login-call-password",
+  category: "credential",
+  keywords: ["onnect(", "ogin(", "Credential", "Dialer(", "bind_s(", "simple_bind", ".basic("],
+  find(text: string): Candidate[] {
+    const out: Candidate[] = [];
+    const calls = LOGIN_CALL;
+    calls.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = calls.exec(text)) !== null) {
+      const args = callArguments(text, m.index + m[0].length);
+      let previousLiteral = false;
+      for (const arg of args) {
+        const literal = LITERAL_ARGUMENT.exec(arg.raw);
+        const value = literal?.[3];
+        if (
+          literal && value !== undefined && previousLiteral && value.length >= 8 &&
+          !/\s/.test(value) && classCount(value) >= 3 && /[^\w.-]/.test(value) &&
+          typedPassword(value) &&
+          !/^[a-z][a-z0-9+.-]*:\/\//i.test(value)
+        ) {
+          const start = arg.start + literal[1].length + 1;
+          out.push({
+            kind: "password",
+            category: "credential",
+            start,
+            end: start + value.length,
+            priority: PRIORITY.generic,
+            visible: 0,
+          });
+          break;
+        }
+        previousLiteral = literal !== null;
+      }
     }
     return out;
   },
@@ -516,4 +610,5 @@ export const COMMAND_RULES: Rule[] = [
   sqlInsertRule,
   directiveRule,
   positionalRule,
+  loginCallRule,
 ];

@@ -6,6 +6,7 @@
 import type { Candidate, Rule, RuleContext } from "./types.ts";
 import { PRIORITY, regexRule } from "./regex_rule.ts";
 import { isPlaceholder, isTemplateReference, isWellKnownPassword } from "./allowlist.ts";
+import { CODE_LITERAL_RULES } from "./code_literals.ts";
 import { COMMAND_RULES } from "./commands.ts";
 import { classCount, shannonEntropy } from "./entropy.ts";
 import { privateKeyRule } from "./private_key.ts";
@@ -64,24 +65,90 @@ const EXAMPLE_HOST = /(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid)$
 
 /** Module-level so that V8 keeps it compiled across scans (a literal in a function is a new object). */
 const URL_USERINFO =
-  /([a-zA-Z][a-zA-Z0-9+.:-]{1,30}):\/\/([^\s:@/"'<>{}\\]{0,128}):([^\s@/"'<>\\]{1,256})@([^\s/"'<>:?#\\]+)/yd;
+  /([a-zA-Z][a-zA-Z0-9+.:-]{1,30}):\/\/(\$?\{[\w.]*\}|[^\s:@/"'<>{}\\]{0,128}):([^\s@/"'<>\\]{1,256})@([^\s/"'<>:?#\\]+)/yd;
 
-/** Whether an `@` comes after `://` before the authority ends (most URLs have no userinfo). */
-function userinfoFollows(text: string, from: number): boolean {
+/**
+ * Where the authority after `://` stops: at an `@` (userinfo follows; most URLs have none), or at
+ * the first character that ends it. -1 when neither comes within a few hundred characters.
+ */
+function authorityStop(text: string, from: number): number {
   const limit = Math.min(text.length, from + 400);
   for (let i = from; i < limit; i++) {
     const c = text.charCodeAt(i);
-    if (c === 64) return true; // @
+    if (c === 64) return i; // @
     // whitespace, / " ' < > \ # ?
     if (
       c <= 32 || c === 47 || c === 34 || c === 39 || c === 60 || c === 62 || c === 92 || c === 35 ||
       c === 63
     ) {
-      return false;
+      return i;
     }
   }
-  return false;
+  return -1;
 }
+
+/**
+ * A URL built by joining literals in code, the password a literal of its own between the user's
+ * and the host's: C's adjacent strings (`"ftp://u:" "…" "@host"`), `+` (Java, C++, JavaScript,
+ * C#), `.` (PHP, Perl), `..` (Lua), `&` (Visual Basic); a wrapper such as `std::string("…")`.
+ * Read from the quote that closes `scheme://user:`.
+ */
+const JOINED_PASSWORD =
+  /(["'])[ \t]*(?:\+|\.\.?|&)?[ \t]*(?:std::string\(|String\()?(["'])([^"'\s@/\\]{4,128})\2\)?[ \t]*(?:\+|\.\.?|&)?[ \t]*["']@/yd;
+
+/**
+ * The arguments after a format string whose URL leaves user and password to them
+ * (`"amqp://%s:%s@%s"`, `"…//{}:{}@{}"`): Java's `String.format(…, "u", "…", host)`, Go's
+ * `fmt.Sprintf`, Rust's `format!`, Python's `%` and `.format(…)`. Read from the string's close.
+ */
+const FORMAT_ARGUMENTS =
+  /[^"'`\n]*(["'`])[ \t]*(?:,|%[ \t]*\(|\.format\()[ \t]*(["'`])[^"'`\n]*\2[ \t]*,[ \t]*(["'`])([^"'`\n]{4,128})\3/yd;
+
+/**
+ * A credential given with its endpoint as a call's first two literals: an API client's
+ * `New("https://api.…", "…")`, an enum member's `EU("https://…", "…")`. Read from the quote that
+ * closes the URL; the key ends the argument list or is followed by more.
+ */
+const KEY_AFTER_ENDPOINT = /(["'])[ \t]*,[ \t]*(["'])([A-Za-z0-9_\-+/=.]{20,200})\2[ \t]*[,)]/yd;
+
+/**
+ * The key given after the URL literal at `schemeStart` (opened by `quote`), if the URL names an
+ * API and the key is random enough. A URL of a file or a repository is followed by its checksum or
+ * commit, not a key.
+ */
+function keyAfterEndpoint(text: string, schemeStart: number, quote: string): Candidate | null {
+  const lineEnd = text.indexOf("\n", schemeStart);
+  const close = text.indexOf(quote, schemeStart);
+  if (close === -1 || (lineEnd !== -1 && close > lineEnd)) return null;
+  const url = text.slice(schemeStart, close);
+  if (
+    /\s/.test(url) ||
+    /\/[^/?#]*\.[A-Za-z][\w]{0,5}(?:[?#].*)?$/.test(url.slice(url.indexOf("://") + 3))
+  ) {
+    return null;
+  }
+  KEY_AFTER_ENDPOINT.lastIndex = close;
+  const m = KEY_AFTER_ENDPOINT.exec(text);
+  if (!m || m[1] !== quote) return null;
+  const value = m[3];
+  const hex = /^[0-9a-f]+$/i.test(value);
+  if (
+    isPlaceholder(value) || isTemplateReference(value) || /^[0-9a-f]{64}$/i.test(value) ||
+    (!hex && classCount(value) < 3) || shannonEntropy(value) < (hex ? 3.3 : 4)
+  ) return null;
+  const [start, end] = m.indices![3]!;
+  return {
+    kind: "generic-secret",
+    category: "credential",
+    start,
+    end,
+    priority: PRIORITY.generic,
+    visible: 0,
+  };
+}
+
+/** A format string's slot for an argument: `%s`, `{}`, `{0}` (a named `{user}` interpolates). */
+const SLOT = /^(?:%s|\{\d?\})$/;
 
 /** `scheme://user:password@host`: the password is the value. */
 const urlCredentialRule: Rule = {
@@ -92,15 +159,59 @@ const urlCredentialRule: Rule = {
     // Find each "://" and match from the start of its scheme (one regex run per URL, not per letter).
     const pattern = URL_USERINFO;
     for (let at = text.indexOf("://"); at !== -1; at = text.indexOf("://", at + 3)) {
-      if (!userinfoFollows(text, at + 3)) continue;
+      const stop = authorityStop(text, at + 3);
+      if (stop === -1) continue;
       let start = at;
       while (start > 0 && at - start < 31 && /[a-zA-Z0-9+.:-]/.test(text[start - 1])) start--;
       while (start < at && !/[a-zA-Z]/.test(text[start])) start++;
       if (at - start < 2) continue;
+      // An endpoint's literal, which a key may follow as the next argument.
+      const opener = text[start - 1];
+      if ((opener === '"' || opener === "'") && text[stop] !== "@") {
+        const key = keyAfterEndpoint(text, start, opener);
+        if (key) out.push(key);
+      }
+      if (text[stop] !== "@") {
+        // `scheme://user:` then the string closes: the password may be the next literal.
+        const quote = text[stop];
+        if ((quote === '"' || quote === "'") && text[stop - 1] === ":" && stop - at > 4) {
+          JOINED_PASSWORD.lastIndex = stop;
+          const joined = JOINED_PASSWORD.exec(text);
+          if (joined && joined[1] === quote && !isPlaceholder(joined[3])) {
+            const [valueStart, valueEnd] = joined.indices![3]!;
+            out.push({
+              kind: "url-credentials",
+              category: "credential",
+              start: valueStart,
+              end: valueEnd,
+              priority: PRIORITY.structured,
+              visible: 0,
+            });
+          }
+        }
+        continue;
+      }
       pattern.lastIndex = start;
       const match = pattern.exec(text);
       if (!match) continue;
       const [, scheme, user, password, host] = match;
+      if (SLOT.test(user) && SLOT.test(password)) {
+        // Both left to a format's arguments: the password is the second one, if a literal.
+        FORMAT_ARGUMENTS.lastIndex = match.indices![4]![1];
+        const args = FORMAT_ARGUMENTS.exec(text);
+        if (args && !isPlaceholder(args[4]) && !isTemplateReference(args[4])) {
+          const [valueStart, valueEnd] = args.indices![4]!;
+          out.push({
+            kind: URL_DB_SCHEMES.test(scheme) ? "database-connection-string" : "url-credentials",
+            category: "credential",
+            start: valueStart,
+            end: valueEnd,
+            priority: PRIORITY.structured,
+            visible: 0,
+          });
+        }
+        continue;
+      }
       if (password === user) continue; // guest:guest, postgres:postgres: a default, not a secret
       if (isPlaceholder(password) || isTemplateReference(password) || EXAMPLE_HOST.test(host)) {
         continue;
@@ -368,8 +479,9 @@ export const CREDENTIAL_RULES: Rule[] = [
     kind: "basic-auth",
     pattern:
       // `Authorization: Basic …` in a request, `= "Basic …"` in code, and `Authorization "Basic …"`
-      // with only a space in server configuration (nginx's proxy_set_header, Apache's RequestHeader).
-      /\b(?:Authorization|authorization)["']?(?:\s*[:=]\s*|\s+)["']?Basic\s+([A-Za-z0-9+/]{8,}={0,2})/gd,
+      // with only a space in server configuration (nginx's proxy_set_header, Apache's RequestHeader),
+      // and a header set by a call, `header("Authorization", "Basic …")`.
+      /\b(?:Authorization|authorization)["']?(?:\s*[:=,]\s*|\s+)["']?Basic\s+([A-Za-z0-9+/]{8,}={0,2})/gd,
     group: 1,
     anchors: ["Authorization", "authorization"],
     priority: PRIORITY.header + 1,
@@ -400,16 +512,17 @@ export const CREDENTIAL_RULES: Rule[] = [
   }),
   ...PROVIDER_RULES,
   ...COMMAND_RULES,
+  ...CODE_LITERAL_RULES,
   ...SERVICE_FORMAT_RULES,
   ...CLIENT_FORMAT_RULES,
   toldPasswordRule,
   regexRule({
     // Basic-auth helpers given the user and password as literals: `HTTPBasicAuth("u", "…")`,
     // `basic_auth("u", "…")`, `withBasicAuth('u', '…')`, requests' `auth=("u", "…")`, Faraday's
-    // `request :authorization, :basic, "u", "…"`.
+    // `request :authorization, :basic, "u", "…"`, reqwest's `.basic_auth("u", Some("…"))`.
     kind: "basic-auth",
     pattern:
-      /(?:[Bb]asic_?[Aa]uth(?:enticate)?\w*[ \t]*\(|:basic[ \t]*,|\bauth[ \t]*=[ \t]*\()[ \t]*(["'])[^"'\n]*\1[ \t]*,[ \t]*(["'])([^"'\n]{4,})\2/gd,
+      /(?:[Bb]asic_?[Aa]uth(?:enticate)?\w*[ \t]*\(|:basic[ \t]*,|(?:\b|basic_|http_)auth[ \t]*=[ \t]*\()[ \t]*(["'])[^"'\n]*\1[ \t]*,[ \t]*(?:Some\([ \t]*)?(["'])([^"'\n]{4,})\2/gd,
     group: 3,
     keywords: ["asicAuth", "asic_auth", "asic_Auth", ":basic", "auth=(", "auth = ("],
     priority: PRIORITY.header,

@@ -508,6 +508,12 @@ export function acceptValue(
   if (/^https?:\/\//i.test(value)) return false;
   if (/^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$/.test(value)) return false; // a host name
   if (/^[0-9.,_-]+$/.test(value)) return false;
+  // A name as the value, a field's key or a variable's (`PREF_PASSWORD = "pref_password"`,
+  // Jenkins' `passwordVariable: 'DB_PASS'`): words joined by `_` in one case, one of them a
+  // secret's word.
+  if (/^(?:[a-z]+(?:_[a-z]+)+|[A-Z]+(?:_[A-Z]+)+)$/.test(value) && SECRET_WORD_IN.test(value)) {
+    return false;
+  }
   if (!options.quoted && looksLikeExpression(value, options.literalFile, options.yaml ?? true)) {
     return false;
   }
@@ -529,6 +535,9 @@ export function acceptValue(
   ) return false;
   return true;
 }
+
+/** A secret's word anywhere in a value (for values that are names). */
+const SECRET_WORD_IN = /pass|pwd|secret|token|key|auth|credential/i;
 
 /** A character of a name: letters, digits, `_`, `.`, `-` (by code, as this runs for every keyword hit). */
 function isNameChar(code: number): boolean {
@@ -577,6 +586,8 @@ function readValue(
   while (i < lineEnd && (text[i] === " " || text[i] === "\t")) i++;
   // Erlang's binary string, `<<"…">>` (a Hex config's `auth_key => <<"…">>`).
   if (text[i] === "<" && text[i + 1] === "<" && text[i + 2] === '"') i += 2;
+  // Go's conversion to bytes, `[]byte("…")`.
+  if (text.startsWith('[]byte("', i)) i += 7;
   // A string prefix: Python's `b"…"`, Objective-C's and C#'s `@"…"`.
   if (
     i < lineEnd && /[brfuBRFU@]/.test(text[i]) && (text[i + 1] === '"' || text[i + 1] === "'")
@@ -673,6 +684,29 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
   const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
   const prefix = text.slice(lineStart, nameStart);
   const quote = text[nameStart - 1];
+  // A typed tuple given a literal one, C#'s `(string User, string Password) Login = ("ops", "…")`:
+  // the literal at the name's place.
+  if (quote === " " && (text[nameEnd] === ")" || text[nameEnd] === ",")) {
+    const open = prefix.lastIndexOf("(");
+    const declared = /^[ \t]*(?:,[^()\n]*)?\)[ \t]*\w+[ \t]*=[ \t]*\(/.exec(
+      text.slice(nameEnd, nameEnd + 200),
+    );
+    if (open !== -1 && declared && !prefix.includes(")", open)) {
+      const place = prefix.slice(open).split(",").length - 1;
+      const literal = new RegExp(
+        `^(?:[ \\t]*(?:"[^"\\n]*"|[^,()"\\n]*)[ \\t]*,){${place}}[ \\t]*(?=")`,
+      ).exec(text.slice(nameEnd + declared[0].length, nameEnd + declared[0].length + 300));
+      if (literal) {
+        const found = valueOnItsLine(
+          text,
+          text.slice(nameStart, nameEnd),
+          nameStart,
+          nameEnd + declared[0].length + literal[0].length,
+        );
+        return found && { ...found, literal: false };
+      }
+    }
+  }
   // .NET config: <add key="ApiKey" value="…" />
   if (
     (quote === '"' || quote === "'") && text[nameEnd] === quote &&
@@ -749,9 +783,16 @@ function valueElsewhere(text: string, nameStart: number, nameEnd: number): Assig
       ? valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length)
       : null;
   }
-  // C's `#define API_TOKEN "…"`.
-  if (quote === " " && /^[ \t]*#[ \t]*define[ \t]+$/.test(prefix)) {
+  // An Elixir module attribute, `@api_secret "…"`, on a line of its own.
+  if (quote === "@" && /^[ \t]*@$/.test(prefix)) {
     const m = /^[ \t]+(?=")/.exec(text.slice(nameEnd, nameEnd + 20));
+    return m
+      ? valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length)
+      : null;
+  }
+  // C's `#define API_TOKEN "…"`, Objective-C's `#define API_TOKEN @"…"`.
+  if (quote === " " && /^[ \t]*#[ \t]*define[ \t]+$/.test(prefix)) {
+    const m = /^[ \t]+(?=@?")/.exec(text.slice(nameEnd, nameEnd + 20));
     return m
       ? valueOnItsLine(text, text.slice(nameStart, nameEnd), nameStart, nameEnd + m[0].length)
       : null;
@@ -842,7 +883,15 @@ function assignmentAt(
   let i = nameEnd;
   // Most keyword hits are not assignments: look for the operator before anything else.
   let probe = i;
-  if (text[probe] === '"' || text[probe] === "'" || text[probe] === "]" || text[probe] === ">") {
+  // A name quoted inside a string in code, JSON written into a literal (generated settings
+  // classes): `\"clientSecret\":\"…\"`. (In a data file such a string is a stored object, as
+  // Keycloak's hashed credentials, whose fields are not secrets of the file.)
+  const escapedName = before === '"' && text[nameStart - 2] === "\\" && text[nameEnd] === "\\" &&
+    text[nameEnd + 1] === '"' && CODE_EXTENSIONS.has(extension);
+  if (escapedName) probe += 2;
+  else if (
+    text[probe] === '"' || text[probe] === "'" || text[probe] === "]" || text[probe] === ">"
+  ) {
     probe++;
   }
   // PHP's and Python's subscript, `$settings['hash_salt'] = …`: the quote, then the bracket.
@@ -850,6 +899,8 @@ function assignmentAt(
   while (text[probe] === " " || text[probe] === "\t") probe++;
   const next = text[probe];
   const quotedName = (before === '"' || before === "'") && text[nameEnd] === before;
+  // Scala's pair, `"password" -> "…"`, in a `Map(…)`.
+  const arrowPair = quotedName && next === "-" && text[probe + 1] === ">";
   if (quotedName && CODE_EXTENSIONS.has(extension)) {
     const fallback = environmentDefault(text, nameStart, nameEnd, quotedName);
     if (fallback) return fallback;
@@ -875,7 +926,7 @@ function assignmentAt(
   }
   if (
     next !== "=" && next !== ":" && next !== "?" && text[nameStart] !== "-" && before !== "<" &&
-    !(next === "," && quotedName)
+    !(next === "," && quotedName) && !arrowPair
   ) {
     if (
       (before === " " || before === "\t" || before === "\n" || before === undefined) &&
@@ -886,7 +937,7 @@ function assignmentAt(
       if (directive) return directive;
     }
     return before === " " || before === '"' || before === "'" || before === ">" || before === "{" ||
-        before === ":" || before === "\n" || before === "("
+        before === ":" || before === "\n" || before === "(" || before === "@"
       ? valueElsewhere(text, nameStart, nameEnd)
       : null;
   }
@@ -923,13 +974,14 @@ function assignmentAt(
     };
   }
   if ((before === '"' || before === "'") && text[i] === before) i++;
+  else if (escapedName) i += 2;
   if (text[i] === "]") i++;
   const spaceStart = i;
   while (i < lineEnd && (text[i] === " " || text[i] === "\t")) i++;
   const spaced = i > spaceStart;
   let literal = LITERAL_EXTENSIONS.has(extension);
   const op = text.slice(i, i + 2);
-  if (op === ":=" || op === "=>" || op === "?=") i += 2;
+  if (op === ":=" || op === "=>" || op === "?=" || (op === "->" && arrowPair)) i += 2;
   else if (
     text[i] === "=" &&
     // `==` and `=~` compare in code; `KEY==x` in an env or properties file assigns "=x".
@@ -986,14 +1038,14 @@ function assignmentAt(
   // A `key=value` pair inside a string (a URL's query, a connection string) is a literal again.
   const inString = before === "&" || before === "?" || before === ";" ||
     ((before === '"' || before === "'") && text[nameEnd] === "=");
-  if (
-    !read.quoted && CODE_EXTENSIONS.has(extension) && !inString &&
-    // A libpq or ODBC keyword string in code: "host=db user=app password=…"
-    // and StackExchange.Redis' "host:6380,password=…,ssl=True"
-    !((before === " " || before === ",") && text[nameEnd] === "=" && insideQuotes(text, nameStart))
-  ) return null;
-  // Inside a string every value is a literal: `Password=@CMC…;` in a connection string in code.
-  if (inString) literal = true;
+  // A libpq or ODBC keyword string in code: "host=db user=app password=…"
+  // and StackExchange.Redis' "host:6380,password=…,ssl=True"
+  const keywordString = !read.quoted && CODE_EXTENSIONS.has(extension) && !inString &&
+    (before === " " || before === ",") && text[nameEnd] === "=" && insideQuotes(text, nameStart);
+  if (!read.quoted && CODE_EXTENSIONS.has(extension) && !inString && !keywordString) return null;
+  // Inside a string every value is a literal: `Password=@CMC…;` in a connection string in code,
+  // `password=ab.Cd_9` in a keyword string (not a member access).
+  if (inString || keywordString) literal = true;
   // `credentials: CredentialsType;` is a type annotation (a `;` after a YAML value is rare).
   if (!read.quoted && text[i - 1] === ":" && text[read.start + read.value.length] === ";") {
     return null;
@@ -1008,7 +1060,8 @@ function assignmentAt(
     nameStart,
     valueStart: read.start,
     value: read.value,
-    quoted: read.quoted,
+    // A keyword string's value is text inside a literal, however it is spelled.
+    quoted: read.quoted || keywordString,
     literal,
   };
 }
@@ -1115,8 +1168,13 @@ function setterCall(text: string, nameStart: number, nameEnd: number): Assignmen
   if (lineEnd === -1) lineEnd = text.length;
   const read = readValue(text, nameEnd + 1, lineEnd);
   if (!read || !read.quoted) return null;
-  // One argument only: `setPassword(user, "…")` is not this shape.
-  if (!/^[ \t]*\)/.test(text.slice(read.start + read.value.length + 1, lineEnd))) return null;
+  // One argument only: `setPassword(user, "…")` is not this shape. Java hands a password over as
+  // characters or bytes (`withPassword("…".toCharArray())`), Rust as an owned string.
+  if (
+    !/^[ \t]*(?:\.(?:toCharArray|getBytes|to_string|to_owned|into)\([^()\n]*\)[ \t]*)?\)/.test(
+      text.slice(read.start + read.value.length + 1, lineEnd),
+    )
+  ) return null;
   return {
     name: method,
     // `red:auth("…")`, `client.auth("…")`: one argument to `auth` is Redis' AUTH password.

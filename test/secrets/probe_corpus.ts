@@ -11,6 +11,7 @@ import { ALNUM, B64, B64URL, DIGIT, LOWER, rng, UPPER, Values } from "./corpus_v
 import { fifthRoundMarkers, fifthRoundTemplates } from "./probe_fifth_round.ts";
 import { sixthRoundMarkers, sixthRoundTemplates } from "./probe_sixth_round.ts";
 import { seventhRoundMarkers, seventhRoundTemplates } from "./probe_seventh_round.ts";
+import { eighthRoundMarkers, eighthRoundTemplates } from "./probe_eighth_round.ts";
 
 const WORDS = [
   "harbor",
@@ -1553,16 +1554,18 @@ export function generateProbe(seed: number): { files: Record<string, string>; la
     ...fifthRoundMarkers(v),
     ...sixthRoundMarkers(v),
     ...seventhRoundMarkers(v),
+    ...eighthRoundMarkers(v),
   };
   const files: Record<string, string> = {};
   const labels: Labels = {};
-  // The fifth, sixth and seventh batches come last and draw only through markers, so earlier
+  // The fifth to eighth batches come last and draw only through markers, so earlier
   // files keep their values.
   const templates = {
     ...probeTemplates(v),
     ...fifthRoundTemplates(),
     ...sixthRoundTemplates(),
     ...seventhRoundTemplates(),
+    ...eighthRoundTemplates(),
   };
   for (const [path, template] of Object.entries(templates)) {
     const { text, labels: found } = expand(template, gens);
