@@ -67,6 +67,16 @@ const EXAMPLE_HOST = /(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid)$
 const URL_USERINFO =
   /([a-zA-Z][a-zA-Z0-9+.:-]{1,30}):\/\/(\$?\{[\w.]*\}|[^\s:@/"'<>{}\\]{0,128}):([^\s@/"'<>\\]{1,256})@([^\s/"'<>:?#\\]+)/yd;
 
+/** An ASCII letter. */
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/** A character of a URL's scheme: `[a-zA-Z0-9+.:-]` (`:` for `jdbc:mysql`). */
+function isSchemeChar(c: number): boolean {
+  return isLetter(c) || (c >= 48 && c <= 58) || c === 43 || c === 45 || c === 46;
+}
+
 /**
  * Where the authority after `://` stops: at an `@` (userinfo follows; most URLs have none), or at
  * the first character that ends it. -1 when neither comes within a few hundred characters.
@@ -120,6 +130,10 @@ function keyAfterEndpoint(text: string, schemeStart: number, quote: string): Can
   const lineEnd = text.indexOf("\n", schemeStart);
   const close = text.indexOf(quote, schemeStart);
   if (close === -1 || (lineEnd !== -1 && close > lineEnd)) return null;
+  // The literal after the URL first: most URLs are not followed by one, and that test is the cheapest.
+  KEY_AFTER_ENDPOINT.lastIndex = close;
+  const m = KEY_AFTER_ENDPOINT.exec(text);
+  if (!m || m[1] !== quote) return null;
   const url = text.slice(schemeStart, close);
   if (
     /\s/.test(url) ||
@@ -127,9 +141,6 @@ function keyAfterEndpoint(text: string, schemeStart: number, quote: string): Can
   ) {
     return null;
   }
-  KEY_AFTER_ENDPOINT.lastIndex = close;
-  const m = KEY_AFTER_ENDPOINT.exec(text);
-  if (!m || m[1] !== quote) return null;
   const value = m[3];
   const hex = /^[0-9a-f]+$/i.test(value);
   if (
@@ -162,8 +173,8 @@ const urlCredentialRule: Rule = {
       const stop = authorityStop(text, at + 3);
       if (stop === -1) continue;
       let start = at;
-      while (start > 0 && at - start < 31 && /[a-zA-Z0-9+.:-]/.test(text[start - 1])) start--;
-      while (start < at && !/[a-zA-Z]/.test(text[start])) start++;
+      while (start > 0 && at - start < 31 && isSchemeChar(text.charCodeAt(start - 1))) start--;
+      while (start < at && !isLetter(text.charCodeAt(start))) start++;
       if (at - start < 2) continue;
       // An endpoint's literal, which a key may follow as the next argument.
       const opener = text[start - 1];
