@@ -11,7 +11,7 @@
  * Each reads one syntax, entered through keywords or an anchor of its own.
  */
 import type { Candidate, Rule, RuleContext } from "./types.ts";
-import { PRIORITY, regexRule } from "./regex_rule.ts";
+import { headerCandidate, PRIORITY, regexRule, spanOf } from "./regex_rule.ts";
 import {
   isPasswordHash,
   isPlaceholder,
@@ -28,16 +28,6 @@ function writtenPassword(value: string): boolean {
   return value.length >= 6 && !/^[$%{<]/.test(value) && !isPlaceholder(value) &&
     !isTemplateReference(value) && !isWellKnownPassword(value) && !isPasswordHash(value) &&
     !isReference(value) && shannonEntropy(value) >= 2.2;
-}
-
-/** The offsets of a match's group (the pattern has the `d` flag). */
-function spanOf(match: RegExpExecArray, group: number): [number, number] {
-  const span = match.indices![group]!;
-  return [span[0], span[1]];
-}
-
-function candidate(kind: string, start: number, end: number): Candidate {
-  return { kind, category: "credential", start, end, priority: PRIORITY.header, visible: 0 };
 }
 
 /**
@@ -61,7 +51,7 @@ const commandSetRule: Rule = {
       const options = { quoted: m[2] !== "", literalFile: true, thorough: context.thorough };
       if (!acceptValue(value, cls, options)) continue;
       const { kind } = kindFor(m[1], cls, value);
-      out.push(candidate(kind, ...spanOf(m, 3)));
+      out.push(headerCandidate(kind, ...spanOf(m, 3)));
     }
     return out;
   },
@@ -169,7 +159,7 @@ const resourceMacroRule: Rule = {
       const above = text.slice(text.lastIndexOf("\n", lineStart - 2) + 1, lineStart - 1);
       if (!/^[ \t]*[#;]/.test(above) || !SECRET_COMMENT.test(above)) continue;
       if (!writtenPassword(m[2])) continue;
-      out.push(candidate("password", ...spanOf(m, 2)));
+      out.push(headerCandidate("password", ...spanOf(m, 2)));
     }
     return out;
   },
@@ -194,7 +184,7 @@ const userPassDirectiveRule: Rule = {
       if (!/^[ \t]*(?:user|username|login)[ \t]+\S/im.test(text.slice(from, m.index))) continue;
       const group = m[1] !== undefined ? 1 : 2;
       if (!writtenPassword(m[group])) continue;
-      out.push(candidate("password", ...spanOf(m, group)));
+      out.push(headerCandidate("password", ...spanOf(m, group)));
     }
     return out;
   },
@@ -230,7 +220,7 @@ function denoAuthTokensAt(text: string, position: number): Candidate | null {
   const secret = entry.includes(":") ? entry.slice(entry.indexOf(":") + 1) : entry;
   if (!writtenPassword(secret) || classCount(secret) < 2) return null;
   const start = position + m[0].indexOf(entry) + (entry.length - secret.length);
-  return candidate(
+  return headerCandidate(
     entry.includes(":") ? "basic-auth" : "generic-secret",
     start,
     start + secret.length,
@@ -301,7 +291,7 @@ const ftpUserRule: Rule = {
         );
       if (!user || !writtenPassword(user[2]) || classCount(user[2]) < 2) continue;
       const [start, end] = spanOf(user, 2);
-      out.push(candidate("password", after + start, after + end));
+      out.push(headerCandidate("password", after + start, after + end));
     }
     return out;
   },
@@ -347,7 +337,7 @@ const rcloneConfigRule: Rule = {
           continue;
         }
         const [start, end] = spanOf(p, 3);
-        out.push(candidate(kindFor(name, cls, p[3]).kind, base + start - 1, base + end - 1));
+        out.push(headerCandidate(kindFor(name, cls, p[3]).kind, base + start - 1, base + end - 1));
       }
     }
     return out;
@@ -413,7 +403,7 @@ const markdownTableRule: Rule = {
           const { value, start } = cells[k];
           const options = { quoted: true, literalFile: true, thorough: context.thorough };
           if (!cls || !acceptValue(value, cls, options)) continue;
-          out.push(candidate(kindFor(name, cls, value).kind, start, start + value.length));
+          out.push(headerCandidate(kindFor(name, cls, value).kind, start, start + value.length));
         }
       }
     }
@@ -446,7 +436,7 @@ const storedSecretRule: Rule = {
       const group = [1, 2, 3, 4, 5, 6].find((g) => m![g] !== undefined)!;
       const value = m[group];
       if (!writtenPassword(value) || classCount(value) < 2) continue;
-      out.push(candidate("generic-secret", ...spanOf(m, group)));
+      out.push(headerCandidate("generic-secret", ...spanOf(m, group)));
     }
     return out;
   },
@@ -477,7 +467,7 @@ const cloudSecretOptionRule: Rule = {
       // A JSON document is read by the name rule, field by field.
       if (value.startsWith("{") || value.startsWith("file://") || !writtenPassword(value)) continue;
       const [start, end] = spanOf(option, group);
-      out.push(candidate("generic-secret", m.index + start, m.index + end));
+      out.push(headerCandidate("generic-secret", m.index + start, m.index + end));
     }
     return out;
   },

@@ -4,7 +4,7 @@
  * rule; the scanner runs only those whose keyword occurs in the text.
  */
 import type { Candidate, Rule, RuleContext } from "./types.ts";
-import { PRIORITY, regexRule } from "./regex_rule.ts";
+import { credentialCandidate, PRIORITY, regexRule } from "./regex_rule.ts";
 import { isPlaceholder, isTemplateReference, isWellKnownPassword } from "./allowlist.ts";
 import { CODE_LITERAL_RULES } from "./code_literals.ts";
 import { COMMAND_RULES } from "./commands.ts";
@@ -41,14 +41,14 @@ const awsAccessKeyRule: Rule = (() => {
         while ((match = nearbySecret.exec(text)) !== null && match.index < windowEnd) {
           const value = match[0];
           if (classCount(value) >= 3 && shannonEntropy(value) >= 4 && !isPlaceholder(value)) {
-            out.push({
-              kind: "aws-secret-access-key",
-              category: "credential",
-              start: match.index,
-              end: match.index + value.length,
-              priority: PRIORITY.structured,
-              visible: 0,
-            });
+            out.push(
+              credentialCandidate(
+                "aws-secret-access-key",
+                match.index,
+                match.index + value.length,
+                PRIORITY.structured,
+              ),
+            );
             break;
           }
         }
@@ -190,14 +190,9 @@ const urlCredentialRule: Rule = {
           const joined = JOINED_PASSWORD.exec(text);
           if (joined && joined[1] === quote && !isPlaceholder(joined[3])) {
             const [valueStart, valueEnd] = joined.indices![3]!;
-            out.push({
-              kind: "url-credentials",
-              category: "credential",
-              start: valueStart,
-              end: valueEnd,
-              priority: PRIORITY.structured,
-              visible: 0,
-            });
+            out.push(
+              credentialCandidate("url-credentials", valueStart, valueEnd, PRIORITY.structured),
+            );
           }
         }
         continue;
@@ -212,14 +207,14 @@ const urlCredentialRule: Rule = {
         const args = FORMAT_ARGUMENTS.exec(text);
         if (args && !isPlaceholder(args[4]) && !isTemplateReference(args[4])) {
           const [valueStart, valueEnd] = args.indices![4]!;
-          out.push({
-            kind: URL_DB_SCHEMES.test(scheme) ? "database-connection-string" : "url-credentials",
-            category: "credential",
-            start: valueStart,
-            end: valueEnd,
-            priority: PRIORITY.structured,
-            visible: 0,
-          });
+          out.push(
+            credentialCandidate(
+              URL_DB_SCHEMES.test(scheme) ? "database-connection-string" : "url-credentials",
+              valueStart,
+              valueEnd,
+              PRIORITY.structured,
+            ),
+          );
         }
         continue;
       }
@@ -232,14 +227,14 @@ const urlCredentialRule: Rule = {
       // list, so the "user" is a host and the `@` belongs to a property's value.
       if (/^\d{1,5};/.test(password)) continue;
       const [valueStart, valueEnd] = match.indices![3]!;
-      out.push({
-        kind: URL_DB_SCHEMES.test(scheme) ? "database-connection-string" : "url-credentials",
-        category: "credential",
-        start: valueStart,
-        end: valueEnd,
-        priority: PRIORITY.structured,
-        visible: 0,
-      });
+      out.push(
+        credentialCandidate(
+          URL_DB_SCHEMES.test(scheme) ? "database-connection-string" : "url-credentials",
+          valueStart,
+          valueEnd,
+          PRIORITY.structured,
+        ),
+      );
     }
     return out;
   },

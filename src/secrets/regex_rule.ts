@@ -40,6 +40,27 @@ export const PRIORITY = {
   personal: 20,
 };
 
+/** A credential candidate over text[start, end) of this kind and priority (none of it shown). */
+export function credentialCandidate(
+  kind: string,
+  start: number,
+  end: number,
+  priority: number,
+): Candidate {
+  return { kind, category: "credential", start, end, priority, visible: 0 };
+}
+
+/** A credential a file's own syntax names (a directive, a key of its format): header priority. */
+export function headerCandidate(kind: string, start: number, end: number): Candidate {
+  return credentialCandidate(kind, start, end, PRIORITY.header);
+}
+
+/** The offsets of a match's group (the pattern has the `d` flag). */
+export function spanOf(match: RegExpExecArray, group: number): [number, number] {
+  const span = match.indices![group]!;
+  return [span[0], span[1]];
+}
+
 export function regexRule(spec: RegexRuleSpec): Rule {
   const group = spec.group ?? 0;
   if (!spec.pattern.global) throw new Error(`rule ${spec.kind}: pattern needs the g flag`);

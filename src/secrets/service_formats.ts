@@ -7,7 +7,7 @@
  * handed to something named an authorization. Each reads one format, entered through keywords of its own.
  */
 import type { Candidate, Rule, RuleContext } from "./types.ts";
-import { PRIORITY, regexRule } from "./regex_rule.ts";
+import { headerCandidate, PRIORITY, regexRule, spanOf } from "./regex_rule.ts";
 import {
   isPasswordHash,
   isPlaceholder,
@@ -25,16 +25,6 @@ function servicePassword(value: string): boolean {
   return value.length >= 6 && !/^[$%{<]/.test(value) && !isPlaceholder(value) &&
     !isTemplateReference(value) && !isWellKnownPassword(value) && !isPasswordHash(value) &&
     shannonEntropy(value) >= 2.2;
-}
-
-/** The offsets of a match's group (the pattern has the `d` flag). */
-function spanOf(match: RegExpExecArray, group: number): [number, number] {
-  const span = match.indices![group]!;
-  return [span[0], span[1]];
-}
-
-function candidate(kind: string, start: number, end: number): Candidate {
-  return { kind, category: "credential", start, end, priority: PRIORITY.header, visible: 0 };
 }
 
 /**
@@ -73,7 +63,7 @@ const snmpToolRule: Rule = {
         const value = o[2];
         if (DEFAULT_COMMUNITIES.has(value.toLowerCase()) || !servicePassword(value)) continue;
         const [start, end] = spanOf(o, 2);
-        out.push(candidate("password", m.index + start, m.index + end));
+        out.push(headerCandidate("password", m.index + start, m.index + end));
       }
     }
     return out;
@@ -112,7 +102,7 @@ const snmpRule: Rule = {
     while ((m = community.exec(text)) !== null) {
       const value = m[2];
       if (DEFAULT_COMMUNITIES.has(value.toLowerCase()) || !servicePassword(value)) continue;
-      out.push(candidate("password", ...spanOf(m, 2)));
+      out.push(headerCandidate("password", ...spanOf(m, 2)));
     }
     const user =
       /^[ \t]*createUser[ \t]+(?:-e[ \t]+\S+[ \t]+)?\S+[ \t]+(?:MD5|SHA\S*)[ \t]+(["']?)([^\s"']+)\1(?:[ \t]+(?:DES|AES\S*)[ \t]+(["']?)([^\s"']+)\3)?/gdm;
@@ -120,7 +110,7 @@ const snmpRule: Rule = {
       for (const group of [2, 4]) {
         const value = m[group];
         if (value === undefined || !servicePassword(value)) continue;
-        out.push(candidate("password", ...spanOf(m, group)));
+        out.push(headerCandidate("password", ...spanOf(m, group)));
       }
     }
     return out;
@@ -146,7 +136,7 @@ const realmFileRule: Rule = {
     while ((m = line.exec(text)) !== null) {
       const value = m[1];
       if (!servicePassword(value) || classCount(value) < 2) continue;
-      out.push(candidate("password", ...spanOf(m, 1)));
+      out.push(headerCandidate("password", ...spanOf(m, 1)));
     }
     return out;
   },
@@ -261,7 +251,7 @@ const inlineDataSourceRule: Rule = {
       if (parent === undefined || classifyName(parent) === null) continue;
       const options = { quoted: m[2] !== "", literalFile: true, thorough: context.thorough };
       if (!acceptValue(m[3], "secret", options)) continue;
-      out.push(candidate("generic-secret", ...spanOf(m, 3)));
+      out.push(headerCandidate("generic-secret", ...spanOf(m, 3)));
     }
     return out;
   },
