@@ -79,8 +79,9 @@ export class FrameWriter extends EventEmitter {
     const frame = BEGIN_SYNC + this.#pending + END_SYNC;
     this.#pending = "";
     this.#frames++;
-    this.sink.write(this.#encoder.encode(frame));
+    // Told before the terminal gets it: whoever saw the frame on the screen finds it counted.
     this.onFrame?.(frame);
+    this.sink.write(this.#encoder.encode(frame));
   }
 
   /** The terminal changed size: tell ink. */

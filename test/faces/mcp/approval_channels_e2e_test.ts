@@ -77,7 +77,10 @@ Deno.test("a terminal answering first withdraws the open dialog with notificatio
 
 Deno.test("a dialog answered within the delay posts no banner", async () => {
   const ollama = startFakeOllama({ models: [{ name: "granite4.1:8b" }] });
-  const s = await mcpScratch(ollamaConfig(ollama.url, { approval: { bannerDelaySeconds: 2 } }));
+  const delaySeconds = 4;
+  const s = await mcpScratch(
+    ollamaConfig(ollama.url, { approval: { bannerDelaySeconds: delaySeconds } }),
+  );
   const c = await connect(s, { elicit: () => ({ action: "accept", content: { scope: "once" } }) });
   try {
     ollama.reply({
@@ -88,7 +91,17 @@ Deno.test("a dialog answered within the delay posts no banner", async () => {
       name: "respond",
       arguments: { prompt: "t", thread_id: "w", tools: ["run_command"] },
     });
-    await new Promise((r) => setTimeout(r, 2200));
+    const ts = (kind: string) =>
+      Date.parse(String(s.events().find((e) => e.kind === kind)?.ts ?? "invalid"));
+    const asked = ts("approval.pending");
+    const answered = ts("approval.decided");
+    assert(Number.isFinite(asked) && Number.isFinite(answered), "the request and its answer");
+    // The premise: the dialog was answered before the delay ran out.
+    assert(answered - asked < delaySeconds * 1000, `answered after ${answered - asked} ms`);
+    // Past the delay, a banner that had not been called off would have been posted.
+    await new Promise((r) =>
+      setTimeout(r, Math.max(0, asked + delaySeconds * 1000 + 300 - Date.now()))
+    );
     assertEquals(s.events().filter((e) => e.kind === "notification").length, 0);
   } finally {
     await c.close();
@@ -180,8 +193,9 @@ Deno.test("SIGTERM withdraws the server's requests at once", async () => {
     Deno.kill(c.transport.pid!, "SIGTERM");
     await waitFor(
       () => pendingIds(s.pending).length === 0 ? true : undefined,
+      // Nothing else removes the file while no `wisp approvals` runs: a generous deadline still
+      // tells the server's own withdrawal from none.
       "the request withdrawn",
-      5000,
     );
     const outcome = JSON.parse(Deno.readTextFileSync(join(s.pending, `${id}.outcome`)));
     assertEquals(outcome.status, "closed");
