@@ -9,12 +9,27 @@ import { startFakeOllama } from "../../support/fake_ollama.ts";
 import { exists, waitUntil } from "../../support/wait.ts";
 import { ollamaConfig, scratch } from "../respond/support.ts";
 import { PROJECT_ROOT } from "../../support/wisp.ts";
+import { tempDirs } from "../../../src/platform/paths.ts";
 import { type Line, processesWith, startChat } from "./support.ts";
 
-/** A scratch folder in the user's home, or beside the checkout when the home is not writable. */
+/**
+ * A scratch folder in the user's home, or beside the checkout when the home is not writable or
+ * is itself a temporary folder (a test run with a scratch HOME under /tmp): a folder there is
+ * writable to `!`, and would prove nothing.
+ */
 async function outsideTheSandbox(): Promise<string> {
+  const real = (path: string) => {
+    try {
+      return Deno.realPathSync(path);
+    } catch {
+      return path;
+    }
+  };
+  const temporary = tempDirs(Deno.build.os, (name) => Deno.env.get(name)).map(real);
+  const inTemporary = (dir: string) =>
+    temporary.some((t) => real(dir) === t || real(dir).startsWith(t + "/"));
   for (const dir of [Deno.env.get("HOME"), PROJECT_ROOT]) {
-    if (!dir) continue;
+    if (!dir || inTemporary(dir)) continue;
     try {
       return await Deno.makeTempDir({ dir, prefix: ".wisp-chat-outside-" });
     } catch { /* not writable: the next place */ }
