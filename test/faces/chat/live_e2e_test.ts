@@ -14,8 +14,8 @@ import { type Line, processesWith, startChat } from "./support.ts";
 
 /**
  * A scratch folder in the user's home, or beside the checkout when the home is not writable or
- * is itself a temporary folder (a test run with a scratch HOME under /tmp): a folder there is
- * writable to `!`, and would prove nothing.
+ * lies in a temporary folder (a test run with a scratch HOME): a folder there is writable to `!`,
+ * and would prove nothing.
  */
 async function outsideTheSandbox(): Promise<string> {
   const real = (path: string) => {
