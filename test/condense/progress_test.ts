@@ -10,6 +10,12 @@ import { progressLine, wantsProgress } from "../../src/cli/triage.ts";
 import { scanFile, scanStream } from "../../src/condense/input.ts";
 import { join } from "node:path";
 
+/**
+ * The end of a feed or a command: it waits in its folder for the file `go`, which the test
+ * writes once it has seen what it waits for (a minute at most, so a failed test leaves nothing).
+ */
+const untilGo = "n=0; while [ ! -e go ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n+1)); done";
+
 Deno.test("the working line: seconds and lines read; shown only on a terminal and never with --quiet", () => {
   assertEquals(progressLine(12_400, 34_567), "wisp triage: running, 12 s, 34,567 lines read");
   assertEquals(wantsProgress(undefined, true), true);
@@ -60,13 +66,18 @@ Deno.test({
   ignore: !tmuxAvailable(),
   fn: async () => {
     const home = await tempDir();
+    const work = await tempDir();
     const terminal = new Terminal();
     try {
-      const feed = "sh -c 'i=0; while [ $i -lt 300 ]; do echo row $i; i=$((i+1)); done; sleep 6'";
-      await terminal.wisp("shown", home, ["triage", "--no-model"], feed);
-      await terminal.wisp("quiet", home, ["triage", "--no-model", "--quiet"], feed);
+      // The input stays open until the test has seen the working line (the file `go`): a fixed
+      // pause could end before a slow machine has even started wisp.
+      const feed =
+        `sh -c 'i=0; while [ $i -lt 300 ]; do echo row $i; i=$((i+1)); done; ${untilGo}'`;
+      await terminal.wisp("shown", home, ["triage", "--no-model"], feed, work);
+      await terminal.wisp("quiet", home, ["triage", "--no-model", "--quiet"], feed, work);
       const reading = await terminal.waitFor("shown", "300 lines read");
       assert(/wisp triage: reading, \d+ s, 300 lines read/.test(reading), reading);
+      await Deno.writeTextFile(join(work, "go"), "");
       const done = await terminal.waitFor("shown", "EXIT=");
       assertStringIncludes(done, "no failures found");
       assert(!done.includes("lines read"), `the working line was left on the screen:\n${done}`);
@@ -76,6 +87,7 @@ Deno.test({
     } finally {
       await terminal.close();
       await Deno.remove(home, { recursive: true });
+      await Deno.remove(work, { recursive: true });
     }
   },
 });
@@ -86,18 +98,28 @@ Deno.test({
   ignore: !tmuxAvailable(),
   fn: async () => {
     const home = await tempDir();
+    const work = await tempDir();
     const terminal = new Terminal();
     try {
-      const script = "i=0; while [ $i -lt 300 ]; do echo row $i; i=$((i+1)); done; sleep 6";
-      await terminal.wisp("run", home, ["triage", "-y", "--no-model", "--", "sh", "-c", script]);
+      // The command runs (sandboxed, in `work`) until the test has seen the working line.
+      const script = `i=0; while [ $i -lt 300 ]; do echo row $i; i=$((i+1)); done; ${untilGo}`;
+      await terminal.wisp(
+        "run",
+        home,
+        ["triage", "-y", "--no-model", "--", "sh", "-c", script],
+        undefined,
+        work,
+      );
       const running = await terminal.waitFor("run", "300 lines read");
       assert(/wisp triage: running, \d+ s, 300 lines read/.test(running), running);
+      await Deno.writeTextFile(join(work, "go"), "");
       const done = await terminal.waitFor("run", "EXIT=");
       assertStringIncludes(done, "exit 0; no failures found");
       assert(!done.includes("lines read"), `the working line was left on the screen:\n${done}`);
     } finally {
       await terminal.close();
       await Deno.remove(home, { recursive: true });
+      await Deno.remove(work, { recursive: true });
     }
   },
 });

@@ -69,6 +69,11 @@ Deno.test("a command killed by a signal reports it negated", async () => {
 
 Deno.test("a status of 129–159 the command chose is its own; a death by a signal is negated (result and audit)", async () => {
   const s = await scratch();
+  // A command gets the signal dispositions wisp came with, and a test run started as a background
+  // job of a script comes with SIGQUIT ignored (so the QUIT case below would exit 0). A listener
+  // here makes this process's children start with SIGQUIT's default, as at a terminal.
+  const listening = () => {};
+  Deno.addSignalListener("SIGQUIT", listening);
   try {
     // [line, the status the model sees, the signal's name if one ended it]
     const cases: [string, number, string | undefined][] = [
@@ -121,6 +126,7 @@ Deno.test("a status of 129–159 the command chose is its own; a death by a sign
     const choseEvent = s.events.findLast((e) => e.kind === "command.outcome")!;
     assertEquals([choseEvent.exitStatus, choseEvent.signal], [143, undefined]);
   } finally {
+    Deno.removeSignalListener("SIGQUIT", listening);
     await s.cleanup();
   }
 });

@@ -15,6 +15,7 @@ import { ranLine } from "../../src/agent/receipts.ts";
 import { ScriptedBackend, textReply, toolCallEvent } from "../../src/models/scripted.ts";
 import type { ApprovalAnswer, ApprovalHost, ApprovalRequest } from "../../src/gate/gate.ts";
 import { UsageError } from "../../src/util/errors.ts";
+import { exists, waitUntil } from "../support/wait.ts";
 
 interface Fixture {
   dir: string;
@@ -183,9 +184,17 @@ Deno.test("stopping the turn stops the command it runs", async () => {
   const session = f.open({ yes: true });
   try {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 400);
+    // Stopped once the command has started (its mark), not after a fixed pause: on a slow
+    // machine the pause could end before the sandbox has even started it.
+    const stop = () => controller.abort();
+    void waitUntil(() => exists(join(f.project, "started")), "the command's start").then(
+      stop,
+      stop,
+    );
     const { outcome, events } = await turn(session, [
-      [toolCallEvent("run_command", { command: "sleep 30; echo late > late.txt" })],
+      [toolCallEvent("run_command", {
+        command: "touch started; sleep 30; echo late > late.txt",
+      })],
       textReply("never"),
     ], controller.signal);
     assertEquals(outcome.stopped, true);

@@ -215,16 +215,32 @@ Deno.test("through the launcher's host view, the same answers as reading /proc d
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     () => new Response("x"),
   );
-  const child = new Deno.Command("sleep", { args: ["9.75"], stdin: "null" }).spawn();
+  // A duration no other process on the machine runs (another copy of the suite may run beside
+  // this one), so that exactly one process matches it.
+  const seconds = `9.7${String(Math.floor(Math.random() * 1e6)).padStart(6, "0")}`;
+  const child = new Deno.Command("sleep", { args: [seconds], stdin: "null" }).spawn();
   try {
+    // As above: the child is read once it has become sleep and is asleep.
+    if (Deno.build.os === "linux") {
+      await waitUntil(
+        () => Deno.readTextFileSync(`/proc/${child.pid}/stat`).includes("(sleep) S "),
+        "the child sleeps",
+      );
+    }
     const port = await systemInfoReport({ topic: "port", port: server.addr.port }, "/", {
       viaLauncher: true,
     });
     assertStringIncludes(port.text, `${Deno.pid} deno`);
-    const proc = await systemInfoReport({ topic: "process", name: "sleep 9.75" }, "/", {
+    const proc = await systemInfoReport({ topic: "process", name: `sleep ${seconds}` }, "/", {
       viaLauncher: true,
     });
-    assertMatch(proc.text, new RegExp(`^${child.pid}\\s+${Deno.pid}\\s+S\\s.*sleep 9\\.75$`, "m"));
+    assertMatch(
+      proc.text,
+      new RegExp(
+        `^${child.pid}\\s+${Deno.pid}\\s+S\\s.*sleep ${seconds.replace(".", "\\.")}$`,
+        "m",
+      ),
+    );
     assertEquals(proc.text.startsWith("1 process matching"), true, proc.text);
     for (const topic of ["processes", "disk", "os", "network", "battery"] as const) {
       const report = await systemInfoReport({ topic }, "/", { viaLauncher: true });

@@ -9,12 +9,27 @@ import { startFakeOllama } from "../../support/fake_ollama.ts";
 import { exists, waitUntil } from "../../support/wait.ts";
 import { ollamaConfig, scratch } from "../respond/support.ts";
 import { PROJECT_ROOT } from "../../support/wisp.ts";
+import { tempDirs } from "../../../src/platform/paths.ts";
 import { type Line, processesWith, startChat } from "./support.ts";
 
-/** A scratch folder in the user's home, or beside the checkout when the home is not writable. */
+/**
+ * A scratch folder in the user's home, or beside the checkout when the home is not writable or
+ * lies in a temporary folder (a test run with a scratch HOME): a folder there is writable to `!`,
+ * and would prove nothing.
+ */
 async function outsideTheSandbox(): Promise<string> {
+  const real = (path: string) => {
+    try {
+      return Deno.realPathSync(path);
+    } catch {
+      return path;
+    }
+  };
+  const temporary = tempDirs(Deno.build.os, (name) => Deno.env.get(name)).map(real);
+  const inTemporary = (dir: string) =>
+    temporary.some((t) => real(dir) === t || real(dir).startsWith(t + "/"));
   for (const dir of [Deno.env.get("HOME"), PROJECT_ROOT]) {
-    if (!dir) continue;
+    if (!dir || inTemporary(dir)) continue;
     try {
       return await Deno.makeTempDir({ dir, prefix: ".wisp-chat-outside-" });
     } catch { /* not writable: the next place */ }
@@ -167,18 +182,22 @@ Deno.test("chat --json: an interrupt stops the model's sleep and leaves no proce
     const outcome = s.events().find((e) => e.kind === "command.outcome");
     assertEquals(outcome?.stopped, true);
 
-    // A typed command: the first interrupt stops it, a second kills it and quits.
+    // A typed command: the first interrupt stops it, a second kills it and quits. The command
+    // ignores TERM and both interrupts go in one write, so the second is read while the first
+    // is still stopping it: a second interrupt once nothing runs does nothing, as it should, and
+    // a sleep that ended at TERM before the second was read would leave the chat running.
     const typedMarker = marker.replace("sleep 6", "sleep 7");
     const mark = chat.lines.length;
-    await chat.send(`!${typedMarker}`);
+    await chat.send(`!trap '' TERM; ${typedMarker}`);
     await chat.next(
       (l) => l.type === "activity" && l.activity !== null,
       "the typed command's activity",
       mark,
     );
     await waitUntil(() => processesWith(typedMarker).length > 0, "the typed sleep to start");
-    await chat.send({ type: "interrupt" });
-    await chat.send({ type: "interrupt" });
+    const interrupt = JSON.stringify({ type: "interrupt" });
+    await chat.send(`${interrupt}\n${interrupt}`);
+    await chat.next((l) => l.type === "exit", "the exit line", mark);
     const { code } = await chat.exited();
     assertEquals(code, 130);
     await waitUntil(() => processesWith(typedMarker).length === 0, "the typed sleep to be gone");

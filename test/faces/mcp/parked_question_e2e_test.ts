@@ -48,8 +48,17 @@ function scriptAsk(ollama: ReturnType<typeof startFakeOllama>, later: string[]):
   );
 }
 
-/** A respond call that is parked: its receipt, checked for the marker and the question's id. */
-async function parkedCall(c: Connected, s: McpScratch, thread: string): Promise<string> {
+/**
+ * A respond call that is parked: its receipt, checked for the marker and the question's id, and
+ * the question still on the board after the call returned, unless `runsOut` (its wait is short
+ * enough to end at any moment after the park; the receipt's "waiting" already says it was parked).
+ */
+async function parkedCall(
+  c: Connected,
+  s: McpScratch,
+  thread: string,
+  runsOut = false,
+): Promise<string> {
   const result = await c.client.callTool({
     name: "respond",
     arguments: { prompt: "replace the config", thread_id: thread, tools: ["ask"] },
@@ -68,7 +77,7 @@ async function parkedCall(c: Connected, s: McpScratch, thread: string): Promise<
   assert(receipt.reply.endsWith(marker), receipt.reply);
   assertStringIncludes(textOf(result), marker);
   // The question still waits on the board after the call returned.
-  assertEquals(pendingIds(s.pending), [question.id]);
+  if (!runsOut) assertEquals(pendingIds(s.pending), [question.id]);
   return question.id;
 }
 
@@ -196,9 +205,11 @@ Deno.test({
 });
 
 Deno.test("wisp mcp: a parked question nobody answers runs out, and the next turn is told so once", async () => {
-  await withParkingServer(2, async (ollama, s, c) => {
+  // Parked after 1 s, run out after 4: the park needs the question still waiting, and a loaded
+  // machine may be late with it.
+  await withParkingServer(4, async (ollama, s, c) => {
     scriptAsk(ollama, ["Nothing came.", "Still nothing."]);
-    const id = await parkedCall(c, s, "late");
+    const id = await parkedCall(c, s, "late", true);
     const settled = await waitFor(
       () => s.events().find((e) => e.kind === "inquiry.settled" && e.parked === true),
       "the parked question's end in the audit",
@@ -213,7 +224,7 @@ Deno.test("wisp mcp: a parked question nobody answers runs out, and the next tur
     await c.client.callTool({ name: "respond", arguments: { prompt: "well?", thread_id: "late" } });
     assertEquals(
       lastUserMessage(ollama.chats()[2]),
-      `[the person did not answer your question "${QUESTION}" within 2 s; it no longer waits. Do not guess the answer]\n\nwell?`,
+      `[the person did not answer your question "${QUESTION}" within 4 s; it no longer waits. Do not guess the answer]\n\nwell?`,
     );
     await c.client.callTool({ name: "respond", arguments: { prompt: "so", thread_id: "late" } });
     assertEquals(lastUserMessage(ollama.chats()[3]), "so");

@@ -105,8 +105,9 @@ export async function connect(
       return await elicit(request.params as Record<string, unknown>, extra.requestId) as never;
     });
   }
-  await client.connect(transport);
+  // Before the connection, so that its initialize request (the server's start) has it too.
   withGenerousTimeout(client);
+  await client.connect(transport);
   return {
     client,
     transport,
