@@ -17,6 +17,8 @@ export const COUNTED_FORMATS = [
   "cargo",
   "go",
   "go-verbose",
+  "go-panic",
+  "java-exception",
   "maven",
   "rspec",
   "minitest",
@@ -178,6 +180,53 @@ function goLog(n: number, o: CountedOptions, verbose: boolean) {
     }
   }
   out.push("FAIL", "FAIL\texample.com/shop/orders\t0.412s", "FAIL");
+  return out;
+}
+
+/**
+ * go test -v whose last test panics: `n - 1` failing tests, then the panic and
+ * its goroutine dump (`outputLines` goroutines blocked beside the one running).
+ */
+function goPanicLog(n: number, o: CountedOptions) {
+  const out = goLog(n - 1, {}, true).slice(0, -3);
+  out.push(`=== RUN   TestSettle`, `--- FAIL: TestSettle (0.00s)`);
+  out.push("panic: runtime error: index out of range [3] with length 3 [recovered]");
+  out.push("\tpanic: runtime error: index out of range [3] with length 3", "");
+  out.push("goroutine 7 [running]:", "testing.tRunner.func1.2({0x5a1b20, 0xc0000b2018})");
+  out.push("\t/usr/local/go/src/testing/testing.go:1545 +0x238");
+  out.push("example.com/shop/orders.TestSettle(0xc000103a00)");
+  out.push("\t/home/dev/shop/orders/settle_test.go:41 +0x1d", "");
+  for (let g = 0; g < (o.outputLines ?? 0); g++) {
+    out.push(`goroutine ${g + 8} [chan receive, ${g % 9} minutes]:`);
+    out.push(`example.com/shop/queue.(*Worker).loop(0xc0001${String(g).padStart(5, "0")})`);
+    out.push(`\t/home/dev/shop/queue/worker.go:${60 + (g % 30)} +0x${(g * 37).toString(16)}`);
+    out.push(`created by example.com/shop/queue.Start in goroutine 1`);
+    out.push(`\t/home/dev/shop/queue/worker.go:31 +0x85`, "");
+  }
+  out.push("FAIL\texample.com/shop/orders\t0.412s", "FAIL");
+  return out;
+}
+
+/**
+ * A Java program's own output: `n` uncaught exceptions on worker threads,
+ * each a stack of `outputLines` frames and a cause.
+ */
+function javaExceptionLog(n: number, o: CountedOptions) {
+  const out: string[] = ["INFO  starting 8 workers"];
+  for (let i = 0; i < n; i++) {
+    out.push(`INFO  worker ${i} picked job ${i * 3}`);
+    out.push(
+      `Exception in thread "worker-${i}" java.lang.IllegalStateException: job ${i} lost its lease`,
+    );
+    out.push(`\tat shop.jobs.Lease.check(Lease.java:${20 + (i % 30)})`);
+    for (let k = 0; k < (o.outputLines ?? 0); k++) {
+      out.push(`\tat shop.jobs.Step.run${k % 7}(Step.java:${k % 400 + 1})`);
+    }
+    out.push("\tat java.base/java.lang.Thread.run(Thread.java:1583)");
+    out.push(`Caused by: java.io.IOException: lease store ${i} unreachable`);
+    out.push("\tat shop.jobs.Store.read(Store.java:88)", "\t... 3 more");
+  }
+  out.push("INFO  shutting down");
   return out;
 }
 
@@ -417,6 +466,10 @@ export function countedLog(format: CountedFormat, n: number, o: CountedOptions =
         return goLog(n, o, false);
       case "go-verbose":
         return goLog(n, o, true);
+      case "go-panic":
+        return goPanicLog(n, o);
+      case "java-exception":
+        return javaExceptionLog(n, o);
       case "maven":
         return mavenLog(n, o);
       case "rspec":
