@@ -392,6 +392,8 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   }
   /** The titles of the sections that name this entry's test, in the sections' order. */
   const titledBy = (e: { id: string }): string[] => {
+    // A summary with no sections in these lines (-rN aside, most windows of a long summary).
+    if (sections.size === 0) return [];
     const found = new Set<string>([
       ...byName.get(titleOf(e.id)) ?? [],
       ...byName.get(e.id) ?? [],
@@ -439,7 +441,8 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   let lastFile: string | undefined;
   // The names entries give sections (see titledBy), to ask of each section left whether any entry names it.
   const entryNames = new Set<string>();
-  for (const e of entries) {
+  // Asked of sections only: none, nothing to ask.
+  for (const e of sections.size > 0 ? entries : []) {
     entryNames.add(titleOf(e.id)).add(e.id);
     for (let j = e.id.indexOf("::"); j !== -1; j = e.id.indexOf("::", j + 1)) {
       entryNames.add(e.id.slice(j));
