@@ -12,8 +12,13 @@
  * block of up to CARRY_LINES lines that crosses a cut is still read whole in
  * the next window. A window that is not the last keeps no finding whose block
  * starts in the lines the next window reads again (findings.ts `blockStart`):
- * the next window reports it whole, once (ADR 0700). A finding reported twice
- * is dropped by its key.
+ * the next window reports it whole, once (ADR 0700). A window starts with the
+ * heading lines in effect where it starts (readers name them: pytest's
+ * `FAILURES` rule, a section's title), so a part or block longer than the
+ * context is read as what it is, and a finding whose block starts at such a
+ * heading is left to the window that read its head (ADR 0705). A finding
+ * reported twice is dropped by its key; one named more or less fully meets the
+ * one remembered, kept or only counted, so the counts are exact.
  *
  * What is kept is bounded whatever the size: findings beyond KEPT_FINDINGS
  * are counted, not kept; the unexplained text is kept as its first and last
