@@ -12,12 +12,17 @@
  *   deno run -A scripts/window_cut_sweep.ts [--window CHARS] [--carry LINES] [--max-bytes N] [--passing]
  *
  * `--passing` sweeps the logs with no finding instead of those with some.
+ * Then (not with `--passing`) it sweeps generated logs whose failures are each
+ * longer than a window's context (test/support/counted_logs.ts: 2,500 lines
+ * of output per failure), the windows' cuts moved by an eighth of a window at
+ * a time, and counts those that differ.
  * `--carry` sets the context a window takes from the one before (the
  * scanner's default, 2,000 lines, holds every fixture log whole, so only a
  * smaller one makes a window start inside a log).
  */
 import { scanText } from "../src/condense/scan.ts";
 import { findingKey } from "../src/condense/findings.ts";
+import { COUNTED_FORMATS, countedLog } from "../test/support/counted_logs.ts";
 
 const args = Deno.args;
 const option = (name: string, fallback: number) => {
@@ -73,3 +78,23 @@ console.log(
   `${differing} of ${swept} logs differ at some cut (windows of ${windowChars} characters` +
     `${carryLines === undefined ? "" : `, ${carryLines} context lines`})`,
 );
+
+if (!passing) {
+  let longDiffering = 0;
+  for (const format of COUNTED_FORMATS) {
+    const log = countedLog(format, 3, { outputLines: 2500 });
+    const whole = JSON.stringify(keys(log, false));
+    let cuts = 0;
+    for (let shift = 0; shift < 8; shift++) {
+      const text = "x".repeat(Math.floor((shift * windowChars) / 8)) + "\n" + log;
+      if (JSON.stringify(keys(text, true)) !== whole) cuts++;
+    }
+    if (cuts > 0) {
+      longDiffering++;
+      console.log(`${format} (long blocks): ${cuts} of 8 shifts differ`);
+    }
+  }
+  console.log(
+    `${longDiffering} of ${COUNTED_FORMATS.length} generated logs of long blocks differ at some cut`,
+  );
+}

@@ -26,8 +26,14 @@ const SEP = "\u0000";
 class Group {
   /** Every finding of the group, in keeping order (a report with no place or file meets the first). */
   readonly all: Finding[] = [];
-  /** Bucket name → findings in keeping order (see `file`). */
-  readonly buckets = new Map<string, Finding[]>();
+  /**
+   * Bucket name → its findings in keeping order (see `file`): one finding
+   * alone, as most buckets hold, or a list. An array for every bucket was most
+   * of what filing a finding allocated, on a log of 100,000 failures. Made
+   * when a second finding joins the group: a group of one is tried directly
+   * (most warnings of a build are the only ones of their text).
+   */
+  buckets?: Map<string, Finding | Finding[]>;
 }
 
 /** What `meet` found: the kept finding a report names more or less fully, and the fuller of the two. */
@@ -47,7 +53,11 @@ export class KeptIndex {
     this.#order.set(f, this.#order.size);
     const group = this.#group(f);
     group.all.push(f);
-    this.#file(group, f);
+    if (group.buckets) this.#file(group, f);
+    else if (group.all.length > 1) {
+      group.buckets = new Map();
+      for (const g of group.all) this.#file(group, g);
+    }
   }
 
   /**
@@ -56,7 +66,8 @@ export class KeptIndex {
    * hold it; `meet` checks every candidate, so a stale entry is passed over.
    */
   renamed(f: Finding): void {
-    this.#file(this.#group(f), f);
+    const group = this.#group(f);
+    if (group.buckets) this.#file(group, f);
   }
 
   /**
@@ -66,24 +77,37 @@ export class KeptIndex {
   meet(f: Finding): Met | undefined {
     const group = this.#groups.get(partialKey(f));
     if (!group) return undefined;
+    const buckets = group.buckets;
+    if (!buckets) {
+      // One finding in the group: the buckets would only tell whether to try it.
+      const kept = group.all[0];
+      const fuller = moreOrLess(kept, f);
+      return fuller ? { kept, fuller } : undefined;
+    }
     let best: Met | undefined;
     let bestOrder = Infinity;
+    /** Whether `kept` is met, and comes before the best so far (false: look further on). */
+    const tryKept = (kept: Finding): boolean => {
+      const order = this.#order.get(kept)!;
+      // Lists are in keeping order: nothing further on can come first.
+      if (order >= bestOrder) return true;
+      const fuller = moreOrLess(kept, f);
+      if (!fuller) return false; // filed under a name it no longer has
+      best = { kept, fuller };
+      bestOrder = order;
+      return true;
+    };
     const look = (name: string) => {
-      const list = group.buckets.get(name);
-      if (!list) return;
-      for (const kept of list) {
-        const order = this.#order.get(kept)!;
-        // Lists are in keeping order: nothing further on can come first.
-        if (order >= bestOrder) return;
-        const fuller = moreOrLess(kept, f);
-        if (!fuller) continue; // filed under a name it no longer has
-        best = { kept, fuller };
-        bestOrder = order;
+      const filed = buckets.get(name);
+      if (!filed) return;
+      if (!Array.isArray(filed)) {
+        tryKept(filed);
         return;
       }
+      for (const kept of filed) if (tryKept(kept)) return;
     };
     if (f.test) {
-      const suffixes = nameSuffixes(f.test);
+      const suffixes = this.#suffixes(f.test);
       if (f.file) {
         // Kept in the same file, named more or less fully; or in no file, named as fully or less.
         look(bucket("longer", f.file, f.test));
@@ -109,6 +133,20 @@ export class KeptIndex {
     return best;
   }
 
+  /**
+   * nameSuffixes(test), kept for the last name asked: the scan meets a
+   * report, then files it when it met nothing, and each asks for its suffixes.
+   */
+  #suffixes(test: string): string[] {
+    if (this.#suffixesOf !== test) {
+      this.#suffixesOf = test;
+      this.#lastSuffixes = nameSuffixes(test);
+    }
+    return this.#lastSuffixes;
+  }
+  #suffixesOf: string | undefined;
+  #lastSuffixes: string[] = [];
+
   #group(f: Finding): Group {
     const key = partialKey(f);
     let group = this.#groups.get(key);
@@ -125,20 +163,28 @@ export class KeptIndex {
    *   each shorter place it starts with (`longer`: a report at `a.c:3` meets
    *   one kept at `a.c:3:5`);
    * - a test under its whole name (`name`) and under each end of its name
-   *   after a separator (`longer`), both for its file and for any file.
+   *   after a separator (`longer`), for any file and for its own file (when
+   *   it has one).
    */
   #file(group: Group, f: Finding): void {
     const order = this.#order.get(f)!;
+    const buckets = group.buckets!;
     const put = (name: string) => {
-      const list = group.buckets.get(name);
-      if (!list) group.buckets.set(name, [f]);
-      else insertInOrder(list, f, order, this.#order);
+      const filed = buckets.get(name);
+      if (!filed) buckets.set(name, f);
+      else if (!Array.isArray(filed)) {
+        if (filed !== f) {
+          buckets.set(name, this.#order.get(filed)! < order ? [filed, f] : [f, filed]);
+        }
+      } else insertInOrder(filed, f, order, this.#order);
     };
     if (f.test) {
       const file = f.file || NONE;
       put(bucket("name", file, f.test));
-      for (const s of nameSuffixes(f.test)) {
-        put(bucket("longer", file, s));
+      for (const s of this.#suffixes(f.test)) {
+        // A report in a file never meets a longer name kept in none (each names what the other
+        // lacks): only a test kept in a file is looked for in its file's bucket.
+        if (f.file) put(bucket("longer", file, s));
         put(bucket("longer", ANY, s));
       }
       return;

@@ -12,8 +12,13 @@
  * block of up to CARRY_LINES lines that crosses a cut is still read whole in
  * the next window. A window that is not the last keeps no finding whose block
  * starts in the lines the next window reads again (findings.ts `blockStart`):
- * the next window reports it whole, once (ADR 0700). A finding reported twice
- * is dropped by its key.
+ * the next window reports it whole, once (ADR 0700). A window starts with the
+ * heading lines in effect where it starts (readers name them: pytest's
+ * `FAILURES` rule, a section's title), so a part or block longer than the
+ * context is read as what it is, and a finding whose block starts at such a
+ * heading is left to the window that read its head (ADR 0705). A finding
+ * reported twice is dropped by its key; one named more or less fully meets the
+ * one remembered, kept or only counted, so the counts are exact.
  *
  * What is kept is bounded whatever the size: findings beyond KEPT_FINDINGS
  * are counted, not kept; the unexplained text is kept as its first and last
@@ -141,6 +146,8 @@ export class TriageScanner {
     last: new Uint16Array(0),
   };
   #contextCount = 0;
+  /** How many of the window's first lines are headings carried from before it (ADR 0705). */
+  #carried = 0;
   /** Lines added since the window's array was last made, each piece's as its own array (joined once, when read). */
   #parts: string[][] = [];
   #partLines = 0;
@@ -150,10 +157,12 @@ export class TriageScanner {
   #finalLines = 0;
   #bytes = 0;
   readonly #kept: Finding[] = [];
+  /** The kept findings as a set (a remembered finding may be kept or only counted). */
+  readonly #keptSet = new Set<Finding>();
   readonly #foundBy: string[] = [];
-  /** Keys of the findings seen, each with the kept finding (undefined: counted, not kept). */
-  readonly #keys = new Map<string, Finding | undefined>();
-  /** The kept findings filed to meet reports of them that name them more or less fully. */
+  /** Keys of the findings seen, each with the kept finding (or, counted and not kept, its names). */
+  readonly #keys = new Map<string, Finding>();
+  /** The remembered findings filed to meet reports of them that name them more or less fully. */
   readonly #partials = new KeptIndex();
   readonly #overflow: Counts = { errors: 0, test_failures: 0, warnings: 0 };
   readonly #readers = new Set<string>();
@@ -416,6 +425,7 @@ export class TriageScanner {
         last: lastChar.subarray(0, n),
       },
       final: last,
+      carried: this.#carried,
     });
     for (const r of read.readers) this.#readers.add(r);
     // The fresh lines made final: [contextCount, finalEnd) of the window.
@@ -423,9 +433,13 @@ export class TriageScanner {
     const start = this.#nextStart(lines, finalEnd);
     for (let k = 0; k < read.findings.length; k++) {
       const f = read.findings[k];
+      const at = blockStart(f) ?? -1;
       // A block that starts in the lines the next window reads again may be cut by this window's
       // end: the next window reads it from its start, whole, and reports it then.
-      if (!last && (blockStart(f) ?? -1) >= start) continue;
+      if (!last && at >= start) continue;
+      // A block that starts at a heading carried from before (a failure longer than the context)
+      // was reported, with its head, by the window that read that (ADR 0705).
+      if (at >= 0 && at < this.#carried) continue;
       this.#keep(f, read.foundBy[k]);
     }
     this.#noteTail(lines, contextCount, finalEnd);
@@ -440,15 +454,34 @@ export class TriageScanner {
     let chars = 0;
     for (let k = finalEnd; k < lines.length; k++) chars += lines[k].length + 1;
     this.#freshChars = chars;
-    // The next window's lines to the front; what follows them let go (the array keeps its length, and so its room).
-    const held = lines.length - start;
-    for (let k = 0; k < held; k++) lines[k] = lines[start + k];
-    lines.fill("", held);
-    first.copyWithin(0, start, start + held);
-    lead.copyWithin(0, start, start + held);
-    lastChar.copyWithin(0, start, start + held);
-    this.#held = held;
-    this.#contextCount = finalEnd - start;
+    // The headings in effect where the next window starts, to go before its lines (ADR 0705).
+    const headings = last ? [] : read.headingsAt(start);
+    const carried = headings.map((h) => ({
+      line: lines[h],
+      first: first[h],
+      lead: lead[h],
+      last: lastChar[h],
+    }));
+    // The next window's lines to the front, after its headings; what follows them let go (the
+    // array keeps its length, and so its room).
+    // Each heading is a distinct line before `start`, so they and the moved lines fit where these were.
+    const h = carried.length;
+    const moved = lines.length - start;
+    const shape = this.#shape;
+    for (let k = 0; k < moved; k++) lines[h + k] = lines[start + k];
+    shape.first.copyWithin(h, start, start + moved);
+    shape.lead.copyWithin(h, start, start + moved);
+    shape.last.copyWithin(h, start, start + moved);
+    for (let k = 0; k < h; k++) {
+      lines[k] = carried[k].line;
+      shape.first[k] = carried[k].first;
+      shape.lead[k] = carried[k].lead;
+      shape.last[k] = carried[k].last;
+    }
+    lines.fill("", h + moved);
+    this.#held = h + moved;
+    this.#carried = h;
+    this.#contextCount = h + finalEnd - start;
   }
 
   /**
@@ -471,18 +504,23 @@ export class TriageScanner {
     const key = findingKey(f);
     if (this.#keys.has(key)) {
       // A later report of a kept finding may carry what the first lacked (a window cut it short).
-      const earlier = this.#keys.get(key);
-      if (earlier) dedupe([earlier, f]);
+      const earlier = this.#keys.get(key)!;
+      if (this.#keptSet.has(earlier)) dedupe([earlier, f]);
       return;
     }
     if (this.#mergedWithPartial(f, key)) return;
     const keep = this.#kept.length < KEPT_FINDINGS;
     if (this.#keys.size < KNOWN_KEYS) {
-      this.#keys.set(key, keep ? f : undefined);
-      if (keep) this.#partials.add(f);
+      // A finding counted but not kept is remembered by its names alone, so that a later report
+      // naming it more or less fully (a window that held its block without its heading) meets it
+      // and is not counted again: the headline's count is exact past the kept findings too.
+      const known = keep ? f : namesOf(f);
+      this.#keys.set(key, known);
+      this.#partials.add(known);
     }
     if (keep) {
       this.#kept.push(f);
+      this.#keptSet.add(f);
       this.#foundBy.push(reader);
       return;
     }
@@ -511,7 +549,8 @@ export class TriageScanner {
       this.#partials.renamed(kept);
       if (this.#keys.size < KNOWN_KEYS) this.#keys.set(key, kept);
     }
-    dedupe([kept, f]);
+    // Only a kept finding takes what the report adds (a counted one is remembered by its names).
+    if (this.#keptSet.has(kept)) dedupe([kept, f]);
     return true;
   }
 
@@ -647,6 +686,15 @@ function appendLines(window: string[], at: number, part: string[], shape: LineSh
     n++;
   }
   return n;
+}
+
+/** A finding's names without its detail: what a counted, not kept, finding is remembered by. */
+function namesOf(f: Finding): Finding {
+  const names: Finding = { kind: f.kind, message: f.message };
+  if (f.location !== undefined) names.location = f.location;
+  if (f.test !== undefined) names.test = f.test;
+  if (f.file !== undefined) names.file = f.file;
+  return names;
 }
 
 /** Whether a text holds an escape or a carriage return (else its lines need only their prefixes looked at). */

@@ -14,6 +14,7 @@ import {
   moreOrLess,
 } from "../../src/condense/findings.ts";
 import { scanText } from "../../src/condense/scan.ts";
+import { COUNTED_FORMATS, countedFindings, countedLog } from "../support/counted_logs.ts";
 
 const test = (name: string, file?: string): Finding => ({
   kind: "test_failure",
@@ -148,4 +149,21 @@ Deno.test("with a short context the next window starts inside the log, and still
   // output's start. (node:test's TAP log holds a suite longer than that: a window starting inside
   // it names the suite's own line a failure, a limit of the context's length, not of the cut.)
   sweepCuts(CUT_BLOCKS.filter((name) => name !== "node_test/variety_tap.log"), [0], 40);
+});
+
+Deno.test("a block longer than a window's context is reported once, with its head, wherever windows cut it", () => {
+  // Each failing test prints 2,500 lines (a captured stdout, a goroutine dump, a stack of frames):
+  // more than the 2,000 lines a window takes from the one before, so a window starts inside it.
+  for (const format of COUNTED_FORMATS) {
+    const log = countedLog(format, 3, { outputLines: 2500 });
+    const whole = scanText(log).findings.map(findingKey).sort();
+    assertEquals(whole.length, countedFindings(format, 3), `${format}: read whole`);
+    for (const shift of [0, 4099, 9001]) {
+      const text = "x".repeat(shift) + "\n" + log;
+      for (const windowChars of [16 * 1024, 64 * 1024]) {
+        const windows = scanText(text, { windowChars }).findings.map(findingKey).sort();
+        assertEquals(windows, whole, `${format}, shift ${shift}, windows of ${windowChars}`);
+      }
+    }
+  }
 });

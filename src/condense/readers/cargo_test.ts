@@ -197,6 +197,9 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
           ? run[2].replace(/^.*[\\/]/, "").replace(/-[0-9a-f]{16}(?:\.exe)?$/, "")
           : run[3];
         ctx.explain(i);
+        // A window that starts inside this binary's run is given its lines first (ADR 0705):
+        // the binary, that its tests are running, the failure block it is inside.
+        ctx.heading?.(i, 0);
         continue;
       }
     }
@@ -238,6 +241,7 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       }
       if (line.startsWith("test result: ")) {
         ctx.explain(i);
+        ctx.headingEnds?.(i, 0);
         inRun = false;
         closeBinary();
         continue;
@@ -288,6 +292,7 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
         lines[j] !== "failures:" && !lines[j].startsWith("test result: ")
       ) j++;
       ctx.explain(i, j - 1);
+      ctx.heading?.(i, 2);
       const block = readBlock(lines, i + 1, j);
       const earlier = blocks.get(b[1]);
       if (!earlier || (!earlier.location && block.location)) blocks.set(b[1], block);
@@ -298,6 +303,7 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
     if (line === "failures:") {
       inFailureList = true;
       ctx.explain(i);
+      ctx.headingEnds?.(i, 2);
       continue;
     }
     if (inFailureList) {
@@ -312,6 +318,7 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
     }
     if (line.startsWith("running ") && /^running \d+ tests?$/.test(line)) {
       ctx.explain(i);
+      ctx.heading?.(i, 1);
       inRun = true;
     }
   }

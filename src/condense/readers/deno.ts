@@ -53,8 +53,6 @@ function isHeading(line: string): boolean {
 function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let part = "";
-  /** The line of the heading that began `part`: an error there is read as one only under it. */
-  let partAt = 0;
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c0 = shape.first[i];
@@ -76,8 +74,9 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       : null;
     if (h) {
       part = h[1];
-      partAt = i;
       ctx.explain(i);
+      // A window that starts among the part's entries is given its heading first (ADR 0705).
+      ctx.heading?.(i, 0);
       continue;
     }
     if (c0 === LOWER_O || c0 === UPPER_F) {
@@ -85,6 +84,8 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       if (RESULT.test(line)) {
         ctx.explain(i);
         part = "";
+        // The parts end here: a later window is given no heading from before.
+        ctx.headingEnds?.(i, 0);
         continue;
       }
       if (c0 === UPPER_F && line.startsWith("Found ") && /^Found \d+ errors?\.$/.test(line)) {
@@ -168,11 +169,11 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
               text.slice(1).filter((l) => !/^\^|~/.test(l) && !l.startsWith("throw ")),
               5,
             ),
-            at: partAt,
+            at: i,
           }),
         );
       } else {
-        out.push(finding("error", message, { location: loc, at: partAt }));
+        out.push(finding("error", message, { location: loc, at: i }));
       }
       i = j - 1;
       continue;

@@ -32,8 +32,6 @@ const SUMMARY =
 function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let file: string | undefined;
-  /** The line of the stylish heading that named `file`. */
-  let fileAt = 0;
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c0 = shape.first[i];
@@ -62,6 +60,7 @@ function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     }
     if (SUMMARY.test(line)) {
       ctx.explain(i);
+      ctx.headingEnds?.(i, 0);
       continue;
     }
     if (file !== undefined) {
@@ -72,19 +71,23 @@ function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         out.push(
           finding(r[3] === "error" ? "error" : "warning", msg, {
             location: `${file}:${r[1]}:${r[2]}`,
-            at: fileAt,
+            at: i,
           }),
         );
         continue;
       }
-      if (line.trim() !== "") file = undefined;
+      if (line.trim() !== "") {
+        file = undefined;
+        ctx.headingEnds?.(i, 0);
+      }
     }
     if (rowNext && line.length > 0 && line.charCodeAt(0) !== SPACE && PATH_ALONE.test(line)) {
       // Only a heading when a stylish row follows it.
       if (ROW.test(lines[i + 1] ?? "")) {
         file = line;
-        fileAt = i;
         ctx.explain(i);
+        // A window that starts among the file's rows is given its heading first (ADR 0705).
+        ctx.heading?.(i, 0);
         continue;
       }
     }

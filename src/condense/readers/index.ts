@@ -103,6 +103,12 @@ export interface ReadResult {
   lines: string[];
   /** The readers that recognised something (a finding or a line of their format). */
   readers: string[];
+  /**
+   * The heading lines (ReadContext.heading) in effect at line `at`, in line order: for each
+   * reader, its last heading before `at` of each level up to the deepest still open. A window
+   * that starts at `at` is given them first.
+   */
+  headingsAt(at: number): number[];
 }
 
 /** Runs the readers over lines already split (and stripped of escapes). */
@@ -115,6 +121,8 @@ export interface ReadOptions {
   final?: boolean;
   /** How many wrappers' labels were taken off these lines already (streams.ts); a bound on nesting. */
   labelDepth?: number;
+  /** How many of the first lines are headings carried from before them (ReadContext.carried). */
+  carried?: number;
 }
 
 /** Labels inside labels are read this deep (a runner started by a runner), no deeper. */
@@ -131,13 +139,20 @@ export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
   const marked = withoutRunnerMarks(lines, shape.first);
   const read = marked ? marked.lines : lines;
   if (marked) shape = computeShape(read);
-  const ctx = new WindowContext(new Uint8Array(lines.length), shape, opts.final === true);
+  const ctx = new WindowContext(
+    new Uint8Array(lines.length),
+    shape,
+    opts.final === true,
+    opts.carried ?? 0,
+  );
   const findings: Finding[] = [];
   const readerOf = new Map<Finding, string>();
   const ran: string[] = [];
-  for (const reader of READERS) {
+  for (let r = 0; r < READERS.length; r++) {
+    const reader = READERS[r];
     if (opts.skip?.has(reader.name)) continue;
     ctx.accounted = 0;
+    ctx.reader = r;
     const found = reader.read(read, ctx);
     if (found.length > 0 || ctx.accounted > 0) ran.push(reader.name);
     for (const f of found) {
@@ -160,7 +175,15 @@ export function readLines(lines: string[], opts: ReadOptions = {}): ReadResult {
   markBlank(ctx.shape.lead, ctx.marks);
   // dedupe keeps the first report's object, so each kept finding still names its reader.
   const kept = dedupe(withoutRepeatedAnnotations(findings, readerOf));
-  return new Read(kept, kept.map((f) => readerOf.get(f)!), ctx.marks, lines, ran);
+  const headings = ctx.headings;
+  return new Read(
+    kept,
+    kept.map((f) => readerOf.get(f)!),
+    ctx.marks,
+    lines,
+    ran,
+    (at) => headingsIn(headings, at),
+  );
 }
 
 /**
@@ -176,8 +199,15 @@ function readStreams(lines: string[], streams: LabelledStream[], opts: ReadOptio
   const readerOf = new Map<Finding, string>();
   const labelOf = new Map<Finding, string>();
   const ran = new Set<string>();
+  const reads: ReadResult[] = [];
+  const carried = opts.carried ?? 0;
   for (const stream of streams) {
-    const read = readLines(stream.lines, { ...opts, shape: undefined });
+    const read = readLines(stream.lines, {
+      ...opts,
+      shape: undefined,
+      carried: lowerBound(stream.at, carried),
+    });
+    reads.push(read);
     for (let j = 0; j < stream.at.length; j++) marks[stream.at[j]] = read.marks[j];
     for (let k = 0; k < read.findings.length; k++) {
       // Where the block starts, from the label's lines to the window's (the scan compares it with
@@ -192,7 +222,44 @@ function readStreams(lines: string[], streams: LabelledStream[], opts: ReadOptio
   }
   nameLabelsApart(findings, labelOf);
   const kept = dedupe(withoutRepeatedAnnotations(findings, readerOf));
-  return new Read(kept, kept.map((f) => readerOf.get(f)!), marks, lines, [...ran]);
+  // Each label's headings in effect, from its lines to the window's.
+  const headingsAt = (at: number) =>
+    streams.flatMap((stream, k) =>
+      reads[k].headingsAt(lowerBound(stream.at, at)).map((j) => stream.at[j])
+    ).sort((a, b) => a - b);
+  return new Read(kept, kept.map((f) => readerOf.get(f)!), marks, lines, [...ran], headingsAt);
+}
+
+/** The first index of ascending `xs` whose value is at least `x` (xs.length when none is). */
+function lowerBound(xs: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The headings in effect at line `at`, from the flat list a window's readers
+ * reported (reader, line, level; each reader's in line order): per reader, a
+ * heading closes those of its level and deeper before it, and an end closes them
+ * and opens none.
+ */
+function headingsIn(headings: readonly number[], at: number): number[] {
+  const open = new Map<number, number[]>();
+  for (let k = 0; k < headings.length; k += 3) {
+    const [reader, line, level] = [headings[k], headings[k + 1], headings[k + 2]];
+    if (line >= at) continue;
+    let stack = open.get(reader);
+    if (!stack) open.set(reader, stack = []);
+    const closes = level < 0 ? -1 - level : level;
+    if (stack.length > closes) stack.length = closes;
+    if (level >= 0) stack.push(line);
+  }
+  return [...new Set([...open.values()].flat())].sort((a, b) => a - b);
 }
 
 /**
@@ -218,11 +285,25 @@ function nameLabelsApart(findings: Finding[], labelOf: Map<Finding, string>): vo
 class WindowContext implements ReadContext {
   /** Lines the reader running now said it accounted for. */
   accounted = 0;
+  /** The index in READERS of the reader running now. */
+  reader = 0;
+  /** Headings reported, three numbers each: the reader, the line, the level (-1 - level: its end). */
+  readonly headings: number[] = [];
   constructor(
     readonly marks: Uint8Array,
     readonly shape: LineShape,
     readonly final: boolean,
+    readonly carried: number,
   ) {}
+
+  heading(i: number, level: number): void {
+    this.headings.push(this.reader, i, level);
+  }
+
+  headingEnds(i: number, level: number): void {
+    // Kept as a level below zero: it closes the levels from `level` down and opens none.
+    this.headings.push(this.reader, i, -1 - level);
+  }
 
   explain(from: number, to: number = from): void {
     this.accounted += to - from + 1;
@@ -260,6 +341,7 @@ class Read implements ReadResult {
     readonly marks: Uint8Array,
     readonly lines: string[],
     readonly readers: string[],
+    readonly headingsAt: (at: number) => number[],
   ) {}
 
   get explained(): Set<number> {

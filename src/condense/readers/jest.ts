@@ -50,8 +50,6 @@ function consoleBlockEnd(lines: string[], i: number): number {
 function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   let file: string | undefined;
-  /** The line of the `FAIL file` heading that named `file`: a test's block starts there. */
-  let fileAt: number | undefined;
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
     const c0 = shape.first[i];
@@ -72,12 +70,14 @@ function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const f = FILE.exec(line);
     if (f) {
       file = f[2];
-      fileAt = i;
       ctx.explain(i);
+      // A window that starts among this file's blocks is given its heading first (ADR 0705).
+      ctx.heading?.(i, 0);
       continue;
     }
     if (SUMMARY.test(line)) {
       ctx.explain(i);
+      ctx.headingEnds?.(i, 0);
       continue;
     }
     if (!line.includes("●")) continue;
@@ -92,6 +92,8 @@ function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         SUMMARY.test(lines[j]))
     ) j++;
     ctx.explain(i, j - 1);
+    // A window that starts inside the block (a test's long output) is given its bullet first.
+    ctx.heading?.(i, 1);
     const frames: Frame[] = [];
     const text: string[] = [];
     for (let k = i + 1; k < j; k++) {
@@ -116,7 +118,7 @@ function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           location: loc ?? file,
           test: undefined,
           detail: text.slice(1, 4),
-          at: fileAt ?? i,
+          at: i,
         }),
       );
     } else {
@@ -129,7 +131,7 @@ function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           detail: text.slice(1).filter((l) =>
             /^(?:Expected|Received|[-+] |Difference|- Expected|\+ Received)/.test(l)
           ),
-          at: fileAt ?? i,
+          at: i,
         }),
       );
     }

@@ -23,8 +23,12 @@ function readMocha(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const failing = FAILING.exec(lines[i]);
     if (failing) {
       ctx.explain(i);
-      // The entries are numbered 1…N: read exactly those, then look for the next run.
-      i = readEntries(lines, i + 1, Number(failing[1]), ctx, shape.lead, out) - 1;
+      // A window that starts among the entries is given this line first (ADR 0705).
+      ctx.heading?.(i, 0);
+      // The entries are numbered 1…N: read exactly those, then look for the next run. Under a
+      // heading carried from before the window they go on from wherever the window starts.
+      const carried = i < (ctx.carried ?? 0);
+      i = readEntries(lines, i + 1, Number(failing[1]), ctx, shape.lead, out, carried) - 1;
     }
   }
   return out;
@@ -37,16 +41,20 @@ function readEntries(
   ctx: ReadContext,
   lead: Uint16Array,
   out: Finding[],
+  fromAny: boolean,
 ): number {
-  let expected = 1;
+  /** The number of the next entry; 0: the first one seen, whatever its number (fromAny). */
+  let expected = fromAny ? 0 : 1;
   let i = start;
   for (; i < lines.length && expected <= count; i++) {
     const c = lead[i];
     if (c < DIGIT_0 || c > DIGIT_9) continue; // "  1) title"
     if (!lines[i].includes(") ")) continue;
     const e = ENTRY.exec(lines[i]);
-    if (!e || Number(e[1]) !== expected) continue;
-    expected++;
+    if (!e) continue;
+    const number = Number(e[1]);
+    const first = expected === 0;
+    if (first ? number < 1 || number > count : number !== expected) continue;
     // The title: this line and the deeper-indented ones after it, up to the one ending in ':'.
     const title: string[] = [e[2]];
     let j = i;
@@ -57,6 +65,10 @@ function readEntries(
       j++;
       title.push(lines[j].trim());
     }
+    // The first entry of a window that starts among them is one only with a whole title (a later
+    // run's spec tree numbers its failed tests too, with no colon after them).
+    if (first && !title[title.length - 1].endsWith(":")) continue;
+    expected = number + 1;
     const name = title.join(" ").replace(/:$/, "").trim();
     // The body: the error and its stack, up to the blank line after the stack (or the next entry).
     let k = j + 1;
@@ -79,12 +91,14 @@ function readEntries(
         test: name,
         location: frame ? `${frame.file}:${frame.line}:${frame.col}` : timedOutIn,
         detail,
-        // The entries are read only under their `N failing` line, just before `start`.
-        at: start - 1,
+        // Entries are read only under their `N failing` line, which a later window is given first.
+        at: i,
       }),
     );
     i = k - 1;
   }
+  // After the last entry the list is over: a later window is not given its `N failing` line.
+  if (expected > count) ctx.headingEnds?.(i, 0);
   return i;
 }
 

@@ -178,20 +178,14 @@ function readRun(
   }
   if (section < 0) {
     return {
-      findings: tree.filter((t) => !t.partial).map((t) => {
-        const err = readError(lines, t.from, t.to);
-        return finding("test_failure", err.message, {
-          test: t.name,
-          location: err.frame ? `${err.frame.file}:${err.frame.line}:${err.frame.col}` : undefined,
-          detail: err.detail,
-          at: t.at,
-        });
-      }),
+      findings: tree.filter((t) => !t.partial).map((t) => treeFinding(lines, t)),
       next: lines.length,
     };
   }
   ctx.explain(section);
   const out: Finding[] = [];
+  /** The tree's failures the section named (the rest are read from the tree, below). */
+  const listed = new Set<string>();
   let i = section + 1;
   for (; i < lines.length; i++) {
     // The first character from the shape, and no read past the last line: charCodeAt on an empty
@@ -223,6 +217,7 @@ function readRun(
       continue;
     }
     const full = inTree.name;
+    listed.add(full);
     const loc = err.frame
       ? `${err.frame.file}:${err.frame.line}:${err.frame.col}`
       : at
@@ -239,7 +234,27 @@ function readRun(
     );
     i = j - 1;
   }
+  // A failure the section does not name here is named past these lines (a window of a long output
+  // that ends inside the section): the tree's error reports it, as where no section follows. The
+  // window that holds its entry in the section does not hold the tree, and leaves it.
+  if (i >= lines.length) {
+    for (const t of tree) if (!t.partial && !listed.has(t.name)) out.push(treeFinding(lines, t));
+  }
   return { findings: out, next: i };
+}
+
+/** A failure read from the tree: the error indented beneath its line. */
+function treeFinding(
+  lines: string[],
+  t: { name: string; from: number; to: number; at: number },
+): Finding {
+  const err = readError(lines, t.from, t.to);
+  return finding("test_failure", err.message, {
+    test: t.name,
+    location: err.frame ? `${err.frame.file}:${err.frame.line}:${err.frame.col}` : undefined,
+    detail: err.detail,
+    at: t.at,
+  });
 }
 
 function readNodeTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {

@@ -177,12 +177,12 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const verbose: { kind: string; id: string; at: number }[] = [];
   const sections = new Map<string, { from: number; to: number; error: boolean; at: number }>();
   let part = "";
-  /** The line of the rule that began `part`: a section's title is read as one only under it. */
-  let partAt = 0;
   // --tb=line: FAILURES holds no titles, only each failure's E lines and its `path:line: message`, in the
   // order of the summary's entries.
   let titled = false;
   let warnedIds: string[] = [];
+  /** The line of the first of `warnedIds`. */
+  let warnedAt = 0;
   const warnings: Finding[] = [];
   const untitled: { from: number; to: number; at: number }[] = [];
   let untitledFrom = -1;
@@ -197,10 +197,11 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const s = SECTION.exec(line);
       if (s) {
         part = s[1];
-        partAt = i;
         titled = false;
         untitledFrom = -1;
         ctx.explain(i);
+        // A window that starts inside the part is given this rule first (ADR 0705).
+        ctx.heading?.(i, 0);
         continue;
       }
     }
@@ -208,6 +209,7 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     if (c >= DIGIT_0 && c <= DIGIT_9 && part !== "" && QUIET_END.test(line)) {
       part = "";
       ctx.explain(i);
+      ctx.headingEnds?.(i, 0);
       continue;
     }
     if (part === "warnings summary") {
@@ -215,6 +217,7 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       // and the source line under it.
       if (line === "") warnedIds = [];
       else if (c !== SPACE) {
+        if (warnedIds.length === 0) warnedAt = i;
         if (!line.startsWith("-- Docs: ")) warnedIds.push(line);
         ctx.explain(i);
         continue;
@@ -230,7 +233,8 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
               location: `${w[1]}:${w[2]}`,
               test: id,
               detail: warnedIds.length > 1 ? [`also in ${warnedIds.length - 1} more`] : [],
-              at: partAt,
+              // The block starts at the ids it names (none: at its own line).
+              at: warnedIds.length > 0 ? warnedAt : i,
             }),
           );
           i = j - 1;
@@ -248,7 +252,7 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       if (p) {
         const from = untitledFrom >= 0 ? untitledFrom : i;
         ctx.explain(from, i);
-        untitled.push({ from, to: i + 1, at: partAt });
+        untitled.push({ from, to: i + 1, at: from });
         untitledFrom = -1;
         continue;
       }
@@ -260,7 +264,9 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         let j = i + 1;
         while (j < lines.length && !TITLE.test(lines[j]) && !SECTION.test(lines[j])) j++;
         ctx.explain(i, j - 1);
-        sections.set(t[1], { from: i + 1, to: j, error: part === "ERRORS", at: partAt });
+        // A window that starts inside the section (a long captured output) is given its title.
+        ctx.heading?.(i, 1);
+        sections.set(t[1], { from: i + 1, to: j, error: part === "ERRORS", at: i });
         i = j - 1;
         continue;
       }
@@ -285,8 +291,7 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
           ctx.explain(j);
           j++;
         }
-        // An entry that names no test nor file is read as one only under the summary's rule.
-        const at = entry.id.includes("::") || entry.id.endsWith(".py") ? i : partAt;
+        const at = i;
         // A subtest is named as its section is titled: the test, then its parameters in parentheses.
         if (m[2] !== undefined) {
           summary.push({ kind: "FAILED", id: `${entry.id} (${m[2]})`, message: entry.message, at });
@@ -387,6 +392,8 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   }
   /** The titles of the sections that name this entry's test, in the sections' order. */
   const titledBy = (e: { id: string }): string[] => {
+    // A summary with no sections in these lines (-rN aside, most windows of a long summary).
+    if (sections.size === 0) return [];
     const found = new Set<string>([
       ...byName.get(titleOf(e.id)) ?? [],
       ...byName.get(e.id) ?? [],
@@ -434,7 +441,8 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   let lastFile: string | undefined;
   // The names entries give sections (see titledBy), to ask of each section left whether any entry names it.
   const entryNames = new Set<string>();
-  for (const e of entries) {
+  // Asked of sections only: none, nothing to ask.
+  for (const e of sections.size > 0 ? entries : []) {
     entryNames.add(titleOf(e.id)).add(e.id);
     for (let j = e.id.indexOf("::"); j !== -1; j = e.id.indexOf("::", j + 1)) {
       entryNames.add(e.id.slice(j));
@@ -456,9 +464,12 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const fixture = /^ERROR at (?:setup|teardown) of (.+)$/.exec(title)?.[1];
     const name = fixture ?? title;
     const read = readSection(lines, section.from, section.to, fixture ? file : collected?.[1]);
+    // A setup or teardown error's frames are its fixture's, most often in a conftest.py: its place
+    // names the test's file only when that is a test file (a test fixture defined in the module).
+    const testFile = file && (!fixture || isTestFile(file)) ? file : undefined;
     out.push(
       finding(section.error ? "error" : "test_failure", read.message ?? title, {
-        test: collected && !fixture ? undefined : file ? idIn(file, name) : name,
+        test: collected && !fixture ? undefined : testFile ? idIn(testFile, name) : name,
         location: read.location ?? (collected && !fixture ? collected[1] : undefined),
         detail: read.detail,
         at: section.at,
@@ -466,6 +477,12 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     );
   }
   return out;
+}
+
+/** Whether pytest collects tests from a file of this name by default (`test_*.py`, `*_test.py`). */
+function isTestFile(path: string): boolean {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  return base.endsWith(".py") && (base.startsWith("test_") || base.endsWith("_test.py"));
 }
 
 /** Whether an outcome (`ERROR`, `FAILED`, a -v line's word) is an error rather than a failure. */

@@ -16,6 +16,26 @@ export interface ReadContext {
    * followed by more lines. Unset: not known, so not the end.
    */
   final?: boolean;
+  /**
+   * Line i opens a part of the output that the lines after it belong to (level 0: pytest's
+   * `FAILURES` rule, mocha's `N failing`) or a block inside the part (level 1: a failure's
+   * title), until a later heading of the same or a lower level. A window of a long output that
+   * starts after a heading is given the headings in effect there as its first lines (`carried`),
+   * so it reads its lines as part of what they belong to (ADR 0705). Report headings in line order.
+   */
+  heading?(i: number, level: number): void;
+  /**
+   * The part (level 0) or block (level 1, …) a heading opened ends before line i: a window that
+   * starts after it is given no heading of that level or deeper (mocha's list, after its last entry).
+   */
+  headingEnds?(i: number, level: number): void;
+  /**
+   * How many of the first lines are headings carried from before the window (0 or unset: none).
+   * The lines after them may start inside the part or block a heading opened (mocha's entries
+   * from the middle of the list); a finding whose block starts at a carried heading was reported
+   * by the window that read its head, and is dropped.
+   */
+  carried?: number;
 }
 
 export interface Reader {
