@@ -49,6 +49,8 @@ export const WINDOW_CHARS = 512 * 1024;
 const CARRY_LINES = 2000;
 /** At most this many characters are carried (a window of very long lines carries fewer lines). */
 const CARRY_CHARS = 512 * 1024;
+/** A heading that ends in a rule of four dashes or equals signs (its block is below it). */
+const HEADING_RULE = /\S.*[-=]{4}$/;
 /** Findings kept (deduplicated, in output order); those beyond are counted by kind. */
 export const KEPT_FINDINGS = 2000;
 /** Distinct findings remembered for deduplication; past this, repeats are counted again. */
@@ -462,7 +464,11 @@ export class TriageScanner {
   #nextStart(lines: string[], finalEnd: number): number {
     const start = Math.max(0, finalEnd - this.#carryLines);
     for (let k = start; k > 0 && k > start - this.#carryLines; k--) {
-      if (lines[k - 1].length === 0) return k;
+      if (lines[k - 1].length !== 0) continue;
+      // A heading that ends in a rule (cargo test's `---- name stdout ----`) may be followed by an
+      // empty line of its own: the block began at the heading, above it.
+      if (k >= 2 && HEADING_RULE.test(lines[k - 2])) continue;
+      return k;
     }
     return start;
   }

@@ -27,7 +27,12 @@ import {
   SPACE,
 } from "../chars.ts";
 
-const MARK = /^(\s*)(✖|✔|▶|﹣|\*) (.+?)(?: \(([\d.]+m?s)\))?(?: # .*)?$/;
+const MARK = /^(\s*)(✖|✔|▶|﹣|\*) (.+?)(?: \(([\d.]+m?s)\))?(?: # (.*))?$/;
+
+/** A ✖ marked `# TODO`: a test expected to fail, which the run does not count as failed. */
+function isTodo(m: RegExpExecArray): boolean {
+  return m[5] !== undefined && /^todo\b/i.test(m[5]);
+}
 /** The failing-tests section's heading (the whole line: compared, not matched). */
 const SECTION_LINE = "✖ failing tests:";
 const AT_LINE = /^\s*at /;
@@ -156,6 +161,7 @@ function readRun(
     }
     if (m[2] !== "✖") continue;
     const at = stack.length > 0 ? stack[0].at : i;
+    const todo = isTodo(m);
     failedNodes.push({ name: path, partial, at });
     // A failed test has its error indented beneath it; a failed suite does not.
     let j = i + 1;
@@ -173,7 +179,7 @@ function readRun(
       continue;
     }
     // The error is read only if no failing-tests section follows (which repeats it, and wins).
-    tree.push({ name: path, from: i + 1, to: j, partial, at });
+    if (!todo) tree.push({ name: path, from: i + 1, to: j, partial, at });
     i = j - 1;
   }
   if (section < 0) {
@@ -218,7 +224,7 @@ function readRun(
     // show, or shows by half, was in lines above these (a window of a long output starting inside
     // the run), and the window that held the tree reported it under its whole name.
     const inTree = failedNodes.find((t) => t.name === m[3] || t.name.endsWith(" > " + m[3]));
-    if (!inTree || inTree.partial) {
+    if (!inTree || inTree.partial || isTodo(m)) {
       i = j - 1;
       continue;
     }

@@ -185,11 +185,33 @@ const TAP_STRUCTURE = /^\s*(?:ok \d|TAP version \d|\d+\.\.\d+(?:\s|$)|# Subtest:
 /** How far from a bare `not ok` line the other lines of its TAP stream are looked for. */
 const TAP_NEAR = 20;
 
-/** Whether a line of TAP's own structure stands within TAP_NEAR lines of line `i`. */
+const PLAN = /^\s*\d+\.\.\d+(?:\s|$)/;
+const RESULT_LINE = /^\s*(?:not )?ok\b/;
+
+/** Whether the plan at line k closes a stream: results stand above it (skipping `#` comments and blanks). */
+function closingPlan(lines: string[], k: number): boolean {
+  for (let p = k - 1; p >= 0 && p >= k - TAP_NEAR; p--) {
+    const l = lines[p];
+    if (l.trim() === "" || /^\s*#/.test(l)) continue;
+    return RESULT_LINE.test(l);
+  }
+  return false;
+}
+
+/**
+ * Whether a line of TAP's own structure stands within TAP_NEAR lines of line `i`. A plan that
+ * closes a stream above (`1..5` after its results) ends that stream: its lines are not near a line
+ * after it, which another step of the log printed.
+ */
 function tapNear(lines: string[], i: number): boolean {
+  for (let k = i - 1; k >= 0 && k >= i - TAP_NEAR; k--) {
+    if (!TAP_STRUCTURE.test(lines[k])) continue;
+    if (PLAN.test(lines[k]) && closingPlan(lines, k)) break;
+    return true;
+  }
   const to = Math.min(lines.length, i + TAP_NEAR + 1);
-  for (let k = Math.max(0, i - TAP_NEAR); k < to; k++) {
-    if (k !== i && TAP_STRUCTURE.test(lines[k])) return true;
+  for (let k = i + 1; k < to; k++) {
+    if (TAP_STRUCTURE.test(lines[k])) return true;
   }
   return false;
 }
