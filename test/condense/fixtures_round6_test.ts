@@ -304,6 +304,99 @@ export const ROUND6: Record<string, Want[]> = {
   ]],
 };
 
+const QUEUE: Want[] = [
+  ["test_failure", "queue_test.go:33", "TestLength", "len = 1, want 2"],
+  ["test_failure", "queue_test.go:15", "TestOrder", "Pop() = 2, want 1"],
+];
+const UNUSED_GO: Want = [
+  "error",
+  "broken/broken_test.go:9:6",
+  undefined,
+  "unused declared but not used",
+];
+const ORDERS = "tests/test_orders.py";
+const HOOKS = "/home/dev/project/test/hooks.spec.js";
+const SUITE = "/home/dev/project/test/suite.test.js";
+const LINT = "/home/dev/project/lint";
+
+/** The second batch, written from its logs before triage read them. */
+export const ROUND6_MORE: Record<string, Want[]> = {
+  more_go: [UNUSED_GO, ["error", undefined, undefined, "example.com/more/exits"], ...QUEUE],
+  more_go_verbose: [UNUSED_GO, ["test_failure", undefined, "TestExitsEarly", ""], ...QUEUE],
+  more_werror: [
+    ["error", "main.c:5:13", undefined, "unused variable ‘errors’"],
+    ["error", "main.c:7:23", undefined, "directive writing 5 bytes"],
+    ["error", "Makefile:5", undefined, "main.o"],
+  ],
+  more_clang_notes: [
+    ["error", "inventory.cpp:14:21", undefined, "no member named 'quantity'"],
+    ["error", "inventory.cpp:21:11", undefined, "no matching member function for call to 'insert'"],
+  ],
+  more_cargo_test_build: [["error", "tests/api.rs:4:21", undefined, "mismatched types"]],
+  more_cargo_should_panic: [
+    ["test_failure", "src/lib.rs:20:18", "tests::panics_with_other_message", "index out of bounds"],
+    ["test_failure", "src/lib.rs:12:8", "tests::rejects_out_of_range", "did not panic as expected"],
+  ],
+  more_pytest: [
+    ["test_failure", `${ORDERS}:10`, `${ORDERS}::TestOrders::test_refund_raises`, "DID NOT RAISE"],
+    [
+      "test_failure",
+      `${ORDERS}:16`,
+      `${ORDERS}::TestOrders::test_qty_positive[negative-qty::edge]`,
+      "quantity -1 must be positive",
+    ],
+    ["test_failure", `${ORDERS}:19`, `${ORDERS}::TestOrders::test_dicts`, "assert {'a': 1"],
+    [
+      "test_failure",
+      `${ORDERS}:24`,
+      `${ORDERS}::test_deprecated_call`,
+      "DeprecationWarning: old API",
+    ],
+  ],
+  more_py_syntax: [[
+    "error",
+    "/home/dev/project/bad_syntax.py:2",
+    undefined,
+    "SyntaxError: '(' was never closed",
+  ]],
+  more_maven_nested: [
+    ["test_failure", "AddressTest.java:15", "shop.AddressTest.labelHasZip", "label (2 failures)"],
+    [
+      "test_failure",
+      "AddressTest.java:25",
+      "shop.AddressTest$WhenEmpty.labelIsBlank",
+      "expected: <> but was: <, >",
+    ],
+  ],
+  more_java_clinit: [["error", "Boot.java:2", undefined, 'For input string: "eighty"']],
+  more_ruby_crash: [["error", "crash.rb:7", undefined, "key not found: :amount (KeyError)"]],
+  more_bash_unbound: [["error", "release.sh:6", undefined, "RELEASE_TAG: unbound variable"]],
+  more_bash_not_found: [["error", "setup.sh:3", undefined, "terraformx: command not found"]],
+  more_jest_coverage: [["error", undefined, undefined, 'does not meet "global" threshold']],
+  more_jest_syntax: [
+    ["error", "__tests__/broken/syntax.test.js:3:23", undefined, "SyntaxError"],
+  ],
+  more_mocha_hooks: [
+    ["test_failure", HOOKS, "checkout waits for the payment gateway", "Timeout of 50ms exceeded"],
+    [
+      "test_failure",
+      "test/hooks.spec.js:6:54",
+      'checkout "before each" hook for "uses the db"',
+      "db fixture unavailable",
+    ],
+  ],
+  more_node_dot: [
+    // The dot reporter lists the failed tests by their own names only.
+    ["test_failure", `${SUITE}:12:14`, "adds items", "deep-equal"],
+    ["test_failure", `${SUITE}:15:7`, "rejects negatives", "Missing expected rejection"],
+  ],
+  more_eslint_parse: [
+    ["error", `${LINT}/fine.js:2:1`, undefined, "no-unused-vars"],
+    ["error", `${LINT}/fine.js:2:1`, undefined, "no-useless-assignment"],
+    ["error", `${LINT}/parse.js:2:3`, undefined, "Parsing error: Unexpected keyword 'return'"],
+  ],
+};
+
 /** Passing runs: the warnings each should give (most none), and a clean outcome. */
 export const ROUND6_PASSING: Record<string, Want[]> = {
   go_pass: [],
@@ -330,7 +423,7 @@ export const ROUND6_PASSING: Record<string, Want[]> = {
   prove_pass: [],
 };
 
-for (const [name, want] of Object.entries(ROUND6)) {
+for (const [name, want] of Object.entries({ ...ROUND6, ...ROUND6_MORE })) {
   Deno.test(`round 6, ${name}: the failures written down from the log, and a failed headline`, () => {
     expectFindings(`round6/${name}.log`, want);
     const r = triageFixture(`round6/${name}.log`);

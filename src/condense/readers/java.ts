@@ -144,7 +144,12 @@ function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         body.map((l) => STACK.exec(l)).find((m) =>
           m && !/^(?:java|javax|jdk|sun|org\.junit|org\.opentest4j|junit)\./.test(m[1])
         );
-      const message = body.find((l) => !/^\s+at /.test(l) && l.trim() !== "")?.trim() ?? "failed";
+      const text = body.filter((l) => !/^\s+at /.test(l) && l.trim() !== "").map((l) => l.trim());
+      // An exception whose message starts on the next line (`MultipleFailuresError: ` then
+      // `label (2 failures)`) is read with that line.
+      const message = text[0]?.endsWith(":") && text[1] !== undefined
+        ? `${text[0]} ${text[1]}`
+        : text[0] ?? "failed";
       addTest(
         cls,
         method,

@@ -163,6 +163,14 @@ function readRun(
     const at = stack.length > 0 ? stack[0].at : i;
     const todo = isTodo(m);
     failedNodes.push({ name: path, partial, at });
+    // A suite whose only error is its subtests' count (`'2 subtests failed'`, as the dot reporter's
+    // Failed tests list shows it) failed through its tests, which are findings of their own; the
+    // count is one line, and what follows it is not the suite's.
+    if (i + 1 < lines.length && SUBTESTS_FAILED.test(lines[i + 1])) {
+      ctx.explain(i, i + 1);
+      i++;
+      continue;
+    }
     // A failed test has its error indented beneath it; a failed suite does not.
     let j = i + 1;
     while (
@@ -172,12 +180,6 @@ function readRun(
     while (j > i + 1 && isBlank(lines[j - 1])) j--;
     if (j === i + 1) continue;
     ctx.explain(i, j - 1);
-    // A suite whose only error is its subtests' count (`'2 subtests failed'`, as the dot reporter's
-    // Failed tests list shows it) failed through its tests, which are findings of their own.
-    if (j === i + 2 && SUBTESTS_FAILED.test(lines[i + 1])) {
-      i = j - 1;
-      continue;
-    }
     // The error is read only if no failing-tests section follows (which repeats it, and wins).
     if (!todo) tree.push({ name: path, from: i + 1, to: j, partial, at });
     i = j - 1;
@@ -198,6 +200,8 @@ function readRun(
   }
   ctx.explain(section);
   const out: Finding[] = [];
+  /** The tree's failures the section repeated. */
+  const repeated = new Set<string>();
   let i = section + 1;
   for (; i < lines.length; i++) {
     // The first character from the shape, and no read past the last line: charCodeAt on an empty
@@ -229,6 +233,7 @@ function readRun(
       continue;
     }
     const full = inTree.name;
+    repeated.add(full);
     const loc = err.frame
       ? `${err.frame.file}:${err.frame.line}:${err.frame.col}`
       : at
@@ -244,6 +249,20 @@ function readRun(
       }),
     );
     i = j - 1;
+  }
+  // A failure of the tree the section does not repeat belongs to an earlier run in the output
+  // (another reporter's, whose tree no section followed): read from the tree.
+  for (const t of tree) {
+    if (t.partial || repeated.has(t.name)) continue;
+    const err = readError(lines, t.from, t.to);
+    out.push(
+      finding("test_failure", err.message, {
+        test: t.name,
+        location: err.frame ? `${err.frame.file}:${err.frame.line}:${err.frame.col}` : undefined,
+        detail: err.detail,
+        at: t.at,
+      }),
+    );
   }
   return { findings: out, next: i };
 }
