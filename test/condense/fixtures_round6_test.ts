@@ -397,6 +397,54 @@ export const ROUND6_MORE: Record<string, Want[]> = {
   ],
 };
 
+const ABS = "/home/dev/project";
+const [ODD, SKU, MISSING, XPASS, DATABASE, SCRATCH] = PYTEST;
+
+/** The first batch's projects under other reporters and flags. */
+export const ROUND6_FLAGS: Record<string, Want[]> = {
+  more_pytest_tb_line: [
+    ["test_failure", `${ABS}/${INV}:12`, ODD[2], "assert 1069 == 1070"],
+    ["test_failure", `${ABS}/inventory.py:10`, SKU[2], "ValueError"],
+    ["test_failure", `${ABS}/inventory.py:18`, MISSING[2], "RuntimeError"],
+    XPASS,
+    ["error", undefined, DATABASE[2], "ConnectionError"],
+    ["error", undefined, SCRATCH[2], "could not remove the scratch file"],
+  ],
+  more_pytest_native: [
+    ["test_failure", `${ABS}/${INV}:12`, ODD[2], "assert 1069 == 1070"],
+    ["test_failure", `${ABS}/${INV}:16`, SKU[2], "ValueError"],
+    ["test_failure", `${ABS}/${INV}:20`, MISSING[2], "RuntimeError"],
+    XPASS,
+    ["error", `${ABS}/tests/conftest.py:6`, DATABASE[2], "ConnectionError"],
+    ["error", `${ABS}/tests/conftest.py:14`, SCRATCH[2], "could not remove the scratch file"],
+  ],
+  more_go_json_race: [
+    [
+      "test_failure",
+      "/home/dev/project/ledger/ledger_test.go:21",
+      "TestConcurrentDeposits",
+      "race detected",
+    ],
+    GO_PANIC,
+  ],
+  more_mocha_list: MOCHA,
+  more_mocha_min: MOCHA,
+  more_unittest_buffer: ROUND6.unittest_v,
+  more_cargo_quiet: ROUND6.cargo_workspace,
+  more_deno_dot: ROUND6.deno_test,
+  more_deno_tap: ROUND6.deno_test,
+  more_jest_verbose: ROUND6.jest_snapshot,
+  more_node_tap_nested: [
+    ["test_failure", `${SUITE}:12:14`, "inventory > restock > adds items", "deep-equal"],
+    [
+      "test_failure",
+      `${SUITE}:15:7`,
+      "inventory > restock > rejects negatives",
+      "Missing expected rejection",
+    ],
+  ],
+};
+
 /** Passing runs: the warnings each should give (most none), and a clean outcome. */
 export const ROUND6_PASSING: Record<string, Want[]> = {
   go_pass: [],
@@ -423,7 +471,7 @@ export const ROUND6_PASSING: Record<string, Want[]> = {
   prove_pass: [],
 };
 
-for (const [name, want] of Object.entries({ ...ROUND6, ...ROUND6_MORE })) {
+for (const [name, want] of Object.entries({ ...ROUND6, ...ROUND6_MORE, ...ROUND6_FLAGS })) {
   Deno.test(`round 6, ${name}: the failures written down from the log, and a failed headline`, () => {
     expectFindings(`round6/${name}.log`, want);
     const r = triageFixture(`round6/${name}.log`);

@@ -9,7 +9,7 @@
  * failure by its name (an unnamed one by its order).
  */
 import { blockStart, type Finding, finding } from "../findings.ts";
-import { FramePicker, indentOf, isJsSpace, jsFrameAfterAt } from "../text.ts";
+import { frameInBody, FramePicker, indentOf, isJsSpace, jsFrameAfterAt } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 import { assertionEvidence } from "./evidence.ts";
 import {
@@ -420,7 +420,19 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const f = jsFrameAfterAt(l.startsWith("at ") ? l.slice(3) : l);
       if (f && picker.add(f)) break;
     }
-    const frame = picker.pick();
+    // Deno's block names the file and line the test is defined on (`./x_test.ts:9`): the frame in
+    // the test's body is at or after it, past a helper of the file defined above.
+    const definedIn = loc ? /^(.*?):(\d+)$/.exec(loc) : null;
+    const inBody = definedIn
+      ? frameInBody(
+        stack.map((l) => jsFrameAfterAt(l.trim().replace(/^at /, ""))).filter((f) =>
+          f !== undefined
+        ),
+        definedIn[1],
+        Number(definedIn[2]),
+      )
+      : undefined;
+    const frame = inBody ?? picker.pick();
     const errorLines = (yaml.get("error") ?? yaml.get("message") ?? []).filter((l) => l !== "");
     const expected = yaml.get("expected");
     const actual = yaml.get("actual");
