@@ -117,6 +117,15 @@ export function findingKey(f: Finding): string {
  */
 export const NAME_SEPARATORS = ["::", " > ", " › ", "/", "."];
 
+/**
+ * A test's name without the invocation a runner adds to a parameterised test's
+ * (JUnit 5's `discounts(long, int)[2]`, an index alone `[2]`): the name a summary
+ * gives all its invocations (`PricingTest.discounts`).
+ */
+export function withoutInvocation(test: string): string {
+  return test.replace(/(?:\([^()]*\))?\[\d+\]$/, "");
+}
+
 /** Whether `short` is `long`, or the end of `long` after one of the name separators. */
 function nameEndsWith(long: string, short: string): boolean {
   if (long === short) return true;
@@ -146,12 +155,14 @@ export function bareLocation(location: string): string {
  */
 export function partialKey(f: Finding): string {
   if (!f.test) return `${f.kind}|${f.message}`;
+  // An invocation's parameters may hold separators (`(java.lang.String)[1]`): the method's name is the key.
+  const test = withoutInvocation(f.test);
   let at = 0;
   for (const sep of NAME_SEPARATORS) {
-    const i = f.test.lastIndexOf(sep);
+    const i = test.lastIndexOf(sep);
     if (i >= 0) at = Math.max(at, i + sep.length);
   }
-  return `t|${f.kind}|${f.test.slice(at)}`;
+  return `t|${f.kind}|${test.slice(at)}`;
 }
 
 /**
@@ -172,7 +183,10 @@ export function moreOrLess(a: Finding, b: Finding): Finding | undefined {
       ? (a.test.length > b.test.length ? a : b)
       : (a.file ? a : b);
     const other = fuller === a ? b : a;
-    if (!nameEndsWith(fuller.test!, other.test!)) return undefined;
+    // A summary's method name (`PricingTest.discounts`) names one invocation less fully.
+    const invocationOf = other.test === withoutInvocation(other.test!) &&
+      nameEndsWith(withoutInvocation(fuller.test!), other.test!);
+    if (!nameEndsWith(fuller.test!, other.test!) && !invocationOf) return undefined;
     if (other.file && !fuller.file) return undefined; // each names what the other lacks
     return fuller;
   }

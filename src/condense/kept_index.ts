@@ -13,7 +13,14 @@
  * few buckets whose findings all match it; the first of them in keeping order
  * is the one the list would have found first, so the result is the same.
  */
-import { bareLocation, type Finding, moreOrLess, NAME_SEPARATORS, partialKey } from "./findings.ts";
+import {
+  bareLocation,
+  type Finding,
+  moreOrLess,
+  NAME_SEPARATORS,
+  partialKey,
+  withoutInvocation,
+} from "./findings.ts";
 
 /** Marks a bucket of findings without a location or file; no path holds this character. */
 const NONE = "\u0001none";
@@ -215,10 +222,14 @@ function placePrefixes(place: string): string[] {
 /** A test's whole name and each non-empty end of it that follows a name separator (`nameEndsWith`). */
 function nameSuffixes(test: string): string[] {
   const out = new Set<string>([test]);
-  for (const sep of NAME_SEPARATORS) {
-    for (let i = test.indexOf(sep); i !== -1; i = test.indexOf(sep, i + 1)) {
-      const from = i + sep.length;
-      if (from < test.length) out.add(test.slice(from));
+  // A parameterised invocation is also filed by its method's names, which a summary gives it.
+  for (const name of new Set([test, withoutInvocation(test)])) {
+    out.add(name);
+    for (const sep of NAME_SEPARATORS) {
+      for (let i = name.indexOf(sep); i !== -1; i = name.indexOf(sep, i + 1)) {
+        const from = i + sep.length;
+        if (from < name.length) out.add(name.slice(from));
+      }
     }
   }
   return [...out];

@@ -54,6 +54,25 @@ export const WINDOW_CHARS = 512 * 1024;
 const CARRY_LINES = 2000;
 /** At most this many characters are carried (a window of very long lines carries fewer lines). */
 const CARRY_CHARS = 512 * 1024;
+/** A heading that ends in a rule of four dashes or equals signs (its block is below it). */
+const HEADING_RULE = /\S.*[-=]{4}$/;
+/** Lines of a paragraph looked at for a heading (see opensBlock). */
+const HEADING_LINES = 8;
+
+/**
+ * Whether the paragraph that ends at line `last` (the lines above an empty line) opens the block
+ * below it, so a window must not start after that empty line: it ends with a label (`stderr:`), or
+ * holds a heading that ends in a rule (cargo test's `---- name stdout ----`, whose block has empty
+ * lines of its own).
+ */
+function opensBlock(lines: string[], last: number): boolean {
+  if (last < 0) return false;
+  if (lines[last].endsWith(":")) return true;
+  for (let k = last; k >= 0 && k > last - HEADING_LINES && lines[k].length !== 0; k--) {
+    if (HEADING_RULE.test(lines[k])) return true;
+  }
+  return false;
+}
 /** Findings kept (deduplicated, in output order); those beyond are counted by kind. */
 export const KEPT_FINDINGS = 2000;
 /** Distinct findings remembered for deduplication; past this, repeats are counted again. */
@@ -495,7 +514,8 @@ export class TriageScanner {
   #nextStart(lines: string[], finalEnd: number): number {
     const start = Math.max(0, finalEnd - this.#carryLines);
     for (let k = start; k > 0 && k > start - this.#carryLines; k--) {
-      if (lines[k - 1].length === 0) return k;
+      if (lines[k - 1].length !== 0) continue;
+      if (!opensBlock(lines, k - 2)) return k;
     }
     return start;
   }

@@ -156,6 +156,35 @@ export class FramePicker {
 
 const TESTISH = /(^|[/._-])(test|tests|spec|__tests__)([/._-]|$)/i;
 
+/**
+ * The frame in a test's body, where the runner names the line the test is defined on (deno test):
+ * in the test's file, at or after that line, the lowest such line (the first of equals). A frame
+ * at `definedAt` (`line:col`, the very place the test is defined) is the call that ran it, not its
+ * body; without its column, a frame on that line is taken only when none is below it. A helper
+ * of the test file defined above the test is passed over.
+ */
+export function frameInBody(
+  frames: Frame[],
+  file: string,
+  defined: number,
+  definedAt = "",
+): Frame | undefined {
+  const base = file.replace(/^\.\//, "");
+  const slashBase = "/" + base;
+  let inBody: Frame | undefined;
+  let onLine: Frame | undefined;
+  for (const fr of frames) {
+    if (!(fr.file === base || fr.file.endsWith(slashBase))) continue;
+    if (`${fr.line}:${fr.col}` === definedAt) continue;
+    const n = Number(fr.line);
+    // Without the definition's column (deno's TAP block names only its line), a frame on that
+    // line may be the call that ran the test: one below it is preferred.
+    if (n === defined && definedAt === "") onLine ??= fr;
+    else if (n >= defined && (!inBody || n < Number(inBody.line))) inBody = fr;
+  }
+  return inBody ?? onLine;
+}
+
 export function pickFrame(frames: Frame[], testFile?: string): Frame | undefined {
   const own = frames.filter(ownFrame);
   if (testFile) {

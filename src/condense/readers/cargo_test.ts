@@ -111,8 +111,11 @@ function readBlock(lines: string[], from: number, to: number): Block {
       block.detail.push(`${lr[1]}: ${lr[2].replace(/,$/, "")}`);
       continue;
     }
-    if (/^note: test did not panic as expected/.test(line)) {
+    // Newer libtest names the should_panic attribute's place: `… as expected at src/lib.rs:12:8`.
+    const unpanicked = /^note: test did not panic as expected(?: at (\S+:\d+:\d+))?/.exec(line);
+    if (unpanicked) {
       block.message ??= "test did not panic as expected";
+      if (unpanicked[1] !== undefined) block.location ??= unpanicked[1];
     }
     if (/^Error: /.test(line)) block.message ??= line; // a test returning Err
   }
@@ -232,9 +235,12 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       const r = passed ? null : RESULT.exec(line);
       if (r || (passed && RESULT.test(line))) {
         ctx.explain(i);
-        if (r && r[2] === "FAILED" && !failed.includes(r[1])) {
-          failed.push(r[1]);
-          started(r[1], i);
+        // A should_panic test's result line adds " - should panic" to its name; the failures
+        // list and its block name it without.
+        const name = r ? withoutShouldPanic(r[1]) : "";
+        if (r && r[2] === "FAILED" && !failed.includes(name)) {
+          failed.push(name);
+          started(name, i);
         }
         pending = undefined;
         continue;
@@ -250,7 +256,7 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       const open = /^test (.+?) \.\.\. ?(.*)$/.exec(line);
       if (open) {
         ctx.explain(i);
-        pending = open[1];
+        pending = withoutShouldPanic(open[1]);
         pendingAt = i;
         // A doc test is an executable of its own: with --nocapture its failure reads
         // "test src/lib.rs - add (line 3) ... Test executable failed (exit status: 101)." and its
@@ -310,8 +316,9 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
       const name = /^\s{4}(\S.*)$/.exec(line);
       if (name) {
         ctx.explain(i);
-        if (!failed.includes(name[1])) failed.push(name[1]);
-        started(name[1], i);
+        const listed = withoutShouldPanic(name[1]);
+        if (!failed.includes(listed)) failed.push(listed);
+        started(listed, i);
         continue;
       }
       if (line.trim() !== "") inFailureList = false;
@@ -326,6 +333,11 @@ function readCargoTest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[
   return nameApart(out, binaryOf);
 }
 
+/** A test's name without the " - should panic" its result line adds. */
+function withoutShouldPanic(name: string): string {
+  return name.endsWith(" - should panic") ? name.slice(0, -" - should panic".length) : name;
+}
+
 /** The findings of the failed tests of one test binary's run. */
 function emitFailed(
   failed: string[],
@@ -335,15 +347,13 @@ function emitFailed(
   out: Finding[],
 ): void {
   for (const name of failed) {
-    // A should_panic test is listed as "name - should panic"; its thread is named "name".
-    const bare = name.endsWith(" - should panic") ? name.slice(0, -" - should panic".length) : name;
-    const block = blocks.get(name) ?? inline.get(name) ?? inline.get(bare);
+    const block = blocks.get(name) ?? inline.get(name);
     out.push(
       finding("test_failure", block?.message ?? "failed", {
         test: name,
         location: block?.location,
         detail: block?.detail,
-        at: Math.min(startOf.get(name) ?? Infinity, startOf.get(bare) ?? Infinity),
+        at: startOf.get(name),
       }),
     );
   }

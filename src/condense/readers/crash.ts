@@ -11,6 +11,7 @@ import { type Finding, finding } from "../findings.ts";
 import { type Frame, jsFrame, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 import {
+  CLOSE_PAREN,
   COLON,
   DOT,
   isDigit,
@@ -35,6 +36,14 @@ const PY_EXCEPTION =
 const NODE_PLACE =
   /^(?:file:\/\/)?(\/\S+?|[A-Za-z]:\\\S+?|\.{0,2}\/?[\w./-]+\.[cm]?[jt]sx?|node:[\w/]+):(\d+)$/;
 const NODE_ERROR = /^(?:Uncaught )?([A-Z]\w*(?:Error|Exception)|Error)(?: \[[\w_]+\])?: (.*)$/;
+/**
+ * Ruby's uncaught exception: `crash.rb:7:in 'fetch': key not found: :amount (KeyError)` (a
+ * backquote opens the method's name before Ruby 3.4), its caller frames after as `\tfrom …`.
+ */
+const RUBY_DEATH = /^(\S.*?\.rb):(\d+):in [`'](.+?)': (.*) \(([A-Z][\w:]*)\)$/;
+const RUBY_FROM = /^\s+from (\S.*?\.rb):(\d+):in /;
+/** A frame in Ruby's own library or an installed gem, not the project's code. */
+const RUBY_LIBRARY = /\/(?:gems|lib\/ruby|rubygems)\//;
 const JAVA_THREAD = /^Exception in thread "([^"]+)" ([\w.$]+(?:Exception|Error)[\w$]*)(?:: (.*))?$/;
 const JAVA_AT = /^\s+at ([\w.$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
 /** Perl's `die`/`croak` without a newline, and its run-time errors: `text at file line N.` (`, <FH> line M` after reading). */
@@ -320,6 +329,28 @@ function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         continue;
       }
     }
+    // Ruby's death ends with the exception's class in parentheses.
+    if (lastChar[i] === CLOSE_PAREN && lines[i].includes(".rb:") && !ctx.explained(i)) {
+      const r = RUBY_DEATH.exec(lines[i]);
+      if (r) {
+        let k = i + 1;
+        const places = [`${r[1]}:${r[2]}`];
+        for (let from; k < lines.length && (from = RUBY_FROM.exec(lines[k])); k++) {
+          places.push(`${from[1]}:${from[2]}`);
+        }
+        ctx.explain(i, k - 1);
+        out.push(
+          finding("error", `${r[4]} (${r[5]})`, {
+            // The innermost frame in the project: not Ruby's library nor a gem's.
+            location: places.find((p) => !RUBY_LIBRARY.test(p)) ?? places[0],
+            detail: [`in '${r[3]}'`],
+            at: i,
+          }),
+        );
+        i = k - 1;
+        continue;
+      }
+    }
     // Traceback… ends in ":", Exception in thread… anything, thread … panicked ends in ":", a Node place in a digit
     const e = lastChar[i];
     if (c !== UPPER_E && e !== COLON && !isDigit(e)) continue;
@@ -338,17 +369,23 @@ function readCrash(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       if (!t) continue;
       let k = i + 1;
       let place: RegExpExecArray | null = null;
+      const causes: string[] = [];
       while (
         k < lines.length && /^\s+(?:at |\.\.\. \d+ more|Caused by)|^Caused by: /.test(lines[k])
       ) {
         const at = JAVA_AT.exec(lines[k]);
         if (at && !place && !/^(?:java|javax|jdk|sun|kotlin)\./.test(at[1])) place = at;
+        if (!at && lines[k].trimStart().startsWith("Caused by: ")) causes.push(lines[k].trim());
         k++;
       }
       ctx.explain(i, k - 1);
+      // A wrapper with no message of its own (ExceptionInInitializerError, InvocationTargetException)
+      // says nothing without its root cause, the last "Caused by:".
+      const root = causes.at(-1)?.slice("Caused by: ".length);
       out.push(
-        finding("error", t[3] ? `${t[2]}: ${t[3]}` : t[2], {
+        finding("error", t[3] ? `${t[2]}: ${t[3]}` : root ? `${t[2]}, caused by ${root}` : t[2], {
           location: place ? `${place[2]}:${place[3]}` : undefined,
+          detail: causes,
           at: i,
         }),
       );

@@ -6,7 +6,7 @@
  * errors are `error: message` with an `at file:///…` place.
  */
 import { type Finding, finding } from "../findings.ts";
-import { type Frame, hasText, isBlank, jsFrame, pickFrame } from "../text.ts";
+import { type Frame, frameInBody, hasText, isBlank, jsFrame, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 import { assertionEvidence } from "./evidence.ts";
 import {
@@ -138,20 +138,8 @@ function readDeno(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         else if (text.length < 40 && !isBlank(l)) text.push(l.trim());
       }
       const file = f ? f[2] : u![1];
-      // The frame in the test's body: in its file, at or after the line the test is defined on
-      // (the lowest such line; the first of equals).
-      const defined = f ? Number(f[3]) : 0;
-      const base = file.replace(/^\.\//, "");
-      const slashBase = "/" + base;
-      let inBody: Frame | undefined;
-      const definedAt = f ? `${f[3]}:${f[4]}` : "";
-      for (const fr of frames) {
-        if (!(fr.file === base || fr.file.endsWith(slashBase))) continue;
-        // A frame at the very place the test (or step) is defined is the call that ran it, not its body.
-        if (`${fr.line}:${fr.col}` === definedAt) continue;
-        const n = Number(fr.line);
-        if (n >= defined && (!inBody || n < Number(inBody.line))) inBody = fr;
-      }
+      // The frame in the test's body: in its file, at or after the line the test is defined on.
+      const inBody = frameInBody(frames, file, f ? Number(f[3]) : 0, f ? `${f[3]}:${f[4]}` : "");
       const frame = inBody ?? pickFrame(frames, file);
       const message = (text[0] ?? "failed").replace(/^error: /, "");
       const loc = frame

@@ -124,6 +124,13 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   let runningAt = 0;
   let lastFail: { name: string; indent: number } | undefined;
   let inPackage = false;
+  /** How many findings there were at the last package's result line. */
+  let foundBefore = 0;
+  /**
+   * Whether a test's RUN or PASS line came since the last package's result line: a package whose
+   * tests ran (-v) or whose lines began in an earlier window is not read as a binary that died.
+   */
+  let sawTest = false;
   /** The line of the `# package` heading the diagnostics read now are under. */
   let packageAt = 0;
   // The lines of the test that logged last, not yet in the map: under -v a test's lines come together and
@@ -313,14 +320,23 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     // test, then the name cut out: most lines of a verbose run are RUN and PASS lines, and a match's
     // array and captures were most of what this reader allocated (ADR 0650).
     if (c0 === EQUALS && IS_RUN.test(line)) {
+      // A test's RUN and verdict lines are headings (ADR 0705): a window that starts inside a test's
+      // long output (a goroutine dump, a chatty log) knows a test ran and which one.
+      ctx.heading?.(i, 0);
+      sawTest = true;
       running = trailingToken(line);
-      runningAt = i;
+      // Under -v a test's verdict comes after its output: the window that read a carried RUN line
+      // did not know the test failed and reported nothing, so here its block starts at this
+      // window's first line, not at the heading (a finding at a carried heading is left out).
+      const carried = ctx.carried ?? 0;
+      runningAt = i < carried ? carried : i;
       lastFail = undefined;
       ctx.explain(i);
       continue;
     }
     const f = l0 === DASH && line.includes("FAIL") ? FAIL.exec(line) : null;
     if (f) {
+      ctx.heading?.(i, 0);
       ctx.explain(i);
       if (!failed.includes(f[2])) {
         failed.push(f[2]);
@@ -330,6 +346,8 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       continue;
     }
     if (l0 === DASH && IS_PASS.test(line)) {
+      ctx.heading?.(i, 0);
+      sawTest = true;
       ctx.explain(i);
       lastFail = undefined;
       const passed = passedName(line);
@@ -415,11 +433,31 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       PKG_RESULT.test(line)
     ) {
       ctx.explain(i);
+      // A package whose test binary failed (`FAIL\tpkg\t0.01s`) with no test failing, nothing found
+      // in its lines and no test's line at all (under -v, unfinished.ts names the test that was
+      // running): os.Exit, a crash in TestMain, a signal. The package is the failure.
+      const binary = !sawTest && failed.length === 0 && out.length === foundBefore
+        ? /^FAIL\s+(\S+)\s+[\d.]+s\s*$/.exec(line)
+        : null;
+      if (binary) {
+        out.push(
+          finding("error", `${binary[1]}: the test binary failed and no test reported failing`, {
+            at: i,
+          }),
+        );
+      }
       running = undefined;
       lastFail = undefined;
       // A package's result line ends its tests' output: they are its failures.
       const pkg = /^(?:ok|FAIL)\s+(\S+)/.exec(line);
       if (pkg && failed.length > 0) emit(pkg[1]);
+      // The bare `FAIL`/`PASS` before a package's line is still that package's.
+      if (pkg) {
+        // The package's tests end here: a later window is given none of their lines.
+        ctx.headingEnds?.(i, 0);
+        foundBefore = out.length;
+        sawTest = false;
+      }
     }
   }
   emit();

@@ -14,6 +14,7 @@ import { cargoTest } from "./cargo_test.ts";
 import { rust } from "./rust.ts";
 import { pytest } from "./pytest.ts";
 import { unittest } from "./unittest.ts";
+import { doctest } from "./doctest.ts";
 import { go } from "./go.ts";
 import { jest } from "./jest.ts";
 import { vitest } from "./vitest.ts";
@@ -58,6 +59,7 @@ export const READERS: readonly Reader[] = [
   rust,
   pytest,
   unittest,
+  doctest,
   go,
   jest,
   vitest,

@@ -22,8 +22,9 @@ import {
 } from "../chars.ts";
 
 const MVN_COMPILE = /^\[(ERROR|WARNING)\] (\S+\.(?:java|kt|scala|groovy)):\[(\d+),(\d+)\] (.*)$/;
+// A JUnit 5 parameterised invocation keeps its parameter types and index: `discounts(long, int)[2]`.
 const SUREFIRE_3 =
-  /^\[ERROR\] ([\w.$]+)\.([\w$]+)(?:\(\))?(?:\[\d+\])?\s+(?:--|Time elapsed:).*<<< (FAILURE|ERROR)!$/;
+  /^\[ERROR\] ([\w.$]+)\.([\w$]+)(\([^)]*\))?(\[\d+\])?\s+(?:--|Time elapsed:).*<<< (FAILURE|ERROR)!$/;
 const SUREFIRE_2 = /^([\w$]+)\(([\w.$]+)\)\s+Time elapsed: .*<<< (FAILURE|ERROR)!$/;
 const SUMMARY_ENTRY = /^\[ERROR\]\s{2,}([\w$]+)\.([\w$]+):(\d+)(?:->\S+)? (.*)$/;
 const SUMMARY_ENTRY_NO_LINE = /^\[ERROR\]\s{2,}([\w.$]+)\.([\w$]+)(?:\(\))? (.*)$/;
@@ -40,8 +41,28 @@ function simple(cls: string): string {
 function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const tests = new Map<string, Finding>();
+  // The summary names a test without its invocation (`PricingTest.discounts:14` for each failed
+  // `discounts(long, int)[n]`): each summary entry is the next block of that method not yet claimed.
+  const claimed = new Set<Finding>();
   let goal: string | undefined;
   let goalAt = 0;
+  const addSummary = (cls: string, method: string, f: Finding) => {
+    const base = `${simple(cls)}.${method}`;
+    const ofMethod = [...tests].filter(([key]) =>
+      key === base || key.startsWith(`${base}(`) || key.startsWith(`${base}[`) ||
+      key.startsWith(`${base}#`)
+    ).map(([, found]) => found);
+    // The next invocation not yet claimed; once all are, the summary repeats one (a second run of
+    // the same build in the output) and adds nothing.
+    const earlier = ofMethod.find((found) => !claimed.has(found)) ?? ofMethod[0];
+    if (earlier) {
+      claimed.add(earlier);
+      earlier.location ??= f.location;
+      return;
+    }
+    claimed.add(f);
+    tests.set(`${base}#${tests.size}`, f);
+  };
   const addTest = (cls: string, method: string, f: Finding) => {
     const key = `${simple(cls)}.${method}`;
     const earlier = tests.get(key);
@@ -112,7 +133,9 @@ function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const s3 = SUREFIRE_3.exec(line);
     const s2 = s3 ? null : SUREFIRE_2.exec(line);
     if (s3 || s2) {
-      const [cls, method] = s3 ? [s3[1], s3[2]] : [s2![2], s2![1]];
+      // `()` is no parameter list; a parameterised invocation's `(long, int)[2]` stays in its name
+      const invocation = s3 ? `${s3[3] === "()" ? "" : s3[3] ?? ""}${s3[4] ?? ""}` : "";
+      const [cls, method] = s3 ? [s3[1], s3[2] + invocation] : [s2![2], s2![1]];
       let j = i + 1;
       while (j < lines.length && lines[j].trim() !== "" && !lines[j].startsWith("[")) j++;
       ctx.explain(i, j - 1);
@@ -121,7 +144,12 @@ function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         body.map((l) => STACK.exec(l)).find((m) =>
           m && !/^(?:java|javax|jdk|sun|org\.junit|org\.opentest4j|junit)\./.test(m[1])
         );
-      const message = body.find((l) => !/^\s+at /.test(l) && l.trim() !== "")?.trim() ?? "failed";
+      const text = body.filter((l) => !/^\s+at /.test(l) && l.trim() !== "").map((l) => l.trim());
+      // An exception whose message starts on the next line (`MultipleFailuresError: ` then
+      // `label (2 failures)`) is read with that line.
+      const message = text[0]?.endsWith(":") && text[1] !== undefined
+        ? `${text[0]} ${text[1]}`
+        : text[0] ?? "failed";
       addTest(
         cls,
         method,
@@ -142,7 +170,7 @@ function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         j < lines.length && /^\[ERROR\]\s{3,}\S/.test(lines[j]) && !SUMMARY_ENTRY.test(lines[j])
       ) j++;
       ctx.explain(i, j - 1);
-      addTest(
+      addSummary(
         se[1],
         se[2],
         finding("test_failure", se[4], {
@@ -159,7 +187,7 @@ function readJava(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       sn && !/^\[ERROR\]\s+(?:Run \d|Tests run)/.test(line) && /[a-z]/.test(sn[2]) && tests.size > 0
     ) {
       ctx.explain(i);
-      addTest(
+      addSummary(
         sn[1],
         sn[2],
         finding("test_failure", sn[3], { test: `${sn[1]}.${sn[2]}`, at: i }),

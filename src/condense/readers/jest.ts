@@ -15,6 +15,7 @@ import {
   PIPE,
   SPACE,
   UPPER_F,
+  UPPER_J,
   UPPER_P,
   UPPER_R,
   UPPER_S,
@@ -33,6 +34,15 @@ const SUMMARY = /^(?:Test Suites:|Tests:|Snapshots:|Time:|Ran all test suites)/;
 const NOT_A_FAILURE = /^(?:Console|Validation (?:Warning|Error)|Deprecation Warning)/;
 /** `  console.warn`: the head of what a test printed through the console, its text indented under it. */
 const CONSOLE_HEAD = /^ {2}console\.[a-z]+$/;
+/**
+ * A coverage threshold that failed the run (tests may all have passed): Jest 30's `Jest: Coverage
+ * for lines (28.57%) does not meet "global" threshold (90%)`, older `Jest: "global" coverage
+ * threshold for lines (90%) not met: 28.57%`.
+ */
+const COVERAGE_THRESHOLD =
+  /^Jest: .*\bthreshold\b.*(?:does not meet|not met)|^Jest: .*\bdoes not meet\b.*\bthreshold\b/;
+/** A parse error's place at the end of its message, as Babel prints it: `… (3:23)`. */
+const PARSE_PLACE = /\((\d+):(\d+)\)$/;
 
 /**
  * The end (exclusive) of the console block whose head is at `i`: its text and code frame are indented
@@ -58,6 +68,11 @@ function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const end = consoleBlockEnd(lines, i);
       ctx.explain(i, end - 1);
       i = end - 1;
+      continue;
+    }
+    if (c0 === UPPER_J && COVERAGE_THRESHOLD.test(lines[i])) {
+      ctx.explain(i);
+      out.push(finding("error", lines[i].slice("Jest: ".length), { at: i }));
       continue;
     }
     // FAIL, PASS (also as a coloured label), Test…, Snapshots, Time, Ran all…, or an indented ●
@@ -113,9 +128,13 @@ function readJest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       // Cut by the end of a window with more to come: the next window reads this block again with
       // its message; a stand-in here would count the failure twice (ADR 0660).
       if (text.length === 0 && j === lines.length && ctx.final === false) continue;
+      // A file that does not parse has no frame of its own; its message ends with the place.
+      const parsed = loc === undefined && file !== undefined
+        ? PARSE_PLACE.exec(text[0] ?? "")
+        : null;
       out.push(
         finding("error", text[0] ?? "test suite failed to run", {
-          location: loc ?? file,
+          location: loc ?? (parsed ? `${file}:${parsed[1]}:${parsed[2]}` : file),
           test: undefined,
           detail: text.slice(1, 4),
           at: i,

@@ -10,6 +10,8 @@ import { LOWER_G, LOWER_M, LOWER_N, SLASH, SPACE, TAB, UPPER_F } from "../chars.
 const MAKE = /^(?:[\w./-]*\/)?(?:g?make|gmake|mingw32-make)(?:\[(\d+)\])?: (?:\*\*\* )?(.*)$/;
 const ERROR_N = /^\[(?:([^\]:]+:\d+): )?([^\]]+)\] Error (\d+)(?: \(ignored\))?$/;
 const STOP = /^(.*?)\.?\s+Stop\.$/;
+/** A target ended by a signal or a status other than `Error N`: `[Makefile:3: all] Interrupt`. */
+const TARGET_ENDED = /^\[(?:([^\]:]+:\d+): )?([^\]]+)\] (\S.*)$/;
 /** ninja's status line: `[3/10] Building CXX object …`. */
 const NINJA_STATUS = /^\[\d+\/\d+\] /;
 const MAKEFILE_ERROR = /^([^\s:]+):(\d+): \*\*\* (.*?)\.?\s+Stop\.$/;
@@ -70,9 +72,13 @@ function readMake(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       continue;
     }
     if (!line.includes("***")) continue;
-    ctx.explain(i);
+    if (rest.startsWith("Waiting for unfinished jobs")) {
+      ctx.explain(i); // -j: the failure it waits on is a line of its own
+      continue;
+    }
     const e = ERROR_N.exec(rest);
     if (e) {
+      ctx.explain(i);
       if (rest.endsWith("(ignored)")) continue;
       // A parent make reporting its child's failure is the same failure.
       if (deepest > level && e[3] === "2") continue;
@@ -82,8 +88,23 @@ function readMake(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       );
       continue;
     }
+    // make's other `***` lines name a target (ended by a signal) or end with "Stop."; a program's
+    // own line that starts `make: ***` and has neither shape is not make's.
+    const ended = TARGET_ENDED.exec(rest);
+    if (ended) {
+      ctx.explain(i);
+      out.push(
+        finding("error", `make: target ${ended[2]} failed (${ended[3]})`, {
+          location: ended[1],
+          at: i,
+        }),
+      );
+      continue;
+    }
     const stop = STOP.exec(rest);
-    out.push(finding("error", `make: ${stop ? stop[1] : rest}`, { at: i }));
+    if (!stop) continue;
+    ctx.explain(i);
+    out.push(finding("error", `make: ${stop[1]}`, { at: i }));
   }
   return out;
 }

@@ -27,7 +27,12 @@ import {
   SPACE,
 } from "../chars.ts";
 
-const MARK = /^(\s*)(✖|✔|▶|﹣|\*) (.+?)(?: \(([\d.]+m?s)\))?(?: # .*)?$/;
+const MARK = /^(\s*)(✖|✔|▶|﹣|\*) (.+?)(?: \(([\d.]+m?s)\))?(?: # (.*))?$/;
+
+/** A ✖ marked `# TODO`: a test expected to fail, which the run does not count as failed. */
+function isTodo(m: RegExpExecArray): boolean {
+  return m[5] !== undefined && /^todo\b/i.test(m[5]);
+}
 /** The failing-tests section's heading (the whole line: compared, not matched). */
 const SECTION_LINE = "✖ failing tests:";
 const AT_LINE = /^\s*at /;
@@ -156,7 +161,16 @@ function readRun(
     }
     if (m[2] !== "✖") continue;
     const at = stack.length > 0 ? stack[0].at : i;
+    const todo = isTodo(m);
     failedNodes.push({ name: path, partial, at });
+    // A suite whose only error is its subtests' count (`'2 subtests failed'`, as the dot reporter's
+    // Failed tests list shows it) failed through its tests, which are findings of their own; the
+    // count is one line, and what follows it is not the suite's.
+    if (i + 1 < lines.length && SUBTESTS_FAILED.test(lines[i + 1])) {
+      ctx.explain(i, i + 1);
+      i++;
+      continue;
+    }
     // A failed test has its error indented beneath it; a failed suite does not.
     let j = i + 1;
     while (
@@ -166,14 +180,8 @@ function readRun(
     while (j > i + 1 && isBlank(lines[j - 1])) j--;
     if (j === i + 1) continue;
     ctx.explain(i, j - 1);
-    // A suite whose only error is its subtests' count (`'2 subtests failed'`, as the dot reporter's
-    // Failed tests list shows it) failed through its tests, which are findings of their own.
-    if (j === i + 2 && SUBTESTS_FAILED.test(lines[i + 1])) {
-      i = j - 1;
-      continue;
-    }
     // The error is read only if no failing-tests section follows (which repeats it, and wins).
-    tree.push({ name: path, from: i + 1, to: j, partial, at });
+    if (!todo) tree.push({ name: path, from: i + 1, to: j, partial, at });
     i = j - 1;
   }
   if (section < 0) {
@@ -184,7 +192,7 @@ function readRun(
   }
   ctx.explain(section);
   const out: Finding[] = [];
-  /** The tree's failures the section named (the rest are read from the tree, below). */
+  /** The tree's failures the section names (the rest are read from the tree, below). */
   const listed = new Set<string>();
   let i = section + 1;
   for (; i < lines.length; i++) {
@@ -212,7 +220,7 @@ function readRun(
     // show, or shows by half, was in lines above these (a window of a long output starting inside
     // the run), and the window that held the tree reported it under its whole name.
     const inTree = failedNodes.find((t) => t.name === m[3] || t.name.endsWith(" > " + m[3]));
-    if (!inTree || inTree.partial) {
+    if (!inTree || inTree.partial || isTodo(m)) {
       i = j - 1;
       continue;
     }
@@ -234,12 +242,11 @@ function readRun(
     );
     i = j - 1;
   }
-  // A failure the section does not name here is named past these lines (a window of a long output
-  // that ends inside the section): the tree's error reports it, as where no section follows. The
-  // window that holds its entry in the section does not hold the tree, and leaves it.
-  if (i >= lines.length) {
-    for (const t of tree) if (!t.partial && !listed.has(t.name)) out.push(treeFinding(lines, t));
-  }
+  // A failure of the tree the section does not name is read from the tree: it belongs to an earlier
+  // run in the output (another reporter's, whose tree no section followed), or its entry in the
+  // section lies past these lines (a window of a long output that ends inside the section; the
+  // window holding that entry does not hold the tree, and leaves it).
+  for (const t of tree) if (!t.partial && !listed.has(t.name)) out.push(treeFinding(lines, t));
   return { findings: out, next: i };
 }
 

@@ -5,6 +5,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
+import { exampleOutcome, PLACE as DOCTEST_PLACE } from "./doctest.ts";
 import {
   CLOSE_BRACKET,
   DIGIT_0,
@@ -42,6 +43,7 @@ const QUIET_END =
   /^\d+ (?:failed|passed|errors?|skipped|deselected|xfailed|xpassed|warnings?)\b.* in \d+(?:\.\d+)?s(?: \(.*\))?$/;
 /** A place in a traceback at the margin: `tests/test_x.py:12: AssertionError` (a path may hold spaces, or a drive). */
 const PLACE = /^((?:[A-Za-z]:)?[^\s:][^:]*\.py):(\d+): ?(.*)$/;
+const DOCTEST_TITLE = "[doctest] ";
 const COLLECT = /^(?:ERROR collecting|ERROR at (?:setup|teardown) of) (.+)$/;
 /** A warnings-summary entry: `  path.py:5: DeprecationWarning: message`. */
 const WARNING = /^ {2}(\S+?):(\d+): (\w*Warning\w*): (.*)$/;
@@ -134,7 +136,32 @@ function readSection(
 /** The name a section's title gives its test: the title, or what follows `ERROR collecting` / `ERROR at setup of`. */
 function sectionName(title: string): string {
   const collected = COLLECT.exec(title);
-  return collected ? collected[1] : title;
+  if (collected) return collected[1];
+  // --doctest-modules titles a docstring's section `[doctest] stats.ratio`; its id is `stats.py::stats.ratio`.
+  return title.startsWith(DOCTEST_TITLE) ? title.slice(DOCTEST_TITLE.length) : title;
+}
+
+/**
+ * A `[doctest]` section's outcome: the failed example is the last numbered source line shown
+ * (`007 >>> median([4, 1, 3, 2])`), and what it gave follows (doctest.ts `exampleOutcome`).
+ */
+function doctestSection(
+  lines: string[],
+  from: number,
+  to: number,
+): { message: string; detail: string[]; location?: string } | undefined {
+  let example = -1;
+  let location: string | undefined;
+  for (let k = from; k < to; k++) {
+    if (/^\d{3,} +>>> /.test(lines[k])) example = k;
+    const place = DOCTEST_PLACE.exec(lines[k]);
+    if (place) location = `${place[1]}:${place[2]}`;
+  }
+  if (example < 0) return undefined;
+  const shown = lines[example].replace(/^\d{3,} +>>> /, "");
+  const outcome = exampleOutcome(shown, lines, example + 1, to);
+  // The place is the example's line, not a frame of the code it called.
+  return outcome && { ...outcome, ...(location ? { location } : {}) };
 }
 
 /** `value` onto the list `map` holds under `key`. */
@@ -416,6 +443,10 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       : undefined;
     if (title !== undefined) used.add(title);
     const read = section ? readSection(lines, section.from, section.to, testFile) : undefined;
+    const example = title?.startsWith(DOCTEST_TITLE) && section
+      ? doctestSection(lines, section.from, section.to)
+      : undefined;
+    if (read && example) Object.assign(read, example);
     // The summary line is cut to the terminal's width ("…: asser..."): the section's own line is whole.
     const summary = e.message?.trim();
     const cut = summary !== undefined && summary.endsWith("...") && read?.message !== undefined;
@@ -462,11 +493,15 @@ function readPytest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const collected = COLLECT.exec(title);
     // "ERROR at setup of test_x" is the test's error; only "ERROR collecting path" is a file's.
     const fixture = /^ERROR at (?:setup|teardown) of (.+)$/.exec(title)?.[1];
-    const name = fixture ?? title;
+    const name = fixture ?? sectionName(title);
     const read = readSection(lines, section.from, section.to, fixture ? file : collected?.[1]);
     // A setup or teardown error's frames are its fixture's, most often in a conftest.py: its place
     // names the test's file only when that is a test file (a test fixture defined in the module).
     const testFile = file && (!fixture || isTestFile(file)) ? file : undefined;
+    const example = title.startsWith(DOCTEST_TITLE)
+      ? doctestSection(lines, section.from, section.to)
+      : undefined;
+    if (example) Object.assign(read, example);
     out.push(
       finding(section.error ? "error" : "test_failure", read.message ?? title, {
         test: collected && !fixture ? undefined : testFile ? idIn(testFile, name) : name,

@@ -9,7 +9,7 @@
  * failure by its name (an unnamed one by its order).
  */
 import { blockStart, type Finding, finding } from "../findings.ts";
-import { FramePicker, indentOf, isJsSpace, jsFrameAfterAt } from "../text.ts";
+import { frameInBody, FramePicker, indentOf, isJsSpace, jsFrameAfterAt } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 import { assertionEvidence } from "./evidence.ts";
 import {
@@ -185,11 +185,33 @@ const TAP_STRUCTURE = /^\s*(?:ok \d|TAP version \d|\d+\.\.\d+(?:\s|$)|# Subtest:
 /** How far from a bare `not ok` line the other lines of its TAP stream are looked for. */
 const TAP_NEAR = 20;
 
-/** Whether a line of TAP's own structure stands within TAP_NEAR lines of line `i`. */
+const PLAN = /^\s*\d+\.\.\d+(?:\s|$)/;
+const RESULT_LINE = /^\s*(?:not )?ok\b/;
+
+/** Whether the plan at line k closes a stream: results stand above it (skipping `#` comments and blanks). */
+function closingPlan(lines: string[], k: number): boolean {
+  for (let p = k - 1; p >= 0 && p >= k - TAP_NEAR; p--) {
+    const l = lines[p];
+    if (l.trim() === "" || /^\s*#/.test(l)) continue;
+    return RESULT_LINE.test(l);
+  }
+  return false;
+}
+
+/**
+ * Whether a line of TAP's own structure stands within TAP_NEAR lines of line `i`. A plan that
+ * closes a stream above (`1..5` after its results) ends that stream: its lines are not near a line
+ * after it, which another step of the log printed.
+ */
 function tapNear(lines: string[], i: number): boolean {
+  for (let k = i - 1; k >= 0 && k >= i - TAP_NEAR; k--) {
+    if (!TAP_STRUCTURE.test(lines[k])) continue;
+    if (PLAN.test(lines[k]) && closingPlan(lines, k)) break;
+    return true;
+  }
   const to = Math.min(lines.length, i + TAP_NEAR + 1);
-  for (let k = Math.max(0, i - TAP_NEAR); k < to; k++) {
-    if (k !== i && TAP_STRUCTURE.test(lines[k])) return true;
+  for (let k = i + 1; k < to; k++) {
+    if (TAP_STRUCTURE.test(lines[k])) return true;
   }
   return false;
 }
@@ -398,7 +420,19 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const f = jsFrameAfterAt(l.startsWith("at ") ? l.slice(3) : l);
       if (f && picker.add(f)) break;
     }
-    const frame = picker.pick();
+    // Deno's block names the file and line the test is defined on (`./x_test.ts:9`): the frame in
+    // the test's body is at or after it, past a helper of the file defined above.
+    const definedIn = loc ? /^(.*?):(\d+)$/.exec(loc) : null;
+    const inBody = definedIn
+      ? frameInBody(
+        stack.map((l) => jsFrameAfterAt(l.trim().replace(/^at /, ""))).filter((f) =>
+          f !== undefined
+        ),
+        definedIn[1],
+        Number(definedIn[2]),
+      )
+      : undefined;
+    const frame = inBody ?? picker.pick();
     const errorLines = (yaml.get("error") ?? yaml.get("message") ?? []).filter((l) => l !== "");
     const expected = yaml.get("expected");
     const actual = yaml.get("actual");

@@ -236,6 +236,9 @@ function readUnfinished(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding
       }
     }
     if (shape.lead[i] === DASH && line.includes("--- FAIL: ")) goFailed = true;
+    // A package's result line ends its failures, read without -v too (no test open): the next
+    // package's stopped test is not hidden by this one's --- FAIL.
+    if ((c === UPPER_F || c === LOWER_O) && GO_PACKAGE.test(line)) goFailed = false;
     if (c === PLUS) {
       if (TRACE.test(line) && !ctx.explained(i)) lastTrace = i;
       continue;

@@ -11,6 +11,9 @@ import { EQUALS, LOWER_T, SPACE, UPPER_F, UPPER_O, UPPER_R } from "../chars.ts";
 /** unittest's per-test fixture methods, which run around each test under the test's own id. */
 const FIXTURE_METHOD = /^(?:setUp|tearDown|asyncSetUp|asyncTearDown|doCleanups)$/;
 const HEAD = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([^)]+)\)(?:\s+\((.*)\))?$/;
+/** The line between two exceptions of a chain. */
+const CHAIN =
+  /^(?:During handling of the above exception|The above exception was the direct cause)/;
 const FRAME = /^\s+File "([^"]+)", line (\d+), in (\S+)$/;
 const RESULT =
   /^(?:\s*test\w* \(.*\)(?: \.\.\.)? ?(?:ok|FAIL|ERROR|skipped.*|expected failure)?$|Ran \d+ tests? in .*|FAILED \((?:failures|errors|skipped|expected|unexpected)=.*\)|OK(?: \(.*\))?)$/;
@@ -72,6 +75,10 @@ function readUnittest(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[]
     const tail = body.filter((l) =>
       l.trim() !== "" && !/^\s/.test(l) && !l.startsWith("Traceback")
     );
+    // A chain of exceptions (`During handling of the above exception…`) ends with the one the test
+    // died of: that is the message, its further lines and the earlier exceptions the detail.
+    const chained = tail.findLastIndex((l) => CHAIN.test(l));
+    if (chained >= 0) tail.push(...tail.splice(0, chained + 1).filter((l) => !CHAIN.test(l)));
     message = tail[0] ?? h[1];
     const frame = frames.find((f) => f.fn === method) ?? frames[frames.length - 1];
     // A test whose setUp or tearDown raised is reported under the test's own id, once for that and
