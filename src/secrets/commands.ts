@@ -100,12 +100,24 @@ const secureStringRule: Rule = regexRule({
   group: 3,
   anchors: ["ConvertTo-SecureString"],
   priority: PRIORITY.header,
-  validate: (v, text, start) => {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    return typedPassword(v) &&
-      /-AsPlainText\b/i.test(text.slice(text.lastIndexOf("\n", start) + 1, end));
-  },
+  validate: (v, text, start) => typedPassword(v) && plainTextSwitch(text, start),
+});
+
+/** Whether the line around `at` gives `-AsPlainText` (with it the string is the password itself). */
+function plainTextSwitch(text: string, at: number): boolean {
+  let end = text.indexOf("\n", at);
+  if (end === -1) end = text.length;
+  return /-AsPlainText\b/i.test(text.slice(text.lastIndexOf("\n", at) + 1, end));
+}
+
+/** `"…" | ConvertTo-SecureString -AsPlainText -Force`: the literal piped into it. */
+const pipedSecureStringRule: Rule = regexRule({
+  kind: "password",
+  pattern: /(["'])([^"'\n]+)\1[ \t]*\|[ \t]*ConvertTo-SecureString\b/gd,
+  group: 2,
+  keywords: ["ConvertTo-SecureString"],
+  priority: PRIORITY.header,
+  validate: (v, text, start) => typedPassword(v) && plainTextSwitch(text, start),
 });
 
 /**
@@ -149,13 +161,13 @@ const configSetRule: Rule = {
 /**
  * SQL that sets a password: `CREATE ROLE x WITH LOGIN PASSWORD '…'`, `ALTER USER x PASSWORD '…'`,
  * MySQL's `IDENTIFIED [WITH plugin] BY '…'` and `SET PASSWORD FOR u = PASSWORD('…')`, SQL Server's
- * `WITH PASSWORD = N'…'` and `ENCRYPTION BY PASSWORD = '…'`, Oracle's `IDENTIFIED BY word` or
+ * `WITH PASSWORD = N'…' OLD_PASSWORD = N'…'` and `ENCRYPTION BY PASSWORD = '…'`, Oracle's `IDENTIFIED BY word` or
  * `"…"` (also in `CREATE DATABASE LINK … CONNECT TO u IDENTIFIED BY …`). Only in a statement that
  * creates or changes a user, role, login, link or key. `IDENTIFIED BY PASSWORD '…'` and
  * `IDENTIFIED BY VALUES '…'` give a stored hash, and `&name` / `:name` a script's variable.
  */
 const SQL_PASSWORD =
-  /(?<![\w.@])(?<!(?:IDENTIFIED|identified)[ \t]+(?:BY|by)[ \t]+)(PASSWORD|password|Password|IDENTIFIED|identified)(?:[ \t]+(?:FOR|for)[ \t]+[^=\n;]{1,100}?(?=[ \t]*=))?(?:[ \t]+(?:WITH|with)[ \t]+\w+)?(?:[ \t]+(?:BY|by))?[ \t]*=?[ \t]*(?:(?:PASSWORD|password)?[ \t]*\([ \t]*)?(?:N?'([^'\n]{4,128})'|"([^"\n]{4,128})"|(?<=(?:BY|by)[ \t]+)(?!(?:VALUES|EXTERNALLY|GLOBALLY|PASSWORD|NULL|DEFAULT)\b)([A-Za-z][\w$#]{3,127})(?![\w$#(.]))/gd;
+  /(?<![\w.@])(?<!(?:IDENTIFIED|identified)[ \t]+(?:BY|by)[ \t]+)(?:OLD_)?(PASSWORD|password|Password|IDENTIFIED|identified)(?:[ \t]+(?:FOR|for)[ \t]+[^=\n;]{1,100}?(?=[ \t]*=))?(?:[ \t]+(?:WITH|with)[ \t]+\w+)?(?:[ \t]+(?:BY|by))?[ \t]*=?[ \t]*(?:(?:PASSWORD|password)?[ \t]*\([ \t]*)?(?:N?'([^'\n]{4,128})'|"([^"\n]{4,128})"|(?<=(?:BY|by)[ \t]+)(?!(?:VALUES|EXTERNALLY|GLOBALLY|PASSWORD|NULL|DEFAULT)\b)([A-Za-z][\w$#]{3,127})(?![\w$#(.]))/gd;
 
 /** The statements a password is set in, on the line before the value. */
 const SQL_STATEMENT =
@@ -215,6 +227,21 @@ const oracleLoginRule: Rule = regexRule({
 });
 
 /**
+ * SQL*Plus' own `CONNECT user/password@db` (`conn`), a line of a script it runs, and DB2's
+ * `CONNECT TO db USER name USING password`.
+ */
+const sqlConnectRule: Rule = regexRule({
+  kind: "password",
+  pattern:
+    /(?:(?<=^[ \t]*)(?:CONNECT|CONN|connect|conn)[ \t]+[A-Za-z][\w$#]*\/|(?<![\w.])(?:CONNECT|connect)[ \t]+(?:TO|to)[ \t]+\w+[ \t]+(?:USER|user)[ \t]+\S+[ \t]+(?:USING|using)[ \t]+["']?)([^\s@"'/;]+)/gmd,
+  group: 1,
+  // Tried only where one of these starts (`conn` is everywhere in code; the match fails at once).
+  anchors: ["CONN", "conn"],
+  priority: PRIORITY.header,
+  validate: (v) => typedPassword(v),
+});
+
+/**
  * SQL Server's procedures that take a password: `sp_addlinkedsrvlogin` (the remote password, the
  * fifth argument or `@rmtpassword`), `sp_addlogin` (the second or `@passwd`), `sp_password` (the
  * old and the new), by position or by name, `N'…'` or `'…'`.
@@ -228,7 +255,7 @@ const SQL_PROCEDURES: Record<string, number[]> = {
 const sqlProcedureRule: Rule = {
   id: "sql-procedure-password",
   category: "credential",
-  keywords: ["sp_addlinkedsrvlogin", "sp_addlogin", "sp_password"],
+  keywords: ["sp_addl", "sp_passw"],
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
     const calls = /\b(sp_addlinkedsrvlogin|sp_addlogin|sp_password)\b[ \t]*\(?/g;
@@ -465,18 +492,19 @@ const positionalRule: Rule = {
     "->credentials",
     "Net::SMTP",
     "Net::FTP",
-    "Transport.send",
-    "ransport.connect",
+    "ransport.",
     "tore.connect",
   ],
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
     const calls =
-      /(?:getConnection|mysqli(?:_real)?(?:_connect)?|PDO|Sequelize|PlainAuth|\.login|NetworkCredential|fromDriverManager(?:\[[^\]\n]*\])?|DBI[ \t]*->[ \t]*connect(?:_cached)?|->login|(?:MySQLdb|pymysql)\.connect|FTP(?:_TLS)?|ldap_bind|ftp_login|ssh2_auth_password|Credentials(?:\.basic|::new)?|PasswordAuthentication|mysql_real_connect|Sql\.newInstance|create\w*Credential|BasicHttpCredentials|authenticate|->credentials|Net::SMTP\.start|Net::FTP\.(?:open|new)|Transport\.send|\w*(?:[Tt]ransport|[Ss]tore)\.connect)[ \t]*\(/g;
+      /(?:getConnection|mysqli(?:_real)?(?:_connect)?|PDO|Sequelize|PlainAuth|\.login|NetworkCredential|fromDriverManager(?:\[[^\]\n]*\])?|DBI[ \t]*->[ \t]*connect(?:_cached)?|->login|(?:MySQLdb|pymysql)\.connect|FTP(?:_TLS)?|ldap_bind|ftp_login|ssh2_auth_password|Credentials(?:\.basic|::new)?|PasswordAuthentication|mysql_real_connect|Sql\.newInstance|create\w*Credential|BasicHttpCredentials|authenticate|->credentials|Net::SMTP\.start|Net::FTP\.(?:open|new)|Transport\.send|\w*(?:[Tt]ransport|[Ss]tore)\.connect)(?:\]::new)?[ \t]*\(/g;
     let m: RegExpExecArray | null;
     while ((m = calls.exec(text)) !== null) {
       const open = m.index + m[0].length;
-      const head = text.slice(text.lastIndexOf("\n", m.index) + 1, open);
+      // PowerShell's `[System.Net.NetworkCredential]::new(…)` is a constructor like `new …(…)`.
+      const head = text.slice(text.lastIndexOf("\n", m.index) + 1, open)
+        .replace(/\]::new([ \t]*\()$/, "$1");
       let place = -1;
       let strict = false;
       for (const [pattern, index, shaped] of POSITIONAL) {
@@ -681,10 +709,12 @@ export const COMMAND_RULES: Rule[] = [
   echoedPasswordRule,
   rabbitmqRule,
   secureStringRule,
+  pipedSecureStringRule,
   configSetRule,
   sqlPasswordRule,
   sqlProcedureRule,
   oracleLoginRule,
+  sqlConnectRule,
   sqlInsertRule,
   directiveRule,
   positionalRule,

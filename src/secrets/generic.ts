@@ -347,9 +347,10 @@ function classifyNameUncached(name: string): NameClass {
   if (last === "key" && tokens.length >= 2) return "secret";
   for (let i = 0; i + 1 < tokens.length; i++) if (keyPairAt(tokens, i)) return "secret";
   // Erlang's distribution cookie, which lets a node join a cluster: `RABBITMQ_ERLANG_COOKIE`,
-  // a Helm chart's `erlangCookie`, an Elixir release's `RELEASE_COOKIE`.
+  // a Helm chart's `erlangCookie`, an Elixir release's `RELEASE_COOKIE`. Judged as a password:
+  // RabbitMQ writes twenty capital letters, one kind of character a secret's bar would refuse.
   if (last === "cookie" && /^(?:erlang|release)$/.test(tokens[tokens.length - 2] ?? "")) {
-    return "secret";
+    return "password";
   }
   return null;
 }
@@ -853,16 +854,16 @@ function assignmentAt(
   // `$PASSWORD` and `${TOKEN}` use a variable; they do not assign one. PHP and Perl assign with
   // the sigil (`$db_password = '…';`), which a quoted value after `=` tells apart.
   let before = text[nameStart - 1];
-  // `user, password = "…", "…"`: a name in a list of names assigned a list of values.
-  if (listNeighbour(text, nameStart, nameEnd)) {
-    const element = tupleElement(text, nameStart, nameEnd);
-    if (element) return element;
-  }
   if (before === "{" && text[nameStart - 2] === "$") return null;
   if (before === "$") {
     // A quoted literal, without interpolation (`"{$prefix}_x"`, `"$base/key"` build a value).
     const assigned = /^[ \t]*=[ \t]*(["'])([^"'\n]*)\1/.exec(text.slice(nameEnd, nameEnd + 1100));
-    if (!assigned || /\$[A-Za-z_{]|\{\$/.test(assigned[2])) return null;
+    if (!assigned || /\$[A-Za-z_{]|\{\$/.test(assigned[2])) {
+      // Perl's `my ($user, $pass) = ("…", "…")`.
+      return listNeighbour(text, nameStart, nameEnd)
+        ? tupleOfSecretName(text, nameStart, nameEnd)
+        : null;
+    }
     before = " "; // judged as a name that starts the assignment
   }
   // Most keyword hits sit in names that are not secret-like (`keys`, `tokenizer`, `authInfo`):
@@ -897,6 +898,15 @@ function assignmentAt(
     : null;
   if (lookup && CODE_EXTENSIONS.has(extension)) {
     return environmentDefault(text, nameStart + lookup[0].length, nameEnd, false);
+  }
+  // `user, password = "…", "…"`: a name in a list of names assigned a list of values. Asked only
+  // of a secret-like name (most hits are not) or a short password word.
+  if (
+    (nameLength <= 4 || classifyName(text.slice(nameStart, nameEnd)) !== null) &&
+    listNeighbour(text, nameStart, nameEnd)
+  ) {
+    const element = tupleOfSecretName(text, nameStart, nameEnd);
+    if (element) return element;
   }
   if (classifyName(text.slice(nameStart, nameEnd)) === null && !shortPassword && !keyOfParent) {
     return null;
@@ -1108,6 +1118,15 @@ function listNeighbour(text: string, nameStart: number, nameEnd: number): boolea
   if (text[p] === "$" || text[p] === "@") p--;
   while (text[p] === " " || text[p] === "\t") p--;
   return text[p] === ",";
+}
+
+/** The tuple element of a secret-like name or of a short password word beside a user. */
+function tupleOfSecretName(text: string, nameStart: number, nameEnd: number): Assignment | null {
+  const name = text.slice(nameStart, nameEnd);
+  if (classifyName(name) === null && !SHORT_PASSWORD.test(name)) return null;
+  const element = tupleElement(text, nameStart, nameEnd);
+  // A short word is a password only beside a user's name (tupleElement says so with `cls`).
+  return element && (element.cls || classifyName(name) !== null) ? element : null;
 }
 
 /** What may precede a name in a list of assigned names: a declaration, a bracket, names. */
