@@ -901,16 +901,12 @@ function assignmentAt(
   }
   // `user, password = "…", "…"`: a name in a list of names assigned a list of values. Asked only
   // of a secret-like name (most hits are not) or a short password word.
-  if (
-    (nameLength <= 4 || classifyName(text.slice(nameStart, nameEnd)) !== null) &&
-    listNeighbour(text, nameStart, nameEnd)
-  ) {
+  const nameClass = classifyName(text.slice(nameStart, nameEnd));
+  if ((nameLength <= 4 || nameClass !== null) && listNeighbour(text, nameStart, nameEnd)) {
     const element = tupleOfSecretName(text, nameStart, nameEnd);
     if (element) return element;
   }
-  if (classifyName(text.slice(nameStart, nameEnd)) === null && !shortPassword && !keyOfParent) {
-    return null;
-  }
+  if (nameClass === null && !shortPassword && !keyOfParent) return null;
   let i = nameEnd;
   // Most keyword hits are not assignments: look for the operator before anything else.
   let probe = i;
