@@ -902,7 +902,8 @@ function assignmentAt(
   // `user, password = "…", "…"`: a name in a list of names assigned a list of values. Asked only
   // of a secret-like name (most hits are not) or a short password word.
   const nameClass = classifyName(text.slice(nameStart, nameEnd));
-  if ((nameLength <= 4 || nameClass !== null) && listNeighbour(text, nameStart, nameEnd)) {
+  const shortWord = nameLength <= 4 && (text.charCodeAt(nameStart) | 32) === 112; // "p…"
+  if ((nameClass !== null || shortWord) && listNeighbour(text, nameStart, nameEnd)) {
     const element = tupleOfSecretName(text, nameStart, nameEnd);
     if (element) return element;
   }
