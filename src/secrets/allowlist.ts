@@ -315,6 +315,10 @@ export function isReference(value: string): boolean {
   ) return true;
   // Vercel's `@name`: the name of a secret stored with the platform, not its value.
   if (/^@[a-z0-9][a-z0-9_-]*$/.test(value)) return true;
+  // An id and the file it is loaded from, systemd's `LoadCredential=db-password:/etc/…`.
+  if (/^[\w.@-]+:\/(?!\/)[\w.@%+=,~\/-]*$/.test(value) && /\/[\w.-]+\/[\w.-]/.test(value)) {
+    return true;
+  }
   // A path: characters file names are made of (a WordPress salt starting with `/` is not one).
   // A segment of twenty or more letters and digits of both cases is base64, not a file's name
   // (an AWS secret or a WireGuard key may start with `/`).
@@ -340,6 +344,8 @@ export function isToolCiphertext(value: string): boolean {
     // Windows' DPAPI blob (NuGet's `Password`, .NET's protected data): its version and provider
     // GUID encode to the same 32 characters.
     /^AQAAANCMnd8BFdERjHoAwE\/Cl\+sBAAAA[A-Za-z0-9+/]{40,}={0,2}$/.test(value) ||
+    // The same blob in hex, as PowerShell's `ConvertFrom-SecureString` writes it.
+    /^01000000d08c9ddf0115d1118c7a00c04fc297eb01000000[0-9a-f]{40,}$/i.test(value) ||
     isOpenPgpMessage(value);
 }
 
@@ -385,7 +391,10 @@ export function isPasswordHash(value: string): boolean {
     /^(?:MD5:[0-9a-f]{32}|CRYPT:[A-Za-z0-9./$]{13,})$/.test(value) ||
     // PostgreSQL's stored forms, which `PASSWORD '…'` accepts as they are: `md5` and the hex
     // digest of password and user name, or a SCRAM verifier.
-    /^md5[0-9a-f]{32}$/.test(value) || /^SCRAM-SHA-256\$\d+:/.test(value);
+    /^md5[0-9a-f]{32}$/.test(value) || /^SCRAM-SHA-256\$\d+:/.test(value) ||
+    // MySQL's `mysql_native_password` digest (`*` and 40 hex digits), and SQL Server's stored
+    // hash (`0x0100…`/`0x0200…`, the version, a salt and the digest), which `HASHED` accepts.
+    /^\*[0-9A-F]{40}$/.test(value) || /^0x0[12]00[0-9A-F]{48,}$/i.test(value);
 }
 
 /**

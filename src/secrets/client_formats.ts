@@ -544,6 +544,12 @@ export const CLIENT_FORMAT_RULES: Rule[] = [
     ["schtasks", "SCHTASKS"],
     /(?<=\s)\/R?P[ \t]+["']?([^\s"'`|&/][^\s"'`|&]*)/dgi,
   ),
+  // MQTT clients: `mosquitto_pub -u meter -P …` (`--pw`), and IPMI's `ipmitool -U admin -P …`
+  toolOption(
+    /\b(?:mosquitto_(?:pub|sub|rr)|ipmitool)\b/,
+    ["mosquitto_", "ipmitool"],
+    /(?<=\s)(?:-P|--pw)[ \t]+["']?([^\s"'`|;&]+)/dg,
+  ),
   // `net user <name> … /add`
   toolOption(
     /\bnet[ \t]+user\b/i,

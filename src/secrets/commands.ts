@@ -6,7 +6,8 @@
  * Each reads the tool's own syntax, so the same word elsewhere on a line is not taken.
  */
 import type { Candidate, Rule, RuleContext } from "./types.ts";
-import { PRIORITY, regexRule } from "./regex_rule.ts";
+import { headerCandidate, PRIORITY, regexRule } from "./regex_rule.ts";
+import { listItems } from "./code_lists.ts";
 import {
   isPasswordHash,
   isPlaceholder,
@@ -14,7 +15,7 @@ import {
   isWellKnownPassword,
 } from "./allowlist.ts";
 import { classCount, shannonEntropy } from "./entropy.ts";
-import { acceptValue, classifyName, kindFor } from "./generic.ts";
+import { acceptValue, classifyName, defaultOfReference, kindFor } from "./generic.ts";
 
 /** A password typed on a command line: not a stand-in, a variable, or a tutorial's example. */
 function typedPassword(value: string): boolean {
@@ -33,14 +34,27 @@ function lineBefore(text: string, at: number): string {
  * runs only on a text that names one of the tools (`-a` and `-P` alone are everywhere).
  */
 export function toolOption(tool: RegExp, names: string[], pattern: RegExp): Rule {
-  return regexRule({
-    kind: "password",
-    pattern,
-    group: 1,
+  return {
+    id: "tool-option",
+    category: "credential",
     keywords: names,
-    priority: PRIORITY.header,
-    validate: (v, text, start) => typedPassword(v) && tool.test(lineBefore(text, start)),
-  });
+    find(text: string): Candidate[] {
+      const out: Candidate[] = [];
+      pattern.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = pattern.exec(text)) !== null) {
+        let value = m[1];
+        let start = m.indices![1]![0];
+        // `--requirepass "\${REDIS_PASSWORD:-…}"`: the default written after the variable is the
+        // value the tool gets when the variable is not set.
+        const fallback = value.startsWith("\${") ? defaultOfReference(value) : null;
+        if (fallback) [value, start] = [fallback.value, start + fallback.offset];
+        if (!typedPassword(value) || !tool.test(lineBefore(text, start))) continue;
+        out.push(headerCandidate("password", start, start + value.length));
+      }
+      return out;
+    },
+  };
 }
 
 /** `htpasswd -b[c] file user password` and `htpasswd -nb user password`. */
@@ -74,15 +88,36 @@ const htpasswdRule: Rule = {
   },
 };
 
-/** `ConvertTo-SecureString "…" -AsPlainText`: PowerShell's way to turn a literal into a credential. */
+/**
+ * `ConvertTo-SecureString "…" -AsPlainText`: PowerShell's way to turn a literal into a credential,
+ * its switches before or after the string (`-AsPlainText -Force -String '…'`). Without
+ * `-AsPlainText` the string is an encrypted one, `ConvertFrom-SecureString`'s output.
+ */
 const secureStringRule: Rule = regexRule({
   kind: "password",
   pattern:
-    /ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(["'])([^"'\n]+)\1(?=[^\n]*-AsPlainText)/gd,
-  group: 2,
+    /ConvertTo-SecureString((?:[ \t]+-(?!String\b)[A-Za-z]+)*)[ \t]+(?:-String[ \t]+)?(["'])([^"'\n]+)\2/gd,
+  group: 3,
   anchors: ["ConvertTo-SecureString"],
   priority: PRIORITY.header,
-  validate: (v) => typedPassword(v),
+  validate: (v, text, start) => typedPassword(v) && plainTextSwitch(text, start),
+});
+
+/** Whether the line around `at` gives `-AsPlainText` (with it the string is the password itself). */
+function plainTextSwitch(text: string, at: number): boolean {
+  let end = text.indexOf("\n", at);
+  if (end === -1) end = text.length;
+  return /-AsPlainText\b/i.test(text.slice(text.lastIndexOf("\n", at) + 1, end));
+}
+
+/** `"…" | ConvertTo-SecureString -AsPlainText -Force`: the literal piped into it. */
+const pipedSecureStringRule: Rule = regexRule({
+  kind: "password",
+  pattern: /(["'])([^"'\n]+)\1[ \t]*\|[ \t]*ConvertTo-SecureString\b/gd,
+  group: 2,
+  keywords: ["ConvertTo-SecureString"],
+  priority: PRIORITY.header,
+  validate: (v, text, start) => typedPassword(v) && plainTextSwitch(text, start),
 });
 
 /**
@@ -125,14 +160,22 @@ const configSetRule: Rule = {
 
 /**
  * SQL that sets a password: `CREATE ROLE x WITH LOGIN PASSWORD '…'`, `ALTER USER x PASSWORD '…'`,
- * MySQL's `IDENTIFIED [WITH plugin] BY '…'`, SQL Server's `WITH PASSWORD = '…'`. Only in a
- * statement that creates or changes a user, role or login.
+ * MySQL's `IDENTIFIED [WITH plugin] BY '…'` and `SET PASSWORD FOR u = PASSWORD('…')`, SQL Server's
+ * `WITH PASSWORD = N'…' OLD_PASSWORD = N'…'` and `ENCRYPTION BY PASSWORD = '…'`, Oracle's `IDENTIFIED BY word` or
+ * `"…"` (also in `CREATE DATABASE LINK … CONNECT TO u IDENTIFIED BY …`). Only in a statement that
+ * creates or changes a user, role, login, link or key. `IDENTIFIED BY PASSWORD '…'` and
+ * `IDENTIFIED BY VALUES '…'` give a stored hash, and `&name` / `:name` a script's variable.
  */
-const sqlPasswordRule: Rule = regexRule({
-  kind: "password",
-  pattern:
-    /(?<![\w.])(?:PASSWORD|password|Password|IDENTIFIED|identified)(?:[ \t]+(?:WITH|with)[ \t]+\w+)?(?:[ \t]+(?:BY|by))?[ \t]*=?[ \t]*'([^'\n]{4,128})'/gd,
-  group: 1,
+const SQL_PASSWORD =
+  /(?<![\w.@])(?<!(?:IDENTIFIED|identified)[ \t]+(?:BY|by)[ \t]+)(?:OLD_)?(PASSWORD|password|Password|IDENTIFIED|identified)(?:[ \t]+(?:FOR|for)[ \t]+[^=\n;]{1,100}?(?=[ \t]*=))?(?:[ \t]+(?:WITH|with)[ \t]+\w+)?(?:[ \t]+(?:BY|by))?[ \t]*=?[ \t]*(?:(?:PASSWORD|password)?[ \t]*\([ \t]*)?(?:N?'([^'\n]{4,128})'|"([^"\n]{4,128})"|(?<=(?:BY|by)[ \t]+)(?!(?:VALUES|EXTERNALLY|GLOBALLY|PASSWORD|NULL|DEFAULT)\b)([A-Za-z][\w$#]{3,127})(?![\w$#(.]))/gd;
+
+/** The statements a password is set in, on the line before the value. */
+const SQL_STATEMENT =
+  /\b(?:CREATE|ALTER)[ \t]+(?:USER|ROLE|LOGIN|DATABASE[ \t]+LINK|(?:PUBLIC[ \t]+)?DATABASE[ \t]+LINK)\b|\bGRANT\b|\bSET[ \t]+PASSWORD\b|\bCONNECT[ \t]+TO\b|\bBY[ \t]+PASSWORD[ \t]*=/i;
+
+const sqlPasswordRule: Rule = {
+  id: "sql-password",
+  category: "credential",
   // Run only where a statement that sets a password is (the word `password` alone is everywhere).
   keywords: [
     "CREATE USER",
@@ -147,14 +190,92 @@ const sqlPasswordRule: Rule = regexRule({
     "alter role",
     "GRANT",
     "SET PASSWORD",
+    "IDENTIFIED BY",
+    "identified by",
+    "BY PASSWORD",
   ],
+  find(text: string): Candidate[] {
+    const out: Candidate[] = [];
+    SQL_PASSWORD.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = SQL_PASSWORD.exec(text)) !== null) {
+      const group = m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4;
+      const value = m[group];
+      // An unquoted value is Oracle's, after `IDENTIFIED BY` only.
+      if (group === 4 && !/^identified$/i.test(m[1])) continue;
+      const start = m.indices![group]![0];
+      if (!typedPassword(value) || !SQL_STATEMENT.test(lineBefore(text, start))) continue;
+      out.push(headerCandidate("password", start, start + value.length));
+    }
+    return out;
+  },
+};
+
+/**
+ * Oracle's tools log in as `user/password@database`: sqlplus, sqlldr (`userid=`), exp and imp,
+ * expdp and impdp, dgmgrl, rman's `target`, `catalog` and `auxiliary`. `/@wallet` and
+ * `/ as sysdba` log in without a password; `user/${VAR}@db` reads one.
+ */
+const oracleLoginRule: Rule = regexRule({
+  kind: "password",
+  pattern:
+    /\b(?:sqlplus|sqlldr|expdp|impdp|exp|imp|dgmgrl|rman\b[^\n]*?\b(?:target|catalog|auxiliary)[ \t]*=?)(?:[ \t]+-\w+)*[ \t]+["']?(?:userid=)?[A-Za-z][\w$#]*\/([^\s@"'/]+)(?=@|[\s"']|$)/gd,
+  group: 1,
+  keywords: ["sqlplus", "sqlldr", "expdp", "impdp", "exp ", "imp ", "dgmgrl", "rman "],
   priority: PRIORITY.header,
-  validate: (v, text, start) =>
-    typedPassword(v) &&
-    /\b(?:CREATE|ALTER)[ \t]+(?:USER|ROLE|LOGIN)\b|\bGRANT\b|\bSET[ \t]+PASSWORD\b/i.test(
-      lineBefore(text, start),
-    ),
+  validate: (v) => typedPassword(v),
 });
+
+/**
+ * SQL*Plus' own `CONNECT user/password@db` (`conn`), a line of a script it runs, and DB2's
+ * `CONNECT TO db USER name USING password`.
+ */
+const sqlConnectRule: Rule = regexRule({
+  kind: "password",
+  pattern:
+    /(?:(?<=^[ \t]*)(?:CONNECT|CONN|connect|conn)[ \t]+[A-Za-z][\w$#]*\/|(?<![\w.])(?:CONNECT|connect)[ \t]+(?:TO|to)[ \t]+\w+[ \t]+(?:USER|user)[ \t]+\S+[ \t]+(?:USING|using)[ \t]+["']?)([^\s@"'/;]+)/gmd,
+  group: 1,
+  // Tried only where one of these starts (`conn` is everywhere in code; the match fails at once).
+  anchors: ["CONN", "conn"],
+  priority: PRIORITY.header,
+  validate: (v) => typedPassword(v),
+});
+
+/**
+ * SQL Server's procedures that take a password: `sp_addlinkedsrvlogin` (the remote password, the
+ * fifth argument or `@rmtpassword`), `sp_addlogin` (the second or `@passwd`), `sp_password` (the
+ * old and the new), by position or by name, `N'…'` or `'…'`.
+ */
+const SQL_PROCEDURES: Record<string, number[]> = {
+  sp_addlinkedsrvlogin: [4],
+  sp_addlogin: [1],
+  sp_password: [0, 1],
+};
+
+const sqlProcedureRule: Rule = {
+  id: "sql-procedure-password",
+  category: "credential",
+  keywords: ["sp_addl", "sp_passw"],
+  find(text: string): Candidate[] {
+    const out: Candidate[] = [];
+    const calls = /\b(sp_addlinkedsrvlogin|sp_addlogin|sp_password)\b[ \t]*\(?/g;
+    let m: RegExpExecArray | null;
+    while ((m = calls.exec(text)) !== null) {
+      const places = SQL_PROCEDURES[m[1]];
+      const args = listItems(text, m.index + m[0].length, true);
+      args.forEach((arg, index) => {
+        const item = /^(\s*(?:@(\w+)[ \t]*=[ \t]*)?N?)'([^'\n]*)'\s*$/.exec(arg.raw);
+        if (!item) return;
+        const named = item[2];
+        if (named ? !/pass/i.test(named) : !places.includes(index)) return;
+        if (!typedPassword(item[3])) return;
+        const start = arg.start + item[1].length + 1;
+        out.push(headerCandidate("password", start, start + item[3].length));
+      });
+    }
+    return out;
+  },
+};
 
 /** The values of one SQL tuple, `(1, 'a''b', NULL, now())`, each with its offset (quoted ones unquoted). */
 function sqlTuple(
@@ -281,6 +402,9 @@ const directiveRule: Rule = regexRule({
  * `new PasswordAuthentication(user, "…".toCharArray())`, OkHttp's `Credentials.basic(user,
  * password)`.
  */
+/** The place of a password that is a call's last argument, of two or more. */
+const LAST = -2;
+
 const POSITIONAL: [RegExp, number, boolean?][] = [
   // Any object's `.login(user, password)`, an app's own client or a repository in a test: only a
   // password shaped as people choose one, since tests also log in with `"wrong-password"`. First,
@@ -322,6 +446,9 @@ const POSITIONAL: [RegExp, number, boolean?][] = [
   // `Net::FTP.open(host, user, password)`.
   [/\bNet::SMTP\.start[ \t]*\($/, 4],
   [/\bNet::FTP\.(?:open|new)[ \t]*\($/, 2],
+  // JavaMail's `Transport.send(msg, user, password)` (and with the recipients before them), and a
+  // transport's or a message store's `connect([host, [port,]] user, password)`: the last one.
+  [/\bTransport\.send[ \t]*\($|\b\w*(?:[Tt]ransport|[Ss]tore)\.connect[ \t]*\($/, LAST],
 ];
 
 /**
@@ -331,35 +458,6 @@ const POSITIONAL: [RegExp, number, boolean?][] = [
  */
 const LITERAL_ARGUMENT =
   /^(\s*(?:Some\(|String::from\(|std::string\(|@)?)(["'`])(.*)\2(?:\.(?:toCharArray|to_string|to_owned|into)\(\))?\)?\s*$/;
-
-/**
- * The arguments of a call from `open` (just after `(`), as raw text with offsets. A call wrapped
- * over lines is read on (formatters wrap long argument lists), up to a few hundred characters; a
- * string never spans a line.
- */
-function callArguments(text: string, open: number): { raw: string; start: number }[] {
-  const out: { raw: string; start: number }[] = [];
-  let i = open;
-  let start = i;
-  let depth = 0;
-  let quote = "";
-  const limit = Math.min(text.length, open + 400);
-  for (; i < limit && !(quote && text[i] === "\n"); i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === "\\") i++;
-      else if (c === quote) quote = "";
-    } else if (c === '"' || c === "'" || c === "`") quote = c;
-    else if (c === "(" || c === "[" || c === "{") depth++;
-    else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth--;
-    else if ((c === "," || c === ")") && depth === 0) {
-      out.push({ raw: text.slice(start, i), start });
-      if (c === ")") return out;
-      start = i + 1;
-    }
-  }
-  return out;
-}
 
 const positionalRule: Rule = {
   id: "positional-password",
@@ -394,15 +492,19 @@ const positionalRule: Rule = {
     "->credentials",
     "Net::SMTP",
     "Net::FTP",
+    "ransport.",
+    "tore.connect",
   ],
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
     const calls =
-      /(?:getConnection|mysqli(?:_real)?(?:_connect)?|PDO|Sequelize|PlainAuth|\.login|NetworkCredential|fromDriverManager(?:\[[^\]\n]*\])?|DBI[ \t]*->[ \t]*connect(?:_cached)?|->login|(?:MySQLdb|pymysql)\.connect|FTP(?:_TLS)?|ldap_bind|ftp_login|ssh2_auth_password|Credentials(?:\.basic|::new)?|PasswordAuthentication|mysql_real_connect|Sql\.newInstance|create\w*Credential|BasicHttpCredentials|authenticate|->credentials|Net::SMTP\.start|Net::FTP\.(?:open|new))[ \t]*\(/g;
+      /(?:getConnection|mysqli(?:_real)?(?:_connect)?|PDO|Sequelize|PlainAuth|\.login|NetworkCredential|fromDriverManager(?:\[[^\]\n]*\])?|DBI[ \t]*->[ \t]*connect(?:_cached)?|->login|(?:MySQLdb|pymysql)\.connect|FTP(?:_TLS)?|ldap_bind|ftp_login|ssh2_auth_password|Credentials(?:\.basic|::new)?|PasswordAuthentication|mysql_real_connect|Sql\.newInstance|create\w*Credential|BasicHttpCredentials|authenticate|->credentials|Net::SMTP\.start|Net::FTP\.(?:open|new)|Transport\.send|\w*(?:[Tt]ransport|[Ss]tore)\.connect)(?:\]::new)?[ \t]*\(/g;
     let m: RegExpExecArray | null;
     while ((m = calls.exec(text)) !== null) {
       const open = m.index + m[0].length;
-      const head = text.slice(text.lastIndexOf("\n", m.index) + 1, open);
+      // PowerShell's `[System.Net.NetworkCredential]::new(…)` is a constructor like `new …(…)`.
+      const head = text.slice(text.lastIndexOf("\n", m.index) + 1, open)
+        .replace(/\]::new([ \t]*\()$/, "$1");
       let place = -1;
       let strict = false;
       for (const [pattern, index, shaped] of POSITIONAL) {
@@ -411,8 +513,10 @@ const positionalRule: Rule = {
       // mysqli_real_connect($link, host, user, password): one more argument before the host.
       if (place === -1 && /\bmysqli_real_connect[ \t]*\($/.test(head)) place = 3;
       if (place === -1) continue;
-      const args = callArguments(text, open);
-      const arg = args[place];
+      const args = listItems(text, open);
+      const arg = place === LAST
+        ? (args.length >= 2 ? args[args.length - 1] : undefined)
+        : args[place];
       if (!arg) continue;
       const literal = LITERAL_ARGUMENT.exec(arg.raw);
       if (!literal || !typedPassword(literal[3])) continue;
@@ -453,7 +557,7 @@ const loginCallRule: Rule = {
     calls.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = calls.exec(text)) !== null) {
-      const args = callArguments(text, m.index + m[0].length);
+      const args = listItems(text, m.index + m[0].length);
       let previousLiteral = false;
       for (const arg of args) {
         const literal = LITERAL_ARGUMENT.exec(arg.raw);
@@ -534,7 +638,7 @@ const hashedLiteralRule: Rule = {
       /\b(?:postgresql_password|mysql_password|make_password|generate_password_hash|password_hash|hashpw|BCrypt::Password\.create|hashPassword|hash_password)[ \t]*\(/g;
     let m: RegExpExecArray | null;
     while ((m = calls.exec(text)) !== null) {
-      const args = callArguments(text, m.index + m[0].length);
+      const args = listItems(text, m.index + m[0].length);
       for (let n = args.length - 1; n >= 0; n--) {
         const literal = /^(\s*)[bB]?(["'`])([^"'`\n]*)\2\s*$/.exec(args[n].raw);
         if (!literal) continue;
@@ -605,8 +709,12 @@ export const COMMAND_RULES: Rule[] = [
   echoedPasswordRule,
   rabbitmqRule,
   secureStringRule,
+  pipedSecureStringRule,
   configSetRule,
   sqlPasswordRule,
+  sqlProcedureRule,
+  oracleLoginRule,
+  sqlConnectRule,
   sqlInsertRule,
   directiveRule,
   positionalRule,

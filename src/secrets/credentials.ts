@@ -511,6 +511,13 @@ export const CREDENTIAL_RULES: Rule[] = [
     validate: (v, text, start) => {
       const lineStart = text.lastIndexOf("\n", start) + 1;
       const line = text.slice(lineStart, start);
+      // MySQL's clients take the password joined to `-p`; `-p dbname` prompts, then names the
+      // database.
+      const mysqlClient = /\bmysql(?:dump|admin|import|check|show)?\b/.test(line);
+      if (
+        mysqlClient && !/\bsshpass\b|\blogin\b/.test(line) && text[start - 1] !== "p" &&
+        !/^-p["']$/.test(text.slice(start - 3, start))
+      ) return false;
       return /\b(?:login|mysql|mysqldump|mysqladmin|sshpass)\b|\s-u\s?\S/.test(line) &&
         !/^\d+(?::\d+)*$/.test(v) &&
         !isPlaceholder(v) && shannonEntropy(v) >= 2;

@@ -20,6 +20,7 @@ import {
 } from "./allowlist.ts";
 import { classCount, shannonEntropy } from "./entropy.ts";
 import { insideResourceName, isSigningKeyId } from "./lookalikes.ts";
+import { listItems } from "./code_lists.ts";
 
 export type NameClass = "password" | "secret" | null;
 
@@ -345,6 +346,12 @@ function classifyNameUncached(name: string): NameClass {
   const last = tokens[tokens.length - 1];
   if (last === "key" && tokens.length >= 2) return "secret";
   for (let i = 0; i + 1 < tokens.length; i++) if (keyPairAt(tokens, i)) return "secret";
+  // Erlang's distribution cookie, which lets a node join a cluster: `RABBITMQ_ERLANG_COOKIE`,
+  // a Helm chart's `erlangCookie`, an Elixir release's `RELEASE_COOKIE`. Judged as a password:
+  // RabbitMQ writes twenty capital letters, one kind of character a secret's bar would refuse.
+  if (last === "cookie" && /^(?:erlang|release)$/.test(tokens[tokens.length - 2] ?? "")) {
+    return "password";
+  }
   return null;
 }
 
@@ -440,7 +447,16 @@ function looksLikeExpression(value: string, literalFile: boolean, yaml: boolean)
   // YAML tags (`!Ref`), printf and batch variables (`%s`, `%VAR%`).
   if (/^!!?[A-Za-z]+$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) return true;
   // Member chains, optional chaining, generics: `config.db.password`, `opts?.authInfo`, `z.infer<T`.
-  if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value) || /\?\.|[<>]|=>/.test(value)) {
+  // (In a file of literals a part mixing upper case, lower case and digits, `xy.o7q37DNN`, is a
+  // password with a dot in it, not a member's name.)
+  if (
+    (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value) &&
+      !(literalFile &&
+        value.split(".").some((part) =>
+          /[a-z]/.test(part) && /[A-Z]/.test(part) && /\d/.test(part)
+        ))) ||
+    /\?\.|[<>]|=>/.test(value)
+  ) {
     return true;
   }
   if (!literalFile && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value) && !/\d/.test(value)) return true;
@@ -544,7 +560,8 @@ function isNameChar(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) ||
     code === 95 || code === 46 || code === 45;
 }
-const KEYWORD = /pass|pwd|secret|token|key|auth|credential|sas|bearer|license|salt|psk/gi;
+const KEYWORD =
+  /pass|pwd|secret|token|key|auth|credential|sas|bearer|license|salt|psk|erlang_?cookie|release_cookie/gi;
 const LITERAL_EXTENSIONS = new Set([
   ".env",
   ".ini",
@@ -841,7 +858,12 @@ function assignmentAt(
   if (before === "$") {
     // A quoted literal, without interpolation (`"{$prefix}_x"`, `"$base/key"` build a value).
     const assigned = /^[ \t]*=[ \t]*(["'])([^"'\n]*)\1/.exec(text.slice(nameEnd, nameEnd + 1100));
-    if (!assigned || /\$[A-Za-z_{]|\{\$/.test(assigned[2])) return null;
+    if (!assigned || /\$[A-Za-z_{]|\{\$/.test(assigned[2])) {
+      // Perl's `my ($user, $pass) = ("…", "…")`.
+      return listNeighbour(text, nameStart, nameEnd)
+        ? tupleOfSecretName(text, nameStart, nameEnd)
+        : null;
+    }
     before = " "; // judged as a name that starts the assignment
   }
   // Most keyword hits sit in names that are not secret-like (`keys`, `tokenizer`, `authInfo`):
@@ -877,9 +899,15 @@ function assignmentAt(
   if (lookup && CODE_EXTENSIONS.has(extension)) {
     return environmentDefault(text, nameStart + lookup[0].length, nameEnd, false);
   }
-  if (classifyName(text.slice(nameStart, nameEnd)) === null && !shortPassword && !keyOfParent) {
-    return null;
+  // `user, password = "…", "…"`: a name in a list of names assigned a list of values. Asked only
+  // of a secret-like name (most hits are not) or a short password word.
+  const nameClass = classifyName(text.slice(nameStart, nameEnd));
+  const shortWord = nameLength <= 4 && (text.charCodeAt(nameStart) | 32) === 112; // "p…"
+  if ((nameClass !== null || shortWord) && listNeighbour(text, nameStart, nameEnd)) {
+    const element = tupleOfSecretName(text, nameStart, nameEnd);
+    if (element) return element;
   }
+  if (nameClass === null && !shortPassword && !keyOfParent) return null;
   let i = nameEnd;
   // Most keyword hits are not assignments: look for the operator before anything else.
   let probe = i;
@@ -901,6 +929,13 @@ function assignmentAt(
   const quotedName = (before === '"' || before === "'") && text[nameEnd] === before;
   // Scala's pair, `"password" -> "…"`, in a `Map(…)`.
   const arrowPair = quotedName && next === "-" && text[probe + 1] === ">";
+  // A constant as the key a map or a settings object is given, JNDI's
+  // `env.put(Context.SECURITY_CREDENTIALS, "…")`, `props.setProperty(SMTP_PASSWORD, "…")`.
+  const constantKey = next === "," && before === "(" && CODE_EXTENSIONS.has(extension) &&
+    /^(?:\w+\.)*[A-Z][A-Z0-9_]+$/.test(text.slice(nameStart, nameEnd)) &&
+    /\.(?:put|setProperty|set|add|Add|put[A-Z]\w*)\($/.test(
+      text.slice(Math.max(0, nameStart - 24), nameStart),
+    );
   if (quotedName && CODE_EXTENSIONS.has(extension)) {
     const fallback = environmentDefault(text, nameStart, nameEnd, quotedName);
     if (fallback) return fallback;
@@ -926,7 +961,7 @@ function assignmentAt(
   }
   if (
     next !== "=" && next !== ":" && next !== "?" && text[nameStart] !== "-" && before !== "<" &&
-    !(next === "," && quotedName) && !arrowPair
+    !(next === "," && (quotedName || constantKey)) && !arrowPair
   ) {
     if (
       (before === " " || before === "\t" || before === "\n" || before === undefined) &&
@@ -1002,12 +1037,17 @@ function assignmentAt(
       const typed = TYPE_ANNOTATION.exec(text.slice(i, Math.min(lineEnd, i + 80)));
       if (typed) i += typed[0].length;
     }
-  } else if (name.startsWith("--") && spaced) {
+  } else if (
+    spaced && (name.startsWith("--") ||
+      // A single-dash long option given a quoted literal, PowerShell's `-Password "…"`, Go's flags.
+      (name.startsWith("-") && (text[i] === '"' || text[i] === "'") &&
+        !CODE_EXTENSIONS.has(extension) && !PROSE_EXTENSIONS.has(extension)))
+  ) {
     i = spaceStart; // `--password value`
     literal = true;
   } else if (
-    text[i] === "," && quotedName &&
-    /\([ \t]*$/.test(text.slice(Math.max(0, nameStart - 40), nameStart - 1))
+    text[i] === "," && (constantKey || (quotedName &&
+      /\([ \t]*$/.test(text.slice(Math.max(0, nameStart - 40), nameStart - 1))))
   ) {
     i++; // define('DB_PASSWORD', '…'), os.environ.setdefault("API_KEY", "…")
     const read = readValue(text, i, lineEnd);
@@ -1063,6 +1103,77 @@ function assignmentAt(
     // A keyword string's value is text inside a literal, however it is spelled.
     quoted: read.quoted || keywordString,
     literal,
+  };
+}
+
+/** Whether a comma stands next to the name (skipping a sigil, spaces and a closing bracket). */
+function listNeighbour(text: string, nameStart: number, nameEnd: number): boolean {
+  let k = nameEnd;
+  while (text[k] === " " || text[k] === "\t") k++;
+  if (text[k] === ",") return true;
+  let p = nameStart - 1;
+  if (text[p] === "$" || text[p] === "@") p--;
+  while (text[p] === " " || text[p] === "\t") p--;
+  return text[p] === ",";
+}
+
+/** The tuple element of a secret-like name or of a short password word beside a user. */
+function tupleOfSecretName(text: string, nameStart: number, nameEnd: number): Assignment | null {
+  const name = text.slice(nameStart, nameEnd);
+  if (classifyName(name) === null && !SHORT_PASSWORD.test(name)) return null;
+  const element = tupleElement(text, nameStart, nameEnd);
+  // A short word is a password only beside a user's name (tupleElement says so with `cls`).
+  return element && (element.cls || classifyName(name) !== null) ? element : null;
+}
+
+/** What may precede a name in a list of assigned names: a declaration, a bracket, names. */
+const TUPLE_HEAD =
+  /^[ \t]*(?:(?:const|let|var|my|our|local|val|auto)[ \t]+)?[[(]?[ \t]*((?:[$@]?[A-Za-z_]\w*[ \t]*,[ \t]*)*)[$@]?$/;
+/** What may follow it: more names, a closing bracket, the operator. */
+const TUPLE_TAIL =
+  /^((?:[ \t]*,[ \t]*[$@]?[A-Za-z_]\w*)*)[ \t]*[\])]?[ \t]*(?::=|=)(?![=>~])[ \t]*/;
+/** A string literal as a whole list item. */
+const ITEM_LITERAL = /^(\s*)(["'`])([^"'`\n]*)\2\s*$/;
+/** The short password words a list makes a password when a user is assigned beside them. */
+const SHORT_PASSWORD = /^(?:pass|pw|pwd)$/i;
+const USER_NAME = /^(?:user|username|user_name|login|usr|uid|account)$/i;
+
+/**
+ * The value a tuple or destructuring assignment gives the name at its place: Python's and Ruby's
+ * `user, password = "…", "…"`, Go's `user, pass := …`, JavaScript's `const [user, pass] = […]`,
+ * Perl's `my ($user, $pass) = (…)`, Rust's `let (user, password) = (…)`, in any order. The value is
+ * the literal at the same place of the list on the right, which must have as many items.
+ */
+function tupleElement(text: string, nameStart: number, nameEnd: number): Assignment | null {
+  const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
+  const head = TUPLE_HEAD.exec(text.slice(lineStart, nameStart));
+  if (!head) return null;
+  const tail = TUPLE_TAIL.exec(text.slice(nameEnd, nameEnd + 200));
+  if (!tail) return null;
+  const namesBefore = head[1].split(",").length - 1;
+  const namesAfter = tail[1].split(",").length - 1;
+  if (namesBefore + namesAfter === 0) return null;
+  let open = nameEnd + tail[0].length;
+  const bracketed = text[open] === "(" || text[open] === "[";
+  if (bracketed) open++;
+  const items = listItems(text, open, !bracketed);
+  // A trailing comma leaves an empty last item (`(\n  "a",\n  "b",\n)`).
+  if (items.length > 0 && items[items.length - 1].raw.trim() === "") items.pop();
+  if (items.length !== namesBefore + namesAfter + 1) return null;
+  const item = items[namesBefore];
+  const literal = ITEM_LITERAL.exec(item.raw);
+  if (!literal || (literal[2] === "`" && literal[3].includes("${"))) return null;
+  const name = text.slice(nameStart, nameEnd);
+  const names = (head[1] + tail[1]).split(",").map((n) => n.trim().replace(/^[$@]/, ""));
+  const shortPassword = SHORT_PASSWORD.test(name) && names.some((n) => USER_NAME.test(n));
+  return {
+    name,
+    ...(shortPassword ? { cls: "password" as const } : {}),
+    nameStart,
+    valueStart: item.start + literal[1].length + 1,
+    value: literal[3],
+    quoted: true,
+    literal: false,
   };
 }
 
@@ -1310,6 +1421,11 @@ const KEYWORDS = [
   "license",
   "salt",
   "psk",
+  // Erlang's distribution cookie (RabbitMQ's, CouchDB's, an Elixir release's): "cookie" alone
+  // names a browser's, and is everywhere in web code.
+  "erlang_cookie",
+  "erlangcookie",
+  "release_cookie",
 ];
 
 /**

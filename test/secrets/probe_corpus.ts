@@ -12,6 +12,7 @@ import { fifthRoundMarkers, fifthRoundTemplates } from "./probe_fifth_round.ts";
 import { sixthRoundMarkers, sixthRoundTemplates } from "./probe_sixth_round.ts";
 import { seventhRoundMarkers, seventhRoundTemplates } from "./probe_seventh_round.ts";
 import { eighthRoundMarkers, eighthRoundTemplates } from "./probe_eighth_round.ts";
+import { ninthRoundMarkers, ninthRoundTemplates } from "./probe_ninth_round.ts";
 
 const WORDS = [
   "harbor",
@@ -1555,10 +1556,11 @@ export function generateProbe(seed: number): { files: Record<string, string>; la
     ...sixthRoundMarkers(v),
     ...seventhRoundMarkers(v),
     ...eighthRoundMarkers(v),
+    ...ninthRoundMarkers(v),
   };
   const files: Record<string, string> = {};
   const labels: Labels = {};
-  // The fifth to eighth batches come last and draw only through markers, so earlier
+  // The fifth to ninth batches come last and draw only through markers, so earlier
   // files keep their values.
   const templates = {
     ...probeTemplates(v),
@@ -1566,6 +1568,7 @@ export function generateProbe(seed: number): { files: Record<string, string>; la
     ...sixthRoundTemplates(),
     ...seventhRoundTemplates(),
     ...eighthRoundTemplates(),
+    ...ninthRoundTemplates(),
   };
   for (const [path, template] of Object.entries(templates)) {
     const { text, labels: found } = expand(template, gens);
