@@ -7,7 +7,7 @@
  */
 import { hasSequentialRun, isRepetitive } from "./entropy.ts";
 import { isCommonPassword } from "./common_passwords.ts";
-import { isRelativeFilePath, isValueLookalike } from "./lookalikes.ts";
+import { isLocator, isRelativeFilePath, isValueLookalike } from "./lookalikes.ts";
 
 /** Values published in vendors' documentation as examples. */
 const DOCUMENTED_EXAMPLES = new Set([
@@ -160,7 +160,7 @@ export function isTemplateReference(value: string): boolean {
   // Each marker with what follows it in a real template (a name, a space, the closing half), so
   // that a random secret holding `${`, `{{` or `{%` by chance (a WordPress salt) is not taken for
   // one: `{{` counts at the start (an unquoted value is cut at the space inside) or when closed.
-  return /\$\{[A-Za-z_][\w.]*(?:[:}?=+-]|$)|^\{\{|\{\{.*\}\}|\}\}$|\$\([A-Za-z_ ]|<%.*%>|^<%|\{%.*%\}|^\{%|^%[A-Za-z_][A-Za-z0-9_]*%$|^\$[A-Za-z_][A-Za-z0-9_]*$|^@[A-Za-z_][A-Za-z0-9_.]*@$|^\{[A-Za-z_][A-Za-z0-9_.]*\}$|^#\{/
+  return /\$\{[A-Za-z_][\w.]*(?:[:}?=+(\[-]|$)|\$\{\d+[:}]|^\{\{|\{\{.*\}\}|\}\}$|\$\([A-Za-z_ ]|<%.*%>|^<%|\{%.*%\}|^\{%|^%[A-Za-z_][\w.]*%$|^%env\([\w:.-]+\)%$|^<<[\w.-]+>>$|<[A-Za-z][\w-]{1,40}>|^\$[A-Za-z_][A-Za-z0-9_]*$|^@[A-Za-z_][A-Za-z0-9_.]*@$|^\{[A-Za-z_][A-Za-z0-9_.]*\}$|^#\{/
     .test(value);
 }
 
@@ -208,7 +208,42 @@ export const STAND_IN_WORDS = new Set([
   "private",
   "user",
   "admin",
+  // Words a test uses for the value it expects to be refused or replaced (`wrong-password`,
+  // `new_secret`, `invalid-token-123`), and words docs pad a sample with (`SuperSecretToken`,
+  // `personal-access-token123`).
+  "wrong",
+  "incorrect",
+  "invalid",
+  "bad",
+  "correct",
+  "valid",
+  "good",
+  "new",
+  "old",
+  "other",
+  "another",
+  "super",
+  "personal",
 ]);
+
+/**
+ * Whether a run of letters is stand-in words written together (`mypersonalaccesstoken`, a
+ * camel-case `SuperSecretToken` lower-cased): split by trying each word of two or more letters
+ * that could start the rest.
+ */
+function joinedStandInWords(run: string): boolean {
+  if (run.length > 64) return false;
+  // ends[i]: the first i letters split into stand-in words.
+  const ends = new Array<boolean>(run.length + 1).fill(false);
+  ends[0] = true;
+  for (let i = 0; i < run.length; i++) {
+    if (!ends[i]) continue;
+    for (let j = i + 2; j <= Math.min(run.length, i + 12); j++) {
+      if (STAND_IN_WORDS.has(run.slice(i, j))) ends[j] = true;
+    }
+  }
+  return ends[run.length];
+}
 
 /**
  * A value of two or more stand-in words, with digits at most between them. Words are split at runs
@@ -238,8 +273,10 @@ export function madeOfStandInWords(lower: string): boolean {
       end++;
     }
     if (!digitsOnly) {
-      if (!STAND_IN_WORDS.has(lower.slice(start, end))) return false;
-      named++;
+      const word = lower.slice(start, end);
+      if (STAND_IN_WORDS.has(word)) named++;
+      else if (/^[a-z]+$/.test(word) && joinedStandInWords(word)) named += 2;
+      else return false;
     }
     start = end;
   }
@@ -313,6 +350,9 @@ export function isReference(value: string): boolean {
     /^(?:process\.env|os\.environ|os\.getenv|env\(|ENV\[|System\.getenv|Deno\.env|import\.meta\.env|getenv\(|secrets\.|vault:|arn:aws:|projects\/[^/]+\/secrets\/|ssm:|file:|keyring:|op:\/\/)/
       .test(value)
   ) return true;
+  // Google Secret Manager's resource name behind a tool's prefix (`gcp:secretmanager:projects/…`).
+  if (/^[a-z][\w:+-]*:projects\/[^/\s]+\/secrets\/[^/\s]+/.test(value)) return true;
+  if (isLocator(value)) return true;
   // Vercel's `@name`: the name of a secret stored with the platform, not its value.
   if (/^@[a-z0-9][a-z0-9_-]*$/.test(value)) return true;
   // A path: characters file names are made of (a WordPress salt starting with `/` is not one).

@@ -19,7 +19,16 @@ import {
   isToolCiphertext,
 } from "./allowlist.ts";
 import { classCount, shannonEntropy } from "./entropy.ts";
-import { insideResourceName, isSigningKeyId } from "./lookalikes.ts";
+import {
+  hasStructuredRepeats,
+  insideResourceName,
+  isAlphabet,
+  isCommandLine,
+  isEncodedText,
+  isProse,
+  isSigningKeyId,
+  isWordIdentifier,
+} from "./lookalikes.ts";
 
 export type NameClass = "password" | "secret" | null;
 
@@ -138,6 +147,15 @@ const EXCLUDED_TOKENS = new Set([
   "msg",
   "message",
   "error",
+  // A flag that reads the secret from somewhere (`--password-stdin`), and tokens that page, track
+  // or cancel work (`pageToken`, `progressToken`, `CancellationToken`), which grant nothing.
+  "stdin",
+  "page",
+  "next",
+  "continuation",
+  "cancellation",
+  "progress",
+  "cursor",
   "ok",
   "valid",
   "validate",
@@ -444,6 +462,8 @@ function looksLikeExpression(value: string, literalFile: boolean, yaml: boolean)
     return true;
   }
   if (!literalFile && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value) && !/\d/.test(value)) return true;
+  // Comparisons and logic in code (`e.token||process.env.GITHUB_TOKEN`, `this.method===`).
+  if (!literalFile && /[=!]==|\|\||&&/.test(value)) return true;
   return false;
 }
 
@@ -514,6 +534,15 @@ export function acceptValue(
   if (/^(?:[a-z]+(?:_[a-z]+)+|[A-Z]+(?:_[A-Z]+)+)$/.test(value) && SECRET_WORD_IN.test(value)) {
     return false;
   }
+  // The same in camel case, a property's or a method's name (`_callApiKey`, `approvedAuthorization`):
+  // each capital opens a word of lower-case letters.
+  if (
+    /^_?[a-z]+(?:[A-Z][a-z]+)+$|^(?:[A-Z][a-z]+){2,}$/.test(value) && SECRET_WORD_IN.test(value)
+  ) {
+    return false;
+  }
+  // Words for people (a sentence, a label in another script) or a command that prints the value.
+  if (isProse(value) || isCommandLine(value)) return false;
   if (!options.quoted && looksLikeExpression(value, options.literalFile, options.yaml ?? true)) {
     return false;
   }
@@ -1442,6 +1471,7 @@ function judged(
     return null;
   }
   if (exposedToBrowsers(text, found.name) || namesASection(text, value)) return null;
+  if (namesItself(found.name, value) || joinedWithCode(text, found, context)) return null;
   // git's `user.signingKey` names a public key; `…:secret:…` inside an ARN assigns nothing.
   if (isSigningKeyId(found.name, value) || insideResourceName(text, found.nameStart)) return null;
   // Bitnami's SealedSecret keeps each value encrypted to the cluster's key under `encryptedData:`.
@@ -1458,6 +1488,33 @@ function judged(
     priority,
     visible: 0,
   };
+}
+
+/**
+ * Whether the value is its own name again, as code and type declarations write it:
+ * `this.accessToken = accessToken`, `accessToken: AccessToken;`, `password: Password`.
+ */
+function namesItself(name: string, value: string): boolean {
+  if (!/^[A-Za-z_$][\w$]*$/.test(value)) return false;
+  const flat = (s: string) => s.replace(/[^A-Za-z0-9]/g, "").toLowerCase();
+  const last = name.slice(name.lastIndexOf(".") + 1);
+  return flat(value) === flat(last);
+}
+
+/**
+ * Whether a quoted literal in code is joined with a variable or a call by `+`
+ * (`finalKey = "__Secure-" + key`, `token = prefix + "-v2"`): a piece of a value built at run
+ * time. A URL's password joined from literals alone is read by its own rule.
+ */
+function joinedWithCode(text: string, found: Assignment, context: RuleContext): boolean {
+  if (!found.quoted || !CODE_EXTENSIONS.has(context.extension)) return false;
+  const after = text.slice(
+    found.valueStart + found.value.length + 1,
+    found.valueStart + found.value.length + 40,
+  );
+  if (/^[ \t]*\+[ \t]*[A-Za-z_$(]/.test(after)) return true;
+  const before = text.slice(Math.max(0, found.valueStart - 40), found.valueStart - 1);
+  return /[A-Za-z0-9_$)\]][ \t]*\+[ \t]*$/.test(before);
 }
 
 /**
@@ -1546,8 +1603,11 @@ export const genericRule: Rule = {
 
 const LONG_TOKEN = /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_=-])/g;
 
-/** Base64 of an image (PNG, JPEG, GIF, WebP magic numbers), as notebooks and HTML embed them. */
-const IMAGE_BASE64 = /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR)/;
+/**
+ * Base64 of a file by its magic number, as notebooks, HTML and bundles embed them: images (PNG,
+ * JPEG, GIF, WebP), a WebAssembly module, gzip, zip, PDF and WOFF fonts.
+ */
+const IMAGE_BASE64 = /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR|AGFzbQ|H4sI|UEsDB|JVBERi0|d09GR|d09GMg)/;
 
 /**
  * Long random strings that are public: inside a certificate or public key block, an SSH public
@@ -1572,7 +1632,72 @@ function isPublicMaterial(text: string, start: number, value: string): boolean {
   while (tokenStart > 0 && /[A-Za-z0-9._-]/.test(text[tokenStart - 1])) tokenStart--;
   let tokenEnd = start + value.length;
   while (tokenEnd < text.length && /[A-Za-z0-9._-]/.test(text[tokenEnd])) tokenEnd++;
+  // A part of a JWT (`eyJ…` header, then payload and signature): the JWT rule judges the whole,
+  // and leaves out the samples documentation shows (an empty payload, `e30`).
+  if (text.startsWith("eyJ", tokenStart) && text.slice(tokenStart, tokenEnd).includes(".")) {
+    return true;
+  }
   return isPlaceholder(text.slice(tokenStart, tokenEnd));
+}
+
+/**
+ * Whether the string at `start` is given to a name that says what it is, and that is not a secret:
+ * `"upload_id": "…"`, `next_cursor=…`, `"kid": "…"`, `fingerprint: SHA256:…`, `etag`, `checksum`,
+ * `sha256base64.parse("…")`, `ENC(…)` (jasypt's ciphertext). A nameless string is what thorough
+ * mode looks for; a string whose name rules it out is not nameless.
+ */
+function namedNotSecret(text: string, start: number): boolean {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const before = text.slice(Math.max(lineStart, start - 80), start);
+  if (/\bENC\($/.test(before)) return true;
+  const m = /([A-Za-z_$][\w$.-]*)["']?[ \t]*(?:[:=]|\()[ \t]*["'`]?(?:[A-Za-z0-9]{2,8}:)?$/.exec(
+    before,
+  );
+  if (!m) return false;
+  const tokens = nameTokens(m[1]);
+  if (tokens.some((t) => NOT_SECRET_NAMES.has(t))) return true;
+  return classifyName(m[1]) === null &&
+    tokens.some((t) => EXCLUDED_TOKENS.has(t) && !OWNER_TOKENS.has(t));
+}
+
+/** Words that name an id, a digest or a position rather than a secret, beside `EXCLUDED_TOKENS`. */
+const NOT_SECRET_NAMES = new Set([
+  "id",
+  "kid",
+  "jti",
+  "nonce",
+  "cursor",
+  "etag",
+  "sha",
+  "sha1",
+  "sha256",
+  "sha384",
+  "sha512",
+  "md5",
+  "digest",
+  "checksum",
+  "hash",
+  "fingerprint",
+  "integrity",
+]);
+
+/**
+ * Whether the string at `start` fills its line and a line next to it is also one long base64 run:
+ * a file encoded and wrapped (a WebAssembly module in a bundle), not a credential. A private key
+ * wrapped so is found by its `BEGIN` line; a JWT has dots.
+ */
+function insideEncodedBlock(text: string, start: number, value: string): boolean {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  let lineEnd = text.indexOf("\n", start);
+  if (lineEnd === -1) lineEnd = text.length;
+  const isRun = (line: string) => /^[ \t"'`]*[A-Za-z0-9+/]{60,}={0,2}[ \t"'`+,\\]*$/.test(line);
+  if (value.length < 60 || !isRun(text.slice(lineStart, lineEnd))) return false;
+  const prevStart = text.lastIndexOf("\n", lineStart - 2) + 1;
+  const previous = lineStart > 0 ? text.slice(prevStart, lineStart - 1) : "";
+  let nextEnd = text.indexOf("\n", lineEnd + 1);
+  if (nextEnd === -1) nextEnd = text.length;
+  const next = lineEnd < text.length ? text.slice(lineEnd + 1, nextEnd) : "";
+  return isRun(previous) || isRun(next);
 }
 
 /** Thorough mode only: long random strings with no name at all. */
@@ -1598,6 +1723,16 @@ export const highEntropyRule: Rule = {
       const before = text.slice(Math.max(0, match.index - 7), match.index);
       if (/base64,$|sha\d+-$/.test(before)) continue;
       if (isPublicMaterial(text, match.index, value)) continue;
+      // Names, packed tables and encoded text have the letters of a random string, not its make.
+      if (
+        isWordIdentifier(value) || hasStructuredRepeats(value) || isEncodedText(value) ||
+        isAlphabet(value)
+      ) continue;
+      // A string split into its characters is a lookup table (`"…".split("")`).
+      if (text.startsWith('".split("")', match.index + value.length)) continue;
+      if (namedNotSecret(text, match.index) || insideEncodedBlock(text, match.index, value)) {
+        continue;
+      }
       out.push({
         kind: "high-entropy-string",
         category: "credential",
