@@ -92,6 +92,7 @@ const PLACEHOLDER_VALUES = new Set([
   "optional",
   "hidden",
   "masked",
+  "value",
   "secret123",
   "password123",
   "mysecretpassword",
@@ -304,6 +305,8 @@ export function isPublicToken(value: string): boolean {
 /** A value that only stands in for a secret: examples, `xxxx`, `<your-key>`, `changeme`, a template. */
 export function isPlaceholder(value: string, templates = true): boolean {
   if (isDocumentedExample(value) || isValueLookalike(value)) return true;
+  // A code span's closing backtick read with the value (`` `user:password` `` in a comment).
+  if (value.length > 1 && value.endsWith("`")) return isPlaceholder(value.slice(0, -1), templates);
   const lower = value.toLowerCase();
   if (PLACEHOLDER_VALUES.has(lower) || isWellKnownPassword(value)) return true;
   // In a long mixed-case token a word can turn up by chance (`…yRitodO6…`): there it must stand

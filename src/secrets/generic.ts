@@ -528,6 +528,11 @@ export function acceptValue(
   if (/^https?:\/\//i.test(value)) return false;
   if (/^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$/.test(value)) return false; // a host name
   if (/^[0-9.,_-]+$/.test(value)) return false;
+  // A version range (`>=9.15.1 <12`, `^2.4 || ~3.1`) under a package whose name holds `auth`.
+  if (/^[<>=^~]/.test(value) && /^[\s\d.<>=^~*x|-]+$/.test(value)) return false;
+  // One word in capitals, a constant or the name usage text gives an argument (`PASSWORD`,
+  // `COMMUNITY`, `'AUTHORIZED' | 'REDIRECT'`).
+  if (/^[A-Z]+$/.test(value)) return false;
   // A name as the value, a field's key or a variable's (`PREF_PASSWORD = "pref_password"`,
   // Jenkins' `passwordVariable: 'DB_PASS'`): words joined by `_` in one case, one of them a
   // secret's word.
@@ -1378,7 +1383,8 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
         (text.charCodeAt(name.end - 1) | 32) === 115 && // "s"
         SECRET_BLOCK.test(text.slice(name.start, name.end))
       ) {
-        for (const entry of secretBlockEntries(text, name.start, name.end)) {
+        const entries = secretBlockEntries(text, name.start, name.end, context.extension);
+        for (const entry of entries) {
           const candidate = judged(text, entry, entry.cls ?? "secret", context);
           if (candidate) out.push(candidate);
         }
@@ -1405,7 +1411,12 @@ const SECRET_BLOCK = /^(?:tokens|secrets|passwords|credentials)$/i;
  * deeper than the opener, up to the block's end. Entries named like metadata (`name`, `type`,
  * `id`, `path`) and list items are left out: a list of secrets' names is not secrets.
  */
-function secretBlockEntries(text: string, nameStart: number, nameEnd: number): Assignment[] {
+function secretBlockEntries(
+  text: string,
+  nameStart: number,
+  nameEnd: number,
+  extension: string,
+): Assignment[] {
   let lineEnd = text.indexOf("\n", nameEnd);
   if (lineEnd === -1) return [];
   if (!/^["']?[ \t]*(?:=[ \t]*)?(?::[ \t]*)?\{?[ \t]*\r?$/.test(text.slice(nameEnd, lineEnd))) {
@@ -1434,7 +1445,8 @@ function secretBlockEntries(text: string, nameStart: number, nameEnd: number): A
       valueStart: read.start,
       value: read.value,
       quoted: read.quoted,
-      literal: true,
+      // In code an unquoted entry is a name or a type (`parameters: RequestParameters`).
+      literal: !CODE_EXTENSIONS.has(extension),
     });
   }
   return out;
@@ -1472,6 +1484,7 @@ function judged(
   }
   if (exposedToBrowsers(text, found.name) || namesASection(text, value)) return null;
   if (namesItself(found.name, value) || joinedWithCode(text, found, context)) return null;
+  if (badgeQuery(text, found.nameStart)) return null;
   // git's `user.signingKey` names a public key; `…:secret:…` inside an ARN assigns nothing.
   if (isSigningKeyId(found.name, value) || insideResourceName(text, found.nameStart)) return null;
   // Bitnami's SealedSecret keeps each value encrypted to the cluster's key under `encryptedData:`.
@@ -1488,6 +1501,17 @@ function judged(
     priority,
     visible: 0,
   };
+}
+
+/**
+ * Whether the name at `nameStart` is a query parameter of an image's address (a coverage badge's
+ * `badge.svg?token=…` in a README): the token shown to every reader only draws the image.
+ */
+function badgeQuery(text: string, nameStart: number): boolean {
+  if (text[nameStart - 1] !== "?" && text[nameStart - 1] !== "&") return false;
+  const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
+  const url = /https?:\/\/\S*$/.exec(text.slice(lineStart, nameStart - 1));
+  return url !== null && /(?:\.(?:svg|png|gif)|\/badge)(?:\?[^?]*)?$/i.test(url[0]);
 }
 
 /**

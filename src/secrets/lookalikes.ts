@@ -166,7 +166,7 @@ export function isProse(value: string): boolean {
   if (!/\s/.test(value)) return false;
   const words = value.split(/\s+/).filter((w) => w !== "");
   if (words.length < 2) return false;
-  if (/[^\x00-\x7f]/.test(value) && /^[\p{L}\s',.!?()-]+$/u.test(value)) return true;
+  if (/[^\x20-\x7e\s]/.test(value) && /^[\p{L}\s',.!?()-]+$/u.test(value)) return true;
   if (/\([\w ]+\)|[.!?:]$/.test(value)) return true;
   return words.some((w) => FUNCTION_WORDS.has(w.toLowerCase()));
 }
