@@ -1678,9 +1678,20 @@ function namedNotSecret(text: string, start: number): boolean {
     before,
   );
   if (!m) return false;
-  const tokens = nameTokens(m[1]);
+  // A digest's name run together with more (`sha256base64.parse(…)`, `md5sum`).
+  if (/^(?:sha\d*|md5|crc\d*|blake\d*)/i.test(m[1])) return true;
+  if (namesNotSecret(m[1])) return true;
+  // A call's argument is named by what the call's result is assigned to
+  // (`var publicKey = Convert.FromBase64String("…")`).
+  const target = /([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:new[ \t]+)?[\w$.]+\([ \t]*["'`]?$/.exec(before);
+  return target !== null && namesNotSecret(target[1]);
+}
+
+/** Whether a name says its value is an id, a digest or public, not a secret. */
+function namesNotSecret(name: string): boolean {
+  const tokens = nameTokens(name);
   if (tokens.some((t) => NOT_SECRET_NAMES.has(t))) return true;
-  return classifyName(m[1]) === null &&
+  return classifyName(name) === null &&
     tokens.some((t) => EXCLUDED_TOKENS.has(t) && !OWNER_TOKENS.has(t));
 }
 
@@ -1724,6 +1735,18 @@ function insideEncodedBlock(text: string, start: number, value: string): boolean
   return isRun(previous) || isRun(next);
 }
 
+/**
+ * Whether the string at `start` is in the fragment of a web address (`…/play?#code/MYGw…`, a
+ * playground's compressed state): the part after `#` stays in the browser and is shared with the
+ * link.
+ */
+function inUrlFragment(text: string, start: number): boolean {
+  let i = start;
+  while (i > 0 && start - i < 4096 && !/[\s"'<>()\[\]]/.test(text[i - 1])) i--;
+  const run = text.slice(i, start);
+  return /^https?:\/\//i.test(run) && run.includes("#");
+}
+
 /** Thorough mode only: long random strings with no name at all. */
 export const highEntropyRule: Rule = {
   id: "high-entropy-string",
@@ -1731,6 +1754,7 @@ export const highEntropyRule: Rule = {
   thoroughOnly: true,
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
+    const namedAway = new Set<string>();
     const token = LONG_TOKEN;
     token.lastIndex = 0;
     let match: RegExpExecArray | null;
@@ -1754,7 +1778,14 @@ export const highEntropyRule: Rule = {
       ) continue;
       // A string split into its characters is a lookup table (`"…".split("")`).
       if (text.startsWith('".split("")', match.index + value.length)) continue;
-      if (namedNotSecret(text, match.index) || insideEncodedBlock(text, match.index, value)) {
+      // A string is the same thing wherever it stands: a digest named once (`sha256…parse("…")`)
+      // and then repeated as the expected result is still a digest.
+      if (namedAway.has(value)) continue;
+      if (namedNotSecret(text, match.index)) {
+        namedAway.add(value);
+        continue;
+      }
+      if (insideEncodedBlock(text, match.index, value) || inUrlFragment(text, match.index)) {
         continue;
       }
       out.push({

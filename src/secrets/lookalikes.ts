@@ -88,10 +88,14 @@ export function isInstruction(value: string): boolean {
  * by `|`, or one rule whose argument is the name of another field.
  */
 export function isValidationRules(value: string): boolean {
-  const rule = "[a-z][A-Za-z_]*(?::[\\w.,@-]*)?";
-  return new RegExp(`^${rule}(?:\\|${rule})+$`).test(value) ||
-    /^(?:same|different|confirmed|required_with|required_if|gt|lt|gte|lte):[a-z_]+$/.test(value);
+  // Two plain words around a `|` could be a chosen password; a rule list has an argument or more parts.
+  if (RULE_LIST.test(value)) return value.includes(":") || value.split("|").length >= 3;
+  return ONE_RULE_ON_A_FIELD.test(value);
 }
+
+const RULE_LIST = /^[a-z][A-Za-z_]*(?::[\w.,@-]*)?(?:\|[a-z][A-Za-z_]*(?::[\w.,@-]*)?)+$/;
+const ONE_RULE_ON_A_FIELD =
+  /^(?:same|different|confirmed|required_with|required_if|gt|lt|gte|lte):[a-z_]+$/;
 
 /**
  * A value padded to a token's length with one character repeated at its end
@@ -264,7 +268,7 @@ export function insideResourceName(text: string, nameStart: number): boolean {
 /**
  * A name made of words (`_AbstractChatCompletionRunner_validateParams`,
  * `__wbg_queueMicrotask_78d584b53af520f5`, `MCP-2025-03-26-Authorization-metadata-discovery`):
- * at least two words of four or more letters, and with the numbers, short parts and a hash
+ * at least two words of four or more letters (or one of ten), and with the numbers, short parts and a hash
  * suffix beside them, seven tenths of its characters. In a mixed-case random string the letters
  * that happen to spell such words cover far less (none of 20,000 draws of 32 to 64 characters
  * reached it).
@@ -272,6 +276,7 @@ export function insideResourceName(text: string, nameStart: number): boolean {
 export function isWordIdentifier(value: string): boolean {
   let covered = 0;
   let words = 0;
+  let longest = 0;
   for (const part of value.split(/[_\-/+.=]+/)) {
     if (/^[0-9a-f]{8,}$/.test(part) || /^(?:\d+|[A-Z]{2,5}|[a-z]{2,3})$/.test(part)) {
       covered += part.length;
@@ -284,10 +289,11 @@ export function isWordIdentifier(value: string): boolean {
       ) {
         covered += piece.length;
         words++;
+        longest = Math.max(longest, piece.length);
       }
     }
   }
-  return words >= 2 && covered >= 0.7 * value.length;
+  return (words >= 2 || longest >= 10) && covered >= 0.7 * value.length;
 }
 
 /**
@@ -309,13 +315,23 @@ export function isCommandLine(value: string): boolean {
 
 /**
  * A string whose characters repeat the one before far more often than chance allows
- * (`AfBgDgBBOrWrWBHHBCBICC…`, a packed table of ranges): an encoding of structured data. In a
- * random string over 62 or more characters a character follows itself about once in 62 places.
+ * (`AfBgDgBBOrWrWBHHBCBICC…`, a packed table of ranges), or that one character dominates: an
+ * encoding of structured data. In a random string over 62 or more characters a character follows
+ * itself about once in 62 places.
  */
 export function hasStructuredRepeats(value: string): boolean {
   let repeats = 0;
-  for (let i = 1; i < value.length; i++) if (value[i] === value[i - 1]) repeats++;
-  return repeats > 2 + value.length / 10;
+  const counts = new Map<string, number>();
+  let most = 0;
+  for (let i = 0; i < value.length; i++) {
+    if (i > 0 && value[i] === value[i - 1]) repeats++;
+    const n = (counts.get(value[i]) ?? 0) + 1;
+    counts.set(value[i], n);
+    if (n > most) most = n;
+  }
+  // Or one character is a fifth of it (`…BzqBBEBXhGhGyBhMhMB…`): in 32 or more random draws from
+  // 62 characters that happens a few times in a hundred thousand.
+  return repeats > 2 + value.length / 10 || most >= Math.max(7, value.length / 5);
 }
 
 /**
@@ -333,5 +349,5 @@ export function isEncodedText(value: string): boolean {
     return false;
   }
   if (!/^[\x20-\x7e\t\n\r]+$/.test(decoded)) return false;
-  return /^\s*[{[]"?/.test(decoded) || / [A-Za-z]/.test(decoded);
+  return /^\s*[{[]"?/.test(decoded) || / [A-Za-z]/.test(decoded) || /^[A-Za-z]+$/.test(decoded);
 }
