@@ -298,11 +298,11 @@ export function isWordIdentifier(value: string): boolean {
 
 /**
  * An alphabet written out in some order (nanoid's `useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF…`,
- * a base64 table): thirty-two or more characters, none twice. Thirty-two random draws from 64
- * characters repeat one all but once in thousands.
+ * a base64 table): forty-eight or more characters, none twice. Forty-eight random draws from 64
+ * characters all differ about once in a hundred billion.
  */
 export function isAlphabet(value: string): boolean {
-  return value.length >= 32 && new Set(value).size === value.length;
+  return value.length >= 48 && new Set(value).size === value.length;
 }
 
 /**
