@@ -227,23 +227,36 @@ export const STAND_IN_WORDS = new Set([
   "personal",
 ]);
 
+/** The stand-in words of two or more letters, by their first two letters. */
+const STAND_IN_BY_START = new Map<string, string[]>();
+for (const word of STAND_IN_WORDS) {
+  if (word.length < 2) continue;
+  const start = word.slice(0, 2);
+  STAND_IN_BY_START.set(start, [...(STAND_IN_BY_START.get(start) ?? []), word]);
+}
+
+const SPLIT_ENDS = new Uint8Array(65);
+
 /**
  * Whether a run of letters is stand-in words written together (`mypersonalaccesstoken`, a
- * camel-case `SuperSecretToken` lower-cased): split by trying each word of two or more letters
- * that could start the rest.
+ * camel-case `SuperSecretToken` lower-cased): split by trying, at each place a split can reach, the
+ * words that start with the next two letters. Most runs start with no stand-in word and are
+ * refused at once (every value a secret-like name is given passes through here).
  */
 function joinedStandInWords(run: string): boolean {
-  if (run.length > 64) return false;
-  // ends[i]: the first i letters split into stand-in words.
-  const ends = new Array<boolean>(run.length + 1).fill(false);
-  ends[0] = true;
-  for (let i = 0; i < run.length; i++) {
-    if (!ends[i]) continue;
-    for (let j = i + 2; j <= Math.min(run.length, i + 12); j++) {
-      if (STAND_IN_WORDS.has(run.slice(i, j))) ends[j] = true;
+  if (run.length < 4 || run.length > 64) return false;
+  const first = STAND_IN_BY_START.get(run.slice(0, 2));
+  if (first === undefined || !first.some((word) => run.startsWith(word))) return false;
+  // ends[i]: the first i letters split into stand-in words (one array, reused: the scan never nests).
+  const ends = SPLIT_ENDS.fill(0, 0, run.length + 1);
+  ends[0] = 1;
+  for (let i = 0; i < run.length - 1; i++) {
+    if (ends[i] === 0) continue;
+    for (const word of STAND_IN_BY_START.get(run.slice(i, i + 2)) ?? []) {
+      if (run.startsWith(word, i)) ends[i + word.length] = 1;
     }
   }
-  return ends[run.length];
+  return ends[run.length] === 1;
 }
 
 /**
@@ -276,7 +289,7 @@ export function madeOfStandInWords(lower: string): boolean {
     if (!digitsOnly) {
       const word = lower.slice(start, end);
       if (STAND_IN_WORDS.has(word)) named++;
-      else if (/^[a-z]+$/.test(word) && joinedStandInWords(word)) named += 2;
+      else if (joinedStandInWords(word)) named += 2;
       else return false;
     }
     start = end;
@@ -354,7 +367,9 @@ export function isReference(value: string): boolean {
       .test(value)
   ) return true;
   // Google Secret Manager's resource name behind a tool's prefix (`gcp:secretmanager:projects/…`).
-  if (/^[a-z][\w:+-]*:projects\/[^/\s]+\/secrets\/[^/\s]+/.test(value)) return true;
+  if (
+    value.includes(":projects/") && /^[a-z][\w:+-]*:projects\/[^/\s]+\/secrets\/[^/\s]+/.test(value)
+  ) return true;
   if (isLocator(value)) return true;
   // Vercel's `@name`: the name of a secret stored with the platform, not its value.
   if (/^@[a-z0-9][a-z0-9_-]*$/.test(value)) return true;

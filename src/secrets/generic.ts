@@ -528,26 +528,12 @@ export function acceptValue(
   if (/^https?:\/\//i.test(value)) return false;
   if (/^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$/.test(value)) return false; // a host name
   if (/^[0-9.,_-]+$/.test(value)) return false;
-  // A version range (`>=9.15.1 <12`, `^2.4 || ~3.1`) under a package whose name holds `auth`.
-  if (/^[<>=^~]/.test(value) && /^[\s\d.<>=^~*x|-]+$/.test(value)) return false;
-  // One word in capitals, a constant or the name usage text gives an argument (`PASSWORD`,
-  // `COMMUNITY`, `'AUTHORIZED' | 'REDIRECT'`).
-  if (/^[A-Z]+$/.test(value)) return false;
   // A name as the value, a field's key or a variable's (`PREF_PASSWORD = "pref_password"`,
   // Jenkins' `passwordVariable: 'DB_PASS'`): words joined by `_` in one case, one of them a
   // secret's word.
   if (/^(?:[a-z]+(?:_[a-z]+)+|[A-Z]+(?:_[A-Z]+)+)$/.test(value) && SECRET_WORD_IN.test(value)) {
     return false;
   }
-  // The same in camel case, a property's or a method's name (`_callApiKey`, `approvedAuthorization`):
-  // each capital opens a word of lower-case letters.
-  if (
-    /^_?[a-z]+(?:[A-Z][a-z]+)+$|^(?:[A-Z][a-z]+){2,}$/.test(value) && SECRET_WORD_IN.test(value)
-  ) {
-    return false;
-  }
-  // Words for people (a sentence, a label in another script) or a command that prints the value.
-  if (isProse(value) || isCommandLine(value)) return false;
   if (!options.quoted && looksLikeExpression(value, options.literalFile, options.yaml ?? true)) {
     return false;
   }
@@ -557,6 +543,20 @@ export function acceptValue(
     ? Math.min(minEntropy, 2.5)
     : minEntropy;
   if (shannonEntropy(value) < hexBar) return false;
+  // A version range (`>=9.15.1 <12`, `^2.4 || ~3.1`) under a package whose name holds `auth`.
+  if (/^[<>=^~]/.test(value) && /^[\s\d.<>=^~*x|-]+$/.test(value)) return false;
+  // One word in capitals, a constant or the name usage text gives an argument (`PASSWORD`,
+  // `COMMUNITY`, `'AUTHORIZED' | 'REDIRECT'`).
+  if (/^[A-Z]+$/.test(value)) return false;
+  // The same in camel case, a property's or a method's name (`_callApiKey`, `approvedAuthorization`):
+  // each capital opens a word of lower-case letters.
+  if (
+    /^_?[a-z]+(?:[A-Z][a-z]+)+$|^(?:[A-Z][a-z]+){2,}$/.test(value) && SECRET_WORD_IN.test(value)
+  ) {
+    return false;
+  }
+  // Words for people (a sentence, a label in another script) or a command that prints the value.
+  if (isProse(value) || isCommandLine(value)) return false;
   // Words joined by dashes (`billing-db`, `basic-auth`) name a secret; they are not one.
   if (cls === "secret" && /^[a-z]+(?:[-_./:][a-z]+)*$/.test(value)) return false;
   // One lower-case word (`peanuts`, `different`) is a test fixture more often than a password.

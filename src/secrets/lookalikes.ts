@@ -88,6 +88,7 @@ export function isInstruction(value: string): boolean {
  * by `|`, or one rule whose argument is the name of another field.
  */
 export function isValidationRules(value: string): boolean {
+  if (!value.includes(":") && !value.includes("|")) return false;
   // Two plain words around a `|` could be a chosen password; a rule list has an argument or more parts.
   if (RULE_LIST.test(value)) return value.includes(":") || value.split("|").length >= 3;
   return ONE_RULE_ON_A_FIELD.test(value);
@@ -104,7 +105,12 @@ const ONE_RULE_ON_A_FIELD =
  * of binary data ends in them.
  */
 export function isPadded(value: string): boolean {
-  return value.length >= 20 && /([^A=])\1{5}$/.test(value);
+  const n = value.length;
+  if (n < 20) return false;
+  const last = value.charCodeAt(n - 1);
+  if (last === 65 || last === 61) return false; // "A", "="
+  for (let i = n - 6; i < n - 1; i++) if (value.charCodeAt(i) !== last) return false;
+  return true;
 }
 
 /**
@@ -113,6 +119,7 @@ export function isPadded(value: string): boolean {
  * (`urn:ietf:params:oauth:token-type:jwt`): it names where a value lives or what it is.
  */
 export function isLocator(value: string): boolean {
+  if (!value.includes("://") && !/^urn:/i.test(value)) return false;
   // Web addresses are left to the rules that know which of them carry a key in their path.
   if (/^(?:https?|wss?):/i.test(value)) return false;
   return /^[a-z][a-z0-9+.-]{1,24}:\/\/[^\s@]+$/i.test(value) || /^urn:[a-z0-9-]+:\S+$/i.test(value);
