@@ -161,7 +161,7 @@ export function isTemplateReference(value: string): boolean {
   // Each marker with what follows it in a real template (a name, a space, the closing half), so
   // that a random secret holding `${`, `{{` or `{%` by chance (a WordPress salt) is not taken for
   // one: `{{` counts at the start (an unquoted value is cut at the space inside) or when closed.
-  return /\$\{[A-Za-z_][\w.]*(?:[:}?=+(\[-]|$)|\$\{\d+[:}]|^\{\{|\{\{.*\}\}|\}\}$|\$\([A-Za-z_ ]|<%.*%>|^<%|\{%.*%\}|^\{%|^%[A-Za-z_][\w.]*%$|^%env\([\w:.-]+\)%$|^<<[\w.-]+>>$|<[A-Za-z][\w-]{1,40}>|^\$[A-Za-z_][A-Za-z0-9_]*$|^@[A-Za-z_][A-Za-z0-9_.]*@$|^\{[A-Za-z_][A-Za-z0-9_.]*\}$|^#\{/
+  return /\$\{[A-Za-z_][\w.]*(?:[:}?=+(\[-]|$)|\$\{\d+[:}]|^\{\{|\{\{.*\}\}|\}\}$|\$\([A-Za-z_ ]|<%.*%>|^<%|\{%.*%\}|^\{%|^%[A-Za-z_][\w.]*%$|^%env\([\w:.-]+\)%$|^<<[\w.-]+>>$|<[A-Za-z][\w-]{1,40}>|^\$[A-Za-z_][A-Za-z0-9_]*$|^@@?[A-Za-z_][A-Za-z0-9_.]*@@?$|\{[A-Za-z_][\w.]*(?:\[[\w'"]+\])?\}|^#\{/
     .test(value);
 }
 

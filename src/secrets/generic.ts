@@ -455,8 +455,8 @@ function looksLikeExpression(value: string, literalFile: boolean, yaml: boolean)
   // YAML anchors and aliases (`*default`), where a plain value cannot start with `&` or `*`, and a
   // splat in code; in a shell line or an env file `*u45Z…` is a literal like any other.
   if ((yaml || !literalFile) && /^[&*][A-Za-z_][\w.-]*$/.test(value)) return true;
-  // YAML tags (`!Ref`), printf and batch variables (`%s`, `%VAR%`).
-  if (/^!!?[A-Za-z]+$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) return true;
+  // YAML tags (`!Ref`, Home Assistant's `!env_var NAME`), printf and batch variables (`%s`, `%VAR%`).
+  if (/^!!?[A-Za-z][\w.-]*$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) return true;
   // Member chains, optional chaining, generics: `config.db.password`, `opts?.authInfo`, `z.infer<T`.
   if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value) || /\?\.|[<>]|=>/.test(value)) {
     return true;

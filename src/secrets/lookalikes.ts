@@ -174,6 +174,8 @@ const FUNCTION_WORDS = new Set([
 export function isProse(value: string): boolean {
   // CJK, kana, Hangul, full-width forms: a label, not a password typed on a Latin keyboard.
   if (/[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]/.test(value)) return true;
+  // One word of letters with one outside ASCII (`Contraseña`, `Passwort`'s translations): a label.
+  if (/[^\x20-\x7e]/.test(value) && /^\p{L}+$/u.test(value)) return true;
   if (!/\s/.test(value)) return false;
   const words = value.split(/\s+/).filter((w) => w !== "");
   if (words.length < 2) return false;

@@ -282,3 +282,25 @@ Deno.test("numbers: +1 run together is North American, a unit makes a count, zer
     [real],
   );
 });
+
+Deno.test("tags, replace tokens, braced lookups and one-word labels are not values; literals beside them are", () => {
+  const secret = v.mixed(ALNUM, 32);
+  const chosen = `Juniper%${v.mixed(ALNUM, 5)}${v.int(10, 99)}`;
+  assertEquals(
+    found(
+      "config/settings.yaml",
+      [
+        "mqtt:",
+        "  password: !env_var MQTT_PASSWORD",
+        "  token: '@@API_TOKEN@@'",
+        '  secret: "@format {env[APP_SECRET]}"',
+        "  smtp_password: Contraseña",
+        `  api_secret: ${secret}`,
+        `  db_password: ${chosen}`,
+        "",
+      ].join("\n"),
+      { thorough: true },
+    ),
+    [secret, chosen],
+  );
+});
