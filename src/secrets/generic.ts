@@ -27,7 +27,9 @@ import {
   isEncodedText,
   isProse,
   isSigningKeyId,
+  isSopsCiphertext,
   isWordIdentifier,
+  isWrappedPasswordHash,
 } from "./lookalikes.ts";
 
 export type NameClass = "password" | "secret" | null;
@@ -1681,6 +1683,9 @@ function namedNotSecret(text: string, start: number): boolean {
   // A digest's name run together with more (`sha256base64.parse(…)`, `md5sum`).
   if (/^(?:sha\d*|md5|crc\d*|blake\d*)/i.test(m[1])) return true;
   if (namesNotSecret(m[1])) return true;
+  // A secret's own name (`password: AgB…` in a SealedSecret): the name rule has judged the value,
+  // with thorough mode's thresholds, and what it left out was left out for a reason.
+  if (classifyName(m[1]) !== null) return true;
   // A call's argument is named by what the call's result is assigned to
   // (`var publicKey = Convert.FromBase64String("…")`).
   const target = /([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:new[ \t]+)?[\w$.]+\([ \t]*["'`]?$/.exec(before);
@@ -1697,6 +1702,15 @@ function namesNotSecret(name: string): boolean {
 
 /** Words that name an id, a digest or a position rather than a secret, beside `EXCLUDED_TOKENS`. */
 const NOT_SECRET_NAMES = new Set([
+  // Ciphertext and public material under their own names (Travis' `secure:`, a Chef data bag's
+  // `encrypted_data` and `iv`, a kubeconfig's `certificate-authority-data`).
+  "secure",
+  "encrypted",
+  "ciphertext",
+  "iv",
+  "mac",
+  "certificate",
+  "cert",
   "id",
   "kid",
   "jti",
@@ -1747,6 +1761,25 @@ function inUrlFragment(text: string, start: number): boolean {
   return /^https?:\/\//i.test(run) && run.includes("#");
 }
 
+/**
+ * Whether the string between `start` and `end` is a piece of a larger value whose shape the rules
+ * already know for a look-alike: a stored password hash (`$6$salt$hash`, `{SSHA}…`, SCRAM), a
+ * tool's ciphertext (Jenkins' `{AQAAAB…}`, Pulumi's `v1:…`, sops' `ENC[…]`, Maven's `{…}`), a
+ * public token (Mapbox's `pk.eyJ…`), or an object written into a string (Keycloak's
+ * `{"value":…,"salt":…}`). The piece of a known look-alike is no secret of its own.
+ */
+function partOfKnownShape(text: string, start: number, end: number): boolean {
+  let from = start;
+  while (from > 0 && start - from < 4096 && !/[\s"'<>]/.test(text[from - 1])) from--;
+  let to = end;
+  while (to < text.length && to - end < 4096 && !/[\s"'<>]/.test(text[to])) to++;
+  // The enclosing value, without a backslash before an escaped quote at its end.
+  const whole = text.slice(from, to).replace(/\\$/, "");
+  return isPasswordHash(whole) || isToolCiphertext(whole) || isBracedCiphertext(whole) ||
+    isSopsCiphertext(whole) || isWrappedPasswordHash(whole) || isPublicToken(whole) ||
+    /^ENC\[|^\{\\?"[\w.-]+\\?"[ \t]*:|^[\w.-]+:\$\w+\$|^\$\w+\$/.test(whole);
+}
+
 /** Thorough mode only: long random strings with no name at all. */
 export const highEntropyRule: Rule = {
   id: "high-entropy-string",
@@ -1788,6 +1821,7 @@ export const highEntropyRule: Rule = {
       if (insideEncodedBlock(text, match.index, value) || inUrlFragment(text, match.index)) {
         continue;
       }
+      if (partOfKnownShape(text, match.index, match.index + value.length)) continue;
       out.push({
         kind: "high-entropy-string",
         category: "credential",

@@ -304,3 +304,21 @@ Deno.test("tags, replace tokens, braced lookups and one-word labels are not valu
     [secret, chosen],
   );
 });
+
+Deno.test("thorough mode: a piece of a known look-alike, or a value the name rule judged, is no nameless secret", () => {
+  const blob = v.mixed(B64, 44);
+  const salt = v.mixed(ALNUM + "./", 16);
+  const text = [
+    `edge-07:$7$101$${salt}$${v.mixed(B64, 86)}==`,
+    `viewer password $6$${salt}$${v.mixed(ALNUM + "./", 86)}`,
+    `<password>{AQAAABAAAAAQ${v.mixed(B64, 64)}=}</password>`,
+    `db_password: ENC[AES256_GCM,data:${v.mixed(B64, 24)}=,iv:${v.mixed(B64, 43)}=,type:str]`,
+    "kind: SealedSecret",
+    "spec:",
+    "  encryptedData:",
+    `    password: AgB${v.mixed(B64, 300)}==`,
+    `note ${blob} end`,
+    "",
+  ].join("\n");
+  assertEquals(found("deploy/mixed.yaml", text, { thorough: true }), [blob]);
+});
