@@ -7,7 +7,7 @@
  */
 import { hasSequentialRun, isRepetitive } from "./entropy.ts";
 import { isCommonPassword } from "./common_passwords.ts";
-import { isRelativeFilePath, isValueLookalike } from "./lookalikes.ts";
+import { isLocator, isRelativeFilePath, isValueLookalike } from "./lookalikes.ts";
 
 /** Values published in vendors' documentation as examples. */
 const DOCUMENTED_EXAMPLES = new Set([
@@ -92,6 +92,7 @@ const PLACEHOLDER_VALUES = new Set([
   "optional",
   "hidden",
   "masked",
+  "value",
   "secret123",
   "password123",
   "mysecretpassword",
@@ -160,7 +161,7 @@ export function isTemplateReference(value: string): boolean {
   // Each marker with what follows it in a real template (a name, a space, the closing half), so
   // that a random secret holding `${`, `{{` or `{%` by chance (a WordPress salt) is not taken for
   // one: `{{` counts at the start (an unquoted value is cut at the space inside) or when closed.
-  return /\$\{[A-Za-z_][\w.]*(?:[:}?=+-]|$)|^\{\{|\{\{.*\}\}|\}\}$|\$\([A-Za-z_ ]|<%.*%>|^<%|\{%.*%\}|^\{%|^%[A-Za-z_][A-Za-z0-9_]*%$|^\$[A-Za-z_][A-Za-z0-9_]*$|^@[A-Za-z_][A-Za-z0-9_.]*@$|^\{[A-Za-z_][A-Za-z0-9_.]*\}$|^#\{/
+  return /\$\{[A-Za-z_][\w.]*(?:[:}?=+(\[-]|$)|\$\{\d+[:}]|^\{\{|\{\{.*\}\}|\}\}$|\$\([A-Za-z_ ]|<%.*%>|^<%|\{%.*%\}|^\{%|^%[A-Za-z_][\w.]*%$|^%env\([\w:.-]+\)%$|^<<[\w.-]+>>$|<[A-Za-z][\w-]{1,40}>|^\$[A-Za-z_][A-Za-z0-9_]*$|^@@?[A-Za-z_][A-Za-z0-9_.]*@@?$|\{[A-Za-z_][\w.]*(?:\[[\w'"]+\])?\}|^#\{/
     .test(value);
 }
 
@@ -208,7 +209,55 @@ export const STAND_IN_WORDS = new Set([
   "private",
   "user",
   "admin",
+  // Words a test uses for the value it expects to be refused or replaced (`wrong-password`,
+  // `new_secret`, `invalid-token-123`), and words docs pad a sample with (`SuperSecretToken`,
+  // `personal-access-token123`).
+  "wrong",
+  "incorrect",
+  "invalid",
+  "bad",
+  "correct",
+  "valid",
+  "good",
+  "new",
+  "old",
+  "other",
+  "another",
+  "super",
+  "personal",
 ]);
+
+/** The stand-in words of two or more letters, by their first two letters. */
+const STAND_IN_BY_START = new Map<string, string[]>();
+for (const word of STAND_IN_WORDS) {
+  if (word.length < 2) continue;
+  const start = word.slice(0, 2);
+  STAND_IN_BY_START.set(start, [...(STAND_IN_BY_START.get(start) ?? []), word]);
+}
+
+const SPLIT_ENDS = new Uint8Array(65);
+
+/**
+ * Whether a run of letters is stand-in words written together (`mypersonalaccesstoken`, a
+ * camel-case `SuperSecretToken` lower-cased): split by trying, at each place a split can reach, the
+ * words that start with the next two letters. Most runs start with no stand-in word and are
+ * refused at once (every value a secret-like name is given passes through here).
+ */
+function joinedStandInWords(run: string): boolean {
+  if (run.length < 4 || run.length > 64) return false;
+  const first = STAND_IN_BY_START.get(run.slice(0, 2));
+  if (first === undefined || !first.some((word) => run.startsWith(word))) return false;
+  // ends[i]: the first i letters split into stand-in words (one array, reused: the scan never nests).
+  const ends = SPLIT_ENDS.fill(0, 0, run.length + 1);
+  ends[0] = 1;
+  for (let i = 0; i < run.length - 1; i++) {
+    if (ends[i] === 0) continue;
+    for (const word of STAND_IN_BY_START.get(run.slice(i, i + 2)) ?? []) {
+      if (run.startsWith(word, i)) ends[i + word.length] = 1;
+    }
+  }
+  return ends[run.length] === 1;
+}
 
 /**
  * A value of two or more stand-in words, with digits at most between them. Words are split at runs
@@ -238,8 +287,10 @@ export function madeOfStandInWords(lower: string): boolean {
       end++;
     }
     if (!digitsOnly) {
-      if (!STAND_IN_WORDS.has(lower.slice(start, end))) return false;
-      named++;
+      const word = lower.slice(start, end);
+      if (STAND_IN_WORDS.has(word)) named++;
+      else if (joinedStandInWords(word)) named += 2;
+      else return false;
     }
     start = end;
   }
@@ -267,6 +318,8 @@ export function isPublicToken(value: string): boolean {
 /** A value that only stands in for a secret: examples, `xxxx`, `<your-key>`, `changeme`, a template. */
 export function isPlaceholder(value: string, templates = true): boolean {
   if (isDocumentedExample(value) || isValueLookalike(value)) return true;
+  // A code span's closing backtick read with the value (`` `user:password` `` in a comment).
+  if (value.length > 1 && value.endsWith("`")) return isPlaceholder(value.slice(0, -1), templates);
   const lower = value.toLowerCase();
   if (PLACEHOLDER_VALUES.has(lower) || isWellKnownPassword(value)) return true;
   // In a long mixed-case token a word can turn up by chance (`…yRitodO6…`): there it must stand
@@ -313,6 +366,11 @@ export function isReference(value: string): boolean {
     /^(?:process\.env|os\.environ|os\.getenv|env\(|ENV\[|System\.getenv|Deno\.env|import\.meta\.env|getenv\(|secrets\.|vault:|arn:aws:|projects\/[^/]+\/secrets\/|ssm:|file:|keyring:|op:\/\/)/
       .test(value)
   ) return true;
+  // Google Secret Manager's resource name behind a tool's prefix (`gcp:secretmanager:projects/…`).
+  if (
+    value.includes(":projects/") && /^[a-z][\w:+-]*:projects\/[^/\s]+\/secrets\/[^/\s]+/.test(value)
+  ) return true;
+  if (isLocator(value)) return true;
   // Vercel's `@name`: the name of a secret stored with the platform, not its value.
   if (/^@[a-z0-9][a-z0-9_-]*$/.test(value)) return true;
   // An id and the file it is loaded from, systemd's `LoadCredential=db-password:/etc/…`.

@@ -14,6 +14,7 @@ import { PROVIDER_RULES } from "./providers.ts";
 import { SERVICE_FORMAT_RULES } from "./service_formats.ts";
 import { CLIENT_FORMAT_RULES } from "./client_formats.ts";
 import { toldPasswordRule } from "./prose.ts";
+import { isWordIdentifier } from "./lookalikes.ts";
 
 import { randomPart } from "./providers.ts";
 
@@ -219,6 +220,8 @@ const urlCredentialRule: Rule = {
         continue;
       }
       if (password === user) continue; // guest:guest, postgres:postgres: a default, not a secret
+      // An anonymous login takes any password by convention (an address, a word): nothing secret.
+      if (/^(?:anonymous|ftp)$/i.test(user)) continue;
       if (isPlaceholder(password) || isTemplateReference(password) || EXAMPLE_HOST.test(host)) {
         continue;
       }
@@ -468,7 +471,10 @@ export const CREDENTIAL_RULES: Rule[] = [
       "X-API-Key",
     ],
     priority: PRIORITY.header,
-    validate: (v) => !isPlaceholder(v) && shannonEntropy(v) >= 3 && !/^Basic$/i.test(v),
+    // A name in code (`authorization = approvedAuthorization`, `withAuthorizationPrefix(token)`)
+    // is made of words; a token is not.
+    validate: (v) =>
+      !isPlaceholder(v) && shannonEntropy(v) >= 3 && !/^Basic$/i.test(v) && !isWordIdentifier(v),
   }),
   regexRule({
     // A string that is a whole Authorization value, wherever the header is named: Objective-C's

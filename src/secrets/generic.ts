@@ -19,7 +19,18 @@ import {
   isToolCiphertext,
 } from "./allowlist.ts";
 import { classCount, shannonEntropy } from "./entropy.ts";
-import { insideResourceName, isSigningKeyId } from "./lookalikes.ts";
+import {
+  hasStructuredRepeats,
+  insideResourceName,
+  isAlphabet,
+  isCommandLine,
+  isEncodedText,
+  isProse,
+  isSigningKeyId,
+  isSopsCiphertext,
+  isWordIdentifier,
+  isWrappedPasswordHash,
+} from "./lookalikes.ts";
 import { listItems } from "./code_lists.ts";
 
 export type NameClass = "password" | "secret" | null;
@@ -139,6 +150,15 @@ const EXCLUDED_TOKENS = new Set([
   "msg",
   "message",
   "error",
+  // A flag that reads the secret from somewhere (`--password-stdin`), and tokens that page, track
+  // or cancel work (`pageToken`, `progressToken`, `CancellationToken`), which grant nothing.
+  "stdin",
+  "page",
+  "next",
+  "continuation",
+  "cancellation",
+  "progress",
+  "cursor",
   "ok",
   "valid",
   "validate",
@@ -444,8 +464,8 @@ function looksLikeExpression(value: string, literalFile: boolean, yaml: boolean)
   // YAML anchors and aliases (`*default`), where a plain value cannot start with `&` or `*`, and a
   // splat in code; in a shell line or an env file `*u45Z…` is a literal like any other.
   if ((yaml || !literalFile) && /^[&*][A-Za-z_][\w.-]*$/.test(value)) return true;
-  // YAML tags (`!Ref`), printf and batch variables (`%s`, `%VAR%`).
-  if (/^!!?[A-Za-z]+$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) return true;
+  // YAML tags (`!Ref`, Home Assistant's `!env_var NAME`), printf and batch variables (`%s`, `%VAR%`).
+  if (/^!!?[A-Za-z][\w.-]*$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) return true;
   // Member chains, optional chaining, generics: `config.db.password`, `opts?.authInfo`, `z.infer<T`.
   // (In a file of literals a part mixing upper case, lower case and digits, `xy.o7q37DNN`, is a
   // password with a dot in it, not a member's name.)
@@ -460,6 +480,8 @@ function looksLikeExpression(value: string, literalFile: boolean, yaml: boolean)
     return true;
   }
   if (!literalFile && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value) && !/\d/.test(value)) return true;
+  // Comparisons and logic in code (`e.token||process.env.GITHUB_TOKEN`, `this.method===`).
+  if (!literalFile && /[=!]==|\|\||&&/.test(value)) return true;
   return false;
 }
 
@@ -539,6 +561,21 @@ export function acceptValue(
     ? Math.min(minEntropy, 2.5)
     : minEntropy;
   if (shannonEntropy(value) < hexBar) return false;
+  // A version range (`>=9.15.1 <12`, `^2.4 || ~3.1`) under a package whose name holds `auth`.
+  if (/^[<>=^~]/.test(value) && /^[\s\d.<>=^~*x|-]+$/.test(value)) return false;
+  // One word in capitals, a constant or the name usage text gives an argument (`PASSWORD`,
+  // `COMMUNITY`, `'AUTHORIZED' | 'REDIRECT'`). Sixteen capitals or more run together are no word:
+  // RabbitMQ's Erlang cookie is twenty random ones.
+  if (/^[A-Z]{1,15}$/.test(value)) return false;
+  // The same in camel case, a property's or a method's name (`_callApiKey`, `approvedAuthorization`):
+  // each capital opens a word of lower-case letters.
+  if (
+    /^_?[a-z]+(?:[A-Z][a-z]+)+$|^(?:[A-Z][a-z]+){2,}$/.test(value) && SECRET_WORD_IN.test(value)
+  ) {
+    return false;
+  }
+  // Words for people (a sentence, a label in another script) or a command that prints the value.
+  if (isProse(value) || isCommandLine(value)) return false;
   // Words joined by dashes (`billing-db`, `basic-auth`) name a secret; they are not one.
   if (cls === "secret" && /^[a-z]+(?:[-_./:][a-z]+)*$/.test(value)) return false;
   // One lower-case word (`peanuts`, `different`) is a test fixture more often than a password.
@@ -1465,7 +1502,8 @@ function candidatesAt(text: string, offsets: Iterable<number>, context: RuleCont
         (text.charCodeAt(name.end - 1) | 32) === 115 && // "s"
         SECRET_BLOCK.test(text.slice(name.start, name.end))
       ) {
-        for (const entry of secretBlockEntries(text, name.start, name.end)) {
+        const entries = secretBlockEntries(text, name.start, name.end, context.extension);
+        for (const entry of entries) {
           const candidate = judged(text, entry, entry.cls ?? "secret", context);
           if (candidate) out.push(candidate);
         }
@@ -1492,7 +1530,12 @@ const SECRET_BLOCK = /^(?:tokens|secrets|passwords|credentials)$/i;
  * deeper than the opener, up to the block's end. Entries named like metadata (`name`, `type`,
  * `id`, `path`) and list items are left out: a list of secrets' names is not secrets.
  */
-function secretBlockEntries(text: string, nameStart: number, nameEnd: number): Assignment[] {
+function secretBlockEntries(
+  text: string,
+  nameStart: number,
+  nameEnd: number,
+  extension: string,
+): Assignment[] {
   let lineEnd = text.indexOf("\n", nameEnd);
   if (lineEnd === -1) return [];
   if (!/^["']?[ \t]*(?:=[ \t]*)?(?::[ \t]*)?\{?[ \t]*\r?$/.test(text.slice(nameEnd, lineEnd))) {
@@ -1521,7 +1564,8 @@ function secretBlockEntries(text: string, nameStart: number, nameEnd: number): A
       valueStart: read.start,
       value: read.value,
       quoted: read.quoted,
-      literal: true,
+      // In code an unquoted entry is a name or a type (`parameters: RequestParameters`).
+      literal: !CODE_EXTENSIONS.has(extension),
     });
   }
   return out;
@@ -1558,6 +1602,8 @@ function judged(
     return null;
   }
   if (exposedToBrowsers(text, found.name) || namesASection(text, value)) return null;
+  if (namesItself(found.name, value) || joinedWithCode(text, found, context)) return null;
+  if (badgeQuery(text, found.nameStart)) return null;
   // git's `user.signingKey` names a public key; `…:secret:…` inside an ARN assigns nothing.
   if (isSigningKeyId(found.name, value) || insideResourceName(text, found.nameStart)) return null;
   // Bitnami's SealedSecret keeps each value encrypted to the cluster's key under `encryptedData:`.
@@ -1574,6 +1620,44 @@ function judged(
     priority,
     visible: 0,
   };
+}
+
+/**
+ * Whether the name at `nameStart` is a query parameter of an image's address (a coverage badge's
+ * `badge.svg?token=…` in a README): the token shown to every reader only draws the image.
+ */
+function badgeQuery(text: string, nameStart: number): boolean {
+  if (text[nameStart - 1] !== "?" && text[nameStart - 1] !== "&") return false;
+  const lineStart = text.lastIndexOf("\n", nameStart - 1) + 1;
+  const url = /https?:\/\/\S*$/.exec(text.slice(lineStart, nameStart - 1));
+  return url !== null && /(?:\.(?:svg|png|gif)|\/badge)(?:\?[^?]*)?$/i.test(url[0]);
+}
+
+/**
+ * Whether the value is its own name again, as code and type declarations write it:
+ * `this.accessToken = accessToken`, `accessToken: AccessToken;`, `password: Password`.
+ */
+function namesItself(name: string, value: string): boolean {
+  if (!/^[A-Za-z_$][\w$]*$/.test(value)) return false;
+  const flat = (s: string) => s.replace(/[^A-Za-z0-9]/g, "").toLowerCase();
+  const last = name.slice(name.lastIndexOf(".") + 1);
+  return flat(value) === flat(last);
+}
+
+/**
+ * Whether a quoted literal in code is joined with a variable or a call by `+`
+ * (`finalKey = "__Secure-" + key`, `token = prefix + "-v2"`): a piece of a value built at run
+ * time. A URL's password joined from literals alone is read by its own rule.
+ */
+function joinedWithCode(text: string, found: Assignment, context: RuleContext): boolean {
+  if (!found.quoted || !CODE_EXTENSIONS.has(context.extension)) return false;
+  const after = text.slice(
+    found.valueStart + found.value.length + 1,
+    found.valueStart + found.value.length + 40,
+  );
+  if (/^[ \t]*\+[ \t]*[A-Za-z_$(]/.test(after)) return true;
+  const before = text.slice(Math.max(0, found.valueStart - 40), found.valueStart - 1);
+  return /[A-Za-z0-9_$)\]][ \t]*\+[ \t]*$/.test(before);
 }
 
 /**
@@ -1662,8 +1746,11 @@ export const genericRule: Rule = {
 
 const LONG_TOKEN = /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_=-])/g;
 
-/** Base64 of an image (PNG, JPEG, GIF, WebP magic numbers), as notebooks and HTML embed them. */
-const IMAGE_BASE64 = /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR)/;
+/**
+ * Base64 of a file by its magic number, as notebooks, HTML and bundles embed them: images (PNG,
+ * JPEG, GIF, WebP), a WebAssembly module, gzip, zip, PDF and WOFF fonts.
+ */
+const IMAGE_BASE64 = /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR|AGFzbQ|H4sI|UEsDB|JVBERi0|d09GR|d09GMg)/;
 
 /**
  * Long random strings that are public: inside a certificate or public key block, an SSH public
@@ -1688,7 +1775,126 @@ function isPublicMaterial(text: string, start: number, value: string): boolean {
   while (tokenStart > 0 && /[A-Za-z0-9._-]/.test(text[tokenStart - 1])) tokenStart--;
   let tokenEnd = start + value.length;
   while (tokenEnd < text.length && /[A-Za-z0-9._-]/.test(text[tokenEnd])) tokenEnd++;
+  // A part of a JWT (`eyJ…` header, then payload and signature): the JWT rule judges the whole,
+  // and leaves out the samples documentation shows (an empty payload, `e30`).
+  if (text.startsWith("eyJ", tokenStart) && text.slice(tokenStart, tokenEnd).includes(".")) {
+    return true;
+  }
   return isPlaceholder(text.slice(tokenStart, tokenEnd));
+}
+
+/**
+ * Whether the string at `start` is given to a name that says what it is, and that is not a secret:
+ * `"upload_id": "…"`, `next_cursor=…`, `"kid": "…"`, `fingerprint: SHA256:…`, `etag`, `checksum`,
+ * `sha256base64.parse("…")`, `ENC(…)` (jasypt's ciphertext). A nameless string is what thorough
+ * mode looks for; a string whose name rules it out is not nameless.
+ */
+function namedNotSecret(text: string, start: number): boolean {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const before = text.slice(Math.max(lineStart, start - 80), start);
+  if (/\bENC\($/.test(before)) return true;
+  const m = /([A-Za-z_$][\w$.-]*)["']?[ \t]*(?:[:=]|\()[ \t]*["'`]?(?:[A-Za-z0-9]{2,8}:)?$/.exec(
+    before,
+  );
+  if (!m) return false;
+  // A digest's name run together with more (`sha256base64.parse(…)`, `md5sum`).
+  if (/^(?:sha\d*|md5|crc\d*|blake\d*)/i.test(m[1])) return true;
+  if (namesNotSecret(m[1])) return true;
+  // A secret's own name (`password: AgB…` in a SealedSecret): the name rule has judged the value,
+  // with thorough mode's thresholds, and what it left out was left out for a reason.
+  if (classifyName(m[1]) !== null) return true;
+  // A call's argument is named by what the call's result is assigned to
+  // (`var publicKey = Convert.FromBase64String("…")`).
+  const target = /([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:new[ \t]+)?[\w$.]+\([ \t]*["'`]?$/.exec(before);
+  return target !== null && namesNotSecret(target[1]);
+}
+
+/** Whether a name says its value is an id, a digest or public, not a secret. */
+function namesNotSecret(name: string): boolean {
+  const tokens = nameTokens(name);
+  if (tokens.some((t) => NOT_SECRET_NAMES.has(t))) return true;
+  return classifyName(name) === null &&
+    tokens.some((t) => EXCLUDED_TOKENS.has(t) && !OWNER_TOKENS.has(t));
+}
+
+/** Words that name an id, a digest or a position rather than a secret, beside `EXCLUDED_TOKENS`. */
+const NOT_SECRET_NAMES = new Set([
+  // Ciphertext and public material under their own names (Travis' `secure:`, a Chef data bag's
+  // `encrypted_data` and `iv`, a kubeconfig's `certificate-authority-data`).
+  "secure",
+  "encrypted",
+  "ciphertext",
+  "iv",
+  "mac",
+  "certificate",
+  "cert",
+  "id",
+  "kid",
+  "jti",
+  "nonce",
+  "cursor",
+  "etag",
+  "sha",
+  "sha1",
+  "sha256",
+  "sha384",
+  "sha512",
+  "md5",
+  "digest",
+  "checksum",
+  "hash",
+  "fingerprint",
+  "integrity",
+]);
+
+/**
+ * Whether the string at `start` fills its line and a line next to it is also one long base64 run:
+ * a file encoded and wrapped (a WebAssembly module in a bundle), not a credential. A private key
+ * wrapped so is found by its `BEGIN` line; a JWT has dots.
+ */
+function insideEncodedBlock(text: string, start: number, value: string): boolean {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  let lineEnd = text.indexOf("\n", start);
+  if (lineEnd === -1) lineEnd = text.length;
+  const isRun = (line: string) => /^[ \t"'`]*[A-Za-z0-9+/]{60,}={0,2}[ \t"'`+,\\]*$/.test(line);
+  if (value.length < 60 || !isRun(text.slice(lineStart, lineEnd))) return false;
+  const prevStart = text.lastIndexOf("\n", lineStart - 2) + 1;
+  const previous = lineStart > 0 ? text.slice(prevStart, lineStart - 1) : "";
+  let nextEnd = text.indexOf("\n", lineEnd + 1);
+  if (nextEnd === -1) nextEnd = text.length;
+  const next = lineEnd < text.length ? text.slice(lineEnd + 1, nextEnd) : "";
+  return isRun(previous) || isRun(next);
+}
+
+/**
+ * Whether the string at `start` is in the fragment of a web address (`…/play?#code/MYGw…`, a
+ * playground's compressed state): the part after `#` stays in the browser and is shared with the
+ * link.
+ */
+function inUrlFragment(text: string, start: number): boolean {
+  let i = start;
+  while (i > 0 && start - i < 4096 && !/[\s"'<>()\[\]]/.test(text[i - 1])) i--;
+  const run = text.slice(i, start);
+  return /^https?:\/\//i.test(run) && run.includes("#");
+}
+
+/**
+ * Whether the string between `start` and `end` is a piece of a larger value whose shape the rules
+ * already know for a look-alike: a stored password hash (`$6$salt$hash`, `{SSHA}…`, SCRAM), a
+ * tool's ciphertext (Jenkins' `{AQAAAB…}`, Pulumi's `v1:…`, sops' `ENC[…]`, Maven's `{…}`), a
+ * public token (Mapbox's `pk.eyJ…`), or an object written into a string (Keycloak's
+ * `{"value":…,"salt":…}`). The piece of a known look-alike is no secret of its own.
+ */
+function partOfKnownShape(text: string, start: number, end: number): boolean {
+  let from = start;
+  while (from > 0 && start - from < 4096 && !/[\s"'<>]/.test(text[from - 1])) from--;
+  let to = end;
+  while (to < text.length && to - end < 4096 && !/[\s"'<>]/.test(text[to])) to++;
+  // The enclosing value, without a backslash before an escaped quote at its end.
+  const whole = text.slice(from, to).replace(/\\$/, "");
+  return isPasswordHash(whole) || isToolCiphertext(whole) || isBracedCiphertext(whole) ||
+    isSopsCiphertext(whole) || isWrappedPasswordHash(whole) || isPublicToken(whole) ||
+    /^ENC\[|^\{\\?"[\w.-]+\\?"[ \t]*:|^[\w.-]+:\$\w+\$|^\$\w+\$/.test(whole);
 }
 
 /** Thorough mode only: long random strings with no name at all. */
@@ -1698,6 +1904,7 @@ export const highEntropyRule: Rule = {
   thoroughOnly: true,
   find(text: string): Candidate[] {
     const out: Candidate[] = [];
+    const namedAway = new Set<string>();
     const token = LONG_TOKEN;
     token.lastIndex = 0;
     let match: RegExpExecArray | null;
@@ -1714,6 +1921,24 @@ export const highEntropyRule: Rule = {
       const before = text.slice(Math.max(0, match.index - 7), match.index);
       if (/base64,$|sha\d+-$/.test(before)) continue;
       if (isPublicMaterial(text, match.index, value)) continue;
+      // Names, packed tables and encoded text have the letters of a random string, not its make.
+      if (
+        isWordIdentifier(value) || hasStructuredRepeats(value) || isEncodedText(value) ||
+        isAlphabet(value)
+      ) continue;
+      // A string split into its characters is a lookup table (`"…".split("")`).
+      if (text.startsWith('".split("")', match.index + value.length)) continue;
+      // A string is the same thing wherever it stands: a digest named once (`sha256…parse("…")`)
+      // and then repeated as the expected result is still a digest.
+      if (namedAway.has(value)) continue;
+      if (namedNotSecret(text, match.index)) {
+        namedAway.add(value);
+        continue;
+      }
+      if (insideEncodedBlock(text, match.index, value) || inUrlFragment(text, match.index)) {
+        continue;
+      }
+      if (partOfKnownShape(text, match.index, match.index + value.length)) continue;
       out.push({
         kind: "high-entropy-string",
         category: "credential",

@@ -154,10 +154,22 @@ function keywordBefore(text: string, start: number, keywords: RegExp, span = 40)
  * 555-0100 to 555-0199 are fiction's; other countries' numbers pass.
  */
 function plausibleNanp(v: string): boolean {
-  const m = /^(?:\+|00)1(?!\d)/.exec(v.trim());
+  // Country code 1 is North America's alone, so `+1` written run together with the rest
+  // (`+14155550123`) is read by the same rule as `+1 415…`: ten digits follow, or it is no phone
+  // number (`+15550142`, a count with a sign).
+  const m = /^(?:\+|00)1/.exec(v.trim());
   if (!m) return true;
   const national = digitsOf(v.trim().slice(m[0].length));
   return national.length === 10 && !/^\d{3}55501\d\d$/.test(national);
+}
+
+/**
+ * Whether a unit follows the number ending at `end` (`+15550142 bytes`, `+1555014200 ns`): a signed
+ * count or a difference, not a phone number.
+ */
+function isQuantity(text: string, end: number): boolean {
+  return /^ ?(?:[kMGT]i?B|bytes?|[mnµu]?s|secs?|px|pt|%|rows?|records?|lines?|items?|files?|ops|hits)(?![A-Za-z])/
+    .test(text.slice(end, end + 10));
 }
 
 /** A CSV or TSV header cell that names a phone number column (`phone`, `mobile_number`, `Tel.`). */
@@ -356,10 +368,10 @@ export const PERSONAL_RULES: Rule[] = [
     pattern: /(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,6}(?![\w-])/g,
     keywords: ["+"],
     priority: P.phone,
-    validate: (v) => {
+    validate: (v, text, start) => {
       const n = digitsOf(v).length;
       return n >= 8 && n <= 15 && plausibleDigits(digitsOf(v).slice(-8), 3) && plausibleNanp(v) &&
-        !isFictionalNumber(v);
+        !isFictionalNumber(v) && !isQuantity(text, start + v.length);
     },
   }),
   regexRule({

@@ -112,6 +112,31 @@ export function extensionOf(path: string | undefined): string {
   return base.slice(dot);
 }
 
+/** Interpreters whose scripts are program code, by the extension their files usually have. */
+const INTERPRETER_EXTENSIONS: Record<string, string> = {
+  node: ".js",
+  deno: ".ts",
+  bun: ".js",
+  python: ".py",
+  python3: ".py",
+  ruby: ".rb",
+  php: ".php",
+};
+
+/**
+ * The extension a script without one is written in, read from its `#!` line (`#!/usr/bin/env
+ * node`, an npm package's `bin` entry): its values are read as code's are. "" for anything else.
+ */
+export function shebangExtension(text: string): string {
+  if (!text.startsWith("#!")) return "";
+  const end = text.indexOf("\n");
+  const words = text.slice(2, end === -1 ? 200 : Math.min(end, 200)).trim().split(/[ \t]+/);
+  let program = words[0].slice(words[0].lastIndexOf("/") + 1);
+  // `#!/usr/bin/env -S deno run`: the program is the first word after env's own options.
+  if (program === "env") program = words.slice(1).find((w) => !w.startsWith("-")) ?? "";
+  return INTERPRETER_EXTENSIONS[program] ?? "";
+}
+
 /**
  * Every candidate the applicable rules propose, overlaps and all. `bytes`, when the caller holds
  * them, are the text's UTF-8 bytes: the one pass then searches an ASCII text over them (faster).
@@ -123,7 +148,8 @@ export function candidatesIn(
 ): Candidate[] {
   const thorough = options.thorough === true;
   const personal = options.personal === true || thorough;
-  const context = { thorough, extension: extensionOf(options.path) };
+  const extension = extensionOf(options.path) || (options.language ?? shebangExtension(text));
+  const context = { thorough, extension };
   const out: Candidate[] = [];
   const { set, rulesAt, keywordRules, gatedAt, gated } = anchorIndex();
   for (const rule of RULES) {

@@ -7,7 +7,7 @@
  * Binary input (a NUL byte in the first 8 KiB) is skipped, not scanned.
  */
 import type { ScanOptions, SecretFinding } from "./types.ts";
-import { scanText } from "./scanner.ts";
+import { scanText, shebangExtension } from "./scanner.ts";
 import { applyRedaction, RedactionNumbering } from "./redact.ts";
 
 export const WINDOW_CHARS = 4 * 1024 * 1024;
@@ -98,6 +98,8 @@ function windowScanner(
   let lineBase = 0;
   const overlap = options.overlapChars ?? OVERLAP_CHARS;
   const visit = (text: string, last: boolean, bytes?: Uint8Array) => {
+    // A script's `#!` line is in the first window only; the windows after it are read alike.
+    if (offset === 0) options = { ...options, language: shebangExtension(text) };
     const found = scanText(text, options, bytes);
     let cut = last ? text.length : cutPoint(text, overlap);
     for (const f of found) if (f.start < cut && f.end > cut) cut = f.end;

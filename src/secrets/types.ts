@@ -30,6 +30,11 @@ export interface ScanOptions {
   history?: boolean;
   /** Honour inline allow comments (`gitleaks:allow`, …); on unless false. */
   allowComments?: boolean;
+  /**
+   * The extension to read a text as when its path has none, taken from a script's `#!` line; a
+   * stream sets it from its first window for the windows after it.
+   */
+  language?: string;
 }
 
 /** A candidate span proposed by a rule, before overlaps are settled. */

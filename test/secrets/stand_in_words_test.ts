@@ -2,17 +2,28 @@
  * The stand-in check (a value made only of words like `test`, `api`, `key`, with digits between)
  * reads a value word by word. Its answers must be those of the plain definition: split at runs of
  * `-`, `_`, `.` and white space and where letters meet digits, drop runs of digits, and require two
- * or more words, all stand-ins.
+ * or more words, all stand-ins (a run of letters that is stand-in words written together counts as
+ * two).
  */
 import { assertEquals } from "../support/assert.ts";
 import { madeOfStandInWords, STAND_IN_WORDS } from "../../src/secrets/allowlist.ts";
 import { rng } from "./corpus_values.ts";
 
-/** The definition, written the plain way: a split by one regular expression. */
+/** Stand-in words of two or more letters written together (`supersecrettoken`), as one pattern. */
+const JOINED = new RegExp(
+  `^(?:${[...STAND_IN_WORDS].filter((w) => w.length >= 2).join("|")})+$`,
+);
+
+/**
+ * The definition, written the plain way: a split by one regular expression; a word that is stand-in
+ * words written together counts as two.
+ */
 function byDefinition(lower: string): boolean {
   const words = lower.split(/[-_.\s]+|(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])/).filter((w) => w !== "");
   const named = words.filter((w) => !/^\d+$/.test(w));
-  return named.length >= 2 && named.every((w) => STAND_IN_WORDS.has(w));
+  const count = named.reduce((n, w) => n + (STAND_IN_WORDS.has(w) ? 1 : 2), 0);
+  return count >= 2 &&
+    named.every((w) => STAND_IN_WORDS.has(w) || (/^[a-z]{1,64}$/.test(w) && JOINED.test(w)));
 }
 
 Deno.test("stand-in words: values written for the check", () => {
@@ -31,6 +42,10 @@ Deno.test("stand-in words: values written for the check", () => {
     ["test_api_é", false],
     ["x7kq_api_key", false],
     ["api__key..", true],
+    ["supersecrettoken", true], // words written together (a camel-case name, lower-cased)
+    ["mypersonalaccesstoken123", true],
+    ["wrong-password", true],
+    ["secretive", false], // `secret` and then no word
   ];
   for (const [value, expected] of cases) {
     assertEquals(madeOfStandInWords(value), expected, JSON.stringify(value));
