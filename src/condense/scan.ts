@@ -457,8 +457,13 @@ export class TriageScanner {
       // end: the next window reads it from its start, whole, and reports it then.
       if (!last && at >= start) continue;
       // A block that starts at a heading carried from before (a failure longer than the context)
-      // was reported, with its head, by the window that read that (ADR 0705).
-      if (at >= 0 && at < this.#carried) continue;
+      // was reported, with its head, by the window that read that (ADR 0705). What this window
+      // names more fully (pytest's summary gives the id a conftest fixture's section lacks) still
+      // fills in the report kept; nothing is counted again.
+      if (at >= 0 && at < this.#carried) {
+        this.#fillIn(f);
+        continue;
+      }
       this.#keep(f, read.foundBy[k]);
     }
     this.#noteTail(lines, contextCount, finalEnd);
@@ -548,6 +553,20 @@ export class TriageScanner {
     this.#overflow.errors += c.errors;
     this.#overflow.test_failures += c.test_failures;
     this.#overflow.warnings += c.warnings;
+  }
+
+  /**
+   * A finding a window leaves to the one that reported it: if it is known, by its key or more or
+   * less fully, the kept report takes what it adds; otherwise it is neither kept nor counted.
+   */
+  #fillIn(f: Finding): void {
+    const key = findingKey(f);
+    const earlier = this.#keys.get(key);
+    if (earlier) {
+      if (this.#keptSet.has(earlier)) dedupe([earlier, f]);
+      return;
+    }
+    this.#mergedWithPartial(f, key);
   }
 
   /**

@@ -101,6 +101,9 @@ const CUT_BLOCKS = [
   "pytest/variety_subtests.log",
   "pytest/variety_unittest.log",
   "python_lint/variety_mypy_pretty.log",
+  // A teardown error in a conftest fixture: its section names the bare test, the -q summary after
+  // it the whole id; with a short context the summary's window has the section's title carried.
+  "round6/pytest_q.log",
 ];
 
 /**
