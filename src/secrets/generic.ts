@@ -465,7 +465,9 @@ function looksLikeExpression(value: string, literalFile: boolean, yaml: boolean)
   // splat in code; in a shell line or an env file `*u45Z…` is a literal like any other.
   if ((yaml || !literalFile) && /^[&*][A-Za-z_][\w.-]*$/.test(value)) return true;
   // YAML tags (`!Ref`, Home Assistant's `!env_var NAME`), printf and batch variables (`%s`, `%VAR%`).
-  if (/^!!?[A-Za-z][\w.-]*$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) return true;
+  // A tag is words of letters; a password may start with `!` too, and then it has digits
+  // (`!J6kJ46DGSlaJO_9r`).
+  if (/^!!?[A-Za-z]+(?:[_.-][A-Za-z]+)*$|^%[sd]$|^%\w+%$|^%\(\w+\)[sd]$/.test(value)) return true;
   // Member chains, optional chaining, generics: `config.db.password`, `opts?.authInfo`, `z.infer<T`.
   // (In a file of literals a part mixing upper case, lower case and digits, `xy.o7q37DNN`, is a
   // password with a dot in it, not a member's name.)

@@ -286,6 +286,8 @@ Deno.test("numbers: +1 run together is North American, a unit makes a count, zer
 Deno.test("tags, replace tokens, braced lookups and one-word labels are not values; literals beside them are", () => {
   const secret = v.mixed(ALNUM, 32);
   const chosen = `Juniper%${v.mixed(ALNUM, 5)}${v.int(10, 99)}`;
+  // A password may start with `!` as a tag does; its digits say it is no tag.
+  const bang = `!Q${v.mixed(ALNUM, 10)}_${v.int(10, 99)}`;
   assertEquals(
     found(
       "config/settings.yaml",
@@ -297,11 +299,12 @@ Deno.test("tags, replace tokens, braced lookups and one-word labels are not valu
         "  smtp_password: Contraseña",
         `  api_secret: ${secret}`,
         `  db_password: ${chosen}`,
+        `  admin_password: ${bang}`,
         "",
       ].join("\n"),
       { thorough: true },
     ),
-    [secret, chosen],
+    [secret, chosen, bang],
   );
 });
 
