@@ -17,6 +17,8 @@ export const ALNUM = UPPER + LOWER + DIGIT;
 export const B64 = ALNUM + "+/";
 export const B64URL = ALNUM + "-_";
 export const HEX = "0123456789abcdef";
+/** Crockford's base32, the alphabet of a ULID. */
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 export class Values {
   constructor(private readonly random: () => number) {}
@@ -49,6 +51,20 @@ export class Values {
 
   hex(n: number): string {
     return this.chars(HEX, n);
+  }
+
+  /** A version 4 UUID, as every language's library writes one. */
+  uuid(): string {
+    const h = this.hex(32);
+    const variant = this.pick(["8", "9", "a", "b"]);
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${
+      h.slice(20)
+    }`;
+  }
+
+  /** A ULID of this decade: a time part starting 01H or 01J, then Crockford's base32. */
+  ulid(): string {
+    return "01" + this.pick(["H", "J"]) + this.chars(CROCKFORD, 23);
   }
 
   base64Lines(bytes: number, width = 64): string[] {

@@ -21,7 +21,6 @@
 import { ALNUM, B64, B64URL, DIGIT, rng, UPPER, Values } from "./corpus_values.ts";
 
 /** Crockford's base32 alphabet, as ULIDs use it. */
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 /** Nix's base32 alphabet (no e, o, t, u). */
 const NIX32 = "0123456789abcdfghijklmnpqrsvwxyz";
 
@@ -34,13 +33,8 @@ export function trapBatch(seed: number): Record<string, string> {
     `${alg}-${b64({ sha256: 43, sha384: 64, sha512: 86 }[alg])}${
       { sha256: "=", sha384: "", sha512: "==" }[alg]
     }`;
-  const uuid = () => {
-    const h = hex(32);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${v.pick(["8", "9", "a", "b"])}${
-      h.slice(17, 20)
-    }-${h.slice(20)}`;
-  };
-  const ulid = () => "01" + v.pick(["H", "J"]) + v.chars(CROCKFORD, 23);
+  const uuid = () => v.uuid();
+  const ulid = () => v.ulid();
   const nixHash = () => v.chars(NIX32, 32);
   const wrap = (body: string, width = 64) => body.match(new RegExp(`.{1,${width}}`, "g"))!;
   const certBody = (bytes: number) => wrap("MII" + b64(Math.ceil(bytes * 4 / 3) - 3));

@@ -39,7 +39,6 @@ export interface TrapBatchTwo {
 }
 
 /** Crockford's base32 alphabet, as ULIDs use it. */
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /** The second trap batch for one seed. */
 export function trapBatchTwo(seed: number): TrapBatchTwo {
@@ -53,13 +52,8 @@ export function trapBatchTwo(seed: number): TrapBatchTwo {
   };
   const hex = (n: number) => v.hex(n);
   const b64 = (n: number) => v.mixed(B64, n);
-  const uuid = () => {
-    const h = hex(32);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${v.pick(["8", "9", "a", "b"])}${
-      h.slice(17, 20)
-    }-${h.slice(20)}`;
-  };
-  const ulid = () => "01" + v.pick(["H", "J"]) + v.chars(CROCKFORD, 23);
+  const uuid = () => v.uuid();
+  const ulid = () => v.ulid();
   // A password a person chose: a word of their own, digits and a symbol, not a common stem.
   const chosen = () =>
     `${v.pick(["Tamarind", "Orchard", "Glacier", "Bramble", "Kestrel", "Juniper"])}${
