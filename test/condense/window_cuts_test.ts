@@ -170,3 +170,20 @@ Deno.test("a block longer than a window's context is reported once, with its hea
     }
   }
 });
+
+Deno.test("a test's output longer than a block is read is still named by its panic, whole and in windows", () => {
+  // cargo reads a `---- name stdout ----` block up to 400 lines; the panic after 2,500 lines of the
+  // test's own output is the failure's message and place, not the output's first line.
+  const log = countedLog("cargo", 2, { outputLines: 2500 });
+  const expected = [0, 1].map((i) => ({
+    test: `orders::tests::total_${i}`,
+    message: "assertion `left == right` failed",
+    location: `src/orders.rs:${20 + i}:9`,
+  }));
+  const named = (findings: Finding[]) =>
+    findings.map((f) => ({ test: f.test, message: f.message, location: f.location }));
+  assertEquals(named(scanText(log).findings), expected, "read whole");
+  // Windows of 64 KiB: the window that reads the panic fills in the report of the one that read
+  // the block's head.
+  assertEquals(named(scanText(log, { windowChars: 64 * 1024 }).findings), expected, "in windows");
+});

@@ -347,7 +347,10 @@ function emitFailed(
   out: Finding[],
 ): void {
   for (const name of failed) {
-    const block = blocks.get(name) ?? inline.get(name);
+    // A `---- name stdout ----` block longer than MAX_BLOCK lines is cut before its panic, which
+    // is then read where it stands: the panic names the failure, the test's own output does not.
+    const inBlock = blocks.get(name);
+    const block = inBlock?.location ? inBlock : inline.get(name) ?? inBlock;
     out.push(
       finding("test_failure", block?.message ?? "failed", {
         test: name,
