@@ -9,6 +9,14 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../s
 import { startFakeOllama } from "../../support/fake_ollama.ts";
 import { ollamaConfig, scratch, toolMessages } from "./support.ts";
 
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
 Deno.test("respond runs a safe command in the sandbox and streams the reply to stdout", async () => {
   const ollama = startFakeOllama();
   const s = await scratch(ollamaConfig(ollama.url));
@@ -93,7 +101,13 @@ Deno.test("--yes approves the command, which the sandbox confines to the launch 
     const run = await s.wisp(["--yes", "Create the files"]);
     assertEquals(run.code, 0, run.stderr);
     assertMatch(run.stderr, /^warning: --yes: commands that would ask you run without asking/);
-    Deno.statSync(join(s.project, "inside.txt"));
+    // The command's result, as the model was given it, says why when the file is not there.
+    const [result] = toolMessages(ollama.chats()[1]);
+    assertStringIncludes(result.content, "done", `the command did not run: ${result.content}`);
+    assert(
+      isFile(join(s.project, "inside.txt")),
+      `inside.txt was not made; the command's result: ${result.content}; stderr: ${run.stderr}`,
+    );
     let escaped = true;
     try {
       Deno.statSync(join(outside, "escaped.txt"));
@@ -101,8 +115,6 @@ Deno.test("--yes approves the command, which the sandbox confines to the launch 
       escaped = false;
     }
     assertEquals(escaped, false, "a write outside the writable roots must fail in the sandbox");
-    const [result] = toolMessages(ollama.chats()[1]);
-    assertStringIncludes(result.content, "done");
   } finally {
     await ollama.close();
     await s.remove();
