@@ -37,6 +37,10 @@ import { gccJson } from "./gcc_json.ts";
 import { sarif } from "./sarif.ts";
 import { formatters } from "./formatters.ts";
 import { make } from "./make.ts";
+import { esbuild } from "./esbuild.ts";
+import { biome } from "./biome.ts";
+import { miette } from "./miette.ts";
+import { markdownlint } from "./markdownlint.ts";
 import { junit } from "./junit.ts";
 import { unfinished } from "./unfinished.ts";
 import {
@@ -78,6 +82,10 @@ export const READERS: readonly Reader[] = [
   gccJson,
   sarif,
   formatters,
+  esbuild,
+  biome,
+  miette,
+  markdownlint,
   sanitizer,
   crash,
   compiler,
