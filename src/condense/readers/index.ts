@@ -22,6 +22,8 @@ import { mocha } from "./mocha.ts";
 import { nodeTest } from "./node_test.ts";
 import { tap } from "./tap.ts";
 import { deno } from "./deno.ts";
+import { phpunit } from "./phpunit.ts";
+import { exunit } from "./exunit.ts";
 import { tsc } from "./tsc.ts";
 import { eslint } from "./eslint.ts";
 import { java } from "./java.ts";
@@ -71,6 +73,8 @@ export const READERS: readonly Reader[] = [
   nodeTest,
   tap,
   deno,
+  phpunit,
+  exunit,
   tsc,
   eslint,
   java,
