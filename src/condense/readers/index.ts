@@ -24,6 +24,12 @@ import { tap } from "./tap.ts";
 import { deno } from "./deno.ts";
 import { phpunit } from "./phpunit.ts";
 import { exunit } from "./exunit.ts";
+import { bats } from "./bats.ts";
+import { busted } from "./busted.ts";
+import { shunit2 } from "./shunit2.ts";
+import { jasmine } from "./jasmine.ts";
+import { ava } from "./ava.ts";
+import { uvu } from "./uvu.ts";
 import { tsc } from "./tsc.ts";
 import { eslint } from "./eslint.ts";
 import { java } from "./java.ts";
@@ -75,6 +81,12 @@ export const READERS: readonly Reader[] = [
   deno,
   phpunit,
   exunit,
+  bats,
+  busted,
+  shunit2,
+  jasmine,
+  ava,
+  uvu,
   tsc,
   eslint,
   java,
