@@ -33,7 +33,7 @@ function readBats(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       const text: string[] = [];
       for (; j < lines.length && j - i < 100 && lines[j].startsWith("   "); j++) {
         const t = lines[j].trim();
-        const p = place ? null : PLACE.exec(t);
+        const p: RegExpExecArray | null = place ? null : PLACE.exec(t);
         if (p) place = p;
         else if (!t.startsWith("(from function ")) text.push(t);
       }
