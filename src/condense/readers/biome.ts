@@ -20,16 +20,19 @@ const SUMMARY = /^(?:Checked \d+ files? in .*|Found \d+ (?:errors?|warnings?|inf
 function readBiome(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
   const shape = shapeOf(lines, ctx);
+  /** Whether a head was read: only then are the summary's words (`Found 3 errors.`) Biome's. */
+  let seen = false;
   for (let i = 0; i < lines.length; i++) {
     const c = shape.first[i];
     if (c === 0 || c === SPACE || c === TAB) continue;
     if (shape.last[i] !== RULE) {
-      if ((c === 0x43 || c === 0x46) && SUMMARY.test(lines[i])) ctx.explain(i);
+      if (seen && (c === 0x43 || c === 0x46) && SUMMARY.test(lines[i])) ctx.explain(i);
       continue;
     }
     const own = OWN_HEAD.test(lines[i]);
     const h = own ? null : HEAD.exec(lines[i]);
     if (!h && !own) continue;
+    seen = true;
     // The block: the head, then indented lines and blanks up to the next line at the margin.
     let j = i + 1;
     let message: RegExpExecArray | null = null;

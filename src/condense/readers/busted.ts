@@ -11,9 +11,9 @@ import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 import { DIGIT_0, DIGIT_9, UPPER_E, UPPER_F, UPPER_P } from "../chars.ts";
 
-const ENTRY = /^(Failure|Error|Pending) → (\S+) @ (\d+)$|^(Failure|Error|Pending) -> (\S+) @ (\d+)$/;
-const SUMMARY =
-  /^\d+ successe?s? \/ \d+ failures? \/ \d+ errors? \/ \d+ pending : [\d.]+ seconds$/;
+const ENTRY =
+  /^(Failure|Error|Pending) → (\S+) @ (\d+)$|^(Failure|Error|Pending) -> (\S+) @ (\d+)$/;
+const SUMMARY = /^\d+ successe?s? \/ \d+ failures? \/ \d+ errors? \/ \d+ pending : [\d.]+ seconds$/;
 
 function readBusted(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];

@@ -8,9 +8,14 @@
 import { type Finding, finding } from "../findings.ts";
 import { type Frame, jsFrame, pickFrame } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
-import { DIGIT_0, DIGIT_9, UPPER_F, UPPER_P } from "../chars.ts";
+import { SPACE, UPPER_F } from "../chars.ts";
 
 const ENTRY = /^(\d+)\) (.+)$/;
+
+/** Whether line i opens an entry: `N) name` at the margin, `  Message:` under it. */
+function isEntry(lines: string[], i: number): boolean {
+  return lines[i + 1] === "  Message:" && ENTRY.test(lines[i]);
+}
 
 function readJasmine(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
@@ -18,20 +23,24 @@ function readJasmine(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] 
   let inFailures = false;
   for (let i = 0; i < lines.length; i++) {
     const c = shape.first[i];
-    if (c === UPPER_F || c === UPPER_P) {
-      if (lines[i] === "Failures:") {
+    if (c === UPPER_F && lines[i] === "Failures:") {
+      // RSpec's list has this heading too: it is Jasmine's when its first entry is (carried into a
+      // window, it was named Jasmine's before).
+      if (i < (ctx.carried ?? 0) || isEntry(lines, i + 1)) {
         inFailures = true;
         ctx.explain(i);
         ctx.heading?.(i, 0);
-      } else if (lines[i] === "Pending:" && inFailures) {
-        inFailures = false;
-        ctx.headingEnds?.(i, 0);
       }
       continue;
     }
-    if (!inFailures || c < DIGIT_0 || c > DIGIT_9) continue;
-    const e = ENTRY.exec(lines[i]);
-    if (!e || lines[i + 1] !== "  Message:") continue;
+    if (!inFailures || c === 0 || c === SPACE) continue;
+    if (!isEntry(lines, i)) {
+      // A line at the margin that is no entry (`Pending:`, the counts) ends the list.
+      inFailures = false;
+      ctx.headingEnds?.(i, 0);
+      continue;
+    }
+    const e = ENTRY.exec(lines[i])!;
     let j = i + 2;
     const text: string[] = [];
     const frames: Frame[] = [];

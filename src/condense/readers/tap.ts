@@ -471,7 +471,9 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     out.push(
       finding("test_failure", errorLines[0] ?? "failed", {
         test: path,
-        location: frame ? (frame.col ? `${frame.file}:${frame.line}:${frame.col}` : `${frame.file}:${frame.line}`) : loc,
+        location: frame
+          ? (frame.col ? `${frame.file}:${frame.line}:${frame.col}` : `${frame.file}:${frame.line}`)
+          : loc,
         detail,
         at,
       }),
@@ -569,14 +571,19 @@ function commentDiagnostics(lines: string[], start: number, yaml: Map<string, st
  * A YAML block's `at` as a place: node-tap's mapping (`fileName`, `lineNumber`, `columnNumber`) or
  * ava's frame (`fn (file:line:col)`); none in a dependency's code.
  */
-function atFrame(at: string[] | undefined): { file: string; line: string; col: string } | undefined {
+function atFrame(
+  at: string[] | undefined,
+): { file: string; line: string; col: string } | undefined {
   if (!at || at.length === 0) return undefined;
   const field = (key: string) =>
     at.find((l) => l.startsWith(key + ": "))?.slice(key.length + 2).trim();
   const file = field("fileName");
   const line = field("lineNumber");
   if (file && line) return { file, line, col: field("columnNumber") ?? "" };
-  const f = jsFrameAfterAt(at.join(" ").trim());
+  // A frame (`fn (file:line:col)`), as ava writes it; a bare place says not whose it is.
+  const text = at.join(" ").trim();
+  if (!text.endsWith(")")) return undefined;
+  const f = jsFrameAfterAt(text);
   return f && ownFrame(f) ? f : undefined;
 }
 
