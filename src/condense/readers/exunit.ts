@@ -14,7 +14,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
-import { ASTERISK, DIGIT_0, DIGIT_9, LOWER_E, LOWER_W, SPACE } from "../chars.ts";
+import { ASTERISK, DIGIT_0, DIGIT_9, EQUALS, LOWER_E, LOWER_W, SPACE } from "../chars.ts";
 
 const ENTRY = /^ {2}(\d+)\) (.+) \(([\w.]+)\)$/;
 const TEST_PLACE = /^ {5}(\S+\.exs?):(\d+)$/;
@@ -47,7 +47,8 @@ function readExunit(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
       out.push(finding("error", `${m[5]} (${m[1]})`, { location: place, at: i }));
       continue;
     }
-    if (c === 0x3d && COMPILING.test(lines[i])) {
+    // `== Compilation error …` (not a `===` rule or go's `=== RUN`).
+    if (c === EQUALS && lines[i].charCodeAt(2) === SPACE && COMPILING.test(lines[i])) {
       ctx.explain(i);
       continue;
     }

@@ -7,7 +7,7 @@
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
-import { SPACE, TAB } from "../chars.ts";
+import { DOT, isDigit, isLower, isUpper, SLASH, UNDERSCORE } from "../chars.ts";
 
 const LINE = /^(\S[^:]*?):(\d+)(?::(\d+))? (?:(error|warning) )?(MD\d{3})((?:\/[\w-]+)+) (.*)$/;
 
@@ -15,8 +15,11 @@ function readMarkdownlint(lines: string[], ctx: ReadContext = NO_CONTEXT): Findi
   const out: Finding[] = [];
   const shape = shapeOf(lines, ctx);
   for (let i = 0; i < lines.length; i++) {
+    // A path starts the line: a letter, a digit, `.`, `/` or `_` (not a rule, a bullet, a space).
     const c = shape.first[i];
-    if (c === 0 || c === SPACE || c === TAB) continue;
+    if (!isLower(c) && !isUpper(c) && !isDigit(c) && c !== DOT && c !== SLASH && c !== UNDERSCORE) {
+      continue;
+    }
     const line = lines[i];
     if (!line.includes(" MD")) continue;
     const m = LINE.exec(line);
