@@ -41,6 +41,9 @@ export function normaliseLine(raw: string, controls = true): string {
   if (!controls) return withoutPrefixes(line);
   if (line.includes("\x1b")) {
     if (line.includes("\x1b_")) line = line.replace(APC, "");
+    // The cursor sent back to the line's start (`ESC[1G`, bats's pretty formatter) redraws it as a
+    // CR does: what follows the last such move is what the terminal showed, when it wrote any.
+    if (line.includes("\x1b[1G") || line.includes("\x1b[G")) line = afterCursorHome(line);
     line = stripAnsi(line);
   }
   if (line.includes("\r")) {
@@ -50,6 +53,13 @@ export function normaliseLine(raw: string, controls = true): string {
     if (cr >= 0) line = line.slice(cr + 1);
   }
   return withoutPrefixes(line);
+}
+
+/** The part of a line after its last move to column 1, unless nothing visible follows the move. */
+function afterCursorHome(line: string): string {
+  const at = Math.max(line.lastIndexOf("\x1b[1G") + 4, line.lastIndexOf("\x1b[G") + 3);
+  const tail = line.slice(at);
+  return stripAnsi(tail).trim() === "" ? line : tail;
 }
 
 /** A line without its CI or wrapper prefixes (its escapes and CRs already gone). */

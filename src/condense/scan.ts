@@ -54,8 +54,11 @@ export const WINDOW_CHARS = 512 * 1024;
 const CARRY_LINES = 2000;
 /** At most this many characters are carried (a window of very long lines carries fewer lines). */
 const CARRY_CHARS = 512 * 1024;
-/** A heading that ends in a rule of four dashes or equals signs (its block is below it). */
-const HEADING_RULE = /\S.*[-=]{4}$/;
+/**
+ * A heading that ends in a rule of four dashes or equals signs, or of box-drawing lines (Biome's
+ * `file:3:1 lint/rule ━━━━`): its block is below it.
+ */
+const HEADING_RULE = /\S.*(?:[-=]{4}|[━─]{4})$/;
 /** Lines of a paragraph looked at for a heading (see opensBlock). */
 const HEADING_LINES = 8;
 

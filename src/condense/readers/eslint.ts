@@ -2,7 +2,9 @@
  * ESLint's formatters: stylish (a file's path alone on a line, then
  * `  4:22  error  message  rule` rows), unix (`file:4:22: message [Error/rule]`)
  * and compact (`file: line 4, col 22, Error - message (rule)`). The closing
- * `✖ N problems (…)` line is a summary, not a finding; `--max-warnings`
+ * `✖ N problems (…)` line is a summary, not a finding;
+ * stylelint's default (string) formatter has the same shape, its level a
+ * symbol (`✖`, `⚠`) where ESLint writes the word; `--max-warnings`
  * failing a run of warnings alone is the one error such a run has.
  */
 import { type Finding, finding } from "../findings.ts";
@@ -20,14 +22,15 @@ import {
 } from "../chars.ts";
 
 const PATH_ALONE = /^(?:[A-Za-z]:\\|\/|\.{1,2}\/)?[^\s:]+\.[A-Za-z0-9]+$|^\/\S.*\.[A-Za-z0-9]+$/;
-const ROW = /^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?\s*$/;
+/** A stylish row; stylelint's string formatter writes the level as a symbol (`✖` error, `⚠` warning). */
+const ROW = /^\s+(\d+):(\d+)\s+(error|warning|✖|⚠)\s+(.+?)(?:\s{2,}(\S+))?\s*$/;
 const UNIX = /^([^\s:][^:]*):(\d+):(\d+): (.*) \[(Error|Warning)(?:\/([^\]]+))?\]$/;
 const COMPACT =
   /^([^\s:][^:]*): line (\d+), col (\d+), (Error|Warning) - (.*?)(?: \(([\w@/-]+)\))?$/;
 /** ESLint's own line when `--max-warnings` fails a run (its cli prints it after the report). */
 const TOO_MANY = /^ESLint found too many warnings \(maximum: (\d+)\)\.?$/;
 const SUMMARY =
-  /^(?:✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)|\s+\d+ errors? and \d+ warnings? potentially fixable.*|\d+ problems?)$/;
+  /^(?:✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)|\s+\d+ (?:errors?|warnings?)(?: and \d+ warnings?)? potentially fixable.*|\d+ problems?)$/;
 
 function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
   const out: Finding[] = [];
@@ -69,7 +72,7 @@ function readEslint(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         ctx.explain(i);
         const msg = r[5] ? `${r[4].trim()} (${r[5]})` : r[4].trim();
         out.push(
-          finding(r[3] === "error" ? "error" : "warning", msg, {
+          finding(r[3] === "error" || r[3] === "✖" ? "error" : "warning", msg, {
             location: `${file}:${r[1]}:${r[2]}`,
             at: i,
           }),

@@ -22,6 +22,14 @@ import { mocha } from "./mocha.ts";
 import { nodeTest } from "./node_test.ts";
 import { tap } from "./tap.ts";
 import { deno } from "./deno.ts";
+import { phpunit } from "./phpunit.ts";
+import { exunit } from "./exunit.ts";
+import { bats } from "./bats.ts";
+import { busted } from "./busted.ts";
+import { shunit2 } from "./shunit2.ts";
+import { jasmine } from "./jasmine.ts";
+import { ava } from "./ava.ts";
+import { uvu } from "./uvu.ts";
 import { tsc } from "./tsc.ts";
 import { eslint } from "./eslint.ts";
 import { java } from "./java.ts";
@@ -37,6 +45,10 @@ import { gccJson } from "./gcc_json.ts";
 import { sarif } from "./sarif.ts";
 import { formatters } from "./formatters.ts";
 import { make } from "./make.ts";
+import { esbuild } from "./esbuild.ts";
+import { biome } from "./biome.ts";
+import { miette } from "./miette.ts";
+import { markdownlint } from "./markdownlint.ts";
 import { junit } from "./junit.ts";
 import { unfinished } from "./unfinished.ts";
 import {
@@ -67,6 +79,14 @@ export const READERS: readonly Reader[] = [
   nodeTest,
   tap,
   deno,
+  phpunit,
+  exunit,
+  bats,
+  busted,
+  shunit2,
+  jasmine,
+  ava,
+  uvu,
   tsc,
   eslint,
   java,
@@ -78,6 +98,10 @@ export const READERS: readonly Reader[] = [
   gccJson,
   sarif,
   formatters,
+  esbuild,
+  biome,
+  miette,
+  markdownlint,
   sanitizer,
   crash,
   compiler,

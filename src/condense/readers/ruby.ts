@@ -33,9 +33,17 @@ const MINI_SUMMARY = /^\d+ runs, \d+ assertions, \d+ failures, \d+ errors, \d+ s
 const LOAD_ERROR = /^An error occurred while loading (\S+)\.$/;
 
 function readRspec(lines: string[], ctx: ReadContext, out: Finding[]): void {
-  const start = lines.indexOf("Failures:");
   const byName = new Map<string, Finding>();
-  if (start >= 0) {
+  // Every run's `Failures:` list (a log may hold several runs, and Jasmine's list has the heading
+  // too: RSpec's entries are indented under it).
+  for (
+    let start = lines.indexOf("Failures:");
+    start >= 0;
+    start = lines.indexOf("Failures:", start + 1)
+  ) {
+    let first = start + 1;
+    while (first < lines.length && lines[first] === "") first++;
+    if (!RSPEC_ENTRY.test(lines[first] ?? "")) continue;
     ctx.explain(start);
     for (let i = start + 1; i < lines.length; i++) {
       const line = lines[i];

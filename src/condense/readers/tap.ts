@@ -9,7 +9,14 @@
  * failure by its name (an unnamed one by its order).
  */
 import { blockStart, type Finding, finding } from "../findings.ts";
-import { frameInBody, FramePicker, indentOf, isJsSpace, jsFrameAfterAt } from "../text.ts";
+import {
+  frameInBody,
+  FramePicker,
+  indentOf,
+  isJsSpace,
+  jsFrameAfterAt,
+  ownFrame,
+} from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 import { assertionEvidence } from "./evidence.ts";
 import {
@@ -96,6 +103,10 @@ function isYamlEnd(line: string): boolean {
 /** The keys of a failure's YAML block that the finding is made from. */
 const YAML_KEYS_READ = new Set([
   "failureType",
+  "at",
+  "assertion",
+  "details",
+  "tapCaught",
   "stack",
   "location",
   "error",
@@ -325,6 +336,8 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     // error's indented lines) or other TAP lines near it; a bare one in text with neither is not.
     if (!hasOwnAccount(lines, i) && !tapNear(lines, i)) continue;
     const level = Math.floor(n[1].length / 4);
+    // node-tap ends a subtest's line with its time (`not ok 1 - group # time=17.2ms`).
+    if (n[2].includes("# time=")) n[2] = n[2].replace(TIME_DIRECTIVE, "");
     const path = [...names.slice(0, level), n[2]].filter((x) =>
       x !== undefined && x !== ""
     ).join(" > ") || n[2];
@@ -338,8 +351,12 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     // How many of the stack's values came on its key's line (unquoted there, so not to be trimmed again).
     let stackInline = 0;
     if (isYamlStart(lines[j] ?? "")) {
-      const base = indentOf(lines[j]);
+      let base = indentOf(lines[j]);
       j++;
+      // ava --tap indents the block's keys under its `---`: they are read at their own indent.
+      if (j < lines.length && indentOf(lines[j]) > base && yamlKey(lines[j])) {
+        base = indentOf(lines[j]);
+      }
       // The value being read; undefined under a key this reader never looks at (its lines are skipped).
       let value: string[] | undefined;
       let stackValue: string[] | undefined;
@@ -395,6 +412,9 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         stackInline = stack.length;
       }
       j = k - 1;
+      // Or `#` comments right under it (bats, busted -o TAP): the test's place and the failure's
+      // lines, where they are not Test::Builder's diagnostics (read apart, by the test's name).
+      if (k === i + 1) j = commentDiagnostics(lines, i + 1, yaml) - 1;
     }
     ctx.explain(i, j);
     i = j;
@@ -432,8 +452,15 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
         Number(definedIn[2]),
       )
       : undefined;
-    const frame = inBody ?? picker.pick();
-    const errorLines = (yaml.get("error") ?? yaml.get("message") ?? []).filter((l) => l !== "");
+    const frame = inBody ?? picker.pick() ?? atFrame(yaml.get("at"));
+    let errorLines = (yaml.get("error") ?? yaml.get("message") ?? []).filter((l) => l !== "");
+    if (errorLines.length === 0) {
+      // node-tap names a caught error's test by the error's message; ava's failed assertion has an
+      // empty message and names the assertion.
+      const assertion = yaml.get("assertion")?.[0];
+      if (yaml.has("tapCaught")) errorLines = [n[2]];
+      else if (assertion) errorLines = [`${assertion} failed`, ...(yaml.get("details") ?? [])];
+    }
     const expected = yaml.get("expected");
     const actual = yaml.get("actual");
     const detail = [
@@ -444,7 +471,9 @@ function readTap(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     out.push(
       finding("test_failure", errorLines[0] ?? "failed", {
         test: path,
-        location: frame ? `${frame.file}:${frame.line}:${frame.col}` : loc,
+        location: frame
+          ? (frame.col ? `${frame.file}:${frame.line}:${frame.col}` : `${frame.file}:${frame.line}`)
+          : loc,
         detail,
         at,
       }),
@@ -508,6 +537,54 @@ function joinDiagnostics(out: Finding[], diagnostics: Diagnostic[]): void {
       at: Math.min(blockStart(f) ?? d.at, d.at),
     });
   }
+}
+
+/** node-tap's time after a subtest's name. */
+const TIME_DIRECTIVE = /\s+# time=[\d.]+m?s$/;
+/** bats's place of a failed command: `# (in test file test/a.bats, line 21)`. */
+const BATS_PLACE = /\bin test file (.+), line (\d+)\)$/;
+/** busted's place of a test: `# spec/a_spec.lua @ 9`. */
+const BUSTED_PLACE = /^(\S+) @ (\d+)$/;
+
+/**
+ * The `#` comments under a `not ok` line from `start`, up to the next line of another kind (or a
+ * Test::Builder diagnostic): a place (bats's, busted's) goes to `location`, the rest to `message`
+ * (busted's `Failure message: ` taken off). Returns the line after them.
+ */
+function commentDiagnostics(lines: string[], start: number, yaml: Map<string, string[]>): number {
+  const text: string[] = [];
+  let k = start;
+  for (; k < lines.length && k - start < 60; k++) {
+    const l = lines[k];
+    if (!l.startsWith("#") || TB_FAILED.test(l) || l.startsWith("# Subtest: ")) break;
+    if (COUNTS.test(l) || l.startsWith("# Looks like ")) break;
+    const t = l.slice(1).trim();
+    const place = yaml.has("location") ? null : BATS_PLACE.exec(t) ?? BUSTED_PLACE.exec(t);
+    if (place) yaml.set("location", [`${place[1]}:${place[2]}`]);
+    else if (t !== "") text.push(t.replace(/^Failure message: /, ""));
+  }
+  if (text.length > 0) yaml.set("message", text);
+  return k;
+}
+
+/**
+ * A YAML block's `at` as a place: node-tap's mapping (`fileName`, `lineNumber`, `columnNumber`) or
+ * ava's frame (`fn (file:line:col)`); none in a dependency's code.
+ */
+function atFrame(
+  at: string[] | undefined,
+): { file: string; line: string; col: string } | undefined {
+  if (!at || at.length === 0) return undefined;
+  const field = (key: string) =>
+    at.find((l) => l.startsWith(key + ": "))?.slice(key.length + 2).trim();
+  const file = field("fileName");
+  const line = field("lineNumber");
+  if (file && line) return { file, line, col: field("columnNumber") ?? "" };
+  // A frame (`fn (file:line:col)`), as ava writes it; a bare place says not whose it is.
+  const text = at.join(" ").trim();
+  if (!text.endsWith(")")) return undefined;
+  const f = jsFrameAfterAt(text);
+  return f && ownFrame(f) ? f : undefined;
 }
 
 export const tap: Reader = { name: "tap", read: readTap };
