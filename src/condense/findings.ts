@@ -204,13 +204,7 @@ export function dedupe(findings: Finding[]): Finding[] {
     const key = findingKey(f);
     const earlier = seen.get(key);
     if (earlier) {
-      if (!earlier.location && f.location) {
-        // The report that found the place read the failure's own line (a panic, an assertion):
-        // its message and detail are that line's, where the first report had only what came before.
-        earlier.location = f.location;
-        earlier.message = f.message;
-        if (f.detail) earlier.detail = f.detail;
-      }
+      if (!earlier.location && f.location) earlier.location = f.location;
       if (!earlier.detail && f.detail) earlier.detail = f.detail;
       continue;
     }
