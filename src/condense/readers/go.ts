@@ -322,8 +322,8 @@ function readGo(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     if (c0 === EQUALS && IS_RUN.test(line)) {
       // A test's RUN and FAIL lines are headings (ADR 0705): a window that starts inside a test's
       // long output (a goroutine dump, a chatty log) knows a test ran and which one. (PASS lines
-      // are not: as many as the RUN lines, they doubled the young generation on the 100 MB bench
-      // log, and a carried RUN line already says a test ran.)
+      // are not: a carried RUN line already says a test ran, and they are as many as the RUN lines;
+      // bench/results/readers.md has what they cost.)
       ctx.heading?.(i, 0);
       sawTest = true;
       running = trailingToken(line);
