@@ -281,6 +281,20 @@ export const PERSONAL_RULES: Rule[] = [
       emailAllowed(v, text, start, end) && !notAMailbox(v, text, start, end),
   }),
   regexRule({
+    kind: "email",
+    category: "personal",
+    // An address written into a URL, its `@` (and a `+`) percent-encoded:
+    // `GET /unsubscribe?email=maria.keller%2Bnews%40gmail.com` in an access log.
+    pattern:
+      /(?<![A-Za-z0-9._%+-])[A-Za-z0-9](?:[A-Za-z0-9._-]|%2[Bb]){0,63}%40[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![A-Za-z0-9-])/g,
+    keywords: ["%40"],
+    priority: P.email,
+    validate: (v, text, start, end) => {
+      const decoded = v.replace("%40", "@").replace(/%2B/gi, "+");
+      return emailAllowed(decoded, text, start, end) && !notAMailbox(decoded, text, start, end);
+    },
+  }),
+  regexRule({
     kind: "credit-card",
     category: "personal",
     // After `+` the digits are an international phone number (`+4915…`), never a card.

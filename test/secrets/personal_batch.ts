@@ -1,5 +1,5 @@
 /**
- * A blind batch for personal data: about twenty-five files of the kinds repositories and logs hold
+ * A blind batch for personal data: thirty-six files of the kinds repositories and logs hold
  * (a CRM export, a support ticket, web servers' logs, a Django fixture, a SQL dump, a mailmap,
  * CODEOWNERS and AUTHORS files, package.json, a Kubernetes manifest, address books of five
  * countries, a Stripe webhook, an application log, an email thread, test fixtures, a payroll

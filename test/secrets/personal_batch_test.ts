@@ -280,3 +280,14 @@ Deno.test("a login in ssh's options (a ProxyCommand's -W %h:%p) is not an addres
   ].join("\n");
   assertEquals(personal("inventory.ini", text), [email]);
 });
+
+Deno.test("an address percent-encoded into a URL is an address; an encoded example one is not", () => {
+  const email = people.email("plus");
+  const encoded = email.replace("@", "%40").replace("+", "%2B");
+  const text = [
+    `81.2.69.142 - - "GET /unsubscribe?email=${encoded}&list=news HTTP/1.1" 200`,
+    `81.2.69.142 - - "GET /invite?to=someone%40example.com HTTP/1.1" 200`,
+    "",
+  ].join("\n");
+  assertEquals(personal("access.log", text), ["81.2.69.142", encoded, "81.2.69.142"]);
+});
