@@ -138,9 +138,14 @@ function ipv6Personal(value: string): boolean {
 function versionContext(text: string, start: number): boolean {
   const before = text.slice(Math.max(0, start - 24), start);
   // A product token's version (`Chrome/120.0.0.0` in a user agent) or a value under a version's
-  // name (`"app_version": "3.12.200.45"`, `AssemblyVersion("2.14.120.0")`, `<FileVersion>`).
+  // name (`"app_version": "3.12.200.45"`, `AssemblyVersion("2.14.120.0")`, `<FileVersion>`,
+  // Gradle's `versionName "4.21.173.26"`, `Bump version to 3.40.229.1`).
   if (/(?:^|[\s("';,])[A-Za-z][\w.-]*\/$/.test(before)) return true;
-  if (/version["']?\s*(?:[:=(>]\s*["']?|\s)$/i.test(before)) return true;
+  if (
+    /version\w*["']?\s*(?:[:=(>]\s*["']?|(?:\s+(?:to|from|is|was|now))?\s+["']?)$/i.test(before)
+  ) {
+    return true;
+  }
   if (!/(?:\bv|version[ :=]*|ver\.? ?|@|\bnode[ -]?|python[ -]?)$/i.test(before)) return false;
   // `user:password@10.0.3.7` is a URL's host, not `package@1.2.3.4`: a password comes before it;
   // so is the host of a remote login, `ssh admin@10.20.4.9`.

@@ -204,10 +204,12 @@ Deno.test("a dotted quad after a product's name or under a version's name is a v
     `{"app_version": "3.12.200.45", "client_ip": "${ip}"}`,
     `[assembly: AssemblyVersion("2.14.120.0")]`,
     `<FileVersion>4.18.210.3</FileVersion> <Host>${ip}</Host>`,
+    `Bump version to 3.40.229.1; the version is 2.31.117.4 on host ${ip}`,
+    `versionName "4.21.173.26"`,
     `proxy_pass http://${ip}:8080/;`,
     "",
   ].join("\n");
-  assertEquals(personal("mixed.log", text), [ip, ip, ip, ip, ip]);
+  assertEquals(personal("mixed.log", text), [ip, ip, ip, ip, ip, ip]);
 });
 
 Deno.test("phone words of other languages name a number; the words inside others do not", () => {
