@@ -9,10 +9,11 @@
 /**
  * Commands and ssh_config directives whose argument is a login at a host (`ssh deploy@bastion`,
  * `ProxyJump deploy@bastion`, `rsync -a deploy@web1:/var/log`): an account on a machine, not a
- * mailbox. Only options, numbers and paths may stand between the command and the login.
+ * mailbox. Only options, numbers, paths and an option's `host:port` or `%h` argument (`ssh -W
+ * %h:%p -q deploy@bastion` in a ProxyCommand) may stand between the command and the login.
  */
 const LOGIN_COMMAND =
-  /(?:^|[\s`'"(;|&$])(?:ssh|scp|sftp|rsync|mosh|autossh|ssh-copy-id|sshfs|ProxyJump|-J)(?:\s+(?:-[\w-]+(?:=\S*)?|\d+|\S*[/~.]\S*))*\s+$/i;
+  /(?:^|[\s`'"(;|&$])(?:ssh|scp|sftp|rsync|mosh|autossh|ssh-copy-id|sshfs|ProxyJump|-J)(?:\s+(?:-[\w-]+(?:=\S*)?|\d+|\S*[/~.%:]\S*))*\s+$/i;
 
 /**
  * Algorithm and extension names of the SSH protocol, written `name@domain` (RFC 4251, section 6):
@@ -28,12 +29,39 @@ const SSH_ALGORITHM_NAME =
  */
 export function notAMailbox(value: string, text: string, start: number, end: number): boolean {
   if (SSH_ALGORITHM_NAME.test(value)) return true;
+  if (isMessageId(text, start)) return true;
   const domain = value.slice(value.lastIndexOf("@") + 1).toLowerCase();
   if (/(?:^|\.)(?:no-?reply|do-?not-?reply)\./.test(domain)) return true;
   // scp's and rsync's `user@host:/path` (a git remote's `git@host:org/repo` is told apart already).
   if (/^:(?:\/|~|\.\/)/.test(text.slice(end, end + 3))) return true;
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
   return start - lineStart <= 400 && LOGIN_COMMAND.test(text.slice(lineStart, start));
+}
+
+/** Mail headers whose value is a message's or a part's id, written `local@host` (RFC 5322 3.6.4). */
+const MESSAGE_ID_HEADER =
+  /^(?:(?:resent-|original-|x-(?:[\w]+-)*)?message-id|in-reply-to|references|content-id)$/i;
+
+/** A key that names a message id in data (`"message_id": "<…@…>"`, `messageId=`). */
+const MESSAGE_ID_KEY = /(?:message|msg)[_-]?id["']?\s*[:=]\s*["']?<?$/i;
+
+/**
+ * Whether the address-shaped text at `start` is a message id rather than a mailbox: the value of
+ * a `Message-ID`, `In-Reply-To`, `References` or `Content-ID` header (also on the header's folded
+ * continuation lines), or of a key named for a message id. Mail servers make these ids from a
+ * random part and their own host name, so they look like addresses and belong to nobody.
+ */
+export function isMessageId(text: string, start: number): boolean {
+  let lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  if (MESSAGE_ID_KEY.test(text.slice(Math.max(lineStart, start - 40), start))) return true;
+  // A folded header continues on lines that start with white space: its name is further up.
+  for (let i = 0; i < 20 && (text[lineStart] === " " || text[lineStart] === "\t"); i++) {
+    if (lineStart === 0) return false;
+    lineStart = text.lastIndexOf("\n", lineStart - 2) + 1;
+  }
+  const colon = text.indexOf(":", lineStart);
+  if (colon === -1 || colon > start || colon - lineStart > 40) return false;
+  return MESSAGE_ID_HEADER.test(text.slice(lineStart, colon));
 }
 
 /**
@@ -65,11 +93,20 @@ const UK_FICTION_PREFIXES = [
 
 /**
  * Whether a phone number lies in a range a numbering plan reserves for fiction and examples:
- * Ofcom's drama numbers for the UK (`+44 20 7946 0958`, `07700 900123`). North America's 555-01xx
- * is checked by the phone rules themselves.
+ * Ofcom's drama numbers for the UK (`+44 20 7946 0958`, `07700 900123`), and North America's
+ * 555-0100 to 555-0199 in any layout.
  */
 export function isFictionalNumber(value: string): boolean {
   const digits = value.replace(/\D/g, "");
+  // North America's 555-0100 to 555-0199, however the number is written (`(415) 555-0142`,
+  // `+1 415 555 0142`, `1-415-555-0142`): ten digits, or eleven after the country code 1.
+  const trimmed = value.trim();
+  const nanp = /^(?:\+|00)?1[^\d]/.test(trimmed) || /^1\d{10}$/.test(digits)
+    ? digits.replace(/^(?:00)?1/, "")
+    : /^\+/.test(trimmed)
+    ? ""
+    : digits;
+  if (nanp.length === 10 && /^\d{3}55501\d\d$/.test(nanp)) return true;
   let national: string | null = null;
   if (/^\s*(?:\+|00)44/.test(value)) national = digits.slice(digits.startsWith("00") ? 4 : 2);
   else if (/^\s*0[1-9]/.test(value) && digits.length === 11) national = digits.slice(1);
@@ -78,6 +115,19 @@ export function isFictionalNumber(value: string): boolean {
 }
 
 const PRODUCT_CODE_NAME = /^(?:ean(?:13|8)?|gtin(?:8|12|13|14)?|upc|isbn(?:13|10)?|barcode|jan)$/i;
+
+/**
+ * Words that say a number is a record's own id (`settlement batch 4…`, `Order #5…`,
+ * `tracking no. 3…`): a card number is never named so, while such ids pass Luhn one time in ten.
+ */
+const RECORD_ID_WORD =
+  /(?:^|[^A-Za-z])(?:order|batch|invoice|tracking|shipment|parcel|consignment|booking|confirmation|receipt|ticket|case|serial|settlement|transaction|txn|reference|ref)(?:[\s_-]*(?:no\.?|nr\.?|number|num|id|#))?[\s#:=.'"]*$/i;
+
+/** Whether the number at `start` follows a word that names it as a record's id, on its line. */
+export function underRecordIdName(text: string, start: number): boolean {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  return RECORD_ID_WORD.test(text.slice(Math.max(lineStart, start - 32), start));
+}
 
 /**
  * Whether the number at `start` is a product code by its name: after a key such as `ean`,
@@ -103,7 +153,8 @@ export function underProductCodeName(text: string, start: number): boolean {
 }
 
 /** The words that introduce a phone number, longest first so that `telephone` is one word. */
-const PHONE_WORD = /telephone|t\u00e9l\u00e9phone|telefon|phone|mobile|contact|cell|tel|fax/gi;
+const PHONE_WORD =
+  /telephone|t\u00e9l\u00e9phone|tel\u00e9fono|telefono|telefone|telefon|t\u00e9l|phone|mobile|m\u00f3vil|movil|mobil|portable|cellulare|celular|contact|handy|cell|tel|fax|gsm/gi;
 
 /** What may follow a phone word inside the same word: `phoneNumber`, `Telefonnummer`, `cellphone`. */
 const PHONE_WORD_ENDINGS = new Set([
@@ -119,6 +170,7 @@ const PHONE_WORD_ENDINGS = new Set([
   "nummer",
   "phone",
   "phones",
+  "telefon",
 ]);
 
 /**
