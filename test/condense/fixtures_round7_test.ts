@@ -94,17 +94,21 @@ const BATS: Want[] = [
   ["warning", `${SLUG}:30`, undefined, "BW01"],
 ];
 
-/** busted names the place of each test (`file @ line`); the message starts with the assertion's place. */
+/**
+ * busted names the place of each test (`file @ line`); the message starts with the place it was
+ * raised at. A failure is at its assertion's line in the spec (as every runner's here is); an
+ * error raised in the code under test (`./stack.lua:15`) at the test's own line.
+ */
 const STACK = "spec/stack_spec.lua";
 const BUSTED: Want[] = [
-  ["test_failure", `${STACK}:9`, "stack peeks at the top", "Expected objects to be equal"],
+  ["test_failure", `${STACK}:13`, "stack peeks at the top", "Expected objects to be equal"],
   [
     "test_failure",
-    `${STACK}:24`,
+    `${STACK}:28`,
     "stack pop keeps the items table",
     "Expected objects to be the same",
   ],
-  ["test_failure", `${STACK}:32`, "stack is truthy", "size should be positive"],
+  ["test_failure", `${STACK}:33`, "stack is truthy", "size should be positive"],
   [
     "test_failure",
     `${STACK}:17`,

@@ -4,8 +4,11 @@
  * passed: `Failure -> spec/a_spec.lua @ 9` (an assertion) or `Error -> …`
  * (a raised error) — the test's file and the line it is defined on — then
  * the test's full name and the message (`spec/a_spec.lua:13: Expected
- * objects to be equal.` and the values), up to a blank line. `Pending ->`
- * entries are no findings. `-o TAP` is the TAP reader's.
+ * objects to be equal.` and the values), up to a blank line. A failure is
+ * placed where its message says it failed when that is in the test's own file
+ * (the assertion's line, as every other runner's failure is placed), else at
+ * the test's line. `Pending ->` entries are no findings. `-o TAP` is the TAP
+ * reader's, which places a failure the same way (bustedFailure).
  */
 import { type Finding, finding } from "../findings.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
@@ -38,10 +41,11 @@ function readBusted(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
     const text = lines.slice(i + 2, j).map((l) => l.trim());
     i = j - 1;
     if (level === "Pending") continue;
+    const failure = bustedFailure(file, line, text[0]);
     out.push(
-      finding("test_failure", text[0] ?? "failed", {
+      finding("test_failure", failure.message, {
         test: name.trim() || undefined,
-        location: `${file}:${line}`,
+        location: failure.location,
         detail: text.slice(1, 7),
         at: start,
       }),
@@ -51,3 +55,25 @@ function readBusted(lines: string[], ctx: ReadContext = NO_CONTEXT): Finding[] {
 }
 
 export const busted: Reader = { name: "busted", read: readBusted };
+
+/** busted's `file:line: ` before a message: where the failure was raised. */
+const RAISED_AT = /^(\S+?):(\d+): (.+)$/;
+
+/**
+ * A busted failure's place and message, from its test's place (`file @ line`) and its message's
+ * first line: the line the message names when it is in the test's own file (an assertion there),
+ * its text without that place; otherwise the test's line, the message as it is (an error raised in
+ * the code under test names that code's place, kept in the message).
+ */
+export function bustedFailure(
+  testFile: string,
+  testLine: string,
+  message: string | undefined,
+): { location: string; message: string } {
+  const raised = message === undefined ? null : RAISED_AT.exec(message);
+  const bare = (path: string) => path.replace(/^\.\//, "");
+  if (raised && bare(raised[1]) === bare(testFile)) {
+    return { location: `${testFile}:${raised[2]}`, message: raised[3] };
+  }
+  return { location: `${testFile}:${testLine}`, message: message ?? "failed" };
+}

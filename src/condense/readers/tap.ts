@@ -19,6 +19,7 @@ import {
 } from "../text.ts";
 import { NO_CONTEXT, type ReadContext, type Reader, shapeOf } from "./reader.ts";
 import { assertionEvidence } from "./evidence.ts";
+import { bustedFailure } from "./busted.ts";
 import {
   CARRIAGE_RETURN,
   COLON,
@@ -553,15 +554,26 @@ const BUSTED_PLACE = /^(\S+) @ (\d+)$/;
  */
 function commentDiagnostics(lines: string[], start: number, yaml: Map<string, string[]>): number {
   const text: string[] = [];
+  let bustedTest: { file: string; line: string } | undefined;
   let k = start;
   for (; k < lines.length && k - start < 60; k++) {
     const l = lines[k];
     if (!l.startsWith("#") || TB_FAILED.test(l) || l.startsWith("# Subtest: ")) break;
     if (COUNTS.test(l) || l.startsWith("# Looks like ")) break;
     const t = l.slice(1).trim();
-    const place = yaml.has("location") ? null : BATS_PLACE.exec(t) ?? BUSTED_PLACE.exec(t);
-    if (place) yaml.set("location", [`${place[1]}:${place[2]}`]);
-    else if (t !== "") text.push(t.replace(/^Failure message: /, ""));
+    const bats = yaml.has("location") ? null : BATS_PLACE.exec(t);
+    const busted = yaml.has("location") || bats ? null : BUSTED_PLACE.exec(t);
+    if (bats) yaml.set("location", [`${bats[1]}:${bats[2]}`]);
+    else if (busted) {
+      yaml.set("location", [`${busted[1]}:${busted[2]}`]);
+      bustedTest = { file: busted[1], line: busted[2] };
+    } else if (t !== "") text.push(t.replace(/^Failure message: /, ""));
+  }
+  if (bustedTest) {
+    // Placed as busted's own output places it: at the assertion's line in the test's file.
+    const failure = bustedFailure(bustedTest.file, bustedTest.line, text[0]);
+    yaml.set("location", [failure.location]);
+    if (text.length > 0) text[0] = failure.message;
   }
   if (text.length > 0) yaml.set("message", text);
   return k;
