@@ -22,7 +22,7 @@
  * every occurrence of it in its file must be found, and any finding that overlaps none is a false
  * alarm.
  */
-import { LOWER, rng, UPPER, Values } from "./corpus_values.ts";
+import { LOWER, rng, UPPER, Values, verhoeffPasses } from "./corpus_values.ts";
 
 /** One real personal value the batch holds, in the file at `path`. */
 export interface PlantedPersonal {
@@ -377,7 +377,7 @@ export class People {
   aadhaar(): string {
     for (;;) {
       const n = String(this.v.int(2, 9)) + this.v.digits(11);
-      if (verhoeff(n)) return `${n.slice(0, 4)} ${n.slice(4, 8)} ${n.slice(8)}`;
+      if (verhoeffPasses(n)) return `${n.slice(0, 4)} ${n.slice(4, 8)} ${n.slice(8)}`;
     }
   }
 
@@ -452,36 +452,6 @@ function luhnSum(n: string): number {
     sum += d;
   }
   return sum;
-}
-
-const VD = [
-  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-  [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
-  [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
-  [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
-  [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
-  [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-  [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
-  [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
-  [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
-  [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
-];
-const VP = [
-  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-  [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
-  [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
-  [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
-  [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
-  [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
-  [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
-  [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
-];
-
-function verhoeff(n: string): boolean {
-  let c = 0;
-  const r = [...n].reverse();
-  for (let i = 0; i < r.length; i++) c = VD[c][VP[i % 8][Number(r[i])]];
-  return c === 0;
 }
 
 /** The batch for one seed. */
